@@ -1,0 +1,20 @@
+import type { TSStatus } from '@iotdb/fast-serializer';
+import { IoTDBServerError } from '../errors.js';
+
+/** The TSStatus codes the client acts on (service-rpc TSStatusCode). */
+export const StatusCode = {
+  SUCCESS: 200,
+  INCOMPATIBLE_VERSION: 201,
+  MULTIPLE_ERROR: 302,
+  REDIRECTION_RECOMMEND: 400,
+  WRONG_LOGIN_PASSWORD: 801,
+} as const;
+
+/**
+ * As Java's RpcUtils.verifySuccess: 200 and 400 (the write succeeded, the server recommends another
+ * node) are success; anything else, 302 MULTIPLE_ERROR included, throws with code and message.
+ */
+export function verifySuccess(status: TSStatus, context: string): void {
+  if (status.code === StatusCode.SUCCESS || status.code === StatusCode.REDIRECTION_RECOMMEND) return;
+  throw new IoTDBServerError(status, context);
+}

@@ -1,0 +1,100 @@
+import { BufferPool, IoTDBValidationError, globalBufferPool } from '@iotdb/fast-serializer';
+
+/** How INT64 and TIMESTAMP values (and row timestamps) come back from queries. */
+export type Int64Mode = 'bigint' | 'number';
+
+/** Options of `Session` and `TableSession`; every field is optional. */
+export interface SessionOptions {
+  /** @default '127.0.0.1' */
+  host?: string;
+  /** DataNode RPC port (`dn_rpc_port`). @default 6667 */
+  port?: number;
+  /** @default 'root' */
+  username?: string;
+  /** @default 'root' */
+  password?: string;
+  /** Rows the server sends per query response. @default 5000 */
+  fetchSize?: number;
+  /** IANA zone or offset sent to the server (it renders times with it). @default the process's zone */
+  timeZone?: string;
+  /** Time to establish the TCP connection. @default 10000 */
+  connectTimeoutMs?: number;
+  /** Time to wait for each reply; also the server-side query timeout. 0 = no limit. @default 60000 */
+  requestTimeoutMs?: number;
+  /** Largest reply frame accepted. @default 536870912 (512 MiB, the server's own limit) */
+  maxFrameBytes?: number;
+  /**
+   * true: requests are written straight from the tablet into one pooled buffer (the fast path);
+   * false: the plain path through the generic Thrift struct codec. Both produce the same bytes.
+   * @default true
+   */
+  enableFastSerialization?: boolean;
+  /** INT64/TIMESTAMP results as bigint (exact) or number (throws RangeError past 2^53). @default 'bigint' */
+  int64As?: Int64Mode;
+  /** Where request buffers come from. @default globalBufferPool */
+  bufferPool?: BufferPool;
+}
+
+/** TableSession only: the database the session starts in (`USE db`). */
+export interface TableSessionOptions extends SessionOptions {
+  database?: string;
+}
+
+export interface ResolvedSessionOptions {
+  readonly host: string;
+  readonly port: number;
+  readonly username: string;
+  readonly password: string;
+  readonly fetchSize: number;
+  readonly timeZone: string;
+  readonly connectTimeoutMs: number;
+  readonly requestTimeoutMs: number;
+  readonly maxFrameBytes: number;
+  readonly enableFastSerialization: boolean;
+  readonly int64As: Int64Mode;
+  readonly bufferPool: BufferPool;
+}
+
+const DEFAULTS = Object.freeze({
+  host: '127.0.0.1',
+  port: 6667,
+  username: 'root',
+  password: 'root',
+  fetchSize: 5000,
+  connectTimeoutMs: 10_000,
+  requestTimeoutMs: 60_000,
+  maxFrameBytes: 512 * 1024 * 1024,
+  enableFastSerialization: true,
+  int64As: 'bigint' as Int64Mode,
+});
+
+function positiveInt(field: string, v: number, allowZero = false): number {
+  if (!Number.isSafeInteger(v) || v < 0 || (!allowZero && v === 0)) {
+    throw new IoTDBValidationError(field, `needs a ${allowZero ? 'non-negative' : 'positive'} integer, got ${String(v)}`);
+  }
+  return v;
+}
+
+/** Options over defaults; the password is kept non-enumerable so that logging the options does not show it. */
+export function resolveSessionOptions(o: SessionOptions = {}): ResolvedSessionOptions {
+  const r = {
+    host: o.host ?? DEFAULTS.host,
+    port: positiveInt('port', o.port ?? DEFAULTS.port),
+    username: o.username ?? DEFAULTS.username,
+    fetchSize: positiveInt('fetchSize', o.fetchSize ?? DEFAULTS.fetchSize),
+    timeZone: o.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
+    connectTimeoutMs: positiveInt('connectTimeoutMs', o.connectTimeoutMs ?? DEFAULTS.connectTimeoutMs),
+    requestTimeoutMs: positiveInt('requestTimeoutMs', o.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs, true),
+    maxFrameBytes: positiveInt('maxFrameBytes', o.maxFrameBytes ?? DEFAULTS.maxFrameBytes),
+    enableFastSerialization: o.enableFastSerialization ?? DEFAULTS.enableFastSerialization,
+    int64As: o.int64As ?? DEFAULTS.int64As,
+    bufferPool: o.bufferPool ?? globalBufferPool,
+  };
+  if (typeof r.host !== 'string' || r.host.length === 0) throw new IoTDBValidationError('host', 'needs a non-empty string');
+  if (r.port > 65535) throw new IoTDBValidationError('port', `needs 1-65535, got ${r.port}`);
+  if (r.int64As !== 'bigint' && r.int64As !== 'number') {
+    throw new IoTDBValidationError('int64As', `needs 'bigint' or 'number', got ${String(r.int64As)}`);
+  }
+  Object.defineProperty(r, 'password', { value: o.password ?? DEFAULTS.password, enumerable: false });
+  return r as ResolvedSessionOptions;
+}

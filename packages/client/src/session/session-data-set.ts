@@ -1,0 +1,188 @@
+import {
+  IoTDBProtocolError,
+  dataTypeFromName,
+  decodeTsBlock,
+  type DecodedTsBlock,
+  type TSDataType,
+  type TSExecuteStatementResp,
+} from '@iotdb/fast-serializer';
+import type { ThriftConnection } from '../connection/thrift-connection.js';
+import { rpc } from '../rpc/client-rpc.js';
+import { verifySuccess } from '../rpc/status.js';
+import { joinColumn, joinTimes, type ColumnPiece, type ColumnarResult } from './columnar.js';
+import type { Int64Mode } from './options.js';
+import { RowRecord, cellValue, int64ToNumber, type IoTDBValue } from './row-record.js';
+
+/** What a data set needs from the session that ran the query. */
+export interface QueryContext {
+  readonly connection: ThriftConnection;
+  readonly sessionId: bigint;
+  readonly statementId: bigint;
+  readonly sql: string;
+  readonly fetchSize: number;
+  readonly timeoutMs: number;
+  readonly int64As: Int64Mode;
+}
+
+/**
+ * The result of a query: rows through `for await` (or hasNext()/next()), or everything as columns
+ * through `toColumnar()`. Further rows are fetched from the server as they are needed
+ * (fetchResultsV2, `fetchSize` rows at a time). Exhausting the rows or calling close() releases the
+ * query on the server (closeOperation).
+ */
+export class SessionDataSet implements AsyncIterable<RowRecord> {
+  /** column names as Java reports them: `Time` first when the result has a time column */
+  readonly columnNames: readonly string[];
+  /** type names, parallel to columnNames (`Time` is INT64) */
+  readonly columnTypes: readonly string[];
+  readonly #ctx: QueryContext;
+  readonly #queryId: bigint;
+  readonly #hasTime: boolean;
+  readonly #valueNames: string[];
+  readonly #valueTypes: TSDataType[];
+  /** output value column k reads TsBlock column #blockIndex[k] */
+  readonly #blockIndex: number[];
+  readonly #blockTypes: (TSDataType | undefined)[];
+  readonly #nameIndex: Map<string, number>;
+  #raw: Buffer[] = [];
+  #rawAt = 0;
+  #moreData: boolean;
+  #block: DecodedTsBlock | null = null;
+  #row = 0;
+  #closed = false;
+
+  constructor(ctx: QueryContext, resp: TSExecuteStatementResp) {
+    this.#ctx = ctx;
+    this.#queryId = resp.queryId ?? -1n;
+    this.#hasTime = resp.ignoreTimeStamp !== true;
+    this.#valueNames = resp.columns ?? [];
+    const typeNames = resp.dataTypeList ?? [];
+    if (typeNames.length !== this.#valueNames.length) {
+      throw new IoTDBProtocolError(`query result has ${this.#valueNames.length} columns but ${typeNames.length} types`);
+    }
+    this.#valueTypes = typeNames.map((name) => {
+      const t = dataTypeFromName(name);
+      if (t === undefined) throw new IoTDBProtocolError(`unknown column type ${name}`);
+      return t;
+    });
+    // IoTDB 2.x always sends the mapping; older servers imply the identity
+    this.#blockIndex = resp.columnIndex2TsBlockColumnIndexList ?? this.#valueNames.map((_, i) => i);
+    this.#blockTypes = [];
+    this.#blockIndex.forEach((b, k) => (this.#blockTypes[b] ??= this.#valueTypes[k]));
+    this.#nameIndex = new Map();
+    this.#valueNames.forEach((n, k) => {
+      if (!this.#nameIndex.has(n)) this.#nameIndex.set(n, k); // duplicates: the first one wins, as in Java
+    });
+    this.columnNames = this.#hasTime ? ['Time', ...this.#valueNames] : [...this.#valueNames];
+    this.columnTypes = this.#hasTime ? ['INT64', ...typeNames] : [...typeNames];
+    this.#raw = resp.queryResult ?? [];
+    this.#moreData = resp.moreData === true;
+    if (resp.queryId === undefined) this.#closed = true; // nothing to release on the server
+  }
+
+  get isClosed(): boolean {
+    return this.#closed;
+  }
+
+  async hasNext(): Promise<boolean> {
+    for (;;) {
+      if (this.#block !== null && this.#row < this.#block.rows) return true;
+      if (this.#nextBlock()) continue;
+      if (this.#moreData && !this.#closed) {
+        await this.#fetch();
+        continue;
+      }
+      await this.close();
+      return false;
+    }
+  }
+
+  /** The next row; throws RangeError past the end (check hasNext() first, or use `for await`). */
+  async next(): Promise<RowRecord> {
+    if (!(await this.hasNext())) throw new RangeError('no more rows in this result');
+    const block = this.#block!;
+    const r = this.#row++;
+    const values: IoTDBValue[] = new Array(this.#blockIndex.length);
+    for (let k = 0; k < values.length; k++) values[k] = cellValue(block.columns[this.#blockIndex[k]], r, this.#ctx.int64As);
+    const t = this.#hasTime ? block.times[r] : null;
+    const timestamp = t === null ? null : this.#ctx.int64As === 'number' ? int64ToNumber(t) : t;
+    return new RowRecord(timestamp, values, this.#nameIndex);
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<RowRecord> {
+    try {
+      while (await this.hasNext()) yield await this.next();
+    } finally {
+      await this.close();
+    }
+  }
+
+  /** All rows not yet read, as columns (typed arrays handed over without a copy where the layout allows). */
+  async toColumnar(): Promise<ColumnarResult> {
+    const pieces: { block: DecodedTsBlock; from: number }[] = [];
+    while (await this.hasNext()) {
+      pieces.push({ block: this.#block!, from: this.#row });
+      this.#row = this.#block!.rows;
+    }
+    const values = [];
+    const nulls = [];
+    for (let k = 0; k < this.#blockIndex.length; k++) {
+      const cols: ColumnPiece[] = pieces.map((p) => ({ column: p.block.columns[this.#blockIndex[k]], from: p.from, to: p.block.rows }));
+      const joined = joinColumn(this.#valueTypes[k], cols);
+      values.push(joined.values);
+      nulls.push(joined.nulls);
+    }
+    const timestamps = this.#hasTime ? joinTimes(pieces.map((p) => ({ times: p.block.times, from: p.from, to: p.block.rows }))) : null;
+    return {
+      columnNames: [...this.#valueNames],
+      columnTypes: this.columnTypes.slice(this.#hasTime ? 1 : 0),
+      timestamps,
+      values,
+      nulls,
+      rowCount: pieces.reduce((n, p) => n + p.block.rows - p.from, 0),
+    };
+  }
+
+  /** Releases the query on the server; safe to call more than once. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#moreData = false;
+    if (!this.#ctx.connection.isOpen) return;
+    const status = await rpc.closeOperation(this.#ctx.connection, {
+      sessionId: this.#ctx.sessionId,
+      queryId: this.#queryId,
+      statementId: this.#ctx.statementId, // mandatory: without it the server answers 710
+    });
+    verifySuccess(status, 'closeOperation');
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  #nextBlock(): boolean {
+    if (this.#rawAt >= this.#raw.length) return false;
+    const buf = this.#raw[this.#rawAt];
+    this.#raw[this.#rawAt++] = undefined as unknown as Buffer; // let the frame go once decoded
+    this.#block = decodeTsBlock(buf, this.#blockTypes);
+    this.#row = 0;
+    return true;
+  }
+
+  async #fetch(): Promise<void> {
+    const resp = await rpc.fetchResultsV2(this.#ctx.connection, {
+      sessionId: this.#ctx.sessionId,
+      statement: this.#ctx.sql,
+      fetchSize: this.#ctx.fetchSize,
+      queryId: this.#queryId,
+      isAlign: true,
+      timeout: this.#ctx.timeoutMs,
+    });
+    verifySuccess(resp.status, 'fetchResults');
+    this.#raw = resp.queryResult ?? [];
+    this.#rawAt = 0;
+    this.#moreData = resp.hasResultSet && resp.moreData === true;
+    if (!resp.hasResultSet) this.#raw = [];
+  }
+}

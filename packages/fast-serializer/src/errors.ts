@@ -1,0 +1,22 @@
+/**
+ * Errors raised by the codec layer. The client package extends this hierarchy with server and
+ * connection errors (packages/client/src/errors.ts) and re-exports it, so users catch one base class.
+ */
+export class IoTDBError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** Input the client refuses before any byte goes on the wire. `field` names the offending input. */
+export class IoTDBValidationError extends IoTDBError {
+  readonly field: string;
+  constructor(field: string, message: string, options?: ErrorOptions) {
+    super(`${field}: ${message}`, options);
+    this.field = field;
+  }
+}
+
+/** Bytes from the server that do not follow the protocol (truncated, unknown encoding, ...). */
+export class IoTDBProtocolError extends IoTDBError {}

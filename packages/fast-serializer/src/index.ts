@@ -1,0 +1,40 @@
+// Types and errors
+export { TSDataType, ColumnCategory, dataTypeName, dataTypeFromName, isTSDataType } from './types/data-type.js';
+export type { TSDataTypeName, ColumnCategoryName } from './types/data-type.js';
+export { IoTDBError, IoTDBValidationError, IoTDBProtocolError } from './errors.js';
+
+// Buffers
+export { BufferPool, globalBufferPool } from './pool/buffer-pool.js';
+export type { BufferPoolOptions, BufferPoolStats } from './pool/buffer-pool.js';
+export { ByteWriter } from './io/byte-writer.js';
+export { ByteReader } from './io/byte-reader.js';
+
+// Thrift binary protocol
+export { TType, TMessageType, FRAME_HEADER_BYTES } from './thrift/ttype.js';
+export { readStruct, writeStruct, readValue, writeValue } from './thrift/struct-codec.js';
+export type { FieldType, FieldSpec, StructSchema } from './thrift/struct-codec.js';
+export { beginCall, endCall, readReplyHeader, TApplicationError } from './thrift/message.js';
+export type { ReplyHeader } from './thrift/message.js';
+export * from './thrift/iotdb-idl.js';
+
+// Writes
+export type { CellValue, ColumnInput, DataTypeInput, TableTablet, Tablet, TabletData, TimestampsInput } from './tablet/tablet-input.js';
+export { prepareTablet, prepareTableTablet, dataTypeCode } from './tablet/prepare-tablet.js';
+export type { PreparedTablet } from './tablet/prepare-tablet.js';
+export { measureTablet, writeTimestamps, writeValues, bitmapBytes } from './tablet/encode-tablet.js';
+export type { TabletLayout } from './tablet/encode-tablet.js';
+export { writeInsertTabletReq, writeInsertTabletsReq } from './tablet/insert-tablet-request.js';
+export { encodeDate, decodeDate } from './tablet/date.js';
+export { encodeRecord, checkTimestamp } from './record/encode-record.js';
+export type { RecordInput, EncodedRecord } from './record/encode-record.js';
+
+// Query results
+export { decodeTsBlock } from './tsblock/decode-tsblock.js';
+export { ColumnEncoding } from './tsblock/tsblock.js';
+export type { ColumnValues, DecodedColumn, DecodedTsBlock } from './tsblock/tsblock.js';
+
+// Reference vectors
+export { parseVectorFile } from './vectors/vector-file.js';
+export type { VectorFile, InsertTabletCase, TsBlockCase } from './vectors/vector-file.js';
+export { checkVectorFile, checkInsertTabletCase, checkTsBlockCase } from './vectors/check-vectors.js';
+export type { CaseResult } from './vectors/check-vectors.js';

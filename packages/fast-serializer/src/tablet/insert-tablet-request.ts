@@ -1,0 +1,96 @@
+import { ByteWriter } from '../io/byte-writer.js';
+import { TType } from '../thrift/ttype.js';
+import { measureTablet, writeTimestamps, writeValues, type TabletLayout } from './encode-tablet.js';
+import type { PreparedTablet } from './prepare-tablet.js';
+
+/**
+ * TSInsertTabletReq / TSInsertTabletsReq written field by field into the caller's writer, the big
+ * binary fields straight from the tablet (no intermediate Buffers, no generic struct walk).
+ * Field ids and order follow client.thrift; the bytes equal the Java client's (see fixtures/vectors).
+ */
+
+function utf8Len(s: string): number {
+  return Buffer.byteLength(s, 'utf8');
+}
+
+function stringListBytes(items: readonly string[]): number {
+  let n = 5; // element type + count
+  for (const s of items) n += 4 + utf8Len(s);
+  return n;
+}
+
+function writeStringList(w: ByteWriter, id: number, items: readonly string[]): void {
+  w.i8(TType.LIST).i16(id).i8(TType.STRING).i32(items.length);
+  for (const s of items) w.lengthPrefixedUtf8(s);
+}
+
+function writeI32List(w: ByteWriter, id: number, items: readonly number[]): void {
+  w.i8(TType.LIST).i16(id).i8(TType.I32).i32(items.length);
+  for (const v of items) w.i32(v);
+}
+
+function writeTabletBinaries(w: ByteWriter, p: PreparedTablet, layout: TabletLayout, field: 'values' | 'timestamps'): void {
+  const n = field === 'values' ? layout.valuesBytes : layout.timestampsBytes;
+  w.i32(n);
+  w.ensure(n);
+  const end = field === 'values' ? writeValues(w.buf, w.pos, p, layout) : writeTimestamps(w.buf, w.pos, p);
+  if (end !== w.pos + n) throw new Error(`internal: ${field} wrote ${end - w.pos} bytes, sized ${n}`);
+  w.pos = end;
+}
+
+/** Upper bound of the struct's size, so that the writer grows at most once. */
+function tabletReqBytes(p: PreparedTablet, layout: TabletLayout): number {
+  return 64 + utf8Len(p.prefixPath) + stringListBytes(p.measurements) + layout.valuesBytes + layout.timestampsBytes + 4 * p.types.length + p.types.length;
+}
+
+/** The TSInsertTabletReq struct (fields, then STOP). */
+export function writeInsertTabletReq(w: ByteWriter, sessionId: bigint, p: PreparedTablet): void {
+  const layout = measureTablet(p);
+  w.ensure(tabletReqBytes(p, layout));
+  w.i8(TType.I64).i16(1).i64(sessionId);
+  w.i8(TType.STRING).i16(2).lengthPrefixedUtf8(p.prefixPath);
+  writeStringList(w, 3, p.measurements);
+  w.i8(TType.STRING).i16(4);
+  writeTabletBinaries(w, p, layout, 'values');
+  w.i8(TType.STRING).i16(5);
+  writeTabletBinaries(w, p, layout, 'timestamps');
+  writeI32List(w, 6, p.types);
+  w.i8(TType.I32).i16(7).i32(p.rows);
+  w.i8(TType.BOOL).i16(8).i8(p.isAligned ? 1 : 0);
+  if (p.columnCategories !== null) {
+    w.i8(TType.BOOL).i16(9).i8(1); // writeToTable
+    w.i8(TType.LIST).i16(10).i8(TType.BYTE).i32(p.columnCategories.length);
+    for (const c of p.columnCategories) w.i8(c);
+  }
+  w.i8(TType.STOP);
+}
+
+/**
+ * The TSInsertTabletsReq struct: several tree tablets in one request. The request has one
+ * `isAligned` for all, so the tablets must agree on it (the caller checks).
+ */
+export function writeInsertTabletsReq(w: ByteWriter, sessionId: bigint, tablets: readonly PreparedTablet[]): void {
+  const layouts = tablets.map(measureTablet);
+  let total = 64;
+  tablets.forEach((p, i) => (total += tabletReqBytes(p, layouts[i])));
+  w.ensure(total);
+  w.i8(TType.I64).i16(1).i64(sessionId);
+  writeStringList(w, 2, tablets.map((p) => p.prefixPath));
+  w.i8(TType.LIST).i16(3).i8(TType.LIST).i32(tablets.length);
+  for (const p of tablets) {
+    w.i8(TType.STRING).i32(p.measurements.length);
+    for (const m of p.measurements) w.lengthPrefixedUtf8(m);
+  }
+  w.i8(TType.LIST).i16(4).i8(TType.STRING).i32(tablets.length);
+  tablets.forEach((p, i) => writeTabletBinaries(w, p, layouts[i], 'values'));
+  w.i8(TType.LIST).i16(5).i8(TType.STRING).i32(tablets.length);
+  tablets.forEach((p, i) => writeTabletBinaries(w, p, layouts[i], 'timestamps'));
+  w.i8(TType.LIST).i16(6).i8(TType.LIST).i32(tablets.length);
+  for (const p of tablets) {
+    w.i8(TType.I32).i32(p.types.length);
+    for (const t of p.types) w.i32(t);
+  }
+  writeI32List(w, 7, tablets.map((p) => p.rows));
+  w.i8(TType.BOOL).i16(8).i8(tablets[0]?.isAligned ? 1 : 0);
+  w.i8(TType.STOP);
+}

@@ -1,0 +1,187 @@
+import { IoTDBValidationError } from '../errors.js';
+import {
+  ColumnCategory,
+  TSDataType,
+  isColumnCategory,
+  isTSDataType,
+  type ColumnCategoryName,
+  type TSDataTypeName,
+} from '../types/data-type.js';
+import { describe } from './date.js';
+import type { ColumnInput, DataTypeInput, TableTablet, Tablet, TabletData, TimestampsInput } from './tablet-input.js';
+
+/** A tablet whose shape has been checked, ready for the encoder. Values are checked while encoding. */
+export interface PreparedTablet {
+  /** tree: the device path; table: the table name */
+  readonly prefixPath: string;
+  readonly measurements: readonly string[];
+  readonly types: readonly TSDataType[];
+  readonly rows: number;
+  readonly timestamps: TimestampsInput;
+  readonly columns: readonly ColumnInput[];
+  /** Row permutation that sorts by time (stable), or null when already sorted, as the Java client does. */
+  readonly order: Uint32Array | null;
+  readonly isAligned: boolean;
+  /** table model only */
+  readonly columnCategories: readonly ColumnCategory[] | null;
+}
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+export function prepareTablet(t: Tablet): PreparedTablet {
+  if (t === null || typeof t !== 'object') throw new IoTDBValidationError('tablet', 'expected an object');
+  checkName('deviceId', t.deviceId);
+  return prepare(t, t.deviceId, t.measurements, 'measurements', t.isAligned === true, null);
+}
+
+export function prepareTableTablet(t: TableTablet): PreparedTablet {
+  if (t === null || typeof t !== 'object') throw new IoTDBValidationError('tablet', 'expected an object');
+  checkName('tableName', t.tableName);
+  const names = t.columnNames;
+  if (!Array.isArray(t.columnCategories) || t.columnCategories.length !== names?.length) {
+    throw new IoTDBValidationError(
+      'columnCategories',
+      `needs one category per column (${names?.length ?? 0}), got ${describeLength(t.columnCategories)}`,
+    );
+  }
+  const categories = t.columnCategories.map((c, i) => categoryCode(c, `columnCategories[${i}]`));
+  return prepare(t, t.tableName, names, 'columnNames', false, categories);
+}
+
+function prepare(
+  t: TabletData,
+  prefixPath: string,
+  measurements: readonly string[],
+  namesField: string,
+  isAligned: boolean,
+  columnCategories: ColumnCategory[] | null,
+): PreparedTablet {
+  if (!Array.isArray(measurements) || measurements.length === 0) {
+    throw new IoTDBValidationError(namesField, 'needs at least one name');
+  }
+  const seen = new Set<string>();
+  measurements.forEach((m, i) => {
+    checkName(`${namesField}[${i}]`, m);
+    if (seen.has(m)) throw new IoTDBValidationError(`${namesField}[${i}]`, `duplicate name "${m}"`);
+    seen.add(m);
+  });
+  const n = measurements.length;
+  if (!Array.isArray(t.dataTypes) || t.dataTypes.length !== n) {
+    throw new IoTDBValidationError('dataTypes', `needs one type per column (${n}), got ${describeLength(t.dataTypes)}`);
+  }
+  const types = t.dataTypes.map((d, i) => dataTypeCode(d, `dataTypes[${i}]`));
+  const rows = timestampsLength(t.timestamps);
+  const columns = columnsOf(t, n, rows);
+  const order = sortOrder(t.timestamps, rows);
+  return { prefixPath, measurements, types, rows, timestamps: t.timestamps, columns, order, isAligned, columnCategories };
+}
+
+function checkName(field: string, v: unknown): void {
+  if (typeof v !== 'string' || v.length === 0) {
+    throw new IoTDBValidationError(field, `needs a non-empty string, got ${describe(v)}`);
+  }
+}
+
+function describeLength(v: unknown): string {
+  return Array.isArray(v) ? `${v.length}` : describe(v);
+}
+
+export function dataTypeCode(d: DataTypeInput, field: string): TSDataType {
+  if (isTSDataType(d)) return d;
+  if (typeof d === 'string' && Object.prototype.hasOwnProperty.call(TSDataType, d)) {
+    return TSDataType[d as TSDataTypeName];
+  }
+  throw new IoTDBValidationError(field, `unknown data type ${describe(d)}`);
+}
+
+function categoryCode(c: ColumnCategory | ColumnCategoryName, field: string): ColumnCategory {
+  if (isColumnCategory(c)) return c;
+  if (typeof c === 'string' && Object.prototype.hasOwnProperty.call(ColumnCategory, c)) {
+    return ColumnCategory[c as ColumnCategoryName];
+  }
+  throw new IoTDBValidationError(field, `unknown column category ${describe(c)} (TAG, FIELD or ATTRIBUTE)`);
+}
+
+function timestampsLength(ts: TimestampsInput): number {
+  if (!(Array.isArray(ts) || ts instanceof Float64Array || ts instanceof BigInt64Array)) {
+    throw new IoTDBValidationError('timestamps', `needs an array, Float64Array or BigInt64Array, got ${describe(ts)}`);
+  }
+  if (ts.length === 0) throw new IoTDBValidationError('timestamps', 'a tablet needs at least one row');
+  if (ts.length > 0x7fffffff) throw new IoTDBValidationError('timestamps', 'too many rows');
+  return ts.length;
+}
+
+/** Column-major view of the rows; row-major input is transposed once here. */
+function columnsOf(t: TabletData, n: number, rows: number): readonly ColumnInput[] {
+  if ((t.values === undefined) === (t.columns === undefined)) {
+    throw new IoTDBValidationError('values', 'give either `values` (row-major) or `columns` (column-major)');
+  }
+  if (t.columns !== undefined) {
+    if (!Array.isArray(t.columns) || t.columns.length !== n) {
+      throw new IoTDBValidationError('columns', `needs one column per measurement (${n}), got ${describeLength(t.columns)}`);
+    }
+    t.columns.forEach((c: ColumnInput, i) => {
+      if (!(Array.isArray(c) || isTypedColumn(c))) {
+        throw new IoTDBValidationError(`columns[${i}]`, `needs an array or a typed array, got ${describe(c)}`);
+      }
+      if (c.length !== rows) {
+        throw new IoTDBValidationError(`columns[${i}]`, `has ${c.length} values for ${rows} timestamps`);
+      }
+    });
+    return t.columns;
+  }
+  const values = t.values!;
+  if (!Array.isArray(values) || values.length !== rows) {
+    throw new IoTDBValidationError('values', `needs one row per timestamp (${rows}), got ${describeLength(values)}`);
+  }
+  const cols: unknown[][] = [];
+  for (let c = 0; c < n; c++) cols.push(new Array<unknown>(rows));
+  for (let r = 0; r < rows; r++) {
+    const row = values[r];
+    if (!Array.isArray(row) || row.length !== n) {
+      throw new IoTDBValidationError(`values[${r}]`, `needs ${n} values (one per measurement), got ${describeLength(row)}`);
+    }
+    for (let c = 0; c < n; c++) cols[c][r] = row[c];
+  }
+  return cols as ColumnInput[];
+}
+
+function isTypedColumn(c: unknown): boolean {
+  return c instanceof Float32Array || c instanceof Float64Array || c instanceof Int32Array || c instanceof BigInt64Array;
+}
+
+/** Checks every timestamp and returns the sorting permutation, or null when already non-decreasing. */
+function sortOrder(ts: TimestampsInput, rows: number): Uint32Array | null {
+  let sorted = true;
+  if (ts instanceof BigInt64Array) {
+    for (let i = 1; i < rows && sorted; i++) sorted = ts[i - 1] <= ts[i];
+  } else if (ts instanceof Float64Array) {
+    for (let i = 0; i < rows; i++) {
+      const v = ts[i];
+      if (!Number.isSafeInteger(v)) badTimestamp(i, v);
+      if (i > 0 && ts[i - 1] > v) sorted = false;
+    }
+  } else {
+    for (let i = 0; i < rows; i++) {
+      const v = ts[i];
+      if (typeof v === 'number') {
+        if (!Number.isSafeInteger(v)) badTimestamp(i, v);
+      } else if (typeof v !== 'bigint' || v < INT64_MIN || v > INT64_MAX) {
+        badTimestamp(i, v);
+      }
+      if (i > 0 && ts[i - 1] > v) sorted = false;
+    }
+  }
+  if (sorted) return null;
+  const idx = Array.from({ length: rows }, (_, i) => i);
+  idx.sort((a, b) => (ts[a] < ts[b] ? -1 : ts[a] > ts[b] ? 1 : a - b));
+  return Uint32Array.from(idx);
+}
+
+function badTimestamp(i: number, v: unknown): never {
+  throw new IoTDBValidationError(
+    `timestamps[${i}]`,
+    `needs a safe integer number or an int64 bigint, got ${describe(v)}`,
+  );
+}

@@ -1,0 +1,43 @@
+import type { ColumnCategory, ColumnCategoryName, TSDataType, TSDataTypeName } from '../types/data-type.js';
+
+/** One cell as users hand it over; `null`/`undefined` is a null cell. */
+export type CellValue = boolean | number | bigint | string | Date | Uint8Array | null | undefined;
+
+/**
+ * Timestamps in the session's precision (ms by default). Numbers must be safe integers;
+ * bigint covers the full int64 range (ns precision needs it).
+ */
+export type TimestampsInput = readonly (number | bigint)[] | Float64Array | BigInt64Array;
+
+/**
+ * One column. Typed arrays are the fast path (bulk copy + byte swap, no nulls):
+ * Float32Array for FLOAT, Float64Array for DOUBLE, Int32Array for INT32, BigInt64Array for INT64/TIMESTAMP.
+ */
+export type ColumnInput = readonly CellValue[] | Float32Array | Float64Array | Int32Array | BigInt64Array;
+
+export type DataTypeInput = TSDataType | TSDataTypeName;
+
+/** Rows given either row-major (`values[row][column]`) or column-major (`columns[column][row]`). */
+export interface TabletData {
+  dataTypes: readonly DataTypeInput[];
+  timestamps: TimestampsInput;
+  /** Row-major: one array per row, one cell per measurement. */
+  values?: readonly (readonly CellValue[])[];
+  /** Column-major: one array per measurement. Typed arrays allowed (the fast path). */
+  columns?: readonly ColumnInput[];
+}
+
+/** A tree-model tablet: rows of one device. */
+export interface Tablet extends TabletData {
+  deviceId: string;
+  measurements: readonly string[];
+  /** Write to an aligned device. @default false */
+  isAligned?: boolean;
+}
+
+/** A table-model tablet: rows of one table; TAG columns identify the device. */
+export interface TableTablet extends TabletData {
+  tableName: string;
+  columnNames: readonly string[];
+  columnCategories: readonly (ColumnCategory | ColumnCategoryName)[];
+}

@@ -1,0 +1,193 @@
+import { IoTDBProtocolError } from '../errors.js';
+import { ByteReader } from '../io/byte-reader.js';
+import { ByteWriter } from '../io/byte-writer.js';
+import { TType } from './ttype.js';
+
+/**
+ * A small schema-driven Thrift TBinaryProtocol codec: our own IDL, written as data (see iotdb-idl.ts),
+ * instead of generated classes. Structs are plain objects; i64 reads as bigint; binary reads as a
+ * Buffer view on the frame (no copy). Unknown fields are skipped, as Thrift requires.
+ */
+export type FieldType =
+  | 'bool'
+  | 'byte'
+  | 'i16'
+  | 'i32'
+  | 'i64'
+  | 'double'
+  | 'string'
+  | 'binary'
+  | { readonly list: FieldType }
+  | { readonly map: readonly [FieldType, FieldType] }
+  | { readonly struct: StructSchema };
+
+export interface FieldSpec {
+  readonly id: number;
+  readonly name: string;
+  readonly type: FieldType;
+  readonly required?: boolean;
+}
+
+export interface StructSchema {
+  readonly name: string;
+  readonly fields: FieldSpec[];
+}
+
+type Obj = Record<string, unknown>;
+
+const SCALAR_TTYPE = {
+  bool: TType.BOOL,
+  byte: TType.BYTE,
+  i16: TType.I16,
+  i32: TType.I32,
+  i64: TType.I64,
+  double: TType.DOUBLE,
+  string: TType.STRING,
+  binary: TType.STRING,
+} as const;
+
+export function ttypeOf(t: FieldType): TType {
+  if (typeof t === 'string') return SCALAR_TTYPE[t];
+  if ('list' in t) return TType.LIST;
+  if ('map' in t) return TType.MAP;
+  return TType.STRUCT;
+}
+
+export function writeStruct(w: ByteWriter, schema: StructSchema, value: object): void {
+  const obj = value as Obj;
+  for (const f of schema.fields) {
+    const v = obj[f.name];
+    if (v === undefined || v === null) {
+      if (f.required) throw new TypeError(`${schema.name}.${f.name} is required`);
+      continue;
+    }
+    w.i8(ttypeOf(f.type)).i16(f.id);
+    writeValue(w, f.type, v);
+  }
+  w.i8(TType.STOP);
+}
+
+export function writeValue(w: ByteWriter, t: FieldType, v: unknown): void {
+  switch (t) {
+    case 'bool': w.i8(v ? 1 : 0); return;
+    case 'byte': w.i8(v as number); return;
+    case 'i16': w.i16(v as number); return;
+    case 'i32': w.i32(v as number); return;
+    case 'i64': w.i64(v as bigint | number); return;
+    case 'double': w.f64(v as number); return;
+    case 'string': w.lengthPrefixedUtf8(v as string); return;
+    case 'binary': w.lengthPrefixedBytes(v as Uint8Array); return;
+  }
+  if ('list' in t) {
+    const items = v as readonly unknown[];
+    w.i8(ttypeOf(t.list)).i32(items.length);
+    for (const item of items) writeValue(w, t.list, item);
+  } else if ('map' in t) {
+    const entries = v instanceof Map ? [...(v as Map<unknown, unknown>)] : Object.entries(v as Obj);
+    w.i8(ttypeOf(t.map[0])).i8(ttypeOf(t.map[1])).i32(entries.length);
+    for (const [k, val] of entries) {
+      writeValue(w, t.map[0], k);
+      writeValue(w, t.map[1], val);
+    }
+  } else {
+    writeStruct(w, t.struct, v as object);
+  }
+}
+
+const byIdCache = new WeakMap<StructSchema, Map<number, FieldSpec>>();
+function fieldsById(schema: StructSchema): Map<number, FieldSpec> {
+  let m = byIdCache.get(schema);
+  if (!m) byIdCache.set(schema, (m = new Map(schema.fields.map((f) => [f.id, f]))));
+  return m;
+}
+
+export function readStruct<T>(r: ByteReader, schema: StructSchema): T {
+  const out: Obj = {};
+  const byId = fieldsById(schema);
+  for (;;) {
+    const type = r.u8();
+    if (type === TType.STOP) break;
+    const id = r.i16();
+    const spec = byId.get(id);
+    if (spec !== undefined && ttypeOf(spec.type) === type) out[spec.name] = readValue(r, spec.type);
+    else skipValue(r, type);
+  }
+  for (const f of schema.fields) {
+    if (f.required && out[f.name] === undefined) {
+      throw new IoTDBProtocolError(`${schema.name}.${f.name} is required but missing in the response`);
+    }
+  }
+  return out as T;
+}
+
+export function readValue(r: ByteReader, t: FieldType): unknown {
+  switch (t) {
+    case 'bool': return r.u8() !== 0;
+    case 'byte': return r.i8();
+    case 'i16': return r.i16();
+    case 'i32': return r.i32();
+    case 'i64': return r.i64();
+    case 'double': return r.f64();
+    case 'string': return r.utf8(r.i32());
+    case 'binary': return r.slice(r.i32());
+  }
+  if ('list' in t) {
+    r.u8(); // element type: trusted from the schema
+    const n = r.i32();
+    const items = new Array<unknown>(n);
+    for (let i = 0; i < n; i++) items[i] = readValue(r, t.list);
+    return items;
+  }
+  if ('map' in t) {
+    r.u8();
+    r.u8();
+    const n = r.i32();
+    const m = new Map<unknown, unknown>();
+    for (let i = 0; i < n; i++) {
+      const k = readValue(r, t.map[0]);
+      m.set(k, readValue(r, t.map[1]));
+    }
+    return m;
+  }
+  return readStruct(r, t.struct);
+}
+
+const FIXED_WIDTH: Partial<Record<number, number>> = {
+  [TType.BOOL]: 1, [TType.BYTE]: 1, [TType.DOUBLE]: 8, [TType.I16]: 2, [TType.I32]: 4, [TType.I64]: 8,
+};
+
+export function skipValue(r: ByteReader, type: number): void {
+  const width = FIXED_WIDTH[type];
+  if (width !== undefined) {
+    r.advance(width);
+    return;
+  }
+  switch (type) {
+    case TType.STRING:
+      r.advance(r.i32());
+      return;
+    case TType.STRUCT:
+      for (let t = r.u8(); t !== TType.STOP; t = r.u8()) {
+        r.i16();
+        skipValue(r, t);
+      }
+      return;
+    case TType.MAP: {
+      const kt = r.u8();
+      const vt = r.u8();
+      for (let n = r.i32(); n > 0; n--) {
+        skipValue(r, kt);
+        skipValue(r, vt);
+      }
+      return;
+    }
+    case TType.SET:
+    case TType.LIST: {
+      const et = r.u8();
+      for (let n = r.i32(); n > 0; n--) skipValue(r, et);
+      return;
+    }
+    default:
+      throw new IoTDBProtocolError(`unknown Thrift type ${type} at offset ${r.pos}`);
+  }
+}

@@ -1,0 +1,195 @@
+import { IoTDBProtocolError } from '../errors.js';
+import { ByteReader } from '../io/byte-reader.js';
+import { TSDataType } from '../types/data-type.js';
+import { ColumnEncoding, PhysicalType, type ColumnValues, type DecodedColumn, type DecodedTsBlock } from './tsblock.js';
+
+/**
+ * Decodes one serialized TsBlock (tsfile TsBlockSerde; protocol.md 6.1):
+ *   int32 valueColumnCount, byte physicalType[count], int32 positionCount, byte encoding[count+1],
+ *   the time column, then each value column.
+ * `logicalTypes` (from the response's dataTypeList, one per TsBlock value column) decides what the
+ * values become: the header only knows physical types (TIMESTAMP arrives as INT64, DATE as INT32,
+ * BLOB and STRING as TEXT). Columns it does not name are decoded by their physical type.
+ */
+export function decodeTsBlock(buf: Buffer, logicalTypes?: readonly (TSDataType | undefined)[]): DecodedTsBlock {
+  const r = new ByteReader(buf);
+  const count = r.i32();
+  if (count < 0 || count > r.remaining) throw new IoTDBProtocolError(`TsBlock: bad column count ${count}`);
+  const physical = r.slice(count);
+  const rows = r.i32();
+  if (rows < 0) throw new IoTDBProtocolError(`TsBlock: bad position count ${rows}`);
+  const encodings = r.slice(count + 1);
+  const time = readColumn(r, encodings[0], TSDataType.INT64, rows);
+  const columns: DecodedColumn[] = new Array(count);
+  for (let i = 0; i < count; i++) {
+    const type = logicalTypes?.[i] ?? physicalToLogical(physical[i]);
+    columns[i] = readColumn(r, encodings[i + 1], type, rows);
+  }
+  return { rows, times: time.values as BigInt64Array, columns };
+}
+
+function physicalToLogical(p: number): TSDataType {
+  if (p < PhysicalType.BOOLEAN || p > PhysicalType.TEXT) throw new IoTDBProtocolError(`TsBlock: unknown column type ${p}`);
+  return p as TSDataType; // physical codes 0-5 equal the logical ones
+}
+
+function readColumn(r: ByteReader, encoding: number, type: TSDataType, rows: number): DecodedColumn {
+  switch (encoding) {
+    case ColumnEncoding.RLE:
+      return readRle(r, type, rows);
+    case ColumnEncoding.DICTIONARY:
+      return readDictionary(r, type, rows);
+    default:
+      return readArrayColumn(r, encoding, type, rows);
+  }
+}
+
+/** An RLE column: one value (a 1-row inner column, no null indicator of its own) repeated `rows` times. */
+function readRle(r: ByteReader, type: TSDataType, rows: number): DecodedColumn {
+  const inner = readArrayColumn(r, r.u8(), type, 1);
+  const ids = new Int32Array(rows); // all zero: every row takes the single value
+  return gather(inner, ids);
+}
+
+function readDictionary(r: ByteReader, type: TSDataType, rows: number): DecodedColumn {
+  const innerEncoding = r.u8();
+  const dictSize = r.i32();
+  if (dictSize < 0) throw new IoTDBProtocolError(`TsBlock: bad dictionary size ${dictSize}`);
+  const dict = readArrayColumn(r, innerEncoding, type, dictSize);
+  const idCount = r.i32();
+  if (idCount !== rows) throw new IoTDBProtocolError(`TsBlock: dictionary has ${idCount} ids for ${rows} rows`);
+  const ids = new Int32Array(rows);
+  for (let i = 0; i < rows; i++) {
+    const id = r.i32();
+    if (id < 0 || id >= dictSize) throw new IoTDBProtocolError(`TsBlock: dictionary id ${id} out of range`);
+    ids[i] = id;
+  }
+  return gather(dict, ids);
+}
+
+/** Row i takes source row ids[i]. */
+function gather(src: DecodedColumn, ids: Int32Array): DecodedColumn {
+  const n = ids.length;
+  const values = allocValues(src.type, n);
+  const nulls = src.nulls === null ? null : new Uint8Array(n);
+  const from = src.values as ArrayLike<unknown> & Record<number, unknown>;
+  const to = values as unknown as Record<number, unknown>;
+  let anyNull = false;
+  for (let i = 0; i < n; i++) {
+    to[i] = from[ids[i]];
+    if (nulls !== null && src.nulls![ids[i]] === 1) {
+      nulls[i] = 1;
+      anyNull = true;
+    }
+  }
+  return { type: src.type, values, nulls: anyNull ? nulls : null };
+}
+
+function allocValues(type: TSDataType, n: number): ColumnValues {
+  switch (type) {
+    case TSDataType.BOOLEAN: return new Uint8Array(n);
+    case TSDataType.INT32:
+    case TSDataType.DATE: return new Int32Array(n);
+    case TSDataType.INT64:
+    case TSDataType.TIMESTAMP: return new BigInt64Array(n);
+    case TSDataType.FLOAT: return new Float32Array(n);
+    case TSDataType.DOUBLE: return new Float64Array(n);
+    case TSDataType.TEXT:
+    case TSDataType.STRING:
+    case TSDataType.BLOB: return new Array(n).fill(null);
+  }
+}
+
+/** Null indicators: a mayHaveNull byte, then ceil(n/8) bytes MSB-first (0x80 = row 0), 1 = null. */
+function readNulls(r: ByteReader, rows: number): { nulls: Uint8Array | null; nonNull: number } {
+  if (r.u8() === 0) return { nulls: null, nonNull: rows };
+  const bits = r.slice((rows + 7) >> 3);
+  const nulls = new Uint8Array(rows);
+  let nonNull = rows;
+  for (let i = 0; i < rows; i++) {
+    if (bits[i >> 3] & (0x80 >> (i & 7))) {
+      nulls[i] = 1;
+      nonNull--;
+    }
+  }
+  return { nulls: nonNull === rows ? null : nulls, nonNull };
+}
+
+const INT32_WIDE = new Set<TSDataType>([TSDataType.INT32, TSDataType.DATE, TSDataType.FLOAT]);
+const INT64_WIDE = new Set<TSDataType>([TSDataType.INT64, TSDataType.TIMESTAMP, TSDataType.DOUBLE]);
+const BINARY = new Set<TSDataType>([TSDataType.TEXT, TSDataType.STRING, TSDataType.BLOB]);
+
+function readArrayColumn(r: ByteReader, encoding: number, type: TSDataType, rows: number): DecodedColumn {
+  const expected =
+    type === TSDataType.BOOLEAN ? ColumnEncoding.BYTE_ARRAY
+    : INT32_WIDE.has(type) ? ColumnEncoding.INT32_ARRAY
+    : INT64_WIDE.has(type) ? ColumnEncoding.INT64_ARRAY
+    : BINARY.has(type) ? ColumnEncoding.BINARY_ARRAY
+    : -1;
+  if (encoding !== expected) {
+    throw new IoTDBProtocolError(`TsBlock: encoding ${encoding} does not fit a column of type ${type}`);
+  }
+  const { nulls, nonNull } = readNulls(r, rows);
+  switch (encoding) {
+    case ColumnEncoding.BYTE_ARRAY: {
+      const bits = r.slice((rows + 7) >> 3); // written for every row, nulls included
+      const values = new Uint8Array(rows);
+      for (let i = 0; i < rows; i++) values[i] = (bits[i >> 3] >> (7 - (i & 7))) & 1;
+      return { type, values, nulls };
+    }
+    case ColumnEncoding.INT32_ARRAY:
+    case ColumnEncoding.INT64_ARRAY: {
+      const width = encoding === ColumnEncoding.INT32_ARRAY ? 4 : 8;
+      const values = readFixed(r.slice(nonNull * width), type, rows, width, nulls);
+      return { type, values, nulls };
+    }
+    default: {
+      const values: (string | Buffer | null)[] = new Array(rows);
+      const isBlob = type === TSDataType.BLOB;
+      for (let i = 0; i < rows; i++) {
+        if (nulls !== null && nulls[i] === 1) {
+          values[i] = null;
+          continue;
+        }
+        const n = r.i32();
+        if (n < 0) throw new IoTDBProtocolError(`TsBlock: negative binary length ${n}`);
+        values[i] = isBlob ? Buffer.from(r.slice(n)) : r.utf8(n);
+      }
+      return { type, values: values as ColumnValues, nulls };
+    }
+  }
+}
+
+/**
+ * Big-endian fixed-width values for the non-null rows: copied into a fresh aligned buffer and
+ * byte-swapped in one call, then viewed as the typed array; nulls are spread out afterwards.
+ */
+function readFixed(src: Buffer, type: TSDataType, rows: number, width: 4 | 8, nulls: Uint8Array | null): ColumnValues {
+  const bytes = Buffer.allocUnsafeSlow(rows * width); // own ArrayBuffer at offset 0: aligned for the view
+  src.copy(bytes, 0);
+  if (width === 4) bytes.subarray(0, src.length).swap32();
+  else bytes.subarray(0, src.length).swap64();
+  if (nulls !== null) {
+    // compact -> spread, back to front so that no value is overwritten before it moved
+    let k = src.length / width - 1;
+    for (let i = rows - 1; i >= 0; i--) {
+      if (nulls[i] === 1) bytes.fill(0, i * width, (i + 1) * width);
+      else {
+        bytes.copyWithin(i * width, k * width, (k + 1) * width);
+        k--;
+      }
+    }
+  }
+  const values = view(bytes.buffer, type, rows);
+  return values;
+}
+
+function view(buf: ArrayBuffer, type: TSDataType, rows: number): ColumnValues {
+  switch (type) {
+    case TSDataType.FLOAT: return new Float32Array(buf, 0, rows);
+    case TSDataType.DOUBLE: return new Float64Array(buf, 0, rows);
+    case TSDataType.INT64:
+    case TSDataType.TIMESTAMP: return new BigInt64Array(buf, 0, rows);
+    default: return new Int32Array(buf, 0, rows);
+  }
+}
