@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest';
+import { FrameDecoder } from './frame-decoder.js';
+
+/** A Thrift frame: 4-byte big-endian length, then the payload. */
+function frame(payload: Buffer): Buffer {
+  const header = Buffer.alloc(4);
+  header.writeInt32BE(payload.length, 0);
+  return Buffer.concat([header, payload]);
+}
+
+function payloadOf(n: number, seed: number): Buffer {
+  const b = Buffer.alloc(n);
+  for (let i = 0; i < n; i++) b[i] = (i * 31 + seed * 7) & 0xff;
+  return b;
+}
+
+/** Feeds the chunks and returns copies of the frames handed out, in order. */
+function decode(chunks: readonly Buffer[], max = 1 << 20): Buffer[] {
+  const d = new FrameDecoder(max);
+  const out: Buffer[] = [];
+  for (const c of chunks) d.push(c, (f) => out.push(Buffer.from(f)));
+  return out;
+}
+
+const A = payloadOf(13, 1);
+const B = payloadOf(300, 2);
+const C = payloadOf(1, 3);
+
+describe('FrameDecoder', () => {
+  it('hands out a frame fed as one whole chunk', () => {
+    expect(decode([frame(A)])).toEqual([A]);
+  });
+
+  it('hands out a whole frame without copying it (a view of the chunk)', () => {
+    const chunk = frame(B);
+    const seen: Buffer[] = [];
+    new FrameDecoder(1024).push(chunk, (f) => seen.push(f));
+    expect(seen).toHaveLength(1);
+    expect(seen[0].buffer).toBe(chunk.buffer);
+    expect(seen[0].byteOffset).toBe(chunk.byteOffset + 4);
+  });
+
+  it('reassembles a frame split in two at every offset', () => {
+    const whole = frame(B);
+    for (let at = 1; at < whole.length; at++) {
+      const got = decode([whole.subarray(0, at), whole.subarray(at)]);
+      expect(got, `split at ${at}`).toEqual([B]);
+    }
+  });
+
+  it('reassembles three frames in one stream split in two at every offset', () => {
+    const stream = Buffer.concat([frame(A), frame(B), frame(C)]);
+    for (let at = 1; at < stream.length; at++) {
+      const got = decode([stream.subarray(0, at), stream.subarray(at)]);
+      expect(got, `split at ${at}`).toEqual([A, B, C]);
+    }
+  });
+
+  it('reassembles frames fed one byte at a time', () => {
+    const stream = Buffer.concat([frame(A), frame(Buffer.alloc(0)), frame(B), frame(C)]);
+    const chunks = [...stream].map((b) => Buffer.from([b]));
+    expect(decode(chunks)).toEqual([A, Buffer.alloc(0), B, C]);
+  });
+
+  it('hands out every frame of a chunk holding several, in order', () => {
+    const frames = [A, B, C, payloadOf(4, 9), payloadOf(4096, 5)];
+    expect(decode([Buffer.concat(frames.map(frame))])).toEqual(frames);
+  });
+
+  it('hands out frames completed across chunks that also start the next frame', () => {
+    const stream = Buffer.concat([frame(A), frame(B), frame(C)]);
+    // odd chunk sizes that cut headers and payloads in varied places
+    const chunks: Buffer[] = [];
+    for (let pos = 0, size = 1; pos < stream.length; pos += size, size = (size * 3) % 17 + 1) {
+      chunks.push(stream.subarray(pos, pos + size));
+    }
+    expect(decode(chunks)).toEqual([A, B, C]);
+  });
+
+  it('hands out a zero-length frame as an empty buffer', () => {
+    const got = decode([frame(Buffer.alloc(0))]);
+    expect(got).toHaveLength(1);
+    expect(got[0].length).toBe(0);
+  });
+
+  it('hands out a zero-length frame whose header is split, then the next frame', () => {
+    const stream = Buffer.concat([frame(Buffer.alloc(0)), frame(A)]);
+    expect(decode([stream.subarray(0, 2), stream.subarray(2)])).toEqual([Buffer.alloc(0), A]);
+  });
+
+  it('hands out zero-length frames between others in one chunk', () => {
+    const empty = Buffer.alloc(0);
+    expect(decode([Buffer.concat([frame(empty), frame(A), frame(empty), frame(empty), frame(C)])])).toEqual([empty, A, empty, empty, C]);
+  });
+
+  it('waits for the rest of an incomplete frame without handing anything out', () => {
+    const d = new FrameDecoder(1024);
+    const out: Buffer[] = [];
+    const whole = frame(B);
+    d.push(whole.subarray(0, 3), (f) => out.push(f));
+    d.push(whole.subarray(3, 100), (f) => out.push(f));
+    expect(out).toHaveLength(0);
+    d.push(whole.subarray(100), (f) => out.push(Buffer.from(f)));
+    expect(out).toEqual([B]);
+  });
+
+  it('accepts a frame exactly at the limit', () => {
+    const p = payloadOf(64, 4);
+    expect(decode([frame(p)], 64)).toEqual([p]);
+  });
+
+  it('throws RangeError for a frame length over the limit (header in one chunk)', () => {
+    const d = new FrameDecoder(64);
+    expect(() => d.push(frame(payloadOf(65, 1)), () => {})).toThrow(RangeError);
+  });
+
+  it('throws RangeError for a frame length over the limit (header split across chunks)', () => {
+    const d = new FrameDecoder(64);
+    const header = Buffer.alloc(4);
+    header.writeInt32BE(1000, 0);
+    d.push(header.subarray(0, 2), () => {});
+    expect(() => d.push(header.subarray(2), () => {})).toThrow(/exceeds the limit of 64/);
+  });
+
+  it('throws RangeError for a negative frame length (high bit set)', () => {
+    const d = new FrameDecoder(1 << 20);
+    expect(() => d.push(Buffer.from([0xff, 0xff, 0xff, 0xf0, 1, 2]), () => {})).toThrow(RangeError);
+  });
+
+  it('does not allocate for an over-limit length before throwing', () => {
+    // 0x7fffffff would be a 2 GiB allocation if the check came after it
+    const d = new FrameDecoder(1024);
+    expect(() => d.push(Buffer.from([0x7f, 0xff, 0xff, 0xff, 0]), () => {})).toThrow(RangeError);
+  });
+});

@@ -1,0 +1,246 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { IoTDBProtocolError } from '../errors.js';
+import { ByteWriter } from '../io/byte-writer.js';
+import { TSDataType, type TSDataTypeName } from '../types/data-type.js';
+import { parseVectorFile } from '../vectors/vector-file.js';
+import { decodeTsBlock } from './decode-tsblock.js';
+import { ColumnEncoding, type DecodedColumn } from './tsblock.js';
+
+// ---------- a test-only TsBlock builder (protocol.md 6.1) ----------
+
+type Cell = boolean | number | bigint | string | Buffer | null;
+type Layout = 'array' | 'rle' | { dict: Cell[] };
+interface ColSpec { type: TSDataTypeName; cells: Cell[]; layout?: Layout; forceNullFlag?: boolean }
+
+const PHYSICAL: Record<TSDataTypeName, number> = {
+  BOOLEAN: 0, INT32: 1, DATE: 1, INT64: 2, TIMESTAMP: 2, FLOAT: 3, DOUBLE: 4, TEXT: 5, STRING: 5, BLOB: 5,
+};
+const ARRAY_ENCODING: Record<number, number> = {
+  0: ColumnEncoding.BYTE_ARRAY, 1: ColumnEncoding.INT32_ARRAY, 2: ColumnEncoding.INT64_ARRAY,
+  3: ColumnEncoding.INT32_ARRAY, 4: ColumnEncoding.INT64_ARRAY, 5: ColumnEncoding.BINARY_ARRAY,
+};
+const arrayEncoding = (t: TSDataTypeName) => ARRAY_ENCODING[PHYSICAL[t]];
+
+/** MSB-first bits, 0x80 = position 0. */
+function msbBits(flags: boolean[]): Buffer {
+  const b = Buffer.alloc((flags.length + 7) >> 3);
+  flags.forEach((f, i) => { if (f) b[i >> 3] |= 0x80 >> (i & 7); });
+  return b;
+}
+
+function writeArrayColumn(w: ByteWriter, type: TSDataTypeName, cells: Cell[], forceNullFlag = false): void {
+  const nulls = cells.map((c) => c === null);
+  if (nulls.some(Boolean) || forceNullFlag) w.i8(1).bytes(msbBits(nulls));
+  else w.i8(0);
+  if (PHYSICAL[type] === 0) {
+    w.bytes(msbBits(cells.map((c) => c === true)));
+    return;
+  }
+  for (const c of cells) {
+    if (c === null) continue;
+    switch (PHYSICAL[type]) {
+      case 1: w.i32(c as number); break;
+      case 2: w.i64(c as bigint); break;
+      case 3: w.f32(c as number); break;
+      case 4: w.f64(c as number); break;
+      default: w.lengthPrefixedBytes(typeof c === 'string' ? Buffer.from(c, 'utf8') : (c as Buffer));
+    }
+  }
+}
+
+function writeColumn(w: ByteWriter, col: ColSpec): number {
+  const layout = col.layout ?? 'array';
+  if (layout === 'array') {
+    writeArrayColumn(w, col.type, col.cells, col.forceNullFlag);
+    return arrayEncoding(col.type);
+  }
+  if (layout === 'rle') {
+    w.i8(arrayEncoding(col.type));
+    writeArrayColumn(w, col.type, [col.cells[0]]);
+    return ColumnEncoding.RLE;
+  }
+  w.i8(arrayEncoding(col.type)).i32(layout.dict.length);
+  writeArrayColumn(w, col.type, layout.dict);
+  w.i32(col.cells.length);
+  for (const c of col.cells) w.i32(layout.dict.findIndex((d) => d === c || (Buffer.isBuffer(d) && Buffer.isBuffer(c) && d.equals(c))));
+  return ColumnEncoding.DICTIONARY;
+}
+
+function buildBlock(times: bigint[], cols: ColSpec[], timeLayout: 'array' | 'rle' = 'array'): Buffer {
+  const body = new ByteWriter(64);
+  const encodings = [writeColumn(body, { type: 'INT64', cells: times, layout: timeLayout })];
+  for (const c of cols) encodings.push(writeColumn(body, c));
+  const w = new ByteWriter(64);
+  w.i32(cols.length);
+  for (const c of cols) w.i8(PHYSICAL[c.type]);
+  w.i32(times.length);
+  for (const e of encodings) w.i8(e);
+  w.bytes(body.view());
+  return Buffer.from(w.view());
+}
+
+/** A decoded column as plain cells: null where `nulls` says so, booleans for BOOLEAN. */
+function cells(col: DecodedColumn): Cell[] {
+  return Array.from(col.values as ArrayLike<Cell>, (v, i) =>
+    col.nulls !== null && col.nulls[i] === 1 ? null : col.type === TSDataType.BOOLEAN ? v === 1 : v);
+}
+
+const TIMES = [10n, 20n, 30n, 40n, 50n, 60n, 70n, 80n, 90n];
+const SAMPLES: Record<TSDataTypeName, Cell[]> = {
+  BOOLEAN: [true, false, true, true, false, false, true, false, true],
+  INT32: [0, -1, 2147483647, -2147483648, 7, 8, 9, 10, 11],
+  DATE: [20240229, 10000101, 99991231, 19700101, 20000101, 20240101, 20240102, 20240103, 20240104],
+  INT64: [0n, -1n, 2n ** 63n - 1n, -(2n ** 63n), 5n, 6n, 7n, 8n, 9n],
+  TIMESTAMP: [1700000000000n, 0n, -1n, 2n ** 63n - 1n, 1n, 2n, 3n, 4n, 5n],
+  FLOAT: [Math.fround(1.1), NaN, Infinity, -Infinity, -0, Math.fround(1e-45), 0, 2.5, -3.5],
+  DOUBLE: [1.1, NaN, Infinity, -Infinity, -0, 5e-324, Number.MAX_VALUE, 2.5, -3.5],
+  TEXT: ['', 'a', 'é中😀', 'x'.repeat(300), 'b', 'c', 'd', 'e', 'f'],
+  STRING: ['s', '', 'ß', 't', 'u', 'v', 'w', 'x', 'y'],
+  BLOB: [Buffer.from([]), Buffer.from([0, 255]), Buffer.from('cafe', 'hex'), Buffer.from([1]), Buffer.from([2]), Buffer.from([3]), Buffer.from([4]), Buffer.from([5]), Buffer.from([6])],
+};
+const NAMES = Object.keys(SAMPLES) as TSDataTypeName[];
+const logical = (cols: ColSpec[]) => cols.map((c) => TSDataType[c.type]);
+const withNulls = (xs: Cell[], at: number[]) => xs.map((x, i) => (at.includes(i) ? null : x));
+
+describe('decodeTsBlock: array encodings', () => {
+  it.each(NAMES)('decodes a %s column without nulls (typed values, nulls = null)', (type) => {
+    const cols: ColSpec[] = [{ type, cells: SAMPLES[type] }];
+    const block = decodeTsBlock(buildBlock(TIMES, cols), logical(cols));
+    expect(block.rows).toBe(9);
+    expect([...block.times]).toEqual(TIMES);
+    expect(block.columns[0].type).toBe(TSDataType[type]);
+    expect(block.columns[0].nulls).toBeNull();
+    expect(cells(block.columns[0])).toEqual(SAMPLES[type]);
+  });
+
+  it.each(NAMES)('decodes a %s column with nulls at the first, a middle and the last (9th) row', (type) => {
+    const cols: ColSpec[] = [{ type, cells: withNulls(SAMPLES[type], [0, 4, 8]) }];
+    const col = decodeTsBlock(buildBlock(TIMES, cols), logical(cols)).columns[0];
+    expect([...col.nulls!]).toEqual([1, 0, 0, 0, 1, 0, 0, 0, 1]);
+    expect(cells(col)).toEqual(cols[0].cells);
+    if (!Array.isArray(col.values)) expect(col.values[4]).toBe(type === 'INT64' || type === 'TIMESTAMP' ? 0n : 0); // null slots hold 0
+  });
+
+  it('returns the typed array kind of the logical type', () => {
+    const cols: ColSpec[] = NAMES.map((type) => ({ type, cells: SAMPLES[type] }));
+    const kinds = decodeTsBlock(buildBlock(TIMES, cols), logical(cols)).columns.map((c) => c.values.constructor.name);
+    expect(kinds).toEqual(['Uint8Array', 'Int32Array', 'Int32Array', 'BigInt64Array', 'BigInt64Array', 'Float32Array', 'Float64Array', 'Array', 'Array', 'Array']);
+  });
+
+  it('uses the physical header types when no logical types are given', () => {
+    const cols: ColSpec[] = [{ type: 'TIMESTAMP', cells: SAMPLES.TIMESTAMP }, { type: 'BLOB', cells: [null, 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'] }];
+    const block = decodeTsBlock(buildBlock(TIMES, cols));
+    expect(block.columns.map((c) => c.type)).toEqual([TSDataType.INT64, TSDataType.TEXT]);
+    expect(cells(block.columns[1]).slice(0, 2)).toEqual([null, 'a']);
+  });
+
+  it('treats mayHaveNull = 1 with no bit set as a column without nulls', () => {
+    const cols: ColSpec[] = [{ type: 'INT32', cells: SAMPLES.INT32, forceNullFlag: true }];
+    const col = decodeTsBlock(buildBlock(TIMES, cols), logical(cols)).columns[0];
+    expect(col.nulls).toBeNull();
+    expect(cells(col)).toEqual(SAMPLES.INT32);
+  });
+
+  it('decodes an empty block', () => {
+    const cols: ColSpec[] = [{ type: 'DOUBLE', cells: [] }, { type: 'TEXT', cells: [] }];
+    const block = decodeTsBlock(buildBlock([], cols), logical(cols));
+    expect(block.rows).toBe(0);
+    expect(block.columns.map((c) => c.values.length)).toEqual([0, 0]);
+  });
+});
+
+describe('decodeTsBlock: RLE and DICTIONARY', () => {
+  it.each(NAMES)('repeats the single RLE value of a %s column on every row', (type) => {
+    const cols: ColSpec[] = [{ type, cells: Array<Cell>(9).fill(SAMPLES[type][2]), layout: 'rle' }];
+    const col = decodeTsBlock(buildBlock(TIMES, cols), logical(cols)).columns[0];
+    expect(col.nulls).toBeNull();
+    expect(cells(col)).toEqual(cols[0].cells);
+  });
+
+  it.each(NAMES)('decodes an all-null RLE %s column as nulls on every row', (type) => {
+    const cols: ColSpec[] = [{ type, cells: Array<Cell>(9).fill(null), layout: 'rle' }];
+    const col = decodeTsBlock(buildBlock(TIMES, cols), logical(cols)).columns[0];
+    expect([...col.nulls!]).toEqual(Array(9).fill(1));
+    expect(cells(col)).toEqual(Array(9).fill(null));
+  });
+
+  it('decodes an RLE time column', () => {
+    const t = Array<bigint>(5).fill(123n);
+    expect([...decodeTsBlock(buildBlock(t, [], 'rle')).times]).toEqual(t);
+  });
+
+  it.each<[TSDataTypeName, Cell[]]>([
+    ['TEXT', ['a', null, 'b']],
+    ['STRING', ['x', 'é', null]],
+    ['BLOB', [Buffer.from('00', 'hex'), null, Buffer.from('ff', 'hex')]],
+    ['INT32', [5, null, -5]],
+  ])('maps DICTIONARY ids of a %s column to entries, nulls included', (type, dict) => {
+    const rows = [dict[0], dict[1], dict[2], dict[1], dict[0], dict[0]];
+    const cols: ColSpec[] = [{ type, cells: rows, layout: { dict } }];
+    const col = decodeTsBlock(buildBlock(TIMES.slice(0, 6), cols), logical(cols)).columns[0];
+    expect(cells(col)).toEqual(rows);
+    expect([...col.nulls!]).toEqual(rows.map((r) => (r === null ? 1 : 0)));
+  });
+
+  it('rejects a dictionary id out of range and an id count that is not the row count', () => {
+    const good = buildBlock([1n], [{ type: 'TEXT', cells: ['a'], layout: { dict: ['a'] } }]);
+    const badId = Buffer.from(good);
+    badId.writeInt32BE(1, badId.length - 4);
+    expect(() => decodeTsBlock(badId)).toThrow(IoTDBProtocolError);
+    const badCount = Buffer.from(good);
+    badCount.writeInt32BE(2, badCount.length - 8);
+    expect(() => decodeTsBlock(badCount)).toThrow(/2 ids for 1 rows/);
+  });
+});
+
+describe('decodeTsBlock: malformed input', () => {
+  const sample = buildBlock(TIMES, NAMES.map((type, i) => ({ type, cells: withNulls(SAMPLES[type], [i % 9]) })));
+
+  it('rejects an encoding that does not fit the column type and an unknown encoding', () => {
+    for (const enc of [ColumnEncoding.BYTE_ARRAY, ColumnEncoding.BINARY_ARRAY, 9]) {
+      const b = Buffer.from(sample);
+      b[4 + 10 + 4 + 2] = enc; // encoding byte of value column 1 (INT32)
+      expect(() => decodeTsBlock(b)).toThrow(IoTDBProtocolError);
+    }
+  });
+
+  it('rejects logical types whose count differs from the block', () => {
+    expect(() => decodeTsBlock(sample, [TSDataType.INT32])).toThrow(IoTDBProtocolError);
+  });
+
+  it('rejects an unknown physical type and a negative column or row count', () => {
+    const b = Buffer.from(sample);
+    b[4] = 7;
+    expect(() => decodeTsBlock(b)).toThrow(IoTDBProtocolError);
+    expect(() => decodeTsBlock(Buffer.from('ffffffff', 'hex'))).toThrow(IoTDBProtocolError);
+    expect(() => decodeTsBlock(Buffer.from('00000000ffffffff02', 'hex'))).toThrow(IoTDBProtocolError);
+  });
+
+  const vectors = parseVectorFile(readFileSync(new URL('../../fixtures/vectors/tsblock.json', import.meta.url), 'utf8'));
+  if (vectors.kind !== 'tsblock') throw new Error('tsblock.json is not a tsblock vector file');
+  const blocks: [string, Buffer][] = [
+    ['built: every type with nulls', sample],
+    ['built: RLE and DICTIONARY', buildBlock(TIMES.slice(0, 3), [{ type: 'TEXT', cells: ['a', null, 'a'], layout: { dict: ['a', null] } }, { type: 'DOUBLE', cells: [null, null, null], layout: 'rle' }], 'rle')],
+    ...vectors.cases.map((c): [string, Buffer] => [`vector: ${c.name}`, Buffer.from(c.tsBlockHex, 'hex')]),
+  ];
+
+  it.each(blocks)('throws IoTDBProtocolError for every proper prefix of %s', (_name, block) => {
+    expect(() => decodeTsBlock(block)).not.toThrow();
+    for (let n = 0; n < block.length; n++) {
+      const prefix = Buffer.from(block.subarray(0, n)); // its own buffer: no bytes beyond the end to read
+      expect(() => decodeTsBlock(prefix), `prefix of ${n} bytes`).toThrow(IoTDBProtocolError);
+    }
+  });
+
+  it.each(vectors.cases.map((c) => [c.name, c] as const))('decodes vector %s the same from a subarray at an odd offset', (_name, c) => {
+    const block = Buffer.from(c.tsBlockHex, 'hex');
+    const big = Buffer.alloc(block.length + 10, 0xa5);
+    block.copy(big, 3);
+    const atOdd = big.subarray(3, 3 + block.length);
+    expect(atOdd.byteOffset % 2).toBe(1);
+    const expected = decodeTsBlock(block, c.types);
+    expect(decodeTsBlock(atOdd, c.types)).toEqual(expected);
+    expect([...decodeTsBlock(atOdd, c.types).times]).toEqual(c.times);
+  });
+});
