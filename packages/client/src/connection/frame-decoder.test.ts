@@ -126,10 +126,4 @@ describe('FrameDecoder', () => {
     const d = new FrameDecoder(1 << 20);
     expect(() => d.push(Buffer.from([0xff, 0xff, 0xff, 0xf0, 1, 2]), () => {})).toThrow(RangeError);
   });
-
-  it('does not allocate for an over-limit length before throwing', () => {
-    // 0x7fffffff would be a 2 GiB allocation if the check came after it
-    const d = new FrameDecoder(1024);
-    expect(() => d.push(Buffer.from([0x7f, 0xff, 0xff, 0xff, 0]), () => {})).toThrow(RangeError);
-  });
 });

@@ -70,15 +70,15 @@ export class BufferPool {
       return buf;
     }
     // allocUnsafeSlow: a buffer of its own, not a slice of Node's shared 8 KiB slab, so it can be kept.
-    return Buffer.allocUnsafeSlow(1 << (cls + this.#minShift));
+    return Buffer.allocUnsafeSlow(2 ** (cls + this.#minShift));
   }
 
   /** Gives a buffer obtained from `acquire` back. Buffers of a foreign size are ignored. */
   release(buf: Buffer): void {
-    this.#outstanding--;
+    this.#outstanding--; // counted even when the buffer is not kept: it is no longer out
     const size = buf.length;
     const cls = this.#classOf(size);
-    if (cls < 0 || 1 << (cls + this.#minShift) !== size) return;
+    if (cls < 0 || 2 ** (cls + this.#minShift) !== size) return;
     if (this.#retained + size > this.#maxRetained) return;
     (this.#free[cls] ??= []).push(buf);
     this.#retained += size;

@@ -195,7 +195,7 @@ describe('tablet encoder: equivalence of input forms and the reference layout', 
   it('sorts rows by time before encoding, keeping equal times in input order', () => {
     const s: Spec = { types: ['INT32', 'TEXT'], timestamps: [INT64_MAX, 5, INT64_MIN, 5n], columns: [[1, 2, 3, null], ['a', 'b', 'c', 'd']] };
     const req = decodeReq(encodeReq(columnMajor(s)));
-    expect(req.timestamps.toString('hex')).toBe('8000000000000000' + '0000000000000005'.repeat(2) + '7fffffffffffffff');
+    expect(Buffer.from(req.timestamps).toString('hex')).toBe('8000000000000000' + '0000000000000005'.repeat(2) + '7fffffffffffffff');
     expect(Buffer.from(req.values).subarray(0, 16).toString('hex')).toBe('00000003' + '00000002' + '80000000' + '00000001');
     expect(Buffer.from(req.values).subarray(-3).toString('hex')).toBe('010400'); // null moved to row 2; padding bits 0
   });

@@ -40,7 +40,8 @@ function writeTabletBinaries(w: ByteWriter, p: PreparedTablet, layout: TabletLay
 
 /** Upper bound of the struct's size, so that the writer grows at most once. */
 function tabletReqBytes(p: PreparedTablet, layout: TabletLayout): number {
-  return 64 + utf8Len(p.prefixPath) + stringListBytes(p.measurements) + layout.valuesBytes + layout.timestampsBytes + 4 * p.types.length + p.types.length;
+  const fixed = 64; // field headers, sessionId, size, flags, list headers
+  return fixed + utf8Len(p.prefixPath) + stringListBytes(p.measurements) + layout.valuesBytes + layout.timestampsBytes + 5 * p.types.length;
 }
 
 /** The TSInsertTabletReq struct (fields, then STOP). */

@@ -133,7 +133,7 @@ export function readValue(r: ByteReader, t: FieldType): unknown {
   }
   if ('list' in t) {
     r.u8(); // element type: trusted from the schema
-    const n = r.i32();
+    const n = count(r);
     const items = new Array<unknown>(n);
     for (let i = 0; i < n; i++) items[i] = readValue(r, t.list);
     return items;
@@ -141,7 +141,7 @@ export function readValue(r: ByteReader, t: FieldType): unknown {
   if ('map' in t) {
     r.u8();
     r.u8();
-    const n = r.i32();
+    const n = count(r);
     const m = new Map<unknown, unknown>();
     for (let i = 0; i < n; i++) {
       const k = readValue(r, t.map[0]);
@@ -150,6 +150,13 @@ export function readValue(r: ByteReader, t: FieldType): unknown {
     return m;
   }
   return readStruct(r, t.struct);
+}
+
+/** A list/map size: never negative, and each element takes at least one byte. */
+function count(r: ByteReader): number {
+  const n = r.i32();
+  if (n < 0 || n > r.remaining) throw new IoTDBProtocolError(`bad collection size ${n} at offset ${r.pos - 4}`);
+  return n;
 }
 
 const FIXED_WIDTH: Partial<Record<number, number>> = {

@@ -1,0 +1,366 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, connect, type Server, type Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BufferPool, IoTDBProtocolError, IoTDBValidationError } from '@iotdb/fast-serializer';
+import { IoTDBConnectionError, IoTDBTimeoutError } from '../errors.js';
+import { rpc } from '../rpc/client-rpc.js';
+import { FrameDecoder } from './frame-decoder.js';
+import { ThriftConnection, type ConnectionOptions } from './thrift-connection.js';
+
+// ---------- fake servers on 127.0.0.1 (nothing leaves the machine) ----------
+
+const cleanups: (() => void | Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+/** A TCP server on 127.0.0.1, port 0; every accepted socket goes to `onSocket`. Closed after the test. */
+async function fakeServer(onSocket: (s: Socket) => void): Promise<number> {
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+    s.on('error', () => {});
+    onSocket(s);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  cleanups.push(
+    () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  );
+  return (server.address() as { port: number }).port;
+}
+
+/** A port on 127.0.0.1 with nothing listening: bound by a server that is closed again. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+interface Call {
+  method: string;
+  seqid: number;
+}
+
+/** Parses the message header of a CALL frame (frame header included). */
+function parseCall(frame: Buffer): Call {
+  // [frame length][VERSION_1 | CALL][method length][method][seqid]
+  const len = frame.readInt32BE(8);
+  const method = frame.toString('utf8', 12, 12 + len);
+  return { method, seqid: frame.readInt32BE(12 + len) };
+}
+
+/** A framed REPLY whose result struct holds field 0 (`success`) as an i64. */
+function i64Reply(method: string, seqid: number, value: bigint): Buffer {
+  const m = Buffer.from(method, 'utf8');
+  const body = Buffer.alloc(4 + 4 + m.length + 4 + 1 + 2 + 8 + 1);
+  let p = 0;
+  p = body.writeInt32BE(0x80010002 | 0, p); // VERSION_1 | REPLY
+  p = body.writeInt32BE(m.length, p);
+  p += m.copy(body, p);
+  p = body.writeInt32BE(seqid, p);
+  p = body.writeInt8(10, p); // TType.I64
+  p = body.writeInt16BE(0, p); // field 0: success
+  p = body.writeBigInt64BE(value, p);
+  body.writeInt8(0, p); // STOP
+  const header = Buffer.alloc(4);
+  header.writeInt32BE(body.length, 0);
+  return Buffer.concat([header, body]);
+}
+
+/** A server that answers every requestStatementId call with `answer(call)` (default: seqid * 10). */
+function answeringServer(answer: (c: Call) => Buffer = (c) => i64Reply(c.method, c.seqid, BigInt(c.seqid) * 10n)) {
+  const calls: Call[] = [];
+  const port = fakeServer((s) => {
+    const d = new FrameDecoder(1 << 20);
+    s.on('data', (chunk: Buffer) =>
+      d.push(chunk, (f) => {
+        const frame = Buffer.concat([Buffer.alloc(4), f]); // parseCall expects the frame header
+        const call = parseCall(frame);
+        calls.push(call);
+        s.write(answer(call));
+      }),
+    );
+  });
+  return { port, calls };
+}
+
+function options(port: number, over: Partial<ConnectionOptions> = {}): ConnectionOptions {
+  return {
+    host: '127.0.0.1',
+    port,
+    connectTimeoutMs: 2000,
+    requestTimeoutMs: 2000,
+    maxFrameBytes: 1 << 20,
+    bufferPool: new BufferPool(),
+    ...over,
+  };
+}
+
+async function open(port: number, over: Partial<ConnectionOptions> = {}): Promise<ThriftConnection> {
+  const c = await ThriftConnection.connect(options(port, over));
+  cleanups.push(() => c.close());
+  return c;
+}
+
+/** Waits until the pool has no buffer out (the socket's write callback runs asynchronously). */
+async function drained(pool: BufferPool): Promise<number> {
+  for (let i = 0; i < 50 && pool.getStats().outstanding !== 0; i++) await new Promise((r) => setTimeout(r, 10));
+  return pool.getStats().outstanding;
+}
+
+// ---------- tests ----------
+
+describe('ThriftConnection against a server that answers', () => {
+  it('resolves each call with the i64 result of its own reply, one after another', async () => {
+    const srv = answeringServer();
+    const c = await open(await srv.port);
+    const results = await Promise.all([rpc.requestStatementId(c, 1n), rpc.requestStatementId(c, 2n), rpc.requestStatementId(c, 3n)]);
+    expect(results).toEqual([10n, 20n, 30n]);
+    expect(srv.calls.map((x) => x.method)).toEqual(['requestStatementId', 'requestStatementId', 'requestStatementId']);
+    expect(srv.calls.map((x) => x.seqid)).toEqual([1, 2, 3]);
+    expect(c.isOpen).toBe(true);
+    expect(c.endpoint).toBe(`127.0.0.1:${await srv.port}`);
+  });
+
+  it('gives every request buffer back to the pool once written', async () => {
+    const srv = answeringServer();
+    const pool = new BufferPool();
+    const c = await open(await srv.port, { bufferPool: pool });
+    for (let i = 0; i < 5; i++) await rpc.requestStatementId(c, 1n);
+    expect(await drained(pool)).toBe(0);
+    expect(pool.getStats().acquires).toBe(5);
+    expect(pool.getStats().hits).toBeGreaterThanOrEqual(1);
+  });
+
+  it('rejects a call whose arguments fail to encode, sends nothing, and keeps the connection usable', async () => {
+    const srv = answeringServer();
+    const pool = new BufferPool();
+    const c = await open(await srv.port, { bufferPool: pool });
+    const bad = c.call('requestStatementId', () => {
+      throw new IoTDBValidationError('x', 'bad input');
+    }, { name: 'r', fields: [{ id: 0, name: 'success', type: 'i64' }] });
+    await expect(bad).rejects.toBeInstanceOf(IoTDBValidationError);
+    expect(c.isOpen).toBe(true);
+    expect(pool.getStats().outstanding).toBe(0);
+    await expect(rpc.requestStatementId(c, 7n)).resolves.toBeTypeOf('bigint');
+    expect(srv.calls).toHaveLength(1);
+  });
+
+  it('fails with IoTDBProtocolError on a reply to another seqid, and the connection is broken afterwards', async () => {
+    const srv = answeringServer((call) => i64Reply(call.method, call.seqid + 100, 1n));
+    const c = await open(await srv.port);
+    await expect(rpc.requestStatementId(c, 1n)).rejects.toBeInstanceOf(IoTDBProtocolError);
+    expect(c.isOpen).toBe(false);
+    const later = await rpc.requestStatementId(c, 1n).catch((e: unknown) => e);
+    expect(later).toBeInstanceOf(IoTDBConnectionError);
+    expect((later as IoTDBConnectionError).reason).toBe('reset');
+  });
+
+  it('fails the call with reason reset when the reply frame is over maxFrameBytes', async () => {
+    const srv = answeringServer(() => Buffer.from([0x00, 0x10, 0x00, 0x00, 1, 2, 3])); // announces 1 MiB
+    const c = await open(await srv.port, { maxFrameBytes: 1024 });
+    const e = await rpc.requestStatementId(c, 1n).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(IoTDBConnectionError);
+    expect((e as IoTDBConnectionError).reason).toBe('reset');
+    expect(c.isOpen).toBe(false);
+  });
+
+  it('fails later calls with reason closed after close(), without writing to the server', async () => {
+    const srv = answeringServer();
+    const c = await open(await srv.port);
+    await rpc.requestStatementId(c, 1n);
+    c.close();
+    expect(c.isOpen).toBe(false);
+    const e = await rpc.requestStatementId(c, 1n).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(IoTDBConnectionError);
+    expect(e).not.toBeInstanceOf(IoTDBTimeoutError);
+    expect((e as IoTDBConnectionError).reason).toBe('closed');
+    expect(srv.calls).toHaveLength(1);
+  });
+});
+
+describe('ThriftConnection against a server that never answers', () => {
+  it('rejects the call with IoTDBTimeoutError after requestTimeoutMs', async () => {
+    const port = await fakeServer(() => {}); // accepts, reads nothing, answers nothing
+    const c = await open(port, { requestTimeoutMs: 200 });
+    const t0 = performance.now();
+    const e = await rpc.requestStatementId(c, 1n).catch((x: unknown) => x);
+    const elapsed = performance.now() - t0;
+    expect(e).toBeInstanceOf(IoTDBTimeoutError);
+    expect(e).toBeInstanceOf(IoTDBConnectionError);
+    expect((e as IoTDBTimeoutError).reason).toBe('timeout');
+    expect((e as Error).message).toMatch(/requestStatementId.*requestTimeoutMs=200/);
+    expect(elapsed).toBeGreaterThanOrEqual(190);
+    expect(elapsed).toBeLessThan(1500);
+  });
+
+  it('rejects every later call at once with the timeout error (the connection stays broken)', async () => {
+    const port = await fakeServer(() => {});
+    const c = await open(port, { requestTimeoutMs: 200 });
+    await expect(rpc.requestStatementId(c, 1n)).rejects.toBeInstanceOf(IoTDBTimeoutError);
+    expect(c.isOpen).toBe(false);
+    const t0 = performance.now();
+    await expect(rpc.requestStatementId(c, 2n)).rejects.toBeInstanceOf(IoTDBTimeoutError);
+    await expect(rpc.closeSession(c, 2n)).rejects.toBeInstanceOf(IoTDBTimeoutError);
+    expect(performance.now() - t0).toBeLessThan(150);
+  });
+
+  it('rejects calls queued behind the one that timed out', async () => {
+    const port = await fakeServer(() => {});
+    const c = await open(port, { requestTimeoutMs: 200 });
+    const results = await Promise.allSettled([rpc.requestStatementId(c, 1n), rpc.requestStatementId(c, 2n), rpc.requestStatementId(c, 3n)]);
+    for (const r of results) {
+      expect(r.status).toBe('rejected');
+      expect((r as PromiseRejectedResult).reason).toBeInstanceOf(IoTDBTimeoutError);
+    }
+  });
+
+  it('returns the request buffer to the pool after a timeout', async () => {
+    const port = await fakeServer(() => {});
+    const pool = new BufferPool();
+    const c = await open(port, { requestTimeoutMs: 100, bufferPool: pool });
+    await expect(rpc.requestStatementId(c, 1n)).rejects.toBeInstanceOf(IoTDBTimeoutError);
+    expect(await drained(pool)).toBe(0);
+  });
+
+  it('waits without limit when requestTimeoutMs is 0', async () => {
+    let answer: (() => void) | undefined;
+    const port = await fakeServer((s) => {
+      const d = new FrameDecoder(1 << 20);
+      s.on('data', (chunk: Buffer) =>
+        d.push(chunk, (f) => {
+          const call = parseCall(Buffer.concat([Buffer.alloc(4), f]));
+          answer = () => s.write(i64Reply(call.method, call.seqid, 42n));
+        }),
+      );
+    });
+    const c = await open(port, { requestTimeoutMs: 0 });
+    const p = rpc.requestStatementId(c, 1n);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(answer).toBeTypeOf('function');
+    answer!();
+    await expect(p).resolves.toBe(42n);
+  });
+});
+
+describe('ThriftConnection when the server closes the socket', () => {
+  it('rejects the call in flight with IoTDBConnectionError (not a timeout) when the server closes mid-call', async () => {
+    const port = await fakeServer((s) => s.once('data', () => s.end()));
+    const c = await open(port, { requestTimeoutMs: 5000 });
+    const t0 = performance.now();
+    const e = await rpc.requestStatementId(c, 1n).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(IoTDBConnectionError);
+    expect(e).not.toBeInstanceOf(IoTDBTimeoutError);
+    expect(['closed', 'reset']).toContain((e as IoTDBConnectionError).reason);
+    expect(performance.now() - t0).toBeLessThan(2000);
+    expect(c.isOpen).toBe(false);
+    await expect(rpc.requestStatementId(c, 2n)).rejects.toBeInstanceOf(IoTDBConnectionError);
+  });
+
+  it('rejects the call when the server resets the socket after half a reply', async () => {
+    const port = await fakeServer((s) =>
+      s.once('data', (chunk: Buffer) => {
+        const call = parseCall(chunk);
+        const reply = i64Reply(call.method, call.seqid, 1n);
+        s.write(reply.subarray(0, 10), () => s.resetAndDestroy());
+      }),
+    );
+    const c = await open(port, { requestTimeoutMs: 5000 });
+    const e = await rpc.requestStatementId(c, 1n).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(IoTDBConnectionError);
+    expect(e).not.toBeInstanceOf(IoTDBTimeoutError);
+    expect(['closed', 'reset']).toContain((e as IoTDBConnectionError).reason);
+  });
+
+  it('marks an idle connection as not open once the server closes it', async () => {
+    let serverSide: Socket | undefined;
+    const port = await fakeServer((s) => (serverSide = s));
+    const c = await open(port);
+    for (let i = 0; i < 50 && serverSide === undefined; i++) await new Promise((r) => setTimeout(r, 10));
+    serverSide!.end();
+    for (let i = 0; i < 100 && c.isOpen; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(c.isOpen).toBe(false);
+    const e = await rpc.requestStatementId(c, 1n).catch((x: unknown) => x);
+    expect((e as IoTDBConnectionError).reason).toBe('closed');
+  });
+});
+
+describe('ThriftConnection.connect', () => {
+  it("fails with IoTDBConnectionError reason 'refused' when nothing listens on the port", async () => {
+    const port = await freePort();
+    const e = await ThriftConnection.connect(options(port)).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(IoTDBConnectionError);
+    expect(e).not.toBeInstanceOf(IoTDBTimeoutError);
+    expect((e as IoTDBConnectionError).reason).toBe('refused');
+    expect((e as IoTDBConnectionError).endpoint).toBe(`127.0.0.1:${port}`);
+    expect((e as Error).cause).toMatchObject({ code: 'ECONNREFUSED' });
+  });
+
+  it('connects to a listening server and reports it open', async () => {
+    const port = await fakeServer(() => {});
+    const c = await open(port);
+    expect(c.isOpen).toBe(true);
+  });
+
+  describe('connectTimeoutMs', () => {
+    let child: ChildProcess | undefined;
+    const fillers: Socket[] = [];
+    afterEach(() => {
+      for (const s of fillers.splice(0)) s.destroy();
+      child?.kill('SIGKILL');
+      child = undefined;
+    });
+
+    /**
+     * A local listener whose accept queue is full, so that the kernel drops new SYNs and a connect
+     * hangs: a child node process listens with backlog 1 and then blocks its event loop, so it never
+     * accepts; we fill its queue with connections. Loopback only.
+     */
+    async function unacceptingPort(): Promise<number | null> {
+      child = spawn(
+        process.execPath,
+        [
+          '-e',
+          `const s = require('net').createServer();
+           s.listen({ port: 0, host: '127.0.0.1', backlog: 1 }, () => {
+             process.stdout.write(s.address().port + '\\n');
+             Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
+           });`,
+        ],
+        { stdio: ['ignore', 'pipe', 'ignore'] },
+      );
+      const port = await new Promise<number>((resolve) => child!.stdout!.once('data', (d) => resolve(Number(String(d).trim()))));
+      for (let i = 0; i < 16; i++) {
+        const s = connect({ host: '127.0.0.1', port });
+        s.on('error', () => {});
+        fillers.push(s);
+        const ok = await new Promise<boolean>((resolve) => {
+          s.once('connect', () => resolve(true));
+          setTimeout(() => resolve(false), 300);
+        });
+        if (!ok) return port; // the queue is full: further connects hang
+      }
+      return null;
+    }
+
+    it('rejects with IoTDBTimeoutError after connectTimeoutMs when the handshake never completes', async (ctx) => {
+      const port = await unacceptingPort();
+      if (port === null) ctx.skip(); // this kernel accepted every handshake: no way to make connect hang locally
+      const t0 = performance.now();
+      const e = await ThriftConnection.connect(options(port!, { connectTimeoutMs: 250 })).catch((x: unknown) => x);
+      const elapsed = performance.now() - t0;
+      expect(e).toBeInstanceOf(IoTDBTimeoutError);
+      expect((e as IoTDBTimeoutError).reason).toBe('timeout');
+      expect((e as Error).message).toMatch(/connectTimeoutMs=250/);
+      expect(elapsed).toBeGreaterThanOrEqual(240);
+      expect(elapsed).toBeLessThan(900);
+    });
+  });
+});

@@ -1,0 +1,157 @@
+import { describe, expect, it } from 'vitest';
+import { BufferPool, IoTDBValidationError, globalBufferPool } from '@iotdb/fast-serializer';
+import { IoTDBSessionClosedError } from '../errors.js';
+import { Session } from './session.js';
+import { TableSession } from './table-session.js';
+import { resolveSessionOptions, type SessionOptions } from './options.js';
+
+function validationErrorOf(o: SessionOptions): IoTDBValidationError {
+  try {
+    resolveSessionOptions(o);
+  } catch (e) {
+    expect(e).toBeInstanceOf(IoTDBValidationError);
+    return e as IoTDBValidationError;
+  }
+  throw new Error(`resolveSessionOptions(${JSON.stringify(o)}) did not throw`);
+}
+
+describe('resolveSessionOptions defaults', () => {
+  it('fills every option with its documented default', () => {
+    const r = resolveSessionOptions();
+    expect(r.host).toBe('127.0.0.1');
+    expect(r.port).toBe(6667);
+    expect(r.username).toBe('root');
+    expect(r.password).toBe('root');
+    expect(r.fetchSize).toBe(5000);
+    expect(r.connectTimeoutMs).toBe(10_000);
+    expect(r.requestTimeoutMs).toBe(60_000);
+    expect(r.maxFrameBytes).toBe(512 * 1024 * 1024);
+    expect(r.enableFastSerialization).toBe(true);
+    expect(r.int64As).toBe('bigint');
+    expect(r.bufferPool).toBe(globalBufferPool);
+    expect(r.timeZone).toBe(Intl.DateTimeFormat().resolvedOptions().timeZone);
+  });
+
+  it('treats an empty object like no options', () => {
+    const a = resolveSessionOptions({});
+    const b = resolveSessionOptions();
+    expect({ ...a, password: a.password }).toEqual({ ...b, password: b.password });
+  });
+
+  it('keeps every option given', () => {
+    const pool = new BufferPool();
+    const r = resolveSessionOptions({
+      host: 'db.example',
+      port: 1,
+      username: 'u',
+      password: 'secret',
+      fetchSize: 1,
+      timeZone: '+08:00',
+      connectTimeoutMs: 5,
+      requestTimeoutMs: 0,
+      maxFrameBytes: 1024,
+      enableFastSerialization: false,
+      int64As: 'number',
+      bufferPool: pool,
+    });
+    expect(r).toMatchObject({
+      host: 'db.example',
+      port: 1,
+      username: 'u',
+      fetchSize: 1,
+      timeZone: '+08:00',
+      connectTimeoutMs: 5,
+      requestTimeoutMs: 0,
+      maxFrameBytes: 1024,
+      enableFastSerialization: false,
+      int64As: 'number',
+    });
+    expect(r.password).toBe('secret');
+    expect(r.bufferPool).toBe(pool);
+  });
+
+  it('accepts port 65535, the highest valid port', () => {
+    expect(resolveSessionOptions({ port: 65535 }).port).toBe(65535);
+  });
+});
+
+describe('resolveSessionOptions validation', () => {
+  it.each([
+    ['port 0', { port: 0 }, 'port'],
+    ['port 70000', { port: 70000 }, 'port'],
+    ['port 65536', { port: 65536 }, 'port'],
+    ['port -1', { port: -1 }, 'port'],
+    ['port 1.5', { port: 1.5 }, 'port'],
+    ['port NaN', { port: NaN }, 'port'],
+    ['fetchSize -1', { fetchSize: -1 }, 'fetchSize'],
+    ['fetchSize 0', { fetchSize: 0 }, 'fetchSize'],
+    ['connectTimeoutMs 0', { connectTimeoutMs: 0 }, 'connectTimeoutMs'],
+    ['requestTimeoutMs -1', { requestTimeoutMs: -1 }, 'requestTimeoutMs'],
+    ['maxFrameBytes 0', { maxFrameBytes: 0 }, 'maxFrameBytes'],
+    ["int64As 'x'", { int64As: 'x' as 'bigint' }, 'int64As'],
+    ['empty host', { host: '' }, 'host'],
+  ] satisfies [string, SessionOptions, string][])('refuses %s with IoTDBValidationError naming the field', (_label, o, field) => {
+    const e = validationErrorOf(o);
+    expect(e.field).toBe(field);
+    expect(e.message.startsWith(`${field}:`)).toBe(true);
+  });
+
+  it('quotes the bad value in the message', () => {
+    expect(validationErrorOf({ port: 70000 }).message).toContain('70000');
+    expect(validationErrorOf({ fetchSize: -1 }).message).toContain('-1');
+    expect(validationErrorOf({ int64As: 'x' as 'bigint' }).message).toContain('x');
+  });
+
+  it('allows requestTimeoutMs 0 (no limit)', () => {
+    expect(resolveSessionOptions({ requestTimeoutMs: 0 }).requestTimeoutMs).toBe(0);
+  });
+
+  it('validates in the Session and TableSession constructors, before any connection', () => {
+    expect(() => new Session({ port: 0 })).toThrow(IoTDBValidationError);
+    expect(() => new TableSession({ fetchSize: -1 })).toThrow(IoTDBValidationError);
+    expect(() => new Session({ int64As: 'x' as 'bigint' })).toThrow(IoTDBValidationError);
+  });
+});
+
+describe('password handling', () => {
+  it('keeps the password out of enumeration and JSON', () => {
+    const r = resolveSessionOptions({ password: 'hunter2-secret' });
+    expect(r.password).toBe('hunter2-secret');
+    expect(Object.keys(r)).not.toContain('password');
+    expect(JSON.stringify(r)).not.toContain('hunter2-secret');
+    expect(JSON.stringify(r)).not.toContain('password');
+    expect({ ...r }).not.toHaveProperty('password');
+    expect(Object.getOwnPropertyDescriptor(r, 'password')?.enumerable).toBe(false);
+  });
+
+  it('keeps the default password out of JSON too', () => {
+    expect(JSON.parse(JSON.stringify(resolveSessionOptions()))).not.toHaveProperty('password');
+  });
+
+  it('does not let the password be overwritten on the resolved options', () => {
+    const r = resolveSessionOptions({ password: 'a' });
+    expect(() => {
+      (r as { password: string }).password = 'b';
+    }).toThrow(TypeError); // ESM test files run in strict mode
+    expect(r.password).toBe('a');
+  });
+});
+
+describe('a session that was never opened', () => {
+  it('is not open and refuses calls with IoTDBSessionClosedError', async () => {
+    const s = new Session({ port: 1 });
+    expect(s.isOpen).toBe(false);
+    await expect(s.executeQueryStatement('SHOW DATABASES')).rejects.toBeInstanceOf(IoTDBSessionClosedError);
+    await expect(s.executeNonQueryStatement('FLUSH')).rejects.toBeInstanceOf(IoTDBSessionClosedError);
+    await expect(s.close()).resolves.toBeUndefined();
+  });
+
+  it('starts with millisecond timestamp precision', () => {
+    expect(new Session().timestampPrecision).toBe('ms');
+  });
+
+  it('keeps the TableSession database it was given', () => {
+    expect(new TableSession({ database: 'db1' }).database).toBe('db1');
+    expect(new TableSession().database).toBeUndefined();
+  });
+});
