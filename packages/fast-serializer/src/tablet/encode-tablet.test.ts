@@ -257,6 +257,7 @@ describe('tablet validation', () => {
     ['both values and columns', one('INT32', [1], { values: [[1]] }), 'values'],
     ['neither values nor columns', one('INT32', [1], { columns: undefined }), 'values'],
     ['an empty device id', one('INT32', [1], { deviceId: '' }), 'deviceId'],
+    ['a string in a row-major INT32 cell', one('INT32', [1], { columns: undefined, values: [['x']] }), 'values[0][0] ("s")'],
   ])('rejects %s', (_what, t, field) => {
     expect(rejection(t).field).toBe(field);
   });

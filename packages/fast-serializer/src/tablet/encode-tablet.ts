@@ -284,7 +284,8 @@ const EXPECTED: Record<TSDataType, string> = {
 };
 
 function cellField(p: PreparedTablet, c: number, row: number): string {
-  return c < 0 ? `timestamps[${row}]` : `columns[${c}] ("${p.measurements[c]}") row ${row}`;
+  if (c < 0) return `timestamps[${row}]`;
+  return p.rowMajor ? `values[${row}][${c}] ("${p.measurements[c]}")` : `columns[${c}] ("${p.measurements[c]}") row ${row}`;
 }
 
 function badCell(p: PreparedTablet, c: number, row: number, v: unknown): IoTDBValidationError {

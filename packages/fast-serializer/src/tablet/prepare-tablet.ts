@@ -22,6 +22,8 @@ export interface PreparedTablet {
   /** Row permutation that sorts by time (stable), or null when already sorted, as the Java client does. */
   readonly order: Uint32Array | null;
   readonly isAligned: boolean;
+  /** the rows came as `values` (row-major): error messages name cells that way */
+  readonly rowMajor: boolean;
   /** table model only */
   readonly columnCategories: readonly ColumnCategory[] | null;
 }
@@ -74,7 +76,8 @@ function prepare(
   const rows = timestampsLength(t.timestamps);
   const columns = columnsOf(t, n, rows);
   const order = sortOrder(t.timestamps, rows);
-  return { prefixPath, measurements, types, rows, timestamps: t.timestamps, columns, order, isAligned, columnCategories };
+  const rowMajor = t.values !== undefined;
+  return { prefixPath, measurements, types, rows, timestamps: t.timestamps, columns, order, isAligned, rowMajor, columnCategories };
 }
 
 function checkName(field: string, v: unknown): void {

@@ -1,0 +1,631 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import {
+  IoTDBServerError,
+  Session,
+  TSDataType,
+  decodeDate,
+  type CellValue,
+  type ColumnarResult,
+  type IoTDBValue,
+  type RowRecord,
+  type SessionDataSet,
+  type TSDataTypeName,
+  type Tablet,
+} from '../index.js';
+
+const { host, port } = inject('iotdb');
+const DB = `root.it_session_${randomBytes(4).toString('hex')}`;
+
+let session: Session;
+
+beforeAll(async () => {
+  session = new Session({ host, port });
+  await session.open();
+  await session.executeNonQueryStatement(`CREATE DATABASE ${DB}`);
+});
+
+afterAll(async () => {
+  try {
+    await session?.executeNonQueryStatement(`DELETE DATABASE ${DB}`);
+  } finally {
+    await session?.close();
+  }
+});
+
+// ---------- the ten types, their test values and how they come back ----------
+
+const TYPES: readonly TSDataTypeName[] = ['BOOLEAN', 'INT32', 'INT64', 'FLOAT', 'DOUBLE', 'TEXT', 'TIMESTAMP', 'DATE', 'BLOB', 'STRING'];
+const MEASUREMENTS = TYPES.map((t) => `s_${t.toLowerCase()}`);
+const INT64_MAX = 2n ** 63n - 1n;
+const INT64_MIN_PLUS_1 = -(2n ** 63n) + 1n;
+
+/** Per type, six values (one per row) covering the edges. */
+const VALUES: Record<TSDataTypeName, CellValue[]> = {
+  BOOLEAN: [true, false, true, true, false, false],
+  INT32: [0, 1, -1, 2147483647, -2147483648, 123456],
+  INT64: [INT64_MAX, INT64_MIN_PLUS_1, 9007199254740993n, 0n, -1, 42],
+  FLOAT: [3.14, -0.5, 0, 1e30, -1.17549435e-38, 65504.1],
+  DOUBLE: [Math.PI, -1e300, 0, 5e-324, Number.MAX_VALUE, -2.5],
+  TEXT: ['héllo', '', '中文 😀', 'line\nbreak', 'a'.repeat(300), '"quoted"'],
+  TIMESTAMP: [1_700_000_000_123n, 0, new Date(Date.UTC(2024, 1, 29, 12, 0, 0, 5)), -1_000n, 9_000_000_000_000, 1n],
+  DATE: ['2024-02-29', new Date(Date.UTC(1999, 11, 31)), '1000-01-01', '9999-12-31', new Date(Date.UTC(1970, 0, 1, 23, 59)), '2000-06-15'],
+  BLOB: [Buffer.from([0, 1, 2, 255]), Buffer.alloc(0), new Uint8Array([7, 8, 9]), Buffer.from('blob'), Buffer.from([0xff]), Buffer.alloc(100, 0xab)],
+  STRING: ['abc', '', 'ünïcödé', 'x y z', '123', 'end'],
+};
+const ROWS = 6;
+
+/** Null cells of the "with nulls" variant: per column, the rows that are null (no row is all null). */
+const NULL_ROWS: Record<TSDataTypeName, number[]> = {
+  BOOLEAN: [0],
+  INT32: [1, 2],
+  INT64: [3],
+  FLOAT: [0, 5],
+  DOUBLE: [4],
+  TEXT: [2],
+  TIMESTAMP: [1, 3, 5],
+  DATE: [0, 4],
+  BLOB: [3],
+  STRING: [5],
+};
+
+/** What a written cell reads back as (int64As 'bigint'). */
+function expected(type: TSDataTypeName, v: CellValue): IoTDBValue {
+  if (v === null || v === undefined) return null;
+  switch (type) {
+    case 'INT64':
+      return BigInt(v as number | bigint);
+    case 'TIMESTAMP':
+      return v instanceof Date ? BigInt(v.getTime()) : BigInt(v as number | bigint);
+    case 'FLOAT':
+      return Math.fround(v as number);
+    case 'DATE': {
+      if (v instanceof Date) return new Date(Date.UTC(v.getUTCFullYear(), v.getUTCMonth(), v.getUTCDate()));
+      const [y, m, d] = (v as string).split('-').map(Number);
+      return new Date(Date.UTC(y, m - 1, d));
+    }
+    case 'BLOB':
+      return Buffer.from(v as Uint8Array);
+    default:
+      return v as IoTDBValue;
+  }
+}
+
+/** Column-major cells for the ten types, optionally with the null pattern. */
+function columns(withNulls: boolean): CellValue[][] {
+  return TYPES.map((t) => VALUES[t].map((v, r) => (withNulls && NULL_ROWS[t].includes(r) ? null : v)));
+}
+
+function transpose(cols: readonly (readonly CellValue[])[]): CellValue[][] {
+  return Array.from({ length: cols[0].length }, (_, r) => cols.map((c) => c[r]));
+}
+
+const BASE_TIME = 1_000;
+const TIMES = Array.from({ length: ROWS }, (_, r) => BASE_TIME + r * 10);
+
+let deviceSeq = 0;
+function newDevice(label: string): string {
+  return `${DB}.${label}_${deviceSeq++}`;
+}
+
+// ---------- reading back ----------
+
+interface Row {
+  time: bigint | number | null;
+  values: IoTDBValue[];
+}
+
+async function rowsOf(ds: SessionDataSet): Promise<Row[]> {
+  const out: Row[] = [];
+  for await (const r of ds) out.push({ time: r.timestamp, values: [...r.values] });
+  return out;
+}
+
+async function readDevice(device: string, s: Session = session, measurements = MEASUREMENTS, extra = ''): Promise<{ ds: SessionDataSet; rows: Row[] }> {
+  const ds = await s.executeQueryStatement(`SELECT ${measurements.join(', ')} FROM ${device} ${extra}`);
+  // the columns come back as full paths; reorder each row into `measurements` order
+  const names = ds.columnNames.slice(1);
+  const order = measurements.map((m) => names.indexOf(`${device}.${m}`));
+  expect(order, `columns ${names.join(',')}`).not.toContain(-1);
+  const rows = (await rowsOf(ds)).map((r) => ({ time: r.time, values: order.map((i) => r.values[i]) }));
+  return { ds, rows };
+}
+
+/** The rows that `cols` (in TYPES order) at `times` should read back as, sorted by time. */
+function expectedRows(times: readonly (number | bigint)[], cols: readonly (readonly CellValue[])[], types = TYPES): Row[] {
+  const rows = times.map((t, r) => ({ time: BigInt(t), values: types.map((ty, c) => expected(ty, cols[c][r])) }));
+  return rows.sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0));
+}
+
+function tablet(device: string, cols: CellValue[][], extra: Partial<Tablet> = {}): Tablet {
+  return { deviceId: device, measurements: MEASUREMENTS, dataTypes: TYPES, timestamps: TIMES, values: transpose(cols), ...extra };
+}
+
+// ---------- tests ----------
+
+describe('insertTablet round trip, all ten types', () => {
+  for (const withNulls of [false, true]) {
+    const label = withNulls ? 'with nulls' : 'without nulls';
+
+    it(`reads back every type ${label} as written (row-major values)`, async () => {
+      const device = newDevice('tab');
+      const cols = columns(withNulls);
+      await session.insertTablet(tablet(device, cols));
+      const { ds, rows } = await readDevice(device);
+      expect(ds.columnNames[0]).toBe('Time');
+      expect(rows).toEqual(expectedRows(TIMES, cols));
+    });
+
+    it(`reads back every type ${label} through insertAlignedTablet`, async () => {
+      const device = newDevice('aligned');
+      const cols = columns(withNulls);
+      await session.insertAlignedTablet(tablet(device, cols));
+      const { rows } = await readDevice(device);
+      expect(rows).toEqual(expectedRows(TIMES, cols));
+      // the device was created aligned
+      const ds = await session.executeQueryStatement(`SHOW DEVICES ${device}`);
+      const devices = await rowsOf(ds);
+      expect(devices).toHaveLength(1);
+      const isAligned = ds.columnNames.indexOf('IsAligned');
+      expect(String(devices[0].values[isAligned - (ds.columnNames[0] === 'Time' ? 1 : 0)])).toBe('true');
+    });
+
+    it(`reads back every type ${label} through the column-major form (plain arrays)`, async () => {
+      const device = newDevice('cols');
+      const cols = columns(withNulls);
+      await session.insertTablet({ deviceId: device, measurements: MEASUREMENTS, dataTypes: TYPES, timestamps: TIMES, columns: cols });
+      const { rows } = await readDevice(device);
+      expect(rows).toEqual(expectedRows(TIMES, cols));
+    });
+  }
+
+  it('reads back the exact INT64 extremes and 2^53+1 as bigint', async () => {
+    const device = newDevice('int64');
+    const values = [INT64_MAX, INT64_MIN_PLUS_1, 9007199254740993n, -9007199254740993n];
+    await session.insertTablet({ deviceId: device, measurements: ['v'], dataTypes: ['INT64'], timestamps: [1, 2, 3, 4], columns: [values] });
+    const { rows } = await readDevice(device, session, ['v']);
+    expect(rows.map((r) => r.values[0])).toEqual(values);
+    expect(rows.every((r) => typeof r.values[0] === 'bigint')).toBe(true);
+  });
+
+  it('reads DATE back as a Date at UTC midnight and BLOB as a Buffer', async () => {
+    const device = newDevice('datblob');
+    await session.insertTablet({
+      deviceId: device,
+      measurements: ['d', 'b'],
+      dataTypes: [TSDataType.DATE, TSDataType.BLOB],
+      timestamps: [1],
+      values: [['2024-02-29', new Uint8Array([1, 2, 3])]],
+    });
+    const { rows } = await readDevice(device, session, ['d', 'b']);
+    const [d, b] = rows[0].values;
+    expect(d).toBeInstanceOf(Date);
+    expect((d as Date).toISOString()).toBe('2024-02-29T00:00:00.000Z');
+    expect(Buffer.isBuffer(b)).toBe(true);
+    expect([...(b as Buffer)]).toEqual([1, 2, 3]);
+  });
+});
+
+describe('column-major tablets with typed arrays', () => {
+  const N = 50;
+  const f32 = Float32Array.from({ length: N }, (_, i) => i * 1.1 - 20.3);
+  const f64 = Float64Array.from({ length: N }, (_, i) => i * Math.E - 1e10);
+  const i32 = Int32Array.from({ length: N }, (_, i) => (i % 2 ? 2147483647 - i : -2147483648 + i));
+  const i64 = BigInt64Array.from({ length: N }, (_, i) => (i % 2 ? INT64_MAX - BigInt(i) : INT64_MIN_PLUS_1 + BigInt(i)));
+  const ts64 = BigInt64Array.from({ length: N }, (_, i) => 1_600_000_000_000n + BigInt(i));
+  const text = Array.from({ length: N }, (_, i) => (i % 7 === 0 ? null : `t${i}`));
+  const measurements = ['f', 'd', 'i', 'l', 'ts', 'txt'];
+  const types: TSDataTypeName[] = ['FLOAT', 'DOUBLE', 'INT32', 'INT64', 'TIMESTAMP', 'TEXT'];
+
+  function expectTyped(rows: Row[], times: readonly bigint[]): void {
+    expect(rows.map((r) => r.time)).toEqual([...times]);
+    rows.forEach((r, i) => {
+      expect(r.values, `row ${i}`).toEqual([Math.fround(f32[i]), f64[i], i32[i], i64[i], ts64[i], text[i]]);
+    });
+  }
+
+  for (const aligned of [false, true]) {
+    it(`reads back Float32Array, Float64Array, Int32Array and BigInt64Array columns (${aligned ? 'aligned' : 'not aligned'}, bigint timestamps)`, async () => {
+      const device = newDevice('typed');
+      const timestamps = BigInt64Array.from({ length: N }, (_, i) => BigInt(10 + i));
+      await session.insertTablet({
+        deviceId: device,
+        measurements,
+        dataTypes: types,
+        timestamps,
+        columns: [f32, f64, i32, i64, ts64, text],
+        isAligned: aligned,
+      });
+      const { rows } = await readDevice(device, session, measurements);
+      expectTyped(rows, [...timestamps]);
+    });
+  }
+
+  it('reads back typed-array columns with Float64Array timestamps', async () => {
+    const device = newDevice('typedf64');
+    const timestamps = Float64Array.from({ length: N }, (_, i) => 2_000 + i);
+    await session.insertTablet({ deviceId: device, measurements, dataTypes: types, timestamps, columns: [f32, f64, i32, i64, ts64, text] });
+    const { rows } = await readDevice(device, session, measurements);
+    expectTyped(rows, [...timestamps].map(BigInt));
+  });
+
+  it('sorts typed-array columns along with unsorted timestamps', async () => {
+    const device = newDevice('typedunsorted');
+    // reversed time: row i of the input is written at time 1000 - i
+    const timestamps = Array.from({ length: N }, (_, i) => 1_000 - i);
+    await session.insertTablet({ deviceId: device, measurements, dataTypes: types, timestamps, columns: [f32, f64, i32, i64, ts64, text] });
+    const { rows } = await readDevice(device, session, measurements);
+    expect(rows.map((r) => r.time)).toEqual(Array.from({ length: N }, (_, k) => BigInt(1_000 - (N - 1) + k)));
+    rows.forEach((r, k) => {
+      const i = N - 1 - k; // the input row that holds this time
+      expect(r.values, `row ${k}`).toEqual([Math.fround(f32[i]), f64[i], i32[i], i64[i], ts64[i], text[i]]);
+    });
+  });
+});
+
+describe('unsorted timestamps', () => {
+  it('comes back sorted by time with every row keeping its own values and nulls (row-major)', async () => {
+    const device = newDevice('unsorted');
+    const perm = [3, 0, 5, 1, 4, 2]; // input row k is original row perm[k]
+    const cols = columns(true).map((c) => perm.map((p) => c[p]));
+    const times = perm.map((p) => TIMES[p]);
+    await session.insertTablet({ deviceId: device, measurements: MEASUREMENTS, dataTypes: TYPES, timestamps: times, values: transpose(cols) });
+    const { rows } = await readDevice(device);
+    expect(rows.map((r) => r.time)).toEqual(TIMES.map(BigInt));
+    expect(rows).toEqual(expectedRows(TIMES, columns(true)));
+  });
+
+  it('comes back sorted through insertAlignedTablet too', async () => {
+    const device = newDevice('unsortedaligned');
+    const times = [50, 10, 40, 20, 30];
+    const vals = [[5], [1], [4], [null], [3]];
+    await session.insertAlignedTablet({ deviceId: device, measurements: ['v', 'w'], dataTypes: ['INT32', 'TEXT'], timestamps: times, values: vals.map((v) => [v[0], `w${v[0]}`]) });
+    const { rows } = await readDevice(device, session, ['v', 'w']);
+    expect(rows).toEqual([
+      { time: 10n, values: [1, 'w1'] },
+      { time: 20n, values: [null, 'wnull'] },
+      { time: 30n, values: [3, 'w3'] },
+      { time: 40n, values: [4, 'w4'] },
+      { time: 50n, values: [5, 'w5'] },
+    ]);
+  });
+});
+
+describe('insertTablets', () => {
+  it('writes three devices in one call, each readable with its own rows', async () => {
+    const devices = [newDevice('multi'), newDevice('multi'), newDevice('multi')];
+    const cols = [columns(false), columns(true), columns(false).map((c) => [...c].reverse())];
+    await session.insertTablets(devices.map((d, i) => tablet(d, cols[i])));
+    for (let i = 0; i < 3; i++) {
+      const { rows } = await readDevice(devices[i]);
+      expect(rows, devices[i]).toEqual(expectedRows(TIMES, cols[i]));
+    }
+  });
+
+  it('writes three aligned devices with different measurements in one call', async () => {
+    const devices = [newDevice('multia'), newDevice('multia'), newDevice('multia')];
+    await session.insertTablets([
+      { deviceId: devices[0], measurements: ['a'], dataTypes: ['INT32'], timestamps: [1, 2], values: [[1], [2]], isAligned: true },
+      { deviceId: devices[1], measurements: ['b', 'c'], dataTypes: ['TEXT', 'DOUBLE'], timestamps: [3], values: [['x', 1.5]], isAligned: true },
+      { deviceId: devices[2], measurements: ['d'], dataTypes: ['BOOLEAN'], timestamps: [9, 8], columns: [[true, false]], isAligned: true },
+    ]);
+    expect((await readDevice(devices[0], session, ['a'])).rows).toEqual([{ time: 1n, values: [1] }, { time: 2n, values: [2] }]);
+    expect((await readDevice(devices[1], session, ['b', 'c'])).rows).toEqual([{ time: 3n, values: ['x', 1.5] }]);
+    expect((await readDevice(devices[2], session, ['d'])).rows).toEqual([{ time: 8n, values: [false] }, { time: 9n, values: [true] }]);
+  });
+});
+
+describe('insertRecord and insertRecords', () => {
+  it('writes one record of all ten types', async () => {
+    const device = newDevice('rec');
+    const row = TYPES.map((t) => VALUES[t][2]);
+    await session.insertRecord({ deviceId: device, timestamp: 77, measurements: MEASUREMENTS, dataTypes: TYPES, values: row });
+    const { rows } = await readDevice(device);
+    expect(rows).toEqual([{ time: 77n, values: TYPES.map((t, c) => expected(t, row[c])) }]);
+  });
+
+  it('does not write a null value: the series is not even created', async () => {
+    const device = newDevice('recnull');
+    await session.insertRecord({ deviceId: device, timestamp: 5, measurements: ['a', 'b'], dataTypes: ['INT32', 'TEXT'], values: [7, null] });
+    const ds = await session.executeQueryStatement(`SHOW TIMESERIES ${device}.**`);
+    expect(ds.columnNames).not.toContain('Time');
+    const series = (await rowsOf(ds)).map((r) => r.values[0]);
+    expect(series).toEqual([`${device}.a`]);
+  });
+
+  it('writes records of several devices in one call, leaving null values unwritten', async () => {
+    const [d1, d2, d3] = [newDevice('recs'), newDevice('recs'), newDevice('recs')];
+    await session.insertRecords([
+      { deviceId: d1, timestamp: 1, measurements: ['x', 'y'], dataTypes: ['INT64', 'STRING'], values: [INT64_MAX, 'one'] },
+      { deviceId: d2, timestamp: 2, measurements: ['x', 'y'], dataTypes: ['INT64', 'STRING'], values: [5n, 'two'] },
+      { deviceId: d1, timestamp: 3, measurements: ['x', 'y'], dataTypes: ['INT64', 'STRING'], values: [null, 'three'] },
+      { deviceId: d3, timestamp: 4, measurements: ['b', 'blob', 'date'], dataTypes: ['BOOLEAN', 'BLOB', 'DATE'], values: [false, Buffer.from([9]), '2020-01-02'] },
+      { deviceId: d2, timestamp: 5, measurements: ['x', 'y'], dataTypes: ['INT64', 'STRING'], values: [6, null] },
+    ]);
+    expect((await readDevice(d1, session, ['x', 'y'])).rows).toEqual([
+      { time: 1n, values: [INT64_MAX, 'one'] },
+      { time: 3n, values: [null, 'three'] },
+    ]);
+    expect((await readDevice(d2, session, ['x', 'y'])).rows).toEqual([
+      { time: 2n, values: [5n, 'two'] },
+      { time: 5n, values: [6n, null] },
+    ]);
+    expect((await readDevice(d3, session, ['b', 'blob', 'date'])).rows).toEqual([
+      { time: 4n, values: [false, Buffer.from([9]), new Date(Date.UTC(2020, 0, 2))] },
+    ]);
+  });
+
+  it('writes aligned records', async () => {
+    const device = newDevice('recaligned');
+    await session.insertRecords([
+      { deviceId: device, timestamp: 2, measurements: ['a', 'b'], dataTypes: ['FLOAT', 'DOUBLE'], values: [1.1, 2.2], isAligned: true },
+      { deviceId: device, timestamp: 1, measurements: ['a', 'b'], dataTypes: ['FLOAT', 'DOUBLE'], values: [null, 3.3], isAligned: true },
+    ]);
+    expect((await readDevice(device, session, ['a', 'b'])).rows).toEqual([
+      { time: 1n, values: [null, 3.3] },
+      { time: 2n, values: [Math.fround(1.1), 2.2] },
+    ]);
+  });
+});
+
+// ---------- queries ----------
+
+/** Every cell of a columnar result as the row iterator would give it (int64As 'bigint'). */
+function columnarRows(c: ColumnarResult): Row[] {
+  const out: Row[] = [];
+  for (let r = 0; r < c.rowCount; r++) {
+    const values = c.values.map((col, k): IoTDBValue => {
+      if (c.nulls[k]?.[r] === 1) return null;
+      const v = (col as ArrayLike<unknown>)[r];
+      switch (c.columnTypes[k]) {
+        case 'BOOLEAN': return v === 1;
+        case 'DATE': return decodeDate(v as number);
+        default: return v as IoTDBValue;
+      }
+    });
+    out.push({ time: c.timestamps === null ? null : c.timestamps[r], values });
+  }
+  return out;
+}
+
+describe('queries', () => {
+  const BIG = 2_500;
+  let bigDevice: string;
+
+  beforeAll(async () => {
+    bigDevice = newDevice('big');
+    await session.insertTablet({
+      deviceId: bigDevice,
+      measurements: ['n', 'txt'],
+      dataTypes: ['INT32', 'TEXT'],
+      timestamps: Float64Array.from({ length: BIG }, (_, i) => i + 1),
+      columns: [Int32Array.from({ length: BIG }, (_, i) => i * 3), Array.from({ length: BIG }, (_, i) => (i % 10 === 0 ? null : `r${i}`))],
+    });
+  });
+
+  it('returns every row in order from a query spanning many fetches (2500 rows, fetchSize 100)', async () => {
+    const ds = await session.executeQueryStatement(`SELECT n, txt FROM ${bigDevice}`, { fetchSize: 100 });
+    expect(ds.columnNames).toEqual(['Time', `${bigDevice}.n`, `${bigDevice}.txt`]);
+    expect(ds.columnTypes).toEqual(['INT64', 'INT32', 'TEXT']);
+    let i = 0;
+    for await (const row of ds) {
+      expect(row.timestamp).toBe(BigInt(i + 1));
+      expect(row.getValue(`${bigDevice}.n`)).toBe(i * 3);
+      expect(row.getValue(`${bigDevice}.txt`)).toBe(i % 10 === 0 ? null : `r${i}`);
+      i++;
+    }
+    expect(i).toBe(BIG);
+    expect(ds.isClosed).toBe(true);
+  });
+
+  it('gives the same rows through hasNext()/next() and throws RangeError past the end', async () => {
+    const ds = await session.executeQueryStatement(`SELECT n FROM ${bigDevice} WHERE time <= 250`, { fetchSize: 100 });
+    const times: bigint[] = [];
+    while (await ds.hasNext()) times.push((await ds.next()).timestamp as bigint);
+    expect(times).toEqual(Array.from({ length: 250 }, (_, i) => BigInt(i + 1)));
+    await expect(ds.next()).rejects.toBeInstanceOf(RangeError);
+  });
+
+  it('gathers a multi-fetch result into columns with every row (toColumnar)', async () => {
+    const ds = await session.executeQueryStatement(`SELECT n, txt FROM ${bigDevice}`, { fetchSize: 100 });
+    const c = await ds.toColumnar();
+    expect(c.rowCount).toBe(BIG);
+    expect(c.columnNames).toEqual([`${bigDevice}.n`, `${bigDevice}.txt`]);
+    expect(c.columnTypes).toEqual(['INT32', 'TEXT']);
+    expect(c.timestamps).toEqual(BigInt64Array.from({ length: BIG }, (_, i) => BigInt(i + 1)));
+    expect(c.values[0]).toEqual(Int32Array.from({ length: BIG }, (_, i) => i * 3));
+    expect(c.nulls[0]).toBeNull();
+    expect(c.values[1]).toEqual(Array.from({ length: BIG }, (_, i) => (i % 10 === 0 ? null : `r${i}`)));
+    expect([...c.nulls[1]!]).toEqual(Array.from({ length: BIG }, (_, i) => (i % 10 === 0 ? 1 : 0)));
+    expect(ds.isClosed).toBe(true);
+  });
+
+  it('returns the rows not yet read when toColumnar follows a few next() calls', async () => {
+    const ds = await session.executeQueryStatement(`SELECT n FROM ${bigDevice} WHERE time <= 300`, { fetchSize: 100 });
+    for (let i = 0; i < 150; i++) await ds.next();
+    const c = await ds.toColumnar();
+    expect(c.rowCount).toBe(150);
+    expect(c.timestamps![0]).toBe(151n);
+    expect(c.timestamps![149]).toBe(300n);
+    expect(c.values[0]).toEqual(Int32Array.from({ length: 150 }, (_, i) => (150 + i) * 3));
+  });
+
+  it('yields no rows for an empty result, and toColumnar gives rowCount 0', async () => {
+    const sql = `SELECT n, txt FROM ${bigDevice} WHERE time > 9000000000000000000`;
+    const ds = await session.executeQueryStatement(sql);
+    expect(ds.columnNames).toEqual(['Time', `${bigDevice}.n`, `${bigDevice}.txt`]);
+    expect(await rowsOf(ds)).toEqual([]);
+    const c = await (await session.executeQueryStatement(sql)).toColumnar();
+    expect(c.rowCount).toBe(0);
+    expect(c.columnNames).toEqual([`${bigDevice}.n`, `${bigDevice}.txt`]);
+    expect(c.timestamps).toEqual(new BigInt64Array(0));
+    expect(c.values.map((v) => v.length)).toEqual([0, 0]);
+    expect(c.values[0]).toBeInstanceOf(Int32Array);
+  });
+
+  it('gives the same data through toColumnar as through the row iterator (all ten types, with nulls)', async () => {
+    const device = newDevice('columnar');
+    const cols = columns(true);
+    await session.insertTablet(tablet(device, cols));
+    const sql = `SELECT ${MEASUREMENTS.join(', ')} FROM ${device}`;
+    const viaRows = await rowsOf(await session.executeQueryStatement(sql));
+    const c = await (await session.executeQueryStatement(sql)).toColumnar();
+    expect(c.rowCount).toBe(ROWS);
+    expect(columnarRows(c)).toEqual(viaRows);
+    expect(viaRows).toHaveLength(ROWS);
+    // and the typed columns have the documented array types
+    const byName = (m: string) => c.values[c.columnNames.indexOf(`${device}.${m}`)];
+    expect(byName('s_boolean')).toBeInstanceOf(Uint8Array);
+    expect(byName('s_int32')).toBeInstanceOf(Int32Array);
+    expect(byName('s_int64')).toBeInstanceOf(BigInt64Array);
+    expect(byName('s_float')).toBeInstanceOf(Float32Array);
+    expect(byName('s_double')).toBeInstanceOf(Float64Array);
+    expect(byName('s_timestamp')).toBeInstanceOf(BigInt64Array);
+    expect(byName('s_date')).toBeInstanceOf(Int32Array);
+    expect((byName('s_date') as Int32Array)[1]).toBe(19991231);
+  });
+
+  it('gives the same data through toColumnar as through the row iterator over several fetches', async () => {
+    const sql = `SELECT n, txt FROM ${bigDevice} WHERE time <= 1000`;
+    const viaRows = await rowsOf(await session.executeQueryStatement(sql, { fetchSize: 128 }));
+    const c = await (await session.executeQueryStatement(sql, { fetchSize: 128 })).toColumnar();
+    expect(viaRows).toHaveLength(1000);
+    expect(columnarRows(c)).toEqual(viaRows);
+  });
+
+  it('reads rows by column name, Time included, and as objects', async () => {
+    const ds = await session.executeQueryStatement(`SELECT n, txt FROM ${bigDevice} WHERE time = 2`);
+    const rows: RowRecord[] = [];
+    for await (const r of ds) rows.push(r);
+    expect(rows).toHaveLength(1);
+    expect(rows[0].getValue('Time')).toBe(2n);
+    expect(rows[0].toObject()).toEqual({ Time: 2n, [`${bigDevice}.n`]: 3, [`${bigDevice}.txt`]: 'r1' });
+    expect(() => rows[0].getValue('nope')).toThrow(RangeError);
+  });
+
+  it('releases a query closed early and keeps the session usable', async () => {
+    const ds = await session.executeQueryStatement(`SELECT n FROM ${bigDevice}`, { fetchSize: 100 });
+    await ds.next();
+    await ds.close();
+    expect(ds.isClosed).toBe(true);
+    await ds.close(); // twice is fine
+    const c = await (await session.executeQueryStatement(`SELECT n FROM ${bigDevice} WHERE time <= 3`)).toColumnar();
+    expect(c.rowCount).toBe(3);
+  });
+
+  it('stops early out of for await without breaking the session', async () => {
+    const ds = await session.executeQueryStatement(`SELECT n FROM ${bigDevice}`, { fetchSize: 100 });
+    let n = 0;
+    for await (const _ of ds) if (++n === 150) break;
+    expect(ds.isClosed).toBe(true);
+    const again = await rowsOf(await session.executeQueryStatement(`SELECT n FROM ${bigDevice} WHERE time <= 2`));
+    expect(again.map((r) => r.values[0])).toEqual([0, 3]);
+  });
+});
+
+describe("int64As: 'number'", () => {
+  let numSession: Session;
+  let safeDevice: string;
+  let bigDevice: string;
+
+  beforeAll(async () => {
+    numSession = new Session({ host, port, int64As: 'number' });
+    await numSession.open();
+    safeDevice = newDevice('num');
+    bigDevice = newDevice('numbig');
+    await session.insertTablet({
+      deviceId: safeDevice,
+      measurements: ['l', 'ts', 'i'],
+      dataTypes: ['INT64', 'TIMESTAMP', 'INT32'],
+      timestamps: [1, 2],
+      values: [
+        [Number.MAX_SAFE_INTEGER, 1_700_000_000_000, 5],
+        [-Number.MAX_SAFE_INTEGER, null, 6],
+      ],
+    });
+    await session.insertTablet({ deviceId: bigDevice, measurements: ['l'], dataTypes: ['INT64'], timestamps: [1, 2], values: [[1], [2n ** 53n + 1n]] });
+  });
+
+  afterAll(async () => {
+    await numSession?.close();
+  });
+
+  it('gives INT64, TIMESTAMP and row timestamps as numbers', async () => {
+    const { rows } = await readDevice(safeDevice, numSession, ['l', 'ts', 'i']);
+    expect(rows).toEqual([
+      { time: 1, values: [Number.MAX_SAFE_INTEGER, 1_700_000_000_000, 5] },
+      { time: 2, values: [-Number.MAX_SAFE_INTEGER, null, 6] },
+    ]);
+  });
+
+  it('throws RangeError for an INT64 beyond 2^53 instead of rounding', async () => {
+    const ds = await numSession.executeQueryStatement(`SELECT l FROM ${bigDevice}`);
+    expect((await ds.next()).values[0]).toBe(1);
+    await expect(ds.next()).rejects.toThrow(RangeError);
+    await ds.close();
+    // the session is still fine
+    const { rows } = await readDevice(safeDevice, numSession, ['i']);
+    expect(rows.map((r) => r.values[0])).toEqual([5, 6]);
+  });
+
+  it('throws RangeError out of for await too', async () => {
+    const ds = await numSession.executeQueryStatement(`SELECT l FROM ${bigDevice}`);
+    await expect(rowsOf(ds)).rejects.toThrow(/beyond Number.MAX_SAFE_INTEGER/);
+    expect(ds.isClosed).toBe(true);
+  });
+});
+
+describe('enableFastSerialization: false', () => {
+  let plain: Session;
+
+  beforeAll(async () => {
+    plain = new Session({ host, port, enableFastSerialization: false });
+    await plain.open();
+  });
+
+  afterAll(async () => {
+    await plain?.close();
+  });
+
+  for (const aligned of [false, true]) {
+    it(`writes the same data as the fast path, read back identically (${aligned ? 'aligned' : 'not aligned'}, nulls, unsorted)`, async () => {
+      const fastDevice = newDevice('fast');
+      const plainDevice = newDevice('plain');
+      const perm = [5, 2, 0, 4, 1, 3];
+      const cols = columns(true).map((c) => perm.map((p) => c[p]));
+      const times = perm.map((p) => TIMES[p]);
+      const t = (d: string): Tablet => ({ deviceId: d, measurements: MEASUREMENTS, dataTypes: TYPES, timestamps: times, values: transpose(cols), isAligned: aligned });
+      await session.insertTablet(t(fastDevice));
+      await plain.insertTablet(t(plainDevice));
+      const fastRows = (await readDevice(fastDevice)).rows;
+      const plainRows = (await readDevice(plainDevice, plain)).rows;
+      expect(plainRows).toEqual(fastRows);
+      expect(plainRows).toEqual(expectedRows(TIMES, columns(true)));
+    });
+  }
+
+  it('writes typed-array columns the same way', async () => {
+    const device = newDevice('plaintyped');
+    await plain.insertTablet({
+      deviceId: device,
+      measurements: ['f', 'd', 'i', 'l'],
+      dataTypes: ['FLOAT', 'DOUBLE', 'INT32', 'INT64'],
+      timestamps: BigInt64Array.from([1n, 2n]),
+      columns: [Float32Array.from([1.5, -2.25]), Float64Array.from([Math.PI, -0]), Int32Array.from([7, -7]), BigInt64Array.from([INT64_MAX, INT64_MIN_PLUS_1])],
+    });
+    const { rows } = await readDevice(device, plain, ['f', 'd', 'i', 'l']);
+    expect(rows).toEqual([
+      { time: 1n, values: [1.5, Math.PI, 7, INT64_MAX] },
+      { time: 2n, values: [-2.25, -0, -7, INT64_MIN_PLUS_1] },
+    ]);
+  });
+
+  it('reports a server failure the same way (IoTDBServerError)', async () => {
+    const device = newDevice('plainerr');
+    await plain.insertTablet({ deviceId: device, measurements: ['v'], dataTypes: ['INT32'], timestamps: [1], values: [[1]] });
+    const e = await plain
+      .insertTablet({ deviceId: device, measurements: ['v'], dataTypes: ['BLOB'], timestamps: [2], values: [[Buffer.from([1])]] })
+      .catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(IoTDBServerError);
+  });
+});
