@@ -5,12 +5,10 @@ import {
   BufferPool,
   ByteWriter,
   decodeTsBlock,
-  measureTablet,
+  encodeTabletPlain,
   prepareTablet,
   writeInsertTabletReq,
   writeStruct,
-  writeTimestamps,
-  writeValues,
   TSInsertTabletReqSchema,
 } from '@iotdb/fast-serializer';
 import { AnchorTabletBuilder, toPlainColumns, toRowMajor } from '../workload/anchor.js';
@@ -39,15 +37,11 @@ function encodeFast(t: typeof typed): number {
   return n;
 }
 
-/** enableFastSerialization: false: column buffers first, then the generic struct codec. */
+/** enableFastSerialization: false: the plain encoder's buffers, then the generic struct codec. */
 function encodePlain(t: typeof typed): number {
   const p = prepareTablet(t);
-  const layout = measureTablet(p);
-  const values = Buffer.allocUnsafe(layout.valuesBytes);
-  writeValues(values, 0, p, layout);
-  const timestamps = Buffer.allocUnsafe(layout.timestampsBytes);
-  writeTimestamps(timestamps, 0, p);
-  const w = new ByteWriter(layout.valuesBytes + layout.timestampsBytes + 1024);
+  const { values, timestamps } = encodeTabletPlain(p);
+  const w = new ByteWriter(values.length + timestamps.length + 1024);
   writeStruct(w, TSInsertTabletReqSchema, {
     sessionId: 1n, prefixPath: p.prefixPath, measurements: p.measurements, values, timestamps, types: p.types, size: p.rows, isAligned: false,
   });
@@ -66,7 +60,7 @@ const add = (name: string, pts: number, fn: () => unknown) => {
 add('encode 500x50 tablet: typed-array columns', ROWS * SENSORS, () => encodeFast(typed));
 add('encode 500x50 tablet: plain JS column arrays', ROWS * SENSORS, () => encodeFast(plain));
 add('encode 500x50 tablet: row-major values', ROWS * SENSORS, () => encodeFast(rowMajor));
-add('encode 500x50 tablet: plain path (generic struct codec)', ROWS * SENSORS, () => encodePlain(typed));
+add('encode 500x50 tablet: legacy (plain encoder + struct codec)', ROWS * SENSORS, () => encodePlain(typed));
 add('decode 5000x50 TsBlock to columns', BLOCK_ROWS * SENSORS, () => decodeTsBlock(block, blockTypes));
 add('BufferPool acquire+release 64 KiB', 0, () => pool.release(pool.acquire(65536)));
 add('Buffer.allocUnsafe 64 KiB', 0, () => Buffer.allocUnsafe(65536));

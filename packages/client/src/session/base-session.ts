@@ -1,9 +1,7 @@
 import {
   IOTDB_SERVICE_PROTOCOL_V3,
   IoTDBProtocolError,
-  measureTablet,
-  writeTimestamps,
-  writeValues,
+  encodeTabletPlain,
   type PreparedTablet,
   type TSStatus,
 } from '@iotdb/fast-serializer';
@@ -155,11 +153,7 @@ export abstract class BaseSession {
     if (this.options.enableFastSerialization) {
       status = await rpc.insertTablet(s.connection, s.sessionId, p);
     } else {
-      const layout = measureTablet(p);
-      const values = Buffer.allocUnsafe(layout.valuesBytes);
-      writeValues(values, 0, p, layout);
-      const timestamps = Buffer.allocUnsafe(layout.timestampsBytes);
-      writeTimestamps(timestamps, 0, p);
+      const { values, timestamps } = encodeTabletPlain(p);
       status = await rpc.insertTabletStruct(s.connection, {
         sessionId: s.sessionId,
         prefixPath: p.prefixPath,

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it, vi, type MockInstance } from 'vitest';
 import {
   IoTDBServerError,
   Session,
@@ -13,6 +13,7 @@ import {
   type TSDataTypeName,
   type Tablet,
 } from '../index.js';
+import { rpc } from '../rpc/client-rpc.js';
 
 const { host, port } = inject('iotdb');
 const DB = `root.it_session_${randomBytes(4).toString('hex')}`;
@@ -391,6 +392,19 @@ function columnarRows(c: ColumnarResult): Row[] {
 describe('queries', () => {
   const BIG = 2_500;
   let bigDevice: string;
+  /** 25 devices x 100 rows: ALIGN BY DEVICE returns a TsBlock per device, so fetchSize 100 takes many fetches */
+  const DEVICES = 25;
+  const PER_DEVICE = 100;
+  let manyPrefix: string;
+  const manyDevice = (d: number) => `${manyPrefix}.d${String(d).padStart(2, '0')}`;
+  const manySql = () => `SELECT n, txt FROM ${manyPrefix}.* ALIGN BY DEVICE`;
+  /** row k of the ALIGN BY DEVICE result */
+  const manyRow = (k: number) => {
+    const d = Math.floor(k / PER_DEVICE);
+    const i = k % PER_DEVICE;
+    return { time: BigInt(i + 1), device: manyDevice(d), n: d * 1000 + i, txt: i % 10 === 0 ? null : `d${d}r${i}` };
+  };
+  let fetches: MockInstance;
 
   beforeAll(async () => {
     bigDevice = newDevice('big');
@@ -401,9 +415,90 @@ describe('queries', () => {
       timestamps: Float64Array.from({ length: BIG }, (_, i) => i + 1),
       columns: [Int32Array.from({ length: BIG }, (_, i) => i * 3), Array.from({ length: BIG }, (_, i) => (i % 10 === 0 ? null : `r${i}`))],
     });
+    manyPrefix = newDevice('many');
+    await session.insertTablets(
+      Array.from({ length: DEVICES }, (_, d) => ({
+        deviceId: manyDevice(d),
+        measurements: ['n', 'txt'],
+        dataTypes: ['INT32', 'TEXT'] as TSDataTypeName[],
+        timestamps: Array.from({ length: PER_DEVICE }, (_, i) => i + 1),
+        columns: [
+          Array.from({ length: PER_DEVICE }, (_, i) => d * 1000 + i),
+          Array.from({ length: PER_DEVICE }, (_, i) => (i % 10 === 0 ? null : `d${d}r${i}`)),
+        ],
+      })),
+    );
+  });
+
+  beforeEach(() => {
+    fetches = vi.spyOn(rpc, 'fetchResultsV2');
+  });
+
+  afterEach(() => {
+    vi.restoreAllMocks();
   });
 
   it('returns every row in order from a query spanning many fetches (2500 rows, fetchSize 100)', async () => {
+    const ds = await session.executeQueryStatement(manySql(), { fetchSize: 100 });
+    expect(ds.columnNames).toEqual(['Time', 'Device', 'n', 'txt']);
+    expect(ds.columnTypes).toEqual(['INT64', 'TEXT', 'INT32', 'TEXT']);
+    let k = 0;
+    for await (const row of ds) {
+      const want = manyRow(k);
+      expect(row.timestamp, `row ${k}`).toBe(want.time);
+      expect(row.values, `row ${k}`).toEqual([want.device, want.n, want.txt]);
+      k++;
+    }
+    expect(k).toBe(DEVICES * PER_DEVICE);
+    expect(fetches.mock.calls.length).toBeGreaterThan(5); // the premise: the rows did come in many fetches
+    expect(ds.isClosed).toBe(true);
+  });
+
+  it('gathers a many-fetch result into columns with every row (toColumnar)', async () => {
+    const ds = await session.executeQueryStatement(manySql(), { fetchSize: 100 });
+    const c = await ds.toColumnar();
+    const all = Array.from({ length: DEVICES * PER_DEVICE }, (_, k) => manyRow(k));
+    expect(fetches.mock.calls.length).toBeGreaterThan(5);
+    expect(c.rowCount).toBe(all.length);
+    expect(c.columnNames).toEqual(['Device', 'n', 'txt']);
+    expect(c.columnTypes).toEqual(['TEXT', 'INT32', 'TEXT']);
+    expect(c.timestamps).toEqual(BigInt64Array.from(all.map((r) => r.time)));
+    expect(c.values[0]).toEqual(all.map((r) => r.device));
+    expect(c.values[1]).toEqual(Int32Array.from(all.map((r) => r.n)));
+    expect(c.nulls[1]).toBeNull();
+    expect(c.values[2]).toEqual(all.map((r) => r.txt));
+    expect([...c.nulls[2]!]).toEqual(all.map((r) => (r.txt === null ? 1 : 0)));
+    expect(ds.isClosed).toBe(true);
+  });
+
+  it('gives the same rows through hasNext()/next() over many fetches and throws RangeError past the end', async () => {
+    const ds = await session.executeQueryStatement(manySql(), { fetchSize: 100 });
+    const got: { time: unknown; n: unknown }[] = [];
+    while (await ds.hasNext()) {
+      const r = await ds.next();
+      got.push({ time: r.timestamp, n: r.getValue('n') });
+    }
+    expect(got).toEqual(Array.from({ length: DEVICES * PER_DEVICE }, (_, k) => ({ time: manyRow(k).time, n: manyRow(k).n })));
+    await expect(ds.next()).rejects.toBeInstanceOf(RangeError);
+  });
+
+  it('returns the rows not yet read when toColumnar follows some next() calls', async () => {
+    const ds = await session.executeQueryStatement(manySql(), { fetchSize: 100 });
+    for (let i = 0; i < 150; i++) await ds.next();
+    const c = await ds.toColumnar();
+    expect(c.rowCount).toBe(DEVICES * PER_DEVICE - 150);
+    expect(c.values[1]).toEqual(Int32Array.from({ length: c.rowCount }, (_, k) => manyRow(150 + k).n));
+    expect(c.timestamps![0]).toBe(manyRow(150).time);
+  });
+
+  it('gives the same data through toColumnar as through the row iterator over many fetches', async () => {
+    const viaRows = await rowsOf(await session.executeQueryStatement(manySql(), { fetchSize: 128 }));
+    const c = await (await session.executeQueryStatement(manySql(), { fetchSize: 128 })).toColumnar();
+    expect(viaRows).toHaveLength(DEVICES * PER_DEVICE);
+    expect(columnarRows(c)).toEqual(viaRows);
+  });
+
+  it('returns a large single-series result in full (2500 rows) through rows and columns', async () => {
     const ds = await session.executeQueryStatement(`SELECT n, txt FROM ${bigDevice}`, { fetchSize: 100 });
     expect(ds.columnNames).toEqual(['Time', `${bigDevice}.n`, `${bigDevice}.txt`]);
     expect(ds.columnTypes).toEqual(['INT64', 'INT32', 'TEXT']);
@@ -415,39 +510,11 @@ describe('queries', () => {
       i++;
     }
     expect(i).toBe(BIG);
-    expect(ds.isClosed).toBe(true);
-  });
-
-  it('gives the same rows through hasNext()/next() and throws RangeError past the end', async () => {
-    const ds = await session.executeQueryStatement(`SELECT n FROM ${bigDevice} WHERE time <= 250`, { fetchSize: 100 });
-    const times: bigint[] = [];
-    while (await ds.hasNext()) times.push((await ds.next()).timestamp as bigint);
-    expect(times).toEqual(Array.from({ length: 250 }, (_, i) => BigInt(i + 1)));
-    await expect(ds.next()).rejects.toBeInstanceOf(RangeError);
-  });
-
-  it('gathers a multi-fetch result into columns with every row (toColumnar)', async () => {
-    const ds = await session.executeQueryStatement(`SELECT n, txt FROM ${bigDevice}`, { fetchSize: 100 });
-    const c = await ds.toColumnar();
+    const c = await (await session.executeQueryStatement(`SELECT n, txt FROM ${bigDevice}`, { fetchSize: 100 })).toColumnar();
     expect(c.rowCount).toBe(BIG);
-    expect(c.columnNames).toEqual([`${bigDevice}.n`, `${bigDevice}.txt`]);
-    expect(c.columnTypes).toEqual(['INT32', 'TEXT']);
-    expect(c.timestamps).toEqual(BigInt64Array.from({ length: BIG }, (_, i) => BigInt(i + 1)));
-    expect(c.values[0]).toEqual(Int32Array.from({ length: BIG }, (_, i) => i * 3));
-    expect(c.nulls[0]).toBeNull();
-    expect(c.values[1]).toEqual(Array.from({ length: BIG }, (_, i) => (i % 10 === 0 ? null : `r${i}`)));
-    expect([...c.nulls[1]!]).toEqual(Array.from({ length: BIG }, (_, i) => (i % 10 === 0 ? 1 : 0)));
-    expect(ds.isClosed).toBe(true);
-  });
-
-  it('returns the rows not yet read when toColumnar follows a few next() calls', async () => {
-    const ds = await session.executeQueryStatement(`SELECT n FROM ${bigDevice} WHERE time <= 300`, { fetchSize: 100 });
-    for (let i = 0; i < 150; i++) await ds.next();
-    const c = await ds.toColumnar();
-    expect(c.rowCount).toBe(150);
-    expect(c.timestamps![0]).toBe(151n);
-    expect(c.timestamps![149]).toBe(300n);
-    expect(c.values[0]).toEqual(Int32Array.from({ length: 150 }, (_, i) => (150 + i) * 3));
+    expect(c.timestamps).toEqual(BigInt64Array.from({ length: BIG }, (_, k) => BigInt(k + 1)));
+    expect(c.values[0]).toEqual(Int32Array.from({ length: BIG }, (_, k) => k * 3));
+    expect(c.values[1]).toEqual(Array.from({ length: BIG }, (_, k) => (k % 10 === 0 ? null : `r${k}`)));
   });
 
   it('yields no rows for an empty result, and toColumnar gives rowCount 0', async () => {
@@ -455,6 +522,7 @@ describe('queries', () => {
     const ds = await session.executeQueryStatement(sql);
     expect(ds.columnNames).toEqual(['Time', `${bigDevice}.n`, `${bigDevice}.txt`]);
     expect(await rowsOf(ds)).toEqual([]);
+    expect(await ds.hasNext()).toBe(false);
     const c = await (await session.executeQueryStatement(sql)).toColumnar();
     expect(c.rowCount).toBe(0);
     expect(c.columnNames).toEqual([`${bigDevice}.n`, `${bigDevice}.txt`]);
@@ -485,14 +553,6 @@ describe('queries', () => {
     expect((byName('s_date') as Int32Array)[1]).toBe(19991231);
   });
 
-  it('gives the same data through toColumnar as through the row iterator over several fetches', async () => {
-    const sql = `SELECT n, txt FROM ${bigDevice} WHERE time <= 1000`;
-    const viaRows = await rowsOf(await session.executeQueryStatement(sql, { fetchSize: 128 }));
-    const c = await (await session.executeQueryStatement(sql, { fetchSize: 128 })).toColumnar();
-    expect(viaRows).toHaveLength(1000);
-    expect(columnarRows(c)).toEqual(viaRows);
-  });
-
   it('reads rows by column name, Time included, and as objects', async () => {
     const ds = await session.executeQueryStatement(`SELECT n, txt FROM ${bigDevice} WHERE time = 2`);
     const rows: RowRecord[] = [];
@@ -503,21 +563,30 @@ describe('queries', () => {
     expect(() => rows[0].getValue('nope')).toThrow(RangeError);
   });
 
-  it('releases a query closed early and keeps the session usable', async () => {
-    const ds = await session.executeQueryStatement(`SELECT n FROM ${bigDevice}`, { fetchSize: 100 });
+  it('releases a query closed early (with rows still on the server) and fetches no more', async () => {
+    const close = vi.spyOn(rpc, 'closeOperation');
+    const ds = await session.executeQueryStatement(manySql(), { fetchSize: 100 });
     await ds.next();
     await ds.close();
     expect(ds.isClosed).toBe(true);
-    await ds.close(); // twice is fine
+    expect(close).toHaveBeenCalledTimes(1);
+    await ds.close(); // twice is fine, and sends nothing
+    expect(close).toHaveBeenCalledTimes(1);
+    const fetched = fetches.mock.calls.length;
+    // the rows already received may still be read, but nothing more is fetched
+    while (await ds.hasNext()) await ds.next();
+    expect(fetches.mock.calls.length).toBe(fetched);
     const c = await (await session.executeQueryStatement(`SELECT n FROM ${bigDevice} WHERE time <= 3`)).toColumnar();
     expect(c.rowCount).toBe(3);
   });
 
-  it('stops early out of for await without breaking the session', async () => {
-    const ds = await session.executeQueryStatement(`SELECT n FROM ${bigDevice}`, { fetchSize: 100 });
+  it('stops early out of for await, releasing the query, without breaking the session', async () => {
+    const close = vi.spyOn(rpc, 'closeOperation');
+    const ds = await session.executeQueryStatement(manySql(), { fetchSize: 100 });
     let n = 0;
     for await (const _ of ds) if (++n === 150) break;
     expect(ds.isClosed).toBe(true);
+    expect(close).toHaveBeenCalledTimes(1);
     const again = await rowsOf(await session.executeQueryStatement(`SELECT n FROM ${bigDevice} WHERE time <= 2`));
     expect(again.map((r) => r.values[0])).toEqual([0, 3]);
   });

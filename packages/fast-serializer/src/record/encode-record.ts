@@ -1,7 +1,8 @@
 import { IoTDBValidationError } from '../errors.js';
 import { ByteWriter } from '../io/byte-writer.js';
 import { TSDataType } from '../types/data-type.js';
-import { describe, encodeDate } from '../tablet/date.js';
+import { checkCell, isInt64 } from '../tablet/cell.js';
+import { describe } from '../tablet/date.js';
 import { dataTypeCode } from '../tablet/prepare-tablet.js';
 import type { CellValue, DataTypeInput } from '../tablet/tablet-input.js';
 
@@ -26,9 +27,6 @@ export interface EncodedRecord {
   values: Buffer;
   isAligned: boolean;
 }
-
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
 
 export function encodeRecord(rec: RecordInput, field = 'record'): EncodedRecord {
   if (rec === null || typeof rec !== 'object') throw new IoTDBValidationError(field, 'expected an object');
@@ -70,51 +68,20 @@ export function encodeRecord(rec: RecordInput, field = 'record'): EncodedRecord 
 }
 
 export function checkTimestamp(field: string, t: unknown): void {
-  const ok = typeof t === 'number' ? Number.isSafeInteger(t) : typeof t === 'bigint' && t >= INT64_MIN && t <= INT64_MAX;
-  if (!ok) throw new IoTDBValidationError(field, `needs a safe integer number or an int64 bigint, got ${describe(t)}`);
+  if (!isInt64(t)) throw new IoTDBValidationError(field, `needs a safe integer number or an int64 bigint, got ${describe(t)}`);
 }
 
 function writeCell(w: ByteWriter, type: TSDataType, v: CellValue, field: string): void {
-  const bad = (expected: string): never => {
-    throw new IoTDBValidationError(field, `needs ${expected}, got ${describe(v)}`);
-  };
+  const x = checkCell(type, v, field);
   switch (type) {
-    case TSDataType.BOOLEAN:
-      if (typeof v !== 'boolean') bad('a boolean');
-      w.i8(v ? 1 : 0);
-      return;
+    case TSDataType.BOOLEAN: w.i8(x ? 1 : 0); return;
     case TSDataType.INT32:
-      if (typeof v !== 'number' || (v | 0) !== v) bad('an integer number in the int32 range');
-      w.i32(v as number);
-      return;
-    case TSDataType.DATE:
-      w.i32(encodeDate(field, v));
-      return;
+    case TSDataType.DATE: w.i32(x as number); return;
     case TSDataType.INT64:
-    case TSDataType.TIMESTAMP: {
-      const x = type === TSDataType.TIMESTAMP && v instanceof Date ? v.getTime() : v;
-      if (typeof x === 'number' ? !Number.isSafeInteger(x) : typeof x !== 'bigint' || x < INT64_MIN || x > INT64_MAX) {
-        bad('a bigint in the int64 range or a safe integer number');
-      }
-      w.i64(x as number | bigint);
-      return;
-    }
-    case TSDataType.FLOAT:
-      if (typeof v !== 'number') bad('a number');
-      w.f32(v as number);
-      return;
-    case TSDataType.DOUBLE:
-      if (typeof v !== 'number') bad('a number');
-      w.f64(v as number);
-      return;
-    case TSDataType.TEXT:
-    case TSDataType.STRING:
-      if (typeof v !== 'string') bad('a string');
-      w.lengthPrefixedUtf8(v as string);
-      return;
-    case TSDataType.BLOB:
-      if (!(v instanceof Uint8Array)) bad('a Buffer or Uint8Array');
-      w.lengthPrefixedBytes(v as Uint8Array);
-      return;
+    case TSDataType.TIMESTAMP: w.i64(x as number | bigint); return;
+    case TSDataType.FLOAT: w.f32(x as number); return;
+    case TSDataType.DOUBLE: w.f64(x as number); return;
+    case TSDataType.BLOB: w.lengthPrefixedBytes(x as Uint8Array); return;
+    default: w.lengthPrefixedUtf8(x as string);
   }
 }

@@ -1,35 +1,35 @@
 import { IoTDBValidationError } from '../errors.js';
+import { writeUtf8 } from '../io/utf8.js';
 import { TSDataType, dataTypeName } from '../types/data-type.js';
+import { cellError, cellField } from './cell.js';
 import { describe, encodeDate } from './date.js';
 import type { PreparedTablet } from './prepare-tablet.js';
 import { copySwapped, scratchBuffer } from './scratch.js';
 import type { CellValue, ColumnInput } from './tablet-input.js';
 
 /**
- * The fast tablet encoder: the `timestamps` and `values` binary fields of TSInsertTabletReq,
- * written straight into the request buffer in one pass per column after a sizing pass.
+ * The fast tablet encoder: the `timestamps` and `values` binary fields of TSInsertTabletReq written
+ * straight into the request buffer, one pass per column, no allocation per value.
  *
- * `values` layout (all big-endian, see protocol.md 4.2): each column in schema order with one slot per
- * row (a null still takes a placeholder), then one flag byte per column: 0 = no nulls, or 1 followed by
- * floor(rows/8)+1 bytes of LSB-first bitmap where 1 = null. The flag bytes are always written, as Java
- * does. The server ignores bits past the last row; we still match Java there: its Tablet starts with
- * every bit marked (so they are 1), but when it had to sort the rows it rebuilds the bitmaps (so 0).
+ * `values` layout (all big-endian, protocol.md 4.2): each column in schema order with one slot per row
+ * (a null still takes a placeholder), then one flag byte per column: 0 = no nulls, or 1 followed by
+ * floor(rows/8)+1 bytes of LSB-first bitmap, 1 = null. The flag bytes are always written, as Java does.
+ * The server ignores bits past the last row; we still match Java there: its Tablet starts with every
+ * bit marked (so they are 1), but when it had to sort the rows it rebuilds the bitmaps (so 0).
+ *
+ * Sizes: the caller reserves `valuesUpperBound()` bytes and learns the real length from the return
+ * value, which spares a UTF-8 sizing pass over every string (a string takes at most 3 bytes per
+ * UTF-16 unit).
  */
-export interface TabletLayout {
-  readonly valuesBytes: number;
-  readonly timestampsBytes: number;
-  /** per column: 1 when it holds at least one null */
-  readonly hasNull: Uint8Array;
-}
 
 const INT32_NULL = -2147483648; // Integer.MIN_VALUE
 const FLOAT_NULL = 1.401298464324817e-45; // Float.MIN_VALUE
 const DOUBLE_NULL = 5e-324; // Double.MIN_VALUE
 const DATE_NULL = 10000101;
-const INT64_NULL_HI = -2147483648; // Long.MIN_VALUE = 0x80000000_00000000
-const TWO_32 = 4294967296;
+const INT64_NULL = -(2n ** 63n); // Long.MIN_VALUE
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
+const TWO_32 = 4294967296;
 
 const FIXED_WIDTH: Record<TSDataType, number> = {
   [TSDataType.BOOLEAN]: 1,
@@ -44,71 +44,65 @@ const FIXED_WIDTH: Record<TSDataType, number> = {
   [TSDataType.STRING]: 0,
 };
 
+/** BitMap.getSize(): floor(size/8)+1 bytes, not ceil. */
 export function bitmapBytes(rows: number): number {
-  return (rows >> 3) + 1; // BitMap.getSize(): floor(size/8)+1, not ceil
+  return (rows >> 3) + 1;
 }
 
-/** Sizing pass: exact byte counts, which columns have nulls; checks TEXT/STRING/BLOB cells on the way. */
-export function measureTablet(p: PreparedTablet): TabletLayout {
+/**
+ * Bytes that `writeValues` may need at most. Checks the cells of TEXT/STRING/BLOB columns on the way
+ * (their sizes depend on them); other cells are checked while they are written.
+ */
+export function valuesUpperBound(p: PreparedTablet): number {
   const { rows, types, columns } = p;
-  const hasNull = new Uint8Array(types.length);
-  let bytes = types.length; // one bitmap flag byte per column
+  let bytes = types.length * (1 + bitmapBytes(rows));
   for (let c = 0; c < types.length; c++) {
-    const col = columns[c];
     const width = FIXED_WIDTH[types[c]];
-    let colBytes: number;
-    let nulls = false;
     if (width !== 0) {
-      colBytes = width * rows;
-      if (Array.isArray(col)) {
-        for (let r = 0; r < rows; r++) {
-          if (col[r] == null) {
-            nulls = true;
-            break;
-          }
-        }
-      }
-    } else {
-      colBytes = 4 * rows;
-      if (!Array.isArray(col)) throw typedArrayMismatch(p, c);
-      const isBlob = types[c] === TSDataType.BLOB;
-      for (let r = 0; r < rows; r++) {
-        const v: CellValue = col[r];
-        if (v == null) nulls = true;
-        else if (!isBlob && typeof v === 'string') colBytes += Buffer.byteLength(v, 'utf8');
-        else if (isBlob && v instanceof Uint8Array) colBytes += v.length;
-        else throw badCell(p, c, r, v);
-      }
+      bytes += width * rows;
+      continue;
     }
-    if (nulls) {
-      hasNull[c] = 1;
-      bytes += bitmapBytes(rows);
+    const col = columns[c];
+    if (!Array.isArray(col)) throw typedArrayMismatch(p, c);
+    const isBlob = types[c] === TSDataType.BLOB;
+    bytes += 4 * rows;
+    for (let r = 0; r < rows; r++) {
+      const v: CellValue = col[r];
+      if (v == null) continue;
+      if (!isBlob && typeof v === 'string') bytes += 3 * v.length;
+      else if (isBlob && v instanceof Uint8Array) bytes += v.length;
+      else throw badCell(p, c, r, v);
     }
-    bytes += colBytes;
   }
-  return { valuesBytes: bytes, timestampsBytes: 8 * rows, hasNull };
+  return bytes;
 }
 
 /** Writes `timestamps` (rows x int64) at out[pos]; returns the end offset. */
 export function writeTimestamps(out: Buffer, pos: number, p: PreparedTablet): number {
   const { rows, order } = p;
   const ts = p.timestamps;
-  if (ts instanceof BigInt64Array && order === null) {
-    copySwapped(out, pos, ts.buffer, ts.byteOffset, rows * 8, 8);
-  } else {
-    writeInt64s(out, pos, ts, rows, order, -1, p);
-  }
+  if (ts instanceof BigInt64Array && order === null) copySwapped(out, pos, ts.buffer, ts.byteOffset, rows * 8, 8);
+  else writeInt64s(out, pos, ts, rows, order, -1, p);
   return pos + rows * 8;
 }
 
-/** Writes `values` at out[pos] following `layout`; returns the end offset. */
-export function writeValues(out: Buffer, pos: number, p: PreparedTablet, layout: TabletLayout): number {
+/** Writes `values` at out[pos] (with valuesUpperBound(p) bytes free); returns the end offset. */
+export function writeValues(out: Buffer, pos: number, p: PreparedTablet): number {
   const { rows, types, columns, order } = p;
+  const hasNull = new Uint8Array(types.length);
   for (let c = 0; c < types.length; c++) {
-    pos = writeColumn(out, pos, p, c, columns[c], types[c], rows, order);
+    const col = columns[c];
+    const type = types[c];
+    const end = writeColumn(out, pos, p, c, col, type, rows, order);
+    if (end < 0) {
+      hasNull[c] = 1;
+      pos = -end;
+    } else {
+      pos = end;
+    }
   }
   for (let c = 0; c < types.length; c++) {
-    if (layout.hasNull[c] === 0) {
+    if (hasNull[c] === 0) {
       out[pos++] = 0;
       continue;
     }
@@ -125,6 +119,7 @@ export function writeValues(out: Buffer, pos: number, p: PreparedTablet, layout:
   return pos;
 }
 
+/** Writes one column; returns its end offset, negated when the column holds a null. */
 function writeColumn(
   out: Buffer,
   pos: number,
@@ -135,6 +130,7 @@ function writeColumn(
   rows: number,
   order: Uint32Array | null,
 ): number {
+  let nulls = false;
   switch (type) {
     case TSDataType.BOOLEAN: {
       if (!Array.isArray(col)) throw typedArrayMismatch(p, c);
@@ -142,10 +138,14 @@ function writeColumn(
         const src = order === null ? r : order[r];
         const v: CellValue = col[src];
         if (v === true) out[pos + r] = 1;
-        else if (v === false || v == null) out[pos + r] = 0;
-        else throw badCell(p, c, src, v);
+        else if (v === false) out[pos + r] = 0;
+        else if (v == null) {
+          out[pos + r] = 0;
+          nulls = true;
+        } else throw badCell(p, c, src, v);
       }
-      return pos + rows;
+      pos += rows;
+      break;
     }
     case TSDataType.INT32:
     case TSDataType.DATE: {
@@ -159,13 +159,16 @@ function writeColumn(
       for (let r = 0; r < rows; r++) {
         const src = order === null ? r : order[r];
         const v = col[src];
-        if (v == null) s[r] = isDate ? DATE_NULL : INT32_NULL;
-        else if (isDate) s[r] = encodeDate(cellField(p, c, src), v);
-        else if (typeof v === 'number' && (v | 0) === v) s[r] = v;
+        if (typeof v === 'number' && !isDate && (v | 0) === v) s[r] = v;
+        else if (v == null) {
+          s[r] = isDate ? DATE_NULL : INT32_NULL;
+          nulls = true;
+        } else if (isDate) s[r] = encodeDate(cellField(p, c, src), v);
         else throw badCell(p, c, src, v);
       }
       copySwapped(out, pos, buf, 0, rows * 4, 4);
-      return pos + rows * 4;
+      pos += rows * 4;
+      break;
     }
     case TSDataType.FLOAT: {
       if (col instanceof Float32Array && order === null) {
@@ -178,11 +181,14 @@ function writeColumn(
         const src = order === null ? r : order[r];
         const v = col[src];
         if (typeof v === 'number') s[r] = v;
-        else if (v == null) s[r] = FLOAT_NULL;
-        else throw badCell(p, c, src, v);
+        else if (v == null) {
+          s[r] = FLOAT_NULL;
+          nulls = true;
+        } else throw badCell(p, c, src, v);
       }
       copySwapped(out, pos, buf, 0, rows * 4, 4);
-      return pos + rows * 4;
+      pos += rows * 4;
+      break;
     }
     case TSDataType.DOUBLE: {
       if (col instanceof Float64Array && order === null) {
@@ -195,45 +201,52 @@ function writeColumn(
         const src = order === null ? r : order[r];
         const v = col[src];
         if (typeof v === 'number') s[r] = v;
-        else if (v == null) s[r] = DOUBLE_NULL;
-        else throw badCell(p, c, src, v);
+        else if (v == null) {
+          s[r] = DOUBLE_NULL;
+          nulls = true;
+        } else throw badCell(p, c, src, v);
       }
       copySwapped(out, pos, buf, 0, rows * 8, 8);
-      return pos + rows * 8;
+      pos += rows * 8;
+      break;
     }
     case TSDataType.INT64:
     case TSDataType.TIMESTAMP: {
       if (col instanceof BigInt64Array && order === null) {
         copySwapped(out, pos, col.buffer, col.byteOffset, rows * 8, 8);
-      } else {
-        writeInt64s(out, pos, col, rows, order, c, p);
+        return pos + rows * 8;
       }
-      return pos + rows * 8;
+      nulls = writeInt64s(out, pos, col, rows, order, c, p);
+      pos += rows * 8;
+      break;
     }
-    case TSDataType.TEXT:
-    case TSDataType.STRING:
-    case TSDataType.BLOB: {
+    default: {
+      // TEXT, STRING, BLOB: cells were checked by valuesUpperBound
       const cells = col as readonly CellValue[];
       for (let r = 0; r < rows; r++) {
         const v = cells[order === null ? r : order[r]];
         let n = 0;
-        if (typeof v === 'string') n = out.write(v, pos + 4, 'utf8');
+        if (typeof v === 'string') n = writeUtf8(out, pos + 4, v);
         else if (v instanceof Uint8Array) {
           out.set(v, pos + 4);
           n = v.length;
-        }
-        out.writeInt32BE(n, pos);
+        } else nulls = true;
+        out[pos] = n >>> 24;
+        out[pos + 1] = n >>> 16;
+        out[pos + 2] = n >>> 8;
+        out[pos + 3] = n;
         pos += 4 + n;
       }
-      return pos;
     }
   }
+  return nulls ? -pos : pos;
 }
 
 /**
- * int64 cells (INT64, TIMESTAMP, or the timestamps when c = -1) as [hi, lo] int32 pairs in scratch,
- * then one copy + swap32: each pair becomes the big-endian int64. Numbers must be safe integers;
- * bigint must fit int64; a Date (TIMESTAMP only) counts as its epoch milliseconds.
+ * int64 cells (INT64, TIMESTAMP, or the timestamps when c = -1) through scratch, then one copy and
+ * byte swap. A column of bigints goes through a BigInt64Array (no allocation per value); a column of
+ * numbers as [hi, lo] int32 pairs swapped word by word (no bigint per value). A Date (TIMESTAMP)
+ * counts as its epoch milliseconds. Returns whether a null was met.
  */
 function writeInt64s(
   out: Buffer,
@@ -243,61 +256,62 @@ function writeInt64s(
   order: Uint32Array | null,
   c: number,
   p: PreparedTablet,
-): void {
+): boolean {
   const buf = scratchBuffer(rows * 8);
+  let first: unknown = null;
+  for (let r = 0; r < rows && first == null; r++) first = col[r];
+  let nulls = false;
+  if (typeof first === 'bigint') {
+    const s = new BigInt64Array(buf, 0, rows);
+    for (let r = 0; r < rows; r++) {
+      const src = order === null ? r : order[r];
+      const v = col[src];
+      if (typeof v === 'bigint' && v >= INT64_MIN && v <= INT64_MAX) s[r] = v;
+      else if (v == null && c >= 0) {
+        s[r] = INT64_NULL;
+        nulls = true;
+      } else s[r] = BigInt(int64Number(p, c, src, v));
+    }
+    copySwapped(out, pos, buf, 0, rows * 8, 8);
+    return nulls;
+  }
   const s = new Int32Array(buf, 0, rows * 2);
-  const allowDate = c >= 0 && p.types[c] === TSDataType.TIMESTAMP;
   for (let r = 0; r < rows; r++) {
     const src = order === null ? r : order[r];
-    let v = col[src];
-    if (allowDate && v instanceof Date) v = v.getTime();
-    if (typeof v === 'number') {
-      if (!Number.isSafeInteger(v)) throw badCell(p, c, src, v);
-      const hi = Math.floor(v / TWO_32);
-      s[2 * r] = hi;
-      s[2 * r + 1] = v - hi * TWO_32;
-    } else if (typeof v === 'bigint') {
-      if (v < INT64_MIN || v > INT64_MAX) throw badCell(p, c, src, v);
+    const v = col[src];
+    if (v == null && c >= 0) {
+      s[2 * r] = -2147483648; // Long.MIN_VALUE's high word
+      s[2 * r + 1] = 0;
+      nulls = true;
+    } else if (typeof v === 'bigint' && v >= INT64_MIN && v <= INT64_MAX) {
       s[2 * r] = Number(v >> 32n);
       s[2 * r + 1] = Number(BigInt.asUintN(32, v));
-    } else if (v == null && c >= 0) {
-      s[2 * r] = INT64_NULL_HI;
-      s[2 * r + 1] = 0;
     } else {
-      throw badCell(p, c, src, v);
+      const n = int64Number(p, c, src, v);
+      const hi = Math.floor(n / TWO_32);
+      s[2 * r] = hi;
+      s[2 * r + 1] = n - hi * TWO_32;
     }
   }
   copySwapped(out, pos, buf, 0, rows * 8, 4);
+  return nulls;
 }
 
-const EXPECTED: Record<TSDataType, string> = {
-  [TSDataType.BOOLEAN]: 'a boolean',
-  [TSDataType.INT32]: 'an integer number in the int32 range',
-  [TSDataType.INT64]: 'a bigint in the int64 range or a safe integer number',
-  [TSDataType.FLOAT]: 'a number',
-  [TSDataType.DOUBLE]: 'a number',
-  [TSDataType.TEXT]: 'a string',
-  [TSDataType.TIMESTAMP]: 'a bigint, a safe integer number or a Date',
-  [TSDataType.DATE]: "a Date or a 'YYYY-MM-DD' string",
-  [TSDataType.BLOB]: 'a Buffer or Uint8Array',
-  [TSDataType.STRING]: 'a string',
-};
-
-function cellField(p: PreparedTablet, c: number, row: number): string {
-  if (c < 0) return `timestamps[${row}]`;
-  return p.rowMajor ? `values[${row}][${c}] ("${p.measurements[c]}")` : `columns[${c}] ("${p.measurements[c]}") row ${row}`;
+/** A safe integer number from a number or (TIMESTAMP) a Date, or the cell's validation error. */
+function int64Number(p: PreparedTablet, c: number, row: number, v: unknown): number {
+  const n = c >= 0 && p.types[c] === TSDataType.TIMESTAMP && v instanceof Date ? v.getTime() : v;
+  if (typeof n === 'number' && Number.isSafeInteger(n)) return n;
+  throw badCell(p, c, row, v);
 }
 
 function badCell(p: PreparedTablet, c: number, row: number, v: unknown): IoTDBValidationError {
   if (c < 0) return new IoTDBValidationError(cellField(p, c, row), `needs a safe integer number or an int64 bigint, got ${describe(v)}`);
-  const t = p.types[c];
-  return new IoTDBValidationError(cellField(p, c, row), `${dataTypeName(t)} needs ${EXPECTED[t]}, got ${describe(v)}`);
+  return cellError(cellField(p, c, row), p.types[c], v);
 }
 
 function typedArrayMismatch(p: PreparedTablet, c: number): IoTDBValidationError {
-  const t = p.types[c];
   return new IoTDBValidationError(
     `columns[${c}] ("${p.measurements[c]}")`,
-    `a ${describe(p.columns[c])} cannot hold ${dataTypeName(t)} values; use a plain array`,
+    `a ${describe(p.columns[c])} cannot hold ${dataTypeName(p.types[c])} values; use a plain array`,
   );
 }

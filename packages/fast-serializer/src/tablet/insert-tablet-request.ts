@@ -1,6 +1,6 @@
 import { ByteWriter } from '../io/byte-writer.js';
 import { TType } from '../thrift/ttype.js';
-import { measureTablet, writeTimestamps, writeValues, type TabletLayout } from './encode-tablet.js';
+import { valuesUpperBound, writeTimestamps, writeValues } from './encode-tablet.js';
 import type { PreparedTablet } from './prepare-tablet.js';
 
 /**
@@ -29,32 +29,38 @@ function writeI32List(w: ByteWriter, id: number, items: readonly number[]): void
   for (const v of items) w.i32(v);
 }
 
-function writeTabletBinaries(w: ByteWriter, p: PreparedTablet, layout: TabletLayout, field: 'values' | 'timestamps'): void {
-  const n = field === 'values' ? layout.valuesBytes : layout.timestampsBytes;
-  w.i32(n);
-  w.ensure(n);
-  const end = field === 'values' ? writeValues(w.buf, w.pos, p, layout) : writeTimestamps(w.buf, w.pos, p);
-  if (end !== w.pos + n) throw new Error(`internal: ${field} wrote ${end - w.pos} bytes, sized ${n}`);
+/** `values` as a Thrift binary: the length is patched in once the column writer knows it. */
+function writeValuesBinary(w: ByteWriter, p: PreparedTablet, maxBytes: number): void {
+  const lengthAt = w.reserve(4);
+  w.ensure(maxBytes);
+  const end = writeValues(w.buf, w.pos, p);
+  w.buf.writeInt32BE(end - w.pos, lengthAt);
   w.pos = end;
 }
 
+function writeTimestampsBinary(w: ByteWriter, p: PreparedTablet): void {
+  w.i32(8 * p.rows);
+  w.ensure(8 * p.rows);
+  w.pos = writeTimestamps(w.buf, w.pos, p);
+}
+
 /** Upper bound of the struct's size, so that the writer grows at most once. */
-function tabletReqBytes(p: PreparedTablet, layout: TabletLayout): number {
+function tabletReqBytes(p: PreparedTablet, maxValues: number): number {
   const fixed = 64; // field headers, sessionId, size, flags, list headers
-  return fixed + utf8Len(p.prefixPath) + stringListBytes(p.measurements) + layout.valuesBytes + layout.timestampsBytes + 5 * p.types.length;
+  return fixed + utf8Len(p.prefixPath) + stringListBytes(p.measurements) + maxValues + 8 * p.rows + 5 * p.types.length;
 }
 
 /** The TSInsertTabletReq struct (fields, then STOP). */
 export function writeInsertTabletReq(w: ByteWriter, sessionId: bigint, p: PreparedTablet): void {
-  const layout = measureTablet(p);
-  w.ensure(tabletReqBytes(p, layout));
+  const maxValues = valuesUpperBound(p);
+  w.ensure(tabletReqBytes(p, maxValues));
   w.i8(TType.I64).i16(1).i64(sessionId);
   w.i8(TType.STRING).i16(2).lengthPrefixedUtf8(p.prefixPath);
   writeStringList(w, 3, p.measurements);
   w.i8(TType.STRING).i16(4);
-  writeTabletBinaries(w, p, layout, 'values');
+  writeValuesBinary(w, p, maxValues);
   w.i8(TType.STRING).i16(5);
-  writeTabletBinaries(w, p, layout, 'timestamps');
+  writeTimestampsBinary(w, p);
   writeI32List(w, 6, p.types);
   w.i8(TType.I32).i16(7).i32(p.rows);
   w.i8(TType.BOOL).i16(8).i8(p.isAligned ? 1 : 0);
@@ -71,9 +77,9 @@ export function writeInsertTabletReq(w: ByteWriter, sessionId: bigint, p: Prepar
  * `isAligned` for all, so the tablets must agree on it (the caller checks).
  */
 export function writeInsertTabletsReq(w: ByteWriter, sessionId: bigint, tablets: readonly PreparedTablet[]): void {
-  const layouts = tablets.map(measureTablet);
+  const maxValues = tablets.map(valuesUpperBound);
   let total = 64;
-  tablets.forEach((p, i) => (total += tabletReqBytes(p, layouts[i])));
+  tablets.forEach((p, i) => (total += tabletReqBytes(p, maxValues[i])));
   w.ensure(total);
   w.i8(TType.I64).i16(1).i64(sessionId);
   writeStringList(w, 2, tablets.map((p) => p.prefixPath));
@@ -83,9 +89,9 @@ export function writeInsertTabletsReq(w: ByteWriter, sessionId: bigint, tablets:
     for (const m of p.measurements) w.lengthPrefixedUtf8(m);
   }
   w.i8(TType.LIST).i16(4).i8(TType.STRING).i32(tablets.length);
-  tablets.forEach((p, i) => writeTabletBinaries(w, p, layouts[i], 'values'));
+  tablets.forEach((p, i) => writeValuesBinary(w, p, maxValues[i]));
   w.i8(TType.LIST).i16(5).i8(TType.STRING).i32(tablets.length);
-  tablets.forEach((p, i) => writeTabletBinaries(w, p, layouts[i], 'timestamps'));
+  tablets.forEach((p) => writeTimestampsBinary(w, p));
   w.i8(TType.LIST).i16(6).i8(TType.LIST).i32(tablets.length);
   for (const p of tablets) {
     w.i8(TType.I32).i32(p.types.length);

@@ -1,6 +1,7 @@
 import { ByteWriter } from '../io/byte-writer.js';
 import { writeInsertTabletReq } from '../tablet/insert-tablet-request.js';
-import { measureTablet, writeTimestamps, writeValues } from '../tablet/encode-tablet.js';
+import { valuesUpperBound, writeTimestamps, writeValues } from '../tablet/encode-tablet.js';
+import { encodeTabletPlain } from '../tablet/plain-tablet-encoder.js';
 import { prepareTableTablet, prepareTablet, type PreparedTablet } from '../tablet/prepare-tablet.js';
 import { decodeTsBlock } from '../tsblock/decode-tsblock.js';
 import type { CellValue } from '../tablet/tablet-input.js';
@@ -17,21 +18,26 @@ export function checkVectorFile(file: VectorFile): CaseResult[] {
   return file.cases.map((c) => checkInsertTabletCase(c, file.sessionId));
 }
 
-/** Encodes the case's tablet through the same code path as Session.insertTablet and compares bytes. */
+/**
+ * Encodes the case's tablet through the same code path as Session.insertTablet (and through the plain
+ * encoder of enableFastSerialization: false) and compares bytes.
+ */
 export function checkInsertTabletCase(c: InsertTabletCase, sessionId: bigint): CaseResult {
   try {
     const p = prepared(c);
-    const layout = measureTablet(p);
-    const ts = Buffer.alloc(layout.timestampsBytes);
+    const ts = Buffer.alloc(8 * p.rows);
     writeTimestamps(ts, 0, p);
-    const values = Buffer.alloc(layout.valuesBytes);
-    writeValues(values, 0, p, layout);
+    const values = Buffer.alloc(valuesUpperBound(p));
+    const valuesEnd = writeValues(values, 0, p);
     const w = new ByteWriter(256);
     writeInsertTabletReq(w, sessionId, p);
+    const plain = encodeTabletPlain(p);
     const problem =
       firstDifference('timestamps', ts, c.expected.timestampsHex) ??
-      firstDifference('values', values, c.expected.valuesHex) ??
-      firstDifference('request struct', w.view(), c.expected.requestStructHex);
+      firstDifference('values', values.subarray(0, valuesEnd), c.expected.valuesHex) ??
+      firstDifference('request struct', w.view(), c.expected.requestStructHex) ??
+      firstDifference('plain encoder timestamps', plain.timestamps, c.expected.timestampsHex) ??
+      firstDifference('plain encoder values', plain.values, c.expected.valuesHex);
     return { name: c.name, problem };
   } catch (e) {
     return { name: c.name, problem: `threw ${(e as Error).message}` };
