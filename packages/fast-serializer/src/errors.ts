@@ -18,5 +18,11 @@ export class IoTDBValidationError extends IoTDBError {
   }
 }
 
+/** The same validation error with `prefix.` in front of its field (which tablet or record of a batch). */
+export function prefixField(e: unknown, prefix: string): unknown {
+  if (!(e instanceof IoTDBValidationError)) return e;
+  return new IoTDBValidationError(`${prefix}.${e.field}`, e.message.slice(e.field.length + 2), { cause: e });
+}
+
 /** Bytes from the server that do not follow the protocol (truncated, unknown encoding, ...). */
 export class IoTDBProtocolError extends IoTDBError {}

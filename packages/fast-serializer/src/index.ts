@@ -1,7 +1,7 @@
 // Types and errors
 export { TSDataType, ColumnCategory, dataTypeName, dataTypeFromName, isTSDataType } from './types/data-type.js';
 export type { TSDataTypeName, ColumnCategoryName } from './types/data-type.js';
-export { IoTDBError, IoTDBValidationError, IoTDBProtocolError } from './errors.js';
+export { IoTDBError, IoTDBValidationError, IoTDBProtocolError, prefixField } from './errors.js';
 
 // Buffers
 export { BufferPool, globalBufferPool } from './pool/buffer-pool.js';

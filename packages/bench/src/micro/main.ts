@@ -1,35 +1,44 @@
 #!/usr/bin/env node
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { Int64BE } from 'int64-buffer';
 import { Bench } from 'tinybench';
+import { SessionDataSet } from '@iotdb/client';
 import {
   BufferPool,
   ByteWriter,
+  TSInsertTabletReqSchema,
   decodeTsBlock,
   encodeTabletPlain,
   prepareTablet,
   writeInsertTabletReq,
   writeStruct,
-  TSInsertTabletReqSchema,
+  writeTimestamps,
+  type Tablet,
 } from '@iotdb/fast-serializer';
 import { AnchorTabletBuilder, toPlainColumns, toRowMajor } from '../workload/anchor.js';
 import { anchorTsBlock } from '../workload/anchor-tsblock.js';
+import { runJavaCodec } from './java-reference.js';
+import { encodeNaive } from './naive-baseline.js';
 
 /**
- * `pnpm bench`: codec microbenchmarks on the anchor workload (no server), single thread.
- * Prints a table and writes bench-results/micro.json. Points = rows x sensors per operation.
+ * `pnpm bench`: codec microbenchmarks on the anchor workload (no server), single thread, and the Java
+ * client's codec (java/codec.sh) in the same run when Java is present (`--no-java` skips it).
+ * Prints a table, the ratios ours/Java, and writes bench-results/micro.json.
+ * Rates are from each task's median time; BENCH_SECONDS sets the time per task (default 2).
  */
 const ROWS = 500;
 const SENSORS = 50;
 const BLOCK_ROWS = 5000;
 const seconds = Number(process.env.BENCH_SECONDS ?? 2);
+const withJava = !process.argv.includes('--no-java');
 
 const pool = new BufferPool();
 const typed = new AnchorTabletBuilder({ sensors: SENSORS, rows: ROWS }).fill(7, 1);
 const plain = toPlainColumns(typed);
 const rowMajor = toRowMajor(typed);
 
-/** What Session.insertTablet does before the socket: prepare, then write the whole request into a pooled buffer. */
-function encodeFast(t: typeof typed): number {
+/** What Session.insertTablet does before the socket: prepare, then the whole request into a pooled buffer. */
+function encodeFast(t: Tablet): number {
   const w = new ByteWriter(4096, pool);
   writeInsertTabletReq(w, 1n, prepareTablet(t));
   const n = w.pos;
@@ -38,7 +47,7 @@ function encodeFast(t: typeof typed): number {
 }
 
 /** enableFastSerialization: false: the plain encoder's buffers, then the generic struct codec. */
-function encodePlain(t: typeof typed): number {
+function encodeLegacy(t: Tablet): number {
   const p = prepareTablet(t);
   const { values, timestamps } = encodeTabletPlain(p);
   const w = new ByteWriter(values.length + timestamps.length + 1024);
@@ -50,6 +59,27 @@ function encodePlain(t: typeof typed): number {
 
 const block = anchorTsBlock(BLOCK_ROWS, SENSORS);
 const blockTypes = new AnchorTabletBuilder({ sensors: SENSORS, rows: 1 }).types;
+const queryResponse = {
+  status: { code: 200 },
+  columns: blockTypes.map((_, s) => `root.bench.d000.s${s}`),
+  dataTypeList: ['FLOAT', 'DOUBLE', 'INT32', 'INT64', 'TEXT', 'BOOLEAN'].flatMap((n, i) => Array(SENSORS * [0.3, 0.2, 0.2, 0.1, 0.1, 0.1][i]).fill(n)),
+  queryResult: [block],
+  moreData: false,
+};
+/** The row iterator over one block, no server: a data set with no query id sends nothing. */
+async function iterateRows(): Promise<number> {
+  const ds = new SessionDataSet(
+    { connection: undefined as never, sessionId: 0n, statementId: 0n, sql: '', fetchSize: BLOCK_ROWS, timeoutMs: 0, int64As: 'bigint' },
+    { ...queryResponse, queryResult: [block] },
+  );
+  let n = 0;
+  for await (const row of ds) n += row.values.length;
+  return n;
+}
+
+const tsPrepared = prepareTablet(typed);
+const tsOut = Buffer.allocUnsafe(8 * ROWS);
+const tsNumbers = Array.from(typed.timestamps as Float64Array);
 
 const bench = new Bench({ time: seconds * 1000, warmupTime: 500 });
 const points: Record<string, number> = {};
@@ -57,17 +87,25 @@ const add = (name: string, pts: number, fn: () => unknown) => {
   points[name] = pts;
   bench.add(name, fn);
 };
-add('encode 500x50 tablet: typed-array columns', ROWS * SENSORS, () => encodeFast(typed));
-add('encode 500x50 tablet: plain JS column arrays', ROWS * SENSORS, () => encodeFast(plain));
-add('encode 500x50 tablet: row-major values', ROWS * SENSORS, () => encodeFast(rowMajor));
-add('encode 500x50 tablet: legacy (plain encoder + struct codec)', ROWS * SENSORS, () => encodePlain(typed));
+const TABLET = ROWS * SENSORS;
+add('encode 500x50 tablet: typed-array columns', TABLET, () => encodeFast(typed));
+add('encode 500x50 tablet: plain JS column arrays', TABLET, () => encodeFast(plain));
+add('encode 500x50 tablet: row-major values', TABLET, () => encodeFast(rowMajor));
+add('encode 500x50 tablet: legacy (plain encoder + struct codec)', TABLET, () => encodeLegacy(typed));
+add('encode 500x50 tablet: naive (plain encoder + thrift generated struct)', TABLET, () => encodeNaive(typed, 1));
 add('decode 5000x50 TsBlock to columns', BLOCK_ROWS * SENSORS, () => decodeTsBlock(block, blockTypes));
-add('BufferPool acquire+release 64 KiB', 0, () => pool.release(pool.acquire(65536)));
-add('Buffer.allocUnsafe 64 KiB', 0, () => Buffer.allocUnsafe(65536));
+add('decode 5000x50 TsBlock through the row iterator', BLOCK_ROWS * SENSORS, iterateRows);
+add('500 int64 timestamps: ours (number -> hi/lo words, one swap)', ROWS, () => writeTimestamps(tsOut, 0, tsPrepared));
+add('500 int64 timestamps: int64-buffer Int64BE per value', ROWS, () => {
+  for (let r = 0; r < ROWS; r++) new Int64BE(tsOut, 8 * r, tsNumbers[r]);
+});
+add('BufferPool acquire+release 256 KiB', 0, () => pool.release(pool.acquire(262144)));
+add('Buffer.allocUnsafeSlow 256 KiB', 0, () => Buffer.allocUnsafeSlow(262144));
 
+const poolBefore = pool.getStats();
 await bench.run();
 const rows = bench.tasks.map((t) => {
-  const r = t.result as { latency?: { mean: number; p50?: number; rme: number; samplesCount?: number }; throughput?: { mean: number } } | undefined;
+  const r = t.result as { latency?: { mean: number; p50?: number; rme: number; samplesCount?: number } } | undefined;
   const medianMs = r?.latency?.p50 ?? r?.latency?.mean ?? NaN;
   const opsPerS = 1000 / medianMs;
   return {
@@ -80,8 +118,35 @@ const rows = bench.tasks.map((t) => {
   };
 });
 console.table(rows);
+const rate = (name: string) => rows.find((r) => r.name === name)?.points_per_s ?? NaN;
 const stats = pool.getStats();
-console.log(`BufferPool after the run: hitRate=${stats.hitRate.toFixed(4)} pooledBuffers=${stats.pooledBuffers} retainedBytes=${stats.retainedBytes} misses=${stats.misses}`);
+console.log(
+  `BufferPool: ${stats.acquires - poolBefore.acquires} acquires during the run, ${stats.misses - poolBefore.misses} new buffers ` +
+    `(hitRate ${stats.hitRate.toFixed(6)}, pooledBuffers ${stats.pooledBuffers}, retainedBytes ${stats.retainedBytes})`,
+);
+const encode = rate('encode 500x50 tablet: typed-array columns');
+const naive = rate('encode 500x50 tablet: naive (plain encoder + thrift generated struct)');
+console.log(`fast path / naive thrift baseline: ${(encode / naive).toFixed(1)}x`);
+
+let java = null;
+if (withJava) {
+  console.log(`running the Java reference (java/codec.sh ${Math.max(3, seconds * 2)}) ...`);
+  java = runJavaCodec(Math.max(3, seconds * 2));
+  if (java === null) console.log('java not found: no Java reference in this run');
+}
+const ratios = java && {
+  encode_typed: encode / java.encodePointsPerS,
+  encode_row_major: rate('encode 500x50 tablet: row-major values') / java.encodePointsPerS,
+  decode_columns: rate('decode 5000x50 TsBlock to columns') / java.decodePointsPerS,
+  decode_rows: rate('decode 5000x50 TsBlock through the row iterator') / java.decodePointsPerS,
+};
+if (java && ratios) {
+  console.log(`Java: encode ${java.encodePointsPerS} points/s, decode ${java.decodePointsPerS} points/s`);
+  for (const [k, v] of Object.entries(ratios)) console.log(`ours/Java ${k}: ${v.toFixed(2)}x`);
+}
 mkdirSync('bench-results', { recursive: true });
-writeFileSync('bench-results/micro.json', JSON.stringify({ date: new Date().toISOString(), node: process.version, rows, bufferPool: stats }, null, 2));
+writeFileSync(
+  'bench-results/micro.json',
+  JSON.stringify({ date: new Date().toISOString(), node: process.version, seconds, rows, bufferPool: stats, java, ratios }, null, 2),
+);
 console.log('wrote bench-results/micro.json');

@@ -26,6 +26,13 @@ export interface ConnectionOptions {
 /** Writes field 1 of the call's args struct (its value only; the field header is written already). */
 export type ArgsWriter = (w: ByteWriter) => void;
 
+export interface CallOptions {
+  /** Thrift type of args field 1 when it is not a struct (`requestStatementId(1: i64)`). */
+  argType?: number;
+  /** reply wait for this call instead of requestTimeoutMs (0 = none) */
+  timeoutMs?: number;
+}
+
 interface Pending {
   resolve: (frame: Buffer) => void;
   reject: (e: Error) => void;
@@ -89,19 +96,19 @@ export class ThriftConnection {
    * Sends `method(args)` and resolves with field 0 of the result struct. The request is encoded
    * before anything is written: an encoding error (bad user input) leaves the connection untouched.
    */
-  call<T>(method: string, writeArgs: ArgsWriter, resultSchema: StructSchema, argType?: number): Promise<T> {
-    const run = () => this.#call<T>(method, writeArgs, resultSchema, argType);
+  call<T>(method: string, writeArgs: ArgsWriter, resultSchema: StructSchema, options: CallOptions = {}): Promise<T> {
+    const run = () => this.#call<T>(method, writeArgs, resultSchema, options);
     const next = this.#queue.then(run, run);
     this.#queue = next.catch(() => undefined);
     return next;
   }
 
-  async #call<T>(method: string, writeArgs: ArgsWriter, resultSchema: StructSchema, argType?: number): Promise<T> {
+  async #call<T>(method: string, writeArgs: ArgsWriter, resultSchema: StructSchema, options: CallOptions): Promise<T> {
     if (this.#broken) throw this.#broken;
     const seqid = (this.#seqid = (this.#seqid + 1) | 0);
     const w = new ByteWriter(4096, this.#options.bufferPool);
     try {
-      const frameAt = beginCall(w, method, seqid, argType);
+      const frameAt = beginCall(w, method, seqid, options.argType);
       writeArgs(w);
       endCall(w, frameAt);
     } catch (e) {
@@ -109,10 +116,11 @@ export class ThriftConnection {
       throw e;
     }
     const reply = new Promise<Buffer>((resolve, reject) => {
-      const timeout = this.#options.requestTimeoutMs;
+      const timeout = options.timeoutMs ?? this.#options.requestTimeoutMs;
+      const knob = options.timeoutMs === undefined ? 'requestTimeoutMs' : 'timeoutMs';
       const timer =
         timeout > 0
-          ? setTimeout(() => this.#fail('timeout', `${method}: no reply within requestTimeoutMs=${timeout}`), timeout)
+          ? setTimeout(() => this.#fail('timeout', `${method}: no reply within ${knob}=${timeout}`), timeout)
           : undefined;
       timer?.unref();
       this.#pending = { resolve, reject, timer };

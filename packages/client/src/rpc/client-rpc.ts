@@ -43,8 +43,8 @@ const FETCH_RESP = resultSchema('TSFetchResultsResp', structType(TSFetchResultsR
 const OPEN_RESP = resultSchema('TSOpenSessionResp', structType(TSOpenSessionRespSchema));
 const I64 = resultSchema('i64', 'i64');
 
-function structCall<T>(c: ThriftConnection, method: string, schema: StructSchema, req: object, result: StructSchema): Promise<T> {
-  return c.call<T>(method, (w) => writeStruct(w, schema, req), result);
+function structCall<T>(c: ThriftConnection, method: string, schema: StructSchema, req: object, result: StructSchema, timeoutMs?: number): Promise<T> {
+  return c.call<T>(method, (w) => writeStruct(w, schema, req), result, { timeoutMs });
 }
 
 export const rpc = {
@@ -56,16 +56,17 @@ export const rpc = {
 
   /** `requestStatementId(1: i64 sessionId)`: the args field is an i64, not a struct. */
   requestStatementId: (c: ThriftConnection, sessionId: bigint) =>
-    c.call<bigint>('requestStatementId', (w) => w.i64(sessionId), I64, TType.I64),
+    c.call<bigint>('requestStatementId', (w) => w.i64(sessionId), I64, { argType: TType.I64 }),
 
-  executeQueryStatementV2: (c: ThriftConnection, req: TSExecuteStatementReq) =>
-    structCall<TSExecuteStatementResp>(c, 'executeQueryStatementV2', TSExecuteStatementReqSchema, req, EXECUTE_RESP),
+  /** `timeoutMs` is the query's own (QueryOptions.timeoutMs): it replaces requestTimeoutMs for the reply wait. */
+  executeQueryStatementV2: (c: ThriftConnection, timeoutMs: number, req: TSExecuteStatementReq) =>
+    structCall<TSExecuteStatementResp>(c, 'executeQueryStatementV2', TSExecuteStatementReqSchema, req, EXECUTE_RESP, timeoutMs),
 
   executeUpdateStatementV2: (c: ThriftConnection, req: TSExecuteStatementReq) =>
     structCall<TSExecuteStatementResp>(c, 'executeUpdateStatementV2', TSExecuteStatementReqSchema, req, EXECUTE_RESP),
 
-  fetchResultsV2: (c: ThriftConnection, req: TSFetchResultsReq) =>
-    structCall<TSFetchResultsResp>(c, 'fetchResultsV2', TSFetchResultsReqSchema, req, FETCH_RESP),
+  fetchResultsV2: (c: ThriftConnection, timeoutMs: number, req: TSFetchResultsReq) =>
+    structCall<TSFetchResultsResp>(c, 'fetchResultsV2', TSFetchResultsReqSchema, req, FETCH_RESP, timeoutMs),
 
   closeOperation: (c: ThriftConnection, req: TSCloseOperationReq) =>
     structCall<TSStatus>(c, 'closeOperation', TSCloseOperationReqSchema, req, STATUS),

@@ -58,7 +58,12 @@ export abstract class BaseSession {
 
   /** Connects and logs in. A wrong password or an unreachable server rejects (IoTDBServerError 801 / IoTDBConnectionError). */
   async open(): Promise<void> {
-    if (this.#state !== null) return;
+    if (this.#state !== null && this.#state.connection.isOpen) return;
+    if (this.#state !== null) {
+      // the connection broke: reopen with a new server session
+      this.#state.connection.close();
+      this.#state = null;
+    }
     this.#opening ??= this.#open().finally(() => (this.#opening = null));
     return this.#opening;
   }
@@ -126,7 +131,7 @@ export abstract class BaseSession {
     const s = this.state();
     const fetchSize = opts.fetchSize ?? this.options.fetchSize;
     const timeoutMs = opts.timeoutMs ?? this.options.requestTimeoutMs;
-    const resp = await rpc.executeQueryStatementV2(s.connection, {
+    const resp = await rpc.executeQueryStatementV2(s.connection, timeoutMs, {
       sessionId: s.sessionId,
       statement: sql,
       statementId: s.statementId,

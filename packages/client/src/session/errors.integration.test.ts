@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Socket } from 'node:net';
+import { Socket, connect, createServer, type Server } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import {
   IoTDBConnectionError,
@@ -332,10 +332,7 @@ describe('bad tablet input', () => {
     await expectStillWorks();
   });
 
-  // BUG (session.ts insertTablets): only prepareTablet's shape errors get the `tablets[i].` prefix (withPrefix);
-  // a bad cell is found later, while rpc.insertTablets encodes the request, so its field ('values[0][0] ("i")')
-  // does not say which tablet holds it.
-  it.fails('names the tablet in insertTablets for a bad cell too (field starts with tablets[1].)', async () => {
+  it('names the tablet in insertTablets for a bad cell too (field starts with tablets[1].)', async () => {
     const e = await failure(session.insertTablets([good(`${DB}.validation_multi_cell2`, 1), { ...good(`${DB}.validation_multi_cell2`, 2), values: [['x', 'y']] }]));
     expect(e).toBeInstanceOf(IoTDBValidationError);
     expect((e as IoTDBValidationError).field).toMatch(/^tablets\[1\]\./);
@@ -382,5 +379,131 @@ describe('bad tablet input', () => {
     } finally {
       await plain.close();
     }
+  });
+});
+
+// ---------- connection failures, through a local TCP proxy in front of the server ----------
+
+/**
+ * A proxy on 127.0.0.1 that forwards to the IoTDB under test. `delayMs` holds the server's bytes back
+ * (order kept); `drop()` resets every connection through it. Loopback only.
+ */
+async function startProxy() {
+  const pairs = new Set<{ client: Socket; upstream: Socket }>();
+  const state = { delayMs: 0 };
+  const server: Server = createServer((client) => {
+    const upstream = connect({ host, port });
+    const pair = { client, upstream };
+    pairs.add(pair);
+    const end = () => {
+      pairs.delete(pair);
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on('error', end).on('close', end);
+    upstream.on('error', end).on('close', end);
+    client.on('data', (d) => upstream.write(d));
+    upstream.on('data', (d) => {
+      if (state.delayMs > 0) setTimeout(() => client.destroyed || client.write(d), state.delayMs);
+      else client.write(d);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as { port: number }).port,
+    state,
+    drop(): void {
+      for (const { client, upstream } of pairs) {
+        client.resetAndDestroy();
+        upstream.destroy();
+      }
+      pairs.clear();
+    },
+    close(): Promise<void> {
+      this.drop();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+type Proxy = Awaited<ReturnType<typeof startProxy>>;
+
+describe('connection failures (through a local proxy)', () => {
+  let proxy: Proxy;
+  const opened: Session[] = [];
+
+  beforeAll(async () => {
+    proxy = await startProxy();
+  });
+
+  afterEach(async () => {
+    proxy.state.delayMs = 0;
+    for (const s of opened.splice(0)) await s.close().catch(() => {});
+  });
+
+  afterAll(async () => {
+    await proxy?.close();
+  });
+
+  async function viaProxy(over: { requestTimeoutMs?: number } = {}): Promise<Session> {
+    const s = new Session({ host: '127.0.0.1', port: proxy.port, ...over });
+    opened.push(s);
+    await s.open();
+    return s;
+  }
+
+  it('fails a call in flight with IoTDBConnectionError when the connection drops, then refuses calls as closed', async () => {
+    const s = await viaProxy();
+    proxy.state.delayMs = 1_000; // hold the reply back so that the call is in flight
+    const call = s.executeQueryStatement('SHOW DATABASES');
+    await new Promise((r) => setTimeout(r, 100));
+    proxy.drop();
+    const e = await failure(call);
+    expect(e).toBeInstanceOf(IoTDBConnectionError);
+    expect(e).not.toBeInstanceOf(IoTDBTimeoutError);
+    expect(['closed', 'reset']).toContain((e as IoTDBConnectionError).reason);
+    expect(s.isOpen).toBe(false);
+    await expect(s.executeNonQueryStatement('FLUSH')).rejects.toBeInstanceOf(IoTDBSessionClosedError);
+  });
+
+  it('times out a slow reply with IoTDBTimeoutError after requestTimeoutMs and marks the session not open', async () => {
+    const s = await viaProxy({ requestTimeoutMs: 300 });
+    proxy.state.delayMs = 1_500;
+    const t0 = performance.now();
+    const e = await failure(s.executeQueryStatement('SHOW DATABASES'));
+    const elapsed = performance.now() - t0;
+    expect(e).toBeInstanceOf(IoTDBTimeoutError);
+    expect((e as IoTDBTimeoutError).reason).toBe('timeout');
+    expect(elapsed).toBeGreaterThanOrEqual(290);
+    expect(elapsed).toBeLessThan(1_400);
+    expect(s.isOpen).toBe(false);
+    await expect(s.executeQueryStatement('SHOW DATABASES')).rejects.toBeInstanceOf(IoTDBSessionClosedError);
+  });
+
+  it('can be opened again after close() once its connection broke', async () => {
+    const s = await viaProxy();
+    proxy.drop();
+    for (let i = 0; i < 100 && s.isOpen; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(s.isOpen).toBe(false);
+    await s.close();
+    await s.open();
+    expect(s.isOpen).toBe(true);
+    await s.executeNonQueryStatement('FLUSH');
+  });
+
+  it('reconnects on open() after its connection broke', async () => {
+    const s = await viaProxy();
+    proxy.drop();
+    for (let i = 0; i < 100 && s.isOpen; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(s.isOpen).toBe(false);
+    await s.open();
+    expect(s.isOpen).toBe(true);
+    await s.executeNonQueryStatement('FLUSH');
+  });
+
+  it('waits for a query reply up to QueryOptions.timeoutMs even past the session requestTimeoutMs', async () => {
+    const s = await viaProxy({ requestTimeoutMs: 300 });
+    proxy.state.delayMs = 700;
+    const ds = await s.executeQueryStatement('SHOW DATABASES', { timeoutMs: 5_000 });
+    expect(ds.columnNames.length).toBeGreaterThan(0);
   });
 });

@@ -11,7 +11,7 @@ import { rpc } from '../rpc/client-rpc.js';
 import { verifySuccess } from '../rpc/status.js';
 import { joinColumn, joinTimes, type ColumnPiece, type ColumnarResult } from './columnar.js';
 import type { Int64Mode } from './options.js';
-import { RowRecord, cellValue, int64ToNumber, type IoTDBValue } from './row-record.js';
+import { RowRecord, int64ToNumber, jsColumn, type IoTDBValue } from './row-record.js';
 
 /** What a data set needs from the session that ran the query. */
 export interface QueryContext {
@@ -48,6 +48,8 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   #rawAt = 0;
   #moreData: boolean;
   #block: DecodedTsBlock | null = null;
+  /** the block's value columns as JS values, made when the first row of the block is read */
+  #cells: IoTDBValue[][] | null = null;
   #row = 0;
   #closed = false;
 
@@ -100,21 +102,39 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   /** The next row; throws RangeError past the end (check hasNext() first, or use `for await`). */
   async next(): Promise<RowRecord> {
     if (!(await this.hasNext())) throw new RangeError('no more rows in this result');
-    const block = this.#block!;
-    const r = this.#row++;
-    const values: IoTDBValue[] = new Array(this.#blockIndex.length);
-    for (let k = 0; k < values.length; k++) values[k] = cellValue(block.columns[this.#blockIndex[k]], r, this.#ctx.int64As);
-    const t = this.#hasTime ? block.times[r] : null;
-    const timestamp = t === null ? null : this.#ctx.int64As === 'number' ? int64ToNumber(t) : t;
-    return new RowRecord(timestamp, values, this.#nameIndex);
+    const row = this.#rowAt(this.#block!, this.#row);
+    this.#row++; // only past a row that could be read: a RangeError (int64As 'number') does not skip it
+    return row;
   }
 
   async *[Symbol.asyncIterator](): AsyncIterator<RowRecord> {
     try {
-      while (await this.hasNext()) yield await this.next();
+      while (await this.hasNext()) {
+        // the rest of the decoded block without a hasNext() round per row
+        const block = this.#block!;
+        while (this.#row < block.rows) {
+          const row = this.#rowAt(block, this.#row);
+          this.#row++;
+          yield row;
+        }
+      }
     } finally {
       await this.close();
     }
+  }
+
+  #rowAt(block: DecodedTsBlock, r: number): RowRecord {
+    const int64As = this.#ctx.int64As;
+    const cells = (this.#cells ??= block.columns.map((c) => jsColumn(c, block.rows, int64As)));
+    const n = this.#blockIndex.length;
+    const values: IoTDBValue[] = new Array(n);
+    for (let k = 0; k < n; k++) values[k] = cells[this.#blockIndex[k]][r];
+    if (int64As === 'number') {
+      for (let k = 0; k < n; k++) if (typeof values[k] === 'bigint') int64ToNumber(values[k] as bigint); // throws
+    }
+    const t = this.#hasTime ? block.times[r] : null;
+    const timestamp = t === null ? null : int64As === 'number' ? int64ToNumber(t) : t;
+    return new RowRecord(timestamp, values, this.#nameIndex);
   }
 
   /** All rows not yet read, as columns (typed arrays handed over without a copy where the layout allows). */
@@ -166,12 +186,13 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
     const buf = this.#raw[this.#rawAt];
     this.#raw[this.#rawAt++] = undefined as unknown as Buffer; // let the frame go once decoded
     this.#block = decodeTsBlock(buf, this.#blockTypes);
+    this.#cells = null;
     this.#row = 0;
     return true;
   }
 
   async #fetch(): Promise<void> {
-    const resp = await rpc.fetchResultsV2(this.#ctx.connection, {
+    const resp = await rpc.fetchResultsV2(this.#ctx.connection, this.#ctx.timeoutMs, {
       sessionId: this.#ctx.sessionId,
       statement: this.#ctx.sql,
       fetchSize: this.#ctx.fetchSize,

@@ -592,6 +592,62 @@ describe('queries', () => {
   });
 });
 
+describe('edge values and result shapes', () => {
+  it('round-trips NaN and the infinities in FLOAT and DOUBLE', async () => {
+    const device = newDevice('nan');
+    const vals = [NaN, Infinity, -Infinity, -0];
+    await session.insertTablet({ deviceId: device, measurements: ['f', 'd'], dataTypes: ['FLOAT', 'DOUBLE'], timestamps: [1, 2, 3, 4], columns: [vals, vals] });
+    const { rows } = await readDevice(device, session, ['f', 'd']);
+    expect(rows.map((r) => r.values)).toEqual(vals.map((v) => [v, v]));
+  });
+
+  it('round-trips negative timestamps and timestamps centuries ahead', async () => {
+    // (a server in ms precision refuses timestamps past ~year 2262 x 1000, so int64 extremes cannot be times here)
+    const device = newDevice('times');
+    const times = [-86_400_000n, -1n, 0n, 1n, 9_000_000_000_000n];
+    await session.insertTablet({ deviceId: device, measurements: ['v'], dataTypes: ['INT32'], timestamps: [...times].reverse(), values: times.map((_, i) => [times.length - 1 - i]) });
+    const { rows } = await readDevice(device, session, ['v']);
+    expect(rows).toEqual(times.map((t, i) => ({ time: t, values: [i] })));
+  });
+
+  it('answers a column selected twice and an expression through the right TsBlock columns', async () => {
+    const device = newDevice('dup');
+    await session.insertTablet({ deviceId: device, measurements: ['a', 'b'], dataTypes: ['INT32', 'TEXT'], timestamps: [1, 2], values: [[10, 'x'], [20, null]] });
+    const ds = await session.executeQueryStatement(`SELECT a, b, a, a + 1 FROM ${device}`);
+    expect(ds.columnNames).toEqual(['Time', `${device}.a`, `${device}.b`, `${device}.a`, `${device}.a + 1`]);
+    expect(ds.columnTypes).toEqual(['INT64', 'INT32', 'TEXT', 'INT32', 'DOUBLE']);
+    const rows = await rowsOf(ds);
+    expect(rows).toEqual([
+      { time: 1n, values: [10, 'x', 10, 11] },
+      { time: 2n, values: [20, null, 20, 21] },
+    ]);
+    const c = await (await session.executeQueryStatement(`SELECT a, b, a, a + 1 FROM ${device}`)).toColumnar();
+    expect(columnarRows(c)).toEqual(rows);
+  });
+
+  it('answers aggregations as INT64/DOUBLE values', async () => {
+    const device = newDevice('agg');
+    await session.insertTablet({ deviceId: device, measurements: ['v'], dataTypes: ['INT32'], timestamps: [1, 2, 3], values: [[1], [2], [null]] });
+    // an aggregation result has no time column
+    const ds = await session.executeQueryStatement(`SELECT count(v), sum(v), max_value(v) FROM ${device}`);
+    const rows = await rowsOf(ds);
+    expect(ds.columnNames).toEqual([`count(${device}.v)`, `sum(${device}.v)`, `max_value(${device}.v)`]);
+    expect(rows).toEqual([{ time: null, values: [2n, 3, 2] }]);
+  });
+
+  it('answers a query with no time column (SHOW) with null row timestamps', async () => {
+    const ds = await session.executeQueryStatement(`SHOW DATABASES ${DB}`);
+    expect(ds.columnNames[0]).not.toBe('Time');
+    const rows = await rowsOf(ds);
+    expect(rows).toHaveLength(1);
+    expect(rows[0].time).toBeNull();
+    expect(rows[0].values[0]).toBe(DB);
+    const c = await (await session.executeQueryStatement(`SHOW DATABASES ${DB}`)).toColumnar();
+    expect(c.timestamps).toBeNull();
+    expect(c.values[0]).toEqual([DB]);
+  });
+});
+
 describe("int64As: 'number'", () => {
   let numSession: Session;
   let safeDevice: string;
@@ -627,14 +683,28 @@ describe("int64As: 'number'", () => {
     ]);
   });
 
-  it('throws RangeError for an INT64 beyond 2^53 instead of rounding', async () => {
+  it('throws RangeError for an INT64 beyond 2^53 instead of rounding, and the session goes on', async () => {
     const ds = await numSession.executeQueryStatement(`SELECT l FROM ${bigDevice}`);
-    expect((await ds.next()).values[0]).toBe(1);
-    await expect(ds.next()).rejects.toThrow(RangeError);
+    const e = await (async () => {
+      while (await ds.hasNext()) await ds.next();
+    })().catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(RangeError);
+    expect((e as Error).message).toContain('9007199254740993');
     await ds.close();
-    // the session is still fine
     const { rows } = await readDevice(safeDevice, numSession, ['i']);
     expect(rows.map((r) => r.values[0])).toEqual([5, 6]);
+  });
+
+  it('reads the rows before the unsafe INT64, then throws RangeError at the unsafe row', async () => {
+    const ds = await numSession.executeQueryStatement(`SELECT l FROM ${bigDevice}`);
+    try {
+      const first = await ds.next();
+      expect(first.timestamp).toBe(1);
+      expect(first.values[0]).toBe(1);
+      await expect(ds.next()).rejects.toThrow(RangeError);
+    } finally {
+      await ds.close();
+    }
   });
 
   it('throws RangeError out of for await too', async () => {

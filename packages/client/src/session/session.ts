@@ -1,6 +1,7 @@
 import {
   IoTDBValidationError,
   encodeRecord,
+  prefixField,
   prepareTablet,
   type RecordInput,
   type Tablet,
@@ -45,7 +46,7 @@ export class Session extends BaseSession {
       try {
         return prepareTablet(t);
       } catch (e) {
-        throw withPrefix(e, `tablets[${i}]`);
+        throw prefixField(e, `tablets[${i}]`);
       }
     });
     const aligned = prepared[0].isAligned;
@@ -89,9 +90,4 @@ export class Session extends BaseSession {
     });
     verifySuccess(status, `insertRecords (${records.length} records)`);
   }
-}
-
-function withPrefix(e: unknown, prefix: string): unknown {
-  if (e instanceof IoTDBValidationError) return new IoTDBValidationError(`${prefix}.${e.field}`, e.message.slice(e.field.length + 2), { cause: e });
-  return e;
 }

@@ -1,3 +1,4 @@
+import { prefixField } from '../errors.js';
 import { ByteWriter } from '../io/byte-writer.js';
 import { TType } from '../thrift/ttype.js';
 import { valuesUpperBound, writeTimestamps, writeValues } from './encode-tablet.js';
@@ -72,12 +73,21 @@ export function writeInsertTabletReq(w: ByteWriter, sessionId: bigint, p: Prepar
   w.i8(TType.STOP);
 }
 
+/** Runs `fn`, naming tablet i in a validation error's field. */
+function inTablet<T>(i: number, fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    throw prefixField(e, `tablets[${i}]`);
+  }
+}
+
 /**
  * The TSInsertTabletsReq struct: several tree tablets in one request. The request has one
  * `isAligned` for all, so the tablets must agree on it (the caller checks).
  */
 export function writeInsertTabletsReq(w: ByteWriter, sessionId: bigint, tablets: readonly PreparedTablet[]): void {
-  const maxValues = tablets.map(valuesUpperBound);
+  const maxValues = tablets.map((p, i) => inTablet(i, () => valuesUpperBound(p)));
   let total = 64;
   tablets.forEach((p, i) => (total += tabletReqBytes(p, maxValues[i])));
   w.ensure(total);
@@ -89,9 +99,9 @@ export function writeInsertTabletsReq(w: ByteWriter, sessionId: bigint, tablets:
     for (const m of p.measurements) w.lengthPrefixedUtf8(m);
   }
   w.i8(TType.LIST).i16(4).i8(TType.STRING).i32(tablets.length);
-  tablets.forEach((p, i) => writeValuesBinary(w, p, maxValues[i]));
+  tablets.forEach((p, i) => inTablet(i, () => writeValuesBinary(w, p, maxValues[i])));
   w.i8(TType.LIST).i16(5).i8(TType.STRING).i32(tablets.length);
-  tablets.forEach((p) => writeTimestampsBinary(w, p));
+  tablets.forEach((p, i) => inTablet(i, () => writeTimestampsBinary(w, p)));
   w.i8(TType.LIST).i16(6).i8(TType.LIST).i32(tablets.length);
   for (const p of tablets) {
     w.i8(TType.I32).i32(p.types.length);
