@@ -22,7 +22,7 @@ export type { CellValue, ColumnInput, DataTypeInput, TableTablet, Tablet, Tablet
 export { prepareTablet, prepareTableTablet, dataTypeCode } from './tablet/prepare-tablet.js';
 export type { PreparedTablet } from './tablet/prepare-tablet.js';
 export { valuesUpperBound, writeTimestamps, writeValues, bitmapBytes } from './tablet/encode-tablet.js';
-export { encodeTabletPlain } from './tablet/plain-tablet-encoder.js';
+export { encodeTabletPlain, plainInsertTabletReq } from './tablet/plain-tablet-encoder.js';
 export { checkCell } from './tablet/cell.js';
 export type { WireCell } from './tablet/cell.js';
 export { writeInsertTabletReq, writeInsertTabletsReq } from './tablet/insert-tablet-request.js';

@@ -8,7 +8,7 @@ import {
   ByteWriter,
   TSInsertTabletReqSchema,
   decodeTsBlock,
-  encodeTabletPlain,
+  plainInsertTabletReq,
   prepareTablet,
   writeInsertTabletReq,
   writeStruct,
@@ -48,12 +48,9 @@ function encodeFast(t: Tablet): number {
 
 /** enableFastSerialization: false: the plain encoder's buffers, then the generic struct codec. */
 function encodeLegacy(t: Tablet): number {
-  const p = prepareTablet(t);
-  const { values, timestamps } = encodeTabletPlain(p);
-  const w = new ByteWriter(values.length + timestamps.length + 1024);
-  writeStruct(w, TSInsertTabletReqSchema, {
-    sessionId: 1n, prefixPath: p.prefixPath, measurements: p.measurements, values, timestamps, types: p.types, size: p.rows, isAligned: false,
-  });
+  const req = plainInsertTabletReq(1n, prepareTablet(t));
+  const w = new ByteWriter(req.values.length + req.timestamps.length + 1024);
+  writeStruct(w, TSInsertTabletReqSchema, req);
   return w.pos;
 }
 

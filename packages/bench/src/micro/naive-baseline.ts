@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { encodeTabletPlain, prepareTablet, type Tablet } from '@iotdb/fast-serializer';
+import { plainInsertTabletReq, prepareTablet, type Tablet } from '@iotdb/fast-serializer';
 
 /**
  * The naive baseline of `pnpm bench`: what a client built the obvious way does. Values one at a time
@@ -18,18 +18,8 @@ const { TSInsertTabletReq } = require('#generated/insert-tablet_types.cjs') as {
 
 /** The framed TSInsertTabletReq struct bytes (no message header), as the thrift package writes them. */
 export function encodeNaive(t: Tablet, sessionId: number): Buffer {
-  const p = prepareTablet(t);
-  const { values, timestamps } = encodeTabletPlain(p);
-  const req = new TSInsertTabletReq({
-    sessionId,
-    prefixPath: p.prefixPath,
-    measurements: p.measurements,
-    values,
-    timestamps,
-    types: p.types,
-    size: p.rows,
-    isAligned: p.isAligned,
-  });
+  // the thrift package's i64 takes a number (node-int64), not a bigint
+  const req = new TSInsertTabletReq({ ...plainInsertTabletReq(0n, prepareTablet(t)), sessionId });
   let out: Buffer | undefined;
   const transport = new thrift.TFramedTransport(undefined, (buf) => (out = buf));
   req.write(new thrift.TBinaryProtocol(transport));

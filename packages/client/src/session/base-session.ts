@@ -1,7 +1,7 @@
 import {
   IOTDB_SERVICE_PROTOCOL_V3,
   IoTDBProtocolError,
-  encodeTabletPlain,
+  plainInsertTabletReq,
   type PreparedTablet,
   type TSStatus,
 } from '@iotdb/fast-serializer';
@@ -158,19 +158,7 @@ export abstract class BaseSession {
     if (this.options.enableFastSerialization) {
       status = await rpc.insertTablet(s.connection, s.sessionId, p);
     } else {
-      const { values, timestamps } = encodeTabletPlain(p);
-      status = await rpc.insertTabletStruct(s.connection, {
-        sessionId: s.sessionId,
-        prefixPath: p.prefixPath,
-        measurements: p.measurements,
-        values,
-        timestamps,
-        types: p.types,
-        size: p.rows,
-        isAligned: p.isAligned,
-        writeToTable: p.columnCategories !== null ? true : undefined,
-        columnCategories: p.columnCategories ?? undefined,
-      });
+      status = await rpc.insertTabletStruct(s.connection, plainInsertTabletReq(s.sessionId, p));
     }
     verifySuccess(status, `insertTablet ${p.prefixPath}`);
   }

@@ -13,25 +13,14 @@ import {
   TableSession,
   type Tablet,
 } from '../index.js';
+import { useTreeDatabase } from '../testing/tree-database.js';
 
 const { host, port } = inject('iotdb');
 const DB = `root.it_errors_${randomBytes(4).toString('hex')}`;
 
 let session: Session;
 
-beforeAll(async () => {
-  session = new Session({ host, port });
-  await session.open();
-  await session.executeNonQueryStatement(`CREATE DATABASE ${DB}`);
-});
-
-afterAll(async () => {
-  try {
-    await session?.executeNonQueryStatement(`DELETE DATABASE ${DB}`);
-  } finally {
-    await session?.close();
-  }
-});
+useTreeDatabase({ host, port }, DB, (s) => (session = s));
 
 afterEach(() => {
   vi.restoreAllMocks();

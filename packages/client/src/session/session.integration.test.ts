@@ -13,6 +13,8 @@ import {
   type TSDataTypeName,
   type Tablet,
 } from '../index.js';
+import { useTreeDatabase } from '../testing/tree-database.js';
+import { expectedReadBack } from '../testing/read-back.js';
 import { rpc } from '../rpc/client-rpc.js';
 
 const { host, port } = inject('iotdb');
@@ -20,19 +22,7 @@ const DB = `root.it_session_${randomBytes(4).toString('hex')}`;
 
 let session: Session;
 
-beforeAll(async () => {
-  session = new Session({ host, port });
-  await session.open();
-  await session.executeNonQueryStatement(`CREATE DATABASE ${DB}`);
-});
-
-afterAll(async () => {
-  try {
-    await session?.executeNonQueryStatement(`DELETE DATABASE ${DB}`);
-  } finally {
-    await session?.close();
-  }
-});
+useTreeDatabase({ host, port }, DB, (s) => (session = s));
 
 // ---------- the ten types, their test values and how they come back ----------
 
@@ -70,27 +60,7 @@ const NULL_ROWS: Record<TSDataTypeName, number[]> = {
   STRING: [5],
 };
 
-/** What a written cell reads back as (int64As 'bigint'). */
-function expected(type: TSDataTypeName, v: CellValue): IoTDBValue {
-  if (v === null || v === undefined) return null;
-  switch (type) {
-    case 'INT64':
-      return BigInt(v as number | bigint);
-    case 'TIMESTAMP':
-      return v instanceof Date ? BigInt(v.getTime()) : BigInt(v as number | bigint);
-    case 'FLOAT':
-      return Math.fround(v as number);
-    case 'DATE': {
-      if (v instanceof Date) return new Date(Date.UTC(v.getUTCFullYear(), v.getUTCMonth(), v.getUTCDate()));
-      const [y, m, d] = (v as string).split('-').map(Number);
-      return new Date(Date.UTC(y, m - 1, d));
-    }
-    case 'BLOB':
-      return Buffer.from(v as Uint8Array);
-    default:
-      return v as IoTDBValue;
-  }
-}
+const expected = expectedReadBack;
 
 /** Column-major cells for the ten types, optionally with the null pattern. */
 function columns(withNulls: boolean): CellValue[][] {

@@ -14,6 +14,7 @@ import {
   type TSDataTypeName,
   type TableTablet,
 } from '../index.js';
+import { expectedReadBack } from '../testing/read-back.js';
 
 const { host, port } = inject('iotdb');
 const DB = `it_table_session_${randomBytes(4).toString('hex')}`;
@@ -64,27 +65,7 @@ const ROWS: CellValue[][] = [
   ['b', 'm2', false, 42, -1, null, null, null, 9_000_000_000_000, null, null, 'last'],
 ];
 
-/** What a written cell reads back as (int64As 'bigint'). */
-function expected(type: TSDataTypeName, v: CellValue): IoTDBValue {
-  if (v === null || v === undefined) return null;
-  switch (type) {
-    case 'INT64':
-      return BigInt(v as number | bigint);
-    case 'TIMESTAMP':
-      return v instanceof Date ? BigInt(v.getTime()) : BigInt(v as number | bigint);
-    case 'FLOAT':
-      return Math.fround(v as number);
-    case 'DATE': {
-      if (v instanceof Date) return new Date(Date.UTC(v.getUTCFullYear(), v.getUTCMonth(), v.getUTCDate()));
-      const [y, m, d] = (v as string).split('-').map(Number);
-      return new Date(Date.UTC(y, m - 1, d));
-    }
-    case 'BLOB':
-      return Buffer.from(v as Uint8Array);
-    default:
-      return v as IoTDBValue;
-  }
-}
+const expected = expectedReadBack;
 
 function tablet(tableName: string, over: Partial<TableTablet> = {}): TableTablet {
   return { tableName, columnNames: COLUMN_NAMES, columnCategories: CATEGORIES, dataTypes: DATA_TYPES, timestamps: TIMES, values: ROWS, ...over };

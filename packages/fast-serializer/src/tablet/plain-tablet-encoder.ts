@@ -1,4 +1,5 @@
 import { IoTDBValidationError } from '../errors.js';
+import type { TSInsertTabletReq } from '../thrift/iotdb-idl.js';
 import { TSDataType } from '../types/data-type.js';
 import { cellField, checkCell, isInt64 } from './cell.js';
 import { describe } from './date.js';
@@ -49,6 +50,23 @@ export function encodeTabletPlain(p: PreparedTablet): { timestamps: Buffer; valu
     bitmaps.push(Buffer.from([1]), bitmap);
   });
   return { timestamps, values: Buffer.concat([...parts, ...bitmaps]) };
+}
+
+/** The whole TSInsertTabletReq for the plain path, to be written by a generic struct codec. */
+export function plainInsertTabletReq(sessionId: bigint, p: PreparedTablet): TSInsertTabletReq {
+  const { values, timestamps } = encodeTabletPlain(p);
+  return {
+    sessionId,
+    prefixPath: p.prefixPath,
+    measurements: p.measurements,
+    values,
+    timestamps,
+    types: p.types,
+    size: p.rows,
+    isAligned: p.isAligned,
+    writeToTable: p.columnCategories !== null ? true : undefined,
+    columnCategories: p.columnCategories ?? undefined,
+  };
 }
 
 function fixed(bytes: number, set: (v: DataView) => void): Buffer {
