@@ -59,3 +59,30 @@ export class IoTDBSessionClosedError extends IoTDBError {
     super(`the ${what} is closed; call open() first`);
   }
 }
+
+/** One failed item of a batch: its index in what you passed, and why it failed. */
+export interface BatchFailure {
+  readonly index: number;
+  readonly error: Error;
+}
+
+/**
+ * Some items of a batch failed and others did not (parallel inserts, executeParallel, a multi-node
+ * insertTablets). Nothing is hidden: `failures` lists each failed item with its error, `succeeded` the
+ * indexes that were written, `results` what succeeded tasks returned (by index).
+ */
+export class IoTDBBatchError<T = unknown> extends IoTDBError {
+  readonly failures: readonly BatchFailure[];
+  readonly succeeded: readonly number[];
+  readonly results: readonly (T | undefined)[];
+
+  constructor(what: string, failures: BatchFailure[], succeeded: number[], results: (T | undefined)[] = []) {
+    const first = failures[0]?.error.message ?? '';
+    super(`${what}: ${failures.length} of ${failures.length + succeeded.length} failed (first: ${first})`, {
+      cause: failures[0]?.error,
+    });
+    this.failures = failures;
+    this.succeeded = succeeded;
+    this.results = results;
+  }
+}

@@ -1,19 +1,15 @@
-import {
-  IOTDB_SERVICE_PROTOCOL_V3,
-  IoTDBProtocolError,
-  plainInsertTabletReq,
-  type PreparedTablet,
-  type TSStatus,
-} from '@iotdb/fast-serializer';
-import { ThriftConnection } from '../connection/thrift-connection.js';
+import { plainInsertTabletReq, type PreparedTablet, type TSStatus } from '@iotdb/fast-serializer';
 import { IoTDBSessionClosedError } from '../errors.js';
 import { rpc } from '../rpc/client-rpc.js';
 import { verifySuccess } from '../rpc/status.js';
+import { endpointKey, type Endpoint } from './endpoint.js';
+import { NodeSession, type SqlDialect, type TimestampPrecision } from './node-session.js';
 import { resolveSessionOptions, type ResolvedSessionOptions, type SessionOptions } from './options.js';
+import { backoffMs, isRetryable, sleep } from './retry.js';
+import { RouteTable } from './routes.js';
 import { SessionDataSet } from './session-data-set.js';
 
-export type SqlDialect = 'tree' | 'table';
-export type TimestampPrecision = 'ms' | 'us' | 'ns';
+export type { SqlDialect, TimestampPrecision } from './node-session.js';
 
 export interface QueryOptions {
   /** rows per fetch for this query. @default the session's fetchSize */
@@ -22,24 +18,22 @@ export interface QueryOptions {
   timeoutMs?: number;
 }
 
-interface OpenState {
-  readonly connection: ThriftConnection;
-  readonly sessionId: bigint;
-  /** Java asks for one statement id after opening and uses it for every statement (protocol.md 2). */
-  readonly statementId: bigint;
-}
-
 /**
- * What tree and table sessions share: one TCP connection, one server session on it, SQL statements
- * and queries. Writes are in the subclasses.
+ * What tree and table sessions share. A session has a default node (the first reachable of
+ * `nodeUrls`) and, with redirection, one more server session per DataNode that leads some of its
+ * devices. Calls that fail for a connection reason reconnect (the same node first, then the others)
+ * and are retried up to `maxRetries` times; errors the server returns are not retried.
  */
 export abstract class BaseSession {
   protected readonly options: ResolvedSessionOptions;
+  protected readonly routes = new RouteTable();
   readonly #dialect: SqlDialect;
-  readonly #database: string | undefined;
-  #state: OpenState | null = null;
-  #opening: Promise<void> | null = null;
-  #precision: TimestampPrecision = 'ms';
+  #database: string | undefined;
+  #open = false;
+  #default: NodeSession | null = null;
+  #defaultIndex = 0;
+  #connecting: Promise<NodeSession> | null = null;
+  readonly #nodes = new Map<string, Promise<NodeSession>>();
 
   protected constructor(options: SessionOptions, dialect: SqlDialect, database?: string) {
     this.options = resolveSessionOptions(options);
@@ -47,72 +41,44 @@ export abstract class BaseSession {
     this.#database = database;
   }
 
+  /** Opened and not closed (a lost connection is re-established by the next call). */
   get isOpen(): boolean {
-    return this.#state !== null && this.#state.connection.isOpen;
+    return this.#open;
   }
 
   /** The server's timestamp precision (`timestamp_precision`), known once open. */
   get timestampPrecision(): TimestampPrecision {
-    return this.#precision;
+    return this.#default?.precision ?? 'ms';
   }
 
-  /** Connects and logs in. A wrong password or an unreachable server rejects (IoTDBServerError 801 / IoTDBConnectionError). */
+  /** The database statements run in (table model: the `database` option, then `USE`). */
+  protected get currentDatabase(): string | undefined {
+    return this.#database;
+  }
+
+  /** The node the session talks to by default, 'host:port'. */
+  get currentEndpoint(): string | undefined {
+    return this.#default?.key;
+  }
+
+  /** Connects to the first reachable node and logs in. Rejects with IoTDBServerError (e.g. 801) or IoTDBConnectionError. */
   async open(): Promise<void> {
-    if (this.#state !== null && this.#state.connection.isOpen) return;
-    if (this.#state !== null) {
-      // the connection broke: reopen with a new server session
-      this.#state.connection.close();
-      this.#state = null;
-    }
-    this.#opening ??= this.#open().finally(() => (this.#opening = null));
-    return this.#opening;
+    if (this.#open && this.#default?.isOpen) return;
+    await this.#defaultSession();
+    this.#open = true;
   }
 
-  async #open(): Promise<void> {
-    const o = this.options;
-    const connection = await ThriftConnection.connect({
-      host: o.host,
-      port: o.port,
-      connectTimeoutMs: o.connectTimeoutMs,
-      requestTimeoutMs: o.requestTimeoutMs,
-      maxFrameBytes: o.maxFrameBytes,
-      bufferPool: o.bufferPool,
-    });
-    try {
-      const configuration = new Map([
-        ['version', 'V_1_0'], // redirect info is computed only for V_1_0 clients
-        ['sql_dialect', this.#dialect],
-      ]);
-      if (this.#database !== undefined) configuration.set('db', this.#database);
-      const resp = await rpc.openSession(connection, {
-        client_protocol: IOTDB_SERVICE_PROTOCOL_V3,
-        zoneId: o.timeZone,
-        username: o.username,
-        password: o.password,
-        configuration,
-      });
-      verifySuccess(resp.status, 'openSession');
-      if (resp.sessionId === undefined) throw new IoTDBProtocolError('openSession: no sessionId in the reply');
-      const precision = resp.configuration?.get('timestamp_precision');
-      if (precision === 'us' || precision === 'ns') this.#precision = precision;
-      const statementId = await rpc.requestStatementId(connection, resp.sessionId);
-      this.#state = { connection, sessionId: resp.sessionId, statementId };
-    } catch (e) {
-      connection.close();
-      throw e;
-    }
-  }
-
-  /** Logs out and closes the connection. Safe to call twice; later calls on the session throw IoTDBSessionClosedError. */
+  /** Logs out and closes every connection. Safe to call twice; later calls throw IoTDBSessionClosedError. */
   async close(): Promise<void> {
-    const state = this.#state;
-    if (state === null) return;
-    this.#state = null;
-    try {
-      if (state.connection.isOpen) verifySuccess(await rpc.closeSession(state.connection, state.sessionId), 'closeSession');
-    } finally {
-      state.connection.close();
-    }
+    this.#open = false;
+    const nodes = await Promise.allSettled(this.#nodes.values());
+    this.#nodes.clear();
+    this.routes.clear();
+    const others = nodes.flatMap((n) => (n.status === 'fulfilled' ? [n.value.close().catch(() => undefined)] : []));
+    const d = this.#default;
+    this.#default = null;
+    await Promise.all(others);
+    await d?.close();
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
@@ -121,46 +87,148 @@ export abstract class BaseSession {
 
   /** Runs a statement that returns no rows (DDL, INSERT, DELETE, ...). Server failures throw IoTDBServerError. */
   async executeNonQueryStatement(sql: string): Promise<void> {
-    const s = this.state();
-    const resp = await rpc.executeUpdateStatementV2(s.connection, { sessionId: s.sessionId, statement: sql, statementId: s.statementId });
+    const resp = await this.withDefault((ns) =>
+      rpc.executeUpdateStatementV2(ns.connection, { sessionId: ns.sessionId, statement: sql, statementId: ns.statementId }),
+    );
     verifySuccess(resp.status, sqlContext(sql));
+    if (resp.database !== undefined && resp.database !== this.#database) {
+      // `USE db` (table model): new server sessions start there; the redirect targets reopen lazily
+      this.#database = resp.database;
+      await this.#closeNodes();
+    }
   }
 
   /** Runs a query; read the rows with `for await`, or all at once with `toColumnar()`. Close it if you stop early. */
   async executeQueryStatement(sql: string, opts: QueryOptions = {}): Promise<SessionDataSet> {
-    const s = this.state();
     const fetchSize = opts.fetchSize ?? this.options.fetchSize;
     const timeoutMs = opts.timeoutMs ?? this.options.requestTimeoutMs;
-    const resp = await rpc.executeQueryStatementV2(s.connection, timeoutMs, {
-      sessionId: s.sessionId,
-      statement: sql,
-      statementId: s.statementId,
-      fetchSize,
-      timeout: timeoutMs,
-      enableRedirectQuery: false,
+    const { ns, resp } = await this.withDefault(async (ns) => {
+      const resp = await rpc.executeQueryStatementV2(ns.connection, timeoutMs, {
+        sessionId: ns.sessionId,
+        statement: sql,
+        statementId: ns.statementId,
+        fetchSize,
+        timeout: timeoutMs,
+        enableRedirectQuery: false,
+      });
+      return { ns, resp };
     });
     verifySuccess(resp.status, sqlContext(sql));
-    const { connection, sessionId, statementId } = s;
+    const { connection, sessionId, statementId } = ns;
     return new SessionDataSet({ connection, sessionId, statementId, sql, fetchSize, timeoutMs, int64As: this.options.int64As }, resp);
   }
 
-  /** The open state, or IoTDBSessionClosedError: checked before anything is encoded or sent. */
-  protected state(): OpenState {
-    const s = this.#state;
-    if (s === null || !s.connection.isOpen) throw new IoTDBSessionClosedError();
-    return s;
+  /** IoTDBSessionClosedError unless open: checked before anything is encoded or sent. */
+  protected checkOpen(): void {
+    if (!this.#open) throw new IoTDBSessionClosedError();
   }
 
-  /** One tablet, fast path or plain path (enableFastSerialization). */
-  protected async writeTablet(p: PreparedTablet): Promise<void> {
-    const s = this.state();
-    let status: TSStatus;
-    if (this.options.enableFastSerialization) {
-      status = await rpc.insertTablet(s.connection, s.sessionId, p);
-    } else {
-      status = await rpc.insertTabletStruct(s.connection, plainInsertTabletReq(s.sessionId, p));
+  /** Runs `fn` on the default node, reconnecting and retrying on connection failures. */
+  protected async withDefault<T>(fn: (ns: NodeSession) => Promise<T>): Promise<T> {
+    this.checkOpen();
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await fn(await this.#defaultSession());
+      } catch (e) {
+        if (!isRetryable(e) || attempt >= this.options.maxRetries || !this.#open) throw e;
+        await sleep(backoffMs(this.options.retryIntervalMs, attempt + 1));
+      }
     }
-    verifySuccess(status, `insertTablet ${p.prefixPath}`);
+  }
+
+  /**
+   * Sends a write to `target` (a node a redirect named) or, without one or when that node fails, to the
+   * default node with retries. Server errors throw IoTDBServerError; the status is returned to learn from.
+   */
+  protected async write(target: Endpoint | undefined, send: (ns: NodeSession) => Promise<TSStatus>, context: string): Promise<TSStatus> {
+    this.checkOpen();
+    if (target !== undefined && this.options.enableRedirection) {
+      try {
+        const status = await send(await this.#node(target));
+        verifySuccess(status, context);
+        return status;
+      } catch (e) {
+        if (!isRetryable(e)) throw e;
+        this.#forgetNode(target); // its devices go to the default node again
+      }
+    }
+    const status = await this.withDefault(send);
+    verifySuccess(status, context);
+    return status;
+  }
+
+  /** The node a device's writes should go to, when a redirect said so. */
+  protected routeOf(device: string): Endpoint | undefined {
+    return this.options.enableRedirection ? this.routes.get(device) : undefined;
+  }
+
+  /** Learns device -> node from a successful write's status (protocol.md 5). */
+  protected learnRoutes(status: TSStatus, device: string | null, deviceOf: (i: number) => string | null): void {
+    if (this.options.enableRedirection) this.routes.learn(status, device, deviceOf);
+  }
+
+  /** One tablet to one node, fast path or plain path (enableFastSerialization). */
+  protected sendTablet(ns: NodeSession, p: PreparedTablet): Promise<TSStatus> {
+    return this.options.enableFastSerialization
+      ? rpc.insertTablet(ns.connection, ns.sessionId, p)
+      : rpc.insertTabletStruct(ns.connection, plainInsertTabletReq(ns.sessionId, p));
+  }
+
+  /** The working default node session: reconnects (same node first, then the others) when it broke. */
+  #defaultSession(): Promise<NodeSession> {
+    if (this.#default?.isOpen) return Promise.resolve(this.#default);
+    this.#connecting ??= this.#connectDefault().finally(() => (this.#connecting = null));
+    return this.#connecting;
+  }
+
+  async #connectDefault(): Promise<NodeSession> {
+    this.#default?.connection.close();
+    this.#default = null;
+    const eps = this.options.endpoints;
+    let last: unknown;
+    for (let k = 0; k < eps.length; k++) {
+      const i = (this.#defaultIndex + k) % eps.length;
+      try {
+        const ns = await NodeSession.open(eps[i], this.options, this.#dialect, this.#database);
+        this.#defaultIndex = i;
+        this.#default = ns;
+        return ns;
+      } catch (e) {
+        if (!isRetryable(e)) throw e; // e.g. a wrong password: the next node would say the same
+        last = e;
+      }
+    }
+    throw last;
+  }
+
+  #node(target: Endpoint): Promise<NodeSession> {
+    const key = endpointKey(target);
+    if (this.#default?.isOpen && this.#default.key === key) return Promise.resolve(this.#default);
+    let p = this.#nodes.get(key);
+    if (p === undefined) {
+      p = NodeSession.open(target, this.options, this.#dialect, this.#database);
+      p.catch(() => this.#nodes.delete(key));
+      this.#nodes.set(key, p);
+    }
+    return p.then((ns) => {
+      if (ns.isOpen) return ns;
+      this.#nodes.delete(key);
+      return this.#node(target);
+    });
+  }
+
+  #forgetNode(target: Endpoint): void {
+    const key = endpointKey(target);
+    this.routes.forgetEndpoint((e) => endpointKey(e) === key);
+    const p = this.#nodes.get(key);
+    this.#nodes.delete(key);
+    p?.then((ns) => ns.connection.close(), () => undefined);
+  }
+
+  async #closeNodes(): Promise<void> {
+    const nodes = [...this.#nodes.values()];
+    this.#nodes.clear();
+    for (const p of nodes) await p.then((ns) => ns.close(), () => undefined).catch(() => undefined);
   }
 }
 

@@ -1,4 +1,5 @@
 import { BufferPool, IoTDBValidationError, globalBufferPool } from '@iotdb/fast-serializer';
+import { parseEndpoint, type Endpoint } from './endpoint.js';
 
 /** How INT64 and TIMESTAMP values (and row timestamps) come back from queries. */
 export type Int64Mode = 'bigint' | 'number';
@@ -33,6 +34,21 @@ export interface SessionOptions {
   int64As?: Int64Mode;
   /** Where request buffers come from. @default globalBufferPool */
   bufferPool?: BufferPool;
+  /**
+   * DataNodes to connect to, 'host:port' each; the session uses the first reachable one and fails over
+   * to the next when its connection is lost. Overrides host/port. @default [`${host}:${port}`]
+   */
+  nodeUrls?: readonly string[];
+  /**
+   * How often a call that failed for a connection reason (refused, reset, timeout) is tried again after
+   * reconnecting. Writes are idempotent for the same timestamps, so retrying them is safe; a call the
+   * server rejected (IoTDBServerError) is never retried. @default 3
+   */
+  maxRetries?: number;
+  /** Wait before the first retry; doubles for each further one, up to 10x. @default 500 */
+  retryIntervalMs?: number;
+  /** Send each device's writes to the DataNode that leads its region, as the server recommends. @default true */
+  enableRedirection?: boolean;
 }
 
 /** TableSession only: the database the session starts in (`USE db`). */
@@ -53,6 +69,10 @@ export interface ResolvedSessionOptions {
   readonly enableFastSerialization: boolean;
   readonly int64As: Int64Mode;
   readonly bufferPool: BufferPool;
+  readonly endpoints: readonly Endpoint[];
+  readonly maxRetries: number;
+  readonly retryIntervalMs: number;
+  readonly enableRedirection: boolean;
 }
 
 const DEFAULTS = Object.freeze({
@@ -66,6 +86,9 @@ const DEFAULTS = Object.freeze({
   maxFrameBytes: 512 * 1024 * 1024,
   enableFastSerialization: true,
   int64As: 'bigint' as Int64Mode,
+  maxRetries: 3,
+  retryIntervalMs: 500,
+  enableRedirection: true,
 });
 
 function positiveInt(field: string, v: number, allowZero = false): number {
@@ -89,6 +112,10 @@ export function resolveSessionOptions(o: SessionOptions = {}): ResolvedSessionOp
     enableFastSerialization: o.enableFastSerialization ?? DEFAULTS.enableFastSerialization,
     int64As: o.int64As ?? DEFAULTS.int64As,
     bufferPool: o.bufferPool ?? globalBufferPool,
+    endpoints: endpointsOf(o),
+    maxRetries: positiveInt('maxRetries', o.maxRetries ?? DEFAULTS.maxRetries, true),
+    retryIntervalMs: positiveInt('retryIntervalMs', o.retryIntervalMs ?? DEFAULTS.retryIntervalMs, true),
+    enableRedirection: o.enableRedirection ?? DEFAULTS.enableRedirection,
   };
   if (typeof r.host !== 'string' || r.host.length === 0) throw new IoTDBValidationError('host', 'needs a non-empty string');
   if (r.port > 65535) throw new IoTDBValidationError('port', `needs 1-65535, got ${r.port}`);
@@ -96,5 +123,11 @@ export function resolveSessionOptions(o: SessionOptions = {}): ResolvedSessionOp
     throw new IoTDBValidationError('int64As', `needs 'bigint' or 'number', got ${String(r.int64As)}`);
   }
   Object.defineProperty(r, 'password', { value: o.password ?? DEFAULTS.password, enumerable: false });
-  return r as ResolvedSessionOptions;
+  return r as unknown as ResolvedSessionOptions;
+}
+
+function endpointsOf(o: SessionOptions): Endpoint[] {
+  if (o.nodeUrls === undefined) return [{ host: o.host ?? DEFAULTS.host, port: o.port ?? DEFAULTS.port }];
+  if (!Array.isArray(o.nodeUrls) || o.nodeUrls.length === 0) throw new IoTDBValidationError('nodeUrls', "needs at least one 'host:port'");
+  return o.nodeUrls.map((u, i) => parseEndpoint(u, `nodeUrls[${i}]`));
 }

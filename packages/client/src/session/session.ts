@@ -3,12 +3,17 @@ import {
   encodeRecord,
   prefixField,
   prepareTablet,
+  type EncodedRecord,
+  type PreparedTablet,
   type RecordInput,
   type Tablet,
+  type TSStatus,
 } from '@iotdb/fast-serializer';
+import { IoTDBBatchError, type BatchFailure } from '../errors.js';
 import { rpc } from '../rpc/client-rpc.js';
-import { verifySuccess } from '../rpc/status.js';
 import { BaseSession } from './base-session.js';
+import { endpointKey, type Endpoint } from './endpoint.js';
+import type { NodeSession } from './node-session.js';
 import type { SessionOptions } from './options.js';
 
 /**
@@ -20,7 +25,7 @@ import type { SessionOptions } from './options.js';
  * await session.insertTablet({ deviceId: 'root.demo.d1', measurements: ['temp'], dataTypes: [TSDataType.FLOAT],
  *   timestamps: [Date.now()], values: [[25.5]] });
  * ```
- * One session is one connection; its calls run one at a time. Use several sessions for parallel writes.
+ * Calls on one session run one at a time per connection. Use a SessionPool for parallel writes.
  */
 export class Session extends BaseSession {
   constructor(options: SessionOptions = {}) {
@@ -29,8 +34,10 @@ export class Session extends BaseSession {
 
   /** Writes a tablet: rows of one device. Rows are sorted by time first, as the Java client does. */
   async insertTablet(tablet: Tablet): Promise<void> {
-    this.state();
-    await this.writeTablet(prepareTablet(tablet));
+    this.checkOpen();
+    const p = prepareTablet(tablet);
+    const status = await this.write(this.routeOf(p.prefixPath), (ns) => this.sendTablet(ns, p), `insertTablet ${p.prefixPath}`);
+    this.learnRoutes(status, p.prefixPath, () => null);
   }
 
   /** insertTablet to an aligned device. */
@@ -38,9 +45,13 @@ export class Session extends BaseSession {
     await this.insertTablet({ ...tablet, isAligned: true });
   }
 
-  /** Several tablets (devices) in one request. They must agree on `isAligned` (the request has one flag). */
+  /**
+   * Several tablets (devices) in one request per DataNode. They must agree on `isAligned`. When the
+   * devices live on different nodes (known from redirects), each node gets its share in parallel; if
+   * only some shares fail, an IoTDBBatchError says which tablets were written and which were not.
+   */
   async insertTablets(tablets: readonly Tablet[]): Promise<void> {
-    const s = this.state();
+    this.checkOpen();
     if (!Array.isArray(tablets) || tablets.length === 0) throw new IoTDBValidationError('tablets', 'needs at least one tablet');
     const prepared = tablets.map((t, i) => {
       try {
@@ -49,45 +60,87 @@ export class Session extends BaseSession {
         throw prefixField(e, `tablets[${i}]`);
       }
     });
-    const aligned = prepared[0].isAligned;
-    prepared.forEach((p, i) => {
-      if (p.isAligned !== aligned) throw new IoTDBValidationError(`tablets[${i}].isAligned`, 'all tablets of one insertTablets call must agree on isAligned');
-    });
-    verifySuccess(await rpc.insertTablets(s.connection, s.sessionId, prepared), `insertTablets (${tablets.length} tablets)`);
+    sameAlignment(prepared, 'tablets');
+    await this.#writeGroups('insertTablets', prepared, (p) => p.prefixPath, (ns, group) =>
+      rpc.insertTablets(ns.connection, ns.sessionId, group),
+    );
   }
 
   /** One row of one device. Null values are left out (nothing is written for them). */
   async insertRecord(record: RecordInput): Promise<void> {
-    const s = this.state();
+    this.checkOpen();
     const r = encodeRecord(record);
-    const status = await rpc.insertRecord(s.connection, {
-      sessionId: s.sessionId,
-      prefixPath: r.deviceId,
-      measurements: r.measurements,
-      values: r.values,
-      timestamp: r.timestamp,
-      isAligned: r.isAligned,
-    });
-    verifySuccess(status, `insertRecord ${r.deviceId}`);
+    const status = await this.write(
+      this.routeOf(r.deviceId),
+      (ns) =>
+        rpc.insertRecord(ns.connection, {
+          sessionId: ns.sessionId,
+          prefixPath: r.deviceId,
+          measurements: r.measurements,
+          values: r.values,
+          timestamp: r.timestamp,
+          isAligned: r.isAligned,
+        }),
+      `insertRecord ${r.deviceId}`,
+    );
+    this.learnRoutes(status, r.deviceId, () => null);
   }
 
-  /** Rows of any devices in one request. They must agree on `isAligned`. */
+  /** Rows of any devices in one request per DataNode. They must agree on `isAligned`. */
   async insertRecords(records: readonly RecordInput[]): Promise<void> {
-    const s = this.state();
+    this.checkOpen();
     if (!Array.isArray(records) || records.length === 0) throw new IoTDBValidationError('records', 'needs at least one record');
     const encoded = records.map((r, i) => encodeRecord(r, `records[${i}]`));
-    const aligned = encoded[0].isAligned;
-    encoded.forEach((r, i) => {
-      if (r.isAligned !== aligned) throw new IoTDBValidationError(`records[${i}].isAligned`, 'all records of one insertRecords call must agree on isAligned');
-    });
-    const status = await rpc.insertRecords(s.connection, {
-      sessionId: s.sessionId,
-      prefixPaths: encoded.map((r) => r.deviceId),
-      measurementsList: encoded.map((r) => r.measurements),
-      valuesList: encoded.map((r) => r.values),
-      timestamps: encoded.map((r) => r.timestamp),
-      isAligned: aligned,
-    });
-    verifySuccess(status, `insertRecords (${records.length} records)`);
+    sameAlignment(encoded, 'records');
+    await this.#writeGroups('insertRecords', encoded, (r) => r.deviceId, (ns, group) =>
+      rpc.insertRecords(ns.connection, {
+        sessionId: ns.sessionId,
+        prefixPaths: group.map((r) => r.deviceId),
+        measurementsList: group.map((r) => r.measurements),
+        valuesList: group.map((r) => r.values),
+        timestamps: group.map((r) => r.timestamp),
+        isAligned: group[0].isAligned,
+      }),
+    );
   }
+
+  /** Splits a multi-device write by the node each device is routed to and sends the groups in parallel. */
+  async #writeGroups<T>(
+    what: string,
+    items: readonly T[],
+    deviceOf: (item: T) => string,
+    send: (ns: NodeSession, group: T[]) => Promise<TSStatus>,
+  ): Promise<void> {
+    const groups = new Map<string, { target: Endpoint | undefined; indexes: number[] }>();
+    items.forEach((item, i) => {
+      const target = this.routeOf(deviceOf(item));
+      const key = target === undefined ? '' : endpointKey(target);
+      const g = groups.get(key) ?? { target, indexes: [] };
+      g.indexes.push(i);
+      groups.set(key, g);
+    });
+    const outcomes = await Promise.allSettled(
+      [...groups.values()].map(async ({ target, indexes }) => {
+        const group = indexes.map((i) => items[i]);
+        const status = await this.write(target, (ns) => send(ns, group), `${what} (${group.length})`);
+        this.learnRoutes(status, null, (k) => (k < group.length ? deviceOf(group[k]) : null));
+      }),
+    );
+    const failed = outcomes.flatMap((o, g) => (o.status === 'rejected' ? [{ g, error: o.reason as Error }] : []));
+    if (failed.length === 0) return;
+    const all = [...groups.values()];
+    if (all.length === 1) throw failed[0].error;
+    const failures: BatchFailure[] = failed.flatMap(({ g, error }) => all[g].indexes.map((index) => ({ index, error })));
+    const succeeded = outcomes.flatMap((o, g) => (o.status === 'fulfilled' ? all[g].indexes : []));
+    throw new IoTDBBatchError(what, failures, succeeded);
+  }
+}
+
+function sameAlignment(items: readonly (PreparedTablet | EncodedRecord)[], field: string): void {
+  const aligned = items[0].isAligned;
+  items.forEach((x, i) => {
+    if (x.isAligned !== aligned) {
+      throw new IoTDBValidationError(`${field}[${i}].isAligned`, `all ${field} of one call must agree on isAligned`);
+    }
+  });
 }

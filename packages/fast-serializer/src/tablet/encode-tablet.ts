@@ -66,7 +66,8 @@ export function valuesUpperBound(p: PreparedTablet): number {
     if (!Array.isArray(col)) throw typedArrayMismatch(p, c);
     const isBlob = types[c] === TSDataType.BLOB;
     bytes += 4 * rows;
-    for (let r = 0; r < rows; r++) {
+    // every cell of the column, also when only some rows are sent (`order` a subset): still an upper bound
+    for (let r = 0; r < col.length; r++) {
       const v: CellValue = col[r];
       if (v == null) continue;
       if (!isBlob && typeof v === 'string') bytes += 3 * v.length;
