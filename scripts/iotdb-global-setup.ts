@@ -4,27 +4,41 @@ import type { TestProject } from 'vitest/node';
 
 /**
  * Integration suite setup: uses the IoTDB given by IOTDB_HOST/IOTDB_PORT, or starts a fresh local
- * one (1 ConfigNode + 1 DataNode from Maven Central jars, scripts/iotdb-local.sh) and stops it at
- * the end. It never stops a server it did not start.
+ * cluster (1 ConfigNode + 2 DataNodes on 127.0.0.1:6667 and :6668, data_replication_factor=1, from
+ * Maven Central jars via scripts/iotdb-local.sh) and stops it at the end. Two DataNodes make regions,
+ * and therefore redirects, land on two nodes. It never stops a server it did not start.
  */
+export interface IoTDBTestServer {
+  host: string;
+  port: number;
+  /** 'host:port' of every DataNode */
+  nodeUrls: string[];
+  /** set when the suite manages the server: fault tests may stop and start its nodes */
+  control: { script: string; dir: string } | null;
+}
+
 declare module 'vitest' {
   export interface ProvidedContext {
-    iotdb: { host: string; port: number };
+    iotdb: IoTDBTestServer;
   }
 }
 
 const script = fileURLToPath(new URL('./iotdb-local.sh', import.meta.url));
 const dir = process.env.IOTDB_TEST_DIR ?? fileURLToPath(new URL('../.iotdb-test/server', import.meta.url));
+const DATANODES = 2;
 
 export default function setup(project: TestProject): () => void {
   const given = process.env.IOTDB_HOST;
   if (given) {
-    project.provide('iotdb', { host: given, port: Number(process.env.IOTDB_PORT ?? 6667) });
+    const port = Number(process.env.IOTDB_PORT ?? 6667);
+    const nodeUrls = (process.env.NODE_URLS ?? `${given}:${port}`).split(',');
+    project.provide('iotdb', { host: given, port, nodeUrls, control: null });
     return () => {};
   }
-  console.log(`starting a local IoTDB in ${dir} (set IOTDB_HOST to use your own server)`);
-  execFileSync('bash', [script, 'start', dir], { stdio: 'inherit' });
-  project.provide('iotdb', { host: '127.0.0.1', port: Number(process.env.RPC_PORT ?? 6667) });
+  console.log(`starting a local IoTDB (1 ConfigNode + ${DATANODES} DataNodes) in ${dir} (set IOTDB_HOST to use your own server)`);
+  execFileSync('bash', [script, 'start', dir], { stdio: 'inherit', env: { ...process.env, DATANODES: String(DATANODES) } });
+  const nodeUrls = Array.from({ length: DATANODES }, (_, k) => `127.0.0.1:${6667 + k}`);
+  project.provide('iotdb', { host: '127.0.0.1', port: 6667, nodeUrls, control: { script, dir } });
   return () => {
     execFileSync('bash', [script, 'stop', dir], { stdio: 'inherit' });
   };

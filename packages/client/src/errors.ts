@@ -86,3 +86,10 @@ export class IoTDBBatchError<T = unknown> extends IoTDBError {
     this.results = results;
   }
 }
+
+/** No pooled session became free within `waitTimeoutMs`. */
+export class IoTDBPoolTimeoutError extends IoTDBError {
+  constructor(waitTimeoutMs: number, stats: { size: number; inUse: number; waiting: number }) {
+    super(`no pooled session free within waitTimeoutMs=${waitTimeoutMs} (size ${stats.size}, in use ${stats.inUse}, waiting ${stats.waiting})`);
+  }
+}

@@ -3,6 +3,11 @@ export { TableSession } from './session/table-session.js';
 export { BaseSession } from './session/base-session.js';
 export type { QueryOptions, SqlDialect, TimestampPrecision } from './session/base-session.js';
 export { SessionDataSet } from './session/session-data-set.js';
+export { SessionPool, TableSessionPool } from './pool/session-pool.js';
+export type { ParallelOptions } from './pool/session-pool.js';
+export { Pool } from './pool/pool.js';
+export type { PoolStats } from './pool/pool.js';
+export type { PoolOptions } from './pool/pool-options.js';
 export { RowRecord } from './session/row-record.js';
 export type { IoTDBValue } from './session/row-record.js';
 export type { ColumnarResult } from './session/columnar.js';
@@ -15,8 +20,10 @@ export {
   IoTDBConnectionError,
   IoTDBTimeoutError,
   IoTDBSessionClosedError,
+  IoTDBBatchError,
+  IoTDBPoolTimeoutError,
 } from './errors.js';
-export type { ConnectionFailure } from './errors.js';
+export type { ConnectionFailure, BatchFailure } from './errors.js';
 export { StatusCode } from './rpc/status.js';
 export {
   TSDataType,

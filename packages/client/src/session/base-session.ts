@@ -46,6 +46,11 @@ export abstract class BaseSession {
     return this.#open;
   }
 
+  /** The default node's connection works right now (a broken one is re-established by the next call). */
+  get isConnected(): boolean {
+    return this.#default?.isOpen === true;
+  }
+
   /** The server's timestamp precision (`timestamp_precision`), known once open. */
   get timestampPrecision(): TimestampPrecision {
     return this.#default?.precision ?? 'ms';

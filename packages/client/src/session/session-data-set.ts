@@ -52,6 +52,9 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   #cells: IoTDBValue[][] | null = null;
   #row = 0;
   #closed = false;
+  #markClosed!: () => void;
+  /** Settles once the data set is closed (its rows read to the end, or close() called). */
+  readonly closed: Promise<void> = new Promise((resolve) => (this.#markClosed = resolve));
 
   constructor(ctx: QueryContext, resp: TSExecuteStatementResp) {
     this.#ctx = ctx;
@@ -79,7 +82,10 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
     this.columnTypes = this.#hasTime ? ['INT64', ...typeNames] : [...typeNames];
     this.#raw = resp.queryResult ?? [];
     this.#moreData = resp.moreData === true;
-    if (resp.queryId === undefined) this.#closed = true; // nothing to release on the server
+    if (resp.queryId === undefined) {
+      this.#closed = true; // nothing to release on the server
+      this.#markClosed();
+    }
   }
 
   get isClosed(): boolean {
@@ -168,13 +174,17 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
     if (this.#closed) return;
     this.#closed = true;
     this.#moreData = false;
-    if (!this.#ctx.connection.isOpen) return;
-    const status = await rpc.closeOperation(this.#ctx.connection, {
-      sessionId: this.#ctx.sessionId,
-      queryId: this.#queryId,
-      statementId: this.#ctx.statementId, // mandatory: without it the server answers 710
-    });
-    verifySuccess(status, 'closeOperation');
+    try {
+      if (!this.#ctx.connection.isOpen) return;
+      const status = await rpc.closeOperation(this.#ctx.connection, {
+        sessionId: this.#ctx.sessionId,
+        queryId: this.#queryId,
+        statementId: this.#ctx.statementId, // mandatory: without it the server answers 710
+      });
+      verifySuccess(status, 'closeOperation');
+    } finally {
+      this.#markClosed();
+    }
   }
 
   async [Symbol.asyncDispose](): Promise<void> {

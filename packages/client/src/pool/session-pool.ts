@@ -1,0 +1,113 @@
+import { IoTDBValidationError, type RecordInput, type Tablet } from '@iotdb/fast-serializer';
+import type { BaseSession, QueryOptions } from '../session/base-session.js';
+import type { SessionOptions, TableSessionOptions } from '../session/options.js';
+import type { SessionDataSet } from '../session/session-data-set.js';
+import { Session } from '../session/session.js';
+import { TableSession } from '../session/table-session.js';
+import type { TableTablet } from '@iotdb/fast-serializer';
+import { runAll, slotOf } from './parallel.js';
+import { Pool } from './pool.js';
+import type { PoolOptions } from './pool-options.js';
+
+export interface ParallelOptions {
+  /** Tasks at once; at most the pool's maxSize are really concurrent. @default maxSize */
+  concurrency?: number;
+}
+
+/** Statements and queries on any pooled session; shared by the tree and table pools. */
+abstract class StatementPool<S extends BaseSession> extends Pool<S> {
+  /** Runs a statement that returns no rows on any pooled session. */
+  executeNonQueryStatement(sql: string): Promise<void> {
+    return this.execute((s) => s.executeNonQueryStatement(sql));
+  }
+
+  /**
+   * Runs a query on a pooled session, which stays borrowed until the data set is closed (read to the
+   * end, or `close()`): close every data set you open, or the pool runs dry.
+   */
+  async executeQueryStatement(sql: string, opts?: QueryOptions): Promise<SessionDataSet> {
+    let handOver!: (ds: SessionDataSet) => void;
+    const dataSet = new Promise<SessionDataSet>((resolve) => (handOver = resolve));
+    const borrowed = this.execute(async (s) => {
+      const ds = await s.executeQueryStatement(sql, opts);
+      handOver(ds);
+      await ds.closed;
+    });
+    return Promise.race([dataSet, borrowed.then(() => dataSet)]);
+  }
+
+  /** Runs each task with a pooled session, `concurrency` at a time; see IoTDBBatchError for failures. */
+  executeParallel<T>(tasks: readonly ((session: S) => Promise<T>)[], opts: ParallelOptions = {}): Promise<T[]> {
+    return runAll('executeParallel', tasks.length, opts.concurrency ?? this.maxSize, (i) => this.execute(tasks[i]));
+  }
+
+  /** With device binding: the slot of `key`'s session; without: any session. */
+  protected slotFor(key: string): number | undefined {
+    return this.poolOptions.deviceBinding ? slotOf(key, this.maxSize) : undefined;
+  }
+}
+
+/**
+ * A pool of tree-model sessions with the Session write methods. With device binding (the default) a
+ * device is always written through the same session.
+ *
+ * ```ts
+ * const pool = new SessionPool({ host: '127.0.0.1', maxSize: 4 });
+ * await pool.insertTabletsParallel(tablets, { concurrency: 4 });
+ * await pool.execute((session) => session.executeNonQueryStatement('FLUSH'));
+ * await pool.close();
+ * ```
+ */
+export class SessionPool extends StatementPool<Session> {
+  constructor(options: SessionOptions & PoolOptions = {}) {
+    super(() => new Session(options), options);
+  }
+
+  insertTablet(tablet: Tablet): Promise<void> {
+    return this.execute((s) => s.insertTablet(tablet), this.slotFor(tablet?.deviceId));
+  }
+
+  insertAlignedTablet(tablet: Tablet): Promise<void> {
+    return this.execute((s) => s.insertAlignedTablet(tablet), this.slotFor(tablet?.deviceId));
+  }
+
+  /** Several devices in one request (per DataNode), on one pooled session. */
+  insertTablets(tablets: readonly Tablet[]): Promise<void> {
+    return this.execute((s) => s.insertTablets(tablets));
+  }
+
+  insertRecord(record: RecordInput): Promise<void> {
+    return this.execute((s) => s.insertRecord(record), this.slotFor(record?.deviceId));
+  }
+
+  insertRecords(records: readonly RecordInput[]): Promise<void> {
+    return this.execute((s) => s.insertRecords(records));
+  }
+
+  /**
+   * One insertTablet per tablet across pooled sessions, `concurrency` at a time. With device binding a
+   * device's tablets go through its session in the order given. Every tablet is tried; if any failed,
+   * IoTDBBatchError says which (index into `tablets`) and why, and which were written.
+   */
+  async insertTabletsParallel(tablets: readonly Tablet[], opts: ParallelOptions = {}): Promise<void> {
+    if (!Array.isArray(tablets)) throw new IoTDBValidationError('tablets', 'needs an array of tablets');
+    await runAll('insertTabletsParallel', tablets.length, opts.concurrency ?? this.maxSize, (i) => this.insertTablet(tablets[i]));
+  }
+}
+
+/** A pool of table-model sessions; device binding keys on the table name. */
+export class TableSessionPool extends StatementPool<TableSession> {
+  constructor(options: TableSessionOptions & PoolOptions = {}) {
+    super(() => new TableSession(options), options);
+  }
+
+  insert(tablet: TableTablet): Promise<void> {
+    return this.execute((s) => s.insert(tablet), this.slotFor(tablet?.tableName));
+  }
+
+  /** One insert per tablet across pooled sessions; failures as in SessionPool.insertTabletsParallel. */
+  async insertParallel(tablets: readonly TableTablet[], opts: ParallelOptions = {}): Promise<void> {
+    if (!Array.isArray(tablets)) throw new IoTDBValidationError('tablets', 'needs an array of tablets');
+    await runAll('insertParallel', tablets.length, opts.concurrency ?? this.maxSize, (i) => this.insert(tablets[i]));
+  }
+}
