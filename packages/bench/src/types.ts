@@ -1,0 +1,158 @@
+/**
+ * The benchmark's shared types: the resolved configuration, the messages between the main thread and
+ * the piscina workers, and the results the report is made from.
+ */
+import type { TSDataTypeName } from '@iotdb/client';
+
+export type Model = 'tree' | 'aligned' | 'table';
+export type Method = 'insertTablet' | 'insertTablets' | 'insertTabletsParallel' | 'insertRecords';
+export type ValuePattern = 'pattern' | 'random';
+export type Precision = 'ms' | 'us' | 'ns';
+export type QueryKind = 'raw' | 'aggregation' | 'last' | 'latest';
+
+/** Every knob resolved (defaults < config file < environment < flags) and checked. */
+export interface BenchConfig {
+  /** IoTDB to use; undefined: start a local one with scripts/iotdb-local.sh and stop it afterwards */
+  host: string | undefined;
+  port: number;
+  /** DataNodes, 'host:port' each; overrides host/port for the sessions */
+  nodeUrls: string[] | undefined;
+  /** the database (tree: root.<database>) the benchmark writes; nothing outside it is created */
+  database: string;
+  /** piscina worker threads */
+  workers: number;
+  /** concurrent writers per worker (each worker has a SessionPool of this size) */
+  clients: number;
+  /** session pool size per worker; defaults to clients */
+  poolMaxSize: number;
+  devices: number;
+  sensors: number;
+  /** rows per device per write */
+  batchSize: number;
+  /** rounds over all devices; derived from totalPoints when that is given */
+  loop: number;
+  /** devices [deviceOffset, deviceOffset + deviceCount) are this machine's share */
+  deviceOffset: number;
+  deviceCount: number;
+  model: Model;
+  method: Method;
+  /** tablets per insertTablets / insertTabletsParallel call */
+  tabletsPerRequest: number;
+  /** weights of the ten data types, in TSDataType order BOOLEAN INT32 INT64 FLOAT DOUBLE TEXT TIMESTAMP DATE BLOB STRING */
+  typeProportions: Record<TSDataTypeName, number>;
+  values: ValuePattern;
+  stringLength: number;
+  /** time between rows of a device, in `precision` units */
+  timeStep: number;
+  precision: Precision;
+  /** share of rows whose timestamp is moved back by up to outOfOrderRange steps */
+  outOfOrderRatio: number;
+  outOfOrderRange: number;
+  /** devices whose tablets one write carries interleaved (1 = one device per tablet) */
+  interlacedDevices: number;
+  /** share of null cells */
+  nullRatio: number;
+  /** points per second over all workers; 0 = no limit */
+  rateLimit: number;
+  /** pause after each write of a client, ms */
+  batchIntervalMs: number;
+  /** rounds written before timing starts */
+  warmupRounds: number;
+  /** progress line interval, ms */
+  reportIntervalMs: number;
+  /** print the progress line even when stdout is not a TTY */
+  progress: boolean;
+  /** 'java-anchor': exactly ../shared/java-anchor/Bench.java's workload; 'custom': the knobs above */
+  workload: 'custom' | 'java-anchor';
+  seed: number;
+  /** queries run after the writes */
+  queries: QueryKind[];
+  queryLoops: number;
+  verify: boolean;
+  dryRun: boolean;
+  dryRunSend: boolean;
+  serverNoop: boolean;
+  out: string | undefined;
+  compare: Method[];
+  vsJava: boolean;
+}
+
+/** One latency histogram, mergeable across workers (see report/histogram.ts). */
+export interface HistogramData {
+  /** counts per bucket */
+  counts: number[];
+  count: number;
+  min: number;
+  max: number;
+  sum: number;
+}
+
+/** What the main thread hands one piscina worker. */
+export interface WorkerTask {
+  kind: 'write';
+  workerId: number;
+  config: BenchConfig;
+  host: string;
+  port: number;
+  /** this worker's devices [first, first + count) */
+  firstDevice: number;
+  deviceCount: number;
+  /** shared counters: [points, okOps, failedOps] per worker at index workerId * 3 */
+  counters: SharedArrayBuffer;
+  /** set to 1 by a worker once warm-up is over (index workerId) */
+  warmedUp: SharedArrayBuffer;
+}
+
+/** What one worker returns. */
+export type WorkerResult =
+  | {
+      state: 'done';
+      workerId: number;
+      points: number;
+      okOps: number;
+      failedOps: number;
+      /** latency per operation kind, nanoseconds */
+      latency: Record<string, HistogramData>;
+      /** first errors seen, at most 10 */
+      errors: string[];
+      timedStartMs: number;
+      timedEndMs: number;
+    }
+  | { state: 'failed'; workerId: number; error: string };
+
+/** One run's outcome, what the report prints and writes. */
+export interface RunResult {
+  label: string;
+  config: BenchConfig;
+  startedAt: string;
+  durationS: number;
+  points: number;
+  okOps: number;
+  failedOps: number;
+  pointsPerS: number;
+  opsPerS: number;
+  /** latency per operation kind in ms: min avg p50 p90 p95 p99 p999 max */
+  latency: Record<string, LatencySummary>;
+  /** latency histograms, ns, for the HTML page */
+  histograms: Record<string, HistogramData>;
+  clientCpuS: number;
+  clientCpuSPerMpts: number;
+  peakRssMb: number;
+  /** points/s sampled every reportIntervalMs: [seconds since start, points/s] */
+  throughput: [number, number][];
+  errors: string[];
+  verify?: { expected: number; actual: number; ok: boolean };
+  queries?: Record<string, { ops: number; rows: number; rowsPerS: number; latency: LatencySummary }>;
+}
+
+export interface LatencySummary {
+  count: number;
+  min: number;
+  avg: number;
+  p50: number;
+  p90: number;
+  p95: number;
+  p99: number;
+  p999: number;
+  max: number;
+}
