@@ -99,8 +99,8 @@ export interface WorkerTask {
   deviceCount: number;
   /** shared counters: [points, okOps, failedOps] per worker at index workerId * 3 */
   counters: SharedArrayBuffer;
-  /** set to 1 by a worker once warm-up is over (index workerId) */
-  warmedUp: SharedArrayBuffer;
+  /** Int32Array: [0] workers past warm-up (the timed phase starts when all are), [1] 1 = abort */
+  barrier: SharedArrayBuffer;
 }
 
 /** What one worker returns. */
@@ -108,7 +108,10 @@ export type WorkerResult =
   | {
       state: 'done';
       workerId: number;
+      /** points of the timed phase */
       points: number;
+      /** every point the server acknowledged, schema warm-up and warm-up rounds included (for --verify) */
+      writtenPoints: number;
       okOps: number;
       failedOps: number;
       /** latency per operation kind, nanoseconds */

@@ -71,20 +71,23 @@ export const rpc = {
   closeOperation: (c: ThriftConnection, req: TSCloseOperationReq) =>
     structCall<TSStatus>(c, 'closeOperation', TSCloseOperationReqSchema, req, STATUS),
 
-  /** The fast path: the whole request written straight from the tablet into one pooled buffer. */
-  insertTablet: (c: ThriftConnection, sessionId: bigint, tablet: PreparedTablet) =>
-    c.call<TSStatus>('insertTablet', (w) => writeInsertTabletReq(w, sessionId, tablet), STATUS),
+  /**
+   * The fast path: the whole request written straight from the tablet into one pooled buffer.
+   * `testInsertTablet` is the same request that the server decodes and acknowledges without storing.
+   */
+  insertTablet: (c: ThriftConnection, sessionId: bigint, tablet: PreparedTablet, method: 'insertTablet' | 'testInsertTablet' = 'insertTablet') =>
+    c.call<TSStatus>(method, (w) => writeInsertTabletReq(w, sessionId, tablet), STATUS),
 
   /** The plain path (`enableFastSerialization: false`): a prebuilt request struct through the generic codec. */
   insertTabletStruct: (c: ThriftConnection, req: TSInsertTabletReq) =>
     structCall<TSStatus>(c, 'insertTablet', TSInsertTabletReqSchema, req, STATUS),
 
-  insertTablets: (c: ThriftConnection, sessionId: bigint, tablets: readonly PreparedTablet[]) =>
-    c.call<TSStatus>('insertTablets', (w) => writeInsertTabletsReq(w, sessionId, tablets), STATUS),
+  insertTablets: (c: ThriftConnection, sessionId: bigint, tablets: readonly PreparedTablet[], method: 'insertTablets' | 'testInsertTablets' = 'insertTablets') =>
+    c.call<TSStatus>(method, (w) => writeInsertTabletsReq(w, sessionId, tablets), STATUS),
 
   insertRecord: (c: ThriftConnection, req: TSInsertRecordReq) =>
     structCall<TSStatus>(c, 'insertRecord', TSInsertRecordReqSchema, req, STATUS),
 
-  insertRecords: (c: ThriftConnection, req: TSInsertRecordsReq) =>
-    structCall<TSStatus>(c, 'insertRecords', TSInsertRecordsReqSchema, req, STATUS),
+  insertRecords: (c: ThriftConnection, req: TSInsertRecordsReq, method: 'insertRecords' | 'testInsertRecords' = 'insertRecords') =>
+    structCall<TSStatus>(c, method, TSInsertRecordsReqSchema, req, STATUS),
 };

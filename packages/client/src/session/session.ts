@@ -7,6 +7,7 @@ import {
   type PreparedTablet,
   type RecordInput,
   type Tablet,
+  type TSInsertRecordsReq,
   type TSStatus,
 } from '@iotdb/fast-serializer';
 import { IoTDBBatchError, type BatchFailure } from '../errors.js';
@@ -92,16 +93,30 @@ export class Session extends BaseSession {
     if (!Array.isArray(records) || records.length === 0) throw new IoTDBValidationError('records', 'needs at least one record');
     const encoded = records.map((r, i) => encodeRecord(r, `records[${i}]`));
     sameAlignment(encoded, 'records');
-    await this.#writeGroups('insertRecords', encoded, (r) => r.deviceId, (ns, group) =>
-      rpc.insertRecords(ns.connection, {
-        sessionId: ns.sessionId,
-        prefixPaths: group.map((r) => r.deviceId),
-        measurementsList: group.map((r) => r.measurements),
-        valuesList: group.map((r) => r.values),
-        timestamps: group.map((r) => r.timestamp),
-        isAligned: group[0].isAligned,
-      }),
-    );
+    await this.#writeGroups('insertRecords', encoded, (r) => r.deviceId, (ns, group) => rpc.insertRecords(ns.connection, recordsReq(ns, group)));
+  }
+
+  /**
+   * For benchmarks (`--server-noop`): the same requests as insertTablet / insertTablets / insertRecords
+   * through IoTDB's testInsert* RPCs, which the server decodes and acknowledges but does not store.
+   * They measure the client with a real server and socket; nothing is written.
+   */
+  async testInsertTablet(tablet: Tablet): Promise<void> {
+    this.checkOpen();
+    const p = prepareTablet(tablet);
+    await this.write(undefined, (ns) => rpc.insertTablet(ns.connection, ns.sessionId, p, 'testInsertTablet'), `testInsertTablet ${p.prefixPath}`);
+  }
+
+  async testInsertTablets(tablets: readonly Tablet[]): Promise<void> {
+    this.checkOpen();
+    const prepared = tablets.map((t) => prepareTablet(t));
+    await this.write(undefined, (ns) => rpc.insertTablets(ns.connection, ns.sessionId, prepared, 'testInsertTablets'), 'testInsertTablets');
+  }
+
+  async testInsertRecords(records: readonly RecordInput[]): Promise<void> {
+    this.checkOpen();
+    const encoded = records.map((r, i) => encodeRecord(r, `records[${i}]`));
+    await this.write(undefined, (ns) => rpc.insertRecords(ns.connection, recordsReq(ns, encoded), 'testInsertRecords'), 'testInsertRecords');
   }
 
   /** Splits a multi-device write by the node each device is routed to and sends the groups in parallel. */
@@ -134,6 +149,17 @@ export class Session extends BaseSession {
     const succeeded = outcomes.flatMap((o, g) => (o.status === 'fulfilled' ? all[g].indexes : []));
     throw new IoTDBBatchError(what, failures, succeeded);
   }
+}
+
+function recordsReq(ns: NodeSession, group: readonly EncodedRecord[]): TSInsertRecordsReq {
+  return {
+    sessionId: ns.sessionId,
+    prefixPaths: group.map((r) => r.deviceId),
+    measurementsList: group.map((r) => r.measurements),
+    valuesList: group.map((r) => r.values),
+    timestamps: group.map((r) => r.timestamp),
+    isAligned: group[0]?.isAligned ?? false,
+  };
 }
 
 function sameAlignment(items: readonly (PreparedTablet | EncodedRecord)[], field: string): void {

@@ -1,0 +1,50 @@
+/**
+ * The command line: `--flag value`, `--flag=value`, boolean flags without a value and `--config FILE`
+ * (resolve.ts looks for --help first). Values are parsed later, with the other sources.
+ */
+import { ConfigError } from './errors.js';
+import { KNOB_KEYS, KNOBS, TOTAL_POINTS, TOTAL_POINTS_KEY, type KnobSpec } from './knobs.js';
+import type { KnobKey, Setting } from './source.js';
+import { didYouMean } from './suggest.js';
+
+export interface Argv {
+  configPath: string | undefined;
+  settings: Setting[];
+}
+
+interface FlagTarget {
+  key: KnobKey | 'config';
+  takesValue: boolean;
+}
+
+const FLAGS = new Map<string, FlagTarget>([
+  ...KNOB_KEYS.map((key): [string, FlagTarget] => target(key, KNOBS[key])),
+  target(TOTAL_POINTS_KEY, TOTAL_POINTS),
+  ['--config', { key: 'config', takesValue: true }],
+]);
+
+function target(key: KnobKey, spec: Pick<KnobSpec<unknown>, 'flag' | 'arg'>): [string, FlagTarget] {
+  return [spec.flag, { key, takesValue: spec.arg !== undefined }];
+}
+
+export function parseArgv(argv: readonly string[]): Argv {
+  const out: Argv = { configPath: undefined, settings: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (!arg.startsWith('--')) throw new ConfigError(arg, `unexpected argument "${arg}": flags start with -- (see --help)`);
+    const eq = arg.indexOf('=');
+    const flag = eq < 0 ? arg : arg.slice(0, eq);
+    const inline = eq < 0 ? undefined : arg.slice(eq + 1);
+    const t = FLAGS.get(flag);
+    if (t === undefined) throw new ConfigError(flag, `${flag}: unknown flag${didYouMean(flag, [...FLAGS.keys()])} (see --help)`);
+    let value = inline;
+    if (value === undefined && t.takesValue) {
+      value = argv[i + 1];
+      if (value === undefined || value.startsWith('--')) throw new ConfigError(t.key, `${flag}: needs a value`);
+      i++;
+    }
+    if (t.key === 'config') out.configPath = value;
+    else out.settings.push({ key: t.key, raw: value ?? 'true', source: { kind: 'flag', flag } });
+  }
+  return out;
+}

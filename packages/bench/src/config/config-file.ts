@@ -1,0 +1,56 @@
+/**
+ * `--config FILE`: a JSON object (`.json`) or flat YAML (`.yaml`/`.yml`, see yaml-subset.ts) whose keys
+ * are BenchConfig field names (and totalPoints). An unknown key is an error naming it; null means "not set".
+ */
+import { readFileSync } from 'node:fs';
+import { extname } from 'node:path';
+import { ConfigError } from './errors.js';
+import { KNOB_KEYS, TOTAL_POINTS_KEY } from './knobs.js';
+import type { RawValue } from './parsers.js';
+import type { KnobKey, Setting } from './source.js';
+import { didYouMean } from './suggest.js';
+import { parseYamlSubset } from './yaml-subset.js';
+
+interface Entry {
+  key: string;
+  value: RawValue;
+  line: number | undefined;
+}
+
+const KEYS: readonly KnobKey[] = [...KNOB_KEYS, TOTAL_POINTS_KEY];
+
+export function readConfigFile(path: string): Setting[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new ConfigError('config', `--config: cannot read ${path}: ${(e as Error).message}`);
+  }
+  return parseConfigText(text, path);
+}
+
+/** The settings of a config file's text; the format follows `path`'s extension. */
+export function parseConfigText(text: string, path: string): Setting[] {
+  const ext = extname(path).toLowerCase();
+  let entries: Entry[];
+  if (ext === '.json') entries = jsonEntries(text, path);
+  else if (ext === '.yaml' || ext === '.yml') entries = parseYamlSubset(text, path);
+  else throw new ConfigError('config', `--config: ${path}: needs a .json, .yaml or .yml file`);
+  return entries.flatMap(({ key, value, line }) => {
+    const known = KEYS.find((k) => k === key);
+    const where = `${path}${line === undefined ? '' : `:${line}`}`;
+    if (known === undefined) throw new ConfigError(key, `${where}: unknown key "${key}"${didYouMean(key, KEYS)}; keys are the knob names --help shows in [brackets]`);
+    return value === null ? [] : [{ key: known, raw: value, source: { kind: 'file', path, key, line } }];
+  });
+}
+
+function jsonEntries(text: string, path: string): Entry[] {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (e) {
+    throw new ConfigError('config', `${path}: invalid JSON: ${(e as Error).message}`);
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new ConfigError('config', `${path}: needs a JSON object of knobs`);
+  return Object.entries(data as Record<string, RawValue>).map(([key, value]) => ({ key, value, line: undefined }));
+}

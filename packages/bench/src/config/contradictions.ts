@@ -1,0 +1,36 @@
+/** Knob combinations that cannot run; each is a ConfigError naming the knobs and where they came from. */
+import type { BenchConfig, Method } from '../types.js';
+import { ConfigError } from './errors.js';
+import { formatValue } from './format.js';
+import { describeOrigin, type Origin } from './source.js';
+
+const NOOP_METHODS: readonly Method[] = ['insertTablet', 'insertTablets', 'insertRecords'];
+
+export function checkContradictions(c: BenchConfig, origin: (key: keyof BenchConfig) => Origin): void {
+  /** `deviceOffset 90 (--device-offset)` */
+  const is = (key: keyof BenchConfig): string => `${key} ${formatValue(c[key])} (${describeOrigin(origin(key))})`;
+  const fail = (knob: keyof BenchConfig, message: string): never => {
+    throw new ConfigError(knob, message);
+  };
+  // methods run: --compare replaces --method
+  const methodKey = c.compare.length > 0 ? 'compare' : 'method';
+  const methods = c.compare.length > 0 ? c.compare : [c.method];
+
+  if (c.deviceOffset >= c.devices) fail('deviceOffset', `${is('deviceOffset')} leaves no devices: needs to be below ${is('devices')}`);
+  if (c.deviceOffset + c.deviceCount > c.devices) {
+    fail('deviceCount', `deviceOffset + deviceCount exceeds devices: ${is('deviceOffset')} + ${is('deviceCount')} > ${is('devices')}`);
+  }
+  if (c.workers > c.deviceCount) fail('workers', `${is('workers')} exceeds ${is('deviceCount')}: a worker would have no device`);
+  if (c.serverNoop && c.model === 'table') fail('serverNoop', `${is('serverNoop')} works with the tree and aligned models only, got ${is('model')}`);
+  const noNoop = methods.find((m) => !NOOP_METHODS.includes(m));
+  if (c.serverNoop && noNoop !== undefined) {
+    fail('serverNoop', `${is('serverNoop')} works with ${NOOP_METHODS.join(', ')} only, got ${noNoop} in ${is(methodKey)}`);
+  }
+  if (c.model === 'table' && methods.includes('insertRecords')) fail(methodKey, `${is(methodKey)}: the table model has no insertRecords (${is('model')})`);
+  if (c.dryRun && c.vsJava) fail('vsJava', `${is('vsJava')} runs the Java client but ${is('dryRun')} runs nothing: give one of them`);
+  if (c.vsJava && c.workload !== 'java-anchor') {
+    fail('workload', `${is('workload')}: ${is('vsJava')} compares on Bench.java's workload, which is --workload java-anchor`);
+  }
+  if (c.verify && c.serverNoop) fail('verify', `${is('verify')} reads back what was stored, but with ${is('serverNoop')} nothing is`);
+  if (c.verify && c.dryRunSend) fail('verify', `${is('verify')} reads back what was stored, but with ${is('dryRunSend')} nothing is sent`);
+}

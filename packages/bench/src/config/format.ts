@@ -1,0 +1,22 @@
+/** Knob values as text, for --help, the plan and error messages. */
+import type { BenchConfig } from '../types.js';
+import { formatProportions, type Proportions } from './type-proportions.js';
+
+export function formatValue(value: BenchConfig[keyof BenchConfig]): string {
+  if (value === undefined) return 'none';
+  if (Array.isArray(value)) return value.length === 0 ? 'none' : value.join(',');
+  if (typeof value === 'object') return formatProportions(value as Proportions);
+  return String(value);
+}
+
+const GROUPED = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
+
+/** 25,000,000 */
+export function grouped(n: number): string {
+  return GROUPED.format(n);
+}
+
+/** `1 round`, `3 rounds` */
+export function plural(n: number, noun: string): string {
+  return `${grouped(n)} ${noun}${n === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { KNOB_KEYS, KNOBS, TOTAL_POINTS } from './knobs.js';
+import { describePlan, helpText, resolveConfig } from './resolve.js';
+
+describe('helpText', () => {
+  const help = helpText();
+
+  it('lists every knob: flag, config-file key, environment variable, default and description', () => {
+    for (const key of KNOB_KEYS) {
+      const k = KNOBS[key];
+      const usage = k.arg === undefined ? k.flag : `${k.flag} ${k.arg}`;
+      expect(help, key).toContain(`  ${usage} `);
+      expect(help, key).toContain(`[${key}] env ${k.env}, default ${k.defaultText}\n      ${k.description}\n`);
+    }
+    expect(help).toContain(`${TOTAL_POINTS.flag} N`);
+    expect(help).toContain(`env ${TOTAL_POINTS.env}`);
+    expect(help).toContain('--config FILE');
+    expect(help).toContain('--help, -h');
+  });
+
+  it('every flag is the kebab-case of its field and every env variable is distinct', () => {
+    for (const key of KNOB_KEYS) expect(KNOBS[key].flag).toBe(`--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
+    const envs = [...KNOB_KEYS.map((k) => KNOBS[k].env), TOTAL_POINTS.env];
+    expect(new Set(envs).size).toBe(envs.length);
+  });
+});
+
+describe('describePlan', () => {
+  it('shows every knob with its value', () => {
+    const c = resolveConfig(['--workers', '4', '--out', 'r.json'], {}).config;
+    const plan = describePlan(c);
+    for (const key of KNOB_KEYS) expect(plan, key).toMatch(new RegExp(`^  ${key} +\\S`, 'm'));
+    expect(plan).toMatch(/^  out +r\.json$/m);
+    expect(plan).toMatch(/^  host +none: start a local IoTDB/m);
+    expect(plan).toMatch(/^  typeProportions +1:1:1:1:1:1 \(BOOLEAN 16\.7 %, INT32 16\.7 %/m);
+  });
+
+  it('derives the totals: points per round, total points, tablets per write, devices per worker', () => {
+    const c = resolveConfig(['--workers', '3', '--clients', '2', '--loop', '4', '--warmup-rounds', '1', '--method', 'insertTablets', '--tablets-per-request', '5'], {}).config;
+    const plan = describePlan(c);
+    expect(plan).toMatch(/^  points per round +2,500,000 \(100 devices x 50 sensors x 500 rows\)$/m);
+    expect(plan).toMatch(/^  total points +10,000,000 \(4 rounds\)$/m);
+    expect(plan).toMatch(/^  warm-up points +2,500,000 \(1 round, untimed\)$/m);
+    expect(plan).toMatch(/^  tablets per write +insertTablets: 5$/m);
+    expect(plan).toMatch(/^  devices per worker +33-34 \(100 devices over 3 workers\)$/m);
+    expect(plan).toMatch(/^  devices per client +17 \(2 clients per worker, 6 in all\)$/m);
+  });
+
+  it('notes compare runs, caps tablets per write at a client\'s devices, and the rate limit', () => {
+    const c = resolveConfig(['--devices', '8', '--workers', '2', '--compare', 'insertTablet,insertRecords', '--rate-limit', '1000000'], {}).config;
+    const plan = describePlan(c);
+    expect(plan).toMatch(/^  tablets per write +insertTablet: 1; insertRecords: none: 2,000 records of 4 devices \(tabletsPerRequest 10, but a client has 4 devices\)$/m);
+    expect(plan).toMatch(/^  runs +one per method: insertTablet, insertRecords$/m);
+    expect(plan).toMatch(/^  duration at limit +at least 2 s at 1,000,000 points\/s$/m);
+  });
+});

@@ -1,0 +1,26 @@
+/** `--help`: every knob with its flag, config-file key, environment variable, default and description. */
+import { KNOB_KEYS, KNOBS, TOTAL_POINTS, TOTAL_POINTS_KEY, type KnobSpec } from './knobs.js';
+
+const INTRO = `Usage: iotdb-bench [--config FILE] [--<knob> VALUE | --<knob>=VALUE]... [--help]
+
+IoTDB end-to-end write benchmark. Every knob comes from, lowest precedence first: its default, the
+--config file (.json, or flat .yaml/.yml: "key: value" lines, # comments, [a, b] lists; keys are the
+names in [brackets]), its environment variable, its flag. Boolean flags need no value (--verify) but
+take one (--verify=false).
+
+  --config FILE
+      read knobs from a JSON or flat YAML file
+  --help, -h
+      print this help and exit
+`;
+
+export function helpText(): string {
+  const lines = KNOB_KEYS.map((key) => entry(key, KNOBS[key], KNOBS[key].defaultText));
+  lines.push(entry(TOTAL_POINTS_KEY, TOTAL_POINTS, 'none (loop decides)'));
+  return `${INTRO}\n${lines.join('\n')}\n`;
+}
+
+function entry(key: string, k: KnobSpec<unknown>, defaultText: string): string {
+  const usage = k.arg === undefined ? k.flag : `${k.flag} ${k.arg}`;
+  return `  ${usage.padEnd(44)} [${key}] env ${k.env}, default ${defaultText}\n      ${k.description}`;
+}

@@ -1,0 +1,210 @@
+/**
+ * The one table of the benchmark's knobs: for every BenchConfig field its flag, environment variable,
+ * parser, default and description. The config-file key is the field name. Order is --help's order.
+ */
+import { availableParallelism } from 'node:os';
+import type { BenchConfig, Method, Model, Precision, QueryKind, ValuePattern } from '../types.js';
+import { bool, hostPort, integer, listOf, oneOf, ratio, text, type Parser } from './parsers.js';
+import { parseTypeProportions, proportions } from './type-proportions.js';
+
+/** Reads another knob's resolved value (for defaults that depend on other knobs). */
+export type Getter = <K extends keyof BenchConfig>(key: K) => BenchConfig[K];
+
+/** How one input is given. */
+export interface KnobSpec<T> {
+  /** kebab-case of the field name */
+  flag: `--${string}`;
+  env: string;
+  /** placeholder for --help; undefined for a boolean flag, which needs no value (`--verify`, `--verify=false`) */
+  arg: string | undefined;
+  parse: Parser<T>;
+  description: string;
+}
+
+export interface Knob<T> extends KnobSpec<T> {
+  default: (get: Getter) => T;
+  /** the default as --help shows it */
+  defaultText: string;
+}
+
+export type KnobTable = { readonly [K in keyof BenchConfig]: Knob<BenchConfig[K]> };
+
+export const MODELS: readonly Model[] = ['tree', 'aligned', 'table'];
+export const METHODS: readonly Method[] = ['insertTablet', 'insertTablets', 'insertTabletsParallel', 'insertRecords'];
+const VALUE_PATTERNS: readonly ValuePattern[] = ['pattern', 'random'];
+const PRECISIONS: readonly Precision[] = ['ms', 'us', 'ns'];
+const QUERY_KINDS: readonly QueryKind[] = ['raw', 'aggregation', 'last', 'latest'];
+const WORKLOADS: readonly BenchConfig['workload'][] = ['custom', 'java-anchor'];
+
+const count = integer(1);
+const countOrZero = integer(0);
+/** A boolean knob: false unless given; the flag needs no value. */
+function onOff(flag: `--${string}`, env: string, description: string): Knob<boolean> {
+  return { flag, env, arg: undefined, parse: bool, default: () => false, defaultText: 'false', description };
+}
+
+export const KNOBS: KnobTable = {
+  host: {
+    flag: '--host', env: 'IOTDB_HOST', arg: 'HOST', parse: text(),
+    default: () => undefined, defaultText: 'none: start a local IoTDB (scripts/iotdb-local.sh) and stop it afterwards',
+    description: 'IoTDB to use',
+  },
+  port: {
+    flag: '--port', env: 'IOTDB_PORT', arg: 'PORT', parse: integer(1, 65535),
+    default: () => 6667, defaultText: '6667', description: 'IoTDB RPC port',
+  },
+  nodeUrls: {
+    flag: '--node-urls', env: 'NODE_URLS', arg: 'HOST:PORT,...', parse: listOf(hostPort, 1),
+    default: () => undefined, defaultText: 'none', description: 'DataNodes, host:port each; overrides host/port for the sessions',
+  },
+  database: {
+    flag: '--database', env: 'DATABASE', arg: 'NAME', parse: text(/^[A-Za-z_][A-Za-z0-9_]*$/, 'needs a name of letters, digits and _, not starting with a digit'),
+    default: () => 'bench', defaultText: 'bench', description: 'the database written (tree: root.<database>); nothing outside it is created',
+  },
+  workers: {
+    flag: '--workers', env: 'WORKER_COUNT', arg: 'N', parse: count,
+    default: (get) => Math.min(availableParallelism(), get('deviceCount')),
+    defaultText: 'available CPUs (os.availableParallelism()), at most deviceCount', description: 'piscina worker threads',
+  },
+  clients: {
+    flag: '--clients', env: 'CLIENT_NUMBER', arg: 'N', parse: count,
+    default: () => 1, defaultText: '1', description: 'concurrent writers per worker',
+  },
+  poolMaxSize: {
+    flag: '--pool-max-size', env: 'POOL_MAX_SIZE', arg: 'N', parse: count,
+    default: (get) => get('clients'), defaultText: 'clients', description: 'session pool size per worker',
+  },
+  devices: {
+    flag: '--devices', env: 'DEVICE_NUMBER', arg: 'N', parse: count,
+    default: () => 100, defaultText: '100', description: 'devices in all',
+  },
+  sensors: {
+    flag: '--sensors', env: 'SENSOR_NUMBER', arg: 'N', parse: count,
+    default: () => 50, defaultText: '50', description: 'sensors (measurements, table fields) per device',
+  },
+  batchSize: {
+    flag: '--batch-size', env: 'BATCH_SIZE_PER_WRITE', arg: 'N', parse: count,
+    default: () => 500, defaultText: '500', description: 'rows per device per write',
+  },
+  loop: {
+    flag: '--loop', env: 'LOOP', arg: 'N', parse: count,
+    default: () => 10, defaultText: '10, or ceil(totalPoints / (devices x sensors x batchSize)) when --total-points is given',
+    description: 'timed rounds over all devices',
+  },
+  deviceOffset: {
+    flag: '--device-offset', env: 'DEVICE_OFFSET', arg: 'N', parse: countOrZero,
+    default: () => 0, defaultText: '0', description: "first device of this machine's share [deviceOffset, deviceOffset + deviceCount)",
+  },
+  deviceCount: {
+    flag: '--device-count', env: 'DEVICE_COUNT', arg: 'N', parse: count,
+    default: (get) => get('devices') - get('deviceOffset'), defaultText: 'devices - deviceOffset', description: "devices of this machine's share",
+  },
+  model: {
+    flag: '--model', env: 'MODEL', arg: MODELS.join('|'), parse: oneOf(MODELS),
+    default: () => 'tree', defaultText: 'tree', description: 'tree (non-aligned), aligned (tree, aligned) or table model',
+  },
+  method: {
+    flag: '--method', env: 'METHOD', arg: 'METHOD', parse: oneOf(METHODS),
+    default: () => 'insertTablet', defaultText: 'insertTablet', description: `write call: ${METHODS.join(', ')}`,
+  },
+  tabletsPerRequest: {
+    flag: '--tablets-per-request', env: 'TABLETS_PER_REQUEST', arg: 'N', parse: count,
+    default: () => 10, defaultText: '10', description: 'tablets (devices) per insertTablets / insertTabletsParallel / insertRecords call',
+  },
+  typeProportions: {
+    flag: '--type-proportions', env: 'INSERT_DATATYPE_PROPORTION', arg: 'W:W:W:W:W:W[:W:W:W:W]', parse: parseTypeProportions,
+    default: () => proportions({ BOOLEAN: 1, INT32: 1, INT64: 1, FLOAT: 1, DOUBLE: 1, TEXT: 1 }), defaultText: '1:1:1:1:1:1',
+    description: 'weights of BOOLEAN:INT32:INT64:FLOAT:DOUBLE:TEXT[:TIMESTAMP:DATE:BLOB:STRING] over the sensors (a file may also give a list, or {"FLOAT": 3, ...})',
+  },
+  values: {
+    flag: '--values', env: 'VALUES', arg: VALUE_PATTERNS.join('|'), parse: oneOf(VALUE_PATTERNS),
+    default: () => 'pattern', defaultText: 'pattern', description: 'pattern (compressible, as the Java anchor) or random (seeded) values',
+  },
+  stringLength: {
+    flag: '--string-length', env: 'STRING_LENGTH', arg: 'N', parse: count,
+    default: () => 8, defaultText: '8', description: 'characters of TEXT/STRING values, bytes of BLOB values',
+  },
+  timeStep: {
+    flag: '--time-step', env: 'TIME_STEP', arg: 'N', parse: count,
+    default: () => 1000, defaultText: '1000', description: 'time between rows of a device, in precision units',
+  },
+  precision: {
+    flag: '--precision', env: 'PRECISION', arg: PRECISIONS.join('|'), parse: oneOf(PRECISIONS),
+    default: () => 'ms', defaultText: 'ms', description: 'timestamp precision (must match the server\'s timestamp_precision)',
+  },
+  outOfOrderRatio: {
+    flag: '--out-of-order-ratio', env: 'OUT_OF_ORDER_RATIO', arg: 'RATIO', parse: ratio,
+    default: () => 0, defaultText: '0', description: 'share of rows whose timestamp moves back by up to outOfOrderRange steps',
+  },
+  outOfOrderRange: {
+    flag: '--out-of-order-range', env: 'OUT_OF_ORDER_RANGE', arg: 'N', parse: count,
+    default: () => 10, defaultText: '10', description: 'how far (rounds) out-of-order rows move',
+  },
+  interlacedDevices: {
+    flag: '--interlaced-devices', env: 'INTERLACED_DEVICES', arg: 'N', parse: count,
+    default: () => 1, defaultText: '1', description: 'devices whose rows one write carries interleaved (1 = one device after another)',
+  },
+  nullRatio: {
+    flag: '--null-ratio', env: 'NULL_RATIO', arg: 'RATIO', parse: ratio,
+    default: () => 0, defaultText: '0', description: 'share of null cells',
+  },
+  rateLimit: {
+    flag: '--rate-limit', env: 'RATE_LIMIT', arg: 'POINTS/S', parse: countOrZero,
+    default: () => 0, defaultText: '0 (no limit)', description: 'points per second over all workers',
+  },
+  batchIntervalMs: {
+    flag: '--batch-interval-ms', env: 'BATCH_INTERVAL_MS', arg: 'MS', parse: countOrZero,
+    default: () => 0, defaultText: '0', description: 'pause after each write of a client',
+  },
+  warmupRounds: {
+    flag: '--warmup-rounds', env: 'WARMUP_ROUNDS', arg: 'N', parse: countOrZero,
+    default: () => 0, defaultText: '0', description: 'rounds written before timing starts',
+  },
+  reportIntervalMs: {
+    flag: '--report-interval-ms', env: 'REPORT_INTERVAL', arg: 'MS', parse: count,
+    default: () => 1000, defaultText: '1000', description: 'progress line and throughput sample interval',
+  },
+  progress: onOff('--progress', 'PROGRESS', 'print the progress line even when stdout is not a TTY'),
+  workload: {
+    flag: '--workload', env: 'WORKLOAD', arg: WORKLOADS.join('|'), parse: oneOf(WORKLOADS),
+    default: (get) => (get('vsJava') ? 'java-anchor' : 'custom'), defaultText: 'custom (java-anchor with --vs-java)',
+    description: "java-anchor: exactly ../shared/java-anchor/Bench.java's workload (100 devices x 50 sensors x 500 rows, its types and values)",
+  },
+  seed: {
+    flag: '--seed', env: 'SEED', arg: 'N', parse: countOrZero,
+    default: () => 42, defaultText: '42', description: 'seed of random values and disorder',
+  },
+  queries: {
+    flag: '--queries', env: 'QUERIES', arg: `${QUERY_KINDS.join(',')}`, parse: listOf(oneOf(QUERY_KINDS)),
+    default: () => [], defaultText: 'none', description: 'queries run after the writes',
+  },
+  queryLoops: {
+    flag: '--query-loops', env: 'QUERY_LOOPS', arg: 'N', parse: count,
+    default: () => 10, defaultText: '10', description: 'times each query runs',
+  },
+  verify: onOff('--verify', 'VERIFY', 'count the points written afterwards (untimed)'),
+  dryRun: onOff('--dry-run', 'DRY_RUN', 'print the resolved plan and exit'),
+  dryRunSend: onOff('--dry-run-send', 'DRY_RUN_SEND', 'build and encode every request but do not send it (client cost only)'),
+  serverNoop: onOff(
+    '--server-noop', 'SERVER_NOOP',
+    'send through the testInsert* RPCs: the server decodes and acknowledges, stores nothing (tree/aligned; insertTablet, insertTablets, insertRecords)',
+  ),
+  out: {
+    flag: '--out', env: 'OUT', arg: 'FILE', parse: text(),
+    default: () => undefined, defaultText: 'none', description: 'write the results as JSON to this file',
+  },
+  compare: {
+    flag: '--compare', env: 'COMPARE', arg: 'METHOD,...', parse: listOf(oneOf(METHODS)),
+    default: () => [], defaultText: 'none', description: 'run once per listed method and compare them',
+  },
+  vsJava: onOff('--vs-java', 'VS_JAVA', 'also run ../shared/java-anchor/Bench.java on the same workload and compare'),
+};
+
+export const KNOB_KEYS = Object.keys(KNOBS) as (keyof BenchConfig)[];
+
+/** Not a BenchConfig field: sets loop to ceil(totalPoints / (devices x sensors x batchSize)). */
+export const TOTAL_POINTS: KnobSpec<number> = {
+  flag: '--total-points', env: 'TOTAL_DATA_POINTS', arg: 'N', parse: count,
+  description: 'points to write in all; sets loop (config-file key totalPoints)',
+};
+export const TOTAL_POINTS_KEY = 'totalPoints';

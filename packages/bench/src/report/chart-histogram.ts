@@ -1,0 +1,116 @@
+/**
+ * Latency histogram chart on a logarithmic time axis. The 64 sub-buckets per octave are merged 8 at a
+ * time, which is fine enough to see the shape and keeps the SVG small. Those bins are equally wide in
+ * ns within an octave, so on the log axis the first of an octave is wider than the last: bar heights are
+ * operations per 1/8 octave, not per bin, or every octave would start with a spurious step.
+ */
+import type { HistogramData } from '../types.js';
+import { bucketBoundsNs, LatencyHistogram } from './histogram.js';
+import { compact, millis } from './numbers.js';
+import { color, emptyChart, line, linear, niceTicks, rect, svgOpen, text, yGrid } from './svg.js';
+
+const MERGE = 8;
+
+export interface Bin {
+  loNs: number;
+  hiNs: number;
+  count: number;
+}
+
+/** non-empty range of merged bins, leading and trailing empty bins dropped */
+export function histogramBins(data: HistogramData): Bin[] {
+  const bins: Bin[] = [];
+  for (let i = 0; i < data.counts.length; i++) {
+    const key = i === 0 ? 0 : 1 + Math.floor((i - 1) / MERGE);
+    const [lo, hi] = bucketBoundsNs(i);
+    const bin = bins[key];
+    if (bin === undefined) bins[key] = { loNs: lo, hiNs: hi, count: data.counts[i] };
+    else {
+      bin.hiNs = hi;
+      bin.count += data.counts[i];
+    }
+  }
+  const first = bins.findIndex((b) => b.count > 0);
+  if (first < 0) return [];
+  let last = bins.length - 1;
+  while (bins[last].count === 0) last--;
+  return bins.slice(first, last + 1);
+}
+
+/** 1500 -> "1.5µs", 2e6 -> "2ms" */
+export function nsLabel(ns: number): string {
+  const units: [number, string][] = [
+    [1e9, 's'],
+    [1e6, 'ms'],
+    [1e3, 'µs'],
+  ];
+  for (const [size, unit] of units) if (ns >= size) return `${compact(ns / size)}${unit}`;
+  return `${compact(ns)}ns`;
+}
+
+/** 1, 2, 5 · 10^k inside [lo, hi]; only the powers of ten when that would be too many */
+function logTicks(lo: number, hi: number): number[] {
+  const ticks: number[] = [];
+  for (let d = Math.floor(Math.log10(lo)); d <= Math.ceil(Math.log10(hi)); d++) {
+    for (const m of [1, 2, 5]) {
+      const v = m * 10 ** d;
+      if (v >= lo && v <= hi) ticks.push(v);
+    }
+  }
+  return ticks.length > 9 ? ticks.filter((v) => Number.isInteger(Math.log10(v))) : ticks;
+}
+
+export function histogramChart(opts: { title: string; data: HistogramData; colorIndex?: number }): string {
+  const W = 760;
+  const H = 260;
+  const m = { l: 64, r: 20, t: 34, b: 40 };
+  const bins = histogramBins(opts.data);
+  if (bins.length === 0) return emptyChart(W, H, opts.title);
+  // the underflow bin starts at 0, which has no place on a log axis: draw it one octave wide
+  const start = (b: Bin): number => Math.max(b.loNs, b.hiNs / 2);
+  const density = (b: Bin): number => b.count / (8 * Math.log2(b.hiNs / start(b)));
+  let lo = start(bins[0]);
+  let hi = bins[bins.length - 1].hiNs;
+  if (hi / lo < 10) {
+    // a narrow distribution still gets a decade of axis, so that there are ticks to read it by
+    const mid = Math.sqrt(lo * hi);
+    [lo, hi] = [mid / Math.sqrt(10), mid * Math.sqrt(10)];
+  }
+  const lx = linear(Math.log10(lo), Math.log10(hi), m.l, W - m.r);
+  const x = (ns: number): number => lx(Math.log10(Math.max(ns, lo)));
+  const yTicks = niceTicks(Math.max(...bins.map(density)), 4);
+  const y = linear(0, yTicks[yTicks.length - 1], H - m.b, m.t);
+  const fill = color(opts.colorIndex ?? 0);
+  const h = LatencyHistogram.from(opts.data);
+  const marks: [string, number][] = [
+    ['p50', h.percentile(50)],
+    ['p99', h.percentile(99)],
+  ];
+  const parts = [
+    svgOpen(W, H, opts.title),
+    text(m.l, 18, opts.title, 'class="title"'),
+    yGrid(yTicks, y, m.l, W - m.r, compact),
+    ...bins
+      .filter((b) => b.count > 0)
+      .map((b) => {
+        const top = y(density(b));
+        const x0 = x(start(b));
+        const tip = `${nsLabel(b.loNs)}–${nsLabel(b.hiNs)}: ${b.count}`;
+        return rect(x0, top, Math.max(1, x(b.hiNs) - x0 - 0.5), H - m.b - top, fill, tip);
+      }),
+    ...logTicks(lo, hi).map(
+      (t) => line(x(t), H - m.b, x(t), H - m.b + 4, 'class="axis"') + text(x(t), H - m.b + 16, nsLabel(t), 'text-anchor="middle"'),
+    ),
+    ...marks.map(([name, ns], i) => {
+      // labels one row apart so that close markers do not overwrite each other; left of the line near the edge
+      const right = x(ns) > W - m.r - 100;
+      const anchor = right ? ' text-anchor="end"' : '';
+      const label = text(x(ns) + (right ? -3 : 3), m.t + 10 + 12 * i, `${name} ${millis(ns / 1e6)} ms`, `class="small"${anchor}`);
+      return line(x(ns), m.t, x(ns), H - m.b, 'class="mark"') + label;
+    }),
+    line(m.l, H - m.b, W - m.r, H - m.b, 'class="axis"'),
+    text((m.l + W - m.r) / 2, H - 6, 'latency (log scale); bar height: operations per 1/8 octave', 'text-anchor="middle" class="muted"'),
+    '</svg>',
+  ];
+  return parts.join('');
+}

@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { compareTable, formatReport, progressLine, resultLine } from './format.js';
+import { RESULT_KEYS } from './result-fields.js';
+import { sampleRun } from './test-fixture.js';
+
+function parseResult(line: string): Map<string, string> {
+  const [head, ...pairs] = line.split(' ');
+  expect(head).toBe('RESULT');
+  const fields = new Map<string, string>();
+  for (const p of pairs) {
+    expect(p).toMatch(/^[A-Za-z0-9_]+=[^\s=]+$/);
+    const [k, v] = p.split('=');
+    expect(fields.has(k)).toBe(false);
+    fields.set(k, v);
+  }
+  return fields;
+}
+
+describe('resultLine', () => {
+  it('is one line of key=value pairs with the required keys', () => {
+    const r = sampleRun('fast path');
+    const line = resultLine(r);
+    expect(line).not.toContain('\n');
+    const f = parseResult(line);
+    const required = ['label', 'model', 'method', 'workers', 'clients', 'points', 'wall_s', 'points_per_s', 'ops_per_s', 'ok_ops', 'failed_ops',
+      'client_cpu_s_per_Mpts', 'insert_ms_p50', 'p90', 'p95', 'p99', 'p999', 'max', 'peak_rss_mb'];
+    for (const k of required) expect(f.has(k), k).toBe(true);
+    expect([...f.keys()]).toEqual(RESULT_KEYS);
+    expect(f.get('label')).toBe('fast_path');
+    expect(f.get('points')).toBe('5000000');
+    expect(Number(f.get('points_per_s'))).toBe(1_000_000);
+    expect(Number(f.get('workers'))).toBe(4);
+  });
+
+  it('describes the op kind with the most samples', () => {
+    const r = sampleRun('a');
+    const f = parseResult(resultLine(r));
+    expect(f.get('insert_op')).toBe('insertTablet');
+    expect(Number(f.get('insert_ms_p50'))).toBeCloseTo(r.latency.insertTablet.p50, 3);
+    expect(Number(f.get('max'))).toBeCloseTo(r.latency.insertTablet.max, 3);
+  });
+
+  it('still has every key when a run has no latency samples', () => {
+    const f = parseResult(resultLine(sampleRun('empty', { latency: {}, histograms: {}, verify: undefined })));
+    expect([...f.keys()]).toEqual(RESULT_KEYS);
+    expect(f.get('insert_op')).toBe('none');
+    expect(f.get('p99')).toBe('0.000');
+    expect(f.get('verify')).toBe('none');
+  });
+});
+
+describe('formatReport', () => {
+  it('reports the figures and the latency table', () => {
+    const text = formatReport(sampleRun('base'));
+    expect(text).toContain('base');
+    expect(text).toMatch(/duration\s+5\.000 s/);
+    expect(text).toContain('1,000 ok, 0 failed (100.00 % success)');
+    expect(text).toContain('5,000,000');
+    expect(text).toContain('1,000,000 points/s, 200.0 ops/s');
+    expect(text).toMatch(/insertTablet\s+1,000/);
+    expect(text).toMatch(/p50.*p90.*p95.*p99.*p999.*max/);
+    expect(text).toContain('s per million points');
+    expect(text).toContain('180.3 MB');
+    expect(text).toContain('verify       OK');
+    expect(text).toMatch(/raw\s+10\s+10,000/);
+    expect(text).not.toContain('errors');
+  });
+
+  it('makes failures, verify mismatches and errors visible, at most 5 errors', () => {
+    const errors = Array.from({ length: 7 }, (_, i) => `error ${i}: timeout\n    at stack line`);
+    const r = sampleRun('bad', { okOps: 97, failedOps: 3, errors, verify: { expected: 100, actual: 90, ok: false } });
+    const text = formatReport(r);
+    expect(text).toContain('97 ok, 3 FAILED (97.00 % success)');
+    expect(text).toContain('MISMATCH');
+    expect(text).toContain('error 0: timeout at stack line');
+    expect(text).toContain('error 4');
+    expect(text).not.toContain('error 5');
+    expect(text).toContain('2 more');
+  });
+});
+
+describe('compareTable', () => {
+  it('has one column per run and the ratio to the first', () => {
+    const runs = [sampleRun('tablet', {}, 1_000_000), sampleRun('tablets', {}, 2_000_000), sampleRun('records', {}, 500_000)];
+    const lines = compareTable(runs).split('\n');
+    const header = lines[0].trim().split(/\s+/);
+    expect(header).toEqual(['tablet', 'tablets', 'records']);
+    const row = (name: string): string[] => {
+      const line = lines.find((l) => l.trim().startsWith(name));
+      expect(line, name).toBeDefined();
+      return (line ?? '').trim().slice(name.length).trim().split(/\s+/);
+    };
+    expect(row('vs first')).toEqual(['1.00x', '2.00x', '0.50x']);
+    expect(row('points/s')).toEqual(['1,000,000', '2,000,000', '500,000']);
+    for (const name of ['ops/s', 'p50 ms', 'p99 ms', 'CPU s/Mpts', 'failed ops']) expect(row(name)).toHaveLength(3);
+  });
+});
+
+describe('progressLine', () => {
+  it('is one line with points, rates, errors and ETA', () => {
+    const line = progressLine({ points: 2_500_000, totalPoints: 10_000_000, elapsedS: 10, nowPointsPerS: 260_000, errors: 2 });
+    expect(line).not.toContain('\n');
+    expect(line).toContain('2,500,000/10,000,000 points (25.0 %)');
+    expect(line).toContain('now 260,000 pts/s');
+    expect(line).toContain('avg 250,000 pts/s');
+    expect(line).toContain('errors 2');
+    expect(line).toContain('ETA 30.0s');
+  });
+
+  it('has no ETA without a total or before the first point', () => {
+    expect(progressLine({ points: 0, totalPoints: 100, elapsedS: 1, nowPointsPerS: 0, errors: 0 })).toContain('ETA ?');
+    expect(progressLine({ points: 5, totalPoints: 0, elapsedS: 1, nowPointsPerS: 5, errors: 0 })).toContain('ETA -');
+    expect(progressLine({ points: 7_200_000, totalPoints: 14_400_000, elapsedS: 3600, nowPointsPerS: 2000, errors: 0 })).toContain('ETA 1h00m');
+  });
+});

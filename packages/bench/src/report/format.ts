@@ -1,0 +1,119 @@
+/** The text outputs: the final report, the RESULT line, the comparison table and the progress line. */
+import type { LatencySummary, RunResult } from '../types.js';
+import { fixed, grouped, millis, span } from './numbers.js';
+import { mainOperation, resultFields } from './result-fields.js';
+import { textTable } from './table.js';
+
+const MAX_ERRORS = 5;
+const MAX_ERROR_LENGTH = 300;
+
+export function formatReport(r: RunResult): string {
+  const c = r.config;
+  const total = r.okOps + r.failedOps;
+  const success = total === 0 ? 'n/a' : `${fixed((100 * r.okOps) / total, 2)} % success`;
+  const failed = r.failedOps > 0 ? `${grouped(r.failedOps)} FAILED` : '0 failed';
+  const mode = c.dryRun ? ' [dry run: nothing sent]' : c.dryRunSend ? ' [--dry-run-send: generated and encoded, not sent]' : c.serverNoop ? ' [server no-op]' : '';
+  const lines = [
+    `== ${r.label}: ${c.model} model, ${c.method}, ${c.workers} workers x ${c.clients} clients${mode} ==`,
+    `started      ${r.startedAt}`,
+    `duration     ${fixed(r.durationS, 3)} s`,
+    `workload     ${c.workload}: ${c.devices} devices x ${c.sensors} sensors, batch ${c.batchSize} rows`,
+    `operations   ${grouped(r.okOps)} ok, ${failed} (${success})`,
+    `points       ${grouped(r.points)}`,
+    `throughput   ${grouped(r.pointsPerS)} points/s, ${fixed(r.opsPerS, 1)} ops/s`,
+    `client CPU   ${fixed(r.clientCpuS, 2)} s (${fixed(r.clientCpuSPerMpts, 3)} s per million points)`,
+    `peak RSS     ${fixed(r.peakRssMb, 1)} MB`,
+  ];
+  if (r.verify !== undefined) {
+    const v = r.verify;
+    lines.push(`verify       ${v.ok ? 'OK' : 'MISMATCH'}: expected ${grouped(v.expected)} points, read back ${grouped(v.actual)}`);
+  }
+  lines.push('', 'latency (ms)', latencyTable(r.latency));
+  if (r.queries !== undefined && Object.keys(r.queries).length > 0) {
+    const rows = Object.entries(r.queries).map(([kind, q]) => [
+      kind,
+      grouped(q.ops),
+      grouped(q.rows),
+      grouped(q.rowsPerS),
+      millis(q.latency.p50),
+      millis(q.latency.p99),
+      millis(q.latency.max),
+    ]);
+    lines.push('', 'queries', textTable(['query', 'ops', 'rows', 'rows/s', 'p50 ms', 'p99 ms', 'max ms'], rows));
+  }
+  if (r.errors.length > 0) {
+    const shown = r.errors.slice(0, MAX_ERRORS);
+    const more = r.errors.length - shown.length;
+    lines.push('', `errors (${r.errors.length} collected${more > 0 ? `, first ${shown.length} shown` : ''})`);
+    for (const e of shown) lines.push(`  - ${oneLine(e)}`);
+    if (more > 0) lines.push(`  ... and ${more} more`);
+  }
+  return lines.join('\n');
+}
+
+function latencyTable(latency: Record<string, LatencySummary>): string {
+  const kinds = Object.entries(latency);
+  if (kinds.length === 0) return '  (no samples)';
+  const rows = kinds.map(([kind, l]) => [
+    kind,
+    grouped(l.count),
+    ...[l.min, l.avg, l.p50, l.p90, l.p95, l.p99, l.p999, l.max].map(millis),
+  ]);
+  return textTable(['op', 'count', 'min', 'avg', 'p50', 'p90', 'p95', 'p99', 'p999', 'max'], rows);
+}
+
+/** error messages can be multi-line stack traces; the report wants one short line each */
+function oneLine(s: string): string {
+  const t = s.replace(/\s+/g, ' ').trim();
+  return t.length > MAX_ERROR_LENGTH ? `${t.slice(0, MAX_ERROR_LENGTH - 3)}...` : t;
+}
+
+/** `RESULT key=value ...` on one line: the fields of result-fields.ts, no spaces inside values. */
+export function resultLine(r: RunResult): string {
+  return `RESULT ${resultFields(r)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ')}`;
+}
+
+/** One column per run (by position, so equal labels are fine); ratios are against the first run. */
+export function compareTable(results: RunResult[]): string {
+  if (results.length === 0) return '  (no runs)';
+  const first = results[0].pointsPerS;
+  const pct = (r: RunResult, p: 'p50' | 'p99'): string => {
+    const l = mainOperation(r)?.latency;
+    return l === undefined ? '-' : millis(l[p]);
+  };
+  const rows: [string, (r: RunResult) => string][] = [
+    ['points/s', (r) => grouped(r.pointsPerS)],
+    ['vs first', (r) => (first > 0 ? `${fixed(r.pointsPerS / first, 2)}x` : 'n/a')],
+    ['ops/s', (r) => fixed(r.opsPerS, 1)],
+    ['p50 ms', (r) => pct(r, 'p50')],
+    ['p99 ms', (r) => pct(r, 'p99')],
+    ['CPU s/Mpts', (r) => fixed(r.clientCpuSPerMpts, 3)],
+    ['failed ops', (r) => grouped(r.failedOps)],
+  ];
+  return textTable(
+    ['', ...results.map((r) => r.label)],
+    rows.map(([name, cell]) => [name, ...results.map(cell)]),
+  );
+}
+
+export interface Progress {
+  points: number;
+  /** 0 when unknown (no ETA then) */
+  totalPoints: number;
+  elapsedS: number;
+  nowPointsPerS: number;
+  errors: number;
+}
+
+export function progressLine(p: Progress): string {
+  const avg = p.elapsedS > 0 ? p.points / p.elapsedS : 0;
+  const known = p.totalPoints > 0;
+  const left = Math.max(0, p.totalPoints - p.points);
+  const eta = !known ? '-' : left === 0 ? '0.0s' : avg > 0 ? span(left / avg) : '?';
+  const done = known
+    ? `${grouped(p.points)}/${grouped(p.totalPoints)} points (${fixed((100 * p.points) / p.totalPoints, 1)} %)`
+    : `${grouped(p.points)} points`;
+  return `[${span(p.elapsedS)}] ${done}  now ${grouped(p.nowPointsPerS)} pts/s  avg ${grouped(avg)} pts/s  errors ${grouped(p.errors)}  ETA ${eta}`;
+}

@@ -1,0 +1,147 @@
+/**
+ * report.html: one self-contained page. Everything is drawn here, at write time, as inline SVG with
+ * inline CSS: no scripts, fonts, stylesheets or images are loaded, so the file renders offline.
+ */
+import type { LatencySummary, RunResult } from '../types.js';
+import { groupedBarChart, hBarChart } from './chart-bars.js';
+import { histogramChart } from './chart-histogram.js';
+import { lineChart } from './chart-line.js';
+import { fixed, grouped, millis } from './numbers.js';
+import { mainOperation } from './result-fields.js';
+import { esc } from './svg.js';
+
+const STYLE = `
+body { font: 14px/1.4 system-ui, sans-serif; margin: 24px auto; max-width: 1000px; padding: 0 16px; color: #222; }
+h1 { font-size: 22px; } h2 { font-size: 18px; margin-top: 32px; border-bottom: 1px solid #ddd; } h3 { font-size: 15px; }
+table { border-collapse: collapse; margin: 8px 0; } th, td { padding: 3px 10px; border-bottom: 1px solid #eee; }
+td { text-align: right; font-variant-numeric: tabular-nums; } th { text-align: left; background: #f6f6f6; }
+td.l { text-align: left; } .bad { color: #c0392b; font-weight: 600; } .ok { color: #27ae60; }
+.muted, .meta { color: #777; } pre { background: #f6f6f6; padding: 8px; overflow-x: auto; font-size: 12px; }
+svg { display: block; margin: 12px 0; max-width: 100%; height: auto; font: 12px system-ui, sans-serif; }
+svg .title { font-size: 14px; font-weight: 600; } svg .small { font-size: 10px; } svg .muted { fill: #777; }
+svg .grid { stroke: #eee; } svg .axis { stroke: #888; } svg .mark { stroke: #c0392b; stroke-dasharray: 4 3; }
+`;
+
+const PERCENTILES = ['p50', 'p90', 'p95', 'p99', 'p999'] as const;
+
+export function renderHtml(runs: RunResult[], generatedAt: Date = new Date()): string {
+  const body = [
+    `<h1>IoTDB write benchmark</h1>`,
+    `<p class="meta">${runs.length} run${runs.length === 1 ? '' : 's'}, generated ${esc(generatedAt.toISOString())}</p>`,
+    `<h2>Summary</h2>`,
+    summaryTable(runs),
+    hBarChart({
+      title: 'Throughput, points/s',
+      bars: runs.map((r) => ({
+        label: r.label,
+        value: r.pointsPerS,
+        note: `${grouped(r.pointsPerS)} pts/s${runs[0].pointsPerS > 0 ? ` (${fixed(r.pointsPerS / runs[0].pointsPerS, 2)}x)` : ''}`,
+      })),
+    }),
+    `<h2>Throughput over time</h2>`,
+    lineChart({
+      title: 'points/s over the run',
+      xLabel: 'seconds since start',
+      yLabel: 'points/s',
+      series: runs.map((r) => ({ name: r.label, points: r.throughput })),
+    }),
+    ...runs.map(runSection),
+  ];
+  return [
+    '<!doctype html>',
+    '<html lang="en"><head><meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>IoTDB benchmark: ${esc(runs.map((r) => r.label).join(', '))}</title>`,
+    `<style>${STYLE}</style></head><body>`,
+    ...body,
+    '</body></html>',
+    '',
+  ].join('\n');
+}
+
+function table(header: string[], rows: string[][]): string {
+  const head = `<tr>${header.map((h) => `<th>${esc(h)}</th>`).join('')}</tr>`;
+  // cells are already escaped HTML; the first column is a name, left-aligned
+  const body = rows.map((r) => `<tr>${r.map((cell, i) => (i === 0 ? `<td class="l">${cell}</td>` : `<td>${cell}</td>`)).join('')}</tr>`);
+  return `<table>${head}${body.join('')}</table>`;
+}
+
+function verifyCell(r: RunResult): string {
+  if (r.verify === undefined) return '<span class="muted">not run</span>';
+  const v = r.verify;
+  return v.ok ? `<span class="ok">ok</span>` : `<span class="bad">mismatch: ${grouped(v.actual)} of ${grouped(v.expected)}</span>`;
+}
+
+function summaryTable(runs: RunResult[]): string {
+  const rows: [string, (r: RunResult) => string][] = [
+    ['model / method', (r) => esc(`${r.config.model} / ${r.config.method}`)],
+    ['workers x clients', (r) => `${r.config.workers} x ${r.config.clients}`],
+    ['devices x sensors, batch', (r) => `${r.config.devices} x ${r.config.sensors}, ${r.config.batchSize}`],
+    ['points', (r) => grouped(r.points)],
+    ['wall time, s', (r) => fixed(r.durationS, 2)],
+    ['points/s', (r) => grouped(r.pointsPerS)],
+    ['ops/s', (r) => fixed(r.opsPerS, 1)],
+    ['ok ops', (r) => grouped(r.okOps)],
+    ['failed ops', (r) => (r.failedOps > 0 ? `<span class="bad">${grouped(r.failedOps)}</span>` : '0')],
+    ['main op', (r) => esc(mainOperation(r)?.kind ?? '-')],
+    ['p50 / p99 ms', (r) => {
+      const l = mainOperation(r)?.latency;
+      return l === undefined ? '-' : `${millis(l.p50)} / ${millis(l.p99)}`;
+    }],
+    ['client CPU s / M points', (r) => fixed(r.clientCpuSPerMpts, 3)],
+    ['peak RSS, MB', (r) => fixed(r.peakRssMb, 1)],
+    ['verify', verifyCell],
+  ];
+  return table(['', ...runs.map((r) => r.label)], rows.map(([name, cell]) => [esc(name), ...runs.map(cell)]));
+}
+
+function latencyRows(latency: Record<string, LatencySummary>): string[][] {
+  return Object.entries(latency).map(([kind, l]) => [
+    esc(kind),
+    grouped(l.count),
+    ...[l.min, l.avg, l.p50, l.p90, l.p95, l.p99, l.p999, l.max].map(millis),
+  ]);
+}
+
+function runSection(r: RunResult, index: number): string {
+  const parts = [`<h2>Run ${index + 1}: ${esc(r.label)}</h2>`, `<p class="meta">started ${esc(r.startedAt)}</p>`];
+  const kinds = Object.keys(r.latency);
+  if (kinds.length === 0) parts.push('<p class="muted">no latency samples</p>');
+  else {
+    parts.push(
+      '<h3>Latency, ms</h3>',
+      table(['op', 'count', 'min', 'avg', 'p50', 'p90', 'p95', 'p99', 'p999', 'max'], latencyRows(r.latency)),
+      groupedBarChart({
+        title: 'latency percentiles per operation, ms',
+        yLabel: 'ms',
+        series: [...PERCENTILES],
+        groups: kinds.map((k) => ({ label: k, values: PERCENTILES.map((p) => r.latency[k][p]) })),
+        valueLabel: millis,
+      }),
+    );
+  }
+  const hist = Object.entries(r.histograms).filter(([, h]) => h.count > 0);
+  if (hist.length > 0) {
+    parts.push(
+      '<h3>Latency histograms</h3>',
+      ...hist.map(([k, h], i) => histogramChart({ title: `${k}: ${grouped(h.count)} operations`, data: h, colorIndex: i })),
+    );
+  }
+  if (r.queries !== undefined && Object.keys(r.queries).length > 0) {
+    const rows = Object.entries(r.queries).map(([kind, q]) => [
+      esc(kind),
+      grouped(q.ops),
+      grouped(q.rows),
+      grouped(q.rowsPerS),
+      millis(q.latency.p50),
+      millis(q.latency.p99),
+      millis(q.latency.max),
+    ]);
+    parts.push('<h3>Queries</h3>', table(['query', 'ops', 'rows', 'rows/s', 'p50 ms', 'p99 ms', 'max ms'], rows));
+  }
+  if (r.errors.length > 0) {
+    parts.push(`<h3 class="bad">Errors (${r.errors.length})</h3>`, `<pre>${r.errors.map(esc).join('\n')}</pre>`);
+  }
+  parts.push(`<details><summary>configuration</summary><pre>${esc(JSON.stringify(r.config, null, 2))}</pre></details>`);
+  return parts.join('\n');
+}

@@ -1,0 +1,50 @@
+/**
+ * Number formatting for the reports. Locale-independent on purpose: the text report and RESULT lines
+ * are compared and parsed across machines.
+ */
+
+/** `n` with `digits` decimals; NaN and infinities spelled as such */
+export function fixed(n: number, digits: number): string {
+  return Number.isFinite(n) ? n.toFixed(digits) : String(n);
+}
+
+/** rounded integer with thousands separators: 1234567.8 -> "1,234,568" */
+export function grouped(n: number): string {
+  if (!Number.isFinite(n)) return String(n);
+  const s = Math.round(Math.abs(n)).toString().replace(/\B(?=(\d{3})+$)/g, ',');
+  return n < 0 && Math.round(n) !== 0 ? `-${s}` : s;
+}
+
+/** a latency in ms with about four significant digits: 0.123, 12.35, 123.5, 1235 */
+export function millis(ms: number): string {
+  const a = Math.abs(ms);
+  return fixed(ms, a >= 1000 ? 0 : a >= 100 ? 1 : a >= 10 ? 2 : 3);
+}
+
+/** a time span for humans: "45.2s", "3m05s", "2h07m" */
+export function span(seconds: number): string {
+  if (!Number.isFinite(seconds) || seconds < 0) return '?';
+  if (seconds < 60) return `${seconds.toFixed(1)}s`;
+  const s = Math.round(seconds);
+  const pad = (v: number): string => String(v).padStart(2, '0');
+  if (s < 3600) return `${Math.floor(s / 60)}m${pad(s % 60)}s`;
+  return `${Math.floor(s / 3600)}h${pad(Math.floor((s % 3600) / 60))}m`;
+}
+
+/** 1234 -> "1.2k", 2500000 -> "2.5M": short labels for chart axes and bars */
+export function compact(n: number): string {
+  const a = Math.abs(n);
+  const units: [number, string][] = [
+    [1e9, 'G'],
+    [1e6, 'M'],
+    [1e3, 'k'],
+  ];
+  for (const [size, suffix] of units) {
+    if (a >= size) return `${trim((n / size).toFixed(a >= size * 100 ? 0 : 1))}${suffix}`;
+  }
+  return trim(n.toFixed(a >= 100 || Number.isInteger(n) ? 0 : a >= 1 ? 1 : 3));
+}
+
+function trim(s: string): string {
+  return s.includes('.') ? s.replace(/\.?0+$/, '') : s;
+}

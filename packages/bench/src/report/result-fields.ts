@@ -1,0 +1,64 @@
+/**
+ * The machine-readable fields of one run, in a fixed order: the `RESULT key=value` line and the
+ * columns of results.csv are both made from this list, so they cannot drift apart.
+ */
+import type { LatencySummary, RunResult } from '../types.js';
+import { fixed } from './numbers.js';
+
+const NO_LATENCY: LatencySummary = { count: 0, min: 0, avg: 0, p50: 0, p90: 0, p95: 0, p99: 0, p999: 0, max: 0 };
+
+/** The op kind with the most latency samples (the first such on a tie): the run's main write operation. */
+export function mainOperation(r: RunResult): { kind: string; latency: LatencySummary } | undefined {
+  let best: { kind: string; latency: LatencySummary } | undefined;
+  for (const [kind, latency] of Object.entries(r.latency)) {
+    if (best === undefined || latency.count > best.latency.count) best = { kind, latency };
+  }
+  return best;
+}
+
+/** A value as one token: no whitespace (fields are space-separated), no '=' (key=value), never empty. */
+export function token(s: string): string {
+  const t = s.replace(/[\s=]+/g, '_');
+  return t === '' ? '-' : t;
+}
+
+type Field = readonly [key: string, value: (r: RunResult, op: string, lat: LatencySummary) => string];
+
+const FIELDS: readonly Field[] = [
+  ['label', (r) => token(r.label)],
+  ['model', (r) => token(r.config.model)],
+  ['method', (r) => token(r.config.method)],
+  ['workers', (r) => String(r.config.workers)],
+  ['clients', (r) => String(r.config.clients)],
+  ['devices', (r) => String(r.config.devices)],
+  ['sensors', (r) => String(r.config.sensors)],
+  ['batch_size', (r) => String(r.config.batchSize)],
+  ['points', (r) => fixed(r.points, 0)],
+  ['wall_s', (r) => fixed(r.durationS, 3)],
+  ['points_per_s', (r) => fixed(r.pointsPerS, 0)],
+  ['ops_per_s', (r) => fixed(r.opsPerS, 1)],
+  ['ok_ops', (r) => fixed(r.okOps, 0)],
+  ['failed_ops', (r) => fixed(r.failedOps, 0)],
+  ['client_cpu_s_per_Mpts', (r) => fixed(r.clientCpuSPerMpts, 3)],
+  ['insert_op', (_r, op) => token(op)],
+  ['insert_ms_avg', (_r, _op, l) => fixed(l.avg, 3)],
+  ['insert_ms_p50', (_r, _op, l) => fixed(l.p50, 3)],
+  // p90 ... max: the short names of the Java anchor's RESULT line (its `p99`, `max` are insert latencies in ms)
+  ['p90', (_r, _op, l) => fixed(l.p90, 3)],
+  ['p95', (_r, _op, l) => fixed(l.p95, 3)],
+  ['p99', (_r, _op, l) => fixed(l.p99, 3)],
+  ['p999', (_r, _op, l) => fixed(l.p999, 3)],
+  ['max', (_r, _op, l) => fixed(l.max, 3)],
+  ['peak_rss_mb', (r) => fixed(r.peakRssMb, 1)],
+  ['verify', (r) => (r.verify === undefined ? 'none' : r.verify.ok ? 'ok' : 'mismatch')],
+];
+
+export const RESULT_KEYS: readonly string[] = FIELDS.map(([key]) => key);
+
+/** [key, value] pairs in RESULT_KEYS order; insert_* describe mainOperation (none/0 without samples). */
+export function resultFields(r: RunResult): [string, string][] {
+  const main = mainOperation(r);
+  const op = main?.kind ?? 'none';
+  const lat = main?.latency ?? NO_LATENCY;
+  return FIELDS.map(([key, value]) => [key, value(r, op, lat)]);
+}

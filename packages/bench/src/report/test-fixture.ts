@@ -1,0 +1,103 @@
+/**
+ * Hand-made RunResults for the report tests. Not a .test.ts file so that the build type-checks it:
+ * a field added to BenchConfig or RunResult then fails the build here instead of going unnoticed.
+ */
+import type { BenchConfig, HistogramData, LatencySummary, RunResult } from '../types.js';
+import { LatencyHistogram } from './histogram.js';
+
+export function sampleConfig(over: Partial<BenchConfig> = {}): BenchConfig {
+  return {
+    host: '127.0.0.1',
+    port: 6667,
+    nodeUrls: undefined,
+    database: 'bench',
+    workers: 4,
+    clients: 8,
+    poolMaxSize: 8,
+    devices: 100,
+    sensors: 50,
+    batchSize: 100,
+    loop: 10,
+    deviceOffset: 0,
+    deviceCount: 100,
+    model: 'tree',
+    method: 'insertTablet',
+    tabletsPerRequest: 1,
+    typeProportions: { BOOLEAN: 1, INT32: 1, INT64: 1, FLOAT: 1, DOUBLE: 1, TEXT: 1, TIMESTAMP: 0, DATE: 0, BLOB: 0, STRING: 0 },
+    values: 'pattern',
+    stringLength: 16,
+    timeStep: 1000,
+    precision: 'ms',
+    outOfOrderRatio: 0,
+    outOfOrderRange: 0,
+    interlacedDevices: 1,
+    nullRatio: 0,
+    rateLimit: 0,
+    batchIntervalMs: 0,
+    warmupRounds: 1,
+    reportIntervalMs: 1000,
+    progress: false,
+    workload: 'custom',
+    seed: 42,
+    queries: ['raw', 'last'],
+    queryLoops: 10,
+    verify: true,
+    dryRun: false,
+    dryRunSend: false,
+    serverNoop: false,
+    out: '/tmp/bench-out',
+    compare: [],
+    vsJava: false,
+    ...over,
+  };
+}
+
+/** `n` latencies around `centerMs` (a deterministic spread from 0.5x to ~3x), as a histogram */
+export function sampleHistogram(n: number, centerMs: number): HistogramData {
+  const h = new LatencyHistogram();
+  for (let i = 0; i < n; i++) {
+    const f = 0.5 + (i % 97) / 97 + (i % 1000 === 999 ? 1.5 : 0); // a tail every 1000th op
+    h.record(Math.round(centerMs * 1e6 * f));
+  }
+  return h.toData();
+}
+
+function summary(data: HistogramData): LatencySummary {
+  return LatencyHistogram.from(data).summaryMs();
+}
+
+/** a run of 1000 insertTablet calls and 10 retries; pointsPerS scales the throughput figures */
+export function sampleRun(label: string, over: Partial<RunResult> = {}, pointsPerS = 1_000_000): RunResult {
+  const histograms = { insertTablet: sampleHistogram(1000, 4), retry: sampleHistogram(10, 20) };
+  const durationS = 5;
+  return {
+    label,
+    config: sampleConfig(),
+    startedAt: '2026-01-02T03:04:05.000Z',
+    durationS,
+    points: pointsPerS * durationS,
+    okOps: 1000,
+    failedOps: 0,
+    pointsPerS,
+    opsPerS: 1000 / durationS,
+    latency: { insertTablet: summary(histograms.insertTablet), retry: summary(histograms.retry) },
+    histograms,
+    clientCpuS: 2.5,
+    clientCpuSPerMpts: 2.5 / ((pointsPerS * durationS) / 1e6),
+    peakRssMb: 180.25,
+    throughput: [
+      [1, pointsPerS * 0.9],
+      [2, pointsPerS * 1.05],
+      [3, pointsPerS],
+      [4, pointsPerS * 1.02],
+      [5, pointsPerS * 1.03],
+    ],
+    errors: [],
+    verify: { expected: pointsPerS * durationS, actual: pointsPerS * durationS, ok: true },
+    queries: {
+      raw: { ops: 10, rows: 10_000, rowsPerS: 50_000, latency: summary(sampleHistogram(10, 20)) },
+      last: { ops: 10, rows: 100, rowsPerS: 5_000, latency: summary(sampleHistogram(10, 2)) },
+    },
+    ...over,
+  };
+}

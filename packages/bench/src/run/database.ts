@@ -1,0 +1,73 @@
+import { IoTDBServerError, Session, TableSession } from '@iotdb/client';
+import type { BenchConfig } from '../types.js';
+import { DEVICE_TAG, TABLE_NAME, deviceName, sensorTypes } from '../workload/schema.js';
+import { dataTypeName } from '@iotdb/fast-serializer';
+
+/**
+ * The benchmark's database: created before a run, and dropped first when this machine writes every
+ * device (`deviceOffset` 0, `deviceCount` = devices); with a slice of a shared cluster it is only created
+ * if missing. Nothing outside it is created.
+ */
+export async function prepareDatabase(c: BenchConfig, host: string, port: number): Promise<void> {
+  const whole = c.deviceOffset === 0 && c.deviceCount === c.devices;
+  if (c.model === 'table') {
+    const s = new TableSession({ host, port, nodeUrls: c.nodeUrls });
+    await s.open();
+    try {
+      if (whole) await s.executeNonQueryStatement(`DROP DATABASE IF EXISTS ${c.database}`);
+      await s.executeNonQueryStatement(`CREATE DATABASE IF NOT EXISTS ${c.database}`);
+      const fields = sensorTypes(c).map((t, i) => `s${i} ${dataTypeName(t)} FIELD`);
+      await s.executeNonQueryStatement(`CREATE TABLE IF NOT EXISTS ${c.database}.${TABLE_NAME} (${DEVICE_TAG} STRING TAG, ${fields.join(', ')})`);
+    } finally {
+      await s.close();
+    }
+    return;
+  }
+  const s = new Session({ host, port, nodeUrls: c.nodeUrls });
+  await s.open();
+  try {
+    if (whole) await ignoreCode(s.executeNonQueryStatement(`DELETE DATABASE root.${c.database}`), 508); // 508: no such path
+    await ignoreCode(s.executeNonQueryStatement(`CREATE DATABASE root.${c.database}`), 501); // 501: exists already
+  } finally {
+    await s.close();
+  }
+}
+
+/** Points stored for this machine's devices (count of non-null values). */
+export async function countPoints(c: BenchConfig, host: string, port: number): Promise<number> {
+  const devices = Array.from({ length: c.deviceCount }, (_, i) => c.deviceOffset + i);
+  const whole = c.deviceCount === c.devices;
+  if (c.model === 'table') {
+    const s = new TableSession({ host, port, nodeUrls: c.nodeUrls, database: c.database });
+    await s.open();
+    try {
+      const counts = sensorTypes(c).map((_, i) => `count(s${i})`).join(', ');
+      const where = whole ? '' : ` WHERE ${DEVICE_TAG} IN (${devices.map((d) => `'${deviceName(c, d)}'`).join(', ')})`;
+      return await sumFirstRow(await s.executeQueryStatement(`SELECT ${counts} FROM ${TABLE_NAME}${where}`));
+    } finally {
+      await s.close();
+    }
+  }
+  const s = new Session({ host, port, nodeUrls: c.nodeUrls });
+  await s.open();
+  try {
+    const from = whole ? `root.${c.database}.**` : devices.map((d) => deviceName(c, d)).join(', ');
+    return await sumFirstRow(await s.executeQueryStatement(`SELECT count(*) FROM ${from}`));
+  } finally {
+    await s.close();
+  }
+}
+
+async function sumFirstRow(ds: AsyncIterable<{ values: readonly unknown[] }>): Promise<number> {
+  let sum = 0;
+  for await (const row of ds) for (const v of row.values) sum += Number(v ?? 0);
+  return sum;
+}
+
+async function ignoreCode(p: Promise<void>, code: number): Promise<void> {
+  try {
+    await p;
+  } catch (e) {
+    if (!(e instanceof IoTDBServerError && e.code === code)) throw e;
+  }
+}

@@ -1,0 +1,111 @@
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+import { LatencyHistogram } from '../report/histogram.js';
+import { progressLine } from '../report/format.js';
+import type { BenchConfig, HistogramData, RunResult, WorkerResult, WorkerTask } from '../types.js';
+
+const workerFile = fileURLToPath(new URL('./worker.js', import.meta.url));
+
+export interface WriteOutcome {
+  result: RunResult;
+  /** every acknowledged point, warm-ups included: what --verify expects to find */
+  writtenPoints: number;
+}
+
+/**
+ * The write phase: `workers` piscina threads, each with its share of the devices, started together;
+ * a progress line at reportIntervalMs while they run; their counts and histograms merged at the end.
+ * The timed window runs from the moment every worker is past its warm-up to the last one's end.
+ */
+export async function runWrites(c: BenchConfig, label: string, host: string, port: number): Promise<WriteOutcome> {
+  const counters = new SharedArrayBuffer(8 * 3 * c.workers);
+  const barrier = new SharedArrayBuffer(8);
+  const shared = { points: new BigInt64Array(counters), barrier: new Int32Array(barrier) };
+  const tasks: WorkerTask[] = Array.from({ length: c.workers }, (_, w) => {
+    const first = c.deviceOffset + Math.floor((w * c.deviceCount) / c.workers);
+    const next = c.deviceOffset + Math.floor(((w + 1) * c.deviceCount) / c.workers);
+    return { kind: 'write', workerId: w, config: c, host, port, firstDevice: first, deviceCount: next - first, counters, barrier };
+  });
+  const piscina = new Piscina({ filename: workerFile, minThreads: c.workers, maxThreads: c.workers, idleTimeout: 1000 });
+  const expectedPoints = c.deviceCount * c.sensors * c.batchSize * c.loop;
+  const throughput: [number, number][] = [];
+  let timedAt = 0;
+  let cpuAtStart = process.cpuUsage();
+  let last = { t: 0, points: 0 };
+  const sum = (k: number) => {
+    let n = 0;
+    for (let w = 0; w < c.workers; w++) n += Number(Atomics.load(shared.points, w * 3 + k));
+    return n;
+  };
+  // the timed phase starts when every worker passed the barrier: snapshot CPU then
+  const startWatch = setInterval(() => {
+    if (timedAt === 0 && Atomics.load(shared.barrier, 0) >= c.workers) {
+      timedAt = performance.now();
+      cpuAtStart = process.cpuUsage();
+      last = { t: timedAt, points: 0 };
+      clearInterval(startWatch);
+    }
+  }, 2);
+  const showProgress = c.progress || process.stdout.isTTY;
+  const progress = setInterval(() => {
+    if (timedAt === 0) return;
+    const now = performance.now();
+    const points = sum(0);
+    const rate = ((points - last.points) * 1000) / Math.max(1, now - last.t);
+    throughput.push([(now - timedAt) / 1000, rate]);
+    last = { t: now, points };
+    if (showProgress) {
+      const line = progressLine({ points, totalPoints: expectedPoints, elapsedS: (now - timedAt) / 1000, nowPointsPerS: rate, errors: sum(2) });
+      process.stdout.write(process.stdout.isTTY ? `\r${line}` : `${line}\n`);
+    }
+  }, c.reportIntervalMs);
+  const startedAt = new Date().toISOString();
+  let results: WorkerResult[];
+  try {
+    results = await Promise.all(tasks.map((t) => piscina.run(t) as Promise<WorkerResult>));
+  } finally {
+    clearInterval(progress);
+    clearInterval(startWatch);
+    await piscina.destroy();
+  }
+  if (showProgress && process.stdout.isTTY) process.stdout.write('\n');
+  const failed = results.find((r) => r.state === 'failed');
+  if (failed && failed.state === 'failed') throw new Error(`worker ${failed.workerId} failed: ${failed.error}`);
+  const done = results.filter((r): r is Extract<WorkerResult, { state: 'done' }> => r.state === 'done');
+  const cpu = process.cpuUsage(cpuAtStart);
+  const start = Math.min(...done.map((r) => r.timedStartMs));
+  const durationS = Math.max(1e-9, (Math.max(...done.map((r) => r.timedEndMs)) - start) / 1000);
+  const points = done.reduce((n, r) => n + r.points, 0);
+  const okOps = done.reduce((n, r) => n + r.okOps, 0);
+  const failedOps = done.reduce((n, r) => n + r.failedOps, 0);
+  const histograms: Record<string, HistogramData> = {};
+  for (const r of done) {
+    for (const [kind, data] of Object.entries(r.latency)) {
+      const h = histograms[kind] ? LatencyHistogram.from(histograms[kind]) : new LatencyHistogram();
+      h.merge(data);
+      histograms[kind] = h.toData();
+    }
+  }
+  const cpuS = (cpu.user + cpu.system) / 1e6;
+  return {
+    writtenPoints: done.reduce((n, r) => n + r.writtenPoints, 0),
+    result: {
+      label,
+      config: c,
+      startedAt,
+      durationS,
+      points,
+      okOps,
+      failedOps,
+      pointsPerS: points / durationS,
+      opsPerS: (okOps + failedOps) / durationS,
+      latency: Object.fromEntries(Object.entries(histograms).map(([k, d]) => [k, LatencyHistogram.from(d).summaryMs()])),
+      histograms,
+      clientCpuS: cpuS,
+      clientCpuSPerMpts: points > 0 ? cpuS / (points / 1e6) : 0,
+      peakRssMb: process.resourceUsage().maxRSS / 1024,
+      throughput,
+      errors: done.flatMap((r) => r.errors).slice(0, 10),
+    },
+  };
+}

@@ -1,0 +1,169 @@
+import { TSDataType, type CellValue, type ColumnInput, type RecordInput, type TableTablet, type Tablet } from '@iotdb/client';
+import type { BenchConfig } from '../types.js';
+import { DEVICE_TAG, TABLE_NAME, deviceName, sensorTypes } from './schema.js';
+import { DATES, hash32, textTable, unit } from './values.js';
+
+/** Row 0 of every device is the untimed schema warm-up row; rounds start at row 1 (as the Java anchor). */
+export const FIRST_ROW = 1;
+const T0_MS = 1_700_000_000_000;
+const PRECISION_FACTOR = { ms: 1, us: 1_000, ns: 1_000_000 } as const;
+
+type Column = Float32Array | Float64Array | Int32Array | CellValue[];
+
+/**
+ * Makes the benchmark's batches into arrays allocated once per generator (one per client) and refilled:
+ * memory stays flat however many points are written. Numeric columns are typed arrays unless nulls
+ * are asked for (typed arrays cannot hold them). Everything is a pure function of (config, device,
+ * round): the same seed gives the same data.
+ *
+ * Disorder: rounds come in blocks of 2 x outOfOrderRange; a row of the first half trades places with
+ * the row at the same position outOfOrderRange rounds later when unit(...) < outOfOrderRatio. Every
+ * row is still written exactly once (verify stays exact), but some arrive after later times did.
+ */
+export class BatchGenerator {
+  readonly types: TSDataType[];
+  readonly measurements: string[];
+  readonly #c: BenchConfig;
+  readonly #rows: number;
+  readonly #totalRounds: number;
+  readonly #text: string[];
+  readonly #blobs: Buffer[];
+  readonly #timestamps: Float64Array | BigInt64Array;
+  readonly #columns: Column[];
+  readonly #tags: string[];
+  readonly #rowIndex: Float64Array;
+
+  constructor(c: BenchConfig, rows = c.batchSize) {
+    this.#c = c;
+    this.#rows = rows;
+    this.#totalRounds = c.warmupRounds + c.loop;
+    this.types = sensorTypes(c);
+    this.measurements = this.types.map((_, s) => `s${s}`);
+    this.#text = textTable(c.stringLength, c.values === 'random', c.seed);
+    this.#blobs = this.#text.map((t) => Buffer.from(t));
+    this.#timestamps = c.precision === 'ns' ? new BigInt64Array(rows) : new Float64Array(rows);
+    this.#rowIndex = new Float64Array(rows);
+    this.#tags = new Array<string>(rows).fill('');
+    const typed = c.nullRatio === 0;
+    this.#columns = this.types.map((t): Column => {
+      if (typed && t === TSDataType.FLOAT) return new Float32Array(rows);
+      if (typed && (t === TSDataType.DOUBLE || t === TSDataType.INT64 || t === TSDataType.TIMESTAMP)) return new Float64Array(rows);
+      if (typed && t === TSDataType.INT32) return new Int32Array(rows);
+      return new Array<CellValue>(rows).fill(null);
+    });
+  }
+
+  /** Points (non-null cells) of the last fill. */
+  points = 0;
+
+  /** The tree tablet of device d for `round` (0-based over warm-up and timed rounds); -1 is the warm-up row. */
+  tree(d: number, round: number): Tablet {
+    const rows = this.#fill(d, round);
+    return {
+      deviceId: deviceName(this.#c, d),
+      measurements: this.measurements,
+      dataTypes: this.types,
+      timestamps: this.#view(this.#timestamps, rows),
+      columns: this.#columns.map((col) => this.#view(col, rows) as ColumnInput),
+      isAligned: this.#c.model === 'aligned',
+    };
+  }
+
+  /** The table tablet (table `t`, TAG device_id, FIELD s0..) of device d for `round`. */
+  table(d: number, round: number): TableTablet {
+    const rows = this.#fill(d, round);
+    const name = deviceName(this.#c, d);
+    for (let r = 0; r < rows; r++) this.#tags[r] = name;
+    return {
+      tableName: TABLE_NAME,
+      columnNames: [DEVICE_TAG, ...this.measurements],
+      dataTypes: [TSDataType.STRING, ...this.types],
+      columnCategories: ['TAG', ...this.measurements.map(() => 'FIELD' as const)],
+      timestamps: this.#view(this.#timestamps, rows),
+      columns: [this.#view(this.#tags, rows), ...this.#columns.map((col) => this.#view(col, rows) as ColumnInput)],
+    };
+  }
+
+  /** The same rows as records (insertRecords), one per row. */
+  records(d: number, round: number): RecordInput[] {
+    const rows = this.#fill(d, round);
+    const deviceId = deviceName(this.#c, d);
+    const out: RecordInput[] = new Array(rows);
+    for (let r = 0; r < rows; r++) {
+      out[r] = {
+        deviceId,
+        timestamp: this.#timestamps[r],
+        measurements: this.measurements,
+        dataTypes: this.types,
+        values: this.#columns.map((col) => col[r] as CellValue),
+        isAligned: this.#c.model === 'aligned',
+      };
+    }
+    return out;
+  }
+
+  /** The reused array itself for a full batch (no copy); a short copy for the 1-row warm-up. */
+  #view<T extends { length: number; slice(a: number, b: number): T }>(a: T, rows: number): T {
+    return rows === a.length ? a : a.slice(0, rows);
+  }
+
+  /** The global row index of position i in `round` for device d, disorder applied. */
+  rowOf(d: number, round: number, i: number): number {
+    const { outOfOrderRatio: ratio, outOfOrderRange: range } = this.#c;
+    let src = round;
+    if (ratio > 0 && range > 0) {
+      const inFirstHalf = round % (2 * range) < range;
+      const first = inFirstHalf ? round : round - range;
+      if (first + range < this.#totalRounds && unit(d, first, i, this.#c.seed) < ratio) src = inFirstHalf ? round + range : round - range;
+    }
+    return FIRST_ROW + src * this.#rows + i;
+  }
+
+  #fill(d: number, round: number): number {
+    const c = this.#c;
+    const rows = round < 0 ? 1 : this.#rows;
+    const factor = PRECISION_FACTOR[c.precision];
+    for (let i = 0; i < rows; i++) {
+      const g = round < 0 ? 0 : this.rowOf(d, round, i);
+      this.#rowIndex[i] = g;
+      const t = (T0_MS + g * c.timeStep) * factor;
+      if (this.#timestamps instanceof BigInt64Array) this.#timestamps[i] = BigInt(T0_MS + g * c.timeStep) * BigInt(factor);
+      else this.#timestamps[i] = t;
+    }
+    let nulls = 0;
+    for (let s = 0; s < this.types.length; s++) nulls += this.#fillColumn(s, d, rows);
+    this.points = rows * this.types.length - nulls;
+    return rows;
+  }
+
+  /** Fills sensor s's column for the rows in #rowIndex; returns how many cells are null. */
+  #fillColumn(s: number, d: number, rows: number): number {
+    const c = this.#c;
+    const col = this.#columns[s];
+    const type = this.types[s];
+    const random = c.values === 'random';
+    let nulls = 0;
+    for (let i = 0; i < rows; i++) {
+      const g = this.#rowIndex[i];
+      if (c.nullRatio > 0 && unit(g, s + 1000, d, c.seed) < c.nullRatio) {
+        (col as CellValue[])[i] = null;
+        nulls++;
+        continue;
+      }
+      const h = random ? hash32(g, s, d, c.seed) : 0;
+      const k = random ? h % 100 : (g + s) % 100;
+      switch (type) {
+        case TSDataType.BOOLEAN: (col as CellValue[])[i] = random ? (h & 1) === 0 : (g + s) % 2 === 0; break;
+        case TSDataType.INT32: col[i] = random ? h | 0 : (g % 10000) + s; break;
+        case TSDataType.INT64: col[i] = random ? (hash32(h, s, d, c.seed) % 2097152) * 4294967296 + h - 2 ** 52 : g * 10 + d; break;
+        case TSDataType.FLOAT: col[i] = random ? (h & 0xfffff) / 1000 : (g % 1000) * 0.5 + s; break;
+        case TSDataType.DOUBLE: col[i] = random ? (h / 4294967296) * 1000 : (g % 3600) * 0.25 + d; break;
+        case TSDataType.TIMESTAMP: col[i] = T0_MS + (random ? h % 1_000_000 : g); break;
+        case TSDataType.DATE: (col as CellValue[])[i] = DATES[(random ? h : g + s) % DATES.length]; break;
+        case TSDataType.BLOB: (col as CellValue[])[i] = this.#blobs[k]; break;
+        default: (col as CellValue[])[i] = this.#text[k]; // TEXT, STRING
+      }
+    }
+    return nulls;
+  }
+}

@@ -1,0 +1,34 @@
+import { TSDataType } from '@iotdb/client';
+import { TYPE_ORDER } from '../config/type-proportions.js';
+import type { BenchConfig } from '../types.js';
+import { anchorTypes } from './anchor.js';
+
+/**
+ * The data type of each sensor: the Java anchor's assignment for `--workload java-anchor`, otherwise
+ * the proportions spread over the sensors by largest remainder, types in TSDataType order.
+ */
+export function sensorTypes(c: BenchConfig): TSDataType[] {
+  if (c.workload === 'java-anchor') return anchorTypes(c.sensors);
+  const weights = TYPE_ORDER.map((t) => c.typeProportions[t] ?? 0);
+  const total = weights.reduce((a, b) => a + b, 0);
+  const exact = weights.map((w) => (w / total) * c.sensors);
+  const counts = exact.map(Math.floor);
+  let left = c.sensors - counts.reduce((a, b) => a + b, 0);
+  const byRemainder = exact.map((x, i) => ({ i, r: x - Math.floor(x) })).sort((a, b) => b.r - a.r || a.i - b.i);
+  for (const { i } of byRemainder) {
+    if (left === 0) break;
+    counts[i]++;
+    left--;
+  }
+  return TYPE_ORDER.flatMap((name, i) => Array<TSDataType>(counts[i]).fill(TSDataType[name]));
+}
+
+/** Device names: tree `root.<db>.dNNN`, table tag values `dNNN` (at least 3 digits, as the Java anchor). */
+export function deviceName(c: BenchConfig, d: number): string {
+  const width = Math.max(3, String(c.devices - 1).length);
+  const name = `d${String(d).padStart(width, '0')}`;
+  return c.model === 'table' ? name : `root.${c.database}.${name}`;
+}
+
+export const TABLE_NAME = 't';
+export const DEVICE_TAG = 'device_id';

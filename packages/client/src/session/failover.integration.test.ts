@@ -1,0 +1,276 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import {
+  IoTDBBatchError,
+  IoTDBConnectionError,
+  IoTDBError,
+  IoTDBServerError,
+  Session,
+  SessionPool,
+  type SessionDataSet,
+  type Tablet,
+} from '../index.js';
+import { useTreeDatabase } from '../testing/tree-database.js';
+
+/**
+ * Fault tests: they stop and start the second DataNode (`datanode1`, the second of nodeUrls) through
+ * the suite's control script, so they run only when the suite manages the server (or when
+ * IOTDB_TEST_CONTROL_DIR names the directory of a cluster started by scripts/iotdb-local.sh).
+ */
+const server = inject('iotdb');
+const { host, port, nodeUrls } = server;
+const envDir = process.env.IOTDB_TEST_CONTROL_DIR;
+const control =
+  server.control ??
+  (envDir ? { script: fileURLToPath(new URL('../../../../scripts/iotdb-local.sh', import.meta.url)), dir: envDir } : null);
+const canFault = control !== null && nodeUrls.length >= 2;
+const UP = nodeUrls[0]; // stays up
+const DOWN = nodeUrls[1]; // datanode1: stopped and started again
+const NODE = 'datanode1';
+
+const DB = `root.it_failover_${randomBytes(4).toString('hex')}`;
+useTreeDatabase({ host, port }, DB, () => undefined);
+
+const exec = promisify(execFile);
+let nodeDown = false;
+async function stopNode(): Promise<void> {
+  nodeDown = true;
+  await exec('bash', [control!.script, 'stop-node', control!.dir, NODE], { timeout: 90_000 });
+}
+async function startNode(): Promise<void> {
+  await exec('bash', [control!.script, 'start-node', control!.dir, NODE], { timeout: 240_000 });
+  nodeDown = false;
+}
+async function ensureDown(): Promise<void> {
+  if (!nodeDown) await stopNode();
+}
+async function ensureUp(): Promise<void> {
+  if (nodeDown) await startNode();
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Rejects if `p` has not settled within `ms`: the "nothing hangs" bound. */
+function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout;
+  return Promise.race([
+    p.finally(() => clearTimeout(timer)),
+    new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} still pending after ${ms} ms`)), ms))),
+  ]);
+}
+
+let admin: Session;
+beforeAll(async () => {
+  admin = new Session({ host, port });
+  await admin.open();
+});
+afterAll(async () => {
+  try {
+    if (canFault) await ensureUp(); // before the fixture drops the database
+  } finally {
+    await admin?.close();
+  }
+});
+
+async function countPoints(pattern: string, where = ''): Promise<number> {
+  const ds = await admin.executeQueryStatement(`SELECT count(*) FROM ${pattern} ${where}`);
+  let n = 0;
+  for await (const r of ds) for (const v of r.values) n += Number(v ?? 0);
+  return n;
+}
+
+/** An error that says why: a server status or a connection failure, with a message. */
+function expectReason(e: Error, what: string): void {
+  expect(e, what).toBeInstanceOf(IoTDBError);
+  expect(e instanceof IoTDBServerError || e instanceof IoTDBConnectionError, `${what}: ${e.constructor.name} ${e.message}`).toBe(true);
+  expect(e.message.length, what).toBeGreaterThan(0);
+  if (e instanceof IoTDBServerError) expect(e.code, what).not.toBe(200);
+}
+
+const DEVICES = 20;
+const dev = (prefix: string, d: number) => `${prefix}.d${String(d).padStart(2, '0')}`;
+function tablet(device: string, t0: number, rows: number): Tablet {
+  const ts = Array.from({ length: rows }, (_, r) => t0 + r);
+  return { deviceId: device, measurements: ['v'], dataTypes: ['INT64'], timestamps: ts, values: ts.map((t) => [BigInt(t)]) };
+}
+
+describe('a DataNode restart under a streaming writer', () => {
+  it.skipIf(!canFault)(
+    'acknowledges exactly what was written: count(*) equals the acknowledged points, every failure has its reason, writes before and after the restart succeed',
+    async () => {
+      const pool = new SessionPool({ nodeUrls: [DOWN, UP], maxSize: 2, maxRetries: 40, retryIntervalMs: 250, requestTimeoutMs: 15_000 });
+      const prefix = `${DB}.stream`;
+      const ROWS = 5;
+      interface Outcome {
+        k: number;
+        points: number;
+        startedAt: number;
+        endedAt: number;
+        error?: Error;
+      }
+      const outcomes: Outcome[] = [];
+      let next = 0;
+      let stopWriting = false;
+      const writer = async (): Promise<void> => {
+        while (!stopWriting) {
+          const k = next++;
+          const startedAt = performance.now();
+          try {
+            // tablet k: device k % DEVICES, timestamps k*ROWS ... k*ROWS+ROWS-1 (distinct over the whole run)
+            await pool.insertTablet(tablet(dev(prefix, k % DEVICES), k * ROWS, ROWS));
+            outcomes.push({ k, points: ROWS, startedAt, endedAt: performance.now() });
+          } catch (e) {
+            outcomes.push({ k, points: ROWS, startedAt, endedAt: performance.now(), error: e as Error });
+          }
+          await sleep(80);
+        }
+      };
+      let stopAt = Infinity;
+      let upAt = Infinity;
+      const writers = [writer(), writer()];
+      try {
+        while (outcomes.length < 60) await sleep(20);
+        stopAt = performance.now();
+        await stopNode();
+        await startNode();
+        upAt = performance.now();
+        const atRestart = outcomes.length;
+        while (outcomes.length < atRestart + 60) await sleep(20);
+      } finally {
+        stopWriting = true;
+        await within(Promise.all(writers), 120_000, 'the writers');
+        await ensureUp();
+        await pool.close();
+      }
+      const failed = outcomes.filter((o) => o.error);
+      const acked = outcomes.filter((o) => !o.error).reduce((n, o) => n + o.points, 0);
+      const during = outcomes.filter((o) => o.endedAt > stopAt && o.startedAt < upAt);
+      console.log(
+        `failover stream: ${outcomes.length} tablets, ${during.length} during the restart, ${failed.length} failed` +
+          (failed.length ? `: ${[...new Set(failed.map((o) => `${o.error!.constructor.name} ${o.error!.message.replace(/root\.\S+/g, '<path>').slice(0, 120)}`))].join(' | ')}` : ''),
+      );
+      expect(outcomes.length).toBeGreaterThanOrEqual(120);
+      expect(during.length).toBeGreaterThan(0); // the premise: the writer kept writing through the restart
+      for (const o of failed) expectReason(o.error!, `tablet ${o.k}`);
+      // everything before the stop and everything started after the node was back was written
+      expect(outcomes.filter((o) => o.endedAt < stopAt && o.error).map((o) => o.k)).toEqual([]);
+      expect(outcomes.filter((o) => o.startedAt > upAt && o.error).map((o) => `${o.k}: ${o.error!.message}`)).toEqual([]);
+      expect(await countPoints(`${prefix}.**`)).toBe(acked);
+    },
+    240_000,
+  );
+});
+
+describe('while a DataNode is down', () => {
+  const bPrefix = `${DB}.down`;
+  const qPrefix = `${DB}.query`;
+  const Q_DEVICES = 100;
+  const Q_ROWS = 40;
+  /** opened on DOWN before it stops */
+  let failoverSession: Session;
+  let querySession: Session;
+
+  beforeAll(async () => {
+    if (!canFault) return;
+    await ensureUp();
+    const writer = new Session({ nodeUrls });
+    await writer.open();
+    try {
+      // data regions on both nodes hold these devices from now on (same time partition as the writes below)
+      await writer.insertTablets(Array.from({ length: DEVICES }, (_, d) => tablet(dev(bPrefix, d), 1, 1)));
+      await writer.insertTablets(Array.from({ length: Q_DEVICES }, (_, d) => tablet(dev(qPrefix, d), 1, Q_ROWS)));
+    } finally {
+      await writer.close();
+    }
+    failoverSession = new Session({ nodeUrls: [DOWN, UP] });
+    await failoverSession.open();
+    querySession = new Session({ nodeUrls: [DOWN], maxRetries: 0 });
+    await querySession.open();
+  }, 60_000);
+
+  afterAll(async () => {
+    await failoverSession?.close().catch(() => undefined);
+    await querySession?.close().catch(() => undefined);
+    if (canFault) await ensureUp();
+  }, 240_000);
+
+  it.skipIf(!canFault)(
+    'fails a query being read on the stopping node with a connection or server error, without hanging',
+    async () => {
+      expect(querySession.currentEndpoint).toBe(DOWN);
+      const ds: SessionDataSet = await querySession.executeQueryStatement(`SELECT v FROM ${qPrefix}.* ALIGN BY DEVICE`, { fetchSize: 10 });
+      let rows = 0;
+      const reader = (async () => {
+        for await (const _ of ds) {
+          rows++;
+          if (rows % 10 === 0) await sleep(50); // slow: ~20 s for every row
+        }
+      })();
+      const outcome = reader.then(
+        () => null,
+        (e: Error) => e,
+      );
+      while (rows < 20) await sleep(10);
+      await stopNode();
+      const e = await within(outcome, 30_000, 'the reader');
+      expect(e, `read all ${rows} rows without an error`).not.toBeNull();
+      console.log(`query on the stopped node: ${rows} rows, then ${e!.constructor.name}: ${e!.message}`);
+      expectReason(e!, 'the query');
+      expect(rows).toBeGreaterThanOrEqual(20);
+      expect(rows).toBeLessThan(Q_DEVICES * Q_ROWS);
+      expect(ds.isClosed).toBe(true);
+    },
+    120_000,
+  );
+
+  it.skipIf(!canFault)(
+    'fails over to the next of nodeUrls when the node it was opened on is gone, and the call works there',
+    async () => {
+      await ensureDown();
+      expect(failoverSession.currentEndpoint).toBe(DOWN);
+      const ds = await within(failoverSession.executeQueryStatement('SHOW DATABASES'), 30_000, 'SHOW DATABASES');
+      const names: unknown[] = [];
+      for await (const r of ds) names.push(r.values[0]);
+      expect(names).toContain(DB);
+      expect(failoverSession.currentEndpoint).toBe(UP);
+      expect(failoverSession.isOpen).toBe(true);
+    },
+    120_000,
+  );
+
+  it.skipIf(!canFault)(
+    'reports every write to a region on the down node (maxRetries 0) with its reason, without hanging; count(*) equals the acknowledged points',
+    async () => {
+      await ensureDown();
+      const pool = new SessionPool({ nodeUrls, maxSize: 2, maxRetries: 0, requestTimeoutMs: 15_000 });
+      const tablets = Array.from({ length: 2 * DEVICES }, (_, k) => tablet(dev(bPrefix, k % DEVICES), 1_000 + k * 10, 3));
+      let failures: { index: number; error: Error }[] = [];
+      let succeeded: number[] = [];
+      try {
+        const t0 = performance.now();
+        try {
+          await within(pool.insertTabletsParallel(tablets), 30_000, 'insertTabletsParallel');
+          succeeded = tablets.map((_, i) => i);
+        } catch (e) {
+          expect(e).toBeInstanceOf(IoTDBBatchError);
+          ({ failures, succeeded } = e as IoTDBBatchError as { failures: typeof failures; succeeded: number[] });
+          failures = [...failures];
+          succeeded = [...succeeded];
+        }
+        console.log(`while down: ${succeeded.length} written, ${failures.length} failed in ${Math.round(performance.now() - t0)} ms`);
+        expect(failures.length).toBeGreaterThan(0); // half of the devices live on the down node
+        expect([...failures.map((f) => f.index), ...succeeded].sort((a, b) => a - b)).toEqual(tablets.map((_, i) => i));
+        for (const f of failures) expectReason(f.error, `tablet ${f.index}`);
+        expect(pool.stats()).toMatchObject({ inUse: 0, waiting: 0 });
+      } finally {
+        await pool.close();
+      }
+      await ensureUp(); // count(*) needs every region
+      expect(await countPoints(`${bPrefix}.**`, 'WHERE time >= 1000')).toBe(succeeded.length * 3);
+    },
+    240_000,
+  );
+});
