@@ -2,7 +2,9 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import type { PreparedTablet, TSStatus } from '@iotdb/fast-serializer';
+import { rpc } from '../rpc/client-rpc.js';
 import {
   IoTDBBatchError,
   IoTDBConnectionError,
@@ -169,9 +171,15 @@ describe('while a DataNode is down', () => {
   const qPrefix = `${DB}.query`;
   const Q_DEVICES = 100;
   const Q_ROWS = 40;
+  const splitPrefix = `${DB}.split`;
   /** opened on DOWN before it stops */
   let failoverSession: Session;
   let querySession: Session;
+  /** knows only UP, warmed up before the stop: it knows which devices live on DOWN */
+  let splitSession: Session;
+  const splitRoutes = new Map<string, string>();
+  /** points the split test was told were written (checked once the node is back) */
+  let splitWritten: number | undefined;
 
   beforeAll(async () => {
     if (!canFault) return;
@@ -189,11 +197,22 @@ describe('while a DataNode is down', () => {
     await failoverSession.open();
     querySession = new Session({ nodeUrls: [DOWN], maxRetries: 0 });
     await querySession.open();
+    splitSession = new Session({ nodeUrls: [UP], retryIntervalMs: 100 });
+    await splitSession.open();
+    const spy = vi.spyOn(rpc, 'insertTablet');
+    for (let d = 0; d < DEVICES; d++) await splitSession.insertTablet(tablet(dev(splitPrefix, d), 1, 1));
+    const statuses = await Promise.all(spy.mock.results.map((r) => r.value as Promise<TSStatus>));
+    spy.mock.calls.forEach((c, i) => {
+      const r = statuses[i].redirectNode;
+      splitRoutes.set((c[2] as PreparedTablet).prefixPath, r ? `${r.ip}:${r.port}` : UP);
+    });
+    spy.mockRestore();
   }, 60_000);
 
   afterAll(async () => {
     await failoverSession?.close().catch(() => undefined);
     await querySession?.close().catch(() => undefined);
+    await splitSession?.close().catch(() => undefined);
     if (canFault) await ensureUp();
   }, 240_000);
 
@@ -242,6 +261,26 @@ describe('while a DataNode is down', () => {
   );
 
   it.skipIf(!canFault)(
+    'splits insertTablets by node while one is down: IoTDBBatchError names every tablet of the down node, the others are written',
+    async () => {
+      await ensureDown();
+      expect(new Set(splitRoutes.values())).toEqual(new Set([UP, DOWN])); // the premise: devices on both nodes
+      const tablets = Array.from({ length: DEVICES }, (_, d) => tablet(dev(splitPrefix, d), 1_000, 2));
+      const onDown = tablets.flatMap((t, i) => (splitRoutes.get(t.deviceId) === DOWN ? [i] : []));
+      const e = await within(splitSession.insertTablets(tablets).then(() => null, (x: Error) => x), 30_000, 'insertTablets');
+      expect(e).toBeInstanceOf(IoTDBBatchError);
+      const b = e as IoTDBBatchError;
+      for (const f of b.failures) expectReason(f.error, `tablet ${f.index}`);
+      // every tablet of a device on the down node failed; whatever was written is on the up node
+      expect(b.failures.map((f) => f.index)).toEqual(expect.arrayContaining(onDown));
+      for (const i of b.succeeded) expect(onDown).not.toContain(i);
+      expect([...b.failures.map((f) => f.index), ...b.succeeded].sort((x, y) => x - y)).toEqual(tablets.map((_, i) => i));
+      splitWritten = b.succeeded.length * 2;
+    },
+    120_000,
+  );
+
+  it.skipIf(!canFault)(
     'reports every write to a region on the down node (maxRetries 0) with its reason, without hanging; count(*) equals the acknowledged points',
     async () => {
       await ensureDown();
@@ -270,6 +309,7 @@ describe('while a DataNode is down', () => {
       }
       await ensureUp(); // count(*) needs every region
       expect(await countPoints(`${bPrefix}.**`, 'WHERE time >= 1000')).toBe(succeeded.length * 3);
+      if (splitWritten !== undefined) expect(await countPoints(`${splitPrefix}.**`, 'WHERE time >= 1000')).toBe(splitWritten);
     },
     240_000,
   );
