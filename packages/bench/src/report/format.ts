@@ -30,16 +30,7 @@ export function formatReport(r: RunResult): string {
   }
   lines.push('', 'latency (ms)', latencyTable(r.latency));
   if (r.queries !== undefined && Object.keys(r.queries).length > 0) {
-    const rows = Object.entries(r.queries).map(([kind, q]) => [
-      kind,
-      grouped(q.ops),
-      grouped(q.rows),
-      grouped(q.rowsPerS),
-      millis(q.latency.p50),
-      millis(q.latency.p99),
-      millis(q.latency.max),
-    ]);
-    lines.push('', 'queries', textTable(['query', 'ops', 'rows', 'rows/s', 'p50 ms', 'p99 ms', 'max ms'], rows));
+    lines.push('', 'queries', textTable(QUERY_HEADERS, queryRows(r.queries)));
   }
   if (r.errors.length > 0) {
     const shown = r.errors.slice(0, MAX_ERRORS);
@@ -116,4 +107,19 @@ export function progressLine(p: Progress): string {
     ? `${grouped(p.points)}/${grouped(p.totalPoints)} points (${fixed((100 * p.points) / p.totalPoints, 1)} %)`
     : `${grouped(p.points)} points`;
   return `[${span(p.elapsedS)}] ${done}  now ${grouped(p.nowPointsPerS)} pts/s  avg ${grouped(avg)} pts/s  errors ${grouped(p.errors)}  ETA ${eta}`;
+}
+
+export const QUERY_HEADERS = ['query', 'ops', 'rows', 'rows/s', 'p50 ms', 'p99 ms', 'max ms'];
+
+/** One row per query kind, cells formatted; `name` escapes the kind where the output needs it (HTML). */
+export function queryRows(queries: NonNullable<RunResult['queries']>, name: (s: string) => string = (s) => s): string[][] {
+  return Object.entries(queries).map(([kind, q]) => [
+    name(kind),
+    grouped(q.ops),
+    grouped(q.rows),
+    grouped(q.rowsPerS),
+    millis(q.latency.p50),
+    millis(q.latency.p99),
+    millis(q.latency.max),
+  ]);
 }

@@ -7,6 +7,7 @@ import { groupedBarChart, hBarChart } from './chart-bars.js';
 import { histogramChart } from './chart-histogram.js';
 import { lineChart } from './chart-line.js';
 import { fixed, grouped, millis } from './numbers.js';
+import { QUERY_HEADERS, queryRows } from './format.js';
 import { mainOperation } from './result-fields.js';
 import { esc } from './svg.js';
 
@@ -128,16 +129,7 @@ function runSection(r: RunResult, index: number): string {
     );
   }
   if (r.queries !== undefined && Object.keys(r.queries).length > 0) {
-    const rows = Object.entries(r.queries).map(([kind, q]) => [
-      esc(kind),
-      grouped(q.ops),
-      grouped(q.rows),
-      grouped(q.rowsPerS),
-      millis(q.latency.p50),
-      millis(q.latency.p99),
-      millis(q.latency.max),
-    ]);
-    parts.push('<h3>Queries</h3>', table(['query', 'ops', 'rows', 'rows/s', 'p50 ms', 'p99 ms', 'max ms'], rows));
+    parts.push('<h3>Queries</h3>', table(QUERY_HEADERS, queryRows(r.queries, esc)));
   }
   if (r.errors.length > 0) {
     parts.push(`<h3 class="bad">Errors (${r.errors.length})</h3>`, `<pre>${r.errors.map(esc).join('\n')}</pre>`);
