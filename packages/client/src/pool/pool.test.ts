@@ -335,8 +335,7 @@ describe('Pool: close()', () => {
     expect(created[1].closes).toBe(1);
   });
 
-  // BUG (pool.ts close()): a second close() returns at once while the first still waits for borrowed sessions.
-  it.fails('makes a second, concurrent close() wait until the sessions are closed, like the first', async () => {
+  it('makes a second, concurrent close() wait until the sessions are closed, like the first', async () => {
     const { pool, created } = track(makePool({ maxSize: 1 }));
     const hold = deferred();
     const borrowed = pool.execute(() => hold.promise);

@@ -40,6 +40,7 @@ export class Pool<S extends BaseSession> {
   readonly #waiters: Waiter[] = [];
   #opening = 0;
   #closed = false;
+  #closing: Promise<void> | null = null;
   #drained: (() => void) | null = null;
   readonly #timer: NodeJS.Timeout;
 
@@ -84,8 +85,12 @@ export class Pool<S extends BaseSession> {
   }
 
   /** Refuses new work, waits for borrowed sessions to come back, then closes every session. */
-  async close(): Promise<void> {
-    if (this.#closed) return;
+  close(): Promise<void> {
+    this.#closing ??= this.#close();
+    return this.#closing;
+  }
+
+  async #close(): Promise<void> {
     this.#closed = true;
     clearInterval(this.#timer);
     for (const w of this.#waiters.splice(0)) {

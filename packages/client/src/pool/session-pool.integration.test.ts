@@ -178,8 +178,7 @@ describe('SessionPool.insertTabletsParallel', () => {
     expect(await countPoints(`${DB}.allgood.**`)).toBe(60);
   });
 
-  // BUG (session-pool.ts slotFor/slotOf): a tablet without deviceId makes pool.insertTablet throw a synchronous TypeError, not reject with IoTDBValidationError.
-  it.fails('rejects a tablet without deviceId with IoTDBValidationError, like Session.insertTablet, and reports it by index', async () => {
+  it('rejects a tablet without deviceId with IoTDBValidationError, like Session.insertTablet, and reports it by index', async () => {
     const pool = newPool({ maxSize: 2 });
     const noDevice = { measurements: ['v'], dataTypes: ['INT32'], timestamps: [1], values: [[1]] } as unknown as Tablet;
     let call: Promise<void> | undefined;

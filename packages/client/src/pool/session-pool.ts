@@ -17,7 +17,7 @@ export interface ParallelOptions {
 /** Statements and queries on any pooled session; shared by the tree and table pools. */
 abstract class StatementPool<S extends BaseSession> extends Pool<S> {
   /** Runs a statement that returns no rows on any pooled session. */
-  executeNonQueryStatement(sql: string): Promise<void> {
+  async executeNonQueryStatement(sql: string): Promise<void> {
     return this.execute((s) => s.executeNonQueryStatement(sql));
   }
 
@@ -37,13 +37,14 @@ abstract class StatementPool<S extends BaseSession> extends Pool<S> {
   }
 
   /** Runs each task with a pooled session, `concurrency` at a time; see IoTDBBatchError for failures. */
-  executeParallel<T>(tasks: readonly ((session: S) => Promise<T>)[], opts: ParallelOptions = {}): Promise<T[]> {
+  async executeParallel<T>(tasks: readonly ((session: S) => Promise<T>)[], opts: ParallelOptions = {}): Promise<T[]> {
     return runAll('executeParallel', tasks.length, opts.concurrency ?? this.maxSize, (i) => this.execute(tasks[i]));
   }
 
   /** With device binding: the slot of `key`'s session; without: any session. */
-  protected slotFor(key: string): number | undefined {
-    return this.poolOptions.deviceBinding ? slotOf(key, this.maxSize) : undefined;
+  protected slotFor(key: unknown): number | undefined {
+    // a missing key is left to the session, whose validation error names the field
+    return this.poolOptions.deviceBinding && typeof key === 'string' ? slotOf(key, this.maxSize) : undefined;
   }
 }
 
@@ -63,24 +64,24 @@ export class SessionPool extends StatementPool<Session> {
     super(() => new Session(options), options);
   }
 
-  insertTablet(tablet: Tablet): Promise<void> {
+  async insertTablet(tablet: Tablet): Promise<void> {
     return this.execute((s) => s.insertTablet(tablet), this.slotFor(tablet?.deviceId));
   }
 
-  insertAlignedTablet(tablet: Tablet): Promise<void> {
+  async insertAlignedTablet(tablet: Tablet): Promise<void> {
     return this.execute((s) => s.insertAlignedTablet(tablet), this.slotFor(tablet?.deviceId));
   }
 
   /** Several devices in one request (per DataNode), on one pooled session. */
-  insertTablets(tablets: readonly Tablet[]): Promise<void> {
+  async insertTablets(tablets: readonly Tablet[]): Promise<void> {
     return this.execute((s) => s.insertTablets(tablets));
   }
 
-  insertRecord(record: RecordInput): Promise<void> {
+  async insertRecord(record: RecordInput): Promise<void> {
     return this.execute((s) => s.insertRecord(record), this.slotFor(record?.deviceId));
   }
 
-  insertRecords(records: readonly RecordInput[]): Promise<void> {
+  async insertRecords(records: readonly RecordInput[]): Promise<void> {
     return this.execute((s) => s.insertRecords(records));
   }
 
@@ -101,7 +102,7 @@ export class TableSessionPool extends StatementPool<TableSession> {
     super(() => new TableSession(options), options);
   }
 
-  insert(tablet: TableTablet): Promise<void> {
+  async insert(tablet: TableTablet): Promise<void> {
     return this.execute((s) => s.insert(tablet), this.slotFor(tablet?.tableName));
   }
 

@@ -174,7 +174,7 @@ describe.skipIf(!twoNodes)('redirection, tree model (session knows only the firs
     const cold = await sentBy(spy);
     expect(cold.map((x) => x.endpoint)).toEqual([FIRST]);
     const routes = new Map<string, string>();
-    (spy.mock.calls[0][1] as { prefixPaths: string[] }).prefixPaths.forEach((dev, i) => {
+    (spy.mock.calls[0][1] as { prefixPaths: readonly string[] }).prefixPaths.forEach((dev, i) => {
       const sub = cold[0].status.subStatus?.[i];
       routes.set(dev, sub?.redirectNode ? key(sub.redirectNode) : FIRST);
     });
@@ -186,7 +186,7 @@ describe.skipIf(!twoNodes)('redirection, tree model (session knows only the firs
     const warm = await sentBy(spy);
     expect(warm).toHaveLength(4);
     spy.mock.calls.forEach((c, i) => {
-      for (const dev of (c[1] as { prefixPaths: string[] }).prefixPaths) expect(routes.get(dev), dev).toBe(warm[i].endpoint);
+      for (const dev of (c[1] as { prefixPaths: readonly string[] }).prefixPaths) expect(routes.get(dev), dev).toBe(warm[i].endpoint);
       expect(redirectsElsewhere(warm[i])).toEqual([]);
     });
     expect(new Set(warm.slice(0, 2).map((x) => x.endpoint)).size).toBe(2);
