@@ -21,7 +21,9 @@ export function runJava(c: BenchConfig, host: string, port: number): RunResult {
   const p50 = num('insert_ms_p50');
   const p99 = num('p99');
   const latency: LatencySummary = { count: 0, min: NaN, avg: NaN, p50, p90: NaN, p95: NaN, p99, p999: NaN, max: num('max') };
+  const v = /^VERIFY count=(\d+) expected=(\d+)/m.exec(out);
   return {
+    ...(v ? { verify: { expected: Number(v[2]), actual: Number(v[1]), ok: v[1] === v[2] } } : {}),
     label: 'java',
     config: c,
     startedAt: new Date().toISOString(),
