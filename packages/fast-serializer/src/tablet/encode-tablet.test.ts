@@ -6,6 +6,7 @@ import { TSInsertTabletReqSchema, type TSInsertTabletReq } from '../thrift/iotdb
 import { readStruct } from '../thrift/struct-codec.js';
 import { TSDataType, type TSDataTypeName } from '../types/data-type.js';
 import { writeInsertTabletReq } from './insert-tablet-request.js';
+import { encodeTabletPlain } from './plain-tablet-encoder.js';
 import { prepareTablet } from './prepare-tablet.js';
 import type { CellValue, ColumnInput, Tablet, TimestampsInput } from './tablet-input.js';
 
@@ -190,6 +191,10 @@ describe('tablet encoder: equivalence of input forms and the reference layout', 
     expect(req.types).toEqual(s.types.map((t) => TSDataType[t]));
     expectSameBytes(req.timestamps, ref.timestamps, 'timestamps');
     expectSameBytes(req.values, ref.values, 'values');
+    // the legacy path (enableFastSerialization: false) writes the same bytes
+    const plain = encodeTabletPlain(prepareTablet(rowMajor(s)));
+    expectSameBytes(plain.timestamps, req.timestamps, 'plain encoder timestamps');
+    expectSameBytes(plain.values, req.values, 'plain encoder values');
   });
 
   it('sorts rows by time before encoding, keeping equal times in input order', () => {
