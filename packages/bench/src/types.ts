@@ -62,7 +62,7 @@ export interface BenchConfig {
   reportIntervalMs: number;
   /** print the progress line even when stdout is not a TTY */
   progress: boolean;
-  /** 'java-anchor': exactly ../shared/java-anchor/Bench.java's workload; 'custom': the knobs above */
+  /** 'java-anchor': exactly packages/bench/java/Bench.java (the Java anchor)'s workload; 'custom': the knobs above */
   workload: 'custom' | 'java-anchor';
   seed: number;
   /** queries run after the writes */

@@ -1,5 +1,5 @@
 /**
- * `--workload java-anchor`: exactly ../shared/java-anchor/Bench.java's workload. It fixes the knobs
+ * `--workload java-anchor`: exactly packages/bench/java/Bench.java (the Java anchor)'s workload. It fixes the knobs
  * below (the model stays free: Bench.java has tree, aligned and table modes); the workload generator
  * assigns the types per sensor as Bench.java does (s0..14 FLOAT, ..., s45..49 BOOLEAN), which these
  * proportions describe. An explicit conflicting value for any of them is an error.

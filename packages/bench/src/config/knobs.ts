@@ -168,7 +168,7 @@ export const KNOBS: KnobTable = {
   workload: {
     flag: '--workload', env: 'WORKLOAD', arg: WORKLOADS.join('|'), parse: oneOf(WORKLOADS),
     default: (get) => (get('vsJava') ? 'java-anchor' : 'custom'), defaultText: 'custom (java-anchor with --vs-java)',
-    description: "java-anchor: exactly ../shared/java-anchor/Bench.java's workload (100 devices x 50 sensors x 500 rows, its types and values)",
+    description: "java-anchor: exactly packages/bench/java/Bench.java (the Java anchor)'s workload (100 devices x 50 sensors x 500 rows, its types and values)",
   },
   seed: {
     flag: '--seed', env: 'SEED', arg: 'N', parse: countOrZero,
@@ -197,7 +197,7 @@ export const KNOBS: KnobTable = {
     flag: '--compare', env: 'COMPARE', arg: 'METHOD,...', parse: listOf(oneOf(METHODS)),
     default: () => [], defaultText: 'none', description: 'run once per listed method and compare them',
   },
-  vsJava: onOff('--vs-java', 'VS_JAVA', 'also run ../shared/java-anchor/Bench.java on the same workload and compare'),
+  vsJava: onOff('--vs-java', 'VS_JAVA', 'also run packages/bench/java/Bench.java (the Java anchor) on the same workload and compare'),
 };
 
 export const KNOB_KEYS = Object.keys(KNOBS) as (keyof BenchConfig)[];

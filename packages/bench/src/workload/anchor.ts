@@ -1,7 +1,7 @@
 import { TSDataType, type Tablet } from '@iotdb/client';
 
 /**
- * The anchor workload of ../shared/java-anchor/Bench.java, value for value, so that our client and
+ * The anchor workload of packages/bench/java/Bench.java (the Java anchor), value for value, so that our client and
  * the Java client do identical work: 50 sensors typed 30/20/20/10/10/10 % FLOAT/DOUBLE/INT32/INT64/
  * TEXT/BOOLEAN, row g of device d at T0 + g*1000 ms, "pattern" values:
  * FLOAT (g%1000)*0.5+s, DOUBLE (g%3600)*0.25+d, INT32 g%10000+s, INT64 g*10+d,
