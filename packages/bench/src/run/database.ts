@@ -14,6 +14,7 @@ export async function prepareDatabase(c: BenchConfig, host: string, port: number
     const s = new TableSession({ host, port, nodeUrls: c.nodeUrls });
     await s.open();
     try {
+      checkPrecision(c, s.timestampPrecision);
       if (whole) await s.executeNonQueryStatement(`DROP DATABASE IF EXISTS ${c.database}`);
       await s.executeNonQueryStatement(`CREATE DATABASE IF NOT EXISTS ${c.database}`);
       const fields = sensorTypes(c).map((t, i) => `s${i} ${dataTypeName(t)} FIELD`);
@@ -26,6 +27,7 @@ export async function prepareDatabase(c: BenchConfig, host: string, port: number
   const s = new Session({ host, port, nodeUrls: c.nodeUrls });
   await s.open();
   try {
+    checkPrecision(c, s.timestampPrecision);
     if (whole) await ignoreCode(s.executeNonQueryStatement(`DELETE DATABASE root.${c.database}`), 508); // 508: no such path
     await ignoreCode(s.executeNonQueryStatement(`CREATE DATABASE root.${c.database}`), 501); // 501: exists already
   } finally {
@@ -69,5 +71,12 @@ async function ignoreCode(p: Promise<void>, code: number): Promise<void> {
     await p;
   } catch (e) {
     if (!(e instanceof IoTDBServerError && e.code === code)) throw e;
+  }
+}
+
+/** Timestamps are written in `--precision` units: they must be the server's, or times land elsewhere. */
+function checkPrecision(c: BenchConfig, server: string): void {
+  if (c.precision !== server) {
+    throw new Error(`--precision ${c.precision} does not match the server's timestamp_precision ${server}`);
   }
 }

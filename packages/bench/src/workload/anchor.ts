@@ -7,7 +7,7 @@ import { TSDataType, type Tablet } from '@iotdb/client';
  * FLOAT (g%1000)*0.5+s, DOUBLE (g%3600)*0.25+d, INT32 g%10000+s, INT64 g*10+d,
  * TEXT "value-NN" with NN = (g+s)%100, BOOLEAN (g+s)%2 == 0.
  */
-export const T0 = 1_700_000_000_000;
+const T0 = 1_700_000_000_000;
 
 export interface AnchorShape {
   sensors: number;
@@ -32,7 +32,7 @@ export function anchorTypes(sensors: number): TSDataType[] {
 
 const TEXT = Array.from({ length: 100 }, (_, i) => `value-${String(i).padStart(2, '0')}`);
 
-export const deviceId = (d: number): string => `root.bench.d${String(d).padStart(3, '0')}`;
+const deviceId = (d: number): string => `root.bench.d${String(d).padStart(3, '0')}`;
 
 type AnchorColumn = Float32Array | Float64Array | Int32Array | BigInt64Array | string[] | boolean[];
 
