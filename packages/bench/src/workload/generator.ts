@@ -139,8 +139,9 @@ export class BatchGenerator {
   }
 
   /**
-   * Fills sensor s's column for the rows in #rowIndex; returns how many cells are null. One loop per
-   * type (the type switch outside the row loop) keeps generation a small share of the client's CPU.
+   * Fills sensor s's column for the rows in #rowIndex; returns how many cells are null. Pattern values
+   * run one tight loop per type (the type switch outside the row loop), which keeps generation a small
+   * share of the client's CPU.
    */
   #fillColumn(s: number, d: number, rows: number): number {
     const c = this.#c;
@@ -148,36 +149,8 @@ export class BatchGenerator {
     const cells = col as CellValue[];
     const idx = this.#rowIndex;
     const seed = c.seed;
-    const random = c.values === 'random';
-    const h = (i: number) => hash32(idx[i], s, d, seed);
-    switch (this.types[s]) {
-      case TSDataType.BOOLEAN:
-        for (let i = 0; i < rows; i++) cells[i] = random ? (h(i) & 1) === 0 : (idx[i] + s) % 2 === 0;
-        break;
-      case TSDataType.INT32:
-        for (let i = 0; i < rows; i++) col[i] = random ? h(i) | 0 : (idx[i] % 10000) + s;
-        break;
-      case TSDataType.INT64:
-        for (let i = 0; i < rows; i++) col[i] = random ? (hash32(h(i), s, d, seed) % 2097152) * 4294967296 + h(i) - 2 ** 52 : idx[i] * 10 + d;
-        break;
-      case TSDataType.FLOAT:
-        for (let i = 0; i < rows; i++) col[i] = random ? (h(i) & 0xfffff) / 1000 : (idx[i] % 1000) * 0.5 + s;
-        break;
-      case TSDataType.DOUBLE:
-        for (let i = 0; i < rows; i++) col[i] = random ? (h(i) / 4294967296) * 1000 : (idx[i] % 3600) * 0.25 + d;
-        break;
-      case TSDataType.TIMESTAMP:
-        for (let i = 0; i < rows; i++) col[i] = T0_MS + (random ? h(i) % 1_000_000 : idx[i]);
-        break;
-      case TSDataType.DATE:
-        for (let i = 0; i < rows; i++) cells[i] = DATES[(random ? h(i) : idx[i] + s) % DATES.length];
-        break;
-      case TSDataType.BLOB:
-        for (let i = 0; i < rows; i++) cells[i] = this.#blobs[random ? h(i) % 100 : (idx[i] + s) % 100];
-        break;
-      default: // TEXT, STRING
-        for (let i = 0; i < rows; i++) cells[i] = this.#text[random ? h(i) % 100 : (idx[i] + s) % 100];
-    }
+    if (c.values === 'random') fillRandom(this.types[s], col, idx, rows, s, d, seed, this.#text, this.#blobs);
+    else fillPattern(this.types[s], col, idx, rows, s, d, this.#text, this.#blobs);
     if (c.nullRatio === 0) return 0;
     let nulls = 0;
     for (let i = 0; i < rows; i++) {
@@ -187,5 +160,57 @@ export class BatchGenerator {
       }
     }
     return nulls;
+  }
+}
+
+/** "pattern" values, the Java anchor's formulas; one tight loop per type. */
+function fillPattern(type: TSDataType, col: Column, idx: Int32Array, rows: number, s: number, d: number, text: string[], blobs: Buffer[]): void {
+  const cells = col as CellValue[];
+  switch (type) {
+    case TSDataType.BOOLEAN:
+      for (let i = 0; i < rows; i++) cells[i] = ((idx[i] + s) & 1) === 0;
+      return;
+    case TSDataType.INT32:
+      for (let i = 0; i < rows; i++) col[i] = (idx[i] % 10000) + s;
+      return;
+    case TSDataType.INT64:
+      for (let i = 0; i < rows; i++) col[i] = idx[i] * 10 + d;
+      return;
+    case TSDataType.FLOAT:
+      for (let i = 0; i < rows; i++) col[i] = (idx[i] % 1000) * 0.5 + s;
+      return;
+    case TSDataType.DOUBLE:
+      for (let i = 0; i < rows; i++) col[i] = (idx[i] % 3600) * 0.25 + d;
+      return;
+    case TSDataType.TIMESTAMP:
+      for (let i = 0; i < rows; i++) col[i] = T0_MS + idx[i];
+      return;
+    case TSDataType.DATE:
+      for (let i = 0; i < rows; i++) cells[i] = DATES[(idx[i] + s) % DATES.length];
+      return;
+    case TSDataType.BLOB:
+      for (let i = 0; i < rows; i++) cells[i] = blobs[(idx[i] + s) % 100];
+      return;
+    default: // TEXT, STRING
+      for (let i = 0; i < rows; i++) cells[i] = text[(idx[i] + s) % 100];
+  }
+}
+
+/** "random" values from the hash of (row, sensor, device, seed). */
+function fillRandom(type: TSDataType, col: Column, idx: Int32Array, rows: number, s: number, d: number, seed: number, text: string[], blobs: Buffer[]): void {
+  const cells = col as CellValue[];
+  for (let i = 0; i < rows; i++) {
+    const h = hash32(idx[i], s, d, seed);
+    switch (type) {
+      case TSDataType.BOOLEAN: cells[i] = (h & 1) === 0; break;
+      case TSDataType.INT32: col[i] = h | 0; break;
+      case TSDataType.INT64: col[i] = (hash32(h, s, d, seed) % 2097152) * 4294967296 + h - 2 ** 52; break;
+      case TSDataType.FLOAT: col[i] = (h & 0xfffff) / 1000; break;
+      case TSDataType.DOUBLE: col[i] = (h / 4294967296) * 1000; break;
+      case TSDataType.TIMESTAMP: col[i] = T0_MS + (h % 1_000_000); break;
+      case TSDataType.DATE: cells[i] = DATES[h % DATES.length]; break;
+      case TSDataType.BLOB: cells[i] = blobs[h % 100]; break;
+      default: cells[i] = text[h % 100];
+    }
   }
 }
