@@ -68,6 +68,12 @@ export async function runWrites(c: BenchConfig, label: string, host: string, por
     clearInterval(startWatch);
     await piscina.destroy();
   }
+  if (timedAt > 0) {
+    // the last partial interval, so that even a run shorter than one interval has a point on the chart
+    const now = performance.now();
+    const points = sum(0);
+    if (now > last.t && points > last.points) throughput.push([(now - timedAt) / 1000, ((points - last.points) * 1000) / (now - last.t)]);
+  }
   if (showProgress && process.stdout.isTTY) process.stdout.write('\n');
   const failed = results.find((r) => r.state === 'failed');
   if (failed && failed.state === 'failed') throw new Error(`worker ${failed.workerId} failed: ${failed.error}`);
