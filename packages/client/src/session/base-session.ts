@@ -224,7 +224,7 @@ export abstract class BaseSession {
 
   #forgetNode(target: Endpoint): void {
     const key = endpointKey(target);
-    this.routes.forgetEndpoint((e) => endpointKey(e) === key);
+    this.routes.forgetEndpoint(target);
     const p = this.#nodes.get(key);
     this.#nodes.delete(key);
     p?.then((ns) => ns.connection.close(), () => undefined);

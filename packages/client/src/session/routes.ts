@@ -1,5 +1,5 @@
 import type { TEndPoint, TSStatus } from '@iotdb/fast-serializer';
-import type { Endpoint } from './endpoint.js';
+import { endpointKey, type Endpoint } from './endpoint.js';
 
 /**
  * Redirection as the Java client does it: successful writes tell which DataNode leads the device's
@@ -8,6 +8,14 @@ import type { Endpoint } from './endpoint.js';
  */
 export class RouteTable {
   readonly #byDevice = new Map<string, Endpoint>();
+  /** endpoints that failed recently, until when (ms): a node the server names but we cannot reach (a
+   * container-internal address, say) would otherwise cost a connect attempt on every redirect */
+  readonly #unreachable = new Map<string, number>();
+  readonly #quarantineMs: number;
+
+  constructor(quarantineMs = 60_000) {
+    this.#quarantineMs = quarantineMs;
+  }
 
   get size(): number {
     return this.#byDevice.size;
@@ -26,9 +34,12 @@ export class RouteTable {
     });
   }
 
-  /** Forgets every device routed to `key` (its node failed): they go to the default node again. */
-  forgetEndpoint(key: (e: Endpoint) => boolean): void {
-    for (const [d, e] of this.#byDevice) if (key(e)) this.#byDevice.delete(d);
+  /** Forgets every device routed to `endpoint` (its node failed): they go to the default node again, and
+   * redirects to it are ignored for a while. */
+  forgetEndpoint(endpoint: Endpoint): void {
+    const key = endpointKey(endpoint);
+    this.#unreachable.set(key, Date.now() + this.#quarantineMs);
+    for (const [d, e] of this.#byDevice) if (endpointKey(e) === key) this.#byDevice.delete(d);
   }
 
   clear(): void {
@@ -37,6 +48,12 @@ export class RouteTable {
 
   #set(device: string, e: TEndPoint): void {
     if (e.ip === '0.0.0.0' || !e.ip) return; // a node that does not know its own address
-    this.#byDevice.set(device, { host: e.ip, port: e.port });
+    const endpoint = { host: e.ip, port: e.port };
+    const until = this.#unreachable.get(endpointKey(endpoint));
+    if (until !== undefined) {
+      if (Date.now() < until) return;
+      this.#unreachable.delete(endpointKey(endpoint));
+    }
+    this.#byDevice.set(device, endpoint);
   }
 }
