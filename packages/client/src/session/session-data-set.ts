@@ -13,6 +13,12 @@ import { joinColumn, joinTimes, type ColumnPiece, type ColumnarResult } from './
 import type { Int64Mode } from './options.js';
 import { RowRecord, int64ToNumber, jsColumn, type IoTDBValue } from './row-record.js';
 
+interface BlockPiece {
+  readonly block: DecodedTsBlock;
+  /** first row not read yet */
+  readonly from: number;
+}
+
 /** What a data set needs from the session that ran the query. */
 export interface QueryContext {
   readonly connection: ThriftConnection;
@@ -145,11 +151,31 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
 
   /** All rows not yet read, as columns (typed arrays handed over without a copy where the layout allows). */
   async toColumnar(): Promise<ColumnarResult> {
-    const pieces: { block: DecodedTsBlock; from: number }[] = [];
-    while (await this.hasNext()) {
-      pieces.push({ block: this.#block!, from: this.#row });
-      this.#row = this.#block!.rows;
+    const pieces: BlockPiece[] = [];
+    while (await this.hasNext()) pieces.push(this.#takeBlock());
+    return this.#columnar(pieces);
+  }
+
+  /**
+   * The rows not yet read as a stream of columnar batches, one per TsBlock the server sent (its arrays
+   * handed over without a copy): columnar speed without holding the whole result.
+   */
+  async *batches(): AsyncGenerator<ColumnarResult, void, undefined> {
+    try {
+      while (await this.hasNext()) yield this.#columnar([this.#takeBlock()]);
+    } finally {
+      await this.close();
     }
+  }
+
+  /** The rest of the current block, marked as read. */
+  #takeBlock(): BlockPiece {
+    const piece = { block: this.#block!, from: this.#row };
+    this.#row = this.#block!.rows;
+    return piece;
+  }
+
+  #columnar(pieces: readonly BlockPiece[]): ColumnarResult {
     const values = [];
     const nulls = [];
     for (let k = 0; k < this.#blockIndex.length; k++) {
