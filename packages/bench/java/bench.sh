@@ -4,9 +4,5 @@
 #   packages/bench/java/bench.sh host=127.0.0.1 port=6667 threads=1 points=10000000 mode=tree noop=false
 # Prints Bench's RESULT/VERIFY lines. Used by `pnpm bench:e2e --vs-java`.
 set -euo pipefail
-HERE=$(cd "$(dirname "$0")" && pwd)
-"$HERE/../../../scripts/iotdb-local.sh" install >/dev/null
-LIB=${IOTDB_CACHE:-$HOME/.cache/iotdb-local}/${IOTDB_VERSION:-2.0.1-beta}/lib
-CLS=${TMPDIR:-/tmp}/iotdb-bench-java-e2e; mkdir -p "$CLS"
-javac -nowarn -d "$CLS" -cp "$LIB/*" "$HERE/Bench.java"
+source "$(dirname "$0")/classpath.sh" Bench.java
 java -cp "$CLS:$LIB/*" Bench "$@" 2>&1 | grep -E '^(setup|RESULT|VERIFY|FLUSH)'

@@ -4,9 +4,5 @@
 # A copy of the Java anchor (Codec.java) so that `pnpm bench` can run it beside ours in one run.
 #   packages/bench/java/codec.sh [seconds=5]
 set -euo pipefail
-HERE=$(cd "$(dirname "$0")" && pwd)
-"$HERE/../../../scripts/iotdb-local.sh" install >/dev/null
-LIB=${IOTDB_CACHE:-$HOME/.cache/iotdb-local}/${IOTDB_VERSION:-2.0.1-beta}/lib
-CLS=${TMPDIR:-/tmp}/iotdb-bench-java-codec; mkdir -p "$CLS"
-javac -nowarn -d "$CLS" -cp "$LIB/*" "$HERE/Codec.java"
+source "$(dirname "$0")/classpath.sh" Codec.java
 java -cp "$CLS:$LIB/*" Codec "${1:-5}" 2>/dev/null | grep '^CODEC'
