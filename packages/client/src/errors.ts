@@ -5,8 +5,11 @@ import type { TSStatus } from '@iotdb/fast-serializer';
  * Every error the client throws is an IoTDBError:
  * - IoTDBValidationError: bad input, refused before any byte was sent (`field` names it);
  * - IoTDBServerError: the server answered with a failure status (`code`, `message`, `subStatus`);
- * - IoTDBConnectionError: the socket could not be opened or broke (`reason`); IoTDBTimeoutError is one;
- * - IoTDBSessionClosedError: a call on a session that is not open;
+ * - IoTDBConnectionError: the socket could not be opened or broke (`reason`, `requestSent`);
+ *   IoTDBTimeoutError is one;
+ * - IoTDBSessionClosedError: a call on a session or pool that is not open, or that was closed meanwhile;
+ * - IoTDBAbortError: the caller's AbortSignal fired;
+ * - IoTDBBatchError: some items of a multi-item call failed (each listed by its index in your input);
  * - IoTDBProtocolError: the server's bytes did not follow the protocol.
  */
 export { IoTDBError, IoTDBValidationError, IoTDBProtocolError } from '@iotdb/fast-serializer';
@@ -18,12 +21,15 @@ export class IoTDBServerError extends IoTDBError {
   readonly serverMessage: string;
   /** per-entry statuses of a batch (code 302 MULTIPLE_ERROR), in request order */
   readonly subStatus: readonly TSStatus[];
+  /** the server marked the failure as transient (TSStatus.needRetry) */
+  readonly needRetry: boolean;
 
   constructor(status: TSStatus, context: string) {
     super(`${context}: [${status.code}] ${describeStatus(status)}`);
     this.code = status.code;
     this.serverMessage = status.message ?? '';
     this.subStatus = status.subStatus ?? [];
+    this.needRetry = status.needRetry === true;
   }
 }
 
@@ -36,27 +42,58 @@ function describeStatus(s: TSStatus): string {
 
 export type ConnectionFailure = 'refused' | 'reset' | 'closed' | 'timeout' | 'unreachable';
 
+/** The failure an errno (`ECONNREFUSED`, ...) stands for. */
+export function failureOf(e: unknown): ConnectionFailure {
+  switch ((e as NodeJS.ErrnoException | undefined)?.code) {
+    case 'ECONNREFUSED': return 'refused';
+    case 'ETIMEDOUT': return 'timeout';
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN': return 'unreachable';
+    default: return 'reset';
+  }
+}
+
 export class IoTDBConnectionError extends IoTDBError {
   readonly reason: ConnectionFailure;
   /** host:port of the node */
   readonly endpoint: string;
-  constructor(reason: ConnectionFailure, endpoint: string, message: string, options?: ErrorOptions) {
+  /**
+   * Whether the request's bytes may have reached the server. false: it certainly did not (no
+   * connection, or the connection was already broken), so any call may be sent again safely.
+   */
+  readonly requestSent: boolean;
+  constructor(reason: ConnectionFailure, endpoint: string, message: string, requestSent: boolean, options?: ErrorOptions) {
     super(`${endpoint}: ${message}`, options);
     this.reason = reason;
     this.endpoint = endpoint;
+    this.requestSent = requestSent;
   }
 }
 
-/** No answer in time: `connectTimeoutMs` while connecting, `requestTimeoutMs` for a call. */
+/**
+ * No answer in time: `connectTimeoutMs` while connecting (requestSent false), or a call's reply
+ * timeout (requestSent true). `operation` names what timed out (`executeQueryStatement "SELECT ..."`).
+ */
 export class IoTDBTimeoutError extends IoTDBConnectionError {
-  constructor(endpoint: string, message: string) {
-    super('timeout', endpoint, message);
+  readonly operation: string;
+  constructor(endpoint: string, operation: string, message: string, requestSent: boolean) {
+    super('timeout', endpoint, `${operation}: ${message}`, requestSent);
+    this.operation = operation;
   }
 }
 
 export class IoTDBSessionClosedError extends IoTDBError {
-  constructor(what = 'session') {
-    super(`the ${what} is closed; call open() first`);
+  constructor(what = 'session', detail = 'call open() first') {
+    super(`the ${what} is closed; ${detail}`);
+  }
+}
+
+/** The caller's AbortSignal fired; `cause` is the signal's reason. A write may or may not have been applied. */
+export class IoTDBAbortError extends IoTDBError {
+  constructor(what: string, reason: unknown) {
+    super(`${what}: aborted`, { cause: reason });
   }
 }
 
@@ -64,12 +101,18 @@ export class IoTDBSessionClosedError extends IoTDBError {
 export interface BatchFailure {
   readonly index: number;
   readonly error: Error;
+  /** the item's device (tree) or table, when the call writes data */
+  readonly device?: string;
+  /** the IoTDB status code, when the server rejected the item */
+  readonly code?: number;
 }
 
 /**
- * Some items of a batch failed and others did not (parallel inserts, executeParallel, a multi-node
- * insertTablets). Nothing is hidden: `failures` lists each failed item with its error, `succeeded` the
- * indexes that were written, `results` what succeeded tasks returned (by index).
+ * Some items of a batch failed and others did not (parallel inserts, executeParallel, a multi-device
+ * insertTablets or insertRecords, a table insert whose rows went to several nodes). Nothing is hidden:
+ * `failures` lists each failed item by its index in your input, with its error, device and status code;
+ * `succeeded` the indexes that were written (acknowledged by the server); `results` what succeeded
+ * tasks returned (by index). An index in neither list was not attempted (there is none today).
  */
 export class IoTDBBatchError<T = unknown> extends IoTDBError {
   readonly failures: readonly BatchFailure[];

@@ -1,12 +1,12 @@
 export { Session } from './session/session.js';
 export { TableSession } from './session/table-session.js';
 export { BaseSession } from './session/base-session.js';
-export type { QueryOptions, SqlDialect, TimestampPrecision } from './session/base-session.js';
+export type { CallOptions, QueryOptions, StatementOptions, SqlDialect, TimestampPrecision } from './session/base-session.js';
 export { SessionDataSet } from './session/session-data-set.js';
 export { SessionPool, TableSessionPool } from './pool/session-pool.js';
 export type { ParallelOptions } from './pool/session-pool.js';
 export { Pool } from './pool/pool.js';
-export type { PoolStats } from './pool/pool.js';
+export type { PoolStats, ExecuteOptions } from './pool/pool.js';
 export type { PoolOptions } from './pool/pool-options.js';
 export { RowRecord } from './session/row-record.js';
 export type { IoTDBValue } from './session/row-record.js';
@@ -22,9 +22,16 @@ export {
   IoTDBSessionClosedError,
   IoTDBBatchError,
   IoTDBPoolTimeoutError,
+  IoTDBAbortError,
 } from './errors.js';
 export type { ConnectionFailure, BatchFailure } from './errors.js';
-export { StatusCode } from './rpc/status.js';
+export { StatusCode } from './protocol/status.js';
+export { RETRYABLE_WRITE_CODES, isRetryableWriteStatus } from './retry/retryable-status.js';
+export { decideRetry, RETRY_DEFAULTS } from './retry/retry-policy.js';
+export type { RetryOptions, OperationKind, RetryDecision, FailedAttempt } from './retry/retry-policy.js';
+export { tcpTransport } from './transport/tcp-transport.js';
+export type { Transport, TransportStream, StreamEvents, ConnectOptions } from './transport/transport.js';
+export type { Endpoint } from './cluster/endpoint.js';
 export {
   TSDataType,
   ColumnCategory,

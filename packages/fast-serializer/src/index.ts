@@ -11,8 +11,9 @@ export { ByteReader } from './io/byte-reader.js';
 
 // Thrift binary protocol
 export { TType, TMessageType, FRAME_HEADER_BYTES } from './thrift/ttype.js';
-export { readStruct, writeStruct, readValue, writeValue } from './thrift/struct-codec.js';
-export type { FieldType, FieldSpec, StructSchema } from './thrift/struct-codec.js';
+export { readStruct, writeStruct, readValue, writeValue, ttypeOf } from './thrift/struct-codec.js';
+export { schema } from './thrift/struct-codec.js';
+export type { FieldType, FieldSpec, StructSchema, StructOf, StructInput, ValueOf, InputOf, ScalarType } from './thrift/struct-codec.js';
 export { beginCall, endCall, readReplyHeader, TApplicationError } from './thrift/message.js';
 export type { ReplyHeader } from './thrift/message.js';
 export * from './thrift/iotdb-idl.js';

@@ -1,4 +1,6 @@
-import { IoTDBPoolTimeoutError, IoTDBSessionClosedError } from '../errors.js';
+import { IoTDBAbortError, IoTDBPoolTimeoutError, IoTDBSessionClosedError } from '../errors.js';
+import { decideRetry, resolveRetryOptions, type ResolvedRetryOptions, type RetryOptions } from '../retry/retry-policy.js';
+import { sleep } from '../retry/sleep.js';
 import type { BaseSession } from '../session/base-session.js';
 import { resolvePoolOptions, type PoolOptions, type ResolvedPoolOptions } from './pool-options.js';
 
@@ -25,6 +27,13 @@ interface Waiter {
   readonly resolve: (slot: number) => void;
   readonly reject: (e: Error) => void;
   readonly timer: NodeJS.Timeout;
+  readonly signal: AbortSignal | undefined;
+  readonly onAbort: () => void;
+}
+
+export interface ExecuteOptions {
+  /** gives up waiting for a session, opening one, or in fn (which gets the signal through its own calls) */
+  signal?: AbortSignal;
 }
 
 /**
@@ -35,7 +44,10 @@ interface Waiter {
  */
 export class Pool<S extends BaseSession> {
   protected readonly poolOptions: ResolvedPoolOptions;
+  readonly #retry: ResolvedRetryOptions;
   readonly #create: () => S;
+  /** aborted by close(): ends the opening of sessions and their retry waits */
+  readonly #lifetime = new AbortController();
   readonly #slots: Slot<S>[];
   readonly #waiters: Waiter[] = [];
   #opening = 0;
@@ -44,8 +56,9 @@ export class Pool<S extends BaseSession> {
   #drained: (() => void) | null = null;
   readonly #timer: NodeJS.Timeout;
 
-  constructor(create: () => S, options: PoolOptions) {
+  constructor(create: () => S, options: PoolOptions & { retry?: RetryOptions }) {
     this.poolOptions = resolvePoolOptions(options);
+    this.#retry = resolveRetryOptions(options.retry);
     this.#create = create;
     this.#slots = Array.from({ length: this.poolOptions.maxSize }, () => ({ session: null, busy: false, idleSince: 0 }));
     this.#timer = setInterval(() => void this.#checkIdle(), this.poolOptions.healthCheckIntervalMs || 1_000_000_000);
@@ -55,15 +68,21 @@ export class Pool<S extends BaseSession> {
   /** Opens minSize sessions now (otherwise sessions open on first use). */
   async open(): Promise<void> {
     const slots = this.#slots.slice(0, this.poolOptions.minSize);
-    await Promise.all(slots.map((_, i) => this.execute(async () => undefined, i)));
+    await Promise.all(slots.map((_, i) => this.executeOn(i, async () => undefined)));
   }
 
-  /** Borrows a session for `fn` and gives it back when fn settles. `slot` pins a slot (device binding). */
-  async execute<T>(fn: (session: S) => Promise<T>, slot?: number): Promise<T> {
-    const i = await this.#acquire(slot ?? null);
+  /** Borrows a session for `fn` and gives it back when fn settles. */
+  execute<T>(fn: (session: S) => Promise<T>, opts: ExecuteOptions = {}): Promise<T> {
+    return this.executeOn(undefined, fn, opts.signal);
+  }
+
+  /** execute() on slot `slot` (device binding), or on any slot when undefined. */
+  protected async executeOn<T>(slot: number | undefined, fn: (session: S) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    if (signal?.aborted) throw new IoTDBAbortError('pool.execute', signal.reason);
+    const i = await this.#acquire(slot ?? null, signal);
     const s = this.#slots[i];
     try {
-      if (s.session === null) s.session = await this.#openSession();
+      if (s.session === null) s.session = await this.#openSession(signal);
       return await fn(s.session);
     } finally {
       this.#release(i);
@@ -93,11 +112,14 @@ export class Pool<S extends BaseSession> {
   async #close(): Promise<void> {
     this.#closed = true;
     clearInterval(this.#timer);
-    for (const w of this.#waiters.splice(0)) {
-      clearTimeout(w.timer);
-      w.reject(new IoTDBSessionClosedError('pool'));
+    this.#lifetime.abort(new IoTDBSessionClosedError('pool', 'it was closed while a session was being opened'));
+    for (const w of this.#waiters.splice(0)) this.#dropWaiter(w, new IoTDBSessionClosedError('pool'));
+    if (this.#slots.some((s) => s.busy)) {
+      const drained = new Promise<void>((resolve) => (this.#drained = resolve));
+      // a borrowed session may be held by an open data set: closing those gives their slots back
+      await Promise.all(this.#slots.map((s) => (s.busy ? s.session?.closeDataSets() : undefined)));
+      await drained;
     }
-    if (this.#slots.some((s) => s.busy)) await new Promise<void>((resolve) => (this.#drained = resolve));
     await Promise.all(this.#slots.map((s) => s.session?.close().catch(() => undefined)));
     for (const s of this.#slots) s.session = null;
   }
@@ -106,7 +128,7 @@ export class Pool<S extends BaseSession> {
     await this.close();
   }
 
-  #acquire(slot: number | null): Promise<number> {
+  #acquire(slot: number | null, signal: AbortSignal | undefined): Promise<number> {
     if (this.#closed) return Promise.reject(new IoTDBSessionClosedError('pool'));
     const free = slot !== null ? (this.#slots[slot].busy ? -1 : slot) : this.#freeSlot();
     if (free >= 0) {
@@ -114,14 +136,24 @@ export class Pool<S extends BaseSession> {
       return Promise.resolve(free);
     }
     return new Promise<number>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        const at = this.#waiters.indexOf(waiter);
-        if (at >= 0) this.#waiters.splice(at, 1);
-        reject(new IoTDBPoolTimeoutError(this.poolOptions.waitTimeoutMs, this.stats()));
-      }, this.poolOptions.waitTimeoutMs);
-      const waiter: Waiter = { slot, resolve, reject, timer };
+      const timer = setTimeout(
+        () => this.#dropWaiter(waiter, new IoTDBPoolTimeoutError(this.poolOptions.waitTimeoutMs, this.stats())),
+        this.poolOptions.waitTimeoutMs,
+      );
+      const onAbort = () => this.#dropWaiter(waiter, new IoTDBAbortError('pool.execute', signal!.reason));
+      const waiter: Waiter = { slot, resolve, reject, timer, signal, onAbort };
+      signal?.addEventListener('abort', onAbort, { once: true });
       this.#waiters.push(waiter);
     });
+  }
+
+  /** Takes a waiter out of the queue (timeout, abort, close) and rejects it. */
+  #dropWaiter(w: Waiter, error: Error): void {
+    const at = this.#waiters.indexOf(w);
+    if (at >= 0) this.#waiters.splice(at, 1);
+    clearTimeout(w.timer);
+    w.signal?.removeEventListener('abort', w.onAbort);
+    w.reject(error);
   }
 
   /** An idle open session first, then an empty slot. */
@@ -132,10 +164,16 @@ export class Pool<S extends BaseSession> {
 
   #release(i: number): void {
     const s = this.#slots[i];
+    if (s.session?.contextChanged) {
+      // a borrower ran USE or SET SQL_DIALECT: the next one gets a fresh session in the pool's context
+      void s.session.close().catch(() => undefined);
+      s.session = null;
+    }
     const at = this.#waiters.findIndex((w) => w.slot === i || w.slot === null);
     if (at >= 0 && !this.#closed) {
       const [w] = this.#waiters.splice(at, 1);
       clearTimeout(w.timer);
+      w.signal?.removeEventListener('abort', w.onAbort);
       w.resolve(i); // stays busy: handed straight to the next borrower
       return;
     }
@@ -144,12 +182,29 @@ export class Pool<S extends BaseSession> {
     if (this.#drained && !this.#slots.some((x) => x.busy)) this.#drained();
   }
 
-  async #openSession(): Promise<S> {
+  /**
+   * Opens a session for a slot. While the cluster restarts this is retried within the retry budget
+   * (the caller's write would be retried as long), unlike Session.open(), which tries each node once.
+   */
+  async #openSession(signal: AbortSignal | undefined): Promise<S> {
     this.#opening++;
+    const joined = signal === undefined ? this.#lifetime.signal : AbortSignal.any([signal, this.#lifetime.signal]);
+    const started = performance.now();
     try {
-      const session = this.#create();
-      await session.open();
-      return session;
+      for (let attempt = 1; ; attempt++) {
+        const session = this.#create();
+        try {
+          await session.open({ signal: joined });
+          return session;
+        } catch (error) {
+          await session.close().catch(() => undefined);
+          const d = decideRetry(this.#retry, { kind: 'connect', error, attempt, elapsedMs: performance.now() - started }, Math.random());
+          if (!d.retry || joined.aborted) throw error;
+          await sleep(d.delayMs, joined).catch((e) => {
+            throw signal?.aborted ? new IoTDBAbortError('pool.execute', signal.reason) : e;
+          });
+        }
+      }
     } finally {
       this.#opening--;
     }

@@ -1,15 +1,14 @@
-import { IoTDBValidationError, type RecordInput, type Tablet } from '@iotdb/fast-serializer';
-import type { BaseSession, QueryOptions } from '../session/base-session.js';
+import { IoTDBValidationError, type RecordInput, type Tablet, type TableTablet } from '@iotdb/fast-serializer';
+import type { BaseSession, CallOptions, QueryOptions, StatementOptions } from '../session/base-session.js';
 import type { SessionOptions, TableSessionOptions } from '../session/options.js';
 import type { SessionDataSet } from '../session/session-data-set.js';
 import { Session } from '../session/session.js';
 import { TableSession } from '../session/table-session.js';
-import type { TableTablet } from '@iotdb/fast-serializer';
 import { runAll, slotOf } from './parallel.js';
 import { Pool } from './pool.js';
 import type { PoolOptions } from './pool-options.js';
 
-export interface ParallelOptions {
+export interface ParallelOptions extends CallOptions {
   /** Tasks at once; at most the pool's maxSize are really concurrent. @default maxSize */
   concurrency?: number;
 }
@@ -17,28 +16,28 @@ export interface ParallelOptions {
 /** Statements and queries on any pooled session; shared by the tree and table pools. */
 abstract class StatementPool<S extends BaseSession> extends Pool<S> {
   /** Runs a statement that returns no rows on any pooled session. */
-  async executeNonQueryStatement(sql: string): Promise<void> {
-    return this.execute((s) => s.executeNonQueryStatement(sql));
+  async executeNonQueryStatement(sql: string, opts: StatementOptions = {}): Promise<void> {
+    return this.execute((s) => s.executeNonQueryStatement(sql, opts), opts);
   }
 
   /**
    * Runs a query on a pooled session, which stays borrowed until the data set is closed (read to the
-   * end, or `close()`): close every data set you open, or the pool runs dry.
+   * end, or `close()`): close every data set you open, or the pool runs dry. pool.close() closes them.
    */
-  async executeQueryStatement(sql: string, opts?: QueryOptions): Promise<SessionDataSet> {
+  async executeQueryStatement(sql: string, opts: QueryOptions = {}): Promise<SessionDataSet> {
     let handOver!: (ds: SessionDataSet) => void;
     const dataSet = new Promise<SessionDataSet>((resolve) => (handOver = resolve));
     const borrowed = this.execute(async (s) => {
       const ds = await s.executeQueryStatement(sql, opts);
       handOver(ds);
       await ds.closed;
-    });
+    }, opts);
     return Promise.race([dataSet, borrowed.then(() => dataSet)]);
   }
 
   /** Runs each task with a pooled session, `concurrency` at a time; see IoTDBBatchError for failures. */
   async executeParallel<T>(tasks: readonly ((session: S) => Promise<T>)[], opts: ParallelOptions = {}): Promise<T[]> {
-    return runAll('executeParallel', tasks.length, opts.concurrency ?? this.maxSize, (i) => this.execute(tasks[i]));
+    return runAll('executeParallel', tasks.length, opts.concurrency ?? this.maxSize, (i) => this.execute(tasks[i], opts));
   }
 
   /** With device binding: the slot of `key`'s session; without: any session. */
@@ -64,25 +63,25 @@ export class SessionPool extends StatementPool<Session> {
     super(() => new Session(options), options);
   }
 
-  async insertTablet(tablet: Tablet): Promise<void> {
-    return this.execute((s) => s.insertTablet(tablet), this.slotFor(tablet?.deviceId));
+  async insertTablet(tablet: Tablet, opts: CallOptions = {}): Promise<void> {
+    return this.executeOn(this.slotFor(tablet?.deviceId), (s) => s.insertTablet(tablet, opts), opts.signal);
   }
 
-  async insertAlignedTablet(tablet: Tablet): Promise<void> {
-    return this.execute((s) => s.insertAlignedTablet(tablet), this.slotFor(tablet?.deviceId));
+  async insertAlignedTablet(tablet: Tablet, opts: CallOptions = {}): Promise<void> {
+    return this.executeOn(this.slotFor(tablet?.deviceId), (s) => s.insertAlignedTablet(tablet, opts), opts.signal);
   }
 
   /** Several devices in one request (per DataNode), on one pooled session. */
-  async insertTablets(tablets: readonly Tablet[]): Promise<void> {
-    return this.execute((s) => s.insertTablets(tablets));
+  async insertTablets(tablets: readonly Tablet[], opts: CallOptions = {}): Promise<void> {
+    return this.execute((s) => s.insertTablets(tablets, opts), opts);
   }
 
-  async insertRecord(record: RecordInput): Promise<void> {
-    return this.execute((s) => s.insertRecord(record), this.slotFor(record?.deviceId));
+  async insertRecord(record: RecordInput, opts: CallOptions = {}): Promise<void> {
+    return this.executeOn(this.slotFor(record?.deviceId), (s) => s.insertRecord(record, opts), opts.signal);
   }
 
-  async insertRecords(records: readonly RecordInput[]): Promise<void> {
-    return this.execute((s) => s.insertRecords(records));
+  async insertRecords(records: readonly RecordInput[], opts: CallOptions = {}): Promise<void> {
+    return this.execute((s) => s.insertRecords(records, opts), opts);
   }
 
   /**
@@ -92,23 +91,26 @@ export class SessionPool extends StatementPool<Session> {
    */
   async insertTabletsParallel(tablets: readonly Tablet[], opts: ParallelOptions = {}): Promise<void> {
     if (!Array.isArray(tablets)) throw new IoTDBValidationError('tablets', 'needs an array of tablets');
-    await runAll('insertTabletsParallel', tablets.length, opts.concurrency ?? this.maxSize, (i) => this.insertTablet(tablets[i]));
+    await runAll('insertTabletsParallel', tablets.length, opts.concurrency ?? this.maxSize, (i) => this.insertTablet(tablets[i], opts));
   }
 }
 
-/** A pool of table-model sessions; device binding keys on the table name. */
+/**
+ * A pool of table-model sessions; device binding keys on the table name. A session whose borrower
+ * changed its database (`USE`) or dialect is not handed on: the next borrower gets a fresh one.
+ */
 export class TableSessionPool extends StatementPool<TableSession> {
   constructor(options: TableSessionOptions & PoolOptions = {}) {
     super(() => new TableSession(options), options);
   }
 
-  async insert(tablet: TableTablet): Promise<void> {
-    return this.execute((s) => s.insert(tablet), this.slotFor(tablet?.tableName));
+  async insert(tablet: TableTablet, opts: CallOptions = {}): Promise<void> {
+    return this.executeOn(this.slotFor(tablet?.tableName), (s) => s.insert(tablet, opts), opts.signal);
   }
 
   /** One insert per tablet across pooled sessions; failures as in SessionPool.insertTabletsParallel. */
   async insertParallel(tablets: readonly TableTablet[], opts: ParallelOptions = {}): Promise<void> {
     if (!Array.isArray(tablets)) throw new IoTDBValidationError('tablets', 'needs an array of tablets');
-    await runAll('insertParallel', tablets.length, opts.concurrency ?? this.maxSize, (i) => this.insert(tablets[i]));
+    await runAll('insertParallel', tablets.length, opts.concurrency ?? this.maxSize, (i) => this.insert(tablets[i], opts));
   }
 }

@@ -1,44 +1,64 @@
-import { plainInsertTabletReq, type PreparedTablet, type TSStatus } from '@iotdb/fast-serializer';
-import { IoTDBSessionClosedError } from '../errors.js';
-import { rpc } from '../rpc/client-rpc.js';
-import { verifySuccess } from '../rpc/status.js';
-import { endpointKey, type Endpoint } from './endpoint.js';
-import { NodeSession, type SqlDialect, type TimestampPrecision } from './node-session.js';
+import type { PreparedTablet, TSStatus } from '@iotdb/fast-serializer';
+import { plainInsertTabletReq, writeInsertTabletReq } from '@iotdb/fast-serializer';
+import type { Endpoint } from '../cluster/endpoint.js';
+import { NodeRegistry } from '../cluster/node-registry.js';
+import { IoTDBAbortError, IoTDBSessionClosedError } from '../errors.js';
+import { verifySuccess } from '../protocol/status.js';
+import { decideRetry, type OperationKind } from '../retry/retry-policy.js';
+import { sleep } from '../retry/sleep.js';
+import { routeWrite, type WritePlan, type WriteTargets } from '../write/write-router.js';
+import { NodeSession, type SessionContext, type SqlDialect, type TimestampPrecision } from './node-session.js';
+import { NodeSessions } from './node-sessions.js';
 import { resolveSessionOptions, type ResolvedSessionOptions, type SessionOptions } from './options.js';
-import { backoffMs, isRetryable, sleep } from './retry.js';
-import { RouteTable } from './routes.js';
 import { SessionDataSet } from './session-data-set.js';
 
 export type { SqlDialect, TimestampPrecision } from './node-session.js';
 
-export interface QueryOptions {
+/** Options every async call takes. */
+export interface CallOptions {
+  /** Gives up on the call: it rejects with IoTDBAbortError. A write in flight may still be applied. */
+  signal?: AbortSignal;
+}
+
+export interface StatementOptions extends CallOptions {
+  /** reply wait for this statement, ms. @default the session's requestTimeoutMs */
+  timeoutMs?: number;
+}
+
+export interface QueryOptions extends CallOptions {
   /** rows per fetch for this query. @default the session's fetchSize */
   fetchSize?: number;
   /** server-side query timeout and reply wait, ms. @default the session's requestTimeoutMs */
   timeoutMs?: number;
 }
 
+/** A node's server session is quarantined 1 s after its first failure, doubling up to a minute. */
+const QUARANTINE = { firstMs: 1_000, maxMs: 60_000 };
+const SET_DIALECT = /^\s*set\s+sql_dialect\s*=\s*(tree|table)\s*;?\s*$/i;
+
 /**
  * What tree and table sessions share. A session has a default node (the first reachable of
  * `nodeUrls`) and, with redirection, one more server session per DataNode that leads some of its
- * devices. Calls that fail for a connection reason reconnect (the same node first, then the others)
- * and are retried up to `maxRetries` times; errors the server returns are not retried.
+ * devices. Failures are retried as the retry policy says (retry/retry-policy.ts): writes through
+ * restarts within the retry budget, queries and statements only when they never left the client.
  */
 export abstract class BaseSession {
   protected readonly options: ResolvedSessionOptions;
-  protected readonly routes = new RouteTable();
-  readonly #dialect: SqlDialect;
-  #database: string | undefined;
+  readonly #registry: NodeRegistry;
+  readonly #nodes: NodeSessions;
+  readonly #initial: SessionContext;
+  #context: SessionContext;
+  #lifetime = new AbortController();
   #open = false;
-  #default: NodeSession | null = null;
-  #defaultIndex = 0;
-  #connecting: Promise<NodeSession> | null = null;
-  readonly #nodes = new Map<string, Promise<NodeSession>>();
+  readonly #dataSets = new Set<SessionDataSet>();
+  readonly #targets: WriteTargets<NodeSession>;
 
   protected constructor(options: SessionOptions, dialect: SqlDialect, database?: string) {
     this.options = resolveSessionOptions(options);
-    this.#dialect = dialect;
-    this.#database = database;
+    this.#initial = this.#context = { dialect, database };
+    this.#registry = new NodeRegistry(this.options.endpoints, QUARANTINE);
+    this.#nodes = new NodeSessions(this.options, this.#registry, () => this.#context, () => this.#lifetime.signal);
+    this.#targets = this.#writeTargets();
   }
 
   /** Opened and not closed (a lost connection is re-established by the next call). */
@@ -48,79 +68,99 @@ export abstract class BaseSession {
 
   /** The default node's connection works right now (a broken one is re-established by the next call). */
   get isConnected(): boolean {
-    return this.#default?.isOpen === true;
+    return this.#nodes.current !== null;
   }
 
   /** The server's timestamp precision (`timestamp_precision`), known once open. */
   get timestampPrecision(): TimestampPrecision {
-    return this.#default?.precision ?? 'ms';
+    return this.#nodes.current?.precision ?? 'ms';
   }
 
   /** The database statements run in (table model: the `database` option, then `USE`). */
   protected get currentDatabase(): string | undefined {
-    return this.#database;
+    return this.#context.database;
+  }
+
+  /** The SQL dialect the session speaks now (`SET SQL_DIALECT` changes it). */
+  get sqlDialect(): SqlDialect {
+    return this.#context.dialect;
+  }
+
+  /** A statement changed the session's database or dialect since it was opened (a pool does not hand such a session on). */
+  get contextChanged(): boolean {
+    return this.#context.dialect !== this.#initial.dialect || this.#context.database !== this.#initial.database;
   }
 
   /** The node the session talks to by default, 'host:port'. */
   get currentEndpoint(): string | undefined {
-    return this.#default?.key;
+    return this.#nodes.current?.key;
   }
 
-  /** Connects to the first reachable node and logs in. Rejects with IoTDBServerError (e.g. 801) or IoTDBConnectionError. */
-  async open(): Promise<void> {
-    if (this.#open && this.#default?.isOpen) return;
-    await this.#defaultSession();
+  /**
+   * Connects to the first reachable node of `nodeUrls` and logs in; each node is tried once. Rejects
+   * with IoTDBServerError (e.g. 801) or IoTDBConnectionError; close() or `signal` abort it.
+   */
+  async open(opts: CallOptions = {}): Promise<void> {
+    if (this.#open && this.isConnected) return;
+    if (this.#lifetime.signal.aborted) this.#lifetime = new AbortController();
+    const signal = this.#signal(opts.signal);
+    await this.#guard('open', opts.signal, () => this.#nodes.defaultSession(signal));
     this.#open = true;
   }
 
-  /** Logs out and closes every connection. Safe to call twice; later calls throw IoTDBSessionClosedError. */
+  /**
+   * Closes open data sets, logs out and closes every connection. Aborts what is in progress: an open(),
+   * a retry wait. Safe to call twice; later calls throw IoTDBSessionClosedError.
+   */
   async close(): Promise<void> {
     this.#open = false;
-    const nodes = await Promise.allSettled(this.#nodes.values());
-    this.#nodes.clear();
-    this.routes.clear();
-    const others = nodes.flatMap((n) => (n.status === 'fulfilled' ? [n.value.close().catch(() => undefined)] : []));
-    const d = this.#default;
-    this.#default = null;
-    await Promise.all(others);
-    await d?.close();
+    this.#lifetime.abort(new IoTDBSessionClosedError('session', 'it was closed while the call was in progress'));
+    await this.closeDataSets();
+    this.#registry.clearRoutes();
+    await this.#nodes.closeAll();
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
   }
 
-  /** Runs a statement that returns no rows (DDL, INSERT, DELETE, ...). Server failures throw IoTDBServerError. */
-  async executeNonQueryStatement(sql: string): Promise<void> {
-    const resp = await this.withDefault((ns) =>
-      rpc.executeUpdateStatementV2(ns.connection, { sessionId: ns.sessionId, statement: sql, statementId: ns.statementId }),
+  /** Closes every data set of this session that is still open (their server-side queries too). */
+  async closeDataSets(): Promise<void> {
+    await Promise.all([...this.#dataSets].map((ds) => ds.close().catch(() => undefined)));
+  }
+
+  /** Runs a statement that returns no rows (DDL, INSERT, DELETE, ...), never twice. Server failures throw IoTDBServerError. */
+  async executeNonQueryStatement(sql: string, opts: StatementOptions = {}): Promise<void> {
+    const operation = `executeNonQueryStatement ${sqlContext(sql)}`;
+    const resp = await this.runOnDefault('statement', operation, opts, (ns, signal) =>
+      ns.connection.call(
+        'executeUpdateStatementV2',
+        { sessionId: ns.sessionId, statement: sql, statementId: ns.statementId },
+        { timeoutMs: opts.timeoutMs, operation, signal },
+      ),
     );
     verifySuccess(resp.status, sqlContext(sql));
-    if (resp.database !== undefined && resp.database !== this.#database) {
-      // `USE db` (table model): new server sessions start there; the redirect targets reopen lazily
-      this.#database = resp.database;
-      await this.#closeNodes();
-    }
+    await this.#learnContext(sql, resp.database);
   }
 
   /** Runs a query; read the rows with `for await`, or all at once with `toColumnar()`. Close it if you stop early. */
   async executeQueryStatement(sql: string, opts: QueryOptions = {}): Promise<SessionDataSet> {
     const fetchSize = opts.fetchSize ?? this.options.fetchSize;
     const timeoutMs = opts.timeoutMs ?? this.options.requestTimeoutMs;
-    const { ns, resp } = await this.withDefault(async (ns) => {
-      const resp = await rpc.executeQueryStatementV2(ns.connection, timeoutMs, {
-        sessionId: ns.sessionId,
-        statement: sql,
-        statementId: ns.statementId,
-        fetchSize,
-        timeout: timeoutMs,
-        enableRedirectQuery: false,
-      });
+    const operation = `executeQueryStatement ${sqlContext(sql)}`;
+    const { ns, resp } = await this.runOnDefault('query', operation, opts, async (ns, signal) => {
+      const req = { sessionId: ns.sessionId, statement: sql, statementId: ns.statementId, fetchSize, timeout: timeoutMs, enableRedirectQuery: false };
+      const resp = await ns.connection.call('executeQueryStatementV2', req, { timeoutMs, operation, signal });
       return { ns, resp };
     });
     verifySuccess(resp.status, sqlContext(sql));
     const { connection, sessionId, statementId } = ns;
-    return new SessionDataSet({ connection, sessionId, statementId, sql, fetchSize, timeoutMs, int64As: this.options.int64As }, resp);
+    const ds = new SessionDataSet(
+      { connection, sessionId, statementId, sql, fetchSize, timeoutMs, int64As: this.options.int64As, signal: opts.signal, onClose: (d) => this.#dataSets.delete(d) },
+      resp,
+    );
+    if (!ds.isClosed) this.#dataSets.add(ds);
+    return ds;
   }
 
   /** IoTDBSessionClosedError unless open: checked before anything is encoded or sent. */
@@ -128,115 +168,86 @@ export abstract class BaseSession {
     if (!this.#open) throw new IoTDBSessionClosedError();
   }
 
-  /** Runs `fn` on the default node, reconnecting and retrying on connection failures. */
-  protected async withDefault<T>(fn: (ns: NodeSession) => Promise<T>): Promise<T> {
-    this.checkOpen();
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await fn(await this.#defaultSession());
-      } catch (e) {
-        if (!isRetryable(e) || attempt >= this.options.maxRetries || !this.#open) throw e;
-        await sleep(backoffMs(this.options.retryIntervalMs, attempt + 1));
-      }
-    }
-  }
-
   /**
-   * Sends a write to `target` (a node a redirect named) or, without one or when that node fails, to the
-   * default node with retries. Server errors throw IoTDBServerError; the status is returned to learn from.
+   * Runs `fn` on the default node. A failure before the request left the client (no connection) is
+   * retried, on the next node, as the policy says; once the bytes may have reached the server, never.
    */
-  protected async write(target: Endpoint | undefined, send: (ns: NodeSession) => Promise<TSStatus>, context: string): Promise<TSStatus> {
+  protected async runOnDefault<T>(
+    kind: Exclude<OperationKind, 'write'>,
+    what: string,
+    opts: CallOptions,
+    fn: (ns: NodeSession, signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
     this.checkOpen();
-    if (target !== undefined && this.options.enableRedirection) {
-      try {
-        const status = await send(await this.#node(target));
-        verifySuccess(status, context);
-        return status;
-      } catch (e) {
-        if (!isRetryable(e)) throw e;
-        this.#forgetNode(target); // its devices go to the default node again
+    const signal = this.#signal(opts.signal);
+    return this.#guard(what, opts.signal, async () => {
+      const started = performance.now();
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await fn(await this.#nodes.defaultSession(signal), signal);
+        } catch (error) {
+          const d = decideRetry(this.options.retry, { kind, error, attempt, elapsedMs: performance.now() - started }, Math.random());
+          if (!d.retry || signal.aborted) throw error;
+          await sleep(d.delayMs, signal);
+        }
       }
-    }
-    const status = await this.withDefault(send);
-    verifySuccess(status, context);
-    return status;
-  }
-
-  /** The node a device's writes should go to, when a redirect said so. */
-  protected routeOf(device: string): Endpoint | undefined {
-    return this.options.enableRedirection ? this.routes.get(device) : undefined;
-  }
-
-  /** Learns device -> node from a successful write's status (protocol.md 5). */
-  protected learnRoutes(status: TSStatus, device: string | null, deviceOf: (i: number) => string | null): void {
-    if (this.options.enableRedirection) this.routes.learn(status, device, deviceOf);
-  }
-
-  /** One tablet to one node, fast path or plain path (enableFastSerialization). */
-  protected sendTablet(ns: NodeSession, p: PreparedTablet): Promise<TSStatus> {
-    return this.options.enableFastSerialization
-      ? rpc.insertTablet(ns.connection, ns.sessionId, p)
-      : rpc.insertTabletStruct(ns.connection, plainInsertTabletReq(ns.sessionId, p));
-  }
-
-  /** The working default node session: reconnects (same node first, then the others) when it broke. */
-  #defaultSession(): Promise<NodeSession> {
-    if (this.#default?.isOpen) return Promise.resolve(this.#default);
-    this.#connecting ??= this.#connectDefault().finally(() => (this.#connecting = null));
-    return this.#connecting;
-  }
-
-  async #connectDefault(): Promise<NodeSession> {
-    this.#default?.connection.close();
-    this.#default = null;
-    const eps = this.options.endpoints;
-    let last: unknown;
-    for (let k = 0; k < eps.length; k++) {
-      const i = (this.#defaultIndex + k) % eps.length;
-      try {
-        const ns = await NodeSession.open(eps[i], this.options, this.#dialect, this.#database);
-        this.#defaultIndex = i;
-        this.#default = ns;
-        return ns;
-      } catch (e) {
-        if (!isRetryable(e)) throw e; // e.g. a wrong password: the next node would say the same
-        last = e;
-      }
-    }
-    throw last;
-  }
-
-  #node(target: Endpoint): Promise<NodeSession> {
-    const key = endpointKey(target);
-    if (this.#default?.isOpen && this.#default.key === key) return Promise.resolve(this.#default);
-    let p = this.#nodes.get(key);
-    if (p === undefined) {
-      p = NodeSession.open(target, this.options, this.#dialect, this.#database);
-      p.catch(() => this.#nodes.delete(key));
-      this.#nodes.set(key, p);
-    }
-    return p.then((ns) => {
-      if (ns.isOpen) return ns;
-      this.#nodes.delete(key);
-      return this.#node(target);
     });
   }
 
-  #forgetNode(target: Endpoint): void {
-    const key = endpointKey(target);
-    this.routes.forgetEndpoint(target);
-    const p = this.#nodes.get(key);
-    this.#nodes.delete(key);
-    p?.then((ns) => ns.connection.close(), () => undefined);
+  /** Sends a write through the router (redirects, node splits, retries, per-item outcomes). */
+  protected write(plan: WritePlan<NodeSession>, opts: CallOptions): Promise<void> {
+    this.checkOpen();
+    const signal = this.#signal(opts.signal);
+    return this.#guard(plan.what, opts.signal, () => routeWrite(plan, this.#targets, this.options.retry, signal));
   }
 
-  async #closeNodes(): Promise<void> {
-    const nodes = [...this.#nodes.values()];
-    this.#nodes.clear();
-    for (const p of nodes) await p.then((ns) => ns.close(), () => undefined).catch(() => undefined);
+  /** One tablet (or part of one) to one node, fast path or plain path (enableFastSerialization). */
+  protected sendTablet(ns: NodeSession, p: PreparedTablet, method: 'insertTablet' | 'testInsertTablet' = 'insertTablet'): Promise<TSStatus> {
+    return this.options.enableFastSerialization
+      ? ns.connection.call(method, (w) => writeInsertTabletReq(w, ns.sessionId, p))
+      : ns.connection.call(method, plainInsertTabletReq(ns.sessionId, p));
+  }
+
+  #writeTargets(): WriteTargets<NodeSession> {
+    const redirect = this.options.enableRedirection;
+    return {
+      route: (device) => (redirect ? this.#registry.routeOf(device) : undefined),
+      node: (target: Endpoint | undefined, signal) => this.#nodes.sessionAt(target, signal),
+      unreachable: (target) => this.#registry.markFailed(target),
+      failed: (ns) => this.#nodes.failed(ns),
+      learn: (status, device, deviceOf) => {
+        if (redirect) this.#registry.learn(status, device, deviceOf);
+      },
+    };
+  }
+
+  /** The lifetime signal, joined with the caller's. */
+  #signal(caller: AbortSignal | undefined): AbortSignal {
+    return caller === undefined ? this.#lifetime.signal : AbortSignal.any([caller, this.#lifetime.signal]);
+  }
+
+  /** Runs `fn`; when the caller's signal ended it, throws IoTDBAbortError (close() ends it with IoTDBSessionClosedError). */
+  async #guard<T>(what: string, caller: AbortSignal | undefined, fn: () => Promise<T>): Promise<T> {
+    if (caller?.aborted) throw new IoTDBAbortError(what, caller.reason);
+    try {
+      return await fn();
+    } catch (e) {
+      if (caller?.aborted && e === caller.reason) throw new IoTDBAbortError(what, e);
+      throw e;
+    }
+  }
+
+  /** `USE db` and `SET SQL_DIALECT`: new server sessions start in the new context; redirect targets reopen lazily. */
+  async #learnContext(sql: string, database: string | undefined): Promise<void> {
+    const dialect = SET_DIALECT.exec(sql)?.[1]?.toLowerCase() as SqlDialect | undefined;
+    const next = { dialect: dialect ?? this.#context.dialect, database: database ?? this.#context.database };
+    if (next.dialect === this.#context.dialect && next.database === this.#context.database) return;
+    this.#context = next;
+    this.#registry.clearRoutes();
+    await this.#nodes.closeOthers();
   }
 }
 
-function sqlContext(sql: string): string {
+export function sqlContext(sql: string): string {
   return `"${sql.length > 80 ? sql.slice(0, 80) + '...' : sql}"`;
 }

@@ -1,5 +1,8 @@
 import { BufferPool, IoTDBValidationError, globalBufferPool } from '@iotdb/fast-serializer';
-import { parseEndpoint, type Endpoint } from './endpoint.js';
+import { parseEndpoint, type Endpoint } from '../cluster/endpoint.js';
+import { resolveRetryOptions, type ResolvedRetryOptions, type RetryOptions } from '../retry/retry-policy.js';
+import { tcpTransport } from '../transport/tcp-transport.js';
+import type { Transport } from '../transport/transport.js';
 
 /** How INT64 and TIMESTAMP values (and row timestamps) come back from queries. */
 export type Int64Mode = 'bigint' | 'number';
@@ -40,13 +43,13 @@ export interface SessionOptions {
    */
   nodeUrls?: readonly string[];
   /**
-   * How often a call that failed for a connection reason (refused, reset, timeout) is tried again after
-   * reconnecting. Writes are idempotent for the same timestamps, so retrying them is safe; a call the
-   * server rejected (IoTDBServerError) is never retried. @default 3
+   * How long and how often a failed call is tried again (see the user's guide, "Retries"): writes after
+   * connection failures, reply timeouts and "not ready" statuses, on any available node; queries and
+   * statements only when they never left the client. @default { maxElapsedMs: 60000, initialDelayMs: 100, maxDelayMs: 2000 }
    */
-  maxRetries?: number;
-  /** Wait before the first retry; doubles for each further one, up to 10x. @default 500 */
-  retryIntervalMs?: number;
+  retry?: RetryOptions;
+  /** How connections reach the nodes. @default plain TCP */
+  transport?: Transport;
   /** Send each device's writes to the DataNode that leads its region, as the server recommends. @default true */
   enableRedirection?: boolean;
 }
@@ -70,8 +73,8 @@ export interface ResolvedSessionOptions {
   readonly int64As: Int64Mode;
   readonly bufferPool: BufferPool;
   readonly endpoints: readonly Endpoint[];
-  readonly maxRetries: number;
-  readonly retryIntervalMs: number;
+  readonly retry: ResolvedRetryOptions;
+  readonly transport: Transport;
   readonly enableRedirection: boolean;
 }
 
@@ -86,8 +89,6 @@ const DEFAULTS = Object.freeze({
   maxFrameBytes: 512 * 1024 * 1024,
   enableFastSerialization: true,
   int64As: 'bigint' as Int64Mode,
-  maxRetries: 3,
-  retryIntervalMs: 500,
   enableRedirection: true,
 });
 
@@ -113,8 +114,8 @@ export function resolveSessionOptions(o: SessionOptions = {}): ResolvedSessionOp
     int64As: o.int64As ?? DEFAULTS.int64As,
     bufferPool: o.bufferPool ?? globalBufferPool,
     endpoints: endpointsOf(o),
-    maxRetries: positiveInt('maxRetries', o.maxRetries ?? DEFAULTS.maxRetries, true),
-    retryIntervalMs: positiveInt('retryIntervalMs', o.retryIntervalMs ?? DEFAULTS.retryIntervalMs, true),
+    retry: resolveRetryOptions(o.retry),
+    transport: o.transport ?? tcpTransport,
     enableRedirection: o.enableRedirection ?? DEFAULTS.enableRedirection,
   };
   if (typeof r.host !== 'string' || r.host.length === 0) throw new IoTDBValidationError('host', 'needs a non-empty string');

@@ -6,9 +6,8 @@ import {
   type TSDataType,
   type TSExecuteStatementResp,
 } from '@iotdb/fast-serializer';
-import type { ThriftConnection } from '../connection/thrift-connection.js';
-import { rpc } from '../rpc/client-rpc.js';
-import { verifySuccess } from '../rpc/status.js';
+import type { RpcConnection } from '../connection/rpc-connection.js';
+import { verifySuccess } from '../protocol/status.js';
 import { joinColumn, joinTimes, type ColumnPiece, type ColumnarResult } from './columnar.js';
 import type { Int64Mode } from './options.js';
 import { RowRecord, int64ToNumber, jsColumn, type IoTDBValue } from './row-record.js';
@@ -21,13 +20,17 @@ interface BlockPiece {
 
 /** What a data set needs from the session that ran the query. */
 export interface QueryContext {
-  readonly connection: ThriftConnection;
+  readonly connection: RpcConnection;
   readonly sessionId: bigint;
   readonly statementId: bigint;
   readonly sql: string;
   readonly fetchSize: number;
   readonly timeoutMs: number;
   readonly int64As: Int64Mode;
+  /** the query's AbortSignal: it also ends the fetches of further rows */
+  readonly signal?: AbortSignal;
+  /** called once the data set is closed */
+  readonly onClose?: (ds: SessionDataSet) => void;
 }
 
 /**
@@ -202,7 +205,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
     this.#moreData = false;
     try {
       if (!this.#ctx.connection.isOpen) return;
-      const status = await rpc.closeOperation(this.#ctx.connection, {
+      const status = await this.#ctx.connection.call('closeOperation', {
         sessionId: this.#ctx.sessionId,
         queryId: this.#queryId,
         statementId: this.#ctx.statementId, // mandatory: without it the server answers 710
@@ -210,6 +213,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
       verifySuccess(status, 'closeOperation');
     } finally {
       this.#markClosed();
+      this.#ctx.onClose?.(this);
     }
   }
 
@@ -228,14 +232,16 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   }
 
   async #fetch(): Promise<void> {
-    const resp = await rpc.fetchResultsV2(this.#ctx.connection, this.#ctx.timeoutMs, {
+    const req = {
       sessionId: this.#ctx.sessionId,
       statement: this.#ctx.sql,
       fetchSize: this.#ctx.fetchSize,
       queryId: this.#queryId,
       isAlign: true,
       timeout: this.#ctx.timeoutMs,
-    });
+    };
+    const operation = `fetchResults "${this.#ctx.sql.slice(0, 80)}"`;
+    const resp = await this.#ctx.connection.call('fetchResultsV2', req, { timeoutMs: this.#ctx.timeoutMs, operation, signal: this.#ctx.signal });
     verifySuccess(resp.status, 'fetchResults');
     this.#raw = resp.queryResult ?? [];
     this.#rawAt = 0;

@@ -3,6 +3,7 @@ import {
   encodeRecord,
   prefixField,
   prepareTablet,
+  writeInsertTabletsReq,
   type EncodedRecord,
   type PreparedTablet,
   type RecordInput,
@@ -10,10 +11,8 @@ import {
   type TSInsertRecordsReq,
   type TSStatus,
 } from '@iotdb/fast-serializer';
-import { IoTDBBatchError, type BatchFailure } from '../errors.js';
-import { rpc } from '../rpc/client-rpc.js';
-import { BaseSession } from './base-session.js';
-import { endpointKey, type Endpoint } from './endpoint.js';
+import type { WritePlan } from '../write/write-router.js';
+import { BaseSession, type CallOptions } from './base-session.js';
 import type { NodeSession } from './node-session.js';
 import type { SessionOptions } from './options.js';
 
@@ -34,24 +33,23 @@ export class Session extends BaseSession {
   }
 
   /** Writes a tablet: rows of one device. Rows are sorted by time first, as the Java client does. */
-  async insertTablet(tablet: Tablet): Promise<void> {
+  async insertTablet(tablet: Tablet, opts: CallOptions = {}): Promise<void> {
     this.checkOpen();
     const p = prepareTablet(tablet);
-    const status = await this.write(this.routeOf(p.prefixPath), (ns) => this.sendTablet(ns, p), `insertTablet ${p.prefixPath}`);
-    this.learnRoutes(status, p.prefixPath, () => null);
+    await this.write(devicePlan('insertTablet', [p], (ns) => this.sendTablet(ns, p)), opts);
   }
 
   /** insertTablet to an aligned device. */
-  async insertAlignedTablet(tablet: Tablet): Promise<void> {
-    await this.insertTablet({ ...tablet, isAligned: true });
+  async insertAlignedTablet(tablet: Tablet, opts: CallOptions = {}): Promise<void> {
+    await this.insertTablet({ ...tablet, isAligned: true }, opts);
   }
 
   /**
    * Several tablets (devices) in one request per DataNode. They must agree on `isAligned`. When the
-   * devices live on different nodes (known from redirects), each node gets its share in parallel; if
-   * only some shares fail, an IoTDBBatchError says which tablets were written and which were not.
+   * devices live on different nodes (known from redirects), each node gets its share in parallel. If
+   * only some tablets fail, IoTDBBatchError lists them by their index in `tablets`.
    */
-  async insertTablets(tablets: readonly Tablet[]): Promise<void> {
+  async insertTablets(tablets: readonly Tablet[], opts: CallOptions = {}): Promise<void> {
     this.checkOpen();
     if (!Array.isArray(tablets) || tablets.length === 0) throw new IoTDBValidationError('tablets', 'needs at least one tablet');
     const prepared = tablets.map((t, i) => {
@@ -62,38 +60,35 @@ export class Session extends BaseSession {
       }
     });
     sameAlignment(prepared, 'tablets');
-    await this.#writeGroups('insertTablets', prepared, (p) => p.prefixPath, (ns, group) =>
-      rpc.insertTablets(ns.connection, ns.sessionId, group),
+    await this.write(
+      devicePlan('insertTablets', prepared, (ns, group) => ns.connection.call('insertTablets', (w) => writeInsertTabletsReq(w, ns.sessionId, group))),
+      opts,
     );
   }
 
   /** One row of one device. Null values are left out (nothing is written for them). */
-  async insertRecord(record: RecordInput): Promise<void> {
+  async insertRecord(record: RecordInput, opts: CallOptions = {}): Promise<void> {
     this.checkOpen();
     const r = encodeRecord(record);
-    const status = await this.write(
-      this.routeOf(r.deviceId),
-      (ns) =>
-        rpc.insertRecord(ns.connection, {
-          sessionId: ns.sessionId,
-          prefixPath: r.deviceId,
-          measurements: r.measurements,
-          values: r.values,
-          timestamp: r.timestamp,
-          isAligned: r.isAligned,
-        }),
-      `insertRecord ${r.deviceId}`,
-    );
-    this.learnRoutes(status, r.deviceId, () => null);
+    const send = (ns: NodeSession) =>
+      ns.connection.call('insertRecord', {
+        sessionId: ns.sessionId,
+        prefixPath: r.deviceId,
+        measurements: r.measurements,
+        values: r.values,
+        timestamp: r.timestamp,
+        isAligned: r.isAligned,
+      });
+    await this.write(recordPlan('insertRecord', [r], send), opts);
   }
 
   /** Rows of any devices in one request per DataNode. They must agree on `isAligned`. */
-  async insertRecords(records: readonly RecordInput[]): Promise<void> {
+  async insertRecords(records: readonly RecordInput[], opts: CallOptions = {}): Promise<void> {
     this.checkOpen();
     if (!Array.isArray(records) || records.length === 0) throw new IoTDBValidationError('records', 'needs at least one record');
     const encoded = records.map((r, i) => encodeRecord(r, `records[${i}]`));
     sameAlignment(encoded, 'records');
-    await this.#writeGroups('insertRecords', encoded, (r) => r.deviceId, (ns, group) => rpc.insertRecords(ns.connection, recordsReq(ns, group)));
+    await this.write(recordPlan('insertRecords', encoded, (ns, group) => ns.connection.call('insertRecords', recordsReq(ns, group))), opts);
   }
 
   /**
@@ -101,54 +96,64 @@ export class Session extends BaseSession {
    * through IoTDB's testInsert* RPCs, which the server decodes and acknowledges but does not store.
    * They measure the client with a real server and socket; nothing is written.
    */
-  async testInsertTablet(tablet: Tablet): Promise<void> {
+  async testInsertTablet(tablet: Tablet, opts: CallOptions = {}): Promise<void> {
     this.checkOpen();
     const p = prepareTablet(tablet);
-    await this.write(undefined, (ns) => rpc.insertTablet(ns.connection, ns.sessionId, p, 'testInsertTablet'), `testInsertTablet ${p.prefixPath}`);
+    await this.write(devicePlan('testInsertTablet', [p], (ns) => this.sendTablet(ns, p, 'testInsertTablet'), false), opts);
   }
 
-  async testInsertTablets(tablets: readonly Tablet[]): Promise<void> {
+  async testInsertTablets(tablets: readonly Tablet[], opts: CallOptions = {}): Promise<void> {
     this.checkOpen();
     const prepared = tablets.map((t) => prepareTablet(t));
-    await this.write(undefined, (ns) => rpc.insertTablets(ns.connection, ns.sessionId, prepared, 'testInsertTablets'), 'testInsertTablets');
+    const send = (ns: NodeSession) => ns.connection.call('testInsertTablets', (w) => writeInsertTabletsReq(w, ns.sessionId, prepared));
+    await this.write(devicePlan('testInsertTablets', prepared, send, false), opts);
   }
 
-  async testInsertRecords(records: readonly RecordInput[]): Promise<void> {
+  async testInsertRecords(records: readonly RecordInput[], opts: CallOptions = {}): Promise<void> {
     this.checkOpen();
     const encoded = records.map((r, i) => encodeRecord(r, `records[${i}]`));
-    await this.write(undefined, (ns) => rpc.insertRecords(ns.connection, recordsReq(ns, encoded), 'testInsertRecords'), 'testInsertRecords');
+    const send = (ns: NodeSession) => ns.connection.call('testInsertRecords', recordsReq(ns, encoded));
+    await this.write(recordPlan('testInsertRecords', encoded, send, false), opts);
   }
+}
 
-  /** Splits a multi-device write by the node each device is routed to and sends the groups in parallel. */
-  async #writeGroups<T>(
-    what: string,
-    items: readonly T[],
-    deviceOf: (item: T) => string,
-    send: (ns: NodeSession, group: T[]) => Promise<TSStatus>,
-  ): Promise<void> {
-    const groups = new Map<string, { target: Endpoint | undefined; indexes: number[] }>();
-    items.forEach((item, i) => {
-      const target = this.routeOf(deviceOf(item));
-      const key = target === undefined ? '' : endpointKey(target);
-      const g = groups.get(key) ?? { target, indexes: [] };
-      g.indexes.push(i);
-      groups.set(key, g);
-    });
-    const outcomes = await Promise.allSettled(
-      [...groups.values()].map(async ({ target, indexes }) => {
-        const group = indexes.map((i) => items[i]);
-        const status = await this.write(target, (ns) => send(ns, group), `${what} (${group.length})`);
-        this.learnRoutes(status, null, (k) => (k < group.length ? deviceOf(group[k]) : null));
-      }),
-    );
-    const failed = outcomes.flatMap((o, g) => (o.status === 'rejected' ? [{ g, error: o.reason as Error }] : []));
-    if (failed.length === 0) return;
-    const all = [...groups.values()];
-    if (all.length === 1) throw failed[0].error;
-    const failures: BatchFailure[] = failed.flatMap(({ g, error }) => all[g].indexes.map((index) => ({ index, error })));
-    const succeeded = outcomes.flatMap((o, g) => (o.status === 'fulfilled' ? all[g].indexes : []));
-    throw new IoTDBBatchError(what, failures, succeeded);
-  }
+/**
+ * A write of tablets, one device each. `routed` false: one request to the default node as given (the
+ * testInsert* calls, which never store anything and so never redirect).
+ */
+function devicePlan(
+  what: string,
+  tablets: readonly PreparedTablet[],
+  send: (ns: NodeSession, group: readonly PreparedTablet[]) => Promise<TSStatus>,
+  routed = true,
+): WritePlan<NodeSession> {
+  return itemPlan(what, tablets, (t) => t.prefixPath, send, routed);
+}
+
+function recordPlan(
+  what: string,
+  records: readonly EncodedRecord[],
+  send: (ns: NodeSession, group: readonly EncodedRecord[]) => Promise<TSStatus>,
+  routed = true,
+): WritePlan<NodeSession> {
+  return itemPlan(what, records, (r) => r.deviceId, send, routed);
+}
+
+function itemPlan<T>(
+  what: string,
+  items: readonly T[],
+  deviceOf: (item: T) => string,
+  send: (ns: NodeSession, group: readonly T[]) => Promise<TSStatus>,
+  routed: boolean,
+): WritePlan<NodeSession> {
+  return {
+    what,
+    count: routed ? items.length : 1,
+    deviceOf: (k) => (routed ? deviceOf(items[k]) : ''),
+    labelOf: (k) => (routed ? deviceOf(items[k]) : `${items.length} items`),
+    indexOf: (k) => k,
+    send: (ns, ks) => send(ns, !routed || ks.length === items.length ? items : ks.map((k) => items[k])),
+  };
 }
 
 function recordsReq(ns: NodeSession, group: readonly EncodedRecord[]): TSInsertRecordsReq {

@@ -1,55 +1,38 @@
-import type { FieldType, StructSchema } from './struct-codec.js';
+import { schema, type FieldType, type StructInput, type StructOf } from './struct-codec.js';
 
 /**
- * The subset of IoTDB 2.0.1-beta's client.thrift / common.thrift that this client speaks,
- * written as data for struct-codec.ts. Field ids and types follow the release IDL exactly;
- * fields added after 2.0.1 (TSInsertTabletReq 11-13, TSFetchResultsReq.statementId) are left out on purpose.
+ * The subset of IoTDB 2.0.1-beta's client.thrift / common.thrift that this client speaks, written as data
+ * for struct-codec.ts. Each struct is defined once, as a schema; its TypeScript types are derived from
+ * it: `StructOf` for what the decoder returns (replies), `StructInput` for what the encoder takes
+ * (requests). Field ids and types follow the release IDL exactly; fields added after 2.0.1
+ * (TSInsertTabletReq 11-13, TSFetchResultsReq.statementId) are left out on purpose.
  */
-const list = (t: FieldType): FieldType => ({ list: t });
-const struct = (s: StructSchema): FieldType => ({ struct: s });
 
-export interface TEndPoint {
-  ip: string;
-  port: number;
-}
-export const TEndPointSchema: StructSchema = {
+export const TEndPointSchema = schema({
   name: 'TEndPoint',
   fields: [
     { id: 1, name: 'ip', type: 'string', required: true },
     { id: 2, name: 'port', type: 'i32', required: true },
   ],
-};
+});
+export type TEndPoint = StructOf<typeof TEndPointSchema>;
 
-export interface TSStatus {
-  code: number;
-  message?: string;
-  subStatus?: TSStatus[];
-  redirectNode?: TEndPoint;
-  needRetry?: boolean;
-}
-export const TSStatusSchema: StructSchema = {
+export const TSStatusSchema = schema({
   name: 'TSStatus',
   fields: [
     { id: 1, name: 'code', type: 'i32', required: true },
     { id: 2, name: 'message', type: 'string' },
-    // id 3 (subStatus: list<TSStatus>) is added below: the schema refers to itself
-    { id: 4, name: 'redirectNode', type: struct(TEndPointSchema) },
+    { id: 3, name: 'subStatus', type: { list: { struct: 'self' } } },
+    { id: 4, name: 'redirectNode', type: { struct: TEndPointSchema } },
     { id: 5, name: 'needRetry', type: 'bool' },
   ],
-};
-TSStatusSchema.fields.splice(2, 0, { id: 3, name: 'subStatus', type: list(struct(TSStatusSchema)) });
+});
+export type TSStatus = StructOf<typeof TSStatusSchema>;
 
 /** TSProtocolVersion.IOTDB_SERVICE_PROTOCOL_V3: anything else gets INCOMPATIBLE_VERSION (201). */
 export const IOTDB_SERVICE_PROTOCOL_V3 = 2;
 
-export interface TSOpenSessionReq {
-  client_protocol: number;
-  zoneId: string;
-  username: string;
-  password?: string;
-  configuration?: Map<string, string>;
-}
-export const TSOpenSessionReqSchema: StructSchema = {
+export const TSOpenSessionReqSchema = schema({
   name: 'TSOpenSessionReq',
   fields: [
     { id: 1, name: 'client_protocol', type: 'i32', required: true },
@@ -58,42 +41,27 @@ export const TSOpenSessionReqSchema: StructSchema = {
     { id: 4, name: 'password', type: 'string' },
     { id: 5, name: 'configuration', type: { map: ['string', 'string'] } },
   ],
-};
+});
+export type TSOpenSessionReq = StructInput<typeof TSOpenSessionReqSchema>;
 
-export interface TSOpenSessionResp {
-  status: TSStatus;
-  serverProtocolVersion: number;
-  sessionId?: bigint;
-  configuration?: Map<string, string>;
-}
-export const TSOpenSessionRespSchema: StructSchema = {
+export const TSOpenSessionRespSchema = schema({
   name: 'TSOpenSessionResp',
   fields: [
-    { id: 1, name: 'status', type: struct(TSStatusSchema), required: true },
+    { id: 1, name: 'status', type: { struct: TSStatusSchema }, required: true },
     { id: 2, name: 'serverProtocolVersion', type: 'i32' },
     { id: 3, name: 'sessionId', type: 'i64' },
     { id: 4, name: 'configuration', type: { map: ['string', 'string'] } },
   ],
-};
+});
+export type TSOpenSessionResp = StructOf<typeof TSOpenSessionRespSchema>;
 
-export interface TSCloseSessionReq {
-  sessionId: bigint;
-}
-export const TSCloseSessionReqSchema: StructSchema = {
+export const TSCloseSessionReqSchema = schema({
   name: 'TSCloseSessionReq',
   fields: [{ id: 1, name: 'sessionId', type: 'i64', required: true }],
-};
+});
+export type TSCloseSessionReq = StructInput<typeof TSCloseSessionReqSchema>;
 
-export interface TSExecuteStatementReq {
-  sessionId: bigint;
-  statement: string;
-  statementId: bigint;
-  fetchSize?: number;
-  timeout?: bigint | number;
-  enableRedirectQuery?: boolean;
-  jdbcQuery?: boolean;
-}
-export const TSExecuteStatementReqSchema: StructSchema = {
+export const TSExecuteStatementReqSchema = schema({
   name: 'TSExecuteStatementReq',
   fields: [
     { id: 1, name: 'sessionId', type: 'i64', required: true },
@@ -104,50 +72,30 @@ export const TSExecuteStatementReqSchema: StructSchema = {
     { id: 6, name: 'enableRedirectQuery', type: 'bool' },
     { id: 7, name: 'jdbcQuery', type: 'bool' },
   ],
-};
+});
+export type TSExecuteStatementReq = StructInput<typeof TSExecuteStatementReqSchema>;
 
-export interface TSExecuteStatementResp {
-  status: TSStatus;
-  queryId?: bigint;
-  columns?: string[];
-  operationType?: string;
-  ignoreTimeStamp?: boolean;
-  dataTypeList?: string[];
-  columnNameIndexMap?: Map<string, number>;
-  queryResult?: Buffer[];
-  moreData?: boolean;
-  database?: string;
-  tableModel?: boolean;
-  columnIndex2TsBlockColumnIndexList?: number[];
-}
-export const TSExecuteStatementRespSchema: StructSchema = {
+export const TSExecuteStatementRespSchema = schema({
   name: 'TSExecuteStatementResp',
   fields: [
-    { id: 1, name: 'status', type: struct(TSStatusSchema), required: true },
+    { id: 1, name: 'status', type: { struct: TSStatusSchema }, required: true },
     { id: 2, name: 'queryId', type: 'i64' },
-    { id: 3, name: 'columns', type: list('string') },
+    { id: 3, name: 'columns', type: { list: 'string' } },
     { id: 4, name: 'operationType', type: 'string' },
     { id: 5, name: 'ignoreTimeStamp', type: 'bool' },
-    { id: 6, name: 'dataTypeList', type: list('string') },
+    { id: 6, name: 'dataTypeList', type: { list: 'string' } },
     // 7, 8 (V1 TSQueryDataSet), 10 sgColumns, 11 aliasColumns, 12 tracingInfo: skipped
     { id: 9, name: 'columnNameIndexMap', type: { map: ['string', 'i32'] } },
-    { id: 13, name: 'queryResult', type: list('binary') },
+    { id: 13, name: 'queryResult', type: { list: 'binary' } },
     { id: 14, name: 'moreData', type: 'bool' },
     { id: 15, name: 'database', type: 'string' },
     { id: 16, name: 'tableModel', type: 'bool' },
-    { id: 17, name: 'columnIndex2TsBlockColumnIndexList', type: list('i32') },
+    { id: 17, name: 'columnIndex2TsBlockColumnIndexList', type: { list: 'i32' } },
   ],
-};
+});
+export type TSExecuteStatementResp = StructOf<typeof TSExecuteStatementRespSchema>;
 
-export interface TSFetchResultsReq {
-  sessionId: bigint;
-  statement: string;
-  fetchSize: number;
-  queryId: bigint;
-  isAlign: boolean;
-  timeout?: bigint | number;
-}
-export const TSFetchResultsReqSchema: StructSchema = {
+export const TSFetchResultsReqSchema = schema({
   name: 'TSFetchResultsReq',
   fields: [
     { id: 1, name: 'sessionId', type: 'i64', required: true },
@@ -157,145 +105,138 @@ export const TSFetchResultsReqSchema: StructSchema = {
     { id: 5, name: 'isAlign', type: 'bool', required: true },
     { id: 6, name: 'timeout', type: 'i64' },
   ],
-};
+});
+export type TSFetchResultsReq = StructInput<typeof TSFetchResultsReqSchema>;
 
-export interface TSFetchResultsResp {
-  status: TSStatus;
-  hasResultSet: boolean;
-  isAlign: boolean;
-  queryResult?: Buffer[];
-  moreData?: boolean;
-}
-export const TSFetchResultsRespSchema: StructSchema = {
+export const TSFetchResultsRespSchema = schema({
   name: 'TSFetchResultsResp',
   fields: [
-    { id: 1, name: 'status', type: struct(TSStatusSchema), required: true },
-    { id: 2, name: 'hasResultSet', type: 'bool' },
-    { id: 3, name: 'isAlign', type: 'bool' },
-    { id: 6, name: 'queryResult', type: list('binary') },
+    { id: 1, name: 'status', type: { struct: TSStatusSchema }, required: true },
+    { id: 2, name: 'hasResultSet', type: 'bool', required: true },
+    { id: 3, name: 'isAlign', type: 'bool', required: true },
+    { id: 6, name: 'queryResult', type: { list: 'binary' } },
     { id: 7, name: 'moreData', type: 'bool' },
   ],
-};
+});
+export type TSFetchResultsResp = StructOf<typeof TSFetchResultsRespSchema>;
 
-export interface TSCloseOperationReq {
-  sessionId: bigint;
-  queryId?: bigint;
-  statementId?: bigint;
-}
-export const TSCloseOperationReqSchema: StructSchema = {
+export const TSCloseOperationReqSchema = schema({
   name: 'TSCloseOperationReq',
   fields: [
     { id: 1, name: 'sessionId', type: 'i64', required: true },
     { id: 2, name: 'queryId', type: 'i64' },
     { id: 3, name: 'statementId', type: 'i64' },
   ],
-};
+});
+export type TSCloseOperationReq = StructInput<typeof TSCloseOperationReqSchema>;
+
+export const TSCancelOperationReqSchema = schema({
+  name: 'TSCancelOperationReq',
+  fields: [
+    { id: 1, name: 'sessionId', type: 'i64', required: true },
+    { id: 2, name: 'queryId', type: 'i64', required: true },
+  ],
+});
+export type TSCancelOperationReq = StructInput<typeof TSCancelOperationReqSchema>;
 
 /** TSInsertTabletReq: the fast path writes it without this schema (tablet/insert-tablet-request.ts). */
-export interface TSInsertTabletReq {
-  sessionId: bigint;
-  prefixPath: string;
-  measurements: readonly string[];
-  values: Uint8Array;
-  timestamps: Uint8Array;
-  types: readonly number[];
-  size: number;
-  isAligned?: boolean;
-  writeToTable?: boolean;
-  columnCategories?: readonly number[];
-}
-export const TSInsertTabletReqSchema: StructSchema = {
+export const TSInsertTabletReqSchema = schema({
   name: 'TSInsertTabletReq',
   fields: [
     { id: 1, name: 'sessionId', type: 'i64', required: true },
     { id: 2, name: 'prefixPath', type: 'string', required: true },
-    { id: 3, name: 'measurements', type: list('string'), required: true },
+    { id: 3, name: 'measurements', type: { list: 'string' }, required: true },
     { id: 4, name: 'values', type: 'binary', required: true },
     { id: 5, name: 'timestamps', type: 'binary', required: true },
-    { id: 6, name: 'types', type: list('i32'), required: true },
+    { id: 6, name: 'types', type: { list: 'i32' }, required: true },
     { id: 7, name: 'size', type: 'i32', required: true },
     { id: 8, name: 'isAligned', type: 'bool' },
     { id: 9, name: 'writeToTable', type: 'bool' },
-    { id: 10, name: 'columnCategories', type: list('byte') },
+    { id: 10, name: 'columnCategories', type: { list: 'byte' } },
   ],
-};
+});
+export type TSInsertTabletReq = StructInput<typeof TSInsertTabletReqSchema>;
 
-export interface TSInsertTabletsReq {
-  sessionId: bigint;
-  prefixPaths: readonly string[];
-  measurementsList: readonly (readonly string[])[];
-  valuesList: readonly Uint8Array[];
-  timestampsList: readonly Uint8Array[];
-  typesList: readonly (readonly number[])[];
-  sizeList: readonly number[];
-  isAligned?: boolean;
-}
-export const TSInsertTabletsReqSchema: StructSchema = {
+export const TSInsertTabletsReqSchema = schema({
   name: 'TSInsertTabletsReq',
   fields: [
     { id: 1, name: 'sessionId', type: 'i64', required: true },
-    { id: 2, name: 'prefixPaths', type: list('string'), required: true },
-    { id: 3, name: 'measurementsList', type: list(list('string')), required: true },
-    { id: 4, name: 'valuesList', type: list('binary'), required: true },
-    { id: 5, name: 'timestampsList', type: list('binary'), required: true },
-    { id: 6, name: 'typesList', type: list(list('i32')), required: true },
-    { id: 7, name: 'sizeList', type: list('i32'), required: true },
+    { id: 2, name: 'prefixPaths', type: { list: 'string' }, required: true },
+    { id: 3, name: 'measurementsList', type: { list: { list: 'string' } }, required: true },
+    { id: 4, name: 'valuesList', type: { list: 'binary' }, required: true },
+    { id: 5, name: 'timestampsList', type: { list: 'binary' }, required: true },
+    { id: 6, name: 'typesList', type: { list: { list: 'i32' } }, required: true },
+    { id: 7, name: 'sizeList', type: { list: 'i32' }, required: true },
     { id: 8, name: 'isAligned', type: 'bool' },
   ],
-};
+});
+export type TSInsertTabletsReq = StructInput<typeof TSInsertTabletsReqSchema>;
 
-export interface TSInsertRecordReq {
-  sessionId: bigint;
-  prefixPath: string;
-  measurements: readonly string[];
-  values: Uint8Array;
-  timestamp: bigint | number;
-  isAligned?: boolean;
-  isWriteToTable?: boolean;
-  columnCategoryies?: readonly number[];
-}
-export const TSInsertRecordReqSchema: StructSchema = {
+export const TSInsertRecordReqSchema = schema({
   name: 'TSInsertRecordReq',
   fields: [
     { id: 1, name: 'sessionId', type: 'i64', required: true },
     { id: 2, name: 'prefixPath', type: 'string', required: true },
-    { id: 3, name: 'measurements', type: list('string'), required: true },
+    { id: 3, name: 'measurements', type: { list: 'string' }, required: true },
     { id: 4, name: 'values', type: 'binary', required: true },
     { id: 5, name: 'timestamp', type: 'i64', required: true },
     { id: 6, name: 'isAligned', type: 'bool' },
     { id: 7, name: 'isWriteToTable', type: 'bool' },
-    { id: 8, name: 'columnCategoryies', type: list('byte') }, // sic: the IDL's spelling
+    { id: 8, name: 'columnCategoryies', type: { list: 'byte' } }, // sic: the IDL's spelling
   ],
-};
+});
+export type TSInsertRecordReq = StructInput<typeof TSInsertRecordReqSchema>;
 
-export interface TSInsertRecordsReq {
-  sessionId: bigint;
-  prefixPaths: readonly string[];
-  measurementsList: readonly (readonly string[])[];
-  valuesList: readonly Uint8Array[];
-  timestamps: readonly (bigint | number)[];
-  isAligned?: boolean;
-}
-export const TSInsertRecordsReqSchema: StructSchema = {
+export const TSInsertRecordsReqSchema = schema({
   name: 'TSInsertRecordsReq',
   fields: [
     { id: 1, name: 'sessionId', type: 'i64', required: true },
-    { id: 2, name: 'prefixPaths', type: list('string'), required: true },
-    { id: 3, name: 'measurementsList', type: list(list('string')), required: true },
-    { id: 4, name: 'valuesList', type: list('binary'), required: true },
-    { id: 5, name: 'timestamps', type: list('i64'), required: true },
+    { id: 2, name: 'prefixPaths', type: { list: 'string' }, required: true },
+    { id: 3, name: 'measurementsList', type: { list: { list: 'string' } }, required: true },
+    { id: 4, name: 'valuesList', type: { list: 'binary' }, required: true },
+    { id: 5, name: 'timestamps', type: { list: 'i64' }, required: true },
     { id: 6, name: 'isAligned', type: 'bool' },
   ],
-};
+});
+export type TSInsertRecordsReq = StructInput<typeof TSInsertRecordsReqSchema>;
 
-/** Argument structs of single-argument RPCs: `service.method(1: Req req)` and `requestStatementId(1: i64)`. */
-export function argsSchema(name: string, argType: FieldType): StructSchema {
-  return { name: `${name}_args`, fields: [{ id: 1, name: 'req', type: argType, required: true }] };
+/** A service method: the type of its single argument (args field 1) and of its return value (result field 0). */
+export interface MethodSpec {
+  readonly args: FieldType;
+  readonly result: FieldType;
+}
+
+const returns = <const A extends FieldType, const R extends FieldType>(args: A, result: R) => ({ args, result });
+const STATUS = { struct: TSStatusSchema } as const;
+
+/** The IClientRPCService methods this client calls, each with its argument and return type. */
+export const IClientRPCService = {
+  openSession: returns({ struct: TSOpenSessionReqSchema }, { struct: TSOpenSessionRespSchema }),
+  closeSession: returns({ struct: TSCloseSessionReqSchema }, STATUS),
+  requestStatementId: returns('i64', 'i64'),
+  executeQueryStatementV2: returns({ struct: TSExecuteStatementReqSchema }, { struct: TSExecuteStatementRespSchema }),
+  executeUpdateStatementV2: returns({ struct: TSExecuteStatementReqSchema }, { struct: TSExecuteStatementRespSchema }),
+  fetchResultsV2: returns({ struct: TSFetchResultsReqSchema }, { struct: TSFetchResultsRespSchema }),
+  closeOperation: returns({ struct: TSCloseOperationReqSchema }, STATUS),
+  cancelOperation: returns({ struct: TSCancelOperationReqSchema }, STATUS),
+  insertTablet: returns({ struct: TSInsertTabletReqSchema }, STATUS),
+  insertTablets: returns({ struct: TSInsertTabletsReqSchema }, STATUS),
+  insertRecord: returns({ struct: TSInsertRecordReqSchema }, STATUS),
+  insertRecords: returns({ struct: TSInsertRecordsReqSchema }, STATUS),
+  // the server decodes and acknowledges these without storing anything (benchmarks: --server-noop)
+  testInsertTablet: returns({ struct: TSInsertTabletReqSchema }, STATUS),
+  testInsertTablets: returns({ struct: TSInsertTabletsReqSchema }, STATUS),
+  testInsertRecords: returns({ struct: TSInsertRecordsReqSchema }, STATUS),
+} as const satisfies Record<string, MethodSpec>;
+
+export type ClientMethod = keyof typeof IClientRPCService;
+
+/** Argument structs: `service.method(1: Req req)` and `requestStatementId(1: i64)`. */
+export function argsSchema(method: string, argType: FieldType) {
+  return schema({ name: `${method}_args`, fields: [{ id: 1, name: 'req', type: argType, required: true }] });
 }
 
 /** Result structs: field 0 carries the return value. */
-export function resultSchema(name: string, returnType: FieldType): StructSchema {
-  return { name: `${name}_result`, fields: [{ id: 0, name: 'success', type: returnType }] };
+export function resultSchema(method: string, returnType: FieldType) {
+  return schema({ name: `${method}_result`, fields: [{ id: 0, name: 'success', type: returnType }] });
 }
-
-export { struct as structType, list as listType };

@@ -1,7 +1,7 @@
 import { IoTDBError, IoTDBProtocolError } from '../errors.js';
 import { ByteReader } from '../io/byte-reader.js';
 import { ByteWriter } from '../io/byte-writer.js';
-import { readStruct, type StructSchema } from './struct-codec.js';
+import { readStruct, schema } from './struct-codec.js';
 import { FRAME_HEADER_BYTES, TMessageType, TType, VERSION_1, VERSION_MASK } from './ttype.js';
 
 /**
@@ -31,13 +31,13 @@ export class TApplicationError extends IoTDBError {
   }
 }
 
-const TApplicationExceptionSchema: StructSchema = {
+const TApplicationExceptionSchema = schema({
   name: 'TApplicationException',
   fields: [
     { id: 1, name: 'message', type: 'string' },
     { id: 2, name: 'type', type: 'i32' },
   ],
-};
+});
 
 export interface ReplyHeader {
   method: string;
@@ -57,7 +57,7 @@ export function readReplyHeader(r: ByteReader): ReplyHeader {
   const seqid = r.i32();
   const type = word & 0xff;
   if (type === TMessageType.EXCEPTION) {
-    const e = readStruct<{ message?: string; type?: number }>(r, TApplicationExceptionSchema);
+    const e = readStruct(r, TApplicationExceptionSchema);
     throw new TApplicationError(`${method}: ${e.message ?? 'server exception'}`, e.type ?? 0);
   }
   if (type !== TMessageType.REPLY) throw new IoTDBProtocolError(`unexpected Thrift message type ${type}`);

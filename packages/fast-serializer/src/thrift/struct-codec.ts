@@ -8,18 +8,14 @@ import { TType } from './ttype.js';
  * instead of generated classes. Structs are plain objects; i64 reads as bigint; binary reads as a
  * Buffer view on the frame (no copy). Unknown fields are skipped, as Thrift requires.
  */
+export type ScalarType = 'bool' | 'byte' | 'i16' | 'i32' | 'i64' | 'double' | 'string' | 'binary';
+
+/** A field's Thrift type. `{ struct: 'self' }` refers to the enclosing struct (TSStatus.subStatus). */
 export type FieldType =
-  | 'bool'
-  | 'byte'
-  | 'i16'
-  | 'i32'
-  | 'i64'
-  | 'double'
-  | 'string'
-  | 'binary'
+  | ScalarType
   | { readonly list: FieldType }
   | { readonly map: readonly [FieldType, FieldType] }
-  | { readonly struct: StructSchema };
+  | { readonly struct: StructSchema | 'self' };
 
 export interface FieldSpec {
   readonly id: number;
@@ -30,8 +26,81 @@ export interface FieldSpec {
 
 export interface StructSchema {
   readonly name: string;
-  readonly fields: FieldSpec[];
+  readonly fields: readonly FieldSpec[];
 }
+
+/** Declares a schema with its literal types kept, so that its TypeScript types can be derived from it. */
+export function schema<const S extends StructSchema>(s: S): S {
+  return s;
+}
+
+/** What a scalar decodes to: i64 as bigint (exact), binary as a view on the frame. */
+interface Decoded {
+  bool: boolean;
+  byte: number;
+  i16: number;
+  i32: number;
+  i64: bigint;
+  double: number;
+  string: string;
+  binary: Buffer;
+}
+
+/** What a scalar may be given as when encoding. */
+interface Encodable {
+  bool: boolean;
+  byte: number;
+  i16: number;
+  i32: number;
+  i64: bigint | number;
+  double: number;
+  string: string;
+  binary: Uint8Array;
+}
+
+/** The decoded value of a field of type T (`Self`: the enclosing struct's type). */
+export type ValueOf<T, Self> = T extends keyof Decoded
+  ? Decoded[T]
+  : T extends { readonly list: infer E }
+    ? ValueOf<E, Self>[]
+    : T extends { readonly map: readonly [infer K, infer V] }
+      ? Map<ValueOf<K, Self>, ValueOf<V, Self>>
+      : T extends { readonly struct: 'self' }
+        ? Self
+        : T extends { readonly struct: infer S extends StructSchema }
+          ? StructOf<S>
+          : never;
+
+/** The value of a field of type T as the encoder accepts it. */
+export type InputOf<T, Self> = T extends keyof Encodable
+  ? Encodable[T]
+  : T extends { readonly list: infer E }
+    ? readonly InputOf<E, Self>[]
+    : T extends { readonly map: readonly [infer K, infer V] }
+      ? ReadonlyMap<InputOf<K, Self>, InputOf<V, Self>>
+      : T extends { readonly struct: 'self' }
+        ? Self
+        : T extends { readonly struct: infer S extends StructSchema }
+          ? StructInput<S>
+          : never;
+
+type Fields<S extends StructSchema> = S['fields'][number];
+type RequiredName<F> = F extends { readonly required: true; readonly name: infer N extends string } ? N : never;
+type OptionalName<F> = F extends { readonly required: true } ? never : F extends { readonly name: infer N extends string } ? N : never;
+
+/** The object `readStruct(r, S)` returns: required fields present, the others optional. */
+export type StructOf<S extends StructSchema> = {
+  -readonly [F in Fields<S> as RequiredName<F>]: ValueOf<F['type'], StructOf<S>>;
+} & {
+  -readonly [F in Fields<S> as OptionalName<F>]?: ValueOf<F['type'], StructOf<S>>;
+};
+
+/** The object `writeStruct(w, S, value)` accepts. */
+export type StructInput<S extends StructSchema> = {
+  readonly [F in Fields<S> as RequiredName<F>]: InputOf<F['type'], StructInput<S>>;
+} & {
+  readonly [F in Fields<S> as OptionalName<F>]?: InputOf<F['type'], StructInput<S>> | null;
+};
 
 type Obj = Record<string, unknown>;
 
@@ -53,8 +122,11 @@ export function ttypeOf(t: FieldType): TType {
   return TType.STRUCT;
 }
 
-export function writeStruct(w: ByteWriter, schema: StructSchema, value: object): void {
-  const obj = value as Obj;
+export function writeStruct<S extends StructSchema>(w: ByteWriter, schema: S, value: StructInput<S>): void {
+  writeFields(w, schema, value as Obj);
+}
+
+function writeFields(w: ByteWriter, schema: StructSchema, obj: Obj): void {
   for (const f of schema.fields) {
     const v = obj[f.name];
     if (v === undefined || v === null) {
@@ -62,12 +134,13 @@ export function writeStruct(w: ByteWriter, schema: StructSchema, value: object):
       continue;
     }
     w.i8(ttypeOf(f.type)).i16(f.id);
-    writeValue(w, f.type, v);
+    writeValue(w, f.type, v, schema);
   }
   w.i8(TType.STOP);
 }
 
-export function writeValue(w: ByteWriter, t: FieldType, v: unknown): void {
+/** Writes one value of type `t`; `self` resolves `{ struct: 'self' }`. */
+export function writeValue(w: ByteWriter, t: FieldType, v: unknown, self?: StructSchema): void {
   switch (t) {
     case 'bool': w.i8(v ? 1 : 0); return;
     case 'byte': w.i8(v as number); return;
@@ -81,16 +154,16 @@ export function writeValue(w: ByteWriter, t: FieldType, v: unknown): void {
   if ('list' in t) {
     const items = v as readonly unknown[];
     w.i8(ttypeOf(t.list)).i32(items.length);
-    for (const item of items) writeValue(w, t.list, item);
+    for (const item of items) writeValue(w, t.list, item, self);
   } else if ('map' in t) {
     const entries = v instanceof Map ? [...(v as Map<unknown, unknown>)] : Object.entries(v as Obj);
     w.i8(ttypeOf(t.map[0])).i8(ttypeOf(t.map[1])).i32(entries.length);
     for (const [k, val] of entries) {
-      writeValue(w, t.map[0], k);
-      writeValue(w, t.map[1], val);
+      writeValue(w, t.map[0], k, self);
+      writeValue(w, t.map[1], val, self);
     }
   } else {
-    writeStruct(w, t.struct, v as object);
+    writeFields(w, structOf(t.struct, self), v as Obj);
   }
 }
 
@@ -101,7 +174,11 @@ function fieldsById(schema: StructSchema): Map<number, FieldSpec> {
   return m;
 }
 
-export function readStruct<T>(r: ByteReader, schema: StructSchema): T {
+export function readStruct<S extends StructSchema>(r: ByteReader, schema: S): StructOf<S> {
+  return readFields(r, schema) as StructOf<S>;
+}
+
+function readFields(r: ByteReader, schema: StructSchema): Obj {
   const out: Obj = {};
   const byId = fieldsById(schema);
   for (;;) {
@@ -109,7 +186,7 @@ export function readStruct<T>(r: ByteReader, schema: StructSchema): T {
     if (type === TType.STOP) break;
     const id = r.i16();
     const spec = byId.get(id);
-    if (spec !== undefined && ttypeOf(spec.type) === type) out[spec.name] = readValue(r, spec.type);
+    if (spec !== undefined && ttypeOf(spec.type) === type) out[spec.name] = readValue(r, spec.type, schema);
     else skipValue(r, type);
   }
   for (const f of schema.fields) {
@@ -117,10 +194,11 @@ export function readStruct<T>(r: ByteReader, schema: StructSchema): T {
       throw new IoTDBProtocolError(`${schema.name}.${f.name} is required but missing in the response`);
     }
   }
-  return out as T;
+  return out;
 }
 
-export function readValue(r: ByteReader, t: FieldType): unknown {
+/** Reads one value of type `t`; `self` resolves `{ struct: 'self' }`. */
+export function readValue(r: ByteReader, t: FieldType, self?: StructSchema): unknown {
   switch (t) {
     case 'bool': return r.u8() !== 0;
     case 'byte': return r.i8();
@@ -135,7 +213,7 @@ export function readValue(r: ByteReader, t: FieldType): unknown {
     r.u8(); // element type: trusted from the schema
     const n = count(r);
     const items = new Array<unknown>(n);
-    for (let i = 0; i < n; i++) items[i] = readValue(r, t.list);
+    for (let i = 0; i < n; i++) items[i] = readValue(r, t.list, self);
     return items;
   }
   if ('map' in t) {
@@ -144,12 +222,18 @@ export function readValue(r: ByteReader, t: FieldType): unknown {
     const n = count(r);
     const m = new Map<unknown, unknown>();
     for (let i = 0; i < n; i++) {
-      const k = readValue(r, t.map[0]);
-      m.set(k, readValue(r, t.map[1]));
+      const k = readValue(r, t.map[0], self);
+      m.set(k, readValue(r, t.map[1], self));
     }
     return m;
   }
-  return readStruct(r, t.struct);
+  return readFields(r, structOf(t.struct, self));
+}
+
+function structOf(s: StructSchema | 'self', self: StructSchema | undefined): StructSchema {
+  if (s !== 'self') return s;
+  if (self === undefined) throw new TypeError("{ struct: 'self' } outside a struct");
+  return self;
 }
 
 /** A list/map size: never negative, and each element takes at least one byte. */

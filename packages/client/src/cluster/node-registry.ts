@@ -1,0 +1,96 @@
+import type { TSStatus } from '@iotdb/fast-serializer';
+import { endpointKey, type Endpoint } from './endpoint.js';
+import { RedirectCache } from './redirect-cache.js';
+
+export interface QuarantineOptions {
+  /** quarantine after a node's first failure; doubles with each further failure in a row */
+  readonly firstMs: number;
+  /** the longest quarantine */
+  readonly maxMs: number;
+}
+
+interface Health {
+  failures: number;
+  until: number;
+}
+
+/**
+ * What a session knows about the cluster: the nodes it was given (`nodeUrls`), which of them failed
+ * recently, and which node leads each device (the redirect cache).
+ *
+ * A node whose connection failed is quarantined: not chosen while others are available, and redirects
+ * to it are ignored. The quarantine starts at `firstMs` and doubles for each failure in a row, up to
+ * `maxMs`, so that an address the client can never reach (a container-internal IP a redirect named)
+ * costs one connect attempt now and then, while a node that restarts is used again seconds after it
+ * is back: its devices' writes return to it with the next redirect. A success ends the quarantine.
+ */
+export class NodeRegistry {
+  readonly seeds: readonly Endpoint[];
+  readonly #redirects = new RedirectCache();
+  readonly #health = new Map<string, Health>();
+  readonly #quarantine: QuarantineOptions;
+  readonly #now: () => number;
+
+  constructor(seeds: readonly Endpoint[], quarantine: QuarantineOptions, now: () => number = Date.now) {
+    this.seeds = seeds;
+    this.#quarantine = quarantine;
+    this.#now = now;
+  }
+
+  /** Not in quarantine now. */
+  isAvailable(e: Endpoint): boolean {
+    const h = this.#health.get(endpointKey(e));
+    return h === undefined || this.#now() >= h.until;
+  }
+
+  /**
+   * The seed nodes in the order to try them: from `preferred` (the node in use) on, available ones
+   * first, then the quarantined ones, soonest released first, so that a cluster that is all down
+   * is still tried.
+   */
+  candidates(preferred = 0): Endpoint[] {
+    const n = this.seeds.length;
+    const rotated = Array.from({ length: n }, (_, k) => this.seeds[(preferred + k) % n]);
+    const available = rotated.filter((e) => this.isAvailable(e));
+    const quarantined = rotated.filter((e) => !this.isAvailable(e)).sort((a, b) => this.#until(a) - this.#until(b));
+    return [...available, ...quarantined];
+  }
+
+  /** The node a device's writes should go to, when a redirect said so and the node is available. */
+  routeOf(device: string): Endpoint | undefined {
+    const e = this.#redirects.get(device);
+    return e !== undefined && this.isAvailable(e) ? e : undefined;
+  }
+
+  /** Learns device -> node from a successful write's status (protocol.md 5). */
+  learn(status: TSStatus, device: string | null, deviceOf: (i: number) => string | null): void {
+    this.#redirects.learn(status, device, deviceOf, (e) => this.isAvailable(e));
+  }
+
+  /** A connection to `e` failed: quarantine it and route its devices to the default node meanwhile. */
+  markFailed(e: Endpoint): void {
+    const key = endpointKey(e);
+    const failures = (this.#health.get(key)?.failures ?? 0) + 1;
+    const ms = Math.min(this.#quarantine.firstMs * 2 ** (failures - 1), this.#quarantine.maxMs);
+    this.#health.set(key, { failures, until: this.#now() + ms });
+    this.#redirects.forgetEndpoint(e);
+  }
+
+  /** A call to `e` worked: its quarantine is over. */
+  markHealthy(e: Endpoint): void {
+    if (this.#health.size > 0) this.#health.delete(endpointKey(e));
+  }
+
+  /** Forgets the redirects (the session's database changed: the table keys mean other tables now). */
+  clearRoutes(): void {
+    this.#redirects.clear();
+  }
+
+  get routeCount(): number {
+    return this.#redirects.size;
+  }
+
+  #until(e: Endpoint): number {
+    return this.#health.get(endpointKey(e))?.until ?? 0;
+  }
+}

@@ -1,0 +1,47 @@
+import type { TEndPoint, TSStatus } from '@iotdb/fast-serializer';
+import { endpointKey, type Endpoint } from './endpoint.js';
+
+/**
+ * Redirection as the Java client does it: successful writes tell which DataNode leads the device's
+ * region (`redirectNode`, per entry in `subStatus` for multi-device writes); later writes of that
+ * device go there directly. Keys: the tree device path, or the table name plus the TAG values.
+ */
+export class RedirectCache {
+  readonly #byDevice = new Map<string, Endpoint>();
+
+  get size(): number {
+    return this.#byDevice.size;
+  }
+
+  get(device: string): Endpoint | undefined {
+    return this.#byDevice.get(device);
+  }
+
+  /**
+   * Learns from a write's status; `deviceOf(i)` names the device of sub-status i (entry or row), and
+   * `accept` says whether a node may be routed to now (not while it is quarantined).
+   */
+  learn(status: TSStatus, device: string | null, deviceOf: (i: number) => string | null, accept: (e: Endpoint) => boolean): void {
+    if (device !== null && status.redirectNode) this.#set(device, status.redirectNode, accept);
+    status.subStatus?.forEach((sub, i) => {
+      const d = sub.redirectNode ? deviceOf(i) : null;
+      if (d !== null && sub.redirectNode) this.#set(d, sub.redirectNode, accept);
+    });
+  }
+
+  /** Forgets every device routed to `endpoint`: they go to the default node until a redirect names it again. */
+  forgetEndpoint(endpoint: Endpoint): void {
+    const key = endpointKey(endpoint);
+    for (const [d, e] of this.#byDevice) if (endpointKey(e) === key) this.#byDevice.delete(d);
+  }
+
+  clear(): void {
+    this.#byDevice.clear();
+  }
+
+  #set(device: string, e: TEndPoint, accept: (e: Endpoint) => boolean): void {
+    if (e.ip === '0.0.0.0' || !e.ip) return; // a node that does not know its own address
+    const endpoint = { host: e.ip, port: e.port };
+    if (accept(endpoint)) this.#byDevice.set(device, endpoint);
+  }
+}

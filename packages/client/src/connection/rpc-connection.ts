@@ -1,0 +1,227 @@
+import {
+  ByteReader,
+  ByteWriter,
+  IClientRPCService,
+  IoTDBProtocolError,
+  TType,
+  beginCall,
+  endCall,
+  readReplyHeader,
+  readStruct,
+  resultSchema,
+  ttypeOf,
+  writeValue,
+  type BufferPool,
+  type ClientMethod,
+  type InputOf,
+  type ValueOf,
+} from '@iotdb/fast-serializer';
+import { endpointKey, type Endpoint } from '../cluster/endpoint.js';
+import { IoTDBConnectionError, IoTDBTimeoutError, failureOf, type ConnectionFailure } from '../errors.js';
+import type { Transport, TransportStream } from '../transport/transport.js';
+import { FrameDecoder } from './frame-decoder.js';
+
+type Spec<M extends ClientMethod> = (typeof IClientRPCService)[M];
+/** The argument of `method` as the encoder takes it. */
+export type ArgsOf<M extends ClientMethod> = InputOf<Spec<M>['args'], never>;
+/** The decoded return value of `method`. */
+export type ResultOf<M extends ClientMethod> = ValueOf<Spec<M>['result'], never>;
+/** Writes args field 1's value straight into the request (the tablet fast path); the field header is written already. */
+export type ArgsWriter = (w: ByteWriter) => void;
+
+export interface ConnectionOptions {
+  readonly transport: Transport;
+  readonly connectTimeoutMs: number;
+  /** reply wait of a call without its own timeoutMs; 0 = no limit */
+  readonly requestTimeoutMs: number;
+  readonly maxFrameBytes: number;
+  readonly bufferPool: BufferPool;
+  /** aborts the connect */
+  readonly signal?: AbortSignal;
+}
+
+export interface CallOptions {
+  /** reply wait for this call instead of requestTimeoutMs (0 = none) */
+  readonly timeoutMs?: number;
+  /** what the call is, for a timeout's message (`executeQueryStatement "SELECT ..."`) */
+  readonly operation?: string;
+  /** gives up on the call; once its bytes are out this also breaks the connection */
+  readonly signal?: AbortSignal;
+}
+
+interface Pending {
+  readonly resolve: (frame: Buffer) => void;
+  readonly reject: (e: Error) => void;
+  readonly timer: NodeJS.Timeout | undefined;
+}
+
+const resultSchemas = new Map(Object.entries(IClientRPCService).map(([m, spec]) => [m, resultSchema(m, spec.result)]));
+
+/**
+ * One framed TBinaryProtocol connection to one DataNode over a Transport stream. IoTDB binds a
+ * session to its connection, so calls are strictly one at a time: each waits for the previous reply
+ * (protocol.md 1). A timeout, an abort after the bytes left, or a stream failure breaks the connection
+ * for good: a late reply could otherwise be taken for the answer to the next call.
+ * Every failure says whether the request may have reached the server (`requestSent`).
+ */
+export class RpcConnection {
+  readonly endpoint: Endpoint;
+  readonly key: string;
+  readonly #options: ConnectionOptions;
+  readonly #decoder: FrameDecoder;
+  #stream: TransportStream | null = null;
+  #pending: Pending | null = null;
+  #queue: Promise<unknown> = Promise.resolve();
+  #seqid = 0;
+  #broken: IoTDBConnectionError | null = null;
+
+  private constructor(endpoint: Endpoint, options: ConnectionOptions) {
+    this.endpoint = endpoint;
+    this.key = endpointKey(endpoint);
+    this.#options = options;
+    this.#decoder = new FrameDecoder(options.maxFrameBytes);
+  }
+
+  static async open(endpoint: Endpoint, options: ConnectionOptions): Promise<RpcConnection> {
+    const c = new RpcConnection(endpoint, options);
+    c.#stream = await options.transport.connect(
+      endpoint,
+      { onData: (chunk) => c.#onData(chunk), onClose: (e) => c.#onClose(e) },
+      { timeoutMs: options.connectTimeoutMs, signal: options.signal },
+    );
+    return c;
+  }
+
+  get isOpen(): boolean {
+    return this.#broken === null;
+  }
+
+  /**
+   * Sends `method(args)` and resolves with its decoded return value. `args` is the request struct, or
+   * a writer that puts it straight into the buffer. The request is encoded before anything is written:
+   * an encoding error (bad user input) leaves the connection untouched.
+   */
+  call<M extends ClientMethod>(method: M, args: ArgsOf<M> | ArgsWriter, options: CallOptions = {}): Promise<ResultOf<M>> {
+    const run = () => this.#call(method, args, options);
+    const next = this.#queue.then(run, run);
+    this.#queue = next.catch(() => undefined);
+    return next;
+  }
+
+  async #call<M extends ClientMethod>(method: M, args: ArgsOf<M> | ArgsWriter, options: CallOptions): Promise<ResultOf<M>> {
+    if (this.#broken) throw this.#notSent(this.#broken);
+    if (options.signal?.aborted) throw options.signal.reason;
+    const seqid = (this.#seqid = (this.#seqid + 1) | 0);
+    const request = this.#encode(method, seqid, args);
+    const reply = this.#awaitReply(method, options);
+    this.#stream!.write(request.view(), () => request.release()); // the pooled buffer goes back once written
+    const frame = await reply;
+    const r = new ByteReader(frame);
+    const header = readReplyHeader(r);
+    if (header.seqid !== seqid || header.method !== method) {
+      const e = new IoTDBProtocolError(`reply ${header.method}#${header.seqid} does not answer ${method}#${seqid}`);
+      this.#fail('reset', e.message, e);
+      throw e;
+    }
+    const result = readStruct(r, resultSchemas.get(method)!) as { success?: ResultOf<M> };
+    if (result.success === undefined) throw new IoTDBProtocolError(`${method}: the reply carries no result`);
+    return result.success;
+  }
+
+  #encode<M extends ClientMethod>(method: M, seqid: number, args: ArgsOf<M> | ArgsWriter): ByteWriter {
+    const w = new ByteWriter(4096, this.#options.bufferPool);
+    const argType = IClientRPCService[method].args;
+    try {
+      const frameAt = beginCall(w, method, seqid, ttypeOf(argType));
+      if (typeof args === 'function') args(w);
+      else writeValue(w, argType, args);
+      endCall(w, frameAt);
+      return w;
+    } catch (e) {
+      w.release();
+      throw e;
+    }
+  }
+
+  #awaitReply(method: string, options: CallOptions): Promise<Buffer> {
+    return new Promise<Buffer>((resolve, reject) => {
+      const timeout = options.timeoutMs ?? this.#options.requestTimeoutMs;
+      const knob = options.timeoutMs === undefined ? 'requestTimeoutMs' : 'timeoutMs';
+      const operation = options.operation ?? method;
+      const timer = timeout > 0 ? setTimeout(() => this.#timeout(operation, `no reply within ${knob}=${timeout}`), timeout) : undefined;
+      timer?.unref();
+      const signal = options.signal;
+      if (signal !== undefined) {
+        const onAbort = () => this.#abort(signal.reason);
+        signal.addEventListener('abort', onAbort, { once: true });
+        const done = () => signal.removeEventListener('abort', onAbort);
+        this.#pending = { resolve: (f) => (done(), resolve(f)), reject: (e) => (done(), reject(e)), timer };
+      } else {
+        this.#pending = { resolve, reject, timer };
+      }
+    });
+  }
+
+  #onData(chunk: Buffer): void {
+    try {
+      this.#decoder.push(chunk, (frame) => {
+        const p = this.#pending;
+        if (p === null) {
+          this.#fail('reset', 'received a reply nobody asked for');
+          return;
+        }
+        this.#pending = null;
+        clearTimeout(p.timer);
+        p.resolve(frame);
+      });
+    } catch (e) {
+      this.#fail('reset', (e as Error).message, e);
+    }
+  }
+
+  #onClose(error?: Error): void {
+    if (error === undefined) this.#fail('closed', 'connection closed by the server');
+    else this.#fail(failureOf(error), error.message, error);
+  }
+
+  #timeout(operation: string, message: string): void {
+    this.#breakWith(new IoTDBTimeoutError(this.key, operation, message, true));
+  }
+
+  /** The caller gave up on the call in flight: its reply must never be read as another call's. */
+  #abort(reason: unknown): void {
+    const p = this.#pending;
+    this.#pending = null;
+    if (p) {
+      clearTimeout(p.timer);
+      p.reject(reason as Error);
+    }
+    this.#fail('closed', 'a call was aborted', reason);
+  }
+
+  #fail(reason: ConnectionFailure, message: string, cause?: unknown): void {
+    this.#breakWith(new IoTDBConnectionError(reason, this.key, message, true, cause === undefined ? undefined : { cause }));
+  }
+
+  #breakWith(error: IoTDBConnectionError): void {
+    if (this.#broken) return;
+    this.#broken = error;
+    const p = this.#pending;
+    this.#pending = null;
+    if (p) {
+      clearTimeout(p.timer);
+      p.reject(error);
+    }
+    this.#stream?.close();
+  }
+
+  /** The error for a call that found the connection already broken: its bytes never left. */
+  #notSent(e: IoTDBConnectionError): IoTDBConnectionError {
+    return new IoTDBConnectionError(e.reason, this.key, `connection unusable (${e.message})`, false, { cause: e });
+  }
+
+  /** Closes the stream; a call in flight fails with a 'closed' IoTDBConnectionError. */
+  close(): void {
+    this.#fail('closed', 'connection closed by the client');
+  }
+}

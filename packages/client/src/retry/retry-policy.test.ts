@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { IoTDBValidationError } from '@iotdb/fast-serializer';
+import { IoTDBAbortError, IoTDBConnectionError, IoTDBServerError, IoTDBSessionClosedError, IoTDBTimeoutError } from '../errors.js';
+import { RETRY_DEFAULTS, decideRetry, resolveRetryOptions, type OperationKind } from './retry-policy.js';
+import { RETRYABLE_WRITE_CODES, isRetryableWriteStatus } from './retryable-status.js';
+
+const refused = new IoTDBConnectionError('refused', 'n:1', 'refused', false);
+const resetAfterSend = new IoTDBConnectionError('reset', 'n:1', 'reset', true);
+const replyTimeout = new IoTDBTimeoutError('n:1', 'op', 'no reply', true);
+const connectTimeout = new IoTDBTimeoutError('n:1', 'connect', 'no connection', false);
+const status = (code: number, extra: object = {}) => new IoTDBServerError({ code, message: `m${code}`, ...extra }, 'ctx');
+
+const decide = (kind: OperationKind, error: unknown, attempt = 1, elapsedMs = 0) =>
+  decideRetry(RETRY_DEFAULTS, { kind, error, attempt, elapsedMs }, 0.5).retry;
+
+// The policy, row by row (the user's guide has the same table).
+describe('the retry policy', () => {
+  it.each([
+    // kind, error, retried?
+    ['write', refused, true],
+    ['write', connectTimeout, true],
+    ['write', resetAfterSend, true],
+    ['write', replyTimeout, true],
+    ['write', status(301), true],
+    ['write', status(600), true],
+    ['write', status(602), true],
+    ['write', status(1012), true],
+    ['write', status(999, { needRetry: true }), true],
+    ['write', status(302, { subStatus: [{ code: 200 }, { code: 600 }] }), true],
+    ['write', status(302, { subStatus: [{ code: 600 }, { code: 507 }] }), false],
+    ['write', status(507), false],
+    ['write', status(700), false],
+    ['write', status(801), false],
+    ['query', refused, true],
+    ['query', connectTimeout, true],
+    ['query', resetAfterSend, false],
+    ['query', replyTimeout, false],
+    ['query', status(600), false],
+    ['query', status(999, { needRetry: true }), false],
+    ['statement', refused, true],
+    ['statement', resetAfterSend, false],
+    ['statement', replyTimeout, false],
+    ['statement', status(301), false],
+    ['connect', refused, true],
+    ['connect', status(801), false],
+  ] as const)('%s after %o: retry %s', (kind, error, expected) => {
+    expect(decide(kind, error)).toBe(expected);
+  });
+
+  it.each([new IoTDBValidationError('x', 'bad'), new IoTDBAbortError('w', 'stop'), new IoTDBSessionClosedError(), new TypeError('x')])(
+    'never retries %s',
+    (error) => {
+      for (const kind of ['write', 'query', 'statement', 'connect'] as const) expect(decide(kind, error)).toBe(false);
+    },
+  );
+
+  it('stops when the next wait would end past the budget', () => {
+    expect(decide('write', refused, 3, 59_000)).toBe(true); // waits 300 ms: ends 59.3 s in
+    expect(decide('write', refused, 50, 59_900)).toBe(false);
+    const none = resolveRetryOptions({ maxElapsedMs: 0 });
+    expect(decideRetry(none, { kind: 'write', error: refused, attempt: 1, elapsedMs: 0 }, 0).retry).toBe(false);
+  });
+
+  it('waits initialDelayMs doubling per attempt up to maxDelayMs, half of it jitter', () => {
+    const o = resolveRetryOptions({ initialDelayMs: 100, maxDelayMs: 1000 });
+    const delay = (attempt: number, random: number) => {
+      const d = decideRetry(o, { kind: 'write', error: refused, attempt, elapsedMs: 0 }, random);
+      return d.retry ? d.delayMs : -1;
+    };
+    expect([1, 2, 3, 4, 5].map((a) => delay(a, 0.999999))).toEqual([100, 200, 400, 800, 1000]);
+    expect([1, 2, 3, 4, 5].map((a) => delay(a, 0))).toEqual([50, 100, 200, 400, 500]);
+  });
+
+  it('asks for another node after a connection failure, the same one after a status', () => {
+    const d1 = decideRetry(RETRY_DEFAULTS, { kind: 'write', error: refused, attempt: 1, elapsedMs: 0 }, 0);
+    const d2 = decideRetry(RETRY_DEFAULTS, { kind: 'write', error: status(600), attempt: 1, elapsedMs: 0 }, 0);
+    expect(d1.retry && d1.otherNode).toBe(true);
+    expect(d2.retry && d2.otherNode).toBe(false);
+  });
+
+  it('defaults to a 60 s budget, longer than the Java Session (60 x 500 ms)', () => {
+    expect(RETRY_DEFAULTS).toEqual({ maxElapsedMs: 60_000, initialDelayMs: 100, maxDelayMs: 2_000 });
+  });
+
+  it('refuses bad options', () => {
+    expect(() => resolveRetryOptions({ maxElapsedMs: -1 })).toThrow(IoTDBValidationError);
+    expect(() => resolveRetryOptions({ initialDelayMs: 10, maxDelayMs: 5 })).toThrow(/maxDelayMs/);
+  });
+});
+
+describe('isRetryableWriteStatus', () => {
+  it('includes the codes measured during restarts and IoTDB NEED_RETRY set', () => {
+    for (const code of [301, 306, 600, 602, 606, 712, 713, 905, 1012]) expect(RETRYABLE_WRITE_CODES.has(code)).toBe(true);
+  });
+  it('treats a 302 as retryable only when every failed entry is', () => {
+    expect(isRetryableWriteStatus({ code: 302, subStatus: [{ code: 200 }, { code: 301 }] })).toBe(true);
+    expect(isRetryableWriteStatus({ code: 302, subStatus: [{ code: 301 }, { code: 614 }] })).toBe(false);
+    expect(isRetryableWriteStatus({ code: 302, subStatus: [] })).toBe(false);
+  });
+});

@@ -1,0 +1,51 @@
+import type { TSStatus } from '@iotdb/fast-serializer';
+
+/**
+ * Status codes after which a write is tried again: the server (or the region it needs) is not ready
+ * yet, and the same request can succeed later. The list is IoTDB's own (StatusUtils.NEED_RETRY in
+ * 2.x), plus what a restarting cluster was measured to answer: 301 EXECUTE_STATEMENT_ERROR ("Fail to
+ * send plan node", "Connection refused", "All replicas not available") and 305 INTERNAL_SERVER_ERROR,
+ * which IoTDB itself retries as "unknown errors" when so configured, plus the cluster codes for a
+ * node or replica that cannot be reached or a leader that is changing. Any status the server marks
+ * `needRetry` counts too. Writes are idempotent in IoTDB (the same timestamp overwrites), so
+ * trying one again can never store anything twice.
+ */
+export const RETRYABLE_WRITE_CODES: ReadonlySet<number> = new Set([
+  301, // EXECUTE_STATEMENT_ERROR (measured while a DataNode restarts)
+  305, // INTERNAL_SERVER_ERROR
+  306, // DISPATCH_ERROR
+  600, // SYSTEM_READ_ONLY (a DataNode that just started)
+  602, // STORAGE_ENGINE_NOT_READY
+  605, // WRITE_PROCESS_ERROR
+  606, // WRITE_PROCESS_REJECT
+  610, // WAL_ERROR
+  611, // DISK_SPACE_INSUFFICIENT
+  708, // QUERY_PROCESS_ERROR
+  712, // INTERNAL_REQUEST_TIME_OUT
+  713, // INTERNAL_REQUEST_RETRY_ERROR
+  717, // TOO_MANY_CONCURRENT_QUERIES_ERROR
+  721, // PLAN_FAILED_NETWORK_PARTITION
+  901, // CREATE_REGION_ERROR
+  904, // CONSENSUS_NOT_INITIALIZED
+  905, // REGION_LEADER_CHANGE_ERROR
+  906, // NO_AVAILABLE_REGION_GROUP
+  907, // LACK_PARTITION_ALLOCATION
+  1003, // NO_ENOUGH_DATANODE
+  1007, // CAN_NOT_CONNECT_DATANODE
+  1012, // NO_AVAILABLE_REPLICA
+  1103, // SYNC_CONNECTION_ERROR
+]);
+
+const SUCCESS = 200;
+const MULTIPLE_ERROR = 302;
+const REDIRECTION_RECOMMEND = 400;
+
+/** A write that failed with this status may succeed when sent again (302: every failed entry may). */
+export function isRetryableWriteStatus(status: Pick<TSStatus, 'code' | 'needRetry' | 'subStatus'>): boolean {
+  if (status.needRetry === true) return true;
+  if (status.code === MULTIPLE_ERROR) {
+    const subs = status.subStatus ?? [];
+    return subs.length > 0 && subs.every((s) => s.code === SUCCESS || s.code === REDIRECTION_RECOMMEND || isRetryableWriteStatus(s));
+  }
+  return RETRYABLE_WRITE_CODES.has(status.code);
+}

@@ -1,0 +1,335 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { TSDataType, type TSStatus, type Tablet } from '@iotdb/fast-serializer';
+import { IoTDBAbortError, IoTDBBatchError, IoTDBConnectionError, IoTDBServerError, IoTDBSessionClosedError, IoTDBTimeoutError } from '../errors.js';
+import { SessionPool, TableSessionPool } from '../pool/session-pool.js';
+import { FakeTransport, type FakeAction, type FakeCall, type FakeScript } from '../transport/fake-transport.js';
+import type { SessionOptions } from './options.js';
+import { Session } from './session.js';
+import { TableSession } from './table-session.js';
+
+// Sessions and pools driven through a scripted fake transport: no server, no sockets.
+
+const A = '10.0.0.1:6667';
+const B = '10.0.0.2:6667';
+const FAST = { initialDelayMs: 1, maxDelayMs: 5, maxElapsedMs: 2_000 };
+
+const closers: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const c of closers.splice(0)) await c().catch(() => undefined);
+});
+
+function session(fake: FakeTransport, o: SessionOptions = {}): Session {
+  const s = new Session({ nodeUrls: [A], transport: fake, retry: FAST, ...o });
+  closers.push(() => s.close());
+  return s;
+}
+
+const tablet = (deviceId: string, t0 = 1): Tablet => ({
+  deviceId,
+  measurements: ['s'],
+  dataTypes: [TSDataType.INT64],
+  timestamps: [t0, t0 + 1],
+  values: [[1n], [2n]],
+});
+
+const status = (code: number, extra: Partial<TSStatus> = {}): FakeAction => ({ reply: { code, message: `m${code}`, ...extra } });
+const redirect = (to: string): Partial<TSStatus> => {
+  const [ip, port] = to.split(':');
+  return { redirectNode: { ip, port: Number(port) } };
+};
+
+/** A script that answers `method` with `actions` in turn (then the default). */
+function sequence(method: string, actions: FakeAction[]): FakeScript {
+  let n = 0;
+  return (c) => (c.method === method && n < actions.length ? actions[n++] : undefined);
+}
+
+const sentTo = (fake: FakeTransport, method: FakeCall['method']) => fake.callsOf(method).map((c) => c.node);
+
+describe('writes retry through faults', () => {
+  it('waits out a node that refuses connections, then writes once it is back', async () => {
+    const fake = new FakeTransport();
+    const s = session(fake);
+    await s.open();
+    fake.setNode(A, 'refuse');
+    setTimeout(() => fake.setNode(A, 'up'), 50);
+    await s.insertTablet(tablet('root.sg.d1'));
+    expect(fake.callsOf('insertTablet')).toHaveLength(1);
+    expect(fake.connects).toBe(2);
+  });
+
+  it.each([301, 600, 602, 1012])('sends again after status %i until it is accepted', async (code) => {
+    const fake = new FakeTransport(sequence('insertTablet', [status(code), status(code)]));
+    const s = session(fake);
+    await s.open();
+    await s.insertTablet(tablet('root.sg.d1'));
+    expect(fake.callsOf('insertTablet')).toHaveLength(3);
+  });
+
+  it('sends again after any status the server marks needRetry', async () => {
+    const fake = new FakeTransport(sequence('insertRecord', [status(555, { needRetry: true })]));
+    const s = session(fake);
+    await s.open();
+    await s.insertRecord({ deviceId: 'root.sg.d1', timestamp: 1, measurements: ['s'], dataTypes: ['INT32'], values: [1] });
+    expect(fake.callsOf('insertRecord')).toHaveLength(2);
+  });
+
+  it('sends again on a new connection after a reset in the middle of the reply', async () => {
+    const fake = new FakeTransport(sequence('insertTablet', [{ reset: true, resetAfter: 7 }]));
+    const s = session(fake);
+    await s.open();
+    await s.insertTablet(tablet('root.sg.d1'));
+    expect(fake.callsOf('insertTablet').map((c) => c.connection)).toEqual([1, 2]);
+  });
+
+  it('sends again after a reply timeout (writes are idempotent)', async () => {
+    const fake = new FakeTransport(sequence('insertTablet', [{ hang: true }]));
+    const s = session(fake, { requestTimeoutMs: 30 });
+    await s.open();
+    await s.insertTablet(tablet('root.sg.d1'));
+    expect(fake.callsOf('insertTablet')).toHaveLength(2);
+  });
+
+  it('does not retry a final status, and surfaces its code and message', async () => {
+    const fake = new FakeTransport(sequence('insertTablet', [status(507)]));
+    const s = session(fake);
+    await s.open();
+    const e = await s.insertTablet(tablet('root.sg.d1')).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(IoTDBServerError);
+    expect((e as IoTDBServerError).code).toBe(507);
+    expect((e as IoTDBServerError).message).toContain('m507');
+    expect(fake.callsOf('insertTablet')).toHaveLength(1);
+  });
+
+  it('gives up when the retry budget is spent, with the last error', async () => {
+    const fake = new FakeTransport();
+    const s = session(fake, { retry: { initialDelayMs: 5, maxDelayMs: 20, maxElapsedMs: 150 } });
+    await s.open();
+    fake.setNode(A, 'refuse');
+    const started = Date.now();
+    const e = await s.insertTablet(tablet('root.sg.d1')).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(IoTDBConnectionError);
+    expect((e as IoTDBConnectionError).reason).toBe('refused');
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it('fails over to the next of nodeUrls when the default node goes down', async () => {
+    const fake = new FakeTransport();
+    const s = session(fake, { nodeUrls: [A, B] });
+    await s.open();
+    fake.setNode(A, 'refuse');
+    await s.insertTablet(tablet('root.sg.d1'));
+    expect(sentTo(fake, 'insertTablet')).toEqual([B]);
+    expect(s.currentEndpoint).toBe(B);
+  });
+});
+
+describe('queries and statements are never sent twice', () => {
+  it('a query whose reply never comes: sent once, IoTDBTimeoutError naming it within the timeout', async () => {
+    const fake = new FakeTransport((c) => (c.method === 'executeQueryStatementV2' ? { hang: true } : undefined));
+    const s = session(fake, { requestTimeoutMs: 100 });
+    await s.open();
+    const started = Date.now();
+    const e = await s.executeQueryStatement('SELECT * FROM root.sg.d1').catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(IoTDBTimeoutError);
+    expect((e as IoTDBTimeoutError).operation).toContain('SELECT * FROM root.sg.d1');
+    expect(Date.now() - started).toBeLessThan(1_100);
+    expect(fake.callsOf('executeQueryStatementV2')).toHaveLength(1);
+    // the query also carried the timeout to the server, which stops it there
+    expect(fake.callsOf('executeQueryStatementV2')[0].args.timeout).toBe(100n);
+  });
+
+  it('a statement whose reply never comes: sent once, IoTDBTimeoutError', async () => {
+    const fake = new FakeTransport(sequence('executeUpdateStatementV2', [{ hang: true }]));
+    const s = session(fake);
+    await s.open();
+    const e = await s.executeNonQueryStatement('DELETE FROM root.sg.d1.s', { timeoutMs: 50 }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(IoTDBTimeoutError);
+    expect(fake.callsOf('executeUpdateStatementV2')).toHaveLength(1);
+    // the session reconnects for the next call
+    await s.executeNonQueryStatement('FLUSH');
+    expect(fake.callsOf('executeUpdateStatementV2')).toHaveLength(2);
+  });
+
+  it('a statement reset mid-reply is not sent again', async () => {
+    const fake = new FakeTransport(sequence('executeUpdateStatementV2', [{ reset: true }]));
+    const s = session(fake);
+    await s.open();
+    await expect(s.executeNonQueryStatement('CREATE DATABASE root.x')).rejects.toThrow(IoTDBConnectionError);
+    expect(fake.callsOf('executeUpdateStatementV2')).toHaveLength(1);
+  });
+
+  it('a statement that never left the client (node down) is sent on the next node, once', async () => {
+    const fake = new FakeTransport();
+    const s = session(fake, { nodeUrls: [A, B] });
+    await s.open();
+    fake.setNode(A, 'refuse');
+    await s.executeNonQueryStatement('CREATE DATABASE root.x');
+    expect(sentTo(fake, 'executeUpdateStatementV2')).toEqual([B]);
+  });
+
+  it('a query is not retried on a status, even with needRetry', async () => {
+    const fake = new FakeTransport(sequence('executeQueryStatementV2', [{ reply: { status: { code: 600, needRetry: true } } }]));
+    const s = session(fake);
+    await s.open();
+    await expect(s.executeQueryStatement('SELECT 1')).rejects.toThrow(IoTDBServerError);
+    expect(fake.callsOf('executeQueryStatementV2')).toHaveLength(1);
+  });
+});
+
+describe('redirects', () => {
+  it('follows a redirect, falls back to the default node while the target is down, and returns to it once it is back', async () => {
+    const fake = new FakeTransport((c) => (c.method === 'insertTablet' && c.node === A ? status(400, redirect(B)) : undefined));
+    const s = session(fake, { nodeUrls: [A] });
+    await s.open();
+    await s.insertTablet(tablet('root.sg.d1')); // to A, which names B
+    await s.insertTablet(tablet('root.sg.d1', 10)); // to B
+    fake.setNode(B, 'refuse');
+    await s.insertTablet(tablet('root.sg.d1', 20)); // B refused: A
+    expect(sentTo(fake, 'insertTablet')).toEqual([A, B, A]);
+    fake.setNode(B, 'up');
+    await new Promise((r) => setTimeout(r, 1_100)); // the first quarantine is 1 s
+    await s.insertTablet(tablet('root.sg.d1', 30)); // A redirects to B again
+    await s.insertTablet(tablet('root.sg.d1', 40));
+    expect(sentTo(fake, 'insertTablet')).toEqual([A, B, A, A, B]);
+  });
+});
+
+describe('partial failures name the caller’s items', () => {
+  it('insertTablets split over two nodes: the failed tablet by its index in the input, with device and code', async () => {
+    // A redirects d1 to B; B rejects every tablet with 507 except... it only gets d1
+    const fake = new FakeTransport((c) => {
+      if (c.method !== 'insertTablets') return undefined;
+      const paths = (c.args as { prefixPaths: string[] }).prefixPaths;
+      if (c.node === A) return status(400, { subStatus: paths.map((p) => (p === 'root.sg.d1' ? { code: 200, ...redirect(B) } : { code: 200 })) });
+      return status(302, { subStatus: paths.map(() => ({ code: 507, message: 'type mismatch' })) });
+    });
+    const s = session(fake);
+    await s.open();
+    const input = [tablet('root.sg.d0'), tablet('root.sg.d1'), tablet('root.sg.d2')];
+    await s.insertTablets(input); // learns d1 -> B
+    const e = await s.insertTablets(input).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(IoTDBBatchError);
+    const b = e as IoTDBBatchError;
+    expect(b.failures.map((f) => [f.index, f.device, f.code])).toEqual([[1, 'root.sg.d1', 507]]);
+    expect(b.succeeded).toEqual([0, 2]);
+  });
+
+  it('insertRecords: only the entries that failed transiently are sent again', async () => {
+    const fake = new FakeTransport(sequence('insertRecords', [status(302, { subStatus: [{ code: 200 }, { code: 600 }, { code: 200 }] })]));
+    const s = session(fake);
+    await s.open();
+    const rec = (d: string) => ({ deviceId: d, timestamp: 1, measurements: ['s'], dataTypes: ['INT32' as const], values: [1] });
+    await s.insertRecords([rec('root.sg.a'), rec('root.sg.b'), rec('root.sg.c')]);
+    const calls = fake.callsOf('insertRecords');
+    expect(calls.map((c) => (c.args as { prefixPaths: string[] }).prefixPaths)).toEqual([['root.sg.a', 'root.sg.b', 'root.sg.c'], ['root.sg.b']]);
+  });
+
+  it('table insert: failed rows by their index in the caller’s rows (rows given out of time order)', async () => {
+    const fake = new FakeTransport((c) => (c.method === 'insertTablet' ? status(302, { subStatus: [{ code: 200 }, { code: 614, message: 'bad' }, { code: 200 }] }) : undefined));
+    const s = new TableSession({ nodeUrls: [A], transport: fake, retry: FAST, database: 'db' });
+    closers.push(() => s.close());
+    await s.open();
+    const e = await s
+      .insert({ tableName: 't', columnNames: ['tag', 'v'], dataTypes: ['STRING', 'INT32'], columnCategories: ['TAG', 'FIELD'], timestamps: [30, 10, 20], values: [['x', 1], ['y', 2], ['z', 3]] })
+      .catch((x: unknown) => x);
+    // sorted by time: rows 1 (t=10), 2 (t=20), 0 (t=30); the second sent (t=20) is caller row 2
+    expect((e as IoTDBBatchError).failures.map((f) => [f.index, f.code])).toEqual([[2, 614]]);
+    expect((e as IoTDBBatchError).succeeded).toEqual([0, 1]);
+  });
+});
+
+describe('lifecycle', () => {
+  it('close() aborts an open() whose connect never completes', async () => {
+    const fake = new FakeTransport();
+    fake.setNode(A, 'blackhole');
+    const s = session(fake, { connectTimeoutMs: 60_000 });
+    const opening = s.open().catch((x: unknown) => x);
+    await new Promise((r) => setTimeout(r, 10));
+    await s.close();
+    expect(await opening).toBeInstanceOf(IoTDBSessionClosedError);
+    expect(fake.openConnections).toBe(0);
+  });
+
+  it('close() aborts an open() waiting for its login reply, and closes the connection', async () => {
+    const fake = new FakeTransport((c) => (c.method === 'openSession' ? { hang: true } : undefined));
+    const s = session(fake);
+    const opening = s.open().catch((x: unknown) => x);
+    await new Promise((r) => setTimeout(r, 10));
+    await s.close();
+    expect(await opening).toBeInstanceOf(IoTDBSessionClosedError);
+    expect(fake.openConnections).toBe(0);
+  });
+
+  it('close() ends a write waiting between retries', async () => {
+    const fake = new FakeTransport();
+    const s = session(fake, { retry: { initialDelayMs: 10_000, maxDelayMs: 10_000, maxElapsedMs: 60_000 } });
+    await s.open();
+    fake.setNode(A, 'refuse');
+    const writing = s.insertTablet(tablet('root.sg.d1')).catch((x: unknown) => x);
+    await new Promise((r) => setTimeout(r, 20));
+    const t0 = Date.now();
+    await s.close();
+    expect(await writing).toBeInstanceOf(IoTDBSessionClosedError);
+    expect(Date.now() - t0).toBeLessThan(500);
+  });
+
+  it('a caller’s AbortSignal ends a write waiting between retries with IoTDBAbortError', async () => {
+    const fake = new FakeTransport();
+    const s = session(fake, { retry: { initialDelayMs: 10_000, maxDelayMs: 10_000, maxElapsedMs: 60_000 } });
+    await s.open();
+    fake.setNode(A, 'refuse');
+    const ac = new AbortController();
+    const writing = s.insertTablet(tablet('root.sg.d1'), { signal: ac.signal }).catch((x: unknown) => x);
+    await new Promise((r) => setTimeout(r, 20));
+    ac.abort(new Error('user gave up'));
+    const e = await writing;
+    expect(e).toBeInstanceOf(IoTDBAbortError);
+    expect((e as Error).cause).toEqual(new Error('user gave up'));
+  });
+
+  it('an already aborted signal sends nothing', async () => {
+    const fake = new FakeTransport();
+    const s = session(fake);
+    await s.open();
+    await expect(s.executeQueryStatement('SELECT 1', { signal: AbortSignal.abort() })).rejects.toThrow(IoTDBAbortError);
+    expect(fake.callsOf('executeQueryStatementV2')).toHaveLength(0);
+  });
+
+  it('pool.close() closes a data set still open and resolves', async () => {
+    const fake = new FakeTransport((c) =>
+      c.method === 'executeQueryStatementV2' ? { reply: { status: { code: 200 }, queryId: 7n, columns: [], dataTypeList: [], queryResult: [], moreData: true } } : undefined,
+    );
+    const pool = new SessionPool({ nodeUrls: [A], transport: fake, retry: FAST, maxSize: 1 });
+    const ds = await pool.executeQueryStatement('SELECT * FROM root.sg.**');
+    await pool.close();
+    expect(ds.isClosed).toBe(true);
+    expect(fake.callsOf('closeOperation').map((c) => (c.args as { queryId: bigint }).queryId)).toEqual([7n]);
+    expect(fake.openConnections).toBe(0);
+  });
+
+  it('a pool opens its sessions through a restart (within the retry budget)', async () => {
+    const fake = new FakeTransport();
+    fake.setNode(A, 'refuse');
+    const pool = new SessionPool({ nodeUrls: [A], transport: fake, retry: FAST, maxSize: 2 });
+    closers.push(() => pool.close());
+    setTimeout(() => fake.setNode(A, 'up'), 50);
+    await pool.insertTablet(tablet('root.sg.d1'));
+    expect(fake.callsOf('insertTablet')).toHaveLength(1);
+  });
+
+  it('TableSessionPool hands the next borrower a session in the pool’s database, not one a borrower moved with USE', async () => {
+    const fake = new FakeTransport((c) =>
+      c.method === 'executeUpdateStatementV2' && /^use /i.test(String((c.args as { statement: string }).statement))
+        ? { reply: { status: { code: 200 }, database: 'other' } }
+        : undefined,
+    );
+    const pool = new TableSessionPool({ nodeUrls: [A], transport: fake, retry: FAST, maxSize: 1, database: 'home' });
+    closers.push(() => pool.close());
+    await pool.execute((s) => s.executeNonQueryStatement('USE other'));
+    const db = await pool.execute(async (s) => s.database);
+    expect(db).toBe('home');
+    const logins = fake.callsOf('openSession').map((c) => (c.args as { configuration: Map<string, string> }).configuration.get('db'));
+    expect(logins).toEqual(['home', 'home']);
+  });
+});

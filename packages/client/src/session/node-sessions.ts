@@ -1,0 +1,117 @@
+import { endpointKey, type Endpoint } from '../cluster/endpoint.js';
+import type { NodeRegistry } from '../cluster/node-registry.js';
+import { IoTDBConnectionError } from '../errors.js';
+import { NodeSession, type SessionContext } from './node-session.js';
+import type { ResolvedSessionOptions } from './options.js';
+
+/**
+ * The server sessions of one user Session: one on its default node (the first available of
+ * `nodeUrls`, failing over to the next when it breaks) and one per node a redirect sent writes to.
+ * Each is opened on first use and re-opened after its connection broke.
+ */
+export class NodeSessions {
+  readonly #options: ResolvedSessionOptions;
+  readonly #registry: NodeRegistry;
+  readonly #context: () => SessionContext;
+  readonly #lifetime: () => AbortSignal;
+  #default: NodeSession | null = null;
+  #defaultIndex = 0;
+  #connecting: Promise<NodeSession> | null = null;
+  readonly #others = new Map<string, Promise<NodeSession>>();
+
+  /** `lifetime`: the owning session's signal, which close() aborts; opens are shared between calls and end with it. */
+  constructor(options: ResolvedSessionOptions, registry: NodeRegistry, context: () => SessionContext, lifetime: () => AbortSignal) {
+    this.#options = options;
+    this.#lifetime = lifetime;
+    this.#registry = registry;
+    this.#context = context;
+  }
+
+  /** The default node's session when its connection works now. */
+  get current(): NodeSession | null {
+    return this.#default?.isOpen ? this.#default : null;
+  }
+
+  /** The working default node session: reconnects (same node first, then the others) when it broke. */
+  defaultSession(signal?: AbortSignal): Promise<NodeSession> {
+    if (this.#default?.isOpen) return Promise.resolve(this.#default);
+    this.#connecting ??= this.#connectDefault(this.#lifetime()).finally(() => (this.#connecting = null));
+    return abortable(this.#connecting, signal);
+  }
+
+  /** The session on `target` (a node a redirect named), or the default node's when `target` is undefined. */
+  sessionAt(target: Endpoint | undefined, signal?: AbortSignal): Promise<NodeSession> {
+    if (target === undefined) return this.defaultSession(signal);
+    const key = endpointKey(target);
+    if (this.#default?.isOpen && this.#default.key === key) return Promise.resolve(this.#default);
+    let p = this.#others.get(key);
+    if (p === undefined) {
+      p = NodeSession.open(target, this.#options, this.#context(), this.#lifetime());
+      p.catch(() => this.#others.delete(key));
+      this.#others.set(key, p);
+    }
+    const opened = p;
+    return abortable(opened, signal).then((ns) => {
+      if (ns.isOpen) return ns;
+      if (this.#others.get(key) === opened) this.#others.delete(key);
+      return this.sessionAt(target, signal);
+    });
+  }
+
+  /** `ns`'s connection failed: quarantine its node and let the next call reconnect. */
+  failed(ns: NodeSession): void {
+    this.#registry.markFailed(ns.endpoint);
+    ns.connection.close();
+    if (this.#others.has(ns.key)) this.#others.delete(ns.key);
+  }
+
+  /** Closes the redirect targets' sessions (they reopen lazily, e.g. in a new database). */
+  async closeOthers(): Promise<void> {
+    const nodes = [...this.#others.values()];
+    this.#others.clear();
+    await Promise.all(nodes.map((p) => p.then((ns) => ns.close(), () => undefined).catch(() => undefined)));
+  }
+
+  /** Logs out of every node and closes every connection. */
+  async closeAll(): Promise<void> {
+    await this.#connecting?.catch(() => undefined);
+    await this.closeOthers();
+    const d = this.#default;
+    this.#default = null;
+    await d?.close().catch(() => undefined);
+  }
+
+  async #connectDefault(signal: AbortSignal): Promise<NodeSession> {
+    this.#default?.connection.close();
+    this.#default = null;
+    let last: unknown;
+    for (const endpoint of this.#registry.candidates(this.#defaultIndex)) {
+      try {
+        const ns = await NodeSession.open(endpoint, this.#options, this.#context(), signal);
+        this.#registry.markHealthy(endpoint);
+        this.#defaultIndex = this.#registry.seeds.indexOf(endpoint);
+        this.#default = ns;
+        return ns;
+      } catch (e) {
+        if (!(e instanceof IoTDBConnectionError)) throw e; // e.g. a wrong password: the next node would say the same
+        this.#registry.markFailed(endpoint);
+        last = e;
+      }
+    }
+    throw last;
+  }
+}
+
+/** `p`, or the signal's reason as soon as it aborts (p goes on for whoever else waits on it). */
+function abortable<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return p;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(
+      (v) => (signal.removeEventListener('abort', onAbort), resolve(v)),
+      (e) => (signal.removeEventListener('abort', onAbort), reject(e)),
+    );
+  });
+}

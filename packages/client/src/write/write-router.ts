@@ -1,0 +1,159 @@
+import type { TSStatus } from '@iotdb/fast-serializer';
+import { endpointKey, type Endpoint } from '../cluster/endpoint.js';
+import { IoTDBBatchError, IoTDBConnectionError, IoTDBServerError, type BatchFailure } from '../errors.js';
+import { decideRetry, type ResolvedRetryOptions } from '../retry/retry-policy.js';
+import { sleep } from '../retry/sleep.js';
+
+const SUCCESS = 200;
+const MULTIPLE_ERROR = 302;
+const REDIRECTION_RECOMMEND = 400;
+
+/**
+ * One write call as the router sees it: `count` items (tablets, records or table rows), each with the
+ * device it belongs to. Item k is the caller's item `indexOf(k)`.
+ */
+export interface WritePlan<N> {
+  /** the call, for messages (`insertTablets`) */
+  readonly what: string;
+  readonly count: number;
+  /** routing key of item k: the tree device path, or the table and its TAG values */
+  deviceOf(k: number): string;
+  /** what errors name item k by: its device or table */
+  labelOf(k: number): string;
+  /** the caller's index of item k (table rows are sorted by time before they are split) */
+  indexOf(k: number): number;
+  /** Sends items `ks` (ascending) to one node; sub-status i of the reply is about ks[i]. */
+  send(node: N, ks: readonly number[]): Promise<TSStatus>;
+}
+
+/** Where writes go: the session's nodes and what it knows of them. */
+export interface WriteTargets<N> {
+  /** the node a redirect named for this device, if any and available */
+  route(device: string): Endpoint | undefined;
+  /** the session on `target`, or on the default node (with failover) for undefined */
+  node(target: Endpoint | undefined, signal: AbortSignal | undefined): Promise<N>;
+  /** `target` could not be reached (`node` rejected with a connection error) */
+  unreachable(target: Endpoint): void;
+  /** a call on `node` failed for a connection reason */
+  failed(node: N): void;
+  /** learns redirects from a successful status: `device` for its own redirectNode, `deviceOf(i)` for sub-status i */
+  learn(status: TSStatus, device: string | null, deviceOf: (i: number) => string | null): void;
+}
+
+type ItemErrors = Map<number, Error>;
+
+/**
+ * The write path shared by Session and TableSession: groups the items by the node that leads their
+ * device, sends the groups in parallel, merges each reply's statuses back onto the caller's items,
+ * and sends the items that failed for a transient reason again (to whichever node is available then)
+ * as the retry policy decides. Resolves when every item was acknowledged. Otherwise throws: the
+ * item's error for a single-item call or when one error failed the whole call, else an
+ * IoTDBBatchError that lists every failed item by its caller index, with its device and status code;
+ * an item it does not list was acknowledged.
+ */
+export async function routeWrite<N>(
+  plan: WritePlan<N>,
+  targets: WriteTargets<N>,
+  retry: ResolvedRetryOptions,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  const started = performance.now();
+  const final: ItemErrors = new Map();
+  let pending = Array.from({ length: plan.count }, (_, k) => k);
+  for (let attempt = 1; pending.length > 0; attempt++) {
+    const errors = await sendOnce(plan, targets, pending, signal);
+    pending = [];
+    let delayMs = 0;
+    for (const [k, error] of errors) {
+      const d = decideRetry(retry, { kind: 'write', error, attempt, elapsedMs: performance.now() - started }, Math.random());
+      if (d.retry) {
+        pending.push(k);
+        delayMs = Math.max(delayMs, d.delayMs);
+      } else {
+        final.set(k, error);
+      }
+    }
+    if (pending.length > 0) await sleep(delayMs, signal);
+    pending.sort((a, b) => a - b);
+  }
+  if (final.size > 0) throw outcomeError(plan, final);
+}
+
+/** One round: every pending item sent once. Returns the items that failed, with why. */
+async function sendOnce<N>(plan: WritePlan<N>, targets: WriteTargets<N>, ks: readonly number[], signal: AbortSignal | undefined): Promise<ItemErrors> {
+  if (ks.length === 1) return sendGroup(plan, targets, targets.route(plan.deviceOf(ks[0])), ks, signal);
+  const groups = new Map<string, { target: Endpoint | undefined; ks: number[] }>();
+  for (const k of ks) {
+    const target = targets.route(plan.deviceOf(k));
+    const key = target === undefined ? '' : endpointKey(target);
+    let g = groups.get(key);
+    if (g === undefined) groups.set(key, (g = { target, ks: [] }));
+    g.ks.push(k);
+  }
+  const results = await Promise.all([...groups.values()].map((g) => sendGroup(plan, targets, g.target, g.ks, signal)));
+  return results.length === 1 ? results[0] : new Map(results.flatMap((r) => [...r]));
+}
+
+async function sendGroup<N>(
+  plan: WritePlan<N>,
+  targets: WriteTargets<N>,
+  target: Endpoint | undefined,
+  ks: readonly number[],
+  signal: AbortSignal | undefined,
+): Promise<ItemErrors> {
+  let node: N;
+  try {
+    node = await targets.node(target, signal);
+  } catch (e) {
+    if (target !== undefined && e instanceof IoTDBConnectionError) targets.unreachable(target);
+    return allFailed(ks, e);
+  }
+  let status: TSStatus;
+  try {
+    status = await plan.send(node, ks);
+  } catch (e) {
+    if (e instanceof IoTDBConnectionError) targets.failed(node);
+    return allFailed(ks, e);
+  }
+  return mergeStatus(plan, targets, ks, status);
+}
+
+/** A reply's status, spread over the items it answers. */
+function mergeStatus<N>(plan: WritePlan<N>, targets: WriteTargets<N>, ks: readonly number[], status: TSStatus): ItemErrors {
+  const errors: ItemErrors = new Map();
+  if (status.code === SUCCESS || status.code === REDIRECTION_RECOMMEND) {
+    targets.learn(status, ks.length === 1 ? plan.deviceOf(ks[0]) : null, (i) => (i < ks.length ? plan.deviceOf(ks[i]) : null));
+    return errors;
+  }
+  const subs = status.subStatus;
+  if (status.code === MULTIPLE_ERROR && subs !== undefined && subs.length === ks.length) {
+    ks.forEach((k, i) => {
+      const sub = subs[i];
+      if (sub.code !== SUCCESS && sub.code !== REDIRECTION_RECOMMEND) errors.set(k, new IoTDBServerError(sub, `${plan.what} ${plan.labelOf(k)}`));
+    });
+    return errors;
+  }
+  const label = ks.length === 1 ? `${plan.what} ${plan.labelOf(ks[0])}` : `${plan.what} (${ks.length} items)`;
+  return allFailed(ks, new IoTDBServerError(status, label));
+}
+
+function allFailed(ks: readonly number[], error: unknown): ItemErrors {
+  const e = error instanceof Error ? error : new Error(String(error));
+  return new Map(ks.map((k) => [k, e]));
+}
+
+function outcomeError<N>(plan: WritePlan<N>, final: ItemErrors): Error {
+  const distinct = new Set(final.values());
+  if (plan.count === 1 || (final.size === plan.count && distinct.size === 1)) return distinct.values().next().value!;
+  const failures: BatchFailure[] = [...final].map(([k, error]) => ({
+    index: plan.indexOf(k),
+    error,
+    device: plan.labelOf(k),
+    ...(error instanceof IoTDBServerError ? { code: error.code } : {}),
+  }));
+  failures.sort((a, b) => a.index - b.index);
+  const succeeded: number[] = [];
+  for (let k = 0; k < plan.count; k++) if (!final.has(k)) succeeded.push(plan.indexOf(k));
+  succeeded.sort((a, b) => a - b);
+  return new IoTDBBatchError(plan.what, failures, succeeded);
+}
