@@ -15,8 +15,8 @@ describe('error hierarchy', () => {
       new IoTDBValidationError('f', 'bad'),
       new IoTDBProtocolError('bytes'),
       new IoTDBServerError({ code: 700, message: 'parse' }, 'ctx'),
-      new IoTDBConnectionError('refused', 'h:1', 'no'),
-      new IoTDBTimeoutError('h:1', 'slow'),
+      new IoTDBConnectionError('refused', 'h:1', 'no', false),
+      new IoTDBTimeoutError('h:1', 'op', 'slow', true),
       new IoTDBSessionClosedError(),
     ];
     for (const e of errors) {
@@ -27,16 +27,17 @@ describe('error hierarchy', () => {
   });
 
   it('makes IoTDBTimeoutError an IoTDBConnectionError with reason timeout', () => {
-    const e = new IoTDBTimeoutError('127.0.0.1:6667', 'no reply');
+    const e = new IoTDBTimeoutError('127.0.0.1:6667', 'insertTablet', 'no reply', true);
     expect(e).toBeInstanceOf(IoTDBConnectionError);
     expect(e.reason).toBe('timeout');
     expect(e.endpoint).toBe('127.0.0.1:6667');
-    expect(e.message).toBe('127.0.0.1:6667: no reply');
+    expect(e.operation).toBe('insertTablet');
+    expect(e.message).toBe('127.0.0.1:6667: insertTablet: no reply');
   });
 
   it('keeps the cause of a connection error', () => {
     const cause = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
-    const e = new IoTDBConnectionError('refused', 'h:1', 'cannot connect', { cause });
+    const e = new IoTDBConnectionError('refused', 'h:1', 'cannot connect', false, { cause });
     expect(e.cause).toBe(cause);
     expect(e.reason).toBe('refused');
   });

@@ -3,9 +3,9 @@ import { createServer, connect, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BufferPool, IoTDBProtocolError, IoTDBValidationError } from '@iotdb/fast-serializer';
 import { IoTDBConnectionError, IoTDBTimeoutError } from '../errors.js';
-import { rpc } from '../rpc/client-rpc.js';
+import { tcpTransport } from '../transport/tcp-transport.js';
 import { FrameDecoder } from './frame-decoder.js';
-import { ThriftConnection, type ConnectionOptions } from './thrift-connection.js';
+import { RpcConnection, type ConnectionOptions } from './rpc-connection.js';
 
 // ---------- fake servers on 127.0.0.1 (nothing leaves the machine) ----------
 
@@ -93,8 +93,7 @@ function answeringServer(answer: (c: Call) => Buffer = (c) => i64Reply(c.method,
 
 function options(port: number, over: Partial<ConnectionOptions> = {}): ConnectionOptions {
   return {
-    host: '127.0.0.1',
-    port,
+    transport: tcpTransport,
     connectTimeoutMs: 2000,
     requestTimeoutMs: 2000,
     maxFrameBytes: 1 << 20,
@@ -103,8 +102,8 @@ function options(port: number, over: Partial<ConnectionOptions> = {}): Connectio
   };
 }
 
-async function open(port: number, over: Partial<ConnectionOptions> = {}): Promise<ThriftConnection> {
-  const c = await ThriftConnection.connect(options(port, over));
+async function open(port: number, over: Partial<ConnectionOptions> = {}): Promise<RpcConnection> {
+  const c = await RpcConnection.open({ host: '127.0.0.1', port }, options(port, over));
   cleanups.push(() => c.close());
   return c;
 }
@@ -117,23 +116,23 @@ async function drained(pool: BufferPool): Promise<number> {
 
 // ---------- tests ----------
 
-describe('ThriftConnection against a server that answers', () => {
+describe('RpcConnection against a server that answers', () => {
   it('resolves each call with the i64 result of its own reply, one after another', async () => {
     const srv = answeringServer();
     const c = await open(await srv.port);
-    const results = await Promise.all([rpc.requestStatementId(c, 1n), rpc.requestStatementId(c, 2n), rpc.requestStatementId(c, 3n)]);
+    const results = await Promise.all([c.call('requestStatementId', 1n), c.call('requestStatementId', 2n), c.call('requestStatementId', 3n)]);
     expect(results).toEqual([10n, 20n, 30n]);
     expect(srv.calls.map((x) => x.method)).toEqual(['requestStatementId', 'requestStatementId', 'requestStatementId']);
     expect(srv.calls.map((x) => x.seqid)).toEqual([1, 2, 3]);
     expect(c.isOpen).toBe(true);
-    expect(c.endpoint).toBe(`127.0.0.1:${await srv.port}`);
+    expect(c.key).toBe(`127.0.0.1:${await srv.port}`);
   });
 
   it('gives every request buffer back to the pool once written', async () => {
     const srv = answeringServer();
     const pool = new BufferPool();
     const c = await open(await srv.port, { bufferPool: pool });
-    for (let i = 0; i < 5; i++) await rpc.requestStatementId(c, 1n);
+    for (let i = 0; i < 5; i++) await c.call('requestStatementId', 1n);
     expect(await drained(pool)).toBe(0);
     expect(pool.getStats().acquires).toBe(5);
     expect(pool.getStats().hits).toBeGreaterThanOrEqual(1);
@@ -145,20 +144,20 @@ describe('ThriftConnection against a server that answers', () => {
     const c = await open(await srv.port, { bufferPool: pool });
     const bad = c.call('requestStatementId', () => {
       throw new IoTDBValidationError('x', 'bad input');
-    }, { name: 'r', fields: [{ id: 0, name: 'success', type: 'i64' }] });
+    });
     await expect(bad).rejects.toBeInstanceOf(IoTDBValidationError);
     expect(c.isOpen).toBe(true);
     expect(pool.getStats().outstanding).toBe(0);
-    await expect(rpc.requestStatementId(c, 7n)).resolves.toBeTypeOf('bigint');
+    await expect(c.call('requestStatementId', 7n)).resolves.toBeTypeOf('bigint');
     expect(srv.calls).toHaveLength(1);
   });
 
   it('fails with IoTDBProtocolError on a reply to another seqid, and the connection is broken afterwards', async () => {
     const srv = answeringServer((call) => i64Reply(call.method, call.seqid + 100, 1n));
     const c = await open(await srv.port);
-    await expect(rpc.requestStatementId(c, 1n)).rejects.toBeInstanceOf(IoTDBProtocolError);
+    await expect(c.call('requestStatementId', 1n)).rejects.toBeInstanceOf(IoTDBProtocolError);
     expect(c.isOpen).toBe(false);
-    const later = await rpc.requestStatementId(c, 1n).catch((e: unknown) => e);
+    const later = await c.call('requestStatementId', 1n).catch((e: unknown) => e);
     expect(later).toBeInstanceOf(IoTDBConnectionError);
     expect((later as IoTDBConnectionError).reason).toBe('reset');
   });
@@ -166,7 +165,7 @@ describe('ThriftConnection against a server that answers', () => {
   it('fails the call with reason reset when the reply frame is over maxFrameBytes', async () => {
     const srv = answeringServer(() => Buffer.from([0x00, 0x10, 0x00, 0x00, 1, 2, 3])); // announces 1 MiB
     const c = await open(await srv.port, { maxFrameBytes: 1024 });
-    const e = await rpc.requestStatementId(c, 1n).catch((x: unknown) => x);
+    const e = await c.call('requestStatementId', 1n).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(IoTDBConnectionError);
     expect((e as IoTDBConnectionError).reason).toBe('reset');
     expect(c.isOpen).toBe(false);
@@ -175,10 +174,10 @@ describe('ThriftConnection against a server that answers', () => {
   it('fails later calls with reason closed after close(), without writing to the server', async () => {
     const srv = answeringServer();
     const c = await open(await srv.port);
-    await rpc.requestStatementId(c, 1n);
+    await c.call('requestStatementId', 1n);
     c.close();
     expect(c.isOpen).toBe(false);
-    const e = await rpc.requestStatementId(c, 1n).catch((x: unknown) => x);
+    const e = await c.call('requestStatementId', 1n).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(IoTDBConnectionError);
     expect(e).not.toBeInstanceOf(IoTDBTimeoutError);
     expect((e as IoTDBConnectionError).reason).toBe('closed');
@@ -186,12 +185,12 @@ describe('ThriftConnection against a server that answers', () => {
   });
 });
 
-describe('ThriftConnection against a server that never answers', () => {
+describe('RpcConnection against a server that never answers', () => {
   it('rejects the call with IoTDBTimeoutError after requestTimeoutMs', async () => {
     const port = await fakeServer(() => {}); // accepts, reads nothing, answers nothing
     const c = await open(port, { requestTimeoutMs: 200 });
     const t0 = performance.now();
-    const e = await rpc.requestStatementId(c, 1n).catch((x: unknown) => x);
+    const e = await c.call('requestStatementId', 1n).catch((x: unknown) => x);
     const elapsed = performance.now() - t0;
     expect(e).toBeInstanceOf(IoTDBTimeoutError);
     expect(e).toBeInstanceOf(IoTDBConnectionError);
@@ -204,29 +203,33 @@ describe('ThriftConnection against a server that never answers', () => {
   it('rejects every later call at once with the timeout error (the connection stays broken)', async () => {
     const port = await fakeServer(() => {});
     const c = await open(port, { requestTimeoutMs: 200 });
-    await expect(rpc.requestStatementId(c, 1n)).rejects.toBeInstanceOf(IoTDBTimeoutError);
+    await expect(c.call('requestStatementId', 1n)).rejects.toBeInstanceOf(IoTDBTimeoutError);
     expect(c.isOpen).toBe(false);
     const t0 = performance.now();
-    await expect(rpc.requestStatementId(c, 2n)).rejects.toBeInstanceOf(IoTDBTimeoutError);
-    await expect(rpc.closeSession(c, 2n)).rejects.toBeInstanceOf(IoTDBTimeoutError);
+    // later calls never leave the client: a connection error that says so, caused by the timeout
+    const later = await c.call('requestStatementId', 2n).catch((x: unknown) => x);
+    expect(later).toMatchObject({ reason: 'timeout', requestSent: false });
+    expect((later as Error).cause).toBeInstanceOf(IoTDBTimeoutError);
+    await expect(c.call('closeSession', { sessionId: 2n })).rejects.toMatchObject({ requestSent: false });
     expect(performance.now() - t0).toBeLessThan(150);
   });
 
   it('rejects calls queued behind the one that timed out', async () => {
     const port = await fakeServer(() => {});
     const c = await open(port, { requestTimeoutMs: 200 });
-    const results = await Promise.allSettled([rpc.requestStatementId(c, 1n), rpc.requestStatementId(c, 2n), rpc.requestStatementId(c, 3n)]);
-    for (const r of results) {
-      expect(r.status).toBe('rejected');
-      expect((r as PromiseRejectedResult).reason).toBeInstanceOf(IoTDBTimeoutError);
-    }
+    const results = await Promise.allSettled([c.call('requestStatementId', 1n), c.call('requestStatementId', 2n), c.call('requestStatementId', 3n)]);
+    // the first times out; the ones queued behind it never leave the client
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    const reasons = results.map((r) => (r as PromiseRejectedResult).reason as IoTDBConnectionError);
+    expect(reasons[0]).toBeInstanceOf(IoTDBTimeoutError);
+    expect(reasons.map((e) => [e.reason, e.requestSent])).toEqual([['timeout', true], ['timeout', false], ['timeout', false]]);
   });
 
   it('returns the request buffer to the pool after a timeout', async () => {
     const port = await fakeServer(() => {});
     const pool = new BufferPool();
     const c = await open(port, { requestTimeoutMs: 100, bufferPool: pool });
-    await expect(rpc.requestStatementId(c, 1n)).rejects.toBeInstanceOf(IoTDBTimeoutError);
+    await expect(c.call('requestStatementId', 1n)).rejects.toBeInstanceOf(IoTDBTimeoutError);
     expect(await drained(pool)).toBe(0);
   });
 
@@ -242,7 +245,7 @@ describe('ThriftConnection against a server that never answers', () => {
       );
     });
     const c = await open(port, { requestTimeoutMs: 0 });
-    const p = rpc.requestStatementId(c, 1n);
+    const p = c.call('requestStatementId', 1n);
     await new Promise((r) => setTimeout(r, 300));
     expect(answer).toBeTypeOf('function');
     answer!();
@@ -250,18 +253,18 @@ describe('ThriftConnection against a server that never answers', () => {
   });
 });
 
-describe('ThriftConnection when the server closes the socket', () => {
+describe('RpcConnection when the server closes the socket', () => {
   it('rejects the call in flight with IoTDBConnectionError (not a timeout) when the server closes mid-call', async () => {
     const port = await fakeServer((s) => s.once('data', () => s.end()));
     const c = await open(port, { requestTimeoutMs: 5000 });
     const t0 = performance.now();
-    const e = await rpc.requestStatementId(c, 1n).catch((x: unknown) => x);
+    const e = await c.call('requestStatementId', 1n).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(IoTDBConnectionError);
     expect(e).not.toBeInstanceOf(IoTDBTimeoutError);
     expect(['closed', 'reset']).toContain((e as IoTDBConnectionError).reason);
     expect(performance.now() - t0).toBeLessThan(2000);
     expect(c.isOpen).toBe(false);
-    await expect(rpc.requestStatementId(c, 2n)).rejects.toBeInstanceOf(IoTDBConnectionError);
+    await expect(c.call('requestStatementId', 2n)).rejects.toBeInstanceOf(IoTDBConnectionError);
   });
 
   it('rejects the call when the server resets the socket after half a reply', async () => {
@@ -273,7 +276,7 @@ describe('ThriftConnection when the server closes the socket', () => {
       }),
     );
     const c = await open(port, { requestTimeoutMs: 5000 });
-    const e = await rpc.requestStatementId(c, 1n).catch((x: unknown) => x);
+    const e = await c.call('requestStatementId', 1n).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(IoTDBConnectionError);
     expect(e).not.toBeInstanceOf(IoTDBTimeoutError);
     expect(['closed', 'reset']).toContain((e as IoTDBConnectionError).reason);
@@ -287,15 +290,15 @@ describe('ThriftConnection when the server closes the socket', () => {
     serverSide!.end();
     for (let i = 0; i < 100 && c.isOpen; i++) await new Promise((r) => setTimeout(r, 10));
     expect(c.isOpen).toBe(false);
-    const e = await rpc.requestStatementId(c, 1n).catch((x: unknown) => x);
+    const e = await c.call('requestStatementId', 1n).catch((x: unknown) => x);
     expect((e as IoTDBConnectionError).reason).toBe('closed');
   });
 });
 
-describe('ThriftConnection.connect', () => {
+describe('RpcConnection.connect', () => {
   it("fails with IoTDBConnectionError reason 'refused' when nothing listens on the port", async () => {
     const port = await freePort();
-    const e = await ThriftConnection.connect(options(port)).catch((x: unknown) => x);
+    const e = await RpcConnection.open({ host: '127.0.0.1', port }, options(port)).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(IoTDBConnectionError);
     expect(e).not.toBeInstanceOf(IoTDBTimeoutError);
     expect((e as IoTDBConnectionError).reason).toBe('refused');
@@ -354,7 +357,7 @@ describe('ThriftConnection.connect', () => {
       const port = await unacceptingPort();
       if (port === null) ctx.skip(); // this kernel accepted every handshake: no way to make connect hang locally
       const t0 = performance.now();
-      const e = await ThriftConnection.connect(options(port!, { connectTimeoutMs: 250 })).catch((x: unknown) => x);
+      const e = await RpcConnection.open({ host: '127.0.0.1', port: port! }, options(port!, { connectTimeoutMs: 250 })).catch((x: unknown) => x);
       const elapsed = performance.now() - t0;
       expect(e).toBeInstanceOf(IoTDBTimeoutError);
       expect((e as IoTDBTimeoutError).reason).toBe('timeout');

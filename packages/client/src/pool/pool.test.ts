@@ -28,11 +28,21 @@ class FakeSession {
     this.closes++;
     this.isConnected = false;
   }
+
+  readonly contextChanged = false;
+  async closeDataSets(): Promise<void> {}
 }
 
-function makePool(options: PoolOptions, openImpl?: (n: number) => Promise<void>): { pool: Pool<BaseSession>; created: FakeSession[] } {
+/** A Pool whose slots can be borrowed by number, as device binding does. */
+class TestPool extends Pool<BaseSession> {
+  on<T>(slot: number, fn: (s: BaseSession) => Promise<T>): Promise<T> {
+    return this.executeOn(slot, fn);
+  }
+}
+
+function makePool(options: PoolOptions, openImpl?: (n: number) => Promise<void>): { pool: TestPool; created: FakeSession[] } {
   const created: FakeSession[] = [];
-  const pool = new Pool<BaseSession>(() => {
+  const pool = new TestPool(() => {
     const n = created.length;
     const s = new FakeSession(openImpl ? () => openImpl(n) : undefined);
     created.push(s);
@@ -236,12 +246,12 @@ describe('Pool: pinned slots', () => {
     const sessions = new Set<FakeSession>();
     const gates = Array.from({ length: 5 }, () => deferred());
     const calls = gates.map((g, i) =>
-      pool.execute(async (s) => {
+      pool.on(1, async (s) => {
         sessions.add(fake(s));
         log.push(`start ${i}`);
         await g.promise;
         log.push(`end ${i}`);
-      }, 1),
+      }),
     );
     await flush();
     expect(pool.stats()).toMatchObject({ inUse: 1, waiting: 4 });
@@ -256,10 +266,10 @@ describe('Pool: pinned slots', () => {
     const { pool } = track(makePool({ maxSize: 3 }));
     const hold = deferred();
     let pinnedSession: FakeSession | undefined;
-    const pinned = pool.execute(async (s) => {
+    const pinned = pool.on(0, async (s) => {
       pinnedSession = fake(s);
       await hold.promise;
-    }, 0);
+    });
     await flush();
     const other = await pool.execute(async (s) => fake(s));
     expect(other).not.toBe(pinnedSession);
@@ -274,9 +284,9 @@ describe('Pool: pinned slots', () => {
     const first = pool.execute(() => hold.promise);
     await flush();
     const order: string[] = [];
-    const a = pool.execute(async () => void order.push('pinned a'), 0);
+    const a = pool.on(0, async () => void order.push('pinned a'));
     const b = pool.execute(async () => void order.push('any b'));
-    const c = pool.execute(async () => void order.push('pinned c'), 0);
+    const c = pool.on(0, async () => void order.push('pinned c'));
     await flush();
     expect(pool.stats().waiting).toBe(3);
     hold.resolve();

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { NodeRegistry } from './node-registry.js';
+
+const ok = (ip: string, port: number) => ({ code: 200, redirectNode: { ip, port } });
+const A = { host: '10.0.0.1', port: 6667 };
+const B = { host: '10.0.0.2', port: 6667 };
+const C = { host: '10.0.0.3', port: 6667 };
+
+function registry(seeds = [A, B, C]) {
+  let now = 1_000_000;
+  const r = new NodeRegistry(seeds, { firstMs: 1_000, maxMs: 8_000 }, () => now);
+  return { r, advance: (ms: number) => (now += ms) };
+}
+
+describe('NodeRegistry: redirects', () => {
+  it('learns a single-device redirect and per-entry sub-status redirects', () => {
+    const { r } = registry();
+    r.learn(ok('10.0.0.2', 6667), 'root.sg.d1', () => null);
+    r.learn({ code: 400, subStatus: [ok('10.0.0.3', 6667), { code: 200 }] }, null, (i) => `root.sg.m${i}`);
+    expect(r.routeOf('root.sg.d1')).toEqual(B);
+    expect(r.routeOf('root.sg.m0')).toEqual(C);
+    expect(r.routeOf('root.sg.m1')).toBeUndefined();
+  });
+
+  it('ignores redirects to 0.0.0.0', () => {
+    const { r } = registry();
+    r.learn(ok('0.0.0.0', 6667), 'root.sg.d1', () => null);
+    expect(r.routeCount).toBe(0);
+  });
+
+  it('forgets a failed node’s devices, ignores redirects to it while quarantined, then learns them again', () => {
+    const { r, advance } = registry();
+    r.learn(ok('10.0.0.2', 6667), 'root.sg.d1', () => null);
+    r.markFailed(B);
+    expect(r.routeOf('root.sg.d1')).toBeUndefined();
+    r.learn(ok('10.0.0.2', 6667), 'root.sg.d1', () => null);
+    expect(r.routeOf('root.sg.d1')).toBeUndefined();
+    advance(1_001);
+    r.learn(ok('10.0.0.2', 6667), 'root.sg.d1', () => null);
+    expect(r.routeOf('root.sg.d1')).toEqual(B);
+  });
+});
+
+describe('NodeRegistry: health', () => {
+  it('doubles the quarantine with each failure in a row, up to the maximum, and ends it on success', () => {
+    const { r, advance } = registry();
+    const quarantineOf = () => {
+      let ms = 0;
+      while (!r.isAvailable(B)) (advance(100), (ms += 100));
+      return ms;
+    };
+    const lengths = [1, 2, 3, 4, 5].map(() => (r.markFailed(B), quarantineOf()));
+    expect(lengths).toEqual([1_000, 2_000, 4_000, 8_000, 8_000]);
+    r.markHealthy(B);
+    r.markFailed(B);
+    expect(quarantineOf()).toBe(1_000);
+  });
+
+  it('orders candidates from the preferred node, available ones first, then the quarantined soonest released', () => {
+    const { r, advance } = registry();
+    expect(r.candidates(1)).toEqual([B, C, A]);
+    r.markFailed(B);
+    advance(10);
+    r.markFailed(A);
+    expect(r.candidates(0)).toEqual([C, B, A]);
+  });
+
+  it('still offers every node when all are quarantined (a cluster that is all down is still tried)', () => {
+    const { r } = registry([A]);
+    r.markFailed(A);
+    expect(r.candidates()).toEqual([A]);
+  });
+});
