@@ -14,8 +14,23 @@
 # DIR defaults to /tmp/iotdb-local.  Env knobs (defaults): IOTDB_VERSION=2.0.1-beta DATANODES=1
 # IOTDB_CACHE=~/.cache/iotdb-local CN_HEAP=1g DN_HEAP=2g DN_DIRECT=1024M READY_TIMEOUT=180
 # Ports: CN 10710/10720; DataNode k (0-based) rpc RPC_PORT+k (6667, 6668, ...), internal 10730+100k,
-# mpp 10740+100k, schema/data consensus 10750+100k/10760+100k. DATANODES is remembered in DIR.  IoTDB 2.0.1-beta's thrift
-# servers bind the wildcard address whatever *_address says, so the JVMs run with a tiny
+# mpp 10740+100k, schema/data consensus 10750+100k/10760+100k; PORT_OFFSET=N (default 0) shifts the CN and
+# internal ports by N, so a second cluster (with another RPC_PORT) can run beside the first.
+# EXTRA_PROPS: extra "key=value" lines for every node's iotdb-system.properties, the ConfigNode's too (it decides
+# cluster-wide settings such as timestamp_precision=us|ns); they come last, so they override the knobs below.
+# TLS=1: `start` makes (once; kept in DIR/tls across starts) a self-signed RSA-2048 key for CN=127.0.0.1
+#   (SAN ip:127.0.0.1, dns:localhost) in DIR/tls/keystore.jks (JKS, password iotdb-local) and sets on every
+#   DataNode enable_thrift_ssl=true, key_store_path, key_store_pwd: the client RPC port then speaks TLS only
+#   (TLSv1.3/1.2, no client certificates). Clients trust DIR/tls/ca.pem (the server certificate, PEM; Node:
+#   tls.connect({ ca })); Java: Session.Builder().useSSL(true).trustStore(DIR/tls/truststore.jks).trustStorePwd(
+#   "iotdb-local"). DIR/tls/wrong-ca.pem is an unrelated self-signed certificate, for negative tests.
+# RPC_COMPRESSION=1: dn_rpc_thrift_compression_enable=true for the ConfigNode and every DataNode (the ConfigNode
+#   needs it too: a DataNode with it talks compact to the ConfigNode): every Thrift port speaks the compact
+#   protocol, binary clients are refused. Java: Session.open(true), TableSessionBuilder.enableCompression(true).
+# The readiness check and `status` connect with TLS / compact accordingly (with SSL or compression set through
+# EXTRA_PROPS alone they cannot connect and `start` fails after READY_TIMEOUT).
+# DATANODES, RPC_PORT, PORT_OFFSET, TLS and RPC_COMPRESSION are remembered in DIR (TLS=0 turns it off again).
+# IoTDB 2.0.1-beta's thrift servers bind the wildcard address whatever *_address says, so the JVMs run with a tiny
 # LD_PRELOAD shim (bind_lo.so, built by `install` with gcc) that turns wildcard binds into 127.0.0.1.
 # Client: host 127.0.0.1, port 6667, user root, password root.
 set -euo pipefail
@@ -26,17 +41,24 @@ LIB=$CACHE/lib
 CN_HEAP=${CN_HEAP:-1g}
 DN_HEAP=${DN_HEAP:-2g}
 DN_DIRECT=${DN_DIRECT:-1024M}
-RPC_PORT=${RPC_PORT:-6667}
 READY_TIMEOUT=${READY_TIMEOUT:-180}
 CMD=${1:-}
 DIR=$(realpath -m "${2:-/tmp/iotdb-local}")
 NODE_ARG=${3:-}
 DATANODES=${DATANODES:-$(cat "$DIR/run/datanodes" 2>/dev/null || echo 1)}
+RPC_PORT=${RPC_PORT:-$(cat "$DIR/run/rpc_port" 2>/dev/null || echo 6667)}
+PORT_OFFSET=${PORT_OFFSET:-$(cat "$DIR/run/port_offset" 2>/dev/null || echo 0)}
+EXTRA_PROPS=${EXTRA_PROPS:-}
+TLS=${TLS:-$(cat "$DIR/run/tls" 2>/dev/null || echo 0)}
+RPC_COMPRESSION=${RPC_COMPRESSION:-$(cat "$DIR/run/rpc_compression" 2>/dev/null || echo 0)}
+TLS_PWD=iotdb-local   # password of DIR/tls/keystore.jks and truststore.jks (test material, not a secret)
+CN_PORT=$((10710 + PORT_OFFSET))
 dn_name() { if [ "$1" = 0 ]; then echo datanode; else echo "datanode$1"; fi; }
-dn_base() { echo $((10730 + 100 * $1)); }
+dn_base() { echo $((10730 + PORT_OFFSET + 100 * $1)); }
 MARK=".iotdb-local"   # a DIR carrying this file was created by this script
 
 die() { echo "iotdb-local: $*" >&2; exit 1; }
+on() { case "${1,,}" in 1 | true | yes | on) return 0 ;; *) return 1 ;; esac; }
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 # pid from DIR/run/<node>.pid, printed only if that process is alive AND is ours
 our_pid() {
@@ -47,13 +69,16 @@ our_pid() {
     && echo "$pid"
 }
 
+# helpers are rebuilt when their source here changed, in a temp dir renamed into place (clusters of other DIRs
+# may be using them right now)
+helper_stale() { [ ! -f "$CACHE/tools/$2" ] || ! "$1" | cmp -s - "$CACHE/tools/$3"; }
 install() {
-  local t=$CACHE/tools
-  if [ -f "$LIB/.complete" ] && [ -f "$t/IotdbLocalCheck.class" ] && [ -f "$t/bind_lo.so" ]; then return 0; fi
-  command -v mvn >/dev/null || die "mvn not found"
-  command -v gcc >/dev/null || die "gcc not found (needed to build bind_lo.so)"
+  local t=$CACHE/tools tmp
+  if [ -f "$LIB/.complete" ] && ! helper_stale write_checker IotdbLocalCheck.class IotdbLocalCheck.java \
+    && ! helper_stale write_shim bind_lo.so bind_lo.c; then return 0; fi
   mkdir -p "$t"
   if [ ! -f "$LIB/.complete" ]; then
+    command -v mvn >/dev/null || die "mvn not found"
     cat >"$CACHE/pom.xml" <<EOF
 <project xmlns="http://maven.apache.org/POM/4.0.0">
   <modelVersion>4.0.0</modelVersion>
@@ -71,10 +96,19 @@ EOF
       || die "mvn could not resolve IoTDB $VERSION"
     touch "$LIB/.complete"
   fi
-  write_shim >"$t/bind_lo.c"
-  gcc -shared -fPIC -O2 -o "$t/bind_lo.so" "$t/bind_lo.c" -ldl
-  write_checker >"$t/IotdbLocalCheck.java"   # readiness/status client (Session API)
-  javac -nowarn -d "$t" -cp "$LIB/*" "$t/IotdbLocalCheck.java"
+  tmp=$(mktemp -d "$t/.build.XXXXXX")
+  if helper_stale write_shim bind_lo.so bind_lo.c; then
+    command -v gcc >/dev/null || { rm -rf "$tmp"; die "gcc not found (needed to build bind_lo.so)"; }
+    write_shim >"$tmp/bind_lo.c"
+    gcc -shared -fPIC -O2 -o "$tmp/bind_lo.so" "$tmp/bind_lo.c" -ldl || { rm -rf "$tmp"; die "gcc failed"; }
+    mv -f "$tmp/bind_lo.so" "$t/bind_lo.so"; mv -f "$tmp/bind_lo.c" "$t/bind_lo.c"
+  fi
+  if helper_stale write_checker IotdbLocalCheck.class IotdbLocalCheck.java; then
+    write_checker >"$tmp/IotdbLocalCheck.java"   # readiness/status client (Session API)
+    javac -nowarn -d "$tmp" -cp "$LIB/*" "$tmp/IotdbLocalCheck.java" || { rm -rf "$tmp"; die "javac failed"; }
+    mv -f "$tmp/IotdbLocalCheck.class" "$t/IotdbLocalCheck.class"; mv -f "$tmp/IotdbLocalCheck.java" "$t/IotdbLocalCheck.java"
+  fi
+  rm -rf "$tmp"
   echo "installed $(ls "$LIB" | wc -l) jars into $LIB, helpers into $t"
 }
 
@@ -83,14 +117,20 @@ import java.util.List;
 import org.apache.iotdb.isession.SessionDataSet;
 import org.apache.iotdb.session.Session;
 // usage: IotdbLocalCheck <port> wait <timeoutSec> <expectedNodes> | <port> cluster
+// -Diotdb.local.truststore=PATH -Diotdb.local.truststorePwd=PWD: connect with TLS; -Diotdb.local.compression=true:
+// Thrift compact protocol (RPC compression)
 public class IotdbLocalCheck {
   public static void main(String[] a) throws Exception {
     int port = Integer.parseInt(a[0]);
     long deadline = System.currentTimeMillis() + 1000L * (a.length > 2 ? Long.parseLong(a[2]) : 0);
+    String trustStore = System.getProperty("iotdb.local.truststore");
+    boolean compression = Boolean.getBoolean("iotdb.local.compression");
     String last = "";
     do {
-      try (Session s = new Session.Builder().host("127.0.0.1").port(port).build()) {
-        s.open(false);
+      Session.Builder b = new Session.Builder().host("127.0.0.1").port(port);
+      if (trustStore != null) b.useSSL(true).trustStore(trustStore).trustStorePwd(System.getProperty("iotdb.local.truststorePwd", ""));
+      try (Session s = b.build()) {
+        s.open(compression);
         int nodes = 0, running = 0;
         try (SessionDataSet ds = s.executeQueryStatement("show cluster")) {
           List<String> cols = ds.getColumnNames();
@@ -159,23 +199,32 @@ write_config() {   # one conf dir per node: conf/confignode, conf/datanode, conf
   local k n base common
   mkdir -p "$DIR/logs" "$DIR/run"
   echo "$DATANODES" >"$DIR/run/datanodes"
-  common="cn_seed_config_node=127.0.0.1:10710
-dn_seed_config_node=127.0.0.1:10710
+  echo "$RPC_PORT" >"$DIR/run/rpc_port"
+  echo "$PORT_OFFSET" >"$DIR/run/port_offset"
+  if on "$TLS"; then echo 1; else echo 0; fi >"$DIR/run/tls"
+  if on "$RPC_COMPRESSION"; then echo 1; else echo 0; fi >"$DIR/run/rpc_compression"
+  local tls_props="" comp_props=""
+  if on "$TLS"; then tls_props="enable_thrift_ssl=true
+key_store_path=$DIR/tls/keystore.jks
+key_store_pwd=$TLS_PWD"; fi
+  if on "$RPC_COMPRESSION"; then comp_props="dn_rpc_thrift_compression_enable=true"; fi
+  common="cn_seed_config_node=127.0.0.1:$CN_PORT
+dn_seed_config_node=127.0.0.1:$CN_PORT
 cn_internal_address=127.0.0.1
-cn_internal_port=10710
-cn_consensus_port=10720
+cn_internal_port=$CN_PORT
+cn_consensus_port=$((CN_PORT + 10))
 dn_join_cluster_retry_interval_ms=1000
 schema_replication_factor=1
 data_replication_factor=1"
   mkdir -p "$DIR/conf/confignode" "$DIR/confignode"
-  printf '%s\n' "$common" >"$DIR/conf/confignode/iotdb-system.properties"
+  printf '%s\n' "$common" "$comp_props" "$EXTRA_PROPS" >"$DIR/conf/confignode/iotdb-system.properties"
   for ((k = 0; k < DATANODES; k++)); do
     n=$(dn_name $k); base=$(dn_base $k)
     mkdir -p "$DIR/conf/$n" "$DIR/$n"
     printf '%s\n' "$common" "dn_rpc_address=127.0.0.1" "dn_rpc_port=$((RPC_PORT + k))" \
       "dn_internal_address=127.0.0.1" "dn_internal_port=$base" "dn_mpp_data_exchange_port=$((base + 10))" \
       "dn_schema_region_consensus_port=$((base + 20))" "dn_data_region_consensus_port=$((base + 30))" \
-      >"$DIR/conf/$n/iotdb-system.properties"
+      "$tls_props" "$comp_props" "$EXTRA_PROPS" >"$DIR/conf/$n/iotdb-system.properties"
   done
   for n in $(all_nodes); do
     cat >"$DIR/conf/$n/logback-$n.xml" <<EOF
@@ -188,6 +237,36 @@ data_replication_factor=1"
 </configuration>
 EOF
   done
+}
+
+tls_material() {   # DIR/tls: keystore.jks, ca.pem, truststore.jks, wrong-ca.pem; made once, kept across starts
+  local d=$DIR/tls tmp
+  [ -f "$d/.complete" ] && return 0
+  command -v keytool >/dev/null || die "keytool not found (needed for TLS=1)"
+  tmp=$(mktemp -d "$DIR/.tls.XXXXXX") && chmod 755 "$tmp"
+  kt() { keytool "$@" >>"$tmp/keytool.log" 2>&1 || { cat "$tmp/keytool.log" >&2; rm -rf "$tmp"; die "keytool $1 failed"; }; }
+  kt -genkeypair -alias iotdb -keyalg RSA -keysize 2048 -validity 3650 -startdate -1d -dname "CN=127.0.0.1" \
+    -ext "SAN=ip:127.0.0.1,dns:localhost" -keystore "$tmp/keystore.jks" -storetype JKS -storepass "$TLS_PWD" -keypass "$TLS_PWD"
+  kt -exportcert -rfc -alias iotdb -keystore "$tmp/keystore.jks" -storepass "$TLS_PWD" -file "$tmp/ca.pem"
+  kt -importcert -noprompt -alias iotdb -file "$tmp/ca.pem" -keystore "$tmp/truststore.jks" -storetype JKS -storepass "$TLS_PWD"
+  kt -genkeypair -alias wrong -keyalg RSA -keysize 2048 -validity 3650 -startdate -1d -dname "CN=127.0.0.1, O=not the server" \
+    -ext "SAN=ip:127.0.0.1,dns:localhost" -keystore "$tmp/wrong.jks" -storetype JKS -storepass "$TLS_PWD" -keypass "$TLS_PWD"
+  kt -exportcert -rfc -alias wrong -keystore "$tmp/wrong.jks" -storepass "$TLS_PWD" -file "$tmp/wrong-ca.pem"
+  rm -f "$tmp/wrong.jks" "$tmp/keytool.log"
+  rm -rf "$d"; mv "$tmp" "$d"; touch "$d/.complete"
+}
+
+modes() {   # what a client needs to know beyond host:port
+  if on "$TLS"; then echo "TLS on the client RPC port: trust $DIR/tls/ca.pem (Java: trustStore $DIR/tls/truststore.jks, password $TLS_PWD); unrelated cert for negative tests: $DIR/tls/wrong-ca.pem"; fi
+  if on "$RPC_COMPRESSION"; then echo "RPC compression on: Thrift compact protocol (Java: Session.open(true), TableSessionBuilder.enableCompression(true))"; fi
+  return 0
+}
+
+checker() {   # IotdbLocalCheck, speaking TLS / compact like the servers of DIR
+  local f=()
+  if on "$TLS"; then f+=("-Diotdb.local.truststore=$DIR/tls/truststore.jks" "-Diotdb.local.truststorePwd=$TLS_PWD"); fi
+  if on "$RPC_COMPRESSION"; then f+=("-Diotdb.local.compression=true"); fi
+  java ${f[@]+"${f[@]}"} -cp "$CACHE/tools:$LIB/*" IotdbLocalCheck "$@"
 }
 
 launch() {  # launch <node> <main-class> <jvm args...>; records the pid
@@ -206,7 +285,8 @@ wait_port() {  # wait_port <port> <node> <timeout>
   local i
   for ((i = 0; i < $3 * 10; i++)); do
     port_open "$1" && return 0
-    our_pid "$2" >/dev/null || die "$2 exited; see $DIR/logs/$2.log and $2.out"
+    # alive by pid: right after launch the process may not have exec'd java yet, so no cmdline match here
+    [ -d "/proc/$(cat "$DIR/run/$2.pid" 2>/dev/null)" ] || die "$2 exited; see $DIR/logs/$2.log and $2.out"
     sleep 0.1
   done
   die "$2 port $1 not open after $3 s"
@@ -221,7 +301,7 @@ launch_node() {   # launch_node <node>: start one node on its existing config an
       -XX:MaxDirectMemorySize=256m -DCONFIGNODE_HOME="$home" -DCONFIGNODE_DATA_HOME="$home" \
       -DCONFIGNODE_CONF="$DIR/conf/$node" -DCONFIGNODE_LOGS="$DIR/logs" -DTSFILE_HOME="$home" \
       -DTSFILE_CONF="$DIR/conf/$node" -Dname=iotdb.ConfigNode
-    wait_port 10710 confignode "$READY_TIMEOUT"
+    wait_port $CN_PORT confignode "$READY_TIMEOUT"
   else
     k=${node#datanode}; k=${k:-0}
     launch "$node" org.apache.iotdb.db.service.DataNode -Xms"$DN_HEAP" -Xmx"$DN_HEAP" \
@@ -234,7 +314,7 @@ launch_node() {   # launch_node <node>: start one node on its existing config an
 }
 
 wait_ready() {
-  java -cp "$CACHE/tools:$LIB/*" IotdbLocalCheck "$RPC_PORT" wait "$READY_TIMEOUT" $((DATANODES + 1)) \
+  checker "$RPC_PORT" wait "$READY_TIMEOUT" $((DATANODES + 1)) \
     || die "cluster not ready after ${READY_TIMEOUT}s; logs in $DIR/logs"
 }
 
@@ -245,7 +325,7 @@ start() {
   if [ -d "$DIR" ] && [ -n "$(ls -A "$DIR")" ] && [ ! -f "$DIR/$MARK" ]; then
     die "$DIR exists, is not empty and was not created by this script; refusing to wipe it"
   fi
-  for p in 10710 10720; do if port_open "$p"; then die "port $p is already in use on 127.0.0.1"; fi; done
+  for p in $CN_PORT $((CN_PORT + 10)); do if port_open "$p"; then die "port $p is already in use on 127.0.0.1"; fi; done
   for ((k = 0; k < DATANODES; k++)); do
     for p in $((RPC_PORT + k)) $(dn_base $k) $(($(dn_base $k) + 10)) $(($(dn_base $k) + 20)) $(($(dn_base $k) + 30)); do
       if port_open "$p"; then die "port $p is already in use on 127.0.0.1"; fi
@@ -253,10 +333,12 @@ start() {
   done
   rm -rf "$DIR/conf" "$DIR/confignode" "$DIR"/datanode* "$DIR/logs" "$DIR/run"   # fresh every start
   mkdir -p "$DIR" && touch "$DIR/$MARK"
+  if on "$TLS"; then tls_material; fi
   write_config
   for n in $(all_nodes); do launch_node "$n"; done
   wait_ready
   echo "IoTDB $VERSION 1C${DATANODES}D ready on 127.0.0.1:$RPC_PORT in $((SECONDS - t0)) s (data+logs: $DIR)"
+  modes
 }
 
 stop_node() {
@@ -285,6 +367,7 @@ restart() {
   for n in $(all_nodes); do launch_node "$n"; done
   wait_ready
   echo "IoTDB $VERSION 1C${DATANODES}D restarted with its data in $((SECONDS - t0)) s"
+  modes
 }
 
 check_node() { all_nodes | grep -qx -- "$1" || die "no node '$1' in $DIR (nodes: $(all_nodes | tr '\n' ' '))"; }
@@ -297,7 +380,8 @@ status() {
     else echo "$node: not running"; rc=1; fi
   done
   port_open "$RPC_PORT" && echo "port $RPC_PORT: open" || { echo "port $RPC_PORT: closed"; rc=1; }
-  if [ $rc = 0 ]; then echo "show cluster:"; java -cp "$CACHE/tools:$LIB/*" IotdbLocalCheck "$RPC_PORT" cluster || rc=1; fi
+  modes
+  if [ $rc = 0 ]; then echo "show cluster:"; checker "$RPC_PORT" cluster || rc=1; fi
   echo "disk used: $(du -sh "$DIR" 2>/dev/null | cut -f1) in $DIR"
   return $rc
 }
@@ -311,5 +395,5 @@ case "$CMD" in
   start-node) check_node "$NODE_ARG"; if our_pid "$NODE_ARG" >/dev/null; then die "$NODE_ARG already running"; fi
               launch_node "$NODE_ARG"; wait_ready ;;
   status) status ;;
-  *) sed -n '2,19p' "$0"; exit 2 ;;
+  *) awk 'NR > 1 { if (!/^#/) exit; print }' "$0"; exit 2 ;;
 esac

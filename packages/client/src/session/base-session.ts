@@ -1,6 +1,6 @@
 import type { PreparedTablet, TSStatus } from '@iotdb/fast-serializer';
 import { plainInsertTabletReq, writeInsertTabletReq } from '@iotdb/fast-serializer';
-import type { Endpoint } from '../cluster/endpoint.js';
+import { endpointKey, type Endpoint } from '../cluster/endpoint.js';
 import { NodeRegistry } from '../cluster/node-registry.js';
 import { IoTDBAbortError, IoTDBSessionClosedError } from '../errors.js';
 import { verifySuccess } from '../protocol/status.js';
@@ -89,6 +89,12 @@ export abstract class BaseSession {
   /** A statement changed the session's database or dialect since it was opened (a pool does not hand such a session on). */
   get contextChanged(): boolean {
     return this.#context.dialect !== this.#initial.dialect || this.#context.database !== this.#initial.database;
+  }
+
+  /** The node this session sends `device`'s writes to, 'host:port', when a redirect named one (else the default node). */
+  nodeOf(device: string): string | undefined {
+    const e = this.options.enableRedirection ? this.#registry.routeOf(device) : undefined;
+    return e === undefined ? undefined : endpointKey(e);
   }
 
   /** The node the session talks to by default, 'host:port'. */
@@ -215,6 +221,7 @@ export abstract class BaseSession {
       node: (target: Endpoint | undefined, signal) => this.#nodes.sessionAt(target, signal),
       unreachable: (target) => this.#registry.markFailed(target),
       failed: (ns) => this.#nodes.failed(ns),
+      answered: (ns) => this.#registry.markHealthy(ns.endpoint),
       learn: (status, device, deviceOf) => {
         if (redirect) this.#registry.learn(status, device, deviceOf);
       },

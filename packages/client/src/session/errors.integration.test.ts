@@ -442,7 +442,7 @@ describe('connection failures (through a local proxy)', () => {
   }
 
   it('fails a call in flight with IoTDBConnectionError when the connection drops and retries are off; the next call reconnects', async () => {
-    const s = await viaProxy({ maxRetries: 0 });
+    const s = await viaProxy();
     proxy.state.delayMs = 1_000; // hold the reply back so that the call is in flight
     const call = s.executeQueryStatement('SHOW DATABASES');
     await new Promise((r) => setTimeout(r, 100));
@@ -456,20 +456,22 @@ describe('connection failures (through a local proxy)', () => {
     await s.executeNonQueryStatement('FLUSH');
   });
 
-  it('retries a call whose connection dropped on a new connection', async () => {
-    const s = await viaProxy({ retryIntervalMs: 50 });
+  it('sends a write whose connection dropped in flight again on a new connection; it is stored once', async () => {
+    const s = await viaProxy();
+    const device = `${DB}.proxy_retry`;
     proxy.state.delayMs = 1_000;
-    const call = s.executeQueryStatement('SHOW DATABASES');
+    const call = s.insertTablet({ deviceId: device, measurements: ['v'], dataTypes: ['INT32'], timestamps: [1, 2], values: [[1], [2]] });
     await new Promise((r) => setTimeout(r, 100));
     proxy.drop();
     proxy.state.delayMs = 0;
-    const ds = await call;
-    expect(ds.columnNames.length).toBeGreaterThan(0);
+    await call;
+    const ds = await session.executeQueryStatement(`SELECT count(v) FROM ${device}`);
+    expect((await ds.next()).values[0]).toBe(2n);
     await ds.close();
   });
 
   it('times out a slow reply with IoTDBTimeoutError after requestTimeoutMs; the session stays open', async () => {
-    const s = await viaProxy({ requestTimeoutMs: 300, maxRetries: 0 });
+    const s = await viaProxy({ requestTimeoutMs: 300 });
     proxy.state.delayMs = 1_500;
     const t0 = performance.now();
     const e = await failure(s.executeQueryStatement('SHOW DATABASES'));
@@ -484,7 +486,7 @@ describe('connection failures (through a local proxy)', () => {
   });
 
   it('reconnects by itself after its connection broke, and can still be closed and opened again', async () => {
-    const s = await viaProxy({ retryIntervalMs: 50 });
+    const s = await viaProxy();
     proxy.drop();
     await new Promise((r) => setTimeout(r, 50));
     expect(s.isOpen).toBe(true);

@@ -36,6 +36,8 @@ export interface WriteTargets<N> {
   unreachable(target: Endpoint): void;
   /** a call on `node` failed for a connection reason */
   failed(node: N): void;
+  /** `node` answered: whatever failed there before is over */
+  answered(node: N): void;
   /** learns redirects from a successful status: `device` for its own redirectNode, `deviceOf(i)` for sub-status i */
   learn(status: TSStatus, device: string | null, deviceOf: (i: number) => string | null): void;
 }
@@ -115,6 +117,7 @@ async function sendGroup<N>(
     if (e instanceof IoTDBConnectionError) targets.failed(node);
     return allFailed(ks, e);
   }
+  targets.answered(node);
   return mergeStatus(plan, targets, ks, status);
 }
 
