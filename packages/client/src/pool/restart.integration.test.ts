@@ -38,14 +38,15 @@ interface Run {
 }
 
 /**
- * IN_FLIGHT writers insert distinct tablets (device k % DEVICES, timestamps k*ROWS...) until `done()`
- * says so, each pausing `paceMs` between its writes; resolves with what was acknowledged and what failed.
+ * IN_FLIGHT writers insert distinct tablets (device k % DEVICES, timestamps k*ROWS...) until `done(n)`
+ * says so (n: tablets started so far), each pausing `paceMs` between its writes; resolves with what was
+ * acknowledged and what failed.
  */
 async function writeThrough(pool: SessionPool, prefix: string, paceMs: number, done: (written: number) => boolean): Promise<Run> {
   let next = 0;
   const run: Run = { acked: 0, failures: [], tablets: 0 };
   const writer = async () => {
-    while (!done(run.tablets)) {
+    while (!done(next)) {
       const k = next++;
       const ts = Array.from({ length: ROWS }, (_, r) => k * ROWS + r);
       const t: Tablet = { deviceId: `${prefix}.d${k % DEVICES}`, measurements: ['v'], dataTypes: ['INT64'], timestamps: ts, values: ts.map((x) => [BigInt(x)]) };

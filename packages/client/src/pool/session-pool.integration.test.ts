@@ -14,9 +14,9 @@ import {
   type TableTablet,
   type Tablet,
 } from '../index.js';
-import type { ThriftConnection } from '../connection/thrift-connection.js';
+import type { RpcConnection } from '../connection/rpc-connection.js';
 import type { PreparedTablet } from '@iotdb/fast-serializer';
-import { rpc } from '../rpc/client-rpc.js';
+import { spyRpc } from '../testing/rpc-spy.js';
 import { useTreeDatabase } from '../testing/tree-database.js';
 
 const { host, port, nodeUrls } = inject('iotdb');
@@ -118,14 +118,14 @@ describe('SessionPool under load', () => {
       }),
     );
     await vi.waitFor(() => expect(pool.stats()).toMatchObject({ size: 2, inUse: 2, opening: 0 }));
-    const insert = vi.spyOn(rpc, 'insertTablet');
+    const insert = spyRpc('insertTablet');
     const t0 = performance.now();
     const e = await rejectionOf(pool.insertTablet(tablet(`${DB}.timeout.d`, 1)));
     const waited = performance.now() - t0;
     expect(e).toBeInstanceOf(IoTDBPoolTimeoutError);
     expect(waited).toBeGreaterThanOrEqual(290);
     expect(waited).toBeLessThan(2_000);
-    expect(insert).not.toHaveBeenCalled();
+    expect(insert.mock.calls).toHaveLength(0);
     expect(pool.stats()).toMatchObject({ inUse: 2, waiting: 0 });
     hold.resolve();
     await Promise.all(holders);
@@ -192,9 +192,9 @@ describe('SessionPool.insertTabletsParallel', () => {
 
 describe('SessionPool device binding', () => {
   /** device -> the connections its insertTablet requests went out on, and the first timestamps in the order sent */
-  function recordRequests(spy: { mock: { calls: unknown[][] } }): Map<string, { connections: Set<ThriftConnection>; starts: number[] }> {
-    const byDevice = new Map<string, { connections: Set<ThriftConnection>; starts: number[] }>();
-    for (const [c, , p] of spy.mock.calls as [ThriftConnection, bigint, PreparedTablet][]) {
+  function recordRequests(spy: { mock: { calls: unknown[][] } }): Map<string, { connections: Set<RpcConnection>; starts: number[] }> {
+    const byDevice = new Map<string, { connections: Set<RpcConnection>; starts: number[] }>();
+    for (const [c, , p] of spy.mock.calls as [RpcConnection, bigint, PreparedTablet][]) {
       const d = byDevice.get(p.prefixPath) ?? { connections: new Set(), starts: [] };
       d.connections.add(c);
       d.starts.push(Number((p.timestamps as ArrayLike<number>)[0]));
@@ -211,12 +211,12 @@ describe('SessionPool device binding', () => {
 
   it('sends all tablets of a device over one session connection, in the order given (redirection off)', async () => {
     const pool = newPool({ maxSize: 4, enableRedirection: false });
-    const spy = vi.spyOn(rpc, 'insertTablet');
+    const spy = spyRpc('insertTablet');
     const prefix = `${DB}.bind`;
     await pool.insertTabletsParallel(interleaved(prefix), { concurrency: 8 });
     const byDevice = recordRequests(spy);
     expect(byDevice.size).toBe(DEVICES);
-    const all = new Set<ThriftConnection>();
+    const all = new Set<RpcConnection>();
     for (const [device, { connections, starts }] of byDevice) {
       expect(connections.size, device).toBe(1);
       for (const c of connections) all.add(c);

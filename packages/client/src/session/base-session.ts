@@ -99,7 +99,7 @@ export abstract class BaseSession {
 
   /** The node the session talks to by default, 'host:port'. */
   get currentEndpoint(): string | undefined {
-    return this.#nodes.current?.key;
+    return this.#nodes.defaultKey;
   }
 
   /**

@@ -27,6 +27,11 @@ export class NodeSessions {
     this.#context = context;
   }
 
+  /** 'host:port' of the default node (also while its connection is broken and not yet re-established). */
+  get defaultKey(): string | undefined {
+    return this.#default?.key;
+  }
+
   /** The default node's session when its connection works now. */
   get current(): NodeSession | null {
     return this.#default?.isOpen ? this.#default : null;

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import type { PreparedTablet, TSStatus } from '@iotdb/fast-serializer';
 import { Session, TableSession, type RecordInput, type SessionOptions, type TableTablet, type Tablet } from '../index.js';
-import type { ThriftConnection } from '../connection/thrift-connection.js';
-import { rpc } from '../rpc/client-rpc.js';
+import type { RpcConnection } from '../connection/rpc-connection.js';
+import { spyRpc } from '../testing/rpc-spy.js';
 import { useTreeDatabase } from '../testing/tree-database.js';
 
 /**
@@ -43,7 +43,7 @@ interface Sent {
 /** The statuses of every call a spy recorded, with the endpoint each call went to. */
 async function sentBy(spy: { mock: { calls: unknown[][]; results: { value: unknown }[] } }): Promise<Sent[]> {
   const statuses = await Promise.all(spy.mock.results.map((r) => r.value as Promise<TSStatus>));
-  return spy.mock.calls.map((c, i) => ({ endpoint: (c[0] as ThriftConnection).endpoint, status: statuses[i] }));
+  return spy.mock.calls.map((c, i) => ({ endpoint: (c[0] as RpcConnection).key, status: statuses[i] }));
 }
 
 /** A redirect that names another node than the one the request went to (a "miss"). */
@@ -59,7 +59,7 @@ const tablet = (dev: string, t: number): Tablet => ({ deviceId: dev, measurement
 
 /** One insertTablet per device, one after another; returns device -> where it went and what came back. */
 async function round(s: Session, prefix: string, t: number): Promise<Map<string, Sent>> {
-  const spy = vi.spyOn(rpc, 'insertTablet');
+  const spy = spyRpc('insertTablet');
   for (let d = 0; d < DEVICES; d++) await s.insertTablet(tablet(device(prefix, d), t));
   const sent = await sentBy(spy);
   const devices = spy.mock.calls.map((c) => (c[2] as PreparedTablet).prefixPath);
@@ -122,7 +122,7 @@ describe.skipIf(!twoNodes)('redirection, tree model (session knows only the firs
   it('splits insertTablets into one request per node once the routes are known, each with exactly its devices', async () => {
     const s = await openSession();
     const prefix = `${DB}.tablets`;
-    const spy = vi.spyOn(rpc, 'insertTablets');
+    const spy = spyRpc('insertTablets');
     const all = (t: number) => Array.from({ length: DEVICES }, (_, d) => tablet(device(prefix, d), t));
     // cold: one request to the first node, whose sub-statuses teach the routes
     await s.insertTablets(all(1));
@@ -154,7 +154,7 @@ describe.skipIf(!twoNodes)('redirection, tree model (session knows only the firs
     const s = await openSession();
     const prefix = `${DB}.mixed`;
     const routes = await warmUp(s, prefix);
-    const spy = vi.spyOn(rpc, 'insertTablets');
+    const spy = spyRpc('insertTablets');
     await s.insertTablets(Array.from({ length: DEVICES }, (_, d) => tablet(device(prefix, d), 2)));
     const sent = await sentBy(spy);
     expect(sent.map((x) => x.endpoint).sort()).toEqual([...new Set(routes.values())].sort());
@@ -167,7 +167,7 @@ describe.skipIf(!twoNodes)('redirection, tree model (session knows only the firs
   it('routes insertRecords like insertTablets: one request per node after the first call', async () => {
     const s = await openSession();
     const prefix = `${DB}.records`;
-    const spy = vi.spyOn(rpc, 'insertRecords');
+    const spy = spyRpc('insertRecords');
     const records = (t: number): RecordInput[] =>
       Array.from({ length: DEVICES }, (_, d) => ({ deviceId: device(prefix, d), timestamp: t, measurements: ['v'], dataTypes: ['INT64'], values: [BigInt(t)] }));
     await s.insertRecords(records(1));
@@ -234,7 +234,7 @@ describe.skipIf(!twoNodes)('redirection, table model', () => {
     const s = new TableSession({ nodeUrls: [FIRST], database: TDB });
     opened.push(s);
     await s.open();
-    const spy = vi.spyOn(rpc, 'insertTablet');
+    const spy = spyRpc('insertTablet');
     const warm = rows(1_000, 1);
     await s.insert(tableTablet(warm));
     const cold = await sentBy(spy);

@@ -7,6 +7,7 @@ import {
   type TSExecuteStatementResp,
 } from '@iotdb/fast-serializer';
 import type { RpcConnection } from '../connection/rpc-connection.js';
+import { IoTDBSessionClosedError } from '../errors.js';
 import { verifySuccess } from '../protocol/status.js';
 import { joinColumn, joinTimes, type ColumnPiece, type ColumnarResult } from './columnar.js';
 import type { Int64Mode } from './options.js';
@@ -61,6 +62,8 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   #cells: IoTDBValue[][] | null = null;
   #row = 0;
   #closed = false;
+  /** closed while rows were left: reading on is an error, not the end */
+  #closedEarly = false;
   #markClosed!: () => void;
   /** Settles once the data set is closed (its rows read to the end, or close() called). */
   readonly closed: Promise<void> = new Promise((resolve) => (this.#markClosed = resolve));
@@ -102,6 +105,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   }
 
   async hasNext(): Promise<boolean> {
+    if (this.#closedEarly) throw new IoTDBSessionClosedError('data set', 'it was closed before all its rows were read');
     for (;;) {
       if (this.#block !== null && this.#row < this.#block.rows) return true;
       if (this.#nextBlock()) continue;
@@ -198,10 +202,14 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
     };
   }
 
-  /** Releases the query on the server; safe to call more than once. */
+  /**
+   * Releases the query on the server; safe to call more than once. Rows not read by then are gone:
+   * reading on throws IoTDBSessionClosedError (session.close() and pool.close() close open data sets).
+   */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#closedEarly = this.#moreData || this.#rawAt < this.#raw.length || (this.#block !== null && this.#row < this.#block.rows);
     this.#moreData = false;
     try {
       if (!this.#ctx.connection.isOpen) return;

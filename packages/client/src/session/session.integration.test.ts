@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it, vi, type MockInstance } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it, vi } from 'vitest';
 import {
   IoTDBServerError,
   Session,
@@ -15,7 +15,7 @@ import {
 } from '../index.js';
 import { useTreeDatabase } from '../testing/tree-database.js';
 import { expectedReadBack } from '../testing/read-back.js';
-import { rpc } from '../rpc/client-rpc.js';
+import { spyRpc, type RpcSpy } from '../testing/rpc-spy.js';
 
 const { host, port } = inject('iotdb');
 const DB = `root.it_session_${randomBytes(4).toString('hex')}`;
@@ -374,7 +374,7 @@ describe('queries', () => {
     const i = k % PER_DEVICE;
     return { time: BigInt(i + 1), device: manyDevice(d), n: d * 1000 + i, txt: i % 10 === 0 ? null : `d${d}r${i}` };
   };
-  let fetches: MockInstance;
+  let fetches: RpcSpy;
 
   beforeAll(async () => {
     bigDevice = newDevice('big');
@@ -401,7 +401,7 @@ describe('queries', () => {
   });
 
   beforeEach(() => {
-    fetches = vi.spyOn(rpc, 'fetchResultsV2');
+    fetches = spyRpc('fetchResultsV2');
   });
 
   afterEach(() => {
@@ -534,14 +534,14 @@ describe('queries', () => {
   });
 
   it('releases a query closed early (with rows still on the server) and fetches no more', async () => {
-    const close = vi.spyOn(rpc, 'closeOperation');
+    const close = spyRpc('closeOperation');
     const ds = await session.executeQueryStatement(manySql(), { fetchSize: 100 });
     await ds.next();
     await ds.close();
     expect(ds.isClosed).toBe(true);
-    expect(close).toHaveBeenCalledTimes(1);
+    expect(close.mock.calls).toHaveLength(1);
     await ds.close(); // twice is fine, and sends nothing
-    expect(close).toHaveBeenCalledTimes(1);
+    expect(close.mock.calls).toHaveLength(1);
     const fetched = fetches.mock.calls.length;
     // the rows already received may still be read, but nothing more is fetched
     while (await ds.hasNext()) await ds.next();
@@ -551,12 +551,12 @@ describe('queries', () => {
   });
 
   it('stops early out of for await, releasing the query, without breaking the session', async () => {
-    const close = vi.spyOn(rpc, 'closeOperation');
+    const close = spyRpc('closeOperation');
     const ds = await session.executeQueryStatement(manySql(), { fetchSize: 100 });
     let n = 0;
     for await (const _ of ds) if (++n === 150) break;
     expect(ds.isClosed).toBe(true);
-    expect(close).toHaveBeenCalledTimes(1);
+    expect(close.mock.calls).toHaveLength(1);
     const again = await rowsOf(await session.executeQueryStatement(`SELECT n FROM ${bigDevice} WHERE time <= 2`));
     expect(again.map((r) => r.values[0])).toEqual([0, 3]);
   });

@@ -61,7 +61,7 @@ export class Session extends BaseSession {
     });
     sameAlignment(prepared, 'tablets');
     await this.write(
-      devicePlan('insertTablets', prepared, (ns, group) => ns.connection.call('insertTablets', (w) => writeInsertTabletsReq(w, ns.sessionId, group))),
+      devicePlan('insertTablets', prepared, (ns, group) => this.sendTablets(ns, group)),
       opts,
     );
   }
@@ -88,7 +88,7 @@ export class Session extends BaseSession {
     if (!Array.isArray(records) || records.length === 0) throw new IoTDBValidationError('records', 'needs at least one record');
     const encoded = records.map((r, i) => encodeRecord(r, `records[${i}]`));
     sameAlignment(encoded, 'records');
-    await this.write(recordPlan('insertRecords', encoded, (ns, group) => ns.connection.call('insertRecords', recordsReq(ns, group))), opts);
+    await this.write(recordPlan('insertRecords', encoded, (ns, group) => this.sendRecords(ns, group)), opts);
   }
 
   /**
@@ -105,15 +105,25 @@ export class Session extends BaseSession {
   async testInsertTablets(tablets: readonly Tablet[], opts: CallOptions = {}): Promise<void> {
     this.checkOpen();
     const prepared = tablets.map((t) => prepareTablet(t));
-    const send = (ns: NodeSession) => ns.connection.call('testInsertTablets', (w) => writeInsertTabletsReq(w, ns.sessionId, prepared));
+    const send = (ns: NodeSession) => this.sendTablets(ns, prepared, 'testInsertTablets');
     await this.write(devicePlan('testInsertTablets', prepared, send, false), opts);
   }
 
   async testInsertRecords(records: readonly RecordInput[], opts: CallOptions = {}): Promise<void> {
     this.checkOpen();
     const encoded = records.map((r, i) => encodeRecord(r, `records[${i}]`));
-    const send = (ns: NodeSession) => ns.connection.call('testInsertRecords', recordsReq(ns, encoded));
+    const send = (ns: NodeSession) => this.sendRecords(ns, encoded, 'testInsertRecords');
     await this.write(recordPlan('testInsertRecords', encoded, send, false), opts);
+  }
+
+  /** One insertTablets request (several devices) to one node. */
+  protected sendTablets(ns: NodeSession, group: readonly PreparedTablet[], method: 'insertTablets' | 'testInsertTablets' = 'insertTablets'): Promise<TSStatus> {
+    return ns.connection.call(method, (w) => writeInsertTabletsReq(w, ns.sessionId, group));
+  }
+
+  /** One insertRecords request to one node. */
+  protected sendRecords(ns: NodeSession, group: readonly EncodedRecord[], method: 'insertRecords' | 'testInsertRecords' = 'insertRecords'): Promise<TSStatus> {
+    return ns.connection.call(method, recordsReq(ns, group));
   }
 }
 
