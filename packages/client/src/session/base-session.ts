@@ -10,7 +10,7 @@ import { routeWrite, type WritePlan, type WriteTargets } from '../write/write-ro
 import { NodeSession, type SessionContext, type SqlDialect, type TimestampPrecision } from './node-session.js';
 import { NodeSessions } from './node-sessions.js';
 import { resolveSessionOptions, type ResolvedSessionOptions, type SessionOptions } from './options.js';
-import { SessionDataSet } from './session-data-set.js';
+import { SessionDataSet, closeByOwner } from './session-data-set.js';
 
 export type { SqlDialect, TimestampPrecision } from './node-session.js';
 
@@ -130,9 +130,12 @@ export abstract class BaseSession {
     await this.close();
   }
 
-  /** Closes every data set of this session that is still open (their server-side queries too). */
+  /**
+   * Closes every data set of this session that is still open (their server-side queries too). Their
+   * readers get the rows already received, then IoTDBSessionClosedError if more were on the server.
+   */
   async closeDataSets(): Promise<void> {
-    await Promise.all([...this.#dataSets].map((ds) => ds.close().catch(() => undefined)));
+    await Promise.all([...this.#dataSets].map((ds) => ds[closeByOwner]().catch(() => undefined)));
   }
 
   /** Runs a statement that returns no rows (DDL, INSERT, DELETE, ...), never twice. Server failures throw IoTDBServerError. */

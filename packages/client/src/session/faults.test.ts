@@ -333,3 +333,28 @@ describe('lifecycle', () => {
     expect(logins).toEqual(['home', 'home']);
   });
 });
+
+describe('data sets closed by their session', () => {
+  it('give the rows already received, then IoTDBSessionClosedError instead of a silent end', async () => {
+    const fake = new FakeTransport((c) =>
+      c.method === 'executeQueryStatementV2' ? { reply: { status: { code: 200 }, queryId: 3n, columns: [], dataTypeList: [], queryResult: [], moreData: true } } : undefined,
+    );
+    const s = session(fake);
+    await s.open();
+    const ds = await s.executeQueryStatement('SELECT * FROM root.sg.**');
+    await s.close();
+    await expect(ds.hasNext()).rejects.toThrow(IoTDBSessionClosedError);
+    expect(fake.callsOf('fetchResultsV2')).toHaveLength(0);
+  });
+
+  it('a data set its reader closed simply ends', async () => {
+    const fake = new FakeTransport((c) =>
+      c.method === 'executeQueryStatementV2' ? { reply: { status: { code: 200 }, queryId: 3n, columns: [], dataTypeList: [], queryResult: [], moreData: true } } : undefined,
+    );
+    const s = session(fake);
+    await s.open();
+    const ds = await s.executeQueryStatement('SELECT * FROM root.sg.**');
+    await ds.close();
+    expect(await ds.hasNext()).toBe(false);
+  });
+});

@@ -13,6 +13,9 @@ import { joinColumn, joinTimes, type ColumnPiece, type ColumnarResult } from './
 import type { Int64Mode } from './options.js';
 import { RowRecord, int64ToNumber, jsColumn, type IoTDBValue } from './row-record.js';
 
+/** How a session closes its data sets (not part of the public API). */
+export const closeByOwner = Symbol('closeByOwner');
+
 interface BlockPiece {
   readonly block: DecodedTsBlock;
   /** first row not read yet */
@@ -62,8 +65,8 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   #cells: IoTDBValue[][] | null = null;
   #row = 0;
   #closed = false;
-  /** closed while rows were left: reading on is an error, not the end */
-  #closedEarly = false;
+  /** closed by its session (session.close(), pool.close()) while rows were left on the server */
+  #abandoned = false;
   #markClosed!: () => void;
   /** Settles once the data set is closed (its rows read to the end, or close() called). */
   readonly closed: Promise<void> = new Promise((resolve) => (this.#markClosed = resolve));
@@ -105,7 +108,6 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   }
 
   async hasNext(): Promise<boolean> {
-    if (this.#closedEarly) throw new IoTDBSessionClosedError('data set', 'it was closed before all its rows were read');
     for (;;) {
       if (this.#block !== null && this.#row < this.#block.rows) return true;
       if (this.#nextBlock()) continue;
@@ -113,6 +115,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
         await this.#fetch();
         continue;
       }
+      if (this.#abandoned) throw new IoTDBSessionClosedError('data set', 'its session was closed before all its rows were read');
       await this.close();
       return false;
     }
@@ -203,13 +206,12 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   }
 
   /**
-   * Releases the query on the server; safe to call more than once. Rows not read by then are gone:
-   * reading on throws IoTDBSessionClosedError (session.close() and pool.close() close open data sets).
+   * Releases the query on the server; safe to call more than once. Rows already received can still be
+   * read; nothing more is fetched.
    */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    this.#closedEarly = this.#moreData || this.#rawAt < this.#raw.length || (this.#block !== null && this.#row < this.#block.rows);
     this.#moreData = false;
     try {
       if (!this.#ctx.connection.isOpen) return;
@@ -226,6 +228,15 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  /**
+   * Closed by its session rather than by its reader: once the rows already received are read, reading
+   * on throws IoTDBSessionClosedError instead of ending as if the result were complete.
+   */
+  async [closeByOwner](): Promise<void> {
+    if (!this.#closed) this.#abandoned = this.#moreData;
     await this.close();
   }
 
