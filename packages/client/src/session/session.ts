@@ -36,7 +36,7 @@ export class Session extends BaseSession {
   async insertTablet(tablet: Tablet, opts: CallOptions = {}): Promise<void> {
     this.checkOpen();
     const p = prepareTablet(tablet);
-    await this.write(devicePlan('insertTablet', [p], (ns) => this.sendTablet(ns, p)), opts);
+    await this.write(itemPlan('insertTablet', [p], tabletDevice, (ns) => this.sendTablet(ns, p)), opts);
   }
 
   /** insertTablet to an aligned device. */
@@ -61,7 +61,7 @@ export class Session extends BaseSession {
     });
     sameAlignment(prepared, 'tablets');
     await this.write(
-      devicePlan('insertTablets', prepared, (ns, group) => this.sendTablets(ns, group)),
+      itemPlan('insertTablets', prepared, tabletDevice, (ns, group) => this.sendTablets(ns, group)),
       opts,
     );
   }
@@ -79,7 +79,7 @@ export class Session extends BaseSession {
         timestamp: r.timestamp,
         isAligned: r.isAligned,
       });
-    await this.write(recordPlan('insertRecord', [r], send), opts);
+    await this.write(itemPlan('insertRecord', [r], recordDevice, send), opts);
   }
 
   /** Rows of any devices in one request per DataNode. They must agree on `isAligned`. */
@@ -88,7 +88,7 @@ export class Session extends BaseSession {
     if (!Array.isArray(records) || records.length === 0) throw new IoTDBValidationError('records', 'needs at least one record');
     const encoded = records.map((r, i) => encodeRecord(r, `records[${i}]`));
     sameAlignment(encoded, 'records');
-    await this.write(recordPlan('insertRecords', encoded, (ns, group) => this.sendRecords(ns, group)), opts);
+    await this.write(itemPlan('insertRecords', encoded, recordDevice, (ns, group) => this.sendRecords(ns, group)), opts);
   }
 
   /**
@@ -99,21 +99,21 @@ export class Session extends BaseSession {
   async testInsertTablet(tablet: Tablet, opts: CallOptions = {}): Promise<void> {
     this.checkOpen();
     const p = prepareTablet(tablet);
-    await this.write(devicePlan('testInsertTablet', [p], (ns) => this.sendTablet(ns, p, 'testInsertTablet'), false), opts);
+    await this.write(itemPlan('testInsertTablet', [p], tabletDevice, (ns) => this.sendTablet(ns, p, 'testInsertTablet'), false), opts);
   }
 
   async testInsertTablets(tablets: readonly Tablet[], opts: CallOptions = {}): Promise<void> {
     this.checkOpen();
     const prepared = tablets.map((t) => prepareTablet(t));
     const send = (ns: NodeSession) => this.sendTablets(ns, prepared, 'testInsertTablets');
-    await this.write(devicePlan('testInsertTablets', prepared, send, false), opts);
+    await this.write(itemPlan('testInsertTablets', prepared, tabletDevice, send, false), opts);
   }
 
   async testInsertRecords(records: readonly RecordInput[], opts: CallOptions = {}): Promise<void> {
     this.checkOpen();
     const encoded = records.map((r, i) => encodeRecord(r, `records[${i}]`));
     const send = (ns: NodeSession) => this.sendRecords(ns, encoded, 'testInsertRecords');
-    await this.write(recordPlan('testInsertRecords', encoded, send, false), opts);
+    await this.write(itemPlan('testInsertRecords', encoded, recordDevice, send, false), opts);
   }
 
   /** One insertTablets request (several devices) to one node. */
@@ -128,33 +128,15 @@ export class Session extends BaseSession {
 }
 
 /**
- * A write of tablets, one device each. `routed` false: one request to the default node as given (the
- * testInsert* calls, which never store anything and so never redirect).
+ * A write of tablets or records, one device each. `routed` false: one request to the default node as
+ * given (the testInsert* calls, which never store anything and so never redirect).
  */
-function devicePlan(
-  what: string,
-  tablets: readonly PreparedTablet[],
-  send: (ns: NodeSession, group: readonly PreparedTablet[]) => Promise<TSStatus>,
-  routed = true,
-): WritePlan<NodeSession> {
-  return itemPlan(what, tablets, (t) => t.prefixPath, send, routed);
-}
-
-function recordPlan(
-  what: string,
-  records: readonly EncodedRecord[],
-  send: (ns: NodeSession, group: readonly EncodedRecord[]) => Promise<TSStatus>,
-  routed = true,
-): WritePlan<NodeSession> {
-  return itemPlan(what, records, (r) => r.deviceId, send, routed);
-}
-
 function itemPlan<T>(
   what: string,
   items: readonly T[],
   deviceOf: (item: T) => string,
   send: (ns: NodeSession, group: readonly T[]) => Promise<TSStatus>,
-  routed: boolean,
+  routed = true,
 ): WritePlan<NodeSession> {
   return {
     what,
@@ -165,6 +147,9 @@ function itemPlan<T>(
     send: (ns, ks) => send(ns, !routed || ks.length === items.length ? items : ks.map((k) => items[k])),
   };
 }
+
+const tabletDevice = (t: PreparedTablet) => t.prefixPath;
+const recordDevice = (r: EncodedRecord) => r.deviceId;
 
 function recordsReq(ns: NodeSession, group: readonly EncodedRecord[]): TSInsertRecordsReq {
   return {

@@ -34,55 +34,30 @@ export function schema<const S extends StructSchema>(s: S): S {
   return s;
 }
 
-/** What a scalar decodes to: i64 as bigint (exact), binary as a view on the frame. */
-interface Decoded {
-  bool: boolean;
-  byte: number;
-  i16: number;
-  i32: number;
-  i64: bigint;
-  double: number;
-  string: string;
-  binary: Buffer;
+/** What each scalar decodes to (i64 as bigint, exact; binary as a view on the frame), and what the encoder takes. */
+interface Scalars {
+  decoded: { bool: boolean; byte: number; i16: number; i32: number; i64: bigint; double: number; string: string; binary: Buffer };
+  input: { bool: boolean; byte: number; i16: number; i32: number; i64: bigint | number; double: number; string: string; binary: Uint8Array };
 }
+type Side = keyof Scalars;
 
-/** What a scalar may be given as when encoding. */
-interface Encodable {
-  bool: boolean;
-  byte: number;
-  i16: number;
-  i32: number;
-  i64: bigint | number;
-  double: number;
-  string: string;
-  binary: Uint8Array;
-}
-
-/** The decoded value of a field of type T (`Self`: the enclosing struct's type). */
-export type ValueOf<T, Self> = T extends keyof Decoded
-  ? Decoded[T]
+/** A value of Thrift type T, decoded or as input (`Self`: the enclosing struct's type, for `{ struct: 'self' }`). */
+type Value<T, Self, D extends Side> = T extends ScalarType
+  ? Scalars[D][T]
   : T extends { readonly list: infer E }
-    ? ValueOf<E, Self>[]
+    ? D extends 'input' ? readonly Value<E, Self, D>[] : Value<E, Self, D>[]
     : T extends { readonly map: readonly [infer K, infer V] }
-      ? Map<ValueOf<K, Self>, ValueOf<V, Self>>
+      ? D extends 'input' ? ReadonlyMap<Value<K, Self, D>, Value<V, Self, D>> : Map<Value<K, Self, D>, Value<V, Self, D>>
       : T extends { readonly struct: 'self' }
         ? Self
         : T extends { readonly struct: infer S extends StructSchema }
-          ? StructOf<S>
+          ? D extends 'input' ? StructInput<S> : StructOf<S>
           : never;
 
+/** The decoded value of a field of type T. */
+export type ValueOf<T, Self> = Value<T, Self, 'decoded'>;
 /** The value of a field of type T as the encoder accepts it. */
-export type InputOf<T, Self> = T extends keyof Encodable
-  ? Encodable[T]
-  : T extends { readonly list: infer E }
-    ? readonly InputOf<E, Self>[]
-    : T extends { readonly map: readonly [infer K, infer V] }
-      ? ReadonlyMap<InputOf<K, Self>, InputOf<V, Self>>
-      : T extends { readonly struct: 'self' }
-        ? Self
-        : T extends { readonly struct: infer S extends StructSchema }
-          ? StructInput<S>
-          : never;
+export type InputOf<T, Self> = Value<T, Self, 'input'>;
 
 type Fields<S extends StructSchema> = S['fields'][number];
 type RequiredName<F> = F extends { readonly required: true; readonly name: infer N extends string } ? N : never;
