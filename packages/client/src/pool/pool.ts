@@ -66,9 +66,9 @@ export class Pool<S extends BaseSession> {
   }
 
   /** Opens minSize sessions now (otherwise sessions open on first use). */
-  async open(): Promise<void> {
+  async open(opts: ExecuteOptions = {}): Promise<void> {
     const slots = this.#slots.slice(0, this.poolOptions.minSize);
-    await Promise.all(slots.map((_, i) => this.executeOn(i, async () => undefined)));
+    await Promise.all(slots.map((_, i) => this.executeOn(i, async () => undefined, opts.signal)));
   }
 
   /** Borrows a session for `fn` and gives it back when fn settles. */
