@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { IoTDBProtocolError } from '@iotdb/fast-serializer';
 import { FrameDecoder } from './frame-decoder.js';
 
 /** A Thrift frame: 4-byte big-endian length, then the payload. */
@@ -109,21 +110,42 @@ describe('FrameDecoder', () => {
     expect(decode([frame(p)], 64)).toEqual([p]);
   });
 
-  it('throws RangeError for a frame length over the limit (header in one chunk)', () => {
+  it('throws IoTDBProtocolError for a frame length over the limit (header in one chunk)', () => {
     const d = new FrameDecoder(64);
-    expect(() => d.push(frame(payloadOf(65, 1)), () => {})).toThrow(RangeError);
+    expect(() => d.push(frame(payloadOf(65, 1)), () => {})).toThrow(IoTDBProtocolError);
   });
 
-  it('throws RangeError for a frame length over the limit (header split across chunks)', () => {
+  it('throws IoTDBProtocolError for a frame length over the limit (header split across chunks)', () => {
     const d = new FrameDecoder(64);
     const header = Buffer.alloc(4);
     header.writeInt32BE(1000, 0);
     d.push(header.subarray(0, 2), () => {});
-    expect(() => d.push(header.subarray(2), () => {})).toThrow(/exceeds the limit of 64/);
+    expect(() => d.push(header.subarray(2), () => {})).toThrow(/exceeds maxFrameBytes=64/);
   });
 
-  it('throws RangeError for a negative frame length (high bit set)', () => {
+  it('throws IoTDBProtocolError for a negative frame length (high bit set)', () => {
     const d = new FrameDecoder(1 << 20);
-    expect(() => d.push(Buffer.from([0xff, 0xff, 0xff, 0xf0, 1, 2]), () => {})).toThrow(RangeError);
+    expect(() => d.push(Buffer.from([0xff, 0xff, 0xff, 0xf0, 1, 2]), () => {})).toThrow(IoTDBProtocolError);
+  });
+});
+
+describe('FrameDecoder memory', () => {
+  it('holds only the bytes received, whatever length a header announces', () => {
+    const d = new FrameDecoder(512 * 1024 * 1024);
+    const header = Buffer.alloc(4);
+    header.writeInt32BE(512 * 1024 * 1024 - 1, 0);
+    d.push(Buffer.concat([header, Buffer.alloc(10)]), () => {});
+    expect(d.pendingBytes).toBe(10);
+    d.push(Buffer.alloc(1000), () => {});
+    expect(d.pendingBytes).toBe(1010);
+  });
+
+  it('hands out a frame collected from many pieces, then starts the next from zero', () => {
+    const d = new FrameDecoder(1 << 20);
+    const out: Buffer[] = [];
+    const bytes = Buffer.concat([frame(B), frame(A)]);
+    for (let i = 0; i < bytes.length; i += 7) d.push(bytes.subarray(i, i + 7), (f) => out.push(Buffer.from(f)));
+    expect(out).toEqual([B, A]);
+    expect(d.pendingBytes).toBe(0);
   });
 });

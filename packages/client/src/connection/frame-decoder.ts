@@ -1,34 +1,47 @@
-import { FRAME_HEADER_BYTES } from '@iotdb/fast-serializer';
+import { FRAME_HEADER_BYTES, IoTDBProtocolError } from '@iotdb/fast-serializer';
 
 /**
  * Cuts the socket's byte stream into Thrift frames (4-byte big-endian length, then the payload).
- * A frame that arrives inside one chunk is handed out as a view (no copy); a frame spread over
- * several chunks is copied once into a buffer of its final size, never re-concatenated per chunk.
+ * A frame that arrives inside one chunk is handed out as a view (no copy). A frame spread over
+ * several chunks is collected as the chunks arrive and copied once, when complete, into a buffer of
+ * its size: what it holds grows with the bytes received, so a header announcing a huge frame
+ * allocates nothing (a peer must send the bytes before the client holds them). A length past
+ * `maxFrameBytes` or negative is an IoTDBProtocolError.
  */
 export class FrameDecoder {
   readonly #maxFrameBytes: number;
-  #header = Buffer.alloc(FRAME_HEADER_BYTES);
+  readonly #header = Buffer.alloc(FRAME_HEADER_BYTES);
   #headerFill = 0;
-  #frame: Buffer | null = null;
-  #frameFill = 0;
+  /** length of the frame being collected, -1 between frames */
+  #frameLength = -1;
+  #parts: Buffer[] = [];
+  #partsBytes = 0;
+  /** offset in the stream of the current frame's header, for error messages */
+  #streamPos = 0;
 
   constructor(maxFrameBytes: number) {
     this.#maxFrameBytes = maxFrameBytes;
+  }
+
+  /** Bytes of an unfinished frame held right now. */
+  get pendingBytes(): number {
+    return this.#partsBytes;
   }
 
   /** Feeds a chunk; calls `onFrame` for every complete frame, in order. */
   push(chunk: Buffer, onFrame: (frame: Buffer) => void): void {
     let pos = 0;
     while (pos < chunk.length) {
-      if (this.#frame === null) {
+      if (this.#frameLength < 0) {
         if (this.#headerFill === 0 && chunk.length - pos >= FRAME_HEADER_BYTES) {
           const len = this.#checkLength(chunk.readInt32BE(pos));
           if (chunk.length - pos - FRAME_HEADER_BYTES >= len) {
             onFrame(chunk.subarray(pos + FRAME_HEADER_BYTES, pos + FRAME_HEADER_BYTES + len));
             pos += FRAME_HEADER_BYTES + len;
+            this.#streamPos += FRAME_HEADER_BYTES + len;
             continue;
           }
-          this.#startFrame(len);
+          this.#frameLength = len;
           pos += FRAME_HEADER_BYTES;
         } else {
           const n = Math.min(FRAME_HEADER_BYTES - this.#headerFill, chunk.length - pos);
@@ -37,34 +50,29 @@ export class FrameDecoder {
           pos += n;
           if (this.#headerFill < FRAME_HEADER_BYTES) return;
           this.#headerFill = 0;
-          const len = this.#checkLength(this.#header.readInt32BE(0));
-          if (len === 0) {
-            onFrame(Buffer.alloc(0));
-            continue;
-          }
-          this.#startFrame(len);
+          this.#frameLength = this.#checkLength(this.#header.readInt32BE(0));
         }
       }
-      const frame = this.#frame!;
-      const n = Math.min(frame.length - this.#frameFill, chunk.length - pos);
-      chunk.copy(frame, this.#frameFill, pos, pos + n);
-      this.#frameFill += n;
+      const n = Math.min(this.#frameLength - this.#partsBytes, chunk.length - pos);
+      if (n > 0) this.#parts.push(chunk.subarray(pos, pos + n));
+      this.#partsBytes += n;
       pos += n;
-      if (this.#frameFill === frame.length) {
-        this.#frame = null;
-        onFrame(frame);
-      }
+      if (this.#partsBytes === this.#frameLength) onFrame(this.#takeFrame());
     }
   }
 
-  #startFrame(len: number): void {
-    this.#frame = Buffer.allocUnsafe(len);
-    this.#frameFill = 0;
+  #takeFrame(): Buffer {
+    const frame = this.#parts.length === 1 ? Buffer.from(this.#parts[0]) : Buffer.concat(this.#parts, this.#partsBytes);
+    this.#streamPos += FRAME_HEADER_BYTES + this.#frameLength;
+    this.#parts = [];
+    this.#partsBytes = 0;
+    this.#frameLength = -1;
+    return frame;
   }
 
   #checkLength(len: number): number {
     if (len < 0 || len > this.#maxFrameBytes) {
-      throw new RangeError(`frame of ${len} bytes exceeds the limit of ${this.#maxFrameBytes}`);
+      throw new IoTDBProtocolError(`frame of ${len} bytes at stream offset ${this.#streamPos} exceeds maxFrameBytes=${this.#maxFrameBytes}`);
     }
     return len;
   }

@@ -149,11 +149,15 @@ function fieldsById(schema: StructSchema): Map<number, FieldSpec> {
   return m;
 }
 
+/** Structs, lists and maps nest at most this deep in a reply; deeper is a protocol error, not a stack overflow. */
+export const MAX_NESTING = 64;
+
 export function readStruct<S extends StructSchema>(r: ByteReader, schema: S): StructOf<S> {
-  return readFields(r, schema) as StructOf<S>;
+  return readFields(r, schema, 0) as StructOf<S>;
 }
 
-function readFields(r: ByteReader, schema: StructSchema): Obj {
+function readFields(r: ByteReader, schema: StructSchema, depth: number): Obj {
+  nested(r, depth);
   const out: Obj = {};
   const byId = fieldsById(schema);
   for (;;) {
@@ -161,8 +165,8 @@ function readFields(r: ByteReader, schema: StructSchema): Obj {
     if (type === TType.STOP) break;
     const id = r.i16();
     const spec = byId.get(id);
-    if (spec !== undefined && ttypeOf(spec.type) === type) out[spec.name] = readValue(r, spec.type, schema);
-    else skipValue(r, type);
+    if (spec !== undefined && ttypeOf(spec.type) === type) out[spec.name] = readValue(r, spec.type, schema, depth + 1);
+    else skipValue(r, type, depth + 1);
   }
   for (const f of schema.fields) {
     if (f.required && out[f.name] === undefined) {
@@ -172,8 +176,8 @@ function readFields(r: ByteReader, schema: StructSchema): Obj {
   return out;
 }
 
-/** Reads one value of type `t`; `self` resolves `{ struct: 'self' }`. */
-export function readValue(r: ByteReader, t: FieldType, self?: StructSchema): unknown {
+/** Reads one value of type `t`; `self` resolves `{ struct: 'self' }`; `depth`: how deep in the reply it is. */
+export function readValue(r: ByteReader, t: FieldType, self?: StructSchema, depth = 0): unknown {
   switch (t) {
     case 'bool': return r.u8() !== 0;
     case 'byte': return r.i8();
@@ -185,24 +189,37 @@ export function readValue(r: ByteReader, t: FieldType, self?: StructSchema): unk
     case 'binary': return r.slice(r.i32());
   }
   if ('list' in t) {
-    r.u8(); // element type: trusted from the schema
-    const n = count(r);
+    nested(r, depth);
+    elementType(r, t.list);
+    const n = count(r, 1);
     const items = new Array<unknown>(n);
-    for (let i = 0; i < n; i++) items[i] = readValue(r, t.list, self);
+    for (let i = 0; i < n; i++) items[i] = readValue(r, t.list, self, depth + 1);
     return items;
   }
   if ('map' in t) {
-    r.u8();
-    r.u8();
-    const n = count(r);
+    nested(r, depth);
+    elementType(r, t.map[0]);
+    elementType(r, t.map[1]);
+    const n = count(r, 2);
     const m = new Map<unknown, unknown>();
     for (let i = 0; i < n; i++) {
-      const k = readValue(r, t.map[0], self);
-      m.set(k, readValue(r, t.map[1], self));
+      const k = readValue(r, t.map[0], self, depth + 1);
+      m.set(k, readValue(r, t.map[1], self, depth + 1));
     }
     return m;
   }
-  return readFields(r, structOf(t.struct, self));
+  return readFields(r, structOf(t.struct, self), depth);
+}
+
+function nested(r: ByteReader, depth: number): void {
+  if (depth > MAX_NESTING) throw new IoTDBProtocolError(`values nested deeper than ${MAX_NESTING} levels at offset ${r.pos}`);
+}
+
+/** The element type a list or map announces must be the schema's. */
+function elementType(r: ByteReader, expected: FieldType): void {
+  const at = r.pos;
+  const got = r.u8();
+  if (got !== ttypeOf(expected)) throw new IoTDBProtocolError(`element type ${got} where ${ttypeOf(expected)} belongs, at offset ${at}`);
 }
 
 function structOf(s: StructSchema | 'self', self: StructSchema | undefined): StructSchema {
@@ -211,10 +228,10 @@ function structOf(s: StructSchema | 'self', self: StructSchema | undefined): Str
   return self;
 }
 
-/** A list/map size: never negative, and each element takes at least one byte. */
-function count(r: ByteReader): number {
+/** A list/map size: never negative, and each element takes at least `minBytes` bytes. Checked before anything is allocated. */
+function count(r: ByteReader, minBytes: number): number {
   const n = r.i32();
-  if (n < 0 || n > r.remaining) throw new IoTDBProtocolError(`bad collection size ${n} at offset ${r.pos - 4}`);
+  if (n < 0 || n * minBytes > r.remaining) throw new IoTDBProtocolError(`bad collection size ${n} at offset ${r.pos - 4} (${r.remaining} bytes left)`);
   return n;
 }
 
@@ -222,12 +239,14 @@ const FIXED_WIDTH: Partial<Record<number, number>> = {
   [TType.BOOL]: 1, [TType.BYTE]: 1, [TType.DOUBLE]: 8, [TType.I16]: 2, [TType.I32]: 4, [TType.I64]: 8,
 };
 
-export function skipValue(r: ByteReader, type: number): void {
+/** Skips a value of wire type `type` (a field the schema does not know); nesting is limited like reads. */
+export function skipValue(r: ByteReader, type: number, depth = 0): void {
   const width = FIXED_WIDTH[type];
   if (width !== undefined) {
     r.advance(width);
     return;
   }
+  nested(r, depth);
   switch (type) {
     case TType.STRING:
       r.advance(r.i32());
@@ -235,22 +254,22 @@ export function skipValue(r: ByteReader, type: number): void {
     case TType.STRUCT:
       for (let t = r.u8(); t !== TType.STOP; t = r.u8()) {
         r.i16();
-        skipValue(r, t);
+        skipValue(r, t, depth + 1);
       }
       return;
     case TType.MAP: {
       const kt = r.u8();
       const vt = r.u8();
-      for (let n = r.i32(); n > 0; n--) {
-        skipValue(r, kt);
-        skipValue(r, vt);
+      for (let n = count(r, 2); n > 0; n--) {
+        skipValue(r, kt, depth + 1);
+        skipValue(r, vt, depth + 1);
       }
       return;
     }
     case TType.SET:
     case TType.LIST: {
       const et = r.u8();
-      for (let n = r.i32(); n > 0; n--) skipValue(r, et);
+      for (let n = count(r, 1); n > 0; n--) skipValue(r, et, depth + 1);
       return;
     }
     default:

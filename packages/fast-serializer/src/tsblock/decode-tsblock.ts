@@ -15,11 +15,11 @@ import { ColumnEncoding, PhysicalType, type ColumnValues, type DecodedColumn, ty
 export function decodeTsBlock(buf: Buffer, logicalTypes?: readonly (TSDataType | undefined)[]): DecodedTsBlock {
   const r = new ByteReader(buf);
   const count = r.i32();
-  if (count < 0 || count > r.remaining) throw new IoTDBProtocolError(`TsBlock: bad column count ${count}`);
+  if (count < 0 || count > r.remaining) throw new IoTDBProtocolError(`TsBlock: bad column count ${count} at offset 0`);
   const physical = r.slice(count);
   const rows = r.i32();
-  if (rows < 0) throw new IoTDBProtocolError(`TsBlock: bad position count ${rows}`);
   const encodings = r.slice(count + 1);
+  checkPositionCount(rows, count, encodings, r);
   const time = readColumn(r, encodings[0], TSDataType.INT64, rows);
   const columns: DecodedColumn[] = new Array(count);
   for (let i = 0; i < count; i++) {
@@ -27,6 +27,30 @@ export function decodeTsBlock(buf: Buffer, logicalTypes?: readonly (TSDataType |
     columns[i] = readColumn(r, encodings[i + 1], type, rows);
   }
   return { rows, times: time.values as BigInt64Array, columns };
+}
+
+/**
+ * Most a block may expand to without the bytes to show for it: run-length and dictionary columns
+ * repeat values, so a block of a few bytes may legitimately hold many rows (IoTDB sends at most
+ * max_tsblock_line_number = 1000 rows per block by default). Past this, every row must be backed by
+ * bytes on the wire, so that a reply of N bytes never makes the decoder allocate more than a small
+ * multiple of N.
+ */
+export const MAX_EXPANDED_CELLS = 1 << 20;
+
+/**
+ * Checked before anything is allocated: a column that is not RLE or dictionary takes at least one bit
+ * per row (a boolean, a null flag) and usually bytes; the expanded columns together stay within
+ * MAX_EXPANDED_CELLS cells.
+ */
+function checkPositionCount(rows: number, count: number, encodings: Buffer, r: ByteReader): void {
+  if (rows < 0) throw new IoTDBProtocolError(`TsBlock: bad position count ${rows} at offset ${4 + count}`);
+  let expanded = 0;
+  for (const e of encodings) if (e === ColumnEncoding.RLE || e === ColumnEncoding.DICTIONARY) expanded++;
+  const backed = encodings.length > expanded;
+  if ((backed && rows > 8 * r.remaining) || rows * expanded > Math.max(MAX_EXPANDED_CELLS, 8 * r.remaining)) {
+    throw new IoTDBProtocolError(`TsBlock: position count ${rows} is more than its ${r.remaining} bytes can hold`);
+  }
 }
 
 function physicalToLogical(p: number): TSDataType {
@@ -55,10 +79,11 @@ function readRle(r: ByteReader, type: TSDataType, rows: number): DecodedColumn {
 function readDictionary(r: ByteReader, type: TSDataType, rows: number): DecodedColumn {
   const innerEncoding = r.u8();
   const dictSize = r.i32();
-  if (dictSize < 0) throw new IoTDBProtocolError(`TsBlock: bad dictionary size ${dictSize}`);
+  if (dictSize < 0 || dictSize > 8 * r.remaining) throw new IoTDBProtocolError(`TsBlock: bad dictionary size ${dictSize} at offset ${r.pos - 4}`);
   const dict = readArrayColumn(r, innerEncoding, type, dictSize);
   const idCount = r.i32();
   if (idCount !== rows) throw new IoTDBProtocolError(`TsBlock: dictionary has ${idCount} ids for ${rows} rows`);
+  if (4 * rows > r.remaining) throw new IoTDBProtocolError(`TsBlock: ${rows} dictionary ids need ${4 * rows} bytes, ${r.remaining} left`);
   const ids = new Int32Array(rows);
   for (let i = 0; i < rows; i++) {
     const id = r.i32();
@@ -145,7 +170,7 @@ function readArrayColumn(r: ByteReader, encoding: number, type: TSDataType, rows
       return { type, values, nulls };
     }
     default:
-      return { type, values: readBinaries(r, type, rows, nulls), nulls };
+      return { type, values: readBinaries(r, type, rows, nulls, nonNull), nulls };
   }
 }
 
@@ -156,7 +181,8 @@ function readArrayColumn(r: ByteReader, encoding: number, type: TSDataType, rows
  * 8-character strings); otherwise each value is decoded as UTF-8. BLOB values are copied out, so
  * that they do not pin the response frame.
  */
-function readBinaries(r: ByteReader, type: TSDataType, rows: number, nulls: Uint8Array | null): ColumnValues {
+function readBinaries(r: ByteReader, type: TSDataType, rows: number, nulls: Uint8Array | null, nonNull: number): ColumnValues {
+  if (4 * nonNull > r.remaining) throw new IoTDBProtocolError(`TsBlock: ${nonNull} binary values need at least ${4 * nonNull} bytes, ${r.remaining} left`);
   const values: (string | Buffer | null)[] = new Array(rows).fill(null);
   const starts = new Int32Array(rows);
   const ends = new Int32Array(rows);
@@ -164,7 +190,7 @@ function readBinaries(r: ByteReader, type: TSDataType, rows: number, nulls: Uint
   for (let i = 0; i < rows; i++) {
     if (nulls !== null && nulls[i] === 1) continue;
     const n = r.i32();
-    if (n < 0) throw new IoTDBProtocolError(`TsBlock: negative binary length ${n}`);
+    if (n < 0) throw new IoTDBProtocolError(`TsBlock: negative binary length ${n} at offset ${r.pos - 4}`);
     starts[i] = r.advance(n);
     ends[i] = starts[i] + n;
   }
