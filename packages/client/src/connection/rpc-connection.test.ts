@@ -114,6 +114,12 @@ async function drained(pool: BufferPool): Promise<number> {
   return pool.getStats().outstanding;
 }
 
+function int32(n: number): Buffer {
+  const b = Buffer.alloc(4);
+  b.writeInt32BE(n, 0);
+  return b;
+}
+
 // ---------- tests ----------
 
 describe('RpcConnection against a server that answers', () => {
@@ -162,12 +168,26 @@ describe('RpcConnection against a server that answers', () => {
     expect((later as IoTDBConnectionError).reason).toBe('reset');
   });
 
-  it('fails the call with reason reset when the reply frame is over maxFrameBytes', async () => {
+  it('fails the call with IoTDBProtocolError when the reply frame is over maxFrameBytes, and breaks the connection', async () => {
     const srv = answeringServer(() => Buffer.from([0x00, 0x10, 0x00, 0x00, 1, 2, 3])); // announces 1 MiB
     const c = await open(await srv.port, { maxFrameBytes: 1024 });
     const e = await c.call('requestStatementId', 1n).catch((x: unknown) => x);
-    expect(e).toBeInstanceOf(IoTDBConnectionError);
-    expect((e as IoTDBConnectionError).reason).toBe('reset');
+    expect(e).toBeInstanceOf(IoTDBProtocolError);
+    expect((e as Error).message).toMatch(/maxFrameBytes=1024/);
+    expect(c.isOpen).toBe(false);
+  });
+
+  it('fails the call with IoTDBProtocolError on a truncated result struct, and breaks the connection', async () => {
+    // a REPLY header for the call, then a result struct cut short (field 0, i64, only 3 of its 8 bytes)
+    const srv = answeringServer((call) => {
+      const name = Buffer.from(call.method);
+      const body = Buffer.concat([Buffer.from([0x80, 0x01, 0x00, 0x02]), int32(name.length), name, int32(call.seqid), Buffer.from([10, 0, 0, 1, 2, 3])]);
+      return Buffer.concat([int32(body.length), body]);
+    });
+    const c = await open(await srv.port);
+    const e = await c.call('requestStatementId', 1n).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(IoTDBProtocolError);
+    expect((e as Error).message).toMatch(/offset/);
     expect(c.isOpen).toBe(false);
   });
 

@@ -3,7 +3,7 @@ import {
   ByteWriter,
   IClientRPCService,
   IoTDBProtocolError,
-  TType,
+  TApplicationError,
   beginCall,
   endCall,
   readReplyHeader,
@@ -73,7 +73,8 @@ export class RpcConnection {
   #pending: Pending | null = null;
   #queue: Promise<unknown> = Promise.resolve();
   #seqid = 0;
-  #broken: IoTDBConnectionError | null = null;
+  /** why the connection is unusable: a connection failure, a timeout, or a reply that broke the protocol */
+  #broken: IoTDBConnectionError | IoTDBProtocolError | null = null;
 
   private constructor(endpoint: Endpoint, options: ConnectionOptions) {
     this.endpoint = endpoint;
@@ -115,17 +116,30 @@ export class RpcConnection {
     const request = this.#encode(method, seqid, args);
     const reply = this.#awaitReply(method, options);
     this.#stream!.write(request.view(), () => request.release()); // the pooled buffer goes back once written
-    const frame = await reply;
+    return this.#decodeReply(method, seqid, await reply);
+  }
+
+  /**
+   * The reply's result. A reply that does not follow the protocol breaks the connection (what follows
+   * it on the stream cannot be trusted) and fails the call with IoTDBProtocolError; a Thrift
+   * application exception (TApplicationError) is a well-formed answer and leaves it working.
+   */
+  #decodeReply<M extends ClientMethod>(method: M, seqid: number, frame: Buffer): ResultOf<M> {
     const r = new ByteReader(frame);
-    const header = readReplyHeader(r);
-    if (header.seqid !== seqid || header.method !== method) {
-      const e = new IoTDBProtocolError(`reply ${header.method}#${header.seqid} does not answer ${method}#${seqid}`);
-      this.#fail('reset', e.message, e);
-      throw e;
+    try {
+      const header = readReplyHeader(r);
+      if (header.seqid !== seqid || header.method !== method) {
+        throw new IoTDBProtocolError(`reply ${header.method}#${header.seqid} does not answer ${method}#${seqid}`);
+      }
+      const result = readStruct(r, resultSchemas.get(method)!) as { success?: ResultOf<M> };
+      if (result.success === undefined) throw new IoTDBProtocolError(`${method}: the reply carries no result`);
+      return result.success;
+    } catch (e) {
+      if (e instanceof TApplicationError) throw e;
+      const error = e instanceof IoTDBProtocolError ? e : new IoTDBProtocolError(`${method}: malformed reply (${String(e)})`, { cause: e });
+      this.#breakWith(new IoTDBProtocolError(`${this.key}: ${method}: ${error.message}`, { cause: error }));
+      throw this.#broken;
     }
-    const result = readStruct(r, resultSchemas.get(method)!) as { success?: ResultOf<M> };
-    if (result.success === undefined) throw new IoTDBProtocolError(`${method}: the reply carries no result`);
-    return result.success;
   }
 
   #encode<M extends ClientMethod>(method: M, seqid: number, args: ArgsOf<M> | ArgsWriter): ByteWriter {
@@ -166,16 +180,14 @@ export class RpcConnection {
     try {
       this.#decoder.push(chunk, (frame) => {
         const p = this.#pending;
-        if (p === null) {
-          this.#fail('reset', 'received a reply nobody asked for');
-          return;
-        }
+        if (p === null) throw new IoTDBProtocolError('received a reply nobody asked for');
         this.#pending = null;
         clearTimeout(p.timer);
         p.resolve(frame);
       });
     } catch (e) {
-      this.#fail('reset', (e as Error).message, e);
+      const error = e instanceof IoTDBProtocolError ? e : new IoTDBProtocolError(String(e), { cause: e });
+      this.#breakWith(new IoTDBProtocolError(`${this.key}: ${error.message}`, { cause: error }));
     }
   }
 
@@ -203,7 +215,7 @@ export class RpcConnection {
     this.#breakWith(new IoTDBConnectionError(reason, this.key, message, true, cause === undefined ? undefined : { cause }));
   }
 
-  #breakWith(error: IoTDBConnectionError): void {
+  #breakWith(error: IoTDBConnectionError | IoTDBProtocolError): void {
     if (this.#broken) return;
     this.#broken = error;
     const p = this.#pending;
@@ -216,8 +228,9 @@ export class RpcConnection {
   }
 
   /** The error for a call that found the connection already broken: its bytes never left. */
-  #notSent(e: IoTDBConnectionError): IoTDBConnectionError {
-    return new IoTDBConnectionError(e.reason, this.key, `connection unusable (${e.message})`, false, { cause: e });
+  #notSent(e: IoTDBConnectionError | IoTDBProtocolError): IoTDBConnectionError {
+    const reason = e instanceof IoTDBConnectionError ? e.reason : 'reset';
+    return new IoTDBConnectionError(reason, this.key, `connection unusable (${e.message})`, false, { cause: e });
   }
 
   /** Closes the stream; a call in flight fails with a 'closed' IoTDBConnectionError. */

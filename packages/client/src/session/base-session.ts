@@ -164,12 +164,22 @@ export abstract class BaseSession {
     });
     verifySuccess(resp.status, sqlContext(sql));
     const { connection, sessionId, statementId } = ns;
-    const ds = new SessionDataSet(
+    const ds = this.#dataSet(
       { connection, sessionId, statementId, sql, fetchSize, timeoutMs, int64As: this.options.int64As, signal: opts.signal, onClose: (d) => this.#dataSets.delete(d) },
       resp,
     );
     if (!ds.isClosed) this.#dataSets.add(ds);
     return ds;
+  }
+
+  /** A reply that does not describe a result the client can read closes the connection it came on. */
+  #dataSet(ctx: ConstructorParameters<typeof SessionDataSet>[0], resp: ConstructorParameters<typeof SessionDataSet>[1]): SessionDataSet {
+    try {
+      return new SessionDataSet(ctx, resp);
+    } catch (e) {
+      ctx.connection.close();
+      throw e;
+    }
   }
 
   /** IoTDBSessionClosedError unless open: checked before anything is encoded or sent. */

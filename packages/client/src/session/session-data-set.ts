@@ -13,6 +13,18 @@ import { joinColumn, joinTimes, type ColumnPiece, type ColumnarResult } from './
 import type { Int64Mode } from './options.js';
 import { RowRecord, int64ToNumber, jsColumn, type IoTDBValue } from './row-record.js';
 
+/** Most TsBlock columns a mapping may name (each block is checked to have the columns named). */
+const MAX_BLOCK_COLUMNS = 1 << 16;
+
+/** Output column k reads TsBlock column mapping[k]: one entry per column, each a sane column index. */
+function checkedMapping(mapping: readonly number[] | undefined, columns: number): number[] {
+  if (mapping === undefined) return Array.from({ length: columns }, (_, i) => i);
+  if (mapping.length !== columns || mapping.some((b) => !Number.isInteger(b) || b < 0 || b >= MAX_BLOCK_COLUMNS)) {
+    throw new IoTDBProtocolError(`query result maps its ${columns} columns to TsBlock columns [${mapping.slice(0, 20).join(', ')}]`);
+  }
+  return [...mapping];
+}
+
 /** How a session closes its data sets (not part of the public API). */
 export const closeByOwner = Symbol('closeByOwner');
 
@@ -86,7 +98,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
       return t;
     });
     // IoTDB 2.x always sends the mapping; older servers imply the identity
-    this.#blockIndex = resp.columnIndex2TsBlockColumnIndexList ?? this.#valueNames.map((_, i) => i);
+    this.#blockIndex = checkedMapping(resp.columnIndex2TsBlockColumnIndexList, this.#valueNames.length);
     this.#blockTypes = [];
     this.#blockIndex.forEach((b, k) => (this.#blockTypes[b] ??= this.#valueTypes[k]));
     this.#nameIndex = new Map();
@@ -244,10 +256,30 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
     if (this.#rawAt >= this.#raw.length) return false;
     const buf = this.#raw[this.#rawAt];
     this.#raw[this.#rawAt++] = undefined as unknown as Buffer; // let the frame go once decoded
-    this.#block = decodeTsBlock(buf, this.#blockTypes);
+    this.#block = this.#decode(buf);
     this.#cells = null;
     this.#row = 0;
     return true;
+  }
+
+  /**
+   * A block that does not decode, or lacks a column the mapping names, fails the data set with
+   * IoTDBProtocolError and closes its connection: the server's bytes cannot be trusted any more.
+   */
+  #decode(buf: Buffer): DecodedTsBlock {
+    try {
+      const block = decodeTsBlock(buf, this.#blockTypes);
+      const needed = this.#blockIndex.reduce((m, b) => Math.max(m, b + 1), 0);
+      if (block.columns.length < needed) throw new IoTDBProtocolError(`TsBlock has ${block.columns.length} columns, the result maps ${needed}`);
+      return block;
+    } catch (e) {
+      this.#closed = true;
+      this.#moreData = false;
+      this.#ctx.connection.close();
+      this.#markClosed();
+      this.#ctx.onClose?.(this);
+      throw e;
+    }
   }
 
   async #fetch(): Promise<void> {
