@@ -51,7 +51,7 @@ describe('error hierarchy', () => {
 describe('IoTDBServerError', () => {
   it('carries the code and the server message verbatim', () => {
     const e = new IoTDBServerError({ code: 700, message: 'line 1:0 mismatched input' }, '"SELEC 1"');
-    expect(e.code).toBe(700);
+    expect(e.statusCode).toBe(700);
     expect(e.serverMessage).toBe('line 1:0 mismatched input');
     expect(e.message).toBe('"SELEC 1": [700] line 1:0 mismatched input');
     expect(e.subStatus).toEqual([]);
@@ -70,7 +70,7 @@ describe('IoTDBServerError', () => {
       },
       'insertRecords',
     );
-    expect(e.code).toBe(302);
+    expect(e.statusCode).toBe(302);
     expect(e.serverMessage).toBe('');
     expect(e.subStatus).toHaveLength(4);
     expect(e.message).toBe('insertRecords: [302] #1: [507] type mismatch; #3: [508] ');

@@ -15,8 +15,9 @@ import type { TSStatus } from '@iotdb/fast-serializer';
 export { IoTDBError, IoTDBValidationError, IoTDBProtocolError } from '@iotdb/fast-serializer';
 
 export class IoTDBServerError extends IoTDBError {
+  override readonly code = 'IOTDB_SERVER_ERROR';
   /** IoTDB status code (TSStatusCode), e.g. 700 SQL_PARSE_ERROR, 801 WRONG_LOGIN_PASSWORD */
-  readonly code: number;
+  readonly statusCode: number;
   /** the server's message, verbatim */
   readonly serverMessage: string;
   /** per-entry statuses of a batch (code 302 MULTIPLE_ERROR), in request order */
@@ -26,7 +27,7 @@ export class IoTDBServerError extends IoTDBError {
 
   constructor(status: TSStatus, context: string) {
     super(`${context}: [${status.code}] ${describeStatus(status)}`);
-    this.code = status.code;
+    this.statusCode = status.code;
     this.serverMessage = status.message ?? '';
     this.subStatus = status.subStatus ?? [];
     this.needRetry = status.needRetry === true;
@@ -55,7 +56,17 @@ export function failureOf(e: unknown): ConnectionFailure {
   }
 }
 
+const CONNECTION_CODES = {
+  refused: 'IOTDB_CONNECTION_REFUSED',
+  reset: 'IOTDB_CONNECTION_RESET',
+  closed: 'IOTDB_CONNECTION_CLOSED',
+  timeout: 'IOTDB_TIMEOUT',
+  unreachable: 'IOTDB_HOST_UNREACHABLE',
+} as const satisfies Record<ConnectionFailure, string>;
+
 export class IoTDBConnectionError extends IoTDBError {
+  /** `IOTDB_CONNECTION_REFUSED`, `_RESET`, `_CLOSED`, `IOTDB_HOST_UNREACHABLE`, or `IOTDB_TIMEOUT` (by `reason`) */
+  override readonly code: (typeof CONNECTION_CODES)[ConnectionFailure];
   readonly reason: ConnectionFailure;
   /** host:port of the node */
   readonly endpoint: string;
@@ -66,6 +77,7 @@ export class IoTDBConnectionError extends IoTDBError {
   readonly requestSent: boolean;
   constructor(reason: ConnectionFailure, endpoint: string, message: string, requestSent: boolean, options?: ErrorOptions) {
     super(`${endpoint}: ${message}`, options);
+    this.code = CONNECTION_CODES[reason];
     this.reason = reason;
     this.endpoint = endpoint;
     this.requestSent = requestSent;
@@ -85,6 +97,7 @@ export class IoTDBTimeoutError extends IoTDBConnectionError {
 }
 
 export class IoTDBSessionClosedError extends IoTDBError {
+  override readonly code = 'IOTDB_SESSION_CLOSED';
   constructor(what = 'session', detail = 'call open() first') {
     super(`the ${what} is closed; ${detail}`);
   }
@@ -92,6 +105,7 @@ export class IoTDBSessionClosedError extends IoTDBError {
 
 /** The caller's AbortSignal fired; `cause` is the signal's reason. A write may or may not have been applied. */
 export class IoTDBAbortError extends IoTDBError {
+  override readonly code = 'IOTDB_ABORTED';
   constructor(what: string, reason: unknown) {
     super(`${what}: aborted`, { cause: reason });
   }
@@ -104,7 +118,7 @@ export interface BatchFailure {
   /** the item's device (tree) or table, when the call writes data */
   readonly device?: string;
   /** the IoTDB status code, when the server rejected the item */
-  readonly code?: number;
+  readonly statusCode?: number;
 }
 
 /**
@@ -115,6 +129,7 @@ export interface BatchFailure {
  * tasks returned (by index). An index in neither list was not attempted (there is none today).
  */
 export class IoTDBBatchError<T = unknown> extends IoTDBError {
+  override readonly code = 'IOTDB_BATCH_PARTIAL';
   readonly failures: readonly BatchFailure[];
   readonly succeeded: readonly number[];
   readonly results: readonly (T | undefined)[];
@@ -132,7 +147,22 @@ export class IoTDBBatchError<T = unknown> extends IoTDBError {
 
 /** No pooled session became free within `waitTimeoutMs`. */
 export class IoTDBPoolTimeoutError extends IoTDBError {
+  override readonly code = 'IOTDB_POOL_TIMEOUT';
   constructor(waitTimeoutMs: number, stats: { size: number; inUse: number; waiting: number }) {
     super(`no pooled session free within waitTimeoutMs=${waitTimeoutMs} (size ${stats.size}, in use ${stats.inUse}, waiting ${stats.waiting})`);
   }
+}
+
+/**
+ * Adds the caller's own frames to an error made where the caller is not on the stack (a socket
+ * event, a timer): `here` is an Error created in the caller's async chain, after its awaits, whose
+ * stack V8 fills with the awaiting callers (zero-cost async stack traces). Costs nothing unless an
+ * error is thrown.
+ */
+export function withCallerStack<E>(e: E, here: Error): E {
+  if (!(e instanceof Error) || e.stack === undefined || here.stack === undefined) return e;
+  const frames = here.stack.split('\n').slice(1);
+  const own = frames.filter((f) => !e.stack!.includes(f.trim()));
+  if (own.length > 0) e.stack += `\n    --- called from ---\n${own.join('\n')}`;
+  return e;
 }

@@ -3,6 +3,8 @@
  * connection errors (packages/client/src/errors.ts) and re-exports it, so users catch one base class.
  */
 export class IoTDBError extends Error {
+  /** A stable identifier of the kind of error, in Node's style (`IOTDB_TIMEOUT`); see the user's guide. */
+  readonly code: string = 'IOTDB_ERROR';
   constructor(message: string, options?: ErrorOptions) {
     super(message, options);
     this.name = new.target.name;
@@ -11,6 +13,7 @@ export class IoTDBError extends Error {
 
 /** Input the client refuses before any byte goes on the wire. `field` names the offending input. */
 export class IoTDBValidationError extends IoTDBError {
+  override readonly code = 'IOTDB_INVALID_ARG';
   readonly field: string;
   constructor(field: string, message: string, options?: ErrorOptions) {
     super(`${field}: ${message}`, options);
@@ -25,4 +28,6 @@ export function prefixField(e: unknown, prefix: string): unknown {
 }
 
 /** Bytes from the server that do not follow the protocol (truncated, unknown encoding, ...). */
-export class IoTDBProtocolError extends IoTDBError {}
+export class IoTDBProtocolError extends IoTDBError {
+  override readonly code = 'IOTDB_PROTOCOL';
+}

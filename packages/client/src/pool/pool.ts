@@ -1,4 +1,4 @@
-import { IoTDBAbortError, IoTDBPoolTimeoutError, IoTDBSessionClosedError } from '../errors.js';
+import { IoTDBAbortError, IoTDBPoolTimeoutError, IoTDBSessionClosedError, withCallerStack } from '../errors.js';
 import { decideRetry, resolveRetryOptions, type ResolvedRetryOptions, type RetryOptions } from '../retry/retry-policy.js';
 import { sleep } from '../retry/sleep.js';
 import type { BaseSession } from '../session/base-session.js';
@@ -79,7 +79,9 @@ export class Pool<S extends BaseSession> {
   /** execute() on slot `slot` (device binding), or on any slot when undefined. */
   protected async executeOn<T>(slot: number | undefined, fn: (session: S) => Promise<T>, signal?: AbortSignal): Promise<T> {
     if (signal?.aborted) throw new IoTDBAbortError('pool.execute', signal.reason);
-    const i = await this.#acquire(slot ?? null, signal);
+    const i = await this.#acquire(slot ?? null, signal).catch((e: unknown) => {
+      throw withCallerStack(e, new Error());
+    });
     const s = this.#slots[i];
     try {
       if (s.session === null) s.session = await this.#openSession(signal);

@@ -157,7 +157,7 @@ describe('SessionPool.insertTabletsParallel', () => {
     expect(b.succeeded).toEqual([0, 2, 5, 6]);
     const [conflict, path, shape, type] = b.failures.map((f) => f.error);
     expect(conflict).toBeInstanceOf(IoTDBServerError);
-    expect((conflict as IoTDBServerError).code).toBe(507);
+    expect((conflict as IoTDBServerError).statusCode).toBe(507);
     expect(conflict.message).toMatch(/not consistent|data type/i);
     expect(path).toBeInstanceOf(IoTDBServerError);
     expect(path.message).toMatch(/illegal|legal path/i);
@@ -281,7 +281,7 @@ describe('SessionPool.executeParallel', () => {
     expect(ran.sort()).toEqual([0, 1, 2, 3, 4]);
     expect(b.failures.map((f) => f.index)).toEqual([1, 3]);
     expect(b.failures[0].error).toBeInstanceOf(IoTDBServerError);
-    expect((b.failures[0].error as IoTDBServerError).code).toBe(700);
+    expect((b.failures[0].error as IoTDBServerError).statusCode).toBe(700);
     expect(b.failures[1].error).toBeInstanceOf(RangeError);
     expect(b.succeeded).toEqual([0, 2, 4]);
     expect(b.results[0]).toBe('flushed');

@@ -16,7 +16,7 @@ describe('verifySuccess', () => {
       err = e;
     }
     expect(err).toBeInstanceOf(IoTDBServerError);
-    expect((err as IoTDBServerError).code).toBe(code);
+    expect((err as IoTDBServerError).statusCode).toBe(code);
     expect((err as IoTDBServerError).message).toBe(`ctx: [${code}] m${code}`);
   });
 

@@ -78,9 +78,9 @@ function retryable(kind: OperationKind, error: unknown): string | null {
   }
   if (error instanceof IoTDBServerError) {
     if (kind !== 'write') return `the server answered the ${kind}`;
-    return isRetryableWriteStatus({ code: error.code, needRetry: error.needRetry, subStatus: [...error.subStatus] })
+    return isRetryableWriteStatus({ code: error.statusCode, needRetry: error.needRetry, subStatus: [...error.subStatus] })
       ? null
-      : `status ${error.code} is final`;
+      : `status ${error.statusCode} is final`;
   }
   return 'not a transient failure';
 }

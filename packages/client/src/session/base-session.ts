@@ -2,7 +2,7 @@ import type { PreparedTablet, TSStatus } from '@iotdb/fast-serializer';
 import { plainInsertTabletReq, writeInsertTabletReq } from '@iotdb/fast-serializer';
 import { endpointKey, type Endpoint } from '../cluster/endpoint.js';
 import { NodeRegistry } from '../cluster/node-registry.js';
-import { IoTDBAbortError, IoTDBSessionClosedError } from '../errors.js';
+import { IoTDBAbortError, IoTDBSessionClosedError, withCallerStack } from '../errors.js';
 import { verifySuccess } from '../protocol/status.js';
 import { decideRetry, type OperationKind } from '../retry/retry-policy.js';
 import { sleep } from '../retry/sleep.js';
@@ -246,14 +246,17 @@ export abstract class BaseSession {
     return caller === undefined ? this.#lifetime.signal : AbortSignal.any([caller, this.#lifetime.signal]);
   }
 
-  /** Runs `fn`; when the caller's signal ended it, throws IoTDBAbortError (close() ends it with IoTDBSessionClosedError). */
+  /**
+   * Runs `fn`; when the caller's signal ended it, throws IoTDBAbortError (close() ends it with
+   * IoTDBSessionClosedError). Every error leaves with the caller's call site in its stack.
+   */
   async #guard<T>(what: string, caller: AbortSignal | undefined, fn: () => Promise<T>): Promise<T> {
     if (caller?.aborted) throw new IoTDBAbortError(what, caller.reason);
     try {
       return await fn();
     } catch (e) {
-      if (caller?.aborted && e === caller.reason) throw new IoTDBAbortError(what, e);
-      throw e;
+      // errors made in socket events and timers get the caller's frames (this Error's async stack)
+      throw withCallerStack(caller?.aborted && e === caller.reason ? new IoTDBAbortError(what, e) : e, new Error());
     }
   }
 

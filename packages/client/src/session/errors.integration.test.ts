@@ -55,7 +55,7 @@ describe('server errors', () => {
     expect(e).toBeInstanceOf(IoTDBServerError);
     expect(e).toBeInstanceOf(IoTDBError);
     const se = e as IoTDBServerError;
-    expect(se.code).toBe(700);
+    expect(se.statusCode).toBe(700);
     expect(se.serverMessage.length).toBeGreaterThan(0);
     expect(se.serverMessage).toMatch(/TIMESERIE|parsing|mismatched|input/i);
     expect(se.message).toContain(se.serverMessage);
@@ -66,7 +66,7 @@ describe('server errors', () => {
   it('rejects a query with a SQL syntax error as IoTDBServerError 700', async () => {
     const e = await failure(session.executeQueryStatement('SELEC * FROM root.**'));
     expect(e).toBeInstanceOf(IoTDBServerError);
-    expect((e as IoTDBServerError).code).toBe(700);
+    expect((e as IoTDBServerError).statusCode).toBe(700);
     expect((e as IoTDBServerError).serverMessage).toContain('SELEC');
   });
 
@@ -85,7 +85,7 @@ describe('server errors', () => {
       session.insertTablet({ deviceId: device, measurements: ['v'], dataTypes: ['BOOLEAN'], timestamps: [2], values: [[true]] }),
     );
     expect(e).toBeInstanceOf(IoTDBServerError);
-    const code = (e as IoTDBServerError).code;
+    const code = (e as IoTDBServerError).statusCode;
     expect(Number.isInteger(code)).toBe(true);
     expect(code).not.toBe(StatusCode.SUCCESS);
     expect(code).not.toBe(StatusCode.REDIRECTION_RECOMMEND);
@@ -102,7 +102,7 @@ describe('server errors', () => {
       { deviceId: device, timestamp: 2, measurements: ['v'], dataTypes: ['DOUBLE'], values: [1.5] },
     ]));
     expect(e).toBeInstanceOf(IoTDBServerError);
-    expect((e as IoTDBServerError).code).toBeTypeOf('number');
+    expect((e as IoTDBServerError).statusCode).toBeTypeOf('number');
   });
 });
 
@@ -111,8 +111,8 @@ describe('open() failures', () => {
     const s = new Session({ host, port, password: 'definitely-wrong' });
     const e = await failure(s.open());
     expect(e).toBeInstanceOf(IoTDBServerError);
-    expect((e as IoTDBServerError).code).toBe(801);
-    expect((e as IoTDBServerError).code).toBe(StatusCode.WRONG_LOGIN_PASSWORD);
+    expect((e as IoTDBServerError).statusCode).toBe(801);
+    expect((e as IoTDBServerError).statusCode).toBe(StatusCode.WRONG_LOGIN_PASSWORD);
     expect(s.isOpen).toBe(false);
     await expect(s.executeQueryStatement('SHOW DATABASES')).rejects.toBeInstanceOf(IoTDBSessionClosedError);
     await s.close();

@@ -130,7 +130,7 @@ function expectReason(e: Error, what: string): void {
   expect(e, what).toBeInstanceOf(IoTDBError);
   expect(e instanceof IoTDBServerError || e instanceof IoTDBConnectionError, `${what}: ${e.constructor.name} ${e.message}`).toBe(true);
   expect(e.message.length, what).toBeGreaterThan(0);
-  if (e instanceof IoTDBServerError) expect(e.code, what).not.toBe(200);
+  if (e instanceof IoTDBServerError) expect(e.statusCode, what).not.toBe(200);
 }
 
 const DEVICES = 20;

@@ -96,7 +96,7 @@ describe('writes retry through faults', () => {
     await s.open();
     const e = await s.insertTablet(tablet('root.sg.d1')).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(IoTDBServerError);
-    expect((e as IoTDBServerError).code).toBe(507);
+    expect((e as IoTDBServerError).statusCode).toBe(507);
     expect((e as IoTDBServerError).message).toContain('m507');
     expect(fake.callsOf('insertTablet')).toHaveLength(1);
   });
@@ -211,7 +211,7 @@ describe('partial failures name the caller’s items', () => {
     const e = await s.insertTablets(input).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(IoTDBBatchError);
     const b = e as IoTDBBatchError;
-    expect(b.failures.map((f) => [f.index, f.device, f.code])).toEqual([[1, 'root.sg.d1', 507]]);
+    expect(b.failures.map((f) => [f.index, f.device, f.statusCode])).toEqual([[1, 'root.sg.d1', 507]]);
     expect(b.succeeded).toEqual([0, 2]);
   });
 
@@ -234,7 +234,7 @@ describe('partial failures name the caller’s items', () => {
       .insert({ tableName: 't', columnNames: ['tag', 'v'], dataTypes: ['STRING', 'INT32'], columnCategories: ['TAG', 'FIELD'], timestamps: [30, 10, 20], values: [['x', 1], ['y', 2], ['z', 3]] })
       .catch((x: unknown) => x);
     // sorted by time: rows 1 (t=10), 2 (t=20), 0 (t=30); the second sent (t=20) is caller row 2
-    expect((e as IoTDBBatchError).failures.map((f) => [f.index, f.code])).toEqual([[2, 614]]);
+    expect((e as IoTDBBatchError).failures.map((f) => [f.index, f.statusCode])).toEqual([[2, 614]]);
     expect((e as IoTDBBatchError).succeeded).toEqual([0, 1]);
   });
 });
@@ -356,5 +356,27 @@ describe('data sets closed by their session', () => {
     const ds = await s.executeQueryStatement('SELECT * FROM root.sg.**');
     await ds.close();
     expect(await ds.hasNext()).toBe(false);
+  });
+});
+
+describe('errors', () => {
+  it('carry a stable code, and the caller’s own call site in their stack even when made in a socket event', async function callerOwnFunction() {
+    const fake = new FakeTransport((c) => (c.method === 'executeQueryStatementV2' ? { reset: true } : undefined));
+    const s = session(fake);
+    await s.open();
+    const e = (await s.executeQueryStatement('SELECT 1').catch((x: unknown) => x)) as IoTDBConnectionError;
+    expect(e.code).toBe('IOTDB_CONNECTION_RESET');
+    expect(e.stack).toContain('callerOwnFunction');
+  });
+
+  it.each([
+    [new IoTDBServerError({ code: 700 }, 'x'), 'IOTDB_SERVER_ERROR'],
+    [new IoTDBTimeoutError('n', 'op', 'm', true), 'IOTDB_TIMEOUT'],
+    [new IoTDBConnectionError('refused', 'n', 'm', false), 'IOTDB_CONNECTION_REFUSED'],
+    [new IoTDBSessionClosedError(), 'IOTDB_SESSION_CLOSED'],
+    [new IoTDBAbortError('w', null), 'IOTDB_ABORTED'],
+    [new IoTDBBatchError('w', [], []), 'IOTDB_BATCH_PARTIAL'],
+  ])('%s has code %s', (e, code) => {
+    expect(e.code).toBe(code);
   });
 });

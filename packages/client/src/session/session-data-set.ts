@@ -7,7 +7,7 @@ import {
   type TSExecuteStatementResp,
 } from '@iotdb/fast-serializer';
 import type { RpcConnection } from '../connection/rpc-connection.js';
-import { IoTDBSessionClosedError } from '../errors.js';
+import { IoTDBSessionClosedError, withCallerStack } from '../errors.js';
 import { verifySuccess } from '../protocol/status.js';
 import { joinColumn, joinTimes, type ColumnPiece, type ColumnarResult } from './columnar.js';
 import type { Int64Mode } from './options.js';
@@ -124,7 +124,9 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
       if (this.#block !== null && this.#row < this.#block.rows) return true;
       if (this.#nextBlock()) continue;
       if (this.#moreData && !this.#closed) {
-        await this.#fetch();
+        await this.#fetch().catch((e: unknown) => {
+          throw withCallerStack(e, new Error());
+        });
         continue;
       }
       if (this.#abandoned) throw new IoTDBSessionClosedError('data set', 'its session was closed before all its rows were read');

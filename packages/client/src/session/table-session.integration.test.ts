@@ -253,6 +253,6 @@ describe('TableSession', () => {
   it('rejects a SQL error with IoTDBServerError 700', async () => {
     const e = await session.executeQueryStatement('SELEC * FROM all_types').catch((x: unknown) => x);
     expect(e).toBeInstanceOf(IoTDBServerError);
-    expect((e as IoTDBServerError).code).toBe(700);
+    expect((e as IoTDBServerError).statusCode).toBe(700);
   });
 });

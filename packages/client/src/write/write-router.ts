@@ -152,7 +152,7 @@ function outcomeError<N>(plan: WritePlan<N>, final: ItemErrors): Error {
     index: plan.indexOf(k),
     error,
     device: plan.labelOf(k),
-    ...(error instanceof IoTDBServerError ? { code: error.code } : {}),
+    ...(error instanceof IoTDBServerError ? { statusCode: error.statusCode } : {}),
   }));
   failures.sort((a, b) => a.index - b.index);
   const succeeded: number[] = [];

@@ -24,6 +24,7 @@ export function endCall(w: ByteWriter, frameAt: number): void {
 
 /** Thrift's TApplicationException, sent instead of a reply when the server could not run the call. */
 export class TApplicationError extends IoTDBError {
+  override readonly code = 'IOTDB_SERVER_EXCEPTION';
   readonly type: number;
   constructor(message: string, type: number) {
     super(message);
