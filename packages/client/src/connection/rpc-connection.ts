@@ -47,12 +47,20 @@ export interface CallOptions {
   readonly operation?: string;
   /** gives up on the call; once its bytes are out this also breaks the connection */
   readonly signal?: AbortSignal;
+  /** the request carries a secret (the login's password): its buffer is zeroed before it returns to the pool */
+  readonly sensitive?: boolean;
 }
 
 interface Pending {
   readonly resolve: (frame: Buffer) => void;
   readonly reject: (e: Error) => void;
   readonly timer: NodeJS.Timeout | undefined;
+}
+
+/** Gives a request buffer back to its pool, zeroed first when it held a secret. */
+function release(w: ByteWriter, sensitive: boolean): void {
+  if (sensitive) w.buf.fill(0);
+  w.release();
 }
 
 const resultSchemas = new Map(Object.entries(IClientRPCService).map(([m, spec]) => [m, resultSchema(m, spec.result)]));
@@ -113,9 +121,10 @@ export class RpcConnection {
     if (this.#broken) throw this.#notSent(this.#broken);
     if (options.signal?.aborted) throw options.signal.reason;
     const seqid = (this.#seqid = (this.#seqid + 1) | 0);
-    const request = this.#encode(method, seqid, args);
+    const request = this.#encode(method, seqid, args, options.sensitive === true);
     const reply = this.#awaitReply(method, options);
-    this.#stream!.write(request.view(), () => request.release()); // the pooled buffer goes back once written
+    // the pooled buffer goes back once written
+    this.#stream!.write(request.view(), () => release(request, options.sensitive === true));
     return this.#decodeReply(method, seqid, await reply);
   }
 
@@ -142,7 +151,7 @@ export class RpcConnection {
     }
   }
 
-  #encode<M extends ClientMethod>(method: M, seqid: number, args: ArgsOf<M> | ArgsWriter): ByteWriter {
+  #encode<M extends ClientMethod>(method: M, seqid: number, args: ArgsOf<M> | ArgsWriter, sensitive: boolean): ByteWriter {
     const w = new ByteWriter(4096, this.#options.bufferPool);
     const argType = IClientRPCService[method].args;
     try {
@@ -152,7 +161,7 @@ export class RpcConnection {
       endCall(w, frameAt);
       return w;
     } catch (e) {
-      w.release();
+      release(w, sensitive);
       throw e;
     }
   }

@@ -380,3 +380,30 @@ describe('errors', () => {
     expect(e.code).toBe(code);
   });
 });
+
+describe('the password', () => {
+  it('is zeroed in the request buffer before the buffer goes back to the pool', async () => {
+    const { BufferPool } = await import('@iotdb/fast-serializer');
+    const pool = new BufferPool();
+    const released: Buffer[] = [];
+    const release = pool.release.bind(pool);
+    pool.release = (b: Buffer) => {
+      released.push(Buffer.from(b));
+      release(b);
+    };
+    const fake = new FakeTransport();
+    const s = session(fake, { password: 'hunter2-secret', bufferPool: pool });
+    await s.open();
+    expect(fake.callsOf('openSession')[0].args.password).toBe('hunter2-secret'); // it was sent
+    expect(released.length).toBeGreaterThan(0);
+    for (const b of released) expect(b.includes('hunter2-secret')).toBe(false);
+  });
+
+  it('never shows in an error message, even a failed login', async () => {
+    const fake = new FakeTransport(sequence('openSession', [{ reply: { status: { code: 801, message: 'Authentication failed.' }, serverProtocolVersion: 2 } }]));
+    const s = session(fake, { password: 'hunter2-secret' });
+    const e = (await s.open().catch((x: unknown) => x)) as Error;
+    expect(e.message).not.toContain('hunter2-secret');
+    expect(String(e.stack)).not.toContain('hunter2-secret');
+  });
+});

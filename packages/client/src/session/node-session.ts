@@ -2,7 +2,7 @@ import { IOTDB_SERVICE_PROTOCOL_V3, IoTDBProtocolError } from '@iotdb/fast-seria
 import type { Endpoint } from '../cluster/endpoint.js';
 import { RpcConnection } from '../connection/rpc-connection.js';
 import { verifySuccess } from '../protocol/status.js';
-import type { ResolvedSessionOptions } from './options.js';
+import { passwordOf, type ResolvedSessionOptions } from './options.js';
 
 export type SqlDialect = 'tree' | 'table';
 export type TimestampPrecision = 'ms' | 'us' | 'ns';
@@ -51,8 +51,9 @@ export class NodeSession {
         ['sql_dialect', context.dialect],
       ]);
       if (context.database !== undefined) configuration.set('db', context.database);
-      const login = { client_protocol: IOTDB_SERVICE_PROTOCOL_V3, zoneId: o.timeZone, username: o.username, password: o.password, configuration };
-      const resp = await connection.call('openSession', login, { signal });
+      const login = { client_protocol: IOTDB_SERVICE_PROTOCOL_V3, zoneId: o.timeZone, username: o.username, password: passwordOf(o), configuration };
+      // sensitive: the request buffer is zeroed before it goes back to the shared pool
+      const resp = await connection.call('openSession', login, { signal, sensitive: true });
       verifySuccess(resp.status, 'openSession');
       if (resp.sessionId === undefined) throw new IoTDBProtocolError('openSession: no sessionId in the reply');
       const p = resp.configuration?.get('timestamp_precision');

@@ -1,9 +1,11 @@
+import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { BufferPool, IoTDBValidationError, globalBufferPool } from '@iotdb/fast-serializer';
 import { IoTDBSessionClosedError } from '../errors.js';
 import { Session } from './session.js';
 import { TableSession } from './table-session.js';
-import { resolveSessionOptions, type SessionOptions } from './options.js';
+import { SessionPool } from '../pool/session-pool.js';
+import { passwordOf, resolveSessionOptions, type SessionOptions } from './options.js';
 
 function validationErrorOf(o: SessionOptions): IoTDBValidationError {
   try {
@@ -21,7 +23,7 @@ describe('resolveSessionOptions defaults', () => {
     expect(r.host).toBe('127.0.0.1');
     expect(r.port).toBe(6667);
     expect(r.username).toBe('root');
-    expect(r.password).toBe('root');
+    expect(passwordOf(r)).toBe('root');
     expect(r.fetchSize).toBe(5000);
     expect(r.connectTimeoutMs).toBe(10_000);
     expect(r.requestTimeoutMs).toBe(60_000);
@@ -35,7 +37,7 @@ describe('resolveSessionOptions defaults', () => {
   it('treats an empty object like no options', () => {
     const a = resolveSessionOptions({});
     const b = resolveSessionOptions();
-    expect({ ...a, password: a.password }).toEqual({ ...b, password: b.password });
+    expect({ ...a, password: passwordOf(a) }).toEqual({ ...b, password: passwordOf(b) });
   });
 
   it('keeps every option given', () => {
@@ -66,7 +68,7 @@ describe('resolveSessionOptions defaults', () => {
       enableFastSerialization: false,
       int64As: 'number',
     });
-    expect(r.password).toBe('secret');
+    expect(passwordOf(r)).toBe('secret');
     expect(r.bufferPool).toBe(pool);
   });
 
@@ -114,26 +116,34 @@ describe('resolveSessionOptions validation', () => {
 });
 
 describe('password handling', () => {
-  it('keeps the password out of enumeration and JSON', () => {
+  it('keeps the password off the resolved options altogether (no property, no JSON, no inspect)', () => {
     const r = resolveSessionOptions({ password: 'hunter2-secret' });
-    expect(r.password).toBe('hunter2-secret');
-    expect(Object.keys(r)).not.toContain('password');
+    expect(passwordOf(r)).toBe('hunter2-secret');
+    expect(Object.getOwnPropertyNames(r)).not.toContain('password');
     expect(JSON.stringify(r)).not.toContain('hunter2-secret');
-    expect(JSON.stringify(r)).not.toContain('password');
-    expect({ ...r }).not.toHaveProperty('password');
-    expect(Object.getOwnPropertyDescriptor(r, 'password')?.enumerable).toBe(false);
+    expect(inspect(r, { showHidden: true, depth: 5 })).not.toContain('hunter2-secret');
   });
 
-  it('keeps the default password out of JSON too', () => {
-    expect(JSON.parse(JSON.stringify(resolveSessionOptions()))).not.toHaveProperty('password');
+  it('shows the password nowhere on a session or a pool, even to util.inspect with hidden properties', () => {
+    const s = new Session({ password: 'hunter2-secret' });
+    const p = new SessionPool({ password: 'hunter2-secret' });
+    for (const o of [s, p]) {
+      expect(inspect(o, { showHidden: true, depth: 10 })).not.toContain('hunter2-secret');
+      expect(JSON.stringify(Object.entries(o))).not.toContain('hunter2-secret');
+    }
+    void p.close();
   });
 
-  it('does not let the password be overwritten on the resolved options', () => {
-    const r = resolveSessionOptions({ password: 'a' });
+  it('defaults to root and refuses a password that is not a string', () => {
+    expect(passwordOf(resolveSessionOptions())).toBe('root');
+    expect(() => resolveSessionOptions({ password: 42 as unknown as string })).toThrow(IoTDBValidationError);
+  });
+
+  it('resolved options cannot be changed', () => {
+    const r = resolveSessionOptions({ username: 'a' });
     expect(() => {
-      (r as { password: string }).password = 'b';
+      (r as { username: string }).username = 'b';
     }).toThrow(TypeError); // ESM test files run in strict mode
-    expect(r.password).toBe('a');
   });
 });
 

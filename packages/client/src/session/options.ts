@@ -63,7 +63,6 @@ export interface ResolvedSessionOptions {
   readonly host: string;
   readonly port: number;
   readonly username: string;
-  readonly password: string;
   readonly fetchSize: number;
   readonly timeZone: string;
   readonly connectTimeoutMs: number;
@@ -99,7 +98,18 @@ function positiveInt(field: string, v: number, allowZero = false): number {
   return v;
 }
 
-/** Options over defaults; the password is kept non-enumerable so that logging the options does not show it. */
+/**
+ * Passwords of resolved options, kept off every object a user can reach: not a property (enumerable
+ * or not) of the options, the session or the pool, so that neither code nor `util.inspect` nor a log
+ * of the options can show it. Only the login reads it (`passwordOf`, not exported by the package).
+ */
+const passwords = new WeakMap<ResolvedSessionOptions, string>();
+
+export function passwordOf(options: ResolvedSessionOptions): string {
+  return passwords.get(options) ?? DEFAULTS.password;
+}
+
+/** Options over defaults; the password is held apart (see `passwords`). */
 export function resolveSessionOptions(o: SessionOptions = {}): ResolvedSessionOptions {
   const r = {
     host: o.host ?? DEFAULTS.host,
@@ -123,8 +133,10 @@ export function resolveSessionOptions(o: SessionOptions = {}): ResolvedSessionOp
   if (r.int64As !== 'bigint' && r.int64As !== 'number') {
     throw new IoTDBValidationError('int64As', `needs 'bigint' or 'number', got ${String(r.int64As)}`);
   }
-  Object.defineProperty(r, 'password', { value: o.password ?? DEFAULTS.password, enumerable: false });
-  return r as unknown as ResolvedSessionOptions;
+  if (o.password !== undefined && typeof o.password !== 'string') throw new IoTDBValidationError('password', 'needs a string');
+  const resolved = Object.freeze(r) as ResolvedSessionOptions;
+  passwords.set(resolved, o.password ?? DEFAULTS.password);
+  return resolved;
 }
 
 function endpointsOf(o: SessionOptions): Endpoint[] {
