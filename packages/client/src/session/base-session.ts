@@ -1,4 +1,4 @@
-import type { PreparedTablet, TSStatus } from '@iotdb/fast-serializer';
+import { IoTDBValidationError, type PreparedTablet, type TSStatus } from '@iotdb/fast-serializer';
 import { plainInsertTabletReq, writeInsertTabletReq } from '@iotdb/fast-serializer';
 import { endpointKey, type Endpoint } from '../cluster/endpoint.js';
 import { NodeRegistry } from '../cluster/node-registry.js';
@@ -140,6 +140,7 @@ export abstract class BaseSession {
 
   /** Runs a statement that returns no rows (DDL, INSERT, DELETE, ...), never twice. Server failures throw IoTDBServerError. */
   async executeNonQueryStatement(sql: string, opts: StatementOptions = {}): Promise<void> {
+    checkSql(sql);
     const operation = `executeNonQueryStatement ${sqlContext(sql)}`;
     const resp = await this.runOnDefault('statement', operation, opts, (ns, signal) =>
       ns.connection.call(
@@ -154,6 +155,7 @@ export abstract class BaseSession {
 
   /** Runs a query; read the rows with `for await`, or all at once with `toColumnar()`. Close it if you stop early. */
   async executeQueryStatement(sql: string, opts: QueryOptions = {}): Promise<SessionDataSet> {
+    checkSql(sql);
     const fetchSize = opts.fetchSize ?? this.options.fetchSize;
     const timeoutMs = opts.timeoutMs ?? this.options.requestTimeoutMs;
     const operation = `executeQueryStatement ${sqlContext(sql)}`;
@@ -268,6 +270,12 @@ export abstract class BaseSession {
     this.#context = next;
     this.#registry.clearRoutes();
     await this.#nodes.closeOthers();
+  }
+}
+
+function checkSql(sql: unknown): asserts sql is string {
+  if (typeof sql !== 'string' || sql.trim().length === 0) {
+    throw new IoTDBValidationError('sql', `needs a non-empty string, got ${sql === null ? 'null' : typeof sql === 'string' ? 'an empty string' : typeof sql}`);
   }
 }
 

@@ -407,3 +407,30 @@ describe('the password', () => {
     expect(String(e.stack)).not.toContain('hunter2-secret');
   });
 });
+
+describe('bad input is refused before the wire', () => {
+  it('refuses SQL that is not a string, sending nothing', async () => {
+    const fake = new FakeTransport();
+    const s = session(fake);
+    await s.open();
+    for (const sql of [42, null, undefined, { sql: 'x' }, '  ']) {
+      await expect(s.executeNonQueryStatement(sql as unknown as string)).rejects.toMatchObject({ code: 'IOTDB_INVALID_ARG', field: 'sql' });
+      await expect(s.executeQueryStatement(sql as unknown as string)).rejects.toMatchObject({ code: 'IOTDB_INVALID_ARG', field: 'sql' });
+    }
+    expect(fake.callsOf('executeUpdateStatementV2')).toHaveLength(0);
+    expect(fake.callsOf('executeQueryStatementV2')).toHaveLength(0);
+  });
+
+  it('skips records whose values are all null, as Java does, and writes the others; indexes stay the caller’s', async () => {
+    const fake = new FakeTransport(sequence('insertRecords', [status(302, { subStatus: [{ code: 200 }, { code: 507, message: 'bad' }] })]));
+    const s = session(fake);
+    await s.open();
+    const rec = (d: string, v: number | null) => ({ deviceId: d, timestamp: 1, measurements: ['s'], dataTypes: ['INT32' as const], values: [v] });
+    await s.insertRecord(rec('root.sg.x', null)); // nothing to write: nothing sent
+    expect(fake.callsOf('insertRecord')).toHaveLength(0);
+    const e = (await s.insertRecords([rec('root.sg.a', null), rec('root.sg.b', 1), rec('root.sg.c', null), rec('root.sg.d', 2)]).catch((x: unknown) => x)) as IoTDBBatchError;
+    expect(fake.callsOf('insertRecords').map((c) => (c.args as { prefixPaths: string[] }).prefixPaths)).toEqual([['root.sg.b', 'root.sg.d']]);
+    expect(e.failures.map((f) => f.index)).toEqual([3]);
+    expect(e.succeeded).toEqual([0, 1, 2]); // 0 and 2 had nothing to write
+  });
+});

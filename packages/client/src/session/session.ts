@@ -66,10 +66,11 @@ export class Session extends BaseSession {
     );
   }
 
-  /** One row of one device. Null values are left out (nothing is written for them). */
+  /** One row of one device. Null values are left out; a record whose values are all null writes nothing (as in Java). */
   async insertRecord(record: RecordInput, opts: CallOptions = {}): Promise<void> {
     this.checkOpen();
     const r = encodeRecord(record);
+    if (r.measurements.length === 0) return; // every value is null: nothing to write (Java skips it too)
     const send = (ns: NodeSession) =>
       ns.connection.call('insertRecord', {
         sessionId: ns.sessionId,
@@ -82,13 +83,22 @@ export class Session extends BaseSession {
     await this.write(itemPlan('insertRecord', [r], recordDevice, send), opts);
   }
 
-  /** Rows of any devices in one request per DataNode. They must agree on `isAligned`. */
+  /**
+   * Rows of any devices in one request per DataNode. They must agree on `isAligned`. A record whose values
+   * are all null is skipped (as in Java) and the others are written; IoTDBBatchError indexes are into `records`.
+   */
   async insertRecords(records: readonly RecordInput[], opts: CallOptions = {}): Promise<void> {
     this.checkOpen();
     if (!Array.isArray(records) || records.length === 0) throw new IoTDBValidationError('records', 'needs at least one record');
     const encoded = records.map((r, i) => encodeRecord(r, `records[${i}]`));
     sameAlignment(encoded, 'records');
-    await this.write(itemPlan('insertRecords', encoded, recordDevice, (ns, group) => this.sendRecords(ns, group)), opts);
+    // a record whose values are all null has nothing to write: skipped, as Java does; the others are written
+    const kept = encoded.flatMap((r, i) => (r.measurements.length > 0 ? [i] : []));
+    if (kept.length === 0) return;
+    const items = kept.length === encoded.length ? encoded : kept.map((i) => encoded[i]);
+    const send = (ns: NodeSession, group: readonly EncodedRecord[]) => this.sendRecords(ns, group);
+    const skipped = encoded.flatMap((r, i) => (r.measurements.length === 0 ? [i] : []));
+    await this.write({ ...itemPlan('insertRecords', items, recordDevice, send, true, (k) => kept[k]), settled: skipped }, opts);
   }
 
   /**
@@ -137,13 +147,14 @@ function itemPlan<T>(
   deviceOf: (item: T) => string,
   send: (ns: NodeSession, group: readonly T[]) => Promise<TSStatus>,
   routed = true,
+  indexOf: (k: number) => number = (k) => k,
 ): WritePlan<NodeSession> {
   return {
     what,
     count: routed ? items.length : 1,
     deviceOf: (k) => (routed ? deviceOf(items[k]) : ''),
     labelOf: (k) => (routed ? deviceOf(items[k]) : `${items.length} items`),
-    indexOf: (k) => k,
+    indexOf,
     send: (ns, ks) => send(ns, !routed || ks.length === items.length ? items : ks.map((k) => items[k])),
   };
 }

@@ -24,6 +24,8 @@ export interface WritePlan<N> {
   indexOf(k: number): number;
   /** Sends items `ks` (ascending) to one node; sub-status i of the reply is about ks[i]. */
   send(node: N, ks: readonly number[]): Promise<TSStatus>;
+  /** caller indexes done without a request (a record whose values are all null): reported as succeeded */
+  readonly settled?: readonly number[];
 }
 
 /** Where writes go: the session's nodes and what it knows of them. */
@@ -157,6 +159,7 @@ function outcomeError<N>(plan: WritePlan<N>, final: ItemErrors): Error {
   failures.sort((a, b) => a.index - b.index);
   const succeeded: number[] = [];
   for (let k = 0; k < plan.count; k++) if (!final.has(k)) succeeded.push(plan.indexOf(k));
+  succeeded.push(...(plan.settled ?? []));
   succeeded.sort((a, b) => a - b);
   return new IoTDBBatchError(plan.what, failures, succeeded);
 }

@@ -21,7 +21,7 @@ export interface RecordInput {
 export interface EncodedRecord {
   deviceId: string;
   timestamp: number | bigint;
-  /** the measurements whose value is not null (a null cell is simply not written, as in Java) */
+  /** the measurements whose value is not null (a null cell is simply not written, as in Java); empty when all are */
   measurements: string[];
   /** per measurement: a TSDataType byte, then the value (protocol.md 4.4) */
   values: Buffer;
@@ -61,9 +61,7 @@ export function encodeRecord(rec: RecordInput, field = 'record'): EncodedRecord 
     writeCell(w, type, v, `${field}.values[${i}] ("${m}")`);
     measurements.push(m);
   }
-  if (measurements.length === 0) {
-    throw new IoTDBValidationError(`${field}.values`, 'every value is null: nothing to write');
-  }
+  // every value null: `measurements` is empty and there is nothing to write (the session skips it, as Java does)
   return { deviceId: rec.deviceId, timestamp: rec.timestamp, measurements, values: Buffer.from(w.view()), isAligned: rec.isAligned === true };
 }
 
@@ -81,7 +79,8 @@ function writeCell(w: ByteWriter, type: TSDataType, v: CellValue, field: string)
     case TSDataType.TIMESTAMP: w.i64(x as number | bigint); return;
     case TSDataType.FLOAT: w.f32(x as number); return;
     case TSDataType.DOUBLE: w.f64(x as number); return;
-    case TSDataType.BLOB: w.lengthPrefixedBytes(x as Uint8Array); return;
-    default: w.lengthPrefixedUtf8(x as string);
+    default:
+      if (x instanceof Uint8Array) w.lengthPrefixedBytes(x);
+      else w.lengthPrefixedUtf8(x as string);
   }
 }

@@ -18,17 +18,30 @@ export const EXPECTED: Record<TSDataType, string> = {
   [TSDataType.BOOLEAN]: 'a boolean',
   [TSDataType.INT32]: 'an integer number in the int32 range',
   [TSDataType.INT64]: 'a bigint in the int64 range or a safe integer number',
-  [TSDataType.FLOAT]: 'a number',
+  [TSDataType.FLOAT]: 'a number within the float32 range',
   [TSDataType.DOUBLE]: 'a number',
-  [TSDataType.TEXT]: 'a string',
+  [TSDataType.TEXT]: 'a string, Buffer or Uint8Array',
   [TSDataType.TIMESTAMP]: 'a bigint, a safe integer number or a Date',
   [TSDataType.DATE]: "a Date or a 'YYYY-MM-DD' string",
   [TSDataType.BLOB]: 'a Buffer or Uint8Array',
-  [TSDataType.STRING]: 'a string',
+  [TSDataType.STRING]: 'a string, Buffer or Uint8Array',
 };
 
 export function cellError(field: string, type: TSDataType, v: unknown): IoTDBValidationError {
   return new IoTDBValidationError(field, `${dataTypeName(type)} needs ${EXPECTED[type]}, got ${describe(v)}`);
+}
+
+/** The largest float32 (Float.MAX_VALUE); a finite number that rounds past it would be stored as Infinity. */
+export const FLOAT32_MAX = 3.4028234663852886e38;
+
+/** A finite number whose float32 is infinite: it would be written as Infinity. NaN and ±Infinity themselves are floats. */
+export function overflowsFloat32(v: number): boolean {
+  const f = Math.fround(v);
+  return (f === Infinity || f === -Infinity) && Number.isFinite(v);
+}
+
+export function floatRangeError(field: string, v: number): IoTDBValidationError {
+  return new IoTDBValidationError(field, `FLOAT value ${v} is beyond the float32 range (±${FLOAT32_MAX}); use DOUBLE`);
 }
 
 export function isInt64(v: unknown): v is number | bigint {
@@ -46,6 +59,11 @@ export function checkCell(type: TSDataType, v: unknown, field: string): WireCell
     case TSDataType.DATE:
       return encodeDate(field, v);
     case TSDataType.FLOAT:
+      if (typeof v === 'number') {
+        if (overflowsFloat32(v)) throw floatRangeError(field, v);
+        return v;
+      }
+      break;
     case TSDataType.DOUBLE:
       if (typeof v === 'number') return v;
       break;
@@ -58,7 +76,7 @@ export function checkCell(type: TSDataType, v: unknown, field: string): WireCell
       break;
     case TSDataType.TEXT:
     case TSDataType.STRING:
-      if (typeof v === 'string') return v;
+      if (typeof v === 'string' || v instanceof Uint8Array) return v;
       break;
     case TSDataType.BLOB:
       if (v instanceof Uint8Array) return v;

@@ -34,6 +34,6 @@ export function describe(v: unknown): string {
   if (typeof v === 'string') return `string ${JSON.stringify(v.length > 40 ? v.slice(0, 40) + '...' : v)}`;
   if (typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean') return `${typeof v} ${String(v)}`;
   if (v instanceof Uint8Array) return `${v.constructor.name}(${v.length})`;
-  if (v instanceof Date) return `Date ${v.toISOString()}`;
+  if (v instanceof Date) return Number.isNaN(v.getTime()) ? 'an invalid Date' : `Date ${v.toISOString()}`;
   return typeof v === 'object' ? (v.constructor?.name ?? 'object') : typeof v;
 }

@@ -211,6 +211,13 @@ describe('tablet encoder: equivalence of input forms and the reference layout', 
   });
 });
 
+/** The values bytes of `t`, by the fast encoder; the plain encoder must write the same. */
+function encodeBoth(t: Tablet): Buffer {
+  const fast = Buffer.from(decodeReq(encodeReq(t)).values);
+  expect(Buffer.from(encodeTabletPlain(prepareTablet(t)).values)).toEqual(fast);
+  return fast;
+}
+
 function rejection(t: Tablet): IoTDBValidationError {
   try {
     encodeReq(t);
@@ -243,7 +250,10 @@ describe('tablet validation', () => {
     ['a number in BOOLEAN', one('BOOLEAN', [1]), CELL],
     ['a number in TEXT', one('TEXT', [1]), CELL],
     ['a string in BLOB', one('BLOB', ['00']), CELL],
-    ['a Uint8Array in STRING', one('STRING', [new Uint8Array(1)]), CELL],
+    ['a finite FLOAT beyond the float32 range', one('FLOAT', [1e40]), CELL],
+    ['a negative FLOAT beyond the float32 range', one('FLOAT', new Float64Array([-1e39])), CELL],
+    ['an invalid Date in TIMESTAMP', one('TIMESTAMP', [new Date('x')]), CELL],
+    ['an invalid Date in DATE', one('DATE', [new Date('x')]), CELL],
     ['an impossible DATE 2024-02-30', one('DATE', ['2024-02-30']), CELL],
     ['a DATE in year 999', one('DATE', ['0999-12-31']), CELL],
     ['a DATE before year 1000 as a Date', one('DATE', [new Date(Date.UTC(999, 0, 1))]), CELL],
@@ -276,6 +286,25 @@ describe('tablet validation', () => {
     ['a BigInt64Array for DOUBLE', 'DOUBLE', new BigInt64Array(1)],
   ])('rejects %s', (_what, type, col) => {
     expect(rejection(one(type, col)).field).toMatch(/^columns\[0\]/);
+  });
+
+  it('says which FLOAT value, row and column is beyond float32', () => {
+    const e = rejection(one('FLOAT', [1, 2, 3e38 * 10], { timestamps: [1, 2, 3] }));
+    expect(e.message).toMatch(/^columns\[0\] \("s"\) row 2: FLOAT value 3\S* is beyond the float32 range/);
+  });
+
+  it('writes a Buffer or Uint8Array in TEXT and STRING as its bytes, the same as the string', () => {
+    for (const type of ['TEXT', 'STRING'] as const) {
+      const asString = encodeBoth(one(type, ['héllo', null]));
+      const asBytes = encodeBoth(one(type, [Buffer.from('héllo'), null]));
+      const asUint8 = encodeBoth(one(type, [new Uint8Array(Buffer.from('héllo')), null]));
+      expect(asBytes).toEqual(asString);
+      expect(asUint8).toEqual(asString);
+    }
+  });
+
+  it('keeps NaN and ±Infinity in FLOAT (they are floats), and the largest float32', () => {
+    expect(() => encodeBoth(one('FLOAT', [NaN, Infinity, -Infinity, 3.4028234663852886e38], { timestamps: [1, 2, 3, 4] }))).not.toThrow();
   });
 
   it('names the input row of a bad cell, not its position after sorting', () => {

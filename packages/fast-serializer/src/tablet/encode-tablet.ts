@@ -1,7 +1,7 @@
 import { IoTDBValidationError } from '../errors.js';
 import { writeUtf8 } from '../io/utf8.js';
 import { TSDataType, dataTypeName } from '../types/data-type.js';
-import { cellError, cellField } from './cell.js';
+import { cellError, cellField, floatRangeError } from './cell.js';
 import { describe, encodeDate } from './date.js';
 import type { PreparedTablet } from './prepare-tablet.js';
 import { copySwapped, scratchBuffer } from './scratch.js';
@@ -71,7 +71,7 @@ export function valuesUpperBound(p: PreparedTablet): number {
       const v: CellValue = col[r];
       if (v == null) continue;
       if (!isBlob && typeof v === 'string') bytes += 3 * v.length;
-      else if (isBlob && v instanceof Uint8Array) bytes += v.length;
+      else if (v instanceof Uint8Array) bytes += v.length; // TEXT and STRING take bytes too (sent as they are)
       else throw badCell(p, c, r, v);
     }
   }
@@ -181,8 +181,11 @@ function writeColumn(
       for (let r = 0; r < rows; r++) {
         const src = order === null ? r : order[r];
         const v = col[src];
-        if (typeof v === 'number') s[r] = v;
-        else if (v == null) {
+        if (typeof v === 'number') {
+          s[r] = v;
+          const f = s[r]; // the float32 it became: infinite only when v already was, or overflowed
+          if ((f === Infinity || f === -Infinity) && f !== v) throw floatRangeError(cellField(p, c, src), v);
+        } else if (v == null) {
           s[r] = FLOAT_NULL;
           nulls = true;
         } else throw badCell(p, c, src, v);
