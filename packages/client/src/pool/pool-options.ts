@@ -38,6 +38,7 @@ const DEFAULTS: ResolvedPoolOptions = Object.freeze({
 });
 
 export function resolvePoolOptions(o: PoolOptions): ResolvedPoolOptions {
+  if (o === null || typeof o !== 'object') throw new IoTDBValidationError('options', `needs an object, got ${o === null ? 'null' : typeof o}`);
   const r = {
     maxSize: o.maxSize ?? DEFAULTS.maxSize,
     minSize: o.minSize ?? DEFAULTS.minSize,

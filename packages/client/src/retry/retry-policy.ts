@@ -26,6 +26,7 @@ export type ResolvedRetryOptions = Readonly<Required<RetryOptions>>;
 export const RETRY_DEFAULTS: ResolvedRetryOptions = Object.freeze({ maxElapsedMs: 60_000, initialDelayMs: 100, maxDelayMs: 2_000 });
 
 export function resolveRetryOptions(o: RetryOptions = {}): ResolvedRetryOptions {
+  if (o === null || typeof o !== 'object') throw new IoTDBValidationError('retry', `needs an object, got ${o === null ? 'null' : typeof o}`);
   const r = { ...RETRY_DEFAULTS, ...definedOnly(o) };
   for (const k of ['maxElapsedMs', 'initialDelayMs', 'maxDelayMs'] as const) {
     if (!Number.isSafeInteger(r[k]) || r[k] < 0) throw new IoTDBValidationError(`retry.${k}`, `needs a non-negative integer, got ${String(r[k])}`);

@@ -141,6 +141,7 @@ export abstract class BaseSession {
   /** Runs a statement that returns no rows (DDL, INSERT, DELETE, ...), never twice. Server failures throw IoTDBServerError. */
   async executeNonQueryStatement(sql: string, opts: StatementOptions = {}): Promise<void> {
     checkSql(sql);
+    optionalInt('timeoutMs', opts.timeoutMs, 0);
     const operation = `executeNonQueryStatement ${sqlContext(sql)}`;
     const resp = await this.runOnDefault('statement', operation, opts, (ns, signal) =>
       ns.connection.call(
@@ -156,8 +157,8 @@ export abstract class BaseSession {
   /** Runs a query; read the rows with `for await`, or all at once with `toColumnar()`. Close it if you stop early. */
   async executeQueryStatement(sql: string, opts: QueryOptions = {}): Promise<SessionDataSet> {
     checkSql(sql);
-    const fetchSize = opts.fetchSize ?? this.options.fetchSize;
-    const timeoutMs = opts.timeoutMs ?? this.options.requestTimeoutMs;
+    const fetchSize = optionalInt('fetchSize', opts.fetchSize, 1) ?? this.options.fetchSize;
+    const timeoutMs = optionalInt('timeoutMs', opts.timeoutMs, 0) ?? this.options.requestTimeoutMs;
     const operation = `executeQueryStatement ${sqlContext(sql)}`;
     const { ns, resp } = await this.runOnDefault('query', operation, opts, async (ns, signal) => {
       const req = { sessionId: ns.sessionId, statement: sql, statementId: ns.statementId, fetchSize, timeout: timeoutMs, enableRedirectQuery: false };
@@ -271,6 +272,13 @@ export abstract class BaseSession {
     this.#registry.clearRoutes();
     await this.#nodes.closeOthers();
   }
+}
+
+/** An optional integer option of a call: undefined, or a safe integer >= min. */
+function optionalInt(field: string, v: unknown, min: number): number | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < min) throw new IoTDBValidationError(field, `needs an integer >= ${min}, got ${String(v)}`);
+  return v;
 }
 
 function checkSql(sql: unknown): asserts sql is string {

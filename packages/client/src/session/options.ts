@@ -111,6 +111,7 @@ export function passwordOf(options: ResolvedSessionOptions): string {
 
 /** Options over defaults; the password is held apart (see `passwords`). */
 export function resolveSessionOptions(o: SessionOptions = {}): ResolvedSessionOptions {
+  if (o === null || typeof o !== 'object') throw new IoTDBValidationError('options', `needs an object, got ${o === null ? 'null' : typeof o}`);
   const r = {
     host: o.host ?? DEFAULTS.host,
     port: positiveInt('port', o.port ?? DEFAULTS.port),
