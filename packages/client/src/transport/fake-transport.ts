@@ -204,7 +204,8 @@ class FakeStream implements TransportStream {
   }
 }
 
-function encodeReply(method: ClientMethod, seqid: number, value: unknown): Buffer {
+/** A framed REPLY of `method` carrying `value` as its result, as a server writes it. */
+export function encodeReply(method: ClientMethod, seqid: number, value: unknown): Buffer {
   const w = new ByteWriter(256);
   const frameAt = w.reserve(FRAME_HEADER_BYTES);
   w.i32(VERSION_1 | TMessageType.REPLY).lengthPrefixedUtf8(method).i32(seqid);

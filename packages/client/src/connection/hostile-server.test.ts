@@ -1,0 +1,117 @@
+import { createServer, type Server, type Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { IoTDBProtocolError, type ClientMethod } from '@iotdb/fast-serializer';
+import { IoTDBTimeoutError } from '../errors.js';
+import { SessionPool } from '../pool/session-pool.js';
+import { Session } from '../session/session.js';
+import { defaultReply, encodeReply } from '../transport/fake-transport.js';
+import { FrameDecoder } from './frame-decoder.js';
+
+/**
+ * Hostile servers on 127.0.0.1: a node that logs in normally and then answers one method with bytes
+ * of its choosing. Every call must settle with an IoTDBError in time, and memory must stay bounded.
+ */
+const servers: Server[] = [];
+const sockets = new Set<Socket>();
+afterEach(async () => {
+  for (const s of sockets) s.destroy();
+  await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))));
+});
+
+async function hostile(method: ClientMethod, answer: (seqid: number) => Buffer | null): Promise<number> {
+  const server = createServer((s) => {
+    sockets.add(s);
+    s.on('error', () => {});
+    const d = new FrameDecoder(1 << 20);
+    s.on('data', (chunk: Buffer) =>
+      d.push(chunk, (f) => {
+        const len = f.readInt32BE(4);
+        const name = f.toString('utf8', 8, 8 + len) as ClientMethod;
+        const seqid = f.readInt32BE(8 + len);
+        const bytes = name === method ? answer(seqid) : encodeReply(name, seqid, defaultReply({ method: name }));
+        if (bytes) s.write(bytes);
+      }),
+    );
+  });
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return (server.address() as { port: number }).port;
+}
+
+/** A framed REPLY of `method` whose result struct is `body`, bytes as given. */
+function reply(method: string, seqid: number, body: Buffer): Buffer {
+  const name = Buffer.from(method);
+  const message = Buffer.alloc(12 + name.length);
+  message.writeInt32BE(0x80010002 | 0, 0); // VERSION_1 | REPLY
+  message.writeInt32BE(name.length, 4);
+  name.copy(message, 8);
+  message.writeInt32BE(seqid, 8 + name.length);
+  const frame = Buffer.alloc(4);
+  frame.writeInt32BE(message.length + body.length, 0);
+  return Buffer.concat([frame, message, body]);
+}
+
+const session = (port: number) => new Session({ port, requestTimeoutMs: 2_000, retry: { maxElapsedMs: 0 } });
+
+describe('a hostile server', () => {
+  it('a query reply whose TsBlock announces 2^31-1 run-length rows: IoTDBProtocolError within 3 s, no huge allocation', async () => {
+    const block = Buffer.concat([Buffer.from([0, 0, 0, 1, 1, 0x7f, 0xff, 0xff, 0xff, 4, 4]), Buffer.from([2, 0, 0, 0, 0, 0, 0, 0, 0, 7]), Buffer.from([1, 0, 0, 0, 0, 9])]);
+    const port = await hostile('executeQueryStatementV2', (seqid) =>
+      encodeReply('executeQueryStatementV2', seqid, { status: { code: 200 }, queryId: 1n, columns: ['c'], dataTypeList: ['INT32'], queryResult: [block], moreData: false, columnIndex2TsBlockColumnIndexList: [0] }),
+    );
+    const s = session(port);
+    await s.open();
+    const before = process.memoryUsage().arrayBuffers;
+    const t0 = performance.now();
+    const e = await (await s.executeQueryStatement('SELECT c FROM t')).toColumnar().catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(IoTDBProtocolError);
+    expect(performance.now() - t0).toBeLessThan(3_000);
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(64 << 20);
+    await s.close();
+  });
+
+  it('a status nested 6000 deep: IoTDBProtocolError, not a stack overflow; the session reconnects after', async () => {
+    const level = Buffer.from([8, 0, 1, 0, 0, 0, 200, 15, 0, 3, 12, 0, 0, 0, 1]);
+    const status = Buffer.concat([...Array.from({ length: 6000 }, () => level), Buffer.from([8, 0, 1, 0, 0, 0, 200, 0]), Buffer.alloc(6000, 0)]);
+    let first = true;
+    const port = await hostile('executeUpdateStatementV2', (seqid) => {
+      if (!first) return null;
+      first = false;
+      // result struct: field 0 (struct TSExecuteStatementResp) -> field 1 (status) = the deep status
+      return reply('executeUpdateStatementV2', seqid, Buffer.concat([Buffer.from([12, 0, 0, 12, 0, 1]), status, Buffer.from([0, 0])]));
+    });
+    const s = session(port);
+    await s.open();
+    const e = await s.executeNonQueryStatement('FLUSH').catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(IoTDBProtocolError);
+    expect(s.isConnected).toBe(false); // the connection that carried it is gone
+    await s.close();
+  });
+
+  it('garbage instead of a reply: IoTDBProtocolError', async () => {
+    const port = await hostile('executeUpdateStatementV2', () => Buffer.from([0, 0, 0, 8, 1, 2, 3, 4, 5, 6, 7, 8]));
+    const s = session(port);
+    await s.open();
+    expect(await s.executeNonQueryStatement('FLUSH').catch((x: unknown) => x)).toBeInstanceOf(IoTDBProtocolError);
+    await s.close();
+  });
+
+  it('8 pooled connections whose replies announce 512 MiB frames hold only what arrived; each call times out', async () => {
+    const header = Buffer.alloc(4 + 1024);
+    header.writeInt32BE(512 * 1024 * 1024 - 1, 0);
+    const port = await hostile('executeUpdateStatementV2', () => header); // 1 KiB of the 512 MiB, then silence
+    const pool = new SessionPool({ port, maxSize: 8, requestTimeoutMs: 1_500, retry: { maxElapsedMs: 0 } });
+    const before = process.memoryUsage();
+    const t0 = performance.now();
+    const results = await Promise.allSettled(Array.from({ length: 8 }, () => pool.executeNonQueryStatement('FLUSH')));
+    const after = process.memoryUsage();
+    expect(performance.now() - t0).toBeLessThan(3_500);
+    for (const r of results) {
+      expect(r.status).toBe('rejected');
+      expect((r as PromiseRejectedResult).reason).toBeInstanceOf(IoTDBTimeoutError);
+    }
+    expect(after.arrayBuffers - before.arrayBuffers).toBeLessThan(100 << 20);
+    expect(after.rss - before.rss).toBeLessThan(100 << 20);
+    await pool.close();
+  });
+});
