@@ -3,6 +3,7 @@ export { TableSession } from './session/table-session.js';
 export { BaseSession } from './session/base-session.js';
 export type { CallOptions, QueryOptions, StatementOptions, SqlDialect, TimestampPrecision } from './session/base-session.js';
 export { SessionDataSet } from './session/session-data-set.js';
+export type { FetchOptions } from './session/session-data-set.js';
 export { SessionPool, TableSessionPool } from './pool/session-pool.js';
 export type { ParallelOptions } from './pool/session-pool.js';
 export { Pool } from './pool/pool.js';
@@ -33,6 +34,7 @@ export { tcpTransport } from './transport/tcp-transport.js';
 export type { Transport, TransportStream, StreamEvents, ConnectOptions } from './transport/transport.js';
 export type { Endpoint } from './cluster/endpoint.js';
 export {
+  TApplicationError,
   TSDataType,
   ColumnCategory,
   BufferPool,

@@ -434,3 +434,34 @@ describe('bad input is refused before the wire', () => {
     expect(e.succeeded).toEqual([0, 1, 2]); // 0 and 2 had nothing to write
   });
 });
+
+describe('closing against a server that stops answering', () => {
+  it('close() gives up on the logout after 2 s instead of waiting requestTimeoutMs', async () => {
+    const fake = new FakeTransport((c) => (c.method === 'closeSession' ? { hang: true } : undefined));
+    const s = session(fake, { requestTimeoutMs: 60_000 });
+    await s.open();
+    const t0 = Date.now();
+    await s.close();
+    expect(Date.now() - t0).toBeLessThan(3_000);
+    expect(fake.openConnections).toBe(0);
+  });
+
+  it('a fetch takes its own signal', async () => {
+    const fake = new FakeTransport((c) =>
+      c.method === 'executeQueryStatementV2'
+        ? { reply: { status: { code: 200 }, queryId: 3n, columns: [], dataTypeList: [], queryResult: [], moreData: true } }
+        : c.method === 'fetchResultsV2'
+          ? { hang: true }
+          : undefined,
+    );
+    const s = session(fake);
+    await s.open();
+    const ds = await s.executeQueryStatement('SELECT 1');
+    const ac = new AbortController();
+    const reading = ds.toColumnar({ signal: ac.signal }).catch((x: unknown) => x);
+    setTimeout(() => ac.abort(new Error('enough')), 20);
+    const e = await reading;
+    expect(e).toBeInstanceOf(IoTDBAbortError);
+    expect((e as Error).cause).toEqual(new Error('enough'));
+  });
+});

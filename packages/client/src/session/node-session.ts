@@ -3,6 +3,7 @@ import type { Endpoint } from '../cluster/endpoint.js';
 import { RpcConnection } from '../connection/rpc-connection.js';
 import { verifySuccess } from '../protocol/status.js';
 import { passwordOf, type ResolvedSessionOptions } from './options.js';
+import { cleanupTimeoutMs } from './session-data-set.js';
 
 export type SqlDialect = 'tree' | 'table';
 export type TimestampPrecision = 'ms' | 'us' | 'ns';
@@ -25,8 +26,10 @@ export class NodeSession {
   /** Java asks for one statement id after opening and uses it for every statement (protocol.md 2). */
   readonly statementId: bigint;
   readonly precision: TimestampPrecision;
+  readonly #requestTimeoutMs: number;
 
-  private constructor(connection: RpcConnection, sessionId: bigint, statementId: bigint, precision: TimestampPrecision) {
+  private constructor(connection: RpcConnection, sessionId: bigint, statementId: bigint, precision: TimestampPrecision, requestTimeoutMs: number) {
+    this.#requestTimeoutMs = requestTimeoutMs;
     this.endpoint = connection.endpoint;
     this.key = connection.key;
     this.connection = connection;
@@ -59,7 +62,7 @@ export class NodeSession {
       const p = resp.configuration?.get('timestamp_precision');
       const precision: TimestampPrecision = p === 'us' || p === 'ns' ? p : 'ms';
       const statementId = await connection.call('requestStatementId', resp.sessionId, { signal });
-      return new NodeSession(connection, resp.sessionId, statementId, precision);
+      return new NodeSession(connection, resp.sessionId, statementId, precision, o.requestTimeoutMs);
     } catch (e) {
       connection.close();
       throw e;
@@ -73,7 +76,11 @@ export class NodeSession {
   /** Logs out (when the connection still works) and closes the socket. */
   async close(): Promise<void> {
     try {
-      if (this.connection.isOpen) verifySuccess(await this.connection.call('closeSession', { sessionId: this.sessionId }), 'closeSession');
+      if (this.connection.isOpen) {
+        // a server that does not answer the logout closes the session itself once the socket is gone
+        const timeoutMs = cleanupTimeoutMs(this.#requestTimeoutMs);
+        verifySuccess(await this.connection.call('closeSession', { sessionId: this.sessionId }, { timeoutMs }), 'closeSession');
+      }
     } finally {
       this.connection.close();
     }

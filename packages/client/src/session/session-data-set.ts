@@ -7,7 +7,7 @@ import {
   type TSExecuteStatementResp,
 } from '@iotdb/fast-serializer';
 import type { RpcConnection } from '../connection/rpc-connection.js';
-import { IoTDBSessionClosedError, withCallerStack } from '../errors.js';
+import { IoTDBAbortError, IoTDBSessionClosedError, withCallerStack } from '../errors.js';
 import { verifySuccess } from '../protocol/status.js';
 import { joinColumn, joinTimes, type ColumnPiece, type ColumnarResult } from './columnar.js';
 import type { Int64Mode } from './options.js';
@@ -23,6 +23,16 @@ function checkedMapping(mapping: readonly number[] | undefined, columns: number)
     throw new IoTDBProtocolError(`query result maps its ${columns} columns to TsBlock columns [${mapping.slice(0, 20).join(', ')}]`);
   }
   return [...mapping];
+}
+
+/** Options of the reading calls: `signal` gives up on a fetch from the server (the query's own signal otherwise). */
+export interface FetchOptions {
+  signal?: AbortSignal;
+}
+
+/** Releasing a query or a session waits at most 2 s for its reply: a hung server must not hang close(). */
+export function cleanupTimeoutMs(timeoutMs: number): number {
+  return timeoutMs > 0 ? Math.min(timeoutMs, 2_000) : 2_000;
 }
 
 /** How a session closes its data sets (not part of the public API). */
@@ -119,13 +129,15 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
     return this.#closed;
   }
 
-  async hasNext(): Promise<boolean> {
+  /** Whether a row is left; fetches more from the server when needed (`signal` gives up on that fetch). */
+  async hasNext(opts: FetchOptions = {}): Promise<boolean> {
     for (;;) {
       if (this.#block !== null && this.#row < this.#block.rows) return true;
       if (this.#nextBlock()) continue;
       if (this.#moreData && !this.#closed) {
-        await this.#fetch().catch((e: unknown) => {
-          throw withCallerStack(e, new Error());
+        const signal = opts.signal ?? this.#ctx.signal;
+        await this.#fetch(signal).catch((e: unknown) => {
+          throw withCallerStack(signal?.aborted && e === signal.reason ? new IoTDBAbortError('fetchResults', e) : e, new Error());
         });
         continue;
       }
@@ -136,8 +148,8 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   }
 
   /** The next row; throws RangeError past the end (check hasNext() first, or use `for await`). */
-  async next(): Promise<RowRecord> {
-    if (!(await this.hasNext())) throw new RangeError('no more rows in this result');
+  async next(opts: FetchOptions = {}): Promise<RowRecord> {
+    if (!(await this.hasNext(opts))) throw new RangeError('no more rows in this result');
     const row = this.#rowAt(this.#block!, this.#row);
     this.#row++; // only past a row that could be read: a RangeError (int64As 'number') does not skip it
     return row;
@@ -174,9 +186,9 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   }
 
   /** All rows not yet read, as columns (typed arrays handed over without a copy where the layout allows). */
-  async toColumnar(): Promise<ColumnarResult> {
+  async toColumnar(opts: FetchOptions = {}): Promise<ColumnarResult> {
     const pieces: BlockPiece[] = [];
-    while (await this.hasNext()) pieces.push(this.#takeBlock());
+    while (await this.hasNext(opts)) pieces.push(this.#takeBlock());
     return this.#columnar(pieces);
   }
 
@@ -184,9 +196,9 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
    * The rows not yet read as a stream of columnar batches, one per TsBlock the server sent (its arrays
    * handed over without a copy): columnar speed without holding the whole result.
    */
-  async *batches(): AsyncGenerator<ColumnarResult, void, undefined> {
+  async *batches(opts: FetchOptions = {}): AsyncGenerator<ColumnarResult, void, undefined> {
     try {
-      while (await this.hasNext()) yield this.#columnar([this.#takeBlock()]);
+      while (await this.hasNext(opts)) yield this.#columnar([this.#takeBlock()]);
     } finally {
       await this.close();
     }
@@ -229,11 +241,8 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
     this.#moreData = false;
     try {
       if (!this.#ctx.connection.isOpen) return;
-      const status = await this.#ctx.connection.call('closeOperation', {
-        sessionId: this.#ctx.sessionId,
-        queryId: this.#queryId,
-        statementId: this.#ctx.statementId, // mandatory: without it the server answers 710
-      });
+      const req = { sessionId: this.#ctx.sessionId, queryId: this.#queryId, statementId: this.#ctx.statementId }; // statementId mandatory (else 710)
+      const status = await this.#ctx.connection.call('closeOperation', req, { timeoutMs: cleanupTimeoutMs(this.#ctx.timeoutMs) });
       verifySuccess(status, 'closeOperation');
     } finally {
       this.#markClosed();
@@ -284,7 +293,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
     }
   }
 
-  async #fetch(): Promise<void> {
+  async #fetch(signal: AbortSignal | undefined): Promise<void> {
     const req = {
       sessionId: this.#ctx.sessionId,
       statement: this.#ctx.sql,
@@ -294,7 +303,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
       timeout: this.#ctx.timeoutMs,
     };
     const operation = `fetchResults "${this.#ctx.sql.slice(0, 80)}"`;
-    const resp = await this.#ctx.connection.call('fetchResultsV2', req, { timeoutMs: this.#ctx.timeoutMs, operation, signal: this.#ctx.signal });
+    const resp = await this.#ctx.connection.call('fetchResultsV2', req, { timeoutMs: this.#ctx.timeoutMs, operation, signal });
     verifySuccess(resp.status, 'fetchResults');
     this.#raw = resp.queryResult ?? [];
     this.#rawAt = 0;
