@@ -70,7 +70,7 @@ async function ignoreCode(p: Promise<void>, code: number): Promise<void> {
   try {
     await p;
   } catch (e) {
-    if (!(e instanceof IoTDBServerError && e.code === code)) throw e;
+    if (!(e instanceof IoTDBServerError && e.statusCode === code)) throw e;
   }
 }
 
