@@ -41,7 +41,8 @@ function describeStatus(s: TSStatus): string {
   return failed.map(({ sub, i }) => `#${i}: [${sub.code}] ${sub.message ?? ''}`).join('; ');
 }
 
-export type ConnectionFailure = 'refused' | 'reset' | 'closed' | 'timeout' | 'unreachable';
+/** Why a connection failed: `tls` is a handshake or certificate that did not verify. */
+export type ConnectionFailure = 'refused' | 'reset' | 'closed' | 'timeout' | 'unreachable' | 'tls';
 
 /** The failure an errno (`ECONNREFUSED`, ...) stands for. */
 export function failureOf(e: unknown): ConnectionFailure {
@@ -62,6 +63,7 @@ const CONNECTION_CODES = {
   closed: 'IOTDB_CONNECTION_CLOSED',
   timeout: 'IOTDB_TIMEOUT',
   unreachable: 'IOTDB_HOST_UNREACHABLE',
+  tls: 'IOTDB_TLS',
 } as const satisfies Record<ConnectionFailure, string>;
 
 export class IoTDBConnectionError extends IoTDBError {

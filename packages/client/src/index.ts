@@ -31,6 +31,7 @@ export { RETRYABLE_WRITE_CODES, isRetryableWriteStatus } from './retry/retryable
 export { decideRetry, RETRY_DEFAULTS } from './retry/retry-policy.js';
 export type { RetryOptions, OperationKind, RetryDecision, FailedAttempt } from './retry/retry-policy.js';
 export { tcpTransport } from './transport/tcp-transport.js';
+export { tlsTransport } from './transport/tls-transport.js';
 export type { Transport, TransportStream, StreamEvents, ConnectOptions } from './transport/transport.js';
 export type { Endpoint } from './cluster/endpoint.js';
 export {

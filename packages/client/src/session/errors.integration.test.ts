@@ -352,8 +352,8 @@ describe('bad tablet input', () => {
     );
     expect(e2).toBeInstanceOf(IoTDBValidationError);
     expect((e2 as IoTDBValidationError).field).toBe('records[1].dataTypes');
-    const e3 = await failure(session.insertRecord({ deviceId: device, timestamp: 1, measurements: ['i'], dataTypes: ['INT32'], values: [null] }));
-    expect(e3).toBeInstanceOf(IoTDBValidationError);
+    // a record whose values are all null has nothing to write: resolved without a request, as Java skips it
+    await session.insertRecord({ deviceId: device, timestamp: 1, measurements: ['i'], dataTypes: ['INT32'], values: [null] });
     await expectStillWorks();
   });
 

@@ -56,12 +56,15 @@ export class NodeSession {
       if (context.database !== undefined) configuration.set('db', context.database);
       const login = { client_protocol: IOTDB_SERVICE_PROTOCOL_V3, zoneId: o.timeZone, username: o.username, password: passwordOf(o), configuration };
       // sensitive: the request buffer is zeroed before it goes back to the shared pool
-      const resp = await connection.call('openSession', login, { signal, sensitive: true });
+      // the login counts as part of connecting: a peer that takes the bytes but never answers (a plaintext
+      // client at a TLS port) fails within connectTimeoutMs
+      const timeoutMs = o.connectTimeoutMs;
+      const resp = await connection.call('openSession', login, { signal, sensitive: true, timeoutMs, operation: 'openSession' });
       verifySuccess(resp.status, 'openSession');
       if (resp.sessionId === undefined) throw new IoTDBProtocolError('openSession: no sessionId in the reply');
       const p = resp.configuration?.get('timestamp_precision');
       const precision: TimestampPrecision = p === 'us' || p === 'ns' ? p : 'ms';
-      const statementId = await connection.call('requestStatementId', resp.sessionId, { signal });
+      const statementId = await connection.call('requestStatementId', resp.sessionId, { signal, timeoutMs });
       return new NodeSession(connection, resp.sessionId, statementId, precision, o.requestTimeoutMs);
     } catch (e) {
       connection.close();

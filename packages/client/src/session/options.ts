@@ -1,7 +1,9 @@
 import { BufferPool, IoTDBValidationError, globalBufferPool } from '@iotdb/fast-serializer';
 import { parseEndpoint, type Endpoint } from '../cluster/endpoint.js';
 import { resolveRetryOptions, type ResolvedRetryOptions, type RetryOptions } from '../retry/retry-policy.js';
+import type { ConnectionOptions as TlsOptions } from 'node:tls';
 import { tcpTransport } from '../transport/tcp-transport.js';
+import { tlsTransport } from '../transport/tls-transport.js';
 import type { Transport } from '../transport/transport.js';
 
 /** How INT64 and TIMESTAMP values (and row timestamps) come back from queries. */
@@ -21,7 +23,7 @@ export interface SessionOptions {
   fetchSize?: number;
   /** IANA zone or offset sent to the server (it renders times with it). @default the process's zone */
   timeZone?: string;
-  /** Time to establish the TCP connection. @default 10000 */
+  /** Time to establish the connection (TCP, the TLS handshake and the login). @default 10000 */
   connectTimeoutMs?: number;
   /** Time to wait for each reply; also the server-side query timeout. 0 = no limit. @default 60000 */
   requestTimeoutMs?: number;
@@ -48,7 +50,13 @@ export interface SessionOptions {
    * statements only when they never left the client. @default { maxElapsedMs: 60000, initialDelayMs: 100, maxDelayMs: 2000 }
    */
   retry?: RetryOptions;
-  /** How connections reach the nodes. @default plain TCP */
+  /**
+   * TLS for every connection (the default node, the other `nodeUrls`, redirect targets, pooled sessions):
+   * `true`, or Node's `tls.ConnectionOptions` (`ca`, `cert`, `key`, `servername`, ...). The server's
+   * certificate is verified unless `rejectUnauthorized: false`. @default false
+   */
+  tls?: boolean | TlsOptions;
+  /** How connections reach the nodes; overrides `tls`. @default plain TCP, or TLS with `tls` */
   transport?: Transport;
   /** Send each device's writes to the DataNode that leads its region, as the server recommends. @default true */
   enableRedirection?: boolean;
@@ -126,7 +134,7 @@ export function resolveSessionOptions(o: SessionOptions = {}): ResolvedSessionOp
     bufferPool: o.bufferPool ?? globalBufferPool,
     endpoints: endpointsOf(o),
     retry: resolveRetryOptions(o.retry),
-    transport: o.transport ?? tcpTransport,
+    transport: o.transport ?? transportOf(o.tls),
     enableRedirection: o.enableRedirection ?? DEFAULTS.enableRedirection,
   };
   if (typeof r.host !== 'string' || r.host.length === 0) throw new IoTDBValidationError('host', 'needs a non-empty string');
@@ -138,6 +146,13 @@ export function resolveSessionOptions(o: SessionOptions = {}): ResolvedSessionOp
   const resolved = Object.freeze(r) as ResolvedSessionOptions;
   passwords.set(resolved, o.password ?? DEFAULTS.password);
   return resolved;
+}
+
+function transportOf(tls: SessionOptions['tls']): Transport {
+  if (tls === undefined || tls === false) return tcpTransport;
+  if (tls === true) return tlsTransport();
+  if (tls === null || typeof tls !== 'object') throw new IoTDBValidationError('tls', `needs a boolean or tls.ConnectionOptions, got ${String(tls)}`);
+  return tlsTransport(tls);
 }
 
 function endpointsOf(o: SessionOptions): Endpoint[] {

@@ -1,0 +1,68 @@
+import type { Socket } from 'node:net';
+import { IoTDBConnectionError, IoTDBTimeoutError } from '../errors.js';
+import type { ConnectOptions, StreamEvents, TransportStream } from './transport.js';
+
+/** A connected socket (TCP or TLS) as a TransportStream. */
+export class SocketStream implements TransportStream {
+  readonly #socket: Socket;
+  #closed = false;
+
+  constructor(socket: Socket, events: StreamEvents) {
+    this.#socket = socket;
+    socket.setKeepAlive(true);
+    socket.on('data', (chunk: Buffer) => events.onData(chunk));
+    socket.on('error', (e) => this.#end(events, e));
+    socket.on('close', () => this.#end(events));
+  }
+
+  write(data: Uint8Array, onWritten: () => void): void {
+    this.#socket.write(data, onWritten);
+  }
+
+  close(): void {
+    this.#closed = true;
+    this.#socket.destroy();
+  }
+
+  #end(events: StreamEvents, error?: Error): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    events.onClose(error);
+  }
+}
+
+/**
+ * Resolves with the stream once `socket` emits `ready` ('connect', or 'secureConnect' after a TLS
+ * handshake); rejects, destroying the socket, on an error (`failure` says which IoTDBConnectionError),
+ * a close before it, the timeout, or an abort (with the signal's reason).
+ */
+export function whenReady(
+  socket: Socket,
+  ready: 'connect' | 'secureConnect',
+  key: string,
+  events: StreamEvents,
+  options: ConnectOptions,
+  failure: (e: NodeJS.ErrnoException | null) => IoTDBConnectionError,
+): Promise<TransportStream> {
+  const { signal, timeoutMs } = options;
+  return new Promise((resolve, reject) => {
+    const settle = (error: Error | null) => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      socket.off('error', onError);
+      socket.off('close', onClose);
+      if (error === null) return resolve(new SocketStream(socket, events));
+      socket.destroy();
+      reject(error);
+    };
+    const what = ready === 'connect' ? 'connection' : 'TLS session';
+    const timer = setTimeout(() => settle(new IoTDBTimeoutError(key, 'connect', `no ${what} within connectTimeoutMs=${timeoutMs}`, false)), timeoutMs);
+    const onAbort = () => settle(signal!.reason as Error);
+    const onError = (e: NodeJS.ErrnoException) => settle(failure(e));
+    const onClose = () => settle(failure(null));
+    signal?.addEventListener('abort', onAbort, { once: true });
+    socket.once('error', onError);
+    socket.once('close', onClose);
+    socket.once(ready, () => settle(null));
+  });
+}

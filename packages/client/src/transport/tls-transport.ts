@@ -1,0 +1,31 @@
+import { connect, type ConnectionOptions } from 'node:tls';
+import { endpointKey, type Endpoint } from '../cluster/endpoint.js';
+import { IoTDBConnectionError, failureOf } from '../errors.js';
+import { whenReady } from './socket-stream.js';
+import type { ConnectOptions, StreamEvents, Transport, TransportStream } from './transport.js';
+
+/** OpenSSL and Node error codes of a handshake or certificate that failed. */
+const TLS_FAILURE = /^(ERR_SSL|ERR_TLS|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|HOSTNAME_MISMATCH|ERR_OSSL)/;
+
+/**
+ * TLS over TCP with Node's own options (`ca`, `cert`, `key`, `servername`, `rejectUnauthorized`, ...):
+ * the server's certificate is verified unless `rejectUnauthorized: false` says otherwise. The stream
+ * opens only once the handshake is done, so `connectTimeoutMs` covers it: a TLS client that reached a
+ * plaintext port (whose server reads the ClientHello as a huge frame length and waits) times out, and a
+ * certificate that does not verify fails at once with reason 'tls'.
+ */
+export function tlsTransport(tlsOptions: ConnectionOptions = {}): Transport {
+  return {
+    connect(endpoint: Endpoint, events: StreamEvents, options: ConnectOptions): Promise<TransportStream> {
+      if (options.signal?.aborted) return Promise.reject(options.signal.reason);
+      const key = endpointKey(endpoint);
+      const socket = connect({ ...tlsOptions, host: endpoint.host, port: endpoint.port });
+      socket.setNoDelay(true);
+      return whenReady(socket, 'secureConnect', key, events, options, (e) => {
+        if (e === null) return new IoTDBConnectionError('tls', key, 'the server closed the connection during the TLS handshake', false);
+        const reason = TLS_FAILURE.test(e.code ?? '') ? 'tls' : failureOf(e);
+        return new IoTDBConnectionError(reason, key, `cannot connect with TLS: ${e.message}`, false, { cause: e });
+      });
+    },
+  };
+}
