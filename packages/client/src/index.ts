@@ -27,6 +27,8 @@ export {
 } from './errors.js';
 export type { ConnectionFailure, BatchFailure } from './errors.js';
 export { StatusCode } from './protocol/status.js';
+export { escapeIdentifier, escapeString, sql, SqlIdentifier } from './sql/escape.js';
+export type { SqlValue } from './sql/escape.js';
 export { RETRYABLE_WRITE_CODES, isRetryableWriteStatus } from './retry/retryable-status.js';
 export { decideRetry, RETRY_DEFAULTS } from './retry/retry-policy.js';
 export type { RetryOptions, OperationKind, RetryDecision, FailedAttempt } from './retry/retry-policy.js';

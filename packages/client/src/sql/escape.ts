@@ -1,0 +1,63 @@
+import { IoTDBValidationError } from '@iotdb/fast-serializer';
+
+/**
+ * One node of a path or a table identifier, quoted as IoTDB quotes them: in backquotes, a backquote
+ * inside doubled. The result is always one identifier, whatever `name` holds (dots, spaces, quotes).
+ */
+export function escapeIdentifier(name: string): string {
+  if (typeof name !== 'string' || name.length === 0) throw new IoTDBValidationError('name', 'needs a non-empty string');
+  return '`' + name.replaceAll('`', '``') + '`';
+}
+
+/**
+ * A string literal: in single quotes, a single quote inside doubled, nothing else changed (a backslash
+ * is an ordinary character in IoTDB strings).
+ */
+export function escapeString(value: string): string {
+  if (typeof value !== 'string') throw new IoTDBValidationError('value', `needs a string, got ${typeof value}`);
+  return "'" + value.replaceAll("'", "''") + "'";
+}
+
+/** An identifier to put in a `sql` template as it is (made by `sql.id`). */
+export class SqlIdentifier {
+  readonly text: string;
+  constructor(name: string) {
+    this.text = escapeIdentifier(name);
+  }
+}
+
+export type SqlValue = string | number | bigint | boolean | null | undefined | SqlIdentifier | readonly SqlValue[];
+
+/**
+ * A statement with every interpolated value escaped, so that a value never breaks out of it:
+ * strings become literals (`escapeString`), numbers and bigints stay numbers (finite only), booleans
+ * `true`/`false`, null and undefined `null`, arrays their elements joined by `, `, and `sql.id(name)` an
+ * identifier (`escapeIdentifier`).
+ *
+ * ```ts
+ * await session.executeNonQueryStatement(sql`INSERT INTO root.sg.${sql.id(device)}(time, note) VALUES (${t}, ${note})`);
+ * ```
+ */
+export function sql(strings: TemplateStringsArray, ...values: readonly SqlValue[]): string {
+  let out = strings[0];
+  for (let i = 0; i < values.length; i++) out += literal(values[i], `values[${i}]`) + strings[i + 1];
+  return out;
+}
+
+/** An identifier for a `sql` template. */
+sql.id = (name: string): SqlIdentifier => new SqlIdentifier(name);
+
+function literal(v: SqlValue, field: string): string {
+  if (v === null || v === undefined) return 'null';
+  if (v instanceof SqlIdentifier) return v.text;
+  if (Array.isArray(v)) return v.map((x, i) => literal(x, `${field}[${i}]`)).join(', ');
+  switch (typeof v) {
+    case 'string': return escapeString(v);
+    case 'bigint': return v.toString();
+    case 'boolean': return v ? 'true' : 'false';
+    case 'number':
+      if (!Number.isFinite(v)) throw new IoTDBValidationError(field, `needs a finite number, got ${v}`);
+      return String(v);
+  }
+  throw new IoTDBValidationError(field, `cannot go into SQL: ${Object.prototype.toString.call(v)} (use a string, number, bigint, boolean, null, array or sql.id())`);
+}
