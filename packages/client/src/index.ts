@@ -27,8 +27,10 @@ export {
 } from './errors.js';
 export type { ConnectionFailure, BatchFailure } from './errors.js';
 export { StatusCode } from './protocol/status.js';
-export { escapeIdentifier, escapeString, sql, SqlIdentifier } from './sql/escape.js';
+export { escapeIdentifier, escapeString, sql, SqlFragment } from './sql/escape.js';
 export type { SqlValue } from './sql/escape.js';
+export { TSEncoding, CompressionType } from './sql/schema-statements.js';
+export type { TimeseriesSpec, AlignedTimeseriesSpec, SchemaTemplateSpec, TSEncodingName, CompressionTypeName } from './sql/schema-statements.js';
 export { RETRYABLE_WRITE_CODES, isRetryableWriteStatus } from './retry/retryable-status.js';
 export { decideRetry, RETRY_DEFAULTS } from './retry/retry-policy.js';
 export type { RetryOptions, OperationKind, RetryDecision, FailedAttempt } from './retry/retry-policy.js';

@@ -1,4 +1,5 @@
 import { IoTDBValidationError, type RecordInput, type Tablet, type TableTablet } from '@iotdb/fast-serializer';
+import type { AlignedTimeseriesSpec, SchemaTemplateSpec, TimeseriesSpec } from '../sql/schema-statements.js';
 import type { BaseSession, CallOptions, QueryOptions, StatementOptions } from '../session/base-session.js';
 import type { SessionOptions, TableSessionOptions } from '../session/options.js';
 import type { SessionDataSet } from '../session/session-data-set.js';
@@ -82,6 +83,50 @@ export class SessionPool extends StatementPool<Session> {
 
   async insertRecords(records: readonly RecordInput[], opts: CallOptions = {}): Promise<void> {
     return this.execute((s) => s.insertRecords(records, opts), opts);
+  }
+
+  // schema and data management, as on Session
+  createDatabase(name: string, opts: StatementOptions = {}): Promise<void> {
+    return this.execute((s) => s.createDatabase(name, opts), opts);
+  }
+  deleteDatabase(name: string, opts: StatementOptions = {}): Promise<void> {
+    return this.execute((s) => s.deleteDatabase(name, opts), opts);
+  }
+  deleteDatabases(names: readonly string[], opts: StatementOptions = {}): Promise<void> {
+    return this.execute((s) => s.deleteDatabases(names, opts), opts);
+  }
+  createTimeseries(spec: TimeseriesSpec, opts: StatementOptions = {}): Promise<void> {
+    return this.execute((s) => s.createTimeseries(spec, opts), opts);
+  }
+  createAlignedTimeseries(spec: AlignedTimeseriesSpec, opts: StatementOptions = {}): Promise<void> {
+    return this.execute((s) => s.createAlignedTimeseries(spec, opts), opts);
+  }
+  createMultiTimeseries(specs: readonly TimeseriesSpec[], opts: StatementOptions = {}): Promise<void> {
+    return this.execute((s) => s.createMultiTimeseries(specs, opts), opts);
+  }
+  deleteTimeseries(pathOrPaths: string | readonly string[], opts: StatementOptions = {}): Promise<void> {
+    return this.execute((s) => s.deleteTimeseries(pathOrPaths, opts), opts);
+  }
+  checkTimeseriesExists(path: string, opts: CallOptions = {}): Promise<boolean> {
+    return this.execute((s) => s.checkTimeseriesExists(path, opts), opts);
+  }
+  deleteData(pathOrPaths: string | readonly string[], range: { startTime?: number | bigint; endTime: number | bigint }, opts: StatementOptions = {}): Promise<void> {
+    return this.execute((s) => s.deleteData(pathOrPaths, range, opts), opts);
+  }
+  createSchemaTemplate(template: SchemaTemplateSpec, opts: StatementOptions = {}): Promise<void> {
+    return this.execute((s) => s.createSchemaTemplate(template, opts), opts);
+  }
+  setSchemaTemplate(name: string, prefixPath: string, opts: StatementOptions = {}): Promise<void> {
+    return this.execute((s) => s.setSchemaTemplate(name, prefixPath, opts), opts);
+  }
+  createTimeseriesUsingSchemaTemplate(devicePaths: readonly string[], opts: StatementOptions = {}): Promise<void> {
+    return this.execute((s) => s.createTimeseriesUsingSchemaTemplate(devicePaths, opts), opts);
+  }
+  unsetSchemaTemplate(prefixPath: string, name: string, opts: StatementOptions = {}): Promise<void> {
+    return this.execute((s) => s.unsetSchemaTemplate(prefixPath, name, opts), opts);
+  }
+  dropSchemaTemplate(name: string, opts: StatementOptions = {}): Promise<void> {
+    return this.execute((s) => s.dropSchemaTemplate(name, opts), opts);
   }
 
   /**

@@ -12,7 +12,8 @@ import {
   type TSStatus,
 } from '@iotdb/fast-serializer';
 import type { WritePlan } from '../write/write-router.js';
-import { BaseSession, type CallOptions } from './base-session.js';
+import { schemaSql, type AlignedTimeseriesSpec, type SchemaTemplateSpec, type TimeseriesSpec } from '../sql/schema-statements.js';
+import { BaseSession, type CallOptions, type StatementOptions } from './base-session.js';
 import type { NodeSession } from './node-session.js';
 import type { SessionOptions } from './options.js';
 
@@ -124,6 +125,78 @@ export class Session extends BaseSession {
     const encoded = records.map((r, i) => encodeRecord(r, `records[${i}]`));
     const send = (ns: NodeSession) => this.sendRecords(ns, encoded, 'testInsertRecords');
     await this.write(itemPlan('testInsertRecords', encoded, recordDevice, send, false), opts);
+  }
+
+  // ---------- schema and data management (the Java Session's names; statements through executeNonQueryStatement) ----------
+
+  /** `CREATE DATABASE name` (Java: createDatabase / setStorageGroup). */
+  createDatabase(name: string, opts: StatementOptions = {}): Promise<void> {
+    return this.executeNonQueryStatement(schemaSql.createDatabase(name), opts);
+  }
+
+  deleteDatabase(name: string, opts: StatementOptions = {}): Promise<void> {
+    return this.executeNonQueryStatement(schemaSql.deleteDatabase(name), opts);
+  }
+
+  /** One statement per database, in order; stops at the first failure. */
+  async deleteDatabases(names: readonly string[], opts: StatementOptions = {}): Promise<void> {
+    if (!Array.isArray(names)) throw new IoTDBValidationError('names', 'needs an array of database names');
+    const statements = names.map((n) => schemaSql.deleteDatabase(n));
+    for (const sql of statements) await this.executeNonQueryStatement(sql, opts);
+  }
+
+  createTimeseries(spec: TimeseriesSpec, opts: StatementOptions = {}): Promise<void> {
+    return this.executeNonQueryStatement(schemaSql.createTimeseries(spec), opts);
+  }
+
+  createAlignedTimeseries(spec: AlignedTimeseriesSpec, opts: StatementOptions = {}): Promise<void> {
+    return this.executeNonQueryStatement(schemaSql.createAlignedTimeseries(spec), opts);
+  }
+
+  /** One statement per series, in order (all are checked before the first is sent); stops at the first failure. */
+  async createMultiTimeseries(specs: readonly TimeseriesSpec[], opts: StatementOptions = {}): Promise<void> {
+    if (!Array.isArray(specs) || specs.length === 0) throw new IoTDBValidationError('specs', 'needs at least one time series');
+    const statements = specs.map((spec, i) => schemaSql.createTimeseries(spec, `specs[${i}]`));
+    for (const sql of statements) await this.executeNonQueryStatement(sql, opts);
+  }
+
+  deleteTimeseries(pathOrPaths: string | readonly string[], opts: StatementOptions = {}): Promise<void> {
+    return this.executeNonQueryStatement(schemaSql.deleteTimeseries(pathOrPaths), opts);
+  }
+
+  /** Whether the series exists (`SHOW TIMESERIES path` has a row). */
+  async checkTimeseriesExists(path: string, opts: CallOptions = {}): Promise<boolean> {
+    const ds = await this.executeQueryStatement(schemaSql.showTimeseries(path), opts);
+    try {
+      return await ds.hasNext();
+    } finally {
+      await ds.close();
+    }
+  }
+
+  /** Deletes the points of the series in [startTime, endTime], both ends inclusive as in Java; without startTime, all up to endTime. */
+  deleteData(pathOrPaths: string | readonly string[], range: { startTime?: number | bigint; endTime: number | bigint }, opts: StatementOptions = {}): Promise<void> {
+    return this.executeNonQueryStatement(schemaSql.deleteData(pathOrPaths, range), opts);
+  }
+
+  createSchemaTemplate(template: SchemaTemplateSpec, opts: StatementOptions = {}): Promise<void> {
+    return this.executeNonQueryStatement(schemaSql.createSchemaTemplate(template), opts);
+  }
+
+  setSchemaTemplate(name: string, prefixPath: string, opts: StatementOptions = {}): Promise<void> {
+    return this.executeNonQueryStatement(schemaSql.setSchemaTemplate(name, prefixPath), opts);
+  }
+
+  createTimeseriesUsingSchemaTemplate(devicePaths: readonly string[], opts: StatementOptions = {}): Promise<void> {
+    return this.executeNonQueryStatement(schemaSql.createTimeseriesUsingSchemaTemplate(devicePaths), opts);
+  }
+
+  unsetSchemaTemplate(prefixPath: string, name: string, opts: StatementOptions = {}): Promise<void> {
+    return this.executeNonQueryStatement(schemaSql.unsetSchemaTemplate(prefixPath, name), opts);
+  }
+
+  dropSchemaTemplate(name: string, opts: StatementOptions = {}): Promise<void> {
+    return this.executeNonQueryStatement(schemaSql.dropSchemaTemplate(name), opts);
   }
 
   /** One insertTablets request (several devices) to one node. */

@@ -35,6 +35,12 @@ describe('sql', () => {
     expect(sql`SELECT * FROM t WHERE tag IN (${['a', "b'"]})`).toBe("SELECT * FROM t WHERE tag IN ('a', 'b''')");
   });
 
+  it('puts a checked path as it is, and refuses one that could break out', () => {
+    expect(sql`DELETE FROM ${sql.path('root.sg.`d 1`.*')} WHERE time <= ${5}`).toBe('DELETE FROM root.sg.`d 1`.* WHERE time <= 5');
+    expect(() => sql`${sql.path('root.sg; DROP')}`).toThrow(IoTDBValidationError);
+    expect(() => sql`${sql.path("root.sg.d1' OR '1")}`).toThrow(IoTDBValidationError);
+  });
+
   it('refuses what has no safe SQL form', () => {
     expect(() => sql`${NaN}`).toThrow(IoTDBValidationError);
     expect(() => sql`${{} as never}`).toThrow(IoTDBValidationError);

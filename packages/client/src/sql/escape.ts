@@ -18,21 +18,32 @@ export function escapeString(value: string): string {
   return "'" + value.replaceAll("'", "''") + "'";
 }
 
-/** An identifier to put in a `sql` template as it is (made by `sql.id`). */
-export class SqlIdentifier {
+/** A path as IoTDB's grammar takes it: `root`, then nodes that are plain words or backquoted (`` `a.b` ``). */
+const PATH = /^root(\.(`(?:[^`]|``)+`|[^\s.`'"();,=]+))*$/;
+
+/** `path` when it is one path of IoTDB's grammar (nothing that could end it or start another clause), else IoTDBValidationError. */
+export function checkPath(path: unknown, field: string, wildcard = false): string {
+  if (typeof path !== 'string' || !PATH.test(path) || (!wildcard && path.includes('*'))) {
+    throw new IoTDBValidationError(field, `needs a path like root.sg.d1 (quote special nodes with backquotes), got ${JSON.stringify(path)}`);
+  }
+  return path;
+}
+
+/** Text to put in a `sql` template as it is: an identifier (`sql.id`) or a checked path (`sql.path`). */
+export class SqlFragment {
   readonly text: string;
-  constructor(name: string) {
-    this.text = escapeIdentifier(name);
+  constructor(text: string) {
+    this.text = text;
   }
 }
 
-export type SqlValue = string | number | bigint | boolean | null | undefined | SqlIdentifier | readonly SqlValue[];
+export type SqlValue = string | number | bigint | boolean | null | undefined | SqlFragment | readonly SqlValue[];
 
 /**
  * A statement with every interpolated value escaped, so that a value never breaks out of it:
  * strings become literals (`escapeString`), numbers and bigints stay numbers (finite only), booleans
  * `true`/`false`, null and undefined `null`, arrays their elements joined by `, `, and `sql.id(name)` an
- * identifier (`escapeIdentifier`).
+ * identifier (`escapeIdentifier`), `sql.path(p)` a path checked against the path grammar.
  *
  * ```ts
  * await session.executeNonQueryStatement(sql`INSERT INTO root.sg.${sql.id(device)}(time, note) VALUES (${t}, ${note})`);
@@ -44,12 +55,14 @@ export function sql(strings: TemplateStringsArray, ...values: readonly SqlValue[
   return out;
 }
 
-/** An identifier for a `sql` template. */
-sql.id = (name: string): SqlIdentifier => new SqlIdentifier(name);
+/** An identifier for a `sql` template (`escapeIdentifier`). */
+sql.id = (name: string): SqlFragment => new SqlFragment(escapeIdentifier(name));
+/** A path for a `sql` template, as it is once checked against the path grammar (`root.sg.d1`, `` root.sg.`a b` ``). */
+sql.path = (path: string): SqlFragment => new SqlFragment(checkPath(path, 'path', true));
 
 function literal(v: SqlValue, field: string): string {
   if (v === null || v === undefined) return 'null';
-  if (v instanceof SqlIdentifier) return v.text;
+  if (v instanceof SqlFragment) return v.text;
   if (Array.isArray(v)) return v.map((x, i) => literal(x, `${field}[${i}]`)).join(', ');
   switch (typeof v) {
     case 'string': return escapeString(v);
@@ -59,5 +72,5 @@ function literal(v: SqlValue, field: string): string {
       if (!Number.isFinite(v)) throw new IoTDBValidationError(field, `needs a finite number, got ${v}`);
       return String(v);
   }
-  throw new IoTDBValidationError(field, `cannot go into SQL: ${Object.prototype.toString.call(v)} (use a string, number, bigint, boolean, null, array or sql.id())`);
+  throw new IoTDBValidationError(field, `cannot go into SQL: ${Object.prototype.toString.call(v)} (use a string, number, bigint, boolean, null, array, sql.id() or sql.path())`);
 }

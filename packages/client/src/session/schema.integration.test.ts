@@ -1,0 +1,113 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { IoTDBServerError, Session, SessionPool, escapeIdentifier, sql, type IoTDBValue } from '../index.js';
+
+/** Schema and data management calls and safe SQL against the real server, each read back. */
+const { host, port } = inject('iotdb');
+const DB = `root.it_schema_${randomBytes(3).toString('hex')}`;
+let s: Session;
+
+beforeAll(async () => {
+  s = new Session({ host, port });
+  await s.open();
+  await s.createDatabase(DB);
+});
+afterAll(async () => {
+  await s.deleteDatabases([DB]).catch(() => undefined);
+  await s.close();
+});
+
+async function rows(query: string): Promise<Record<string, IoTDBValue>[]> {
+  const out: Record<string, IoTDBValue>[] = [];
+  for await (const r of await s.executeQueryStatement(query)) out.push(r.toObject());
+  return out;
+}
+
+async function count(path: string): Promise<number> {
+  const [r] = await rows(`SELECT count(*) FROM ${path}`);
+  return Object.values(r).reduce<number>((n, v) => n + Number(v ?? 0), 0);
+}
+
+describe('schema and data management', () => {
+  it('createDatabase shows in SHOW DATABASES; creating it twice is a server error with its code', async () => {
+    expect((await rows('SHOW DATABASES')).map((r) => r.Database)).toContain(DB);
+    const e = await s.createDatabase(DB).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(IoTDBServerError);
+    expect((e as IoTDBServerError).statusCode).toBeGreaterThan(200);
+  });
+
+  it('createTimeseries with alias, encoding, compressor, tags and attributes reads back the same', async () => {
+    await s.createTimeseries({ path: `${DB}.d1.s1`, dataType: 'FLOAT', encoding: 'GORILLA', compressor: 'LZ4', tags: { unit: "deg'C" }, attributes: { owner: 'ops' }, alias: 'temp' });
+    const [r] = await rows(`SHOW TIMESERIES ${DB}.d1.s1`);
+    expect(r).toMatchObject({ Timeseries: `${DB}.d1.s1`, Alias: 'temp', DataType: 'FLOAT', Encoding: 'GORILLA', Compression: 'LZ4' });
+    expect(JSON.parse(String(r.Tags))).toEqual({ unit: "deg'C" });
+    expect(JSON.parse(String(r.Attributes))).toEqual({ owner: 'ops' });
+  });
+
+  it('createAlignedTimeseries and createMultiTimeseries; checkTimeseriesExists before and after deleteTimeseries', async () => {
+    await s.createAlignedTimeseries({ deviceId: `${DB}.d2`, measurements: ['a', 'b'], dataTypes: ['INT32', 'TEXT'], encodings: ['RLE', 'PLAIN'] });
+    await s.createMultiTimeseries([
+      { path: `${DB}.d3.x`, dataType: 'INT64' },
+      { path: `${DB}.d3.y`, dataType: 'BOOLEAN', encoding: 'RLE' },
+    ]);
+    const shown = await rows(`SHOW TIMESERIES ${DB}.d2.*`);
+    expect(shown.map((r) => [r.Timeseries, r.DataType, r.Encoding])).toEqual(expect.arrayContaining([[`${DB}.d2.a`, 'INT32', 'RLE'], [`${DB}.d2.b`, 'TEXT', 'PLAIN']]));
+    expect(await s.checkTimeseriesExists(`${DB}.d3.x`)).toBe(true);
+    await s.deleteTimeseries([`${DB}.d3.x`, `${DB}.d3.y`]);
+    expect(await s.checkTimeseriesExists(`${DB}.d3.x`)).toBe(false);
+  });
+
+  it('deleteData removes [startTime, endTime], both ends inclusive; without startTime, all up to endTime', async () => {
+    const ts = Array.from({ length: 10 }, (_, i) => i + 1);
+    await s.insertTablet({ deviceId: `${DB}.d4`, measurements: ['v'], dataTypes: ['INT32'], timestamps: ts, values: ts.map((t) => [t]) });
+    await s.deleteData(`${DB}.d4.v`, { startTime: 3, endTime: 5 });
+    expect((await rows(`SELECT v FROM ${DB}.d4`)).map((r) => Number(r.Time))).toEqual([1, 2, 6, 7, 8, 9, 10]);
+    await s.deleteData([`${DB}.d4.v`], { endTime: 7n });
+    expect((await rows(`SELECT v FROM ${DB}.d4`)).map((r) => Number(r.Time))).toEqual([8, 9, 10]);
+  });
+
+  it('schema templates: create, set, activate on devices, unset and drop', async () => {
+    const name = `t_${randomBytes(3).toString('hex')}`;
+    await s.createSchemaTemplate({ name, measurements: ['temp', 'ok'], dataTypes: ['DOUBLE', 'BOOLEAN'], encodings: ['GORILLA', 'RLE'], compressors: ['SNAPPY', 'SNAPPY'] });
+    expect((await rows(`SHOW NODES IN SCHEMA TEMPLATE ${name}`)).map((r) => r.ChildNodes).sort()).toEqual(['ok', 'temp']);
+    await s.setSchemaTemplate(name, `${DB}.tpl`);
+    await s.createTimeseriesUsingSchemaTemplate([`${DB}.tpl.d1`]);
+    expect(await s.checkTimeseriesExists(`${DB}.tpl.d1.temp`)).toBe(true);
+    await s.executeNonQueryStatement(`DEACTIVATE SCHEMA TEMPLATE ${name} FROM ${DB}.tpl.d1`);
+    await s.unsetSchemaTemplate(`${DB}.tpl`, name);
+    await s.dropSchemaTemplate(name);
+    expect((await rows('SHOW SCHEMA TEMPLATES')).map((r) => r.TemplateName)).not.toContain(name);
+  });
+
+  it('a pool has the same calls', async () => {
+    const pool = new SessionPool({ host, port, maxSize: 2 });
+    try {
+      await pool.createTimeseries({ path: `${DB}.p.s`, dataType: 'INT32' });
+      expect(await pool.checkTimeseriesExists(`${DB}.p.s`)).toBe(true);
+      await pool.deleteTimeseries(`${DB}.p.s`);
+      expect(await pool.checkTimeseriesExists(`${DB}.p.s`)).toBe(false);
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
+describe('safe SQL', () => {
+  const HOSTILE = ["it's", "a'); DELETE DATABASE root.**; --", 'back\\slash\\', '"double"', '中文 😀', "''"];
+
+  it('a hostile value written through the sql template reads back unchanged, and nothing else happened', async () => {
+    for (const [i, value] of HOSTILE.entries()) {
+      await s.executeNonQueryStatement(sql`INSERT INTO ${sql.path(`${DB}.safe`)}(time, note) VALUES (${i + 1}, ${value})`);
+    }
+    const back = await rows(`SELECT note FROM ${DB}.safe`);
+    expect(back.map((r) => r[`${DB}.safe.note`])).toEqual(HOSTILE);
+    expect((await rows('SHOW DATABASES')).map((r) => r.Database)).toContain(DB);
+  });
+
+  it('a hostile measurement name is one node with escapeIdentifier', async () => {
+    const name = 'odd.`name` x';
+    await s.createTimeseries({ path: `${DB}.safe2.${escapeIdentifier(name)}`, dataType: 'INT32' });
+    await s.executeNonQueryStatement(sql`INSERT INTO ${sql.path(`${DB}.safe2`)}(time, ${sql.id(name)}) VALUES (1, ${42})`);
+    expect(await count(`${DB}.safe2`)).toBe(1);
+  });
+});

@@ -1,0 +1,160 @@
+import { IoTDBValidationError, dataTypeName, type DataTypeInput, type TSDataTypeName } from '@iotdb/fast-serializer';
+import { dataTypeCode } from '@iotdb/fast-serializer';
+import { checkPath, escapeString } from './escape.js';
+
+/** TSEncoding, with IoTDB's codes (tsfile 2.0.1). */
+export const TSEncoding = {
+  PLAIN: 0, DICTIONARY: 1, RLE: 2, DIFF: 3, TS_2DIFF: 4, BITMAP: 5, GORILLA_V1: 6, REGULAR: 7, GORILLA: 8, ZIGZAG: 9,
+  FREQ: 10, CHIMP: 11, SPRINTZ: 12, RLBE: 13,
+} as const;
+export type TSEncodingName = keyof typeof TSEncoding;
+
+/** CompressionType, with IoTDB's codes (tsfile 2.0.1). */
+export const CompressionType = { UNCOMPRESSED: 0, SNAPPY: 1, GZIP: 2, LZ4: 7, ZSTD: 8, LZMA2: 9 } as const;
+export type CompressionTypeName = keyof typeof CompressionType;
+
+/** A time series to create (createTimeseries / createMultiTimeseries). */
+export interface TimeseriesSpec {
+  /** full path: `root.sg.d1.s1` */
+  path: string;
+  dataType: DataTypeInput;
+  /** @default the server's default for the type */
+  encoding?: TSEncodingName | number;
+  /** @default the server's default */
+  compressor?: CompressionTypeName | number;
+  /** extra properties (`'MAX_POINT_NUMBER': '3'`) */
+  props?: Readonly<Record<string, string>>;
+  tags?: Readonly<Record<string, string>>;
+  attributes?: Readonly<Record<string, string>>;
+  alias?: string;
+}
+
+/** An aligned device's series to create. */
+export interface AlignedTimeseriesSpec {
+  deviceId: string;
+  measurements: readonly string[];
+  dataTypes: readonly DataTypeInput[];
+  encodings?: readonly (TSEncodingName | number)[];
+  compressors?: readonly (CompressionTypeName | number)[];
+  aliases?: readonly (string | null | undefined)[];
+}
+
+/** A schema template (tree model). */
+export interface SchemaTemplateSpec {
+  name: string;
+  measurements: readonly string[];
+  dataTypes: readonly DataTypeInput[];
+  encodings?: readonly (TSEncodingName | number)[];
+  compressors?: readonly (CompressionTypeName | number)[];
+  /** an aligned template. @default false */
+  aligned?: boolean;
+}
+
+/** One node (a measurement or template name): a plain word or a backquoted identifier. */
+const NODE = /^(`(?:[^`]|``)+`|[^\s.`'"();,=]+)$/;
+
+function checkNode(name: unknown, field: string): string {
+  if (typeof name !== 'string' || !NODE.test(name)) throw new IoTDBValidationError(field, `needs a name (quote special ones with backquotes), got ${JSON.stringify(name)}`);
+  return name;
+}
+
+function paths(pathOrPaths: string | readonly string[], field: string, wildcard: boolean): string[] {
+  const list = typeof pathOrPaths === 'string' ? [pathOrPaths] : pathOrPaths;
+  if (!Array.isArray(list) || list.length === 0) throw new IoTDBValidationError(field, 'needs a path or a non-empty array of paths');
+  return list.map((p, i) => checkPath(p, typeof pathOrPaths === 'string' ? field : `${field}[${i}]`, wildcard));
+}
+
+function typeName(t: DataTypeInput, field: string): TSDataTypeName {
+  return dataTypeName(dataTypeCode(t, field)) as TSDataTypeName;
+}
+
+function enumName<T extends Record<string, number>>(table: T, v: keyof T | number | undefined, field: string): string | undefined {
+  if (v === undefined) return undefined;
+  const name = typeof v === 'number' ? Object.keys(table).find((k) => table[k] === v) : String(v).toUpperCase();
+  if (name === undefined || !(name in table)) throw new IoTDBValidationError(field, `unknown: ${String(v)} (one of ${Object.keys(table).join(', ')})`);
+  return name;
+}
+
+function keyValues(kv: Readonly<Record<string, string>> | undefined, field: string): string {
+  if (kv === undefined) return '';
+  if (kv === null || typeof kv !== 'object') throw new IoTDBValidationError(field, 'needs an object of strings');
+  return Object.entries(kv)
+    .map(([k, v]) => {
+      if (typeof v !== 'string') throw new IoTDBValidationError(`${field}.${k}`, 'needs a string');
+      return `${escapeString(k)}=${escapeString(v)}`;
+    })
+    .join(', ');
+}
+
+/** `DATATYPE=..., ENCODING=..., COMPRESSOR=...` clauses of one series. */
+function typeClauses(dataType: DataTypeInput, encoding: TSEncodingName | number | undefined, compressor: CompressionTypeName | number | undefined, field: string): string[] {
+  const out = [`DATATYPE=${typeName(dataType, `${field}.dataType`)}`];
+  const e = enumName(TSEncoding, encoding, `${field}.encoding`);
+  const c = enumName(CompressionType, compressor, `${field}.compressor`);
+  if (e) out.push(`ENCODING=${e}`);
+  if (c) out.push(`COMPRESSOR=${c}`);
+  return out;
+}
+
+export const schemaSql = {
+  createDatabase: (name: string) => `CREATE DATABASE ${checkPath(name, 'name')}`,
+  deleteDatabase: (name: string) => `DELETE DATABASE ${checkPath(name, 'name', true)}`,
+
+  createTimeseries(s: TimeseriesSpec, field = 'spec'): string {
+    if (s === null || typeof s !== 'object') throw new IoTDBValidationError(field, 'needs an object');
+    const alias = s.alias === undefined ? '' : `(${checkNode(s.alias, `${field}.alias`)})`;
+    const props = keyValues(s.props, `${field}.props`);
+    const clauses = [...typeClauses(s.dataType, s.encoding, s.compressor, field), ...(props ? [props] : [])];
+    const tags = keyValues(s.tags, `${field}.tags`);
+    const attributes = keyValues(s.attributes, `${field}.attributes`);
+    return `CREATE TIMESERIES ${checkPath(s.path, `${field}.path`)}${alias} WITH ${clauses.join(', ')}` +
+      (tags ? ` TAGS(${tags})` : '') + (attributes ? ` ATTRIBUTES(${attributes})` : '');
+  },
+
+  createAlignedTimeseries(s: AlignedTimeseriesSpec): string {
+    return `CREATE ALIGNED TIMESERIES ${checkPath(s?.deviceId, 'deviceId')}(${measurementList(s, 'aliases').join(', ')})`;
+  },
+
+  deleteTimeseries: (pathOrPaths: string | readonly string[]) => `DELETE TIMESERIES ${paths(pathOrPaths, 'paths', true).join(', ')}`,
+
+  showTimeseries: (path: string) => `SHOW TIMESERIES ${checkPath(path, 'path', true)}`,
+
+  /** Both ends inclusive, as Java's deleteData; no startTime: everything up to endTime. */
+  deleteData(pathOrPaths: string | readonly string[], range: { startTime?: number | bigint; endTime: number | bigint }): string {
+    const end = timeLiteral(range?.endTime, 'endTime');
+    const where = range.startTime === undefined ? `time <= ${end}` : `time >= ${timeLiteral(range.startTime, 'startTime')} AND time <= ${end}`;
+    return `DELETE FROM ${paths(pathOrPaths, 'paths', true).join(', ')} WHERE ${where}`;
+  },
+
+  createSchemaTemplate(t: SchemaTemplateSpec): string {
+    const name = checkNode(t?.name, 'name');
+    return `CREATE SCHEMA TEMPLATE ${name}${t.aligned ? ' ALIGNED' : ''} (${measurementList(t, null).join(', ')})`;
+  },
+  setSchemaTemplate: (name: string, prefixPath: string) => `SET SCHEMA TEMPLATE ${checkNode(name, 'name')} TO ${checkPath(prefixPath, 'prefixPath')}`,
+  createTimeseriesUsingSchemaTemplate: (devicePaths: readonly string[]) =>
+    `CREATE TIMESERIES USING SCHEMA TEMPLATE ON ${paths(devicePaths, 'devicePaths', false).join(', ')}`,
+  unsetSchemaTemplate: (prefixPath: string, name: string) => `UNSET SCHEMA TEMPLATE ${checkNode(name, 'name')} FROM ${checkPath(prefixPath, 'prefixPath')}`,
+  dropSchemaTemplate: (name: string) => `DROP SCHEMA TEMPLATE ${checkNode(name, 'name')}`,
+};
+
+/** `s1 FLOAT ENCODING=GORILLA COMPRESSOR=SNAPPY, s2(alias) INT32` for aligned series and templates. */
+function measurementList(s: AlignedTimeseriesSpec | SchemaTemplateSpec, aliasesField: 'aliases' | null): string[] {
+  const n = Array.isArray(s?.measurements) ? s.measurements.length : 0;
+  if (n === 0) throw new IoTDBValidationError('measurements', 'needs at least one name');
+  if (!Array.isArray(s.dataTypes) || s.dataTypes.length !== n) throw new IoTDBValidationError('dataTypes', `needs one type per measurement (${n})`);
+  for (const k of ['encodings', 'compressors', ...(aliasesField ? [aliasesField] : [])] as const) {
+    const v = (s as unknown as Record<string, unknown>)[k];
+    if (v !== undefined && (!Array.isArray(v) || v.length !== n)) throw new IoTDBValidationError(k, `needs one entry per measurement (${n})`);
+  }
+  const aliases = aliasesField ? (s as AlignedTimeseriesSpec).aliases : undefined;
+  return s.measurements.map((m, i) => {
+    const alias = aliases?.[i] == null ? '' : `(${checkNode(aliases[i], `aliases[${i}]`)})`;
+    const [dt, ...rest] = typeClauses(s.dataTypes[i], s.encodings?.[i], s.compressors?.[i], `measurements[${i}]`);
+    return `${checkNode(m, `measurements[${i}]`)}${alias} ${dt.slice('DATATYPE='.length)}${rest.map((c) => ` ${c}`).join('')}`;
+  });
+}
+
+function timeLiteral(t: unknown, field: string): string {
+  if (typeof t === 'bigint' || (typeof t === 'number' && Number.isSafeInteger(t))) return String(t);
+  throw new IoTDBValidationError(field, `needs an integer time (number or bigint) in the server's precision, got ${String(t)}`);
+}
