@@ -35,7 +35,7 @@ export interface SessionOptions {
    * @default true
    */
   enableFastSerialization?: boolean;
-  /** INT64/TIMESTAMP results as bigint (exact) or number (throws RangeError past 2^53). @default 'bigint' */
+  /** INT64/TIMESTAMP results as bigint (exact) or number (throws IoTDBValidationError past 2^53). @default 'bigint' */
   int64As?: Int64Mode;
   /** Where request buffers come from. @default globalBufferPool */
   bufferPool?: BufferPool;

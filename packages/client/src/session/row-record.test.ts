@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { IoTDBValidationError } from '@iotdb/fast-serializer';
 import { TSDataType, type DecodedColumn } from '@iotdb/fast-serializer';
 import { RowRecord, int64ToNumber, jsColumn } from './row-record.js';
 
@@ -47,8 +48,8 @@ describe('int64ToNumber', () => {
   it('converts safe integers exactly and refuses anything beyond 2^53 - 1', () => {
     expect(int64ToNumber(9007199254740991n)).toBe(Number.MAX_SAFE_INTEGER);
     expect(int64ToNumber(-9007199254740991n)).toBe(-Number.MAX_SAFE_INTEGER);
-    expect(() => int64ToNumber(9007199254740992n)).toThrow(RangeError);
-    expect(() => int64ToNumber(-9007199254740992n)).toThrow(RangeError);
+    expect(() => int64ToNumber(9007199254740992n)).toThrow(IoTDBValidationError);
+    expect(() => int64ToNumber(-9007199254740992n)).toThrow(IoTDBValidationError);
   });
 });
 
@@ -68,7 +69,7 @@ describe('RowRecord', () => {
 
   it('has no Time for a result without a time column', () => {
     const r = new RowRecord(null, [1, 'x'], index);
-    expect(() => r.getValue('Time')).toThrow(RangeError);
+    expect(() => r.getValue('Time')).toThrow(IoTDBValidationError);
     expect(r.toObject()).toEqual({ a: 1, b: 'x' });
   });
 

@@ -1,4 +1,4 @@
-import { TSDataType, decodeDate, type DecodedColumn } from '@iotdb/fast-serializer';
+import { IoTDBValidationError, TSDataType, decodeDate, type DecodedColumn } from '@iotdb/fast-serializer';
 import type { Int64Mode } from './options.js';
 
 /** A query cell in JS: BOOLEAN boolean, INT32/FLOAT/DOUBLE number, INT64/TIMESTAMP bigint (or number), DATE Date, TEXT/STRING string, BLOB Buffer. */
@@ -23,7 +23,7 @@ export class RowRecord {
     const i = this.#index.get(column);
     if (i === undefined) {
       if (column === 'Time' && this.timestamp !== null) return this.timestamp;
-      throw new RangeError(`no column "${column}" in this result (columns: ${[...this.#index.keys()].join(', ')})`);
+      throw new IoTDBValidationError('column', `no column "${column}" in this result (columns: ${[...this.#index.keys()].join(', ')})`);
     }
     return this.values[i];
   }
@@ -41,7 +41,7 @@ export class RowRecord {
 export function int64ToNumber(v: bigint): number {
   const n = Number(v);
   if (!Number.isSafeInteger(n)) {
-    throw new RangeError(`INT64 value ${v} is beyond Number.MAX_SAFE_INTEGER; use int64As: 'bigint'`);
+    throw new IoTDBValidationError('int64As', `INT64 value ${v} is beyond Number.MAX_SAFE_INTEGER; use int64As: 'bigint'`);
   }
   return n;
 }

@@ -1,5 +1,6 @@
 import {
   IoTDBProtocolError,
+  IoTDBValidationError,
   dataTypeFromName,
   decodeTsBlock,
   type DecodedTsBlock,
@@ -147,9 +148,9 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
     }
   }
 
-  /** The next row; throws RangeError past the end (check hasNext() first, or use `for await`). */
+  /** The next row; throws IoTDBValidationError past the end (check hasNext() first, or use `for await`). */
   async next(opts: FetchOptions = {}): Promise<RowRecord> {
-    if (!(await this.hasNext(opts))) throw new RangeError('no more rows in this result');
+    if (!(await this.hasNext(opts))) throw new IoTDBValidationError('next', 'no more rows in this result');
     const row = this.#rowAt(this.#block!, this.#row);
     this.#row++; // only past a row that could be read: a RangeError (int64As 'number') does not skip it
     return row;

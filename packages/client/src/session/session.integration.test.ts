@@ -12,6 +12,7 @@ import {
   type SessionDataSet,
   type TSDataTypeName,
   type Tablet,
+  IoTDBValidationError,
 } from '../index.js';
 import { useTreeDatabase } from '../testing/tree-database.js';
 import { expectedReadBack } from '../testing/read-back.js';
@@ -441,7 +442,7 @@ describe('queries', () => {
     expect(ds.isClosed).toBe(true);
   });
 
-  it('gives the same rows through hasNext()/next() over many fetches and throws RangeError past the end', async () => {
+  it('gives the same rows through hasNext()/next() over many fetches and throws IoTDBValidationError past the end', async () => {
     const ds = await session.executeQueryStatement(manySql(), { fetchSize: 100 });
     const got: { time: unknown; n: unknown }[] = [];
     while (await ds.hasNext()) {
@@ -449,7 +450,7 @@ describe('queries', () => {
       got.push({ time: r.timestamp, n: r.getValue('n') });
     }
     expect(got).toEqual(Array.from({ length: DEVICES * PER_DEVICE }, (_, k) => ({ time: manyRow(k).time, n: manyRow(k).n })));
-    await expect(ds.next()).rejects.toBeInstanceOf(RangeError);
+    await expect(ds.next()).rejects.toBeInstanceOf(IoTDBValidationError);
   });
 
   it('returns the rows not yet read when toColumnar follows some next() calls', async () => {
@@ -530,7 +531,7 @@ describe('queries', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0].getValue('Time')).toBe(2n);
     expect(rows[0].toObject()).toEqual({ Time: 2n, [`${bigDevice}.n`]: 3, [`${bigDevice}.txt`]: 'r1' });
-    expect(() => rows[0].getValue('nope')).toThrow(RangeError);
+    expect(() => rows[0].getValue('nope')).toThrow(IoTDBValidationError);
   });
 
   it('releases a query closed early (with rows still on the server) and fetches no more', async () => {
@@ -653,31 +654,31 @@ describe("int64As: 'number'", () => {
     ]);
   });
 
-  it('throws RangeError for an INT64 beyond 2^53 instead of rounding, and the session goes on', async () => {
+  it('throws IoTDBValidationError for an INT64 beyond 2^53 instead of rounding, and the session goes on', async () => {
     const ds = await numSession.executeQueryStatement(`SELECT l FROM ${bigDevice}`);
     const e = await (async () => {
       while (await ds.hasNext()) await ds.next();
     })().catch((x: unknown) => x);
-    expect(e).toBeInstanceOf(RangeError);
+    expect(e).toBeInstanceOf(IoTDBValidationError);
     expect((e as Error).message).toContain('9007199254740993');
     await ds.close();
     const { rows } = await readDevice(safeDevice, numSession, ['i']);
     expect(rows.map((r) => r.values[0])).toEqual([5, 6]);
   });
 
-  it('reads the rows before the unsafe INT64, then throws RangeError at the unsafe row', async () => {
+  it('reads the rows before the unsafe INT64, then throws IoTDBValidationError at the unsafe row', async () => {
     const ds = await numSession.executeQueryStatement(`SELECT l FROM ${bigDevice}`);
     try {
       const first = await ds.next();
       expect(first.timestamp).toBe(1);
       expect(first.values[0]).toBe(1);
-      await expect(ds.next()).rejects.toThrow(RangeError);
+      await expect(ds.next()).rejects.toThrow(IoTDBValidationError);
     } finally {
       await ds.close();
     }
   });
 
-  it('throws RangeError out of for await too', async () => {
+  it('throws IoTDBValidationError out of for await too', async () => {
     const ds = await numSession.executeQueryStatement(`SELECT l FROM ${bigDevice}`);
     await expect(rowsOf(ds)).rejects.toThrow(/beyond Number.MAX_SAFE_INTEGER/);
     expect(ds.isClosed).toBe(true);

@@ -217,7 +217,7 @@ describe('TableSession', () => {
         { time: 2_500, f_int64: 0, f_timestamp: -1 },
         { time: 3_500, f_int64: -1, f_timestamp: 9_000_000_000_000 },
       ]);
-      await expect(objectsOf(await num.executeQueryStatement(`SELECT f_int64 FROM all_types WHERE device = 'a'`))).rejects.toThrow(RangeError);
+      await expect(objectsOf(await num.executeQueryStatement(`SELECT f_int64 FROM all_types WHERE device = 'a'`))).rejects.toThrow(IoTDBValidationError);
     } finally {
       await num.close();
     }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { IoTDBValidationError } from '../errors.js';
 import { ByteWriter } from '../io/byte-writer.js';
 import { BufferPool, globalBufferPool } from './buffer-pool.js';
 
@@ -32,9 +33,9 @@ describe('BufferPool size classes', () => {
   });
 
   it('rejects impossible options', () => {
-    expect(() => new BufferPool({ minBufferSize: 0 })).toThrow(RangeError);
-    expect(() => new BufferPool({ minBufferSize: 8192, maxBufferSize: 4096 })).toThrow(RangeError);
-    expect(() => new BufferPool({ maxRetainedBytes: -1 })).toThrow(RangeError);
+    expect(() => new BufferPool({ minBufferSize: 0 })).toThrow(IoTDBValidationError);
+    expect(() => new BufferPool({ minBufferSize: 8192, maxBufferSize: 4096 })).toThrow(IoTDBValidationError);
+    expect(() => new BufferPool({ maxRetainedBytes: -1 })).toThrow(IoTDBValidationError);
   });
 });
 

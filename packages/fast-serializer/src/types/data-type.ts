@@ -1,3 +1,4 @@
+import { IoTDBValidationError } from '../errors.js';
 /**
  * IoTDB data types as they travel in requests: the ordinal of tsfile's `TSDataType` enum.
  * The server decodes them with `TSDataType.values()[code]`, so the gaps (6 VECTOR, 7 UNKNOWN) matter.
@@ -32,7 +33,7 @@ export function isTSDataType(code: unknown): code is TSDataType {
 
 export function dataTypeName(code: TSDataType): TSDataTypeName {
   const name = NAME_BY_CODE.get(code);
-  if (name === undefined) throw new RangeError(`unknown TSDataType code ${String(code)}`);
+  if (name === undefined) throw new IoTDBValidationError('dataType', `unknown TSDataType code ${String(code)}`);
   return name;
 }
 
