@@ -55,7 +55,7 @@ export abstract class BaseSession {
 
   protected constructor(options: SessionOptions, dialect: SqlDialect, database?: string) {
     this.options = resolveSessionOptions(options);
-    this.#initial = this.#context = { dialect, database };
+    this.#initial = this.#context = { dialect, database, timeZone: this.options.timeZone };
     this.#registry = new NodeRegistry(this.options.endpoints, QUARANTINE);
     this.#nodes = new NodeSessions(this.options, this.#registry, () => this.#context, () => this.#lifetime.signal);
     this.#targets = this.#writeTargets();
@@ -86,9 +86,27 @@ export abstract class BaseSession {
     return this.#context.dialect;
   }
 
-  /** A statement changed the session's database or dialect since it was opened (a pool does not hand such a session on). */
+  /** A call changed the session's database, dialect or time zone since it was made (a pool does not hand such a session on). */
   get contextChanged(): boolean {
-    return this.#context.dialect !== this.#initial.dialect || this.#context.database !== this.#initial.database;
+    const now = this.#context;
+    const first = this.#initial;
+    return now.dialect !== first.dialect || now.database !== first.database || now.timeZone !== first.timeZone;
+  }
+
+  /** The zone the server reads and renders times in, as given (`'Asia/Tokyo'`, `'+05:30'`). */
+  getTimeZone(): string {
+    return this.#context.timeZone;
+  }
+
+  /** Sets the zone the server reads and renders times in (the server checks it); later server sessions start in it. */
+  async setTimeZone(zone: string, opts: CallOptions = {}): Promise<void> {
+    if (typeof zone !== 'string' || zone.trim().length === 0) throw new IoTDBValidationError('zone', 'needs a time zone such as Asia/Tokyo or +05:30');
+    const status = await this.runOnDefault('statement', `setTimeZone ${zone}`, opts, (ns, signal) =>
+      ns.connection.call('setTimeZone', { sessionId: ns.sessionId, timeZone: zone }, { signal }),
+    );
+    verifySuccess(status, `setTimeZone ${JSON.stringify(zone)}`);
+    this.#context = { ...this.#context, timeZone: zone };
+    await this.#nodes.closeOthers(); // redirect targets reopen in the new zone
   }
 
   /** The node this session sends `device`'s writes to, 'host:port', when a redirect named one (else the default node). */
@@ -168,7 +186,7 @@ export abstract class BaseSession {
     verifySuccess(resp.status, sqlContext(sql));
     const { connection, sessionId, statementId } = ns;
     const ds = this.#dataSet(
-      { connection, sessionId, statementId, sql, fetchSize, timeoutMs, int64As: this.options.int64As, signal: opts.signal, onClose: (d) => this.#dataSets.delete(d) },
+      { connection, sessionId, statementId, sql, fetchSize, timeoutMs, int64As: this.options.int64As, precision: ns.precision, signal: opts.signal, onClose: (d) => this.#dataSets.delete(d) },
       resp,
     );
     if (!ds.isClosed) this.#dataSets.add(ds);
@@ -266,7 +284,7 @@ export abstract class BaseSession {
   /** `USE db` and `SET SQL_DIALECT`: new server sessions start in the new context; redirect targets reopen lazily. */
   async #learnContext(sql: string, database: string | undefined): Promise<void> {
     const dialect = SET_DIALECT.exec(sql)?.[1]?.toLowerCase() as SqlDialect | undefined;
-    const next = { dialect: dialect ?? this.#context.dialect, database: database ?? this.#context.database };
+    const next = { ...this.#context, dialect: dialect ?? this.#context.dialect, database: database ?? this.#context.database };
     if (next.dialect === this.#context.dialect && next.database === this.#context.database) return;
     this.#context = next;
     this.#registry.clearRoutes();

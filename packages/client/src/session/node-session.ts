@@ -12,6 +12,8 @@ export type TimestampPrecision = 'ms' | 'us' | 'ns';
 export interface SessionContext {
   readonly dialect: SqlDialect;
   readonly database: string | undefined;
+  /** the zone the server reads and renders times in (`timeZone`, then setTimeZone) */
+  readonly timeZone: string;
 }
 
 /**
@@ -54,7 +56,7 @@ export class NodeSession {
         ['sql_dialect', context.dialect],
       ]);
       if (context.database !== undefined) configuration.set('db', context.database);
-      const login = { client_protocol: IOTDB_SERVICE_PROTOCOL_V3, zoneId: o.timeZone, username: o.username, password: passwordOf(o), configuration };
+      const login = { client_protocol: IOTDB_SERVICE_PROTOCOL_V3, zoneId: context.timeZone, username: o.username, password: passwordOf(o), configuration };
       // sensitive: the request buffer is zeroed before it goes back to the shared pool
       // the login counts as part of connecting: a peer that takes the bytes but never answers (a plaintext
       // client at a TLS port) fails within connectTimeoutMs

@@ -54,10 +54,7 @@ describe('int64ToNumber', () => {
 });
 
 describe('RowRecord', () => {
-  const index = new Map([
-    ['a', 0],
-    ['b', 1],
-  ]);
+  const index = { index: new Map([['a', 0], ['b', 1]]), types: [TSDataType.INT32, TSDataType.TEXT], precision: 'ms' as const };
 
   it('reads values by name and Time as the timestamp', () => {
     const r = new RowRecord(5n, [1, 'x'], index);
@@ -74,11 +71,57 @@ describe('RowRecord', () => {
   });
 
   it('prefers a real column named Time over the timestamp', () => {
-    const r = new RowRecord(5n, [9], new Map([['Time', 0]]));
+    const r = new RowRecord(5n, [9], { index: new Map([['Time', 0]]), types: [TSDataType.INT32], precision: 'ms' });
     expect(r.getValue('Time')).toBe(9);
   });
 
   it('names the known columns when asked for an unknown one', () => {
     expect(() => new RowRecord(1n, [1, 2], index).getValue('zz')).toThrow(/no column "zz".*a, b/);
+  });
+});
+
+describe('RowRecord typed getters (as Java DataIterator)', () => {
+  const types = [TSDataType.BOOLEAN, TSDataType.INT32, TSDataType.INT64, TSDataType.FLOAT, TSDataType.DOUBLE, TSDataType.TEXT, TSDataType.TIMESTAMP, TSDataType.DATE, TSDataType.BLOB, TSDataType.STRING];
+  const names = types.map((_, i) => `c${i}`);
+  const shape = (precision: 'ms' | 'us' | 'ns') => ({ index: new Map(names.map((n, i) => [n, i])), types, precision });
+  const values = [true, 7, 2n ** 60n, 1.5, 2.25, 'txt', 1_700_000_000_123_456n, new Date(Date.UTC(2024, 1, 29)), Buffer.from([1, 2]), 'str'];
+  const row = new RowRecord(1_700_000_000_123_456n, values, shape('us'));
+
+  it('reads each type by name and by 1-based position counting the time column as 1', () => {
+    expect(row.getBoolean('c0')).toBe(true);
+    expect(row.getBoolean(2)).toBe(true);
+    expect(row.getInt('c1')).toBe(7);
+    expect(row.getLong(4)).toBe(2n ** 60n);
+    expect(row.getFloat('c3')).toBe(1.5);
+    expect(row.getDouble('c3')).toBe(1.5);
+    expect(row.getDouble('c4')).toBe(2.25);
+    expect(row.getString('c5')).toBe('txt');
+    expect(row.getString('c1')).toBe('7');
+    expect(row.getTimestamp('c6')).toEqual(new Date(1_700_000_000_123));
+    expect(row.getTimestamp(1)).toEqual(new Date(1_700_000_000_123)); // the time column, in us
+    expect(row.getLong('Time')).toBe(1_700_000_000_123_456n);
+    expect(row.getDate('c7')).toEqual(new Date(Date.UTC(2024, 1, 29)));
+    expect(row.getBlob('c8')).toEqual(Buffer.from([1, 2]));
+    expect(row.getString(11)).toBe('str');
+  });
+
+  it('converts times by the server precision, flooring before 1970', () => {
+    expect(new RowRecord(-1n, [], { index: new Map(), types: [], precision: 'ns' }).getTimestamp(1)).toEqual(new Date(-1));
+    expect(new RowRecord(5_000_000n, [], { index: new Map(), types: [], precision: 'ns' }).getTimestamp('Time')).toEqual(new Date(5));
+  });
+
+  it('gives null for a null cell and says so with isNull', () => {
+    const r = new RowRecord(1n, [null, 1], { index: new Map([['a', 0], ['b', 1]]), types: [TSDataType.INT32, TSDataType.INT32], precision: 'ms' });
+    expect(r.getInt('a')).toBeNull();
+    expect(r.isNull('a')).toBe(true);
+    expect(r.isNull(3)).toBe(false);
+  });
+
+  it('refuses a getter of the wrong type or a column that is not there with IoTDBValidationError', () => {
+    expect(() => row.getInt('c0')).toThrow(/getInt\("c0"\): the column is BOOLEAN/);
+    expect(() => row.getFloat('c4')).toThrow(IoTDBValidationError);
+    expect(() => row.getBoolean(0)).toThrow(IoTDBValidationError);
+    expect(() => row.getBoolean(12)).toThrow(IoTDBValidationError);
+    expect(() => row.getLong('nope')).toThrow(IoTDBValidationError);
   });
 });

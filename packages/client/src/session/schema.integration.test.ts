@@ -111,3 +111,51 @@ describe('safe SQL', () => {
     expect(await count(`${DB}.safe2`)).toBe(1);
   });
 });
+
+describe('rows and time zones', () => {
+  it('typed getters read every type back, by name and by 1-based position', async () => {
+    const device = `${DB}.types`;
+    await s.insertTablet({
+      deviceId: device,
+      measurements: ['b', 'i', 'l', 'f', 'd', 't', 'ts', 'dt', 'bl', 'st'],
+      dataTypes: ['BOOLEAN', 'INT32', 'INT64', 'FLOAT', 'DOUBLE', 'TEXT', 'TIMESTAMP', 'DATE', 'BLOB', 'STRING'],
+      timestamps: [1_700_000_000_000],
+      values: [[true, 7, 2n ** 60n, 1.5, 2.25, 'txt', 1_700_000_000_123n, '2024-02-29', Buffer.from([1, 2]), null]],
+    });
+    const ds = await s.executeQueryStatement(`SELECT b, i, l, f, d, t, ts, dt, bl, st FROM ${device}`);
+    const row = await ds.next();
+    await ds.close();
+    expect(row.getBoolean(`${device}.b`)).toBe(true);
+    expect(row.getInt(`${device}.i`)).toBe(7);
+    expect(row.getLong(`${device}.l`)).toBe(2n ** 60n);
+    expect(row.getFloat(`${device}.f`)).toBe(1.5);
+    expect(row.getDouble(`${device}.d`)).toBe(2.25);
+    expect(row.getString(`${device}.t`)).toBe('txt');
+    expect(row.getTimestamp(`${device}.ts`)).toEqual(new Date(1_700_000_000_123));
+    expect(row.getDate(`${device}.dt`)).toEqual(new Date(Date.UTC(2024, 1, 29)));
+    expect(row.getBlob(`${device}.bl`)).toEqual(Buffer.from([1, 2]));
+    expect(row.isNull(`${device}.st`)).toBe(true);
+    expect(row.getTimestamp(1)).toEqual(new Date(1_700_000_000_000)); // the time column
+    expect(row.getBoolean(2)).toBe(true);
+    expect(() => row.getInt(`${device}.t`)).toThrow(/getInt/);
+  });
+
+  it('setTimeZone changes how the server renders times; getTimeZone returns the zone as given', async () => {
+    const z = new Session({ host, port, timeZone: 'UTC' });
+    await z.open();
+    try {
+      expect(z.getTimeZone()).toBe('UTC');
+      await z.setTimeZone('+05:30');
+      expect(z.getTimeZone()).toBe('+05:30');
+      // a time written as a zone-less string is read in the session's zone
+      await z.executeNonQueryStatement(`INSERT INTO ${DB}.tz(time, v) VALUES (2024-01-01T00:00:00, 1)`);
+      const ds = await z.executeQueryStatement(`SELECT v FROM ${DB}.tz`);
+      const row = await ds.next();
+      await ds.close();
+      expect(row.timestamp).toBe(BigInt(Date.UTC(2024, 0, 1) - 5.5 * 3600_000));
+      await expect(z.setTimeZone('Not/AZone')).rejects.toThrow(IoTDBServerError);
+    } finally {
+      await z.close();
+    }
+  });
+});

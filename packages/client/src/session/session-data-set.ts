@@ -12,7 +12,8 @@ import { IoTDBAbortError, IoTDBSessionClosedError, withCallerStack } from '../er
 import { verifySuccess } from '../protocol/status.js';
 import { joinColumn, joinTimes, type ColumnPiece, type ColumnarResult } from './columnar.js';
 import type { Int64Mode } from './options.js';
-import { RowRecord, int64ToNumber, jsColumn, type IoTDBValue } from './row-record.js';
+import type { TimestampPrecision } from './node-session.js';
+import { RowRecord, int64ToNumber, jsColumn, type IoTDBValue, type RowShape } from './row-record.js';
 
 /** Most TsBlock columns a mapping may name (each block is checked to have the columns named). */
 const MAX_BLOCK_COLUMNS = 1 << 16;
@@ -54,6 +55,8 @@ export interface QueryContext {
   readonly fetchSize: number;
   readonly timeoutMs: number;
   readonly int64As: Int64Mode;
+  /** the server's time unit, for RowRecord.getTimestamp */
+  readonly precision: TimestampPrecision;
   /** the query's AbortSignal: it also ends the fetches of further rows */
   readonly signal?: AbortSignal;
   /** called once the data set is closed */
@@ -79,7 +82,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   /** output value column k reads TsBlock column #blockIndex[k] */
   readonly #blockIndex: number[];
   readonly #blockTypes: (TSDataType | undefined)[];
-  readonly #nameIndex: Map<string, number>;
+  readonly #shape: RowShape;
   #raw: Buffer[] = [];
   #rawAt = 0;
   #moreData: boolean;
@@ -112,10 +115,11 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
     this.#blockIndex = checkedMapping(resp.columnIndex2TsBlockColumnIndexList, this.#valueNames.length);
     this.#blockTypes = [];
     this.#blockIndex.forEach((b, k) => (this.#blockTypes[b] ??= this.#valueTypes[k]));
-    this.#nameIndex = new Map();
+    const index = new Map<string, number>();
     this.#valueNames.forEach((n, k) => {
-      if (!this.#nameIndex.has(n)) this.#nameIndex.set(n, k); // duplicates: the first one wins, as in Java
+      if (!index.has(n)) index.set(n, k); // duplicates: the first one wins, as in Java
     });
+    this.#shape = { index, types: this.#valueTypes, precision: ctx.precision };
     this.columnNames = this.#hasTime ? ['Time', ...this.#valueNames] : [...this.#valueNames];
     this.columnTypes = this.#hasTime ? ['INT64', ...typeNames] : [...typeNames];
     this.#raw = resp.queryResult ?? [];
@@ -183,7 +187,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
     }
     const t = this.#hasTime ? block.times[r] : null;
     const timestamp = t === null ? null : int64As === 'number' ? int64ToNumber(t) : t;
-    return new RowRecord(timestamp, values, this.#nameIndex);
+    return new RowRecord(timestamp, values, this.#shape);
   }
 
   /** All rows not yet read, as columns (typed arrays handed over without a copy where the layout allows). */

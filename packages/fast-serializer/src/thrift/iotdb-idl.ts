@@ -139,6 +139,15 @@ export const TSCancelOperationReqSchema = schema({
 });
 export type TSCancelOperationReq = StructInput<typeof TSCancelOperationReqSchema>;
 
+export const TSSetTimeZoneReqSchema = schema({
+  name: 'TSSetTimeZoneReq',
+  fields: [
+    { id: 1, name: 'sessionId', type: 'i64', required: true },
+    { id: 2, name: 'timeZone', type: 'string', required: true },
+  ],
+});
+export type TSSetTimeZoneReq = StructInput<typeof TSSetTimeZoneReqSchema>;
+
 /** TSInsertTabletReq: the fast path writes it without this schema (tablet/insert-tablet-request.ts). */
 export const TSInsertTabletReqSchema = schema({
   name: 'TSInsertTabletReq',
@@ -219,6 +228,7 @@ export const IClientRPCService = {
   fetchResultsV2: returns({ struct: TSFetchResultsReqSchema }, { struct: TSFetchResultsRespSchema }),
   closeOperation: returns({ struct: TSCloseOperationReqSchema }, STATUS),
   cancelOperation: returns({ struct: TSCancelOperationReqSchema }, STATUS),
+  setTimeZone: returns({ struct: TSSetTimeZoneReqSchema }, STATUS),
   insertTablet: returns({ struct: TSInsertTabletReqSchema }, STATUS),
   insertTablets: returns({ struct: TSInsertTabletsReqSchema }, STATUS),
   insertRecord: returns({ struct: TSInsertRecordReqSchema }, STATUS),
