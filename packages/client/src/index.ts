@@ -1,4 +1,5 @@
 export { Session } from './session/session.js';
+export type { OneDeviceRow, OneDeviceOptions } from './session/session.js';
 export { TableSession } from './session/table-session.js';
 export { BaseSession } from './session/base-session.js';
 export type { CallOptions, QueryOptions, StatementOptions, SqlDialect, TimestampPrecision } from './session/base-session.js';
@@ -51,6 +52,7 @@ export type {
   TableTablet,
   TabletData,
   RecordInput,
+  StringRecordInput,
   CellValue,
   ColumnInput,
   TimestampsInput,

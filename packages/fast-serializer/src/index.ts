@@ -30,6 +30,8 @@ export { writeInsertTabletReq, writeInsertTabletsReq } from './tablet/insert-tab
 export { encodeDate, decodeDate } from './tablet/date.js';
 export { encodeRecord, checkTimestamp } from './record/encode-record.js';
 export type { RecordInput, EncodedRecord } from './record/encode-record.js';
+export { checkStringRecord } from './record/string-record.js';
+export type { StringRecordInput, CheckedStringRecord } from './record/string-record.js';
 
 // Query results
 export { decodeTsBlock } from './tsblock/decode-tsblock.js';

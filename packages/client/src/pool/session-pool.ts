@@ -1,9 +1,9 @@
-import { IoTDBValidationError, type RecordInput, type Tablet, type TableTablet } from '@iotdb/fast-serializer';
+import { IoTDBValidationError, type RecordInput, type StringRecordInput, type Tablet, type TableTablet } from '@iotdb/fast-serializer';
 import type { AlignedTimeseriesSpec, SchemaTemplateSpec, TimeseriesSpec } from '../sql/schema-statements.js';
 import type { BaseSession, CallOptions, QueryOptions, StatementOptions } from '../session/base-session.js';
 import type { SessionOptions, TableSessionOptions } from '../session/options.js';
 import type { SessionDataSet } from '../session/session-data-set.js';
-import { Session } from '../session/session.js';
+import { Session, type OneDeviceOptions, type OneDeviceRow } from '../session/session.js';
 import { TableSession } from '../session/table-session.js';
 import { runAll, slotOf } from './parallel.js';
 import { Pool } from './pool.js';
@@ -83,6 +83,19 @@ export class SessionPool extends StatementPool<Session> {
 
   async insertRecords(records: readonly RecordInput[], opts: CallOptions = {}): Promise<void> {
     return this.execute((s) => s.insertRecords(records, opts), opts);
+  }
+
+  async insertStringRecord(record: StringRecordInput, opts: CallOptions = {}): Promise<void> {
+    return this.executeOn(this.slotFor(record?.deviceId), (s) => s.insertStringRecord(record, opts), opts.signal);
+  }
+  async insertStringRecords(records: readonly StringRecordInput[], opts: CallOptions = {}): Promise<void> {
+    return this.execute((s) => s.insertStringRecords(records, opts), opts);
+  }
+  async insertRecordsOfOneDevice(deviceId: string, rows: readonly OneDeviceRow[], opts: OneDeviceOptions = {}): Promise<void> {
+    return this.executeOn(this.slotFor(deviceId), (s) => s.insertRecordsOfOneDevice(deviceId, rows, opts), opts.signal);
+  }
+  async insertAlignedRecordsOfOneDevice(deviceId: string, rows: readonly OneDeviceRow[], opts: OneDeviceOptions = {}): Promise<void> {
+    return this.executeOn(this.slotFor(deviceId), (s) => s.insertAlignedRecordsOfOneDevice(deviceId, rows, opts), opts.signal);
   }
 
   // schema and data management, as on Session

@@ -465,3 +465,36 @@ describe('closing against a server that stops answering', () => {
     expect((e as Error).cause).toEqual(new Error('enough'));
   });
 });
+
+describe('string records and records of one device', () => {
+  it('insertStringRecord sends strings for the server to type, leaving nulls out', async () => {
+    const fake = new FakeTransport();
+    const s = session(fake);
+    await s.open();
+    await s.insertStringRecord({ deviceId: 'root.sg.d', timestamp: 5, measurements: ['a', 'b', 'c'], values: ['1.5', null, 'x'] });
+    expect(fake.callsOf('insertStringRecord')[0].args).toMatchObject({ prefixPath: 'root.sg.d', measurements: ['a', 'c'], values: ['1.5', 'x'], timestamp: 5n });
+    await expect(s.insertStringRecord({ deviceId: 'root.sg.d', timestamp: 5, measurements: ['a'], values: [1 as never] })).rejects.toMatchObject({ code: 'IOTDB_INVALID_ARG' });
+  });
+
+  it('insertRecordsOfOneDevice sorts rows by time (values travel with them) and reports failures by the caller’s row', async () => {
+    const fake = new FakeTransport(sequence('insertRecordsOfOneDevice', [status(302, { subStatus: [{ code: 200 }, { code: 614, message: 'bad' }, { code: 200 }] })]));
+    const s = session(fake);
+    await s.open();
+    const row = (t: number, v: number | null) => ({ timestamp: t, measurements: ['v'], dataTypes: ['INT32' as const], values: [v] });
+    const e = (await s.insertRecordsOfOneDevice('root.sg.d', [row(30, 3), row(10, 1), row(40, null), row(20, 2)]).catch((x: unknown) => x)) as IoTDBBatchError;
+    const sent = fake.callsOf('insertRecordsOfOneDevice')[0].args as { timestamps: bigint[]; isAligned: boolean };
+    expect(sent.timestamps).toEqual([10n, 20n, 30n]);
+    expect(sent.isAligned).toBe(false);
+    expect(e.failures.map((f) => f.index)).toEqual([3]); // the second sent (t=20) is the caller's row 3
+    expect(e.succeeded).toEqual([0, 1, 2]); // row 2 had nothing to write
+  });
+
+  it('sorted: true sends the rows as given; the aligned variant says so', async () => {
+    const fake = new FakeTransport();
+    const s = session(fake);
+    await s.open();
+    const row = (t: number) => ({ timestamp: t, measurements: ['v'], dataTypes: ['INT32' as const], values: [t] });
+    await s.insertAlignedRecordsOfOneDevice('root.sg.d', [row(2), row(1)], { sorted: true });
+    expect(fake.callsOf('insertRecordsOfOneDevice')[0].args).toMatchObject({ timestamps: [2n, 1n], isAligned: true });
+  });
+});

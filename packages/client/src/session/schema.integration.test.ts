@@ -159,3 +159,26 @@ describe('rows and time zones', () => {
     }
   });
 });
+
+describe('string records and records of one device', () => {
+  it('insertStringRecord(s): the server infers the types; values read back', async () => {
+    await s.insertStringRecord({ deviceId: `${DB}.str`, timestamp: 1, measurements: ['n', 't'], values: ['42', "'hi'"] });
+    await s.insertStringRecords([
+      { deviceId: `${DB}.str`, timestamp: 2, measurements: ['n'], values: ['43'] },
+      { deviceId: `${DB}.str2`, timestamp: 1, measurements: ['n'], values: ['1.5'] },
+    ]);
+    const shown = await rows(`SHOW TIMESERIES ${DB}.str*.*`);
+    expect(shown.length).toBe(3);
+    expect(await count(`${DB}.str`)).toBe(3);
+  });
+
+  it('insertRecordsOfOneDevice and the aligned variant: unsorted rows land at their own times', async () => {
+    const row = (t: number, v: number) => ({ timestamp: t, measurements: ['v', 'w'], dataTypes: ['INT32' as const, 'TEXT' as const], values: [v, `r${v}`] });
+    await s.insertRecordsOfOneDevice(`${DB}.one`, [row(3, 30), row(1, 10), row(2, 20)]);
+    await s.insertAlignedRecordsOfOneDevice(`${DB}.onea`, [row(2, 20), row(1, 10)]);
+    const back = await rows(`SELECT v, w FROM ${DB}.one`);
+    expect(back.map((r) => [Number(r.Time), r[`${DB}.one.v`], r[`${DB}.one.w`]])).toEqual([[1, 10, 'r10'], [2, 20, 'r20'], [3, 30, 'r30']]);
+    expect(await count(`${DB}.onea`)).toBe(4);
+    expect((await rows(`SHOW DEVICES ${DB}.onea`))[0]?.IsAligned).toBe('true');
+  });
+});

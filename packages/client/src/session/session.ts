@@ -4,14 +4,17 @@ import {
   prefixField,
   prepareTablet,
   writeInsertTabletsReq,
+  checkStringRecord,
+  type CheckedStringRecord,
   type EncodedRecord,
+  type StringRecordInput,
   type PreparedTablet,
   type RecordInput,
   type Tablet,
   type TSInsertRecordsReq,
   type TSStatus,
 } from '@iotdb/fast-serializer';
-import type { WritePlan } from '../write/write-router.js';
+import { compareTime, itemPlan, sameAlignment } from '../write/item-plan.js';
 import { schemaSql, type AlignedTimeseriesSpec, type SchemaTemplateSpec, type TimeseriesSpec } from '../sql/schema-statements.js';
 import { BaseSession, type CallOptions, type StatementOptions } from './base-session.js';
 import type { NodeSession } from './node-session.js';
@@ -100,6 +103,73 @@ export class Session extends BaseSession {
     const send = (ns: NodeSession, group: readonly EncodedRecord[]) => this.sendRecords(ns, group);
     const skipped = encoded.flatMap((r, i) => (r.measurements.length === 0 ? [i] : []));
     await this.write({ ...itemPlan('insertRecords', items, recordDevice, send, true, (k) => kept[k]), settled: skipped }, opts);
+  }
+
+  /** One row whose values are strings: the server infers the types (Java's insertRecord with String values). Nulls are left out. */
+  async insertStringRecord(record: StringRecordInput, opts: CallOptions = {}): Promise<void> {
+    this.checkOpen();
+    const r = checkStringRecord(record);
+    if (r.measurements.length === 0) return; // every value null: nothing to write
+    const send = (ns: NodeSession) =>
+      ns.connection.call('insertStringRecord', { sessionId: ns.sessionId, prefixPath: r.deviceId, measurements: r.measurements, values: r.values, timestamp: r.timestamp, isAligned: r.isAligned });
+    await this.write(itemPlan('insertStringRecord', [r], stringDevice, send), opts);
+  }
+
+  /** String rows of any devices, one request per DataNode; the server infers the types. Failures as insertRecords. */
+  async insertStringRecords(records: readonly StringRecordInput[], opts: CallOptions = {}): Promise<void> {
+    this.checkOpen();
+    if (!Array.isArray(records) || records.length === 0) throw new IoTDBValidationError('records', 'needs at least one record');
+    const checked = records.map((r, i) => checkStringRecord(r, `records[${i}]`));
+    sameAlignment(checked, 'records');
+    const kept = checked.flatMap((r, i) => (r.measurements.length > 0 ? [i] : []));
+    if (kept.length === 0) return;
+    const items = kept.map((i) => checked[i]);
+    const send = (ns: NodeSession, group: readonly CheckedStringRecord[]) =>
+      ns.connection.call('insertStringRecords', {
+        sessionId: ns.sessionId,
+        prefixPaths: group.map((r) => r.deviceId),
+        measurementsList: group.map((r) => r.measurements),
+        valuesList: group.map((r) => r.values),
+        timestamps: group.map((r) => r.timestamp),
+        isAligned: group[0].isAligned,
+      });
+    const settled = checked.flatMap((r, i) => (r.measurements.length === 0 ? [i] : []));
+    await this.write({ ...itemPlan('insertStringRecords', items, stringDevice, send, true, (k) => kept[k]), settled }, opts);
+  }
+
+  /**
+   * Rows of one device in one request (typed values, as insertRecord). Rows are sorted by time first
+   * unless `sorted` says they are (their values travel with them, as in Java); rows whose values are
+   * all null are skipped. IoTDBBatchError indexes are into `rows`.
+   */
+  async insertRecordsOfOneDevice(deviceId: string, rows: readonly OneDeviceRow[], opts: OneDeviceOptions = {}): Promise<void> {
+    await this.#recordsOfOneDevice('insertRecordsOfOneDevice', deviceId, rows, false, opts);
+  }
+
+  /** insertRecordsOfOneDevice to an aligned device. */
+  async insertAlignedRecordsOfOneDevice(deviceId: string, rows: readonly OneDeviceRow[], opts: OneDeviceOptions = {}): Promise<void> {
+    await this.#recordsOfOneDevice('insertAlignedRecordsOfOneDevice', deviceId, rows, true, opts);
+  }
+
+  async #recordsOfOneDevice(what: string, deviceId: string, rows: readonly OneDeviceRow[], aligned: boolean, opts: OneDeviceOptions): Promise<void> {
+    this.checkOpen();
+    if (!Array.isArray(rows) || rows.length === 0) throw new IoTDBValidationError('rows', 'needs at least one row');
+    const encoded = rows.map((row, i) => encodeRecord({ ...row, deviceId, isAligned: aligned }, `rows[${i}]`));
+    const kept = encoded.flatMap((r, i) => (r.measurements.length > 0 ? [i] : []));
+    if (kept.length === 0) return;
+    if (opts.sorted !== true) kept.sort((a, b) => compareTime(encoded[a].timestamp, encoded[b].timestamp) || a - b);
+    const items = kept.map((i) => encoded[i]);
+    const send = (ns: NodeSession, group: readonly EncodedRecord[]) =>
+      ns.connection.call('insertRecordsOfOneDevice', {
+        sessionId: ns.sessionId,
+        prefixPath: deviceId,
+        measurementsList: group.map((r) => r.measurements),
+        valuesList: group.map((r) => r.values),
+        timestamps: group.map((r) => r.timestamp),
+        isAligned: aligned,
+      });
+    const settled = encoded.flatMap((r, i) => (r.measurements.length === 0 ? [i] : []));
+    await this.write({ ...itemPlan(what, items, recordDevice, send, true, (k) => kept[k]), settled }, opts);
   }
 
   /**
@@ -210,29 +280,17 @@ export class Session extends BaseSession {
   }
 }
 
-/**
- * A write of tablets or records, one device each. `routed` false: one request to the default node as
- * given (the testInsert* calls, which never store anything and so never redirect).
- */
-function itemPlan<T>(
-  what: string,
-  items: readonly T[],
-  deviceOf: (item: T) => string,
-  send: (ns: NodeSession, group: readonly T[]) => Promise<TSStatus>,
-  routed = true,
-  indexOf: (k: number) => number = (k) => k,
-): WritePlan<NodeSession> {
-  return {
-    what,
-    count: routed ? items.length : 1,
-    deviceOf: (k) => (routed ? deviceOf(items[k]) : ''),
-    labelOf: (k) => (routed ? deviceOf(items[k]) : `${items.length} items`),
-    indexOf,
-    send: (ns, ks) => send(ns, !routed || ks.length === items.length ? items : ks.map((k) => items[k])),
-  };
-}
-
 const tabletDevice = (t: PreparedTablet) => t.prefixPath;
+const stringDevice = (r: CheckedStringRecord) => r.deviceId;
+
+
+/** One row of insertRecordsOfOneDevice: a record without its device. */
+export type OneDeviceRow = Omit<RecordInput, 'deviceId' | 'isAligned'>;
+
+export interface OneDeviceOptions extends CallOptions {
+  /** the rows are in time order already (else they are sorted first). @default false */
+  sorted?: boolean;
+}
 const recordDevice = (r: EncodedRecord) => r.deviceId;
 
 function recordsReq(ns: NodeSession, group: readonly EncodedRecord[]): TSInsertRecordsReq {
@@ -244,13 +302,4 @@ function recordsReq(ns: NodeSession, group: readonly EncodedRecord[]): TSInsertR
     timestamps: group.map((r) => r.timestamp),
     isAligned: group[0]?.isAligned ?? false,
   };
-}
-
-function sameAlignment(items: readonly (PreparedTablet | EncodedRecord)[], field: string): void {
-  const aligned = items[0].isAligned;
-  items.forEach((x, i) => {
-    if (x.isAligned !== aligned) {
-      throw new IoTDBValidationError(`${field}[${i}].isAligned`, `all ${field} of one call must agree on isAligned`);
-    }
-  });
 }

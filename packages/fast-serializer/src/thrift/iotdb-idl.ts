@@ -209,6 +209,46 @@ export const TSInsertRecordsReqSchema = schema({
 });
 export type TSInsertRecordsReq = StructInput<typeof TSInsertRecordsReqSchema>;
 
+export const TSInsertStringRecordReqSchema = schema({
+  name: 'TSInsertStringRecordReq',
+  fields: [
+    { id: 1, name: 'sessionId', type: 'i64', required: true },
+    { id: 2, name: 'prefixPath', type: 'string', required: true },
+    { id: 3, name: 'measurements', type: { list: 'string' }, required: true },
+    { id: 4, name: 'values', type: { list: 'string' }, required: true },
+    { id: 5, name: 'timestamp', type: 'i64', required: true },
+    { id: 6, name: 'isAligned', type: 'bool' },
+    { id: 7, name: 'timeout', type: 'i64' },
+  ],
+});
+export type TSInsertStringRecordReq = StructInput<typeof TSInsertStringRecordReqSchema>;
+
+export const TSInsertStringRecordsReqSchema = schema({
+  name: 'TSInsertStringRecordsReq',
+  fields: [
+    { id: 1, name: 'sessionId', type: 'i64', required: true },
+    { id: 2, name: 'prefixPaths', type: { list: 'string' }, required: true },
+    { id: 3, name: 'measurementsList', type: { list: { list: 'string' } }, required: true },
+    { id: 4, name: 'valuesList', type: { list: { list: 'string' } }, required: true },
+    { id: 5, name: 'timestamps', type: { list: 'i64' }, required: true },
+    { id: 6, name: 'isAligned', type: 'bool' },
+  ],
+});
+export type TSInsertStringRecordsReq = StructInput<typeof TSInsertStringRecordsReqSchema>;
+
+export const TSInsertRecordsOfOneDeviceReqSchema = schema({
+  name: 'TSInsertRecordsOfOneDeviceReq',
+  fields: [
+    { id: 1, name: 'sessionId', type: 'i64', required: true },
+    { id: 2, name: 'prefixPath', type: 'string', required: true },
+    { id: 3, name: 'measurementsList', type: { list: { list: 'string' } }, required: true },
+    { id: 4, name: 'valuesList', type: { list: 'binary' }, required: true },
+    { id: 5, name: 'timestamps', type: { list: 'i64' }, required: true },
+    { id: 6, name: 'isAligned', type: 'bool' },
+  ],
+});
+export type TSInsertRecordsOfOneDeviceReq = StructInput<typeof TSInsertRecordsOfOneDeviceReqSchema>;
+
 /** A service method: the type of its single argument (args field 1) and of its return value (result field 0). */
 export interface MethodSpec {
   readonly args: FieldType;
@@ -233,6 +273,9 @@ export const IClientRPCService = {
   insertTablets: returns({ struct: TSInsertTabletsReqSchema }, STATUS),
   insertRecord: returns({ struct: TSInsertRecordReqSchema }, STATUS),
   insertRecords: returns({ struct: TSInsertRecordsReqSchema }, STATUS),
+  insertStringRecord: returns({ struct: TSInsertStringRecordReqSchema }, STATUS),
+  insertStringRecords: returns({ struct: TSInsertStringRecordsReqSchema }, STATUS),
+  insertRecordsOfOneDevice: returns({ struct: TSInsertRecordsOfOneDeviceReqSchema }, STATUS),
   // the server decodes and acknowledges these without storing anything (benchmarks: --server-noop)
   testInsertTablet: returns({ struct: TSInsertTabletReqSchema }, STATUS),
   testInsertTablets: returns({ struct: TSInsertTabletsReqSchema }, STATUS),

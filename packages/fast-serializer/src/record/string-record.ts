@@ -1,0 +1,50 @@
+import { IoTDBValidationError } from '../errors.js';
+import { describe } from '../tablet/date.js';
+import { checkTimestamp } from './encode-record.js';
+
+/** One row of one device with its values as strings: the server infers each type (Java's string overloads). */
+export interface StringRecordInput {
+  deviceId: string;
+  /** in the session's precision; a safe integer number or an int64 bigint */
+  timestamp: number | bigint;
+  measurements: readonly string[];
+  /** null: nothing written for that measurement */
+  values: readonly (string | null | undefined)[];
+  isAligned?: boolean;
+}
+
+/** A string record checked, its null values left out with their measurements (as Java does). */
+export interface CheckedStringRecord {
+  deviceId: string;
+  timestamp: number | bigint;
+  /** empty when every value was null: nothing to write */
+  measurements: string[];
+  values: string[];
+  isAligned: boolean;
+}
+
+export function checkStringRecord(rec: StringRecordInput, field = 'record'): CheckedStringRecord {
+  if (rec === null || typeof rec !== 'object') throw new IoTDBValidationError(field, 'expected an object');
+  if (typeof rec.deviceId !== 'string' || rec.deviceId.length === 0) {
+    throw new IoTDBValidationError(`${field}.deviceId`, `needs a non-empty string, got ${describe(rec.deviceId)}`);
+  }
+  checkTimestamp(`${field}.timestamp`, rec.timestamp);
+  const n = Array.isArray(rec.measurements) ? rec.measurements.length : 0;
+  if (n === 0) throw new IoTDBValidationError(`${field}.measurements`, 'needs at least one name');
+  if (!Array.isArray(rec.values) || rec.values.length !== n) throw new IoTDBValidationError(`${field}.values`, `needs one value per measurement (${n})`);
+  const seen = new Set<string>();
+  const measurements: string[] = [];
+  const values: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const m = rec.measurements[i];
+    if (typeof m !== 'string' || m.length === 0) throw new IoTDBValidationError(`${field}.measurements[${i}]`, `needs a non-empty string, got ${describe(m)}`);
+    if (seen.has(m)) throw new IoTDBValidationError(`${field}.measurements[${i}]`, `duplicate name "${m}"`);
+    seen.add(m);
+    const v = rec.values[i];
+    if (v == null) continue;
+    if (typeof v !== 'string') throw new IoTDBValidationError(`${field}.values[${i}] ("${m}")`, `needs a string (the server infers the type), got ${describe(v)}`);
+    measurements.push(m);
+    values.push(v);
+  }
+  return { deviceId: rec.deviceId, timestamp: rec.timestamp, measurements, values, isAligned: rec.isAligned === true };
+}
