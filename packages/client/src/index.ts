@@ -13,7 +13,7 @@ export type { PoolOptions } from './pool/pool-options.js';
 export { RowRecord } from './session/row-record.js';
 export type { IoTDBValue } from './session/row-record.js';
 export type { ColumnarResult } from './session/columnar.js';
-export type { SessionOptions, TableSessionOptions, Int64Mode } from './session/options.js';
+export type { SessionOptions, TableSessionOptions, Int64Mode, TimestampMode } from './session/options.js';
 export {
   IoTDBError,
   IoTDBValidationError,
@@ -46,6 +46,8 @@ export {
   BufferPool,
   globalBufferPool,
   decodeDate,
+  dateToTime,
+  timeToDate,
 } from '@iotdb/fast-serializer';
 export type {
   Tablet,

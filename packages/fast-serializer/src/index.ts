@@ -28,6 +28,8 @@ export { checkCell } from './tablet/cell.js';
 export type { WireCell } from './tablet/cell.js';
 export { writeInsertTabletReq, writeInsertTabletsReq } from './tablet/insert-tablet-request.js';
 export { encodeDate, decodeDate } from './tablet/date.js';
+export { dateToTime, timeToDate } from './tablet/time-unit.js';
+export type { TimestampPrecision } from './tablet/time-unit.js';
 export { encodeRecord, checkTimestamp } from './record/encode-record.js';
 export type { RecordInput, EncodedRecord } from './record/encode-record.js';
 export { checkStringRecord } from './record/string-record.js';

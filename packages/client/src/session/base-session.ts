@@ -73,7 +73,7 @@ export abstract class BaseSession {
 
   /** The server's timestamp precision (`timestamp_precision`), known once open. */
   get timestampPrecision(): TimestampPrecision {
-    return this.#nodes.current?.precision ?? 'ms';
+    return this.#nodes.precision ?? 'ms';
   }
 
   /** The database statements run in (table model: the `database` option, then `USE`). */
@@ -186,7 +186,7 @@ export abstract class BaseSession {
     verifySuccess(resp.status, sqlContext(sql));
     const { connection, sessionId, statementId } = ns;
     const ds = this.#dataSet(
-      { connection, sessionId, statementId, sql, fetchSize, timeoutMs, int64As: this.options.int64As, precision: ns.precision, signal: opts.signal, onClose: (d) => this.#dataSets.delete(d) },
+      { connection, sessionId, statementId, sql, fetchSize, timeoutMs, int64As: this.options.int64As, timestampAs: this.options.timestampAs, precision: ns.precision, signal: opts.signal, onClose: (d) => this.#dataSets.delete(d) },
       resp,
     );
     if (!ds.isClosed) this.#dataSets.add(ds);

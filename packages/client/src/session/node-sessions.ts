@@ -1,7 +1,7 @@
 import { endpointKey, type Endpoint } from '../cluster/endpoint.js';
 import type { NodeRegistry } from '../cluster/node-registry.js';
 import { IoTDBConnectionError } from '../errors.js';
-import { NodeSession, type SessionContext } from './node-session.js';
+import { NodeSession, type SessionContext, type TimestampPrecision } from './node-session.js';
 import type { ResolvedSessionOptions } from './options.js';
 
 /**
@@ -15,6 +15,8 @@ export class NodeSessions {
   readonly #context: () => SessionContext;
   readonly #lifetime: () => AbortSignal;
   #default: NodeSession | null = null;
+  /** the server's time unit, from the last login (kept while reconnecting) */
+  #precision: TimestampPrecision | undefined;
   #defaultIndex = 0;
   #connecting: Promise<NodeSession> | null = null;
   readonly #others = new Map<string, Promise<NodeSession>>();
@@ -25,6 +27,11 @@ export class NodeSessions {
     this.#lifetime = lifetime;
     this.#registry = registry;
     this.#context = context;
+  }
+
+  /** The server's time unit as the last login reported it; undefined before the first. */
+  get precision(): TimestampPrecision | undefined {
+    return this.#precision;
   }
 
   /** 'host:port' of the default node (also while its connection is broken and not yet re-established). */
@@ -96,6 +103,7 @@ export class NodeSessions {
         this.#registry.markHealthy(endpoint);
         this.#defaultIndex = this.#registry.seeds.indexOf(endpoint);
         this.#default = ns;
+        this.#precision = ns.precision;
         return ns;
       } catch (e) {
         if (!(e instanceof IoTDBConnectionError)) throw e; // e.g. a wrong password: the next node would say the same

@@ -9,6 +9,9 @@ import type { Transport } from '../transport/transport.js';
 /** How INT64 and TIMESTAMP values (and row timestamps) come back from queries. */
 export type Int64Mode = 'bigint' | 'number';
 
+/** How row timestamps come back: bigint (exact), number (exact below 2^53, else an error) or Date (from the server's unit). */
+export type TimestampMode = 'bigint' | 'number' | 'Date';
+
 /** Options of `Session` and `TableSession`; every field is optional. */
 export interface SessionOptions {
   /** @default '127.0.0.1' */
@@ -37,6 +40,8 @@ export interface SessionOptions {
   enableFastSerialization?: boolean;
   /** INT64/TIMESTAMP results as bigint (exact) or number (throws IoTDBValidationError past 2^53). @default 'bigint' */
   int64As?: Int64Mode;
+  /** Row timestamps (`RowRecord.timestamp`) as bigint, number or Date (converted from the server's unit). @default 'number' with int64As 'number', else 'bigint' */
+  timestampAs?: TimestampMode;
   /** Where request buffers come from. @default globalBufferPool */
   bufferPool?: BufferPool;
   /**
@@ -78,6 +83,7 @@ export interface ResolvedSessionOptions {
   readonly maxFrameBytes: number;
   readonly enableFastSerialization: boolean;
   readonly int64As: Int64Mode;
+  readonly timestampAs: TimestampMode;
   readonly bufferPool: BufferPool;
   readonly endpoints: readonly Endpoint[];
   readonly retry: ResolvedRetryOptions;
@@ -131,6 +137,7 @@ export function resolveSessionOptions(o: SessionOptions = {}): ResolvedSessionOp
     maxFrameBytes: positiveInt('maxFrameBytes', o.maxFrameBytes ?? DEFAULTS.maxFrameBytes),
     enableFastSerialization: o.enableFastSerialization ?? DEFAULTS.enableFastSerialization,
     int64As: o.int64As ?? DEFAULTS.int64As,
+    timestampAs: o.timestampAs ?? (o.int64As === 'number' ? 'number' : 'bigint'),
     bufferPool: o.bufferPool ?? globalBufferPool,
     endpoints: endpointsOf(o),
     retry: resolveRetryOptions(o.retry),
@@ -139,6 +146,9 @@ export function resolveSessionOptions(o: SessionOptions = {}): ResolvedSessionOp
   };
   if (typeof r.host !== 'string' || r.host.length === 0) throw new IoTDBValidationError('host', 'needs a non-empty string');
   if (r.port > 65535) throw new IoTDBValidationError('port', `needs 1-65535, got ${r.port}`);
+  if (r.timestampAs !== 'bigint' && r.timestampAs !== 'number' && r.timestampAs !== 'Date') {
+    throw new IoTDBValidationError('timestampAs', `needs 'bigint', 'number' or 'Date', got ${String(r.timestampAs)}`);
+  }
   if (r.int64As !== 'bigint' && r.int64As !== 'number') {
     throw new IoTDBValidationError('int64As', `needs 'bigint' or 'number', got ${String(r.int64As)}`);
   }

@@ -1,4 +1,4 @@
-import { IoTDBValidationError, TSDataType, dataTypeName, decodeDate, type DecodedColumn } from '@iotdb/fast-serializer';
+import { IoTDBValidationError, TSDataType, dataTypeName, decodeDate, timeToDate, type DecodedColumn } from '@iotdb/fast-serializer';
 import type { TimestampPrecision } from './node-session.js';
 import type { Int64Mode } from './options.js';
 
@@ -14,24 +14,26 @@ export interface RowShape {
   readonly precision: TimestampPrecision;
 }
 
-const UNIT_PER_MS: Record<TimestampPrecision, bigint> = { ms: 1n, us: 1_000n, ns: 1_000_000n };
-
 /** One row of a query result. */
 export class RowRecord {
-  /** the row's time (null for results without a time column, e.g. the table model: there `time` is a value column) */
-  readonly timestamp: bigint | number | null;
+  /** the row's time as `timestampAs` asks (null for results without a time column, e.g. the table model: there `time` is a value column) */
+  readonly timestamp: bigint | number | Date | null;
   /** the value columns, in `SessionDataSet.columnNames` order without `Time` */
   readonly values: readonly IoTDBValue[];
   readonly #shape: RowShape;
+  /** the time as it came, in the server's unit (for the typed getters) */
+  readonly #time: bigint | number | null;
 
-  constructor(timestamp: bigint | number | null, values: IoTDBValue[], shape: RowShape) {
+  constructor(timestamp: bigint | number | Date | null, values: IoTDBValue[], shape: RowShape, time: bigint | number | null = timestamp instanceof Date ? null : timestamp) {
     this.timestamp = timestamp;
     this.values = values;
     this.#shape = shape;
+    this.#time = time;
   }
 
   /** The value of a column by its name as the server named it (`root.sg.d1.s1`, `time`, ...); 'Time' gives the timestamp. */
   getValue(column: string): IoTDBValue {
+    if (column === 'Time' && this.timestamp !== null && !this.#shape.index.has('Time')) return this.timestamp;
     return this.#cell(column).value;
   }
 
@@ -85,10 +87,7 @@ export class RowRecord {
   /** A TIMESTAMP column or the time column as a Date, converted from the server's time unit (sub-millisecond digits dropped). */
   getTimestamp(column: string | number): Date | null {
     const v = this.#typed(column, 'getTimestamp', TIMESTAMPS) as bigint | number | null;
-    if (v === null) return null;
-    const unit = UNIT_PER_MS[this.#shape.precision];
-    const ms = BigInt(v) / unit - (BigInt(v) % unit < 0n ? 1n : 0n); // floor, also before 1970
-    return new Date(Number(ms));
+    return v === null ? null : timeToDate(v, this.#shape.precision);
   }
 
   getDate(column: string | number): Date | null {
@@ -115,12 +114,12 @@ export class RowRecord {
       if (!Number.isInteger(column) || column < 1 || column > this.values.length + (hasTime ? 1 : 0)) {
         throw new IoTDBValidationError('column', `no column ${column} in this result (1 to ${this.values.length + (hasTime ? 1 : 0)})`);
       }
-      if (hasTime && column === 1) return { value: this.timestamp, type: TSDataType.TIMESTAMP };
+      if (hasTime && column === 1) return { value: this.#time, type: TSDataType.TIMESTAMP };
       k = column - (hasTime ? 2 : 1);
     } else {
       k = this.#shape.index.get(column);
       if (k === undefined) {
-        if (column === 'Time' && hasTime) return { value: this.timestamp, type: TSDataType.TIMESTAMP };
+        if (column === 'Time' && hasTime) return { value: this.#time, type: TSDataType.TIMESTAMP };
         throw new IoTDBValidationError('column', `no column "${column}" in this result (columns: ${[...this.#shape.index.keys()].join(', ')})`);
       }
     }

@@ -16,7 +16,7 @@ function block(values: number[], firstTime: number): Buffer {
 /** A data set over given blocks with no query id: nothing is sent to any server. */
 function dataSet(blocks: Buffer[]): SessionDataSet {
   return new SessionDataSet(
-    { connection: undefined as never, sessionId: 0n, statementId: 0n, sql: '', fetchSize: 10, timeoutMs: 0, int64As: 'bigint', precision: 'ms' },
+    { connection: undefined as never, sessionId: 0n, statementId: 0n, sql: '', fetchSize: 10, timeoutMs: 0, int64As: 'bigint', timestampAs: 'bigint', precision: 'ms' },
     { status: { code: 200 }, columns: ['root.sg.d.s'], dataTypeList: ['INT32'], queryResult: blocks, moreData: false },
   );
 }

@@ -3,6 +3,7 @@ import {
   IoTDBValidationError,
   dataTypeFromName,
   decodeTsBlock,
+  timeToDate,
   type DecodedTsBlock,
   type TSDataType,
   type TSExecuteStatementResp,
@@ -11,7 +12,7 @@ import type { RpcConnection } from '../connection/rpc-connection.js';
 import { IoTDBAbortError, IoTDBSessionClosedError, withCallerStack } from '../errors.js';
 import { verifySuccess } from '../protocol/status.js';
 import { joinColumn, joinTimes, type ColumnPiece, type ColumnarResult } from './columnar.js';
-import type { Int64Mode } from './options.js';
+import type { Int64Mode, TimestampMode } from './options.js';
 import type { TimestampPrecision } from './node-session.js';
 import { RowRecord, int64ToNumber, jsColumn, type IoTDBValue, type RowShape } from './row-record.js';
 
@@ -55,6 +56,8 @@ export interface QueryContext {
   readonly fetchSize: number;
   readonly timeoutMs: number;
   readonly int64As: Int64Mode;
+  /** how row timestamps come back */
+  readonly timestampAs: TimestampMode;
   /** the server's time unit, for RowRecord.getTimestamp */
   readonly precision: TimestampPrecision;
   /** the query's AbortSignal: it also ends the fetches of further rows */
@@ -186,8 +189,16 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
       for (let k = 0; k < n; k++) if (typeof values[k] === 'bigint') int64ToNumber(values[k] as bigint); // throws
     }
     const t = this.#hasTime ? block.times[r] : null;
-    const timestamp = t === null ? null : int64As === 'number' ? int64ToNumber(t) : t;
-    return new RowRecord(timestamp, values, this.#shape);
+    return new RowRecord(t === null ? null : this.#time(t), values, this.#shape, t);
+  }
+
+  /** A row's time as `timestampAs` asks. */
+  #time(t: bigint): bigint | number | Date {
+    switch (this.#ctx.timestampAs) {
+      case 'number': return int64ToNumber(t);
+      case 'Date': return timeToDate(t, this.#ctx.precision);
+      default: return t;
+    }
   }
 
   /** All rows not yet read, as columns (typed arrays handed over without a copy where the layout allows). */

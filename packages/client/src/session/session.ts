@@ -39,7 +39,7 @@ export class Session extends BaseSession {
   /** Writes a tablet: rows of one device. Rows are sorted by time first, as the Java client does. */
   async insertTablet(tablet: Tablet, opts: CallOptions = {}): Promise<void> {
     this.checkOpen();
-    const p = prepareTablet(tablet);
+    const p = prepareTablet(tablet, this.timestampPrecision);
     await this.write(itemPlan('insertTablet', [p], tabletDevice, (ns) => this.sendTablet(ns, p)), opts);
   }
 
@@ -58,7 +58,7 @@ export class Session extends BaseSession {
     if (!Array.isArray(tablets) || tablets.length === 0) throw new IoTDBValidationError('tablets', 'needs at least one tablet');
     const prepared = tablets.map((t, i) => {
       try {
-        return prepareTablet(t);
+        return prepareTablet(t, this.timestampPrecision);
       } catch (e) {
         throw prefixField(e, `tablets[${i}]`);
       }
@@ -73,7 +73,7 @@ export class Session extends BaseSession {
   /** One row of one device. Null values are left out; a record whose values are all null writes nothing (as in Java). */
   async insertRecord(record: RecordInput, opts: CallOptions = {}): Promise<void> {
     this.checkOpen();
-    const r = encodeRecord(record);
+    const r = encodeRecord(record, 'record', this.timestampPrecision);
     if (r.measurements.length === 0) return; // every value is null: nothing to write (Java skips it too)
     const send = (ns: NodeSession) =>
       ns.connection.call('insertRecord', {
@@ -94,7 +94,7 @@ export class Session extends BaseSession {
   async insertRecords(records: readonly RecordInput[], opts: CallOptions = {}): Promise<void> {
     this.checkOpen();
     if (!Array.isArray(records) || records.length === 0) throw new IoTDBValidationError('records', 'needs at least one record');
-    const encoded = records.map((r, i) => encodeRecord(r, `records[${i}]`));
+    const encoded = records.map((r, i) => encodeRecord(r, `records[${i}]`, this.timestampPrecision));
     sameAlignment(encoded, 'records');
     // a record whose values are all null has nothing to write: skipped, as Java does; the others are written
     const kept = encoded.flatMap((r, i) => (r.measurements.length > 0 ? [i] : []));
@@ -108,7 +108,7 @@ export class Session extends BaseSession {
   /** One row whose values are strings: the server infers the types (Java's insertRecord with String values). Nulls are left out. */
   async insertStringRecord(record: StringRecordInput, opts: CallOptions = {}): Promise<void> {
     this.checkOpen();
-    const r = checkStringRecord(record);
+    const r = checkStringRecord(record, 'record', this.timestampPrecision);
     if (r.measurements.length === 0) return; // every value null: nothing to write
     const send = (ns: NodeSession) =>
       ns.connection.call('insertStringRecord', { sessionId: ns.sessionId, prefixPath: r.deviceId, measurements: r.measurements, values: r.values, timestamp: r.timestamp, isAligned: r.isAligned });
@@ -119,7 +119,7 @@ export class Session extends BaseSession {
   async insertStringRecords(records: readonly StringRecordInput[], opts: CallOptions = {}): Promise<void> {
     this.checkOpen();
     if (!Array.isArray(records) || records.length === 0) throw new IoTDBValidationError('records', 'needs at least one record');
-    const checked = records.map((r, i) => checkStringRecord(r, `records[${i}]`));
+    const checked = records.map((r, i) => checkStringRecord(r, `records[${i}]`, this.timestampPrecision));
     sameAlignment(checked, 'records');
     const kept = checked.flatMap((r, i) => (r.measurements.length > 0 ? [i] : []));
     if (kept.length === 0) return;
@@ -154,7 +154,7 @@ export class Session extends BaseSession {
   async #recordsOfOneDevice(what: string, deviceId: string, rows: readonly OneDeviceRow[], aligned: boolean, opts: OneDeviceOptions): Promise<void> {
     this.checkOpen();
     if (!Array.isArray(rows) || rows.length === 0) throw new IoTDBValidationError('rows', 'needs at least one row');
-    const encoded = rows.map((row, i) => encodeRecord({ ...row, deviceId, isAligned: aligned }, `rows[${i}]`));
+    const encoded = rows.map((row, i) => encodeRecord({ ...row, deviceId, isAligned: aligned }, `rows[${i}]`, this.timestampPrecision));
     const kept = encoded.flatMap((r, i) => (r.measurements.length > 0 ? [i] : []));
     if (kept.length === 0) return;
     if (opts.sorted !== true) kept.sort((a, b) => compareTime(encoded[a].timestamp, encoded[b].timestamp) || a - b);
@@ -179,20 +179,20 @@ export class Session extends BaseSession {
    */
   async testInsertTablet(tablet: Tablet, opts: CallOptions = {}): Promise<void> {
     this.checkOpen();
-    const p = prepareTablet(tablet);
+    const p = prepareTablet(tablet, this.timestampPrecision);
     await this.write(itemPlan('testInsertTablet', [p], tabletDevice, (ns) => this.sendTablet(ns, p, 'testInsertTablet'), false), opts);
   }
 
   async testInsertTablets(tablets: readonly Tablet[], opts: CallOptions = {}): Promise<void> {
     this.checkOpen();
-    const prepared = tablets.map((t) => prepareTablet(t));
+    const prepared = tablets.map((t) => prepareTablet(t, this.timestampPrecision));
     const send = (ns: NodeSession) => this.sendTablets(ns, prepared, 'testInsertTablets');
     await this.write(itemPlan('testInsertTablets', prepared, tabletDevice, send, false), opts);
   }
 
   async testInsertRecords(records: readonly RecordInput[], opts: CallOptions = {}): Promise<void> {
     this.checkOpen();
-    const encoded = records.map((r, i) => encodeRecord(r, `records[${i}]`));
+    const encoded = records.map((r, i) => encodeRecord(r, `records[${i}]`, this.timestampPrecision));
     const send = (ns: NodeSession) => this.sendRecords(ns, encoded, 'testInsertRecords');
     await this.write(itemPlan('testInsertRecords', encoded, recordDevice, send, false), opts);
   }

@@ -25,7 +25,7 @@ export class TableSession extends BaseSession {
    */
   async insert(tablet: TableTablet, opts: CallOptions = {}): Promise<void> {
     this.checkOpen();
-    await this.write(tablePlan(prepareTableTablet(tablet), (ns, part) => this.sendTablet(ns, part)), opts);
+    await this.write(tablePlan(prepareTableTablet(tablet, this.timestampPrecision), (ns, part) => this.sendTablet(ns, part)), opts);
   }
 }
 

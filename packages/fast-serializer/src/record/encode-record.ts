@@ -3,14 +3,15 @@ import { ByteWriter } from '../io/byte-writer.js';
 import { TSDataType } from '../types/data-type.js';
 import { checkCell, isInt64 } from '../tablet/cell.js';
 import { describe } from '../tablet/date.js';
+import { dateToTime, type TimestampPrecision } from '../tablet/time-unit.js';
 import { dataTypeCode } from '../tablet/prepare-tablet.js';
 import type { CellValue, DataTypeInput } from '../tablet/tablet-input.js';
 
 /** One row of one device, as `insertRecord` takes it. */
 export interface RecordInput {
   deviceId: string;
-  /** in the session's precision; a safe integer number or an int64 bigint */
-  timestamp: number | bigint;
+  /** in the session's precision (a safe integer number or an int64 bigint), or a Date, converted to it */
+  timestamp: number | bigint | Date;
   measurements: readonly string[];
   dataTypes: readonly DataTypeInput[];
   values: readonly CellValue[];
@@ -28,12 +29,14 @@ export interface EncodedRecord {
   isAligned: boolean;
 }
 
-export function encodeRecord(rec: RecordInput, field = 'record'): EncodedRecord {
+/** `precision`: the server's time unit, for Dates (the record's time, TIMESTAMP values). */
+export function encodeRecord(rec: RecordInput, field = 'record', precision: TimestampPrecision = 'ms'): EncodedRecord {
   if (rec === null || typeof rec !== 'object') throw new IoTDBValidationError(field, 'expected an object');
   if (typeof rec.deviceId !== 'string' || rec.deviceId.length === 0) {
     throw new IoTDBValidationError(`${field}.deviceId`, `needs a non-empty string, got ${describe(rec.deviceId)}`);
   }
-  checkTimestamp(`${field}.timestamp`, rec.timestamp);
+  const timestamp = rec.timestamp instanceof Date ? dateToTime(rec.timestamp, precision, `${field}.timestamp`) : rec.timestamp;
+  checkTimestamp(`${field}.timestamp`, timestamp);
   const n = rec.measurements?.length ?? 0;
   if (!Array.isArray(rec.measurements) || n === 0) {
     throw new IoTDBValidationError(`${field}.measurements`, 'needs at least one name');
@@ -58,19 +61,19 @@ export function encodeRecord(rec: RecordInput, field = 'record'): EncodedRecord 
     const v = rec.values[i];
     if (v == null) continue;
     w.i8(type);
-    writeCell(w, type, v, `${field}.values[${i}] ("${m}")`);
+    writeCell(w, type, v, `${field}.values[${i}] ("${m}")`, precision);
     measurements.push(m);
   }
   // every value null: `measurements` is empty and there is nothing to write (the session skips it, as Java does)
-  return { deviceId: rec.deviceId, timestamp: rec.timestamp, measurements, values: Buffer.from(w.view()), isAligned: rec.isAligned === true };
+  return { deviceId: rec.deviceId, timestamp, measurements, values: Buffer.from(w.view()), isAligned: rec.isAligned === true };
 }
 
 export function checkTimestamp(field: string, t: unknown): void {
   if (!isInt64(t)) throw new IoTDBValidationError(field, `needs a safe integer number or an int64 bigint, got ${describe(t)}`);
 }
 
-function writeCell(w: ByteWriter, type: TSDataType, v: CellValue, field: string): void {
-  const x = checkCell(type, v, field);
+function writeCell(w: ByteWriter, type: TSDataType, v: CellValue, field: string, precision: TimestampPrecision): void {
+  const x = checkCell(type, v, field, precision);
   switch (type) {
     case TSDataType.BOOLEAN: w.i8(x ? 1 : 0); return;
     case TSDataType.INT32:

@@ -1,12 +1,13 @@
 import { IoTDBValidationError } from '../errors.js';
 import { describe } from '../tablet/date.js';
 import { checkTimestamp } from './encode-record.js';
+import { dateToTime, type TimestampPrecision } from '../tablet/time-unit.js';
 
 /** One row of one device with its values as strings: the server infers each type (Java's string overloads). */
 export interface StringRecordInput {
   deviceId: string;
-  /** in the session's precision; a safe integer number or an int64 bigint */
-  timestamp: number | bigint;
+  /** in the session's precision (a safe integer number or an int64 bigint), or a Date, converted to it */
+  timestamp: number | bigint | Date;
   measurements: readonly string[];
   /** null: nothing written for that measurement */
   values: readonly (string | null | undefined)[];
@@ -23,12 +24,13 @@ export interface CheckedStringRecord {
   isAligned: boolean;
 }
 
-export function checkStringRecord(rec: StringRecordInput, field = 'record'): CheckedStringRecord {
+export function checkStringRecord(rec: StringRecordInput, field = 'record', precision: TimestampPrecision = 'ms'): CheckedStringRecord {
   if (rec === null || typeof rec !== 'object') throw new IoTDBValidationError(field, 'expected an object');
   if (typeof rec.deviceId !== 'string' || rec.deviceId.length === 0) {
     throw new IoTDBValidationError(`${field}.deviceId`, `needs a non-empty string, got ${describe(rec.deviceId)}`);
   }
-  checkTimestamp(`${field}.timestamp`, rec.timestamp);
+  const timestamp = rec.timestamp instanceof Date ? dateToTime(rec.timestamp, precision, `${field}.timestamp`) : rec.timestamp;
+  checkTimestamp(`${field}.timestamp`, timestamp);
   const n = Array.isArray(rec.measurements) ? rec.measurements.length : 0;
   if (n === 0) throw new IoTDBValidationError(`${field}.measurements`, 'needs at least one name');
   if (!Array.isArray(rec.values) || rec.values.length !== n) throw new IoTDBValidationError(`${field}.values`, `needs one value per measurement (${n})`);
@@ -46,5 +48,5 @@ export function checkStringRecord(rec: StringRecordInput, field = 'record'): Che
     measurements.push(m);
     values.push(v);
   }
-  return { deviceId: rec.deviceId, timestamp: rec.timestamp, measurements, values, isAligned: rec.isAligned === true };
+  return { deviceId: rec.deviceId, timestamp, measurements, values, isAligned: rec.isAligned === true };
 }

@@ -1,6 +1,7 @@
 import { IoTDBValidationError } from '../errors.js';
 import { TSDataType, dataTypeName } from '../types/data-type.js';
 import { describe, encodeDate } from './date.js';
+import { dateToTime, type TimestampPrecision } from './time-unit.js';
 import type { PreparedTablet } from './prepare-tablet.js';
 
 /**
@@ -48,7 +49,8 @@ export function isInt64(v: unknown): v is number | bigint {
   return typeof v === 'number' ? Number.isSafeInteger(v) : typeof v === 'bigint' && v >= INT64_MIN && v <= INT64_MAX;
 }
 
-export function checkCell(type: TSDataType, v: unknown, field: string): WireCell {
+/** `precision`: the server's time unit, for a Date in a TIMESTAMP cell. */
+export function checkCell(type: TSDataType, v: unknown, field: string, precision: TimestampPrecision = 'ms'): WireCell {
   switch (type) {
     case TSDataType.BOOLEAN:
       if (typeof v === 'boolean') return v;
@@ -68,7 +70,7 @@ export function checkCell(type: TSDataType, v: unknown, field: string): WireCell
       if (typeof v === 'number') return v;
       break;
     case TSDataType.TIMESTAMP:
-      if (v instanceof Date && !Number.isNaN(v.getTime())) return v.getTime();
+      if (v instanceof Date && !Number.isNaN(v.getTime())) return dateToTime(v, precision, field);
       if (isInt64(v)) return v;
       break;
     case TSDataType.INT64:

@@ -2,6 +2,7 @@ import { IoTDBValidationError } from '../errors.js';
 import { writeUtf8 } from '../io/utf8.js';
 import { TSDataType, dataTypeName } from '../types/data-type.js';
 import { cellError, cellField, floatRangeError } from './cell.js';
+import { dateToTime } from './time-unit.js';
 import { describe, encodeDate } from './date.js';
 import type { PreparedTablet } from './prepare-tablet.js';
 import { copySwapped, scratchBuffer } from './scratch.js';
@@ -274,7 +275,7 @@ function writeInt64s(
       else if (v == null && c >= 0) {
         s[r] = INT64_NULL;
         nulls = true;
-      } else s[r] = BigInt(int64Number(p, c, src, v));
+      } else s[r] = BigInt(int64Value(p, c, src, v));
     }
     copySwapped(out, pos, buf, 0, rows * 8, 8);
     return nulls;
@@ -291,10 +292,15 @@ function writeInt64s(
       s[2 * r] = Number(v >> 32n);
       s[2 * r + 1] = Number(BigInt.asUintN(32, v));
     } else {
-      const n = int64Number(p, c, src, v);
-      const hi = Math.floor(n / TWO_32);
-      s[2 * r] = hi;
-      s[2 * r + 1] = n - hi * TWO_32;
+      const n = int64Value(p, c, src, v);
+      if (typeof n === 'bigint') {
+        s[2 * r] = Number(n >> 32n);
+        s[2 * r + 1] = Number(BigInt.asUintN(32, n));
+      } else {
+        const hi = Math.floor(n / TWO_32);
+        s[2 * r] = hi;
+        s[2 * r + 1] = n - hi * TWO_32;
+      }
     }
   }
   copySwapped(out, pos, buf, 0, rows * 8, 4);
@@ -302,9 +308,12 @@ function writeInt64s(
 }
 
 /** A safe integer number from a number or (TIMESTAMP) a Date, or the cell's validation error. */
-function int64Number(p: PreparedTablet, c: number, row: number, v: unknown): number {
-  const n = c >= 0 && p.types[c] === TSDataType.TIMESTAMP && v instanceof Date ? v.getTime() : v;
-  if (typeof n === 'number' && Number.isSafeInteger(n)) return n;
+/** An int64 cell that is not a bigint in range: a safe integer number, or a TIMESTAMP Date in the server's unit. */
+function int64Value(p: PreparedTablet, c: number, row: number, v: unknown): number | bigint {
+  if (typeof v === 'number' && Number.isSafeInteger(v)) return v;
+  if (c >= 0 && p.types[c] === TSDataType.TIMESTAMP && v instanceof Date && !Number.isNaN(v.getTime())) {
+    return dateToTime(v, p.precision, cellField(p, c, row));
+  }
   throw badCell(p, c, row, v);
 }
 

@@ -36,7 +36,7 @@ export function encodeTabletPlain(p: PreparedTablet): { timestamps: Buffer; valu
         nullRows.push(r);
         parts.push(placeholder(type));
       } else {
-        parts.push(encodeCell(type, checkCell(type, v, cellField(p, c, rowAt(r)))));
+        parts.push(encodeCell(type, checkCell(type, v, cellField(p, c, rowAt(r)), p.precision)));
       }
     }
     if (nullRows.length === 0) {

@@ -1,4 +1,5 @@
 import { IoTDBValidationError } from '../errors.js';
+import { dateToTime, type TimestampPrecision } from './time-unit.js';
 import {
   ColumnCategory,
   TSDataType,
@@ -17,7 +18,8 @@ export interface PreparedTablet {
   readonly measurements: readonly string[];
   readonly types: readonly TSDataType[];
   readonly rows: number;
-  readonly timestamps: TimestampsInput;
+  /** row times in the server's unit (Dates converted) */
+  readonly timestamps: RowTimes;
   readonly columns: readonly ColumnInput[];
   /** Row permutation that sorts by time (stable), or null when already sorted, as the Java client does. */
   readonly order: Uint32Array | null;
@@ -26,18 +28,21 @@ export interface PreparedTablet {
   readonly rowMajor: boolean;
   /** table model only */
   readonly columnCategories: readonly ColumnCategory[] | null;
+  /** the server's time unit: Dates (row times, TIMESTAMP cells) are converted to it */
+  readonly precision: TimestampPrecision;
 }
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 
-export function prepareTablet(t: Tablet): PreparedTablet {
+/** `precision`: the server's time unit, for Dates. */
+export function prepareTablet(t: Tablet, precision: TimestampPrecision = 'ms'): PreparedTablet {
   if (t === null || typeof t !== 'object') throw new IoTDBValidationError('tablet', 'expected an object');
   checkName('deviceId', t.deviceId);
-  return prepare(t, t.deviceId, t.measurements, 'measurements', t.isAligned === true, null);
+  return prepare(t, t.deviceId, t.measurements, 'measurements', t.isAligned === true, null, precision);
 }
 
-export function prepareTableTablet(t: TableTablet): PreparedTablet {
+export function prepareTableTablet(t: TableTablet, precision: TimestampPrecision = 'ms'): PreparedTablet {
   if (t === null || typeof t !== 'object') throw new IoTDBValidationError('tablet', 'expected an object');
   checkName('tableName', t.tableName);
   const names = t.columnNames;
@@ -48,7 +53,7 @@ export function prepareTableTablet(t: TableTablet): PreparedTablet {
     );
   }
   const categories = t.columnCategories.map((c, i) => categoryCode(c, `columnCategories[${i}]`));
-  return prepare(t, t.tableName, names, 'columnNames', false, categories);
+  return prepare(t, t.tableName, names, 'columnNames', false, categories, precision);
 }
 
 function prepare(
@@ -58,6 +63,7 @@ function prepare(
   namesField: string,
   isAligned: boolean,
   columnCategories: ColumnCategory[] | null,
+  precision: TimestampPrecision,
 ): PreparedTablet {
   if (!Array.isArray(measurements) || measurements.length === 0) {
     throw new IoTDBValidationError(namesField, 'needs at least one name');
@@ -75,9 +81,19 @@ function prepare(
   const types = t.dataTypes.map((d, i) => dataTypeCode(d, `dataTypes[${i}]`));
   const rows = timestampsLength(t.timestamps);
   const columns = columnsOf(t, n, rows);
-  const order = sortOrder(t.timestamps, rows);
+  const timestamps = datesToTimes(t.timestamps, precision);
+  const order = sortOrder(timestamps, rows);
   const rowMajor = t.values !== undefined;
-  return { prefixPath, measurements, types, rows, timestamps: t.timestamps, columns, order, isAligned, rowMajor, columnCategories };
+  return { prefixPath, measurements, types, rows, timestamps, columns, order, isAligned, rowMajor, columnCategories, precision };
+}
+
+/** Row times as they go on the wire: numbers or bigints in the server's unit. */
+export type RowTimes = readonly (number | bigint)[] | Float64Array | BigInt64Array;
+
+/** Row times with their Dates converted to the server's unit (the array as it is when it holds none). */
+function datesToTimes(ts: TimestampsInput, precision: TimestampPrecision): RowTimes {
+  if (!Array.isArray(ts) || !ts.some((v) => v instanceof Date)) return ts as RowTimes;
+  return ts.map((v, i) => (v instanceof Date ? dateToTime(v, precision, `timestamps[${i}]`) : v));
 }
 
 function checkName(field: string, v: unknown): void {
@@ -155,7 +171,7 @@ function isTypedColumn(c: unknown): boolean {
 }
 
 /** Checks every timestamp and returns the sorting permutation, or null when already non-decreasing. */
-function sortOrder(ts: TimestampsInput, rows: number): Uint32Array | null {
+function sortOrder(ts: RowTimes, rows: number): Uint32Array | null {
   let sorted = true;
   if (ts instanceof BigInt64Array) {
     for (let i = 1; i < rows && sorted; i++) sorted = ts[i - 1] <= ts[i];

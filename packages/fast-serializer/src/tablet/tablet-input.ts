@@ -7,7 +7,8 @@ export type CellValue = boolean | number | bigint | string | Date | Uint8Array |
  * Timestamps in the session's precision (ms by default). Numbers must be safe integers;
  * bigint covers the full int64 range (ns precision needs it).
  */
-export type TimestampsInput = readonly (number | bigint)[] | Float64Array | BigInt64Array;
+/** Row times in the server's unit (number or bigint), or Dates, converted to that unit. */
+export type TimestampsInput = readonly (number | bigint | Date)[] | Float64Array | BigInt64Array;
 
 /**
  * One column. Typed arrays are the fast path (bulk copy + byte swap, no nulls):
