@@ -1,0 +1,52 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { Session, type TimestampPrecision } from '../index.js';
+
+/**
+ * Dates against servers that count time in microseconds and nanoseconds: two 1C1D clusters started here
+ * with `timestamp_precision` set (scripts/iotdb-local.sh EXTRA_PROPS; the ConfigNode decides it).
+ */
+const control = inject('iotdb').control;
+const exec = promisify(execFile);
+const SERVERS: { precision: TimestampPrecision; port: number; offset: number }[] = [
+  { precision: 'us', port: 9667, offset: 3000 },
+  { precision: 'ns', port: 9767, offset: 4000 },
+];
+const UNIT = { ms: 1n, us: 1_000n, ns: 1_000_000n };
+const dirOf = (p: string) => `${control?.dir}-${p}`;
+
+describe.skipIf(control === null)('timestamp precision', () => {
+  beforeAll(async () => {
+    for (const s of SERVERS) {
+      await exec('bash', [control!.script, 'start', dirOf(s.precision)], {
+        timeout: 240_000,
+        env: { ...process.env, PORT_OFFSET: String(s.offset), RPC_PORT: String(s.port), DATANODES: '1', DN_HEAP: '1g', TLS: '0', RPC_COMPRESSION: '0', EXTRA_PROPS: `timestamp_precision=${s.precision}` },
+      });
+    }
+  }, 480_000);
+  afterAll(async () => {
+    for (const s of SERVERS) await exec('bash', [control!.script, 'stop', dirOf(s.precision)], { timeout: 120_000 }).catch(() => undefined);
+  }, 240_000);
+
+  it.each(SERVERS)('a server in $precision: Dates go in converted and come back the same', async ({ precision, port }) => {
+    const s = new Session({ port, timestampAs: 'Date' });
+    await s.open();
+    try {
+      expect(s.timestampPrecision).toBe(precision);
+      const d1 = new Date(Date.UTC(2024, 1, 29, 12, 0, 0, 123));
+      const d2 = new Date(Date.UTC(2200, 0, 1)); // past 2^53 in us and ns
+      await s.insertRecord({ deviceId: 'root.prec.d', timestamp: d1, measurements: ['ts'], dataTypes: ['TIMESTAMP'], values: [d2] });
+      await s.insertTablet({ deviceId: 'root.prec.d', measurements: ['ts'], dataTypes: ['TIMESTAMP'], timestamps: [d2], values: [[d1]] });
+      const ds = await s.executeQueryStatement('SELECT ts FROM root.prec.d');
+      const rows = [];
+      for await (const r of ds) rows.push(r);
+      expect(rows.map((r) => r.timestamp)).toEqual([d1, d2]);
+      expect(rows.map((r) => r.getLong('Time'))).toEqual([BigInt(d1.getTime()) * UNIT[precision], BigInt(d2.getTime()) * UNIT[precision]]);
+      expect(rows.map((r) => r.getTimestamp('root.prec.d.ts'))).toEqual([d2, d1]);
+      expect(rows.map((r) => r.getLong('root.prec.d.ts'))).toEqual([BigInt(d2.getTime()) * UNIT[precision], BigInt(d1.getTime()) * UNIT[precision]]);
+    } finally {
+      await s.close();
+    }
+  });
+});
