@@ -1,5 +1,6 @@
 export { Session } from './session/session.js';
-export type { OneDeviceRow, OneDeviceOptions } from './session/session.js';
+export type { OneDeviceRow, OneDeviceOptions } from './session/tree-writes.js';
+export type { TimeInput, AggregationQueryOptions, LastQueryOptions } from './session/session.js';
 export { TableSession } from './session/table-session.js';
 export { BaseSession } from './session/base-session.js';
 export type { CallOptions, QueryOptions, StatementOptions, SqlDialect, TimestampPrecision } from './session/base-session.js';
@@ -41,6 +42,7 @@ export type { Transport, TransportStream, StreamEvents, ConnectOptions } from '.
 export type { Endpoint } from './cluster/endpoint.js';
 export {
   TApplicationError,
+  TAggregationType,
   TSDataType,
   ColumnCategory,
   BufferPool,
@@ -65,4 +67,5 @@ export type {
   BufferPoolOptions,
   BufferPoolStats,
   TSStatus,
+  TAggregationTypeName,
 } from '@iotdb/fast-serializer';

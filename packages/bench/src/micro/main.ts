@@ -66,7 +66,7 @@ const queryResponse = {
 /** The row iterator over one block, no server: a data set with no query id sends nothing. */
 async function iterateRows(): Promise<number> {
   const ds = new SessionDataSet(
-    { connection: undefined as never, sessionId: 0n, statementId: 0n, sql: '', fetchSize: BLOCK_ROWS, timeoutMs: 0, int64As: 'bigint' },
+    { connection: undefined as never, sessionId: 0n, statementId: 0n, sql: '', fetchSize: BLOCK_ROWS, timeoutMs: 0, int64As: 'bigint', timestampAs: 'bigint', precision: 'ms' },
     { ...queryResponse, queryResult: [block] },
   );
   let n = 0;

@@ -3,7 +3,8 @@ import type { AlignedTimeseriesSpec, SchemaTemplateSpec, TimeseriesSpec } from '
 import type { BaseSession, CallOptions, QueryOptions, StatementOptions } from '../session/base-session.js';
 import type { SessionOptions, TableSessionOptions } from '../session/options.js';
 import type { SessionDataSet } from '../session/session-data-set.js';
-import { Session, type OneDeviceOptions, type OneDeviceRow } from '../session/session.js';
+import { Session } from '../session/session.js';
+import type { OneDeviceOptions, OneDeviceRow } from '../session/tree-writes.js';
 import { TableSession } from '../session/table-session.js';
 import { runAll, slotOf } from './parallel.js';
 import { Pool } from './pool.js';

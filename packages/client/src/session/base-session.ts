@@ -1,4 +1,4 @@
-import { IoTDBValidationError, type PreparedTablet, type TSStatus } from '@iotdb/fast-serializer';
+import { IoTDBValidationError, type PreparedTablet, type TSExecuteStatementResp, type TSStatus } from '@iotdb/fast-serializer';
 import { plainInsertTabletReq, writeInsertTabletReq } from '@iotdb/fast-serializer';
 import { endpointKey, type Endpoint } from '../cluster/endpoint.js';
 import { NodeRegistry } from '../cluster/node-registry.js';
@@ -175,20 +175,39 @@ export abstract class BaseSession {
   /** Runs a query; read the rows with `for await`, or all at once with `toColumnar()`. Close it if you stop early. */
   async executeQueryStatement(sql: string, opts: QueryOptions = {}): Promise<SessionDataSet> {
     checkSql(sql);
+    return this.query(`executeQueryStatement ${sqlContext(sql)}`, sql, opts, (ns, q) =>
+      ns.connection.call(
+        'executeQueryStatementV2',
+        { sessionId: ns.sessionId, statement: sql, statementId: ns.statementId, fetchSize: q.fetchSize, timeout: q.timeoutMs, enableRedirectQuery: false },
+        q.call,
+      ),
+    );
+  }
+
+  /**
+   * Runs a query RPC on the default node (never sent twice) and wraps its reply in a data set.
+   * `statement` is what later fetches name (the SQL, or '' for the structured queries, as Java).
+   */
+  protected async query(
+    operation: string,
+    statement: string,
+    opts: QueryOptions,
+    send: (ns: NodeSession, q: { fetchSize: number; timeoutMs: number; call: { timeoutMs: number; operation: string; signal: AbortSignal } }) => Promise<TSExecuteStatementResp>,
+  ): Promise<SessionDataSet> {
     const fetchSize = optionalInt('fetchSize', opts.fetchSize, 1) ?? this.options.fetchSize;
     const timeoutMs = optionalInt('timeoutMs', opts.timeoutMs, 0) ?? this.options.requestTimeoutMs;
-    const operation = `executeQueryStatement ${sqlContext(sql)}`;
     const { ns, resp } = await this.runOnDefault('query', operation, opts, async (ns, signal) => {
-      const req = { sessionId: ns.sessionId, statement: sql, statementId: ns.statementId, fetchSize, timeout: timeoutMs, enableRedirectQuery: false };
-      const resp = await ns.connection.call('executeQueryStatementV2', req, { timeoutMs, operation, signal });
+      const resp = await send(ns, { fetchSize, timeoutMs, call: { timeoutMs, operation, signal } });
       return { ns, resp };
     });
-    verifySuccess(resp.status, sqlContext(sql));
+    verifySuccess(resp.status, operation);
     const { connection, sessionId, statementId } = ns;
-    const ds = this.#dataSet(
-      { connection, sessionId, statementId, sql, fetchSize, timeoutMs, int64As: this.options.int64As, timestampAs: this.options.timestampAs, precision: ns.precision, signal: opts.signal, onClose: (d) => this.#dataSets.delete(d) },
-      resp,
-    );
+    const ctx = {
+      connection, sessionId, statementId, sql: statement, fetchSize, timeoutMs, signal: opts.signal,
+      int64As: this.options.int64As, timestampAs: this.options.timestampAs, precision: ns.precision,
+      onClose: (d: SessionDataSet) => this.#dataSets.delete(d),
+    };
+    const ds = this.#dataSet(ctx, resp);
     if (!ds.isClosed) this.#dataSets.add(ds);
     return ds;
   }

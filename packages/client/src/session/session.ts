@@ -1,24 +1,28 @@
-import {
-  IoTDBValidationError,
-  encodeRecord,
-  prefixField,
-  prepareTablet,
-  writeInsertTabletsReq,
-  checkStringRecord,
-  type CheckedStringRecord,
-  type EncodedRecord,
-  type StringRecordInput,
-  type PreparedTablet,
-  type RecordInput,
-  type Tablet,
-  type TSInsertRecordsReq,
-  type TSStatus,
-} from '@iotdb/fast-serializer';
-import { compareTime, itemPlan, sameAlignment } from '../write/item-plan.js';
+import { IoTDBValidationError, TAggregationType, dateToTime, type TAggregationTypeName } from '@iotdb/fast-serializer';
+import { checkPath } from '../sql/escape.js';
 import { schemaSql, type AlignedTimeseriesSpec, type SchemaTemplateSpec, type TimeseriesSpec } from '../sql/schema-statements.js';
-import { BaseSession, type CallOptions, type StatementOptions } from './base-session.js';
-import type { NodeSession } from './node-session.js';
+import type { CallOptions, QueryOptions, StatementOptions } from './base-session.js';
 import type { SessionOptions } from './options.js';
+import type { SessionDataSet } from './session-data-set.js';
+import { TreeWriteSession } from './tree-writes.js';
+
+/** A time argument: in the server's unit (number or bigint), or a Date converted to it. */
+export type TimeInput = number | bigint | Date;
+
+export interface AggregationQueryOptions extends QueryOptions {
+  /** the range is [startTime, endTime) */
+  startTime?: TimeInput;
+  endTime?: TimeInput;
+  /** group-by window, in the server's unit */
+  interval?: number | bigint;
+  /** group-by step, in the server's unit; defaults to `interval` on the server */
+  slidingStep?: number | bigint;
+}
+
+export interface LastQueryOptions extends QueryOptions {
+  /** only points with time >= lastTime, as Java. @default every point */
+  lastTime?: TimeInput;
+}
 
 /**
  * A tree-model session: devices are paths (`root.sg.d1`), measurements are their series.
@@ -31,170 +35,61 @@ import type { SessionOptions } from './options.js';
  * ```
  * Calls on one session run one at a time per connection. Use a SessionPool for parallel writes.
  */
-export class Session extends BaseSession {
+export class Session extends TreeWriteSession {
   constructor(options: SessionOptions = {}) {
-    super(options, 'tree');
+    super(options);
   }
 
-  /** Writes a tablet: rows of one device. Rows are sorted by time first, as the Java client does. */
-  async insertTablet(tablet: Tablet, opts: CallOptions = {}): Promise<void> {
-    this.checkOpen();
-    const p = prepareTablet(tablet, this.timestampPrecision);
-    await this.write(itemPlan('insertTablet', [p], tabletDevice, (ns) => this.sendTablet(ns, p)), opts);
-  }
+  // ---------- queries (tree model), as the Java Session's; each returns a SessionDataSet ----------
 
-  /** insertTablet to an aligned device. */
-  async insertAlignedTablet(tablet: Tablet, opts: CallOptions = {}): Promise<void> {
-    await this.insertTablet({ ...tablet, isAligned: true }, opts);
-  }
-
-  /**
-   * Several tablets (devices) in one request per DataNode. They must agree on `isAligned`. When the
-   * devices live on different nodes (known from redirects), each node gets its share in parallel. If
-   * only some tablets fail, IoTDBBatchError lists them by their index in `tablets`.
-   */
-  async insertTablets(tablets: readonly Tablet[], opts: CallOptions = {}): Promise<void> {
-    this.checkOpen();
-    if (!Array.isArray(tablets) || tablets.length === 0) throw new IoTDBValidationError('tablets', 'needs at least one tablet');
-    const prepared = tablets.map((t, i) => {
-      try {
-        return prepareTablet(t, this.timestampPrecision);
-      } catch (e) {
-        throw prefixField(e, `tablets[${i}]`);
-      }
-    });
-    sameAlignment(prepared, 'tablets');
-    await this.write(
-      itemPlan('insertTablets', prepared, tabletDevice, (ns, group) => this.sendTablets(ns, group)),
-      opts,
+  /** The points of `paths` in [startTime, endTime) (executeRawDataQueryV2). */
+  executeRawDataQuery(paths: readonly string[], startTime: TimeInput, endTime: TimeInput, opts: QueryOptions = {}): Promise<SessionDataSet> {
+    const ps = pathList(paths);
+    const start = this.#time(startTime, 'startTime');
+    const end = this.#time(endTime, 'endTime');
+    return this.query(`executeRawDataQuery ${ps.length} paths`, '', opts, (ns, q) =>
+      ns.connection.call('executeRawDataQueryV2', { sessionId: ns.sessionId, paths: ps, startTime: start, endTime: end, statementId: ns.statementId, fetchSize: q.fetchSize, timeout: q.timeoutMs, enableRedirectQuery: false, legalPathNodes: false }, q.call),
     );
   }
 
-  /** One row of one device. Null values are left out; a record whose values are all null writes nothing (as in Java). */
-  async insertRecord(record: RecordInput, opts: CallOptions = {}): Promise<void> {
-    this.checkOpen();
-    const r = encodeRecord(record, 'record', this.timestampPrecision);
-    if (r.measurements.length === 0) return; // every value is null: nothing to write (Java skips it too)
-    const send = (ns: NodeSession) =>
-      ns.connection.call('insertRecord', {
-        sessionId: ns.sessionId,
-        prefixPath: r.deviceId,
-        measurements: r.measurements,
-        values: r.values,
-        timestamp: r.timestamp,
-        isAligned: r.isAligned,
-      });
-    await this.write(itemPlan('insertRecord', [r], recordDevice, send), opts);
+  /** The last point of each path, with time >= lastTime when given (executeLastDataQueryV2). */
+  executeLastDataQuery(paths: readonly string[], opts: LastQueryOptions = {}): Promise<SessionDataSet> {
+    const ps = pathList(paths);
+    const time = opts.lastTime === undefined ? -(2n ** 63n) : this.#time(opts.lastTime, 'lastTime');
+    return this.query(`executeLastDataQuery ${ps.length} paths`, '', opts, (ns, q) =>
+      ns.connection.call('executeLastDataQueryV2', { sessionId: ns.sessionId, paths: ps, time, statementId: ns.statementId, fetchSize: q.fetchSize, timeout: q.timeoutMs, enableRedirectQuery: false, legalPathNodes: false }, q.call),
+    );
+  }
+
+  /** The last point of each measurement of one device, by the server's fast-last path (executeFastLastDataQueryForOneDeviceV2). */
+  executeLastDataQueryForOneDevice(database: string, deviceId: string, measurements: readonly string[], opts: QueryOptions = {}): Promise<SessionDataSet> {
+    checkPath(database, 'database');
+    checkPath(deviceId, 'deviceId');
+    if (!Array.isArray(measurements) || measurements.length === 0 || measurements.some((m) => typeof m !== 'string' || m.length === 0)) {
+      throw new IoTDBValidationError('measurements', 'needs at least one measurement name');
+    }
+    return this.query(`executeLastDataQueryForOneDevice ${deviceId}`, '', opts, (ns, q) =>
+      ns.connection.call('executeFastLastDataQueryForOneDeviceV2', { sessionId: ns.sessionId, db: database, deviceId, sensors: measurements, statementId: ns.statementId, fetchSize: q.fetchSize, timeout: q.timeoutMs, enableRedirectQuery: false, legalPathNodes: false }, q.call),
+    );
   }
 
   /**
-   * Rows of any devices in one request per DataNode. They must agree on `isAligned`. A record whose values
-   * are all null is skipped (as in Java) and the others are written; IoTDBBatchError indexes are into `records`.
+   * Aggregations over `paths`: `aggregations[i]` applies to `paths[i]`, as Java; over [startTime, endTime)
+   * and, with `interval` (and `slidingStep`), per window (executeAggregationQueryV2).
    */
-  async insertRecords(records: readonly RecordInput[], opts: CallOptions = {}): Promise<void> {
-    this.checkOpen();
-    if (!Array.isArray(records) || records.length === 0) throw new IoTDBValidationError('records', 'needs at least one record');
-    const encoded = records.map((r, i) => encodeRecord(r, `records[${i}]`, this.timestampPrecision));
-    sameAlignment(encoded, 'records');
-    // a record whose values are all null has nothing to write: skipped, as Java does; the others are written
-    const kept = encoded.flatMap((r, i) => (r.measurements.length > 0 ? [i] : []));
-    if (kept.length === 0) return;
-    const items = kept.length === encoded.length ? encoded : kept.map((i) => encoded[i]);
-    const send = (ns: NodeSession, group: readonly EncodedRecord[]) => this.sendRecords(ns, group);
-    const skipped = encoded.flatMap((r, i) => (r.measurements.length === 0 ? [i] : []));
-    await this.write({ ...itemPlan('insertRecords', items, recordDevice, send, true, (k) => kept[k]), settled: skipped }, opts);
-  }
-
-  /** One row whose values are strings: the server infers the types (Java's insertRecord with String values). Nulls are left out. */
-  async insertStringRecord(record: StringRecordInput, opts: CallOptions = {}): Promise<void> {
-    this.checkOpen();
-    const r = checkStringRecord(record, 'record', this.timestampPrecision);
-    if (r.measurements.length === 0) return; // every value null: nothing to write
-    const send = (ns: NodeSession) =>
-      ns.connection.call('insertStringRecord', { sessionId: ns.sessionId, prefixPath: r.deviceId, measurements: r.measurements, values: r.values, timestamp: r.timestamp, isAligned: r.isAligned });
-    await this.write(itemPlan('insertStringRecord', [r], stringDevice, send), opts);
-  }
-
-  /** String rows of any devices, one request per DataNode; the server infers the types. Failures as insertRecords. */
-  async insertStringRecords(records: readonly StringRecordInput[], opts: CallOptions = {}): Promise<void> {
-    this.checkOpen();
-    if (!Array.isArray(records) || records.length === 0) throw new IoTDBValidationError('records', 'needs at least one record');
-    const checked = records.map((r, i) => checkStringRecord(r, `records[${i}]`, this.timestampPrecision));
-    sameAlignment(checked, 'records');
-    const kept = checked.flatMap((r, i) => (r.measurements.length > 0 ? [i] : []));
-    if (kept.length === 0) return;
-    const items = kept.map((i) => checked[i]);
-    const send = (ns: NodeSession, group: readonly CheckedStringRecord[]) =>
-      ns.connection.call('insertStringRecords', {
-        sessionId: ns.sessionId,
-        prefixPaths: group.map((r) => r.deviceId),
-        measurementsList: group.map((r) => r.measurements),
-        valuesList: group.map((r) => r.values),
-        timestamps: group.map((r) => r.timestamp),
-        isAligned: group[0].isAligned,
-      });
-    const settled = checked.flatMap((r, i) => (r.measurements.length === 0 ? [i] : []));
-    await this.write({ ...itemPlan('insertStringRecords', items, stringDevice, send, true, (k) => kept[k]), settled }, opts);
-  }
-
-  /**
-   * Rows of one device in one request (typed values, as insertRecord). Rows are sorted by time first
-   * unless `sorted` says they are (their values travel with them, as in Java); rows whose values are
-   * all null are skipped. IoTDBBatchError indexes are into `rows`.
-   */
-  async insertRecordsOfOneDevice(deviceId: string, rows: readonly OneDeviceRow[], opts: OneDeviceOptions = {}): Promise<void> {
-    await this.#recordsOfOneDevice('insertRecordsOfOneDevice', deviceId, rows, false, opts);
-  }
-
-  /** insertRecordsOfOneDevice to an aligned device. */
-  async insertAlignedRecordsOfOneDevice(deviceId: string, rows: readonly OneDeviceRow[], opts: OneDeviceOptions = {}): Promise<void> {
-    await this.#recordsOfOneDevice('insertAlignedRecordsOfOneDevice', deviceId, rows, true, opts);
-  }
-
-  async #recordsOfOneDevice(what: string, deviceId: string, rows: readonly OneDeviceRow[], aligned: boolean, opts: OneDeviceOptions): Promise<void> {
-    this.checkOpen();
-    if (!Array.isArray(rows) || rows.length === 0) throw new IoTDBValidationError('rows', 'needs at least one row');
-    const encoded = rows.map((row, i) => encodeRecord({ ...row, deviceId, isAligned: aligned }, `rows[${i}]`, this.timestampPrecision));
-    const kept = encoded.flatMap((r, i) => (r.measurements.length > 0 ? [i] : []));
-    if (kept.length === 0) return;
-    if (opts.sorted !== true) kept.sort((a, b) => compareTime(encoded[a].timestamp, encoded[b].timestamp) || a - b);
-    const items = kept.map((i) => encoded[i]);
-    const send = (ns: NodeSession, group: readonly EncodedRecord[]) =>
-      ns.connection.call('insertRecordsOfOneDevice', {
-        sessionId: ns.sessionId,
-        prefixPath: deviceId,
-        measurementsList: group.map((r) => r.measurements),
-        valuesList: group.map((r) => r.values),
-        timestamps: group.map((r) => r.timestamp),
-        isAligned: aligned,
-      });
-    const settled = encoded.flatMap((r, i) => (r.measurements.length === 0 ? [i] : []));
-    await this.write({ ...itemPlan(what, items, recordDevice, send, true, (k) => kept[k]), settled }, opts);
-  }
-
-  /**
-   * For benchmarks (`--server-noop`): the same requests as insertTablet / insertTablets / insertRecords
-   * through IoTDB's testInsert* RPCs, which the server decodes and acknowledges but does not store.
-   * They measure the client with a real server and socket; nothing is written.
-   */
-  async testInsertTablet(tablet: Tablet, opts: CallOptions = {}): Promise<void> {
-    this.checkOpen();
-    const p = prepareTablet(tablet, this.timestampPrecision);
-    await this.write(itemPlan('testInsertTablet', [p], tabletDevice, (ns) => this.sendTablet(ns, p, 'testInsertTablet'), false), opts);
-  }
-
-  async testInsertTablets(tablets: readonly Tablet[], opts: CallOptions = {}): Promise<void> {
-    this.checkOpen();
-    const prepared = tablets.map((t) => prepareTablet(t, this.timestampPrecision));
-    const send = (ns: NodeSession) => this.sendTablets(ns, prepared, 'testInsertTablets');
-    await this.write(itemPlan('testInsertTablets', prepared, tabletDevice, send, false), opts);
-  }
-
-  async testInsertRecords(records: readonly RecordInput[], opts: CallOptions = {}): Promise<void> {
-    this.checkOpen();
-    const encoded = records.map((r, i) => encodeRecord(r, `records[${i}]`, this.timestampPrecision));
-    const send = (ns: NodeSession) => this.sendRecords(ns, encoded, 'testInsertRecords');
-    await this.write(itemPlan('testInsertRecords', encoded, recordDevice, send, false), opts);
+  executeAggregationQuery(paths: readonly string[], aggregations: readonly (TAggregationTypeName | number)[], opts: AggregationQueryOptions = {}): Promise<SessionDataSet> {
+    const ps = pathList(paths);
+    if (!Array.isArray(aggregations) || aggregations.length !== ps.length) throw new IoTDBValidationError('aggregations', `needs one aggregation per path (${ps.length})`);
+    const codes = aggregations.map((a, i) => aggregationCode(a, `aggregations[${i}]`));
+    const range = {
+      ...(opts.startTime === undefined ? {} : { startTime: this.#time(opts.startTime, 'startTime') }),
+      ...(opts.endTime === undefined ? {} : { endTime: this.#time(opts.endTime, 'endTime') }),
+      ...(opts.interval === undefined ? {} : { interval: positiveTime(opts.interval, 'interval') }),
+      ...(opts.slidingStep === undefined ? {} : { slidingStep: positiveTime(opts.slidingStep, 'slidingStep') }),
+    };
+    return this.query(`executeAggregationQuery ${ps.length} paths`, '', opts, (ns, q) =>
+      ns.connection.call('executeAggregationQueryV2', { sessionId: ns.sessionId, statementId: ns.statementId, paths: ps, aggregations: codes, ...range, fetchSize: q.fetchSize, timeout: q.timeoutMs, legalPathNodes: false }, q.call),
+    );
   }
 
   // ---------- schema and data management (the Java Session's names; statements through executeNonQueryStatement) ----------
@@ -269,37 +164,26 @@ export class Session extends BaseSession {
     return this.executeNonQueryStatement(schemaSql.dropSchemaTemplate(name), opts);
   }
 
-  /** One insertTablets request (several devices) to one node. */
-  protected sendTablets(ns: NodeSession, group: readonly PreparedTablet[], method: 'insertTablets' | 'testInsertTablets' = 'insertTablets'): Promise<TSStatus> {
-    return ns.connection.call(method, (w) => writeInsertTabletsReq(w, ns.sessionId, group));
-  }
-
-  /** One insertRecords request to one node. */
-  protected sendRecords(ns: NodeSession, group: readonly EncodedRecord[], method: 'insertRecords' | 'testInsertRecords' = 'insertRecords'): Promise<TSStatus> {
-    return ns.connection.call(method, recordsReq(ns, group));
+  /** A time argument in the server's unit. */
+  #time(t: TimeInput, field: string): number | bigint {
+    if (t instanceof Date) return dateToTime(t, this.timestampPrecision, field);
+    if ((typeof t === 'number' && Number.isSafeInteger(t)) || (typeof t === 'bigint' && t >= -(2n ** 63n) && t < 2n ** 63n)) return t;
+    throw new IoTDBValidationError(field, `needs an integer time (number, bigint) or a Date, got ${String(t)}`);
   }
 }
 
-const tabletDevice = (t: PreparedTablet) => t.prefixPath;
-const stringDevice = (r: CheckedStringRecord) => r.deviceId;
-
-
-/** One row of insertRecordsOfOneDevice: a record without its device. */
-export type OneDeviceRow = Omit<RecordInput, 'deviceId' | 'isAligned'>;
-
-export interface OneDeviceOptions extends CallOptions {
-  /** the rows are in time order already (else they are sorted first). @default false */
-  sorted?: boolean;
+function pathList(paths: readonly string[]): string[] {
+  if (!Array.isArray(paths) || paths.length === 0) throw new IoTDBValidationError('paths', 'needs at least one path');
+  return paths.map((p, i) => checkPath(p, `paths[${i}]`, true));
 }
-const recordDevice = (r: EncodedRecord) => r.deviceId;
 
-function recordsReq(ns: NodeSession, group: readonly EncodedRecord[]): TSInsertRecordsReq {
-  return {
-    sessionId: ns.sessionId,
-    prefixPaths: group.map((r) => r.deviceId),
-    measurementsList: group.map((r) => r.measurements),
-    valuesList: group.map((r) => r.values),
-    timestamps: group.map((r) => r.timestamp),
-    isAligned: group[0]?.isAligned ?? false,
-  };
+function aggregationCode(a: TAggregationTypeName | number, field: string): number {
+  if (typeof a === 'number' && Object.values(TAggregationType).includes(a as never)) return a;
+  if (typeof a === 'string' && Object.prototype.hasOwnProperty.call(TAggregationType, a)) return TAggregationType[a as TAggregationTypeName];
+  throw new IoTDBValidationError(field, `unknown aggregation ${String(a)} (one of ${Object.keys(TAggregationType).join(', ')})`);
+}
+
+function positiveTime(v: number | bigint, field: string): number | bigint {
+  if ((typeof v === 'number' && Number.isSafeInteger(v) && v > 0) || (typeof v === 'bigint' && v > 0n)) return v;
+  throw new IoTDBValidationError(field, `needs a positive integer in the server's unit, got ${String(v)}`);
 }

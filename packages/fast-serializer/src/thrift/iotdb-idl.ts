@@ -148,6 +148,83 @@ export const TSSetTimeZoneReqSchema = schema({
 });
 export type TSSetTimeZoneReq = StructInput<typeof TSSetTimeZoneReqSchema>;
 
+export const TSRawDataQueryReqSchema = schema({
+  name: 'TSRawDataQueryReq',
+  fields: [
+    { id: 1, name: 'sessionId', type: 'i64', required: true },
+    { id: 2, name: 'paths', type: { list: 'string' }, required: true },
+    { id: 3, name: 'fetchSize', type: 'i32' },
+    { id: 4, name: 'startTime', type: 'i64', required: true },
+    { id: 5, name: 'endTime', type: 'i64', required: true },
+    { id: 6, name: 'statementId', type: 'i64', required: true },
+    { id: 7, name: 'enableRedirectQuery', type: 'bool' },
+    { id: 8, name: 'jdbcQuery', type: 'bool' },
+    { id: 9, name: 'timeout', type: 'i64' },
+    { id: 10, name: 'legalPathNodes', type: 'bool' },
+  ],
+});
+export type TSRawDataQueryReq = StructInput<typeof TSRawDataQueryReqSchema>;
+
+export const TSLastDataQueryReqSchema = schema({
+  name: 'TSLastDataQueryReq',
+  fields: [
+    { id: 1, name: 'sessionId', type: 'i64', required: true },
+    { id: 2, name: 'paths', type: { list: 'string' }, required: true },
+    { id: 3, name: 'fetchSize', type: 'i32' },
+    { id: 4, name: 'time', type: 'i64', required: true },
+    { id: 5, name: 'statementId', type: 'i64', required: true },
+    { id: 6, name: 'enableRedirectQuery', type: 'bool' },
+    { id: 7, name: 'jdbcQuery', type: 'bool' },
+    { id: 8, name: 'timeout', type: 'i64' },
+    { id: 9, name: 'legalPathNodes', type: 'bool' },
+  ],
+});
+export type TSLastDataQueryReq = StructInput<typeof TSLastDataQueryReqSchema>;
+
+export const TSFastLastDataQueryForOneDeviceReqSchema = schema({
+  name: 'TSFastLastDataQueryForOneDeviceReq',
+  fields: [
+    { id: 1, name: 'sessionId', type: 'i64', required: true },
+    { id: 2, name: 'db', type: 'string', required: true },
+    { id: 3, name: 'deviceId', type: 'string', required: true },
+    { id: 4, name: 'sensors', type: { list: 'string' }, required: true },
+    { id: 5, name: 'fetchSize', type: 'i32' },
+    { id: 6, name: 'statementId', type: 'i64', required: true },
+    { id: 7, name: 'enableRedirectQuery', type: 'bool' },
+    { id: 8, name: 'jdbcQuery', type: 'bool' },
+    { id: 9, name: 'timeout', type: 'i64' },
+    { id: 10, name: 'legalPathNodes', type: 'bool' },
+  ],
+});
+export type TSFastLastDataQueryForOneDeviceReq = StructInput<typeof TSFastLastDataQueryForOneDeviceReqSchema>;
+
+/** common.thrift TAggregationType: the wire value is the ordinal. */
+export const TAggregationType = {
+  COUNT: 0, AVG: 1, SUM: 2, FIRST_VALUE: 3, LAST_VALUE: 4, MAX_TIME: 5, MIN_TIME: 6, MAX_VALUE: 7, MIN_VALUE: 8,
+  EXTREME: 9, COUNT_IF: 10, TIME_DURATION: 11, MODE: 12, COUNT_TIME: 13, STDDEV: 14, STDDEV_POP: 15, STDDEV_SAMP: 16,
+  VARIANCE: 17, VAR_POP: 18, VAR_SAMP: 19, MAX_BY: 20, MIN_BY: 21, UDAF: 22, FIRST: 23, LAST: 24, FIRST_BY: 25,
+  LAST_BY: 26, MIN: 27, MAX: 28,
+} as const;
+export type TAggregationTypeName = keyof typeof TAggregationType;
+
+export const TSAggregationQueryReqSchema = schema({
+  name: 'TSAggregationQueryReq',
+  fields: [
+    { id: 1, name: 'sessionId', type: 'i64', required: true },
+    { id: 2, name: 'statementId', type: 'i64', required: true },
+    { id: 3, name: 'paths', type: { list: 'string' }, required: true },
+    { id: 4, name: 'aggregations', type: { list: 'i32' }, required: true },
+    { id: 5, name: 'startTime', type: 'i64' },
+    { id: 6, name: 'endTime', type: 'i64' },
+    { id: 7, name: 'interval', type: 'i64' },
+    { id: 8, name: 'slidingStep', type: 'i64' },
+    { id: 9, name: 'fetchSize', type: 'i32' },
+    { id: 10, name: 'timeout', type: 'i64' },
+    { id: 11, name: 'legalPathNodes', type: 'bool' },
+  ],
+});
+export type TSAggregationQueryReq = StructInput<typeof TSAggregationQueryReqSchema>;
+
 /** TSInsertTabletReq: the fast path writes it without this schema (tablet/insert-tablet-request.ts). */
 export const TSInsertTabletReqSchema = schema({
   name: 'TSInsertTabletReq',
@@ -264,6 +341,10 @@ export const IClientRPCService = {
   closeSession: returns({ struct: TSCloseSessionReqSchema }, STATUS),
   requestStatementId: returns('i64', 'i64'),
   executeQueryStatementV2: returns({ struct: TSExecuteStatementReqSchema }, { struct: TSExecuteStatementRespSchema }),
+  executeRawDataQueryV2: returns({ struct: TSRawDataQueryReqSchema }, { struct: TSExecuteStatementRespSchema }),
+  executeLastDataQueryV2: returns({ struct: TSLastDataQueryReqSchema }, { struct: TSExecuteStatementRespSchema }),
+  executeFastLastDataQueryForOneDeviceV2: returns({ struct: TSFastLastDataQueryForOneDeviceReqSchema }, { struct: TSExecuteStatementRespSchema }),
+  executeAggregationQueryV2: returns({ struct: TSAggregationQueryReqSchema }, { struct: TSExecuteStatementRespSchema }),
   executeUpdateStatementV2: returns({ struct: TSExecuteStatementReqSchema }, { struct: TSExecuteStatementRespSchema }),
   fetchResultsV2: returns({ struct: TSFetchResultsReqSchema }, { struct: TSFetchResultsRespSchema }),
   closeOperation: returns({ struct: TSCloseOperationReqSchema }, STATUS),

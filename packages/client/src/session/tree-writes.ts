@@ -1,0 +1,233 @@
+import {
+  IoTDBValidationError,
+  encodeRecord,
+  prefixField,
+  prepareTablet,
+  writeInsertTabletsReq,
+  checkStringRecord,
+  type CheckedStringRecord,
+  type EncodedRecord,
+  type StringRecordInput,
+  type PreparedTablet,
+  type RecordInput,
+  type Tablet,
+  type TSInsertRecordsReq,
+  type TSStatus,
+} from '@iotdb/fast-serializer';
+import { compareTime, itemPlan, sameAlignment } from '../write/item-plan.js';
+import { BaseSession, type CallOptions } from './base-session.js';
+import type { NodeSession } from './node-session.js';
+import type { SessionOptions } from './options.js';
+
+/**
+ * The tree model's writes (Session adds schema management and queries on top): devices are paths
+ * (`root.sg.d1`), measurements are their series.
+ *
+ * ```ts
+ * const session = new Session({ host: '127.0.0.1', port: 6667 });
+ * await session.open();
+ * await session.insertTablet({ deviceId: 'root.demo.d1', measurements: ['temp'], dataTypes: [TSDataType.FLOAT],
+ *   timestamps: [Date.now()], values: [[25.5]] });
+ * ```
+ * Calls on one session run one at a time per connection. Use a SessionPool for parallel writes.
+ */
+export abstract class TreeWriteSession extends BaseSession {
+  protected constructor(options: SessionOptions) {
+    super(options, 'tree');
+  }
+
+  /** Writes a tablet: rows of one device. Rows are sorted by time first, as the Java client does. */
+  async insertTablet(tablet: Tablet, opts: CallOptions = {}): Promise<void> {
+    this.checkOpen();
+    const p = prepareTablet(tablet, this.timestampPrecision);
+    await this.write(itemPlan('insertTablet', [p], tabletDevice, (ns) => this.sendTablet(ns, p)), opts);
+  }
+
+  /** insertTablet to an aligned device. */
+  async insertAlignedTablet(tablet: Tablet, opts: CallOptions = {}): Promise<void> {
+    await this.insertTablet({ ...tablet, isAligned: true }, opts);
+  }
+
+  /**
+   * Several tablets (devices) in one request per DataNode. They must agree on `isAligned`. When the
+   * devices live on different nodes (known from redirects), each node gets its share in parallel. If
+   * only some tablets fail, IoTDBBatchError lists them by their index in `tablets`.
+   */
+  async insertTablets(tablets: readonly Tablet[], opts: CallOptions = {}): Promise<void> {
+    this.checkOpen();
+    if (!Array.isArray(tablets) || tablets.length === 0) throw new IoTDBValidationError('tablets', 'needs at least one tablet');
+    const prepared = tablets.map((t, i) => {
+      try {
+        return prepareTablet(t, this.timestampPrecision);
+      } catch (e) {
+        throw prefixField(e, `tablets[${i}]`);
+      }
+    });
+    sameAlignment(prepared, 'tablets');
+    await this.write(
+      itemPlan('insertTablets', prepared, tabletDevice, (ns, group) => this.sendTablets(ns, group)),
+      opts,
+    );
+  }
+
+  /** One row of one device. Null values are left out; a record whose values are all null writes nothing (as in Java). */
+  async insertRecord(record: RecordInput, opts: CallOptions = {}): Promise<void> {
+    this.checkOpen();
+    const r = encodeRecord(record, 'record', this.timestampPrecision);
+    if (r.measurements.length === 0) return; // every value is null: nothing to write (Java skips it too)
+    const send = (ns: NodeSession) =>
+      ns.connection.call('insertRecord', {
+        sessionId: ns.sessionId,
+        prefixPath: r.deviceId,
+        measurements: r.measurements,
+        values: r.values,
+        timestamp: r.timestamp,
+        isAligned: r.isAligned,
+      });
+    await this.write(itemPlan('insertRecord', [r], recordDevice, send), opts);
+  }
+
+  /**
+   * Rows of any devices in one request per DataNode. They must agree on `isAligned`. A record whose values
+   * are all null is skipped (as in Java) and the others are written; IoTDBBatchError indexes are into `records`.
+   */
+  async insertRecords(records: readonly RecordInput[], opts: CallOptions = {}): Promise<void> {
+    this.checkOpen();
+    if (!Array.isArray(records) || records.length === 0) throw new IoTDBValidationError('records', 'needs at least one record');
+    const encoded = records.map((r, i) => encodeRecord(r, `records[${i}]`, this.timestampPrecision));
+    sameAlignment(encoded, 'records');
+    // a record whose values are all null has nothing to write: skipped, as Java does; the others are written
+    const kept = encoded.flatMap((r, i) => (r.measurements.length > 0 ? [i] : []));
+    if (kept.length === 0) return;
+    const items = kept.length === encoded.length ? encoded : kept.map((i) => encoded[i]);
+    const send = (ns: NodeSession, group: readonly EncodedRecord[]) => this.sendRecords(ns, group);
+    const skipped = encoded.flatMap((r, i) => (r.measurements.length === 0 ? [i] : []));
+    await this.write({ ...itemPlan('insertRecords', items, recordDevice, send, true, (k) => kept[k]), settled: skipped }, opts);
+  }
+
+  /** One row whose values are strings: the server infers the types (Java's insertRecord with String values). Nulls are left out. */
+  async insertStringRecord(record: StringRecordInput, opts: CallOptions = {}): Promise<void> {
+    this.checkOpen();
+    const r = checkStringRecord(record, 'record', this.timestampPrecision);
+    if (r.measurements.length === 0) return; // every value null: nothing to write
+    const send = (ns: NodeSession) =>
+      ns.connection.call('insertStringRecord', { sessionId: ns.sessionId, prefixPath: r.deviceId, measurements: r.measurements, values: r.values, timestamp: r.timestamp, isAligned: r.isAligned });
+    await this.write(itemPlan('insertStringRecord', [r], stringDevice, send), opts);
+  }
+
+  /** String rows of any devices, one request per DataNode; the server infers the types. Failures as insertRecords. */
+  async insertStringRecords(records: readonly StringRecordInput[], opts: CallOptions = {}): Promise<void> {
+    this.checkOpen();
+    if (!Array.isArray(records) || records.length === 0) throw new IoTDBValidationError('records', 'needs at least one record');
+    const checked = records.map((r, i) => checkStringRecord(r, `records[${i}]`, this.timestampPrecision));
+    sameAlignment(checked, 'records');
+    const kept = checked.flatMap((r, i) => (r.measurements.length > 0 ? [i] : []));
+    if (kept.length === 0) return;
+    const items = kept.map((i) => checked[i]);
+    const send = (ns: NodeSession, group: readonly CheckedStringRecord[]) =>
+      ns.connection.call('insertStringRecords', {
+        sessionId: ns.sessionId,
+        prefixPaths: group.map((r) => r.deviceId),
+        measurementsList: group.map((r) => r.measurements),
+        valuesList: group.map((r) => r.values),
+        timestamps: group.map((r) => r.timestamp),
+        isAligned: group[0].isAligned,
+      });
+    const settled = checked.flatMap((r, i) => (r.measurements.length === 0 ? [i] : []));
+    await this.write({ ...itemPlan('insertStringRecords', items, stringDevice, send, true, (k) => kept[k]), settled }, opts);
+  }
+
+  /**
+   * Rows of one device in one request (typed values, as insertRecord). Rows are sorted by time first
+   * unless `sorted` says they are (their values travel with them, as in Java); rows whose values are
+   * all null are skipped. IoTDBBatchError indexes are into `rows`.
+   */
+  async insertRecordsOfOneDevice(deviceId: string, rows: readonly OneDeviceRow[], opts: OneDeviceOptions = {}): Promise<void> {
+    await this.#recordsOfOneDevice('insertRecordsOfOneDevice', deviceId, rows, false, opts);
+  }
+
+  /** insertRecordsOfOneDevice to an aligned device. */
+  async insertAlignedRecordsOfOneDevice(deviceId: string, rows: readonly OneDeviceRow[], opts: OneDeviceOptions = {}): Promise<void> {
+    await this.#recordsOfOneDevice('insertAlignedRecordsOfOneDevice', deviceId, rows, true, opts);
+  }
+
+  async #recordsOfOneDevice(what: string, deviceId: string, rows: readonly OneDeviceRow[], aligned: boolean, opts: OneDeviceOptions): Promise<void> {
+    this.checkOpen();
+    if (!Array.isArray(rows) || rows.length === 0) throw new IoTDBValidationError('rows', 'needs at least one row');
+    const encoded = rows.map((row, i) => encodeRecord({ ...row, deviceId, isAligned: aligned }, `rows[${i}]`, this.timestampPrecision));
+    const kept = encoded.flatMap((r, i) => (r.measurements.length > 0 ? [i] : []));
+    if (kept.length === 0) return;
+    if (opts.sorted !== true) kept.sort((a, b) => compareTime(encoded[a].timestamp, encoded[b].timestamp) || a - b);
+    const items = kept.map((i) => encoded[i]);
+    const send = (ns: NodeSession, group: readonly EncodedRecord[]) =>
+      ns.connection.call('insertRecordsOfOneDevice', {
+        sessionId: ns.sessionId,
+        prefixPath: deviceId,
+        measurementsList: group.map((r) => r.measurements),
+        valuesList: group.map((r) => r.values),
+        timestamps: group.map((r) => r.timestamp),
+        isAligned: aligned,
+      });
+    const settled = encoded.flatMap((r, i) => (r.measurements.length === 0 ? [i] : []));
+    await this.write({ ...itemPlan(what, items, recordDevice, send, true, (k) => kept[k]), settled }, opts);
+  }
+
+  /**
+   * For benchmarks (`--server-noop`): the same requests as insertTablet / insertTablets / insertRecords
+   * through IoTDB's testInsert* RPCs, which the server decodes and acknowledges but does not store.
+   * They measure the client with a real server and socket; nothing is written.
+   */
+  async testInsertTablet(tablet: Tablet, opts: CallOptions = {}): Promise<void> {
+    this.checkOpen();
+    const p = prepareTablet(tablet, this.timestampPrecision);
+    await this.write(itemPlan('testInsertTablet', [p], tabletDevice, (ns) => this.sendTablet(ns, p, 'testInsertTablet'), false), opts);
+  }
+
+  async testInsertTablets(tablets: readonly Tablet[], opts: CallOptions = {}): Promise<void> {
+    this.checkOpen();
+    const prepared = tablets.map((t) => prepareTablet(t, this.timestampPrecision));
+    const send = (ns: NodeSession) => this.sendTablets(ns, prepared, 'testInsertTablets');
+    await this.write(itemPlan('testInsertTablets', prepared, tabletDevice, send, false), opts);
+  }
+
+  async testInsertRecords(records: readonly RecordInput[], opts: CallOptions = {}): Promise<void> {
+    this.checkOpen();
+    const encoded = records.map((r, i) => encodeRecord(r, `records[${i}]`, this.timestampPrecision));
+    const send = (ns: NodeSession) => this.sendRecords(ns, encoded, 'testInsertRecords');
+    await this.write(itemPlan('testInsertRecords', encoded, recordDevice, send, false), opts);
+  }
+
+  /** One insertTablets request (several devices) to one node. */
+  protected sendTablets(ns: NodeSession, group: readonly PreparedTablet[], method: 'insertTablets' | 'testInsertTablets' = 'insertTablets'): Promise<TSStatus> {
+    return ns.connection.call(method, (w) => writeInsertTabletsReq(w, ns.sessionId, group));
+  }
+
+  /** One insertRecords request to one node. */
+  protected sendRecords(ns: NodeSession, group: readonly EncodedRecord[], method: 'insertRecords' | 'testInsertRecords' = 'insertRecords'): Promise<TSStatus> {
+    return ns.connection.call(method, recordsReq(ns, group));
+  }
+}
+
+const tabletDevice = (t: PreparedTablet) => t.prefixPath;
+const stringDevice = (r: CheckedStringRecord) => r.deviceId;
+
+
+/** One row of insertRecordsOfOneDevice: a record without its device. */
+export type OneDeviceRow = Omit<RecordInput, 'deviceId' | 'isAligned'>;
+
+export interface OneDeviceOptions extends CallOptions {
+  /** the rows are in time order already (else they are sorted first). @default false */
+  sorted?: boolean;
+}
+const recordDevice = (r: EncodedRecord) => r.deviceId;
+
+function recordsReq(ns: NodeSession, group: readonly EncodedRecord[]): TSInsertRecordsReq {
+  return {
+    sessionId: ns.sessionId,
+    prefixPaths: group.map((r) => r.deviceId),
+    measurementsList: group.map((r) => r.measurements),
+    valuesList: group.map((r) => r.values),
+    timestamps: group.map((r) => r.timestamp),
+    isAligned: group[0]?.isAligned ?? false,
+  };
+}
