@@ -182,3 +182,40 @@ describe('string records and records of one device', () => {
     expect((await rows(`SHOW DEVICES ${DB}.onea`))[0]?.IsAligned).toBe('true');
   });
 });
+
+describe('tree queries', () => {
+  const dev = `${DB}.q`;
+  beforeAll(async () => {
+    const ts = Array.from({ length: 10 }, (_, i) => i + 1);
+    await s.insertTablet({ deviceId: dev, measurements: ['s1', 's2'], dataTypes: ['INT32', 'DOUBLE'], timestamps: ts, values: ts.map((t) => [t, t / 2]) });
+  });
+
+  const all = async (ds: Promise<import('../index.js').SessionDataSet>) => {
+    const out = [];
+    for await (const r of await ds) out.push(r);
+    return out;
+  };
+
+  it('executeRawDataQuery: [startTime, endTime)', async () => {
+    const rows = await all(s.executeRawDataQuery([`${dev}.s1`, `${dev}.s2`], 3, 6));
+    expect(rows.map((r) => [Number(r.timestamp), r.getInt(`${dev}.s1`), r.getDouble(`${dev}.s2`)])).toEqual([[3, 3, 1.5], [4, 4, 2], [5, 5, 2.5]]);
+  });
+
+  it('executeLastDataQuery: the last point, and none past lastTime', async () => {
+    const rows = await all(s.executeLastDataQuery([`${dev}.s1`]));
+    expect(rows.map((r) => [Number(r.timestamp), r.getValue('Timeseries'), r.getValue('Value')])).toEqual([[10, `${dev}.s1`, '10']]);
+    expect(await all(s.executeLastDataQuery([`${dev}.s1`], { lastTime: 11 }))).toEqual([]);
+  });
+
+  it('executeLastDataQueryForOneDevice: the fast-last path', async () => {
+    const rows = await all(s.executeLastDataQueryForOneDevice(DB, dev, ['s1', 's2']));
+    expect(rows.map((r) => [Number(r.timestamp), r.getValue('Timeseries'), r.getValue('Value')]).sort()).toEqual([[10, `${dev}.s1`, '10'], [10, `${dev}.s2`, '5.0']]);
+  });
+
+  it('executeAggregationQuery: aggregations[i] on paths[i], over a range and per window', async () => {
+    const [total] = await all(s.executeAggregationQuery([`${dev}.s1`, `${dev}.s1`, `${dev}.s2`], ['COUNT', 'SUM', 'MAX_VALUE'], { startTime: 1, endTime: 11 }));
+    expect(total.values.map(Number)).toEqual([10, 55, 5]);
+    const windows = await all(s.executeAggregationQuery([`${dev}.s1`], ['COUNT'], { startTime: 1, endTime: 11, interval: 5 }));
+    expect(windows.map((r) => [Number(r.timestamp), Number(r.values[0])])).toEqual([[1, 5], [6, 5]]);
+  });
+});
