@@ -31,21 +31,9 @@ export interface EncodedRecord {
 
 /** `precision`: the server's time unit, for Dates (the record's time, TIMESTAMP values). */
 export function encodeRecord(rec: RecordInput, field = 'record', precision: TimestampPrecision = 'ms'): EncodedRecord {
-  if (rec === null || typeof rec !== 'object') throw new IoTDBValidationError(field, 'expected an object');
-  if (typeof rec.deviceId !== 'string' || rec.deviceId.length === 0) {
-    throw new IoTDBValidationError(`${field}.deviceId`, `needs a non-empty string, got ${describe(rec.deviceId)}`);
-  }
-  const timestamp = rec.timestamp instanceof Date ? dateToTime(rec.timestamp, precision, `${field}.timestamp`) : rec.timestamp;
-  checkTimestamp(`${field}.timestamp`, timestamp);
-  const n = rec.measurements?.length ?? 0;
-  if (!Array.isArray(rec.measurements) || n === 0) {
-    throw new IoTDBValidationError(`${field}.measurements`, 'needs at least one name');
-  }
+  const { timestamp, n } = checkRecordHead(rec, field, precision);
   if (!Array.isArray(rec.dataTypes) || rec.dataTypes.length !== n) {
     throw new IoTDBValidationError(`${field}.dataTypes`, `needs one type per measurement (${n})`);
-  }
-  if (!Array.isArray(rec.values) || rec.values.length !== n) {
-    throw new IoTDBValidationError(`${field}.values`, `needs one value per measurement (${n})`);
   }
   const seen = new Set<string>();
   const w = new ByteWriter(64);
@@ -66,6 +54,29 @@ export function encodeRecord(rec: RecordInput, field = 'record', precision: Time
   }
   // every value null: `measurements` is empty and there is nothing to write (the session skips it, as Java does)
   return { deviceId: rec.deviceId, timestamp, measurements, values: Buffer.from(w.view()), isAligned: rec.isAligned === true };
+}
+
+/**
+ * What every kind of record checks first: an object, a device, a time (a Date converted to the server's
+ * unit), measurements, one value per measurement. Returns the time on the wire and the measurement count.
+ */
+export function checkRecordHead(
+  rec: { deviceId: unknown; timestamp: unknown; measurements: unknown; values: unknown } | null,
+  field: string,
+  precision: TimestampPrecision,
+): { timestamp: number | bigint; n: number } {
+  if (rec === null || typeof rec !== 'object') throw new IoTDBValidationError(field, 'expected an object');
+  if (typeof rec.deviceId !== 'string' || rec.deviceId.length === 0) {
+    throw new IoTDBValidationError(`${field}.deviceId`, `needs a non-empty string, got ${describe(rec.deviceId)}`);
+  }
+  const timestamp = rec.timestamp instanceof Date ? dateToTime(rec.timestamp, precision, `${field}.timestamp`) : rec.timestamp;
+  checkTimestamp(`${field}.timestamp`, timestamp);
+  const n = Array.isArray(rec.measurements) ? rec.measurements.length : 0;
+  if (n === 0) throw new IoTDBValidationError(`${field}.measurements`, 'needs at least one name');
+  if (!Array.isArray(rec.values) || rec.values.length !== n) {
+    throw new IoTDBValidationError(`${field}.values`, `needs one value per measurement (${n})`);
+  }
+  return { timestamp: timestamp as number | bigint, n };
 }
 
 export function checkTimestamp(field: string, t: unknown): void {

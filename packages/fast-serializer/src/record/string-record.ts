@@ -1,7 +1,7 @@
 import { IoTDBValidationError } from '../errors.js';
 import { describe } from '../tablet/date.js';
-import { checkTimestamp } from './encode-record.js';
-import { dateToTime, type TimestampPrecision } from '../tablet/time-unit.js';
+import { checkRecordHead } from './encode-record.js';
+import type { TimestampPrecision } from '../tablet/time-unit.js';
 
 /** One row of one device with its values as strings: the server infers each type (Java's string overloads). */
 export interface StringRecordInput {
@@ -25,15 +25,7 @@ export interface CheckedStringRecord {
 }
 
 export function checkStringRecord(rec: StringRecordInput, field = 'record', precision: TimestampPrecision = 'ms'): CheckedStringRecord {
-  if (rec === null || typeof rec !== 'object') throw new IoTDBValidationError(field, 'expected an object');
-  if (typeof rec.deviceId !== 'string' || rec.deviceId.length === 0) {
-    throw new IoTDBValidationError(`${field}.deviceId`, `needs a non-empty string, got ${describe(rec.deviceId)}`);
-  }
-  const timestamp = rec.timestamp instanceof Date ? dateToTime(rec.timestamp, precision, `${field}.timestamp`) : rec.timestamp;
-  checkTimestamp(`${field}.timestamp`, timestamp);
-  const n = Array.isArray(rec.measurements) ? rec.measurements.length : 0;
-  if (n === 0) throw new IoTDBValidationError(`${field}.measurements`, 'needs at least one name');
-  if (!Array.isArray(rec.values) || rec.values.length !== n) throw new IoTDBValidationError(`${field}.values`, `needs one value per measurement (${n})`);
+  const { timestamp, n } = checkRecordHead(rec, field, precision);
   const seen = new Set<string>();
   const measurements: string[] = [];
   const values: string[] = [];
