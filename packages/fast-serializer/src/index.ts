@@ -27,6 +27,8 @@ export { encodeTabletPlain, plainInsertTabletReq } from './tablet/plain-tablet-e
 export { checkCell } from './tablet/cell.js';
 export type { WireCell } from './tablet/cell.js';
 export { writeInsertTabletReq, writeInsertTabletsReq } from './tablet/insert-tablet-request.js';
+export { writeInsertTabletReqCompact, writeInsertTabletsReqCompact } from './tablet/insert-tablet-request-compact.js';
+export { CType, beginCallCompact, readReplyHeaderCompact, readStructCompact, writeStructCompact, writeValueCompact } from './thrift/compact.js';
 export { encodeDate, decodeDate } from './tablet/date.js';
 export { dateToTime, timeToDate } from './tablet/time-unit.js';
 export type { TimestampPrecision } from './tablet/time-unit.js';

@@ -4,7 +4,13 @@ import {
   IClientRPCService,
   IoTDBProtocolError,
   TApplicationError,
+  TMessageType,
   beginCall,
+  beginCallCompact,
+  readReplyHeaderCompact,
+  readStructCompact,
+  schema,
+  writeValueCompact,
   endCall,
   readReplyHeader,
   readStruct,
@@ -26,8 +32,11 @@ type Spec<M extends ClientMethod> = (typeof IClientRPCService)[M];
 export type ArgsOf<M extends ClientMethod> = InputOf<Spec<M>['args'], never>;
 /** The decoded return value of `method`. */
 export type ResultOf<M extends ClientMethod> = ValueOf<Spec<M>['result'], never>;
-/** Writes args field 1's value straight into the request (the tablet fast path); the field header is written already. */
-export type ArgsWriter = (w: ByteWriter) => void;
+/**
+ * Writes args field 1's value straight into the request (the tablet fast path), in the connection's
+ * protocol (`compact`: RPC compression); the field header is written already.
+ */
+export type ArgsWriter = (w: ByteWriter, compact: boolean) => void;
 
 export interface ConnectionOptions {
   readonly transport: Transport;
@@ -36,6 +45,8 @@ export interface ConnectionOptions {
   readonly requestTimeoutMs: number;
   readonly maxFrameBytes: number;
   readonly bufferPool: BufferPool;
+  /** Thrift compact protocol (RPC compression, `dn_rpc_thrift_compression_enable`) instead of binary */
+  readonly compact: boolean;
   /** aborts the connect */
   readonly signal?: AbortSignal;
 }
@@ -55,6 +66,25 @@ interface Pending {
   readonly resolve: (frame: Buffer) => void;
   readonly reject: (e: Error) => void;
   readonly timer: NodeJS.Timeout | undefined;
+}
+
+const TApplicationExceptionSchema = schema({
+  name: 'TApplicationException',
+  fields: [
+    { id: 1, name: 'message', type: 'string' },
+    { id: 2, name: 'type', type: 'i32' },
+  ],
+});
+
+/** A compact reply's header; an EXCEPTION message is thrown as TApplicationError, as in the binary protocol. */
+function readCompactReplyHeader(r: ByteReader): { method: string; seqid: number } {
+  const h = readReplyHeaderCompact(r);
+  if (h.type === TMessageType.EXCEPTION) {
+    const e = readStructCompact(r, TApplicationExceptionSchema);
+    throw new TApplicationError(`${h.method}: ${e.message ?? 'server exception'}`, e.type ?? 0);
+  }
+  if (h.type !== TMessageType.REPLY) throw new IoTDBProtocolError(`unexpected Thrift message type ${h.type}`);
+  return h;
 }
 
 /** Gives a request buffer back to its pool, zeroed first when it held a secret. */
@@ -135,12 +165,14 @@ export class RpcConnection {
    */
   #decodeReply<M extends ClientMethod>(method: M, seqid: number, frame: Buffer): ResultOf<M> {
     const r = new ByteReader(frame);
+    const compact = this.#options.compact;
     try {
-      const header = readReplyHeader(r);
+      const header = compact ? readCompactReplyHeader(r) : readReplyHeader(r);
       if (header.seqid !== seqid || header.method !== method) {
         throw new IoTDBProtocolError(`reply ${header.method}#${header.seqid} does not answer ${method}#${seqid}`);
       }
-      const result = readStruct(r, resultSchemas.get(method)!) as { success?: ResultOf<M> };
+      const schema = resultSchemas.get(method)!;
+      const result = (compact ? readStructCompact(r, schema) : readStruct(r, schema)) as { success?: ResultOf<M> };
       if (result.success === undefined) throw new IoTDBProtocolError(`${method}: the reply carries no result`);
       return result.success;
     } catch (e) {
@@ -155,8 +187,10 @@ export class RpcConnection {
     const w = new ByteWriter(4096, this.#options.bufferPool);
     const argType = IClientRPCService[method].args;
     try {
-      const frameAt = beginCall(w, method, seqid, ttypeOf(argType));
-      if (typeof args === 'function') args(w);
+      const compact = this.#options.compact;
+      const frameAt = compact ? beginCallCompact(w, method, seqid, argType) : beginCall(w, method, seqid, ttypeOf(argType));
+      if (typeof args === 'function') args(w, compact);
+      else if (compact) writeValueCompact(w, argType, args);
       else writeValue(w, argType, args);
       endCall(w, frameAt);
       return w;

@@ -1,5 +1,5 @@
 import { IoTDBValidationError, type PreparedTablet, type TSExecuteStatementResp, type TSStatus } from '@iotdb/fast-serializer';
-import { plainInsertTabletReq, writeInsertTabletReq } from '@iotdb/fast-serializer';
+import { plainInsertTabletReq, writeInsertTabletReq, writeInsertTabletReqCompact } from '@iotdb/fast-serializer';
 import { endpointKey, type Endpoint } from '../cluster/endpoint.js';
 import { NodeRegistry } from '../cluster/node-registry.js';
 import { IoTDBAbortError, IoTDBSessionClosedError, withCallerStack } from '../errors.js';
@@ -263,7 +263,7 @@ export abstract class BaseSession {
   /** One tablet (or part of one) to one node, fast path or plain path (enableFastSerialization). */
   protected sendTablet(ns: NodeSession, p: PreparedTablet, method: 'insertTablet' | 'testInsertTablet' = 'insertTablet'): Promise<TSStatus> {
     return this.options.enableFastSerialization
-      ? ns.connection.call(method, (w) => writeInsertTabletReq(w, ns.sessionId, p))
+      ? ns.connection.call(method, (w, compact) => (compact ? writeInsertTabletReqCompact : writeInsertTabletReq)(w, ns.sessionId, p))
       : ns.connection.call(method, plainInsertTabletReq(ns.sessionId, p));
   }
 

@@ -48,6 +48,7 @@ export class NodeSession {
       requestTimeoutMs: o.requestTimeoutMs,
       maxFrameBytes: o.maxFrameBytes,
       bufferPool: o.bufferPool,
+      compact: o.rpcCompression,
       signal,
     });
     try {

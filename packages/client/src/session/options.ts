@@ -61,6 +61,12 @@ export interface SessionOptions {
    * certificate is verified unless `rejectUnauthorized: false`. @default false
    */
   tls?: boolean | TlsOptions;
+  /**
+   * RPC compression: the Thrift compact protocol, for a server started with
+   * `dn_rpc_thrift_compression_enable=true` (Java's `open(true)`); a server without it refuses the
+   * connection, and the other way round. @default false
+   */
+  rpcCompression?: boolean;
   /** How connections reach the nodes; overrides `tls`. @default plain TCP, or TLS with `tls` */
   transport?: Transport;
   /** Send each device's writes to the DataNode that leads its region, as the server recommends. @default true */
@@ -88,6 +94,7 @@ export interface ResolvedSessionOptions {
   readonly endpoints: readonly Endpoint[];
   readonly retry: ResolvedRetryOptions;
   readonly transport: Transport;
+  readonly rpcCompression: boolean;
   readonly enableRedirection: boolean;
 }
 
@@ -142,10 +149,12 @@ export function resolveSessionOptions(o: SessionOptions = {}): ResolvedSessionOp
     endpoints: endpointsOf(o),
     retry: resolveRetryOptions(o.retry),
     transport: o.transport ?? transportOf(o.tls),
+    rpcCompression: o.rpcCompression ?? false,
     enableRedirection: o.enableRedirection ?? DEFAULTS.enableRedirection,
   };
   if (typeof r.host !== 'string' || r.host.length === 0) throw new IoTDBValidationError('host', 'needs a non-empty string');
   if (r.port > 65535) throw new IoTDBValidationError('port', `needs 1-65535, got ${r.port}`);
+  if (typeof r.rpcCompression !== 'boolean') throw new IoTDBValidationError('rpcCompression', `needs a boolean, got ${String(r.rpcCompression)}`);
   if (r.timestampAs !== 'bigint' && r.timestampAs !== 'number' && r.timestampAs !== 'Date') {
     throw new IoTDBValidationError('timestampAs', `needs 'bigint', 'number' or 'Date', got ${String(r.timestampAs)}`);
   }

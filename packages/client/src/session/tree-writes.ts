@@ -4,6 +4,7 @@ import {
   prefixField,
   prepareTablet,
   writeInsertTabletsReq,
+  writeInsertTabletsReqCompact,
   checkStringRecord,
   type CheckedStringRecord,
   type EncodedRecord,
@@ -199,7 +200,7 @@ export abstract class TreeWriteSession extends BaseSession {
 
   /** One insertTablets request (several devices) to one node. */
   protected sendTablets(ns: NodeSession, group: readonly PreparedTablet[], method: 'insertTablets' | 'testInsertTablets' = 'insertTablets'): Promise<TSStatus> {
-    return ns.connection.call(method, (w) => writeInsertTabletsReq(w, ns.sessionId, group));
+    return ns.connection.call(method, (w, compact) => (compact ? writeInsertTabletsReqCompact : writeInsertTabletsReq)(w, ns.sessionId, group));
   }
 
   /** One insertRecords request to one node. */
