@@ -33,7 +33,8 @@ export { encodeDate, decodeDate } from './tablet/date.js';
 export { dateToTime, timeToDate } from './tablet/time-unit.js';
 export type { TimestampPrecision } from './tablet/time-unit.js';
 export { encodeRecord, checkTimestamp } from './record/encode-record.js';
-export type { RecordInput, EncodedRecord } from './record/encode-record.js';
+export type { RecordInput, EncodedRecord, RecordShapeCache } from './record/encode-record.js';
+export { writeInsertRecordsReq } from './record/insert-records-request.js';
 export { checkStringRecord } from './record/string-record.js';
 export type { StringRecordInput, CheckedStringRecord } from './record/string-record.js';
 

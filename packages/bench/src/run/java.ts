@@ -12,7 +12,8 @@ const script = fileURLToPath(new URL('../../java/bench.sh', import.meta.url));
 export function runJava(c: BenchConfig, host: string, port: number): RunResult {
   const threads = c.workers * c.clients;
   const points = c.deviceCount * c.sensors * c.batchSize * c.loop;
-  const args = [`host=${host}`, `port=${port}`, `threads=${threads}`, `points=${points}`, `mode=${c.model}`, `noop=${c.serverNoop}`, `verify=${c.verify}`];
+  const method = c.method === 'insertRecords' ? 'insertRecords' : 'insertTablet';
+  const args = [`host=${host}`, `port=${port}`, `threads=${threads}`, `points=${points}`, `mode=${c.model}`, `noop=${c.serverNoop}`, `verify=${c.verify}`, `method=${method}`];
   const out = execFileSync('bash', [script, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
   const line = out.split('\n').find((l) => l.startsWith('RESULT '));
   if (line === undefined) throw new Error(`java/bench.sh printed no RESULT line:\n${out}`);

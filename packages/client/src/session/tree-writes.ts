@@ -5,6 +5,10 @@ import {
   prepareTablet,
   writeInsertTabletsReq,
   writeInsertTabletsReqCompact,
+  writeInsertRecordsReq,
+  writeValueCompact,
+  TSInsertRecordsReqSchema,
+  type RecordShapeCache,
   checkStringRecord,
   type CheckedStringRecord,
   type EncodedRecord,
@@ -95,7 +99,8 @@ export abstract class TreeWriteSession extends BaseSession {
   async insertRecords(records: readonly RecordInput[], opts: CallOptions = {}): Promise<void> {
     this.checkOpen();
     if (!Array.isArray(records) || records.length === 0) throw new IoTDBValidationError('records', 'needs at least one record');
-    const encoded = records.map((r, i) => encodeRecord(r, `records[${i}]`, this.timestampPrecision));
+    const shape: RecordShapeCache = {};
+    const encoded = records.map((r, i) => encodeRecord(r, `records[${i}]`, this.timestampPrecision, shape));
     sameAlignment(encoded, 'records');
     // a record whose values are all null has nothing to write: skipped, as Java does; the others are written
     const kept = encoded.flatMap((r, i) => (r.measurements.length > 0 ? [i] : []));
@@ -155,7 +160,8 @@ export abstract class TreeWriteSession extends BaseSession {
   async #recordsOfOneDevice(what: string, deviceId: string, rows: readonly OneDeviceRow[], aligned: boolean, opts: OneDeviceOptions): Promise<void> {
     this.checkOpen();
     if (!Array.isArray(rows) || rows.length === 0) throw new IoTDBValidationError('rows', 'needs at least one row');
-    const encoded = rows.map((row, i) => encodeRecord({ ...row, deviceId, isAligned: aligned }, `rows[${i}]`, this.timestampPrecision));
+    const shape: RecordShapeCache = {};
+    const encoded = rows.map((row, i) => encodeRecord({ ...row, deviceId, isAligned: aligned }, `rows[${i}]`, this.timestampPrecision, shape));
     const kept = encoded.flatMap((r, i) => (r.measurements.length > 0 ? [i] : []));
     if (kept.length === 0) return;
     if (opts.sorted !== true) kept.sort((a, b) => compareTime(encoded[a].timestamp, encoded[b].timestamp) || a - b);
@@ -193,7 +199,8 @@ export abstract class TreeWriteSession extends BaseSession {
 
   async testInsertRecords(records: readonly RecordInput[], opts: CallOptions = {}): Promise<void> {
     this.checkOpen();
-    const encoded = records.map((r, i) => encodeRecord(r, `records[${i}]`, this.timestampPrecision));
+    const shape: RecordShapeCache = {};
+    const encoded = records.map((r, i) => encodeRecord(r, `records[${i}]`, this.timestampPrecision, shape));
     const send = (ns: NodeSession) => this.sendRecords(ns, encoded, 'testInsertRecords');
     await this.write(itemPlan('testInsertRecords', encoded, recordDevice, send, false), opts);
   }
@@ -203,12 +210,15 @@ export abstract class TreeWriteSession extends BaseSession {
     return ns.connection.call(method, (w, compact) => (compact ? writeInsertTabletsReqCompact : writeInsertTabletsReq)(w, ns.sessionId, group));
   }
 
-  /** One insertRecords request to one node. */
+  /** One insertRecords request to one node: the binary fast path, or the generic codec in the compact protocol. */
   protected sendRecords(ns: NodeSession, group: readonly EncodedRecord[], method: 'insertRecords' | 'testInsertRecords' = 'insertRecords'): Promise<TSStatus> {
-    return ns.connection.call(method, recordsReq(ns, group));
+    return ns.connection.call(method, (w, compact) =>
+      compact ? writeValueCompact(w, RECORDS_REQ, recordsReq(ns, group)) : writeInsertRecordsReq(w, ns.sessionId, group, group[0]?.isAligned ?? false),
+    );
   }
 }
 
+const RECORDS_REQ = { struct: TSInsertRecordsReqSchema } as const;
 const tabletDevice = (t: PreparedTablet) => t.prefixPath;
 const stringDevice = (r: CheckedStringRecord) => r.deviceId;
 

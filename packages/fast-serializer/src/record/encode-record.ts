@@ -22,38 +22,76 @@ export interface RecordInput {
 export interface EncodedRecord {
   deviceId: string;
   timestamp: number | bigint;
-  /** the measurements whose value is not null (a null cell is simply not written, as in Java); empty when all are */
-  measurements: string[];
+  /** the measurements whose value is not null (a null cell is simply not written, as in Java); empty when all
+   * are; the caller's own array when no value is null (records sharing one array share it here too) */
+  measurements: readonly string[];
   /** per measurement: a TSDataType byte, then the value (protocol.md 4.4) */
   values: Buffer;
   isAligned: boolean;
 }
 
+/**
+ * Remembers the last measurement names and types a call validated, by identity: records of one call
+ * usually share those arrays, and checking them once per call instead of once per record is most of
+ * what a record costs. Pass one cache to the encodeRecord calls of one request (arrays not changed meanwhile).
+ */
+export interface RecordShapeCache {
+  measurements?: readonly string[];
+  dataTypes?: readonly DataTypeInput[];
+  codes?: TSDataType[];
+}
+
+/** Values are written here first (one writer reused: a record's values are copied out once). */
+const scratch = new ByteWriter(4096);
+
 /** `precision`: the server's time unit, for Dates (the record's time, TIMESTAMP values). */
-export function encodeRecord(rec: RecordInput, field = 'record', precision: TimestampPrecision = 'ms'): EncodedRecord {
+export function encodeRecord(rec: RecordInput, field = 'record', precision: TimestampPrecision = 'ms', cache: RecordShapeCache = {}): EncodedRecord {
   const { timestamp, n } = checkRecordHead(rec, field, precision);
+  const codes = shapeCodes(rec, n, field, cache);
+  const w = scratch;
+  w.pos = 0;
+  let measurements: string[] | null = null; // a copy only once a null value leaves a measurement out
+  for (let i = 0; i < n; i++) {
+    const v = rec.values[i];
+    if (v == null) {
+      measurements ??= rec.measurements.slice(0, i);
+      continue;
+    }
+    w.i8(codes[i]);
+    try {
+      writeCell(w, codes[i], v, '', precision);
+    } catch (e) {
+      throw refield(e, `${field}.values[${i}] ("${rec.measurements[i]}")`);
+    }
+    measurements?.push(rec.measurements[i]);
+  }
+  // every value null: `measurements` is empty and there is nothing to write (the session skips it, as Java does)
+  return { deviceId: rec.deviceId, timestamp, measurements: measurements ?? rec.measurements, values: Buffer.from(w.view()), isAligned: rec.isAligned === true };
+}
+
+/** The type codes of a record's measurements, its names checked (non-empty, no duplicates); cached by identity. */
+function shapeCodes(rec: RecordInput, n: number, field: string, cache: RecordShapeCache): TSDataType[] {
+  if (cache.codes !== undefined && rec.measurements === cache.measurements && rec.dataTypes === cache.dataTypes) return cache.codes;
   if (!Array.isArray(rec.dataTypes) || rec.dataTypes.length !== n) {
     throw new IoTDBValidationError(`${field}.dataTypes`, `needs one type per measurement (${n})`);
   }
   const seen = new Set<string>();
-  const w = new ByteWriter(64);
-  const measurements: string[] = [];
-  for (let i = 0; i < n; i++) {
-    const m = rec.measurements[i];
+  const codes = rec.measurements.map((m, i) => {
     if (typeof m !== 'string' || m.length === 0) {
       throw new IoTDBValidationError(`${field}.measurements[${i}]`, `needs a non-empty string, got ${describe(m)}`);
     }
     if (seen.has(m)) throw new IoTDBValidationError(`${field}.measurements[${i}]`, `duplicate name "${m}"`);
     seen.add(m);
-    const type = dataTypeCode(rec.dataTypes[i], `${field}.dataTypes[${i}]`);
-    const v = rec.values[i];
-    if (v == null) continue;
-    w.i8(type);
-    writeCell(w, type, v, `${field}.values[${i}] ("${m}")`, precision);
-    measurements.push(m);
-  }
-  // every value null: `measurements` is empty and there is nothing to write (the session skips it, as Java does)
-  return { deviceId: rec.deviceId, timestamp, measurements, values: Buffer.from(w.view()), isAligned: rec.isAligned === true };
+    return dataTypeCode(rec.dataTypes[i], `${field}.dataTypes[${i}]`);
+  });
+  Object.assign(cache, { measurements: rec.measurements, dataTypes: rec.dataTypes, codes });
+  return codes;
+}
+
+/** The same validation error under the field it belongs to (cells are checked without building their names). */
+function refield(e: unknown, field: string): unknown {
+  if (!(e instanceof IoTDBValidationError)) return e;
+  return new IoTDBValidationError(field, e.message.slice(e.field.length + 2), { cause: e });
 }
 
 /**
