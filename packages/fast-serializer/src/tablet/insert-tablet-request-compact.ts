@@ -1,7 +1,7 @@
-import { prefixField } from '../errors.js';
 import type { ByteWriter } from '../io/byte-writer.js';
 import { CType, compactString, fieldHeader, listHeader, patchVarint32, varint32, zigzag32, zigzag64 } from '../thrift/compact.js';
 import { valuesUpperBound, writeTimestamps, writeValues } from './encode-tablet.js';
+import { inTablet } from './insert-tablet-request.js';
 import type { PreparedTablet } from './prepare-tablet.js';
 
 /**
@@ -61,14 +61,6 @@ export function writeInsertTabletReqCompact(w: ByteWriter, sessionId: bigint, p:
     for (const c of p.columnCategories) w.i8(c);
   }
   w.i8(CType.STOP);
-}
-
-function inTablet<T>(i: number, fn: () => T): T {
-  try {
-    return fn();
-  } catch (e) {
-    throw prefixField(e, `tablets[${i}]`);
-  }
 }
 
 /** The TSInsertTabletsReq struct, compact. */

@@ -74,7 +74,7 @@ export function writeInsertTabletReq(w: ByteWriter, sessionId: bigint, p: Prepar
 }
 
 /** Runs `fn`, naming tablet i in a validation error's field. */
-function inTablet<T>(i: number, fn: () => T): T {
+export function inTablet<T>(i: number, fn: () => T): T {
   try {
     return fn();
   } catch (e) {
