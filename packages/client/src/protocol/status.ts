@@ -10,11 +10,16 @@ export const StatusCode = {
   WRONG_LOGIN_PASSWORD: 801,
 } as const;
 
+/** 200 SUCCESS, or 400 REDIRECTION_RECOMMEND: done, and another node is recommended for next time. */
+export function isSuccess(code: number): boolean {
+  return code === StatusCode.SUCCESS || code === StatusCode.REDIRECTION_RECOMMEND;
+}
+
 /**
  * As Java's RpcUtils.verifySuccess: 200 and 400 (the write succeeded, the server recommends another
  * node) are success; anything else, 302 MULTIPLE_ERROR included, throws with code and message.
  */
 export function verifySuccess(status: TSStatus, context: string): void {
-  if (status.code === StatusCode.SUCCESS || status.code === StatusCode.REDIRECTION_RECOMMEND) return;
+  if (isSuccess(status.code)) return;
   throw new IoTDBServerError(status, context);
 }

@@ -1,4 +1,5 @@
 import type { TSStatus } from '@iotdb/fast-serializer';
+import { StatusCode, isSuccess } from '../protocol/status.js';
 
 /**
  * Status codes after which a write is tried again: the server (or the region it needs) is not ready
@@ -36,16 +37,13 @@ export const RETRYABLE_WRITE_CODES: ReadonlySet<number> = new Set([
   1103, // SYNC_CONNECTION_ERROR
 ]);
 
-const SUCCESS = 200;
-const MULTIPLE_ERROR = 302;
-const REDIRECTION_RECOMMEND = 400;
 
 /** A write that failed with this status may succeed when sent again (302: every failed entry may). */
 export function isRetryableWriteStatus(status: Pick<TSStatus, 'code' | 'needRetry' | 'subStatus'>): boolean {
   if (status.needRetry === true) return true;
-  if (status.code === MULTIPLE_ERROR) {
+  if (status.code === StatusCode.MULTIPLE_ERROR) {
     const subs = status.subStatus ?? [];
-    return subs.length > 0 && subs.every((s) => s.code === SUCCESS || s.code === REDIRECTION_RECOMMEND || isRetryableWriteStatus(s));
+    return subs.length > 0 && subs.every((s) => isSuccess(s.code) || isRetryableWriteStatus(s));
   }
   return RETRYABLE_WRITE_CODES.has(status.code);
 }

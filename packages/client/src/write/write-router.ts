@@ -1,12 +1,10 @@
 import type { TSStatus } from '@iotdb/fast-serializer';
 import { endpointKey, type Endpoint } from '../cluster/endpoint.js';
 import { IoTDBBatchError, IoTDBConnectionError, IoTDBServerError, type BatchFailure } from '../errors.js';
+import { StatusCode, isSuccess } from '../protocol/status.js';
 import { decideRetry, type ResolvedRetryOptions } from '../retry/retry-policy.js';
 import { sleep } from '../retry/sleep.js';
 
-const SUCCESS = 200;
-const MULTIPLE_ERROR = 302;
-const REDIRECTION_RECOMMEND = 400;
 
 /**
  * One write call as the router sees it: `count` items (tablets, records or table rows), each with the
@@ -126,15 +124,15 @@ async function sendGroup<N>(
 /** A reply's status, spread over the items it answers. */
 function mergeStatus<N>(plan: WritePlan<N>, targets: WriteTargets<N>, ks: readonly number[], status: TSStatus): ItemErrors {
   const errors: ItemErrors = new Map();
-  if (status.code === SUCCESS || status.code === REDIRECTION_RECOMMEND) {
+  if (isSuccess(status.code)) {
     targets.learn(status, ks.length === 1 ? plan.deviceOf(ks[0]) : null, (i) => (i < ks.length ? plan.deviceOf(ks[i]) : null));
     return errors;
   }
   const subs = status.subStatus;
-  if (status.code === MULTIPLE_ERROR && subs !== undefined && subs.length === ks.length) {
+  if (status.code === StatusCode.MULTIPLE_ERROR && subs !== undefined && subs.length === ks.length) {
     ks.forEach((k, i) => {
       const sub = subs[i];
-      if (sub.code !== SUCCESS && sub.code !== REDIRECTION_RECOMMEND) errors.set(k, new IoTDBServerError(sub, `${plan.what} ${plan.labelOf(k)}`));
+      if (!isSuccess(sub.code)) errors.set(k, new IoTDBServerError(sub, `${plan.what} ${plan.labelOf(k)}`));
     });
     return errors;
   }
