@@ -39,6 +39,7 @@ export class NodeRegistry {
 
   /** Not in quarantine now. */
   isAvailable(e: Endpoint): boolean {
+    if (this.#health.size === 0) return true; // nothing failed: no key to build (this runs per routed item)
     const h = this.#health.get(endpointKey(e));
     return h === undefined || this.#now() >= h.until;
   }

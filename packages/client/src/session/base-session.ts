@@ -270,7 +270,8 @@ export abstract class BaseSession {
   #writeTargets(): WriteTargets<NodeSession> {
     const redirect = this.options.enableRedirection;
     return {
-      route: (device) => (redirect ? this.#registry.routeOf(device) : undefined),
+      routing: () => redirect && this.#registry.routeCount > 0,
+      route: (device) => this.#registry.routeOf(device),
       node: (target: Endpoint | undefined, signal) => this.#nodes.sessionAt(target, signal),
       unreachable: (target) => this.#registry.markFailed(target),
       failed: (ns) => this.#nodes.failed(ns),

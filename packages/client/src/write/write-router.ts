@@ -28,6 +28,8 @@ export interface WritePlan<N> {
 
 /** Where writes go: the session's nodes and what it knows of them. */
 export interface WriteTargets<N> {
+  /** whether any redirect is known: without one every item goes to the default node, no key needed */
+  routing(): boolean;
   /** the node a redirect named for this device, if any and available */
   route(device: string): Endpoint | undefined;
   /** the session on `target`, or on the default node (with failover) for undefined */
@@ -83,6 +85,8 @@ export async function routeWrite<N>(
 
 /** One round: every pending item sent once. Returns the items that failed, with why. */
 async function sendOnce<N>(plan: WritePlan<N>, targets: WriteTargets<N>, ks: readonly number[], signal: AbortSignal | undefined): Promise<ItemErrors> {
+  // no redirect known (one node, redirection off, the first write): one group, and no device key per item
+  if (!targets.routing()) return sendGroup(plan, targets, undefined, ks, signal);
   if (ks.length === 1) return sendGroup(plan, targets, targets.route(plan.deviceOf(ks[0])), ks, signal);
   const groups = new Map<string, { target: Endpoint | undefined; ks: number[] }>();
   for (const k of ks) {
