@@ -1,6 +1,6 @@
 import { IoTDBAbortError, IoTDBPoolTimeoutError, IoTDBSessionClosedError, withCallerStack } from '../errors.js';
-import { decideRetry, resolveRetryOptions, type ResolvedRetryOptions, type RetryOptions } from '../retry/retry-policy.js';
-import { sleep } from '../retry/sleep.js';
+import { resolveRetryOptions, type ResolvedRetryOptions, type RetryOptions } from '../retry/retry-policy.js';
+import { withRetry } from '../retry/with-retry.js';
 import type { BaseSession } from '../session/base-session.js';
 import { resolvePoolOptions, type PoolOptions, type ResolvedPoolOptions } from './pool-options.js';
 
@@ -191,22 +191,19 @@ export class Pool<S extends BaseSession> {
   async #openSession(signal: AbortSignal | undefined): Promise<S> {
     this.#opening++;
     const joined = signal === undefined ? this.#lifetime.signal : AbortSignal.any([signal, this.#lifetime.signal]);
-    const started = performance.now();
     try {
-      for (let attempt = 1; ; attempt++) {
+      return await withRetry('connect', this.#retry, joined, async () => {
         const session = this.#create();
         try {
           await session.open({ signal: joined });
           return session;
         } catch (error) {
           await session.close().catch(() => undefined);
-          const d = decideRetry(this.#retry, { kind: 'connect', error, attempt, elapsedMs: performance.now() - started }, Math.random());
-          if (!d.retry || joined.aborted) throw error;
-          await sleep(d.delayMs, joined).catch((e) => {
-            throw signal?.aborted ? new IoTDBAbortError('pool.execute', signal.reason) : e;
-          });
+          throw error;
         }
-      }
+      });
+    } catch (e) {
+      throw signal?.aborted && e === signal.reason ? new IoTDBAbortError('pool.execute', e) : e;
     } finally {
       this.#opening--;
     }

@@ -4,8 +4,8 @@ import { endpointKey, type Endpoint } from '../cluster/endpoint.js';
 import { NodeRegistry } from '../cluster/node-registry.js';
 import { IoTDBAbortError, IoTDBSessionClosedError, withCallerStack } from '../errors.js';
 import { verifySuccess } from '../protocol/status.js';
-import { decideRetry, type OperationKind } from '../retry/retry-policy.js';
-import { sleep } from '../retry/sleep.js';
+import type { OperationKind } from '../retry/retry-policy.js';
+import { withRetry } from '../retry/with-retry.js';
 import { routeWrite, type WritePlan, type WriteTargets } from '../write/write-router.js';
 import { NodeSession, type SessionContext, type SqlDialect, type TimestampPrecision } from './node-session.js';
 import { NodeSessions } from './node-sessions.js';
@@ -239,18 +239,9 @@ export abstract class BaseSession {
   ): Promise<T> {
     this.checkOpen();
     const signal = this.#signal(opts.signal);
-    return this.#guard(what, opts.signal, async () => {
-      const started = performance.now();
-      for (let attempt = 1; ; attempt++) {
-        try {
-          return await fn(await this.#nodes.defaultSession(signal), signal);
-        } catch (error) {
-          const d = decideRetry(this.options.retry, { kind, error, attempt, elapsedMs: performance.now() - started }, Math.random());
-          if (!d.retry || signal.aborted) throw error;
-          await sleep(d.delayMs, signal);
-        }
-      }
-    });
+    return this.#guard(what, opts.signal, () =>
+      withRetry(kind, this.options.retry, signal, async () => fn(await this.#nodes.defaultSession(signal), signal)),
+    );
   }
 
   /** Sends a write through the router (redirects, node splits, retries, per-item outcomes). */
