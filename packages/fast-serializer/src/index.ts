@@ -10,7 +10,7 @@ export { ByteWriter } from './io/byte-writer.js';
 export { ByteReader } from './io/byte-reader.js';
 
 // Thrift binary protocol
-export { TType, TMessageType, FRAME_HEADER_BYTES } from './thrift/ttype.js';
+export { TType, TMessageType, FRAME_HEADER_BYTES, VERSION_1 } from './thrift/ttype.js';
 export { readStruct, writeStruct, readValue, writeValue, ttypeOf } from './thrift/struct-codec.js';
 export { schema } from './thrift/struct-codec.js';
 export type { FieldType, FieldSpec, StructSchema, StructOf, StructInput, ValueOf, InputOf, ScalarType } from './thrift/struct-codec.js';
@@ -28,7 +28,7 @@ export { checkCell } from './tablet/cell.js';
 export type { WireCell } from './tablet/cell.js';
 export { writeInsertTabletReq, writeInsertTabletsReq } from './tablet/insert-tablet-request.js';
 export { writeInsertTabletReqCompact, writeInsertTabletsReqCompact } from './tablet/insert-tablet-request-compact.js';
-export { CType, beginCallCompact, readReplyHeaderCompact, readStructCompact, writeStructCompact, writeValueCompact } from './thrift/compact.js';
+export { CType, beginCallCompact, readMessageHeaderCompact, readReplyHeaderCompact, readStructCompact, writeStructCompact, writeValueCompact } from './thrift/compact.js';
 export { encodeDate, decodeDate } from './tablet/date.js';
 export { dateToTime, timeToDate } from './tablet/time-unit.js';
 export type { TimestampPrecision } from './tablet/time-unit.js';

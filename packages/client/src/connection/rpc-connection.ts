@@ -4,12 +4,10 @@ import {
   IClientRPCService,
   IoTDBProtocolError,
   TApplicationError,
-  TMessageType,
   beginCall,
   beginCallCompact,
   readReplyHeaderCompact,
   readStructCompact,
-  schema,
   writeValueCompact,
   endCall,
   readReplyHeader,
@@ -66,25 +64,6 @@ interface Pending {
   readonly resolve: (frame: Buffer) => void;
   readonly reject: (e: Error) => void;
   readonly timer: NodeJS.Timeout | undefined;
-}
-
-const TApplicationExceptionSchema = schema({
-  name: 'TApplicationException',
-  fields: [
-    { id: 1, name: 'message', type: 'string' },
-    { id: 2, name: 'type', type: 'i32' },
-  ],
-});
-
-/** A compact reply's header; an EXCEPTION message is thrown as TApplicationError, as in the binary protocol. */
-function readCompactReplyHeader(r: ByteReader): { method: string; seqid: number } {
-  const h = readReplyHeaderCompact(r);
-  if (h.type === TMessageType.EXCEPTION) {
-    const e = readStructCompact(r, TApplicationExceptionSchema);
-    throw new TApplicationError(`${h.method}: ${e.message ?? 'server exception'}`, e.type ?? 0);
-  }
-  if (h.type !== TMessageType.REPLY) throw new IoTDBProtocolError(`unexpected Thrift message type ${h.type}`);
-  return h;
 }
 
 /** Gives a request buffer back to its pool, zeroed first when it held a secret. */
@@ -167,7 +146,7 @@ export class RpcConnection {
     const r = new ByteReader(frame);
     const compact = this.#options.compact;
     try {
-      const header = compact ? readCompactReplyHeader(r) : readReplyHeader(r);
+      const header = compact ? readReplyHeaderCompact(r) : readReplyHeader(r);
       if (header.seqid !== seqid || header.method !== method) {
         throw new IoTDBProtocolError(`reply ${header.method}#${header.seqid} does not answer ${method}#${seqid}`);
       }

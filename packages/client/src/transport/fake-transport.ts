@@ -4,6 +4,7 @@ import {
   FRAME_HEADER_BYTES,
   IClientRPCService,
   TMessageType,
+  VERSION_1,
   argsSchema,
   readStruct,
   resultSchema,
@@ -15,8 +16,6 @@ import { FrameDecoder } from '../connection/frame-decoder.js';
 import type { ArgsOf, ResultOf } from '../connection/rpc-connection.js';
 import { IoTDBConnectionError, IoTDBTimeoutError } from '../errors.js';
 import type { ConnectOptions, StreamEvents, Transport, TransportStream } from './transport.js';
-
-const VERSION_1 = 0x80010000 | 0;
 
 /** One request the fake received, decoded. */
 export interface FakeCall<M extends ClientMethod = ClientMethod> {

@@ -6,7 +6,7 @@ import { ByteWriter } from '../io/byte-writer.js';
 import { prepareTablet } from '../tablet/prepare-tablet.js';
 import { writeInsertTabletReqCompact, writeInsertTabletsReqCompact } from '../tablet/insert-tablet-request-compact.js';
 import { writeInsertTabletReq } from '../tablet/insert-tablet-request.js';
-import { beginCallCompact, readReplyHeaderCompact, readStructCompact, writeStructCompact } from './compact.js';
+import { beginCallCompact, readMessageHeaderCompact, readStructCompact, writeStructCompact } from './compact.js';
 import { TSExecuteStatementRespSchema, TSInsertTabletReqSchema, TSInsertTabletsReqSchema, TSStatusSchema } from './iotdb-idl.js';
 import { readStruct } from './struct-codec.js';
 
@@ -38,7 +38,7 @@ describe('compact protocol', () => {
       const at = beginCallCompact(w, 'insertTablet', 77, { struct: TSInsertTabletReqSchema });
       void at;
     });
-    const h = readReplyHeaderCompact(new ByteReader(b.subarray(4)));
+    const h = readMessageHeaderCompact(new ByteReader(b.subarray(4)));
     expect(h).toEqual({ method: 'insertTablet', seqid: 77, type: 1 });
   });
 

@@ -1,7 +1,8 @@
 import { IoTDBProtocolError } from '../errors.js';
 import type { ByteReader } from '../io/byte-reader.js';
 import type { ByteWriter } from '../io/byte-writer.js';
-import { MAX_NESTING, ttypeOf, type FieldType, type StructSchema, type StructInput, type StructOf } from './struct-codec.js';
+import { TApplicationError, TApplicationExceptionSchema, type ReplyHeader } from './message.js';
+import { MAX_NESTING, fieldsById, ttypeOf, type FieldType, type StructSchema, type StructInput, type StructOf } from './struct-codec.js';
 import { FRAME_HEADER_BYTES, TMessageType, TType } from './ttype.js';
 
 /**
@@ -182,14 +183,25 @@ function readVarint64(r: ByteReader): bigint {
 const unzigzag32 = (n: number): number => (n >>> 1) ^ -(n & 1);
 const unzigzag64 = (n: bigint): bigint => BigInt.asIntN(64, (n >> 1n) ^ -(n & 1n));
 
-/** Reads a compact message header; leaves the reader at the result struct. */
-export function readReplyHeaderCompact(r: ByteReader): { method: string; seqid: number; type: number } {
+/** A compact message header; leaves the reader at the body. */
+export function readMessageHeaderCompact(r: ByteReader): { method: string; seqid: number; type: number } {
   const id = r.u8();
   const vt = r.u8();
   if (id !== PROTOCOL_ID || (vt & 0x1f) !== VERSION) throw new IoTDBProtocolError(`bad compact message header 0x${id.toString(16)} 0x${vt.toString(16)}`);
   const seqid = readVarint32(r) | 0;
   const method = r.utf8(count(r, 1));
   return { method, seqid, type: vt >> 5 };
+}
+
+/** As readReplyHeader, in the compact protocol: an EXCEPTION message is thrown as TApplicationError. */
+export function readReplyHeaderCompact(r: ByteReader): ReplyHeader {
+  const h = readMessageHeaderCompact(r);
+  if (h.type === TMessageType.EXCEPTION) {
+    const e = readStructCompact(r, TApplicationExceptionSchema);
+    throw new TApplicationError(`${h.method}: ${e.message ?? 'server exception'}`, e.type ?? 0);
+  }
+  if (h.type !== TMessageType.REPLY) throw new IoTDBProtocolError(`unexpected Thrift message type ${h.type}`);
+  return { method: h.method, seqid: h.seqid };
 }
 
 /** A size read from the wire, checked against the bytes left (each element takes `minBytes`). */
@@ -210,6 +222,7 @@ function nested(r: ByteReader, depth: number): void {
 function readFields(r: ByteReader, schema: StructSchema, depth: number): Record<string, unknown> {
   nested(r, depth);
   const out: Record<string, unknown> = {};
+  const byId = fieldsById(schema);
   let last = 0;
   for (;;) {
     const head = r.u8();
@@ -218,7 +231,7 @@ function readFields(r: ByteReader, schema: StructSchema, depth: number): Record<
     const delta = head >> 4;
     const id = delta === 0 ? unzigzag32(readVarint32(r)) : last + delta;
     last = id;
-    const spec = schema.fields.find((f) => f.id === id);
+    const spec = byId.get(id);
     const isBool = ctype === CType.TRUE || ctype === CType.FALSE;
     if (spec !== undefined && spec.type === 'bool' && isBool) out[spec.name] = ctype === CType.TRUE;
     else if (spec !== undefined && !isBool && ctypeOf(spec.type) === ctype) out[spec.name] = readValueCompact(r, spec.type, schema, depth + 1);

@@ -32,7 +32,7 @@ export class TApplicationError extends IoTDBError {
   }
 }
 
-const TApplicationExceptionSchema = schema({
+export const TApplicationExceptionSchema = schema({
   name: 'TApplicationException',
   fields: [
     { id: 1, name: 'message', type: 'string' },

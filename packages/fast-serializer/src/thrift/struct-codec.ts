@@ -143,7 +143,8 @@ export function writeValue(w: ByteWriter, t: FieldType, v: unknown, self?: Struc
 }
 
 const byIdCache = new WeakMap<StructSchema, Map<number, FieldSpec>>();
-function fieldsById(schema: StructSchema): Map<number, FieldSpec> {
+/** A schema's fields by id (cached per schema). */
+export function fieldsById(schema: StructSchema): Map<number, FieldSpec> {
   let m = byIdCache.get(schema);
   if (!m) byIdCache.set(schema, (m = new Map(schema.fields.map((f) => [f.id, f]))));
   return m;
