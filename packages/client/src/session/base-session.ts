@@ -9,7 +9,7 @@ import { withRetry } from '../retry/with-retry.js';
 import { routeWrite, type WritePlan, type WriteTargets } from '../write/write-router.js';
 import { NodeSession, type SessionContext, type SqlDialect, type TimestampPrecision } from './node-session.js';
 import { NodeSessions } from './node-sessions.js';
-import { resolveSessionOptions, type ResolvedSessionOptions, type SessionOptions } from './options.js';
+import { positiveInt, resolveSessionOptions, type ResolvedSessionOptions, type SessionOptions } from './options.js';
 import { SessionDataSet, closeByOwner } from './session-data-set.js';
 
 export type { SqlDialect, TimestampPrecision } from './node-session.js';
@@ -303,11 +303,9 @@ export abstract class BaseSession {
   }
 }
 
-/** An optional integer option of a call: undefined, or a safe integer >= min. */
-function optionalInt(field: string, v: unknown, min: number): number | undefined {
-  if (v === undefined) return undefined;
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < min) throw new IoTDBValidationError(field, `needs an integer >= ${min}, got ${String(v)}`);
-  return v;
+/** An optional integer option of a call: undefined, or checked as the session's options are. */
+function optionalInt(field: string, v: number | undefined, min: 0 | 1): number | undefined {
+  return v === undefined ? undefined : positiveInt(field, v, min === 0);
 }
 
 function checkSql(sql: unknown): asserts sql is string {

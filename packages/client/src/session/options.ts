@@ -112,7 +112,7 @@ const DEFAULTS = Object.freeze({
   enableRedirection: true,
 });
 
-function positiveInt(field: string, v: number, allowZero = false): number {
+export function positiveInt(field: string, v: number, allowZero = false): number {
   if (!Number.isSafeInteger(v) || v < 0 || (!allowZero && v === 0)) {
     throw new IoTDBValidationError(field, `needs a ${allowZero ? 'non-negative' : 'positive'} integer, got ${String(v)}`);
   }
