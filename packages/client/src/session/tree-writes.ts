@@ -19,7 +19,7 @@ import {
   type TSInsertRecordsReq,
   type TSStatus,
 } from '@iotdb/fast-serializer';
-import { compareTime, itemPlan, sameAlignment } from '../write/item-plan.js';
+import { compareTime, itemPlan, recordPlan, sameAlignment } from '../write/item-plan.js';
 import { BaseSession, type CallOptions } from './base-session.js';
 import type { NodeSession } from './node-session.js';
 import type { SessionOptions } from './options.js';
@@ -102,13 +102,8 @@ export abstract class TreeWriteSession extends BaseSession {
     const shape: RecordShapeCache = {};
     const encoded = records.map((r, i) => encodeRecord(r, `records[${i}]`, this.timestampPrecision, shape));
     sameAlignment(encoded, 'records');
-    // a record whose values are all null has nothing to write: skipped, as Java does; the others are written
-    const kept = encoded.flatMap((r, i) => (r.measurements.length > 0 ? [i] : []));
-    if (kept.length === 0) return;
-    const items = kept.length === encoded.length ? encoded : kept.map((i) => encoded[i]);
-    const send = (ns: NodeSession, group: readonly EncodedRecord[]) => this.sendRecords(ns, group);
-    const skipped = encoded.flatMap((r, i) => (r.measurements.length === 0 ? [i] : []));
-    await this.write({ ...itemPlan('insertRecords', items, recordDevice, send, true, (k) => kept[k]), settled: skipped }, opts);
+    const plan = recordPlan('insertRecords', encoded, recordDevice, (ns: NodeSession, group) => this.sendRecords(ns, group));
+    if (plan !== null) await this.write(plan, opts);
   }
 
   /** One row whose values are strings: the server infers the types (Java's insertRecord with String values). Nulls are left out. */
@@ -127,9 +122,6 @@ export abstract class TreeWriteSession extends BaseSession {
     if (!Array.isArray(records) || records.length === 0) throw new IoTDBValidationError('records', 'needs at least one record');
     const checked = records.map((r, i) => checkStringRecord(r, `records[${i}]`, this.timestampPrecision));
     sameAlignment(checked, 'records');
-    const kept = checked.flatMap((r, i) => (r.measurements.length > 0 ? [i] : []));
-    if (kept.length === 0) return;
-    const items = kept.map((i) => checked[i]);
     const send = (ns: NodeSession, group: readonly CheckedStringRecord[]) =>
       ns.connection.call('insertStringRecords', {
         sessionId: ns.sessionId,
@@ -139,8 +131,8 @@ export abstract class TreeWriteSession extends BaseSession {
         timestamps: group.map((r) => r.timestamp),
         isAligned: group[0].isAligned,
       });
-    const settled = checked.flatMap((r, i) => (r.measurements.length === 0 ? [i] : []));
-    await this.write({ ...itemPlan('insertStringRecords', items, stringDevice, send, true, (k) => kept[k]), settled }, opts);
+    const plan = recordPlan('insertStringRecords', checked, stringDevice, send);
+    if (plan !== null) await this.write(plan, opts);
   }
 
   /**
@@ -162,10 +154,6 @@ export abstract class TreeWriteSession extends BaseSession {
     if (!Array.isArray(rows) || rows.length === 0) throw new IoTDBValidationError('rows', 'needs at least one row');
     const shape: RecordShapeCache = {};
     const encoded = rows.map((row, i) => encodeRecord({ ...row, deviceId, isAligned: aligned }, `rows[${i}]`, this.timestampPrecision, shape));
-    const kept = encoded.flatMap((r, i) => (r.measurements.length > 0 ? [i] : []));
-    if (kept.length === 0) return;
-    if (opts.sorted !== true) kept.sort((a, b) => compareTime(encoded[a].timestamp, encoded[b].timestamp) || a - b);
-    const items = kept.map((i) => encoded[i]);
     const send = (ns: NodeSession, group: readonly EncodedRecord[]) =>
       ns.connection.call('insertRecordsOfOneDevice', {
         sessionId: ns.sessionId,
@@ -175,8 +163,9 @@ export abstract class TreeWriteSession extends BaseSession {
         timestamps: group.map((r) => r.timestamp),
         isAligned: aligned,
       });
-    const settled = encoded.flatMap((r, i) => (r.measurements.length === 0 ? [i] : []));
-    await this.write({ ...itemPlan(what, items, recordDevice, send, true, (k) => kept[k]), settled }, opts);
+    const byTime = opts.sorted === true ? undefined : (a: EncodedRecord, b: EncodedRecord) => compareTime(a.timestamp, b.timestamp);
+    const plan = recordPlan(what, encoded, recordDevice, send, byTime);
+    if (plan !== null) await this.write(plan, opts);
   }
 
   /**

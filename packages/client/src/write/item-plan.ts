@@ -24,6 +24,27 @@ export function itemPlan<T, N>(
   };
 }
 
+/**
+ * A plan over the records that have something to write. A record whose values are all null has none:
+ * it is skipped, as Java does, and reported as succeeded (`settled`); null when no record has any.
+ * `compare` orders the records sent (stable); indexes stay the caller's.
+ */
+export function recordPlan<T extends { readonly measurements: readonly unknown[] }, N>(
+  what: string,
+  records: readonly T[],
+  deviceOf: (record: T) => string,
+  send: (node: N, group: readonly T[]) => Promise<TSStatus>,
+  compare?: (a: T, b: T) => number,
+): WritePlan<N> | null {
+  const kept: number[] = [];
+  const settled: number[] = [];
+  records.forEach((r, i) => (r.measurements.length > 0 ? kept : settled).push(i));
+  if (kept.length === 0) return null;
+  if (compare !== undefined) kept.sort((a, b) => compare(records[a], records[b]) || a - b);
+  const items = kept.length === records.length && compare === undefined ? records : kept.map((i) => records[i]);
+  return { ...itemPlan(what, items, deviceOf, send, true, (k) => kept[k]), settled };
+}
+
 /** Orders int64 times given as number or bigint. */
 export function compareTime(a: number | bigint, b: number | bigint): number {
   return a < b ? -1 : a > b ? 1 : 0;
