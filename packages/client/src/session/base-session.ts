@@ -10,7 +10,7 @@ import { routeWrite, type WritePlan, type WriteTargets } from '../write/write-ro
 import { NodeSession, type SessionContext, type SqlDialect, type TimestampPrecision } from './node-session.js';
 import { NodeSessions } from './node-sessions.js';
 import { positiveInt, resolveSessionOptions, type ResolvedSessionOptions, type SessionOptions } from './options.js';
-import { SessionDataSet, closeByOwner } from './session-data-set.js';
+import { SessionDataSet, closeByOwner, sqlContext } from './session-data-set.js';
 
 export type { SqlDialect, TimestampPrecision } from './node-session.js';
 
@@ -312,8 +312,4 @@ function checkSql(sql: unknown): asserts sql is string {
   if (typeof sql !== 'string' || sql.trim().length === 0) {
     throw new IoTDBValidationError('sql', `needs a non-empty string, got ${sql === null ? 'null' : typeof sql === 'string' ? 'an empty string' : typeof sql}`);
   }
-}
-
-export function sqlContext(sql: string): string {
-  return `"${sql.length > 80 ? sql.slice(0, 80) + '...' : sql}"`;
 }

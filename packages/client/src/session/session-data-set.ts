@@ -16,6 +16,11 @@ import type { Int64Mode, TimestampMode } from './options.js';
 import type { TimestampPrecision } from './node-session.js';
 import { RowRecord, int64ToNumber, jsColumn, type IoTDBValue, type RowShape } from './row-record.js';
 
+/** A statement as errors quote it: its first 80 characters. */
+export function sqlContext(sql: string): string {
+  return `"${sql.length > 80 ? sql.slice(0, 80) + '...' : sql}"`;
+}
+
 /** Most TsBlock columns a mapping may name (each block is checked to have the columns named). */
 const MAX_BLOCK_COLUMNS = 1 << 16;
 
@@ -296,8 +301,10 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   #decode(buf: Buffer): DecodedTsBlock {
     try {
       const block = decodeTsBlock(buf, this.#blockTypes);
-      const needed = this.#blockIndex.reduce((m, b) => Math.max(m, b + 1), 0);
-      if (block.columns.length < needed) throw new IoTDBProtocolError(`TsBlock has ${block.columns.length} columns, the result maps ${needed}`);
+      // the block types are indexed by block column: one entry past the highest column the mapping names
+      if (block.columns.length < this.#blockTypes.length) {
+        throw new IoTDBProtocolError(`TsBlock has ${block.columns.length} columns, the result maps ${this.#blockTypes.length}`);
+      }
       return block;
     } catch (e) {
       this.#closed = true;
@@ -318,7 +325,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
       isAlign: true,
       timeout: this.#ctx.timeoutMs,
     };
-    const operation = `fetchResults "${this.#ctx.sql.slice(0, 80)}"`;
+    const operation = `fetchResults ${sqlContext(this.#ctx.sql)}`;
     const resp = await this.#ctx.connection.call('fetchResultsV2', req, { timeoutMs: this.#ctx.timeoutMs, operation, signal });
     verifySuccess(resp.status, 'fetchResults');
     this.#raw = resp.queryResult ?? [];
