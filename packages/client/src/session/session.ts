@@ -1,4 +1,4 @@
-import { IoTDBValidationError, TAggregationType, dateToTime, type TAggregationTypeName } from '@iotdb/fast-serializer';
+import { IoTDBValidationError, TAggregationType, checkTimestamp, dateToTime, type TAggregationTypeName } from '@iotdb/fast-serializer';
 import { checkPath } from '../sql/escape.js';
 import { schemaSql, type AlignedTimeseriesSpec, type SchemaTemplateSpec, type TimeseriesSpec } from '../sql/schema-statements.js';
 import type { CallOptions, QueryOptions, StatementOptions } from './base-session.js';
@@ -166,9 +166,9 @@ export class Session extends TreeWriteSession {
 
   /** A time argument in the server's unit. */
   #time(t: TimeInput, field: string): number | bigint {
-    if (t instanceof Date) return dateToTime(t, this.timestampPrecision, field);
-    if ((typeof t === 'number' && Number.isSafeInteger(t)) || (typeof t === 'bigint' && t >= -(2n ** 63n) && t < 2n ** 63n)) return t;
-    throw new IoTDBValidationError(field, `needs an integer time (number, bigint) or a Date, got ${String(t)}`);
+    const time = t instanceof Date ? dateToTime(t, this.timestampPrecision, field) : t;
+    checkTimestamp(field, time);
+    return time;
   }
 }
 

@@ -2,7 +2,7 @@ import { IoTDBProtocolError } from '../errors.js';
 import type { ByteReader } from '../io/byte-reader.js';
 import type { ByteWriter } from '../io/byte-writer.js';
 import { TApplicationError, TApplicationExceptionSchema, type ReplyHeader } from './message.js';
-import { MAX_NESTING, fieldsById, ttypeOf, type FieldType, type StructSchema, type StructInput, type StructOf } from './struct-codec.js';
+import { MAX_NESTING, fieldsById, structOf, ttypeOf, type FieldType, type StructSchema, type StructInput, type StructOf } from './struct-codec.js';
 import { FRAME_HEADER_BYTES, TMessageType, TType } from './ttype.js';
 
 /**
@@ -144,7 +144,7 @@ export function writeValueCompact(w: ByteWriter, t: FieldType, v: unknown, self?
       writeValueCompact(w, t.map[1], val, self);
     }
   } else {
-    writeFields(w, t.struct === 'self' ? self! : t.struct, v as Record<string, unknown>);
+    writeFields(w, structOf(t.struct, self), v as Record<string, unknown>);
   }
 }
 
@@ -275,7 +275,7 @@ function readValueCompact(r: ByteReader, t: FieldType, self: StructSchema, depth
     }
     return m;
   }
-  return readFields(r, t.struct === 'self' ? self : t.struct, depth);
+  return readFields(r, structOf(t.struct, self), depth);
 }
 
 /** Skips a value of compact type `ctype`; `inField`: a bool field's value lives in its header. */

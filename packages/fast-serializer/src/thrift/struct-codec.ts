@@ -223,7 +223,8 @@ function elementType(r: ByteReader, expected: FieldType): void {
   if (got !== ttypeOf(expected)) throw new IoTDBProtocolError(`element type ${got} where ${ttypeOf(expected)} belongs, at offset ${at}`);
 }
 
-function structOf(s: StructSchema | 'self', self: StructSchema | undefined): StructSchema {
+/** The schema of a `{ struct }` field type, `'self'` resolved to the enclosing one. */
+export function structOf(s: StructSchema | 'self', self: StructSchema | undefined): StructSchema {
   if (s !== 'self') return s;
   if (self === undefined) throw new TypeError("{ struct: 'self' } outside a struct");
   return self;
