@@ -312,7 +312,7 @@ function writeInt64s(
 function int64Value(p: PreparedTablet, c: number, row: number, v: unknown): number | bigint {
   if (typeof v === 'number' && Number.isSafeInteger(v)) return v;
   if (c >= 0 && p.types[c] === TSDataType.TIMESTAMP && v instanceof Date && !Number.isNaN(v.getTime())) {
-    return dateToTime(v, p.precision, cellField(p, c, row));
+    return dateToTime(v, p.precision, () => cellField(p, c, row));
   }
   throw badCell(p, c, row, v);
 }

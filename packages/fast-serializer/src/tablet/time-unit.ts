@@ -11,12 +11,13 @@ const UNITS_PER_MS: Record<TimestampPrecision, bigint> = { ms: 1n, us: 1_000n, n
  * A Date as a time in the server's unit: milliseconds as a number (exact), microseconds and nanoseconds
  * as a number when safe, else a bigint (a Date far from 1970 in ns is past 2^53).
  */
-export function dateToTime(d: Date, precision: TimestampPrecision, field: string): number | bigint {
+export function dateToTime(d: Date, precision: TimestampPrecision, field: string | (() => string)): number | bigint {
   const ms = d.getTime();
-  if (Number.isNaN(ms)) throw new IoTDBValidationError(field, 'an invalid Date');
+  const name = () => (typeof field === 'string' ? field : field()); // built only for an error
+  if (Number.isNaN(ms)) throw new IoTDBValidationError(name(), 'an invalid Date');
   if (precision === 'ms') return ms;
   const t = BigInt(ms) * UNITS_PER_MS[precision];
-  if (t < INT64_MIN || t > INT64_MAX) throw new IoTDBValidationError(field, `${d.toISOString()} is beyond the int64 range in ${precision}`);
+  if (t < INT64_MIN || t > INT64_MAX) throw new IoTDBValidationError(name(), `${d.toISOString()} is beyond the int64 range in ${precision}`);
   return t >= BigInt(Number.MIN_SAFE_INTEGER) && t <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(t) : t;
 }
 
