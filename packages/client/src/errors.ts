@@ -10,7 +10,8 @@ import type { TSStatus } from '@iotdb/fast-serializer';
  * - IoTDBSessionClosedError: a call on a session or pool that is not open, or that was closed meanwhile;
  * - IoTDBAbortError: the caller's AbortSignal fired;
  * - IoTDBBatchError: some items of a multi-item call failed (each listed by its index in your input);
- * - IoTDBProtocolError: the server's bytes did not follow the protocol.
+ * - IoTDBProtocolError: the server's bytes did not follow the protocol;
+ * - IoTDBWriterClosedError, IoTDBWriteFailedError: a batching writer's (see writer/writer.ts).
  */
 export { IoTDBError, IoTDBValidationError, IoTDBProtocolError } from '@iotdb/fast-serializer';
 
@@ -152,6 +153,29 @@ export class IoTDBPoolTimeoutError extends IoTDBError {
   override readonly code = 'IOTDB_POOL_TIMEOUT';
   constructor(waitTimeoutMs: number, stats: { size: number; inUse: number; waiting: number }) {
     super(`no pooled session free within waitTimeoutMs=${waitTimeoutMs} (size ${stats.size}, in use ${stats.inUse}, waiting ${stats.waiting})`);
+  }
+}
+
+/** A write() or flush() on a writer that was closed. */
+export class IoTDBWriterClosedError extends IoTDBError {
+  override readonly code = 'IOTDB_WRITER_CLOSED';
+  constructor() {
+    super('the writer is closed');
+  }
+}
+
+/**
+ * Rows of a writer without an `onError` were rejected since the last flush() or close(), which rejects
+ * with this: how many rows failed and the distinct errors (the first ones). With an `onError` the rows
+ * go there instead.
+ */
+export class IoTDBWriteFailedError extends IoTDBError {
+  override readonly code = 'IOTDB_WRITE_FAILED';
+  constructor(
+    readonly failedRows: number,
+    readonly errors: readonly Error[],
+  ) {
+    super(`${failedRows} row(s) failed to write (first: ${errors[0]?.message ?? ''})`, { cause: errors[0] });
   }
 }
 

@@ -26,6 +26,8 @@ export {
   IoTDBBatchError,
   IoTDBPoolTimeoutError,
   IoTDBAbortError,
+  IoTDBWriterClosedError,
+  IoTDBWriteFailedError,
 } from './errors.js';
 export type { ConnectionFailure, BatchFailure } from './errors.js';
 export { StatusCode } from './protocol/status.js';
@@ -69,3 +71,10 @@ export type {
   TSStatus,
   TAggregationTypeName,
 } from '@iotdb/fast-serializer';
+export { Writer } from './writer/writer.js';
+export type { WriterStats } from './writer/writer.js';
+export type { WriterOptions } from './writer/writer-options.js';
+export { WRITER_DEFAULTS } from './writer/writer-options.js';
+export type { TreeWriterOptions, TableWriterOptions } from './writer/sink.js';
+export type { TreeRow, TableRow } from './writer/rows.js';
+export type { WriterStreamOptions } from './writer/writer-stream.js';

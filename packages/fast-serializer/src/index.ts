@@ -20,16 +20,16 @@ export * from './thrift/iotdb-idl.js';
 
 // Writes
 export type { CellValue, ColumnInput, DataTypeInput, TableTablet, Tablet, TabletData, TimestampsInput } from './tablet/tablet-input.js';
-export { prepareTablet, prepareTableTablet, dataTypeCode } from './tablet/prepare-tablet.js';
+export { prepareTablet, prepareTableTablet, dataTypeCode, sortOrder } from './tablet/prepare-tablet.js';
 export type { PreparedTablet } from './tablet/prepare-tablet.js';
 export { valuesUpperBound, writeTimestamps, writeValues, bitmapBytes } from './tablet/encode-tablet.js';
 export { encodeTabletPlain, plainInsertTabletReq } from './tablet/plain-tablet-encoder.js';
-export { checkCell } from './tablet/cell.js';
+export { checkCell, cellError, isInt64, overflowsFloat32 } from './tablet/cell.js';
 export type { WireCell } from './tablet/cell.js';
 export { writeInsertTabletReq, writeInsertTabletsReq } from './tablet/insert-tablet-request.js';
 export { writeInsertTabletReqCompact, writeInsertTabletsReqCompact } from './tablet/insert-tablet-request-compact.js';
 export { CType, beginCallCompact, readMessageHeaderCompact, readReplyHeaderCompact, readStructCompact, writeStructCompact, writeValueCompact } from './thrift/compact.js';
-export { encodeDate, decodeDate } from './tablet/date.js';
+export { encodeDate, decodeDate, describe as describeValue } from './tablet/date.js';
 export { dateToTime, timeToDate } from './tablet/time-unit.js';
 export type { TimestampPrecision } from './tablet/time-unit.js';
 export { encodeRecord, checkTimestamp } from './record/encode-record.js';

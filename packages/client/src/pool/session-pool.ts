@@ -1,3 +1,6 @@
+import { tableWriter, treeWriter, type TableWriterOptions, type TreeWriterOptions } from '../writer/sink.js';
+import type { Writer } from '../writer/writer.js';
+import type { TableRow, TreeRow } from '../writer/rows.js';
 import { IoTDBValidationError, type RecordInput, type StringRecordInput, type Tablet, type TableTablet } from '@iotdb/fast-serializer';
 import type { AlignedTimeseriesSpec, SchemaTemplateSpec, TimeseriesSpec } from '../sql/schema-statements.js';
 import type { BaseSession, CallOptions, QueryOptions, StatementOptions } from '../session/base-session.js';
@@ -63,6 +66,11 @@ abstract class StatementPool<S extends BaseSession> extends Pool<S> {
 export class SessionPool extends StatementPool<Session> {
   constructor(options: SessionOptions & PoolOptions = {}) {
     super(() => new Session(options), options);
+  }
+
+  /** A batching writer over this pool (see Session.writer): up to `maxSize` requests in flight by default. */
+  writer(options: TreeWriterOptions = {}): Writer<TreeRow> {
+    return treeWriter((fn) => this.execute(fn), options, this.maxSize);
   }
 
   async insertTablet(tablet: Tablet, opts: CallOptions = {}): Promise<void> {
@@ -161,6 +169,11 @@ export class SessionPool extends StatementPool<Session> {
 export class TableSessionPool extends StatementPool<TableSession> {
   constructor(options: TableSessionOptions & PoolOptions = {}) {
     super(() => new TableSession(options), options);
+  }
+
+  /** A batching writer over this pool (see TableSession.writer): up to `maxSize` requests in flight by default. */
+  writer(options: TableWriterOptions = {}): Writer<TableRow> {
+    return tableWriter((fn) => this.execute(fn), options, this.maxSize);
   }
 
   async insert(tablet: TableTablet, opts: CallOptions = {}): Promise<void> {

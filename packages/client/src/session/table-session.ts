@@ -3,6 +3,9 @@ import type { WritePlan } from '../write/write-router.js';
 import { BaseSession, type CallOptions } from './base-session.js';
 import type { NodeSession } from './node-session.js';
 import type { TableSessionOptions } from './options.js';
+import { sendForWriter, tableWriter, type TableWriterOptions } from '../writer/sink.js';
+import type { Writer } from '../writer/writer.js';
+import type { TableRow } from '../writer/rows.js';
 
 /**
  * A table-model session (`sql_dialect=table`): databases hold tables whose TAG columns identify
@@ -26,6 +29,20 @@ export class TableSession extends BaseSession {
   async insert(tablet: TableTablet, opts: CallOptions = {}): Promise<void> {
     this.checkOpen();
     await this.write(tablePlan(prepareTableTablet(tablet, this.timestampPrecision), (ns, part) => this.sendTablet(ns, part)), opts);
+  }
+
+  /**
+   * A batching writer over this session: `write({ table, timestamp, tags, attributes, fields })` row by
+   * row; rows are buffered per table in columns and sent as table inserts (see the user's guide).
+   */
+  writer(options: TableWriterOptions = {}): Writer<TableRow> {
+    return tableWriter((fn) => (this.checkOpen(), fn(this)), options, 2);
+  }
+
+  /** @internal one request of a writer: one table's tablet, split by node and retried as insert */
+  [sendForWriter](tablets: readonly PreparedTablet[]): Promise<void> {
+    this.checkOpen();
+    return this.write(tablePlan(tablets[0], (ns, part) => this.sendTablet(ns, part)), {});
   }
 }
 

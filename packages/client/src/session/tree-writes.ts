@@ -23,6 +23,9 @@ import { compareTime, itemPlan, recordPlan, sameAlignment } from '../write/item-
 import { BaseSession, type CallOptions } from './base-session.js';
 import type { NodeSession } from './node-session.js';
 import type { SessionOptions } from './options.js';
+import { sendForWriter, treeWriter, type TreeWriterOptions } from '../writer/sink.js';
+import type { Writer } from '../writer/writer.js';
+import type { TreeRow } from '../writer/rows.js';
 
 /**
  * The tree model's writes (Session adds schema management and queries on top): devices are paths
@@ -166,6 +169,21 @@ export abstract class TreeWriteSession extends BaseSession {
     const byTime = opts.sorted === true ? undefined : (a: EncodedRecord, b: EncodedRecord) => compareTime(a.timestamp, b.timestamp);
     const plan = recordPlan(what, encoded, recordDevice, send, byTime);
     if (plan !== null) await this.write(plan, opts);
+  }
+
+  /**
+   * A batching writer over this session: `write({ deviceId, timestamp, values })` row by row; rows are
+   * buffered per device in columns and sent as insertTablets (see the user's guide, "Batching writer").
+   * The session must be open when rows are written.
+   */
+  writer(options: TreeWriterOptions = {}): Writer<TreeRow> {
+    return treeWriter((fn) => (this.checkOpen(), fn(this)), options, 2);
+  }
+
+  /** @internal one request of a writer: its tablets, routed and retried as insertTablets */
+  [sendForWriter](tablets: readonly PreparedTablet[]): Promise<void> {
+    this.checkOpen();
+    return this.write(itemPlan('insertTablets', tablets, tabletDevice, (ns, group) => this.sendTablets(ns, group)), {});
   }
 
   /**

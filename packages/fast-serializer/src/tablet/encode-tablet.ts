@@ -96,7 +96,10 @@ export function writeValues(out: Buffer, pos: number, p: PreparedTablet): number
     const col = columns[c];
     const type = types[c];
     const end = writeColumn(out, pos, p, c, col, type, rows, order);
-    if (end < 0) {
+    if (p.nullMasks?.[c] != null) {
+      hasNull[c] = 1;
+      pos = Math.abs(end);
+    } else if (end < 0) {
       hasNull[c] = 1;
       pos = -end;
     } else {
@@ -111,9 +114,12 @@ export function writeValues(out: Buffer, pos: number, p: PreparedTablet): number
     out[pos++] = 1;
     const n = bitmapBytes(rows);
     out.fill(0, pos, pos + n);
-    const col = columns[c] as readonly CellValue[];
-    for (let r = 0; r < rows; r++) {
-      if (col[order === null ? r : order[r]] == null) out[pos + (r >> 3)] |= 1 << (r & 7);
+    const mask = p.nullMasks?.[c];
+    if (mask != null) {
+      for (let r = 0; r < rows; r++) if (mask[order === null ? r : order[r]] === 1) out[pos + (r >> 3)] |= 1 << (r & 7);
+    } else {
+      const col = columns[c] as readonly CellValue[];
+      for (let r = 0; r < rows; r++) if (col[order === null ? r : order[r]] == null) out[pos + (r >> 3)] |= 1 << (r & 7);
     }
     if (order === null) for (let r = rows; r < n * 8; r++) out[pos + (r >> 3)] |= 1 << (r & 7);
     pos += n;

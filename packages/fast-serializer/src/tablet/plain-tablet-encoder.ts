@@ -29,10 +29,11 @@ export function encodeTabletPlain(p: PreparedTablet): { timestamps: Buffer; valu
   const bitmaps: Buffer[] = [];
   p.types.forEach((type, c) => {
     const col = p.columns[c] as ArrayLike<CellValue>;
+    const mask = p.nullMasks?.[c];
     const nullRows: number[] = [];
     for (let r = 0; r < p.rows; r++) {
       const v = col[rowAt(r)];
-      if (v == null) {
+      if (v == null || mask?.[rowAt(r)] === 1) {
         nullRows.push(r);
         parts.push(placeholder(type));
       } else {

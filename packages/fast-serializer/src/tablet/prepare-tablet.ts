@@ -30,6 +30,11 @@ export interface PreparedTablet {
   readonly columnCategories: readonly ColumnCategory[] | null;
   /** the server's time unit: Dates (row times, TIMESTAMP cells) are converted to it */
   readonly precision: TimestampPrecision;
+  /**
+   * Nulls of typed-array columns (which cannot hold null): `nullMasks[c][row]` is 1 where column c's row is
+   * null; a column without a mask has none (its cells say so themselves when it is a plain array).
+   */
+  readonly nullMasks?: readonly (Uint8Array | null)[];
 }
 
 const INT64_MIN = -(2n ** 63n);
@@ -171,7 +176,7 @@ function isTypedColumn(c: unknown): boolean {
 }
 
 /** Checks every timestamp and returns the sorting permutation, or null when already non-decreasing. */
-function sortOrder(ts: RowTimes, rows: number): Uint32Array | null {
+export function sortOrder(ts: RowTimes, rows: number): Uint32Array | null {
   let sorted = true;
   if (ts instanceof BigInt64Array) {
     for (let i = 1; i < rows && sorted; i++) sorted = ts[i - 1] <= ts[i];

@@ -1,0 +1,132 @@
+import {
+  ColumnCategory,
+  IoTDBValidationError,
+  TSDataType,
+  dateToTime,
+  describeValue as describe,
+  isInt64,
+  type CellValue,
+  type TimestampPrecision,
+} from '@iotdb/fast-serializer';
+import type { TabletBuffer, TakenTablet, TypeOf } from './tablet-buffer.js';
+
+/** A row of the tree model: one time of one device, a value per measurement (null or missing: none). */
+export interface TreeRow {
+  deviceId: string;
+  /** in the server's precision (number or bigint), or a Date converted to it */
+  timestamp: number | bigint | Date;
+  values: Readonly<Record<string, CellValue>>;
+}
+
+/** A row of the table model: the device is the table and its tags; attributes and fields by name. */
+export interface TableRow {
+  table: string;
+  timestamp: number | bigint | Date;
+  tags: Readonly<Record<string, string | null | undefined>>;
+  attributes?: Readonly<Record<string, string | null | undefined>>;
+  fields: Readonly<Record<string, CellValue>>;
+}
+
+/** How a model's rows go into buffers and come back out of a failed request. */
+export interface WriterModel<Row> {
+  /** Appends a row to the buffer `bufferOf(key)` and returns that buffer; throws IoTDBValidationError, appending nothing. */
+  append(row: Row, bufferOf: (key: string) => TabletBuffer, seq: number, precision: TimestampPrecision): TabletBuffer;
+  /** tree: a request carries many devices' tablets; table: one table's tablet */
+  readonly tabletsPerRequest: 'many' | 'one';
+  /** The rows a failure index names: tree, every row of tablet `index`; table, row `index` of the one tablet. */
+  rowsAt(taken: readonly TakenTablet[], index: number): Row[];
+  /** how many indexes a request has (tree: its tablets; table: its rows), for a failure of all of them */
+  units(taken: readonly TakenTablet[]): number;
+  /** the inference rule for names without a declared type */
+  readonly infer: TypeOf;
+}
+
+/** The row time in the server's unit: a checked int64, a Date converted. */
+function rowTime(v: unknown, precision: TimestampPrecision): number | bigint {
+  const t = v instanceof Date ? dateToTime(v, precision, 'timestamp') : v;
+  if (!isInt64(t)) throw new IoTDBValidationError('timestamp', `needs a safe integer number, an int64 bigint or a Date, got ${describe(v)}`);
+  return t;
+}
+
+function objectField(row: object, field: string, required: boolean): Record<string, unknown> | undefined {
+  const v = (row as Record<string, unknown>)[field];
+  if (v === undefined && !required) return undefined;
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new IoTDBValidationError(field, `needs an object of names to values, got ${describe(v)}`);
+  return v as Record<string, unknown>;
+}
+
+function nameField(row: object, field: string): string {
+  const v = (row as Record<string, unknown>)[field];
+  if (typeof v !== 'string' || v.length === 0) throw new IoTDBValidationError(field, `needs a non-empty string, got ${describe(v)}`);
+  return v;
+}
+
+function checkRow(row: unknown): asserts row is object {
+  if (row === null || typeof row !== 'object') throw new IoTDBValidationError('row', `expected an object, got ${describe(row)}`);
+}
+
+/** number → DOUBLE, bigint → INT64, string → `text`, boolean → BOOLEAN, bytes → BLOB, Date → TIMESTAMP. */
+function inferType(v: unknown, text: TSDataType): TSDataType | undefined {
+  switch (typeof v) {
+    case 'number': return TSDataType.DOUBLE;
+    case 'bigint': return TSDataType.INT64;
+    case 'string': return text;
+    case 'boolean': return TSDataType.BOOLEAN;
+    default:
+      if (v instanceof Uint8Array) return TSDataType.BLOB;
+      if (v instanceof Date) return TSDataType.TIMESTAMP;
+      return undefined;
+  }
+}
+
+export const treeModel: WriterModel<TreeRow> = {
+  append(row, bufferOf, seq, precision) {
+    checkRow(row);
+    const buffer = bufferOf(nameField(row, 'deviceId'));
+    buffer.begin(rowTime(row.timestamp, precision));
+    buffer.put(objectField(row, 'values', true)!, ColumnCategory.FIELD, 'values', seq);
+    buffer.commit(seq);
+    return buffer;
+  },
+  tabletsPerRequest: 'many',
+  rowsAt(taken, index) {
+    const t = taken[index];
+    return Array.from({ length: t.tablet.rows }, (_, i) => ({
+      deviceId: t.tablet.prefixPath,
+      timestamp: t.timeAt(i),
+      values: t.cellsAt(i, ColumnCategory.FIELD),
+    }));
+  },
+  units: (taken) => taken.length,
+  infer: (_name, v) => inferType(v, TSDataType.TEXT),
+};
+
+export const tableModel: WriterModel<TableRow> = {
+  append(row, bufferOf, seq, precision) {
+    checkRow(row);
+    const buffer = bufferOf(nameField(row, 'table'));
+    buffer.begin(rowTime(row.timestamp, precision));
+    buffer.put(objectField(row, 'tags', true)!, ColumnCategory.TAG, 'tags', seq);
+    const attributes = objectField(row, 'attributes', false);
+    if (attributes !== undefined) buffer.put(attributes, ColumnCategory.ATTRIBUTE, 'attributes', seq);
+    buffer.put(objectField(row, 'fields', true)!, ColumnCategory.FIELD, 'fields', seq);
+    buffer.commit(seq);
+    return buffer;
+  },
+  tabletsPerRequest: 'one',
+  rowsAt(taken, index) {
+    const t = taken[0];
+    return [
+      {
+        table: t.tablet.prefixPath,
+        timestamp: t.timeAt(index),
+        tags: t.cellsAt(index, ColumnCategory.TAG) as Record<string, string>,
+        attributes: t.cellsAt(index, ColumnCategory.ATTRIBUTE) as Record<string, string>,
+        fields: t.cellsAt(index, ColumnCategory.FIELD),
+      },
+    ];
+  },
+  units: (taken) => taken[0].tablet.rows,
+  // tags and attributes are strings (STRING); a field's string is STRING too
+  infer: (_name, v, category) => (category === ColumnCategory.FIELD ? inferType(v, TSDataType.STRING) : typeof v === 'string' ? TSDataType.STRING : undefined),
+};

@@ -1,0 +1,40 @@
+import type { PreparedTablet } from '@iotdb/fast-serializer';
+import { Writer, type WriterSink } from './writer.js';
+import { resolveWriterOptions, type WriterOptions } from './writer-options.js';
+import { tableModel, treeModel, type TableRow, type TreeRow } from './rows.js';
+import type { TimestampPrecision } from '../session/base-session.js';
+
+/** The method a session sends a writer's request with (not part of its public API). */
+export const sendForWriter = Symbol('sendForWriter');
+
+/** What a writer needs of a session. */
+export interface WriterSession {
+  readonly timestampPrecision: TimestampPrecision;
+  [sendForWriter](tablets: readonly PreparedTablet[]): Promise<void>;
+}
+
+/** Tree-model writer options: those of every writer, and whether the devices are aligned. */
+export interface TreeWriterOptions extends WriterOptions<TreeRow> {
+  /** Write to aligned devices. @default false */
+  aligned?: boolean;
+}
+
+export type TableWriterOptions = WriterOptions<TableRow>;
+
+/** `run(fn)`: fn on a session that is open (the session itself, or a pooled one). */
+type Run<S> = <T>(fn: (s: S) => Promise<T>) => Promise<T>;
+
+function sinkOf<S extends WriterSession>(run: Run<S>): WriterSink {
+  return {
+    ready: async () => run(async (s) => s.timestampPrecision),
+    send: async (tablets) => run((s) => s[sendForWriter](tablets)),
+  };
+}
+
+export function treeWriter<S extends WriterSession>(run: Run<S>, options: TreeWriterOptions, inFlight: number): Writer<TreeRow> {
+  return new Writer(treeModel, sinkOf(run), resolveWriterOptions(options, inFlight), options?.aligned === true);
+}
+
+export function tableWriter<S extends WriterSession>(run: Run<S>, options: TableWriterOptions, inFlight: number): Writer<TableRow> {
+  return new Writer(tableModel, sinkOf(run), resolveWriterOptions(options, inFlight));
+}

@@ -1,0 +1,338 @@
+import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
+import { IoTDBValidationError, IoTDBWriteFailedError, IoTDBWriterClosedError } from '../errors.js';
+import { Session } from '../session/session.js';
+import { TableSession } from '../session/table-session.js';
+import { SessionPool } from '../pool/session-pool.js';
+import { sentTablets } from '../testing/sent-tablets.js';
+import { FakeTransport, type FakeAction, type FakeScript } from '../transport/fake-transport.js';
+import type { TreeRow } from './rows.js';
+
+// The batching writer driven through the scripted fake transport: what it sends, when, and what it reports.
+
+const A = '10.0.0.1:6667';
+const FAST = { initialDelayMs: 1, maxDelayMs: 5, maxElapsedMs: 1_000 };
+const closers: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const c of closers.splice(0)) await c().catch(() => undefined);
+});
+
+async function openSession(script?: FakeScript): Promise<{ fake: FakeTransport; s: Session }> {
+  const fake = new FakeTransport(script);
+  const s = new Session({ nodeUrls: [A], transport: fake, retry: FAST });
+  closers.push(() => s.close());
+  await s.open();
+  return { fake, s };
+}
+
+const row = (d: number, t: number, values: Record<string, unknown> = { v: t * 1.5 }): TreeRow => ({ deviceId: `root.sg.d${d}`, timestamp: t, values: values as TreeRow['values'] });
+const sent = (fake: FakeTransport) => fake.callsOf('insertTablets').flatMap((c) => sentTablets(c));
+const until = async (cond: () => boolean) => {
+  for (let i = 0; i < 200 && !cond(); i++) await new Promise((r) => setTimeout(r, 5));
+  expect(cond()).toBe(true);
+};
+
+describe('flush triggers', () => {
+  it('sends when a device reaches maxRows, with every buffered device in the same insertTablets', async () => {
+    const { fake, s } = await openSession();
+    const w = s.writer({ maxRows: 3, flushIntervalMs: 0 });
+    await w.write(row(1, 1));
+    await w.write(row(2, 1));
+    await w.write(row(1, 2));
+    expect(fake.callsOf('insertTablets')).toHaveLength(0);
+    await w.write(row(1, 3));
+    await until(() => fake.callsOf('insertTablets').length === 1);
+    expect(sent(fake).map((t) => [t.device, t.rows.length])).toEqual([['root.sg.d1', 3], ['root.sg.d2', 1]]);
+    await w.close();
+  });
+
+  it('sends when maxBytes are buffered', async () => {
+    const { fake, s } = await openSession();
+    const w = s.writer({ maxBytes: 100, flushIntervalMs: 0 });
+    for (let t = 1; t <= 6; t++) await w.write(row(1, t, { v: 1.5 })); // 16 bytes a row: the 7th reaches 112
+    expect(fake.callsOf('insertTablets')).toHaveLength(0);
+    await w.write(row(1, 7, { v: 1.5 }));
+    await until(() => fake.callsOf('insertTablets').length === 1);
+    expect(sent(fake)[0].rows).toHaveLength(7);
+    await w.close();
+  });
+
+  it('sends flushIntervalMs after the first buffered row', async () => {
+    const { fake, s } = await openSession();
+    const w = s.writer({ flushIntervalMs: 30 });
+    await w.write(row(1, 1));
+    expect(fake.callsOf('insertTablets')).toHaveLength(0);
+    await until(() => fake.callsOf('insertTablets').length === 1);
+    expect(w.stats()).toMatchObject({ written: 1, acknowledged: 1, buffered: 0, inFlight: 0 });
+    await w.close();
+  });
+
+  it('packs tablets into requests of at most maxRowsPerRequest rows', async () => {
+    const { fake, s } = await openSession();
+    const w = s.writer({ maxRows: 2, maxRowsPerRequest: 3, flushIntervalMs: 0 });
+    for (const d of [1, 2, 3]) await w.write(row(d, 1));
+    await w.flush();
+    expect(fake.callsOf('insertTablets').map((c) => sentTablets(c).map((t) => t.device))).toEqual([['root.sg.d1', 'root.sg.d2', 'root.sg.d3']]);
+    for (const d of [1, 2, 3]) {
+      await w.write(row(d, 2));
+      await w.write(row(d, 3));
+    }
+    await w.flush();
+    const sizes = fake.callsOf('insertTablets').slice(1).map((c) => sentTablets(c).reduce((n, t) => n + t.rows.length, 0));
+    expect(sizes.every((n) => n <= 3)).toBe(true);
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(6);
+  });
+});
+
+describe('what a flush sends', () => {
+  it('sorts a device’s rows by time, each value with its row', async () => {
+    const { fake, s } = await openSession();
+    const w = s.writer();
+    for (const t of [5, 1, 4, 2, 3]) await w.write(row(1, t, { v: t * 10 }));
+    await w.flush();
+    expect(sent(fake)[0].rows).toEqual([1, 2, 3, 4, 5].map((t) => ({ time: t, values: { v: t * 10 } })));
+  });
+
+  it('widens a device’s tablet for a new measurement: earlier rows are null there, missing cells too', async () => {
+    const { fake, s } = await openSession();
+    const w = s.writer();
+    await w.write(row(1, 1, { a: 1 }));
+    await w.write(row(1, 2, { a: 2, b: 'x' }));
+    await w.write(row(1, 3, { b: 'y', c: true }));
+    await w.write(row(1, 4, { a: null, c: false }));
+    await w.flush();
+    expect(sent(fake)[0].rows).toEqual([
+      { time: 1, values: { a: 1 } },
+      { time: 2, values: { a: 2, b: 'x' } },
+      { time: 3, values: { b: 'y', c: true } },
+      { time: 4, values: { c: false } },
+    ]);
+    expect(fake.callsOf('insertTablets')[0].args.typesList).toEqual([[4, 5, 0]]); // DOUBLE, TEXT, BOOLEAN inferred
+  });
+
+  it('uses declared types and keeps int64 beyond 2^53 exact', async () => {
+    const { fake, s } = await openSession();
+    const w = s.writer({ types: { f: 'FLOAT', i: 'INT32', l: 'INT64' } });
+    await w.write(row(1, 1, { f: 1.5, i: 7, l: 5 }));
+    await w.write(row(1, 2, { f: 2.5, i: 8, l: 2n ** 62n + 1n }));
+    await w.write(row(1, 3n ** 30n, { l: -(2n ** 63n) }));
+    await w.flush();
+    const [t] = sent(fake);
+    expect(fake.callsOf('insertTablets')[0].args.typesList).toEqual([[3, 1, 2]]);
+    expect(t.rows.map((r) => r.values.l)).toEqual([5n, 2n ** 62n + 1n, -(2n ** 63n)]);
+    expect(t.rows[2].time).toBe(Number(3n ** 30n));
+  });
+
+  it('converts Date timestamps with the server precision', async () => {
+    const { fake, s } = await openSession();
+    const w = s.writer();
+    await w.write({ deviceId: 'root.sg.d1', timestamp: new Date(1_700_000_000_123), values: { v: 1 } });
+    await w.flush();
+    expect(sent(fake)[0].rows[0].time).toBe(1_700_000_000_123);
+  });
+});
+
+describe('bad rows', () => {
+  it('rejects a value of another type for its row only, naming the cell', async () => {
+    const { fake, s } = await openSession();
+    const w = s.writer();
+    await w.write(row(1, 1, { v: 1, n: 2 }));
+    const bad = w.write(row(1, 2, { v: 3, n: 'two', extra: true }));
+    await expect(bad).rejects.toThrow(IoTDBValidationError);
+    await expect(bad).rejects.toThrow(/values\.n: DOUBLE needs a number, got string "two"/);
+    await w.write(row(1, 3, { v: 4 }));
+    await w.flush();
+    // the bad row left nothing behind: no row 2, no `extra` column
+    expect(sent(fake)[0].rows).toEqual([
+      { time: 1, values: { v: 1, n: 2 } },
+      { time: 3, values: { v: 4 } },
+    ]);
+    expect(w.stats()).toMatchObject({ written: 2, rejected: 1, acknowledged: 2, failed: 0 });
+  });
+
+  it('rejects rows without a device, with a bad time, or without values', async () => {
+    const { s } = await openSession();
+    const w = s.writer();
+    await expect(w.write({ deviceId: '', timestamp: 1, values: {} })).rejects.toThrow(/deviceId/);
+    await expect(w.write({ deviceId: 'root.sg.d1', timestamp: 1.5, values: { v: 1 } })).rejects.toThrow(/timestamp/);
+    await expect(w.write({ deviceId: 'root.sg.d1', timestamp: 2n ** 64n, values: { v: 1 } })).rejects.toThrow(/timestamp/);
+    await expect(w.write({ deviceId: 'root.sg.d1', timestamp: 1 } as TreeRow)).rejects.toThrow(/values/);
+    await expect(w.write(row(1, 1, { v: {} }))).rejects.toThrow(/values\.v.*inferred/);
+    expect(w.stats().rejected).toBe(5);
+  });
+
+  it('rejects bad options when the writer is made', async () => {
+    const { s } = await openSession();
+    expect(() => s.writer({ maxRows: 0 })).toThrow(/maxRows/);
+    expect(() => s.writer({ maxRows: 100, maxRowsPerRequest: 10 })).toThrow(/maxRowsPerRequest/);
+    expect(() => s.writer({ types: { v: 'DOUBLES' as never } })).toThrow(/types\.v/);
+  });
+});
+
+describe('backpressure', () => {
+  it('holds write() while maxBufferedRows rows are unacknowledged, then lets it go', async () => {
+    const { s } = await openSession((c) => (c.method === 'insertTablets' ? { delayMs: 60, then: { reply: { code: 200 } } } : undefined));
+    const w = s.writer({ maxRows: 2, maxBufferedRows: 4, maxInFlight: 1, flushIntervalMs: 0 });
+    for (let t = 1; t <= 3; t++) await w.write(row(1, t));
+    let released = false;
+    const fourth = w.write(row(1, 4)).then(() => (released = true));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(released).toBe(false);
+    expect(w.stats()).toMatchObject({ written: 4, acknowledged: 0 });
+    await fourth;
+    expect(w.stats().acknowledged).toBeGreaterThanOrEqual(2);
+    await w.close();
+    expect(w.stats()).toMatchObject({ written: 4, acknowledged: 4, buffered: 0, inFlight: 0 });
+  });
+
+  it('never holds more than maxBufferedRows when the producer awaits write()', async () => {
+    const { s } = await openSession((c) => (c.method === 'insertTablets' ? { delayMs: 5, then: { reply: { code: 200 } } } : undefined));
+    const w = s.writer({ maxRows: 10, maxBufferedRows: 25, maxInFlight: 1, flushIntervalMs: 0 });
+    let peak = 0;
+    for (let t = 1; t <= 200; t++) {
+      await w.write(row(t % 3, t));
+      const st = w.stats();
+      peak = Math.max(peak, st.buffered + st.inFlight);
+    }
+    await w.close();
+    expect(peak).toBeLessThanOrEqual(25);
+    expect(w.stats()).toMatchObject({ written: 200, acknowledged: 200 });
+  });
+});
+
+describe('failures', () => {
+  const multi = (codes: number[]): FakeAction => ({ reply: { code: 302, message: 'multiple', subStatus: codes.map((code) => ({ code, message: `m${code}` })) } });
+
+  it('hands onError exactly the rows of the devices the server rejected, and counts them', async () => {
+    let n = 0;
+    const { s } = await openSession((c) => (c.method === 'insertTablets' && n++ === 0 ? multi([200, 507, 200]) : undefined));
+    const reported: { error: Error; rows: TreeRow[] }[] = [];
+    const w = s.writer({ onError: (error, rows) => reported.push({ error, rows }) });
+    for (const d of [1, 2, 3]) for (const t of [2, 1]) await w.write(row(d, t, { v: d }));
+    await w.flush();
+    expect(reported).toHaveLength(1);
+    expect(reported[0].error.message).toMatch(/507/);
+    expect(reported[0].rows).toEqual([
+      { deviceId: 'root.sg.d2', timestamp: 2, values: { v: 2 } },
+      { deviceId: 'root.sg.d2', timestamp: 1, values: { v: 2 } },
+    ]);
+    expect(w.stats()).toMatchObject({ written: 6, acknowledged: 4, failed: 2 });
+  });
+
+  it('retries transient failures (a reset, a not-ready status) without reporting anything', async () => {
+    const actions: FakeAction[] = [{ reset: true }, { reply: { code: 301, message: 'not ready' } }];
+    const { fake, s } = await openSession((c) => (c.method === 'insertTablets' ? actions.shift() : undefined));
+    const w = s.writer();
+    await w.write(row(1, 1));
+    await w.close();
+    expect(fake.callsOf('insertTablets')).toHaveLength(3);
+    expect(w.stats()).toMatchObject({ acknowledged: 1, failed: 0 });
+  });
+
+  it('without onError, flush() rejects with the failed row count, once', async () => {
+    const { s } = await openSession((c) => (c.method === 'insertTablets' ? { reply: { code: 507, message: 'type mismatch' } } : undefined));
+    const w = s.writer();
+    await w.write(row(1, 1));
+    await w.write(row(2, 1));
+    const e = await w.flush().catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(IoTDBWriteFailedError);
+    expect(e).toMatchObject({ failedRows: 2, code: 'IOTDB_WRITE_FAILED' });
+    await expect(w.flush()).resolves.toBeUndefined();
+  });
+
+  it('reports the rows of a closed session instead of dropping them', async () => {
+    const { s } = await openSession();
+    const reported: TreeRow[] = [];
+    const w = s.writer({ onError: (_e, rows) => reported.push(...rows) });
+    await w.write(row(1, 1));
+    await s.close();
+    await w.flush();
+    expect(reported).toHaveLength(1);
+    expect(w.stats()).toMatchObject({ failed: 1, acknowledged: 0 });
+  });
+});
+
+describe('flush and close', () => {
+  it('flush() resolves only once the rows written before it are acknowledged', async () => {
+    const { s } = await openSession((c) => (c.method === 'insertTablets' ? { delayMs: 30, then: { reply: { code: 200 } } } : undefined));
+    const w = s.writer();
+    await w.write(row(1, 1));
+    await w.flush();
+    expect(w.stats()).toMatchObject({ acknowledged: 1, inFlight: 0, buffered: 0 });
+  });
+
+  it('close() flushes, then refuses writes; a second close() is the same', async () => {
+    const { fake, s } = await openSession();
+    const w = s.writer();
+    await w.write(row(1, 1));
+    const closing = w.close();
+    await expect(w.write(row(1, 2))).rejects.toThrow(IoTDBWriterClosedError);
+    await closing;
+    await w.close();
+    expect(sent(fake)[0].rows).toHaveLength(1);
+  });
+
+  it('await using closes it', async () => {
+    const { fake, s } = await openSession();
+    {
+      await using w = s.writer();
+      await w.write(row(1, 1));
+    }
+    expect(fake.callsOf('insertTablets')).toHaveLength(1);
+  });
+
+  it('a stream pipeline writes every row and ends after the flush', async () => {
+    const { fake, s } = await openSession((c) => (c.method === 'insertTablets' ? { delayMs: 2, then: { reply: { code: 200 } } } : undefined));
+    const w = s.writer({ maxRows: 7, maxBufferedRows: 20, maxInFlight: 1 });
+    const rows = Array.from({ length: 300 }, (_, i) => row(i % 4, i));
+    await pipeline(Readable.from(rows), w.stream({ highWaterMark: 8 }));
+    expect(w.stats()).toMatchObject({ written: 300, acknowledged: 300, buffered: 0 });
+    expect(sent(fake).reduce((n, t) => n + t.rows.length, 0)).toBe(300);
+  });
+});
+
+describe('pools and the table model', () => {
+  it('a pool writer waits for the first connection and sends in parallel up to maxInFlight', async () => {
+    let inFlight = 0;
+    let peak = 0;
+    const fake = new FakeTransport((c) => {
+      if (c.method !== 'insertTablets') return undefined;
+      peak = Math.max(peak, ++inFlight);
+      setTimeout(() => inFlight--, 20);
+      return { delayMs: 20, then: { reply: { code: 200 } } };
+    });
+    const pool = new SessionPool({ nodeUrls: [A], transport: fake, retry: FAST, maxSize: 3 });
+    closers.push(() => pool.close());
+    const w = pool.writer({ maxRows: 1, flushIntervalMs: 0 });
+    for (let d = 0; d < 6; d++) await w.write(row(d, 1));
+    await w.close();
+    expect(peak).toBe(3);
+    expect(w.stats()).toMatchObject({ written: 6, acknowledged: 6 });
+  });
+
+  it('a table writer sends one insert per table with tags, attributes and fields, and reports rejected rows', async () => {
+    let n = 0;
+    const fake = new FakeTransport((c) =>
+      c.method === 'insertTablet' && n++ === 0 ? { reply: { code: 302, subStatus: [{ code: 200 }, { code: 507, message: 'bad' }] } } : undefined,
+    );
+    const s = new TableSession({ nodeUrls: [A], transport: fake, retry: FAST, database: 'db' });
+    closers.push(() => s.close());
+    await s.open();
+    const failed: unknown[] = [];
+    const w = s.writer({ onError: (_e, rows) => failed.push(...rows) });
+    await w.write({ table: 't1', timestamp: 2, tags: { site: 'a' }, attributes: { model: 'x' }, fields: { temp: 20.5 } });
+    await w.write({ table: 't1', timestamp: 1, tags: { site: 'b' }, fields: { temp: 21.5, ok: true } });
+    await expect(w.write({ table: 't1', timestamp: 3, tags: { temp: 'x' }, fields: {} })).rejects.toThrow(/tags\.temp: is a FIELD column/);
+    await w.flush();
+    const [t] = sentTablets(fake.callsOf('insertTablet')[0]);
+    expect(t.device).toBe('t1');
+    expect(t.categories).toEqual([0, 2, 1, 1]); // TAG, ATTRIBUTE, FIELD, FIELD
+    expect(t.rows).toEqual([
+      { time: 1, values: { site: 'b', temp: 21.5, ok: true } },
+      { time: 2, values: { site: 'a', model: 'x', temp: 20.5 } },
+    ]);
+    // the server rejected the second row it was sent: the row at time 2
+    expect(failed).toEqual([{ table: 't1', timestamp: 2, tags: { site: 'a' }, attributes: { model: 'x' }, fields: { temp: 20.5 } }]);
+  });
+});

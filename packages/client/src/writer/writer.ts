@@ -1,0 +1,263 @@
+import type { ColumnCategory, PreparedTablet, TSDataType, TimestampPrecision } from '@iotdb/fast-serializer';
+import { IoTDBBatchError, IoTDBWriteFailedError, IoTDBWriterClosedError } from '../errors.js';
+import { TabletBuffer, type BufferSpec, type TakenTablet } from './tablet-buffer.js';
+import type { WriterModel } from './rows.js';
+import { writerStream, type WriterStreamOptions } from './writer-stream.js';
+import type { ResolvedWriterOptions } from './writer-options.js';
+import type { Writable } from 'node:stream';
+
+/** Where a writer's requests go: a session or a pool. */
+export interface WriterSink {
+  /** the server's timestamp precision, once there is a connection (a pool opens one) */
+  ready(): Promise<TimestampPrecision>;
+  /** One request: tree, several devices' tablets (insertTablets); table, one tablet. Retries are the session's. */
+  send(tablets: PreparedTablet[]): Promise<void>;
+}
+
+/** A writer's counters, in rows. Every row written ends acknowledged or failed; until then it is buffered or in flight. */
+export interface WriterStats {
+  /** rows accepted by write() */
+  written: number;
+  /** rows the server acknowledged */
+  acknowledged: number;
+  /** rows the server rejected or that could not be sent, each reported (onError, or flush()/close()) */
+  failed: number;
+  /** rows write() refused (bad input): never accepted, not in `written` */
+  rejected: number;
+  /** rows waiting in buffers or for a request slot */
+  buffered: number;
+  /** rows in requests on the wire */
+  inFlight: number;
+}
+
+interface Request {
+  readonly id: number;
+  readonly taken: readonly TakenTablet[];
+  readonly rows: number;
+}
+
+const READY = Promise.resolve();
+const MAX_KEPT_ERRORS = 10;
+
+/**
+ * Rows in, coalesced tablets out. `write()` appends a row to its device's column buffers (or its table's);
+ * a flush (a device at `maxRows`, `maxBytes` buffered, `flushIntervalMs` after the first row, flush(),
+ * close()) turns every buffer into a tablet and packs them into requests of up to `maxRowsPerRequest`
+ * rows (tree: one insertTablets per request, routed per node by the session; table: one insert per
+ * table), sent `maxInFlight` at a time. Past `maxBufferedRows` held rows, write() waits (backpressure).
+ * Transient failures are retried by the session's retry policy; the rows of a request that still
+ * fails go to `onError` (or make the next flush()/close() reject): nothing is dropped uncounted.
+ */
+export class Writer<Row> {
+  readonly #model: WriterModel<Row>;
+  readonly #sink: WriterSink;
+  readonly #o: ResolvedWriterOptions<Row>;
+  readonly #buffers = new Map<string, TabletBuffer>();
+  #spec: BufferSpec | undefined;
+  #starting: Promise<void> | undefined;
+  #seq = 0;
+  #bufferedBytes = 0;
+  #timer: NodeJS.Timeout | undefined;
+  readonly #queue: Request[] = [];
+  readonly #unsettled = new Set<number>();
+  #nextRequest = 0;
+  #requestsInFlight = 0;
+  #inFlightRows = 0;
+  #drained: (() => void)[] = [];
+  #flushed: { upTo: number; resolve: () => void }[] = [];
+  #unreported = { rows: 0, errors: [] as Error[] };
+  #closing: Promise<void> | undefined;
+  readonly #counts = { written: 0, acknowledged: 0, failed: 0, rejected: 0 };
+  readonly #bufferOf = (key: string): TabletBuffer => {
+    let b = this.#buffers.get(key);
+    if (b === undefined) this.#buffers.set(key, (b = new TabletBuffer(key, this.#spec!)));
+    return b;
+  };
+
+  /** @internal sessions and pools make writers (`session.writer()`, `pool.writer()`). */
+  constructor(model: WriterModel<Row>, sink: WriterSink, options: ResolvedWriterOptions<Row>, private readonly isAligned = false) {
+    this.#model = model;
+    this.#sink = sink;
+    this.#o = options;
+  }
+
+  /**
+   * Buffers one row. Resolves at once while fewer than `maxBufferedRows` rows are held, else when
+   * enough were acknowledged (await it: that is the backpressure). Rejects with IoTDBValidationError,
+   * for this row only, when it does not fit (a value of another type than its column's, a bad time).
+   */
+  write(row: Row): Promise<void> {
+    if (this.#closing !== undefined) return Promise.reject(new IoTDBWriterClosedError());
+    if (this.#spec === undefined) return this.#start().then(() => this.write(row));
+    try {
+      this.#append(row);
+    } catch (e) {
+      this.#counts.rejected++;
+      return Promise.reject(e);
+    }
+    return this.#held() < this.#o.maxBufferedRows ? READY : new Promise((resolve) => this.#drained.push(resolve));
+  }
+
+  /** Sends what is buffered; resolves when every row written so far was acknowledged or reported. */
+  async flush(): Promise<void> {
+    if (this.#starting !== undefined) await this.#starting.catch(() => undefined);
+    this.#flushBuffers();
+    const upTo = this.#nextRequest - 1;
+    if (this.#pendingUpTo(upTo)) await new Promise<void>((resolve) => this.#flushed.push({ upTo, resolve }));
+    this.#throwUnreported();
+  }
+
+  /** Flushes, then refuses further writes. Rejects like flush() when rows failed and there is no onError. */
+  close(): Promise<void> {
+    this.#closing ??= this.flush().finally(() => clearTimeout(this.#timer));
+    return this.#closing;
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  stats(): WriterStats {
+    const { written, acknowledged, failed, rejected } = this.#counts;
+    return { written, acknowledged, failed, rejected, buffered: this.#held() - this.#inFlightRows, inFlight: this.#inFlightRows };
+  }
+
+  /**
+   * The writer as an object-mode Writable for `stream.pipeline`: its write() returns false (then 'drain')
+   * while this writer holds `maxBufferedRows`; 'finish' comes after a flush. A row that does not fit
+   * fails the stream with its IoTDBValidationError.
+   */
+  stream(options: WriterStreamOptions = {}): Writable {
+    return writerStream(this, options);
+  }
+
+  #start(): Promise<void> {
+    this.#starting ??= this.#sink.ready().then(
+      (precision) => {
+        this.#spec = { table: this.#model.tabletsPerRequest === 'one', isAligned: this.isAligned, precision, capacity: Math.min(64, this.#o.maxRows), typeOf: this.#typeOf };
+      },
+      (e: unknown) => {
+        this.#starting = undefined; // the next write tries again
+        throw e;
+      },
+    );
+    return this.#starting;
+  }
+
+  readonly #typeOf = (name: string, first: unknown, category: ColumnCategory): TSDataType | undefined =>
+    this.#o.types.get(name) ?? this.#model.infer(name, first, category);
+
+  #append(row: Row): void {
+    const buffer = this.#model.append(row, this.#bufferOf, ++this.#seq, this.#spec!.precision);
+    this.#counts.written++;
+    this.#bufferedBytes += buffer.lastRowBytes;
+    if (buffer.rows >= this.#o.maxRows || this.#bufferedBytes >= this.#o.maxBytes || this.#held() >= this.#o.maxBufferedRows) {
+      this.#flushBuffers();
+    } else if (this.#timer === undefined && this.#o.flushIntervalMs > 0) {
+      this.#timer = setTimeout(() => this.#flushBuffers(), this.#o.flushIntervalMs);
+    }
+  }
+
+  /** rows accepted and not yet acknowledged or failed */
+  #held(): number {
+    const c = this.#counts;
+    return c.written - c.acknowledged - c.failed;
+  }
+
+  /** Every buffer with rows becomes a tablet; the tablets are packed into requests and queued. */
+  #flushBuffers(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    const taken: TakenTablet[] = [];
+    for (const b of this.#buffers.values()) if (b.rows > 0) taken.push(b.take());
+    this.#bufferedBytes = 0;
+    let request: TakenTablet[] = [];
+    let rows = 0;
+    for (const t of taken) {
+      if (request.length > 0 && (this.#model.tabletsPerRequest === 'one' || rows + t.tablet.rows > this.#o.maxRowsPerRequest)) {
+        this.#enqueue(request, rows);
+        request = [];
+        rows = 0;
+      }
+      request.push(t);
+      rows += t.tablet.rows;
+    }
+    if (request.length > 0) this.#enqueue(request, rows);
+    this.#pump();
+  }
+
+  #enqueue(taken: TakenTablet[], rows: number): void {
+    const id = this.#nextRequest++;
+    this.#unsettled.add(id);
+    this.#queue.push({ id, taken, rows });
+  }
+
+  #pump(): void {
+    while (this.#requestsInFlight < this.#o.maxInFlight && this.#queue.length > 0) {
+      const r = this.#queue.shift()!;
+      this.#requestsInFlight++;
+      this.#inFlightRows += r.rows;
+      this.#sink.send(r.taken.map((t) => t.tablet)).then(
+        () => this.#settle(r, null),
+        (e: unknown) => this.#settle(r, e instanceof Error ? e : new Error(String(e))),
+      );
+    }
+  }
+
+  #settle(r: Request, error: Error | null): void {
+    this.#requestsInFlight--;
+    this.#inFlightRows -= r.rows;
+    this.#unsettled.delete(r.id);
+    if (error === null) this.#counts.acknowledged += r.rows;
+    else this.#fail(r, error);
+    if (this.#held() < this.#o.maxBufferedRows) for (const resolve of this.#drained.splice(0)) resolve();
+    this.#flushed = this.#flushed.filter((f) => this.#pendingUpTo(f.upTo) || (f.resolve(), false));
+    this.#pump();
+  }
+
+  /** Counts and reports the rows of a failed request: those an IoTDBBatchError lists, else all. */
+  #fail(r: Request, error: Error): void {
+    const groups = new Map<string, { error: Error; rows: Row[] }>();
+    const failures =
+      error instanceof IoTDBBatchError ? error.failures : Array.from({ length: this.#model.units(r.taken) }, (_, index) => ({ index, error }));
+    for (const f of failures) {
+      const rows = this.#model.rowsAt(r.taken, f.index);
+      const key = f.error.message;
+      const g = groups.get(key);
+      if (g === undefined) groups.set(key, { error: f.error, rows });
+      else g.rows.push(...rows);
+    }
+    let failed = 0;
+    for (const g of groups.values()) failed += g.rows.length;
+    this.#counts.failed += failed;
+    this.#counts.acknowledged += r.rows - failed;
+    for (const g of groups.values()) this.#report(g.error, g.rows);
+  }
+
+  #report(error: Error, rows: Row[]): void {
+    const onError = this.#o.onError;
+    if (onError !== undefined) {
+      try {
+        onError(error, rows);
+        return;
+      } catch (e) {
+        error = e instanceof Error ? e : new Error(String(e)); // a throwing handler: flush() reports it
+      }
+    }
+    this.#unreported.rows += rows.length;
+    if (this.#unreported.errors.length < MAX_KEPT_ERRORS) this.#unreported.errors.push(error);
+  }
+
+  #throwUnreported(): void {
+    const { rows, errors } = this.#unreported;
+    if (rows === 0 && errors.length === 0) return;
+    this.#unreported = { rows: 0, errors: [] };
+    throw new IoTDBWriteFailedError(rows, errors);
+  }
+
+  /** whether a request up to `upTo` is still queued or in flight */
+  #pendingUpTo(upTo: number): boolean {
+    for (const id of this.#unsettled) if (id <= upTo) return true;
+    return false;
+  }
+}
