@@ -5,7 +5,7 @@
 import type { TSDataTypeName } from '@iotdb/client';
 
 export type Model = 'tree' | 'aligned' | 'table';
-export type Method = 'insertTablet' | 'insertTablets' | 'insertTabletsParallel' | 'insertRecords';
+export type Method = 'insertTablet' | 'insertTablets' | 'insertTabletsParallel' | 'insertRecords' | 'writer';
 export type ValuePattern = 'pattern' | 'random';
 export type Precision = 'ms' | 'us' | 'ns';
 export type QueryKind = 'raw' | 'aggregation' | 'last' | 'latest';

@@ -27,6 +27,7 @@ export function checkContradictions(c: BenchConfig, origin: (key: keyof BenchCon
     fail('serverNoop', `${is('serverNoop')} works with ${NOOP_METHODS.join(', ')} only, got ${noNoop} in ${is(methodKey)}`);
   }
   if (c.model === 'table' && methods.includes('insertRecords')) fail(methodKey, `${is(methodKey)}: the table model has no insertRecords (${is('model')})`);
+  if (c.dryRunSend && methods.includes('writer')) fail('dryRunSend', `${is('dryRunSend')} encodes tablets without sending; the writer sends what it batches (${is(methodKey)})`);
   if (c.dryRun && c.vsJava) fail('vsJava', `${is('vsJava')} runs the Java client but ${is('dryRun')} runs nothing: give one of them`);
   if (c.vsJava && c.workload !== 'java-anchor') {
     fail('workload', `${is('workload')}: ${is('vsJava')} compares on Bench.java's workload, which is --workload java-anchor`);

@@ -30,7 +30,7 @@ export interface Knob<T> extends KnobSpec<T> {
 export type KnobTable = { readonly [K in keyof BenchConfig]: Knob<BenchConfig[K]> };
 
 export const MODELS: readonly Model[] = ['tree', 'aligned', 'table'];
-export const METHODS: readonly Method[] = ['insertTablet', 'insertTablets', 'insertTabletsParallel', 'insertRecords'];
+export const METHODS: readonly Method[] = ['insertTablet', 'insertTablets', 'insertTabletsParallel', 'insertRecords', 'writer'];
 const VALUE_PATTERNS: readonly ValuePattern[] = ['pattern', 'random'];
 const PRECISIONS: readonly Precision[] = ['ms', 'us', 'ns'];
 const QUERY_KINDS: readonly QueryKind[] = ['raw', 'aggregation', 'last', 'latest'];
@@ -72,7 +72,8 @@ export const KNOBS: KnobTable = {
   },
   poolMaxSize: {
     flag: '--pool-max-size', env: 'POOL_MAX_SIZE', arg: 'N', parse: count,
-    default: (get) => get('clients'), defaultText: 'clients', description: 'session pool size per worker',
+    default: (get) => (get('method') === 'writer' ? 2 : 1) * get('clients'), defaultText: 'clients (2 x clients for --method writer)',
+    description: 'session pool size per worker (a writer keeps two requests in flight)',
   },
   devices: {
     flag: '--devices', env: 'DEVICE_NUMBER', arg: 'N', parse: count,

@@ -12,6 +12,7 @@ import {
 import { LatencyHistogram } from '../report/histogram.js';
 import type { BenchConfig, WorkerResult, WorkerTask } from '../types.js';
 import { BatchGenerator } from '../workload/generator.js';
+import { rowWriter } from './row-writer.js';
 
 /**
  * One piscina worker: its own SessionPool (poolMaxSize sessions) and `clients` writers over its share
@@ -54,10 +55,12 @@ export default async function run(task: WorkerTask): Promise<WorkerResult> {
     }
     const t0 = process.hrtime.bigint();
     let ok = pts;
+    let failed = false;
     try {
       ok = await fn();
       if (timed.on) okOps++;
     } catch (e) {
+      failed = true;
       if (e instanceof IoTDBBatchError) ok = Math.round((pts * e.succeeded.length) / (e.succeeded.length + e.failures.length));
       else ok = 0;
       if (timed.on) failedOps++;
@@ -68,8 +71,8 @@ export default async function run(task: WorkerTask): Promise<WorkerResult> {
       record(kind, Number(process.hrtime.bigint() - t0));
       points += ok;
       Atomics.add(counters, workerId * 3, BigInt(ok));
-      Atomics.add(counters, workerId * 3 + 1, ok === pts ? 1n : 0n);
-      Atomics.add(counters, workerId * 3 + 2, ok === pts ? 0n : 1n);
+      Atomics.add(counters, workerId * 3 + 1, failed ? 0n : 1n);
+      Atomics.add(counters, workerId * 3 + 2, failed ? 1n : 0n);
     }
     if (c.batchIntervalMs > 0) await sleep(c.batchIntervalMs);
   };
@@ -81,12 +84,25 @@ export default async function run(task: WorkerTask): Promise<WorkerResult> {
     const gens = Array.from({ length: Math.min(group, Math.max(1, mine.length)) }, () => new BatchGenerator(c));
     const write = writer(c, pool, gens, send);
     for (const d of mine) await write([d], -1); // schema warm-up row, untimed
+    if (c.method === 'writer') return rowWriterClient(mine);
     for (let round = 0; round < c.warmupRounds; round++) for (let i = 0; i < mine.length; i += group) await write(mine.slice(i, i + group), round);
     await arrive();
     for (let round = c.warmupRounds; round < c.warmupRounds + c.loop; round++) {
       if (Atomics.load(barrier, 1) === 1) break;
       for (let i = 0; i < mine.length; i += group) await write(mine.slice(i, i + group), round);
     }
+  };
+
+  /** --method writer: every round row by row through one batching writer per client. */
+  const rowWriterClient = async (mine: number[]) => {
+    const w = rowWriter(c, pool, mine, send);
+    for (let round = 0; round < c.warmupRounds; round++) await w.round(round);
+    await arrive();
+    for (let round = c.warmupRounds; round < c.warmupRounds + c.loop; round++) {
+      if (Atomics.load(barrier, 1) === 1) break;
+      await w.round(round);
+    }
+    await w.close();
   };
 
   /** Waits until every client of every worker is past warm-up. */

@@ -1,3 +1,4 @@
+import type { StorePool } from './store-pool.js';
 import {
   ColumnCategory,
   TSDataType,
@@ -8,6 +9,7 @@ import {
   isInt64,
   overflowsFloat32,
   type CellValue,
+  type ColumnInput,
   type TimestampPrecision,
 } from '@iotdb/fast-serializer';
 
@@ -37,106 +39,106 @@ export function putInt64(s: Int64Store, i: number, v: number | bigint): Int64Sto
 const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
-type TypedStore = Float32Array | Float64Array | Int32Array | BigInt64Array;
-type Store = TypedStore | CellValue[];
-
-/** The typed array a fixed-width type is buffered in, or null for the types kept as values (strings, booleans, dates). */
-function typedStore(type: TSDataType, capacity: number): TypedStore | null {
-  switch (type) {
-    case TSDataType.FLOAT: return new Float32Array(capacity);
-    case TSDataType.DOUBLE: return new Float64Array(capacity);
-    case TSDataType.INT32: return new Int32Array(capacity);
-    case TSDataType.INT64:
-    case TSDataType.TIMESTAMP: return new Float64Array(capacity);
-    default: return null;
-  }
-}
-
-function grown<T extends TypedStore | Uint8Array>(a: T, capacity: number): T {
-  const b = new (a.constructor as new (n: number) => T)(capacity);
-  (b as Uint8Array).set(a as Uint8Array);
-  return b;
-}
-
 /**
  * One measurement (tree) or column (table) of a buffered tablet: its cells by row, in a typed array for
  * the numeric types (nulls in a byte mask beside it) or an array of values for the others. Every row of
  * the tablet sets every column, a value or a null, so a row that failed half way is simply overwritten.
+ * One field per kind of store, each always of one class, keeps `put` monomorphic (it runs per cell).
  */
 export class Column {
-  values: Store;
+  /** DOUBLE; INT64 and TIMESTAMP while their values are safe integers */
+  f64: Float64Array | null = null;
+  f32: Float32Array | null = null;
+  i32: Int32Array | null = null;
+  /** INT64 and TIMESTAMP from the first bigint beyond 2^53 on */
+  i64: BigInt64Array | null = null;
+  /** BOOLEAN, TEXT, STRING, BLOB, DATE: the values themselves, null for a null */
+  cells: CellValue[] | null = null;
   /** typed stores: 1 where the row is null (allocated at the first null) */
   mask: Uint8Array | null = null;
   /** the last row (by writer sequence) that set a value here */
   stamp = -1;
 
+  readonly #precision: TimestampPrecision;
+  readonly #stores: StorePool;
+
+  /** `nullRows`: the rows the tablet has already, null in this new column */
   constructor(
     readonly name: string,
     readonly type: TSDataType,
     readonly category: ColumnCategory,
-    capacity: number,
     nullRows: number,
-    private readonly precision: TimestampPrecision,
+    capacity: number,
+    context: { readonly precision: TimestampPrecision; readonly stores: StorePool },
   ) {
-    this.values = typedStore(type, capacity) ?? new Array<CellValue>(nullRows).fill(null);
-    if (nullRows > 0 && !Array.isArray(this.values)) (this.mask = new Uint8Array(capacity)).fill(1, 0, nullRows);
+    this.#precision = context.precision;
+    this.#stores = context.stores;
+    this.#allocate(capacity);
+    for (let r = 0; r < nullRows; r++) this.putNull(r);
   }
 
-  /** Puts v at `row`: the bytes it takes on the wire, or -1 when v is not a value of this type (then see `error`). */
+  /**
+   * Puts v at `row`: the bytes it takes on the wire, or -1 when v is not a value of this type (then see
+   * `error`). The row's mask bit is the buffer's to clear (it knows which columns the row set).
+   */
   put(row: number, v: unknown): number {
-    const s = this.values;
-    if (this.mask !== null) this.mask[row] = 0;
     switch (this.type) {
       case TSDataType.DOUBLE:
         if (typeof v !== 'number') return -1;
-        (s as Float64Array)[row] = v;
+        this.f64![row] = v;
         return 8;
       case TSDataType.FLOAT:
         if (typeof v !== 'number' || overflowsFloat32(v)) return -1;
-        (s as Float32Array)[row] = v;
+        this.f32![row] = v;
         return 4;
       case TSDataType.INT32:
         if (typeof v !== 'number' || (v | 0) !== v) return -1;
-        (s as Int32Array)[row] = v;
+        this.i32![row] = v;
         return 4;
       case TSDataType.INT64:
-        if (!isInt64(v)) return -1;
-        this.values = putInt64(s as Int64Store, row, v);
-        return 8;
-      case TSDataType.TIMESTAMP: {
-        const t = v instanceof Date && !Number.isNaN(v.getTime()) ? dateToTime(v, this.precision, this.name) : v;
-        if (!isInt64(t)) return -1;
-        this.values = putInt64(s as Int64Store, row, t);
-        return 8;
-      }
+        return this.#putInt64(row, v);
+      case TSDataType.TIMESTAMP:
+        return this.#putInt64(row, v instanceof Date && !Number.isNaN(v.getTime()) ? dateToTime(v, this.#precision, this.name) : v);
       case TSDataType.BOOLEAN:
         if (typeof v !== 'boolean') return -1;
-        (s as CellValue[])[row] = v;
+        this.cells![row] = v;
         return 1;
       case TSDataType.DATE:
         if (!isDate(v)) return -1;
-        (s as CellValue[])[row] = v as Date | string;
+        this.cells![row] = v as Date | string;
         return 4;
       default: {
         // TEXT, STRING (strings or bytes), BLOB (bytes)
         const bytes = v instanceof Uint8Array ? v.length : typeof v === 'string' && this.type !== TSDataType.BLOB ? 3 * v.length : -1;
         if (bytes < 0) return -1;
-        (s as CellValue[])[row] = v as string | Uint8Array;
+        this.cells![row] = v as string | Uint8Array;
         return 4 + bytes;
       }
     }
   }
 
+  #putInt64(row: number, v: unknown): number {
+    if (!isInt64(v)) return -1;
+    if (this.f64 !== null) {
+      if (typeof v === 'number') this.f64[row] = v;
+      else if (v >= MIN_SAFE && v <= MAX_SAFE) this.f64[row] = Number(v);
+      else {
+        this.i64 = putInt64(this.f64, row, v) as BigInt64Array;
+        this.f64 = null;
+      }
+    } else this.i64![row] = typeof v === 'bigint' ? v : BigInt(v);
+    return 8;
+  }
+
   putNull(row: number): void {
-    const s = this.values;
-    if (Array.isArray(s)) s[row] = null;
-    else (this.mask ??= new Uint8Array(s.length))[row] = 1;
+    if (this.cells !== null) this.cells[row] = null;
+    else (this.mask ??= this.#stores.zeroed(this.#capacity()))[row] = 1;
   }
 
   /** Why v is not a value of this column, named `field` (the precise message of the tablet checks). */
   error(field: string, v: unknown): Error {
     try {
-      checkCell(this.type, v, field, this.precision);
+      checkCell(this.type, v, field, this.#precision);
     } catch (e) {
       return e as Error;
     }
@@ -145,15 +147,25 @@ export class Column {
 
   /** Room for `capacity` rows (typed stores; arrays grow by themselves). */
   grow(capacity: number): void {
-    if (!Array.isArray(this.values)) this.values = grown(this.values, capacity);
-    if (this.mask !== null) this.mask = grown(this.mask, capacity);
+    if (this.f64 !== null) this.f64 = this.#grown(this.f64, Float64Array, capacity);
+    if (this.f32 !== null) this.f32 = this.#grown(this.f32, Float32Array, capacity);
+    if (this.i32 !== null) this.i32 = this.#grown(this.i32, Int32Array, capacity);
+    if (this.i64 !== null) this.i64 = this.#grown(this.i64, BigInt64Array, capacity);
+    if (this.mask !== null) this.mask = this.#grown(this.mask, Uint8Array, capacity).fill(0, this.mask.length);
+  }
+
+  #grown<T extends Float64Array | Float32Array | Int32Array | BigInt64Array | Uint8Array>(a: T, cls: new (n: number) => T, capacity: number): T {
+    const b = this.#stores.typed(cls, capacity);
+    (b as Uint8Array).set(a as Uint8Array);
+    this.#stores.give(a);
+    return b;
   }
 
   /** Whether rows [0, rows) hold a value (a column of nulls only is left out of the tablet). */
   hasValues(rows: number): boolean {
-    const s = this.values;
-    if (Array.isArray(s)) {
-      for (let r = 0; r < rows; r++) if (s[r] != null) return true;
+    const cells = this.cells;
+    if (cells !== null) {
+      for (let r = 0; r < rows; r++) if (cells[r] != null) return true;
       return false;
     }
     if (this.mask === null) return rows > 0;
@@ -161,28 +173,45 @@ export class Column {
     return false;
   }
 
-  /** The null mask of rows [0, rows) for the encoder, or null when they hold no null. */
-  nullMask(rows: number): Uint8Array | null {
-    const m = this.mask;
-    if (m === null) return null;
-    for (let r = 0; r < rows; r++) if (m[r] === 1) return m;
-    return null;
-  }
-
-  /** The cell of a row as it will be sent (null for a null). */
-  cell(row: number): CellValue {
-    if (this.mask !== null && this.mask[row] === 1) return null;
-    return this.values[row];
-  }
-
   /** Hands its cells over (to a request) and starts again empty with room for `capacity` rows. */
-  takeValues(rows: number, capacity: number): { values: Store; mask: Uint8Array | null } {
-    const taken = { values: this.values, mask: this.nullMask(rows) };
-    if (Array.isArray(taken.values)) taken.values.length = rows;
-    this.values = typedStore(this.type, capacity) ?? [];
+  takeValues(rows: number, capacity: number): TakenColumn {
+    const values = (this.f64 ?? this.f32 ?? this.i32 ?? this.i64 ?? this.cells)!;
+    if (this.cells !== null && this.cells.length !== rows) this.cells.length = rows; // a reused array's old tail
+    const taken = { values, mask: this.mask, nulls: hasNull(this.mask, rows) };
+    this.#allocate(capacity);
     this.mask = null;
     return taken;
   }
+
+  #allocate(capacity: number): void {
+    const pool = this.#stores;
+    this.f64 = this.f32 = this.i32 = this.i64 = this.cells = null;
+    switch (this.type) {
+      case TSDataType.FLOAT: this.f32 = pool.typed(Float32Array, capacity); break;
+      case TSDataType.INT32: this.i32 = pool.typed(Int32Array, capacity); break;
+      case TSDataType.DOUBLE:
+      case TSDataType.INT64:
+      case TSDataType.TIMESTAMP: this.f64 = pool.typed(Float64Array, capacity); break;
+      default: this.cells = pool.cells();
+    }
+  }
+
+  #capacity(): number {
+    return (this.f64 ?? this.f32 ?? this.i32 ?? this.i64)!.length;
+  }
+}
+
+function hasNull(m: Uint8Array | null, rows: number): boolean {
+  if (m === null) return false;
+  for (let r = 0; r < rows; r++) if (m[r] === 1) return true;
+  return false;
+}
+
+/** A column's cells as a flush took them: `nulls` whether rows [0, rows) hold a null (then `mask` says where). */
+export interface TakenColumn {
+  readonly values: ColumnInput;
+  readonly mask: Uint8Array | null;
+  readonly nulls: boolean;
 }
 
 function isDate(v: unknown): boolean {

@@ -9,9 +9,20 @@ import {
   type TimestampPrecision,
 } from '@iotdb/fast-serializer';
 import { Column, putInt64, type Int64Store } from './column.js';
+import { compiledPut, type CompiledPut } from './compiled-put.js';
+import type { StorePool } from './store-pool.js';
 
 /** The type a new column gets: the declared one, or one inferred from its first value (undefined: no rule for it). */
 export type TypeOf = (name: string, first: unknown, category: ColumnCategory) => TSDataType | undefined;
+
+interface Shape {
+  names: string[];
+  /** undefined where a name had only nulls so far */
+  columns: (Column | undefined)[];
+  put: CompiledPut | null;
+  /** how many of `columns` exist */
+  defined: number;
+}
 
 /** What every buffer of a writer shares. */
 export interface BufferSpec {
@@ -22,6 +33,8 @@ export interface BufferSpec {
   /** rows allocated at first (doubled when full) */
   readonly capacity: number;
   readonly typeOf: TypeOf;
+  /** where column arrays come from and go back to */
+  readonly stores: StorePool;
 }
 
 /** A flushed tablet: what goes on the wire, and its rows as cells again for reporting a failure. */
@@ -31,6 +44,8 @@ export interface TakenTablet {
   /** source row i: its time and, per category, its non-null cells by name */
   timeAt(i: number): number | bigint;
   cellsAt(i: number, category: ColumnCategory): Record<string, CellValue>;
+  /** its arrays go back to the writer's pool: call once the request is settled and the rows reported */
+  release(): void;
 }
 
 /**
@@ -46,16 +61,23 @@ export class TabletBuffer {
   #sorted = true;
   readonly #columns: Column[] = [];
   readonly #byName = new Map<string, Column>();
+  /** per category: the names of the last row read name by name, their columns, and a compiled put once they repeat */
+  readonly #shapes: Shape[] = [0, 1, 2].map(() => ({ names: [], columns: [], put: null, defined: 0 }));
+  /** the categories of the current row read name by name, with the names they had */
+  readonly #reshaped: { shape: Shape; seen: string[] }[] = [];
   /** the current row's new names and values, added once the whole row is valid */
   readonly #fresh: { column: Column; value: unknown }[] = [];
   #rowBytes = 0;
+  /** the shapes whose compiled puts took categories of the current row, and how many columns they set */
+  readonly #compiled: Shape[] = [];
+  #covered = 0;
 
   constructor(
     readonly key: string,
     private readonly spec: BufferSpec,
   ) {
     this.#capacity = spec.capacity;
-    this.#times = new Float64Array(spec.capacity);
+    this.#times = spec.stores.typed(Float64Array, spec.capacity);
   }
 
   /** Starts row `rows` at time t (a checked int64 in the server's unit). */
@@ -63,7 +85,11 @@ export class TabletBuffer {
     const row = this.rows;
     if (row === this.#capacity) this.#grow();
     this.#times = putInt64(this.#times, row, t);
-    this.#fresh.length = 0;
+    // (setting an array's length costs a builtin call even when it is 0 already)
+    if (this.#fresh.length !== 0) this.#fresh.length = 0;
+    if (this.#reshaped.length !== 0) this.#reshaped.length = 0;
+    if (this.#compiled.length !== 0) this.#compiled.length = 0;
+    this.#covered = 0;
     this.#rowBytes = 8;
   }
 
@@ -72,22 +98,67 @@ export class TabletBuffer {
    * value that does not fit its column. `seq` identifies the row (columns it does not set become null).
    */
   put(entries: Record<string, unknown>, category: ColumnCategory, field: string, seq: number): void {
+    const shape = this.#shapes[category];
+    if (shape.put !== null && this.#putKnown(shape, entries, seq)) return;
+    this.#putAny(shape, entries, category, field, seq);
+  }
+
+  /**
+   * The fast path, for a row with the same names in the same order as the rows that made `shape`: its
+   * compiled put, no lookup by name. False (nothing to undo: the row is rewritten) when the row turns out
+   * to differ or holds a value that needs the general path.
+   */
+  #putKnown(shape: Shape, entries: Record<string, unknown>, seq: number): boolean {
+    // as many names as the shape, each of them present (the compiled put checks): the same names.
+    // A for-in count allocates nothing (Object.keys would make an array per row).
+    let count = 0;
+    for (const _ in entries) count++;
+    if (count !== shape.names.length) return false;
+    const bytes = shape.put!(entries, shape.columns, this.rows);
+    if (bytes < 0) return false;
+    this.#rowBytes += bytes;
+    this.#compiled.push(shape);
+    this.#covered += shape.defined;
+    return true;
+  }
+
+  /** Any row: its names one by one (a new one makes a column once the whole row is valid). */
+  #putAny(shape: Shape, entries: Record<string, unknown>, category: ColumnCategory, field: string, seq: number): void {
     const row = this.rows;
+    const seen: string[] = [];
+    let bytes = 0;
     for (const name in entries) {
+      seen.push(name);
       const v = entries[name];
       if (v == null) continue; // a null cell is the same as a missing one
-      let col = this.#byName.get(name);
+      const col = this.#byName.get(name);
       if (col === undefined) {
-        col = this.#newColumn(name, v, category, field);
-        this.#fresh.push({ column: col, value: v });
+        this.#fresh.push({ column: this.#newColumn(name, v, category, field), value: v });
         continue;
       }
       if (col.category !== category) throw new IoTDBValidationError(`${field}.${name}`, `is a ${categoryName(col.category)} column of ${this.key}, not a ${categoryName(category)}`);
       const n = col.put(row, v);
       if (n < 0) throw col.error(`${field}.${name}`, v);
       col.stamp = seq;
-      this.#rowBytes += n;
+      bytes += n;
     }
+    this.#rowBytes += bytes;
+    this.#reshaped.push({ shape, seen });
+  }
+
+  /**
+   * After a row read name by name: a category whose names came the same twice in a row gets a compiled put
+   * for them (not at once: rows that vary would compile one each).
+   */
+  #learnShapes(): void {
+    for (const { shape, seen } of this.#reshaped) {
+      const same = seen.length === shape.names.length && seen.every((n, k) => n === shape.names[k]);
+      shape.names = seen;
+      shape.columns = seen.map((n) => this.#byName.get(n)!);
+      shape.defined = shape.columns.filter((c) => c !== undefined).length;
+      shape.put = same ? compiledPut(seen, shape.columns.map((c) => c?.type)) : null;
+    }
+    this.#reshaped.length = 0;
   }
 
   /** the bytes the last committed row takes on the wire */
@@ -104,8 +175,18 @@ export class TabletBuffer {
       this.#columns.push(column);
       this.#byName.set(column.name, column);
     }
-    this.#fresh.length = 0;
-    for (const col of this.#columns) if (col.stamp !== seq) col.putNull(row);
+    if (this.#fresh.length !== 0) this.#fresh.length = 0;
+    if (this.#reshaped.length > 0) this.#learnShapes();
+    // every column set by compiled puts (the usual row): nothing to fill in
+    if (this.#covered !== this.#columns.length) {
+      // -seq: set by a compiled put, value or null, nothing to do
+      for (const shape of this.#compiled) for (const col of shape.columns) if (col !== undefined) col.stamp = -seq;
+      for (const col of this.#columns) {
+        if (col.stamp === -seq) continue;
+        if (col.stamp !== seq) col.putNull(row);
+        else if (col.mask !== null) col.mask[row] = 0; // a value where an earlier, failed row may have left a null
+      }
+    }
     if (row > 0 && this.#times[row - 1] > this.#times[row]) this.#sorted = false;
     this.rows = row + 1;
     this.bytes += this.#rowBytes;
@@ -115,10 +196,17 @@ export class TabletBuffer {
   /** The buffered rows as a tablet (columns of nulls only left out); the buffer starts again empty, same columns. */
   take(): TakenTablet {
     const rows = this.rows;
-    const times = this.#times.subarray(0, rows);
+    const stores = this.spec.stores;
+    const allTimes = this.#times;
+    const times = allTimes.subarray(0, rows);
     const cols = this.#columns.filter((c) => c.hasValues(rows));
     const taken = cols.map((c) => c.takeValues(rows, this.#capacity));
-    for (const c of this.#columns) if (!cols.includes(c)) c.takeValues(rows, this.#capacity);
+    for (const c of this.#columns) {
+      if (cols.includes(c)) continue;
+      const { values, mask } = c.takeValues(rows, this.#capacity); // nulls only: nothing to send
+      stores.give(values as Float64Array);
+      stores.give(mask);
+    }
     const tablet: PreparedTablet = {
       prefixPath: this.key,
       measurements: cols.map((c) => c.name),
@@ -131,10 +219,10 @@ export class TabletBuffer {
       rowMajor: false,
       columnCategories: this.spec.table ? cols.map((c) => c.category) : null,
       precision: this.spec.precision,
-      nullMasks: taken.map((t) => t.mask),
+      nullMasks: taken.map((t) => (t.nulls ? t.mask : null)),
     };
     const bytes = this.bytes;
-    this.#times = new Float64Array(this.#capacity);
+    this.#times = stores.typed(Float64Array, this.#capacity);
     this.#sorted = true;
     this.rows = 0;
     this.bytes = 0;
@@ -150,6 +238,13 @@ export class TabletBuffer {
         });
         return out;
       },
+      release: () => {
+        stores.give(allTimes);
+        for (const t of taken) {
+          stores.give(t.values as Float64Array);
+          stores.give(t.mask);
+        }
+      },
     };
   }
 
@@ -157,15 +252,17 @@ export class TabletBuffer {
     if (name.length === 0) throw new IoTDBValidationError(field, 'has an empty name');
     const type = this.spec.typeOf(name, v, category);
     if (type === undefined) throw new IoTDBValidationError(`${field}.${name}`, `no type is declared and none can be inferred from ${describeValue(v)}`);
-    const col = new Column(name, type, category, this.#capacity, this.rows, this.spec.precision);
+    const col = new Column(name, type, category, this.rows, this.#capacity, this.spec);
     if (col.put(this.rows, v) < 0) throw col.error(`${field}.${name}`, v);
     return col;
   }
 
   #grow(): void {
     this.#capacity *= 2;
-    const t = new (this.#times.constructor as new (n: number) => Int64Store)(this.#capacity);
-    (t as Float64Array).set(this.#times as Float64Array);
+    const old = this.#times;
+    const t = old instanceof BigInt64Array ? this.spec.stores.typed(BigInt64Array, this.#capacity) : this.spec.stores.typed(Float64Array, this.#capacity);
+    (t as Float64Array).set(old as Float64Array);
+    this.spec.stores.give(old);
     this.#times = t;
     for (const c of this.#columns) c.grow(this.#capacity);
   }

@@ -21,7 +21,8 @@ export interface WriterOptions<Row> {
   maxInFlight?: number;
   /**
    * Rows held at most (buffered, waiting or in flight): past it `write()` returns a promise that waits
-   * until requests are acknowledged (backpressure). @default 100000
+   * until requests are acknowledged (backpressure). Half of it in buffers is a flush too, so that one
+   * half is sent while the other fills. @default 100000
    */
   maxBufferedRows?: number;
   /**

@@ -1,6 +1,7 @@
 import type { ColumnCategory, PreparedTablet, TSDataType, TimestampPrecision } from '@iotdb/fast-serializer';
 import { IoTDBBatchError, IoTDBWriteFailedError, IoTDBWriterClosedError } from '../errors.js';
 import { TabletBuffer, type BufferSpec, type TakenTablet } from './tablet-buffer.js';
+import { StorePool } from './store-pool.js';
 import type { WriterModel } from './rows.js';
 import { writerStream, type WriterStreamOptions } from './writer-stream.js';
 import type { ResolvedWriterOptions } from './writer-options.js';
@@ -57,6 +58,8 @@ export class Writer<Row> {
   #starting: Promise<void> | undefined;
   #seq = 0;
   #bufferedBytes = 0;
+  /** rows in buffers (not yet in a request) */
+  #bufferedRows = 0;
   #timer: NodeJS.Timeout | undefined;
   readonly #queue: Request[] = [];
   readonly #unsettled = new Set<number>();
@@ -134,7 +137,7 @@ export class Writer<Row> {
   #start(): Promise<void> {
     this.#starting ??= this.#sink.ready().then(
       (precision) => {
-        this.#spec = { table: this.#model.tabletsPerRequest === 'one', isAligned: this.isAligned, precision, capacity: Math.min(64, this.#o.maxRows), typeOf: this.#typeOf };
+        this.#spec = { table: this.#model.tabletsPerRequest === 'one', isAligned: this.isAligned, precision, capacity: Math.min(64, this.#o.maxRows), typeOf: this.#typeOf, stores: new StorePool() };
       },
       (e: unknown) => {
         this.#starting = undefined; // the next write tries again
@@ -151,7 +154,9 @@ export class Writer<Row> {
     const buffer = this.#model.append(row, this.#bufferOf, ++this.#seq, this.#spec!.precision);
     this.#counts.written++;
     this.#bufferedBytes += buffer.lastRowBytes;
-    if (buffer.rows >= this.#o.maxRows || this.#bufferedBytes >= this.#o.maxBytes || this.#held() >= this.#o.maxBufferedRows) {
+    // half of maxBufferedRows waiting in buffers: send them while the other half fills (pipelining)
+    this.#bufferedRows++;
+    if (buffer.rows >= this.#o.maxRows || this.#bufferedBytes >= this.#o.maxBytes || 2 * this.#bufferedRows >= this.#o.maxBufferedRows) {
       this.#flushBuffers();
     } else if (this.#timer === undefined && this.#o.flushIntervalMs > 0) {
       this.#timer = setTimeout(() => this.#flushBuffers(), this.#o.flushIntervalMs);
@@ -171,6 +176,7 @@ export class Writer<Row> {
     const taken: TakenTablet[] = [];
     for (const b of this.#buffers.values()) if (b.rows > 0) taken.push(b.take());
     this.#bufferedBytes = 0;
+    this.#bufferedRows = 0;
     let request: TakenTablet[] = [];
     let rows = 0;
     for (const t of taken) {
@@ -210,6 +216,7 @@ export class Writer<Row> {
     this.#unsettled.delete(r.id);
     if (error === null) this.#counts.acknowledged += r.rows;
     else this.#fail(r, error);
+    for (const t of r.taken) t.release();
     if (this.#held() < this.#o.maxBufferedRows) for (const resolve of this.#drained.splice(0)) resolve();
     this.#flushed = this.#flushed.filter((f) => this.#pendingUpTo(f.upTo) || (f.resolve(), false));
     this.#pump();
