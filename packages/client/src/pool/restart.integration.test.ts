@@ -107,6 +107,39 @@ describe.skipIf(control === null)('writes through restarts, default options', ()
         await admin.close();
       }
     }, 180_000);
+
+    it('a batching writer, rows written one by one through the restart: none reported failed; count(*) equals the acknowledged rows', async () => {
+      const db = `root.it_restart_writer_${randomBytes(3).toString('hex')}`;
+      const admin = new Session({ host: '127.0.0.1', port });
+      await admin.open();
+      await admin.executeNonQueryStatement(`CREATE DATABASE ${db}`);
+      const pool = new SessionPool({ host: '127.0.0.1', port, maxSize: 2 });
+      const reported: string[] = [];
+      const writer = pool.writer({ flushIntervalMs: 200, maxRows: 100, onError: (e, rows) => reported.push(`${rows.length} rows: ${e.message}`) });
+      try {
+        let restarted: Promise<void> | null = null;
+        let back = false;
+        let backAt = 0;
+        const started = performance.now();
+        // 20 devices, a row each every 10 ms, from 1 s before the DataNode stops until 1 s after it is back
+        for (let tick = 0; backAt === 0 || tick < backAt + 100; tick++) {
+          for (let d = 0; d < DEVICES; d++) await writer.write({ deviceId: `${db}.d${d}`, timestamp: tick, values: { v: BigInt(tick) } });
+          if (tick === 100) restarted = restart(dir, 'datanode').then(() => void (back = true));
+          if (back && backAt === 0) backAt = tick;
+          await sleep(10);
+        }
+        await restarted;
+        await writer.close();
+        const stats = writer.stats();
+        console.log(`1C1D restart under a writer: ${stats.written} rows in ${Math.round(performance.now() - started)} ms, ${stats.failed} failed`);
+        expect(reported).toEqual([]);
+        expect(stats).toMatchObject({ failed: 0, acknowledged: stats.written, buffered: 0, inFlight: 0 });
+        expect(await count(admin, db)).toBe(stats.acknowledged);
+      } finally {
+        await pool.close();
+        await admin.close();
+      }
+    }, 180_000);
   });
 
   describe('1 ConfigNode + 2 DataNodes, a rolling restart', () => {

@@ -8,7 +8,7 @@ import {
   type PreparedTablet,
   type TimestampPrecision,
 } from '@iotdb/fast-serializer';
-import { Column, putInt64, type Int64Store } from './column.js';
+import { Column, putInt64, type Int64Store, type TakenColumn } from './column.js';
 import { compiledPut, type CompiledPut } from './compiled-put.js';
 import type { StorePool } from './store-pool.js';
 
@@ -207,6 +207,7 @@ export class TabletBuffer {
       stores.give(values as Float64Array);
       stores.give(mask);
     }
+    if (this.spec.table) spreadAttributes(cols, taken, rows);
     const tablet: PreparedTablet = {
       prefixPath: this.key,
       measurements: cols.map((c) => c.name),
@@ -270,4 +271,21 @@ export class TabletBuffer {
 
 function categoryName(c: ColumnCategory): string {
   return c === ColumnCategory.TAG ? 'TAG' : c === ColumnCategory.ATTRIBUTE ? 'ATTRIBUTE' : c === ColumnCategory.FIELD ? 'FIELD' : 'measurement';
+}
+
+/**
+ * IoTDB takes a device's attributes from its last row (by time) in a tablet, a null there meaning "no
+ * change" even when earlier rows set one. Each device's rows get the last value written for it, so that
+ * an attribute ends as the application last set it, as if each row had been a request of its own.
+ */
+function spreadAttributes(cols: readonly Column[], taken: readonly TakenColumn[], rows: number): void {
+  const attributes = cols.flatMap((c, k) => (c.category === ColumnCategory.ATTRIBUTE ? [taken[k].values as CellValue[]] : []));
+  if (attributes.length === 0) return;
+  const tags = cols.flatMap((c, k) => (c.category === ColumnCategory.TAG ? [taken[k].values as CellValue[]] : []));
+  const device = Array.from({ length: rows }, (_, r) => tags.map((t) => String(t[r] ?? '')).join('\u0000'));
+  for (const cells of attributes) {
+    const last = new Map<string, CellValue>();
+    for (let r = 0; r < rows; r++) if (cells[r] != null) last.set(device[r], cells[r]);
+    for (let r = 0; r < rows; r++) cells[r] = last.get(device[r]) ?? null;
+  }
 }

@@ -220,6 +220,26 @@ describe('failures', () => {
     expect(w.stats()).toMatchObject({ written: 6, acknowledged: 4, failed: 2 });
   });
 
+  it('sends each device again alone when the server refuses a multi-device request as a whole, and reports only the refused one', async () => {
+    // IoTDB stores the good tablets of an insertTablets and answers with one status for the first bad one
+    const { fake, s } = await openSession((c) => {
+      const devices = (c.args as { prefixPaths?: string[] }).prefixPaths ?? [];
+      return c.method === 'insertTablets' && devices.includes('root.sg.d2') ? { reply: { code: 507, message: 'type mismatch on d2' } } : undefined;
+    });
+    const reported: TreeRow[] = [];
+    const w = s.writer({ onError: (_e, rows) => reported.push(...rows) });
+    for (const d of [1, 2, 3]) await w.write(row(d, 1, { v: d }));
+    await w.flush();
+    expect(fake.callsOf('insertTablets').map((c) => c.args.prefixPaths)).toEqual([
+      ['root.sg.d1', 'root.sg.d2', 'root.sg.d3'],
+      ['root.sg.d1'],
+      ['root.sg.d2'],
+      ['root.sg.d3'],
+    ]);
+    expect(reported).toEqual([{ deviceId: 'root.sg.d2', timestamp: 1, values: { v: 2 } }]);
+    expect(w.stats()).toMatchObject({ written: 3, acknowledged: 2, failed: 1 });
+  });
+
   it('retries transient failures (a reset, a not-ready status) without reporting anything', async () => {
     const actions: FakeAction[] = [{ reset: true }, { reply: { code: 301, message: 'not ready' } }];
     const { fake, s } = await openSession((c) => (c.method === 'insertTablets' ? actions.shift() : undefined));
@@ -309,6 +329,21 @@ describe('pools and the table model', () => {
     await w.close();
     expect(peak).toBe(3);
     expect(w.stats()).toMatchObject({ written: 6, acknowledged: 6 });
+  });
+
+  it('gives each device of a table tablet the attributes last written for it (IoTDB reads them from its last row)', async () => {
+    const fake = new FakeTransport();
+    const s = new TableSession({ nodeUrls: [A], transport: fake, retry: FAST, database: 'db' });
+    closers.push(() => s.close());
+    await s.open();
+    const w = s.writer();
+    await w.write({ table: 't', timestamp: 1, tags: { site: 'a' }, attributes: { model: 'x' }, fields: { v: 1 } });
+    await w.write({ table: 't', timestamp: 3, tags: { site: 'b' }, attributes: { model: 'y' }, fields: { v: 2 } });
+    await w.write({ table: 't', timestamp: 2, tags: { site: 'a' }, fields: { v: 3 } });
+    await w.write({ table: 't', timestamp: 0, tags: { site: 'a' }, attributes: { model: 'z' }, fields: { v: 4 } });
+    await w.flush();
+    const [t] = sentTablets(fake.callsOf('insertTablet')[0]);
+    expect(t.rows.map((r) => [r.values.site, r.values.model])).toEqual([['a', 'z'], ['a', 'z'], ['a', 'z'], ['b', 'y']]);
   });
 
   it('a table writer sends one insert per table with tags, attributes and fields, and reports rejected rows', async () => {

@@ -1,5 +1,5 @@
 import type { ColumnCategory, PreparedTablet, TSDataType, TimestampPrecision } from '@iotdb/fast-serializer';
-import { IoTDBBatchError, IoTDBWriteFailedError, IoTDBWriterClosedError } from '../errors.js';
+import { IoTDBBatchError, IoTDBServerError, IoTDBWriteFailedError, IoTDBWriterClosedError } from '../errors.js';
 import { TabletBuffer, type BufferSpec, type TakenTablet } from './tablet-buffer.js';
 import { StorePool } from './store-pool.js';
 import type { WriterModel } from './rows.js';
@@ -62,7 +62,8 @@ export class Writer<Row> {
   #bufferedRows = 0;
   #timer: NodeJS.Timeout | undefined;
   readonly #queue: Request[] = [];
-  readonly #unsettled = new Set<number>();
+  /** requests (by id) not settled yet: how many parts each still has (a split request has one per tablet) */
+  readonly #unsettled = new Map<number, number>();
   #nextRequest = 0;
   #requestsInFlight = 0;
   #inFlightRows = 0;
@@ -194,7 +195,7 @@ export class Writer<Row> {
 
   #enqueue(taken: TakenTablet[], rows: number): void {
     const id = this.#nextRequest++;
-    this.#unsettled.add(id);
+    this.#unsettled.set(id, 1);
     this.#queue.push({ id, taken, rows });
   }
 
@@ -213,13 +214,29 @@ export class Writer<Row> {
   #settle(r: Request, error: Error | null): void {
     this.#requestsInFlight--;
     this.#inFlightRows -= r.rows;
-    this.#unsettled.delete(r.id);
+    if (error !== null && this.#split(r, error)) return this.#pump();
+    const left = this.#unsettled.get(r.id)! - 1;
+    if (left === 0) this.#unsettled.delete(r.id);
+    else this.#unsettled.set(r.id, left);
     if (error === null) this.#counts.acknowledged += r.rows;
     else this.#fail(r, error);
     for (const t of r.taken) t.release();
     if (this.#held() < this.#o.maxBufferedRows) for (const resolve of this.#drained.splice(0)) resolve();
     this.#flushed = this.#flushed.filter((f) => this.#pendingUpTo(f.upTo) || (f.resolve(), false));
     this.#pump();
+  }
+
+  /**
+   * A request of several devices that the server refused as a whole (one status, not one per device)
+   * may still have written some of them (IoTDB 2.0 stores the good tablets of an insertTablets and
+   * answers with the first failure). Each tablet is sent again on its own, first in the queue, so that
+   * the rows reported are exactly those refused; writing a point again stores the same value.
+   */
+  #split(r: Request, error: Error): boolean {
+    if (r.taken.length < 2 || !(error instanceof IoTDBServerError) || error instanceof IoTDBBatchError) return false;
+    this.#unsettled.set(r.id, this.#unsettled.get(r.id)! - 1 + r.taken.length);
+    this.#queue.unshift(...r.taken.map((t) => ({ id: r.id, taken: [t], rows: t.tablet.rows })));
+    return true;
   }
 
   /** Counts and reports the rows of a failed request: those an IoTDBBatchError lists, else all. */
@@ -264,7 +281,7 @@ export class Writer<Row> {
 
   /** whether a request up to `upTo` is still queued or in flight */
   #pendingUpTo(upTo: number): boolean {
-    for (const id of this.#unsettled) if (id <= upTo) return true;
+    for (const id of this.#unsettled.keys()) if (id <= upTo) return true;
     return false;
   }
 }
