@@ -3,6 +3,7 @@ import { TSDataType, dataTypeName } from '../types/data-type.js';
 import { describe, encodeDate } from './date.js';
 import { dateToTime, type TimestampPrecision } from './time-unit.js';
 import type { PreparedTablet } from './prepare-tablet.js';
+import { INT64_MAX, INT64_MIN } from '../types/int64.js';
 
 /**
  * One non-null cell checked against its data type and turned into what goes on the wire:
@@ -12,8 +13,6 @@ import type { PreparedTablet } from './prepare-tablet.js';
  */
 export type WireCell = boolean | number | bigint | string | Uint8Array;
 
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
 
 export const EXPECTED: Record<TSDataType, string> = {
   [TSDataType.BOOLEAN]: 'a boolean',

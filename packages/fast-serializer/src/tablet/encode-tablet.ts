@@ -7,6 +7,7 @@ import { describe, encodeDate } from './date.js';
 import type { PreparedTablet } from './prepare-tablet.js';
 import { copySwapped, scratchBuffer } from './scratch.js';
 import type { CellValue, ColumnInput } from './tablet-input.js';
+import { INT64_MAX, INT64_MIN } from '../types/int64.js';
 
 /**
  * The fast tablet encoder: the `timestamps` and `values` binary fields of TSInsertTabletReq written
@@ -27,9 +28,7 @@ const INT32_NULL = -2147483648; // Integer.MIN_VALUE
 const FLOAT_NULL = 1.401298464324817e-45; // Float.MIN_VALUE
 const DOUBLE_NULL = 5e-324; // Double.MIN_VALUE
 const DATE_NULL = 10000101;
-const INT64_NULL = -(2n ** 63n); // Long.MIN_VALUE
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
+const INT64_NULL = INT64_MIN; // Long.MIN_VALUE
 const TWO_32 = 4294967296;
 
 const FIXED_WIDTH: Record<TSDataType, number> = {

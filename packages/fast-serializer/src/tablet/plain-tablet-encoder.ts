@@ -6,6 +6,7 @@ import { describe } from './date.js';
 import { bitmapBytes } from './encode-tablet.js';
 import type { PreparedTablet } from './prepare-tablet.js';
 import type { CellValue } from './tablet-input.js';
+import { INT64_MIN } from '../types/int64.js';
 
 /**
  * The plain tablet encoder (`enableFastSerialization: false`): one value at a time through a
@@ -106,7 +107,7 @@ function placeholder(type: TSDataType): Buffer {
     case TSDataType.FLOAT: return fixed(4, (d) => d.setFloat32(0, 1.401298464324817e-45));
     case TSDataType.DOUBLE: return fixed(8, (d) => d.setFloat64(0, 5e-324));
     case TSDataType.INT64:
-    case TSDataType.TIMESTAMP: return fixed(8, (d) => d.setBigInt64(0, -(2n ** 63n)));
+    case TSDataType.TIMESTAMP: return fixed(8, (d) => d.setBigInt64(0, INT64_MIN));
     default: return Buffer.alloc(4);
   }
 }

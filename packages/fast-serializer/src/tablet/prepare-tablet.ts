@@ -10,6 +10,7 @@ import {
 } from '../types/data-type.js';
 import { describe } from './date.js';
 import type { ColumnInput, DataTypeInput, TableTablet, Tablet, TabletData, TimestampsInput } from './tablet-input.js';
+import { INT64_MAX, INT64_MIN } from '../types/int64.js';
 
 /** A tablet whose shape has been checked, ready for the encoder. Values are checked while encoding. */
 export interface PreparedTablet {
@@ -37,8 +38,6 @@ export interface PreparedTablet {
   readonly nullMasks?: readonly (Uint8Array | null)[];
 }
 
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
 
 /** `precision`: the server's time unit, for Dates. */
 export function prepareTablet(t: Tablet, precision: TimestampPrecision = 'ms'): PreparedTablet {

@@ -1,10 +1,9 @@
 import { IoTDBValidationError } from '../errors.js';
+import { INT64_MAX, INT64_MIN } from '../types/int64.js';
 
 /** The server's timestamp precision (`timestamp_precision`): the unit of every time on the wire. */
 export type TimestampPrecision = 'ms' | 'us' | 'ns';
 
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
 const UNITS_PER_MS: Record<TimestampPrecision, bigint> = { ms: 1n, us: 1_000n, ns: 1_000_000n };
 
 /**
