@@ -22,6 +22,7 @@ export * from './thrift/iotdb-idl.js';
 export type { CellValue, ColumnInput, DataTypeInput, TableTablet, Tablet, TabletData, TimestampsInput } from './tablet/tablet-input.js';
 export { prepareTablet, prepareTableTablet, dataTypeCode, sortOrder } from './tablet/prepare-tablet.js';
 export type { PreparedTablet } from './tablet/prepare-tablet.js';
+export { StridedColumn } from './tablet/strided-column.js';
 export { valuesUpperBound, writeTimestamps, writeValues, bitmapBytes } from './tablet/encode-tablet.js';
 export { encodeTabletPlain, plainInsertTabletReq } from './tablet/plain-tablet-encoder.js';
 export { checkCell, cellError, isInt64, overflowsFloat32 } from './tablet/cell.js';

@@ -8,6 +8,7 @@ import {
   encodeDate,
   isInt64,
   overflowsFloat32,
+  StridedColumn,
   type CellValue,
   type ColumnInput,
   type TimestampPrecision,
@@ -40,27 +41,49 @@ const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 /**
- * One measurement (tree) or column (table) of a buffered tablet: its cells by row, in a typed array for
- * the numeric types (nulls in a byte mask beside it) or an array of values for the others. Every row of
- * the tablet sets every column, a value or a null, so a row that failed half way is simply overwritten.
- * One field per kind of store, each always of one class, keeps `put` monomorphic (it runs per cell).
+ * A buffer's numeric cells, row-major: row r's cells at `data[r * width + slot]`. Appending a row writes one run
+ * of memory; a store per column would write one cell into each of dozens of arrays, and with a hundred devices
+ * buffering at once most of those stores miss the cache.
+ */
+export interface Stage {
+  data: Float64Array;
+  width: number;
+}
+
+/** The types kept in the stage (as float64: FLOAT rounded when encoded, int64 while safe integers). */
+export function isStaged(type: TSDataType): boolean {
+  return type === TSDataType.DOUBLE || type === TSDataType.FLOAT || type === TSDataType.INT32 || type === TSDataType.INT64 || type === TSDataType.TIMESTAMP;
+}
+
+/** What a column needs of its buffer. */
+export interface ColumnContext {
+  readonly precision: TimestampPrecision;
+  readonly stores: StorePool;
+  readonly stage: Stage;
+  /** a slot in the stage for a new numeric column */
+  claimSlot(): number;
+  /** a column left the stage (an int64 beyond 2^53): compiled puts that stored into its slot are stale */
+  unstaged(): void;
+}
+
+/**
+ * One measurement (tree) or column (table) of a buffered tablet: a slot of its buffer's stage for the numeric
+ * types (nulls in a byte mask beside it), an array of values for the others, or its own BigInt64Array for an
+ * int64 column once a bigint beyond 2^53 came. Every row of the tablet sets every column, a value or a null, so
+ * a row that failed half way is simply overwritten.
  */
 export class Column {
-  /** DOUBLE; INT64 and TIMESTAMP while their values are safe integers */
-  f64: Float64Array | null = null;
-  f32: Float32Array | null = null;
-  i32: Int32Array | null = null;
+  /** its slot in the stage, or -1 */
+  slot = -1;
   /** INT64 and TIMESTAMP from the first bigint beyond 2^53 on */
   i64: BigInt64Array | null = null;
   /** BOOLEAN, TEXT, STRING, BLOB, DATE: the values themselves, null for a null */
   cells: CellValue[] | null = null;
-  /** typed stores: 1 where the row is null (allocated at the first null) */
+  /** stage and int64 columns: 1 where the row is null (allocated at the first null) */
   mask: Uint8Array | null = null;
   /** the last row (by writer sequence) that set a value here */
   stamp = -1;
-
-  readonly #precision: TimestampPrecision;
-  readonly #stores: StorePool;
+  readonly #context: ColumnContext;
 
   /** `nullRows`: the rows the tablet has already, null in this new column */
   constructor(
@@ -68,12 +91,11 @@ export class Column {
     readonly type: TSDataType,
     readonly category: ColumnCategory,
     nullRows: number,
-    capacity: number,
-    context: { readonly precision: TimestampPrecision; readonly stores: StorePool },
+    context: ColumnContext,
   ) {
-    this.#precision = context.precision;
-    this.#stores = context.stores;
-    this.#allocate(capacity);
+    this.#context = context;
+    if (isStaged(type)) this.slot = context.claimSlot();
+    else this.cells = context.stores.cells();
     for (let r = 0; r < nullRows; r++) this.putNull(r);
   }
 
@@ -85,20 +107,20 @@ export class Column {
     switch (this.type) {
       case TSDataType.DOUBLE:
         if (typeof v !== 'number') return -1;
-        this.f64![row] = v;
+        this.#stage(row, v);
         return 8;
       case TSDataType.FLOAT:
         if (typeof v !== 'number' || overflowsFloat32(v)) return -1;
-        this.f32![row] = v;
+        this.#stage(row, v);
         return 4;
       case TSDataType.INT32:
         if (typeof v !== 'number' || (v | 0) !== v) return -1;
-        this.i32![row] = v;
+        this.#stage(row, v);
         return 4;
       case TSDataType.INT64:
         return this.#putInt64(row, v);
       case TSDataType.TIMESTAMP:
-        return this.#putInt64(row, v instanceof Date && !Number.isNaN(v.getTime()) ? dateToTime(v, this.#precision, this.name) : v);
+        return this.#putInt64(row, v instanceof Date && !Number.isNaN(v.getTime()) ? dateToTime(v, this.#context.precision, this.name) : v);
       case TSDataType.BOOLEAN:
         if (typeof v !== 'boolean') return -1;
         this.cells![row] = v;
@@ -117,47 +139,62 @@ export class Column {
     }
   }
 
+  #stage(row: number, v: number): void {
+    const stage = this.#context.stage;
+    stage.data[row * stage.width + this.slot] = v;
+  }
+
   #putInt64(row: number, v: unknown): number {
     if (!isInt64(v)) return -1;
-    if (this.f64 !== null) {
-      if (typeof v === 'number') this.f64[row] = v;
-      else if (v >= MIN_SAFE && v <= MAX_SAFE) this.f64[row] = Number(v);
+    if (this.slot >= 0) {
+      if (typeof v === 'number') this.#stage(row, v);
+      else if (v >= MIN_SAFE && v <= MAX_SAFE) this.#stage(row, Number(v));
       else {
-        this.i64 = putInt64(this.f64, row, v) as BigInt64Array;
-        this.f64 = null;
+        this.#unstage(row);
+        this.i64![row] = v;
       }
     } else this.i64![row] = typeof v === 'bigint' ? v : BigInt(v);
     return 8;
   }
 
+  /** Moves its rows before `row` from the stage into its own BigInt64Array (a bigint beyond 2^53 came). */
+  #unstage(row: number): void {
+    const { stage, stores } = this.#context;
+    const i64 = stores.typed(BigInt64Array, this.#capacity());
+    for (let r = 0; r < row; r++) {
+      const x = stage.data[r * stage.width + this.slot];
+      i64[r] = Number.isSafeInteger(x) ? BigInt(x) : 0n; // anything else is a null row's leftover
+    }
+    this.i64 = i64;
+    this.slot = -1;
+    this.#context.unstaged();
+  }
+
   putNull(row: number): void {
     if (this.cells !== null) this.cells[row] = null;
-    else (this.mask ??= this.#stores.zeroed(this.#capacity()))[row] = 1;
+    else (this.mask ??= this.#context.stores.zeroed(this.#capacity()))[row] = 1;
   }
 
   /** Why v is not a value of this column, named `field` (the precise message of the tablet checks). */
   error(field: string, v: unknown): Error {
     try {
-      checkCell(this.type, v, field, this.#precision);
+      checkCell(this.type, v, field, this.#context.precision);
     } catch (e) {
       return e as Error;
     }
     return cellError(field, this.type, v);
   }
 
-  /** Room for `capacity` rows (typed stores; arrays grow by themselves). */
+  /** Room for `capacity` rows (the stage is its buffer's to grow; arrays grow by themselves). */
   grow(capacity: number): void {
-    if (this.f64 !== null) this.f64 = this.#grown(this.f64, Float64Array, capacity);
-    if (this.f32 !== null) this.f32 = this.#grown(this.f32, Float32Array, capacity);
-    if (this.i32 !== null) this.i32 = this.#grown(this.i32, Int32Array, capacity);
     if (this.i64 !== null) this.i64 = this.#grown(this.i64, BigInt64Array, capacity);
     if (this.mask !== null) this.mask = this.#grown(this.mask, Uint8Array, capacity).fill(0, this.mask.length);
   }
 
-  #grown<T extends Float64Array | Float32Array | Int32Array | BigInt64Array | Uint8Array>(a: T, cls: new (n: number) => T, capacity: number): T {
-    const b = this.#stores.typed(cls, capacity);
+  #grown<T extends BigInt64Array | Uint8Array>(a: T, cls: new (n: number) => T, capacity: number): T {
+    const b = this.#context.stores.typed(cls, capacity);
     (b as Uint8Array).set(a as Uint8Array);
-    this.#stores.give(a);
+    this.#context.stores.give(a);
     return b;
   }
 
@@ -173,31 +210,23 @@ export class Column {
     return false;
   }
 
-  /** Hands its cells over (to a request) and starts again empty with room for `capacity` rows. */
-  takeValues(rows: number, capacity: number): TakenColumn {
-    const values = (this.f64 ?? this.f32 ?? this.i32 ?? this.i64 ?? this.cells)!;
+  /**
+   * Hands its cells over (to a request) and starts again empty with room for `capacity` rows; a staged column's
+   * cells are its slot of `stage`, the block the buffer hands over with it.
+   */
+  takeValues(rows: number, capacity: number, stage: Stage): TakenColumn {
+    const values = this.slot >= 0 ? new StridedColumn(stage.data, stage.width, this.slot, rows) : (this.i64 ?? this.cells)!;
     if (this.cells !== null && this.cells.length !== rows) this.cells.length = rows; // a reused array's old tail
     const taken = { values, mask: this.mask, nulls: hasNull(this.mask, rows) };
-    this.#allocate(capacity);
+    if (this.i64 !== null) this.i64 = this.#context.stores.typed(BigInt64Array, capacity);
+    if (this.cells !== null) this.cells = this.#context.stores.cells();
     this.mask = null;
     return taken;
   }
 
-  #allocate(capacity: number): void {
-    const pool = this.#stores;
-    this.f64 = this.f32 = this.i32 = this.i64 = this.cells = null;
-    switch (this.type) {
-      case TSDataType.FLOAT: this.f32 = pool.typed(Float32Array, capacity); break;
-      case TSDataType.INT32: this.i32 = pool.typed(Int32Array, capacity); break;
-      case TSDataType.DOUBLE:
-      case TSDataType.INT64:
-      case TSDataType.TIMESTAMP: this.f64 = pool.typed(Float64Array, capacity); break;
-      default: this.cells = pool.cells();
-    }
-  }
-
   #capacity(): number {
-    return (this.f64 ?? this.f32 ?? this.i32 ?? this.i64)!.length;
+    const stage = this.#context.stage;
+    return this.i64?.length ?? stage.data.length / stage.width;
   }
 }
 
@@ -209,7 +238,7 @@ function hasNull(m: Uint8Array | null, rows: number): boolean {
 
 /** A column's cells as a flush took them: `nulls` whether rows [0, rows) hold a null (then `mask` says where). */
 export interface TakenColumn {
-  readonly values: ColumnInput;
+  readonly values: ColumnInput | StridedColumn;
   readonly mask: Uint8Array | null;
   readonly nulls: boolean;
 }

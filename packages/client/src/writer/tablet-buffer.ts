@@ -4,11 +4,12 @@ import {
   describeValue,
   TSDataType,
   sortOrder,
+  StridedColumn,
   type CellValue,
   type PreparedTablet,
   type TimestampPrecision,
 } from '@iotdb/fast-serializer';
-import { Column, putInt64, type Int64Store, type TakenColumn } from './column.js';
+import { Column, putInt64, type ColumnContext, type Int64Store, type Stage, type TakenColumn } from './column.js';
 import { compiledPut, type CompiledPut } from './compiled-put.js';
 import type { StorePool } from './store-pool.js';
 
@@ -58,6 +59,8 @@ export class TabletBuffer {
   bytes = 0;
   #capacity: number;
   #times: Int64Store;
+  /** the numeric cells of its rows, row-major (see Stage) */
+  readonly #stage: Stage = { data: new Float64Array(0), width: 0 };
   #sorted = true;
   readonly #columns: Column[] = [];
   readonly #byName = new Map<string, Column>();
@@ -78,6 +81,20 @@ export class TabletBuffer {
   ) {
     this.#capacity = spec.capacity;
     this.#times = spec.stores.typed(Float64Array, spec.capacity);
+    this.#context = {
+      precision: spec.precision,
+      stores: spec.stores,
+      stage: this.#stage,
+      claimSlot: () => {
+        const slot = this.#stage.width;
+        this.#restage(slot + 1);
+        return slot;
+      },
+      // compiled puts store into the slots they were compiled with: learn the shapes again
+      unstaged: () => {
+        for (const shape of this.#shapes) shape.put = null;
+      },
+    };
   }
 
   /** Starts row `rows` at time t (a checked int64 in the server's unit). */
@@ -114,7 +131,8 @@ export class TabletBuffer {
     let count = 0;
     for (const _ in entries) count++;
     if (count !== shape.names.length) return false;
-    const bytes = shape.put!(entries, shape.columns, this.rows);
+    const stage = this.#stage;
+    const bytes = shape.put!(entries, shape.columns, this.rows, stage.data, this.rows * stage.width);
     if (bytes < 0) return false;
     this.#rowBytes += bytes;
     this.#compiled.push(shape);
@@ -156,7 +174,7 @@ export class TabletBuffer {
       shape.names = seen;
       shape.columns = seen.map((n) => this.#byName.get(n)!);
       shape.defined = shape.columns.filter((c) => c !== undefined).length;
-      shape.put = same ? compiledPut(seen, shape.columns.map((c) => c?.type)) : null;
+      shape.put = same ? compiledPut(seen, shape.columns) : null;
     }
     this.#reshaped.length = 0;
   }
@@ -199,14 +217,16 @@ export class TabletBuffer {
     const stores = this.spec.stores;
     const allTimes = this.#times;
     const times = allTimes.subarray(0, rows);
+    const stage = { data: this.#stage.data, width: this.#stage.width };
     const cols = this.#columns.filter((c) => c.hasValues(rows));
-    const taken = cols.map((c) => c.takeValues(rows, this.#capacity));
+    const taken = cols.map((c) => c.takeValues(rows, this.#capacity, stage));
     for (const c of this.#columns) {
       if (cols.includes(c)) continue;
-      const { values, mask } = c.takeValues(rows, this.#capacity); // nulls only: nothing to send
-      stores.give(values as Float64Array);
+      const { values, mask } = c.takeValues(rows, this.#capacity, stage); // nulls only: nothing to send
+      if (!(values instanceof StridedColumn)) stores.give(values as BigInt64Array);
       stores.give(mask);
     }
+    this.#stage.data = stores.typed(Float64Array, this.#capacity * stage.width);
     if (this.spec.table) spreadAttributes(cols, taken, rows);
     const tablet: PreparedTablet = {
       prefixPath: this.key,
@@ -235,14 +255,17 @@ export class TabletBuffer {
         const out: Record<string, CellValue> = {};
         cols.forEach((c, k) => {
           const { values, mask } = taken[k];
-          if (c.category === category && mask?.[i] !== 1 && values[i] != null) out[c.name] = values[i];
+          if (c.category !== category || mask?.[i] === 1) return;
+          const v = values instanceof StridedColumn ? values.at(i) : values[i];
+          if (v != null) out[c.name] = c.type === TSDataType.FLOAT ? Math.fround(v as number) : v;
         });
         return out;
       },
       release: () => {
         stores.give(allTimes);
+        stores.give(stage.data);
         for (const t of taken) {
-          stores.give(t.values as Float64Array);
+          if (!(t.values instanceof StridedColumn)) stores.give(t.values as BigInt64Array);
           stores.give(t.mask);
         }
       },
@@ -253,7 +276,7 @@ export class TabletBuffer {
     if (name.length === 0) throw new IoTDBValidationError(field, 'has an empty name');
     const type = this.spec.typeOf(name, v, category);
     if (type === undefined) throw new IoTDBValidationError(`${field}.${name}`, `no type is declared and none can be inferred from ${describeValue(v)}`);
-    const col = new Column(name, type, category, this.rows, this.#capacity, this.spec);
+    const col = new Column(name, type, category, this.rows, this.#context);
     if (col.put(this.rows, v) < 0) throw col.error(`${field}.${name}`, v);
     return col;
   }
@@ -265,8 +288,24 @@ export class TabletBuffer {
     (t as Float64Array).set(old as Float64Array);
     this.spec.stores.give(old);
     this.#times = t;
+    this.#restage(this.#stage.width);
     for (const c of this.#columns) c.grow(this.#capacity);
   }
+
+  /** The stage at the current capacity and `width` slots, the rows so far (and the one being written) copied. */
+  #restage(width: number): void {
+    const { data: old, width: was } = this.#stage;
+    const data = this.spec.stores.typed(Float64Array, this.#capacity * width);
+    const rows = Math.min(this.rows + 1, old.length / Math.max(was, 1), this.#capacity);
+    if (was === width) data.set(old.subarray(0, rows * was));
+    else for (let r = 0; r < rows; r++) data.set(old.subarray(r * was, r * was + was), r * width);
+    this.spec.stores.give(old);
+    this.#stage.data = data;
+    this.#stage.width = width;
+  }
+
+  /** What its columns share with it. */
+  readonly #context: ColumnContext;
 }
 
 function categoryName(c: ColumnCategory): string {

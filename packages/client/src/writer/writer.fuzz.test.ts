@@ -12,10 +12,10 @@ import type { TreeRow } from './rows.js';
  * general one; sequences switch between them, which is where a stale cell or null would show.
  */
 const SEED = 20261123;
-const NAMES = ['a', 'b', 'c', 'd'] as const;
-const TYPES = { a: 'DOUBLE', b: 'INT32', c: 'TEXT', d: 'INT64' } as const;
-const good = { a: fc.double({ noNaN: true, noDefaultInfinity: true }), b: fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }), c: fc.string({ maxLength: 8 }), d: fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }) };
-const wrong = { a: fc.constant('x'), b: fc.constant(1.5), c: fc.constant(7), d: fc.constant(0.5) };
+const NAMES = ['a', 'b', 'c', 'd', 'e'] as const;
+const TYPES = { a: 'DOUBLE', b: 'INT32', c: 'TEXT', d: 'INT64', e: 'FLOAT' } as const;
+const good = { a: fc.double({ noNaN: true, noDefaultInfinity: true }), b: fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }), c: fc.string({ maxLength: 8 }), d: fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), e: fc.float({ noNaN: true, noDefaultInfinity: true }) };
+const wrong = { a: fc.constant('x'), b: fc.constant(1.5), c: fc.constant(7), d: fc.constant(0.5), e: fc.constant(1e39) };
 
 /** a row's cell: usually a good value, sometimes null or missing, rarely one its type refuses */
 const cellOf = (n: (typeof NAMES)[number]) => fc.oneof({ arbitrary: good[n], weight: 12 }, { arbitrary: fc.constant(null), weight: 2 }, { arbitrary: fc.constant(undefined), weight: 2 }, { arbitrary: wrong[n], weight: 1 });
@@ -23,8 +23,8 @@ const cellOf = (n: (typeof NAMES)[number]) => fc.oneof({ arbitrary: good[n], wei
 const rowArb = fc.record({
   device: fc.integer({ min: 0, max: 2 }),
   // few distinct shapes (names in one order, some left out): the compiled path gets used
-  shape: fc.constantFrom(NAMES, NAMES, ['a', 'b'], ['c', 'a', 'd'], ['d']),
-  cells: fc.record({ a: cellOf('a'), b: cellOf('b'), c: cellOf('c'), d: cellOf('d') }),
+  shape: fc.constantFrom(NAMES, NAMES, ['a', 'b'], ['c', 'a', 'e', 'd'], ['d'], ['e']),
+  cells: fc.record({ a: cellOf('a'), b: cellOf('b'), c: cellOf('c'), d: cellOf('d'), e: cellOf('e') }),
 });
 
 describe('the writer under any sequence of rows', () => {
@@ -72,6 +72,7 @@ function isWrong(name: string, v: unknown): boolean {
     case 'a': return typeof v !== 'number';
     case 'b': return typeof v !== 'number' || !Number.isInteger(v);
     case 'c': return typeof v !== 'string';
+    case 'e': return typeof v !== 'number' || Math.abs(v) > 3.4028234663852886e38;
     default: return typeof v !== 'bigint';
   }
 }

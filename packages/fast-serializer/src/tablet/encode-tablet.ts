@@ -7,6 +7,7 @@ import { describe, encodeDate } from './date.js';
 import type { PreparedTablet } from './prepare-tablet.js';
 import { copySwapped, scratchBuffer } from './scratch.js';
 import type { CellValue, ColumnInput } from './tablet-input.js';
+import { StridedColumn } from './strided-column.js';
 import { INT64_MAX, INT64_MIN } from '../types/int64.js';
 
 /**
@@ -132,11 +133,12 @@ function writeColumn(
   pos: number,
   p: PreparedTablet,
   c: number,
-  col: ColumnInput,
+  col: ColumnInput | StridedColumn,
   type: TSDataType,
   rows: number,
   order: Uint32Array | null,
 ): number {
+  if (col instanceof StridedColumn) return writeStrided(out, pos, col, type, rows, order);
   let nulls = false;
   switch (type) {
     case TSDataType.BOOLEAN: {
@@ -250,6 +252,44 @@ function writeColumn(
     }
   }
   return nulls ? -pos : pos;
+}
+
+/** A strided column (checked when it was staged; nulls are in the tablet's masks) gathered through scratch. */
+function writeStrided(out: Buffer, pos: number, col: StridedColumn, type: TSDataType, rows: number, order: Uint32Array | null): number {
+  const { data, stride, offset } = col;
+  const width = type === TSDataType.FLOAT || type === TSDataType.INT32 ? 4 : 8;
+  const buf = scratchBuffer(rows * width);
+  switch (type) {
+    case TSDataType.FLOAT: {
+      const s = new Float32Array(buf, 0, rows);
+      for (let r = 0; r < rows; r++) s[r] = data[offset + (order === null ? r : order[r]) * stride];
+      break;
+    }
+    case TSDataType.INT32: {
+      const s = new Int32Array(buf, 0, rows);
+      for (let r = 0; r < rows; r++) s[r] = data[offset + (order === null ? r : order[r]) * stride];
+      break;
+    }
+    case TSDataType.DOUBLE: {
+      const s = new Float64Array(buf, 0, rows);
+      for (let r = 0; r < rows; r++) s[r] = data[offset + (order === null ? r : order[r]) * stride];
+      break;
+    }
+    default: {
+      // INT64, TIMESTAMP: safe integers, as [hi, lo] int32 words
+      const s = new Int32Array(buf, 0, rows * 2);
+      for (let r = 0; r < rows; r++) {
+        const n = data[offset + (order === null ? r : order[r]) * stride];
+        const hi = Math.floor(n / TWO_32);
+        s[2 * r] = hi;
+        s[2 * r + 1] = n - hi * TWO_32;
+      }
+      copySwapped(out, pos, buf, 0, rows * 8, 4);
+      return pos + rows * 8;
+    }
+  }
+  copySwapped(out, pos, buf, 0, rows * width, width);
+  return pos + rows * width;
 }
 
 /**

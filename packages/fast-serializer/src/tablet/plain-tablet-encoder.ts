@@ -6,6 +6,7 @@ import { describe } from './date.js';
 import { bitmapBytes } from './encode-tablet.js';
 import type { PreparedTablet } from './prepare-tablet.js';
 import type { CellValue } from './tablet-input.js';
+import { StridedColumn } from './strided-column.js';
 import { INT64_MIN } from '../types/int64.js';
 
 /**
@@ -29,7 +30,8 @@ export function encodeTabletPlain(p: PreparedTablet): { timestamps: Buffer; valu
   const parts: Buffer[] = [];
   const bitmaps: Buffer[] = [];
   p.types.forEach((type, c) => {
-    const col = p.columns[c] as ArrayLike<CellValue>;
+    const given = p.columns[c];
+    const col = (given instanceof StridedColumn ? given.toArray() : given) as ArrayLike<CellValue>;
     const mask = p.nullMasks?.[c];
     const nullRows: number[] = [];
     for (let r = 0; r < p.rows; r++) {

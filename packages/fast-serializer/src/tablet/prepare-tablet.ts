@@ -10,6 +10,7 @@ import {
 } from '../types/data-type.js';
 import { describe } from './date.js';
 import type { ColumnInput, DataTypeInput, TableTablet, Tablet, TabletData, TimestampsInput } from './tablet-input.js';
+import type { StridedColumn } from './strided-column.js';
 import { INT64_MAX, INT64_MIN } from '../types/int64.js';
 
 /** A tablet whose shape has been checked, ready for the encoder. Values are checked while encoding. */
@@ -21,7 +22,8 @@ export interface PreparedTablet {
   readonly rows: number;
   /** row times in the server's unit (Dates converted) */
   readonly timestamps: RowTimes;
-  readonly columns: readonly ColumnInput[];
+  /** as given, or (a writer's numeric columns) strided into a row-major block */
+  readonly columns: readonly (ColumnInput | StridedColumn)[];
   /** Row permutation that sorts by time (stable), or null when already sorted, as the Java client does. */
   readonly order: Uint32Array | null;
   readonly isAligned: boolean;
