@@ -14,29 +14,6 @@ import {
   type TimestampPrecision,
 } from '@iotdb/fast-serializer';
 
-/**
- * int64 cells and row times: numbers while every value is a safe integer (no bigint per value), a
- * BigInt64Array from the first bigint beyond 2^53 on (nothing rounded).
- */
-export type Int64Store = Float64Array | BigInt64Array;
-
-/** Stores a checked int64 at row i; returns the store, which becomes a BigInt64Array for a bigint past 2^53. */
-export function putInt64(s: Int64Store, i: number, v: number | bigint): Int64Store {
-  if (s instanceof BigInt64Array) {
-    s[i] = typeof v === 'bigint' ? v : BigInt(v);
-    return s;
-  }
-  if (typeof v === 'number') s[i] = v;
-  else if (v >= MIN_SAFE && v <= MAX_SAFE) s[i] = Number(v);
-  else {
-    const wide = new BigInt64Array(s.length);
-    for (let k = 0; k < i; k++) wide[k] = BigInt(s[k]);
-    wide[i] = v;
-    return wide;
-  }
-  return s;
-}
-
 const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
@@ -64,6 +41,8 @@ export interface ColumnContext {
   claimSlot(): number;
   /** a column left the stage (an int64 beyond 2^53): compiled puts that stored into its slot are stale */
   unstaged(): void;
+  /** a column got a null mask (values must clear their bit from now until the flush) */
+  masked(): void;
 }
 
 /**
@@ -172,7 +151,13 @@ export class Column {
 
   putNull(row: number): void {
     if (this.cells !== null) this.cells[row] = null;
-    else (this.mask ??= this.#context.stores.zeroed(this.#capacity()))[row] = 1;
+    else {
+      if (this.mask === null) {
+        this.mask = this.#context.stores.zeroed(this.#capacity());
+        this.#context.masked();
+      }
+      this.mask[row] = 1;
+    }
   }
 
   /** Why v is not a value of this column, named `field` (the precise message of the tablet checks). */

@@ -23,13 +23,13 @@ let codegen = true;
  * The compiled put of these names and their columns (undefined: no column yet; a staged column by its slot), or
  * null without code generation.
  */
-export function compiledPut(names: readonly string[], columns: readonly (Column | undefined)[]): CompiledPut | null {
+export function compiledPut(names: readonly string[], columns: readonly (Column | undefined)[], masked: boolean): CompiledPut | null {
   if (!codegen) return null;
-  const key = names.map((n, k) => `${n}\u0000${columns[k]?.type ?? ''}\u0000${columns[k]?.slot ?? ''}`).join('\u0001');
+  const key = `${masked}\u0002${names.map((n, k) => `${n}\u0000${columns[k]?.type ?? ''}\u0000${columns[k]?.slot ?? ''}`).join('\u0001')}`;
   let put = compiled.get(key);
   if (put === undefined) {
     try {
-      const body = `return function put(o, c, at, st, base) {\n  let v, col, n, b = 0;\n${names.map((n, k) => cell(n, k, columns[k])).join('')}  return b;\n};`;
+      const body = `return function put(o, c, at, st, base) {\n  let v, col, n, b = 0;\n${names.map((n, k) => cell(n, k, columns[k], masked)).join('')}  return b;\n};`;
       put = (new Function('overflowsFloat32', body) as Factory)(overflowsFloat32);
     } catch {
       codegen = false;
@@ -41,16 +41,22 @@ export function compiledPut(names: readonly string[], columns: readonly (Column 
   return put;
 }
 
-/** The code of cell k: the type's own check and store (into the stage for a staged column), or the column's general put. */
-function cell(name: string, k: number, column: Column | undefined): string {
+/**
+ * The code of cell k: the type's own check and store (into the stage for a staged column), or the column's
+ * general put. `masked`: some column of the buffer has a null mask, which a value must clear (a failed row may
+ * have set it); without, a staged value does not even load its column object (with a hundred devices buffering,
+ * 5,000 of them: mostly cache misses).
+ */
+function cell(name: string, k: number, column: Column | undefined, masked: boolean): string {
   const load = `  v = o[${JSON.stringify(name)}];\n`;
   if (column === undefined) return `${load}  if (v !== null) return ${~k};\n`;
-  const fast = column.slot >= 0 ? STAGED[column.type] : CELLS[column.type];
-  const target = column.slot >= 0 ? `st[base + ${column.slot}]` : 'col.cells[at]';
-  const general = `if (v === undefined || (n = col.put(at, v)) < 0) return ${~k}; else b += n;`;
+  const general = `{ col = c[${k}]; if (v === undefined || (n = col.put(at, v)) < 0) return ${~k}; else b += n; }`;
+  const staged = column.slot >= 0 ? STAGED[column.type] : undefined;
+  const fast = staged ?? CELLS[column.type];
+  const target = staged !== undefined ? `st[base + ${column.slot}]` : `c[${k}].cells[at]`;
   const store = fast === undefined ? general : `if (${fast.check}) { ${target} = v; b += ${fast.bytes}; } else ${general}`;
-  // a value clears the row's mask bit (a failed row may have set it); a null sets it
-  return `${load}  col = c[${k}];\n  if (v !== null) {\n    ${store}\n    if (col.mask !== null) col.mask[at] = 0;\n  } else col.putNull(at);\n`;
+  const clear = masked ? `\n    col = c[${k}]; if (col.mask !== null) col.mask[at] = 0;` : '';
+  return `${load}  if (v !== null) {\n    ${store}${clear}\n  } else c[${k}].putNull(at);\n`;
 }
 
 const STAGED: Partial<Record<TSDataType, { check: string; bytes: string }>> = {

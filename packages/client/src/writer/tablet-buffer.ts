@@ -9,7 +9,7 @@ import {
   type PreparedTablet,
   type TimestampPrecision,
 } from '@iotdb/fast-serializer';
-import { Column, putInt64, type ColumnContext, type Int64Store, type Stage, type TakenColumn } from './column.js';
+import { Column, type ColumnContext, type Stage, type TakenColumn } from './column.js';
 import { compiledPut, type CompiledPut } from './compiled-put.js';
 import type { StorePool } from './store-pool.js';
 
@@ -20,7 +20,9 @@ interface Shape {
   names: string[];
   /** undefined where a name had only nulls so far */
   columns: (Column | undefined)[];
+  /** for a buffer without null masks, and (made when needed) for one with */
   put: CompiledPut | null;
+  putMasked: CompiledPut | null;
   /** how many of `columns` exist */
   defined: number;
 }
@@ -61,11 +63,13 @@ export class TabletBuffer {
   #times: Int64Store;
   /** the numeric cells of its rows, row-major (see Stage) */
   readonly #stage: Stage = { data: new Float64Array(0), width: 0 };
+  /** columns with a null mask (until the flush) */
+  #masks = 0;
   #sorted = true;
   readonly #columns: Column[] = [];
   readonly #byName = new Map<string, Column>();
   /** per category: the names of the last row read name by name, their columns, and a compiled put once they repeat */
-  readonly #shapes: Shape[] = [0, 1, 2].map(() => ({ names: [], columns: [], put: null, defined: 0 }));
+  readonly #shapes: Shape[] = [0, 1, 2].map(() => ({ names: [], columns: [], put: null, putMasked: null, defined: 0 }));
   /** the categories of the current row read name by name, with the names they had */
   readonly #reshaped: { shape: Shape; seen: string[] }[] = [];
   /** the current row's new names and values, added once the whole row is valid */
@@ -92,8 +96,9 @@ export class TabletBuffer {
       },
       // compiled puts store into the slots they were compiled with: learn the shapes again
       unstaged: () => {
-        for (const shape of this.#shapes) shape.put = null;
+        for (const shape of this.#shapes) shape.put = shape.putMasked = null;
       },
+      masked: () => void this.#masks++,
     };
   }
 
@@ -132,7 +137,8 @@ export class TabletBuffer {
     for (const _ in entries) count++;
     if (count !== shape.names.length) return false;
     const stage = this.#stage;
-    const bytes = shape.put!(entries, shape.columns, this.rows, stage.data, this.rows * stage.width);
+    const put = this.#masks === 0 ? shape.put! : (shape.putMasked ??= compiledPut(shape.names, shape.columns, true)!);
+    const bytes = put(entries, shape.columns, this.rows, stage.data, this.rows * stage.width);
     if (bytes < 0) return false;
     this.#rowBytes += bytes;
     this.#compiled.push(shape);
@@ -174,7 +180,8 @@ export class TabletBuffer {
       shape.names = seen;
       shape.columns = seen.map((n) => this.#byName.get(n)!);
       shape.defined = shape.columns.filter((c) => c !== undefined).length;
-      shape.put = same ? compiledPut(seen, shape.columns) : null;
+      shape.put = same ? compiledPut(seen, shape.columns, false) : null;
+      shape.putMasked = null;
     }
     this.#reshaped.length = 0;
   }
@@ -227,6 +234,7 @@ export class TabletBuffer {
       stores.give(mask);
     }
     this.#stage.data = stores.typed(Float64Array, this.#capacity * stage.width);
+    this.#masks = 0; // takeValues left every column without a mask
     if (this.spec.table) spreadAttributes(cols, taken, rows);
     const tablet: PreparedTablet = {
       prefixPath: this.key,
@@ -307,6 +315,32 @@ export class TabletBuffer {
   /** What its columns share with it. */
   readonly #context: ColumnContext;
 }
+
+/**
+ * Row times: numbers while every time is a safe integer (no bigint per row), a BigInt64Array from the first
+ * bigint beyond 2^53 on (ns precision; nothing rounded).
+ */
+type Int64Store = Float64Array | BigInt64Array;
+
+/** Stores a checked int64 at row i; returns the store, which becomes a BigInt64Array for a bigint past 2^53. */
+function putInt64(s: Int64Store, i: number, v: number | bigint): Int64Store {
+  if (s instanceof BigInt64Array) {
+    s[i] = typeof v === 'bigint' ? v : BigInt(v);
+    return s;
+  }
+  if (typeof v === 'number') s[i] = v;
+  else if (v >= MIN_SAFE && v <= MAX_SAFE) s[i] = Number(v);
+  else {
+    const wide = new BigInt64Array(s.length);
+    for (let k = 0; k < i; k++) wide[k] = BigInt(s[k]);
+    wide[i] = v;
+    return wide;
+  }
+  return s;
+}
+
+const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 function categoryName(c: ColumnCategory): string {
   return c === ColumnCategory.TAG ? 'TAG' : c === ColumnCategory.ATTRIBUTE ? 'ATTRIBUTE' : c === ColumnCategory.FIELD ? 'FIELD' : 'measurement';
