@@ -72,10 +72,7 @@ export abstract class TreeWriteSession extends BaseSession {
       }
     });
     sameAlignment(prepared, 'tablets');
-    await this.write(
-      itemPlan('insertTablets', prepared, tabletDevice, (ns, group) => this.sendTablets(ns, group)),
-      opts,
-    );
+    await this.#writeTablets(prepared, opts);
   }
 
   /** One row of one device. Null values are left out; a record whose values are all null writes nothing (as in Java). */
@@ -183,7 +180,12 @@ export abstract class TreeWriteSession extends BaseSession {
   /** @internal one request of a writer: its tablets, routed and retried as insertTablets */
   [sendForWriter](tablets: readonly PreparedTablet[]): Promise<void> {
     this.checkOpen();
-    return this.write(itemPlan('insertTablets', tablets, tabletDevice, (ns, group) => this.sendTablets(ns, group)), {});
+    return this.#writeTablets(tablets, {});
+  }
+
+  /** Prepared tablets as insertTablets: routed per node, retried, failures by tablet index. */
+  #writeTablets(tablets: readonly PreparedTablet[], opts: CallOptions): Promise<void> {
+    return this.write(itemPlan('insertTablets', tablets, tabletDevice, (ns, group) => this.sendTablets(ns, group)), opts);
   }
 
   /**

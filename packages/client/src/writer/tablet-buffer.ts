@@ -43,7 +43,6 @@ export interface BufferSpec {
 /** A flushed tablet: what goes on the wire, and its rows as cells again for reporting a failure. */
 export interface TakenTablet {
   readonly tablet: PreparedTablet;
-  readonly bytes: number;
   /** source row i: its time and, per category, its non-null cells by name */
   timeAt(i: number): number | bigint;
   cellsAt(i: number, category: ColumnCategory): Record<string, CellValue>;
@@ -58,7 +57,6 @@ export interface TakenTablet {
  */
 export class TabletBuffer {
   rows = 0;
-  bytes = 0;
   #capacity: number;
   #times: Int64Store;
   /** the numeric cells of its rows, row-major (see Stage) */
@@ -73,7 +71,7 @@ export class TabletBuffer {
   /** the categories of the current row read name by name, with the names they had */
   readonly #reshaped: { shape: Shape; seen: string[] }[] = [];
   /** the current row's new names and values, added once the whole row is valid */
-  readonly #fresh: { column: Column; value: unknown }[] = [];
+  readonly #fresh: { column: Column; bytes: number }[] = [];
   #rowBytes = 0;
   /** the shapes whose compiled puts took categories of the current row, and how many columns they set */
   readonly #compiled: Shape[] = [];
@@ -157,7 +155,7 @@ export class TabletBuffer {
       if (v == null) continue; // a null cell is the same as a missing one
       const col = this.#byName.get(name);
       if (col === undefined) {
-        this.#fresh.push({ column: this.#newColumn(name, v, category, field), value: v });
+        this.#fresh.push(this.#newColumn(name, v, category, field));
         continue;
       }
       if (col.category !== category) throw new IoTDBValidationError(`${field}.${name}`, `is a ${categoryName(col.category)} column of ${this.key}, not a ${categoryName(category)}`);
@@ -192,10 +190,10 @@ export class TabletBuffer {
   }
 
   /** Ends a row whose cells were all accepted: its new columns join, the columns it did not set get a null. */
-  commit(seq: number): number {
+  commit(seq: number): void {
     const row = this.rows;
-    for (const { column, value } of this.#fresh) {
-      this.#rowBytes += column.put(row, value);
+    for (const { column, bytes } of this.#fresh) {
+      this.#rowBytes += bytes; // its value was put when it was made
       column.stamp = seq;
       this.#columns.push(column);
       this.#byName.set(column.name, column);
@@ -214,8 +212,6 @@ export class TabletBuffer {
     }
     if (row > 0 && this.#times[row - 1] > this.#times[row]) this.#sorted = false;
     this.rows = row + 1;
-    this.bytes += this.#rowBytes;
-    return this.#rowBytes;
   }
 
   /** The buffered rows as a tablet (columns of nulls only left out); the buffer starts again empty, same columns. */
@@ -225,13 +221,19 @@ export class TabletBuffer {
     const allTimes = this.#times;
     const times = allTimes.subarray(0, rows);
     const stage = { data: this.#stage.data, width: this.#stage.width };
-    const cols = this.#columns.filter((c) => c.hasValues(rows));
-    const taken = cols.map((c) => c.takeValues(rows, this.#capacity, stage));
+    const cols: Column[] = [];
+    const taken: TakenColumn[] = [];
     for (const c of this.#columns) {
-      if (cols.includes(c)) continue;
-      const { values, mask } = c.takeValues(rows, this.#capacity, stage); // nulls only: nothing to send
-      if (!(values instanceof StridedColumn)) stores.give(values as BigInt64Array);
-      stores.give(mask);
+      const sending = c.hasValues(rows);
+      const t = c.takeValues(rows, this.#capacity, stage);
+      if (sending) {
+        cols.push(c);
+        taken.push(t);
+        continue;
+      }
+      // nulls only: nothing to send, its arrays go back at once
+      if (!(t.values instanceof StridedColumn)) stores.give(t.values as BigInt64Array);
+      stores.give(t.mask);
     }
     this.#stage.data = stores.typed(Float64Array, this.#capacity * stage.width);
     this.#masks = 0; // takeValues left every column without a mask
@@ -250,14 +252,11 @@ export class TabletBuffer {
       precision: this.spec.precision,
       nullMasks: taken.map((t) => (t.nulls ? t.mask : null)),
     };
-    const bytes = this.bytes;
     this.#times = stores.typed(Float64Array, this.#capacity);
     this.#sorted = true;
     this.rows = 0;
-    this.bytes = 0;
     return {
       tablet,
-      bytes,
       timeAt: (i) => times[i],
       cellsAt: (i, category) => {
         const out: Record<string, CellValue> = {};
@@ -280,13 +279,15 @@ export class TabletBuffer {
     };
   }
 
-  #newColumn(name: string, v: unknown, category: ColumnCategory, field: string): Column {
+  /** A column for a name the buffer has not seen, holding v at the current row (it joins at commit). */
+  #newColumn(name: string, v: unknown, category: ColumnCategory, field: string): { column: Column; bytes: number } {
     if (name.length === 0) throw new IoTDBValidationError(field, 'has an empty name');
     const type = this.spec.typeOf(name, v, category);
     if (type === undefined) throw new IoTDBValidationError(`${field}.${name}`, `no type is declared and none can be inferred from ${describeValue(v)}`);
     const col = new Column(name, type, category, this.rows, this.#context);
-    if (col.put(this.rows, v) < 0) throw col.error(`${field}.${name}`, v);
-    return col;
+    const bytes = col.put(this.rows, v);
+    if (bytes < 0) throw col.error(`${field}.${name}`, v);
+    return { column: col, bytes };
   }
 
   #grow(): void {

@@ -233,7 +233,7 @@ export class Writer<Row> {
    * the rows reported are exactly those refused; writing a point again stores the same value.
    */
   #split(r: Request, error: Error): boolean {
-    if (r.taken.length < 2 || !(error instanceof IoTDBServerError) || error instanceof IoTDBBatchError) return false;
+    if (r.taken.length < 2 || !(error instanceof IoTDBServerError)) return false; // (an IoTDBBatchError answers per device)
     this.#unsettled.set(r.id, this.#unsettled.get(r.id)! - 1 + r.taken.length);
     this.#queue.unshift(...r.taken.map((t) => ({ id: r.id, taken: [t], rows: t.tablet.rows })));
     return true;

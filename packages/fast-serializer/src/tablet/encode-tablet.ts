@@ -279,10 +279,7 @@ function writeStrided(out: Buffer, pos: number, col: StridedColumn, type: TSData
       // INT64, TIMESTAMP: safe integers, as [hi, lo] int32 words
       const s = new Int32Array(buf, 0, rows * 2);
       for (let r = 0; r < rows; r++) {
-        const n = data[offset + (order === null ? r : order[r]) * stride];
-        const hi = Math.floor(n / TWO_32);
-        s[2 * r] = hi;
-        s[2 * r + 1] = n - hi * TWO_32;
+        setWords(s, r, data[offset + (order === null ? r : order[r]) * stride]);
       }
       copySwapped(out, pos, buf, 0, rows * 8, 4);
       return pos + rows * 8;
@@ -341,18 +338,20 @@ function writeInt64s(
       if (typeof n === 'bigint') {
         s[2 * r] = Number(n >> 32n);
         s[2 * r + 1] = Number(BigInt.asUintN(32, n));
-      } else {
-        const hi = Math.floor(n / TWO_32);
-        s[2 * r] = hi;
-        s[2 * r + 1] = n - hi * TWO_32;
-      }
+      } else setWords(s, r, n);
     }
   }
   copySwapped(out, pos, buf, 0, rows * 8, 4);
   return nulls;
 }
 
-/** A safe integer number from a number or (TIMESTAMP) a Date, or the cell's validation error. */
+/** A safe integer as the [hi, lo] int32 words of its int64, at pair r of `s`. */
+function setWords(s: Int32Array, r: number, n: number): void {
+  const hi = Math.floor(n / TWO_32);
+  s[2 * r] = hi;
+  s[2 * r + 1] = n - hi * TWO_32;
+}
+
 /** An int64 cell that is not a bigint in range: a safe integer number, or a TIMESTAMP Date in the server's unit. */
 function int64Value(p: PreparedTablet, c: number, row: number, v: unknown): number | bigint {
   if (typeof v === 'number' && Number.isSafeInteger(v)) return v;
