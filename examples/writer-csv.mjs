@@ -12,7 +12,10 @@ import { SessionPool } from '@iotdb/client';
 
 const file = process.argv[2] ?? new URL('./data/sensors.csv', import.meta.url);
 const database = process.env.IOTDB_DEMO_DB ?? 'root.demo';
-const pool = new SessionPool({ host: process.env.IOTDB_HOST ?? '127.0.0.1', port: Number(process.env.IOTDB_PORT ?? 6667) });
+const pool = new SessionPool({
+  host: process.env.IOTDB_HOST ?? '127.0.0.1',
+  port: Number(process.env.IOTDB_PORT ?? 6667),
+});
 
 const failed = [];
 const writer = pool.writer({

@@ -35,8 +35,13 @@ export default function setup(project: TestProject): () => void {
     project.provide('iotdb', { host: given, port, nodeUrls, control: null });
     return () => {};
   }
-  console.log(`starting a local IoTDB (1 ConfigNode + ${DATANODES} DataNodes) in ${dir} (set IOTDB_HOST to use your own server)`);
-  execFileSync('bash', [script, 'start', dir], { stdio: 'inherit', env: { ...process.env, DATANODES: String(DATANODES) } });
+  console.log(
+    `starting a local IoTDB (1 ConfigNode + ${DATANODES} DataNodes) in ${dir} (set IOTDB_HOST to use your own server)`,
+  );
+  execFileSync('bash', [script, 'start', dir], {
+    stdio: 'inherit',
+    env: { ...process.env, DATANODES: String(DATANODES) },
+  });
   const nodeUrls = Array.from({ length: DATANODES }, (_, k) => `127.0.0.1:${6667 + k}`);
   project.provide('iotdb', { host: '127.0.0.1', port: 6667, nodeUrls, control: { script, dir } });
   return () => {

@@ -37,7 +37,9 @@ export class IoTDBServerError extends IoTDBError {
 
 function describeStatus(s: TSStatus): string {
   if (s.message) return s.message;
-  const failed = (s.subStatus ?? []).map((sub, i) => ({ sub, i })).filter(({ sub }) => sub.code !== 200 && sub.code !== 400);
+  const failed = (s.subStatus ?? [])
+    .map((sub, i) => ({ sub, i }))
+    .filter(({ sub }) => sub.code !== 200 && sub.code !== 400);
   if (failed.length === 0) return 'no message';
   return failed.map(({ sub, i }) => `#${i}: [${sub.code}] ${sub.message ?? ''}`).join('; ');
 }
@@ -48,13 +50,17 @@ export type ConnectionFailure = 'refused' | 'reset' | 'closed' | 'timeout' | 'un
 /** The failure an errno (`ECONNREFUSED`, ...) stands for. */
 export function failureOf(e: unknown): ConnectionFailure {
   switch ((e as NodeJS.ErrnoException | undefined)?.code) {
-    case 'ECONNREFUSED': return 'refused';
-    case 'ETIMEDOUT': return 'timeout';
+    case 'ECONNREFUSED':
+      return 'refused';
+    case 'ETIMEDOUT':
+      return 'timeout';
     case 'EHOSTUNREACH':
     case 'ENETUNREACH':
     case 'ENOTFOUND':
-    case 'EAI_AGAIN': return 'unreachable';
-    default: return 'reset';
+    case 'EAI_AGAIN':
+      return 'unreachable';
+    default:
+      return 'reset';
   }
 }
 
@@ -78,7 +84,13 @@ export class IoTDBConnectionError extends IoTDBError {
    * connection, or the connection was already broken), so any call may be sent again safely.
    */
   readonly requestSent: boolean;
-  constructor(reason: ConnectionFailure, endpoint: string, message: string, requestSent: boolean, options?: ErrorOptions) {
+  constructor(
+    reason: ConnectionFailure,
+    endpoint: string,
+    message: string,
+    requestSent: boolean,
+    options?: ErrorOptions,
+  ) {
     super(`${endpoint}: ${message}`, options);
     this.code = CONNECTION_CODES[reason];
     this.reason = reason;
@@ -152,7 +164,9 @@ export class IoTDBBatchError<T = unknown> extends IoTDBError {
 export class IoTDBPoolTimeoutError extends IoTDBError {
   override readonly code = 'IOTDB_POOL_TIMEOUT';
   constructor(waitTimeoutMs: number, stats: { size: number; inUse: number; waiting: number }) {
-    super(`no pooled session free within waitTimeoutMs=${waitTimeoutMs} (size ${stats.size}, in use ${stats.inUse}, waiting ${stats.waiting})`);
+    super(
+      `no pooled session free within waitTimeoutMs=${waitTimeoutMs} (size ${stats.size}, in use ${stats.inUse}, waiting ${stats.waiting})`,
+    );
   }
 }
 

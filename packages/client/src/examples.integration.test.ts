@@ -30,11 +30,15 @@ it('writer-csv.mjs streams the sample CSV through the batching writer: every row
   });
   const stats = JSON.parse(stdout.trim().split('\n').pop()!);
   expect(stats).toMatchObject({ written: 10, acknowledged: 10, failed: 0, rejected: 0, failedRows: [] });
-  const ds = await session.executeQueryStatement(`SELECT count(temperature), count(humidity), count(status) FROM ${DB}.**`);
+  const ds = await session.executeQueryStatement(
+    `SELECT count(temperature), count(humidity), count(status) FROM ${DB}.**`,
+  );
   let cells = 0;
   for await (const r of ds) for (const v of r.values) cells += Number(v ?? 0);
   expect(cells).toBe(28); // 10 rows x 3 measurements, 2 empty cells
-  const late = await session.executeQueryStatement(`SELECT status FROM ${DB}.north.s1 WHERE time = ${Date.parse('2026-11-23T08:00:02.000Z')}`);
+  const late = await session.executeQueryStatement(
+    `SELECT status FROM ${DB}.north.s1 WHERE time = ${Date.parse('2026-11-23T08:00:02.000Z')}`,
+  );
   const rows = [];
   for await (const r of late) rows.push(r.values[0]);
   expect(rows).toEqual(['late']);

@@ -3,7 +3,13 @@ export type { OneDeviceRow, OneDeviceOptions } from './session/tree-writes.js';
 export type { TimeInput, AggregationQueryOptions, LastQueryOptions } from './session/session.js';
 export { TableSession } from './session/table-session.js';
 export { BaseSession } from './session/base-session.js';
-export type { CallOptions, QueryOptions, StatementOptions, SqlDialect, TimestampPrecision } from './session/base-session.js';
+export type {
+  CallOptions,
+  QueryOptions,
+  StatementOptions,
+  SqlDialect,
+  TimestampPrecision,
+} from './session/base-session.js';
 export { SessionDataSet } from './session/session-data-set.js';
 export type { FetchOptions } from './session/session-data-set.js';
 export { SessionPool, TableSessionPool } from './pool/session-pool.js';
@@ -34,7 +40,13 @@ export { StatusCode } from './protocol/status.js';
 export { escapeIdentifier, escapeString, sql, SqlFragment } from './sql/escape.js';
 export type { SqlValue } from './sql/escape.js';
 export { TSEncoding, CompressionType } from './sql/schema-statements.js';
-export type { TimeseriesSpec, AlignedTimeseriesSpec, SchemaTemplateSpec, TSEncodingName, CompressionTypeName } from './sql/schema-statements.js';
+export type {
+  TimeseriesSpec,
+  AlignedTimeseriesSpec,
+  SchemaTemplateSpec,
+  TSEncodingName,
+  CompressionTypeName,
+} from './sql/schema-statements.js';
 export { RETRYABLE_WRITE_CODES, isRetryableWriteStatus } from './retry/retryable-status.js';
 export { decideRetry, RETRY_DEFAULTS } from './retry/retry-policy.js';
 export type { RetryOptions, OperationKind, RetryDecision, FailedAttempt } from './retry/retry-policy.js';

@@ -3,21 +3,86 @@ import * as api from '@iotdb/client';
 
 /** The public names a Java Session user is promised (user's guide, "From the Java Session"), as the package exports them. */
 const SESSION_METHODS = [
-  'open', 'close', 'executeQueryStatement', 'executeNonQueryStatement', 'insertTablet', 'insertAlignedTablet', 'insertTablets',
-  'insertRecord', 'insertRecords', 'insertStringRecord', 'insertStringRecords', 'insertRecordsOfOneDevice', 'insertAlignedRecordsOfOneDevice',
-  'createDatabase', 'deleteDatabase', 'deleteDatabases', 'createTimeseries', 'createAlignedTimeseries', 'createMultiTimeseries',
-  'deleteTimeseries', 'checkTimeseriesExists', 'deleteData', 'createSchemaTemplate', 'setSchemaTemplate',
-  'createTimeseriesUsingSchemaTemplate', 'unsetSchemaTemplate', 'dropSchemaTemplate', 'executeRawDataQuery', 'executeLastDataQuery',
-  'executeLastDataQueryForOneDevice', 'executeAggregationQuery', 'setTimeZone', 'getTimeZone', 'testInsertTablet', 'testInsertTablets', 'testInsertRecords',
+  'open',
+  'close',
+  'executeQueryStatement',
+  'executeNonQueryStatement',
+  'insertTablet',
+  'insertAlignedTablet',
+  'insertTablets',
+  'insertRecord',
+  'insertRecords',
+  'insertStringRecord',
+  'insertStringRecords',
+  'insertRecordsOfOneDevice',
+  'insertAlignedRecordsOfOneDevice',
+  'createDatabase',
+  'deleteDatabase',
+  'deleteDatabases',
+  'createTimeseries',
+  'createAlignedTimeseries',
+  'createMultiTimeseries',
+  'deleteTimeseries',
+  'checkTimeseriesExists',
+  'deleteData',
+  'createSchemaTemplate',
+  'setSchemaTemplate',
+  'createTimeseriesUsingSchemaTemplate',
+  'unsetSchemaTemplate',
+  'dropSchemaTemplate',
+  'executeRawDataQuery',
+  'executeLastDataQuery',
+  'executeLastDataQueryForOneDevice',
+  'executeAggregationQuery',
+  'setTimeZone',
+  'getTimeZone',
+  'testInsertTablet',
+  'testInsertTablets',
+  'testInsertRecords',
 ] as const;
 const POOL_METHODS = [
-  'execute', 'executeQueryStatement', 'executeNonQueryStatement', 'insertTablet', 'insertAlignedTablet', 'insertTablets', 'insertRecord',
-  'insertRecords', 'insertStringRecord', 'insertStringRecords', 'insertRecordsOfOneDevice', 'insertAlignedRecordsOfOneDevice',
-  'insertTabletsParallel', 'executeParallel', 'createDatabase', 'deleteDatabase', 'deleteDatabases', 'createTimeseries',
-  'createAlignedTimeseries', 'createMultiTimeseries', 'deleteTimeseries', 'checkTimeseriesExists', 'deleteData', 'createSchemaTemplate',
-  'setSchemaTemplate', 'createTimeseriesUsingSchemaTemplate', 'unsetSchemaTemplate', 'dropSchemaTemplate', 'close',
+  'execute',
+  'executeQueryStatement',
+  'executeNonQueryStatement',
+  'insertTablet',
+  'insertAlignedTablet',
+  'insertTablets',
+  'insertRecord',
+  'insertRecords',
+  'insertStringRecord',
+  'insertStringRecords',
+  'insertRecordsOfOneDevice',
+  'insertAlignedRecordsOfOneDevice',
+  'insertTabletsParallel',
+  'executeParallel',
+  'createDatabase',
+  'deleteDatabase',
+  'deleteDatabases',
+  'createTimeseries',
+  'createAlignedTimeseries',
+  'createMultiTimeseries',
+  'deleteTimeseries',
+  'checkTimeseriesExists',
+  'deleteData',
+  'createSchemaTemplate',
+  'setSchemaTemplate',
+  'createTimeseriesUsingSchemaTemplate',
+  'unsetSchemaTemplate',
+  'dropSchemaTemplate',
+  'close',
 ] as const;
-const ROW_GETTERS = ['getBoolean', 'getInt', 'getLong', 'getFloat', 'getDouble', 'getString', 'getTimestamp', 'getDate', 'getBlob', 'isNull'] as const;
+const ROW_GETTERS = [
+  'getBoolean',
+  'getInt',
+  'getLong',
+  'getFloat',
+  'getDouble',
+  'getString',
+  'getTimestamp',
+  'getDate',
+  'getBlob',
+  'isNull',
+] as const;
 
 describe('the public API', () => {
   it('Session has every call of the Java Session table', () => {
@@ -30,10 +95,35 @@ describe('the public API', () => {
     for (const m of ROW_GETTERS) expect(typeof api.RowRecord.prototype[m], m).toBe('function');
   });
   it('exports the helpers, enums and errors by name', () => {
-    for (const name of ['sql', 'escapeIdentifier', 'escapeString', 'TSEncoding', 'CompressionType', 'TAggregationType', 'TSDataType', 'tcpTransport', 'tlsTransport', 'decideRetry', 'dateToTime', 'timeToDate'] as const) {
+    for (const name of [
+      'sql',
+      'escapeIdentifier',
+      'escapeString',
+      'TSEncoding',
+      'CompressionType',
+      'TAggregationType',
+      'TSDataType',
+      'tcpTransport',
+      'tlsTransport',
+      'decideRetry',
+      'dateToTime',
+      'timeToDate',
+    ] as const) {
       expect(api[name], name).toBeDefined();
     }
-    for (const e of ['IoTDBError', 'IoTDBValidationError', 'IoTDBServerError', 'IoTDBConnectionError', 'IoTDBTimeoutError', 'IoTDBProtocolError', 'IoTDBSessionClosedError', 'IoTDBAbortError', 'IoTDBBatchError', 'IoTDBPoolTimeoutError', 'TApplicationError'] as const) {
+    for (const e of [
+      'IoTDBError',
+      'IoTDBValidationError',
+      'IoTDBServerError',
+      'IoTDBConnectionError',
+      'IoTDBTimeoutError',
+      'IoTDBProtocolError',
+      'IoTDBSessionClosedError',
+      'IoTDBAbortError',
+      'IoTDBBatchError',
+      'IoTDBPoolTimeoutError',
+      'TApplicationError',
+    ] as const) {
       const E = api[e] as unknown as { prototype: object };
       expect(E === api.IoTDBError || E.prototype instanceof api.IoTDBError, e).toBe(true);
     }

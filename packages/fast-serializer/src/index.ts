@@ -13,13 +13,30 @@ export { ByteReader } from './io/byte-reader.js';
 export { TType, TMessageType, FRAME_HEADER_BYTES, VERSION_1 } from './thrift/ttype.js';
 export { readStruct, writeStruct, readValue, writeValue, ttypeOf } from './thrift/struct-codec.js';
 export { schema } from './thrift/struct-codec.js';
-export type { FieldType, FieldSpec, StructSchema, StructOf, StructInput, ValueOf, InputOf, ScalarType } from './thrift/struct-codec.js';
+export type {
+  FieldType,
+  FieldSpec,
+  StructSchema,
+  StructOf,
+  StructInput,
+  ValueOf,
+  InputOf,
+  ScalarType,
+} from './thrift/struct-codec.js';
 export { beginCall, endCall, readReplyHeader, TApplicationError } from './thrift/message.js';
 export type { ReplyHeader } from './thrift/message.js';
 export * from './thrift/iotdb-idl.js';
 
 // Writes
-export type { CellValue, ColumnInput, DataTypeInput, TableTablet, Tablet, TabletData, TimestampsInput } from './tablet/tablet-input.js';
+export type {
+  CellValue,
+  ColumnInput,
+  DataTypeInput,
+  TableTablet,
+  Tablet,
+  TabletData,
+  TimestampsInput,
+} from './tablet/tablet-input.js';
 export { prepareTablet, prepareTableTablet, dataTypeCode, sortOrder } from './tablet/prepare-tablet.js';
 export type { PreparedTablet } from './tablet/prepare-tablet.js';
 export { StridedColumn } from './tablet/strided-column.js';
@@ -29,7 +46,15 @@ export { checkCell, cellError, isInt64, overflowsFloat32 } from './tablet/cell.j
 export type { WireCell } from './tablet/cell.js';
 export { writeInsertTabletReq, writeInsertTabletsReq } from './tablet/insert-tablet-request.js';
 export { writeInsertTabletReqCompact, writeInsertTabletsReqCompact } from './tablet/insert-tablet-request-compact.js';
-export { CType, beginCallCompact, readMessageHeaderCompact, readReplyHeaderCompact, readStructCompact, writeStructCompact, writeValueCompact } from './thrift/compact.js';
+export {
+  CType,
+  beginCallCompact,
+  readMessageHeaderCompact,
+  readReplyHeaderCompact,
+  readStructCompact,
+  writeStructCompact,
+  writeValueCompact,
+} from './thrift/compact.js';
 export { encodeDate, decodeDate, describe as describeValue } from './tablet/date.js';
 export { dateToTime, timeToDate } from './tablet/time-unit.js';
 export type { TimestampPrecision } from './tablet/time-unit.js';

@@ -31,12 +31,14 @@ export function parseArgv(argv: readonly string[]): Argv {
   const out: Argv = { configPath: undefined, settings: [] };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
-    if (!arg.startsWith('--')) throw new ConfigError(arg, `unexpected argument "${arg}": flags start with -- (see --help)`);
+    if (!arg.startsWith('--'))
+      throw new ConfigError(arg, `unexpected argument "${arg}": flags start with -- (see --help)`);
     const eq = arg.indexOf('=');
     const flag = eq < 0 ? arg : arg.slice(0, eq);
     const inline = eq < 0 ? undefined : arg.slice(eq + 1);
     const t = FLAGS.get(flag);
-    if (t === undefined) throw new ConfigError(flag, `${flag}: unknown flag${didYouMean(flag, [...FLAGS.keys()])} (see --help)`);
+    if (t === undefined)
+      throw new ConfigError(flag, `${flag}: unknown flag${didYouMean(flag, [...FLAGS.keys()])} (see --help)`);
     let value = inline;
     if (value === undefined && t.takesValue) {
       value = argv[i + 1];

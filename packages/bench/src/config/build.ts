@@ -27,7 +27,8 @@ export function buildConfig(settings: readonly Setting[]): Built {
   const given: GivenValues = {};
   let totalPoints: Given<number> | undefined;
   for (const s of settings) {
-    if (s.key === 'totalPoints') totalPoints = higher(totalPoints, { value: parse(TOTAL_POINTS.parse, s.key, s), source: s.source });
+    if (s.key === 'totalPoints')
+      totalPoints = higher(totalPoints, { value: parse(TOTAL_POINTS.parse, s.key, s), source: s.source });
     else give(given, s.key, s);
   }
 
@@ -54,7 +55,10 @@ export function buildConfig(settings: readonly Setting[]): Built {
   if (totalPoints !== undefined) {
     const loop = given.loop;
     if (loop !== undefined && RANK[loop.source.kind] === RANK[totalPoints.source.kind]) {
-      throw new ConfigError('loop', `${describeSource(loop.source)} and ${describeSource(totalPoints.source)} both set the number of rounds: give one of them`);
+      throw new ConfigError(
+        'loop',
+        `${describeSource(loop.source)} and ${describeSource(totalPoints.source)} both set the number of rounds: give one of them`,
+      );
     }
     if (loop === undefined || RANK[totalPoints.source.kind] > RANK[loop.source.kind]) {
       config.loop = Math.max(1, Math.ceil(totalPoints.value / (config.devices * config.sensors * config.batchSize)));
@@ -86,7 +90,8 @@ function resolveOne<K extends keyof BenchConfig>(
   // java-anchor as the default of workload comes from --vs-java
   if (key === 'workload' && value === 'java-anchor') {
     const vsJava = origins.get('vsJava');
-    if (vsJava?.kind === 'flag' || vsJava?.kind === 'env' || vsJava?.kind === 'file') return [value, { kind: 'derived', from: vsJava }];
+    if (vsJava?.kind === 'flag' || vsJava?.kind === 'env' || vsJava?.kind === 'file')
+      return [value, { kind: 'derived', from: vsJava }];
   }
   return [value, { kind: 'default' }];
 }
@@ -105,7 +110,8 @@ function parse<T>(parser: Parser<T>, knob: string, s: Setting): T {
   try {
     return parser(s.raw);
   } catch (e) {
-    if (e instanceof InvalidValue) throw new ConfigError(knob, `${describeSource(s.source)}: ${e.message}, got ${JSON.stringify(s.raw)}`);
+    if (e instanceof InvalidValue)
+      throw new ConfigError(knob, `${describeSource(s.source)}: ${e.message}, got ${JSON.stringify(s.raw)}`);
     throw e;
   }
 }

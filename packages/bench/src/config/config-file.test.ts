@@ -26,11 +26,18 @@ function failure(path: string): ConfigError {
 
 describe('config files', () => {
   it('JSON: keys are field names, values JSON values, null is "not set"', () => {
-    const path = file('a.json', JSON.stringify({ workers: 3, queries: ['raw'], typeProportions: { FLOAT: 1 }, out: null, totalPoints: '1000' }));
+    const path = file(
+      'a.json',
+      JSON.stringify({ workers: 3, queries: ['raw'], typeProportions: { FLOAT: 1 }, out: null, totalPoints: '1000' }),
+    );
     expect(readConfigFile(path)).toEqual([
       { key: 'workers', raw: 3, source: { kind: 'file', path, key: 'workers', line: undefined } },
       { key: 'queries', raw: ['raw'], source: { kind: 'file', path, key: 'queries', line: undefined } },
-      { key: 'typeProportions', raw: { FLOAT: 1 }, source: { kind: 'file', path, key: 'typeProportions', line: undefined } },
+      {
+        key: 'typeProportions',
+        raw: { FLOAT: 1 },
+        source: { kind: 'file', path, key: 'typeProportions', line: undefined },
+      },
       { key: 'totalPoints', raw: '1000', source: { kind: 'file', path, key: 'totalPoints', line: undefined } },
     ]);
   });

@@ -39,7 +39,11 @@ export function parseConfigText(text: string, path: string): Setting[] {
   return entries.flatMap(({ key, value, line }) => {
     const known = KEYS.find((k) => k === key);
     const where = `${path}${line === undefined ? '' : `:${line}`}`;
-    if (known === undefined) throw new ConfigError(key, `${where}: unknown key "${key}"${didYouMean(key, KEYS)}; keys are the knob names --help shows in [brackets]`);
+    if (known === undefined)
+      throw new ConfigError(
+        key,
+        `${where}: unknown key "${key}"${didYouMean(key, KEYS)}; keys are the knob names --help shows in [brackets]`,
+      );
     return value === null ? [] : [{ key: known, raw: value, source: { kind: 'file', path, key, line } }];
   });
 }
@@ -51,6 +55,7 @@ function jsonEntries(text: string, path: string): Entry[] {
   } catch (e) {
     throw new ConfigError('config', `${path}: invalid JSON: ${(e as Error).message}`);
   }
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new ConfigError('config', `${path}: needs a JSON object of knobs`);
+  if (typeof data !== 'object' || data === null || Array.isArray(data))
+    throw new ConfigError('config', `${path}: needs a JSON object of knobs`);
   return Object.entries(data as Record<string, RawValue>).map(([key, value]) => ({ key, value, line: undefined }));
 }

@@ -16,22 +16,42 @@ export function checkContradictions(c: BenchConfig, origin: (key: keyof BenchCon
   const methodKey = c.compare.length > 0 ? 'compare' : 'method';
   const methods = c.compare.length > 0 ? c.compare : [c.method];
 
-  if (c.deviceOffset >= c.devices) fail('deviceOffset', `${is('deviceOffset')} leaves no devices: needs to be below ${is('devices')}`);
+  if (c.deviceOffset >= c.devices)
+    fail('deviceOffset', `${is('deviceOffset')} leaves no devices: needs to be below ${is('devices')}`);
   if (c.deviceOffset + c.deviceCount > c.devices) {
-    fail('deviceCount', `deviceOffset + deviceCount exceeds devices: ${is('deviceOffset')} + ${is('deviceCount')} > ${is('devices')}`);
+    fail(
+      'deviceCount',
+      `deviceOffset + deviceCount exceeds devices: ${is('deviceOffset')} + ${is('deviceCount')} > ${is('devices')}`,
+    );
   }
-  if (c.workers > c.deviceCount) fail('workers', `${is('workers')} exceeds ${is('deviceCount')}: a worker would have no device`);
-  if (c.serverNoop && c.model === 'table') fail('serverNoop', `${is('serverNoop')} works with the tree and aligned models only, got ${is('model')}`);
+  if (c.workers > c.deviceCount)
+    fail('workers', `${is('workers')} exceeds ${is('deviceCount')}: a worker would have no device`);
+  if (c.serverNoop && c.model === 'table')
+    fail('serverNoop', `${is('serverNoop')} works with the tree and aligned models only, got ${is('model')}`);
   const noNoop = methods.find((m) => !NOOP_METHODS.includes(m));
   if (c.serverNoop && noNoop !== undefined) {
-    fail('serverNoop', `${is('serverNoop')} works with ${NOOP_METHODS.join(', ')} only, got ${noNoop} in ${is(methodKey)}`);
+    fail(
+      'serverNoop',
+      `${is('serverNoop')} works with ${NOOP_METHODS.join(', ')} only, got ${noNoop} in ${is(methodKey)}`,
+    );
   }
-  if (c.model === 'table' && methods.includes('insertRecords')) fail(methodKey, `${is(methodKey)}: the table model has no insertRecords (${is('model')})`);
-  if (c.dryRunSend && methods.includes('writer')) fail('dryRunSend', `${is('dryRunSend')} encodes tablets without sending; the writer sends what it batches (${is(methodKey)})`);
-  if (c.dryRun && c.vsJava) fail('vsJava', `${is('vsJava')} runs the Java client but ${is('dryRun')} runs nothing: give one of them`);
+  if (c.model === 'table' && methods.includes('insertRecords'))
+    fail(methodKey, `${is(methodKey)}: the table model has no insertRecords (${is('model')})`);
+  if (c.dryRunSend && methods.includes('writer'))
+    fail(
+      'dryRunSend',
+      `${is('dryRunSend')} encodes tablets without sending; the writer sends what it batches (${is(methodKey)})`,
+    );
+  if (c.dryRun && c.vsJava)
+    fail('vsJava', `${is('vsJava')} runs the Java client but ${is('dryRun')} runs nothing: give one of them`);
   if (c.vsJava && c.workload !== 'java-anchor') {
-    fail('workload', `${is('workload')}: ${is('vsJava')} compares on Bench.java's workload, which is --workload java-anchor`);
+    fail(
+      'workload',
+      `${is('workload')}: ${is('vsJava')} compares on Bench.java's workload, which is --workload java-anchor`,
+    );
   }
-  if (c.verify && c.serverNoop) fail('verify', `${is('verify')} reads back what was stored, but with ${is('serverNoop')} nothing is`);
-  if (c.verify && c.dryRunSend) fail('verify', `${is('verify')} reads back what was stored, but with ${is('dryRunSend')} nothing is sent`);
+  if (c.verify && c.serverNoop)
+    fail('verify', `${is('verify')} reads back what was stored, but with ${is('serverNoop')} nothing is`);
+  if (c.verify && c.dryRunSend)
+    fail('verify', `${is('verify')} reads back what was stored, but with ${is('dryRunSend')} nothing is sent`);
 }

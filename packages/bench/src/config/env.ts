@@ -2,7 +2,10 @@
 import { KNOB_KEYS, KNOBS, TOTAL_POINTS, TOTAL_POINTS_KEY } from './knobs.js';
 import type { KnobKey, Setting } from './source.js';
 
-const VARIABLES: readonly [KnobKey, string][] = [...KNOB_KEYS.map((k): [KnobKey, string] => [k, KNOBS[k].env]), [TOTAL_POINTS_KEY, TOTAL_POINTS.env]];
+const VARIABLES: readonly [KnobKey, string][] = [
+  ...KNOB_KEYS.map((k): [KnobKey, string] => [k, KNOBS[k].env]),
+  [TOTAL_POINTS_KEY, TOTAL_POINTS.env],
+];
 
 export function envSettings(env: Record<string, string | undefined>): Setting[] {
   return VARIABLES.flatMap(([key, name]) => {

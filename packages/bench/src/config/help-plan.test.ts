@@ -19,7 +19,8 @@ describe('helpText', () => {
   });
 
   it('every flag is the kebab-case of its field and every env variable is distinct', () => {
-    for (const key of KNOB_KEYS) expect(KNOBS[key].flag).toBe(`--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
+    for (const key of KNOB_KEYS)
+      expect(KNOBS[key].flag).toBe(`--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
     const envs = [...KNOB_KEYS.map((k) => KNOBS[k].env), TOTAL_POINTS.env];
     expect(new Set(envs).size).toBe(envs.length);
   });
@@ -36,7 +37,23 @@ describe('describePlan', () => {
   });
 
   it('derives the totals: points per round, total points, tablets per write, devices per worker', () => {
-    const c = resolveConfig(['--workers', '3', '--clients', '2', '--loop', '4', '--warmup-rounds', '1', '--method', 'insertTablets', '--tablets-per-request', '5'], {}).config;
+    const c = resolveConfig(
+      [
+        '--workers',
+        '3',
+        '--clients',
+        '2',
+        '--loop',
+        '4',
+        '--warmup-rounds',
+        '1',
+        '--method',
+        'insertTablets',
+        '--tablets-per-request',
+        '5',
+      ],
+      {},
+    ).config;
     const plan = describePlan(c);
     expect(plan).toMatch(/^  points per round +2,500,000 \(100 devices x 50 sensors x 500 rows\)$/m);
     expect(plan).toMatch(/^  total points +10,000,000 \(4 rounds\)$/m);
@@ -46,10 +63,15 @@ describe('describePlan', () => {
     expect(plan).toMatch(/^  devices per client +17 \(2 clients per worker, 6 in all\)$/m);
   });
 
-  it('notes compare runs, caps tablets per write at a client\'s devices, and the rate limit', () => {
-    const c = resolveConfig(['--devices', '8', '--workers', '2', '--compare', 'insertTablet,insertRecords', '--rate-limit', '1000000'], {}).config;
+  it("notes compare runs, caps tablets per write at a client's devices, and the rate limit", () => {
+    const c = resolveConfig(
+      ['--devices', '8', '--workers', '2', '--compare', 'insertTablet,insertRecords', '--rate-limit', '1000000'],
+      {},
+    ).config;
     const plan = describePlan(c);
-    expect(plan).toMatch(/^  tablets per write +insertTablet: 1; insertRecords: none: 2,000 records of 4 devices \(tabletsPerRequest 10, but a client has 4 devices\)$/m);
+    expect(plan).toMatch(
+      /^  tablets per write +insertTablet: 1; insertRecords: none: 2,000 records of 4 devices \(tabletsPerRequest 10, but a client has 4 devices\)$/m,
+    );
     expect(plan).toMatch(/^  runs +one per method: insertTablet, insertRecords$/m);
     expect(plan).toMatch(/^  duration at limit +at least 2 s at 1,000,000 points\/s$/m);
   });

@@ -30,7 +30,12 @@ export function anchorValue<K extends keyof BenchConfig>(key: K): { value: Bench
 }
 
 /** Whether an explicit value agrees with the anchor's (type proportions: the same shares). */
-export function agreesWithAnchor<K extends keyof BenchConfig>(key: K, forced: BenchConfig[K], given: BenchConfig[K]): boolean {
-  if (key === 'typeProportions') return sameProportions(forced as BenchConfig['typeProportions'], given as BenchConfig['typeProportions']);
+export function agreesWithAnchor<K extends keyof BenchConfig>(
+  key: K,
+  forced: BenchConfig[K],
+  given: BenchConfig[K],
+): boolean {
+  if (key === 'typeProportions')
+    return sameProportions(forced as BenchConfig['typeProportions'], given as BenchConfig['typeProportions']);
   return forced === given;
 }

@@ -46,6 +46,7 @@ describe('knob parsers', () => {
   it('hostPort', () => {
     expect(hostPort('a:6667')).toBe('a:6667');
     expect(hostPort('[::1]:6668')).toBe('[::1]:6668');
-    for (const bad of ['a', 'a:0', 'a:70000', '::1:6667', ':6667']) expect(() => hostPort(bad), bad).toThrow('needs host:port');
+    for (const bad of ['a', 'a:0', 'a:70000', '::1:6667', ':6667'])
+      expect(() => hostPort(bad), bad).toThrow('needs host:port');
   });
 });

@@ -16,7 +16,12 @@ const DECIMAL = /^(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 export function integer(min: number, max = Number.MAX_SAFE_INTEGER): Parser<number> {
   const needs = max === Number.MAX_SAFE_INTEGER ? `needs an integer >= ${min}` : `needs an integer in [${min}, ${max}]`;
   return (raw) => {
-    const n = typeof raw === 'number' ? raw : typeof raw === 'string' && DIGITS.test(raw.trim()) ? Number(raw.trim().replaceAll('_', '')) : NaN;
+    const n =
+      typeof raw === 'number'
+        ? raw
+        : typeof raw === 'string' && DIGITS.test(raw.trim())
+          ? Number(raw.trim().replaceAll('_', ''))
+          : NaN;
     if (!Number.isSafeInteger(n) || n < min || n > max) throw new InvalidValue(needs);
     return n;
   };
@@ -24,7 +29,8 @@ export function integer(min: number, max = Number.MAX_SAFE_INTEGER): Parser<numb
 
 /** A non-negative finite number, or undefined when the raw value is not one. */
 export function nonNegativeNumber(raw: RawValue): number | undefined {
-  const n = typeof raw === 'number' ? raw : typeof raw === 'string' && DECIMAL.test(raw.trim()) ? Number(raw.trim()) : NaN;
+  const n =
+    typeof raw === 'number' ? raw : typeof raw === 'string' && DECIMAL.test(raw.trim()) ? Number(raw.trim()) : NaN;
   return Number.isFinite(n) && n >= 0 ? n : undefined;
 }
 
@@ -71,7 +77,8 @@ export function listOf<T>(item: Parser<T>, minLength = 0): Parser<T[]> {
   return (raw) => {
     if (!Array.isArray(raw) && typeof raw !== 'string') throw new InvalidValue('needs a comma-separated list');
     const entries: RawValue[] = Array.isArray(raw) ? raw : splitList(raw);
-    if (entries.length < minLength) throw new InvalidValue(`needs at least ${minLength} comma-separated entr${minLength === 1 ? 'y' : 'ies'}`);
+    if (entries.length < minLength)
+      throw new InvalidValue(`needs at least ${minLength} comma-separated entr${minLength === 1 ? 'y' : 'ies'}`);
     const out = entries.map((e) => {
       try {
         return item(e);

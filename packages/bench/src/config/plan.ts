@@ -6,7 +6,16 @@ import { TYPE_ORDER } from './type-proportions.js';
 
 export function describePlan(c: BenchConfig): string {
   const knobs = KNOB_KEYS.map((key) => row(key, show(c, key)));
-  return ['Resolved plan (dry run: nothing is written)', '', 'knobs', ...knobs, '', 'derived', ...derived(c).map(([k, v]) => row(k, v)), ''].join('\n');
+  return [
+    'Resolved plan (dry run: nothing is written)',
+    '',
+    'knobs',
+    ...knobs,
+    '',
+    'derived',
+    ...derived(c).map(([k, v]) => row(k, v)),
+    '',
+  ].join('\n');
 }
 
 function show(c: BenchConfig, key: keyof BenchConfig): string {
@@ -34,18 +43,35 @@ function derived(c: BenchConfig): [string, string][] {
   const perClient = Math.ceil(Math.ceil(c.deviceCount / c.workers) / c.clients);
   const methods = c.compare.length > 0 ? c.compare : [c.method];
   const out: [string, string][] = [
-    ['devices', `${grouped(c.deviceCount)} of ${grouped(c.devices)}: [${c.deviceOffset}, ${c.deviceOffset + c.deviceCount})`],
-    ['points per round', `${grouped(perRound)} (${grouped(c.deviceCount)} devices x ${grouped(c.sensors)} sensors x ${grouped(c.batchSize)} rows)`],
-    ['total points', `${grouped(total)} (${plural(c.loop, 'round')}${c.nullRatio > 0 ? `; about ${grouped(Math.round(total * (1 - c.nullRatio)))} without the nulls` : ''})`],
+    [
+      'devices',
+      `${grouped(c.deviceCount)} of ${grouped(c.devices)}: [${c.deviceOffset}, ${c.deviceOffset + c.deviceCount})`,
+    ],
+    [
+      'points per round',
+      `${grouped(perRound)} (${grouped(c.deviceCount)} devices x ${grouped(c.sensors)} sensors x ${grouped(c.batchSize)} rows)`,
+    ],
+    [
+      'total points',
+      `${grouped(total)} (${plural(c.loop, 'round')}${c.nullRatio > 0 ? `; about ${grouped(Math.round(total * (1 - c.nullRatio)))} without the nulls` : ''})`,
+    ],
     ['warm-up points', `${grouped(perRound * c.warmupRounds)} (${plural(c.warmupRounds, 'round')}, untimed)`],
     ['tablets per write', methods.map((m) => `${m}: ${tabletsPerWrite(c, m, perClient)}`).join('; ')],
-    ['devices per worker', `${split(c.deviceCount, c.workers)} (${grouped(c.deviceCount)} devices over ${plural(c.workers, 'worker')})`],
-    ['devices per client', `${split(Math.ceil(c.deviceCount / c.workers), c.clients)} (${plural(c.clients, 'client')} per worker, ${grouped(c.workers * c.clients)} in all)`],
+    [
+      'devices per worker',
+      `${split(c.deviceCount, c.workers)} (${grouped(c.deviceCount)} devices over ${plural(c.workers, 'worker')})`,
+    ],
+    [
+      'devices per client',
+      `${split(Math.ceil(c.deviceCount / c.workers), c.clients)} (${plural(c.clients, 'client')} per worker, ${grouped(c.workers * c.clients)} in all)`,
+    ],
   ];
-  if (c.rateLimit > 0) out.push(['duration at limit', `at least ${grouped(total / c.rateLimit)} s at ${grouped(c.rateLimit)} points/s`]);
+  if (c.rateLimit > 0)
+    out.push(['duration at limit', `at least ${grouped(total / c.rateLimit)} s at ${grouped(c.rateLimit)} points/s`]);
   if (c.compare.length > 0) out.push(['runs', `one per method: ${c.compare.join(', ')}`]);
   if (c.vsJava) out.push(['then', 'Bench.java on the same workload']);
-  if (c.queries.length > 0) out.push(['queries', `${c.queries.join(', ')}, ${c.queryLoops} times each, after the writes`]);
+  if (c.queries.length > 0)
+    out.push(['queries', `${c.queries.join(', ')}, ${c.queryLoops} times each, after the writes`]);
   return out;
 }
 
@@ -53,7 +79,10 @@ function derived(c: BenchConfig): [string, string][] {
 function tabletsPerWrite(c: BenchConfig, method: BenchConfig['method'], devicesPerClient: number): string {
   if (method === 'insertTablet') return '1';
   const n = Math.max(1, Math.min(c.tabletsPerRequest, devicesPerClient));
-  const capped = n < c.tabletsPerRequest ? ` (tabletsPerRequest ${c.tabletsPerRequest}, but a client has ${devicesPerClient} devices)` : '';
+  const capped =
+    n < c.tabletsPerRequest
+      ? ` (tabletsPerRequest ${c.tabletsPerRequest}, but a client has ${devicesPerClient} devices)`
+      : '';
   if (method === 'insertRecords') return `none: ${grouped(n * c.batchSize)} records of ${n} devices${capped}`;
   return `${n}${capped}`;
 }

@@ -15,7 +15,8 @@ function file(name: string, text: string): string {
   return path;
 }
 
-const resolve = (argv: string[], env: Record<string, string | undefined> = {}): BenchConfig => resolveConfig(argv, env).config;
+const resolve = (argv: string[], env: Record<string, string | undefined> = {}): BenchConfig =>
+  resolveConfig(argv, env).config;
 
 /** The ConfigError resolving throws; checks the knob it names and its message. */
 function rejects(argv: string[], env: Record<string, string | undefined>, knob: string, message: RegExp): void {
@@ -35,16 +36,47 @@ describe('resolveConfig: defaults', () => {
     expect(resolveConfig([], {})).toEqual({
       help: false,
       config: {
-        host: undefined, port: 6667, nodeUrls: undefined, database: 'bench',
-        workers: Math.min(availableParallelism(), 100), clients: 1, poolMaxSize: 1,
-        devices: 100, sensors: 50, batchSize: 500, loop: 10, deviceOffset: 0, deviceCount: 100,
-        model: 'tree', method: 'insertTablet', tabletsPerRequest: 10,
+        host: undefined,
+        port: 6667,
+        nodeUrls: undefined,
+        database: 'bench',
+        workers: Math.min(availableParallelism(), 100),
+        clients: 1,
+        poolMaxSize: 1,
+        devices: 100,
+        sensors: 50,
+        batchSize: 500,
+        loop: 10,
+        deviceOffset: 0,
+        deviceCount: 100,
+        model: 'tree',
+        method: 'insertTablet',
+        tabletsPerRequest: 10,
         typeProportions: proportions({ BOOLEAN: 1, INT32: 1, INT64: 1, FLOAT: 1, DOUBLE: 1, TEXT: 1 }),
-        values: 'pattern', stringLength: 8, timeStep: 1000, precision: 'ms',
-        outOfOrderRatio: 0, outOfOrderRange: 10, interlacedDevices: 1, nullRatio: 0,
-        rateLimit: 0, batchIntervalMs: 0, warmupRounds: 0, reportIntervalMs: 1000, progress: false,
-        workload: 'custom', seed: 42, queries: [], queryLoops: 10,
-        verify: false, dryRun: false, dryRunSend: false, serverNoop: false, out: undefined, compare: [], vsJava: false,
+        values: 'pattern',
+        stringLength: 8,
+        timeStep: 1000,
+        precision: 'ms',
+        outOfOrderRatio: 0,
+        outOfOrderRange: 10,
+        interlacedDevices: 1,
+        nullRatio: 0,
+        rateLimit: 0,
+        batchIntervalMs: 0,
+        warmupRounds: 0,
+        reportIntervalMs: 1000,
+        progress: false,
+        workload: 'custom',
+        seed: 42,
+        queries: [],
+        queryLoops: 10,
+        verify: false,
+        dryRun: false,
+        dryRunSend: false,
+        serverNoop: false,
+        out: undefined,
+        compare: [],
+        vsJava: false,
       },
     });
   });
@@ -69,15 +101,52 @@ describe('resolveConfig: sources and precedence', () => {
 
   it('the environment names of iot-benchmark and the seed docs', () => {
     const env = {
-      CLIENT_NUMBER: '2', DEVICE_NUMBER: '20', SENSOR_NUMBER: '5', BATCH_SIZE_PER_WRITE: '50', LOOP: '3', WORKER_COUNT: '4',
-      POOL_MAX_SIZE: '6', WARMUP_ROUNDS: '1', REPORT_INTERVAL: '500', IOTDB_HOST: 'h', IOTDB_PORT: '6668',
-      NODE_URLS: 'a:1,b:2', OUT_OF_ORDER_RATIO: '0.1', NULL_RATIO: '0.2', STRING_LENGTH: '12', TIME_STEP: '10',
-      PRECISION: 'us', MODEL: 'aligned', METHOD: 'insertTablets', RATE_LIMIT: '1000', SEED: '7', DATABASE: 'db1',
+      CLIENT_NUMBER: '2',
+      DEVICE_NUMBER: '20',
+      SENSOR_NUMBER: '5',
+      BATCH_SIZE_PER_WRITE: '50',
+      LOOP: '3',
+      WORKER_COUNT: '4',
+      POOL_MAX_SIZE: '6',
+      WARMUP_ROUNDS: '1',
+      REPORT_INTERVAL: '500',
+      IOTDB_HOST: 'h',
+      IOTDB_PORT: '6668',
+      NODE_URLS: 'a:1,b:2',
+      OUT_OF_ORDER_RATIO: '0.1',
+      NULL_RATIO: '0.2',
+      STRING_LENGTH: '12',
+      TIME_STEP: '10',
+      PRECISION: 'us',
+      MODEL: 'aligned',
+      METHOD: 'insertTablets',
+      RATE_LIMIT: '1000',
+      SEED: '7',
+      DATABASE: 'db1',
     };
     expect(resolve([], env)).toMatchObject({
-      clients: 2, devices: 20, sensors: 5, batchSize: 50, loop: 3, workers: 4, poolMaxSize: 6, warmupRounds: 1,
-      reportIntervalMs: 500, host: 'h', port: 6668, nodeUrls: ['a:1', 'b:2'], outOfOrderRatio: 0.1, nullRatio: 0.2,
-      stringLength: 12, timeStep: 10, precision: 'us', model: 'aligned', method: 'insertTablets', rateLimit: 1000, seed: 7, database: 'db1',
+      clients: 2,
+      devices: 20,
+      sensors: 5,
+      batchSize: 50,
+      loop: 3,
+      workers: 4,
+      poolMaxSize: 6,
+      warmupRounds: 1,
+      reportIntervalMs: 500,
+      host: 'h',
+      port: 6668,
+      nodeUrls: ['a:1', 'b:2'],
+      outOfOrderRatio: 0.1,
+      nullRatio: 0.2,
+      stringLength: 12,
+      timeStep: 10,
+      precision: 'us',
+      model: 'aligned',
+      method: 'insertTablets',
+      rateLimit: 1000,
+      seed: 7,
+      database: 'db1',
     });
   });
 
@@ -86,8 +155,24 @@ describe('resolveConfig: sources and precedence', () => {
   });
 
   it('--flag value, --flag=value, boolean flags with and without a value', () => {
-    const c = resolve(['--devices=40', '--sensors', '7', '--verify', '--progress=false', '--queries=raw,last', '--out', 'r.json']);
-    expect([c.devices, c.sensors, c.verify, c.progress, c.queries, c.out]).toEqual([40, 7, true, false, ['raw', 'last'], 'r.json']);
+    const c = resolve([
+      '--devices=40',
+      '--sensors',
+      '7',
+      '--verify',
+      '--progress=false',
+      '--queries=raw,last',
+      '--out',
+      'r.json',
+    ]);
+    expect([c.devices, c.sensors, c.verify, c.progress, c.queries, c.out]).toEqual([
+      40,
+      7,
+      true,
+      false,
+      ['raw', 'last'],
+      'r.json',
+    ]);
     expect(resolve(['--verify=false'], { VERIFY: 'true' }).verify).toBe(false);
     expect(resolve(['--dry-run', '--dry-run-send', '--progress']).dryRunSend).toBe(true);
     expect(resolve(['--compare=']).compare).toEqual([]);
@@ -114,15 +199,27 @@ describe('resolveConfig: totalPoints derives loop', () => {
   it('the higher source wins between loop and totalPoints; both in one source is an error', () => {
     expect(resolve(['--loop', '3'], { TOTAL_DATA_POINTS: '10000000' }).loop).toBe(3);
     expect(resolve(['--total-points', '10000000'], { LOOP: '3' }).loop).toBe(4);
-    rejects(['--loop', '3', '--total-points', '5'], {}, 'loop', /--loop and --total-points both set the number of rounds/);
-    rejects([], { LOOP: '3', TOTAL_DATA_POINTS: '5' }, 'loop', /env LOOP \(loop\) and env TOTAL_DATA_POINTS \(totalPoints\)/);
+    rejects(
+      ['--loop', '3', '--total-points', '5'],
+      {},
+      'loop',
+      /--loop and --total-points both set the number of rounds/,
+    );
+    rejects(
+      [],
+      { LOOP: '3', TOTAL_DATA_POINTS: '5' },
+      'loop',
+      /env LOOP \(loop\) and env TOTAL_DATA_POINTS \(totalPoints\)/,
+    );
     rejects(['--total-points', '0'], {}, 'totalPoints', /^--total-points: needs an integer >= 1, got "0"$/);
   });
 });
 
 describe('resolveConfig: INSERT_DATATYPE_PROPORTION', () => {
   it('6 and 10 entries', () => {
-    expect(resolve([], { INSERT_DATATYPE_PROPORTION: '1:0:0:3:0:0' }).typeProportions).toEqual(proportions({ BOOLEAN: 1, FLOAT: 3 }));
+    expect(resolve([], { INSERT_DATATYPE_PROPORTION: '1:0:0:3:0:0' }).typeProportions).toEqual(
+      proportions({ BOOLEAN: 1, FLOAT: 3 }),
+    );
     expect(resolve([], { INSERT_DATATYPE_PROPORTION: '0:0:0:0:0:1:1:1:1:1' }).typeProportions).toEqual(
       proportions({ TEXT: 1, TIMESTAMP: 1, DATE: 1, BLOB: 1, STRING: 1 }),
     );
@@ -130,8 +227,18 @@ describe('resolveConfig: INSERT_DATATYPE_PROPORTION', () => {
   });
 
   it('bad input and all zeros name the knob and its source', () => {
-    rejects([], { INSERT_DATATYPE_PROPORTION: '1:1:1' }, 'typeProportions', /^env INSERT_DATATYPE_PROPORTION \(typeProportions\): needs 6 or 10 weights/);
-    rejects(['--type-proportions', '0:0:0:0:0:0'], {}, 'typeProportions', /^--type-proportions: needs 6 or 10 weights >= 0, at least one > 0.*got "0:0:0:0:0:0"$/);
+    rejects(
+      [],
+      { INSERT_DATATYPE_PROPORTION: '1:1:1' },
+      'typeProportions',
+      /^env INSERT_DATATYPE_PROPORTION \(typeProportions\): needs 6 or 10 weights/,
+    );
+    rejects(
+      ['--type-proportions', '0:0:0:0:0:0'],
+      {},
+      'typeProportions',
+      /^--type-proportions: needs 6 or 10 weights >= 0, at least one > 0.*got "0:0:0:0:0:0"$/,
+    );
     rejects(['--type-proportions', '1:a:1:1:1:1'], {}, 'typeProportions', /^--type-proportions: needs/);
     const f = file('tp.json', JSON.stringify({ typeProportions: { FLOAT: 0 } }));
     rejects(['--config', f], {}, 'typeProportions', /tp\.json key "typeProportions": needs 6 or 10 weights/);
@@ -144,36 +251,95 @@ describe('resolveConfig: --workload java-anchor', () => {
   it("forces Bench.java's workload whatever the defaults", () => {
     const c = resolve(['--workload', 'java-anchor']);
     expect(c).toMatchObject({
-      workload: 'java-anchor', devices: 100, sensors: 50, batchSize: 500, model: 'tree', values: 'pattern', stringLength: 8,
-      timeStep: 1000, precision: 'ms', nullRatio: 0, outOfOrderRatio: 0, deviceCount: 100,
+      workload: 'java-anchor',
+      devices: 100,
+      sensors: 50,
+      batchSize: 500,
+      model: 'tree',
+      values: 'pattern',
+      stringLength: 8,
+      timeStep: 1000,
+      precision: 'ms',
+      nullRatio: 0,
+      outOfOrderRatio: 0,
+      deviceCount: 100,
     });
     expect(c.typeProportions).toEqual(anchorTypes);
   });
 
   it('leaves the model (tree, aligned, table), the writers and the rounds free', () => {
-    for (const model of ['aligned', 'table'] as const) expect(resolve(['--workload=java-anchor', '--model', model]).model).toBe(model);
-    const c = resolve(['--workload', 'java-anchor', '--clients', '4', '--total-points', '10000000', '--method', 'insertTablets']);
+    for (const model of ['aligned', 'table'] as const)
+      expect(resolve(['--workload=java-anchor', '--model', model]).model).toBe(model);
+    const c = resolve([
+      '--workload',
+      'java-anchor',
+      '--clients',
+      '4',
+      '--total-points',
+      '10000000',
+      '--method',
+      'insertTablets',
+    ]);
     expect([c.clients, c.loop, c.method]).toEqual([4, 4, 'insertTablets']);
   });
 
   it('accepts explicit values that agree (type weights: the same shares)', () => {
-    const c = resolve(['--workload', 'java-anchor', '--sensors', '50', '--type-proportions', '1:2:1:3:2:1', '--values', 'pattern']);
+    const c = resolve([
+      '--workload',
+      'java-anchor',
+      '--sensors',
+      '50',
+      '--type-proportions',
+      '1:2:1:3:2:1',
+      '--values',
+      'pattern',
+    ]);
     expect(c.typeProportions).toEqual(anchorTypes);
   });
 
   it('a conflicting explicit knob is an error naming it and its source', () => {
-    rejects(['--workload', 'java-anchor', '--sensors', '10'], {}, 'sensors', /^--sensors: the java-anchor workload \(--workload\) fixes sensors at 50, got 10$/);
-    rejects(['--workload', 'java-anchor'], { BATCH_SIZE_PER_WRITE: '100' }, 'batchSize', /^env BATCH_SIZE_PER_WRITE \(batchSize\): .* fixes batchSize at 500, got 100/);
-    rejects(['--config', file('a.yaml', 'workload: java-anchor\nnullRatio: 0.5\n')], {}, 'nullRatio', /a\.yaml:2 key "nullRatio": the java-anchor workload \(.*a\.yaml:1 key "workload"\)/);
+    rejects(
+      ['--workload', 'java-anchor', '--sensors', '10'],
+      {},
+      'sensors',
+      /^--sensors: the java-anchor workload \(--workload\) fixes sensors at 50, got 10$/,
+    );
+    rejects(
+      ['--workload', 'java-anchor'],
+      { BATCH_SIZE_PER_WRITE: '100' },
+      'batchSize',
+      /^env BATCH_SIZE_PER_WRITE \(batchSize\): .* fixes batchSize at 500, got 100/,
+    );
+    rejects(
+      ['--config', file('a.yaml', 'workload: java-anchor\nnullRatio: 0.5\n')],
+      {},
+      'nullRatio',
+      /a\.yaml:2 key "nullRatio": the java-anchor workload \(.*a\.yaml:1 key "workload"\)/,
+    );
     rejects(['--workload', 'java-anchor', '--values', 'random'], {}, 'values', /fixes values at pattern/);
-    rejects(['--workload', 'java-anchor', '--type-proportions', '1:1:1:1:1:1'], {}, 'typeProportions', /fixes typeProportions at 5:10:5:15:10:5, got 1:1:1:1:1:1/);
+    rejects(
+      ['--workload', 'java-anchor', '--type-proportions', '1:1:1:1:1:1'],
+      {},
+      'typeProportions',
+      /fixes typeProportions at 5:10:5:15:10:5, got 1:1:1:1:1:1/,
+    );
     rejects(['--workload', 'java-anchor', '--precision', 'us'], {}, 'precision', /^--precision:/);
   });
 
   it('--vs-java implies it; --vs-java with --workload custom is a contradiction', () => {
     expect(resolve(['--vs-java']).workload).toBe('java-anchor');
-    rejects(['--vs-java', '--devices', '10'], {}, 'devices', /the java-anchor workload \(from --vs-java\) fixes devices at 100/);
-    rejects(['--vs-java', '--workload', 'custom'], {}, 'workload', /workload custom \(--workload\): vsJava true \(--vs-java\) compares on Bench\.java's workload/);
+    rejects(
+      ['--vs-java', '--devices', '10'],
+      {},
+      'devices',
+      /the java-anchor workload \(from --vs-java\) fixes devices at 100/,
+    );
+    rejects(
+      ['--vs-java', '--workload', 'custom'],
+      {},
+      'workload',
+      /workload custom \(--workload\): vsJava true \(--vs-java\) compares on Bench\.java's workload/,
+    );
   });
 });
 
@@ -183,7 +349,12 @@ describe('resolveConfig: errors name the knob and where it came from', () => {
     rejects(['--workers=0'], {}, 'workers', /^--workers: needs an integer >= 1, got "0"$/);
     rejects([], { WORKER_COUNT: 'abc' }, 'workers', /^env WORKER_COUNT \(workers\): needs an integer >= 1, got "abc"$/);
     const y = file('bad.yaml', '# c\nworkers: abc\n');
-    rejects(['--config', y], {}, 'workers', new RegExp(`^${y.replace(/[.\\]/g, '\\$&')}:2 key "workers": needs an integer >= 1, got "abc"$`));
+    rejects(
+      ['--config', y],
+      {},
+      'workers',
+      new RegExp(`^${y.replace(/[.\\]/g, '\\$&')}:2 key "workers": needs an integer >= 1, got "abc"$`),
+    );
     const j = file('bad.json', '{"workers": 1.5}');
     rejects(['--config', j], {}, 'workers', /bad\.json key "workers": needs an integer >= 1, got 1\.5$/);
     rejects(['--null-ratio', '2'], {}, 'nullRatio', /^--null-ratio: needs a number in \[0, 1\], got "2"$/);
@@ -208,42 +379,109 @@ describe('resolveConfig: errors name the knob and where it came from', () => {
   });
 
   it('compare entries that are not methods', () => {
-    rejects(['--compare', 'insertTablet,insertFast'], {}, 'compare', /^--compare: entry "insertFast" needs one of insertTablet, insertTablets, insertTabletsParallel, insertRecords/);
-    rejects([], { COMPARE: 'insertTablet,insertTablet' }, 'compare', /^env COMPARE \(compare\): lists "insertTablet" twice/);
+    rejects(
+      ['--compare', 'insertTablet,insertFast'],
+      {},
+      'compare',
+      /^--compare: entry "insertFast" needs one of insertTablet, insertTablets, insertTabletsParallel, insertRecords/,
+    );
+    rejects(
+      [],
+      { COMPARE: 'insertTablet,insertTablet' },
+      'compare',
+      /^env COMPARE \(compare\): lists "insertTablet" twice/,
+    );
   });
 
   it('deviceOffset + deviceCount > devices', () => {
-    rejects(['--device-offset', '90', '--device-count', '20'], {}, 'deviceCount', /deviceOffset 90 \(--device-offset\) \+ deviceCount 20 \(--device-count\) > devices 100 \(default\)/);
-    rejects(['--device-count', '20'], { DEVICE_NUMBER: '10' }, 'deviceCount', /> devices 10 \(env DEVICE_NUMBER \(devices\)\)/);
-    rejects(['--device-offset', '100'], {}, 'deviceOffset', /^deviceOffset 100 \(--device-offset\) leaves no devices: needs to be below devices 100 \(default\)$/);
-    expect(resolve(['--device-offset', '90', '--device-count', '10', '--workers', '2'])).toMatchObject({ deviceOffset: 90, deviceCount: 10 });
+    rejects(
+      ['--device-offset', '90', '--device-count', '20'],
+      {},
+      'deviceCount',
+      /deviceOffset 90 \(--device-offset\) \+ deviceCount 20 \(--device-count\) > devices 100 \(default\)/,
+    );
+    rejects(
+      ['--device-count', '20'],
+      { DEVICE_NUMBER: '10' },
+      'deviceCount',
+      /> devices 10 \(env DEVICE_NUMBER \(devices\)\)/,
+    );
+    rejects(
+      ['--device-offset', '100'],
+      {},
+      'deviceOffset',
+      /^deviceOffset 100 \(--device-offset\) leaves no devices: needs to be below devices 100 \(default\)$/,
+    );
+    expect(resolve(['--device-offset', '90', '--device-count', '10', '--workers', '2'])).toMatchObject({
+      deviceOffset: 90,
+      deviceCount: 10,
+    });
   });
 
   it('more workers than devices', () => {
-    rejects(['--workers', '5', '--devices', '4'], {}, 'workers', /^workers 5 \(--workers\) exceeds deviceCount 4 \(default\)/);
+    rejects(
+      ['--workers', '5', '--devices', '4'],
+      {},
+      'workers',
+      /^workers 5 \(--workers\) exceeds deviceCount 4 \(default\)/,
+    );
   });
 
   it('serverNoop with the table model or insertTabletsParallel', () => {
-    rejects(['--server-noop', '--model', 'table'], {}, 'serverNoop', /^serverNoop true \(--server-noop\) works with the tree and aligned models only, got model table \(--model\)$/);
-    rejects(['--server-noop', '--method', 'insertTabletsParallel'], {}, 'serverNoop', /works with insertTablet, insertTablets, insertRecords only, got insertTabletsParallel in method insertTabletsParallel \(--method\)/);
-    rejects(['--server-noop', '--compare', 'insertTablet,insertTabletsParallel'], {}, 'serverNoop', /in compare insertTablet,insertTabletsParallel \(--compare\)/);
+    rejects(
+      ['--server-noop', '--model', 'table'],
+      {},
+      'serverNoop',
+      /^serverNoop true \(--server-noop\) works with the tree and aligned models only, got model table \(--model\)$/,
+    );
+    rejects(
+      ['--server-noop', '--method', 'insertTabletsParallel'],
+      {},
+      'serverNoop',
+      /works with insertTablet, insertTablets, insertRecords only, got insertTabletsParallel in method insertTabletsParallel \(--method\)/,
+    );
+    rejects(
+      ['--server-noop', '--compare', 'insertTablet,insertTabletsParallel'],
+      {},
+      'serverNoop',
+      /in compare insertTablet,insertTabletsParallel \(--compare\)/,
+    );
     for (const method of ['insertTablet', 'insertTablets', 'insertRecords']) {
-      for (const model of ['tree', 'aligned']) expect(resolve(['--server-noop', '--method', method, '--model', model]).serverNoop).toBe(true);
+      for (const model of ['tree', 'aligned'])
+        expect(resolve(['--server-noop', '--method', method, '--model', model]).serverNoop).toBe(true);
     }
   });
 
   it('the table model has no insertRecords', () => {
-    rejects(['--model', 'table', '--method', 'insertRecords'], {}, 'method', /^method insertRecords \(--method\): the table model has no insertRecords/);
-    rejects(['--model', 'table', '--compare', 'insertTablet,insertRecords'], {}, 'compare', /the table model has no insertRecords/);
+    rejects(
+      ['--model', 'table', '--method', 'insertRecords'],
+      {},
+      'method',
+      /^method insertRecords \(--method\): the table model has no insertRecords/,
+    );
+    rejects(
+      ['--model', 'table', '--compare', 'insertTablet,insertRecords'],
+      {},
+      'compare',
+      /the table model has no insertRecords/,
+    );
   });
 
   it('dryRun with vsJava; verify when nothing is stored', () => {
-    rejects(['--dry-run', '--vs-java'], {}, 'vsJava', /^vsJava true \(--vs-java\) runs the Java client but dryRun true \(--dry-run\) runs nothing/);
+    rejects(
+      ['--dry-run', '--vs-java'],
+      {},
+      'vsJava',
+      /^vsJava true \(--vs-java\) runs the Java client but dryRun true \(--dry-run\) runs nothing/,
+    );
     rejects(['--verify', '--server-noop'], {}, 'verify', /serverNoop true \(--server-noop\)/);
     rejects(['--verify'], { DRY_RUN_SEND: 'true' }, 'verify', /dryRunSend true \(env DRY_RUN_SEND \(dryRunSend\)\)/);
   });
 
   it('rateLimit with dryRunSend is fine', () => {
-    expect(resolve(['--rate-limit', '1000000', '--dry-run-send'])).toMatchObject({ rateLimit: 1_000_000, dryRunSend: true });
+    expect(resolve(['--rate-limit', '1000000', '--dry-run-send'])).toMatchObject({
+      rateLimit: 1_000_000,
+      dryRunSend: true,
+    });
   });
 });

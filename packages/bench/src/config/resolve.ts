@@ -15,7 +15,10 @@ export { helpText } from './help.js';
 export { describePlan } from './plan.js';
 
 /** `--help`/`-h` anywhere wins: nothing else is read and the config is the defaults. */
-export function resolveConfig(argv: string[], env: Record<string, string | undefined>): { config: BenchConfig; help: boolean } {
+export function resolveConfig(
+  argv: string[],
+  env: Record<string, string | undefined>,
+): { config: BenchConfig; help: boolean } {
   if (argv.includes('--help') || argv.includes('-h')) return { config: buildConfig([]).config, help: true };
   const args = parseArgv(argv);
   const file = args.configPath === undefined ? [] : readConfigFile(args.configPath);

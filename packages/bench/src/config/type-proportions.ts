@@ -9,13 +9,25 @@ import { nonNegativeNumber, type Parser, type RawValue } from './parsers.js';
 export type Proportions = Record<TSDataTypeName, number>;
 
 /** The ten types in TSDataType order, the order of INSERT_DATATYPE_PROPORTION. */
-export const TYPE_ORDER = ['BOOLEAN', 'INT32', 'INT64', 'FLOAT', 'DOUBLE', 'TEXT', 'TIMESTAMP', 'DATE', 'BLOB', 'STRING'] as const;
+export const TYPE_ORDER = [
+  'BOOLEAN',
+  'INT32',
+  'INT64',
+  'FLOAT',
+  'DOUBLE',
+  'TEXT',
+  'TIMESTAMP',
+  'DATE',
+  'BLOB',
+  'STRING',
+] as const;
 
 // compile-time check: TYPE_ORDER lists every TSDataTypeName (a missing one makes this object lack a key)
 const everyTypeListed: Record<Exclude<TSDataTypeName, (typeof TYPE_ORDER)[number]>, never> = {};
 void everyTypeListed;
 
-const NEEDS = 'needs 6 or 10 weights >= 0, at least one > 0, as BOOLEAN:INT32:INT64:FLOAT:DOUBLE:TEXT[:TIMESTAMP:DATE:BLOB:STRING]';
+const NEEDS =
+  'needs 6 or 10 weights >= 0, at least one > 0, as BOOLEAN:INT32:INT64:FLOAT:DOUBLE:TEXT[:TIMESTAMP:DATE:BLOB:STRING]';
 
 /** Every type at weight 0 except those given. */
 export function proportions(weights: Partial<Proportions>): Proportions {
@@ -26,7 +38,14 @@ export function proportions(weights: Partial<Proportions>): Proportions {
 
 /** `1:1:1:1:1:1`, a list of 6 or 10 weights, or (JSON) an object {FLOAT: 3, ...} with the others 0. */
 export const parseTypeProportions: Parser<Proportions> = (raw) => {
-  const p = typeof raw === 'string' ? fromList(raw.split(':')) : Array.isArray(raw) ? fromList(raw) : typeof raw === 'object' && raw !== null ? fromObject(raw) : undefined;
+  const p =
+    typeof raw === 'string'
+      ? fromList(raw.split(':'))
+      : Array.isArray(raw)
+        ? fromList(raw)
+        : typeof raw === 'object' && raw !== null
+          ? fromObject(raw)
+          : undefined;
   if (p === undefined || TYPE_ORDER.every((t) => p[t] === 0)) throw new InvalidValue(NEEDS);
   return p;
 };

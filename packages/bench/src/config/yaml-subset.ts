@@ -19,27 +19,30 @@ const KEY_LINE = /^([A-Za-z_][\w-]*)[ \t]*:(?:[ \t]+(.*))?$/;
 export function parseYamlSubset(text: string, path: string): YamlEntry[] {
   const entries: YamlEntry[] = [];
   const firstLine = new Map<string, number>();
-  text.replace(/^\uFEFF/, '').split(/\r?\n/).forEach((source, i) => {
-    const line = i + 1;
-    const fail = (why: string, knob = 'config'): never => {
-      throw new ConfigError(knob, `${path}:${line}: ${why}`);
-    };
-    if (source.trim() === '' || source.trimStart().startsWith('#')) return;
-    if (/^\s/.test(source)) fail('nested YAML is not supported (indented line); write flat "key: value" lines');
-    if (source.startsWith('-')) fail('block lists ("- item") are not supported; write [a, b] after the key');
-    const m = KEY_LINE.exec(source.trimEnd());
-    if (m === null) return fail('expected "key: value"');
-    const key = m[1];
-    const first = firstLine.get(key);
-    if (first !== undefined) fail(`duplicate key "${key}" (first on line ${first})`, key);
-    firstLine.set(key, line);
-    try {
-      entries.push({ key, value: parseValue(m[2] ?? ''), line });
-    } catch (e) {
-      if (e instanceof SyntaxError) fail(`${key}: ${e.message}`, key);
-      throw e;
-    }
-  });
+  text
+    .replace(/^\uFEFF/, '')
+    .split(/\r?\n/)
+    .forEach((source, i) => {
+      const line = i + 1;
+      const fail = (why: string, knob = 'config'): never => {
+        throw new ConfigError(knob, `${path}:${line}: ${why}`);
+      };
+      if (source.trim() === '' || source.trimStart().startsWith('#')) return;
+      if (/^\s/.test(source)) fail('nested YAML is not supported (indented line); write flat "key: value" lines');
+      if (source.startsWith('-')) fail('block lists ("- item") are not supported; write [a, b] after the key');
+      const m = KEY_LINE.exec(source.trimEnd());
+      if (m === null) return fail('expected "key: value"');
+      const key = m[1];
+      const first = firstLine.get(key);
+      if (first !== undefined) fail(`duplicate key "${key}" (first on line ${first})`, key);
+      firstLine.set(key, line);
+      try {
+        entries.push({ key, value: parseValue(m[2] ?? ''), line });
+      } catch (e) {
+        if (e instanceof SyntaxError) fail(`${key}: ${e.message}`, key);
+        throw e;
+      }
+    });
   return entries;
 }
 
@@ -49,7 +52,8 @@ function parseValue(rest: string): YamlValue {
   if (s.atEnd()) throw new SyntaxError('has no value; nested YAML is not supported (write null for "not set")');
   const c = s.peek();
   if (c === '{' || c === '|' || c === '>') throw new SyntaxError(`nested YAML ("${c}") is not supported`);
-  if (c === '&' || c === '*' || c === '!' || c === '%' || c === '@' || c === '`') throw new SyntaxError(`"${c}" (YAML anchors, tags and the like) is not supported`);
+  if (c === '&' || c === '*' || c === '!' || c === '%' || c === '@' || c === '`')
+    throw new SyntaxError(`"${c}" (YAML anchors, tags and the like) is not supported`);
   const plain = c !== '[' && c !== '"' && c !== "'";
   const value = c === '[' ? s.list() : s.scalar(true);
   s.end();
@@ -110,7 +114,8 @@ class Scanner {
       const c = this.#s[this.#i];
       if (!topLevel && (c === ',' || c === ']' || c === '[' || c === '{' || c === '}')) break;
       if (c === '#' && /\s/.test(this.#s[this.#i - 1] ?? '')) break;
-      if (c === ':' && /\s/.test(this.#s[this.#i + 1] ?? ' ')) throw new SyntaxError('nested maps ("a: b: c") are not supported');
+      if (c === ':' && /\s/.test(this.#s[this.#i + 1] ?? ' '))
+        throw new SyntaxError('nested maps ("a: b: c") are not supported');
       this.#i++;
     }
     return this.#s.slice(start, this.#i).trim();

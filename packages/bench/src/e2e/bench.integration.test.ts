@@ -14,16 +14,50 @@ const run = promisify(execFile);
 async function bench(...args: string[]): Promise<{ stdout: string; fields: Map<string, string> }> {
   const { stdout } = await run('node', [cli, '--host', host, '--port', String(port), ...args], { timeout: 120_000 });
   const line = stdout.split('\n').find((l) => l.startsWith('RESULT ')) ?? '';
-  return { stdout, fields: new Map(line.split(' ').slice(1).map((kv) => kv.split('=') as [string, string])) };
+  return {
+    stdout,
+    fields: new Map(
+      line
+        .split(' ')
+        .slice(1)
+        .map((kv) => kv.split('=') as [string, string]),
+    ),
+  };
 }
 
 describe('iotdb-bench against a real server', () => {
   it('writes, verifies count(*) against what was acknowledged, runs queries and writes its results', async () => {
     const out = mkdtempSync(join(tmpdir(), 'iotdb-bench-'));
     const { stdout, fields } = await bench(
-      '--database', 'it_bench_tree', '--workers', '2', '--clients', '2', '--devices', '8', '--sensors', '10',
-      '--batch-size', '100', '--loop', '3', '--warmup-rounds', '1', '--null-ratio', '0.1', '--out-of-order-ratio', '0.2',
-      '--out-of-order-range', '1', '--verify', '--queries', 'raw,aggregation,last,latest', '--query-loops', '2', '--out', out,
+      '--database',
+      'it_bench_tree',
+      '--workers',
+      '2',
+      '--clients',
+      '2',
+      '--devices',
+      '8',
+      '--sensors',
+      '10',
+      '--batch-size',
+      '100',
+      '--loop',
+      '3',
+      '--warmup-rounds',
+      '1',
+      '--null-ratio',
+      '0.1',
+      '--out-of-order-ratio',
+      '0.2',
+      '--out-of-order-range',
+      '1',
+      '--verify',
+      '--queries',
+      'raw,aggregation,last,latest',
+      '--query-loops',
+      '2',
+      '--out',
+      out,
     );
     expect(fields.get('verify')).toBe('ok');
     expect(Number(fields.get('failed_ops'))).toBe(0);
@@ -34,21 +68,89 @@ describe('iotdb-bench against a real server', () => {
   });
 
   it('writes the table model and insertRecords, each verified', async () => {
-    const table = await bench('--model', 'table', '--database', 'it_bench_table', '--workers', '1', '--clients', '2', '--devices', '4', '--sensors', '6', '--batch-size', '50', '--loop', '2', '--verify');
+    const table = await bench(
+      '--model',
+      'table',
+      '--database',
+      'it_bench_table',
+      '--workers',
+      '1',
+      '--clients',
+      '2',
+      '--devices',
+      '4',
+      '--sensors',
+      '6',
+      '--batch-size',
+      '50',
+      '--loop',
+      '2',
+      '--verify',
+    );
     expect(table.fields.get('verify')).toBe('ok');
-    const records = await bench('--method', 'insertRecords', '--database', 'it_bench_records', '--workers', '1', '--devices', '3', '--sensors', '5', '--batch-size', '20', '--loop', '2', '--tablets-per-request', '3', '--verify');
+    const records = await bench(
+      '--method',
+      'insertRecords',
+      '--database',
+      'it_bench_records',
+      '--workers',
+      '1',
+      '--devices',
+      '3',
+      '--sensors',
+      '5',
+      '--batch-size',
+      '20',
+      '--loop',
+      '2',
+      '--tablets-per-request',
+      '3',
+      '--verify',
+    );
     expect(records.fields.get('verify')).toBe('ok');
   });
 
   it('compares methods side by side, and measures the client alone with --server-noop', async () => {
-    const { stdout } = await bench('--database', 'it_bench_cmp', '--workers', '1', '--devices', '4', '--sensors', '5', '--batch-size', '50', '--loop', '2', '--compare', 'insertTablet,insertTablets,insertTabletsParallel');
+    const { stdout } = await bench(
+      '--database',
+      'it_bench_cmp',
+      '--workers',
+      '1',
+      '--devices',
+      '4',
+      '--sensors',
+      '5',
+      '--batch-size',
+      '50',
+      '--loop',
+      '2',
+      '--compare',
+      'insertTablet,insertTablets,insertTabletsParallel',
+    );
     expect(stdout.match(/^RESULT /gm)).toHaveLength(3);
-    const noop = await bench('--database', 'it_bench_noop', '--workers', '1', '--devices', '4', '--sensors', '5', '--batch-size', '50', '--loop', '2', '--server-noop');
+    const noop = await bench(
+      '--database',
+      'it_bench_noop',
+      '--workers',
+      '1',
+      '--devices',
+      '4',
+      '--sensors',
+      '5',
+      '--batch-size',
+      '50',
+      '--loop',
+      '2',
+      '--server-noop',
+    );
     expect(noop.fields.get('insert_op')).toBe('testInsertTablet');
     expect(Number(noop.fields.get('failed_ops'))).toBe(0);
   });
 
   it('refuses a wrong knob before connecting, naming it', async () => {
-    await expect(run('node', [cli, '--workers', 'many'])).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('--workers') });
+    await expect(run('node', [cli, '--workers', 'many'])).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--workers'),
+    });
   });
 });

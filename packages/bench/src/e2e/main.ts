@@ -53,9 +53,12 @@ async function main(): Promise<number> {
     const methods = config.compare.length > 0 ? config.compare : [config.method];
     for (const method of methods) {
       const c = { ...config, method };
-      const label = methods.length > 1 ? method : `${c.model}-${method}${c.serverNoop ? '-noop' : ''}${c.dryRunSend ? '-dry' : ''}`;
+      const label =
+        methods.length > 1 ? method : `${c.model}-${method}${c.serverNoop ? '-noop' : ''}${c.dryRunSend ? '-dry' : ''}`;
       if (needsServer) await prepareDatabase(c, host, port);
-      console.log(`run ${label}: ${c.workers} worker(s) x ${c.clients} client(s), ${c.deviceCount} devices x ${c.sensors} sensors x ${c.batchSize} rows x ${c.loop} rounds`);
+      console.log(
+        `run ${label}: ${c.workers} worker(s) x ${c.clients} client(s), ${c.deviceCount} devices x ${c.sensors} sensors x ${c.batchSize} rows x ${c.loop} rounds`,
+      );
       const { result, writtenPoints } = await runWrites(c, label, host, port);
       if (c.verify && needsServer && !c.serverNoop) {
         const actual = await countPoints(c, host, port);
@@ -79,11 +82,17 @@ async function main(): Promise<number> {
       console.log(resultLine(java));
       runs.push(java);
       const ours = runs[0];
-      console.log(`ours/Java points/s: ${(ours.pointsPerS / java.pointsPerS).toFixed(2)}x, client CPU per point: ${(ours.clientCpuSPerMpts / java.clientCpuSPerMpts).toFixed(2)}x`);
+      console.log(
+        `ours/Java points/s: ${(ours.pointsPerS / java.pointsPerS).toFixed(2)}x, client CPU per point: ${(ours.clientCpuSPerMpts / java.clientCpuSPerMpts).toFixed(2)}x`,
+      );
     }
     if (runs.length > 1) console.log(compareTable(runs));
     if (config.out !== undefined) {
-      const files = writeResults(config.out, runs.filter((r) => r !== java), java ? { java } : undefined);
+      const files = writeResults(
+        config.out,
+        runs.filter((r) => r !== java),
+        java ? { java } : undefined,
+      );
       console.log(`wrote ${files.json}, ${files.csv}, ${files.html}`);
     }
   } finally {

@@ -15,7 +15,10 @@ export function runJavaCodec(seconds: number): JavaCodecRates | null {
   } catch {
     return null;
   }
-  const out = execFileSync('bash', [script, String(seconds)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const out = execFileSync('bash', [script, String(seconds)], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const rate = (name: string): number => {
     const m = new RegExp(`CODEC ${name} points_per_s=(\\d+)`).exec(out);
     if (!m) throw new Error(`java/codec.sh printed no ${name} line:\n${out}`);

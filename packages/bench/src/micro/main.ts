@@ -60,14 +60,26 @@ const blockTypes = new AnchorTabletBuilder({ sensors: SENSORS, rows: 1 }).types;
 const queryResponse = {
   status: { code: 200 },
   columns: blockTypes.map((_, s) => `root.bench.d000.s${s}`),
-  dataTypeList: ['FLOAT', 'DOUBLE', 'INT32', 'INT64', 'TEXT', 'BOOLEAN'].flatMap((n, i) => Array(SENSORS * [0.3, 0.2, 0.2, 0.1, 0.1, 0.1][i]).fill(n)),
+  dataTypeList: ['FLOAT', 'DOUBLE', 'INT32', 'INT64', 'TEXT', 'BOOLEAN'].flatMap((n, i) =>
+    Array(SENSORS * [0.3, 0.2, 0.2, 0.1, 0.1, 0.1][i]).fill(n),
+  ),
   queryResult: [block],
   moreData: false,
 };
 /** The row iterator over one block, no server: a data set with no query id sends nothing. */
 async function iterateRows(): Promise<number> {
   const ds = new SessionDataSet(
-    { connection: undefined as never, sessionId: 0n, statementId: 0n, sql: '', fetchSize: BLOCK_ROWS, timeoutMs: 0, int64As: 'bigint', timestampAs: 'bigint', precision: 'ms' },
+    {
+      connection: undefined as never,
+      sessionId: 0n,
+      statementId: 0n,
+      sql: '',
+      fetchSize: BLOCK_ROWS,
+      timeoutMs: 0,
+      int64As: 'bigint',
+      timestampAs: 'bigint',
+      precision: 'ms',
+    },
     { ...queryResponse, queryResult: [block] },
   );
   let n = 0;
@@ -89,7 +101,9 @@ const TABLET = ROWS * SENSORS;
 add('encode 500x50 tablet: typed-array columns', TABLET, () => encodeFast(typed));
 add('encode 500x50 tablet: plain JS column arrays', TABLET, () => encodeFast(plain));
 add('encode 500x50 tablet: row-major values', TABLET, () => encodeFast(rowMajor));
-add('encode 500x50 tablet: typed-array columns, compact protocol (rpcCompression)', TABLET, () => encodeFast(typed, writeInsertTabletReqCompact));
+add('encode 500x50 tablet: typed-array columns, compact protocol (rpcCompression)', TABLET, () =>
+  encodeFast(typed, writeInsertTabletReqCompact),
+);
 add('encode 500x50 tablet: legacy (plain encoder + struct codec)', TABLET, () => encodeLegacy(typed));
 add('encode 500x50 tablet: naive (plain encoder + thrift generated struct)', TABLET, () => encodeNaive(typed, 1));
 add('decode 5000x50 TsBlock to columns', BLOCK_ROWS * SENSORS, () => decodeTsBlock(block, blockTypes));
@@ -152,6 +166,10 @@ if (java && ratios) {
 mkdirSync('bench-results', { recursive: true });
 writeFileSync(
   'bench-results/micro.json',
-  JSON.stringify({ date: new Date().toISOString(), node: process.version, seconds, rows, bufferPool: stats, java, ratios }, null, 2),
+  JSON.stringify(
+    { date: new Date().toISOString(), node: process.version, seconds, rows, bufferPool: stats, java, ratios },
+    null,
+    2,
+  ),
 );
 console.log('wrote bench-results/micro.json');

@@ -30,7 +30,12 @@ export function groupedBarChart(opts: {
     svgOpen(W, H, opts.title),
     text(m.l, 18, opts.title, 'class="title"'),
     yGrid(yTicks, y, m.l, W - m.r, compact),
-    text(14, (m.t + H - m.b) / 2, opts.yLabel, `text-anchor="middle" class="muted" transform="rotate(-90 14 ${c((m.t + H - m.b) / 2)})"`),
+    text(
+      14,
+      (m.t + H - m.b) / 2,
+      opts.yLabel,
+      `text-anchor="middle" class="muted" transform="rotate(-90 14 ${c((m.t + H - m.b) / 2)})"`,
+    ),
   ];
   opts.groups.forEach((g, gi) => {
     const mid = m.l + groupW * (gi + 0.5);
@@ -46,7 +51,11 @@ export function groupedBarChart(opts: {
   });
   parts.push(
     line(m.l, H - m.b, W - m.r, H - m.b, 'class="axis"'),
-    legend(opts.series.map((name, i) => ({ name, fill: color(i) })), W - m.r, 18),
+    legend(
+      opts.series.map((name, i) => ({ name, fill: color(i) })),
+      W - m.r,
+      18,
+    ),
     '</svg>',
   );
   return parts.join('');
@@ -73,7 +82,12 @@ export function hBarChart(opts: { title: string; bars: HBar[] }): string {
     const top = m.t + i * rowH;
     const w = Math.max(0, x(b.value) - m.l);
     parts.push(
-      text(m.l - 8, top + rowH / 2 + 4, b.label.length > 22 ? `${b.label.slice(0, 21)}…` : b.label, 'text-anchor="end"'),
+      text(
+        m.l - 8,
+        top + rowH / 2 + 4,
+        b.label.length > 22 ? `${b.label.slice(0, 21)}…` : b.label,
+        'text-anchor="end"',
+      ),
       rect(m.l, top + 3, w, rowH - 6, color(i), b.label),
       text(m.l + w + 6, top + rowH / 2 + 4, b.note ?? compact(b.value)),
     );

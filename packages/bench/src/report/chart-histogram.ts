@@ -99,17 +99,29 @@ export function histogramChart(opts: { title: string; data: HistogramData; color
         return rect(x0, top, Math.max(1, x(b.hiNs) - x0 - 0.5), H - m.b - top, fill, tip);
       }),
     ...logTicks(lo, hi).map(
-      (t) => line(x(t), H - m.b, x(t), H - m.b + 4, 'class="axis"') + text(x(t), H - m.b + 16, nsLabel(t), 'text-anchor="middle"'),
+      (t) =>
+        line(x(t), H - m.b, x(t), H - m.b + 4, 'class="axis"') +
+        text(x(t), H - m.b + 16, nsLabel(t), 'text-anchor="middle"'),
     ),
     ...marks.map(([name, ns], i) => {
       // labels one row apart so that close markers do not overwrite each other; left of the line near the edge
       const right = x(ns) > W - m.r - 100;
       const anchor = right ? ' text-anchor="end"' : '';
-      const label = text(x(ns) + (right ? -3 : 3), m.t + 10 + 12 * i, `${name} ${millis(ns / 1e6)} ms`, `class="small"${anchor}`);
+      const label = text(
+        x(ns) + (right ? -3 : 3),
+        m.t + 10 + 12 * i,
+        `${name} ${millis(ns / 1e6)} ms`,
+        `class="small"${anchor}`,
+      );
       return line(x(ns), m.t, x(ns), H - m.b, 'class="mark"') + label;
     }),
     line(m.l, H - m.b, W - m.r, H - m.b, 'class="axis"'),
-    text((m.l + W - m.r) / 2, H - 6, 'latency (log scale); bar height: operations per 1/8 octave', 'text-anchor="middle" class="muted"'),
+    text(
+      (m.l + W - m.r) / 2,
+      H - 6,
+      'latency (log scale); bar height: operations per 1/8 octave',
+      'text-anchor="middle" class="muted"',
+    ),
     '</svg>',
   ];
   return parts.join('');

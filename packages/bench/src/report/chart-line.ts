@@ -23,11 +23,20 @@ export function lineChart(opts: { title: string; xLabel: string; yLabel: string;
     svgOpen(W, H, opts.title),
     text(m.l, 18, opts.title, 'class="title"'),
     yGrid(yTicks, y, m.l, W - m.r, compact),
-    ...xTicks.map((t) => line(x(t), H - m.b, x(t), H - m.b + 4, 'class="axis"') + text(x(t), H - m.b + 16, compact(t), 'text-anchor="middle"')),
+    ...xTicks.map(
+      (t) =>
+        line(x(t), H - m.b, x(t), H - m.b + 4, 'class="axis"') +
+        text(x(t), H - m.b + 16, compact(t), 'text-anchor="middle"'),
+    ),
     line(m.l, H - m.b, W - m.r, H - m.b, 'class="axis"'),
     line(m.l, m.t, m.l, H - m.b, 'class="axis"'),
     text((m.l + W - m.r) / 2, H - 8, opts.xLabel, 'text-anchor="middle" class="muted"'),
-    text(14, (m.t + H - m.b) / 2, opts.yLabel, `text-anchor="middle" class="muted" transform="rotate(-90 14 ${c((m.t + H - m.b) / 2)})"`),
+    text(
+      14,
+      (m.t + H - m.b) / 2,
+      opts.yLabel,
+      `text-anchor="middle" class="muted" transform="rotate(-90 14 ${c((m.t + H - m.b) / 2)})"`,
+    ),
     ...series.map((s) => {
       const pts = s.points.map(([px, py]) => `${c(x(px))},${c(y(py))}`).join(' ');
       // a single sample would be an invisible polyline; draw it as a dot

@@ -22,8 +22,27 @@ describe('resultLine', () => {
     const line = resultLine(r);
     expect(line).not.toContain('\n');
     const f = parseResult(line);
-    const required = ['label', 'model', 'method', 'workers', 'clients', 'points', 'wall_s', 'points_per_s', 'ops_per_s', 'ok_ops', 'failed_ops',
-      'client_cpu_s_per_Mpts', 'insert_ms_p50', 'p90', 'p95', 'p99', 'p999', 'max', 'peak_rss_mb'];
+    const required = [
+      'label',
+      'model',
+      'method',
+      'workers',
+      'clients',
+      'points',
+      'wall_s',
+      'points_per_s',
+      'ops_per_s',
+      'ok_ops',
+      'failed_ops',
+      'client_cpu_s_per_Mpts',
+      'insert_ms_p50',
+      'p90',
+      'p95',
+      'p99',
+      'p999',
+      'max',
+      'peak_rss_mb',
+    ];
     for (const k of required) expect(f.has(k), k).toBe(true);
     expect([...f.keys()]).toEqual(RESULT_KEYS);
     expect(f.get('label')).toBe('fast_path');
@@ -81,7 +100,11 @@ describe('formatReport', () => {
 
 describe('compareTable', () => {
   it('has one column per run and the ratio to the first', () => {
-    const runs = [sampleRun('tablet', {}, 1_000_000), sampleRun('tablets', {}, 2_000_000), sampleRun('records', {}, 500_000)];
+    const runs = [
+      sampleRun('tablet', {}, 1_000_000),
+      sampleRun('tablets', {}, 2_000_000),
+      sampleRun('records', {}, 500_000),
+    ];
     const lines = compareTable(runs).split('\n');
     const header = lines[0].trim().split(/\s+/);
     expect(header).toEqual(['tablet', 'tablets', 'records']);
@@ -98,7 +121,13 @@ describe('compareTable', () => {
 
 describe('progressLine', () => {
   it('is one line with points, rates, errors and ETA', () => {
-    const line = progressLine({ points: 2_500_000, totalPoints: 10_000_000, elapsedS: 10, nowPointsPerS: 260_000, errors: 2 });
+    const line = progressLine({
+      points: 2_500_000,
+      totalPoints: 10_000_000,
+      elapsedS: 10,
+      nowPointsPerS: 260_000,
+      errors: 2,
+    });
     expect(line).not.toContain('\n');
     expect(line).toContain('2,500,000/10,000,000 points (25.0 %)');
     expect(line).toContain('now 260,000 pts/s');
@@ -110,6 +139,8 @@ describe('progressLine', () => {
   it('has no ETA without a total or before the first point', () => {
     expect(progressLine({ points: 0, totalPoints: 100, elapsedS: 1, nowPointsPerS: 0, errors: 0 })).toContain('ETA ?');
     expect(progressLine({ points: 5, totalPoints: 0, elapsedS: 1, nowPointsPerS: 5, errors: 0 })).toContain('ETA -');
-    expect(progressLine({ points: 7_200_000, totalPoints: 14_400_000, elapsedS: 3600, nowPointsPerS: 2000, errors: 0 })).toContain('ETA 1h00m');
+    expect(
+      progressLine({ points: 7_200_000, totalPoints: 14_400_000, elapsedS: 3600, nowPointsPerS: 2000, errors: 0 }),
+    ).toContain('ETA 1h00m');
   });
 });

@@ -12,7 +12,13 @@ export function formatReport(r: RunResult): string {
   const total = r.okOps + r.failedOps;
   const success = total === 0 ? 'n/a' : `${fixed((100 * r.okOps) / total, 2)} % success`;
   const failed = r.failedOps > 0 ? `${grouped(r.failedOps)} FAILED` : '0 failed';
-  const mode = c.dryRun ? ' [dry run: nothing sent]' : c.dryRunSend ? ' [--dry-run-send: generated and encoded, not sent]' : c.serverNoop ? ' [server no-op]' : '';
+  const mode = c.dryRun
+    ? ' [dry run: nothing sent]'
+    : c.dryRunSend
+      ? ' [--dry-run-send: generated and encoded, not sent]'
+      : c.serverNoop
+        ? ' [server no-op]'
+        : '';
   const lines = [
     `== ${r.label}: ${c.model} model, ${c.method}, ${c.workers} workers x ${c.clients} clients${mode} ==`,
     `started      ${r.startedAt}`,
@@ -26,7 +32,9 @@ export function formatReport(r: RunResult): string {
   ];
   if (r.verify !== undefined) {
     const v = r.verify;
-    lines.push(`verify       ${v.ok ? 'OK' : 'MISMATCH'}: expected ${grouped(v.expected)} points, read back ${grouped(v.actual)}`);
+    lines.push(
+      `verify       ${v.ok ? 'OK' : 'MISMATCH'}: expected ${grouped(v.expected)} points, read back ${grouped(v.actual)}`,
+    );
   }
   lines.push('', 'latency (ms)', latencyTable(r.latency));
   if (r.queries !== undefined && Object.keys(r.queries).length > 0) {
@@ -112,7 +120,10 @@ export function progressLine(p: Progress): string {
 export const QUERY_HEADERS = ['query', 'ops', 'rows', 'rows/s', 'p50 ms', 'p99 ms', 'max ms'];
 
 /** One row per query kind, cells formatted; `name` escapes the kind where the output needs it (HTML). */
-export function queryRows(queries: NonNullable<RunResult['queries']>, name: (s: string) => string = (s) => s): string[][] {
+export function queryRows(
+  queries: NonNullable<RunResult['queries']>,
+  name: (s: string) => string = (s) => s,
+): string[][] {
   return Object.entries(queries).map(([kind, q]) => [
     name(kind),
     grouped(q.ops),

@@ -59,7 +59,9 @@ describe('LatencyHistogram', () => {
 
   it('percentiles of a bimodal distribution (fast path and slow path) are within 2 %', () => {
     const r = rng(11);
-    const values = Array.from({ length: 50_000 }, (_, i) => Math.round((i % 10 === 0 ? 250e6 : 3e6) * (0.9 + 0.2 * r())));
+    const values = Array.from({ length: 50_000 }, (_, i) =>
+      Math.round((i % 10 === 0 ? 250e6 : 3e6) * (0.9 + 0.2 * r())),
+    );
     expectWithin2Pct(values);
   });
 
@@ -145,6 +147,8 @@ describe('LatencyHistogram', () => {
     expect(() => h.record(-1)).toThrow(RangeError);
     expect(() => h.record(Number.NaN)).toThrow(RangeError);
     expect(() => h.record(Infinity)).toThrow(RangeError);
-    expect(() => h.merge({ counts: new Array<number>(BUCKET_COUNT + 1).fill(0), count: 0, min: 0, max: 0, sum: 0 })).toThrow(RangeError);
+    expect(() =>
+      h.merge({ counts: new Array<number>(BUCKET_COUNT + 1).fill(0), count: 0, min: 0, max: 0, sum: 0 }),
+    ).toThrow(RangeError);
   });
 });

@@ -63,14 +63,18 @@ export function renderHtml(runs: RunResult[], generatedAt: Date = new Date()): s
 function table(header: string[], rows: string[][]): string {
   const head = `<tr>${header.map((h) => `<th>${esc(h)}</th>`).join('')}</tr>`;
   // cells are already escaped HTML; the first column is a name, left-aligned
-  const body = rows.map((r) => `<tr>${r.map((cell, i) => (i === 0 ? `<td class="l">${cell}</td>` : `<td>${cell}</td>`)).join('')}</tr>`);
+  const body = rows.map(
+    (r) => `<tr>${r.map((cell, i) => (i === 0 ? `<td class="l">${cell}</td>` : `<td>${cell}</td>`)).join('')}</tr>`,
+  );
   return `<table>${head}${body.join('')}</table>`;
 }
 
 function verifyCell(r: RunResult): string {
   if (r.verify === undefined) return '<span class="muted">not run</span>';
   const v = r.verify;
-  return v.ok ? `<span class="ok">ok</span>` : `<span class="bad">mismatch: ${grouped(v.actual)} of ${grouped(v.expected)}</span>`;
+  return v.ok
+    ? `<span class="ok">ok</span>`
+    : `<span class="bad">mismatch: ${grouped(v.actual)} of ${grouped(v.expected)}</span>`;
 }
 
 function summaryTable(runs: RunResult[]): string {
@@ -85,15 +89,21 @@ function summaryTable(runs: RunResult[]): string {
     ['ok ops', (r) => grouped(r.okOps)],
     ['failed ops', (r) => (r.failedOps > 0 ? `<span class="bad">${grouped(r.failedOps)}</span>` : '0')],
     ['main op', (r) => esc(mainOperation(r)?.kind ?? '-')],
-    ['p50 / p99 ms', (r) => {
-      const l = mainOperation(r)?.latency;
-      return l === undefined ? '-' : `${millis(l.p50)} / ${millis(l.p99)}`;
-    }],
+    [
+      'p50 / p99 ms',
+      (r) => {
+        const l = mainOperation(r)?.latency;
+        return l === undefined ? '-' : `${millis(l.p50)} / ${millis(l.p99)}`;
+      },
+    ],
     ['client CPU s / M points', (r) => fixed(r.clientCpuSPerMpts, 3)],
     ['peak RSS, MB', (r) => fixed(r.peakRssMb, 1)],
     ['verify', verifyCell],
   ];
-  return table(['', ...runs.map((r) => r.label)], rows.map(([name, cell]) => [esc(name), ...runs.map(cell)]));
+  return table(
+    ['', ...runs.map((r) => r.label)],
+    rows.map(([name, cell]) => [esc(name), ...runs.map(cell)]),
+  );
 }
 
 function latencyRows(latency: Record<string, LatencySummary>): string[][] {
@@ -125,7 +135,9 @@ function runSection(r: RunResult, index: number): string {
   if (hist.length > 0) {
     parts.push(
       '<h3>Latency histograms</h3>',
-      ...hist.map(([k, h], i) => histogramChart({ title: `${k}: ${grouped(h.count)} operations`, data: h, colorIndex: i })),
+      ...hist.map(([k, h], i) =>
+        histogramChart({ title: `${k}: ${grouped(h.count)} operations`, data: h, colorIndex: i }),
+      ),
     );
   }
   if (r.queries !== undefined && Object.keys(r.queries).length > 0) {

@@ -5,5 +5,7 @@
 export function prettyJson(value: unknown): string {
   const text = JSON.stringify(value, null, 2);
   // only arrays that span lines are touched: a JSON string never holds a raw newline, so no string changes
-  return text.replace(/\[\s*-?[\d.eE+-]+(?:\s*,\s*-?[\d.eE+-]+)*\s*\]/g, (arr) => (arr.includes('\n') ? arr.replace(/\s+/g, '') : arr));
+  return text.replace(/\[\s*-?[\d.eE+-]+(?:\s*,\s*-?[\d.eE+-]+)*\s*\]/g, (arr) =>
+    arr.includes('\n') ? arr.replace(/\s+/g, '') : arr,
+  );
 }

@@ -11,7 +11,9 @@ export function fixed(n: number, digits: number): string {
 /** rounded integer with thousands separators: 1234567.8 -> "1,234,568" */
 export function grouped(n: number): string {
   if (!Number.isFinite(n)) return String(n);
-  const s = Math.round(Math.abs(n)).toString().replace(/\B(?=(\d{3})+$)/g, ',');
+  const s = Math.round(Math.abs(n))
+    .toString()
+    .replace(/\B(?=(\d{3})+$)/g, ',');
   return n < 0 && Math.round(n) !== 0 ? `-${s}` : s;
 }
 

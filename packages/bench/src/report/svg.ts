@@ -3,7 +3,18 @@
  * it is not needed, and leaving it out keeps the page free of any http:// text.
  */
 
-export const PALETTE = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#76b7b2', '#edc948', '#b07aa1', '#ff9da7', '#9c755f', '#bab0ac'];
+export const PALETTE = [
+  '#4e79a7',
+  '#f28e2b',
+  '#59a14f',
+  '#e15759',
+  '#76b7b2',
+  '#edc948',
+  '#b07aa1',
+  '#ff9da7',
+  '#9c755f',
+  '#bab0ac',
+];
 
 export function color(i: number): string {
   return PALETTE[i % PALETTE.length];
@@ -64,7 +75,13 @@ export function line(x1: number, y1: number, x2: number, y2: number, attrs: stri
 }
 
 /** horizontal grid lines with labels at the y ticks, and the two axes */
-export function yGrid(ticks: number[], y: (v: number) => number, left: number, right: number, label: (v: number) => string): string {
+export function yGrid(
+  ticks: number[],
+  y: (v: number) => number,
+  left: number,
+  right: number,
+  label: (v: number) => string,
+): string {
   const parts = ticks.map(
     (t) => line(left, y(t), right, y(t), 'class="grid"') + text(left - 6, y(t) + 4, label(t), 'text-anchor="end"'),
   );
@@ -82,7 +99,10 @@ export function legend(entries: { name: string; fill: string }[], right: number,
   const items: string[] = [];
   for (let i = entries.length - 1; i >= 0; i--) {
     x -= 18 + entries[i].name.length * 7; // ~7 px per character at the 12 px font
-    items.push(`<rect x="${c(x)}" y="${c(top - 9)}" width="10" height="10" fill="${entries[i].fill}"/>` + text(x + 14, top, entries[i].name));
+    items.push(
+      `<rect x="${c(x)}" y="${c(top - 9)}" width="10" height="10" fill="${entries[i].fill}"/>` +
+        text(x + 14, top, entries[i].name),
+    );
   }
   return items.join('');
 }

@@ -23,7 +23,11 @@ function runs() {
       sampleRun('insertTablet', {}, 1_000_000),
       sampleRun('insertRecords, <slow>', { failedOps: 2, errors: ['see https://example.org/why'] }, 300_000),
     ],
-    java: sampleRun('java', { throughput: [], histograms: {}, latency: {}, queries: undefined, verify: undefined }, 900_000),
+    java: sampleRun(
+      'java',
+      { throughput: [], histograms: {}, latency: {}, queries: undefined, verify: undefined },
+      900_000,
+    ),
   };
 }
 
@@ -32,7 +36,11 @@ describe('writeResults', () => {
     const dir = join(tempDir(), 'nested', 'out');
     const { results } = runs();
     const paths = writeResults(dir, results);
-    expect(paths).toEqual({ json: join(dir, 'results.json'), csv: join(dir, 'results.csv'), html: join(dir, 'report.html') });
+    expect(paths).toEqual({
+      json: join(dir, 'results.json'),
+      csv: join(dir, 'results.csv'),
+      html: join(dir, 'report.html'),
+    });
     for (const p of Object.values(paths)) expect(dirname(p)).toBe(dir);
   });
 
@@ -48,7 +56,10 @@ describe('writeResults', () => {
     const { results, java } = runs();
     const paths = writeResults(tempDir(), results, { java });
     const lines = readFileSync(paths.csv, 'utf8').trimEnd().split('\n');
-    const pairs = resultLine(results[0]).split(' ').slice(1).map((p) => p.split('='));
+    const pairs = resultLine(results[0])
+      .split(' ')
+      .slice(1)
+      .map((p) => p.split('='));
     expect(lines[0].split(',')).toEqual(pairs.map(([k]) => k));
     expect(lines).toHaveLength(1 + 3);
     expect(lines[1].split(',')).toEqual(pairs.map(([, v]) => v));
@@ -75,7 +86,16 @@ describe('writeResults', () => {
   });
 
   it('copes with runs that have no samples at all', () => {
-    const none = { throughput: [], histograms: {}, latency: {}, errors: [], points: 0, pointsPerS: 0, okOps: 0, clientCpuSPerMpts: 0 };
+    const none = {
+      throughput: [],
+      histograms: {},
+      latency: {},
+      errors: [],
+      points: 0,
+      pointsPerS: 0,
+      okOps: 0,
+      clientCpuSPerMpts: 0,
+    };
     const empty = sampleRun('empty', none, 0);
     const html = readFileSync(writeResults(tempDir(), [empty]).html, 'utf8');
     expect(html).toContain('no data');

@@ -10,7 +10,11 @@ import { prettyJson } from './json.js';
  * Writes the three files into `dir` (created if missing) and returns their paths. The Java run, when
  * given, is appended after `results` in all three, so it is compared like any other run.
  */
-export function writeResults(dir: string, results: RunResult[], extra: { java?: RunResult } = {}): { json: string; csv: string; html: string } {
+export function writeResults(
+  dir: string,
+  results: RunResult[],
+  extra: { java?: RunResult } = {},
+): { json: string; csv: string; html: string } {
   const runs = extra.java === undefined ? results : [...results, extra.java];
   mkdirSync(dir, { recursive: true });
   const paths = { json: join(dir, 'results.json'), csv: join(dir, 'results.csv'), html: join(dir, 'report.html') };

@@ -18,7 +18,9 @@ export async function prepareDatabase(c: BenchConfig, host: string, port: number
       if (whole) await s.executeNonQueryStatement(`DROP DATABASE IF EXISTS ${c.database}`);
       await s.executeNonQueryStatement(`CREATE DATABASE IF NOT EXISTS ${c.database}`);
       const fields = sensorTypes(c).map((t, i) => `s${i} ${dataTypeName(t)} FIELD`);
-      await s.executeNonQueryStatement(`CREATE TABLE IF NOT EXISTS ${c.database}.${TABLE_NAME} (${DEVICE_TAG} STRING TAG, ${fields.join(', ')})`);
+      await s.executeNonQueryStatement(
+        `CREATE TABLE IF NOT EXISTS ${c.database}.${TABLE_NAME} (${DEVICE_TAG} STRING TAG, ${fields.join(', ')})`,
+      );
     } finally {
       await s.close();
     }
@@ -43,7 +45,9 @@ export async function countPoints(c: BenchConfig, host: string, port: number): P
     const s = new TableSession({ host, port, nodeUrls: c.nodeUrls, database: c.database });
     await s.open();
     try {
-      const counts = sensorTypes(c).map((_, i) => `count(s${i})`).join(', ');
+      const counts = sensorTypes(c)
+        .map((_, i) => `count(s${i})`)
+        .join(', ');
       const where = whole ? '' : ` WHERE ${DEVICE_TAG} IN (${devices.map((d) => `'${deviceName(c, d)}'`).join(', ')})`;
       return await sumFirstRow(await s.executeQueryStatement(`SELECT ${counts} FROM ${TABLE_NAME}${where}`));
     } finally {

@@ -13,15 +13,39 @@ export function runJava(c: BenchConfig, host: string, port: number): RunResult {
   const threads = c.workers * c.clients;
   const points = c.deviceCount * c.sensors * c.batchSize * c.loop;
   const method = c.method === 'insertRecords' ? 'insertRecords' : 'insertTablet';
-  const args = [`host=${host}`, `port=${port}`, `threads=${threads}`, `points=${points}`, `mode=${c.model}`, `noop=${c.serverNoop}`, `verify=${c.verify}`, `method=${method}`];
+  const args = [
+    `host=${host}`,
+    `port=${port}`,
+    `threads=${threads}`,
+    `points=${points}`,
+    `mode=${c.model}`,
+    `noop=${c.serverNoop}`,
+    `verify=${c.verify}`,
+    `method=${method}`,
+  ];
   const out = execFileSync('bash', [script, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
   const line = out.split('\n').find((l) => l.startsWith('RESULT '));
   if (line === undefined) throw new Error(`java/bench.sh printed no RESULT line:\n${out}`);
-  const kv = Object.fromEntries(line.split(' ').slice(1).map((p) => p.split('=') as [string, string]));
+  const kv = Object.fromEntries(
+    line
+      .split(' ')
+      .slice(1)
+      .map((p) => p.split('=') as [string, string]),
+  );
   const num = (k: string) => Number(kv[k] ?? NaN);
   const p50 = num('insert_ms_p50');
   const p99 = num('p99');
-  const latency: LatencySummary = { count: 0, min: NaN, avg: NaN, p50, p90: NaN, p95: NaN, p99, p999: NaN, max: num('max') };
+  const latency: LatencySummary = {
+    count: 0,
+    min: NaN,
+    avg: NaN,
+    p50,
+    p90: NaN,
+    p95: NaN,
+    p99,
+    p999: NaN,
+    max: num('max'),
+  };
   const v = /^VERIFY count=(\d+) expected=(\d+)/m.exec(out);
   return {
     ...(v ? { verify: { expected: Number(v[2]), actual: Number(v[1]), ok: v[1] === v[2] } } : {}),

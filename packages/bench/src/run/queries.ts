@@ -11,7 +11,11 @@ const FACTOR = { ms: 1, us: 1_000, ns: 1_000_000 } as const;
  * The query workload after the writes: `queryLoops` runs of each kind, over this machine's devices in
  * turn. Raw range (one batch of rows), aggregation with GROUP BY time, last value, latest 10 rows.
  */
-export async function runQueries(c: BenchConfig, host: string, port: number): Promise<NonNullable<RunResult['queries']>> {
+export async function runQueries(
+  c: BenchConfig,
+  host: string,
+  port: number,
+): Promise<NonNullable<RunResult['queries']>> {
   const session: BaseSession =
     c.model === 'table'
       ? new TableSession({ host, port, nodeUrls: c.nodeUrls, database: c.database })
@@ -48,17 +52,25 @@ export function sql(c: BenchConfig, kind: QueryKind, d: number, i: number): stri
   if (c.model === 'table') {
     const dev = `${DEVICE_TAG} = '${deviceName(c, d)}'`;
     switch (kind) {
-      case 'raw': return `SELECT * FROM ${TABLE_NAME} WHERE ${dev} AND time >= ${start} AND time < ${end}`;
-      case 'aggregation': return `SELECT date_bin(${bucket}, time) AS w, count(s0) FROM ${TABLE_NAME} WHERE ${dev} AND time >= ${start} AND time < ${end} GROUP BY 1`;
-      case 'last': return `SELECT last(time), last_by(s0, time) FROM ${TABLE_NAME} WHERE ${dev}`;
-      case 'latest': return `SELECT * FROM ${TABLE_NAME} WHERE ${dev} ORDER BY time DESC LIMIT 10`;
+      case 'raw':
+        return `SELECT * FROM ${TABLE_NAME} WHERE ${dev} AND time >= ${start} AND time < ${end}`;
+      case 'aggregation':
+        return `SELECT date_bin(${bucket}, time) AS w, count(s0) FROM ${TABLE_NAME} WHERE ${dev} AND time >= ${start} AND time < ${end} GROUP BY 1`;
+      case 'last':
+        return `SELECT last(time), last_by(s0, time) FROM ${TABLE_NAME} WHERE ${dev}`;
+      case 'latest':
+        return `SELECT * FROM ${TABLE_NAME} WHERE ${dev} ORDER BY time DESC LIMIT 10`;
     }
   }
   const dev = deviceName(c, d);
   switch (kind) {
-    case 'raw': return `SELECT * FROM ${dev} WHERE time >= ${start} AND time < ${end}`;
-    case 'aggregation': return `SELECT count(s0) FROM ${dev} GROUP BY ([${start}, ${end}), ${bucket})`;
-    case 'last': return `SELECT last * FROM ${dev}`;
-    case 'latest': return `SELECT * FROM ${dev} ORDER BY time DESC LIMIT 10`;
+    case 'raw':
+      return `SELECT * FROM ${dev} WHERE time >= ${start} AND time < ${end}`;
+    case 'aggregation':
+      return `SELECT count(s0) FROM ${dev} GROUP BY ([${start}, ${end}), ${bucket})`;
+    case 'last':
+      return `SELECT last * FROM ${dev}`;
+    case 'latest':
+      return `SELECT * FROM ${dev} ORDER BY time DESC LIMIT 10`;
   }
 }

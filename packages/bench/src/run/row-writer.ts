@@ -12,7 +12,12 @@ type Send = (kind: string, pts: number, fn: () => Promise<number>) => Promise<vo
  * device; `close()` (the final flush) is timed too, and points the writer reports failed are taken
  * back there.
  */
-export function rowWriter(c: BenchConfig, pool: SessionPool | TableSessionPool, devices: readonly number[], send: Send) {
+export function rowWriter(
+  c: BenchConfig,
+  pool: SessionPool | TableSessionPool,
+  devices: readonly number[],
+  send: Send,
+) {
   const gens = devices.map(() => new BatchGenerator(c));
   const { measurements, types } = gens[0];
   const declared = Object.fromEntries(measurements.map((m, s) => [m, types[s]]));
@@ -66,9 +71,15 @@ export function rowWriter(c: BenchConfig, pool: SessionPool | TableSessionPool, 
  * keys is in V8's dictionary mode instead, which costs every reader, the writer included, several times
  * more per cell: see docs/PERFORMANCE.md.
  */
-function rowOfColumns(names: readonly string[], first: number): (cols: readonly ArrayLike<unknown>[], r: number) => Record<string, CellValue> {
+function rowOfColumns(
+  names: readonly string[],
+  first: number,
+): (cols: readonly ArrayLike<unknown>[], r: number) => Record<string, CellValue> {
   const body = `return { ${names.map((n, k) => `${JSON.stringify(n)}: cols[${k + first}][r]`).join(', ')} };`;
-  return new Function('cols', 'r', body) as (cols: readonly ArrayLike<unknown>[], r: number) => Record<string, CellValue>;
+  return new Function('cols', 'r', body) as (
+    cols: readonly ArrayLike<unknown>[],
+    r: number,
+  ) => Record<string, CellValue>;
 }
 
 function nonNull(values: Record<string, CellValue>): number {

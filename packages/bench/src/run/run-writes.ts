@@ -24,9 +24,24 @@ export async function runWrites(c: BenchConfig, label: string, host: string, por
   const tasks: WorkerTask[] = Array.from({ length: c.workers }, (_, w) => {
     const first = c.deviceOffset + Math.floor((w * c.deviceCount) / c.workers);
     const next = c.deviceOffset + Math.floor(((w + 1) * c.deviceCount) / c.workers);
-    return { kind: 'write', workerId: w, config: c, host, port, firstDevice: first, deviceCount: next - first, counters, barrier };
+    return {
+      kind: 'write',
+      workerId: w,
+      config: c,
+      host,
+      port,
+      firstDevice: first,
+      deviceCount: next - first,
+      counters,
+      barrier,
+    };
   });
-  const piscina = new Piscina({ filename: workerFile, minThreads: c.workers, maxThreads: c.workers, idleTimeout: 1000 });
+  const piscina = new Piscina({
+    filename: workerFile,
+    minThreads: c.workers,
+    maxThreads: c.workers,
+    idleTimeout: 1000,
+  });
   const expectedPoints = c.deviceCount * c.sensors * c.batchSize * c.loop;
   const throughput: [number, number][] = [];
   let timedAt = 0;
@@ -55,7 +70,13 @@ export async function runWrites(c: BenchConfig, label: string, host: string, por
     throughput.push([(now - timedAt) / 1000, rate]);
     last = { t: now, points };
     if (showProgress) {
-      const line = progressLine({ points, totalPoints: expectedPoints, elapsedS: (now - timedAt) / 1000, nowPointsPerS: rate, errors: sum(2) });
+      const line = progressLine({
+        points,
+        totalPoints: expectedPoints,
+        elapsedS: (now - timedAt) / 1000,
+        nowPointsPerS: rate,
+        errors: sum(2),
+      });
       process.stdout.write(process.stdout.isTTY ? `\r${line}` : `${line}\n`);
     }
   }, c.reportIntervalMs);
@@ -72,7 +93,8 @@ export async function runWrites(c: BenchConfig, label: string, host: string, por
     // the last partial interval, so that even a run shorter than one interval has a point on the chart
     const now = performance.now();
     const points = sum(0);
-    if (now > last.t && points > last.points) throughput.push([(now - timedAt) / 1000, ((points - last.points) * 1000) / (now - last.t)]);
+    if (now > last.t && points > last.points)
+      throughput.push([(now - timedAt) / 1000, ((points - last.points) * 1000) / (now - last.t)]);
   }
   if (showProgress && process.stdout.isTTY) process.stdout.write('\n');
   const failed = results.find((r) => r.state === 'failed');
@@ -105,7 +127,9 @@ export async function runWrites(c: BenchConfig, label: string, host: string, por
       failedOps,
       pointsPerS: points / durationS,
       opsPerS: (okOps + failedOps) / durationS,
-      latency: Object.fromEntries(Object.entries(histograms).map(([k, d]) => [k, LatencyHistogram.from(d).summaryMs()])),
+      latency: Object.fromEntries(
+        Object.entries(histograms).map(([k, d]) => [k, LatencyHistogram.from(d).summaryMs()]),
+      ),
       histograms,
       clientCpuS: cpuS,
       clientCpuSPerMpts: points > 0 ? cpuS / (points / 1e6) : 0,

@@ -26,7 +26,13 @@ export default async function run(task: WorkerTask): Promise<WorkerResult> {
   const barrier = new Int32Array(task.barrier);
   const pool =
     c.model === 'table'
-      ? new TableSessionPool({ host: task.host, port: task.port, nodeUrls: c.nodeUrls, database: c.database, maxSize: c.poolMaxSize })
+      ? new TableSessionPool({
+          host: task.host,
+          port: task.port,
+          nodeUrls: c.nodeUrls,
+          database: c.database,
+          maxSize: c.poolMaxSize,
+        })
       : new SessionPool({ host: task.host, port: task.port, nodeUrls: c.nodeUrls, maxSize: c.poolMaxSize });
   const latency = new Map<string, LatencyHistogram>();
   const errors: string[] = [];
@@ -61,7 +67,8 @@ export default async function run(task: WorkerTask): Promise<WorkerResult> {
       if (timed.on) okOps++;
     } catch (e) {
       failed = true;
-      if (e instanceof IoTDBBatchError) ok = Math.round((pts * e.succeeded.length) / (e.succeeded.length + e.failures.length));
+      if (e instanceof IoTDBBatchError)
+        ok = Math.round((pts * e.succeeded.length) / (e.succeeded.length + e.failures.length));
       else ok = 0;
       if (timed.on) failedOps++;
       if (errors.length < 10) errors.push((e as Error).message);
@@ -85,7 +92,8 @@ export default async function run(task: WorkerTask): Promise<WorkerResult> {
     const write = writer(c, pool, gens, send);
     for (const d of mine) await write([d], -1); // schema warm-up row, untimed
     if (c.method === 'writer') return rowWriterClient(mine);
-    for (let round = 0; round < c.warmupRounds; round++) for (let i = 0; i < mine.length; i += group) await write(mine.slice(i, i + group), round);
+    for (let round = 0; round < c.warmupRounds; round++)
+      for (let i = 0; i < mine.length; i += group) await write(mine.slice(i, i + group), round);
     await arrive();
     for (let round = c.warmupRounds; round < c.warmupRounds + c.loop; round++) {
       if (Atomics.load(barrier, 1) === 1) break;
@@ -113,7 +121,11 @@ export default async function run(task: WorkerTask): Promise<WorkerResult> {
     if (++arrivedClients === c.clients) {
       Atomics.add(barrier, 0, 1);
       Atomics.notify(barrier, 0);
-      for (let n = Atomics.load(barrier, 0); n < c.workers && Atomics.load(barrier, 1) === 0; n = Atomics.load(barrier, 0)) {
+      for (
+        let n = Atomics.load(barrier, 0);
+        n < c.workers && Atomics.load(barrier, 1) === 0;
+        n = Atomics.load(barrier, 0)
+      ) {
         const w = Atomics.waitAsync(barrier, 0, n, 1000);
         if (w.async) await w.value;
       }
@@ -163,9 +175,18 @@ function writer(c: BenchConfig, pool: SessionPool | TableSessionPool, gens: Batc
     return async (devices: number[], round: number) => {
       const tablets = devices.map((d, k) => gens[k].table(d, round));
       const pts = gens.slice(0, devices.length).reduce((n, g) => n + g.points, 0);
-      if (dry) return send('encode', pts, async () => (tablets.forEach((t) => encode((w) => writeInsertTabletReq(w, 1n, prepareTableTablet(t)))), pts));
+      if (dry)
+        return send(
+          'encode',
+          pts,
+          async () => (tablets.forEach((t) => encode((w) => writeInsertTabletReq(w, 1n, prepareTableTablet(t)))), pts),
+        );
       if (tablets.length === 1) return send('insert', pts, async () => (await p.insert(tablets[0]), pts));
-      return send('insertParallel', pts, async () => (await p.insertParallel(tablets, { concurrency: tablets.length }), pts));
+      return send(
+        'insertParallel',
+        pts,
+        async () => (await p.insertParallel(tablets, { concurrency: tablets.length }), pts),
+      );
     };
   }
   const p = pool as SessionPool;
@@ -177,14 +198,20 @@ function writer(c: BenchConfig, pool: SessionPool | TableSessionPool, gens: Batc
       const records = interleave(lists, c.interlacedDevices > 1);
       if (dry) return send('encode', pts, async () => (records.forEach((r) => encodeRecord(r)), pts));
       const kind = noop ? 'testInsertRecords' : 'insertRecords';
-      return send(kind, pts, async () => (await (noop ? p.execute((s) => s.testInsertRecords(records)) : p.insertRecords(records)), pts));
+      return send(
+        kind,
+        pts,
+        async () => (await (noop ? p.execute((s) => s.testInsertRecords(records)) : p.insertRecords(records)), pts),
+      );
     }
     const tablets = devices.map((d, k) => gens[k].tree(d, round));
     const pts = gens.slice(0, devices.length).reduce((n, g) => n + g.points, 0);
     if (dry) {
       return send('encode', pts, async () => {
         const prepared: PreparedTablet[] = tablets.map((t) => prepareTablet(t));
-        encode((w) => (prepared.length === 1 ? writeInsertTabletReq(w, 1n, prepared[0]) : writeInsertTabletsReq(w, 1n, prepared)));
+        encode((w) =>
+          prepared.length === 1 ? writeInsertTabletReq(w, 1n, prepared[0]) : writeInsertTabletsReq(w, 1n, prepared),
+        );
         return pts;
       });
     }
@@ -197,9 +224,17 @@ function writer(c: BenchConfig, pool: SessionPool | TableSessionPool, gens: Batc
     }
     if (c.method === 'insertTablets') {
       const kind = noop ? 'testInsertTablets' : 'insertTablets';
-      return send(kind, pts, async () => (await (noop ? p.execute((s) => s.testInsertTablets(tablets)) : p.insertTablets(tablets)), pts));
+      return send(
+        kind,
+        pts,
+        async () => (await (noop ? p.execute((s) => s.testInsertTablets(tablets)) : p.insertTablets(tablets)), pts),
+      );
     }
-    return send('insertTabletsParallel', pts, async () => (await p.insertTabletsParallel(tablets, { concurrency: tablets.length }), pts));
+    return send(
+      'insertTabletsParallel',
+      pts,
+      async () => (await p.insertTabletsParallel(tablets, { concurrency: tablets.length }), pts),
+    );
   };
 }
 

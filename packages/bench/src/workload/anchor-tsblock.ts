@@ -26,11 +26,15 @@ export function anchorTsBlock(rows: number, sensors: number): Buffer {
 
 function encodingOf(t: TSDataType): number {
   switch (t) {
-    case TSDataType.BOOLEAN: return ColumnEncoding.BYTE_ARRAY;
+    case TSDataType.BOOLEAN:
+      return ColumnEncoding.BYTE_ARRAY;
     case TSDataType.INT32:
-    case TSDataType.FLOAT: return ColumnEncoding.INT32_ARRAY;
-    case TSDataType.TEXT: return ColumnEncoding.BINARY_ARRAY;
-    default: return ColumnEncoding.INT64_ARRAY;
+    case TSDataType.FLOAT:
+      return ColumnEncoding.INT32_ARRAY;
+    case TSDataType.TEXT:
+      return ColumnEncoding.BINARY_ARRAY;
+    default:
+      return ColumnEncoding.INT64_ARRAY;
   }
 }
 
@@ -43,12 +47,15 @@ function column(t: TSDataType, col: ArrayLike<unknown>, rows: number): Buffer {
       return Buffer.concat([mayHaveNull, bits]);
     }
     case TSDataType.TEXT:
-      return Buffer.concat([mayHaveNull, ...Array.from({ length: rows }, (_, r) => {
-        const s = Buffer.from(col[r] as string);
-        const len = Buffer.alloc(4);
-        len.writeInt32BE(s.length);
-        return Buffer.concat([len, s]);
-      })]);
+      return Buffer.concat([
+        mayHaveNull,
+        ...Array.from({ length: rows }, (_, r) => {
+          const s = Buffer.from(col[r] as string);
+          const len = Buffer.alloc(4);
+          len.writeInt32BE(s.length);
+          return Buffer.concat([len, s]);
+        }),
+      ]);
     default: {
       const width = t === TSDataType.INT32 || t === TSDataType.FLOAT ? 4 : 8;
       const out = Buffer.alloc(width * rows);

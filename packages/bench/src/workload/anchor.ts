@@ -19,12 +19,17 @@ export function anchorTypes(sensors: number): TSDataType[] {
   for (let s = 0; s < sensors; s++) {
     const f = s / sensors;
     types.push(
-      f < 0.3 ? TSDataType.FLOAT
-      : f < 0.5 ? TSDataType.DOUBLE
-      : f < 0.7 ? TSDataType.INT32
-      : f < 0.8 ? TSDataType.INT64
-      : f < 0.9 ? TSDataType.TEXT
-      : TSDataType.BOOLEAN,
+      f < 0.3
+        ? TSDataType.FLOAT
+        : f < 0.5
+          ? TSDataType.DOUBLE
+          : f < 0.7
+            ? TSDataType.INT32
+            : f < 0.8
+              ? TSDataType.INT64
+              : f < 0.9
+                ? TSDataType.TEXT
+                : TSDataType.BOOLEAN,
     );
   }
   return types;
@@ -54,12 +59,18 @@ export class AnchorTabletBuilder {
     this.#timestamps = new Float64Array(rows);
     this.#columns = this.types.map((t) => {
       switch (t) {
-        case TSDataType.FLOAT: return new Float32Array(rows);
-        case TSDataType.DOUBLE: return new Float64Array(rows);
-        case TSDataType.INT32: return new Int32Array(rows);
-        case TSDataType.INT64: return new BigInt64Array(rows);
-        case TSDataType.TEXT: return new Array<string>(rows).fill('');
-        default: return new Array<boolean>(rows).fill(false);
+        case TSDataType.FLOAT:
+          return new Float32Array(rows);
+        case TSDataType.DOUBLE:
+          return new Float64Array(rows);
+        case TSDataType.INT32:
+          return new Int32Array(rows);
+        case TSDataType.INT64:
+          return new BigInt64Array(rows);
+        case TSDataType.TEXT:
+          return new Array<string>(rows).fill('');
+        default:
+          return new Array<boolean>(rows).fill(false);
       }
     });
   }
@@ -69,7 +80,13 @@ export class AnchorTabletBuilder {
     const rows = this.#rows;
     for (let r = 0; r < rows; r++) this.#timestamps[r] = T0 + (g0 + r) * 1000;
     for (let s = 0; s < this.types.length; s++) fillColumn(this.#columns[s], this.types[s], s, d, g0, rows);
-    return { deviceId: deviceId(d), measurements: this.measurements, dataTypes: this.types, timestamps: this.#timestamps, columns: this.#columns };
+    return {
+      deviceId: deviceId(d),
+      measurements: this.measurements,
+      dataTypes: this.types,
+      timestamps: this.#timestamps,
+      columns: this.#columns,
+    };
   }
 }
 
@@ -109,7 +126,11 @@ function fillColumn(col: AnchorColumn, type: TSDataType, s: number, d: number, g
 
 /** The same tablet with plain JS arrays (number/bigint) instead of typed arrays. */
 export function toPlainColumns(t: Tablet): Tablet {
-  return { ...t, timestamps: Array.from(t.timestamps as Float64Array), columns: t.columns!.map((c) => Array.from(c as ArrayLike<unknown>) as never) };
+  return {
+    ...t,
+    timestamps: Array.from(t.timestamps as Float64Array),
+    columns: t.columns!.map((c) => Array.from(c as ArrayLike<unknown>) as never),
+  };
 }
 
 /** The same tablet row-major (`values[row][column]`), the seed API's shape. */
@@ -117,5 +138,11 @@ export function toRowMajor(t: Tablet): Tablet {
   const cols = t.columns!.map((c) => Array.from(c as ArrayLike<unknown>));
   const rows = t.timestamps.length;
   const values = Array.from({ length: rows }, (_, r) => cols.map((c) => c[r]) as never[]);
-  return { deviceId: t.deviceId, measurements: t.measurements, dataTypes: t.dataTypes, timestamps: Array.from(t.timestamps as Float64Array), values };
+  return {
+    deviceId: t.deviceId,
+    measurements: t.measurements,
+    dataTypes: t.dataTypes,
+    timestamps: Array.from(t.timestamps as Float64Array),
+    values,
+  };
 }

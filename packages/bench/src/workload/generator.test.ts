@@ -8,14 +8,59 @@ import { sensorTypes } from './schema.js';
 
 function config(over: Partial<BenchConfig> = {}): BenchConfig {
   return {
-    host: undefined, port: 6667, nodeUrls: undefined, database: 'bench', workers: 1, clients: 1, poolMaxSize: 1,
-    devices: 10, sensors: 20, batchSize: 50, loop: 8, deviceOffset: 0, deviceCount: 10, model: 'tree', method: 'insertTablet',
+    host: undefined,
+    port: 6667,
+    nodeUrls: undefined,
+    database: 'bench',
+    workers: 1,
+    clients: 1,
+    poolMaxSize: 1,
+    devices: 10,
+    sensors: 20,
+    batchSize: 50,
+    loop: 8,
+    deviceOffset: 0,
+    deviceCount: 10,
+    model: 'tree',
+    method: 'insertTablet',
     tabletsPerRequest: 10,
-    typeProportions: { BOOLEAN: 1, INT32: 1, INT64: 1, FLOAT: 1, DOUBLE: 1, TEXT: 1, TIMESTAMP: 1, DATE: 1, BLOB: 1, STRING: 1 },
-    values: 'pattern', stringLength: 8, timeStep: 1000, precision: 'ms', outOfOrderRatio: 0, outOfOrderRange: 2,
-    interlacedDevices: 1, nullRatio: 0, rateLimit: 0, batchIntervalMs: 0, warmupRounds: 0, reportIntervalMs: 1000,
-    progress: false, workload: 'custom', seed: 42, queries: [], queryLoops: 1, verify: false, dryRun: false,
-    dryRunSend: false, serverNoop: false, out: undefined, compare: [], vsJava: false, ...over,
+    typeProportions: {
+      BOOLEAN: 1,
+      INT32: 1,
+      INT64: 1,
+      FLOAT: 1,
+      DOUBLE: 1,
+      TEXT: 1,
+      TIMESTAMP: 1,
+      DATE: 1,
+      BLOB: 1,
+      STRING: 1,
+    },
+    values: 'pattern',
+    stringLength: 8,
+    timeStep: 1000,
+    precision: 'ms',
+    outOfOrderRatio: 0,
+    outOfOrderRange: 2,
+    interlacedDevices: 1,
+    nullRatio: 0,
+    rateLimit: 0,
+    batchIntervalMs: 0,
+    warmupRounds: 0,
+    reportIntervalMs: 1000,
+    progress: false,
+    workload: 'custom',
+    seed: 42,
+    queries: [],
+    queryLoops: 1,
+    verify: false,
+    dryRun: false,
+    dryRunSend: false,
+    serverNoop: false,
+    out: undefined,
+    compare: [],
+    vsJava: false,
+    ...over,
   };
 }
 
@@ -27,7 +72,23 @@ const bytes = (t: Tablet): string => {
 
 describe('BatchGenerator', () => {
   it('spreads the sensors over the types by their proportions', () => {
-    const types = sensorTypes(config({ sensors: 10, typeProportions: { BOOLEAN: 0, INT32: 3, INT64: 0, FLOAT: 1, DOUBLE: 0, TEXT: 1, TIMESTAMP: 0, DATE: 0, BLOB: 0, STRING: 0 } }));
+    const types = sensorTypes(
+      config({
+        sensors: 10,
+        typeProportions: {
+          BOOLEAN: 0,
+          INT32: 3,
+          INT64: 0,
+          FLOAT: 1,
+          DOUBLE: 0,
+          TEXT: 1,
+          TIMESTAMP: 0,
+          DATE: 0,
+          BLOB: 0,
+          STRING: 0,
+        },
+      }),
+    );
     expect(types.filter((t) => t === TSDataType.INT32)).toHaveLength(6);
     expect(types.filter((t) => t === TSDataType.FLOAT)).toHaveLength(2);
     expect(types.filter((t) => t === TSDataType.TEXT)).toHaveLength(2);
@@ -49,7 +110,10 @@ describe('BatchGenerator', () => {
   it('counts points without the null cells', () => {
     const g = new BatchGenerator(config({ nullRatio: 0.25 }));
     const t = g.tree(0, 0);
-    const nulls = t.columns!.reduce((n, col) => n + Array.from(col as ArrayLike<unknown>).filter((v) => v === null).length, 0);
+    const nulls = t.columns!.reduce(
+      (n, col) => n + Array.from(col as ArrayLike<unknown>).filter((v) => v === null).length,
+      0,
+    );
     expect(nulls).toBeGreaterThan(0);
     expect(g.points).toBe(50 * 20 - nulls);
   });

@@ -1,4 +1,11 @@
-import { TSDataType, type CellValue, type ColumnInput, type RecordInput, type TableTablet, type Tablet } from '@iotdb/client';
+import {
+  TSDataType,
+  type CellValue,
+  type ColumnInput,
+  type RecordInput,
+  type TableTablet,
+  type Tablet,
+} from '@iotdb/client';
 import type { BenchConfig } from '../types.js';
 import { DEVICE_TAG, TABLE_NAME, deviceName, sensorTypes } from './schema.js';
 import { DATES, hash32, textTable, unit } from './values.js';
@@ -43,13 +50,15 @@ export class BatchGenerator {
     this.#text = textTable(c.stringLength, c.values === 'random', c.seed);
     this.#blobs = this.#text.map((t) => Buffer.from(t));
     this.#timestamps = c.precision === 'ns' ? new BigInt64Array(rows) : new Float64Array(rows);
-    if (FIRST_ROW + this.#totalRounds * rows >= 2 ** 31) throw new RangeError('more than 2^31 rows per device: lower loop or batchSize');
+    if (FIRST_ROW + this.#totalRounds * rows >= 2 ** 31)
+      throw new RangeError('more than 2^31 rows per device: lower loop or batchSize');
     this.#rowIndex = new Int32Array(rows);
     this.#tags = new Array<string>(rows).fill('');
     const typed = c.nullRatio === 0;
     this.#columns = this.types.map((t): Column => {
       if (typed && t === TSDataType.FLOAT) return new Float32Array(rows);
-      if (typed && (t === TSDataType.DOUBLE || t === TSDataType.INT64 || t === TSDataType.TIMESTAMP)) return new Float64Array(rows);
+      if (typed && (t === TSDataType.DOUBLE || t === TSDataType.INT64 || t === TSDataType.TIMESTAMP))
+        return new Float64Array(rows);
       if (typed && t === TSDataType.INT32) return new Int32Array(rows);
       return new Array<CellValue>(rows).fill(null);
     });
@@ -116,7 +125,8 @@ export class BatchGenerator {
     if (ratio > 0 && range > 0) {
       const inFirstHalf = round % (2 * range) < range;
       const first = inFirstHalf ? round : round - range;
-      if (first + range < this.#totalRounds && unit(d, first, i, this.#c.seed) < ratio) src = inFirstHalf ? round + range : round - range;
+      if (first + range < this.#totalRounds && unit(d, first, i, this.#c.seed) < ratio)
+        src = inFirstHalf ? round + range : round - range;
     }
     return FIRST_ROW + src * this.#rows + i;
   }
@@ -129,7 +139,8 @@ export class BatchGenerator {
       const g = round < 0 ? 0 : this.rowOf(d, round, i);
       this.#rowIndex[i] = g;
       const t = (T0_MS + g * c.timeStep) * factor;
-      if (this.#timestamps instanceof BigInt64Array) this.#timestamps[i] = BigInt(T0_MS + g * c.timeStep) * BigInt(factor);
+      if (this.#timestamps instanceof BigInt64Array)
+        this.#timestamps[i] = BigInt(T0_MS + g * c.timeStep) * BigInt(factor);
       else this.#timestamps[i] = t;
     }
     let nulls = 0;
@@ -164,7 +175,16 @@ export class BatchGenerator {
 }
 
 /** "pattern" values, the Java anchor's formulas; one tight loop per type. */
-function fillPattern(type: TSDataType, col: Column, idx: Int32Array, rows: number, s: number, d: number, text: string[], blobs: Buffer[]): void {
+function fillPattern(
+  type: TSDataType,
+  col: Column,
+  idx: Int32Array,
+  rows: number,
+  s: number,
+  d: number,
+  text: string[],
+  blobs: Buffer[],
+): void {
   const cells = col as CellValue[];
   switch (type) {
     case TSDataType.BOOLEAN:
@@ -197,20 +217,47 @@ function fillPattern(type: TSDataType, col: Column, idx: Int32Array, rows: numbe
 }
 
 /** "random" values from the hash of (row, sensor, device, seed). */
-function fillRandom(type: TSDataType, col: Column, idx: Int32Array, rows: number, s: number, d: number, seed: number, text: string[], blobs: Buffer[]): void {
+function fillRandom(
+  type: TSDataType,
+  col: Column,
+  idx: Int32Array,
+  rows: number,
+  s: number,
+  d: number,
+  seed: number,
+  text: string[],
+  blobs: Buffer[],
+): void {
   const cells = col as CellValue[];
   for (let i = 0; i < rows; i++) {
     const h = hash32(idx[i], s, d, seed);
     switch (type) {
-      case TSDataType.BOOLEAN: cells[i] = (h & 1) === 0; break;
-      case TSDataType.INT32: col[i] = h | 0; break;
-      case TSDataType.INT64: col[i] = (hash32(h, s, d, seed) % 2097152) * 4294967296 + h - 2 ** 52; break;
-      case TSDataType.FLOAT: col[i] = (h & 0xfffff) / 1000; break;
-      case TSDataType.DOUBLE: col[i] = (h / 4294967296) * 1000; break;
-      case TSDataType.TIMESTAMP: col[i] = T0_MS + (h % 1_000_000); break;
-      case TSDataType.DATE: cells[i] = DATES[h % DATES.length]; break;
-      case TSDataType.BLOB: cells[i] = blobs[h % 100]; break;
-      default: cells[i] = text[h % 100];
+      case TSDataType.BOOLEAN:
+        cells[i] = (h & 1) === 0;
+        break;
+      case TSDataType.INT32:
+        col[i] = h | 0;
+        break;
+      case TSDataType.INT64:
+        col[i] = (hash32(h, s, d, seed) % 2097152) * 4294967296 + h - 2 ** 52;
+        break;
+      case TSDataType.FLOAT:
+        col[i] = (h & 0xfffff) / 1000;
+        break;
+      case TSDataType.DOUBLE:
+        col[i] = (h / 4294967296) * 1000;
+        break;
+      case TSDataType.TIMESTAMP:
+        col[i] = T0_MS + (h % 1_000_000);
+        break;
+      case TSDataType.DATE:
+        cells[i] = DATES[h % DATES.length];
+        break;
+      case TSDataType.BLOB:
+        cells[i] = blobs[h % 100];
+        break;
+      default:
+        cells[i] = text[h % 100];
     }
   }
 }

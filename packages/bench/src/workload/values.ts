@@ -29,4 +29,6 @@ export function textTable(length: number, random: boolean, seed: number): string
 }
 
 /** 366 DATE strings from 2024-01-01. */
-export const DATES: readonly string[] = Array.from({ length: 366 }, (_, i) => new Date(Date.UTC(2024, 0, 1 + i)).toISOString().slice(0, 10));
+export const DATES: readonly string[] = Array.from({ length: 366 }, (_, i) =>
+  new Date(Date.UTC(2024, 0, 1 + i)).toISOString().slice(0, 10),
+);

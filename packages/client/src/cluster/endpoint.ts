@@ -14,6 +14,7 @@ export function endpointKey(e: Endpoint): string {
 export function parseEndpoint(url: string, field: string): Endpoint {
   const m = /^(?:\[([^\]]+)\]|([^:]+)):(\d{1,5})$/.exec(String(url).trim());
   const port = m ? Number(m[3]) : NaN;
-  if (!m || port < 1 || port > 65535) throw new IoTDBValidationError(field, `needs 'host:port', got ${JSON.stringify(url)}`);
+  if (!m || port < 1 || port > 65535)
+    throw new IoTDBValidationError(field, `needs 'host:port', got ${JSON.stringify(url)}`);
   return { host: m[1] ?? m[2], port };
 }

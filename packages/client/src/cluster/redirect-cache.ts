@@ -21,7 +21,12 @@ export class RedirectCache {
    * Learns from a write's status; `deviceOf(i)` names the device of sub-status i (entry or row), and
    * `accept` says whether a node may be routed to now (not while it is quarantined).
    */
-  learn(status: TSStatus, device: string | null, deviceOf: (i: number) => string | null, accept: (e: Endpoint) => boolean): void {
+  learn(
+    status: TSStatus,
+    device: string | null,
+    deviceOf: (i: number) => string | null,
+    accept: (e: Endpoint) => boolean,
+  ): void {
     if (device !== null && status.redirectNode) this.#set(device, status.redirectNode, accept);
     status.subStatus?.forEach((sub, i) => {
       const d = sub.redirectNode ? deviceOf(i) : null;

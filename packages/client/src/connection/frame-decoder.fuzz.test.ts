@@ -6,11 +6,13 @@ import { FrameDecoder } from './frame-decoder.js';
 const SEED = 20261123;
 
 function framed(payloads: readonly Uint8Array[]): Buffer {
-  return Buffer.concat(payloads.flatMap((p) => {
-    const h = Buffer.alloc(4);
-    h.writeInt32BE(p.length, 0);
-    return [h, Buffer.from(p)];
-  }));
+  return Buffer.concat(
+    payloads.flatMap((p) => {
+      const h = Buffer.alloc(4);
+      h.writeInt32BE(p.length, 0);
+      return [h, Buffer.from(p)];
+    }),
+  );
 }
 
 /** `bytes` cut at the given points (each taken modulo the length). */
@@ -28,13 +30,17 @@ function cut(bytes: Buffer, points: readonly number[]): Buffer[] {
 describe('FrameDecoder, property tests', () => {
   it('hands out the same frames however the stream is cut', () => {
     fc.assert(
-      fc.property(fc.array(fc.uint8Array({ maxLength: 300 }), { maxLength: 6 }), fc.array(fc.nat(), { maxLength: 20 }), (payloads, points) => {
-        const d = new FrameDecoder(1 << 20);
-        const out: Buffer[] = [];
-        for (const chunk of cut(framed(payloads), points)) d.push(chunk, (f) => out.push(Buffer.from(f)));
-        expect(out).toEqual(payloads.map((p) => Buffer.from(p)));
-        expect(d.pendingBytes).toBe(0);
-      }),
+      fc.property(
+        fc.array(fc.uint8Array({ maxLength: 300 }), { maxLength: 6 }),
+        fc.array(fc.nat(), { maxLength: 20 }),
+        (payloads, points) => {
+          const d = new FrameDecoder(1 << 20);
+          const out: Buffer[] = [];
+          for (const chunk of cut(framed(payloads), points)) d.push(chunk, (f) => out.push(Buffer.from(f)));
+          expect(out).toEqual(payloads.map((p) => Buffer.from(p)));
+          expect(d.pendingBytes).toBe(0);
+        },
+      ),
       { seed: SEED, numRuns: 300 },
     );
   });

@@ -72,7 +72,7 @@ describe('FrameDecoder', () => {
     const stream = Buffer.concat([frame(A), frame(B), frame(C)]);
     // odd chunk sizes that cut headers and payloads in varied places
     const chunks: Buffer[] = [];
-    for (let pos = 0, size = 1; pos < stream.length; pos += size, size = (size * 3) % 17 + 1) {
+    for (let pos = 0, size = 1; pos < stream.length; pos += size, size = ((size * 3) % 17) + 1) {
       chunks.push(stream.subarray(pos, pos + size));
     }
     expect(decode(chunks)).toEqual([A, B, C]);
@@ -91,7 +91,13 @@ describe('FrameDecoder', () => {
 
   it('hands out zero-length frames between others in one chunk', () => {
     const empty = Buffer.alloc(0);
-    expect(decode([Buffer.concat([frame(empty), frame(A), frame(empty), frame(empty), frame(C)])])).toEqual([empty, A, empty, empty, C]);
+    expect(decode([Buffer.concat([frame(empty), frame(A), frame(empty), frame(empty), frame(C)])])).toEqual([
+      empty,
+      A,
+      empty,
+      empty,
+      C,
+    ]);
   });
 
   it('waits for the rest of an incomplete frame without handing anything out', () => {

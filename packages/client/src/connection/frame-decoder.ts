@@ -72,7 +72,9 @@ export class FrameDecoder {
 
   #checkLength(len: number): number {
     if (len < 0 || len > this.#maxFrameBytes) {
-      throw new IoTDBProtocolError(`frame of ${len} bytes at stream offset ${this.#streamPos} exceeds maxFrameBytes=${this.#maxFrameBytes}`);
+      throw new IoTDBProtocolError(
+        `frame of ${len} bytes at stream offset ${this.#streamPos} exceeds maxFrameBytes=${this.#maxFrameBytes}`,
+      );
     }
     return len;
   }

@@ -55,9 +55,21 @@ const session = (port: number) => new Session({ port, requestTimeoutMs: 2_000, r
 
 describe('a hostile server', () => {
   it('a query reply whose TsBlock announces 2^31-1 run-length rows: IoTDBProtocolError within 3 s, no huge allocation', async () => {
-    const block = Buffer.concat([Buffer.from([0, 0, 0, 1, 1, 0x7f, 0xff, 0xff, 0xff, 4, 4]), Buffer.from([2, 0, 0, 0, 0, 0, 0, 0, 0, 7]), Buffer.from([1, 0, 0, 0, 0, 9])]);
+    const block = Buffer.concat([
+      Buffer.from([0, 0, 0, 1, 1, 0x7f, 0xff, 0xff, 0xff, 4, 4]),
+      Buffer.from([2, 0, 0, 0, 0, 0, 0, 0, 0, 7]),
+      Buffer.from([1, 0, 0, 0, 0, 9]),
+    ]);
     const port = await hostile('executeQueryStatementV2', (seqid) =>
-      encodeReply('executeQueryStatementV2', seqid, { status: { code: 200 }, queryId: 1n, columns: ['c'], dataTypeList: ['INT32'], queryResult: [block], moreData: false, columnIndex2TsBlockColumnIndexList: [0] }),
+      encodeReply('executeQueryStatementV2', seqid, {
+        status: { code: 200 },
+        queryId: 1n,
+        columns: ['c'],
+        dataTypeList: ['INT32'],
+        queryResult: [block],
+        moreData: false,
+        columnIndex2TsBlockColumnIndexList: [0],
+      }),
     );
     const s = session(port);
     await s.open();
@@ -72,13 +84,21 @@ describe('a hostile server', () => {
 
   it('a status nested 6000 deep: IoTDBProtocolError, not a stack overflow; the session reconnects after', async () => {
     const level = Buffer.from([8, 0, 1, 0, 0, 0, 200, 15, 0, 3, 12, 0, 0, 0, 1]);
-    const status = Buffer.concat([...Array.from({ length: 6000 }, () => level), Buffer.from([8, 0, 1, 0, 0, 0, 200, 0]), Buffer.alloc(6000, 0)]);
+    const status = Buffer.concat([
+      ...Array.from({ length: 6000 }, () => level),
+      Buffer.from([8, 0, 1, 0, 0, 0, 200, 0]),
+      Buffer.alloc(6000, 0),
+    ]);
     let first = true;
     const port = await hostile('executeUpdateStatementV2', (seqid) => {
       if (!first) return null;
       first = false;
       // result struct: field 0 (struct TSExecuteStatementResp) -> field 1 (status) = the deep status
-      return reply('executeUpdateStatementV2', seqid, Buffer.concat([Buffer.from([12, 0, 0, 12, 0, 1]), status, Buffer.from([0, 0])]));
+      return reply(
+        'executeUpdateStatementV2',
+        seqid,
+        Buffer.concat([Buffer.from([12, 0, 0, 12, 0, 1]), status, Buffer.from([0, 0])]),
+      );
     });
     const s = session(port);
     await s.open();

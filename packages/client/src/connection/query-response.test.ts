@@ -18,7 +18,9 @@ import { FrameDecoder } from './frame-decoder.js';
  * A query response carrying the Java-made TsBlocks of the vectors, framed, fed to the connection's frame
  * decoder whole, split at every offset and byte by byte: the blocks decode to the same values every way.
  */
-const file = parseVectorFile(readFileSync(new URL('../../../fast-serializer/fixtures/vectors/tsblock.json', import.meta.url), 'utf8'));
+const file = parseVectorFile(
+  readFileSync(new URL('../../../fast-serializer/fixtures/vectors/tsblock.json', import.meta.url), 'utf8'),
+);
 const cases = (file.kind === 'tsblock' ? file.cases : []) as TsBlockCase[];
 
 function framedResponse(): Buffer {
@@ -61,7 +63,8 @@ describe('query responses through the frame decoder', () => {
   });
 
   it('decodes the same when the response is split in two, at offsets all through it', () => {
-    for (let at = 1; at < whole.length; at += 7) expectBlocksMatchVectors(decodeAll([whole.subarray(0, at), whole.subarray(at)]));
+    for (let at = 1; at < whole.length; at += 7)
+      expectBlocksMatchVectors(decodeAll([whole.subarray(0, at), whole.subarray(at)]));
   });
 
   it('decodes the same when the response arrives byte by byte', () => {

@@ -126,7 +126,11 @@ describe('RpcConnection against a server that answers', () => {
   it('resolves each call with the i64 result of its own reply, one after another', async () => {
     const srv = answeringServer();
     const c = await open(await srv.port);
-    const results = await Promise.all([c.call('requestStatementId', 1n), c.call('requestStatementId', 2n), c.call('requestStatementId', 3n)]);
+    const results = await Promise.all([
+      c.call('requestStatementId', 1n),
+      c.call('requestStatementId', 2n),
+      c.call('requestStatementId', 3n),
+    ]);
     expect(results).toEqual([10n, 20n, 30n]);
     expect(srv.calls.map((x) => x.method)).toEqual(['requestStatementId', 'requestStatementId', 'requestStatementId']);
     expect(srv.calls.map((x) => x.seqid)).toEqual([1, 2, 3]);
@@ -181,7 +185,13 @@ describe('RpcConnection against a server that answers', () => {
     // a REPLY header for the call, then a result struct cut short (field 0, i64, only 3 of its 8 bytes)
     const srv = answeringServer((call) => {
       const name = Buffer.from(call.method);
-      const body = Buffer.concat([Buffer.from([0x80, 0x01, 0x00, 0x02]), int32(name.length), name, int32(call.seqid), Buffer.from([10, 0, 0, 1, 2, 3])]);
+      const body = Buffer.concat([
+        Buffer.from([0x80, 0x01, 0x00, 0x02]),
+        int32(name.length),
+        name,
+        int32(call.seqid),
+        Buffer.from([10, 0, 0, 1, 2, 3]),
+      ]);
       return Buffer.concat([int32(body.length), body]);
     });
     const c = await open(await srv.port);
@@ -237,12 +247,20 @@ describe('RpcConnection against a server that never answers', () => {
   it('rejects calls queued behind the one that timed out', async () => {
     const port = await fakeServer(() => {});
     const c = await open(port, { requestTimeoutMs: 200 });
-    const results = await Promise.allSettled([c.call('requestStatementId', 1n), c.call('requestStatementId', 2n), c.call('requestStatementId', 3n)]);
+    const results = await Promise.allSettled([
+      c.call('requestStatementId', 1n),
+      c.call('requestStatementId', 2n),
+      c.call('requestStatementId', 3n),
+    ]);
     // the first times out; the ones queued behind it never leave the client
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
     const reasons = results.map((r) => (r as PromiseRejectedResult).reason as IoTDBConnectionError);
     expect(reasons[0]).toBeInstanceOf(IoTDBTimeoutError);
-    expect(reasons.map((e) => [e.reason, e.requestSent])).toEqual([['timeout', true], ['timeout', false], ['timeout', false]]);
+    expect(reasons.map((e) => [e.reason, e.requestSent])).toEqual([
+      ['timeout', true],
+      ['timeout', false],
+      ['timeout', false],
+    ]);
   });
 
   it('returns the request buffer to the pool after a timeout', async () => {
@@ -359,7 +377,9 @@ describe('RpcConnection.connect', () => {
         ],
         { stdio: ['ignore', 'pipe', 'ignore'] },
       );
-      const port = await new Promise<number>((resolve) => child!.stdout!.once('data', (d) => resolve(Number(String(d).trim()))));
+      const port = await new Promise<number>((resolve) =>
+        child!.stdout!.once('data', (d) => resolve(Number(String(d).trim()))),
+      );
       for (let i = 0; i < 16; i++) {
         const s = connect({ host: '127.0.0.1', port });
         s.on('error', () => {});
@@ -377,7 +397,10 @@ describe('RpcConnection.connect', () => {
       const port = await unacceptingPort();
       if (port === null) ctx.skip(); // this kernel accepted every handshake: no way to make connect hang locally
       const t0 = performance.now();
-      const e = await RpcConnection.open({ host: '127.0.0.1', port: port! }, options(port!, { connectTimeoutMs: 250 })).catch((x: unknown) => x);
+      const e = await RpcConnection.open(
+        { host: '127.0.0.1', port: port! },
+        options(port!, { connectTimeoutMs: 250 }),
+      ).catch((x: unknown) => x);
       const elapsed = performance.now() - t0;
       expect(e).toBeInstanceOf(IoTDBTimeoutError);
       expect((e as IoTDBTimeoutError).reason).toBe('timeout');

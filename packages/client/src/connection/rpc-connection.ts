@@ -119,14 +119,22 @@ export class RpcConnection {
    * a writer that puts it straight into the buffer. The request is encoded before anything is written:
    * an encoding error (bad user input) leaves the connection untouched.
    */
-  call<M extends ClientMethod>(method: M, args: ArgsOf<M> | ArgsWriter, options: CallOptions = {}): Promise<ResultOf<M>> {
+  call<M extends ClientMethod>(
+    method: M,
+    args: ArgsOf<M> | ArgsWriter,
+    options: CallOptions = {},
+  ): Promise<ResultOf<M>> {
     const run = () => this.#call(method, args, options);
     const next = this.#queue.then(run, run);
     this.#queue = next.catch(() => undefined);
     return next;
   }
 
-  async #call<M extends ClientMethod>(method: M, args: ArgsOf<M> | ArgsWriter, options: CallOptions): Promise<ResultOf<M>> {
+  async #call<M extends ClientMethod>(
+    method: M,
+    args: ArgsOf<M> | ArgsWriter,
+    options: CallOptions,
+  ): Promise<ResultOf<M>> {
     if (this.#broken) throw this.#notSent(this.#broken);
     if (options.signal?.aborted) throw options.signal.reason;
     const seqid = (this.#seqid = (this.#seqid + 1) | 0);
@@ -156,18 +164,28 @@ export class RpcConnection {
       return result.success;
     } catch (e) {
       if (e instanceof TApplicationError) throw e;
-      const error = e instanceof IoTDBProtocolError ? e : new IoTDBProtocolError(`${method}: malformed reply (${String(e)})`, { cause: e });
+      const error =
+        e instanceof IoTDBProtocolError
+          ? e
+          : new IoTDBProtocolError(`${method}: malformed reply (${String(e)})`, { cause: e });
       this.#breakWith(new IoTDBProtocolError(`${this.key}: ${method}: ${error.message}`, { cause: error }));
       throw this.#broken;
     }
   }
 
-  #encode<M extends ClientMethod>(method: M, seqid: number, args: ArgsOf<M> | ArgsWriter, sensitive: boolean): ByteWriter {
+  #encode<M extends ClientMethod>(
+    method: M,
+    seqid: number,
+    args: ArgsOf<M> | ArgsWriter,
+    sensitive: boolean,
+  ): ByteWriter {
     const w = new ByteWriter(4096, this.#options.bufferPool);
     const argType = IClientRPCService[method].args;
     try {
       const compact = this.#options.compact;
-      const frameAt = compact ? beginCallCompact(w, method, seqid, argType) : beginCall(w, method, seqid, ttypeOf(argType));
+      const frameAt = compact
+        ? beginCallCompact(w, method, seqid, argType)
+        : beginCall(w, method, seqid, ttypeOf(argType));
       if (typeof args === 'function') args(w, compact);
       else if (compact) writeValueCompact(w, argType, args);
       else writeValue(w, argType, args);
@@ -184,7 +202,10 @@ export class RpcConnection {
       const timeout = options.timeoutMs ?? this.#options.requestTimeoutMs;
       const knob = options.timeoutMs === undefined ? 'requestTimeoutMs' : 'timeoutMs';
       const operation = options.operation ?? method;
-      const timer = timeout > 0 ? setTimeout(() => this.#timeout(operation, `no reply within ${knob}=${timeout}`), timeout) : undefined;
+      const timer =
+        timeout > 0
+          ? setTimeout(() => this.#timeout(operation, `no reply within ${knob}=${timeout}`), timeout)
+          : undefined;
       timer?.unref();
       const signal = options.signal;
       if (signal !== undefined) {
@@ -234,7 +255,9 @@ export class RpcConnection {
   }
 
   #fail(reason: ConnectionFailure, message: string, cause?: unknown): void {
-    this.#breakWith(new IoTDBConnectionError(reason, this.key, message, true, cause === undefined ? undefined : { cause }));
+    this.#breakWith(
+      new IoTDBConnectionError(reason, this.key, message, true, cause === undefined ? undefined : { cause }),
+    );
   }
 
   #breakWith(error: IoTDBConnectionError | IoTDBProtocolError): void {

@@ -5,7 +5,12 @@ import { IoTDBBatchError, type BatchFailure } from '../errors.js';
  * collected, not thrown at the first: if any failed, IoTDBBatchError lists each failure with its
  * index, the indexes that succeeded and their results.
  */
-export async function runAll<T>(what: string, count: number, concurrency: number, run: (i: number) => Promise<T>): Promise<T[]> {
+export async function runAll<T>(
+  what: string,
+  count: number,
+  concurrency: number,
+  run: (i: number) => Promise<T>,
+): Promise<T[]> {
   const results: (T | undefined)[] = new Array(count);
   const failures: BatchFailure[] = [];
   const succeeded: number[] = [];
@@ -24,7 +29,12 @@ export async function runAll<T>(what: string, count: number, concurrency: number
   await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, count)) }, worker));
   if (failures.length > 0) {
     failures.sort((a, b) => a.index - b.index);
-    throw new IoTDBBatchError(what, failures, succeeded.sort((a, b) => a - b), results);
+    throw new IoTDBBatchError(
+      what,
+      failures,
+      succeeded.sort((a, b) => a - b),
+      results,
+    );
   }
   return results as T[];
 }

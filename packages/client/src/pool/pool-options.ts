@@ -38,7 +38,8 @@ const DEFAULTS: ResolvedPoolOptions = Object.freeze({
 });
 
 export function resolvePoolOptions(o: PoolOptions): ResolvedPoolOptions {
-  if (o === null || typeof o !== 'object') throw new IoTDBValidationError('options', `needs an object, got ${o === null ? 'null' : typeof o}`);
+  if (o === null || typeof o !== 'object')
+    throw new IoTDBValidationError('options', `needs an object, got ${o === null ? 'null' : typeof o}`);
   const r = {
     maxSize: o.maxSize ?? DEFAULTS.maxSize,
     minSize: o.minSize ?? DEFAULTS.minSize,
@@ -48,7 +49,8 @@ export function resolvePoolOptions(o: PoolOptions): ResolvedPoolOptions {
     deviceBinding: o.deviceBinding ?? DEFAULTS.deviceBinding,
   };
   for (const k of ['maxSize', 'minSize', 'maxIdleTimeMs', 'waitTimeoutMs', 'healthCheckIntervalMs'] as const) {
-    if (!Number.isSafeInteger(r[k]) || r[k] < 0) throw new IoTDBValidationError(k, `needs a non-negative integer, got ${String(r[k])}`);
+    if (!Number.isSafeInteger(r[k]) || r[k] < 0)
+      throw new IoTDBValidationError(k, `needs a non-negative integer, got ${String(r[k])}`);
   }
   if (r.maxSize < 1) throw new IoTDBValidationError('maxSize', 'needs at least 1');
   if (r.minSize > r.maxSize) throw new IoTDBValidationError('minSize', `${r.minSize} is above maxSize ${r.maxSize}`);

@@ -40,7 +40,10 @@ class TestPool extends Pool<BaseSession> {
   }
 }
 
-function makePool(options: PoolOptions, openImpl?: (n: number) => Promise<void>): { pool: TestPool; created: FakeSession[] } {
+function makePool(
+  options: PoolOptions,
+  openImpl?: (n: number) => Promise<void>,
+): { pool: TestPool; created: FakeSession[] } {
   const created: FakeSession[] = [];
   const pool = new TestPool(() => {
     const n = created.length;
@@ -150,7 +153,12 @@ describe('Pool: sizing under load', () => {
     expect(overlap).toBe(false);
     // no leaks: exactly 4 sessions, each opened once, none closed while the pool is open
     expect(created).toHaveLength(4);
-    expect(created.map((s) => [s.opens, s.closes])).toEqual([[1, 0], [1, 0], [1, 0], [1, 0]]);
+    expect(created.map((s) => [s.opens, s.closes])).toEqual([
+      [1, 0],
+      [1, 0],
+      [1, 0],
+      [1, 0],
+    ]);
     expect(pool.stats()).toEqual({ size: 4, idle: 4, inUse: 0, waiting: 0, opening: 0 });
     await pool.close();
     expect(created.map((s) => s.closes)).toEqual([1, 1, 1, 1]);
@@ -258,7 +266,18 @@ describe('Pool: pinned slots', () => {
     // release them in reverse: each can only finish once it has started, and they start in order
     for (let i = 4; i >= 0; i--) gates[i].resolve();
     await Promise.all(calls);
-    expect(log).toEqual(['start 0', 'end 0', 'start 1', 'end 1', 'start 2', 'end 2', 'start 3', 'end 3', 'start 4', 'end 4']);
+    expect(log).toEqual([
+      'start 0',
+      'end 0',
+      'start 1',
+      'end 1',
+      'start 2',
+      'end 2',
+      'start 3',
+      'end 3',
+      'start 4',
+      'end 4',
+    ]);
     expect(sessions.size).toBe(1);
   });
 
@@ -387,7 +406,9 @@ describe('Pool: open() and minSize', () => {
 describe('Pool: health check', () => {
   it('closes idle sessions beyond minSize after maxIdleTimeMs, keeps minSize and never closes a borrowed one', async () => {
     vi.useFakeTimers();
-    const { pool, created } = track(makePool({ maxSize: 4, minSize: 1, maxIdleTimeMs: 1_000, healthCheckIntervalMs: 100 }));
+    const { pool, created } = track(
+      makePool({ maxSize: 4, minSize: 1, maxIdleTimeMs: 1_000, healthCheckIntervalMs: 100 }),
+    );
     await pool.open();
     const holds = [deferred(), deferred(), deferred(), deferred()];
     const calls = holds.map((h) => pool.execute(() => h.promise));

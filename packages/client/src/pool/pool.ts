@@ -60,7 +60,11 @@ export class Pool<S extends BaseSession> {
     this.poolOptions = resolvePoolOptions(options);
     this.#retry = resolveRetryOptions(options.retry);
     this.#create = create;
-    this.#slots = Array.from({ length: this.poolOptions.maxSize }, () => ({ session: null, busy: false, idleSince: 0 }));
+    this.#slots = Array.from({ length: this.poolOptions.maxSize }, () => ({
+      session: null,
+      busy: false,
+      idleSince: 0,
+    }));
     this.#timer = setInterval(() => void this.#checkIdle(), this.poolOptions.healthCheckIntervalMs || 1_000_000_000);
     this.#timer.unref();
   }
@@ -77,7 +81,11 @@ export class Pool<S extends BaseSession> {
   }
 
   /** execute() on slot `slot` (device binding), or on any slot when undefined. */
-  protected async executeOn<T>(slot: number | undefined, fn: (session: S) => Promise<T>, signal?: AbortSignal): Promise<T> {
+  protected async executeOn<T>(
+    slot: number | undefined,
+    fn: (session: S) => Promise<T>,
+    signal?: AbortSignal,
+  ): Promise<T> {
     if (signal?.aborted) throw new IoTDBAbortError('pool.execute', signal.reason);
     const i = await this.#acquire(slot ?? null, signal).catch((e: unknown) => {
       throw withCallerStack(e, new Error());
@@ -98,7 +106,13 @@ export class Pool<S extends BaseSession> {
       if (s.session !== null) size++;
       if (s.busy) inUse++;
     }
-    return { size, idle: this.#slots.filter((s) => s.session !== null && !s.busy).length, inUse, waiting: this.#waiters.length, opening: this.#opening };
+    return {
+      size,
+      idle: this.#slots.filter((s) => s.session !== null && !s.busy).length,
+      inUse,
+      waiting: this.#waiters.length,
+      opening: this.#opening,
+    };
   }
 
   get maxSize(): number {

@@ -42,14 +42,25 @@ interface Run {
  * says so (n: tablets started so far), each pausing `paceMs` between its writes; resolves with what was
  * acknowledged and what failed.
  */
-async function writeThrough(pool: SessionPool, prefix: string, paceMs: number, done: (written: number) => boolean): Promise<Run> {
+async function writeThrough(
+  pool: SessionPool,
+  prefix: string,
+  paceMs: number,
+  done: (written: number) => boolean,
+): Promise<Run> {
   let next = 0;
   const run: Run = { acked: 0, failures: [], tablets: 0 };
   const writer = async () => {
     while (!done(next)) {
       const k = next++;
       const ts = Array.from({ length: ROWS }, (_, r) => k * ROWS + r);
-      const t: Tablet = { deviceId: `${prefix}.d${k % DEVICES}`, measurements: ['v'], dataTypes: ['INT64'], timestamps: ts, values: ts.map((x) => [BigInt(x)]) };
+      const t: Tablet = {
+        deviceId: `${prefix}.d${k % DEVICES}`,
+        measurements: ['v'],
+        dataTypes: ['INT64'],
+        timestamps: ts,
+        values: ts.map((x) => [BigInt(x)]),
+      };
       try {
         await pool.insertTablet(t);
         run.acked += ROWS;
@@ -76,7 +87,14 @@ describe.skipIf(control === null)('writes through restarts, default options', ()
     const dir = `${control?.dir}-1c1d`;
     const port = 7667;
     beforeAll(async () => {
-      await script(['start', dir], { PORT_OFFSET: '1000', RPC_PORT: String(port), DATANODES: '1', DN_HEAP: '1g', TLS: '0', RPC_COMPRESSION: '0' });
+      await script(['start', dir], {
+        PORT_OFFSET: '1000',
+        RPC_PORT: String(port),
+        DATANODES: '1',
+        DN_HEAP: '1g',
+        TLS: '0',
+        RPC_COMPRESSION: '0',
+      });
     }, 240_000);
     afterAll(async () => {
       await script(['stop', dir]).catch(() => undefined);
@@ -97,7 +115,9 @@ describe.skipIf(control === null)('writes through restarts, default options', ()
         });
         const run = await writes;
         await restarted;
-        console.log(`1C1D restart: ${run.tablets} tablets in ${Math.round(performance.now() - started)} ms, ${run.failures.length} failed`);
+        console.log(
+          `1C1D restart: ${run.tablets} tablets in ${Math.round(performance.now() - started)} ms, ${run.failures.length} failed`,
+        );
         expect(run.failures).toEqual([]);
         expect(run.tablets).toBe(600);
         expect(await count(admin, db)).toBe(run.acked);
@@ -115,7 +135,11 @@ describe.skipIf(control === null)('writes through restarts, default options', ()
       await admin.executeNonQueryStatement(`CREATE DATABASE ${db}`);
       const pool = new SessionPool({ host: '127.0.0.1', port, maxSize: 2 });
       const reported: string[] = [];
-      const writer = pool.writer({ flushIntervalMs: 200, maxRows: 100, onError: (e, rows) => reported.push(`${rows.length} rows: ${e.message}`) });
+      const writer = pool.writer({
+        flushIntervalMs: 200,
+        maxRows: 100,
+        onError: (e, rows) => reported.push(`${rows.length} rows: ${e.message}`),
+      });
       try {
         let restarted: Promise<void> | null = null;
         let back = false;
@@ -123,7 +147,8 @@ describe.skipIf(control === null)('writes through restarts, default options', ()
         const started = performance.now();
         // 20 devices, a row each every 10 ms, from 1 s before the DataNode stops until 1 s after it is back
         for (let tick = 0; backAt === 0 || tick < backAt + 100; tick++) {
-          for (let d = 0; d < DEVICES; d++) await writer.write({ deviceId: `${db}.d${d}`, timestamp: tick, values: { v: BigInt(tick) } });
+          for (let d = 0; d < DEVICES; d++)
+            await writer.write({ deviceId: `${db}.d${d}`, timestamp: tick, values: { v: BigInt(tick) } });
           if (tick === 100) restarted = restart(dir, 'datanode').then(() => void (back = true));
           if (back && backAt === 0) backAt = tick;
           await sleep(10);
@@ -131,7 +156,9 @@ describe.skipIf(control === null)('writes through restarts, default options', ()
         await restarted;
         await writer.close();
         const stats = writer.stats();
-        console.log(`1C1D restart under a writer: ${stats.written} rows in ${Math.round(performance.now() - started)} ms, ${stats.failed} failed`);
+        console.log(
+          `1C1D restart under a writer: ${stats.written} rows in ${Math.round(performance.now() - started)} ms, ${stats.failed} failed`,
+        );
         expect(reported).toEqual([]);
         expect(stats).toMatchObject({ failed: 0, acknowledged: stats.written, buffered: 0, inFlight: 0 });
         expect(await count(admin, db)).toBe(stats.acknowledged);
@@ -165,7 +192,9 @@ describe.skipIf(control === null)('writes through restarts, default options', ()
           return rolled && n >= writtenWhenRolled + 200;
         });
         await rolling;
-        console.log(`1C2D rolling restart: ${run.tablets} tablets in ${Math.round(performance.now() - started)} ms, ${run.failures.length} failed`);
+        console.log(
+          `1C2D rolling restart: ${run.tablets} tablets in ${Math.round(performance.now() - started)} ms, ${run.failures.length} failed`,
+        );
         expect(run.failures).toEqual([]);
         expect(await count(admin, db)).toBe(run.acked);
         expect(run.acked).toBe(run.tablets * ROWS);

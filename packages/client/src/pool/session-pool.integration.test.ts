@@ -63,7 +63,13 @@ async function countPoints(pattern: string): Promise<number> {
 /** `rows` rows for `device`, timestamps from `t0`, INT32 value = timestamp. */
 function tablet(device: string, t0: number, rows = 10, measurement = 'v'): Tablet {
   const ts = Array.from({ length: rows }, (_, r) => t0 + r);
-  return { deviceId: device, measurements: [measurement], dataTypes: ['INT32'], timestamps: ts, values: ts.map((t) => [t]) };
+  return {
+    deviceId: device,
+    measurements: [measurement],
+    dataTypes: ['INT32'],
+    timestamps: ts,
+    values: ts.map((t) => [t]),
+  };
 }
 
 describe('SessionPool under load', () => {
@@ -142,7 +148,13 @@ describe('SessionPool.insertTabletsParallel', () => {
     await session.insertTablet(tablet(`${base}.typed`, 1, 1)); // typed.v is INT32 now
     const tablets: Tablet[] = [
       tablet(`${base}.g0`, 100), // 0 good
-      { deviceId: `${base}.typed`, measurements: ['v'], dataTypes: ['TEXT'], timestamps: [2], values: [['text into INT32']] }, // 1 type conflict
+      {
+        deviceId: `${base}.typed`,
+        measurements: ['v'],
+        dataTypes: ['TEXT'],
+        timestamps: [2],
+        values: [['text into INT32']],
+      }, // 1 type conflict
       tablet(`${base}.g1`, 100), // 2 good
       tablet(`${base}.**`, 100), // 3 illegal path
       { deviceId: `${base}.g2`, measurements: ['v'], dataTypes: ['INT32'], timestamps: [1, 2], values: [[1, 2]] }, // 4 row too long, rows != timestamps
@@ -174,7 +186,9 @@ describe('SessionPool.insertTabletsParallel', () => {
 
   it('resolves when every tablet is written', async () => {
     const pool = newPool({ maxSize: 2 });
-    await pool.insertTabletsParallel(Array.from({ length: 12 }, (_, i) => tablet(`${DB}.allgood.d${i % 5}`, i * 100, 5)));
+    await pool.insertTabletsParallel(
+      Array.from({ length: 12 }, (_, i) => tablet(`${DB}.allgood.d${i % 5}`, i * 100, 5)),
+    );
     expect(await countPoints(`${DB}.allgood.**`)).toBe(60);
   });
 
@@ -184,7 +198,9 @@ describe('SessionPool.insertTabletsParallel', () => {
     let call: Promise<void> | undefined;
     expect(() => (call = pool.insertTablet(noDevice))).not.toThrow();
     expect(await rejectionOf(call!)).toBeInstanceOf(IoTDBValidationError);
-    const e = (await rejectionOf(pool.insertTabletsParallel([tablet(`${DB}.nodev.d`, 1), noDevice]))) as IoTDBBatchError;
+    const e = (await rejectionOf(
+      pool.insertTabletsParallel([tablet(`${DB}.nodev.d`, 1), noDevice]),
+    )) as IoTDBBatchError;
     expect(e.failures.map((f) => f.index)).toEqual([1]);
     expect(e.failures[0].error).toBeInstanceOf(IoTDBValidationError);
   });
@@ -192,7 +208,9 @@ describe('SessionPool.insertTabletsParallel', () => {
 
 describe('SessionPool device binding', () => {
   /** device -> the connections its insertTablet requests went out on, and the first timestamps in the order sent */
-  function recordRequests(spy: { mock: { calls: unknown[][] } }): Map<string, { connections: Set<RpcConnection>; starts: number[] }> {
+  function recordRequests(spy: {
+    mock: { calls: unknown[][] };
+  }): Map<string, { connections: Set<RpcConnection>; starts: number[] }> {
     const byDevice = new Map<string, { connections: Set<RpcConnection>; starts: number[] }>();
     for (const [c, , p] of spy.mock.calls as [RpcConnection, bigint, PreparedTablet][]) {
       const d = byDevice.get(p.prefixPath) ?? { connections: new Set(), starts: [] };
@@ -360,13 +378,21 @@ describe('SessionPool.close()', () => {
     const calls: Promise<unknown>[] = [
       pool.insertTablet(tablet(`${DB}.closing.d`, 200, 1)),
       pool.insertTablets([tablet(`${DB}.closing.d`, 200, 1)]),
-      pool.insertRecord({ deviceId: `${DB}.closing.d`, timestamp: 200, measurements: ['v'], dataTypes: ['INT32'], values: [1] }),
+      pool.insertRecord({
+        deviceId: `${DB}.closing.d`,
+        timestamp: 200,
+        measurements: ['v'],
+        dataTypes: ['INT32'],
+        values: [1],
+      }),
       pool.executeNonQueryStatement('FLUSH'),
       pool.executeQueryStatement('SHOW DATABASES'),
       pool.execute(async () => 'x'),
     ];
     for (const c of calls) expect(await rejectionOf(c)).toBeInstanceOf(IoTDBSessionClosedError);
-    const batch = (await rejectionOf(pool.insertTabletsParallel([tablet(`${DB}.closing.d`, 300, 1)]))) as IoTDBBatchError;
+    const batch = (await rejectionOf(
+      pool.insertTabletsParallel([tablet(`${DB}.closing.d`, 300, 1)]),
+    )) as IoTDBBatchError;
     expect(batch.failures.map((f) => f.error)).toEqual([expect.any(IoTDBSessionClosedError)]);
     expect(await countPoints(`${DB}.closing.d`)).toBe(2);
   });
@@ -381,7 +407,9 @@ describe('TableSessionPool', () => {
     try {
       const pool = new TableSessionPool({ nodeUrls, maxSize: 3, database: tdb });
       pools.push(pool);
-      await pool.executeNonQueryStatement('CREATE TABLE readings (device_id STRING TAG, temp DOUBLE FIELD, ok BOOLEAN FIELD)');
+      await pool.executeNonQueryStatement(
+        'CREATE TABLE readings (device_id STRING TAG, temp DOUBLE FIELD, ok BOOLEAN FIELD)',
+      );
       const t = (devices: string[], t0: number): TableTablet => ({
         tableName: 'readings',
         columnNames: ['device_id', 'temp', 'ok'],
@@ -407,7 +435,11 @@ describe('TableSessionPool', () => {
       ]);
       await vi.waitFor(() => expect(pool.stats()).toMatchObject({ inUse: 0, waiting: 0 }));
       // a FIELD written with a type that conflicts with the table's: reported by index
-      const conflicting: TableTablet = { ...t(['h'], 6_000), dataTypes: ['STRING', 'STRING', 'BOOLEAN'], values: [['h', 'warm', true]] };
+      const conflicting: TableTablet = {
+        ...t(['h'], 6_000),
+        dataTypes: ['STRING', 'STRING', 'BOOLEAN'],
+        values: [['h', 'warm', true]],
+      };
       const e = (await rejectionOf(pool.insertParallel([t(['g'], 5_000), conflicting]))) as IoTDBBatchError;
       expect(e).toBeInstanceOf(IoTDBBatchError);
       expect(e.succeeded).toEqual([0]);

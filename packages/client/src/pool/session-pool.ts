@@ -1,7 +1,13 @@
 import { tableWriter, treeWriter, type TableWriterOptions, type TreeWriterOptions } from '../writer/sink.js';
 import type { Writer } from '../writer/writer.js';
 import type { TableRow, TreeRow } from '../writer/rows.js';
-import { IoTDBValidationError, type RecordInput, type StringRecordInput, type Tablet, type TableTablet } from '@iotdb/fast-serializer';
+import {
+  IoTDBValidationError,
+  type RecordInput,
+  type StringRecordInput,
+  type Tablet,
+  type TableTablet,
+} from '@iotdb/fast-serializer';
 import type { AlignedTimeseriesSpec, SchemaTemplateSpec, TimeseriesSpec } from '../sql/schema-statements.js';
 import type { BaseSession, CallOptions, QueryOptions, StatementOptions } from '../session/base-session.js';
 import type { SessionOptions, TableSessionOptions } from '../session/options.js';
@@ -42,7 +48,9 @@ abstract class StatementPool<S extends BaseSession> extends Pool<S> {
 
   /** Runs each task with a pooled session, `concurrency` at a time; see IoTDBBatchError for failures. */
   async executeParallel<T>(tasks: readonly ((session: S) => Promise<T>)[], opts: ParallelOptions = {}): Promise<T[]> {
-    return runAll('executeParallel', tasks.length, opts.concurrency ?? this.maxSize, (i) => this.execute(tasks[i], opts));
+    return runAll('executeParallel', tasks.length, opts.concurrency ?? this.maxSize, (i) =>
+      this.execute(tasks[i], opts),
+    );
   }
 
   /** With device binding: the slot of `key`'s session; without: any session. */
@@ -100,11 +108,23 @@ export class SessionPool extends StatementPool<Session> {
   async insertStringRecords(records: readonly StringRecordInput[], opts: CallOptions = {}): Promise<void> {
     return this.execute((s) => s.insertStringRecords(records, opts), opts);
   }
-  async insertRecordsOfOneDevice(deviceId: string, rows: readonly OneDeviceRow[], opts: OneDeviceOptions = {}): Promise<void> {
+  async insertRecordsOfOneDevice(
+    deviceId: string,
+    rows: readonly OneDeviceRow[],
+    opts: OneDeviceOptions = {},
+  ): Promise<void> {
     return this.executeOn(this.slotFor(deviceId), (s) => s.insertRecordsOfOneDevice(deviceId, rows, opts), opts.signal);
   }
-  async insertAlignedRecordsOfOneDevice(deviceId: string, rows: readonly OneDeviceRow[], opts: OneDeviceOptions = {}): Promise<void> {
-    return this.executeOn(this.slotFor(deviceId), (s) => s.insertAlignedRecordsOfOneDevice(deviceId, rows, opts), opts.signal);
+  async insertAlignedRecordsOfOneDevice(
+    deviceId: string,
+    rows: readonly OneDeviceRow[],
+    opts: OneDeviceOptions = {},
+  ): Promise<void> {
+    return this.executeOn(
+      this.slotFor(deviceId),
+      (s) => s.insertAlignedRecordsOfOneDevice(deviceId, rows, opts),
+      opts.signal,
+    );
   }
 
   // schema and data management, as on Session
@@ -132,7 +152,11 @@ export class SessionPool extends StatementPool<Session> {
   checkTimeseriesExists(path: string, opts: CallOptions = {}): Promise<boolean> {
     return this.execute((s) => s.checkTimeseriesExists(path, opts), opts);
   }
-  deleteData(pathOrPaths: string | readonly string[], range: { startTime?: number | bigint; endTime: number | bigint }, opts: StatementOptions = {}): Promise<void> {
+  deleteData(
+    pathOrPaths: string | readonly string[],
+    range: { startTime?: number | bigint; endTime: number | bigint },
+    opts: StatementOptions = {},
+  ): Promise<void> {
     return this.execute((s) => s.deleteData(pathOrPaths, range, opts), opts);
   }
   createSchemaTemplate(template: SchemaTemplateSpec, opts: StatementOptions = {}): Promise<void> {
@@ -158,7 +182,9 @@ export class SessionPool extends StatementPool<Session> {
    */
   async insertTabletsParallel(tablets: readonly Tablet[], opts: ParallelOptions = {}): Promise<void> {
     if (!Array.isArray(tablets)) throw new IoTDBValidationError('tablets', 'needs an array of tablets');
-    await runAll('insertTabletsParallel', tablets.length, opts.concurrency ?? this.maxSize, (i) => this.insertTablet(tablets[i], opts));
+    await runAll('insertTabletsParallel', tablets.length, opts.concurrency ?? this.maxSize, (i) =>
+      this.insertTablet(tablets[i], opts),
+    );
   }
 }
 
@@ -183,6 +209,8 @@ export class TableSessionPool extends StatementPool<TableSession> {
   /** One insert per tablet across pooled sessions; failures as in SessionPool.insertTabletsParallel. */
   async insertParallel(tablets: readonly TableTablet[], opts: ParallelOptions = {}): Promise<void> {
     if (!Array.isArray(tablets)) throw new IoTDBValidationError('tablets', 'needs an array of tablets');
-    await runAll('insertParallel', tablets.length, opts.concurrency ?? this.maxSize, (i) => this.insert(tablets[i], opts));
+    await runAll('insertParallel', tablets.length, opts.concurrency ?? this.maxSize, (i) =>
+      this.insert(tablets[i], opts),
+    );
   }
 }

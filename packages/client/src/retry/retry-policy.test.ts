@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { IoTDBValidationError } from '@iotdb/fast-serializer';
-import { IoTDBAbortError, IoTDBConnectionError, IoTDBServerError, IoTDBSessionClosedError, IoTDBTimeoutError } from '../errors.js';
+import {
+  IoTDBAbortError,
+  IoTDBConnectionError,
+  IoTDBServerError,
+  IoTDBSessionClosedError,
+  IoTDBTimeoutError,
+} from '../errors.js';
 import { RETRY_DEFAULTS, decideRetry, resolveRetryOptions, type OperationKind } from './retry-policy.js';
 import { RETRYABLE_WRITE_CODES, isRetryableWriteStatus } from './retryable-status.js';
 
@@ -8,7 +14,8 @@ const refused = new IoTDBConnectionError('refused', 'n:1', 'refused', false);
 const resetAfterSend = new IoTDBConnectionError('reset', 'n:1', 'reset', true);
 const replyTimeout = new IoTDBTimeoutError('n:1', 'op', 'no reply', true);
 const connectTimeout = new IoTDBTimeoutError('n:1', 'connect', 'no connection', false);
-const status = (code: number, extra: object = {}) => new IoTDBServerError({ code, message: `m${code}`, ...extra }, 'ctx');
+const status = (code: number, extra: object = {}) =>
+  new IoTDBServerError({ code, message: `m${code}`, ...extra }, 'ctx');
 
 const decide = (kind: OperationKind, error: unknown, attempt = 1, elapsedMs = 0) =>
   decideRetry(RETRY_DEFAULTS, { kind, error, attempt, elapsedMs }, 0.5).retry;
@@ -47,12 +54,14 @@ describe('the retry policy', () => {
     expect(decide(kind, error)).toBe(expected);
   });
 
-  it.each([new IoTDBValidationError('x', 'bad'), new IoTDBAbortError('w', 'stop'), new IoTDBSessionClosedError(), new TypeError('x')])(
-    'never retries %s',
-    (error) => {
-      for (const kind of ['write', 'query', 'statement', 'connect'] as const) expect(decide(kind, error)).toBe(false);
-    },
-  );
+  it.each([
+    new IoTDBValidationError('x', 'bad'),
+    new IoTDBAbortError('w', 'stop'),
+    new IoTDBSessionClosedError(),
+    new TypeError('x'),
+  ])('never retries %s', (error) => {
+    for (const kind of ['write', 'query', 'statement', 'connect'] as const) expect(decide(kind, error)).toBe(false);
+  });
 
   it('stops when the next wait would end past the budget', () => {
     expect(decide('write', refused, 3, 59_000)).toBe(true); // waits 300 ms: ends 59.3 s in
@@ -90,7 +99,8 @@ describe('the retry policy', () => {
 
 describe('isRetryableWriteStatus', () => {
   it('includes the codes measured during restarts and IoTDB NEED_RETRY set', () => {
-    for (const code of [301, 306, 600, 602, 606, 712, 713, 905, 1012]) expect(RETRYABLE_WRITE_CODES.has(code)).toBe(true);
+    for (const code of [301, 306, 600, 602, 606, 712, 713, 905, 1012])
+      expect(RETRYABLE_WRITE_CODES.has(code)).toBe(true);
   });
   it('treats a 302 as retryable only when every failed entry is', () => {
     expect(isRetryableWriteStatus({ code: 302, subStatus: [{ code: 200 }, { code: 301 }] })).toBe(true);

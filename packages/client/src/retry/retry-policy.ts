@@ -23,15 +23,22 @@ export interface RetryOptions {
 
 export type ResolvedRetryOptions = Readonly<Required<RetryOptions>>;
 
-export const RETRY_DEFAULTS: ResolvedRetryOptions = Object.freeze({ maxElapsedMs: 60_000, initialDelayMs: 100, maxDelayMs: 2_000 });
+export const RETRY_DEFAULTS: ResolvedRetryOptions = Object.freeze({
+  maxElapsedMs: 60_000,
+  initialDelayMs: 100,
+  maxDelayMs: 2_000,
+});
 
 export function resolveRetryOptions(o: RetryOptions = {}): ResolvedRetryOptions {
-  if (o === null || typeof o !== 'object') throw new IoTDBValidationError('retry', `needs an object, got ${o === null ? 'null' : typeof o}`);
+  if (o === null || typeof o !== 'object')
+    throw new IoTDBValidationError('retry', `needs an object, got ${o === null ? 'null' : typeof o}`);
   const r = { ...RETRY_DEFAULTS, ...definedOnly(o) };
   for (const k of ['maxElapsedMs', 'initialDelayMs', 'maxDelayMs'] as const) {
-    if (!Number.isSafeInteger(r[k]) || r[k] < 0) throw new IoTDBValidationError(`retry.${k}`, `needs a non-negative integer, got ${String(r[k])}`);
+    if (!Number.isSafeInteger(r[k]) || r[k] < 0)
+      throw new IoTDBValidationError(`retry.${k}`, `needs a non-negative integer, got ${String(r[k])}`);
   }
-  if (r.maxDelayMs < r.initialDelayMs) throw new IoTDBValidationError('retry.maxDelayMs', `${r.maxDelayMs} is below initialDelayMs ${r.initialDelayMs}`);
+  if (r.maxDelayMs < r.initialDelayMs)
+    throw new IoTDBValidationError('retry.maxDelayMs', `${r.maxDelayMs} is below initialDelayMs ${r.initialDelayMs}`);
   return Object.freeze(r);
 }
 
@@ -79,7 +86,11 @@ function retryable(kind: OperationKind, error: unknown): string | null {
   }
   if (error instanceof IoTDBServerError) {
     if (kind !== 'write') return `the server answered the ${kind}`;
-    return isRetryableWriteStatus({ code: error.statusCode, needRetry: error.needRetry, subStatus: [...error.subStatus] })
+    return isRetryableWriteStatus({
+      code: error.statusCode,
+      needRetry: error.needRetry,
+      subStatus: [...error.subStatus],
+    })
       ? null
       : `status ${error.statusCode} is final`;
   }

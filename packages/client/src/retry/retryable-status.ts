@@ -37,7 +37,6 @@ export const RETRYABLE_WRITE_CODES: ReadonlySet<number> = new Set([
   1103, // SYNC_CONNECTION_ERROR
 ]);
 
-
 /** A write that failed with this status may succeed when sent again (302: every failed entry may). */
 export function isRetryableWriteStatus(status: Pick<TSStatus, 'code' | 'needRetry' | 'subStatus'>): boolean {
   if (status.needRetry === true) return true;

@@ -1,4 +1,9 @@
-import { IoTDBValidationError, type PreparedTablet, type TSExecuteStatementResp, type TSStatus } from '@iotdb/fast-serializer';
+import {
+  IoTDBValidationError,
+  type PreparedTablet,
+  type TSExecuteStatementResp,
+  type TSStatus,
+} from '@iotdb/fast-serializer';
 import { plainInsertTabletReq, writeInsertTabletReq, writeInsertTabletReqCompact } from '@iotdb/fast-serializer';
 import { endpointKey, type Endpoint } from '../cluster/endpoint.js';
 import { NodeRegistry } from '../cluster/node-registry.js';
@@ -57,7 +62,12 @@ export abstract class BaseSession {
     this.options = resolveSessionOptions(options);
     this.#initial = this.#context = { dialect, database, timeZone: this.options.timeZone };
     this.#registry = new NodeRegistry(this.options.endpoints, QUARANTINE);
-    this.#nodes = new NodeSessions(this.options, this.#registry, () => this.#context, () => this.#lifetime.signal);
+    this.#nodes = new NodeSessions(
+      this.options,
+      this.#registry,
+      () => this.#context,
+      () => this.#lifetime.signal,
+    );
     this.#targets = this.#writeTargets();
   }
 
@@ -100,7 +110,8 @@ export abstract class BaseSession {
 
   /** Sets the zone the server reads and renders times in (the server checks it); later server sessions start in it. */
   async setTimeZone(zone: string, opts: CallOptions = {}): Promise<void> {
-    if (typeof zone !== 'string' || zone.trim().length === 0) throw new IoTDBValidationError('zone', 'needs a time zone such as Asia/Tokyo or +05:30');
+    if (typeof zone !== 'string' || zone.trim().length === 0)
+      throw new IoTDBValidationError('zone', 'needs a time zone such as Asia/Tokyo or +05:30');
     const status = await this.runOnDefault('statement', `setTimeZone ${zone}`, opts, (ns, signal) =>
       ns.connection.call('setTimeZone', { sessionId: ns.sessionId, timeZone: zone }, { signal }),
     );
@@ -178,7 +189,14 @@ export abstract class BaseSession {
     return this.query(`executeQueryStatement ${sqlContext(sql)}`, sql, opts, (ns, q) =>
       ns.connection.call(
         'executeQueryStatementV2',
-        { sessionId: ns.sessionId, statement: sql, statementId: ns.statementId, fetchSize: q.fetchSize, timeout: q.timeoutMs, enableRedirectQuery: false },
+        {
+          sessionId: ns.sessionId,
+          statement: sql,
+          statementId: ns.statementId,
+          fetchSize: q.fetchSize,
+          timeout: q.timeoutMs,
+          enableRedirectQuery: false,
+        },
         q.call,
       ),
     );
@@ -192,7 +210,10 @@ export abstract class BaseSession {
     operation: string,
     statement: string,
     opts: QueryOptions,
-    send: (ns: NodeSession, q: { fetchSize: number; timeoutMs: number; call: { timeoutMs: number; operation: string; signal: AbortSignal } }) => Promise<TSExecuteStatementResp>,
+    send: (
+      ns: NodeSession,
+      q: { fetchSize: number; timeoutMs: number; call: { timeoutMs: number; operation: string; signal: AbortSignal } },
+    ) => Promise<TSExecuteStatementResp>,
   ): Promise<SessionDataSet> {
     const fetchSize = optionalInt('fetchSize', opts.fetchSize, 1) ?? this.options.fetchSize;
     const timeoutMs = optionalInt('timeoutMs', opts.timeoutMs, 0) ?? this.options.requestTimeoutMs;
@@ -203,8 +224,16 @@ export abstract class BaseSession {
     verifySuccess(resp.status, operation);
     const { connection, sessionId, statementId } = ns;
     const ctx = {
-      connection, sessionId, statementId, sql: statement, fetchSize, timeoutMs, signal: opts.signal,
-      int64As: this.options.int64As, timestampAs: this.options.timestampAs, precision: ns.precision,
+      connection,
+      sessionId,
+      statementId,
+      sql: statement,
+      fetchSize,
+      timeoutMs,
+      signal: opts.signal,
+      int64As: this.options.int64As,
+      timestampAs: this.options.timestampAs,
+      precision: ns.precision,
       onClose: (d: SessionDataSet) => this.#dataSets.delete(d),
     };
     const ds = this.#dataSet(ctx, resp);
@@ -213,7 +242,10 @@ export abstract class BaseSession {
   }
 
   /** A reply that does not describe a result the client can read closes the connection it came on. */
-  #dataSet(ctx: ConstructorParameters<typeof SessionDataSet>[0], resp: ConstructorParameters<typeof SessionDataSet>[1]): SessionDataSet {
+  #dataSet(
+    ctx: ConstructorParameters<typeof SessionDataSet>[0],
+    resp: ConstructorParameters<typeof SessionDataSet>[1],
+  ): SessionDataSet {
     try {
       return new SessionDataSet(ctx, resp);
     } catch (e) {
@@ -252,9 +284,15 @@ export abstract class BaseSession {
   }
 
   /** One tablet (or part of one) to one node, fast path or plain path (enableFastSerialization). */
-  protected sendTablet(ns: NodeSession, p: PreparedTablet, method: 'insertTablet' | 'testInsertTablet' = 'insertTablet'): Promise<TSStatus> {
+  protected sendTablet(
+    ns: NodeSession,
+    p: PreparedTablet,
+    method: 'insertTablet' | 'testInsertTablet' = 'insertTablet',
+  ): Promise<TSStatus> {
     return this.options.enableFastSerialization
-      ? ns.connection.call(method, (w, compact) => (compact ? writeInsertTabletReqCompact : writeInsertTabletReq)(w, ns.sessionId, p))
+      ? ns.connection.call(method, (w, compact) =>
+          (compact ? writeInsertTabletReqCompact : writeInsertTabletReq)(w, ns.sessionId, p),
+        )
       : ns.connection.call(method, plainInsertTabletReq(ns.sessionId, p));
   }
 
@@ -295,7 +333,11 @@ export abstract class BaseSession {
   /** `USE db` and `SET SQL_DIALECT`: new server sessions start in the new context; redirect targets reopen lazily. */
   async #learnContext(sql: string, database: string | undefined): Promise<void> {
     const dialect = SET_DIALECT.exec(sql)?.[1]?.toLowerCase() as SqlDialect | undefined;
-    const next = { ...this.#context, dialect: dialect ?? this.#context.dialect, database: database ?? this.#context.database };
+    const next = {
+      ...this.#context,
+      dialect: dialect ?? this.#context.dialect,
+      database: database ?? this.#context.database,
+    };
     if (next.dialect === this.#context.dialect && next.database === this.#context.database) return;
     this.#context = next;
     this.#registry.clearRoutes();
@@ -310,6 +352,9 @@ function optionalInt(field: string, v: number | undefined, min: 0 | 1): number |
 
 function checkSql(sql: unknown): asserts sql is string {
   if (typeof sql !== 'string' || sql.trim().length === 0) {
-    throw new IoTDBValidationError('sql', `needs a non-empty string, got ${sql === null ? 'null' : typeof sql === 'string' ? 'an empty string' : typeof sql}`);
+    throw new IoTDBValidationError(
+      'sql',
+      `needs a non-empty string, got ${sql === null ? 'null' : typeof sql === 'string' ? 'an empty string' : typeof sql}`,
+    );
   }
 }

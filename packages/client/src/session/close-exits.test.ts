@@ -40,9 +40,13 @@ async function closedPort(): Promise<number> {
 /** Runs `body` (an ES module body with the client imported as `c`) and resolves with its exit and output. */
 function runChild(body: string): Promise<{ code: number | null; out: string; ms: number }> {
   const started = performance.now();
-  const child = spawn(process.execPath, ['--input-type=module', '-e', `import * as c from ${JSON.stringify(dist)};\n${body}`], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--input-type=module', '-e', `import * as c from ${JSON.stringify(dist)};\n${body}`],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));

@@ -64,9 +64,12 @@ describe('joinColumn', () => {
     expect(j.nulls).toBeNull();
   });
 
-  it.each([TSDataType.TEXT, TSDataType.STRING, TSDataType.BLOB])('gives an empty column of type %i an empty array', (type) => {
-    expect(joinColumn(type, []).values).toEqual([]);
-  });
+  it.each([TSDataType.TEXT, TSDataType.STRING, TSDataType.BLOB])(
+    'gives an empty column of type %i an empty array',
+    (type) => {
+      expect(joinColumn(type, []).values).toEqual([]);
+    },
+  );
 });
 
 describe('joinTimes', () => {
@@ -78,7 +81,12 @@ describe('joinTimes', () => {
   it('joins partial pieces in order', () => {
     const a = BigInt64Array.from([1n, 2n, 3n]);
     const b = BigInt64Array.from([4n, 5n, 6n]);
-    expect(joinTimes([{ times: a, from: 2, to: 3 }, { times: b, from: 0, to: 2 }])).toEqual(BigInt64Array.from([3n, 4n, 5n]));
+    expect(
+      joinTimes([
+        { times: a, from: 2, to: 3 },
+        { times: b, from: 0, to: 2 },
+      ]),
+    ).toEqual(BigInt64Array.from([3n, 4n, 5n]));
   });
 
   it('gives an empty array for no pieces', () => {

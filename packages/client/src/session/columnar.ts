@@ -25,7 +25,10 @@ export interface ColumnPiece {
 }
 
 /** Joins the pieces of one column; one whole piece is handed over as it is (no copy). */
-export function joinColumn(type: TSDataType, pieces: readonly ColumnPiece[]): { values: ColumnValues; nulls: Uint8Array | null } {
+export function joinColumn(
+  type: TSDataType,
+  pieces: readonly ColumnPiece[],
+): { values: ColumnValues; nulls: Uint8Array | null } {
   if (pieces.length === 1 && pieces[0].from === 0 && pieces[0].to === pieces[0].column.values.length) {
     return { values: pieces[0].column.values, nulls: pieces[0].column.nulls };
   }
@@ -71,11 +74,16 @@ export function joinTimes(pieces: readonly { times: BigInt64Array; from: number;
 
 function emptyCtor(type: TSDataType): unknown {
   switch (type) {
-    case TSDataType.BOOLEAN: return Uint8Array;
-    case TSDataType.FLOAT: return Float32Array;
-    case TSDataType.DOUBLE: return Float64Array;
+    case TSDataType.BOOLEAN:
+      return Uint8Array;
+    case TSDataType.FLOAT:
+      return Float32Array;
+    case TSDataType.DOUBLE:
+      return Float64Array;
     case TSDataType.INT64:
-    case TSDataType.TIMESTAMP: return BigInt64Array;
-    default: return Int32Array;
+    case TSDataType.TIMESTAMP:
+      return BigInt64Array;
+    default:
+      return Int32Array;
   }
 }

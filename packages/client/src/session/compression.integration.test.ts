@@ -13,7 +13,15 @@ describe.skipIf(control === null)('RPC compression', () => {
   beforeAll(async () => {
     await exec('bash', [control!.script, 'start', dir], {
       timeout: 240_000,
-      env: { ...process.env, PORT_OFFSET: '5000', RPC_PORT: String(port), DATANODES: '1', DN_HEAP: '1g', TLS: '0', RPC_COMPRESSION: '1' },
+      env: {
+        ...process.env,
+        PORT_OFFSET: '5000',
+        RPC_PORT: String(port),
+        DATANODES: '1',
+        DN_HEAP: '1g',
+        TLS: '0',
+        RPC_COMPRESSION: '1',
+      },
     });
   }, 240_000);
   afterAll(async () => {
@@ -28,9 +36,31 @@ describe.skipIf(control === null)('RPC compression', () => {
       await s.createDatabase(db);
       const n = 1_000;
       const ts = Array.from({ length: n }, (_, i) => i + 1);
-      await s.insertTablet({ deviceId: `${db}.d1`, measurements: ['i', 'd', 't', 'l'], dataTypes: ['INT32', 'DOUBLE', 'TEXT', 'INT64'], timestamps: ts, values: ts.map((t) => [t, t / 4, `v${t}`, 2n ** 60n + BigInt(t)]) });
-      await s.insertTablets([1, 2].map((k) => ({ deviceId: `${db}.m${k}`, measurements: ['x'], dataTypes: ['FLOAT' as const], timestamps: [1, 2], values: [[k], [null]] })));
-      await s.insertRecords([{ deviceId: `${db}.r`, timestamp: 5, measurements: ['b', 's'], dataTypes: ['BOOLEAN', 'STRING'], values: [true, 'é'] }]);
+      await s.insertTablet({
+        deviceId: `${db}.d1`,
+        measurements: ['i', 'd', 't', 'l'],
+        dataTypes: ['INT32', 'DOUBLE', 'TEXT', 'INT64'],
+        timestamps: ts,
+        values: ts.map((t) => [t, t / 4, `v${t}`, 2n ** 60n + BigInt(t)]),
+      });
+      await s.insertTablets(
+        [1, 2].map((k) => ({
+          deviceId: `${db}.m${k}`,
+          measurements: ['x'],
+          dataTypes: ['FLOAT' as const],
+          timestamps: [1, 2],
+          values: [[k], [null]],
+        })),
+      );
+      await s.insertRecords([
+        {
+          deviceId: `${db}.r`,
+          timestamp: 5,
+          measurements: ['b', 's'],
+          dataTypes: ['BOOLEAN', 'STRING'],
+          values: [true, 'é'],
+        },
+      ]);
       const c = await (await s.executeQueryStatement(`SELECT i, d, t, l FROM ${db}.d1`)).toColumnar();
       expect(c.rowCount).toBe(n);
       expect(c.values[3][n - 1]).toBe(2n ** 60n + BigInt(n));
@@ -50,11 +80,29 @@ describe.skipIf(control === null)('RPC compression', () => {
     const t = new TableSession({ port, rpcCompression: true });
     try {
       await pool.executeNonQueryStatement('CREATE DATABASE root.it_compact_pool');
-      await pool.insertTabletsParallel([1, 2].map((k) => ({ deviceId: `root.it_compact_pool.d${k}`, measurements: ['v'], dataTypes: ['INT32' as const], timestamps: [1], values: [[k]] })));
+      await pool.insertTabletsParallel(
+        [1, 2].map((k) => ({
+          deviceId: `root.it_compact_pool.d${k}`,
+          measurements: ['v'],
+          dataTypes: ['INT32' as const],
+          timestamps: [1],
+          values: [[k]],
+        })),
+      );
       await t.open();
       await t.executeNonQueryStatement('CREATE DATABASE IF NOT EXISTS tcomp');
       await t.executeNonQueryStatement('USE tcomp');
-      await t.insert({ tableName: 't', columnNames: ['tag', 'v'], dataTypes: ['STRING', 'DOUBLE'], columnCategories: ['TAG', 'FIELD'], timestamps: [1, 2], values: [['a', 1.5], ['b', 2.5]] });
+      await t.insert({
+        tableName: 't',
+        columnNames: ['tag', 'v'],
+        dataTypes: ['STRING', 'DOUBLE'],
+        columnCategories: ['TAG', 'FIELD'],
+        timestamps: [1, 2],
+        values: [
+          ['a', 1.5],
+          ['b', 2.5],
+        ],
+      });
       const c = await (await t.executeQueryStatement('SELECT tag, v FROM t ORDER BY time')).toColumnar();
       expect(c.rowCount).toBe(2);
     } finally {

@@ -80,9 +80,21 @@ describe('server errors', () => {
 
   it('rejects a write whose data type conflicts with the existing series as IoTDBServerError with a code', async () => {
     const device = `${DB}.typeclash`;
-    await session.insertTablet({ deviceId: device, measurements: ['v'], dataTypes: ['INT32'], timestamps: [1], values: [[1]] });
+    await session.insertTablet({
+      deviceId: device,
+      measurements: ['v'],
+      dataTypes: ['INT32'],
+      timestamps: [1],
+      values: [[1]],
+    });
     const e = await failure(
-      session.insertTablet({ deviceId: device, measurements: ['v'], dataTypes: ['BOOLEAN'], timestamps: [2], values: [[true]] }),
+      session.insertTablet({
+        deviceId: device,
+        measurements: ['v'],
+        dataTypes: ['BOOLEAN'],
+        timestamps: [2],
+        values: [[true]],
+      }),
     );
     expect(e).toBeInstanceOf(IoTDBServerError);
     const code = (e as IoTDBServerError).statusCode;
@@ -91,16 +103,30 @@ describe('server errors', () => {
     expect(code).not.toBe(StatusCode.REDIRECTION_RECOMMEND);
     // nothing of the failed write is there, and the session goes on
     expect(await countRows(device)).toBe(1);
-    await session.insertTablet({ deviceId: device, measurements: ['v'], dataTypes: ['INT32'], timestamps: [3], values: [[3]] });
+    await session.insertTablet({
+      deviceId: device,
+      measurements: ['v'],
+      dataTypes: ['INT32'],
+      timestamps: [3],
+      values: [[3]],
+    });
     expect(await countRows(device)).toBe(2);
   });
 
   it('rejects a record whose data type conflicts with the existing series as IoTDBServerError', async () => {
     const device = `${DB}.typeclashrec`;
-    await session.insertRecord({ deviceId: device, timestamp: 1, measurements: ['v'], dataTypes: ['TEXT'], values: ['x'] });
-    const e = await failure(session.insertRecords([
-      { deviceId: device, timestamp: 2, measurements: ['v'], dataTypes: ['DOUBLE'], values: [1.5] },
-    ]));
+    await session.insertRecord({
+      deviceId: device,
+      timestamp: 1,
+      measurements: ['v'],
+      dataTypes: ['TEXT'],
+      values: ['x'],
+    });
+    const e = await failure(
+      session.insertRecords([
+        { deviceId: device, timestamp: 2, measurements: ['v'], dataTypes: ['DOUBLE'], values: [1.5] },
+      ]),
+    );
     expect(e).toBeInstanceOf(IoTDBServerError);
     expect((e as IoTDBServerError).statusCode).toBeTypeOf('number');
   });
@@ -177,8 +203,16 @@ describe('calls after close()', () => {
       ['insertTablet', () => s.insertTablet(good(device, 1))],
       ['insertAlignedTablet', () => s.insertAlignedTablet(good(device, 1))],
       ['insertTablets', () => s.insertTablets([good(device, 1)])],
-      ['insertRecord', () => s.insertRecord({ deviceId: device, timestamp: 1, measurements: ['i'], dataTypes: ['INT32'], values: [1] })],
-      ['insertRecords', () => s.insertRecords([{ deviceId: device, timestamp: 1, measurements: ['i'], dataTypes: ['INT32'], values: [1] }])],
+      [
+        'insertRecord',
+        () =>
+          s.insertRecord({ deviceId: device, timestamp: 1, measurements: ['i'], dataTypes: ['INT32'], values: [1] }),
+      ],
+      [
+        'insertRecords',
+        () =>
+          s.insertRecords([{ deviceId: device, timestamp: 1, measurements: ['i'], dataTypes: ['INT32'], values: [1] }]),
+      ],
       // even invalid input: the closed session is reported first
       ['insertTablet (bad input)', () => s.insertTablet({ ...good(device, 1), values: [['x', 'y']] })],
     ];
@@ -261,7 +295,13 @@ describe('bad tablet input', () => {
 
   it('refuses a column shorter than the timestamps (IoTDBValidationError)', async () => {
     const e = await failure(
-      session.insertTablet({ deviceId: device, measurements: ['i', 's'], dataTypes: ['INT32', 'TEXT'], timestamps: [1, 2], columns: [[1, 2], ['a']] }),
+      session.insertTablet({
+        deviceId: device,
+        measurements: ['i', 's'],
+        dataTypes: ['INT32', 'TEXT'],
+        timestamps: [1, 2],
+        columns: [[1, 2], ['a']],
+      }),
     );
     expect(e).toBeInstanceOf(IoTDBValidationError);
     expect((e as IoTDBValidationError).field).toBe('columns[1]');
@@ -276,7 +316,16 @@ describe('bad tablet input', () => {
   });
 
   it('refuses a string in an INT32 column (IoTDBValidationError naming the column), and the next insert succeeds', async () => {
-    const e = await failure(session.insertTablet({ ...good(device, 1), timestamps: [1, 2], values: [[1, 'a'], ['2', 'b']] }));
+    const e = await failure(
+      session.insertTablet({
+        ...good(device, 1),
+        timestamps: [1, 2],
+        values: [
+          [1, 'a'],
+          ['2', 'b'],
+        ],
+      }),
+    );
     expect(e).toBeInstanceOf(IoTDBValidationError);
     expect((e as IoTDBValidationError).field).toMatch(/^values\[1\]\[0\]/); // row 1, column 0
     expect((e as Error).message).toContain('"i"');
@@ -323,7 +372,12 @@ describe('bad tablet input', () => {
   });
 
   it('names the tablet in insertTablets for a bad cell too (field starts with tablets[1].)', async () => {
-    const e = await failure(session.insertTablets([good(`${DB}.validation_multi_cell2`, 1), { ...good(`${DB}.validation_multi_cell2`, 2), values: [['x', 'y']] }]));
+    const e = await failure(
+      session.insertTablets([
+        good(`${DB}.validation_multi_cell2`, 1),
+        { ...good(`${DB}.validation_multi_cell2`, 2), values: [['x', 'y']] },
+      ]),
+    );
     expect(e).toBeInstanceOf(IoTDBValidationError);
     expect((e as IoTDBValidationError).field).toMatch(/^tablets\[1\]\./);
   });
@@ -335,14 +389,24 @@ describe('bad tablet input', () => {
   });
 
   it('refuses a mix of aligned and not aligned tablets in one insertTablets call', async () => {
-    const e = await failure(session.insertTablets([good(`${DB}.mix1`, 1), { ...good(`${DB}.mix2`, 1), isAligned: true }]));
+    const e = await failure(
+      session.insertTablets([good(`${DB}.mix1`, 1), { ...good(`${DB}.mix2`, 1), isAligned: true }]),
+    );
     expect(e).toBeInstanceOf(IoTDBValidationError);
     expect((e as IoTDBValidationError).field).toBe('tablets[1].isAligned');
     await expectStillWorks();
   });
 
   it('refuses bad records (IoTDBValidationError) naming the record, and the session goes on', async () => {
-    const e1 = await failure(session.insertRecord({ deviceId: device, timestamp: 1, measurements: ['i'], dataTypes: ['INT32'], values: ['1'] }));
+    const e1 = await failure(
+      session.insertRecord({
+        deviceId: device,
+        timestamp: 1,
+        measurements: ['i'],
+        dataTypes: ['INT32'],
+        values: ['1'],
+      }),
+    );
     expect(e1).toBeInstanceOf(IoTDBValidationError);
     const e2 = await failure(
       session.insertRecords([
@@ -353,7 +417,13 @@ describe('bad tablet input', () => {
     expect(e2).toBeInstanceOf(IoTDBValidationError);
     expect((e2 as IoTDBValidationError).field).toBe('records[1].dataTypes');
     // a record whose values are all null has nothing to write: resolved without a request, as Java skips it
-    await session.insertRecord({ deviceId: device, timestamp: 1, measurements: ['i'], dataTypes: ['INT32'], values: [null] });
+    await session.insertRecord({
+      deviceId: device,
+      timestamp: 1,
+      measurements: ['i'],
+      dataTypes: ['INT32'],
+      values: [null],
+    });
     await expectStillWorks();
   });
 
@@ -361,7 +431,16 @@ describe('bad tablet input', () => {
     const plain = new Session({ host, port, enableFastSerialization: false });
     await plain.open();
     try {
-      const e = await failure(plain.insertTablet({ ...good(device, 1), timestamps: [1, 2], values: [[1, 'a'], ['2', 'b']] }));
+      const e = await failure(
+        plain.insertTablet({
+          ...good(device, 1),
+          timestamps: [1, 2],
+          values: [
+            [1, 'a'],
+            ['2', 'b'],
+          ],
+        }),
+      );
       expect(e).toBeInstanceOf(IoTDBValidationError);
       const e2 = await failure(plain.insertTablet({ ...good(device, 1), values: [[1, 5]] }));
       expect(e2).toBeInstanceOf(IoTDBValidationError);
@@ -460,7 +539,13 @@ describe('connection failures (through a local proxy)', () => {
     const s = await viaProxy();
     const device = `${DB}.proxy_retry`;
     proxy.state.delayMs = 1_000;
-    const call = s.insertTablet({ deviceId: device, measurements: ['v'], dataTypes: ['INT32'], timestamps: [1, 2], values: [[1], [2]] });
+    const call = s.insertTablet({
+      deviceId: device,
+      measurements: ['v'],
+      dataTypes: ['INT32'],
+      timestamps: [1, 2],
+      values: [[1], [2]],
+    });
     await new Promise((r) => setTimeout(r, 100));
     proxy.drop();
     proxy.state.delayMs = 0;

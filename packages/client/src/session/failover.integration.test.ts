@@ -26,7 +26,9 @@ const { host, port, nodeUrls } = server;
 const envDir = process.env.IOTDB_TEST_CONTROL_DIR;
 const control =
   server.control ??
-  (envDir ? { script: fileURLToPath(new URL('../../../../scripts/iotdb-local.sh', import.meta.url)), dir: envDir } : null);
+  (envDir
+    ? { script: fileURLToPath(new URL('../../../../scripts/iotdb-local.sh', import.meta.url)), dir: envDir }
+    : null);
 const canFault = control !== null && nodeUrls.length >= 2;
 const UP = nodeUrls[0]; // stays up
 const DOWN = nodeUrls[1]; // datanode1: stopped and started again
@@ -78,7 +80,9 @@ function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout;
   return Promise.race([
     p.finally(() => clearTimeout(timer)),
-    new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} still pending after ${ms} ms`)), ms))),
+    new Promise<never>(
+      (_, reject) => (timer = setTimeout(() => reject(new Error(`${what} still pending after ${ms} ms`)), ms)),
+    ),
   ]);
 }
 
@@ -128,7 +132,10 @@ async function countPoints(pattern: string, where = ''): Promise<number> {
 /** An error that says why: a server status or a connection failure, with a message. */
 function expectReason(e: Error, what: string): void {
   expect(e, what).toBeInstanceOf(IoTDBError);
-  expect(e instanceof IoTDBServerError || e instanceof IoTDBConnectionError, `${what}: ${e.constructor.name} ${e.message}`).toBe(true);
+  expect(
+    e instanceof IoTDBServerError || e instanceof IoTDBConnectionError,
+    `${what}: ${e.constructor.name} ${e.message}`,
+  ).toBe(true);
   expect(e.message.length, what).toBeGreaterThan(0);
   if (e instanceof IoTDBServerError) expect(e.statusCode, what).not.toBe(200);
 }
@@ -137,7 +144,13 @@ const DEVICES = 20;
 const dev = (prefix: string, d: number) => `${prefix}.d${String(d).padStart(2, '0')}`;
 function tablet(device: string, t0: number, rows: number): Tablet {
   const ts = Array.from({ length: rows }, (_, r) => t0 + r);
-  return { deviceId: device, measurements: ['v'], dataTypes: ['INT64'], timestamps: ts, values: ts.map((t) => [BigInt(t)]) };
+  return {
+    deviceId: device,
+    measurements: ['v'],
+    dataTypes: ['INT64'],
+    timestamps: ts,
+    values: ts.map((t) => [BigInt(t)]),
+  };
 }
 
 describe('while a DataNode is down', () => {
@@ -163,7 +176,9 @@ describe('while a DataNode is down', () => {
     try {
       // data regions on both nodes hold these devices from now on (same time partition as the writes below)
       await setUp(() => writer.insertTablets(Array.from({ length: DEVICES }, (_, d) => tablet(dev(bPrefix, d), 1, 1))));
-      await setUp(() => writer.insertTablets(Array.from({ length: Q_DEVICES }, (_, d) => tablet(dev(qPrefix, d), 1, Q_ROWS))));
+      await setUp(() =>
+        writer.insertTablets(Array.from({ length: Q_DEVICES }, (_, d) => tablet(dev(qPrefix, d), 1, Q_ROWS))),
+      );
     } finally {
       await writer.close();
     }
@@ -174,7 +189,8 @@ describe('while a DataNode is down', () => {
     splitSession = new Session({ nodeUrls: [UP], retry: NO_RETRY });
     await splitSession.open();
     for (let d = 0; d < DEVICES; d++) await setUp(() => splitSession.insertTablet(tablet(dev(splitPrefix, d), 1, 1)));
-    for (let d = 0; d < DEVICES; d++) splitRoutes.set(dev(splitPrefix, d), splitSession.nodeOf(dev(splitPrefix, d)) ?? UP);
+    for (let d = 0; d < DEVICES; d++)
+      splitRoutes.set(dev(splitPrefix, d), splitSession.nodeOf(dev(splitPrefix, d)) ?? UP);
   }, 60_000);
 
   afterAll(async () => {
@@ -188,7 +204,10 @@ describe('while a DataNode is down', () => {
     'fails a query being read on the stopping node with a connection or server error, without hanging',
     async () => {
       expect(querySession.currentEndpoint).toBe(DOWN);
-      const ds: SessionDataSet = await querySession.executeQueryStatement(`SELECT v FROM ${qPrefix}.* ALIGN BY DEVICE`, { fetchSize: 10 });
+      const ds: SessionDataSet = await querySession.executeQueryStatement(
+        `SELECT v FROM ${qPrefix}.* ALIGN BY DEVICE`,
+        { fetchSize: 10 },
+      );
       let rows = 0;
       const reader = (async () => {
         for await (const _ of ds) {
@@ -235,14 +254,23 @@ describe('while a DataNode is down', () => {
       expect(new Set(splitRoutes.values())).toEqual(new Set([UP, DOWN])); // the premise: devices on both nodes
       const tablets = Array.from({ length: DEVICES }, (_, d) => tablet(dev(splitPrefix, d), 1_000, 2));
       const onDown = tablets.flatMap((t, i) => (splitRoutes.get(t.deviceId) === DOWN ? [i] : []));
-      const e = await within(splitSession.insertTablets(tablets).then(() => null, (x: Error) => x), 30_000, 'insertTablets');
+      const e = await within(
+        splitSession.insertTablets(tablets).then(
+          () => null,
+          (x: Error) => x,
+        ),
+        30_000,
+        'insertTablets',
+      );
       expect(e).toBeInstanceOf(IoTDBBatchError);
       const b = e as IoTDBBatchError;
       for (const f of b.failures) expectReason(f.error, `tablet ${f.index}`);
       // every tablet of a device on the down node failed; whatever was written is on the up node
       expect(b.failures.map((f) => f.index)).toEqual(expect.arrayContaining(onDown));
       for (const i of b.succeeded) expect(onDown).not.toContain(i);
-      expect([...b.failures.map((f) => f.index), ...b.succeeded].sort((x, y) => x - y)).toEqual(tablets.map((_, i) => i));
+      expect([...b.failures.map((f) => f.index), ...b.succeeded].sort((x, y) => x - y)).toEqual(
+        tablets.map((_, i) => i),
+      );
       splitWritten = b.succeeded.length * 2;
     },
     120_000,
@@ -266,7 +294,9 @@ describe('while a DataNode is down', () => {
           expect(e).toBeInstanceOf(IoTDBBatchError);
           ({ failures, succeeded } = e as IoTDBBatchError);
         }
-        console.log(`while down: ${succeeded.length} written, ${failures.length} failed in ${Math.round(performance.now() - t0)} ms`);
+        console.log(
+          `while down: ${succeeded.length} written, ${failures.length} failed in ${Math.round(performance.now() - t0)} ms`,
+        );
         expect(failures.length).toBeGreaterThan(0); // half of the devices live on the down node
         expect([...failures.map((f) => f.index), ...succeeded].sort((a, b) => a - b)).toEqual(tablets.map((_, i) => i));
         for (const f of failures) expectReason(f.error, `tablet ${f.index}`);
@@ -276,7 +306,8 @@ describe('while a DataNode is down', () => {
       }
       await ensureUp(); // count(*) needs every region
       expect(await countPoints(`${bPrefix}.**`, 'WHERE time >= 1000')).toBe(succeeded.length * 3);
-      if (splitWritten !== undefined) expect(await countPoints(`${splitPrefix}.**`, 'WHERE time >= 1000')).toBe(splitWritten);
+      if (splitWritten !== undefined)
+        expect(await countPoints(`${splitPrefix}.**`, 'WHERE time >= 1000')).toBe(splitWritten);
     },
     240_000,
   );

@@ -1,6 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { TSDataType, type TSStatus, type Tablet } from '@iotdb/fast-serializer';
-import { IoTDBAbortError, IoTDBBatchError, IoTDBConnectionError, IoTDBServerError, IoTDBSessionClosedError, IoTDBTimeoutError } from '../errors.js';
+import {
+  IoTDBAbortError,
+  IoTDBBatchError,
+  IoTDBConnectionError,
+  IoTDBServerError,
+  IoTDBSessionClosedError,
+  IoTDBTimeoutError,
+} from '../errors.js';
 import { SessionPool, TableSessionPool } from '../pool/session-pool.js';
 import { FakeTransport, type FakeAction, type FakeCall, type FakeScript } from '../transport/fake-transport.js';
 import type { SessionOptions } from './options.js';
@@ -32,7 +39,9 @@ const tablet = (deviceId: string, t0 = 1): Tablet => ({
   values: [[1n], [2n]],
 });
 
-const status = (code: number, extra: Partial<TSStatus> = {}): FakeAction => ({ reply: { code, message: `m${code}`, ...extra } });
+const status = (code: number, extra: Partial<TSStatus> = {}): FakeAction => ({
+  reply: { code, message: `m${code}`, ...extra },
+});
 const redirect = (to: string): Partial<TSStatus> => {
   const [ip, port] = to.split(':');
   return { redirectNode: { ip, port: Number(port) } };
@@ -70,7 +79,13 @@ describe('writes retry through faults', () => {
     const fake = new FakeTransport(sequence('insertRecord', [status(555, { needRetry: true })]));
     const s = session(fake);
     await s.open();
-    await s.insertRecord({ deviceId: 'root.sg.d1', timestamp: 1, measurements: ['s'], dataTypes: ['INT32'], values: [1] });
+    await s.insertRecord({
+      deviceId: 'root.sg.d1',
+      timestamp: 1,
+      measurements: ['s'],
+      dataTypes: ['INT32'],
+      values: [1],
+    });
     expect(fake.callsOf('insertRecord')).toHaveLength(2);
   });
 
@@ -169,7 +184,9 @@ describe('queries and statements are never sent twice', () => {
   });
 
   it('a query is not retried on a status, even with needRetry', async () => {
-    const fake = new FakeTransport(sequence('executeQueryStatementV2', [{ reply: { status: { code: 600, needRetry: true } } }]));
+    const fake = new FakeTransport(
+      sequence('executeQueryStatementV2', [{ reply: { status: { code: 600, needRetry: true } } }]),
+    );
     const s = session(fake);
     await s.open();
     await expect(s.executeQueryStatement('SELECT 1')).rejects.toThrow(IoTDBServerError);
@@ -179,7 +196,9 @@ describe('queries and statements are never sent twice', () => {
 
 describe('redirects', () => {
   it('follows a redirect, falls back to the default node while the target is down, and returns to it once it is back', async () => {
-    const fake = new FakeTransport((c) => (c.method === 'insertTablet' && c.node === A ? status(400, redirect(B)) : undefined));
+    const fake = new FakeTransport((c) =>
+      c.method === 'insertTablet' && c.node === A ? status(400, redirect(B)) : undefined,
+    );
     const s = session(fake, { nodeUrls: [A] });
     await s.open();
     await s.insertTablet(tablet('root.sg.d1')); // to A, which names B
@@ -201,7 +220,10 @@ describe('partial failures name the caller’s items', () => {
     const fake = new FakeTransport((c) => {
       if (c.method !== 'insertTablets') return undefined;
       const paths = (c.args as { prefixPaths: string[] }).prefixPaths;
-      if (c.node === A) return status(400, { subStatus: paths.map((p) => (p === 'root.sg.d1' ? { code: 200, ...redirect(B) } : { code: 200 })) });
+      if (c.node === A)
+        return status(400, {
+          subStatus: paths.map((p) => (p === 'root.sg.d1' ? { code: 200, ...redirect(B) } : { code: 200 })),
+        });
       return status(302, { subStatus: paths.map(() => ({ code: 507, message: 'type mismatch' })) });
     });
     const s = session(fake);
@@ -216,22 +238,48 @@ describe('partial failures name the caller’s items', () => {
   });
 
   it('insertRecords: only the entries that failed transiently are sent again', async () => {
-    const fake = new FakeTransport(sequence('insertRecords', [status(302, { subStatus: [{ code: 200 }, { code: 600 }, { code: 200 }] })]));
+    const fake = new FakeTransport(
+      sequence('insertRecords', [status(302, { subStatus: [{ code: 200 }, { code: 600 }, { code: 200 }] })]),
+    );
     const s = session(fake);
     await s.open();
-    const rec = (d: string) => ({ deviceId: d, timestamp: 1, measurements: ['s'], dataTypes: ['INT32' as const], values: [1] });
+    const rec = (d: string) => ({
+      deviceId: d,
+      timestamp: 1,
+      measurements: ['s'],
+      dataTypes: ['INT32' as const],
+      values: [1],
+    });
     await s.insertRecords([rec('root.sg.a'), rec('root.sg.b'), rec('root.sg.c')]);
     const calls = fake.callsOf('insertRecords');
-    expect(calls.map((c) => (c.args as { prefixPaths: string[] }).prefixPaths)).toEqual([['root.sg.a', 'root.sg.b', 'root.sg.c'], ['root.sg.b']]);
+    expect(calls.map((c) => (c.args as { prefixPaths: string[] }).prefixPaths)).toEqual([
+      ['root.sg.a', 'root.sg.b', 'root.sg.c'],
+      ['root.sg.b'],
+    ]);
   });
 
   it('table insert: failed rows by their index in the caller’s rows (rows given out of time order)', async () => {
-    const fake = new FakeTransport((c) => (c.method === 'insertTablet' ? status(302, { subStatus: [{ code: 200 }, { code: 614, message: 'bad' }, { code: 200 }] }) : undefined));
+    const fake = new FakeTransport((c) =>
+      c.method === 'insertTablet'
+        ? status(302, { subStatus: [{ code: 200 }, { code: 614, message: 'bad' }, { code: 200 }] })
+        : undefined,
+    );
     const s = new TableSession({ nodeUrls: [A], transport: fake, retry: FAST, database: 'db' });
     closers.push(() => s.close());
     await s.open();
     const e = await s
-      .insert({ tableName: 't', columnNames: ['tag', 'v'], dataTypes: ['STRING', 'INT32'], columnCategories: ['TAG', 'FIELD'], timestamps: [30, 10, 20], values: [['x', 1], ['y', 2], ['z', 3]] })
+      .insert({
+        tableName: 't',
+        columnNames: ['tag', 'v'],
+        dataTypes: ['STRING', 'INT32'],
+        columnCategories: ['TAG', 'FIELD'],
+        timestamps: [30, 10, 20],
+        values: [
+          ['x', 1],
+          ['y', 2],
+          ['z', 3],
+        ],
+      })
       .catch((x: unknown) => x);
     // sorted by time: rows 1 (t=10), 2 (t=20), 0 (t=30); the second sent (t=20) is caller row 2
     expect((e as IoTDBBatchError).failures.map((f) => [f.index, f.statusCode])).toEqual([[2, 614]]);
@@ -298,7 +346,18 @@ describe('lifecycle', () => {
 
   it('pool.close() closes a data set still open and resolves', async () => {
     const fake = new FakeTransport((c) =>
-      c.method === 'executeQueryStatementV2' ? { reply: { status: { code: 200 }, queryId: 7n, columns: [], dataTypeList: [], queryResult: [], moreData: true } } : undefined,
+      c.method === 'executeQueryStatementV2'
+        ? {
+            reply: {
+              status: { code: 200 },
+              queryId: 7n,
+              columns: [],
+              dataTypeList: [],
+              queryResult: [],
+              moreData: true,
+            },
+          }
+        : undefined,
     );
     const pool = new SessionPool({ nodeUrls: [A], transport: fake, retry: FAST, maxSize: 1 });
     const ds = await pool.executeQueryStatement('SELECT * FROM root.sg.**');
@@ -329,7 +388,9 @@ describe('lifecycle', () => {
     await pool.execute((s) => s.executeNonQueryStatement('USE other'));
     const db = await pool.execute(async (s) => s.database);
     expect(db).toBe('home');
-    const logins = fake.callsOf('openSession').map((c) => (c.args as { configuration: Map<string, string> }).configuration.get('db'));
+    const logins = fake
+      .callsOf('openSession')
+      .map((c) => (c.args as { configuration: Map<string, string> }).configuration.get('db'));
     expect(logins).toEqual(['home', 'home']);
   });
 });
@@ -337,7 +398,18 @@ describe('lifecycle', () => {
 describe('data sets closed by their session', () => {
   it('give the rows already received, then IoTDBSessionClosedError instead of a silent end', async () => {
     const fake = new FakeTransport((c) =>
-      c.method === 'executeQueryStatementV2' ? { reply: { status: { code: 200 }, queryId: 3n, columns: [], dataTypeList: [], queryResult: [], moreData: true } } : undefined,
+      c.method === 'executeQueryStatementV2'
+        ? {
+            reply: {
+              status: { code: 200 },
+              queryId: 3n,
+              columns: [],
+              dataTypeList: [],
+              queryResult: [],
+              moreData: true,
+            },
+          }
+        : undefined,
     );
     const s = session(fake);
     await s.open();
@@ -349,7 +421,18 @@ describe('data sets closed by their session', () => {
 
   it('a data set its reader closed simply ends', async () => {
     const fake = new FakeTransport((c) =>
-      c.method === 'executeQueryStatementV2' ? { reply: { status: { code: 200 }, queryId: 3n, columns: [], dataTypeList: [], queryResult: [], moreData: true } } : undefined,
+      c.method === 'executeQueryStatementV2'
+        ? {
+            reply: {
+              status: { code: 200 },
+              queryId: 3n,
+              columns: [],
+              dataTypeList: [],
+              queryResult: [],
+              moreData: true,
+            },
+          }
+        : undefined,
     );
     const s = session(fake);
     await s.open();
@@ -400,7 +483,11 @@ describe('the password', () => {
   });
 
   it('never shows in an error message, even a failed login', async () => {
-    const fake = new FakeTransport(sequence('openSession', [{ reply: { status: { code: 801, message: 'Authentication failed.' }, serverProtocolVersion: 2 } }]));
+    const fake = new FakeTransport(
+      sequence('openSession', [
+        { reply: { status: { code: 801, message: 'Authentication failed.' }, serverProtocolVersion: 2 } },
+      ]),
+    );
     const s = session(fake, { password: 'hunter2-secret' });
     const e = (await s.open().catch((x: unknown) => x)) as Error;
     expect(e.message).not.toContain('hunter2-secret');
@@ -414,22 +501,40 @@ describe('bad input is refused before the wire', () => {
     const s = session(fake);
     await s.open();
     for (const sql of [42, null, undefined, { sql: 'x' }, '  ']) {
-      await expect(s.executeNonQueryStatement(sql as unknown as string)).rejects.toMatchObject({ code: 'IOTDB_INVALID_ARG', field: 'sql' });
-      await expect(s.executeQueryStatement(sql as unknown as string)).rejects.toMatchObject({ code: 'IOTDB_INVALID_ARG', field: 'sql' });
+      await expect(s.executeNonQueryStatement(sql as unknown as string)).rejects.toMatchObject({
+        code: 'IOTDB_INVALID_ARG',
+        field: 'sql',
+      });
+      await expect(s.executeQueryStatement(sql as unknown as string)).rejects.toMatchObject({
+        code: 'IOTDB_INVALID_ARG',
+        field: 'sql',
+      });
     }
     expect(fake.callsOf('executeUpdateStatementV2')).toHaveLength(0);
     expect(fake.callsOf('executeQueryStatementV2')).toHaveLength(0);
   });
 
   it('skips records whose values are all null, as Java does, and writes the others; indexes stay the caller’s', async () => {
-    const fake = new FakeTransport(sequence('insertRecords', [status(302, { subStatus: [{ code: 200 }, { code: 507, message: 'bad' }] })]));
+    const fake = new FakeTransport(
+      sequence('insertRecords', [status(302, { subStatus: [{ code: 200 }, { code: 507, message: 'bad' }] })]),
+    );
     const s = session(fake);
     await s.open();
-    const rec = (d: string, v: number | null) => ({ deviceId: d, timestamp: 1, measurements: ['s'], dataTypes: ['INT32' as const], values: [v] });
+    const rec = (d: string, v: number | null) => ({
+      deviceId: d,
+      timestamp: 1,
+      measurements: ['s'],
+      dataTypes: ['INT32' as const],
+      values: [v],
+    });
     await s.insertRecord(rec('root.sg.x', null)); // nothing to write: nothing sent
     expect(fake.callsOf('insertRecord')).toHaveLength(0);
-    const e = (await s.insertRecords([rec('root.sg.a', null), rec('root.sg.b', 1), rec('root.sg.c', null), rec('root.sg.d', 2)]).catch((x: unknown) => x)) as IoTDBBatchError;
-    expect(fake.callsOf('insertRecords').map((c) => (c.args as { prefixPaths: string[] }).prefixPaths)).toEqual([['root.sg.b', 'root.sg.d']]);
+    const e = (await s
+      .insertRecords([rec('root.sg.a', null), rec('root.sg.b', 1), rec('root.sg.c', null), rec('root.sg.d', 2)])
+      .catch((x: unknown) => x)) as IoTDBBatchError;
+    expect(fake.callsOf('insertRecords').map((c) => (c.args as { prefixPaths: string[] }).prefixPaths)).toEqual([
+      ['root.sg.b', 'root.sg.d'],
+    ]);
     expect(e.failures.map((f) => f.index)).toEqual([3]);
     expect(e.succeeded).toEqual([0, 1, 2]); // 0 and 2 had nothing to write
   });
@@ -449,7 +554,16 @@ describe('closing against a server that stops answering', () => {
   it('a fetch takes its own signal', async () => {
     const fake = new FakeTransport((c) =>
       c.method === 'executeQueryStatementV2'
-        ? { reply: { status: { code: 200 }, queryId: 3n, columns: [], dataTypeList: [], queryResult: [], moreData: true } }
+        ? {
+            reply: {
+              status: { code: 200 },
+              queryId: 3n,
+              columns: [],
+              dataTypeList: [],
+              queryResult: [],
+              moreData: true,
+            },
+          }
         : c.method === 'fetchResultsV2'
           ? { hang: true }
           : undefined,
@@ -471,17 +585,40 @@ describe('string records and records of one device', () => {
     const fake = new FakeTransport();
     const s = session(fake);
     await s.open();
-    await s.insertStringRecord({ deviceId: 'root.sg.d', timestamp: 5, measurements: ['a', 'b', 'c'], values: ['1.5', null, 'x'] });
-    expect(fake.callsOf('insertStringRecord')[0].args).toMatchObject({ prefixPath: 'root.sg.d', measurements: ['a', 'c'], values: ['1.5', 'x'], timestamp: 5n });
-    await expect(s.insertStringRecord({ deviceId: 'root.sg.d', timestamp: 5, measurements: ['a'], values: [1 as never] })).rejects.toMatchObject({ code: 'IOTDB_INVALID_ARG' });
+    await s.insertStringRecord({
+      deviceId: 'root.sg.d',
+      timestamp: 5,
+      measurements: ['a', 'b', 'c'],
+      values: ['1.5', null, 'x'],
+    });
+    expect(fake.callsOf('insertStringRecord')[0].args).toMatchObject({
+      prefixPath: 'root.sg.d',
+      measurements: ['a', 'c'],
+      values: ['1.5', 'x'],
+      timestamp: 5n,
+    });
+    await expect(
+      s.insertStringRecord({ deviceId: 'root.sg.d', timestamp: 5, measurements: ['a'], values: [1 as never] }),
+    ).rejects.toMatchObject({ code: 'IOTDB_INVALID_ARG' });
   });
 
   it('insertRecordsOfOneDevice sorts rows by time (values travel with them) and reports failures by the caller’s row', async () => {
-    const fake = new FakeTransport(sequence('insertRecordsOfOneDevice', [status(302, { subStatus: [{ code: 200 }, { code: 614, message: 'bad' }, { code: 200 }] })]));
+    const fake = new FakeTransport(
+      sequence('insertRecordsOfOneDevice', [
+        status(302, { subStatus: [{ code: 200 }, { code: 614, message: 'bad' }, { code: 200 }] }),
+      ]),
+    );
     const s = session(fake);
     await s.open();
-    const row = (t: number, v: number | null) => ({ timestamp: t, measurements: ['v'], dataTypes: ['INT32' as const], values: [v] });
-    const e = (await s.insertRecordsOfOneDevice('root.sg.d', [row(30, 3), row(10, 1), row(40, null), row(20, 2)]).catch((x: unknown) => x)) as IoTDBBatchError;
+    const row = (t: number, v: number | null) => ({
+      timestamp: t,
+      measurements: ['v'],
+      dataTypes: ['INT32' as const],
+      values: [v],
+    });
+    const e = (await s
+      .insertRecordsOfOneDevice('root.sg.d', [row(30, 3), row(10, 1), row(40, null), row(20, 2)])
+      .catch((x: unknown) => x)) as IoTDBBatchError;
     const sent = fake.callsOf('insertRecordsOfOneDevice')[0].args as { timestamps: bigint[]; isAligned: boolean };
     expect(sent.timestamps).toEqual([10n, 20n, 30n]);
     expect(sent.isAligned).toBe(false);

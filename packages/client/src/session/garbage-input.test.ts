@@ -9,7 +9,25 @@ import { TableSession } from './table-session.js';
  * Whatever a JavaScript caller passes, the library answers with an IoTDBError (IoTDBValidationError for
  * arguments), never a TypeError or RangeError from deep inside, and sends nothing it could not check.
  */
-const GARBAGE: unknown[] = [undefined, null, 0, -1, NaN, Infinity, 'x', '', true, {}, [], [null], { deviceId: 1 }, () => 1, Symbol('s'), 10n, new Date('x')];
+const GARBAGE: unknown[] = [
+  undefined,
+  null,
+  0,
+  -1,
+  NaN,
+  Infinity,
+  'x',
+  '',
+  true,
+  {},
+  [],
+  [null],
+  { deviceId: 1 },
+  () => 1,
+  Symbol('s'),
+  10n,
+  new Date('x'),
+];
 
 const fake = new FakeTransport();
 const session = new Session({ transport: fake, retry: { maxElapsedMs: 0 } });
@@ -79,7 +97,13 @@ describe('garbage in, IoTDBError out', () => {
     }
     // nothing reached the server but the logins of the pools' sessions and the valid calls among them
     const login = ['openSession', 'requestStatementId'];
-    const other = fake.calls.slice(sent).filter((c) => !login.includes(c.method) && !['x', 'SELECT 1'].includes(String((c.args as { statement?: unknown }).statement)));
+    const other = fake.calls
+      .slice(sent)
+      .filter(
+        (c) =>
+          !login.includes(c.method) &&
+          !['x', 'SELECT 1'].includes(String((c.args as { statement?: unknown }).statement)),
+      );
     expect(other).toEqual([]);
   });
 });

@@ -30,7 +30,13 @@ export class NodeSession {
   readonly precision: TimestampPrecision;
   readonly #requestTimeoutMs: number;
 
-  private constructor(connection: RpcConnection, sessionId: bigint, statementId: bigint, precision: TimestampPrecision, requestTimeoutMs: number) {
+  private constructor(
+    connection: RpcConnection,
+    sessionId: bigint,
+    statementId: bigint,
+    precision: TimestampPrecision,
+    requestTimeoutMs: number,
+  ) {
     this.#requestTimeoutMs = requestTimeoutMs;
     this.endpoint = connection.endpoint;
     this.key = connection.key;
@@ -41,7 +47,12 @@ export class NodeSession {
   }
 
   /** Connects and logs in; a wrong password rejects with IoTDBServerError 801. `signal` aborts both steps. */
-  static async open(endpoint: Endpoint, o: ResolvedSessionOptions, context: SessionContext, signal?: AbortSignal): Promise<NodeSession> {
+  static async open(
+    endpoint: Endpoint,
+    o: ResolvedSessionOptions,
+    context: SessionContext,
+    signal?: AbortSignal,
+  ): Promise<NodeSession> {
     const connection = await RpcConnection.open(endpoint, {
       transport: o.transport,
       connectTimeoutMs: o.connectTimeoutMs,
@@ -57,12 +68,23 @@ export class NodeSession {
         ['sql_dialect', context.dialect],
       ]);
       if (context.database !== undefined) configuration.set('db', context.database);
-      const login = { client_protocol: IOTDB_SERVICE_PROTOCOL_V3, zoneId: context.timeZone, username: o.username, password: passwordOf(o), configuration };
+      const login = {
+        client_protocol: IOTDB_SERVICE_PROTOCOL_V3,
+        zoneId: context.timeZone,
+        username: o.username,
+        password: passwordOf(o),
+        configuration,
+      };
       // sensitive: the request buffer is zeroed before it goes back to the shared pool
       // the login counts as part of connecting: a peer that takes the bytes but never answers (a plaintext
       // client at a TLS port) fails within connectTimeoutMs
       const timeoutMs = o.connectTimeoutMs;
-      const resp = await connection.call('openSession', login, { signal, sensitive: true, timeoutMs, operation: 'openSession' });
+      const resp = await connection.call('openSession', login, {
+        signal,
+        sensitive: true,
+        timeoutMs,
+        operation: 'openSession',
+      });
       verifySuccess(resp.status, 'openSession');
       if (resp.sessionId === undefined) throw new IoTDBProtocolError('openSession: no sessionId in the reply');
       const p = resp.configuration?.get('timestamp_precision');
@@ -85,7 +107,10 @@ export class NodeSession {
       if (this.connection.isOpen) {
         // a server that does not answer the logout closes the session itself once the socket is gone
         const timeoutMs = cleanupTimeoutMs(this.#requestTimeoutMs);
-        verifySuccess(await this.connection.call('closeSession', { sessionId: this.sessionId }, { timeoutMs }), 'closeSession');
+        verifySuccess(
+          await this.connection.call('closeSession', { sessionId: this.sessionId }, { timeoutMs }),
+          'closeSession',
+        );
       }
     } finally {
       this.connection.close();

@@ -22,7 +22,12 @@ export class NodeSessions {
   readonly #others = new Map<string, Promise<NodeSession>>();
 
   /** `lifetime`: the owning session's signal, which close() aborts; opens are shared between calls and end with it. */
-  constructor(options: ResolvedSessionOptions, registry: NodeRegistry, context: () => SessionContext, lifetime: () => AbortSignal) {
+  constructor(
+    options: ResolvedSessionOptions,
+    registry: NodeRegistry,
+    context: () => SessionContext,
+    lifetime: () => AbortSignal,
+  ) {
     this.#options = options;
     this.#lifetime = lifetime;
     this.#registry = registry;
@@ -81,7 +86,16 @@ export class NodeSessions {
   async closeOthers(): Promise<void> {
     const nodes = [...this.#others.values()];
     this.#others.clear();
-    await Promise.all(nodes.map((p) => p.then((ns) => ns.close(), () => undefined).catch(() => undefined)));
+    await Promise.all(
+      nodes.map((p) =>
+        p
+          .then(
+            (ns) => ns.close(),
+            () => undefined,
+          )
+          .catch(() => undefined),
+      ),
+    );
   }
 
   /** Logs out of every node and closes every connection. */

@@ -92,11 +92,14 @@ describe('resolveSessionOptions validation', () => {
     ['maxFrameBytes 0', { maxFrameBytes: 0 }, 'maxFrameBytes'],
     ["int64As 'x'", { int64As: 'x' as 'bigint' }, 'int64As'],
     ['empty host', { host: '' }, 'host'],
-  ] satisfies [string, SessionOptions, string][])('refuses %s with IoTDBValidationError naming the field', (_label, o, field) => {
-    const e = validationErrorOf(o);
-    expect(e.field).toBe(field);
-    expect(e.message.startsWith(`${field}:`)).toBe(true);
-  });
+  ] satisfies [string, SessionOptions, string][])(
+    'refuses %s with IoTDBValidationError naming the field',
+    (_label, o, field) => {
+      const e = validationErrorOf(o);
+      expect(e.field).toBe(field);
+      expect(e.message.startsWith(`${field}:`)).toBe(true);
+    },
+  );
 
   it('quotes the bad value in the message', () => {
     expect(validationErrorOf({ port: 70000 }).message).toContain('70000');

@@ -114,7 +114,10 @@ const DEFAULTS = Object.freeze({
 
 export function positiveInt(field: string, v: number, allowZero = false): number {
   if (!Number.isSafeInteger(v) || v < 0 || (!allowZero && v === 0)) {
-    throw new IoTDBValidationError(field, `needs a ${allowZero ? 'non-negative' : 'positive'} integer, got ${String(v)}`);
+    throw new IoTDBValidationError(
+      field,
+      `needs a ${allowZero ? 'non-negative' : 'positive'} integer, got ${String(v)}`,
+    );
   }
   return v;
 }
@@ -132,7 +135,8 @@ export function passwordOf(options: ResolvedSessionOptions): string {
 
 /** Options over defaults; the password is held apart (see `passwords`). */
 export function resolveSessionOptions(o: SessionOptions = {}): ResolvedSessionOptions {
-  if (o === null || typeof o !== 'object') throw new IoTDBValidationError('options', `needs an object, got ${o === null ? 'null' : typeof o}`);
+  if (o === null || typeof o !== 'object')
+    throw new IoTDBValidationError('options', `needs an object, got ${o === null ? 'null' : typeof o}`);
   const r = {
     host: o.host ?? DEFAULTS.host,
     port: positiveInt('port', o.port ?? DEFAULTS.port),
@@ -152,16 +156,19 @@ export function resolveSessionOptions(o: SessionOptions = {}): ResolvedSessionOp
     rpcCompression: o.rpcCompression ?? false,
     enableRedirection: o.enableRedirection ?? DEFAULTS.enableRedirection,
   };
-  if (typeof r.host !== 'string' || r.host.length === 0) throw new IoTDBValidationError('host', 'needs a non-empty string');
+  if (typeof r.host !== 'string' || r.host.length === 0)
+    throw new IoTDBValidationError('host', 'needs a non-empty string');
   if (r.port > 65535) throw new IoTDBValidationError('port', `needs 1-65535, got ${r.port}`);
-  if (typeof r.rpcCompression !== 'boolean') throw new IoTDBValidationError('rpcCompression', `needs a boolean, got ${String(r.rpcCompression)}`);
+  if (typeof r.rpcCompression !== 'boolean')
+    throw new IoTDBValidationError('rpcCompression', `needs a boolean, got ${String(r.rpcCompression)}`);
   if (r.timestampAs !== 'bigint' && r.timestampAs !== 'number' && r.timestampAs !== 'Date') {
     throw new IoTDBValidationError('timestampAs', `needs 'bigint', 'number' or 'Date', got ${String(r.timestampAs)}`);
   }
   if (r.int64As !== 'bigint' && r.int64As !== 'number') {
     throw new IoTDBValidationError('int64As', `needs 'bigint' or 'number', got ${String(r.int64As)}`);
   }
-  if (o.password !== undefined && typeof o.password !== 'string') throw new IoTDBValidationError('password', 'needs a string');
+  if (o.password !== undefined && typeof o.password !== 'string')
+    throw new IoTDBValidationError('password', 'needs a string');
   const resolved = Object.freeze(r) as ResolvedSessionOptions;
   passwords.set(resolved, o.password ?? DEFAULTS.password);
   return resolved;
@@ -170,12 +177,14 @@ export function resolveSessionOptions(o: SessionOptions = {}): ResolvedSessionOp
 function transportOf(tls: SessionOptions['tls']): Transport {
   if (tls === undefined || tls === false) return tcpTransport;
   if (tls === true) return tlsTransport();
-  if (tls === null || typeof tls !== 'object') throw new IoTDBValidationError('tls', `needs a boolean or tls.ConnectionOptions, got ${String(tls)}`);
+  if (tls === null || typeof tls !== 'object')
+    throw new IoTDBValidationError('tls', `needs a boolean or tls.ConnectionOptions, got ${String(tls)}`);
   return tlsTransport(tls);
 }
 
 function endpointsOf(o: SessionOptions): Endpoint[] {
   if (o.nodeUrls === undefined) return [{ host: o.host ?? DEFAULTS.host, port: o.port ?? DEFAULTS.port }];
-  if (!Array.isArray(o.nodeUrls) || o.nodeUrls.length === 0) throw new IoTDBValidationError('nodeUrls', "needs at least one 'host:port'");
+  if (!Array.isArray(o.nodeUrls) || o.nodeUrls.length === 0)
+    throw new IoTDBValidationError('nodeUrls', "needs at least one 'host:port'");
   return o.nodeUrls.map((u, i) => parseEndpoint(u, `nodeUrls[${i}]`));
 }

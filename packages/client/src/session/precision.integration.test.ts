@@ -21,32 +21,63 @@ describe.skipIf(control === null)('timestamp precision', () => {
     for (const s of SERVERS) {
       await exec('bash', [control!.script, 'start', dirOf(s.precision)], {
         timeout: 240_000,
-        env: { ...process.env, PORT_OFFSET: String(s.offset), RPC_PORT: String(s.port), DATANODES: '1', DN_HEAP: '1g', TLS: '0', RPC_COMPRESSION: '0', EXTRA_PROPS: `timestamp_precision=${s.precision}` },
+        env: {
+          ...process.env,
+          PORT_OFFSET: String(s.offset),
+          RPC_PORT: String(s.port),
+          DATANODES: '1',
+          DN_HEAP: '1g',
+          TLS: '0',
+          RPC_COMPRESSION: '0',
+          EXTRA_PROPS: `timestamp_precision=${s.precision}`,
+        },
       });
     }
   }, 480_000);
   afterAll(async () => {
-    for (const s of SERVERS) await exec('bash', [control!.script, 'stop', dirOf(s.precision)], { timeout: 120_000 }).catch(() => undefined);
+    for (const s of SERVERS)
+      await exec('bash', [control!.script, 'stop', dirOf(s.precision)], { timeout: 120_000 }).catch(() => undefined);
   }, 240_000);
 
-  it.each(SERVERS)('a server in $precision: Dates go in converted and come back the same', async ({ precision, port }) => {
-    const s = new Session({ port, timestampAs: 'Date' });
-    await s.open();
-    try {
-      expect(s.timestampPrecision).toBe(precision);
-      const d1 = new Date(Date.UTC(2024, 1, 29, 12, 0, 0, 123));
-      const d2 = new Date(Date.UTC(2200, 0, 1)); // past 2^53 in us and ns
-      await s.insertRecord({ deviceId: 'root.prec.d', timestamp: d1, measurements: ['ts'], dataTypes: ['TIMESTAMP'], values: [d2] });
-      await s.insertTablet({ deviceId: 'root.prec.d', measurements: ['ts'], dataTypes: ['TIMESTAMP'], timestamps: [d2], values: [[d1]] });
-      const ds = await s.executeQueryStatement('SELECT ts FROM root.prec.d');
-      const rows = [];
-      for await (const r of ds) rows.push(r);
-      expect(rows.map((r) => r.timestamp)).toEqual([d1, d2]);
-      expect(rows.map((r) => r.getLong('Time'))).toEqual([BigInt(d1.getTime()) * UNIT[precision], BigInt(d2.getTime()) * UNIT[precision]]);
-      expect(rows.map((r) => r.getTimestamp('root.prec.d.ts'))).toEqual([d2, d1]);
-      expect(rows.map((r) => r.getLong('root.prec.d.ts'))).toEqual([BigInt(d2.getTime()) * UNIT[precision], BigInt(d1.getTime()) * UNIT[precision]]);
-    } finally {
-      await s.close();
-    }
-  });
+  it.each(SERVERS)(
+    'a server in $precision: Dates go in converted and come back the same',
+    async ({ precision, port }) => {
+      const s = new Session({ port, timestampAs: 'Date' });
+      await s.open();
+      try {
+        expect(s.timestampPrecision).toBe(precision);
+        const d1 = new Date(Date.UTC(2024, 1, 29, 12, 0, 0, 123));
+        const d2 = new Date(Date.UTC(2200, 0, 1)); // past 2^53 in us and ns
+        await s.insertRecord({
+          deviceId: 'root.prec.d',
+          timestamp: d1,
+          measurements: ['ts'],
+          dataTypes: ['TIMESTAMP'],
+          values: [d2],
+        });
+        await s.insertTablet({
+          deviceId: 'root.prec.d',
+          measurements: ['ts'],
+          dataTypes: ['TIMESTAMP'],
+          timestamps: [d2],
+          values: [[d1]],
+        });
+        const ds = await s.executeQueryStatement('SELECT ts FROM root.prec.d');
+        const rows = [];
+        for await (const r of ds) rows.push(r);
+        expect(rows.map((r) => r.timestamp)).toEqual([d1, d2]);
+        expect(rows.map((r) => r.getLong('Time'))).toEqual([
+          BigInt(d1.getTime()) * UNIT[precision],
+          BigInt(d2.getTime()) * UNIT[precision],
+        ]);
+        expect(rows.map((r) => r.getTimestamp('root.prec.d.ts'))).toEqual([d2, d1]);
+        expect(rows.map((r) => r.getLong('root.prec.d.ts'))).toEqual([
+          BigInt(d2.getTime()) * UNIT[precision],
+          BigInt(d1.getTime()) * UNIT[precision],
+        ]);
+      } finally {
+        await s.close();
+      }
+    },
+  );
 });

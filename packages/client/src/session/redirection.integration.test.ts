@@ -1,7 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import type { PreparedTablet, TSStatus } from '@iotdb/fast-serializer';
-import { Session, TableSession, type RecordInput, type SessionOptions, type TableTablet, type Tablet } from '../index.js';
+import {
+  Session,
+  TableSession,
+  type RecordInput,
+  type SessionOptions,
+  type TableTablet,
+  type Tablet,
+} from '../index.js';
 import type { RpcConnection } from '../connection/rpc-connection.js';
 import { spyRpc } from '../testing/rpc-spy.js';
 import { useTreeDatabase } from '../testing/tree-database.js';
@@ -50,12 +57,19 @@ async function sentBy(spy: { mock: { calls: unknown[][]; results: { value: unkno
 function redirectsElsewhere(s: Sent): string[] {
   const out: string[] = [];
   if (s.status.redirectNode && key(s.status.redirectNode) !== s.endpoint) out.push(key(s.status.redirectNode));
-  for (const sub of s.status.subStatus ?? []) if (sub.redirectNode && key(sub.redirectNode) !== s.endpoint) out.push(key(sub.redirectNode));
+  for (const sub of s.status.subStatus ?? [])
+    if (sub.redirectNode && key(sub.redirectNode) !== s.endpoint) out.push(key(sub.redirectNode));
   return out;
 }
 
 const device = (prefix: string, d: number) => `${prefix}.d${String(d).padStart(2, '0')}`;
-const tablet = (dev: string, t: number): Tablet => ({ deviceId: dev, measurements: ['v'], dataTypes: ['INT64'], timestamps: [t], values: [[BigInt(t)]] });
+const tablet = (dev: string, t: number): Tablet => ({
+  deviceId: dev,
+  measurements: ['v'],
+  dataTypes: ['INT64'],
+  timestamps: [t],
+  values: [[BigInt(t)]],
+});
 
 /** One insertTablet per device, one after another; returns device -> where it went and what came back. */
 async function round(s: Session, prefix: string, t: number): Promise<Map<string, Sent>> {
@@ -78,7 +92,9 @@ async function countPoints(pattern: string): Promise<number> {
 /** Warms a fresh session up with one round; returns the node each device's region is led by. */
 async function warmUp(s: Session, prefix: string): Promise<Map<string, string>> {
   const first = await round(s, prefix, 1);
-  return new Map([...first].map(([dev, sent]) => [dev, sent.status.redirectNode ? key(sent.status.redirectNode) : FIRST]));
+  return new Map(
+    [...first].map(([dev, sent]) => [dev, sent.status.redirectNode ? key(sent.status.redirectNode) : FIRST]),
+  );
 }
 
 describe.skipIf(!twoNodes)('redirection, tree model (session knows only the first node)', () => {
@@ -146,7 +162,9 @@ describe.skipIf(!twoNodes)('redirection, tree model (session knows only the firs
       for (const dev of devices) expect(routes.get(dev), dev).toBe(warm[i].endpoint);
       expect(redirectsElsewhere(warm[i])).toEqual([]);
     });
-    expect(spy.mock.calls.flatMap((c) => (c[2] as PreparedTablet[]).map((p) => p.prefixPath)).sort()).toEqual(coldDevices.slice().sort());
+    expect(spy.mock.calls.flatMap((c) => (c[2] as PreparedTablet[]).map((p) => p.prefixPath)).sort()).toEqual(
+      coldDevices.slice().sort(),
+    );
     expect(await countPoints(`${prefix}.**`)).toBe(DEVICES * 2);
   });
 
@@ -169,7 +187,13 @@ describe.skipIf(!twoNodes)('redirection, tree model (session knows only the firs
     const prefix = `${DB}.records`;
     const spy = spyRpc('insertRecords');
     const records = (t: number): RecordInput[] =>
-      Array.from({ length: DEVICES }, (_, d) => ({ deviceId: device(prefix, d), timestamp: t, measurements: ['v'], dataTypes: ['INT64'], values: [BigInt(t)] }));
+      Array.from({ length: DEVICES }, (_, d) => ({
+        deviceId: device(prefix, d),
+        timestamp: t,
+        measurements: ['v'],
+        dataTypes: ['INT64'],
+        values: [BigInt(t)],
+      }));
     await s.insertRecords(records(1));
     const cold = await sentBy(spy);
     expect(cold.map((x) => x.endpoint)).toEqual([FIRST]);
@@ -186,7 +210,8 @@ describe.skipIf(!twoNodes)('redirection, tree model (session knows only the firs
     const warm = await sentBy(spy);
     expect(warm).toHaveLength(4);
     spy.mock.calls.forEach((c, i) => {
-      for (const dev of (c[1] as { prefixPaths: readonly string[] }).prefixPaths) expect(routes.get(dev), dev).toBe(warm[i].endpoint);
+      for (const dev of (c[1] as { prefixPaths: readonly string[] }).prefixPaths)
+        expect(routes.get(dev), dev).toBe(warm[i].endpoint);
       expect(redirectsElsewhere(warm[i])).toEqual([]);
     });
     expect(new Set(warm.slice(0, 2).map((x) => x.endpoint)).size).toBe(2);
@@ -217,7 +242,9 @@ describe.skipIf(!twoNodes)('redirection, table model', () => {
   /** `perDevice` rows per device, timestamps shuffled (not in time order); v = timestamp * 100 + device */
   function rows(t0: number, perDevice: number): { device: string; t: number; v: bigint }[] {
     const out = [];
-    for (let k = 0; k < perDevice; k++) for (let d = 0; d < DEVICES; d++) out.push({ device: dev(d), t: t0 + ((k * 7 + d * 3) % (perDevice * 10)) * 10 + k, v: 0n });
+    for (let k = 0; k < perDevice; k++)
+      for (let d = 0; d < DEVICES; d++)
+        out.push({ device: dev(d), t: t0 + ((k * 7 + d * 3) % (perDevice * 10)) * 10 + k, v: 0n });
     for (const r of out) r.v = BigInt(r.t) * 100n + BigInt(Number(r.device.slice(3)));
     return out;
   }

@@ -17,7 +17,10 @@ describe('jsColumn', () => {
   it('gives null for a null slot, whatever the slot holds', () => {
     expect(jsColumn(col(TSDataType.INT32, Int32Array.from([0, 7]), [1, 0]), 2, 'bigint')).toEqual([null, 7]);
     expect(jsColumn(col(TSDataType.BOOLEAN, Uint8Array.from([1, 0]), [1, 0]), 2, 'bigint')).toEqual([null, false]);
-    expect(jsColumn(col(TSDataType.DATE, Int32Array.from([0, 20000101]), [1, 0]), 2, 'bigint')).toEqual([null, new Date(Date.UTC(2000, 0, 1))]);
+    expect(jsColumn(col(TSDataType.DATE, Int32Array.from([0, 20000101]), [1, 0]), 2, 'bigint')).toEqual([
+      null,
+      new Date(Date.UTC(2000, 0, 1)),
+    ]);
     expect(jsColumn(col(TSDataType.TEXT, ['', 'x'], [1, 0]), 2, 'bigint')).toEqual([null, 'x']);
   });
 
@@ -28,8 +31,14 @@ describe('jsColumn', () => {
 
   it('gives INT64 and TIMESTAMP as bigint, or as number when asked', () => {
     for (const type of [TSDataType.INT64, TSDataType.TIMESTAMP]) {
-      expect(jsColumn(col(type, BigInt64Array.from([-5n, 2n ** 63n - 1n])), 2, 'bigint')).toEqual([-5n, 2n ** 63n - 1n]);
-      expect(jsColumn(col(type, BigInt64Array.from([-5n, 2n ** 53n - 1n])), 2, 'number')).toEqual([-5, Number.MAX_SAFE_INTEGER]);
+      expect(jsColumn(col(type, BigInt64Array.from([-5n, 2n ** 63n - 1n])), 2, 'bigint')).toEqual([
+        -5n,
+        2n ** 63n - 1n,
+      ]);
+      expect(jsColumn(col(type, BigInt64Array.from([-5n, 2n ** 53n - 1n])), 2, 'number')).toEqual([
+        -5,
+        Number.MAX_SAFE_INTEGER,
+      ]);
       // an unsafe value stays a bigint: the row that holds it throws when read (SessionDataSet)
       expect(jsColumn(col(type, BigInt64Array.from([2n ** 53n + 1n])), 1, 'number')).toEqual([2n ** 53n + 1n]);
     }
@@ -54,7 +63,14 @@ describe('int64ToNumber', () => {
 });
 
 describe('RowRecord', () => {
-  const index = { index: new Map([['a', 0], ['b', 1]]), types: [TSDataType.INT32, TSDataType.TEXT], precision: 'ms' as const };
+  const index = {
+    index: new Map([
+      ['a', 0],
+      ['b', 1],
+    ]),
+    types: [TSDataType.INT32, TSDataType.TEXT],
+    precision: 'ms' as const,
+  };
 
   it('reads values by name and Time as the timestamp', () => {
     const r = new RowRecord(5n, [1, 'x'], index);
@@ -81,10 +97,32 @@ describe('RowRecord', () => {
 });
 
 describe('RowRecord typed getters (as Java DataIterator)', () => {
-  const types = [TSDataType.BOOLEAN, TSDataType.INT32, TSDataType.INT64, TSDataType.FLOAT, TSDataType.DOUBLE, TSDataType.TEXT, TSDataType.TIMESTAMP, TSDataType.DATE, TSDataType.BLOB, TSDataType.STRING];
+  const types = [
+    TSDataType.BOOLEAN,
+    TSDataType.INT32,
+    TSDataType.INT64,
+    TSDataType.FLOAT,
+    TSDataType.DOUBLE,
+    TSDataType.TEXT,
+    TSDataType.TIMESTAMP,
+    TSDataType.DATE,
+    TSDataType.BLOB,
+    TSDataType.STRING,
+  ];
   const names = types.map((_, i) => `c${i}`);
   const shape = (precision: 'ms' | 'us' | 'ns') => ({ index: new Map(names.map((n, i) => [n, i])), types, precision });
-  const values = [true, 7, 2n ** 60n, 1.5, 2.25, 'txt', 1_700_000_000_123_456n, new Date(Date.UTC(2024, 1, 29)), Buffer.from([1, 2]), 'str'];
+  const values = [
+    true,
+    7,
+    2n ** 60n,
+    1.5,
+    2.25,
+    'txt',
+    1_700_000_000_123_456n,
+    new Date(Date.UTC(2024, 1, 29)),
+    Buffer.from([1, 2]),
+    'str',
+  ];
   const row = new RowRecord(1_700_000_000_123_456n, values, shape('us'));
 
   it('reads each type by name and by 1-based position counting the time column as 1', () => {
@@ -106,12 +144,23 @@ describe('RowRecord typed getters (as Java DataIterator)', () => {
   });
 
   it('converts times by the server precision, flooring before 1970', () => {
-    expect(new RowRecord(-1n, [], { index: new Map(), types: [], precision: 'ns' }).getTimestamp(1)).toEqual(new Date(-1));
-    expect(new RowRecord(5_000_000n, [], { index: new Map(), types: [], precision: 'ns' }).getTimestamp('Time')).toEqual(new Date(5));
+    expect(new RowRecord(-1n, [], { index: new Map(), types: [], precision: 'ns' }).getTimestamp(1)).toEqual(
+      new Date(-1),
+    );
+    expect(
+      new RowRecord(5_000_000n, [], { index: new Map(), types: [], precision: 'ns' }).getTimestamp('Time'),
+    ).toEqual(new Date(5));
   });
 
   it('gives null for a null cell and says so with isNull', () => {
-    const r = new RowRecord(1n, [null, 1], { index: new Map([['a', 0], ['b', 1]]), types: [TSDataType.INT32, TSDataType.INT32], precision: 'ms' });
+    const r = new RowRecord(1n, [null, 1], {
+      index: new Map([
+        ['a', 0],
+        ['b', 1],
+      ]),
+      types: [TSDataType.INT32, TSDataType.INT32],
+      precision: 'ms',
+    });
     expect(r.getInt('a')).toBeNull();
     expect(r.isNull('a')).toBe(true);
     expect(r.isNull(3)).toBe(false);

@@ -1,4 +1,11 @@
-import { IoTDBValidationError, TSDataType, dataTypeName, decodeDate, timeToDate, type DecodedColumn } from '@iotdb/fast-serializer';
+import {
+  IoTDBValidationError,
+  TSDataType,
+  dataTypeName,
+  decodeDate,
+  timeToDate,
+  type DecodedColumn,
+} from '@iotdb/fast-serializer';
 import type { TimestampPrecision } from './node-session.js';
 import type { Int64Mode } from './options.js';
 
@@ -24,7 +31,12 @@ export class RowRecord {
   /** the time as it came, in the server's unit (for the typed getters) */
   readonly #time: bigint | number | null;
 
-  constructor(timestamp: bigint | number | Date | null, values: IoTDBValue[], shape: RowShape, time: bigint | number | null = timestamp instanceof Date ? null : timestamp) {
+  constructor(
+    timestamp: bigint | number | Date | null,
+    values: IoTDBValue[],
+    shape: RowShape,
+    time: bigint | number | null = timestamp instanceof Date ? null : timestamp,
+  ) {
     this.timestamp = timestamp;
     this.values = values;
     this.#shape = shape;
@@ -101,7 +113,10 @@ export class RowRecord {
   #typed(column: string | number, getter: string, allowed: ReadonlySet<TSDataType>): IoTDBValue {
     const { value, type } = this.#cell(column);
     if (!allowed.has(type)) {
-      throw new IoTDBValidationError('column', `${getter}(${JSON.stringify(column)}): the column is ${dataTypeName(type)}`);
+      throw new IoTDBValidationError(
+        'column',
+        `${getter}(${JSON.stringify(column)}): the column is ${dataTypeName(type)}`,
+      );
     }
     return value;
   }
@@ -112,7 +127,10 @@ export class RowRecord {
     let k: number | undefined;
     if (typeof column === 'number') {
       if (!Number.isInteger(column) || column < 1 || column > this.values.length + (hasTime ? 1 : 0)) {
-        throw new IoTDBValidationError('column', `no column ${column} in this result (1 to ${this.values.length + (hasTime ? 1 : 0)})`);
+        throw new IoTDBValidationError(
+          'column',
+          `no column ${column} in this result (1 to ${this.values.length + (hasTime ? 1 : 0)})`,
+        );
       }
       if (hasTime && column === 1) return { value: this.#time, type: TSDataType.TIMESTAMP };
       k = column - (hasTime ? 2 : 1);
@@ -120,7 +138,10 @@ export class RowRecord {
       k = this.#shape.index.get(column);
       if (k === undefined) {
         if (column === 'Time' && hasTime) return { value: this.#time, type: TSDataType.TIMESTAMP };
-        throw new IoTDBValidationError('column', `no column "${column}" in this result (columns: ${[...this.#shape.index.keys()].join(', ')})`);
+        throw new IoTDBValidationError(
+          'column',
+          `no column "${column}" in this result (columns: ${[...this.#shape.index.keys()].join(', ')})`,
+        );
       }
     }
     return { value: this.values[k], type: this.#shape.types[k] };
@@ -140,7 +161,10 @@ const BLOBS = new Set([TSDataType.BLOB]);
 export function int64ToNumber(v: bigint): number {
   const n = Number(v);
   if (!Number.isSafeInteger(n)) {
-    throw new IoTDBValidationError('int64As', `INT64 value ${v} is beyond Number.MAX_SAFE_INTEGER; use int64As: 'bigint'`);
+    throw new IoTDBValidationError(
+      'int64As',
+      `INT64 value ${v} is beyond Number.MAX_SAFE_INTEGER; use int64As: 'bigint'`,
+    );
   }
   return n;
 }

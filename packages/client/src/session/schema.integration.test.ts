@@ -37,21 +37,45 @@ describe('schema and data management', () => {
   });
 
   it('createTimeseries with alias, encoding, compressor, tags and attributes reads back the same', async () => {
-    await s.createTimeseries({ path: `${DB}.d1.s1`, dataType: 'FLOAT', encoding: 'GORILLA', compressor: 'LZ4', tags: { unit: "deg'C" }, attributes: { owner: 'ops' }, alias: 'temp' });
+    await s.createTimeseries({
+      path: `${DB}.d1.s1`,
+      dataType: 'FLOAT',
+      encoding: 'GORILLA',
+      compressor: 'LZ4',
+      tags: { unit: "deg'C" },
+      attributes: { owner: 'ops' },
+      alias: 'temp',
+    });
     const [r] = await rows(`SHOW TIMESERIES ${DB}.d1.s1`);
-    expect(r).toMatchObject({ Timeseries: `${DB}.d1.s1`, Alias: 'temp', DataType: 'FLOAT', Encoding: 'GORILLA', Compression: 'LZ4' });
+    expect(r).toMatchObject({
+      Timeseries: `${DB}.d1.s1`,
+      Alias: 'temp',
+      DataType: 'FLOAT',
+      Encoding: 'GORILLA',
+      Compression: 'LZ4',
+    });
     expect(JSON.parse(String(r.Tags))).toEqual({ unit: "deg'C" });
     expect(JSON.parse(String(r.Attributes))).toEqual({ owner: 'ops' });
   });
 
   it('createAlignedTimeseries and createMultiTimeseries; checkTimeseriesExists before and after deleteTimeseries', async () => {
-    await s.createAlignedTimeseries({ deviceId: `${DB}.d2`, measurements: ['a', 'b'], dataTypes: ['INT32', 'TEXT'], encodings: ['RLE', 'PLAIN'] });
+    await s.createAlignedTimeseries({
+      deviceId: `${DB}.d2`,
+      measurements: ['a', 'b'],
+      dataTypes: ['INT32', 'TEXT'],
+      encodings: ['RLE', 'PLAIN'],
+    });
     await s.createMultiTimeseries([
       { path: `${DB}.d3.x`, dataType: 'INT64' },
       { path: `${DB}.d3.y`, dataType: 'BOOLEAN', encoding: 'RLE' },
     ]);
     const shown = await rows(`SHOW TIMESERIES ${DB}.d2.*`);
-    expect(shown.map((r) => [r.Timeseries, r.DataType, r.Encoding])).toEqual(expect.arrayContaining([[`${DB}.d2.a`, 'INT32', 'RLE'], [`${DB}.d2.b`, 'TEXT', 'PLAIN']]));
+    expect(shown.map((r) => [r.Timeseries, r.DataType, r.Encoding])).toEqual(
+      expect.arrayContaining([
+        [`${DB}.d2.a`, 'INT32', 'RLE'],
+        [`${DB}.d2.b`, 'TEXT', 'PLAIN'],
+      ]),
+    );
     expect(await s.checkTimeseriesExists(`${DB}.d3.x`)).toBe(true);
     await s.deleteTimeseries([`${DB}.d3.x`, `${DB}.d3.y`]);
     expect(await s.checkTimeseriesExists(`${DB}.d3.x`)).toBe(false);
@@ -59,7 +83,13 @@ describe('schema and data management', () => {
 
   it('deleteData removes [startTime, endTime], both ends inclusive; without startTime, all up to endTime', async () => {
     const ts = Array.from({ length: 10 }, (_, i) => i + 1);
-    await s.insertTablet({ deviceId: `${DB}.d4`, measurements: ['v'], dataTypes: ['INT32'], timestamps: ts, values: ts.map((t) => [t]) });
+    await s.insertTablet({
+      deviceId: `${DB}.d4`,
+      measurements: ['v'],
+      dataTypes: ['INT32'],
+      timestamps: ts,
+      values: ts.map((t) => [t]),
+    });
     await s.deleteData(`${DB}.d4.v`, { startTime: 3, endTime: 5 });
     expect((await rows(`SELECT v FROM ${DB}.d4`)).map((r) => Number(r.Time))).toEqual([1, 2, 6, 7, 8, 9, 10]);
     await s.deleteData([`${DB}.d4.v`], { endTime: 7n });
@@ -68,8 +98,17 @@ describe('schema and data management', () => {
 
   it('schema templates: create, set, activate on devices, unset and drop', async () => {
     const name = `t_${randomBytes(3).toString('hex')}`;
-    await s.createSchemaTemplate({ name, measurements: ['temp', 'ok'], dataTypes: ['DOUBLE', 'BOOLEAN'], encodings: ['GORILLA', 'RLE'], compressors: ['SNAPPY', 'SNAPPY'] });
-    expect((await rows(`SHOW NODES IN SCHEMA TEMPLATE ${name}`)).map((r) => r.ChildNodes).sort()).toEqual(['ok', 'temp']);
+    await s.createSchemaTemplate({
+      name,
+      measurements: ['temp', 'ok'],
+      dataTypes: ['DOUBLE', 'BOOLEAN'],
+      encodings: ['GORILLA', 'RLE'],
+      compressors: ['SNAPPY', 'SNAPPY'],
+    });
+    expect((await rows(`SHOW NODES IN SCHEMA TEMPLATE ${name}`)).map((r) => r.ChildNodes).sort()).toEqual([
+      'ok',
+      'temp',
+    ]);
     await s.setSchemaTemplate(name, `${DB}.tpl`);
     await s.createTimeseriesUsingSchemaTemplate([`${DB}.tpl.d1`]);
     expect(await s.checkTimeseriesExists(`${DB}.tpl.d1.temp`)).toBe(true);
@@ -97,7 +136,9 @@ describe('safe SQL', () => {
 
   it('a hostile value written through the sql template reads back unchanged, and nothing else happened', async () => {
     for (const [i, value] of HOSTILE.entries()) {
-      await s.executeNonQueryStatement(sql`INSERT INTO ${sql.path(`${DB}.safe`)}(time, note) VALUES (${i + 1}, ${value})`);
+      await s.executeNonQueryStatement(
+        sql`INSERT INTO ${sql.path(`${DB}.safe`)}(time, note) VALUES (${i + 1}, ${value})`,
+      );
     }
     const back = await rows(`SELECT note FROM ${DB}.safe`);
     expect(back.map((r) => r[`${DB}.safe.note`])).toEqual(HOSTILE);
@@ -107,7 +148,9 @@ describe('safe SQL', () => {
   it('a hostile measurement name is one node with escapeIdentifier', async () => {
     const name = 'odd.`name` x';
     await s.createTimeseries({ path: `${DB}.safe2.${escapeIdentifier(name)}`, dataType: 'INT32' });
-    await s.executeNonQueryStatement(sql`INSERT INTO ${sql.path(`${DB}.safe2`)}(time, ${sql.id(name)}) VALUES (1, ${42})`);
+    await s.executeNonQueryStatement(
+      sql`INSERT INTO ${sql.path(`${DB}.safe2`)}(time, ${sql.id(name)}) VALUES (1, ${42})`,
+    );
     expect(await count(`${DB}.safe2`)).toBe(1);
   });
 });
@@ -162,7 +205,12 @@ describe('rows and time zones', () => {
 
 describe('string records and records of one device', () => {
   it('insertStringRecord(s): the server infers the types; values read back', async () => {
-    await s.insertStringRecord({ deviceId: `${DB}.str`, timestamp: 1, measurements: ['n', 't'], values: ['42', "'hi'"] });
+    await s.insertStringRecord({
+      deviceId: `${DB}.str`,
+      timestamp: 1,
+      measurements: ['n', 't'],
+      values: ['42', "'hi'"],
+    });
     await s.insertStringRecords([
       { deviceId: `${DB}.str`, timestamp: 2, measurements: ['n'], values: ['43'] },
       { deviceId: `${DB}.str2`, timestamp: 1, measurements: ['n'], values: ['1.5'] },
@@ -173,11 +221,20 @@ describe('string records and records of one device', () => {
   });
 
   it('insertRecordsOfOneDevice and the aligned variant: unsorted rows land at their own times', async () => {
-    const row = (t: number, v: number) => ({ timestamp: t, measurements: ['v', 'w'], dataTypes: ['INT32' as const, 'TEXT' as const], values: [v, `r${v}`] });
+    const row = (t: number, v: number) => ({
+      timestamp: t,
+      measurements: ['v', 'w'],
+      dataTypes: ['INT32' as const, 'TEXT' as const],
+      values: [v, `r${v}`],
+    });
     await s.insertRecordsOfOneDevice(`${DB}.one`, [row(3, 30), row(1, 10), row(2, 20)]);
     await s.insertAlignedRecordsOfOneDevice(`${DB}.onea`, [row(2, 20), row(1, 10)]);
     const back = await rows(`SELECT v, w FROM ${DB}.one`);
-    expect(back.map((r) => [Number(r.Time), r[`${DB}.one.v`], r[`${DB}.one.w`]])).toEqual([[1, 10, 'r10'], [2, 20, 'r20'], [3, 30, 'r30']]);
+    expect(back.map((r) => [Number(r.Time), r[`${DB}.one.v`], r[`${DB}.one.w`]])).toEqual([
+      [1, 10, 'r10'],
+      [2, 20, 'r20'],
+      [3, 30, 'r30'],
+    ]);
     expect(await count(`${DB}.onea`)).toBe(4);
     expect((await rows(`SHOW DEVICES ${DB}.onea`))[0]?.IsAligned).toBe('true');
   });
@@ -187,7 +244,13 @@ describe('tree queries', () => {
   const dev = `${DB}.q`;
   beforeAll(async () => {
     const ts = Array.from({ length: 10 }, (_, i) => i + 1);
-    await s.insertTablet({ deviceId: dev, measurements: ['s1', 's2'], dataTypes: ['INT32', 'DOUBLE'], timestamps: ts, values: ts.map((t) => [t, t / 2]) });
+    await s.insertTablet({
+      deviceId: dev,
+      measurements: ['s1', 's2'],
+      dataTypes: ['INT32', 'DOUBLE'],
+      timestamps: ts,
+      values: ts.map((t) => [t, t / 2]),
+    });
   });
 
   const all = async (ds: Promise<import('../index.js').SessionDataSet>) => {
@@ -198,24 +261,43 @@ describe('tree queries', () => {
 
   it('executeRawDataQuery: [startTime, endTime)', async () => {
     const rows = await all(s.executeRawDataQuery([`${dev}.s1`, `${dev}.s2`], 3, 6));
-    expect(rows.map((r) => [Number(r.timestamp), r.getInt(`${dev}.s1`), r.getDouble(`${dev}.s2`)])).toEqual([[3, 3, 1.5], [4, 4, 2], [5, 5, 2.5]]);
+    expect(rows.map((r) => [Number(r.timestamp), r.getInt(`${dev}.s1`), r.getDouble(`${dev}.s2`)])).toEqual([
+      [3, 3, 1.5],
+      [4, 4, 2],
+      [5, 5, 2.5],
+    ]);
   });
 
   it('executeLastDataQuery: the last point, and none past lastTime', async () => {
     const rows = await all(s.executeLastDataQuery([`${dev}.s1`]));
-    expect(rows.map((r) => [Number(r.timestamp), r.getValue('Timeseries'), r.getValue('Value')])).toEqual([[10, `${dev}.s1`, '10']]);
+    expect(rows.map((r) => [Number(r.timestamp), r.getValue('Timeseries'), r.getValue('Value')])).toEqual([
+      [10, `${dev}.s1`, '10'],
+    ]);
     expect(await all(s.executeLastDataQuery([`${dev}.s1`], { lastTime: 11 }))).toEqual([]);
   });
 
   it('executeLastDataQueryForOneDevice: the fast-last path', async () => {
     const rows = await all(s.executeLastDataQueryForOneDevice(DB, dev, ['s1', 's2']));
-    expect(rows.map((r) => [Number(r.timestamp), r.getValue('Timeseries'), r.getValue('Value')]).sort()).toEqual([[10, `${dev}.s1`, '10'], [10, `${dev}.s2`, '5.0']]);
+    expect(rows.map((r) => [Number(r.timestamp), r.getValue('Timeseries'), r.getValue('Value')]).sort()).toEqual([
+      [10, `${dev}.s1`, '10'],
+      [10, `${dev}.s2`, '5.0'],
+    ]);
   });
 
   it('executeAggregationQuery: aggregations[i] on paths[i], over a range and per window', async () => {
-    const [total] = await all(s.executeAggregationQuery([`${dev}.s1`, `${dev}.s1`, `${dev}.s2`], ['COUNT', 'SUM', 'MAX_VALUE'], { startTime: 1, endTime: 11 }));
+    const [total] = await all(
+      s.executeAggregationQuery([`${dev}.s1`, `${dev}.s1`, `${dev}.s2`], ['COUNT', 'SUM', 'MAX_VALUE'], {
+        startTime: 1,
+        endTime: 11,
+      }),
+    );
     expect(total.values.map(Number)).toEqual([10, 55, 5]);
-    const windows = await all(s.executeAggregationQuery([`${dev}.s1`], ['COUNT'], { startTime: 1, endTime: 11, interval: 5 }));
-    expect(windows.map((r) => [Number(r.timestamp), Number(r.values[0])])).toEqual([[1, 5], [6, 5]]);
+    const windows = await all(
+      s.executeAggregationQuery([`${dev}.s1`], ['COUNT'], { startTime: 1, endTime: 11, interval: 5 }),
+    );
+    expect(windows.map((r) => [Number(r.timestamp), Number(r.values[0])])).toEqual([
+      [1, 5],
+      [6, 5],
+    ]);
   });
 });

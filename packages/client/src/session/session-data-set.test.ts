@@ -16,7 +16,17 @@ function block(values: number[], firstTime: number): Buffer {
 /** A data set over given blocks with no query id: nothing is sent to any server. */
 function dataSet(blocks: Buffer[]): SessionDataSet {
   return new SessionDataSet(
-    { connection: undefined as never, sessionId: 0n, statementId: 0n, sql: '', fetchSize: 10, timeoutMs: 0, int64As: 'bigint', timestampAs: 'bigint', precision: 'ms' },
+    {
+      connection: undefined as never,
+      sessionId: 0n,
+      statementId: 0n,
+      sql: '',
+      fetchSize: 10,
+      timeoutMs: 0,
+      int64As: 'bigint',
+      timestampAs: 'bigint',
+      precision: 'ms',
+    },
     { status: { code: 200 }, columns: ['root.sg.d.s'], dataTypeList: ['INT32'], queryResult: blocks, moreData: false },
   );
 }
@@ -26,7 +36,10 @@ describe('SessionDataSet without a server', () => {
     const ds = dataSet([block([1, 2, 3], 0), block([4, 5], 3)]);
     const got: number[][] = [];
     for await (const b of ds.batches()) got.push(Array.from(b.values[0] as Int32Array));
-    expect(got).toEqual([[1, 2, 3], [4, 5]]);
+    expect(got).toEqual([
+      [1, 2, 3],
+      [4, 5],
+    ]);
     expect(ds.isClosed).toBe(true);
   });
 
@@ -34,8 +47,12 @@ describe('SessionDataSet without a server', () => {
     const ds = dataSet([block([1, 2, 3], 0), block([4, 5], 3)]);
     expect((await ds.next()).values).toEqual([1]);
     const batches = [];
-    for await (const b of ds.batches()) batches.push({ times: Array.from(b.timestamps!), values: Array.from(b.values[0] as Int32Array) });
-    expect(batches).toEqual([{ times: [1n, 2n], values: [2, 3] }, { times: [3n, 4n], values: [4, 5] }]);
+    for await (const b of ds.batches())
+      batches.push({ times: Array.from(b.timestamps!), values: Array.from(b.values[0] as Int32Array) });
+    expect(batches).toEqual([
+      { times: [1n, 2n], values: [2, 3] },
+      { times: [3n, 4n], values: [4, 5] },
+    ]);
   });
 
   it('joins every block into one columnar result', async () => {

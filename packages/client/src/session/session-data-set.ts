@@ -28,7 +28,9 @@ const MAX_BLOCK_COLUMNS = 1 << 16;
 function checkedMapping(mapping: readonly number[] | undefined, columns: number): number[] {
   if (mapping === undefined) return Array.from({ length: columns }, (_, i) => i);
   if (mapping.length !== columns || mapping.some((b) => !Number.isInteger(b) || b < 0 || b >= MAX_BLOCK_COLUMNS)) {
-    throw new IoTDBProtocolError(`query result maps its ${columns} columns to TsBlock columns [${mapping.slice(0, 20).join(', ')}]`);
+    throw new IoTDBProtocolError(
+      `query result maps its ${columns} columns to TsBlock columns [${mapping.slice(0, 20).join(', ')}]`,
+    );
   }
   return [...mapping];
 }
@@ -150,11 +152,15 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
       if (this.#moreData && !this.#closed) {
         const signal = opts.signal ?? this.#ctx.signal;
         await this.#fetch(signal).catch((e: unknown) => {
-          throw withCallerStack(signal?.aborted && e === signal.reason ? new IoTDBAbortError('fetchResults', e) : e, new Error());
+          throw withCallerStack(
+            signal?.aborted && e === signal.reason ? new IoTDBAbortError('fetchResults', e) : e,
+            new Error(),
+          );
         });
         continue;
       }
-      if (this.#abandoned) throw new IoTDBSessionClosedError('data set', 'its session was closed before all its rows were read');
+      if (this.#abandoned)
+        throw new IoTDBSessionClosedError('data set', 'its session was closed before all its rows were read');
       await this.close();
       return false;
     }
@@ -200,9 +206,12 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   /** A row's time as `timestampAs` asks. */
   #time(t: bigint): bigint | number | Date {
     switch (this.#ctx.timestampAs) {
-      case 'number': return int64ToNumber(t);
-      case 'Date': return timeToDate(t, this.#ctx.precision);
-      default: return t;
+      case 'number':
+        return int64ToNumber(t);
+      case 'Date':
+        return timeToDate(t, this.#ctx.precision);
+      default:
+        return t;
     }
   }
 
@@ -236,12 +245,18 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
     const values = [];
     const nulls = [];
     for (let k = 0; k < this.#blockIndex.length; k++) {
-      const cols: ColumnPiece[] = pieces.map((p) => ({ column: p.block.columns[this.#blockIndex[k]], from: p.from, to: p.block.rows }));
+      const cols: ColumnPiece[] = pieces.map((p) => ({
+        column: p.block.columns[this.#blockIndex[k]],
+        from: p.from,
+        to: p.block.rows,
+      }));
       const joined = joinColumn(this.#valueTypes[k], cols);
       values.push(joined.values);
       nulls.push(joined.nulls);
     }
-    const timestamps = this.#hasTime ? joinTimes(pieces.map((p) => ({ times: p.block.times, from: p.from, to: p.block.rows }))) : null;
+    const timestamps = this.#hasTime
+      ? joinTimes(pieces.map((p) => ({ times: p.block.times, from: p.from, to: p.block.rows })))
+      : null;
     return {
       columnNames: [...this.#valueNames],
       columnTypes: this.columnTypes.slice(this.#hasTime ? 1 : 0),
@@ -263,7 +278,9 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
     try {
       if (!this.#ctx.connection.isOpen) return;
       const req = { sessionId: this.#ctx.sessionId, queryId: this.#queryId, statementId: this.#ctx.statementId }; // statementId mandatory (else 710)
-      const status = await this.#ctx.connection.call('closeOperation', req, { timeoutMs: cleanupTimeoutMs(this.#ctx.timeoutMs) });
+      const status = await this.#ctx.connection.call('closeOperation', req, {
+        timeoutMs: cleanupTimeoutMs(this.#ctx.timeoutMs),
+      });
       verifySuccess(status, 'closeOperation');
     } finally {
       this.#markClosed();
@@ -303,7 +320,9 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
       const block = decodeTsBlock(buf, this.#blockTypes);
       // the block types are indexed by block column: one entry past the highest column the mapping names
       if (block.columns.length < this.#blockTypes.length) {
-        throw new IoTDBProtocolError(`TsBlock has ${block.columns.length} columns, the result maps ${this.#blockTypes.length}`);
+        throw new IoTDBProtocolError(
+          `TsBlock has ${block.columns.length} columns, the result maps ${this.#blockTypes.length}`,
+        );
       }
       return block;
     } catch (e) {
@@ -326,7 +345,11 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
       timeout: this.#ctx.timeoutMs,
     };
     const operation = `fetchResults ${sqlContext(this.#ctx.sql)}`;
-    const resp = await this.#ctx.connection.call('fetchResultsV2', req, { timeoutMs: this.#ctx.timeoutMs, operation, signal });
+    const resp = await this.#ctx.connection.call('fetchResultsV2', req, {
+      timeoutMs: this.#ctx.timeoutMs,
+      operation,
+      signal,
+    });
     verifySuccess(resp.status, 'fetchResults');
     this.#raw = resp.queryResult ?? [];
     this.#rawAt = 0;

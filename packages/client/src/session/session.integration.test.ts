@@ -27,7 +27,18 @@ useTreeDatabase({ host, port }, DB, (s) => (session = s));
 
 // ---------- the ten types, their test values and how they come back ----------
 
-const TYPES: readonly TSDataTypeName[] = ['BOOLEAN', 'INT32', 'INT64', 'FLOAT', 'DOUBLE', 'TEXT', 'TIMESTAMP', 'DATE', 'BLOB', 'STRING'];
+const TYPES: readonly TSDataTypeName[] = [
+  'BOOLEAN',
+  'INT32',
+  'INT64',
+  'FLOAT',
+  'DOUBLE',
+  'TEXT',
+  'TIMESTAMP',
+  'DATE',
+  'BLOB',
+  'STRING',
+];
 const MEASUREMENTS = TYPES.map((t) => `s_${t.toLowerCase()}`);
 const INT64_MAX = 2n ** 63n - 1n;
 const INT64_MIN_PLUS_1 = -(2n ** 63n) + 1n;
@@ -41,8 +52,22 @@ const VALUES: Record<TSDataTypeName, CellValue[]> = {
   DOUBLE: [Math.PI, -1e300, 0, 5e-324, Number.MAX_VALUE, -2.5],
   TEXT: ['héllo', '', '中文 😀', 'line\nbreak', 'a'.repeat(300), '"quoted"'],
   TIMESTAMP: [1_700_000_000_123n, 0, new Date(Date.UTC(2024, 1, 29, 12, 0, 0, 5)), -1_000n, 9_000_000_000_000, 1n],
-  DATE: ['2024-02-29', new Date(Date.UTC(1999, 11, 31)), '1000-01-01', '9999-12-31', new Date(Date.UTC(1970, 0, 1, 23, 59)), '2000-06-15'],
-  BLOB: [Buffer.from([0, 1, 2, 255]), Buffer.alloc(0), new Uint8Array([7, 8, 9]), Buffer.from('blob'), Buffer.from([0xff]), Buffer.alloc(100, 0xab)],
+  DATE: [
+    '2024-02-29',
+    new Date(Date.UTC(1999, 11, 31)),
+    '1000-01-01',
+    '9999-12-31',
+    new Date(Date.UTC(1970, 0, 1, 23, 59)),
+    '2000-06-15',
+  ],
+  BLOB: [
+    Buffer.from([0, 1, 2, 255]),
+    Buffer.alloc(0),
+    new Uint8Array([7, 8, 9]),
+    Buffer.from('blob'),
+    Buffer.from([0xff]),
+    Buffer.alloc(100, 0xab),
+  ],
   STRING: ['abc', '', 'ünïcödé', 'x y z', '123', 'end'],
 };
 const ROWS = 6;
@@ -93,7 +118,12 @@ async function rowsOf(ds: SessionDataSet): Promise<Row[]> {
   return out;
 }
 
-async function readDevice(device: string, s: Session = session, measurements = MEASUREMENTS, extra = ''): Promise<{ ds: SessionDataSet; rows: Row[] }> {
+async function readDevice(
+  device: string,
+  s: Session = session,
+  measurements = MEASUREMENTS,
+  extra = '',
+): Promise<{ ds: SessionDataSet; rows: Row[] }> {
   const ds = await s.executeQueryStatement(`SELECT ${measurements.join(', ')} FROM ${device} ${extra}`);
   // the columns come back as full paths; reorder each row into `measurements` order
   const names = ds.columnNames.slice(1);
@@ -104,13 +134,24 @@ async function readDevice(device: string, s: Session = session, measurements = M
 }
 
 /** The rows that `cols` (in TYPES order) at `times` should read back as, sorted by time. */
-function expectedRows(times: readonly (number | bigint)[], cols: readonly (readonly CellValue[])[], types = TYPES): Row[] {
+function expectedRows(
+  times: readonly (number | bigint)[],
+  cols: readonly (readonly CellValue[])[],
+  types = TYPES,
+): Row[] {
   const rows = times.map((t, r) => ({ time: BigInt(t), values: types.map((ty, c) => expected(ty, cols[c][r])) }));
   return rows.sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0));
 }
 
 function tablet(device: string, cols: CellValue[][], extra: Partial<Tablet> = {}): Tablet {
-  return { deviceId: device, measurements: MEASUREMENTS, dataTypes: TYPES, timestamps: TIMES, values: transpose(cols), ...extra };
+  return {
+    deviceId: device,
+    measurements: MEASUREMENTS,
+    dataTypes: TYPES,
+    timestamps: TIMES,
+    values: transpose(cols),
+    ...extra,
+  };
 }
 
 // ---------- tests ----------
@@ -145,7 +186,13 @@ describe('insertTablet round trip, all ten types', () => {
     it(`reads back every type ${label} through the column-major form (plain arrays)`, async () => {
       const device = newDevice('cols');
       const cols = columns(withNulls);
-      await session.insertTablet({ deviceId: device, measurements: MEASUREMENTS, dataTypes: TYPES, timestamps: TIMES, columns: cols });
+      await session.insertTablet({
+        deviceId: device,
+        measurements: MEASUREMENTS,
+        dataTypes: TYPES,
+        timestamps: TIMES,
+        columns: cols,
+      });
       const { rows } = await readDevice(device);
       expect(rows).toEqual(expectedRows(TIMES, cols));
     });
@@ -154,7 +201,13 @@ describe('insertTablet round trip, all ten types', () => {
   it('reads back the exact INT64 extremes and 2^53+1 as bigint', async () => {
     const device = newDevice('int64');
     const values = [INT64_MAX, INT64_MIN_PLUS_1, 9007199254740993n, -9007199254740993n];
-    await session.insertTablet({ deviceId: device, measurements: ['v'], dataTypes: ['INT64'], timestamps: [1, 2, 3, 4], columns: [values] });
+    await session.insertTablet({
+      deviceId: device,
+      measurements: ['v'],
+      dataTypes: ['INT64'],
+      timestamps: [1, 2, 3, 4],
+      columns: [values],
+    });
     const { rows } = await readDevice(device, session, ['v']);
     expect(rows.map((r) => r.values[0])).toEqual(values);
     expect(rows.every((r) => typeof r.values[0] === 'bigint')).toBe(true);
@@ -183,7 +236,9 @@ describe('column-major tablets with typed arrays', () => {
   const f32 = Float32Array.from({ length: N }, (_, i) => i * 1.1 - 20.3);
   const f64 = Float64Array.from({ length: N }, (_, i) => i * Math.E - 1e10);
   const i32 = Int32Array.from({ length: N }, (_, i) => (i % 2 ? 2147483647 - i : -2147483648 + i));
-  const i64 = BigInt64Array.from({ length: N }, (_, i) => (i % 2 ? INT64_MAX - BigInt(i) : INT64_MIN_PLUS_1 + BigInt(i)));
+  const i64 = BigInt64Array.from({ length: N }, (_, i) =>
+    i % 2 ? INT64_MAX - BigInt(i) : INT64_MIN_PLUS_1 + BigInt(i),
+  );
   const ts64 = BigInt64Array.from({ length: N }, (_, i) => 1_600_000_000_000n + BigInt(i));
   const text = Array.from({ length: N }, (_, i) => (i % 7 === 0 ? null : `t${i}`));
   const measurements = ['f', 'd', 'i', 'l', 'ts', 'txt'];
@@ -216,7 +271,13 @@ describe('column-major tablets with typed arrays', () => {
   it('reads back typed-array columns with Float64Array timestamps', async () => {
     const device = newDevice('typedf64');
     const timestamps = Float64Array.from({ length: N }, (_, i) => 2_000 + i);
-    await session.insertTablet({ deviceId: device, measurements, dataTypes: types, timestamps, columns: [f32, f64, i32, i64, ts64, text] });
+    await session.insertTablet({
+      deviceId: device,
+      measurements,
+      dataTypes: types,
+      timestamps,
+      columns: [f32, f64, i32, i64, ts64, text],
+    });
     const { rows } = await readDevice(device, session, measurements);
     expectTyped(rows, [...timestamps].map(BigInt));
   });
@@ -225,7 +286,13 @@ describe('column-major tablets with typed arrays', () => {
     const device = newDevice('typedunsorted');
     // reversed time: row i of the input is written at time 1000 - i
     const timestamps = Array.from({ length: N }, (_, i) => 1_000 - i);
-    await session.insertTablet({ deviceId: device, measurements, dataTypes: types, timestamps, columns: [f32, f64, i32, i64, ts64, text] });
+    await session.insertTablet({
+      deviceId: device,
+      measurements,
+      dataTypes: types,
+      timestamps,
+      columns: [f32, f64, i32, i64, ts64, text],
+    });
     const { rows } = await readDevice(device, session, measurements);
     expect(rows.map((r) => r.time)).toEqual(Array.from({ length: N }, (_, k) => BigInt(1_000 - (N - 1) + k)));
     rows.forEach((r, k) => {
@@ -241,7 +308,13 @@ describe('unsorted timestamps', () => {
     const perm = [3, 0, 5, 1, 4, 2]; // input row k is original row perm[k]
     const cols = columns(true).map((c) => perm.map((p) => c[p]));
     const times = perm.map((p) => TIMES[p]);
-    await session.insertTablet({ deviceId: device, measurements: MEASUREMENTS, dataTypes: TYPES, timestamps: times, values: transpose(cols) });
+    await session.insertTablet({
+      deviceId: device,
+      measurements: MEASUREMENTS,
+      dataTypes: TYPES,
+      timestamps: times,
+      values: transpose(cols),
+    });
     const { rows } = await readDevice(device);
     expect(rows.map((r) => r.time)).toEqual(TIMES.map(BigInt));
     expect(rows).toEqual(expectedRows(TIMES, columns(true)));
@@ -251,7 +324,13 @@ describe('unsorted timestamps', () => {
     const device = newDevice('unsortedaligned');
     const times = [50, 10, 40, 20, 30];
     const vals = [[5], [1], [4], [null], [3]];
-    await session.insertAlignedTablet({ deviceId: device, measurements: ['v', 'w'], dataTypes: ['INT32', 'TEXT'], timestamps: times, values: vals.map((v) => [v[0], `w${v[0]}`]) });
+    await session.insertAlignedTablet({
+      deviceId: device,
+      measurements: ['v', 'w'],
+      dataTypes: ['INT32', 'TEXT'],
+      timestamps: times,
+      values: vals.map((v) => [v[0], `w${v[0]}`]),
+    });
     const { rows } = await readDevice(device, session, ['v', 'w']);
     expect(rows).toEqual([
       { time: 10n, values: [1, 'w1'] },
@@ -277,13 +356,40 @@ describe('insertTablets', () => {
   it('writes three aligned devices with different measurements in one call', async () => {
     const devices = [newDevice('multia'), newDevice('multia'), newDevice('multia')];
     await session.insertTablets([
-      { deviceId: devices[0], measurements: ['a'], dataTypes: ['INT32'], timestamps: [1, 2], values: [[1], [2]], isAligned: true },
-      { deviceId: devices[1], measurements: ['b', 'c'], dataTypes: ['TEXT', 'DOUBLE'], timestamps: [3], values: [['x', 1.5]], isAligned: true },
-      { deviceId: devices[2], measurements: ['d'], dataTypes: ['BOOLEAN'], timestamps: [9, 8], columns: [[true, false]], isAligned: true },
+      {
+        deviceId: devices[0],
+        measurements: ['a'],
+        dataTypes: ['INT32'],
+        timestamps: [1, 2],
+        values: [[1], [2]],
+        isAligned: true,
+      },
+      {
+        deviceId: devices[1],
+        measurements: ['b', 'c'],
+        dataTypes: ['TEXT', 'DOUBLE'],
+        timestamps: [3],
+        values: [['x', 1.5]],
+        isAligned: true,
+      },
+      {
+        deviceId: devices[2],
+        measurements: ['d'],
+        dataTypes: ['BOOLEAN'],
+        timestamps: [9, 8],
+        columns: [[true, false]],
+        isAligned: true,
+      },
     ]);
-    expect((await readDevice(devices[0], session, ['a'])).rows).toEqual([{ time: 1n, values: [1] }, { time: 2n, values: [2] }]);
+    expect((await readDevice(devices[0], session, ['a'])).rows).toEqual([
+      { time: 1n, values: [1] },
+      { time: 2n, values: [2] },
+    ]);
     expect((await readDevice(devices[1], session, ['b', 'c'])).rows).toEqual([{ time: 3n, values: ['x', 1.5] }]);
-    expect((await readDevice(devices[2], session, ['d'])).rows).toEqual([{ time: 8n, values: [false] }, { time: 9n, values: [true] }]);
+    expect((await readDevice(devices[2], session, ['d'])).rows).toEqual([
+      { time: 8n, values: [false] },
+      { time: 9n, values: [true] },
+    ]);
   });
 });
 
@@ -291,14 +397,26 @@ describe('insertRecord and insertRecords', () => {
   it('writes one record of all ten types', async () => {
     const device = newDevice('rec');
     const row = TYPES.map((t) => VALUES[t][2]);
-    await session.insertRecord({ deviceId: device, timestamp: 77, measurements: MEASUREMENTS, dataTypes: TYPES, values: row });
+    await session.insertRecord({
+      deviceId: device,
+      timestamp: 77,
+      measurements: MEASUREMENTS,
+      dataTypes: TYPES,
+      values: row,
+    });
     const { rows } = await readDevice(device);
     expect(rows).toEqual([{ time: 77n, values: TYPES.map((t, c) => expected(t, row[c])) }]);
   });
 
   it('does not write a null value: the series is not even created', async () => {
     const device = newDevice('recnull');
-    await session.insertRecord({ deviceId: device, timestamp: 5, measurements: ['a', 'b'], dataTypes: ['INT32', 'TEXT'], values: [7, null] });
+    await session.insertRecord({
+      deviceId: device,
+      timestamp: 5,
+      measurements: ['a', 'b'],
+      dataTypes: ['INT32', 'TEXT'],
+      values: [7, null],
+    });
     const ds = await session.executeQueryStatement(`SHOW TIMESERIES ${device}.**`);
     expect(ds.columnNames).not.toContain('Time');
     const series = (await rowsOf(ds)).map((r) => r.values[0]);
@@ -308,10 +426,22 @@ describe('insertRecord and insertRecords', () => {
   it('writes records of several devices in one call, leaving null values unwritten', async () => {
     const [d1, d2, d3] = [newDevice('recs'), newDevice('recs'), newDevice('recs')];
     await session.insertRecords([
-      { deviceId: d1, timestamp: 1, measurements: ['x', 'y'], dataTypes: ['INT64', 'STRING'], values: [INT64_MAX, 'one'] },
+      {
+        deviceId: d1,
+        timestamp: 1,
+        measurements: ['x', 'y'],
+        dataTypes: ['INT64', 'STRING'],
+        values: [INT64_MAX, 'one'],
+      },
       { deviceId: d2, timestamp: 2, measurements: ['x', 'y'], dataTypes: ['INT64', 'STRING'], values: [5n, 'two'] },
       { deviceId: d1, timestamp: 3, measurements: ['x', 'y'], dataTypes: ['INT64', 'STRING'], values: [null, 'three'] },
-      { deviceId: d3, timestamp: 4, measurements: ['b', 'blob', 'date'], dataTypes: ['BOOLEAN', 'BLOB', 'DATE'], values: [false, Buffer.from([9]), '2020-01-02'] },
+      {
+        deviceId: d3,
+        timestamp: 4,
+        measurements: ['b', 'blob', 'date'],
+        dataTypes: ['BOOLEAN', 'BLOB', 'DATE'],
+        values: [false, Buffer.from([9]), '2020-01-02'],
+      },
       { deviceId: d2, timestamp: 5, measurements: ['x', 'y'], dataTypes: ['INT64', 'STRING'], values: [6, null] },
     ]);
     expect((await readDevice(d1, session, ['x', 'y'])).rows).toEqual([
@@ -330,8 +460,22 @@ describe('insertRecord and insertRecords', () => {
   it('writes aligned records', async () => {
     const device = newDevice('recaligned');
     await session.insertRecords([
-      { deviceId: device, timestamp: 2, measurements: ['a', 'b'], dataTypes: ['FLOAT', 'DOUBLE'], values: [1.1, 2.2], isAligned: true },
-      { deviceId: device, timestamp: 1, measurements: ['a', 'b'], dataTypes: ['FLOAT', 'DOUBLE'], values: [null, 3.3], isAligned: true },
+      {
+        deviceId: device,
+        timestamp: 2,
+        measurements: ['a', 'b'],
+        dataTypes: ['FLOAT', 'DOUBLE'],
+        values: [1.1, 2.2],
+        isAligned: true,
+      },
+      {
+        deviceId: device,
+        timestamp: 1,
+        measurements: ['a', 'b'],
+        dataTypes: ['FLOAT', 'DOUBLE'],
+        values: [null, 3.3],
+        isAligned: true,
+      },
     ]);
     expect((await readDevice(device, session, ['a', 'b'])).rows).toEqual([
       { time: 1n, values: [null, 3.3] },
@@ -350,9 +494,12 @@ function columnarRows(c: ColumnarResult): Row[] {
       if (c.nulls[k]?.[r] === 1) return null;
       const v = (col as ArrayLike<unknown>)[r];
       switch (c.columnTypes[k]) {
-        case 'BOOLEAN': return v === 1;
-        case 'DATE': return decodeDate(v as number);
-        default: return v as IoTDBValue;
+        case 'BOOLEAN':
+          return v === 1;
+        case 'DATE':
+          return decodeDate(v as number);
+        default:
+          return v as IoTDBValue;
       }
     });
     out.push({ time: c.timestamps === null ? null : c.timestamps[r], values });
@@ -384,7 +531,10 @@ describe('queries', () => {
       measurements: ['n', 'txt'],
       dataTypes: ['INT32', 'TEXT'],
       timestamps: Float64Array.from({ length: BIG }, (_, i) => i + 1),
-      columns: [Int32Array.from({ length: BIG }, (_, i) => i * 3), Array.from({ length: BIG }, (_, i) => (i % 10 === 0 ? null : `r${i}`))],
+      columns: [
+        Int32Array.from({ length: BIG }, (_, i) => i * 3),
+        Array.from({ length: BIG }, (_, i) => (i % 10 === 0 ? null : `r${i}`)),
+      ],
     });
     manyPrefix = newDevice('many');
     await session.insertTablets(
@@ -449,7 +599,9 @@ describe('queries', () => {
       const r = await ds.next();
       got.push({ time: r.timestamp, n: r.getValue('n') });
     }
-    expect(got).toEqual(Array.from({ length: DEVICES * PER_DEVICE }, (_, k) => ({ time: manyRow(k).time, n: manyRow(k).n })));
+    expect(got).toEqual(
+      Array.from({ length: DEVICES * PER_DEVICE }, (_, k) => ({ time: manyRow(k).time, n: manyRow(k).n })),
+    );
     await expect(ds.next()).rejects.toBeInstanceOf(IoTDBValidationError);
   });
 
@@ -481,7 +633,9 @@ describe('queries', () => {
       i++;
     }
     expect(i).toBe(BIG);
-    const c = await (await session.executeQueryStatement(`SELECT n, txt FROM ${bigDevice}`, { fetchSize: 100 })).toColumnar();
+    const c = await (
+      await session.executeQueryStatement(`SELECT n, txt FROM ${bigDevice}`, { fetchSize: 100 })
+    ).toColumnar();
     expect(c.rowCount).toBe(BIG);
     expect(c.timestamps).toEqual(BigInt64Array.from({ length: BIG }, (_, k) => BigInt(k + 1)));
     expect(c.values[0]).toEqual(Int32Array.from({ length: BIG }, (_, k) => k * 3));
@@ -567,7 +721,13 @@ describe('edge values and result shapes', () => {
   it('round-trips NaN and the infinities in FLOAT and DOUBLE', async () => {
     const device = newDevice('nan');
     const vals = [NaN, Infinity, -Infinity, -0];
-    await session.insertTablet({ deviceId: device, measurements: ['f', 'd'], dataTypes: ['FLOAT', 'DOUBLE'], timestamps: [1, 2, 3, 4], columns: [vals, vals] });
+    await session.insertTablet({
+      deviceId: device,
+      measurements: ['f', 'd'],
+      dataTypes: ['FLOAT', 'DOUBLE'],
+      timestamps: [1, 2, 3, 4],
+      columns: [vals, vals],
+    });
     const { rows } = await readDevice(device, session, ['f', 'd']);
     expect(rows.map((r) => r.values)).toEqual(vals.map((v) => [v, v]));
   });
@@ -576,14 +736,29 @@ describe('edge values and result shapes', () => {
     // (a server in ms precision refuses timestamps past ~year 2262 x 1000, so int64 extremes cannot be times here)
     const device = newDevice('times');
     const times = [-86_400_000n, -1n, 0n, 1n, 9_000_000_000_000n];
-    await session.insertTablet({ deviceId: device, measurements: ['v'], dataTypes: ['INT32'], timestamps: [...times].reverse(), values: times.map((_, i) => [times.length - 1 - i]) });
+    await session.insertTablet({
+      deviceId: device,
+      measurements: ['v'],
+      dataTypes: ['INT32'],
+      timestamps: [...times].reverse(),
+      values: times.map((_, i) => [times.length - 1 - i]),
+    });
     const { rows } = await readDevice(device, session, ['v']);
     expect(rows).toEqual(times.map((t, i) => ({ time: t, values: [i] })));
   });
 
   it('answers a column selected twice and an expression through the right TsBlock columns', async () => {
     const device = newDevice('dup');
-    await session.insertTablet({ deviceId: device, measurements: ['a', 'b'], dataTypes: ['INT32', 'TEXT'], timestamps: [1, 2], values: [[10, 'x'], [20, null]] });
+    await session.insertTablet({
+      deviceId: device,
+      measurements: ['a', 'b'],
+      dataTypes: ['INT32', 'TEXT'],
+      timestamps: [1, 2],
+      values: [
+        [10, 'x'],
+        [20, null],
+      ],
+    });
     const ds = await session.executeQueryStatement(`SELECT a, b, a, a + 1 FROM ${device}`);
     expect(ds.columnNames).toEqual(['Time', `${device}.a`, `${device}.b`, `${device}.a`, `${device}.a + 1`]);
     expect(ds.columnTypes).toEqual(['INT64', 'INT32', 'TEXT', 'INT32', 'DOUBLE']);
@@ -598,7 +773,13 @@ describe('edge values and result shapes', () => {
 
   it('answers aggregations as INT64/DOUBLE values', async () => {
     const device = newDevice('agg');
-    await session.insertTablet({ deviceId: device, measurements: ['v'], dataTypes: ['INT32'], timestamps: [1, 2, 3], values: [[1], [2], [null]] });
+    await session.insertTablet({
+      deviceId: device,
+      measurements: ['v'],
+      dataTypes: ['INT32'],
+      timestamps: [1, 2, 3],
+      values: [[1], [2], [null]],
+    });
     // an aggregation result has no time column
     const ds = await session.executeQueryStatement(`SELECT count(v), sum(v), max_value(v) FROM ${device}`);
     const rows = await rowsOf(ds);
@@ -639,7 +820,13 @@ describe("int64As: 'number'", () => {
         [-Number.MAX_SAFE_INTEGER, null, 6],
       ],
     });
-    await session.insertTablet({ deviceId: bigDevice, measurements: ['l'], dataTypes: ['INT64'], timestamps: [1, 2], values: [[1], [2n ** 53n + 1n]] });
+    await session.insertTablet({
+      deviceId: bigDevice,
+      measurements: ['l'],
+      dataTypes: ['INT64'],
+      timestamps: [1, 2],
+      values: [[1], [2n ** 53n + 1n]],
+    });
   });
 
   afterAll(async () => {
@@ -704,7 +891,14 @@ describe('enableFastSerialization: false', () => {
       const perm = [5, 2, 0, 4, 1, 3];
       const cols = columns(true).map((c) => perm.map((p) => c[p]));
       const times = perm.map((p) => TIMES[p]);
-      const t = (d: string): Tablet => ({ deviceId: d, measurements: MEASUREMENTS, dataTypes: TYPES, timestamps: times, values: transpose(cols), isAligned: aligned });
+      const t = (d: string): Tablet => ({
+        deviceId: d,
+        measurements: MEASUREMENTS,
+        dataTypes: TYPES,
+        timestamps: times,
+        values: transpose(cols),
+        isAligned: aligned,
+      });
       await session.insertTablet(t(fastDevice));
       await plain.insertTablet(t(plainDevice));
       const fastRows = (await readDevice(fastDevice)).rows;
@@ -721,7 +915,12 @@ describe('enableFastSerialization: false', () => {
       measurements: ['f', 'd', 'i', 'l'],
       dataTypes: ['FLOAT', 'DOUBLE', 'INT32', 'INT64'],
       timestamps: BigInt64Array.from([1n, 2n]),
-      columns: [Float32Array.from([1.5, -2.25]), Float64Array.from([Math.PI, -0]), Int32Array.from([7, -7]), BigInt64Array.from([INT64_MAX, INT64_MIN_PLUS_1])],
+      columns: [
+        Float32Array.from([1.5, -2.25]),
+        Float64Array.from([Math.PI, -0]),
+        Int32Array.from([7, -7]),
+        BigInt64Array.from([INT64_MAX, INT64_MIN_PLUS_1]),
+      ],
     });
     const { rows } = await readDevice(device, plain, ['f', 'd', 'i', 'l']);
     expect(rows).toEqual([
@@ -732,9 +931,21 @@ describe('enableFastSerialization: false', () => {
 
   it('reports a server failure the same way (IoTDBServerError)', async () => {
     const device = newDevice('plainerr');
-    await plain.insertTablet({ deviceId: device, measurements: ['v'], dataTypes: ['INT32'], timestamps: [1], values: [[1]] });
+    await plain.insertTablet({
+      deviceId: device,
+      measurements: ['v'],
+      dataTypes: ['INT32'],
+      timestamps: [1],
+      values: [[1]],
+    });
     const e = await plain
-      .insertTablet({ deviceId: device, measurements: ['v'], dataTypes: ['BLOB'], timestamps: [2], values: [[Buffer.from([1])]] })
+      .insertTablet({
+        deviceId: device,
+        measurements: ['v'],
+        dataTypes: ['BLOB'],
+        timestamps: [2],
+        values: [[Buffer.from([1])]],
+      })
       .catch((x: unknown) => x);
     expect(e).toBeInstanceOf(IoTDBServerError);
   });

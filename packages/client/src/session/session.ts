@@ -1,6 +1,17 @@
-import { IoTDBValidationError, TAggregationType, checkTimestamp, dateToTime, type TAggregationTypeName } from '@iotdb/fast-serializer';
+import {
+  IoTDBValidationError,
+  TAggregationType,
+  checkTimestamp,
+  dateToTime,
+  type TAggregationTypeName,
+} from '@iotdb/fast-serializer';
 import { checkPath } from '../sql/escape.js';
-import { schemaSql, type AlignedTimeseriesSpec, type SchemaTemplateSpec, type TimeseriesSpec } from '../sql/schema-statements.js';
+import {
+  schemaSql,
+  type AlignedTimeseriesSpec,
+  type SchemaTemplateSpec,
+  type TimeseriesSpec,
+} from '../sql/schema-statements.js';
 import type { CallOptions, QueryOptions, StatementOptions } from './base-session.js';
 import type { SessionOptions } from './options.js';
 import type { SessionDataSet } from './session-data-set.js';
@@ -43,12 +54,31 @@ export class Session extends TreeWriteSession {
   // ---------- queries (tree model), as the Java Session's; each returns a SessionDataSet ----------
 
   /** The points of `paths` in [startTime, endTime) (executeRawDataQueryV2). */
-  executeRawDataQuery(paths: readonly string[], startTime: TimeInput, endTime: TimeInput, opts: QueryOptions = {}): Promise<SessionDataSet> {
+  executeRawDataQuery(
+    paths: readonly string[],
+    startTime: TimeInput,
+    endTime: TimeInput,
+    opts: QueryOptions = {},
+  ): Promise<SessionDataSet> {
     const ps = pathList(paths);
     const start = this.#time(startTime, 'startTime');
     const end = this.#time(endTime, 'endTime');
     return this.query(`executeRawDataQuery ${ps.length} paths`, '', opts, (ns, q) =>
-      ns.connection.call('executeRawDataQueryV2', { sessionId: ns.sessionId, paths: ps, startTime: start, endTime: end, statementId: ns.statementId, fetchSize: q.fetchSize, timeout: q.timeoutMs, enableRedirectQuery: false, legalPathNodes: false }, q.call),
+      ns.connection.call(
+        'executeRawDataQueryV2',
+        {
+          sessionId: ns.sessionId,
+          paths: ps,
+          startTime: start,
+          endTime: end,
+          statementId: ns.statementId,
+          fetchSize: q.fetchSize,
+          timeout: q.timeoutMs,
+          enableRedirectQuery: false,
+          legalPathNodes: false,
+        },
+        q.call,
+      ),
     );
   }
 
@@ -57,19 +87,55 @@ export class Session extends TreeWriteSession {
     const ps = pathList(paths);
     const time = opts.lastTime === undefined ? -(2n ** 63n) : this.#time(opts.lastTime, 'lastTime');
     return this.query(`executeLastDataQuery ${ps.length} paths`, '', opts, (ns, q) =>
-      ns.connection.call('executeLastDataQueryV2', { sessionId: ns.sessionId, paths: ps, time, statementId: ns.statementId, fetchSize: q.fetchSize, timeout: q.timeoutMs, enableRedirectQuery: false, legalPathNodes: false }, q.call),
+      ns.connection.call(
+        'executeLastDataQueryV2',
+        {
+          sessionId: ns.sessionId,
+          paths: ps,
+          time,
+          statementId: ns.statementId,
+          fetchSize: q.fetchSize,
+          timeout: q.timeoutMs,
+          enableRedirectQuery: false,
+          legalPathNodes: false,
+        },
+        q.call,
+      ),
     );
   }
 
   /** The last point of each measurement of one device, by the server's fast-last path (executeFastLastDataQueryForOneDeviceV2). */
-  executeLastDataQueryForOneDevice(database: string, deviceId: string, measurements: readonly string[], opts: QueryOptions = {}): Promise<SessionDataSet> {
+  executeLastDataQueryForOneDevice(
+    database: string,
+    deviceId: string,
+    measurements: readonly string[],
+    opts: QueryOptions = {},
+  ): Promise<SessionDataSet> {
     checkPath(database, 'database');
     checkPath(deviceId, 'deviceId');
-    if (!Array.isArray(measurements) || measurements.length === 0 || measurements.some((m) => typeof m !== 'string' || m.length === 0)) {
+    if (
+      !Array.isArray(measurements) ||
+      measurements.length === 0 ||
+      measurements.some((m) => typeof m !== 'string' || m.length === 0)
+    ) {
       throw new IoTDBValidationError('measurements', 'needs at least one measurement name');
     }
     return this.query(`executeLastDataQueryForOneDevice ${deviceId}`, '', opts, (ns, q) =>
-      ns.connection.call('executeFastLastDataQueryForOneDeviceV2', { sessionId: ns.sessionId, db: database, deviceId, sensors: measurements, statementId: ns.statementId, fetchSize: q.fetchSize, timeout: q.timeoutMs, enableRedirectQuery: false, legalPathNodes: false }, q.call),
+      ns.connection.call(
+        'executeFastLastDataQueryForOneDeviceV2',
+        {
+          sessionId: ns.sessionId,
+          db: database,
+          deviceId,
+          sensors: measurements,
+          statementId: ns.statementId,
+          fetchSize: q.fetchSize,
+          timeout: q.timeoutMs,
+          enableRedirectQuery: false,
+          legalPathNodes: false,
+        },
+        q.call,
+      ),
     );
   }
 
@@ -77,9 +143,14 @@ export class Session extends TreeWriteSession {
    * Aggregations over `paths`: `aggregations[i]` applies to `paths[i]`, as Java; over [startTime, endTime)
    * and, with `interval` (and `slidingStep`), per window (executeAggregationQueryV2).
    */
-  executeAggregationQuery(paths: readonly string[], aggregations: readonly (TAggregationTypeName | number)[], opts: AggregationQueryOptions = {}): Promise<SessionDataSet> {
+  executeAggregationQuery(
+    paths: readonly string[],
+    aggregations: readonly (TAggregationTypeName | number)[],
+    opts: AggregationQueryOptions = {},
+  ): Promise<SessionDataSet> {
     const ps = pathList(paths);
-    if (!Array.isArray(aggregations) || aggregations.length !== ps.length) throw new IoTDBValidationError('aggregations', `needs one aggregation per path (${ps.length})`);
+    if (!Array.isArray(aggregations) || aggregations.length !== ps.length)
+      throw new IoTDBValidationError('aggregations', `needs one aggregation per path (${ps.length})`);
     const codes = aggregations.map((a, i) => aggregationCode(a, `aggregations[${i}]`));
     const range = {
       ...(opts.startTime === undefined ? {} : { startTime: this.#time(opts.startTime, 'startTime') }),
@@ -88,7 +159,20 @@ export class Session extends TreeWriteSession {
       ...(opts.slidingStep === undefined ? {} : { slidingStep: positiveTime(opts.slidingStep, 'slidingStep') }),
     };
     return this.query(`executeAggregationQuery ${ps.length} paths`, '', opts, (ns, q) =>
-      ns.connection.call('executeAggregationQueryV2', { sessionId: ns.sessionId, statementId: ns.statementId, paths: ps, aggregations: codes, ...range, fetchSize: q.fetchSize, timeout: q.timeoutMs, legalPathNodes: false }, q.call),
+      ns.connection.call(
+        'executeAggregationQueryV2',
+        {
+          sessionId: ns.sessionId,
+          statementId: ns.statementId,
+          paths: ps,
+          aggregations: codes,
+          ...range,
+          fetchSize: q.fetchSize,
+          timeout: q.timeoutMs,
+          legalPathNodes: false,
+        },
+        q.call,
+      ),
     );
   }
 
@@ -120,7 +204,8 @@ export class Session extends TreeWriteSession {
 
   /** One statement per series, in order (all are checked before the first is sent); stops at the first failure. */
   async createMultiTimeseries(specs: readonly TimeseriesSpec[], opts: StatementOptions = {}): Promise<void> {
-    if (!Array.isArray(specs) || specs.length === 0) throw new IoTDBValidationError('specs', 'needs at least one time series');
+    if (!Array.isArray(specs) || specs.length === 0)
+      throw new IoTDBValidationError('specs', 'needs at least one time series');
     const statements = specs.map((spec, i) => schemaSql.createTimeseries(spec, `specs[${i}]`));
     for (const sql of statements) await this.executeNonQueryStatement(sql, opts);
   }
@@ -140,7 +225,11 @@ export class Session extends TreeWriteSession {
   }
 
   /** Deletes the points of the series in [startTime, endTime], both ends inclusive as in Java; without startTime, all up to endTime. */
-  deleteData(pathOrPaths: string | readonly string[], range: { startTime?: number | bigint; endTime: number | bigint }, opts: StatementOptions = {}): Promise<void> {
+  deleteData(
+    pathOrPaths: string | readonly string[],
+    range: { startTime?: number | bigint; endTime: number | bigint },
+    opts: StatementOptions = {},
+  ): Promise<void> {
     return this.executeNonQueryStatement(schemaSql.deleteData(pathOrPaths, range), opts);
   }
 
@@ -179,8 +268,12 @@ function pathList(paths: readonly string[]): string[] {
 
 function aggregationCode(a: TAggregationTypeName | number, field: string): number {
   if (typeof a === 'number' && Object.values(TAggregationType).includes(a as never)) return a;
-  if (typeof a === 'string' && Object.prototype.hasOwnProperty.call(TAggregationType, a)) return TAggregationType[a as TAggregationTypeName];
-  throw new IoTDBValidationError(field, `unknown aggregation ${String(a)} (one of ${Object.keys(TAggregationType).join(', ')})`);
+  if (typeof a === 'string' && Object.prototype.hasOwnProperty.call(TAggregationType, a))
+    return TAggregationType[a as TAggregationTypeName];
+  throw new IoTDBValidationError(
+    field,
+    `unknown aggregation ${String(a)} (one of ${Object.keys(TAggregationType).join(', ')})`,
+  );
 }
 
 function positiveTime(v: number | bigint, field: string): number | bigint {

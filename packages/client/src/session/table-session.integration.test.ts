@@ -46,7 +46,18 @@ afterAll(async () => {
 
 // ---------- a table with a TAG, an ATTRIBUTE and a FIELD of each of the ten types ----------
 
-const FIELD_TYPES: readonly TSDataTypeName[] = ['BOOLEAN', 'INT32', 'INT64', 'FLOAT', 'DOUBLE', 'TEXT', 'TIMESTAMP', 'DATE', 'BLOB', 'STRING'];
+const FIELD_TYPES: readonly TSDataTypeName[] = [
+  'BOOLEAN',
+  'INT32',
+  'INT64',
+  'FLOAT',
+  'DOUBLE',
+  'TEXT',
+  'TIMESTAMP',
+  'DATE',
+  'BLOB',
+  'STRING',
+];
 const FIELDS = FIELD_TYPES.map((t) => `f_${t.toLowerCase()}`);
 const COLUMN_NAMES = ['device', 'model', ...FIELDS];
 const CATEGORIES: ColumnCategoryName[] = ['TAG', 'ATTRIBUTE', ...FIELD_TYPES.map((): ColumnCategoryName => 'FIELD')];
@@ -57,9 +68,48 @@ const INT64_MIN_PLUS_1 = -(2n ** 63n) + 1n;
 /** Six rows: three of device 'a' (model 'm1'), three of device 'b' (model 'm2'); every field has nulls. */
 const TIMES = [1_000, 2_000, 3_000, 1_500, 2_500, 3_500];
 const ROWS: CellValue[][] = [
-  ['a', 'm1', true, 1, INT64_MAX, 1.25, Math.PI, 'text-1', 1_700_000_000_000n, '2024-02-29', Buffer.from([1, 2]), 'str-1'],
-  ['a', 'm1', null, -2147483648, INT64_MIN_PLUS_1, null, -0.5, null, new Date(Date.UTC(2020, 0, 1)), null, Buffer.alloc(0), ''],
-  ['a', 'm1', false, null, 9007199254740993n, 3.3, null, '中文 😀', null, new Date(Date.UTC(1999, 11, 31, 18)), null, null],
+  [
+    'a',
+    'm1',
+    true,
+    1,
+    INT64_MAX,
+    1.25,
+    Math.PI,
+    'text-1',
+    1_700_000_000_000n,
+    '2024-02-29',
+    Buffer.from([1, 2]),
+    'str-1',
+  ],
+  [
+    'a',
+    'm1',
+    null,
+    -2147483648,
+    INT64_MIN_PLUS_1,
+    null,
+    -0.5,
+    null,
+    new Date(Date.UTC(2020, 0, 1)),
+    null,
+    Buffer.alloc(0),
+    '',
+  ],
+  [
+    'a',
+    'm1',
+    false,
+    null,
+    9007199254740993n,
+    3.3,
+    null,
+    '中文 😀',
+    null,
+    new Date(Date.UTC(1999, 11, 31, 18)),
+    null,
+    null,
+  ],
   ['b', 'm2', true, 2147483647, null, -1e30, 1e300, '', 0, '1000-01-01', new Uint8Array([255]), 'ß'],
   ['b', 'm2', null, 0, 0n, 0, 0, 'x', -1n, '9999-12-31', Buffer.from('blob'), null],
   ['b', 'm2', false, 42, -1, null, null, null, 9_000_000_000_000, null, null, 'last'],
@@ -68,7 +118,15 @@ const ROWS: CellValue[][] = [
 const expected = expectedReadBack;
 
 function tablet(tableName: string, over: Partial<TableTablet> = {}): TableTablet {
-  return { tableName, columnNames: COLUMN_NAMES, columnCategories: CATEGORIES, dataTypes: DATA_TYPES, timestamps: TIMES, values: ROWS, ...over };
+  return {
+    tableName,
+    columnNames: COLUMN_NAMES,
+    columnCategories: CATEGORIES,
+    dataTypes: DATA_TYPES,
+    timestamps: TIMES,
+    values: ROWS,
+    ...over,
+  };
 }
 
 /** The rows of `SELECT time, <COLUMN_NAMES> ... ORDER BY device, time`, as objects. */
@@ -77,7 +135,13 @@ function expectedObjects(): Record<string, IoTDBValue>[] {
     const o: Record<string, IoTDBValue> = { time: BigInt(t) };
     COLUMN_NAMES.forEach((name, c) => (o[name] = expected(DATA_TYPES[c], ROWS[r][c])));
     return o;
-  }).sort((x, y) => (x.device === y.device ? Number((x.time as bigint) - (y.time as bigint)) : String(x.device) < String(y.device) ? -1 : 1));
+  }).sort((x, y) =>
+    x.device === y.device
+      ? Number((x.time as bigint) - (y.time as bigint))
+      : String(x.device) < String(y.device)
+        ? -1
+        : 1,
+  );
 }
 
 async function objectsOf(ds: SessionDataSet): Promise<Record<string, IoTDBValue>[]> {
@@ -99,7 +163,12 @@ function columnarObjects(c: ColumnarResult): Record<string, IoTDBValue>[] {
         return;
       }
       const v = (c.values[k] as ArrayLike<unknown>)[r];
-      o[name] = c.columnTypes[k] === 'BOOLEAN' ? v === 1 : c.columnTypes[k] === 'DATE' ? decodeDate(v as number) : (v as IoTDBValue);
+      o[name] =
+        c.columnTypes[k] === 'BOOLEAN'
+          ? v === 1
+          : c.columnTypes[k] === 'DATE'
+            ? decodeDate(v as number)
+            : (v as IoTDBValue);
     });
     out.push(o);
   }
@@ -135,7 +204,9 @@ describe('TableSession', () => {
   });
 
   it('reads `time` as a TIMESTAMP value column: no Time key in toObject()', async () => {
-    const ds = await session.executeQueryStatement(`SELECT time, f_int32 FROM all_types WHERE device = 'b' ORDER BY time`);
+    const ds = await session.executeQueryStatement(
+      `SELECT time, f_int32 FROM all_types WHERE device = 'b' ORDER BY time`,
+    );
     const objects = await objectsOf(ds);
     expect(objects).toEqual([
       { time: 1_500n, f_int32: 2147483647 },
@@ -158,7 +229,9 @@ describe('TableSession', () => {
   });
 
   it('keeps one attribute value per TAG device', async () => {
-    const ds = await session.executeQueryStatement(`SELECT device, model, count(*) AS n FROM all_types GROUP BY device, model ORDER BY device`);
+    const ds = await session.executeQueryStatement(
+      `SELECT device, model, count(*) AS n FROM all_types GROUP BY device, model ORDER BY device`,
+    );
     expect(await objectsOf(ds)).toEqual([
       { device: 'a', model: 'm1', n: 3n },
       { device: 'b', model: 'm2', n: 3n },
@@ -180,12 +253,26 @@ describe('TableSession', () => {
     await session.insert({
       tableName: 'typed',
       columnNames: ['device', 'f', 'd', 'i', 'l'],
-      columnCategories: [ColumnCategory.TAG, ColumnCategory.FIELD, ColumnCategory.FIELD, ColumnCategory.FIELD, ColumnCategory.FIELD],
+      columnCategories: [
+        ColumnCategory.TAG,
+        ColumnCategory.FIELD,
+        ColumnCategory.FIELD,
+        ColumnCategory.FIELD,
+        ColumnCategory.FIELD,
+      ],
       dataTypes: ['STRING', 'FLOAT', 'DOUBLE', 'INT32', 'INT64'],
       timestamps: times,
-      columns: [['x', 'x', 'x'], Float32Array.from([3.5, 1.5, 2.5]), Float64Array.from([3, 1, 2]), Int32Array.from([30, 10, 20]), BigInt64Array.from([3n, 1n, INT64_MAX])],
+      columns: [
+        ['x', 'x', 'x'],
+        Float32Array.from([3.5, 1.5, 2.5]),
+        Float64Array.from([3, 1, 2]),
+        Int32Array.from([30, 10, 20]),
+        BigInt64Array.from([3n, 1n, INT64_MAX]),
+      ],
     });
-    const objects = await objectsOf(await session.executeQueryStatement('SELECT time, f, d, i, l FROM typed ORDER BY time'));
+    const objects = await objectsOf(
+      await session.executeQueryStatement('SELECT time, f, d, i, l FROM typed ORDER BY time'),
+    );
     expect(objects).toEqual([
       { time: 10n, f: 1.5, d: 1, i: 10, l: 1n },
       { time: 20n, f: 2.5, d: 2, i: 20, l: INT64_MAX },
@@ -211,13 +298,19 @@ describe('TableSession', () => {
     const num = new TableSession({ host, port, database: DB, int64As: 'number' });
     await num.open();
     try {
-      const objects = await objectsOf(await num.executeQueryStatement(`SELECT time, f_int64, f_timestamp FROM all_types WHERE device = 'b' ORDER BY time`));
+      const objects = await objectsOf(
+        await num.executeQueryStatement(
+          `SELECT time, f_int64, f_timestamp FROM all_types WHERE device = 'b' ORDER BY time`,
+        ),
+      );
       expect(objects).toEqual([
         { time: 1_500, f_int64: null, f_timestamp: 0 },
         { time: 2_500, f_int64: 0, f_timestamp: -1 },
         { time: 3_500, f_int64: -1, f_timestamp: 9_000_000_000_000 },
       ]);
-      await expect(objectsOf(await num.executeQueryStatement(`SELECT f_int64 FROM all_types WHERE device = 'a'`))).rejects.toThrow(IoTDBValidationError);
+      await expect(
+        objectsOf(await num.executeQueryStatement(`SELECT f_int64 FROM all_types WHERE device = 'a'`)),
+      ).rejects.toThrow(IoTDBValidationError);
     } finally {
       await num.close();
     }
@@ -232,8 +325,17 @@ describe('TableSession', () => {
       const qualified = await objectsOf(await s.executeQueryStatement(`SELECT count(*) AS n FROM ${DB}.all_types`));
       expect(qualified).toEqual([{ n: 6n }]);
       await s.executeNonQueryStatement(`USE ${DB}`);
-      await s.insert({ tableName: 'via_use', columnNames: ['device', 'v'], columnCategories: ['TAG', 'FIELD'], dataTypes: ['STRING', 'INT32'], timestamps: [1], values: [['d', 7]] });
-      expect(await objectsOf(await session.executeQueryStatement('SELECT device, v FROM via_use'))).toEqual([{ device: 'd', v: 7 }]);
+      await s.insert({
+        tableName: 'via_use',
+        columnNames: ['device', 'v'],
+        columnCategories: ['TAG', 'FIELD'],
+        dataTypes: ['STRING', 'INT32'],
+        timestamps: [1],
+        values: [['d', 7]],
+      });
+      expect(await objectsOf(await session.executeQueryStatement('SELECT device, v FROM via_use'))).toEqual([
+        { device: 'd', v: 7 },
+      ]);
     } finally {
       await s.close();
     }
@@ -243,10 +345,23 @@ describe('TableSession', () => {
     const e = await session.insert(tablet('bad', { columnCategories: ['TAG', 'FIELD'] })).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(IoTDBValidationError);
     expect((e as IoTDBValidationError).field).toBe('columnCategories');
-    const e2 = await session.insert(tablet('bad', { columnCategories: CATEGORIES.map((c, i) => (i === 3 ? ('MEASUREMENT' as ColumnCategoryName) : c)) })).catch((x: unknown) => x);
+    const e2 = await session
+      .insert(
+        tablet('bad', {
+          columnCategories: CATEGORIES.map((c, i) => (i === 3 ? ('MEASUREMENT' as ColumnCategoryName) : c)),
+        }),
+      )
+      .catch((x: unknown) => x);
     expect(e2).toBeInstanceOf(IoTDBValidationError);
     expect((e2 as IoTDBValidationError).field).toBe('columnCategories[3]');
-    await session.insert({ tableName: 'after_bad', columnNames: ['device', 'v'], columnCategories: ['TAG', 'FIELD'], dataTypes: ['STRING', 'INT32'], timestamps: [1], values: [['d', 1]] });
+    await session.insert({
+      tableName: 'after_bad',
+      columnNames: ['device', 'v'],
+      columnCategories: ['TAG', 'FIELD'],
+      dataTypes: ['STRING', 'INT32'],
+      timestamps: [1],
+      values: [['d', 1]],
+    });
     expect(await objectsOf(await session.executeQueryStatement('SELECT v FROM after_bad'))).toEqual([{ v: 1 }]);
   });
 

@@ -1,4 +1,10 @@
-import { ColumnCategory, prepareTableTablet, type PreparedTablet, type TableTablet, type TSStatus } from '@iotdb/fast-serializer';
+import {
+  ColumnCategory,
+  prepareTableTablet,
+  type PreparedTablet,
+  type TableTablet,
+  type TSStatus,
+} from '@iotdb/fast-serializer';
 import type { WritePlan } from '../write/write-router.js';
 import { BaseSession, type CallOptions } from './base-session.js';
 import type { NodeSession } from './node-session.js';
@@ -28,7 +34,10 @@ export class TableSession extends BaseSession {
    */
   async insert(tablet: TableTablet, opts: CallOptions = {}): Promise<void> {
     this.checkOpen();
-    await this.write(tablePlan(prepareTableTablet(tablet, this.timestampPrecision), (ns, part) => this.sendTablet(ns, part)), opts);
+    await this.write(
+      tablePlan(prepareTableTablet(tablet, this.timestampPrecision), (ns, part) => this.sendTablet(ns, part)),
+      opts,
+    );
   }
 
   /**
@@ -42,12 +51,18 @@ export class TableSession extends BaseSession {
   /** @internal one request of a writer: one table's tablet, split by node and retried as insert */
   [sendForWriter](tablets: readonly PreparedTablet[]): Promise<void> {
     this.checkOpen();
-    return this.write(tablePlan(tablets[0], (ns, part) => this.sendTablet(ns, part)), {});
+    return this.write(
+      tablePlan(tablets[0], (ns, part) => this.sendTablet(ns, part)),
+      {},
+    );
   }
 }
 
 /** The rows of a table tablet as write items, in time order: item k is the k-th row by time. */
-function tablePlan(p: PreparedTablet, send: (ns: NodeSession, part: PreparedTablet) => Promise<TSStatus>): WritePlan<NodeSession> {
+function tablePlan(
+  p: PreparedTablet,
+  send: (ns: NodeSession, part: PreparedTablet) => Promise<TSStatus>,
+): WritePlan<NodeSession> {
   const deviceOfRow = deviceKeys(p);
   const rowOf = (k: number) => (p.order === null ? k : p.order[k]);
   return {
@@ -57,12 +72,15 @@ function tablePlan(p: PreparedTablet, send: (ns: NodeSession, part: PreparedTabl
     labelOf: () => p.prefixPath,
     indexOf: rowOf,
     // all rows: the tablet as it is; a part: its rows, still in time order
-    send: (ns, ks) => send(ns, ks.length === p.rows ? p : { ...p, rows: ks.length, order: Uint32Array.from(ks, rowOf) }),
+    send: (ns, ks) =>
+      send(ns, ks.length === p.rows ? p : { ...p, rows: ks.length, order: Uint32Array.from(ks, rowOf) }),
   };
 }
 
 /** The device of a source row: the table and its TAG values (the key of table-model redirects). */
 function deviceKeys(p: PreparedTablet): (row: number) => string {
-  const tags = p.columnCategories!.flatMap((c, i) => (c === ColumnCategory.TAG ? [p.columns[i] as ArrayLike<unknown>] : []));
+  const tags = p.columnCategories!.flatMap((c, i) =>
+    c === ColumnCategory.TAG ? [p.columns[i] as ArrayLike<unknown>] : [],
+  );
   return (row) => [p.prefixPath, ...tags.map((col) => String(col[row] ?? ''))].join('\u0000');
 }

@@ -21,7 +21,15 @@ describe.skipIf(control === null)('TLS', () => {
   beforeAll(async () => {
     await exec('bash', [control!.script, 'start', dir], {
       timeout: 240_000,
-      env: { ...process.env, PORT_OFFSET: '2000', RPC_PORT: String(port), DATANODES: '1', DN_HEAP: '1g', TLS: '1', RPC_COMPRESSION: '0' },
+      env: {
+        ...process.env,
+        PORT_OFFSET: '2000',
+        RPC_PORT: String(port),
+        DATANODES: '1',
+        DN_HEAP: '1g',
+        TLS: '1',
+        RPC_COMPRESSION: '0',
+      },
     });
     ca = readFileSync(`${dir}/tls/ca.pem`);
     wrongCa = readFileSync(`${dir}/tls/wrong-ca.pem`);
@@ -39,7 +47,13 @@ describe.skipIf(control === null)('TLS', () => {
       // 2000 rows of text: a frame of many 16 KB TLS records each way
       const n = 2_000;
       const timestamps = Array.from({ length: n }, (_, i) => i + 1);
-      await s.insertTablet({ deviceId: `${db}.d`, measurements: ['t'], dataTypes: ['TEXT'], timestamps, values: timestamps.map((t) => [`v${t}`.padEnd(64, 'x')]) });
+      await s.insertTablet({
+        deviceId: `${db}.d`,
+        measurements: ['t'],
+        dataTypes: ['TEXT'],
+        timestamps,
+        values: timestamps.map((t) => [`v${t}`.padEnd(64, 'x')]),
+      });
       const c = await (await s.executeQueryStatement(`SELECT t FROM ${db}.d`, { fetchSize: 500 })).toColumnar();
       expect(c.rowCount).toBe(n);
       expect(c.values[0][n - 1]).toBe(`v${n}`.padEnd(64, 'x'));
@@ -52,7 +66,12 @@ describe.skipIf(control === null)('TLS', () => {
   it('a pool opens every session with TLS', async () => {
     const pool = new SessionPool({ port, tls: { ca }, maxSize: 3 });
     try {
-      const r = await pool.executeParallel([1, 2, 3].map(() => async (s: Session) => (await (await s.executeQueryStatement('SHOW DATABASES')).toColumnar()).rowCount >= 0));
+      const r = await pool.executeParallel(
+        [1, 2, 3].map(
+          () => async (s: Session) =>
+            (await (await s.executeQueryStatement('SHOW DATABASES')).toColumnar()).rowCount >= 0,
+        ),
+      );
       expect(r).toEqual([true, true, true]);
       expect(pool.stats().size).toBe(3);
     } finally {

@@ -48,7 +48,10 @@ export abstract class TreeWriteSession extends BaseSession {
   async insertTablet(tablet: Tablet, opts: CallOptions = {}): Promise<void> {
     this.checkOpen();
     const p = prepareTablet(tablet, this.timestampPrecision);
-    await this.write(itemPlan('insertTablet', [p], tabletDevice, (ns) => this.sendTablet(ns, p)), opts);
+    await this.write(
+      itemPlan('insertTablet', [p], tabletDevice, (ns) => this.sendTablet(ns, p)),
+      opts,
+    );
   }
 
   /** insertTablet to an aligned device. */
@@ -63,7 +66,8 @@ export abstract class TreeWriteSession extends BaseSession {
    */
   async insertTablets(tablets: readonly Tablet[], opts: CallOptions = {}): Promise<void> {
     this.checkOpen();
-    if (!Array.isArray(tablets) || tablets.length === 0) throw new IoTDBValidationError('tablets', 'needs at least one tablet');
+    if (!Array.isArray(tablets) || tablets.length === 0)
+      throw new IoTDBValidationError('tablets', 'needs at least one tablet');
     const prepared = tablets.map((t, i) => {
       try {
         return prepareTablet(t, this.timestampPrecision);
@@ -98,11 +102,14 @@ export abstract class TreeWriteSession extends BaseSession {
    */
   async insertRecords(records: readonly RecordInput[], opts: CallOptions = {}): Promise<void> {
     this.checkOpen();
-    if (!Array.isArray(records) || records.length === 0) throw new IoTDBValidationError('records', 'needs at least one record');
+    if (!Array.isArray(records) || records.length === 0)
+      throw new IoTDBValidationError('records', 'needs at least one record');
     const shape: RecordShapeCache = {};
     const encoded = records.map((r, i) => encodeRecord(r, `records[${i}]`, this.timestampPrecision, shape));
     sameAlignment(encoded, 'records');
-    const plan = recordPlan('insertRecords', encoded, recordDevice, (ns: NodeSession, group) => this.sendRecords(ns, group));
+    const plan = recordPlan('insertRecords', encoded, recordDevice, (ns: NodeSession, group) =>
+      this.sendRecords(ns, group),
+    );
     if (plan !== null) await this.write(plan, opts);
   }
 
@@ -112,14 +119,22 @@ export abstract class TreeWriteSession extends BaseSession {
     const r = checkStringRecord(record, 'record', this.timestampPrecision);
     if (r.measurements.length === 0) return; // every value null: nothing to write
     const send = (ns: NodeSession) =>
-      ns.connection.call('insertStringRecord', { sessionId: ns.sessionId, prefixPath: r.deviceId, measurements: r.measurements, values: r.values, timestamp: r.timestamp, isAligned: r.isAligned });
+      ns.connection.call('insertStringRecord', {
+        sessionId: ns.sessionId,
+        prefixPath: r.deviceId,
+        measurements: r.measurements,
+        values: r.values,
+        timestamp: r.timestamp,
+        isAligned: r.isAligned,
+      });
     await this.write(itemPlan('insertStringRecord', [r], stringDevice, send), opts);
   }
 
   /** String rows of any devices, one request per DataNode; the server infers the types. Failures as insertRecords. */
   async insertStringRecords(records: readonly StringRecordInput[], opts: CallOptions = {}): Promise<void> {
     this.checkOpen();
-    if (!Array.isArray(records) || records.length === 0) throw new IoTDBValidationError('records', 'needs at least one record');
+    if (!Array.isArray(records) || records.length === 0)
+      throw new IoTDBValidationError('records', 'needs at least one record');
     const checked = records.map((r, i) => checkStringRecord(r, `records[${i}]`, this.timestampPrecision));
     sameAlignment(checked, 'records');
     const send = (ns: NodeSession, group: readonly CheckedStringRecord[]) =>
@@ -140,20 +155,36 @@ export abstract class TreeWriteSession extends BaseSession {
    * unless `sorted` says they are (their values travel with them, as in Java); rows whose values are
    * all null are skipped. IoTDBBatchError indexes are into `rows`.
    */
-  async insertRecordsOfOneDevice(deviceId: string, rows: readonly OneDeviceRow[], opts: OneDeviceOptions = {}): Promise<void> {
+  async insertRecordsOfOneDevice(
+    deviceId: string,
+    rows: readonly OneDeviceRow[],
+    opts: OneDeviceOptions = {},
+  ): Promise<void> {
     await this.#recordsOfOneDevice('insertRecordsOfOneDevice', deviceId, rows, false, opts);
   }
 
   /** insertRecordsOfOneDevice to an aligned device. */
-  async insertAlignedRecordsOfOneDevice(deviceId: string, rows: readonly OneDeviceRow[], opts: OneDeviceOptions = {}): Promise<void> {
+  async insertAlignedRecordsOfOneDevice(
+    deviceId: string,
+    rows: readonly OneDeviceRow[],
+    opts: OneDeviceOptions = {},
+  ): Promise<void> {
     await this.#recordsOfOneDevice('insertAlignedRecordsOfOneDevice', deviceId, rows, true, opts);
   }
 
-  async #recordsOfOneDevice(what: string, deviceId: string, rows: readonly OneDeviceRow[], aligned: boolean, opts: OneDeviceOptions): Promise<void> {
+  async #recordsOfOneDevice(
+    what: string,
+    deviceId: string,
+    rows: readonly OneDeviceRow[],
+    aligned: boolean,
+    opts: OneDeviceOptions,
+  ): Promise<void> {
     this.checkOpen();
     if (!Array.isArray(rows) || rows.length === 0) throw new IoTDBValidationError('rows', 'needs at least one row');
     const shape: RecordShapeCache = {};
-    const encoded = rows.map((row, i) => encodeRecord({ ...row, deviceId, isAligned: aligned }, `rows[${i}]`, this.timestampPrecision, shape));
+    const encoded = rows.map((row, i) =>
+      encodeRecord({ ...row, deviceId, isAligned: aligned }, `rows[${i}]`, this.timestampPrecision, shape),
+    );
     const send = (ns: NodeSession, group: readonly EncodedRecord[]) =>
       ns.connection.call('insertRecordsOfOneDevice', {
         sessionId: ns.sessionId,
@@ -163,7 +194,8 @@ export abstract class TreeWriteSession extends BaseSession {
         timestamps: group.map((r) => r.timestamp),
         isAligned: aligned,
       });
-    const byTime = opts.sorted === true ? undefined : (a: EncodedRecord, b: EncodedRecord) => compareTime(a.timestamp, b.timestamp);
+    const byTime =
+      opts.sorted === true ? undefined : (a: EncodedRecord, b: EncodedRecord) => compareTime(a.timestamp, b.timestamp);
     const plan = recordPlan(what, encoded, recordDevice, send, byTime);
     if (plan !== null) await this.write(plan, opts);
   }
@@ -185,7 +217,10 @@ export abstract class TreeWriteSession extends BaseSession {
 
   /** Prepared tablets as insertTablets: routed per node, retried, failures by tablet index. */
   #writeTablets(tablets: readonly PreparedTablet[], opts: CallOptions): Promise<void> {
-    return this.write(itemPlan('insertTablets', tablets, tabletDevice, (ns, group) => this.sendTablets(ns, group)), opts);
+    return this.write(
+      itemPlan('insertTablets', tablets, tabletDevice, (ns, group) => this.sendTablets(ns, group)),
+      opts,
+    );
   }
 
   /**
@@ -196,7 +231,10 @@ export abstract class TreeWriteSession extends BaseSession {
   async testInsertTablet(tablet: Tablet, opts: CallOptions = {}): Promise<void> {
     this.checkOpen();
     const p = prepareTablet(tablet, this.timestampPrecision);
-    await this.write(itemPlan('testInsertTablet', [p], tabletDevice, (ns) => this.sendTablet(ns, p, 'testInsertTablet'), false), opts);
+    await this.write(
+      itemPlan('testInsertTablet', [p], tabletDevice, (ns) => this.sendTablet(ns, p, 'testInsertTablet'), false),
+      opts,
+    );
   }
 
   async testInsertTablets(tablets: readonly Tablet[], opts: CallOptions = {}): Promise<void> {
@@ -215,14 +253,26 @@ export abstract class TreeWriteSession extends BaseSession {
   }
 
   /** One insertTablets request (several devices) to one node. */
-  protected sendTablets(ns: NodeSession, group: readonly PreparedTablet[], method: 'insertTablets' | 'testInsertTablets' = 'insertTablets'): Promise<TSStatus> {
-    return ns.connection.call(method, (w, compact) => (compact ? writeInsertTabletsReqCompact : writeInsertTabletsReq)(w, ns.sessionId, group));
+  protected sendTablets(
+    ns: NodeSession,
+    group: readonly PreparedTablet[],
+    method: 'insertTablets' | 'testInsertTablets' = 'insertTablets',
+  ): Promise<TSStatus> {
+    return ns.connection.call(method, (w, compact) =>
+      (compact ? writeInsertTabletsReqCompact : writeInsertTabletsReq)(w, ns.sessionId, group),
+    );
   }
 
   /** One insertRecords request to one node: the binary fast path, or the generic codec in the compact protocol. */
-  protected sendRecords(ns: NodeSession, group: readonly EncodedRecord[], method: 'insertRecords' | 'testInsertRecords' = 'insertRecords'): Promise<TSStatus> {
+  protected sendRecords(
+    ns: NodeSession,
+    group: readonly EncodedRecord[],
+    method: 'insertRecords' | 'testInsertRecords' = 'insertRecords',
+  ): Promise<TSStatus> {
     return ns.connection.call(method, (w, compact) =>
-      compact ? writeValueCompact(w, RECORDS_REQ, recordsReq(ns, group)) : writeInsertRecordsReq(w, ns.sessionId, group, group[0]?.isAligned ?? false),
+      compact
+        ? writeValueCompact(w, RECORDS_REQ, recordsReq(ns, group))
+        : writeInsertRecordsReq(w, ns.sessionId, group, group[0]?.isAligned ?? false),
     );
   }
 }
@@ -230,7 +280,6 @@ export abstract class TreeWriteSession extends BaseSession {
 const RECORDS_REQ = { struct: TSInsertRecordsReqSchema } as const;
 const tabletDevice = (t: PreparedTablet) => t.prefixPath;
 const stringDevice = (r: CheckedStringRecord) => r.deviceId;
-
 
 /** One row of insertRecordsOfOneDevice: a record without its device. */
 export type OneDeviceRow = Omit<RecordInput, 'deviceId' | 'isAligned'>;

@@ -2,7 +2,20 @@ import { describe, expect, it } from 'vitest';
 import { IoTDBValidationError } from '@iotdb/fast-serializer';
 import { escapeIdentifier, escapeString, sql } from './escape.js';
 
-const HOSTILE = ["'", "''", "a' OR '1'='1", "x'); DELETE DATABASE root.**; --", '\\', "\\'", '`', 'a`b', '"', '\n', '中文😀', ''];
+const HOSTILE = [
+  "'",
+  "''",
+  "a' OR '1'='1",
+  "x'); DELETE DATABASE root.**; --",
+  '\\',
+  "\\'",
+  '`',
+  'a`b',
+  '"',
+  '\n',
+  '中文😀',
+  '',
+];
 
 describe('escapeString', () => {
   it.each(HOSTILE)('keeps %j inside one literal: quotes doubled, nothing else changed', (v) => {
@@ -29,14 +42,16 @@ describe('escapeIdentifier', () => {
 
 describe('sql', () => {
   it('escapes every value by its type', () => {
-    expect(sql`INSERT INTO root.sg.${sql.id('d-1')}(time, s, n, b, x) VALUES (${1n}, ${"it's"}, ${1.5}, ${true}, ${null})`).toBe(
-      "INSERT INTO root.sg.`d-1`(time, s, n, b, x) VALUES (1, 'it''s', 1.5, true, null)",
-    );
+    expect(
+      sql`INSERT INTO root.sg.${sql.id('d-1')}(time, s, n, b, x) VALUES (${1n}, ${"it's"}, ${1.5}, ${true}, ${null})`,
+    ).toBe("INSERT INTO root.sg.`d-1`(time, s, n, b, x) VALUES (1, 'it''s', 1.5, true, null)");
     expect(sql`SELECT * FROM t WHERE tag IN (${['a', "b'"]})`).toBe("SELECT * FROM t WHERE tag IN ('a', 'b''')");
   });
 
   it('puts a checked path as it is, and refuses one that could break out', () => {
-    expect(sql`DELETE FROM ${sql.path('root.sg.`d 1`.*')} WHERE time <= ${5}`).toBe('DELETE FROM root.sg.`d 1`.* WHERE time <= 5');
+    expect(sql`DELETE FROM ${sql.path('root.sg.`d 1`.*')} WHERE time <= ${5}`).toBe(
+      'DELETE FROM root.sg.`d 1`.* WHERE time <= 5',
+    );
     expect(() => sql`${sql.path('root.sg; DROP')}`).toThrow(IoTDBValidationError);
     expect(() => sql`${sql.path("root.sg.d1' OR '1")}`).toThrow(IoTDBValidationError);
   });

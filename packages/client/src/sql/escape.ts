@@ -24,7 +24,10 @@ const PATH = /^root(\.(`(?:[^`]|``)+`|[^\s.`'"();,=]+))*$/;
 /** `path` when it is one path of IoTDB's grammar (nothing that could end it or start another clause), else IoTDBValidationError. */
 export function checkPath(path: unknown, field: string, wildcard = false): string {
   if (typeof path !== 'string' || !PATH.test(path) || (!wildcard && path.includes('*'))) {
-    throw new IoTDBValidationError(field, `needs a path like root.sg.d1 (quote special nodes with backquotes), got ${JSON.stringify(path)}`);
+    throw new IoTDBValidationError(
+      field,
+      `needs a path like root.sg.d1 (quote special nodes with backquotes), got ${JSON.stringify(path)}`,
+    );
   }
   return path;
 }
@@ -65,12 +68,18 @@ function literal(v: SqlValue, field: string): string {
   if (v instanceof SqlFragment) return v.text;
   if (Array.isArray(v)) return v.map((x, i) => literal(x, `${field}[${i}]`)).join(', ');
   switch (typeof v) {
-    case 'string': return escapeString(v);
-    case 'bigint': return v.toString();
-    case 'boolean': return v ? 'true' : 'false';
+    case 'string':
+      return escapeString(v);
+    case 'bigint':
+      return v.toString();
+    case 'boolean':
+      return v ? 'true' : 'false';
     case 'number':
       if (!Number.isFinite(v)) throw new IoTDBValidationError(field, `needs a finite number, got ${v}`);
       return String(v);
   }
-  throw new IoTDBValidationError(field, `cannot go into SQL: ${Object.prototype.toString.call(v)} (use a string, number, bigint, boolean, null, array, sql.id() or sql.path())`);
+  throw new IoTDBValidationError(
+    field,
+    `cannot go into SQL: ${Object.prototype.toString.call(v)} (use a string, number, bigint, boolean, null, array, sql.id() or sql.path())`,
+  );
 }

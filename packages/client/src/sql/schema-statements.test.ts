@@ -15,18 +15,30 @@ describe('schema statements', () => {
         attributes: { owner: 'a' },
         alias: 'temp',
       }),
-    ).toBe("CREATE TIMESERIES root.sg.d1.s1(temp) WITH DATATYPE=FLOAT, ENCODING=GORILLA, COMPRESSOR=LZ4, 'MAX_POINT_NUMBER'='3' TAGS('unit'='°C ''x''') ATTRIBUTES('owner'='a')");
+    ).toBe(
+      "CREATE TIMESERIES root.sg.d1.s1(temp) WITH DATATYPE=FLOAT, ENCODING=GORILLA, COMPRESSOR=LZ4, 'MAX_POINT_NUMBER'='3' TAGS('unit'='°C ''x''') ATTRIBUTES('owner'='a')",
+    );
   });
 
   it('aligned series and templates list their measurements', () => {
-    expect(schemaSql.createAlignedTimeseries({ deviceId: 'root.sg.d2', measurements: ['a', 'b'], dataTypes: ['INT32', 'TEXT'], encodings: [TSEncoding.RLE, 'PLAIN'], aliases: ['x', null] })).toBe(
-      'CREATE ALIGNED TIMESERIES root.sg.d2(a(x) INT32 ENCODING=RLE, b TEXT ENCODING=PLAIN)',
-    );
-    expect(schemaSql.createSchemaTemplate({ name: 't1', measurements: ['s'], dataTypes: ['DOUBLE'], aligned: true })).toBe('CREATE SCHEMA TEMPLATE t1 ALIGNED (s DOUBLE)');
+    expect(
+      schemaSql.createAlignedTimeseries({
+        deviceId: 'root.sg.d2',
+        measurements: ['a', 'b'],
+        dataTypes: ['INT32', 'TEXT'],
+        encodings: [TSEncoding.RLE, 'PLAIN'],
+        aliases: ['x', null],
+      }),
+    ).toBe('CREATE ALIGNED TIMESERIES root.sg.d2(a(x) INT32 ENCODING=RLE, b TEXT ENCODING=PLAIN)');
+    expect(
+      schemaSql.createSchemaTemplate({ name: 't1', measurements: ['s'], dataTypes: ['DOUBLE'], aligned: true }),
+    ).toBe('CREATE SCHEMA TEMPLATE t1 ALIGNED (s DOUBLE)');
   });
 
   it('delete data: both ends inclusive, or everything up to endTime', () => {
-    expect(schemaSql.deleteData(['root.sg.d1.s1', 'root.sg.d1.s2'], { startTime: 10, endTime: 20n })).toBe('DELETE FROM root.sg.d1.s1, root.sg.d1.s2 WHERE time >= 10 AND time <= 20');
+    expect(schemaSql.deleteData(['root.sg.d1.s1', 'root.sg.d1.s2'], { startTime: 10, endTime: 20n })).toBe(
+      'DELETE FROM root.sg.d1.s1, root.sg.d1.s2 WHERE time >= 10 AND time <= 20',
+    );
     expect(schemaSql.deleteData('root.sg.d1.*', { endTime: 5 })).toBe('DELETE FROM root.sg.d1.* WHERE time <= 5');
   });
 
@@ -34,11 +46,23 @@ describe('schema statements', () => {
     ['a path that breaks out', () => schemaSql.createDatabase('root.sg; DELETE DATABASE root.**')],
     ['a path not under root', () => schemaSql.createDatabase('sg')],
     ['a wildcard where none may be', () => schemaSql.createDatabase('root.*')],
-    ['an unknown encoding', () => schemaSql.createTimeseries({ path: 'root.a.b', dataType: 'INT32', encoding: 'ZIP' as never })],
-    ['an unknown compressor code', () => schemaSql.createTimeseries({ path: 'root.a.b', dataType: 'INT32', compressor: 5 })],
+    [
+      'an unknown encoding',
+      () => schemaSql.createTimeseries({ path: 'root.a.b', dataType: 'INT32', encoding: 'ZIP' as never }),
+    ],
+    [
+      'an unknown compressor code',
+      () => schemaSql.createTimeseries({ path: 'root.a.b', dataType: 'INT32', compressor: 5 }),
+    ],
     ['a fractional time', () => schemaSql.deleteData('root.a.b', { endTime: 1.5 })],
-    ['a tag that is not a string', () => schemaSql.createTimeseries({ path: 'root.a.b', dataType: 'INT32', tags: { a: 1 as never } })],
-    ['mismatched lengths', () => schemaSql.createAlignedTimeseries({ deviceId: 'root.a.d', measurements: ['x', 'y'], dataTypes: ['INT32'] })],
+    [
+      'a tag that is not a string',
+      () => schemaSql.createTimeseries({ path: 'root.a.b', dataType: 'INT32', tags: { a: 1 as never } }),
+    ],
+    [
+      'mismatched lengths',
+      () => schemaSql.createAlignedTimeseries({ deviceId: 'root.a.d', measurements: ['x', 'y'], dataTypes: ['INT32'] }),
+    ],
   ])('refuse %s before anything is sent', (_what, f) => {
     expect(f).toThrow(IoTDBValidationError);
   });

@@ -4,8 +4,20 @@ import { checkPath, escapeString } from './escape.js';
 
 /** TSEncoding, with IoTDB's codes (tsfile 2.0.1). */
 export const TSEncoding = {
-  PLAIN: 0, DICTIONARY: 1, RLE: 2, DIFF: 3, TS_2DIFF: 4, BITMAP: 5, GORILLA_V1: 6, REGULAR: 7, GORILLA: 8, ZIGZAG: 9,
-  FREQ: 10, CHIMP: 11, SPRINTZ: 12, RLBE: 13,
+  PLAIN: 0,
+  DICTIONARY: 1,
+  RLE: 2,
+  DIFF: 3,
+  TS_2DIFF: 4,
+  BITMAP: 5,
+  GORILLA_V1: 6,
+  REGULAR: 7,
+  GORILLA: 8,
+  ZIGZAG: 9,
+  FREQ: 10,
+  CHIMP: 11,
+  SPRINTZ: 12,
+  RLBE: 13,
 } as const;
 export type TSEncodingName = keyof typeof TSEncoding;
 
@@ -54,13 +66,18 @@ export interface SchemaTemplateSpec {
 const NODE = /^(`(?:[^`]|``)+`|[^\s.`'"();,=]+)$/;
 
 function checkNode(name: unknown, field: string): string {
-  if (typeof name !== 'string' || !NODE.test(name)) throw new IoTDBValidationError(field, `needs a name (quote special ones with backquotes), got ${JSON.stringify(name)}`);
+  if (typeof name !== 'string' || !NODE.test(name))
+    throw new IoTDBValidationError(
+      field,
+      `needs a name (quote special ones with backquotes), got ${JSON.stringify(name)}`,
+    );
   return name;
 }
 
 function paths(pathOrPaths: string | readonly string[], field: string, wildcard: boolean): string[] {
   const list = typeof pathOrPaths === 'string' ? [pathOrPaths] : pathOrPaths;
-  if (!Array.isArray(list) || list.length === 0) throw new IoTDBValidationError(field, 'needs a path or a non-empty array of paths');
+  if (!Array.isArray(list) || list.length === 0)
+    throw new IoTDBValidationError(field, 'needs a path or a non-empty array of paths');
   return list.map((p, i) => checkPath(p, typeof pathOrPaths === 'string' ? field : `${field}[${i}]`, wildcard));
 }
 
@@ -68,10 +85,15 @@ function typeName(t: DataTypeInput, field: string): TSDataTypeName {
   return dataTypeName(dataTypeCode(t, field)) as TSDataTypeName;
 }
 
-function enumName<T extends Record<string, number>>(table: T, v: keyof T | number | undefined, field: string): string | undefined {
+function enumName<T extends Record<string, number>>(
+  table: T,
+  v: keyof T | number | undefined,
+  field: string,
+): string | undefined {
   if (v === undefined) return undefined;
   const name = typeof v === 'number' ? Object.keys(table).find((k) => table[k] === v) : String(v).toUpperCase();
-  if (name === undefined || !(name in table)) throw new IoTDBValidationError(field, `unknown: ${String(v)} (one of ${Object.keys(table).join(', ')})`);
+  if (name === undefined || !(name in table))
+    throw new IoTDBValidationError(field, `unknown: ${String(v)} (one of ${Object.keys(table).join(', ')})`);
   return name;
 }
 
@@ -87,7 +109,12 @@ function keyValues(kv: Readonly<Record<string, string>> | undefined, field: stri
 }
 
 /** `DATATYPE=..., ENCODING=..., COMPRESSOR=...` clauses of one series. */
-function typeClauses(dataType: DataTypeInput, encoding: TSEncodingName | number | undefined, compressor: CompressionTypeName | number | undefined, field: string): string[] {
+function typeClauses(
+  dataType: DataTypeInput,
+  encoding: TSEncodingName | number | undefined,
+  compressor: CompressionTypeName | number | undefined,
+  field: string,
+): string[] {
   const out = [`DATATYPE=${typeName(dataType, `${field}.dataType`)}`];
   const e = enumName(TSEncoding, encoding, `${field}.encoding`);
   const c = enumName(CompressionType, compressor, `${field}.compressor`);
@@ -107,22 +134,32 @@ export const schemaSql = {
     const clauses = [...typeClauses(s.dataType, s.encoding, s.compressor, field), ...(props ? [props] : [])];
     const tags = keyValues(s.tags, `${field}.tags`);
     const attributes = keyValues(s.attributes, `${field}.attributes`);
-    return `CREATE TIMESERIES ${checkPath(s.path, `${field}.path`)}${alias} WITH ${clauses.join(', ')}` +
-      (tags ? ` TAGS(${tags})` : '') + (attributes ? ` ATTRIBUTES(${attributes})` : '');
+    return (
+      `CREATE TIMESERIES ${checkPath(s.path, `${field}.path`)}${alias} WITH ${clauses.join(', ')}` +
+      (tags ? ` TAGS(${tags})` : '') +
+      (attributes ? ` ATTRIBUTES(${attributes})` : '')
+    );
   },
 
   createAlignedTimeseries(s: AlignedTimeseriesSpec): string {
     return `CREATE ALIGNED TIMESERIES ${checkPath(s?.deviceId, 'deviceId')}(${measurementList(s, 'aliases').join(', ')})`;
   },
 
-  deleteTimeseries: (pathOrPaths: string | readonly string[]) => `DELETE TIMESERIES ${paths(pathOrPaths, 'paths', true).join(', ')}`,
+  deleteTimeseries: (pathOrPaths: string | readonly string[]) =>
+    `DELETE TIMESERIES ${paths(pathOrPaths, 'paths', true).join(', ')}`,
 
   showTimeseries: (path: string) => `SHOW TIMESERIES ${checkPath(path, 'path', true)}`,
 
   /** Both ends inclusive, as Java's deleteData; no startTime: everything up to endTime. */
-  deleteData(pathOrPaths: string | readonly string[], range: { startTime?: number | bigint; endTime: number | bigint }): string {
+  deleteData(
+    pathOrPaths: string | readonly string[],
+    range: { startTime?: number | bigint; endTime: number | bigint },
+  ): string {
     const end = timeLiteral(range?.endTime, 'endTime');
-    const where = range.startTime === undefined ? `time <= ${end}` : `time >= ${timeLiteral(range.startTime, 'startTime')} AND time <= ${end}`;
+    const where =
+      range.startTime === undefined
+        ? `time <= ${end}`
+        : `time >= ${timeLiteral(range.startTime, 'startTime')} AND time <= ${end}`;
     return `DELETE FROM ${paths(pathOrPaths, 'paths', true).join(', ')} WHERE ${where}`;
   },
 
@@ -130,10 +167,12 @@ export const schemaSql = {
     const name = checkNode(t?.name, 'name');
     return `CREATE SCHEMA TEMPLATE ${name}${t.aligned ? ' ALIGNED' : ''} (${measurementList(t, null).join(', ')})`;
   },
-  setSchemaTemplate: (name: string, prefixPath: string) => `SET SCHEMA TEMPLATE ${checkNode(name, 'name')} TO ${checkPath(prefixPath, 'prefixPath')}`,
+  setSchemaTemplate: (name: string, prefixPath: string) =>
+    `SET SCHEMA TEMPLATE ${checkNode(name, 'name')} TO ${checkPath(prefixPath, 'prefixPath')}`,
   createTimeseriesUsingSchemaTemplate: (devicePaths: readonly string[]) =>
     `CREATE TIMESERIES USING SCHEMA TEMPLATE ON ${paths(devicePaths, 'devicePaths', false).join(', ')}`,
-  unsetSchemaTemplate: (prefixPath: string, name: string) => `UNSET SCHEMA TEMPLATE ${checkNode(name, 'name')} FROM ${checkPath(prefixPath, 'prefixPath')}`,
+  unsetSchemaTemplate: (prefixPath: string, name: string) =>
+    `UNSET SCHEMA TEMPLATE ${checkNode(name, 'name')} FROM ${checkPath(prefixPath, 'prefixPath')}`,
   dropSchemaTemplate: (name: string) => `DROP SCHEMA TEMPLATE ${checkNode(name, 'name')}`,
 };
 
@@ -141,10 +180,12 @@ export const schemaSql = {
 function measurementList(s: AlignedTimeseriesSpec | SchemaTemplateSpec, aliasesField: 'aliases' | null): string[] {
   const n = Array.isArray(s?.measurements) ? s.measurements.length : 0;
   if (n === 0) throw new IoTDBValidationError('measurements', 'needs at least one name');
-  if (!Array.isArray(s.dataTypes) || s.dataTypes.length !== n) throw new IoTDBValidationError('dataTypes', `needs one type per measurement (${n})`);
+  if (!Array.isArray(s.dataTypes) || s.dataTypes.length !== n)
+    throw new IoTDBValidationError('dataTypes', `needs one type per measurement (${n})`);
   for (const k of ['encodings', 'compressors', ...(aliasesField ? [aliasesField] : [])] as const) {
     const v = (s as unknown as Record<string, unknown>)[k];
-    if (v !== undefined && (!Array.isArray(v) || v.length !== n)) throw new IoTDBValidationError(k, `needs one entry per measurement (${n})`);
+    if (v !== undefined && (!Array.isArray(v) || v.length !== n))
+      throw new IoTDBValidationError(k, `needs one entry per measurement (${n})`);
   }
   const aliases = aliasesField ? (s as AlignedTimeseriesSpec).aliases : undefined;
   return s.measurements.map((m, i) => {
@@ -156,5 +197,8 @@ function measurementList(s: AlignedTimeseriesSpec | SchemaTemplateSpec, aliasesF
 
 function timeLiteral(t: unknown, field: string): string {
   if (typeof t === 'bigint' || (typeof t === 'number' && Number.isSafeInteger(t))) return String(t);
-  throw new IoTDBValidationError(field, `needs an integer time (number or bigint) in the server's precision, got ${String(t)}`);
+  throw new IoTDBValidationError(
+    field,
+    `needs an integer time (number or bigint) in the server's precision, got ${String(t)}`,
+  );
 }

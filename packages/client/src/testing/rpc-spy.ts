@@ -23,20 +23,38 @@ type Watched = 'insertTablet' | 'insertTablets' | 'insertRecords' | 'fetchResult
  * (tablet writes) or on RpcConnection.call.
  */
 export function spyRpc(method: Watched): RpcSpy {
-  const proto = (method === 'insertTablet' ? BaseSession.prototype : Session.prototype) as unknown as Record<string, (...a: never[]) => unknown>;
+  const proto = (method === 'insertTablet' ? BaseSession.prototype : Session.prototype) as unknown as Record<
+    string,
+    (...a: never[]) => unknown
+  >;
   if (method === 'insertTablet' || method === 'insertTablets') {
-    const spy = vi.spyOn(proto, method === 'insertTablet' ? 'sendTablet' : 'sendTablets') as unknown as MockInstance<(ns: NodeSession, p: PreparedTablet | PreparedTablet[], m?: string) => unknown>;
-    return view(spy, (args) => (args[2] === undefined || args[2] === method ? [args[0].connection, args[0].sessionId, args[1]] : null));
+    const spy = vi.spyOn(proto, method === 'insertTablet' ? 'sendTablet' : 'sendTablets') as unknown as MockInstance<
+      (ns: NodeSession, p: PreparedTablet | PreparedTablet[], m?: string) => unknown
+    >;
+    return view(spy, (args) =>
+      args[2] === undefined || args[2] === method ? [args[0].connection, args[0].sessionId, args[1]] : null,
+    );
   }
   if (method === 'insertRecords') {
-    const spy = vi.spyOn(proto, 'sendRecords') as unknown as MockInstance<(ns: NodeSession, g: { deviceId: string }[], m?: string) => unknown>;
-    return view(spy, (args) => (args[2] === undefined || args[2] === method ? [args[0].connection, { prefixPaths: args[1].map((r) => r.deviceId) }] : null));
+    const spy = vi.spyOn(proto, 'sendRecords') as unknown as MockInstance<
+      (ns: NodeSession, g: { deviceId: string }[], m?: string) => unknown
+    >;
+    return view(spy, (args) =>
+      args[2] === undefined || args[2] === method
+        ? [args[0].connection, { prefixPaths: args[1].map((r) => r.deviceId) }]
+        : null,
+    );
   }
-  const spy = vi.spyOn(RpcConnection.prototype, 'call') as unknown as MockInstance<(m: string, req: unknown) => unknown>;
+  const spy = vi.spyOn(RpcConnection.prototype, 'call') as unknown as MockInstance<
+    (m: string, req: unknown) => unknown
+  >;
   return view(spy, (args, self) => (args[0] === method ? [self as RpcConnection, args[1]] : null));
 }
 
-function view<A extends unknown[]>(spy: MockInstance<(...a: A) => unknown>, pick: (args: A, self: unknown) => SpiedCall | null): RpcSpy {
+function view<A extends unknown[]>(
+  spy: MockInstance<(...a: A) => unknown>,
+  pick: (args: A, self: unknown) => SpiedCall | null,
+): RpcSpy {
   const picked = () =>
     spy.mock.calls.flatMap((args, i) => {
       const c = pick(args, spy.mock.contexts[i]);

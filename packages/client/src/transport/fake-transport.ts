@@ -28,7 +28,8 @@ export interface FakeCall<M extends ClientMethod = ClientMethod> {
   readonly connection: number;
 }
 
-type DecodedArgs<M extends ClientMethod> = ArgsOf<M> extends infer A ? (A extends object ? Record<string, unknown> : A) : never;
+type DecodedArgs<M extends ClientMethod> =
+  ArgsOf<M> extends infer A ? (A extends object ? Record<string, unknown> : A) : never;
 
 /** What the fake does with a call. */
 export type FakeAction =
@@ -88,7 +89,9 @@ export class FakeTransport implements Transport {
     return new Promise((resolve, reject) => {
       if (options.signal?.aborted) return reject(options.signal.reason);
       if (state === 'refuse') {
-        queueMicrotask(() => reject(new IoTDBConnectionError('refused', node, 'cannot connect: connect ECONNREFUSED', false)));
+        queueMicrotask(() =>
+          reject(new IoTDBConnectionError('refused', node, 'cannot connect: connect ECONNREFUSED', false)),
+        );
         return;
       }
       const id = ++this.connects;
@@ -104,7 +107,18 @@ export class FakeTransport implements Transport {
       options.signal?.addEventListener('abort', onAbort, { once: true });
       const timer =
         state === 'blackhole'
-          ? setTimeout(() => finish(new IoTDBTimeoutError(node, 'connect', `no connection within connectTimeoutMs=${options.timeoutMs}`, false)), options.timeoutMs)
+          ? setTimeout(
+              () =>
+                finish(
+                  new IoTDBTimeoutError(
+                    node,
+                    'connect',
+                    `no connection within connectTimeoutMs=${options.timeoutMs}`,
+                    false,
+                  ),
+                ),
+              options.timeoutMs,
+            )
           : setTimeout(() => finish(null), 0);
     });
   }
@@ -207,7 +221,9 @@ class FakeStream implements TransportStream {
 export function encodeReply(method: ClientMethod, seqid: number, value: unknown): Buffer {
   const w = new ByteWriter(256);
   const frameAt = w.reserve(FRAME_HEADER_BYTES);
-  w.i32(VERSION_1 | TMessageType.REPLY).lengthPrefixedUtf8(method).i32(seqid);
+  w.i32(VERSION_1 | TMessageType.REPLY)
+    .lengthPrefixedUtf8(method)
+    .i32(seqid);
   writeStruct(w, resultSchema(method, IClientRPCService[method].result), { success: value } as never);
   w.buf.writeInt32BE(w.pos - frameAt - FRAME_HEADER_BYTES, frameAt);
   return Buffer.from(w.view());
@@ -219,11 +235,24 @@ const OK = { code: 200 };
 export function defaultReply(call: Pick<FakeCall, 'method'>): ResultOf<ClientMethod> {
   switch (call.method) {
     case 'openSession':
-      return { status: OK, serverProtocolVersion: 2, sessionId: 1n, configuration: new Map([['timestamp_precision', 'ms']]) };
+      return {
+        status: OK,
+        serverProtocolVersion: 2,
+        sessionId: 1n,
+        configuration: new Map([['timestamp_precision', 'ms']]),
+      };
     case 'requestStatementId':
       return 1n;
     case 'executeQueryStatementV2':
-      return { status: OK, queryId: 1n, columns: [], dataTypeList: [], queryResult: [], moreData: false, columnIndex2TsBlockColumnIndexList: [] };
+      return {
+        status: OK,
+        queryId: 1n,
+        columns: [],
+        dataTypeList: [],
+        queryResult: [],
+        moreData: false,
+        columnIndex2TsBlockColumnIndexList: [],
+      };
     case 'executeUpdateStatementV2':
       return { status: OK };
     case 'fetchResultsV2':

@@ -56,7 +56,10 @@ export function whenReady(
       reject(error);
     };
     const what = ready === 'connect' ? 'connection' : 'TLS session';
-    const timer = setTimeout(() => settle(new IoTDBTimeoutError(key, 'connect', `no ${what} within connectTimeoutMs=${timeoutMs}`, false)), timeoutMs);
+    const timer = setTimeout(
+      () => settle(new IoTDBTimeoutError(key, 'connect', `no ${what} within connectTimeoutMs=${timeoutMs}`, false)),
+      timeoutMs,
+    );
     const onAbort = () => settle(signal!.reason as Error);
     const onError = (e: NodeJS.ErrnoException) => settle(failure(e));
     const onClose = () => settle(failure(null));

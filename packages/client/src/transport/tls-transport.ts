@@ -22,7 +22,13 @@ export function tlsTransport(tlsOptions: ConnectionOptions = {}): Transport {
       const socket = connect({ ...tlsOptions, host: endpoint.host, port: endpoint.port });
       socket.setNoDelay(true);
       return whenReady(socket, 'secureConnect', key, events, options, (e) => {
-        if (e === null) return new IoTDBConnectionError('tls', key, 'the server closed the connection during the TLS handshake', false);
+        if (e === null)
+          return new IoTDBConnectionError(
+            'tls',
+            key,
+            'the server closed the connection during the TLS handshake',
+            false,
+          );
         const reason = TLS_FAILURE.test(e.code ?? '') ? 'tls' : failureOf(e);
         return new IoTDBConnectionError(reason, key, `cannot connect with TLS: ${e.message}`, false, { cause: e });
       });

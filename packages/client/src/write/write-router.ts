@@ -5,7 +5,6 @@ import { StatusCode, isSuccess } from '../protocol/status.js';
 import { decideRetry, type ResolvedRetryOptions } from '../retry/retry-policy.js';
 import { sleep } from '../retry/sleep.js';
 
-
 /**
  * One write call as the router sees it: `count` items (tablets, records or table rows), each with the
  * device it belongs to. Item k is the caller's item `indexOf(k)`.
@@ -69,7 +68,11 @@ export async function routeWrite<N>(
     pending = [];
     let delayMs = 0;
     for (const [k, error] of errors) {
-      const d = decideRetry(retry, { kind: 'write', error, attempt, elapsedMs: performance.now() - started }, Math.random());
+      const d = decideRetry(
+        retry,
+        { kind: 'write', error, attempt, elapsedMs: performance.now() - started },
+        Math.random(),
+      );
       if (d.retry) {
         pending.push(k);
         delayMs = Math.max(delayMs, d.delayMs);
@@ -84,7 +87,12 @@ export async function routeWrite<N>(
 }
 
 /** One round: every pending item sent once. Returns the items that failed, with why. */
-async function sendOnce<N>(plan: WritePlan<N>, targets: WriteTargets<N>, ks: readonly number[], signal: AbortSignal | undefined): Promise<ItemErrors> {
+async function sendOnce<N>(
+  plan: WritePlan<N>,
+  targets: WriteTargets<N>,
+  ks: readonly number[],
+  signal: AbortSignal | undefined,
+): Promise<ItemErrors> {
   // no redirect known (one node, redirection off, the first write): one group, and no device key per item
   if (!targets.routing()) return sendGroup(plan, targets, undefined, ks, signal);
   if (ks.length === 1) return sendGroup(plan, targets, targets.route(plan.deviceOf(ks[0])), ks, signal);
@@ -126,10 +134,17 @@ async function sendGroup<N>(
 }
 
 /** A reply's status, spread over the items it answers. */
-function mergeStatus<N>(plan: WritePlan<N>, targets: WriteTargets<N>, ks: readonly number[], status: TSStatus): ItemErrors {
+function mergeStatus<N>(
+  plan: WritePlan<N>,
+  targets: WriteTargets<N>,
+  ks: readonly number[],
+  status: TSStatus,
+): ItemErrors {
   const errors: ItemErrors = new Map();
   if (isSuccess(status.code)) {
-    targets.learn(status, ks.length === 1 ? plan.deviceOf(ks[0]) : null, (i) => (i < ks.length ? plan.deviceOf(ks[i]) : null));
+    targets.learn(status, ks.length === 1 ? plan.deviceOf(ks[0]) : null, (i) =>
+      i < ks.length ? plan.deviceOf(ks[i]) : null,
+    );
     return errors;
   }
   const subs = status.subStatus;

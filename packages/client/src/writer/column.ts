@@ -29,7 +29,13 @@ export interface Stage {
 
 /** The types kept in the stage (as float64: FLOAT rounded when encoded, int64 while safe integers). */
 export function isStaged(type: TSDataType): boolean {
-  return type === TSDataType.DOUBLE || type === TSDataType.FLOAT || type === TSDataType.INT32 || type === TSDataType.INT64 || type === TSDataType.TIMESTAMP;
+  return (
+    type === TSDataType.DOUBLE ||
+    type === TSDataType.FLOAT ||
+    type === TSDataType.INT32 ||
+    type === TSDataType.INT64 ||
+    type === TSDataType.TIMESTAMP
+  );
 }
 
 /** What a column needs of its buffer. */
@@ -99,7 +105,10 @@ export class Column {
       case TSDataType.INT64:
         return this.#putInt64(row, v);
       case TSDataType.TIMESTAMP:
-        return this.#putInt64(row, v instanceof Date && !Number.isNaN(v.getTime()) ? dateToTime(v, this.#context.precision, this.name) : v);
+        return this.#putInt64(
+          row,
+          v instanceof Date && !Number.isNaN(v.getTime()) ? dateToTime(v, this.#context.precision, this.name) : v,
+        );
       case TSDataType.BOOLEAN:
         if (typeof v !== 'boolean') return -1;
         this.cells![row] = v;
@@ -110,7 +119,12 @@ export class Column {
         return 4;
       default: {
         // TEXT, STRING (strings or bytes), BLOB (bytes)
-        const bytes = v instanceof Uint8Array ? v.length : typeof v === 'string' && this.type !== TSDataType.BLOB ? 3 * v.length : -1;
+        const bytes =
+          v instanceof Uint8Array
+            ? v.length
+            : typeof v === 'string' && this.type !== TSDataType.BLOB
+              ? 3 * v.length
+              : -1;
         if (bytes < 0) return -1;
         this.cells![row] = v as string | Uint8Array;
         return 4 + bytes;
@@ -200,7 +214,8 @@ export class Column {
    * cells are its slot of `stage`, the block the buffer hands over with it.
    */
   takeValues(rows: number, capacity: number, stage: Stage): TakenColumn {
-    const values = this.slot >= 0 ? new StridedColumn(stage.data, stage.width, this.slot, rows) : (this.i64 ?? this.cells)!;
+    const values =
+      this.slot >= 0 ? new StridedColumn(stage.data, stage.width, this.slot, rows) : (this.i64 ?? this.cells)!;
     if (this.cells !== null && this.cells.length !== rows) this.cells.length = rows; // a reused array's old tail
     const taken = { values, mask: this.mask, nulls: hasNull(this.mask, rows) };
     if (this.i64 !== null) this.i64 = this.#context.stores.typed(BigInt64Array, capacity);

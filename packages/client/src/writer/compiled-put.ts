@@ -11,7 +11,13 @@ import type { Column } from './column.js';
  * Names go into the code only as JSON string literals. Where code generation is not allowed
  * (--disallow-code-generation-from-strings), there is none and every row takes the general path.
  */
-export type CompiledPut = (row: object, columns: readonly (Column | undefined)[], at: number, stage: Float64Array, base: number) => number;
+export type CompiledPut = (
+  row: object,
+  columns: readonly (Column | undefined)[],
+  at: number,
+  stage: Float64Array,
+  base: number,
+) => number;
 
 type Factory = (overflowsFloat32: (v: number) => boolean) => CompiledPut;
 
@@ -23,7 +29,11 @@ let codegen = true;
  * The compiled put of these names and their columns (undefined: no column yet; a staged column by its slot), or
  * null without code generation.
  */
-export function compiledPut(names: readonly string[], columns: readonly (Column | undefined)[], masked: boolean): CompiledPut | null {
+export function compiledPut(
+  names: readonly string[],
+  columns: readonly (Column | undefined)[],
+  masked: boolean,
+): CompiledPut | null {
   if (!codegen) return null;
   const key = `${masked}\u0002${names.map((n, k) => `${n}\u0000${columns[k]?.type ?? ''}\u0000${columns[k]?.slot ?? ''}`).join('\u0001')}`;
   let put = compiled.get(key);
@@ -54,7 +64,8 @@ function cell(name: string, k: number, column: Column | undefined, masked: boole
   const staged = column.slot >= 0 ? STAGED[column.type] : undefined;
   const fast = staged ?? CELLS[column.type];
   const target = staged !== undefined ? `st[base + ${column.slot}]` : `c[${k}].cells[at]`;
-  const store = fast === undefined ? general : `if (${fast.check}) { ${target} = v; b += ${fast.bytes}; } else ${general}`;
+  const store =
+    fast === undefined ? general : `if (${fast.check}) { ${target} = v; b += ${fast.bytes}; } else ${general}`;
   const clear = masked ? `\n    col = c[${k}]; if (col.mask !== null) col.mask[at] = 0;` : '';
   return `${load}  if (v !== null) {\n    ${store}${clear}\n  } else c[${k}].putNull(at);\n`;
 }

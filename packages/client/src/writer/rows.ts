@@ -44,34 +44,45 @@ export interface WriterModel<Row> {
 /** The row time in the server's unit: a checked int64, a Date converted. */
 function rowTime(v: unknown, precision: TimestampPrecision): number | bigint {
   const t = v instanceof Date ? dateToTime(v, precision, 'timestamp') : v;
-  if (!isInt64(t)) throw new IoTDBValidationError('timestamp', `needs a safe integer number, an int64 bigint or a Date, got ${describe(v)}`);
+  if (!isInt64(t))
+    throw new IoTDBValidationError(
+      'timestamp',
+      `needs a safe integer number, an int64 bigint or a Date, got ${describe(v)}`,
+    );
   return t;
 }
 
 function objectField(row: object, field: string, required: boolean): Record<string, unknown> | undefined {
   const v = (row as Record<string, unknown>)[field];
   if (v === undefined && !required) return undefined;
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new IoTDBValidationError(field, `needs an object of names to values, got ${describe(v)}`);
+  if (v === null || typeof v !== 'object' || Array.isArray(v))
+    throw new IoTDBValidationError(field, `needs an object of names to values, got ${describe(v)}`);
   return v as Record<string, unknown>;
 }
 
 function nameField(row: object, field: string): string {
   const v = (row as Record<string, unknown>)[field];
-  if (typeof v !== 'string' || v.length === 0) throw new IoTDBValidationError(field, `needs a non-empty string, got ${describe(v)}`);
+  if (typeof v !== 'string' || v.length === 0)
+    throw new IoTDBValidationError(field, `needs a non-empty string, got ${describe(v)}`);
   return v;
 }
 
 function checkRow(row: unknown): asserts row is object {
-  if (row === null || typeof row !== 'object') throw new IoTDBValidationError('row', `expected an object, got ${describe(row)}`);
+  if (row === null || typeof row !== 'object')
+    throw new IoTDBValidationError('row', `expected an object, got ${describe(row)}`);
 }
 
 /** number → DOUBLE, bigint → INT64, string → `text`, boolean → BOOLEAN, bytes → BLOB, Date → TIMESTAMP. */
 function inferType(v: unknown, text: TSDataType): TSDataType | undefined {
   switch (typeof v) {
-    case 'number': return TSDataType.DOUBLE;
-    case 'bigint': return TSDataType.INT64;
-    case 'string': return text;
-    case 'boolean': return TSDataType.BOOLEAN;
+    case 'number':
+      return TSDataType.DOUBLE;
+    case 'bigint':
+      return TSDataType.INT64;
+    case 'string':
+      return text;
+    case 'boolean':
+      return TSDataType.BOOLEAN;
     default:
       if (v instanceof Uint8Array) return TSDataType.BLOB;
       if (v instanceof Date) return TSDataType.TIMESTAMP;
@@ -128,5 +139,10 @@ export const tableModel: WriterModel<TableRow> = {
   },
   units: (taken) => taken[0].tablet.rows,
   // tags and attributes are strings (STRING); a field's string is STRING too
-  infer: (_name, v, category) => (category === ColumnCategory.FIELD ? inferType(v, TSDataType.STRING) : typeof v === 'string' ? TSDataType.STRING : undefined),
+  infer: (_name, v, category) =>
+    category === ColumnCategory.FIELD
+      ? inferType(v, TSDataType.STRING)
+      : typeof v === 'string'
+        ? TSDataType.STRING
+        : undefined,
 };

@@ -31,10 +31,18 @@ function sinkOf<S extends WriterSession>(run: Run<S>): WriterSink {
   };
 }
 
-export function treeWriter<S extends WriterSession>(run: Run<S>, options: TreeWriterOptions, inFlight: number): Writer<TreeRow> {
+export function treeWriter<S extends WriterSession>(
+  run: Run<S>,
+  options: TreeWriterOptions,
+  inFlight: number,
+): Writer<TreeRow> {
   return new Writer(treeModel, sinkOf(run), resolveWriterOptions(options, inFlight), options?.aligned === true);
 }
 
-export function tableWriter<S extends WriterSession>(run: Run<S>, options: TableWriterOptions, inFlight: number): Writer<TableRow> {
+export function tableWriter<S extends WriterSession>(
+  run: Run<S>,
+  options: TableWriterOptions,
+  inFlight: number,
+): Writer<TableRow> {
   return new Writer(tableModel, sinkOf(run), resolveWriterOptions(options, inFlight));
 }

@@ -15,7 +15,12 @@ export class StorePool {
 
   /** A typed array of `length` elements; a reused one holds old values (masks: see `zeroed`). */
   typed<T extends Typed>(cls: TypedClass<T>, length: number): T {
-    return (this.#free.get(cls as TypedClass<Typed>)?.get(length)?.pop() as T | undefined) ?? new cls(length);
+    return (
+      (this.#free
+        .get(cls as TypedClass<Typed>)
+        ?.get(length)
+        ?.pop() as T | undefined) ?? new cls(length)
+    );
   }
 
   zeroed(length: number): Uint8Array {

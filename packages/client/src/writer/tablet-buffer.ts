@@ -158,7 +158,11 @@ export class TabletBuffer {
         this.#fresh.push(this.#newColumn(name, v, category, field));
         continue;
       }
-      if (col.category !== category) throw new IoTDBValidationError(`${field}.${name}`, `is a ${categoryName(col.category)} column of ${this.key}, not a ${categoryName(category)}`);
+      if (col.category !== category)
+        throw new IoTDBValidationError(
+          `${field}.${name}`,
+          `is a ${categoryName(col.category)} column of ${this.key}, not a ${categoryName(category)}`,
+        );
       const n = col.put(row, v);
       if (n < 0) throw col.error(`${field}.${name}`, v);
       col.stamp = seq;
@@ -283,7 +287,11 @@ export class TabletBuffer {
   #newColumn(name: string, v: unknown, category: ColumnCategory, field: string): { column: Column; bytes: number } {
     if (name.length === 0) throw new IoTDBValidationError(field, 'has an empty name');
     const type = this.spec.typeOf(name, v, category);
-    if (type === undefined) throw new IoTDBValidationError(`${field}.${name}`, `no type is declared and none can be inferred from ${describeValue(v)}`);
+    if (type === undefined)
+      throw new IoTDBValidationError(
+        `${field}.${name}`,
+        `no type is declared and none can be inferred from ${describeValue(v)}`,
+      );
     const col = new Column(name, type, category, this.rows, this.#context);
     const bytes = col.put(this.rows, v);
     if (bytes < 0) throw col.error(`${field}.${name}`, v);
@@ -293,7 +301,10 @@ export class TabletBuffer {
   #grow(): void {
     this.#capacity *= 2;
     const old = this.#times;
-    const t = old instanceof BigInt64Array ? this.spec.stores.typed(BigInt64Array, this.#capacity) : this.spec.stores.typed(Float64Array, this.#capacity);
+    const t =
+      old instanceof BigInt64Array
+        ? this.spec.stores.typed(BigInt64Array, this.#capacity)
+        : this.spec.stores.typed(Float64Array, this.#capacity);
     (t as Float64Array).set(old as Float64Array);
     this.spec.stores.give(old);
     this.#times = t;
@@ -344,7 +355,13 @@ const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 function categoryName(c: ColumnCategory): string {
-  return c === ColumnCategory.TAG ? 'TAG' : c === ColumnCategory.ATTRIBUTE ? 'ATTRIBUTE' : c === ColumnCategory.FIELD ? 'FIELD' : 'measurement';
+  return c === ColumnCategory.TAG
+    ? 'TAG'
+    : c === ColumnCategory.ATTRIBUTE
+      ? 'ATTRIBUTE'
+      : c === ColumnCategory.FIELD
+        ? 'FIELD'
+        : 'measurement';
 }
 
 /**
@@ -353,7 +370,9 @@ function categoryName(c: ColumnCategory): string {
  * an attribute ends as the application last set it, as if each row had been a request of its own.
  */
 function spreadAttributes(cols: readonly Column[], taken: readonly TakenColumn[], rows: number): void {
-  const attributes = cols.flatMap((c, k) => (c.category === ColumnCategory.ATTRIBUTE ? [taken[k].values as CellValue[]] : []));
+  const attributes = cols.flatMap((c, k) =>
+    c.category === ColumnCategory.ATTRIBUTE ? [taken[k].values as CellValue[]] : [],
+  );
   if (attributes.length === 0) return;
   const tags = cols.flatMap((c, k) => (c.category === ColumnCategory.TAG ? [taken[k].values as CellValue[]] : []));
   const device = Array.from({ length: rows }, (_, r) => tags.map((t) => String(t[r] ?? '')).join('\u0000'));

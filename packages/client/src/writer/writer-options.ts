@@ -52,17 +52,28 @@ export const WRITER_DEFAULTS = {
   maxBufferedRows: 100_000,
 } as const;
 
-export function resolveWriterOptions<Row>(o: WriterOptions<Row> = {}, defaultInFlight: number): ResolvedWriterOptions<Row> {
+export function resolveWriterOptions<Row>(
+  o: WriterOptions<Row> = {},
+  defaultInFlight: number,
+): ResolvedWriterOptions<Row> {
   if (o === null || typeof o !== 'object') throw new IoTDBValidationError('options', 'expected an object');
   const types = new Map<string, TSDataType>();
   for (const [name, t] of Object.entries(o.types ?? {})) types.set(name, dataTypeCode(t, `types.${name}`));
   const maxRows = limit('maxRows', o.maxRows, WRITER_DEFAULTS.maxRows);
-  const maxRowsPerRequest = limit('maxRowsPerRequest', o.maxRowsPerRequest, Math.max(WRITER_DEFAULTS.maxRowsPerRequest, maxRows));
+  const maxRowsPerRequest = limit(
+    'maxRowsPerRequest',
+    o.maxRowsPerRequest,
+    Math.max(WRITER_DEFAULTS.maxRowsPerRequest, maxRows),
+  );
   if (maxRowsPerRequest < maxRows) {
-    throw new IoTDBValidationError('maxRowsPerRequest', `must be at least maxRows (${maxRows}): a device's rows go in one request`);
+    throw new IoTDBValidationError(
+      'maxRowsPerRequest',
+      `must be at least maxRows (${maxRows}): a device's rows go in one request`,
+    );
   }
   const flushIntervalMs = limit('flushIntervalMs', o.flushIntervalMs, WRITER_DEFAULTS.flushIntervalMs, true);
-  if (o.onError !== undefined && typeof o.onError !== 'function') throw new IoTDBValidationError('onError', 'needs a function');
+  if (o.onError !== undefined && typeof o.onError !== 'function')
+    throw new IoTDBValidationError('onError', 'needs a function');
   return {
     types,
     maxRows,

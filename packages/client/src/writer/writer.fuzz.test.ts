@@ -14,11 +14,29 @@ import type { TreeRow } from './rows.js';
 const SEED = 20261123;
 const NAMES = ['a', 'b', 'c', 'd', 'e'] as const;
 const TYPES = { a: 'DOUBLE', b: 'INT32', c: 'TEXT', d: 'INT64', e: 'FLOAT' } as const;
-const good = { a: fc.double({ noNaN: true, noDefaultInfinity: true }), b: fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }), c: fc.string({ maxLength: 8 }), d: fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), e: fc.float({ noNaN: true, noDefaultInfinity: true }) };
-const wrong = { a: fc.constant('x'), b: fc.constant(1.5), c: fc.constant(7), d: fc.constant(0.5), e: fc.constant(1e39) };
+const good = {
+  a: fc.double({ noNaN: true, noDefaultInfinity: true }),
+  b: fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }),
+  c: fc.string({ maxLength: 8 }),
+  d: fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }),
+  e: fc.float({ noNaN: true, noDefaultInfinity: true }),
+};
+const wrong = {
+  a: fc.constant('x'),
+  b: fc.constant(1.5),
+  c: fc.constant(7),
+  d: fc.constant(0.5),
+  e: fc.constant(1e39),
+};
 
 /** a row's cell: usually a good value, sometimes null or missing, rarely one its type refuses */
-const cellOf = (n: (typeof NAMES)[number]) => fc.oneof({ arbitrary: good[n], weight: 12 }, { arbitrary: fc.constant(null), weight: 2 }, { arbitrary: fc.constant(undefined), weight: 2 }, { arbitrary: wrong[n], weight: 1 });
+const cellOf = (n: (typeof NAMES)[number]) =>
+  fc.oneof(
+    { arbitrary: good[n], weight: 12 },
+    { arbitrary: fc.constant(null), weight: 2 },
+    { arbitrary: fc.constant(undefined), weight: 2 },
+    { arbitrary: wrong[n], weight: 1 },
+  );
 
 const rowArb = fc.record({
   device: fc.integer({ min: 0, max: 2 }),
@@ -40,27 +58,55 @@ describe('the writer under any sequence of rows', () => {
         for (const spec of specs) {
           const values: Record<string, unknown> = {};
           for (const n of spec.shape) if (spec.cells[n] !== undefined || n === 'a') values[n] = spec.cells[n];
-          const row: TreeRow = { deviceId: `root.sg.d${spec.device}`, timestamp: (t = (t * 7 + 3) % 101), values: values as TreeRow['values'] };
+          const row: TreeRow = {
+            deviceId: `root.sg.d${spec.device}`,
+            timestamp: (t = (t * 7 + 3) % 101),
+            values: values as TreeRow['values'],
+          };
           const accepted = await w.write(row).then(
             () => true,
             () => false,
           );
-          const bad = Object.entries(values).some(([n, v]) => v !== null && v !== undefined && v === spec.cells[n as 'a'] && isWrong(n, v));
+          const bad = Object.entries(values).some(
+            ([n, v]) => v !== null && v !== undefined && v === spec.cells[n as 'a'] && isWrong(n, v),
+          );
           expect(accepted).toBe(!bad);
           if (!accepted) continue;
           const list = expected.get(row.deviceId) ?? [];
-          list.push({ time: row.timestamp as number, values: Object.fromEntries(Object.entries(values).filter(([, v]) => v != null)) });
+          list.push({
+            time: row.timestamp as number,
+            values: Object.fromEntries(Object.entries(values).filter(([, v]) => v != null)),
+          });
           expected.set(row.deviceId, list);
         }
         await w.close();
         await s.close();
         const got = new Map<string, { time: number; values: Record<string, unknown> }[]>();
-        for (const c of fake.callsOf('insertTablets')) for (const tab of sentTablets(c)) got.set(tab.device, [...(got.get(tab.device) ?? []), ...tab.rows]);
+        for (const c of fake.callsOf('insertTablets'))
+          for (const tab of sentTablets(c)) got.set(tab.device, [...(got.get(tab.device) ?? []), ...tab.rows]);
         const norm = (m: typeof got) =>
-          [...m].map(([d, rows]) => [d, rows.map((r) => ({ time: r.time, values: Object.fromEntries(Object.entries(r.values).map(([n, v]) => [n, n === 'b' ? Number(v) : v])) }))] as const).sort();
+          [...m]
+            .map(
+              ([d, rows]) =>
+                [
+                  d,
+                  rows.map((r) => ({
+                    time: r.time,
+                    values: Object.fromEntries(
+                      Object.entries(r.values).map(([n, v]) => [n, n === 'b' ? Number(v) : v]),
+                    ),
+                  })),
+                ] as const,
+            )
+            .sort();
         // sent per flush, each flush sorted by time: compare as multisets of rows per device
-        const sortRows = (rows: { time: number; values: Record<string, unknown> }[]) => [...rows].sort((x, y) => x.time - y.time || JSON.stringify(x.values, big).localeCompare(JSON.stringify(y.values, big)));
-        expect(norm(got).map(([d, rows]) => [d, sortRows(rows)])).toEqual(norm(expected).map(([d, rows]) => [d, sortRows(rows)]));
+        const sortRows = (rows: { time: number; values: Record<string, unknown> }[]) =>
+          [...rows].sort(
+            (x, y) => x.time - y.time || JSON.stringify(x.values, big).localeCompare(JSON.stringify(y.values, big)),
+          );
+        expect(norm(got).map(([d, rows]) => [d, sortRows(rows)])).toEqual(
+          norm(expected).map(([d, rows]) => [d, sortRows(rows)]),
+        );
       }),
       { seed: SEED, numRuns: 150 },
     );
@@ -69,11 +115,16 @@ describe('the writer under any sequence of rows', () => {
 
 function isWrong(name: string, v: unknown): boolean {
   switch (name) {
-    case 'a': return typeof v !== 'number';
-    case 'b': return typeof v !== 'number' || !Number.isInteger(v);
-    case 'c': return typeof v !== 'string';
-    case 'e': return typeof v !== 'number' || Math.abs(v) > 3.4028234663852886e38;
-    default: return typeof v !== 'bigint';
+    case 'a':
+      return typeof v !== 'number';
+    case 'b':
+      return typeof v !== 'number' || !Number.isInteger(v);
+    case 'c':
+      return typeof v !== 'string';
+    case 'e':
+      return typeof v !== 'number' || Math.abs(v) > 3.4028234663852886e38;
+    default:
+      return typeof v !== 'bigint';
   }
 }
 

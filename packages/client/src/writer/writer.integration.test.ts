@@ -43,14 +43,51 @@ describe('tree model', () => {
     expect(w.stats()).toMatchObject({ written: 4, acknowledged: 4, failed: 0 });
     const got = await rows(session, `SELECT f, i, big, text, ok, x FROM ${d} ORDER BY time`);
     expect(got).toEqual([
-      { Time: 1n, [`${d}.f`]: 0.5, [`${d}.i`]: 1, [`${d}.big`]: null, [`${d}.text`]: null, [`${d}.ok`]: null, [`${d}.x`]: null },
-      { Time: 2n, [`${d}.f`]: null, [`${d}.i`]: 2, [`${d}.big`]: null, [`${d}.text`]: 'two', [`${d}.ok`]: true, [`${d}.x`]: null },
-      { Time: 3n, [`${d}.f`]: 1.5, [`${d}.i`]: 3, [`${d}.big`]: 2n ** 60n + 1n, [`${d}.text`]: null, [`${d}.ok`]: null, [`${d}.x`]: null },
-      { Time: 4n, [`${d}.f`]: null, [`${d}.i`]: null, [`${d}.big`]: null, [`${d}.text`]: null, [`${d}.ok`]: null, [`${d}.x`]: 4.25 },
+      {
+        Time: 1n,
+        [`${d}.f`]: 0.5,
+        [`${d}.i`]: 1,
+        [`${d}.big`]: null,
+        [`${d}.text`]: null,
+        [`${d}.ok`]: null,
+        [`${d}.x`]: null,
+      },
+      {
+        Time: 2n,
+        [`${d}.f`]: null,
+        [`${d}.i`]: 2,
+        [`${d}.big`]: null,
+        [`${d}.text`]: 'two',
+        [`${d}.ok`]: true,
+        [`${d}.x`]: null,
+      },
+      {
+        Time: 3n,
+        [`${d}.f`]: 1.5,
+        [`${d}.i`]: 3,
+        [`${d}.big`]: 2n ** 60n + 1n,
+        [`${d}.text`]: null,
+        [`${d}.ok`]: null,
+        [`${d}.x`]: null,
+      },
+      {
+        Time: 4n,
+        [`${d}.f`]: null,
+        [`${d}.i`]: null,
+        [`${d}.big`]: null,
+        [`${d}.text`]: null,
+        [`${d}.ok`]: null,
+        [`${d}.x`]: 4.25,
+      },
     ]);
     const types = await rows(session, `SHOW TIMESERIES ${d}.*`);
     expect(Object.fromEntries(types.map((r) => [String(r.Timeseries).split('.').pop(), r.DataType]))).toEqual({
-      f: 'FLOAT', i: 'INT32', big: 'INT64', text: 'TEXT', ok: 'BOOLEAN', x: 'DOUBLE',
+      f: 'FLOAT',
+      i: 'INT32',
+      big: 'INT64',
+      text: 'TEXT',
+      ok: 'BOOLEAN',
+      x: 'DOUBLE',
     });
   });
 
@@ -58,7 +95,9 @@ describe('tree model', () => {
     const pool = new SessionPool({ host, port, maxSize: 2 });
     const w = pool.writer({ maxRows: 500, flushIntervalMs: 100 });
     try {
-      for (let r = 0; r < 750; r++) for (let d = 0; d < 40; d++) await w.write({ deviceId: `${TREE}.p${d}`, timestamp: r, values: { v: r * d, n: BigInt(r) } });
+      for (let r = 0; r < 750; r++)
+        for (let d = 0; d < 40; d++)
+          await w.write({ deviceId: `${TREE}.p${d}`, timestamp: r, values: { v: r * d, n: BigInt(r) } });
       await w.close();
     } finally {
       await pool.close();
@@ -115,9 +154,25 @@ describe('table model', () => {
 
   it('writes tags, attributes and fields of several devices; the table reads back the same rows', async () => {
     const w = table.writer({ types: { temp: 'FLOAT' } });
-    await w.write({ table: 'sensors', timestamp: 2, tags: { site: 'a', unit: '1' }, attributes: { model: 'x' }, fields: { temp: 20.5, ok: true } });
-    await w.write({ table: 'sensors', timestamp: 1, tags: { site: 'b', unit: '1' }, fields: { temp: 21.5, count: 7n } });
-    await w.write({ table: 'sensors', timestamp: 3, tags: { site: 'a', unit: '1' }, fields: { temp: 22.5, note: 'late' } });
+    await w.write({
+      table: 'sensors',
+      timestamp: 2,
+      tags: { site: 'a', unit: '1' },
+      attributes: { model: 'x' },
+      fields: { temp: 20.5, ok: true },
+    });
+    await w.write({
+      table: 'sensors',
+      timestamp: 1,
+      tags: { site: 'b', unit: '1' },
+      fields: { temp: 21.5, count: 7n },
+    });
+    await w.write({
+      table: 'sensors',
+      timestamp: 3,
+      tags: { site: 'a', unit: '1' },
+      fields: { temp: 22.5, note: 'late' },
+    });
     await w.close();
     expect(w.stats()).toMatchObject({ written: 3, acknowledged: 3, failed: 0 });
     const got = await rows(table, 'SELECT time, site, unit, model, temp, ok, count, note FROM sensors ORDER BY time');

@@ -26,7 +26,11 @@ async function openSession(script?: FakeScript): Promise<{ fake: FakeTransport; 
   return { fake, s };
 }
 
-const row = (d: number, t: number, values: Record<string, unknown> = { v: t * 1.5 }): TreeRow => ({ deviceId: `root.sg.d${d}`, timestamp: t, values: values as TreeRow['values'] });
+const row = (d: number, t: number, values: Record<string, unknown> = { v: t * 1.5 }): TreeRow => ({
+  deviceId: `root.sg.d${d}`,
+  timestamp: t,
+  values: values as TreeRow['values'],
+});
 const sent = (fake: FakeTransport) => fake.callsOf('insertTablets').flatMap((c) => sentTablets(c));
 const until = async (cond: () => boolean) => {
   for (let i = 0; i < 200 && !cond(); i++) await new Promise((r) => setTimeout(r, 5));
@@ -43,7 +47,10 @@ describe('flush triggers', () => {
     expect(fake.callsOf('insertTablets')).toHaveLength(0);
     await w.write(row(1, 3));
     await until(() => fake.callsOf('insertTablets').length === 1);
-    expect(sent(fake).map((t) => [t.device, t.rows.length])).toEqual([['root.sg.d1', 3], ['root.sg.d2', 1]]);
+    expect(sent(fake).map((t) => [t.device, t.rows.length])).toEqual([
+      ['root.sg.d1', 3],
+      ['root.sg.d2', 1],
+    ]);
     await w.close();
   });
 
@@ -73,13 +80,18 @@ describe('flush triggers', () => {
     const w = s.writer({ maxRows: 2, maxRowsPerRequest: 3, flushIntervalMs: 0 });
     for (const d of [1, 2, 3]) await w.write(row(d, 1));
     await w.flush();
-    expect(fake.callsOf('insertTablets').map((c) => sentTablets(c).map((t) => t.device))).toEqual([['root.sg.d1', 'root.sg.d2', 'root.sg.d3']]);
+    expect(fake.callsOf('insertTablets').map((c) => sentTablets(c).map((t) => t.device))).toEqual([
+      ['root.sg.d1', 'root.sg.d2', 'root.sg.d3'],
+    ]);
     for (const d of [1, 2, 3]) {
       await w.write(row(d, 2));
       await w.write(row(d, 3));
     }
     await w.flush();
-    const sizes = fake.callsOf('insertTablets').slice(1).map((c) => sentTablets(c).reduce((n, t) => n + t.rows.length, 0));
+    const sizes = fake
+      .callsOf('insertTablets')
+      .slice(1)
+      .map((c) => sentTablets(c).reduce((n, t) => n + t.rows.length, 0));
     expect(sizes.every((n) => n <= 3)).toBe(true);
     expect(sizes.reduce((a, b) => a + b, 0)).toBe(6);
   });
@@ -156,7 +168,9 @@ describe('bad rows', () => {
     const w = s.writer();
     await expect(w.write({ deviceId: '', timestamp: 1, values: {} })).rejects.toThrow(/deviceId/);
     await expect(w.write({ deviceId: 'root.sg.d1', timestamp: 1.5, values: { v: 1 } })).rejects.toThrow(/timestamp/);
-    await expect(w.write({ deviceId: 'root.sg.d1', timestamp: 2n ** 64n, values: { v: 1 } })).rejects.toThrow(/timestamp/);
+    await expect(w.write({ deviceId: 'root.sg.d1', timestamp: 2n ** 64n, values: { v: 1 } })).rejects.toThrow(
+      /timestamp/,
+    );
     await expect(w.write({ deviceId: 'root.sg.d1', timestamp: 1 } as TreeRow)).rejects.toThrow(/values/);
     await expect(w.write(row(1, 1, { v: {} }))).rejects.toThrow(/values\.v.*inferred/);
     expect(w.stats().rejected).toBe(5);
@@ -172,7 +186,9 @@ describe('bad rows', () => {
 
 describe('backpressure', () => {
   it('holds write() while maxBufferedRows rows are unacknowledged, then lets it go', async () => {
-    const { s } = await openSession((c) => (c.method === 'insertTablets' ? { delayMs: 60, then: { reply: { code: 200 } } } : undefined));
+    const { s } = await openSession((c) =>
+      c.method === 'insertTablets' ? { delayMs: 60, then: { reply: { code: 200 } } } : undefined,
+    );
     const w = s.writer({ maxRows: 2, maxBufferedRows: 4, maxInFlight: 1, flushIntervalMs: 0 });
     for (let t = 1; t <= 3; t++) await w.write(row(1, t));
     let released = false;
@@ -187,7 +203,9 @@ describe('backpressure', () => {
   });
 
   it('never holds more than maxBufferedRows when the producer awaits write()', async () => {
-    const { s } = await openSession((c) => (c.method === 'insertTablets' ? { delayMs: 5, then: { reply: { code: 200 } } } : undefined));
+    const { s } = await openSession((c) =>
+      c.method === 'insertTablets' ? { delayMs: 5, then: { reply: { code: 200 } } } : undefined,
+    );
     const w = s.writer({ maxRows: 10, maxBufferedRows: 25, maxInFlight: 1, flushIntervalMs: 0 });
     let peak = 0;
     for (let t = 1; t <= 200; t++) {
@@ -202,11 +220,15 @@ describe('backpressure', () => {
 });
 
 describe('failures', () => {
-  const multi = (codes: number[]): FakeAction => ({ reply: { code: 302, message: 'multiple', subStatus: codes.map((code) => ({ code, message: `m${code}` })) } });
+  const multi = (codes: number[]): FakeAction => ({
+    reply: { code: 302, message: 'multiple', subStatus: codes.map((code) => ({ code, message: `m${code}` })) },
+  });
 
   it('hands onError exactly the rows of the devices the server rejected, and counts them', async () => {
     let n = 0;
-    const { s } = await openSession((c) => (c.method === 'insertTablets' && n++ === 0 ? multi([200, 507, 200]) : undefined));
+    const { s } = await openSession((c) =>
+      c.method === 'insertTablets' && n++ === 0 ? multi([200, 507, 200]) : undefined,
+    );
     const reported: { error: Error; rows: TreeRow[] }[] = [];
     const w = s.writer({ onError: (error, rows) => reported.push({ error, rows }) });
     for (const d of [1, 2, 3]) for (const t of [2, 1]) await w.write(row(d, t, { v: d }));
@@ -224,7 +246,9 @@ describe('failures', () => {
     // IoTDB stores the good tablets of an insertTablets and answers with one status for the first bad one
     const { fake, s } = await openSession((c) => {
       const devices = (c.args as { prefixPaths?: string[] }).prefixPaths ?? [];
-      return c.method === 'insertTablets' && devices.includes('root.sg.d2') ? { reply: { code: 507, message: 'type mismatch on d2' } } : undefined;
+      return c.method === 'insertTablets' && devices.includes('root.sg.d2')
+        ? { reply: { code: 507, message: 'type mismatch on d2' } }
+        : undefined;
     });
     const reported: TreeRow[] = [];
     const w = s.writer({ onError: (_e, rows) => reported.push(...rows) });
@@ -251,7 +275,9 @@ describe('failures', () => {
   });
 
   it('without onError, flush() rejects with the failed row count, once', async () => {
-    const { s } = await openSession((c) => (c.method === 'insertTablets' ? { reply: { code: 507, message: 'type mismatch' } } : undefined));
+    const { s } = await openSession((c) =>
+      c.method === 'insertTablets' ? { reply: { code: 507, message: 'type mismatch' } } : undefined,
+    );
     const w = s.writer();
     await w.write(row(1, 1));
     await w.write(row(2, 1));
@@ -275,7 +301,9 @@ describe('failures', () => {
 
 describe('flush and close', () => {
   it('flush() resolves only once the rows written before it are acknowledged', async () => {
-    const { s } = await openSession((c) => (c.method === 'insertTablets' ? { delayMs: 30, then: { reply: { code: 200 } } } : undefined));
+    const { s } = await openSession((c) =>
+      c.method === 'insertTablets' ? { delayMs: 30, then: { reply: { code: 200 } } } : undefined,
+    );
     const w = s.writer();
     await w.write(row(1, 1));
     await w.flush();
@@ -303,7 +331,9 @@ describe('flush and close', () => {
   });
 
   it('a stream pipeline writes every row and ends after the flush', async () => {
-    const { fake, s } = await openSession((c) => (c.method === 'insertTablets' ? { delayMs: 2, then: { reply: { code: 200 } } } : undefined));
+    const { fake, s } = await openSession((c) =>
+      c.method === 'insertTablets' ? { delayMs: 2, then: { reply: { code: 200 } } } : undefined,
+    );
     const w = s.writer({ maxRows: 7, maxBufferedRows: 20, maxInFlight: 1 });
     const rows = Array.from({ length: 300 }, (_, i) => row(i % 4, i));
     await pipeline(Readable.from(rows), w.stream({ highWaterMark: 8 }));
@@ -343,22 +373,37 @@ describe('pools and the table model', () => {
     await w.write({ table: 't', timestamp: 0, tags: { site: 'a' }, attributes: { model: 'z' }, fields: { v: 4 } });
     await w.flush();
     const [t] = sentTablets(fake.callsOf('insertTablet')[0]);
-    expect(t.rows.map((r) => [r.values.site, r.values.model])).toEqual([['a', 'z'], ['a', 'z'], ['a', 'z'], ['b', 'y']]);
+    expect(t.rows.map((r) => [r.values.site, r.values.model])).toEqual([
+      ['a', 'z'],
+      ['a', 'z'],
+      ['a', 'z'],
+      ['b', 'y'],
+    ]);
   });
 
   it('a table writer sends one insert per table with tags, attributes and fields, and reports rejected rows', async () => {
     let n = 0;
     const fake = new FakeTransport((c) =>
-      c.method === 'insertTablet' && n++ === 0 ? { reply: { code: 302, subStatus: [{ code: 200 }, { code: 507, message: 'bad' }] } } : undefined,
+      c.method === 'insertTablet' && n++ === 0
+        ? { reply: { code: 302, subStatus: [{ code: 200 }, { code: 507, message: 'bad' }] } }
+        : undefined,
     );
     const s = new TableSession({ nodeUrls: [A], transport: fake, retry: FAST, database: 'db' });
     closers.push(() => s.close());
     await s.open();
     const failed: unknown[] = [];
     const w = s.writer({ onError: (_e, rows) => failed.push(...rows) });
-    await w.write({ table: 't1', timestamp: 2, tags: { site: 'a' }, attributes: { model: 'x' }, fields: { temp: 20.5 } });
+    await w.write({
+      table: 't1',
+      timestamp: 2,
+      tags: { site: 'a' },
+      attributes: { model: 'x' },
+      fields: { temp: 20.5 },
+    });
     await w.write({ table: 't1', timestamp: 1, tags: { site: 'b' }, fields: { temp: 21.5, ok: true } });
-    await expect(w.write({ table: 't1', timestamp: 3, tags: { temp: 'x' }, fields: {} })).rejects.toThrow(/tags\.temp: is a FIELD column/);
+    await expect(w.write({ table: 't1', timestamp: 3, tags: { temp: 'x' }, fields: {} })).rejects.toThrow(
+      /tags\.temp: is a FIELD column/,
+    );
     await w.flush();
     const [t] = sentTablets(fake.callsOf('insertTablet')[0]);
     expect(t.device).toBe('t1');
@@ -368,6 +413,8 @@ describe('pools and the table model', () => {
       { time: 2, values: { site: 'a', model: 'x', temp: 20.5 } },
     ]);
     // the server rejected the second row it was sent: the row at time 2
-    expect(failed).toEqual([{ table: 't1', timestamp: 2, tags: { site: 'a' }, attributes: { model: 'x' }, fields: { temp: 20.5 } }]);
+    expect(failed).toEqual([
+      { table: 't1', timestamp: 2, tags: { site: 'a' }, attributes: { model: 'x' }, fields: { temp: 20.5 } },
+    ]);
   });
 });

@@ -79,7 +79,12 @@ export class Writer<Row> {
   };
 
   /** @internal sessions and pools make writers (`session.writer()`, `pool.writer()`). */
-  constructor(model: WriterModel<Row>, sink: WriterSink, options: ResolvedWriterOptions<Row>, private readonly isAligned = false) {
+  constructor(
+    model: WriterModel<Row>,
+    sink: WriterSink,
+    options: ResolvedWriterOptions<Row>,
+    private readonly isAligned = false,
+  ) {
     this.#model = model;
     this.#sink = sink;
     this.#o = options;
@@ -123,7 +128,14 @@ export class Writer<Row> {
 
   stats(): WriterStats {
     const { written, acknowledged, failed, rejected } = this.#counts;
-    return { written, acknowledged, failed, rejected, buffered: this.#held() - this.#inFlightRows, inFlight: this.#inFlightRows };
+    return {
+      written,
+      acknowledged,
+      failed,
+      rejected,
+      buffered: this.#held() - this.#inFlightRows,
+      inFlight: this.#inFlightRows,
+    };
   }
 
   /**
@@ -138,7 +150,14 @@ export class Writer<Row> {
   #start(): Promise<void> {
     this.#starting ??= this.#sink.ready().then(
       (precision) => {
-        this.#spec = { table: this.#model.tabletsPerRequest === 'one', isAligned: this.isAligned, precision, capacity: Math.min(64, this.#o.maxRows), typeOf: this.#typeOf, stores: new StorePool() };
+        this.#spec = {
+          table: this.#model.tabletsPerRequest === 'one',
+          isAligned: this.isAligned,
+          precision,
+          capacity: Math.min(64, this.#o.maxRows),
+          typeOf: this.#typeOf,
+          stores: new StorePool(),
+        };
       },
       (e: unknown) => {
         this.#starting = undefined; // the next write tries again
@@ -157,7 +176,11 @@ export class Writer<Row> {
     this.#bufferedBytes += buffer.lastRowBytes;
     // half of maxBufferedRows waiting in buffers: send them while the other half fills (pipelining)
     this.#bufferedRows++;
-    if (buffer.rows >= this.#o.maxRows || this.#bufferedBytes >= this.#o.maxBytes || 2 * this.#bufferedRows >= this.#o.maxBufferedRows) {
+    if (
+      buffer.rows >= this.#o.maxRows ||
+      this.#bufferedBytes >= this.#o.maxBytes ||
+      2 * this.#bufferedRows >= this.#o.maxBufferedRows
+    ) {
       this.#flushBuffers();
     } else if (this.#timer === undefined && this.#o.flushIntervalMs > 0) {
       this.#timer = setTimeout(() => this.#flushBuffers(), this.#o.flushIntervalMs);
@@ -181,7 +204,10 @@ export class Writer<Row> {
     let request: TakenTablet[] = [];
     let rows = 0;
     for (const t of taken) {
-      if (request.length > 0 && (this.#model.tabletsPerRequest === 'one' || rows + t.tablet.rows > this.#o.maxRowsPerRequest)) {
+      if (
+        request.length > 0 &&
+        (this.#model.tabletsPerRequest === 'one' || rows + t.tablet.rows > this.#o.maxRowsPerRequest)
+      ) {
         this.#enqueue(request, rows);
         request = [];
         rows = 0;
@@ -243,7 +269,9 @@ export class Writer<Row> {
   #fail(r: Request, error: Error): void {
     const groups = new Map<string, { error: Error; rows: Row[] }>();
     const failures =
-      error instanceof IoTDBBatchError ? error.failures : Array.from({ length: this.#model.units(r.taken) }, (_, index) => ({ index, error }));
+      error instanceof IoTDBBatchError
+        ? error.failures
+        : Array.from({ length: this.#model.units(r.taken) }, (_, index) => ({ index, error }));
     for (const f of failures) {
       const rows = this.#model.rowsAt(r.taken, f.index);
       const key = f.error.message;

@@ -33,9 +33,17 @@ const blocks = (vectors.kind === 'tsblock' ? (vectors.cases as TsBlockCase[]) : 
 /** Mutations of a valid message: flipped bytes, overwritten int32s (sizes, counts), truncation, insertion. */
 function mutated(base: readonly Buffer[]): fc.Arbitrary<Buffer> {
   const flip = fc.record({ at: fc.nat(), value: fc.integer({ min: 0, max: 255 }) });
-  const int32 = fc.record({ at: fc.nat(), value: fc.oneof(fc.integer(), fc.constantFrom(0x7fffffff, -1, 0x40000000, 1 << 20, 65536)) });
+  const int32 = fc.record({
+    at: fc.nat(),
+    value: fc.oneof(fc.integer(), fc.constantFrom(0x7fffffff, -1, 0x40000000, 1 << 20, 65536)),
+  });
   return fc
-    .record({ i: fc.nat(base.length - 1), flips: fc.array(flip, { maxLength: 4 }), ints: fc.array(int32, { maxLength: 2 }), cut: fc.option(fc.nat()) })
+    .record({
+      i: fc.nat(base.length - 1),
+      flips: fc.array(flip, { maxLength: 4 }),
+      ints: fc.array(int32, { maxLength: 2 }),
+      cut: fc.option(fc.nat()),
+    })
     .map(({ i, flips, ints, cut }) => {
       const b = Buffer.from(base[i]);
       for (const f of flips) if (b.length > 0) b[f.at % b.length] = f.value;
@@ -63,7 +71,9 @@ describe('decodeTsBlock under hostile bytes', () => {
         onlyProtocolErrors(() => {
           const block = decodeTsBlock(bytes, blocks[k].types);
           const cells = block.rows * (block.columns.length + 1);
-          expect(cells).toBeLessThanOrEqual(Math.max(MAX_EXPANDED_CELLS, 8 * bytes.length) * (block.columns.length + 1));
+          expect(cells).toBeLessThanOrEqual(
+            Math.max(MAX_EXPANDED_CELLS, 8 * bytes.length) * (block.columns.length + 1),
+          );
         });
       }),
       { seed: SEED, numRuns: RUNS * 4 },
@@ -72,7 +82,10 @@ describe('decodeTsBlock under hostile bytes', () => {
 
   it('refuses a block of a few bytes whose run-length columns announce more rows than allowed', () => {
     // all-RLE blocks: well formed, but each row backed by no byte; past the limit they must not expand
-    const rle = fc.record({ rows: fc.integer({ min: MAX_EXPANDED_CELLS + 1, max: 4 * MAX_EXPANDED_CELLS }), columns: fc.integer({ min: 0, max: 3 }) });
+    const rle = fc.record({
+      rows: fc.integer({ min: MAX_EXPANDED_CELLS + 1, max: 4 * MAX_EXPANDED_CELLS }),
+      columns: fc.integer({ min: 0, max: 3 }),
+    });
     fc.assert(
       fc.property(rle, ({ rows, columns }) => {
         const header = Buffer.alloc(4 + columns + 4);
@@ -81,7 +94,12 @@ describe('decodeTsBlock under hostile bytes', () => {
         header.writeInt32BE(rows, 4 + columns);
         const time = Buffer.from([2, 0, 0, 0, 0, 0, 0, 0, 0, 7]); // RLE of one INT64_ARRAY value
         const value = Buffer.from([1, 0, 0, 0, 0, 9]); // RLE of one INT32_ARRAY value
-        const bytes = Buffer.concat([header, Buffer.alloc(columns + 1, 4), time, ...Array.from({ length: columns }, () => value)]);
+        const bytes = Buffer.concat([
+          header,
+          Buffer.alloc(columns + 1, 4),
+          time,
+          ...Array.from({ length: columns }, () => value),
+        ]);
         expect(() => decodeTsBlock(bytes)).toThrow(/position count/);
       }),
       { seed: SEED, numRuns: 20 },
@@ -89,7 +107,11 @@ describe('decodeTsBlock under hostile bytes', () => {
   });
 
   it('still decodes a legitimate all-RLE block (a table-model time column of a constant result)', () => {
-    const bytes = Buffer.concat([Buffer.from([0, 0, 0, 1, 1, 0, 0, 3, 0xe8, 4, 4]), Buffer.from([2, 0, 0, 0, 0, 0, 0, 0, 0, 7]), Buffer.from([1, 0, 0, 0, 0, 9])]);
+    const bytes = Buffer.concat([
+      Buffer.from([0, 0, 0, 1, 1, 0, 0, 3, 0xe8, 4, 4]),
+      Buffer.from([2, 0, 0, 0, 0, 0, 0, 0, 0, 7]),
+      Buffer.from([1, 0, 0, 0, 0, 9]),
+    ]);
     const block = decodeTsBlock(bytes);
     expect(block.rows).toBe(1000);
     expect(block.columns[0].values[999]).toBe(9);
@@ -97,8 +119,23 @@ describe('decodeTsBlock under hostile bytes', () => {
 });
 
 const replies: [StructSchema, Buffer][] = [
-  [TSStatusSchema, encode(TSStatusSchema, { code: 302, message: 'm', subStatus: [{ code: 200, redirectNode: { ip: '10.0.0.1', port: 6667 } }, { code: 507 }] })],
-  [TSOpenSessionRespSchema, encode(TSOpenSessionRespSchema, { status: { code: 200 }, serverProtocolVersion: 2, sessionId: 9n, configuration: new Map([['timestamp_precision', 'ms']]) })],
+  [
+    TSStatusSchema,
+    encode(TSStatusSchema, {
+      code: 302,
+      message: 'm',
+      subStatus: [{ code: 200, redirectNode: { ip: '10.0.0.1', port: 6667 } }, { code: 507 }],
+    }),
+  ],
+  [
+    TSOpenSessionRespSchema,
+    encode(TSOpenSessionRespSchema, {
+      status: { code: 200 },
+      serverProtocolVersion: 2,
+      sessionId: 9n,
+      configuration: new Map([['timestamp_precision', 'ms']]),
+    }),
+  ],
   [
     TSExecuteStatementRespSchema,
     encode(TSExecuteStatementRespSchema, {
@@ -112,7 +149,15 @@ const replies: [StructSchema, Buffer][] = [
       columnIndex2TsBlockColumnIndexList: [0, 1],
     }),
   ],
-  [TSFetchResultsRespSchema, encode(TSFetchResultsRespSchema, { status: { code: 200 }, hasResultSet: true, isAlign: true, queryResult: [blocks[0].bytes] })],
+  [
+    TSFetchResultsRespSchema,
+    encode(TSFetchResultsRespSchema, {
+      status: { code: 200 },
+      hasResultSet: true,
+      isAlign: true,
+      queryResult: [blocks[0].bytes],
+    }),
+  ],
 ];
 
 function encode<S extends StructSchema>(schema: S, value: Parameters<typeof writeStruct<S>>[2]): Buffer {
@@ -135,13 +180,21 @@ describe('readStruct under hostile bytes', () => {
     for (const depth of [65, 6000, 100_000]) {
       // { 1: code, 3: [ { 1: code, 3: [ ... ] } ] }: each level is 12 bytes
       const level = Buffer.from([8, 0, 1, 0, 0, 0, 200, 15, 0, 3, 12, 0, 0, 0, 1]);
-      const bytes = Buffer.concat([...Array.from({ length: depth }, () => level), Buffer.from([8, 0, 1, 0, 0, 0, 200, 0]), Buffer.alloc(depth, 0)]);
+      const bytes = Buffer.concat([
+        ...Array.from({ length: depth }, () => level),
+        Buffer.from([8, 0, 1, 0, 0, 0, 200, 0]),
+        Buffer.alloc(depth, 0),
+      ]);
       expect(() => readStruct(new ByteReader(bytes), TSStatusSchema)).toThrow(/nested deeper than 64/);
     }
   });
 
   it('skips unknown fields nested past the limit with IoTDBProtocolError too', () => {
-    const deep = Buffer.concat([Buffer.from([8, 0, 1, 0, 0, 0, 200]), ...Array.from({ length: 5000 }, () => Buffer.from([12, 0, 99])), Buffer.alloc(5001, 0)]);
+    const deep = Buffer.concat([
+      Buffer.from([8, 0, 1, 0, 0, 0, 200]),
+      ...Array.from({ length: 5000 }, () => Buffer.from([12, 0, 99])),
+      Buffer.alloc(5001, 0),
+    ]);
     expect(() => readStruct(new ByteReader(deep), TSStatusSchema)).toThrow(IoTDBProtocolError);
   });
 
@@ -154,8 +207,15 @@ describe('readStruct under hostile bytes', () => {
 
 describe('readReplyHeader under hostile bytes', () => {
   it('reads a header, or throws IoTDBProtocolError (or a well-formed TApplicationError)', () => {
-    const reply = Buffer.concat([Buffer.from([0x80, 1, 0, 2, 0, 0, 0, 4]), Buffer.from('ping'), Buffer.from([0, 0, 0, 1])]);
-    const exception = Buffer.concat([Buffer.from([0x80, 1, 0, 3, 0, 0, 0, 1, 0x6d, 0, 0, 0, 1]), Buffer.from([11, 0, 1, 0, 0, 0, 1, 0x78, 8, 0, 2, 0, 0, 0, 6, 0])]);
+    const reply = Buffer.concat([
+      Buffer.from([0x80, 1, 0, 2, 0, 0, 0, 4]),
+      Buffer.from('ping'),
+      Buffer.from([0, 0, 0, 1]),
+    ]);
+    const exception = Buffer.concat([
+      Buffer.from([0x80, 1, 0, 3, 0, 0, 0, 1, 0x6d, 0, 0, 0, 1]),
+      Buffer.from([11, 0, 1, 0, 0, 0, 1, 0x78, 8, 0, 2, 0, 0, 0, 6, 0]),
+    ]);
     fc.assert(
       fc.property(fc.oneof(mutated([reply, exception]), anyBytes), (bytes) => {
         onlyProtocolErrors(() => readReplyHeader(new ByteReader(bytes)), [TApplicationError]);

@@ -15,7 +15,13 @@ describe('BufferPool size classes', () => {
   });
 
   it.each([
-    [0, 4096], [1, 4096], [4095, 4096], [4096, 4096], [4097, 8192], [65536, 65536], [65537, 131072],
+    [0, 4096],
+    [1, 4096],
+    [4095, 4096],
+    [4096, 4096],
+    [4097, 8192],
+    [65536, 65536],
+    [65537, 131072],
   ])('serves a request of %i bytes from the %i-byte class', (size, cls) => {
     expect(new BufferPool().acquire(size).length).toBe(cls);
   });
@@ -42,7 +48,13 @@ describe('BufferPool size classes', () => {
 describe('BufferPool reuse and statistics', () => {
   it('starts with empty statistics', () => {
     expect(new BufferPool().getStats()).toEqual({
-      acquires: 0, hits: 0, misses: 0, hitRate: 0, pooledBuffers: 0, retainedBytes: 0, outstanding: 0,
+      acquires: 0,
+      hits: 0,
+      misses: 0,
+      hitRate: 0,
+      pooledBuffers: 0,
+      retainedBytes: 0,
+      outstanding: 0,
     });
   });
 
@@ -55,7 +67,13 @@ describe('BufferPool reuse and statistics', () => {
     const b = pool.acquire(6000);
     expect(b).toBe(a);
     expect(pool.getStats()).toEqual({
-      acquires: 2, hits: 1, misses: 1, hitRate: 0.5, pooledBuffers: 0, retainedBytes: 0, outstanding: 1,
+      acquires: 2,
+      hits: 1,
+      misses: 1,
+      hitRate: 0.5,
+      pooledBuffers: 0,
+      retainedBytes: 0,
+      outstanding: 1,
     });
   });
 

@@ -50,7 +50,10 @@ export class BufferPool {
   constructor(options: BufferPoolOptions = {}) {
     const o = { ...DEFAULTS, ...options };
     if (!(o.minBufferSize > 0) || !(o.maxBufferSize >= o.minBufferSize) || !(o.maxRetainedBytes >= 0)) {
-      throw new IoTDBValidationError('options', 'BufferPool: need 0 < minBufferSize <= maxBufferSize and maxRetainedBytes >= 0');
+      throw new IoTDBValidationError(
+        'options',
+        'BufferPool: need 0 < minBufferSize <= maxBufferSize and maxRetainedBytes >= 0',
+      );
     }
     this.#minShift = Math.ceil(Math.log2(o.minBufferSize));
     this.#maxSize = 2 ** Math.ceil(Math.log2(o.maxBufferSize));

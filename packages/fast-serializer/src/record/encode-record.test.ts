@@ -54,7 +54,12 @@ describe('encodeRecord byte layout (type byte, then the big-endian value)', () =
   it('concatenates the measurements in order and returns the record fields', () => {
     const out = encodeRecord(rec(['INT32', 'TEXT', 'BOOLEAN'], [1, 'a', true], { timestamp: 5n, isAligned: true }));
     expect(out.values.toString('hex')).toBe('0100000001' + '050000000161' + '0001');
-    expect(out).toMatchObject({ deviceId: 'root.sg.d1', timestamp: 5n, measurements: ['s0', 's1', 's2'], isAligned: true });
+    expect(out).toMatchObject({
+      deviceId: 'root.sg.d1',
+      timestamp: 5n,
+      measurements: ['s0', 's1', 's2'],
+      isAligned: true,
+    });
     expect(encodeRecord(rec(['INT32'], [1])).isAligned).toBe(false);
   });
 });
@@ -76,7 +81,9 @@ describe('encodeRecord null values', () => {
   });
 
   it('still checks the data type of a null value', () => {
-    expect(catchValidation(() => encodeRecord(rec(['INT32', 'FOO' as TSDataTypeName], [1, null]))).field).toBe('record.dataTypes[1]');
+    expect(catchValidation(() => encodeRecord(rec(['INT32', 'FOO' as TSDataTypeName], [1, null]))).field).toBe(
+      'record.dataTypes[1]',
+    );
   });
 });
 
@@ -135,7 +142,9 @@ describe('encodeRecord validation', () => {
   });
 
   it('prefixes fields with the given field name', () => {
-    expect(catchValidation(() => encodeRecord(rec(['INT32'], ['x']), 'records[3]')).field).toBe('records[3].values[0] ("s0")');
+    expect(catchValidation(() => encodeRecord(rec(['INT32'], ['x']), 'records[3]')).field).toBe(
+      'records[3].values[0] ("s0")',
+    );
   });
 
   it('checkTimestamp accepts safe integers and int64 bigints only', () => {

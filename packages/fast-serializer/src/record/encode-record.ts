@@ -45,7 +45,12 @@ export interface RecordShapeCache {
 const scratch = new ByteWriter(4096);
 
 /** `precision`: the server's time unit, for Dates (the record's time, TIMESTAMP values). */
-export function encodeRecord(rec: RecordInput, field = 'record', precision: TimestampPrecision = 'ms', cache: RecordShapeCache = {}): EncodedRecord {
+export function encodeRecord(
+  rec: RecordInput,
+  field = 'record',
+  precision: TimestampPrecision = 'ms',
+  cache: RecordShapeCache = {},
+): EncodedRecord {
   const { timestamp, n } = checkRecordHead(rec, field, precision);
   const codes = shapeCodes(rec, n, field, cache);
   const w = scratch;
@@ -66,12 +71,19 @@ export function encodeRecord(rec: RecordInput, field = 'record', precision: Time
     measurements?.push(rec.measurements[i]);
   }
   // every value null: `measurements` is empty and there is nothing to write (the session skips it, as Java does)
-  return { deviceId: rec.deviceId, timestamp, measurements: measurements ?? rec.measurements, values: Buffer.from(w.view()), isAligned: rec.isAligned === true };
+  return {
+    deviceId: rec.deviceId,
+    timestamp,
+    measurements: measurements ?? rec.measurements,
+    values: Buffer.from(w.view()),
+    isAligned: rec.isAligned === true,
+  };
 }
 
 /** The type codes of a record's measurements, its names checked (non-empty, no duplicates); cached by identity. */
 function shapeCodes(rec: RecordInput, n: number, field: string, cache: RecordShapeCache): TSDataType[] {
-  if (cache.codes !== undefined && rec.measurements === cache.measurements && rec.dataTypes === cache.dataTypes) return cache.codes;
+  if (cache.codes !== undefined && rec.measurements === cache.measurements && rec.dataTypes === cache.dataTypes)
+    return cache.codes;
   if (!Array.isArray(rec.dataTypes) || rec.dataTypes.length !== n) {
     throw new IoTDBValidationError(`${field}.dataTypes`, `needs one type per measurement (${n})`);
   }
@@ -107,7 +119,8 @@ export function checkRecordHead(
   if (typeof rec.deviceId !== 'string' || rec.deviceId.length === 0) {
     throw new IoTDBValidationError(`${field}.deviceId`, `needs a non-empty string, got ${describe(rec.deviceId)}`);
   }
-  const timestamp = rec.timestamp instanceof Date ? dateToTime(rec.timestamp, precision, `${field}.timestamp`) : rec.timestamp;
+  const timestamp =
+    rec.timestamp instanceof Date ? dateToTime(rec.timestamp, precision, `${field}.timestamp`) : rec.timestamp;
   checkTimestamp(`${field}.timestamp`, timestamp);
   const n = Array.isArray(rec.measurements) ? rec.measurements.length : 0;
   if (n === 0) throw new IoTDBValidationError(`${field}.measurements`, 'needs at least one name');
@@ -118,19 +131,30 @@ export function checkRecordHead(
 }
 
 export function checkTimestamp(field: string, t: unknown): void {
-  if (!isInt64(t)) throw new IoTDBValidationError(field, `needs a safe integer number or an int64 bigint, got ${describe(t)}`);
+  if (!isInt64(t))
+    throw new IoTDBValidationError(field, `needs a safe integer number or an int64 bigint, got ${describe(t)}`);
 }
 
 function writeCell(w: ByteWriter, type: TSDataType, v: CellValue, field: string, precision: TimestampPrecision): void {
   const x = checkCell(type, v, field, precision);
   switch (type) {
-    case TSDataType.BOOLEAN: w.i8(x ? 1 : 0); return;
+    case TSDataType.BOOLEAN:
+      w.i8(x ? 1 : 0);
+      return;
     case TSDataType.INT32:
-    case TSDataType.DATE: w.i32(x as number); return;
+    case TSDataType.DATE:
+      w.i32(x as number);
+      return;
     case TSDataType.INT64:
-    case TSDataType.TIMESTAMP: w.i64(x as number | bigint); return;
-    case TSDataType.FLOAT: w.f32(x as number); return;
-    case TSDataType.DOUBLE: w.f64(x as number); return;
+    case TSDataType.TIMESTAMP:
+      w.i64(x as number | bigint);
+      return;
+    case TSDataType.FLOAT:
+      w.f32(x as number);
+      return;
+    case TSDataType.DOUBLE:
+      w.f64(x as number);
+      return;
     default:
       if (x instanceof Uint8Array) w.lengthPrefixedBytes(x);
       else w.lengthPrefixedUtf8(x as string);

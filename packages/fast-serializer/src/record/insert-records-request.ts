@@ -7,7 +7,12 @@ import type { EncodedRecord } from './encode-record.js';
  * share one measurements array: a repeat is copied from where it was first written in this request
  * (same bytes, one `copyWithin`) instead of being encoded again, string by string.
  */
-export function writeInsertRecordsReq(w: ByteWriter, sessionId: bigint, records: readonly EncodedRecord[], isAligned: boolean): void {
+export function writeInsertRecordsReq(
+  w: ByteWriter,
+  sessionId: bigint,
+  records: readonly EncodedRecord[],
+  isAligned: boolean,
+): void {
   const n = records.length;
   w.i8(TType.I64).i16(1).i64(sessionId);
   w.i8(TType.LIST).i16(2).i8(TType.STRING).i32(n);
@@ -40,7 +45,9 @@ export function writeInsertRecordsReq(w: ByteWriter, sessionId: bigint, records:
   for (const r of records) w.lengthPrefixedBytes(r.values);
   w.i8(TType.LIST).i16(5).i8(TType.I64).i32(n);
   for (const r of records) w.i64(r.timestamp);
-  w.i8(TType.BOOL).i16(6).i8(isAligned ? 1 : 0);
+  w.i8(TType.BOOL)
+    .i16(6)
+    .i8(isAligned ? 1 : 0);
   w.i8(TType.STOP);
 }
 

@@ -24,19 +24,28 @@ export interface CheckedStringRecord {
   isAligned: boolean;
 }
 
-export function checkStringRecord(rec: StringRecordInput, field = 'record', precision: TimestampPrecision = 'ms'): CheckedStringRecord {
+export function checkStringRecord(
+  rec: StringRecordInput,
+  field = 'record',
+  precision: TimestampPrecision = 'ms',
+): CheckedStringRecord {
   const { timestamp, n } = checkRecordHead(rec, field, precision);
   const seen = new Set<string>();
   const measurements: string[] = [];
   const values: string[] = [];
   for (let i = 0; i < n; i++) {
     const m = rec.measurements[i];
-    if (typeof m !== 'string' || m.length === 0) throw new IoTDBValidationError(`${field}.measurements[${i}]`, `needs a non-empty string, got ${describe(m)}`);
+    if (typeof m !== 'string' || m.length === 0)
+      throw new IoTDBValidationError(`${field}.measurements[${i}]`, `needs a non-empty string, got ${describe(m)}`);
     if (seen.has(m)) throw new IoTDBValidationError(`${field}.measurements[${i}]`, `duplicate name "${m}"`);
     seen.add(m);
     const v = rec.values[i];
     if (v == null) continue;
-    if (typeof v !== 'string') throw new IoTDBValidationError(`${field}.values[${i}] ("${m}")`, `needs a string (the server infers the type), got ${describe(v)}`);
+    if (typeof v !== 'string')
+      throw new IoTDBValidationError(
+        `${field}.values[${i}] ("${m}")`,
+        `needs a string (the server infers the type), got ${describe(v)}`,
+      );
     measurements.push(m);
     values.push(v);
   }

@@ -13,7 +13,6 @@ import { INT64_MAX, INT64_MIN } from '../types/int64.js';
  */
 export type WireCell = boolean | number | bigint | string | Uint8Array;
 
-
 export const EXPECTED: Record<TSDataType, string> = {
   [TSDataType.BOOLEAN]: 'a boolean',
   [TSDataType.INT32]: 'an integer number in the int32 range',
@@ -89,5 +88,7 @@ export function checkCell(type: TSDataType, v: unknown, field: string, precision
 /** How error messages name a tablet cell: the way the user gave it (row-major or column-major). */
 export function cellField(p: PreparedTablet, c: number, row: number): string {
   if (c < 0) return `timestamps[${row}]`;
-  return p.rowMajor ? `values[${row}][${c}] ("${p.measurements[c]}")` : `columns[${c}] ("${p.measurements[c]}") row ${row}`;
+  return p.rowMajor
+    ? `values[${row}][${c}] ("${p.measurements[c]}")`
+    : `columns[${c}] ("${p.measurements[c]}") row ${row}`;
 }

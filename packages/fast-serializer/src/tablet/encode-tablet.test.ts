@@ -27,24 +27,50 @@ function rng(seed: number) {
 }
 type Rng = ReturnType<typeof rng>;
 
-const ALL: readonly TSDataTypeName[] = ['BOOLEAN', 'INT32', 'INT64', 'FLOAT', 'DOUBLE', 'TEXT', 'TIMESTAMP', 'DATE', 'BLOB', 'STRING'];
+const ALL: readonly TSDataTypeName[] = [
+  'BOOLEAN',
+  'INT32',
+  'INT64',
+  'FLOAT',
+  'DOUBLE',
+  'TEXT',
+  'TIMESTAMP',
+  'DATE',
+  'BLOB',
+  'STRING',
+];
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 const CHARS = ['a', 'Z', '0', ' ', 'é', 'ß', '中', '文', '😀', '\u0000', '"'];
 
 function randomCell(r: Rng, type: TSDataTypeName): CellValue {
   switch (type) {
-    case 'BOOLEAN': return r.chance(0.5);
-    case 'INT32': return r.chance(0.3) ? r.pick([-2147483648, 2147483647, 0, -0, -1]) : r.int(-2147483648, 2147483647);
+    case 'BOOLEAN':
+      return r.chance(0.5);
+    case 'INT32':
+      return r.chance(0.3) ? r.pick([-2147483648, 2147483647, 0, -0, -1]) : r.int(-2147483648, 2147483647);
     case 'INT64':
     case 'TIMESTAMP':
       if (type === 'TIMESTAMP' && r.chance(0.1)) return new Date(r.int(-1e12, 4e12));
-      if (r.chance(0.3)) return r.pick<bigint | number>([INT64_MIN, INT64_MAX, 0n, -1, Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER]);
+      if (r.chance(0.3))
+        return r.pick<bigint | number>([
+          INT64_MIN,
+          INT64_MAX,
+          0n,
+          -1,
+          Number.MAX_SAFE_INTEGER,
+          Number.MIN_SAFE_INTEGER,
+        ]);
       return r.chance(0.5) ? r.u64() : r.int(-1e15, 1e15);
-    case 'FLOAT': return r.chance(0.3) ? r.pick([NaN, Infinity, -Infinity, -0, 0.1, 3.4028234663852886e38, 1e-45]) : Math.fround((r.next() - 0.5) * 1e6);
-    case 'DOUBLE': return r.chance(0.3) ? r.pick([NaN, Infinity, -Infinity, -0, 5e-324, Number.MAX_VALUE]) : (r.next() - 0.5) * 1e12;
+    case 'FLOAT':
+      return r.chance(0.3)
+        ? r.pick([NaN, Infinity, -Infinity, -0, 0.1, 3.4028234663852886e38, 1e-45])
+        : Math.fround((r.next() - 0.5) * 1e6);
+    case 'DOUBLE':
+      return r.chance(0.3) ? r.pick([NaN, Infinity, -Infinity, -0, 5e-324, Number.MAX_VALUE]) : (r.next() - 0.5) * 1e12;
     case 'TEXT':
-    case 'STRING': return Array.from({ length: r.chance(0.2) ? 0 : r.int(1, 8) }, () => r.pick(CHARS)).join('');
+    case 'STRING':
+      return Array.from({ length: r.chance(0.2) ? 0 : r.int(1, 8) }, () => r.pick(CHARS)).join('');
     case 'DATE': {
       const [y, m, d] = r.chance(0.1) ? [2024, 2, 29] : [r.int(1000, 9999), r.int(1, 12), r.int(1, 28)];
       if (r.chance(0.3)) return new Date(Date.UTC(y, m - 1, d, r.int(0, 23)));
@@ -57,7 +83,11 @@ function randomCell(r: Rng, type: TSDataTypeName): CellValue {
   }
 }
 
-interface Spec { types: TSDataTypeName[]; timestamps: (number | bigint)[]; columns: CellValue[][] }
+interface Spec {
+  types: TSDataTypeName[];
+  timestamps: (number | bigint)[];
+  columns: CellValue[][];
+}
 
 function randomSpec(seed: number, rows: number, opts: { nulls: boolean; sorted: boolean }): Spec {
   const r = rng(seed);
@@ -76,15 +106,26 @@ function randomSpec(seed: number, rows: number, opts: { nulls: boolean; sorted: 
 
 // ---------- the three input forms ----------
 
-const tablet = (s: Spec, data: Pick<Tablet, 'values' | 'columns'>, timestamps: TimestampsInput = s.timestamps): Tablet => ({
-  deviceId: 'root.sg.d1', measurements: s.types.map((_, i) => `s${i}`), dataTypes: s.types, timestamps, ...data,
+const tablet = (
+  s: Spec,
+  data: Pick<Tablet, 'values' | 'columns'>,
+  timestamps: TimestampsInput = s.timestamps,
+): Tablet => ({
+  deviceId: 'root.sg.d1',
+  measurements: s.types.map((_, i) => `s${i}`),
+  dataTypes: s.types,
+  timestamps,
+  ...data,
 });
 const rowMajor = (s: Spec) => tablet(s, { values: s.timestamps.map((_, r) => s.columns.map((c) => c[r])) });
 const columnMajor = (s: Spec) => tablet(s, { columns: s.columns });
 
 const toBig = (v: CellValue): bigint => (v instanceof Date ? BigInt(v.getTime()) : BigInt(v as number | bigint));
 /** A typed array at a non-zero byte offset of a larger buffer (the copy must honour byteOffset). */
-function offsetView<T extends Float32Array | Float64Array | Int32Array | BigInt64Array>(make: (n: number) => T, src: ArrayLike<number | bigint>): T {
+function offsetView<T extends Float32Array | Float64Array | Int32Array | BigInt64Array>(
+  make: (n: number) => T,
+  src: ArrayLike<number | bigint>,
+): T {
   const big = make(src.length + 3);
   (big as unknown as { set(a: ArrayLike<number | bigint>, o: number): void }).set(src, 1);
   return big.subarray(1, src.length + 1) as T;
@@ -93,14 +134,23 @@ function typedForm(s: Spec, seed: number): Tablet {
   const columns: ColumnInput[] = s.columns.map((col, c) => {
     if (col.some((v) => v == null)) return col;
     switch (s.types[c]) {
-      case 'FLOAT': return offsetView((n) => new Float32Array(n), col as number[]);
-      case 'DOUBLE': return offsetView((n) => new Float64Array(n), col as number[]);
-      case 'INT32': return offsetView((n) => new Int32Array(n), col as number[]);
-      case 'INT64': case 'TIMESTAMP': return offsetView((n) => new BigInt64Array(n), col.map(toBig));
-      default: return col;
+      case 'FLOAT':
+        return offsetView((n) => new Float32Array(n), col as number[]);
+      case 'DOUBLE':
+        return offsetView((n) => new Float64Array(n), col as number[]);
+      case 'INT32':
+        return offsetView((n) => new Int32Array(n), col as number[]);
+      case 'INT64':
+      case 'TIMESTAMP':
+        return offsetView((n) => new BigInt64Array(n), col.map(toBig));
+      default:
+        return col;
     }
   });
-  const ts = seed % 2 === 0 ? offsetView((n) => new BigInt64Array(n), s.timestamps.map(toBig)) : Float64Array.from(s.timestamps, Number);
+  const ts =
+    seed % 2 === 0
+      ? offsetView((n) => new BigInt64Array(n), s.timestamps.map(toBig))
+      : Float64Array.from(s.timestamps, Number);
   return tablet(s, { columns }, ts);
 }
 
@@ -126,34 +176,57 @@ function reference(s: Spec): { timestamps: Buffer; values: Buffer } {
   if (!sorted) order.sort((a, b) => (ts[a] < ts[b] ? -1 : ts[a] > ts[b] ? 1 : 0)); // Array#sort is stable
   const out: number[] = [];
   const dv = new DataView(new ArrayBuffer(8));
-  const put = (width: number, set: (d: DataView) => void) => { set(dv); for (let i = 0; i < width; i++) out.push(dv.getUint8(i)); };
+  const put = (width: number, set: (d: DataView) => void) => {
+    set(dv);
+    for (let i = 0; i < width; i++) out.push(dv.getUint8(i));
+  };
   const i32 = (v: number) => put(4, (d) => d.setInt32(0, v));
   const i64 = (v: bigint) => put(8, (d) => d.setBigInt64(0, v));
-  const bytes = (b: Uint8Array) => { i32(b.length); out.push(...b); };
+  const bytes = (b: Uint8Array) => {
+    i32(b.length);
+    out.push(...b);
+  };
   for (const i of order) i64(ts[i]);
   const timestamps = Buffer.from(out.splice(0));
   s.columns.forEach((col, c) => {
     for (const row of order) {
       const v = col[row];
       switch (s.types[c]) {
-        case 'BOOLEAN': out.push(v === true ? 1 : 0); break;
-        case 'INT32': i32(v == null ? -2147483648 : (v as number)); break;
+        case 'BOOLEAN':
+          out.push(v === true ? 1 : 0);
+          break;
+        case 'INT32':
+          i32(v == null ? -2147483648 : (v as number));
+          break;
         case 'DATE': {
           if (v == null) i32(10000101);
           else if (v instanceof Date) i32(v.getUTCFullYear() * 10000 + (v.getUTCMonth() + 1) * 100 + v.getUTCDate());
           else i32(Number((v as string).replaceAll('-', '')));
           break;
         }
-        case 'INT64': case 'TIMESTAMP': i64(v == null ? INT64_MIN : toBig(v)); break;
-        case 'FLOAT': v == null ? i32(1) : put(4, (d) => d.setFloat32(0, v as number)); break;
-        case 'DOUBLE': v == null ? i64(1n) : put(8, (d) => d.setFloat64(0, v as number)); break;
-        case 'BLOB': bytes(v == null ? new Uint8Array(0) : (v as Uint8Array)); break;
-        default: bytes(new TextEncoder().encode(v == null ? '' : (v as string)));
+        case 'INT64':
+        case 'TIMESTAMP':
+          i64(v == null ? INT64_MIN : toBig(v));
+          break;
+        case 'FLOAT':
+          v == null ? i32(1) : put(4, (d) => d.setFloat32(0, v as number));
+          break;
+        case 'DOUBLE':
+          v == null ? i64(1n) : put(8, (d) => d.setFloat64(0, v as number));
+          break;
+        case 'BLOB':
+          bytes(v == null ? new Uint8Array(0) : (v as Uint8Array));
+          break;
+        default:
+          bytes(new TextEncoder().encode(v == null ? '' : (v as string)));
       }
     }
   });
   for (const col of s.columns) {
-    if (!col.some((v) => v == null)) { out.push(0); continue; }
+    if (!col.some((v) => v == null)) {
+      out.push(0);
+      continue;
+    }
     const bitmap = new Uint8Array(Math.floor(n / 8) + 1);
     for (let i = 0; i < bitmap.length * 8; i++) {
       const isNull = i < n ? col[order[i]] == null : sorted; // padding bits: 1 if sorted, 0 if rebuilt after sorting
@@ -177,7 +250,9 @@ function expectSameBytes(actual: Uint8Array, expected: Uint8Array, what: string)
 const CASES = [
   ...[1, 2, 7, 8, 9, 15, 16, 17, 10000].map((rows, i) => ({ seed: 100 + i, rows })),
   ...Array.from({ length: 24 }, (_, i) => ({ seed: 1000 + i, rows: rng(i).int(1, 300) })),
-].flatMap(({ seed, rows }) => [true, false].flatMap((nulls) => [true, false].map((sorted) => ({ seed, rows, nulls, sorted }))));
+].flatMap(({ seed, rows }) =>
+  [true, false].flatMap((nulls) => [true, false].map((sorted) => ({ seed, rows, nulls, sorted }))),
+);
 
 describe('tablet encoder: equivalence of input forms and the reference layout', () => {
   it.each(CASES)('seed $seed, $rows rows, nulls=$nulls, sorted=$sorted', ({ seed, rows, nulls, sorted }) => {
@@ -198,10 +273,21 @@ describe('tablet encoder: equivalence of input forms and the reference layout', 
   });
 
   it('sorts rows by time before encoding, keeping equal times in input order', () => {
-    const s: Spec = { types: ['INT32', 'TEXT'], timestamps: [INT64_MAX, 5, INT64_MIN, 5n], columns: [[1, 2, 3, null], ['a', 'b', 'c', 'd']] };
+    const s: Spec = {
+      types: ['INT32', 'TEXT'],
+      timestamps: [INT64_MAX, 5, INT64_MIN, 5n],
+      columns: [
+        [1, 2, 3, null],
+        ['a', 'b', 'c', 'd'],
+      ],
+    };
     const req = decodeReq(encodeReq(columnMajor(s)));
-    expect(Buffer.from(req.timestamps).toString('hex')).toBe('8000000000000000' + '0000000000000005'.repeat(2) + '7fffffffffffffff');
-    expect(Buffer.from(req.values).subarray(0, 16).toString('hex')).toBe('00000003' + '00000002' + '80000000' + '00000001');
+    expect(Buffer.from(req.timestamps).toString('hex')).toBe(
+      '8000000000000000' + '0000000000000005'.repeat(2) + '7fffffffffffffff',
+    );
+    expect(Buffer.from(req.values).subarray(0, 16).toString('hex')).toBe(
+      '00000003' + '00000002' + '80000000' + '00000001',
+    );
     expect(Buffer.from(req.values).subarray(-3).toString('hex')).toBe('010400'); // null moved to row 2; padding bits 0
   });
 
@@ -227,17 +313,38 @@ function rejection(t: Tablet): IoTDBValidationError {
   }
   throw new Error('expected an IoTDBValidationError, but the tablet was encoded');
 }
-const one = (dataType: Tablet['dataTypes'][number], cells: CellValue[] | ColumnInput, extra: Partial<Tablet> = {}): Tablet => ({
-  deviceId: 'root.sg.d1', measurements: ['s'], dataTypes: [dataType], timestamps: Array.from({ length: cells.length }, (_, i) => i), columns: [cells], ...extra,
+const one = (
+  dataType: Tablet['dataTypes'][number],
+  cells: CellValue[] | ColumnInput,
+  extra: Partial<Tablet> = {},
+): Tablet => ({
+  deviceId: 'root.sg.d1',
+  measurements: ['s'],
+  dataTypes: [dataType],
+  timestamps: Array.from({ length: cells.length }, (_, i) => i),
+  columns: [cells],
+  ...extra,
 });
 const CELL = 'columns[0] ("s") row 0';
 
 describe('tablet validation', () => {
   it.each<[string, Tablet, string]>([
-    ['values with fewer rows than timestamps', one('INT32', [1], { timestamps: [1, 2], columns: undefined, values: [[1]] }), 'values'],
-    ['a row with the wrong number of cells', one('INT32', [1], { timestamps: [1, 2], columns: undefined, values: [[1], []] }), 'values[1]'],
+    [
+      'values with fewer rows than timestamps',
+      one('INT32', [1], { timestamps: [1, 2], columns: undefined, values: [[1]] }),
+      'values',
+    ],
+    [
+      'a row with the wrong number of cells',
+      one('INT32', [1], { timestamps: [1, 2], columns: undefined, values: [[1], []] }),
+      'values[1]',
+    ],
     ['a column with fewer values than timestamps', one('INT32', [1], { timestamps: [1, 2] }), 'columns[0]'],
-    ['a typed column with more values than timestamps', one('DOUBLE', new Float64Array(3), { timestamps: [1, 2] }), 'columns[0]'],
+    [
+      'a typed column with more values than timestamps',
+      one('DOUBLE', new Float64Array(3), { timestamps: [1, 2] }),
+      'columns[0]',
+    ],
     ['dataTypes of the wrong length', one('INT32', [1], { dataTypes: ['INT32', 'INT32'] }), 'dataTypes'],
     ['a string in INT32', one('INT32', ['1']), CELL],
     ['1.5 in INT32', one('INT32', [1.5]), CELL],
@@ -262,17 +369,29 @@ describe('tablet validation', () => {
     ['unknown data type FOO', one('FOO' as TSDataTypeName, [1]), 'dataTypes[0]'],
     ['a fractional timestamp', one('INT32', [1, 2], { timestamps: [1, 1.5] }), 'timestamps[1]'],
     ['a NaN timestamp', one('INT32', [1, 2], { timestamps: [1, NaN] }), 'timestamps[1]'],
-    ['an Infinity timestamp in a Float64Array', one('INT32', [1, 2], { timestamps: Float64Array.of(1, Infinity) }), 'timestamps[1]'],
+    [
+      'an Infinity timestamp in a Float64Array',
+      one('INT32', [1, 2], { timestamps: Float64Array.of(1, Infinity) }),
+      'timestamps[1]',
+    ],
     ['a timestamp beyond 2^53', one('INT32', [1], { timestamps: [2 ** 60] }), 'timestamps[0]'],
     ['a bigint timestamp beyond int64', one('INT32', [1], { timestamps: [2n ** 63n] }), 'timestamps[0]'],
     ['empty timestamps', one('INT32', [], { timestamps: [] }), 'timestamps'],
     ['no measurements', one('INT32', [1], { measurements: [] }), 'measurements'],
     ['an empty measurement name', one('INT32', [1], { measurements: [''] }), 'measurements[0]'],
-    ['duplicate measurement names', { ...one('INT32', [1]), measurements: ['a', 'a'], dataTypes: ['INT32', 'INT32'], columns: [[1], [2]] }, 'measurements[1]'],
+    [
+      'duplicate measurement names',
+      { ...one('INT32', [1]), measurements: ['a', 'a'], dataTypes: ['INT32', 'INT32'], columns: [[1], [2]] },
+      'measurements[1]',
+    ],
     ['both values and columns', one('INT32', [1], { values: [[1]] }), 'values'],
     ['neither values nor columns', one('INT32', [1], { columns: undefined }), 'values'],
     ['an empty device id', one('INT32', [1], { deviceId: '' }), 'deviceId'],
-    ['a string in a row-major INT32 cell', one('INT32', [1], { columns: undefined, values: [['x']] }), 'values[0][0] ("s")'],
+    [
+      'a string in a row-major INT32 cell',
+      one('INT32', [1], { columns: undefined, values: [['x']] }),
+      'values[0][0] ("s")',
+    ],
   ])('rejects %s', (_what, t, field) => {
     expect(rejection(t).field).toBe(field);
   });
@@ -304,7 +423,9 @@ describe('tablet validation', () => {
   });
 
   it('keeps NaN and ±Infinity in FLOAT (they are floats), and the largest float32', () => {
-    expect(() => encodeBoth(one('FLOAT', [NaN, Infinity, -Infinity, 3.4028234663852886e38], { timestamps: [1, 2, 3, 4] }))).not.toThrow();
+    expect(() =>
+      encodeBoth(one('FLOAT', [NaN, Infinity, -Infinity, 3.4028234663852886e38], { timestamps: [1, 2, 3, 4] })),
+    ).not.toThrow();
   });
 
   it('names the input row of a bad cell, not its position after sorting', () => {

@@ -72,7 +72,8 @@ export function valuesUpperBound(p: PreparedTablet): number {
       const v: CellValue = col[r];
       if (v == null) continue;
       if (!isBlob && typeof v === 'string') bytes += 3 * v.length;
-      else if (v instanceof Uint8Array) bytes += v.length; // TEXT and STRING take bytes too (sent as they are)
+      else if (v instanceof Uint8Array)
+        bytes += v.length; // TEXT and STRING take bytes too (sent as they are)
       else throw badCell(p, c, r, v);
     }
   }
@@ -119,7 +120,8 @@ export function writeValues(out: Buffer, pos: number, p: PreparedTablet): number
       for (let r = 0; r < rows; r++) if (mask[order === null ? r : order[r]] === 1) out[pos + (r >> 3)] |= 1 << (r & 7);
     } else {
       const col = columns[c] as readonly CellValue[];
-      for (let r = 0; r < rows; r++) if (col[order === null ? r : order[r]] == null) out[pos + (r >> 3)] |= 1 << (r & 7);
+      for (let r = 0; r < rows; r++)
+        if (col[order === null ? r : order[r]] == null) out[pos + (r >> 3)] |= 1 << (r & 7);
     }
     if (order === null) for (let r = rows; r < n * 8; r++) out[pos + (r >> 3)] |= 1 << (r & 7);
     pos += n;
@@ -255,7 +257,14 @@ function writeColumn(
 }
 
 /** A strided column (checked when it was staged; nulls are in the tablet's masks) gathered through scratch. */
-function writeStrided(out: Buffer, pos: number, col: StridedColumn, type: TSDataType, rows: number, order: Uint32Array | null): number {
+function writeStrided(
+  out: Buffer,
+  pos: number,
+  col: StridedColumn,
+  type: TSDataType,
+  rows: number,
+  order: Uint32Array | null,
+): number {
   const { data, stride, offset } = col;
   const width = type === TSDataType.FLOAT || type === TSDataType.INT32 ? 4 : 8;
   const buf = scratchBuffer(rows * width);
@@ -362,7 +371,11 @@ function int64Value(p: PreparedTablet, c: number, row: number, v: unknown): numb
 }
 
 function badCell(p: PreparedTablet, c: number, row: number, v: unknown): IoTDBValidationError {
-  if (c < 0) return new IoTDBValidationError(cellField(p, c, row), `needs a safe integer number or an int64 bigint, got ${describe(v)}`);
+  if (c < 0)
+    return new IoTDBValidationError(
+      cellField(p, c, row),
+      `needs a safe integer number or an int64 bigint, got ${describe(v)}`,
+    );
   return cellError(cellField(p, c, row), p.types[c], v);
 }
 

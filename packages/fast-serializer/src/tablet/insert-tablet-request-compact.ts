@@ -1,5 +1,14 @@
 import type { ByteWriter } from '../io/byte-writer.js';
-import { CType, compactString, fieldHeader, listHeader, patchVarint32, varint32, zigzag32, zigzag64 } from '../thrift/compact.js';
+import {
+  CType,
+  compactString,
+  fieldHeader,
+  listHeader,
+  patchVarint32,
+  varint32,
+  zigzag32,
+  zigzag64,
+} from '../thrift/compact.js';
 import { valuesUpperBound, writeTimestamps, writeValues } from './encode-tablet.js';
 import { inTablet } from './insert-tablet-request.js';
 import type { PreparedTablet } from './prepare-tablet.js';
@@ -64,13 +73,20 @@ export function writeInsertTabletReqCompact(w: ByteWriter, sessionId: bigint, p:
 }
 
 /** The TSInsertTabletsReq struct, compact. */
-export function writeInsertTabletsReqCompact(w: ByteWriter, sessionId: bigint, tablets: readonly PreparedTablet[]): void {
+export function writeInsertTabletsReqCompact(
+  w: ByteWriter,
+  sessionId: bigint,
+  tablets: readonly PreparedTablet[],
+): void {
   const maxValues = tablets.map((p, i) => inTablet(i, () => valuesUpperBound(p)));
   w.ensure(96 + maxValues.reduce((n, m, i) => n + m + 8 * tablets[i].rows + 64, 0));
   fieldHeader(w, 0, 1, CType.I64);
   zigzag64(w, sessionId);
   fieldHeader(w, 1, 2, CType.LIST);
-  stringList(w, tablets.map((p) => p.prefixPath));
+  stringList(
+    w,
+    tablets.map((p) => p.prefixPath),
+  );
   fieldHeader(w, 2, 3, CType.LIST);
   listHeader(w, CType.LIST, tablets.length);
   for (const p of tablets) stringList(w, p.measurements);
@@ -84,7 +100,10 @@ export function writeInsertTabletsReqCompact(w: ByteWriter, sessionId: bigint, t
   listHeader(w, CType.LIST, tablets.length);
   for (const p of tablets) i32List(w, p.types);
   fieldHeader(w, 6, 7, CType.LIST);
-  i32List(w, tablets.map((p) => p.rows));
+  i32List(
+    w,
+    tablets.map((p) => p.rows),
+  );
   fieldHeader(w, 7, 8, tablets[0]?.isAligned ? CType.TRUE : CType.FALSE);
   w.i8(CType.STOP);
 }

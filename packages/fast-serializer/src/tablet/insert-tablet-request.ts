@@ -64,7 +64,9 @@ export function writeInsertTabletReq(w: ByteWriter, sessionId: bigint, p: Prepar
   writeTimestampsBinary(w, p);
   writeI32List(w, 6, p.types);
   w.i8(TType.I32).i16(7).i32(p.rows);
-  w.i8(TType.BOOL).i16(8).i8(p.isAligned ? 1 : 0);
+  w.i8(TType.BOOL)
+    .i16(8)
+    .i8(p.isAligned ? 1 : 0);
   if (p.columnCategories !== null) {
     w.i8(TType.BOOL).i16(9).i8(1); // writeToTable
     w.i8(TType.LIST).i16(10).i8(TType.BYTE).i32(p.columnCategories.length);
@@ -92,7 +94,11 @@ export function writeInsertTabletsReq(w: ByteWriter, sessionId: bigint, tablets:
   tablets.forEach((p, i) => (total += tabletReqBytes(p, maxValues[i])));
   w.ensure(total);
   w.i8(TType.I64).i16(1).i64(sessionId);
-  writeStringList(w, 2, tablets.map((p) => p.prefixPath));
+  writeStringList(
+    w,
+    2,
+    tablets.map((p) => p.prefixPath),
+  );
   w.i8(TType.LIST).i16(3).i8(TType.LIST).i32(tablets.length);
   for (const p of tablets) {
     w.i8(TType.STRING).i32(p.measurements.length);
@@ -107,7 +113,13 @@ export function writeInsertTabletsReq(w: ByteWriter, sessionId: bigint, tablets:
     w.i8(TType.I32).i32(p.types.length);
     for (const t of p.types) w.i32(t);
   }
-  writeI32List(w, 7, tablets.map((p) => p.rows));
-  w.i8(TType.BOOL).i16(8).i8(tablets[0]?.isAligned ? 1 : 0);
+  writeI32List(
+    w,
+    7,
+    tablets.map((p) => p.rows),
+  );
+  w.i8(TType.BOOL)
+    .i16(8)
+    .i8(tablets[0]?.isAligned ? 1 : 0);
   w.i8(TType.STOP);
 }

@@ -22,7 +22,10 @@ export function encodeTabletPlain(p: PreparedTablet): { timestamps: Buffer; valu
   for (let r = 0; r < p.rows; r++) {
     const t = (p.timestamps as ArrayLike<unknown>)[rowAt(r)];
     if (!isInt64(t)) {
-      throw new IoTDBValidationError(`timestamps[${rowAt(r)}]`, `needs a safe integer number or an int64 bigint, got ${describe(t)}`);
+      throw new IoTDBValidationError(
+        `timestamps[${rowAt(r)}]`,
+        `needs a safe integer number or an int64 bigint, got ${describe(t)}`,
+      );
     }
     tsView.setBigInt64(8 * r, BigInt(t));
   }
@@ -103,13 +106,20 @@ function encodeCell(type: TSDataType, v: boolean | number | bigint | string | Ui
 /** What Java writes in a null slot: Integer/Long/Float/Double.MIN_VALUE, 10000101 for DATE, false, "". */
 function placeholder(type: TSDataType): Buffer {
   switch (type) {
-    case TSDataType.BOOLEAN: return Buffer.from([0]);
-    case TSDataType.INT32: return fixed(4, (d) => d.setInt32(0, -2147483648));
-    case TSDataType.DATE: return fixed(4, (d) => d.setInt32(0, 10000101));
-    case TSDataType.FLOAT: return fixed(4, (d) => d.setFloat32(0, 1.401298464324817e-45));
-    case TSDataType.DOUBLE: return fixed(8, (d) => d.setFloat64(0, 5e-324));
+    case TSDataType.BOOLEAN:
+      return Buffer.from([0]);
+    case TSDataType.INT32:
+      return fixed(4, (d) => d.setInt32(0, -2147483648));
+    case TSDataType.DATE:
+      return fixed(4, (d) => d.setInt32(0, 10000101));
+    case TSDataType.FLOAT:
+      return fixed(4, (d) => d.setFloat32(0, 1.401298464324817e-45));
+    case TSDataType.DOUBLE:
+      return fixed(8, (d) => d.setFloat64(0, 5e-324));
     case TSDataType.INT64:
-    case TSDataType.TIMESTAMP: return fixed(8, (d) => d.setBigInt64(0, INT64_MIN));
-    default: return Buffer.alloc(4);
+    case TSDataType.TIMESTAMP:
+      return fixed(8, (d) => d.setBigInt64(0, INT64_MIN));
+    default:
+      return Buffer.alloc(4);
   }
 }

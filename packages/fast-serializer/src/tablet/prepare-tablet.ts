@@ -40,7 +40,6 @@ export interface PreparedTablet {
   readonly nullMasks?: readonly (Uint8Array | null)[];
 }
 
-
 /** `precision`: the server's time unit, for Dates. */
 export function prepareTablet(t: Tablet, precision: TimestampPrecision = 'ms'): PreparedTablet {
   if (t === null || typeof t !== 'object') throw new IoTDBValidationError('tablet', 'expected an object');
@@ -90,7 +89,19 @@ function prepare(
   const timestamps = datesToTimes(t.timestamps, precision);
   const order = sortOrder(timestamps, rows);
   const rowMajor = t.values !== undefined;
-  return { prefixPath, measurements, types, rows, timestamps, columns, order, isAligned, rowMajor, columnCategories, precision };
+  return {
+    prefixPath,
+    measurements,
+    types,
+    rows,
+    timestamps,
+    columns,
+    order,
+    isAligned,
+    rowMajor,
+    columnCategories,
+    precision,
+  };
 }
 
 /** Row times as they go on the wire: numbers or bigints in the server's unit. */
@@ -144,7 +155,10 @@ function columnsOf(t: TabletData, n: number, rows: number): readonly ColumnInput
   }
   if (t.columns !== undefined) {
     if (!Array.isArray(t.columns) || t.columns.length !== n) {
-      throw new IoTDBValidationError('columns', `needs one column per measurement (${n}), got ${describeLength(t.columns)}`);
+      throw new IoTDBValidationError(
+        'columns',
+        `needs one column per measurement (${n}), got ${describeLength(t.columns)}`,
+      );
     }
     t.columns.forEach((c: ColumnInput, i) => {
       if (!(Array.isArray(c) || isTypedColumn(c))) {
@@ -165,7 +179,10 @@ function columnsOf(t: TabletData, n: number, rows: number): readonly ColumnInput
   for (let r = 0; r < rows; r++) {
     const row = values[r];
     if (!Array.isArray(row) || row.length !== n) {
-      throw new IoTDBValidationError(`values[${r}]`, `needs ${n} values (one per measurement), got ${describeLength(row)}`);
+      throw new IoTDBValidationError(
+        `values[${r}]`,
+        `needs ${n} values (one per measurement), got ${describeLength(row)}`,
+      );
     }
     for (let c = 0; c < n; c++) cols[c][r] = row[c];
   }
@@ -173,7 +190,9 @@ function columnsOf(t: TabletData, n: number, rows: number): readonly ColumnInput
 }
 
 function isTypedColumn(c: unknown): boolean {
-  return c instanceof Float32Array || c instanceof Float64Array || c instanceof Int32Array || c instanceof BigInt64Array;
+  return (
+    c instanceof Float32Array || c instanceof Float64Array || c instanceof Int32Array || c instanceof BigInt64Array
+  );
 }
 
 /** Checks every timestamp and returns the sorting permutation, or null when already non-decreasing. */

@@ -12,7 +12,14 @@ export function scratchBuffer(bytes: number): ArrayBuffer {
 }
 
 /** Copies `bytes` bytes of `src` to `out[pos]` and swaps each `width`-byte word to big-endian. */
-export function copySwapped(out: Buffer, pos: number, src: ArrayBufferLike, srcOffset: number, bytes: number, width: 4 | 8): void {
+export function copySwapped(
+  out: Buffer,
+  pos: number,
+  src: ArrayBufferLike,
+  srcOffset: number,
+  bytes: number,
+  width: 4 | 8,
+): void {
   if (bytes === 0) return;
   out.set(new Uint8Array(src, srcOffset, bytes), pos);
   const view = out.subarray(pos, pos + bytes);

@@ -22,7 +22,10 @@ function times(t: Tablet, precision: TimestampPrecision): { timestamps: bigint[]
   const req = readStruct(new ByteReader(Buffer.from(w.view())), TSInsertTabletReqSchema);
   const ts = Buffer.from(req.timestamps);
   expect(Buffer.from(encodeTabletPlain(p).values)).toEqual(Buffer.from(req.values)); // the plain path agrees
-  return { timestamps: Array.from({ length: ts.length / 8 }, (_, i) => ts.readBigInt64BE(i * 8)), values: Buffer.from(req.values) };
+  return {
+    timestamps: Array.from({ length: ts.length / 8 }, (_, i) => ts.readBigInt64BE(i * 8)),
+    values: Buffer.from(req.values),
+  };
 }
 
 describe('Dates in the server precision', () => {
@@ -42,7 +45,13 @@ describe('Dates in the server precision', () => {
     ['us', 1709208000123000n],
     ['ns', 1709208000123000000n],
   ])('tablet row times and TIMESTAMP cells given as Dates go out in %s', (precision, expected) => {
-    const t: Tablet = { deviceId: 'root.a.d', measurements: ['ts'], dataTypes: ['TIMESTAMP'], timestamps: [D, 5], values: [[D], [Y2200]] };
+    const t: Tablet = {
+      deviceId: 'root.a.d',
+      measurements: ['ts'],
+      dataTypes: ['TIMESTAMP'],
+      timestamps: [D, 5],
+      values: [[D], [Y2200]],
+    };
     const out = times(t, precision);
     expect(out.timestamps).toEqual([5n, expected]); // sorted by time: the Date is later than 5
     const cells = [out.values.readBigInt64BE(0), out.values.readBigInt64BE(8)]; // rows in time order: Y2200 (t=5), then D
@@ -50,7 +59,11 @@ describe('Dates in the server precision', () => {
   });
 
   it('a record time and TIMESTAMP value given as Dates, in ns', () => {
-    const r = encodeRecord({ deviceId: 'root.a.d', timestamp: D, measurements: ['ts'], dataTypes: ['TIMESTAMP'], values: [D] }, 'record', 'ns');
+    const r = encodeRecord(
+      { deviceId: 'root.a.d', timestamp: D, measurements: ['ts'], dataTypes: ['TIMESTAMP'], values: [D] },
+      'record',
+      'ns',
+    );
     expect(r.timestamp).toBe(1709208000123000000n);
     expect(r.values.readBigInt64BE(1)).toBe(1709208000123000000n);
   });

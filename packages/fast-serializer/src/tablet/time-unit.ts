@@ -16,7 +16,8 @@ export function dateToTime(d: Date, precision: TimestampPrecision, field: string
   if (Number.isNaN(ms)) throw new IoTDBValidationError(name(), 'an invalid Date');
   if (precision === 'ms') return ms;
   const t = BigInt(ms) * UNITS_PER_MS[precision];
-  if (t < INT64_MIN || t > INT64_MAX) throw new IoTDBValidationError(name(), `${d.toISOString()} is beyond the int64 range in ${precision}`);
+  if (t < INT64_MIN || t > INT64_MAX)
+    throw new IoTDBValidationError(name(), `${d.toISOString()} is beyond the int64 range in ${precision}`);
   return t >= BigInt(Number.MIN_SAFE_INTEGER) && t <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(t) : t;
 }
 

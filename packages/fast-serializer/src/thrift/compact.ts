@@ -2,7 +2,16 @@ import { IoTDBProtocolError } from '../errors.js';
 import type { ByteReader } from '../io/byte-reader.js';
 import type { ByteWriter } from '../io/byte-writer.js';
 import { TApplicationError, TApplicationExceptionSchema, type ReplyHeader } from './message.js';
-import { MAX_NESTING, fieldsById, structOf, ttypeOf, type FieldType, type StructSchema, type StructInput, type StructOf } from './struct-codec.js';
+import {
+  MAX_NESTING,
+  fieldsById,
+  structOf,
+  ttypeOf,
+  type FieldType,
+  type StructSchema,
+  type StructInput,
+  type StructOf,
+} from './struct-codec.js';
 import { FRAME_HEADER_BYTES, TMessageType, TType } from './ttype.js';
 
 /**
@@ -11,16 +20,38 @@ import { FRAME_HEADER_BYTES, TMessageType, TType } from './ttype.js';
  * booleans in the field header, little-endian doubles. Framing stays TFramedTransport's 4-byte length.
  * Tablet payloads and TsBlocks are binary fields inside it, untouched.
  */
-export const CType = { STOP: 0, TRUE: 1, FALSE: 2, BYTE: 3, I16: 4, I32: 5, I64: 6, DOUBLE: 7, BINARY: 8, LIST: 9, SET: 10, MAP: 11, STRUCT: 12 } as const;
+export const CType = {
+  STOP: 0,
+  TRUE: 1,
+  FALSE: 2,
+  BYTE: 3,
+  I16: 4,
+  I32: 5,
+  I64: 6,
+  DOUBLE: 7,
+  BINARY: 8,
+  LIST: 9,
+  SET: 10,
+  MAP: 11,
+  STRUCT: 12,
+} as const;
 
 const PROTOCOL_ID = 0x82;
 const VERSION = 1;
 
 /** Binary-protocol type codes to compact ones (a bool in a collection is 1 per element). */
 const TO_COMPACT: Record<number, number> = {
-  [TType.BOOL]: CType.TRUE, [TType.BYTE]: CType.BYTE, [TType.I16]: CType.I16, [TType.I32]: CType.I32, [TType.I64]: CType.I64,
-  [TType.DOUBLE]: CType.DOUBLE, [TType.STRING]: CType.BINARY, [TType.LIST]: CType.LIST, [TType.SET]: CType.SET,
-  [TType.MAP]: CType.MAP, [TType.STRUCT]: CType.STRUCT,
+  [TType.BOOL]: CType.TRUE,
+  [TType.BYTE]: CType.BYTE,
+  [TType.I16]: CType.I16,
+  [TType.I32]: CType.I32,
+  [TType.I64]: CType.I64,
+  [TType.DOUBLE]: CType.DOUBLE,
+  [TType.STRING]: CType.BINARY,
+  [TType.LIST]: CType.LIST,
+  [TType.SET]: CType.SET,
+  [TType.MAP]: CType.MAP,
+  [TType.STRUCT]: CType.STRUCT,
 };
 
 export function ctypeOf(t: FieldType): number {
@@ -118,14 +149,29 @@ function writeFields(w: ByteWriter, schema: StructSchema, obj: Record<string, un
 
 export function writeValueCompact(w: ByteWriter, t: FieldType, v: unknown, self?: StructSchema): void {
   switch (t) {
-    case 'bool': w.i8(v ? CType.TRUE : CType.FALSE); return;
-    case 'byte': w.i8(v as number); return;
+    case 'bool':
+      w.i8(v ? CType.TRUE : CType.FALSE);
+      return;
+    case 'byte':
+      w.i8(v as number);
+      return;
     case 'i16':
-    case 'i32': zigzag32(w, v as number); return;
-    case 'i64': zigzag64(w, v as bigint | number); return;
-    case 'double': w.ensure(8); w.pos = w.buf.writeDoubleLE(v as number, w.pos); return;
-    case 'string': compactString(w, v as string); return;
-    case 'binary': compactBytes(w, v as Uint8Array); return;
+    case 'i32':
+      zigzag32(w, v as number);
+      return;
+    case 'i64':
+      zigzag64(w, v as bigint | number);
+      return;
+    case 'double':
+      w.ensure(8);
+      w.pos = w.buf.writeDoubleLE(v as number, w.pos);
+      return;
+    case 'string':
+      compactString(w, v as string);
+      return;
+    case 'binary':
+      compactBytes(w, v as Uint8Array);
+      return;
   }
   if ('list' in t) {
     const items = v as readonly unknown[];
@@ -187,7 +233,8 @@ const unzigzag64 = (n: bigint): bigint => BigInt.asIntN(64, (n >> 1n) ^ -(n & 1n
 export function readMessageHeaderCompact(r: ByteReader): { method: string; seqid: number; type: number } {
   const id = r.u8();
   const vt = r.u8();
-  if (id !== PROTOCOL_ID || (vt & 0x1f) !== VERSION) throw new IoTDBProtocolError(`bad compact message header 0x${id.toString(16)} 0x${vt.toString(16)}`);
+  if (id !== PROTOCOL_ID || (vt & 0x1f) !== VERSION)
+    throw new IoTDBProtocolError(`bad compact message header 0x${id.toString(16)} 0x${vt.toString(16)}`);
   const seqid = readVarint32(r) | 0;
   const method = r.utf8(count(r, 1));
   return { method, seqid, type: vt >> 5 };
@@ -207,7 +254,8 @@ export function readReplyHeaderCompact(r: ByteReader): ReplyHeader {
 /** A size read from the wire, checked against the bytes left (each element takes `minBytes`). */
 function count(r: ByteReader, minBytes: number): number {
   const n = readVarint32(r);
-  if (n > 0x7fffffff || n * minBytes > r.remaining) throw new IoTDBProtocolError(`bad size ${n} at offset ${r.pos} (${r.remaining} bytes left)`);
+  if (n > 0x7fffffff || n * minBytes > r.remaining)
+    throw new IoTDBProtocolError(`bad size ${n} at offset ${r.pos} (${r.remaining} bytes left)`);
   return n;
 }
 
@@ -216,7 +264,8 @@ export function readStructCompact<S extends StructSchema>(r: ByteReader, schema:
 }
 
 function nested(r: ByteReader, depth: number): void {
-  if (depth > MAX_NESTING) throw new IoTDBProtocolError(`values nested deeper than ${MAX_NESTING} levels at offset ${r.pos}`);
+  if (depth > MAX_NESTING)
+    throw new IoTDBProtocolError(`values nested deeper than ${MAX_NESTING} levels at offset ${r.pos}`);
 }
 
 function readFields(r: ByteReader, schema: StructSchema, depth: number): Record<string, unknown> {
@@ -234,31 +283,43 @@ function readFields(r: ByteReader, schema: StructSchema, depth: number): Record<
     const spec = byId.get(id);
     const isBool = ctype === CType.TRUE || ctype === CType.FALSE;
     if (spec !== undefined && spec.type === 'bool' && isBool) out[spec.name] = ctype === CType.TRUE;
-    else if (spec !== undefined && !isBool && ctypeOf(spec.type) === ctype) out[spec.name] = readValueCompact(r, spec.type, schema, depth + 1);
+    else if (spec !== undefined && !isBool && ctypeOf(spec.type) === ctype)
+      out[spec.name] = readValueCompact(r, spec.type, schema, depth + 1);
     else skipCompact(r, ctype, depth + 1, true);
   }
   for (const f of schema.fields) {
-    if (f.required && out[f.name] === undefined) throw new IoTDBProtocolError(`${schema.name}.${f.name} is required but missing in the response`);
+    if (f.required && out[f.name] === undefined)
+      throw new IoTDBProtocolError(`${schema.name}.${f.name} is required but missing in the response`);
   }
   return out;
 }
 
 function readValueCompact(r: ByteReader, t: FieldType, self: StructSchema, depth: number): unknown {
   switch (t) {
-    case 'bool': return r.u8() === CType.TRUE;
-    case 'byte': return r.i8();
+    case 'bool':
+      return r.u8() === CType.TRUE;
+    case 'byte':
+      return r.i8();
     case 'i16':
-    case 'i32': return unzigzag32(readVarint32(r));
-    case 'i64': return unzigzag64(readVarint64(r));
-    case 'double': return r.buf.readDoubleLE(r.advance(8));
-    case 'string': return r.utf8(count(r, 1));
-    case 'binary': return r.slice(count(r, 1));
+    case 'i32':
+      return unzigzag32(readVarint32(r));
+    case 'i64':
+      return unzigzag64(readVarint64(r));
+    case 'double':
+      return r.buf.readDoubleLE(r.advance(8));
+    case 'string':
+      return r.utf8(count(r, 1));
+    case 'binary':
+      return r.slice(count(r, 1));
   }
   nested(r, depth);
   if ('list' in t) {
     const head = r.u8();
-    const n = (head >> 4) === 15 ? count(r, 1) : head >> 4;
-    if ((head & 0x0f) !== ctypeOf(t.list)) throw new IoTDBProtocolError(`list element type ${head & 0x0f} where ${ctypeOf(t.list)} belongs, at offset ${r.pos - 1}`);
+    const n = head >> 4 === 15 ? count(r, 1) : head >> 4;
+    if ((head & 0x0f) !== ctypeOf(t.list))
+      throw new IoTDBProtocolError(
+        `list element type ${head & 0x0f} where ${ctypeOf(t.list)} belongs, at offset ${r.pos - 1}`,
+      );
     if (n > r.remaining) throw new IoTDBProtocolError(`bad list size ${n} at offset ${r.pos}`);
     const items = new Array<unknown>(n);
     for (let i = 0; i < n; i++) items[i] = readValueCompact(r, t.list, self, depth + 1);
@@ -286,12 +347,22 @@ function skipCompact(r: ByteReader, ctype: number, depth: number, inField = fals
     case CType.FALSE:
       if (!inField) r.u8();
       return;
-    case CType.BYTE: r.advance(1); return;
+    case CType.BYTE:
+      r.advance(1);
+      return;
     case CType.I16:
-    case CType.I32: readVarint32(r); return;
-    case CType.I64: readVarint64(r); return;
-    case CType.DOUBLE: r.advance(8); return;
-    case CType.BINARY: r.advance(count(r, 1)); return;
+    case CType.I32:
+      readVarint32(r);
+      return;
+    case CType.I64:
+      readVarint64(r);
+      return;
+    case CType.DOUBLE:
+      r.advance(8);
+      return;
+    case CType.BINARY:
+      r.advance(count(r, 1));
+      return;
     case CType.STRUCT:
       for (let head = r.u8(); (head & 0x0f) !== CType.STOP; head = r.u8()) {
         if (head >> 4 === 0) readVarint32(r);
@@ -301,7 +372,7 @@ function skipCompact(r: ByteReader, ctype: number, depth: number, inField = fals
     case CType.LIST:
     case CType.SET: {
       const head = r.u8();
-      const n = (head >> 4) === 15 ? count(r, 1) : head >> 4;
+      const n = head >> 4 === 15 ? count(r, 1) : head >> 4;
       for (let i = 0; i < n; i++) skipCompact(r, head & 0x0f, depth + 1);
       return;
     }

@@ -11,7 +11,9 @@ import { FRAME_HEADER_BYTES, TMessageType, TType, VERSION_1, VERSION_MASK } from
  */
 export function beginCall(w: ByteWriter, method: string, seqid: number, argType: number = TType.STRUCT): number {
   const frameAt = w.reserve(FRAME_HEADER_BYTES);
-  w.i32(VERSION_1 | TMessageType.CALL).lengthPrefixedUtf8(method).i32(seqid);
+  w.i32(VERSION_1 | TMessageType.CALL)
+    .lengthPrefixedUtf8(method)
+    .i32(seqid);
   w.i8(argType).i16(1); // args struct, field 1 (`req` or `sessionId`)
   return frameAt;
 }

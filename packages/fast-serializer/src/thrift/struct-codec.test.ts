@@ -43,7 +43,10 @@ const resp: TSExecuteStatementResp = {
   operationType: 'QUERY',
   ignoreTimeStamp: false,
   dataTypeList: ['INT64', 'TEXT'],
-  columnNameIndexMap: new Map([['root.sg.d1.s1', 0], ['root.sg.d1.s2', -7]]),
+  columnNameIndexMap: new Map([
+    ['root.sg.d1.s1', 0],
+    ['root.sg.d1.s2', -7],
+  ]),
   queryResult: [Buffer.from('000102ff', 'hex'), Buffer.alloc(0), Buffer.from('hello')],
   moreData: true,
   database: 'db',
@@ -57,16 +60,32 @@ describe('writeStruct / readStruct round trip', () => {
   });
 
   it('round-trips TSExecuteStatementResp with queryResult binaries and a map', () => {
-    const back = decode<TSExecuteStatementResp>(TSExecuteStatementRespSchema, encode(TSExecuteStatementRespSchema, resp));
+    const back = decode<TSExecuteStatementResp>(
+      TSExecuteStatementRespSchema,
+      encode(TSExecuteStatementRespSchema, resp),
+    );
     expect(back).toEqual(resp);
     expect(back.queryResult!.map((b) => b.toString('hex'))).toEqual(['000102ff', '', '68656c6c6f']);
     expect(back.columnNameIndexMap).toBeInstanceOf(Map);
   });
 
   it('writes the TBinaryProtocol bytes of a TSStatus', () => {
-    const bytes = encode(TSStatusSchema, { code: 400, message: 'é', redirectNode: { ip: 'h', port: 1 }, needRetry: true });
+    const bytes = encode(TSStatusSchema, {
+      code: 400,
+      message: 'é',
+      redirectNode: { ip: 'h', port: 1 },
+      needRetry: true,
+    });
     expect(bytes.toString('hex')).toBe(
-      '08000100000190' + '0b000200000002c3a9' + '0c0004' + '0b00010000000168' + '080002' + '00000001' + '00' + '02000501' + '00',
+      '08000100000190' +
+        '0b000200000002c3a9' +
+        '0c0004' +
+        '0b00010000000168' +
+        '080002' +
+        '00000001' +
+        '00' +
+        '02000501' +
+        '00',
     );
   });
 
@@ -76,7 +95,9 @@ describe('writeStruct / readStruct round trip', () => {
   });
 
   it('leaves out absent optional fields and refuses to write a missing required one', () => {
-    expect(encode(TSStatusSchema, { code: 1, message: undefined, subStatus: null }).toString('hex')).toBe('0800010000000100');
+    expect(encode(TSStatusSchema, { code: 1, message: undefined, subStatus: null }).toString('hex')).toBe(
+      '0800010000000100',
+    );
     expect(() => encode(TSStatusSchema, { message: 'x' })).toThrow(/TSStatus.code is required/);
   });
 
@@ -111,7 +132,8 @@ function unknownFields(): Buffer {
 }
 
 /** Inserts `extra` field bytes right before the struct's final STOP. */
-const beforeStop = (struct: Buffer, extra: Buffer) => Buffer.concat([struct.subarray(0, -1), extra, struct.subarray(-1)]);
+const beforeStop = (struct: Buffer, extra: Buffer) =>
+  Buffer.concat([struct.subarray(0, -1), extra, struct.subarray(-1)]);
 const atStart = (struct: Buffer, extra: Buffer) => Buffer.concat([extra, struct]);
 
 describe('unknown fields', () => {
@@ -153,12 +175,23 @@ describe('malformed input', () => {
 
   it('throws IoTDBProtocolError for a missing required field of a nested struct', () => {
     const w = new ByteWriter(32);
-    w.i8(TType.I32).i16(1).i32(200).i8(TType.STRUCT).i16(4).i8(TType.STRING).i16(1).lengthPrefixedUtf8('h').i8(TType.STOP).i8(TType.STOP);
+    w.i8(TType.I32)
+      .i16(1)
+      .i32(200)
+      .i8(TType.STRUCT)
+      .i16(4)
+      .i8(TType.STRING)
+      .i16(1)
+      .lengthPrefixedUtf8('h')
+      .i8(TType.STOP)
+      .i8(TType.STOP);
     expect(() => decode(TSStatusSchema, Buffer.from(w.view()))).toThrow(/TEndPoint.port is required/);
   });
 
   it('throws IoTDBProtocolError for a response without its required status', () => {
-    expect(() => decode(TSExecuteStatementRespSchema, Buffer.from('0a0002000000000000000100', 'hex'))).toThrow(IoTDBProtocolError);
+    expect(() => decode(TSExecuteStatementRespSchema, Buffer.from('0a0002000000000000000100', 'hex'))).toThrow(
+      IoTDBProtocolError,
+    );
   });
 
   it.each<[string, StructSchema, object]>([
@@ -174,7 +207,9 @@ describe('malformed input', () => {
   });
 
   it('throws IoTDBProtocolError for a string length beyond the end', () => {
-    expect(() => decode(TSStatusSchema, Buffer.from('080001000000010b00027fffffff00', 'hex'))).toThrow(IoTDBProtocolError);
+    expect(() => decode(TSStatusSchema, Buffer.from('080001000000010b00027fffffff00', 'hex'))).toThrow(
+      IoTDBProtocolError,
+    );
   });
 
   it('throws IoTDBProtocolError for a negative list count', () => {

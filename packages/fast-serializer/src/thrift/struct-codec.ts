@@ -36,8 +36,26 @@ export function schema<const S extends StructSchema>(s: S): S {
 
 /** What each scalar decodes to (i64 as bigint, exact; binary as a view on the frame), and what the encoder takes. */
 interface Scalars {
-  decoded: { bool: boolean; byte: number; i16: number; i32: number; i64: bigint; double: number; string: string; binary: Buffer };
-  input: { bool: boolean; byte: number; i16: number; i32: number; i64: bigint | number; double: number; string: string; binary: Uint8Array };
+  decoded: {
+    bool: boolean;
+    byte: number;
+    i16: number;
+    i32: number;
+    i64: bigint;
+    double: number;
+    string: string;
+    binary: Buffer;
+  };
+  input: {
+    bool: boolean;
+    byte: number;
+    i16: number;
+    i32: number;
+    i64: bigint | number;
+    double: number;
+    string: string;
+    binary: Uint8Array;
+  };
 }
 type Side = keyof Scalars;
 
@@ -45,13 +63,19 @@ type Side = keyof Scalars;
 type Value<T, Self, D extends Side> = T extends ScalarType
   ? Scalars[D][T]
   : T extends { readonly list: infer E }
-    ? D extends 'input' ? readonly Value<E, Self, D>[] : Value<E, Self, D>[]
+    ? D extends 'input'
+      ? readonly Value<E, Self, D>[]
+      : Value<E, Self, D>[]
     : T extends { readonly map: readonly [infer K, infer V] }
-      ? D extends 'input' ? ReadonlyMap<Value<K, Self, D>, Value<V, Self, D>> : Map<Value<K, Self, D>, Value<V, Self, D>>
+      ? D extends 'input'
+        ? ReadonlyMap<Value<K, Self, D>, Value<V, Self, D>>
+        : Map<Value<K, Self, D>, Value<V, Self, D>>
       : T extends { readonly struct: 'self' }
         ? Self
         : T extends { readonly struct: infer S extends StructSchema }
-          ? D extends 'input' ? StructInput<S> : StructOf<S>
+          ? D extends 'input'
+            ? StructInput<S>
+            : StructOf<S>
           : never;
 
 /** The decoded value of a field of type T. */
@@ -61,7 +85,11 @@ export type InputOf<T, Self> = Value<T, Self, 'input'>;
 
 type Fields<S extends StructSchema> = S['fields'][number];
 type RequiredName<F> = F extends { readonly required: true; readonly name: infer N extends string } ? N : never;
-type OptionalName<F> = F extends { readonly required: true } ? never : F extends { readonly name: infer N extends string } ? N : never;
+type OptionalName<F> = F extends { readonly required: true }
+  ? never
+  : F extends { readonly name: infer N extends string }
+    ? N
+    : never;
 
 /** The object `readStruct(r, S)` returns: required fields present, the others optional. */
 export type StructOf<S extends StructSchema> = {
@@ -117,14 +145,30 @@ function writeFields(w: ByteWriter, schema: StructSchema, obj: Obj): void {
 /** Writes one value of type `t`; `self` resolves `{ struct: 'self' }`. */
 export function writeValue(w: ByteWriter, t: FieldType, v: unknown, self?: StructSchema): void {
   switch (t) {
-    case 'bool': w.i8(v ? 1 : 0); return;
-    case 'byte': w.i8(v as number); return;
-    case 'i16': w.i16(v as number); return;
-    case 'i32': w.i32(v as number); return;
-    case 'i64': w.i64(v as bigint | number); return;
-    case 'double': w.f64(v as number); return;
-    case 'string': w.lengthPrefixedUtf8(v as string); return;
-    case 'binary': w.lengthPrefixedBytes(v as Uint8Array); return;
+    case 'bool':
+      w.i8(v ? 1 : 0);
+      return;
+    case 'byte':
+      w.i8(v as number);
+      return;
+    case 'i16':
+      w.i16(v as number);
+      return;
+    case 'i32':
+      w.i32(v as number);
+      return;
+    case 'i64':
+      w.i64(v as bigint | number);
+      return;
+    case 'double':
+      w.f64(v as number);
+      return;
+    case 'string':
+      w.lengthPrefixedUtf8(v as string);
+      return;
+    case 'binary':
+      w.lengthPrefixedBytes(v as Uint8Array);
+      return;
   }
   if ('list' in t) {
     const items = v as readonly unknown[];
@@ -180,14 +224,22 @@ function readFields(r: ByteReader, schema: StructSchema, depth: number): Obj {
 /** Reads one value of type `t`; `self` resolves `{ struct: 'self' }`; `depth`: how deep in the reply it is. */
 export function readValue(r: ByteReader, t: FieldType, self?: StructSchema, depth = 0): unknown {
   switch (t) {
-    case 'bool': return r.u8() !== 0;
-    case 'byte': return r.i8();
-    case 'i16': return r.i16();
-    case 'i32': return r.i32();
-    case 'i64': return r.i64();
-    case 'double': return r.f64();
-    case 'string': return r.utf8(r.i32());
-    case 'binary': return r.slice(r.i32());
+    case 'bool':
+      return r.u8() !== 0;
+    case 'byte':
+      return r.i8();
+    case 'i16':
+      return r.i16();
+    case 'i32':
+      return r.i32();
+    case 'i64':
+      return r.i64();
+    case 'double':
+      return r.f64();
+    case 'string':
+      return r.utf8(r.i32());
+    case 'binary':
+      return r.slice(r.i32());
   }
   if ('list' in t) {
     nested(r, depth);
@@ -213,14 +265,16 @@ export function readValue(r: ByteReader, t: FieldType, self?: StructSchema, dept
 }
 
 function nested(r: ByteReader, depth: number): void {
-  if (depth > MAX_NESTING) throw new IoTDBProtocolError(`values nested deeper than ${MAX_NESTING} levels at offset ${r.pos}`);
+  if (depth > MAX_NESTING)
+    throw new IoTDBProtocolError(`values nested deeper than ${MAX_NESTING} levels at offset ${r.pos}`);
 }
 
 /** The element type a list or map announces must be the schema's. */
 function elementType(r: ByteReader, expected: FieldType): void {
   const at = r.pos;
   const got = r.u8();
-  if (got !== ttypeOf(expected)) throw new IoTDBProtocolError(`element type ${got} where ${ttypeOf(expected)} belongs, at offset ${at}`);
+  if (got !== ttypeOf(expected))
+    throw new IoTDBProtocolError(`element type ${got} where ${ttypeOf(expected)} belongs, at offset ${at}`);
 }
 
 /** The schema of a `{ struct }` field type, `'self'` resolved to the enclosing one. */
@@ -233,12 +287,18 @@ export function structOf(s: StructSchema | 'self', self: StructSchema | undefine
 /** A list/map size: never negative, and each element takes at least `minBytes` bytes. Checked before anything is allocated. */
 function count(r: ByteReader, minBytes: number): number {
   const n = r.i32();
-  if (n < 0 || n * minBytes > r.remaining) throw new IoTDBProtocolError(`bad collection size ${n} at offset ${r.pos - 4} (${r.remaining} bytes left)`);
+  if (n < 0 || n * minBytes > r.remaining)
+    throw new IoTDBProtocolError(`bad collection size ${n} at offset ${r.pos - 4} (${r.remaining} bytes left)`);
   return n;
 }
 
 const FIXED_WIDTH: Partial<Record<number, number>> = {
-  [TType.BOOL]: 1, [TType.BYTE]: 1, [TType.DOUBLE]: 8, [TType.I16]: 2, [TType.I32]: 4, [TType.I64]: 8,
+  [TType.BOOL]: 1,
+  [TType.BYTE]: 1,
+  [TType.DOUBLE]: 8,
+  [TType.I16]: 2,
+  [TType.I32]: 4,
+  [TType.I64]: 8,
 };
 
 /** Skips a value of wire type `type` (a field the schema does not know); nesting is limited like reads. */

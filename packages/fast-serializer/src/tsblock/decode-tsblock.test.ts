@@ -11,21 +11,41 @@ import { ColumnEncoding, type DecodedColumn } from './tsblock.js';
 
 type Cell = boolean | number | bigint | string | Buffer | null;
 type Layout = 'array' | 'rle' | { dict: Cell[] };
-interface ColSpec { type: TSDataTypeName; cells: Cell[]; layout?: Layout; forceNullFlag?: boolean }
+interface ColSpec {
+  type: TSDataTypeName;
+  cells: Cell[];
+  layout?: Layout;
+  forceNullFlag?: boolean;
+}
 
 const PHYSICAL: Record<TSDataTypeName, number> = {
-  BOOLEAN: 0, INT32: 1, DATE: 1, INT64: 2, TIMESTAMP: 2, FLOAT: 3, DOUBLE: 4, TEXT: 5, STRING: 5, BLOB: 5,
+  BOOLEAN: 0,
+  INT32: 1,
+  DATE: 1,
+  INT64: 2,
+  TIMESTAMP: 2,
+  FLOAT: 3,
+  DOUBLE: 4,
+  TEXT: 5,
+  STRING: 5,
+  BLOB: 5,
 };
 const ARRAY_ENCODING: Record<number, number> = {
-  0: ColumnEncoding.BYTE_ARRAY, 1: ColumnEncoding.INT32_ARRAY, 2: ColumnEncoding.INT64_ARRAY,
-  3: ColumnEncoding.INT32_ARRAY, 4: ColumnEncoding.INT64_ARRAY, 5: ColumnEncoding.BINARY_ARRAY,
+  0: ColumnEncoding.BYTE_ARRAY,
+  1: ColumnEncoding.INT32_ARRAY,
+  2: ColumnEncoding.INT64_ARRAY,
+  3: ColumnEncoding.INT32_ARRAY,
+  4: ColumnEncoding.INT64_ARRAY,
+  5: ColumnEncoding.BINARY_ARRAY,
 };
 const arrayEncoding = (t: TSDataTypeName) => ARRAY_ENCODING[PHYSICAL[t]];
 
 /** MSB-first bits, 0x80 = position 0. */
 function msbBits(flags: boolean[]): Buffer {
   const b = Buffer.alloc((flags.length + 7) >> 3);
-  flags.forEach((f, i) => { if (f) b[i >> 3] |= 0x80 >> (i & 7); });
+  flags.forEach((f, i) => {
+    if (f) b[i >> 3] |= 0x80 >> (i & 7);
+  });
   return b;
 }
 
@@ -40,11 +60,20 @@ function writeArrayColumn(w: ByteWriter, type: TSDataTypeName, cells: Cell[], fo
   for (const c of cells) {
     if (c === null) continue;
     switch (PHYSICAL[type]) {
-      case 1: w.i32(c as number); break;
-      case 2: w.i64(c as bigint); break;
-      case 3: w.f32(c as number); break;
-      case 4: w.f64(c as number); break;
-      default: w.lengthPrefixedBytes(typeof c === 'string' ? Buffer.from(c, 'utf8') : (c as Buffer));
+      case 1:
+        w.i32(c as number);
+        break;
+      case 2:
+        w.i64(c as bigint);
+        break;
+      case 3:
+        w.f32(c as number);
+        break;
+      case 4:
+        w.f64(c as number);
+        break;
+      default:
+        w.lengthPrefixedBytes(typeof c === 'string' ? Buffer.from(c, 'utf8') : (c as Buffer));
     }
   }
 }
@@ -63,7 +92,8 @@ function writeColumn(w: ByteWriter, col: ColSpec): number {
   w.i8(arrayEncoding(col.type)).i32(layout.dict.length);
   writeArrayColumn(w, col.type, layout.dict);
   w.i32(col.cells.length);
-  for (const c of col.cells) w.i32(layout.dict.findIndex((d) => d === c || (Buffer.isBuffer(d) && Buffer.isBuffer(c) && d.equals(c))));
+  for (const c of col.cells)
+    w.i32(layout.dict.findIndex((d) => d === c || (Buffer.isBuffer(d) && Buffer.isBuffer(c) && d.equals(c))));
   return ColumnEncoding.DICTIONARY;
 }
 
@@ -83,7 +113,8 @@ function buildBlock(times: bigint[], cols: ColSpec[], timeLayout: 'array' | 'rle
 /** A decoded column as plain cells: null where `nulls` says so, booleans for BOOLEAN. */
 function cells(col: DecodedColumn): Cell[] {
   return Array.from(col.values as ArrayLike<Cell>, (v, i) =>
-    col.nulls !== null && col.nulls[i] === 1 ? null : col.type === TSDataType.BOOLEAN ? v === 1 : v);
+    col.nulls !== null && col.nulls[i] === 1 ? null : col.type === TSDataType.BOOLEAN ? v === 1 : v,
+  );
 }
 
 const TIMES = [10n, 20n, 30n, 40n, 50n, 60n, 70n, 80n, 90n];
@@ -97,7 +128,17 @@ const SAMPLES: Record<TSDataTypeName, Cell[]> = {
   DOUBLE: [1.1, NaN, Infinity, -Infinity, -0, 5e-324, Number.MAX_VALUE, 2.5, -3.5],
   TEXT: ['', 'a', 'é中😀', 'x'.repeat(300), 'b', 'c', 'd', 'e', 'f'],
   STRING: ['s', '', 'ß', 't', 'u', 'v', 'w', 'x', 'y'],
-  BLOB: [Buffer.from([]), Buffer.from([0, 255]), Buffer.from('cafe', 'hex'), Buffer.from([1]), Buffer.from([2]), Buffer.from([3]), Buffer.from([4]), Buffer.from([5]), Buffer.from([6])],
+  BLOB: [
+    Buffer.from([]),
+    Buffer.from([0, 255]),
+    Buffer.from('cafe', 'hex'),
+    Buffer.from([1]),
+    Buffer.from([2]),
+    Buffer.from([3]),
+    Buffer.from([4]),
+    Buffer.from([5]),
+    Buffer.from([6]),
+  ],
 };
 const NAMES = Object.keys(SAMPLES) as TSDataTypeName[];
 const logical = (cols: ColSpec[]) => cols.map((c) => TSDataType[c.type]);
@@ -125,11 +166,25 @@ describe('decodeTsBlock: array encodings', () => {
   it('returns the typed array kind of the logical type', () => {
     const cols: ColSpec[] = NAMES.map((type) => ({ type, cells: SAMPLES[type] }));
     const kinds = decodeTsBlock(buildBlock(TIMES, cols), logical(cols)).columns.map((c) => c.values.constructor.name);
-    expect(kinds).toEqual(['Uint8Array', 'Int32Array', 'Int32Array', 'BigInt64Array', 'BigInt64Array', 'Float32Array', 'Float64Array', 'Array', 'Array', 'Array']);
+    expect(kinds).toEqual([
+      'Uint8Array',
+      'Int32Array',
+      'Int32Array',
+      'BigInt64Array',
+      'BigInt64Array',
+      'Float32Array',
+      'Float64Array',
+      'Array',
+      'Array',
+      'Array',
+    ]);
   });
 
   it('uses the physical header types when no logical types are given', () => {
-    const cols: ColSpec[] = [{ type: 'TIMESTAMP', cells: SAMPLES.TIMESTAMP }, { type: 'BLOB', cells: [null, 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'] }];
+    const cols: ColSpec[] = [
+      { type: 'TIMESTAMP', cells: SAMPLES.TIMESTAMP },
+      { type: 'BLOB', cells: [null, 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'] },
+    ];
     const block = decodeTsBlock(buildBlock(TIMES, cols));
     expect(block.columns.map((c) => c.type)).toEqual([TSDataType.INT64, TSDataType.TEXT]);
     expect(cells(block.columns[1]).slice(0, 2)).toEqual([null, 'a']);
@@ -143,7 +198,10 @@ describe('decodeTsBlock: array encodings', () => {
   });
 
   it('decodes an empty block', () => {
-    const cols: ColSpec[] = [{ type: 'DOUBLE', cells: [] }, { type: 'TEXT', cells: [] }];
+    const cols: ColSpec[] = [
+      { type: 'DOUBLE', cells: [] },
+      { type: 'TEXT', cells: [] },
+    ];
     const block = decodeTsBlock(buildBlock([], cols), logical(cols));
     expect(block.rows).toBe(0);
     expect(block.columns.map((c) => c.values.length)).toEqual([0, 0]);
@@ -195,7 +253,10 @@ describe('decodeTsBlock: RLE and DICTIONARY', () => {
 });
 
 describe('decodeTsBlock: malformed input', () => {
-  const sample = buildBlock(TIMES, NAMES.map((type, i) => ({ type, cells: withNulls(SAMPLES[type], [i % 9]) })));
+  const sample = buildBlock(
+    TIMES,
+    NAMES.map((type, i) => ({ type, cells: withNulls(SAMPLES[type], [i % 9]) })),
+  );
 
   it('rejects an encoding that does not fit the column type and an unknown encoding', () => {
     for (const enc of [ColumnEncoding.BYTE_ARRAY, ColumnEncoding.BINARY_ARRAY, 9]) {
@@ -217,11 +278,23 @@ describe('decodeTsBlock: malformed input', () => {
     expect(() => decodeTsBlock(Buffer.from('00000000ffffffff02', 'hex'))).toThrow(IoTDBProtocolError);
   });
 
-  const vectors = parseVectorFile(readFileSync(new URL('../../fixtures/vectors/tsblock.json', import.meta.url), 'utf8'));
+  const vectors = parseVectorFile(
+    readFileSync(new URL('../../fixtures/vectors/tsblock.json', import.meta.url), 'utf8'),
+  );
   if (vectors.kind !== 'tsblock') throw new Error('tsblock.json is not a tsblock vector file');
   const blocks: [string, Buffer][] = [
     ['built: every type with nulls', sample],
-    ['built: RLE and DICTIONARY', buildBlock(TIMES.slice(0, 3), [{ type: 'TEXT', cells: ['a', null, 'a'], layout: { dict: ['a', null] } }, { type: 'DOUBLE', cells: [null, null, null], layout: 'rle' }], 'rle')],
+    [
+      'built: RLE and DICTIONARY',
+      buildBlock(
+        TIMES.slice(0, 3),
+        [
+          { type: 'TEXT', cells: ['a', null, 'a'], layout: { dict: ['a', null] } },
+          { type: 'DOUBLE', cells: [null, null, null], layout: 'rle' },
+        ],
+        'rle',
+      ),
+    ],
     ...vectors.cases.map((c): [string, Buffer] => [`vector: ${c.name}`, Buffer.from(c.tsBlockHex, 'hex')]),
   ];
 
@@ -233,14 +306,17 @@ describe('decodeTsBlock: malformed input', () => {
     }
   });
 
-  it.each(vectors.cases.map((c) => [c.name, c] as const))('decodes vector %s the same from a subarray at an odd offset', (_name, c) => {
-    const block = Buffer.from(c.tsBlockHex, 'hex');
-    const big = Buffer.alloc(block.length + 10, 0xa5);
-    block.copy(big, 3);
-    const atOdd = big.subarray(3, 3 + block.length);
-    expect(atOdd.byteOffset % 2).toBe(1);
-    const expected = decodeTsBlock(block, c.types);
-    expect(decodeTsBlock(atOdd, c.types)).toEqual(expected);
-    expect([...decodeTsBlock(atOdd, c.types).times]).toEqual(c.times);
-  });
+  it.each(vectors.cases.map((c) => [c.name, c] as const))(
+    'decodes vector %s the same from a subarray at an odd offset',
+    (_name, c) => {
+      const block = Buffer.from(c.tsBlockHex, 'hex');
+      const big = Buffer.alloc(block.length + 10, 0xa5);
+      block.copy(big, 3);
+      const atOdd = big.subarray(3, 3 + block.length);
+      expect(atOdd.byteOffset % 2).toBe(1);
+      const expected = decodeTsBlock(block, c.types);
+      expect(decodeTsBlock(atOdd, c.types)).toEqual(expected);
+      expect([...decodeTsBlock(atOdd, c.types).times]).toEqual(c.times);
+    },
+  );
 });

@@ -54,7 +54,8 @@ function checkPositionCount(rows: number, count: number, encodings: Buffer, r: B
 }
 
 function physicalToLogical(p: number): TSDataType {
-  if (p < PhysicalType.BOOLEAN || p > PhysicalType.TEXT) throw new IoTDBProtocolError(`TsBlock: unknown column type ${p}`);
+  if (p < PhysicalType.BOOLEAN || p > PhysicalType.TEXT)
+    throw new IoTDBProtocolError(`TsBlock: unknown column type ${p}`);
   return p as TSDataType; // physical codes 0-5 equal the logical ones
 }
 
@@ -79,11 +80,13 @@ function readRle(r: ByteReader, type: TSDataType, rows: number): DecodedColumn {
 function readDictionary(r: ByteReader, type: TSDataType, rows: number): DecodedColumn {
   const innerEncoding = r.u8();
   const dictSize = r.i32();
-  if (dictSize < 0 || dictSize > 8 * r.remaining) throw new IoTDBProtocolError(`TsBlock: bad dictionary size ${dictSize} at offset ${r.pos - 4}`);
+  if (dictSize < 0 || dictSize > 8 * r.remaining)
+    throw new IoTDBProtocolError(`TsBlock: bad dictionary size ${dictSize} at offset ${r.pos - 4}`);
   const dict = readArrayColumn(r, innerEncoding, type, dictSize);
   const idCount = r.i32();
   if (idCount !== rows) throw new IoTDBProtocolError(`TsBlock: dictionary has ${idCount} ids for ${rows} rows`);
-  if (4 * rows > r.remaining) throw new IoTDBProtocolError(`TsBlock: ${rows} dictionary ids need ${4 * rows} bytes, ${r.remaining} left`);
+  if (4 * rows > r.remaining)
+    throw new IoTDBProtocolError(`TsBlock: ${rows} dictionary ids need ${4 * rows} bytes, ${r.remaining} left`);
   const ids = new Int32Array(rows);
   for (let i = 0; i < rows; i++) {
     const id = r.i32();
@@ -113,16 +116,22 @@ function gather(src: DecodedColumn, ids: Int32Array): DecodedColumn {
 
 function allocValues(type: TSDataType, n: number): ColumnValues {
   switch (type) {
-    case TSDataType.BOOLEAN: return new Uint8Array(n);
+    case TSDataType.BOOLEAN:
+      return new Uint8Array(n);
     case TSDataType.INT32:
-    case TSDataType.DATE: return new Int32Array(n);
+    case TSDataType.DATE:
+      return new Int32Array(n);
     case TSDataType.INT64:
-    case TSDataType.TIMESTAMP: return new BigInt64Array(n);
-    case TSDataType.FLOAT: return new Float32Array(n);
-    case TSDataType.DOUBLE: return new Float64Array(n);
+    case TSDataType.TIMESTAMP:
+      return new BigInt64Array(n);
+    case TSDataType.FLOAT:
+      return new Float32Array(n);
+    case TSDataType.DOUBLE:
+      return new Float64Array(n);
     case TSDataType.TEXT:
     case TSDataType.STRING:
-    case TSDataType.BLOB: return new Array(n).fill(null);
+    case TSDataType.BLOB:
+      return new Array(n).fill(null);
   }
 }
 
@@ -147,11 +156,15 @@ const BINARY = new Set<TSDataType>([TSDataType.TEXT, TSDataType.STRING, TSDataTy
 
 function readArrayColumn(r: ByteReader, encoding: number, type: TSDataType, rows: number): DecodedColumn {
   const expected =
-    type === TSDataType.BOOLEAN ? ColumnEncoding.BYTE_ARRAY
-    : INT32_WIDE.has(type) ? ColumnEncoding.INT32_ARRAY
-    : INT64_WIDE.has(type) ? ColumnEncoding.INT64_ARRAY
-    : BINARY.has(type) ? ColumnEncoding.BINARY_ARRAY
-    : -1;
+    type === TSDataType.BOOLEAN
+      ? ColumnEncoding.BYTE_ARRAY
+      : INT32_WIDE.has(type)
+        ? ColumnEncoding.INT32_ARRAY
+        : INT64_WIDE.has(type)
+          ? ColumnEncoding.INT64_ARRAY
+          : BINARY.has(type)
+            ? ColumnEncoding.BINARY_ARRAY
+            : -1;
   if (encoding !== expected) {
     throw new IoTDBProtocolError(`TsBlock: encoding ${encoding} does not fit a column of type ${type}`);
   }
@@ -181,8 +194,17 @@ function readArrayColumn(r: ByteReader, encoding: number, type: TSDataType, rows
  * 8-character strings); otherwise each value is decoded as UTF-8. BLOB values are copied out, so
  * that they do not pin the response frame.
  */
-function readBinaries(r: ByteReader, type: TSDataType, rows: number, nulls: Uint8Array | null, nonNull: number): ColumnValues {
-  if (4 * nonNull > r.remaining) throw new IoTDBProtocolError(`TsBlock: ${nonNull} binary values need at least ${4 * nonNull} bytes, ${r.remaining} left`);
+function readBinaries(
+  r: ByteReader,
+  type: TSDataType,
+  rows: number,
+  nulls: Uint8Array | null,
+  nonNull: number,
+): ColumnValues {
+  if (4 * nonNull > r.remaining)
+    throw new IoTDBProtocolError(
+      `TsBlock: ${nonNull} binary values need at least ${4 * nonNull} bytes, ${r.remaining} left`,
+    );
   const values: (string | Buffer | null)[] = new Array(rows).fill(null);
   const starts = new Int32Array(rows);
   const ends = new Int32Array(rows);
@@ -204,7 +226,8 @@ function readBinaries(r: ByteReader, type: TSDataType, rows: number, nulls: Uint
   if (isAscii(buf.subarray(regionStart, r.pos))) {
     const region = buf.toString('latin1', regionStart, r.pos);
     for (let i = 0; i < rows; i++) {
-      if (nulls === null || nulls[i] === 0) values[i] = region.substring(starts[i] - regionStart, ends[i] - regionStart);
+      if (nulls === null || nulls[i] === 0)
+        values[i] = region.substring(starts[i] - regionStart, ends[i] - regionStart);
     }
   } else {
     for (let i = 0; i < rows; i++) {
@@ -240,10 +263,14 @@ function readFixed(src: Buffer, type: TSDataType, rows: number, width: 4 | 8, nu
 
 function view(buf: ArrayBuffer, type: TSDataType, rows: number): ColumnValues {
   switch (type) {
-    case TSDataType.FLOAT: return new Float32Array(buf, 0, rows);
-    case TSDataType.DOUBLE: return new Float64Array(buf, 0, rows);
+    case TSDataType.FLOAT:
+      return new Float32Array(buf, 0, rows);
+    case TSDataType.DOUBLE:
+      return new Float64Array(buf, 0, rows);
     case TSDataType.INT64:
-    case TSDataType.TIMESTAMP: return new BigInt64Array(buf, 0, rows);
-    default: return new Int32Array(buf, 0, rows);
+    case TSDataType.TIMESTAMP:
+      return new BigInt64Array(buf, 0, rows);
+    default:
+      return new Int32Array(buf, 0, rows);
   }
 }

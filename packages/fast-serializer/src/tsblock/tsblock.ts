@@ -7,13 +7,7 @@ import type { TSDataType } from '../types/data-type.js';
  * Null slots of typed arrays hold 0; `nulls` tells them apart.
  */
 export type ColumnValues =
-  | Uint8Array
-  | Int32Array
-  | BigInt64Array
-  | Float32Array
-  | Float64Array
-  | (string | null)[]
-  | (Buffer | null)[];
+  Uint8Array | Int32Array | BigInt64Array | Float32Array | Float64Array | (string | null)[] | (Buffer | null)[];
 
 export interface DecodedColumn {
   readonly type: TSDataType;

@@ -37,11 +37,14 @@ describe('insert-tablet.json vectors', () => {
     expect(insertFile().sessionId).toBe(42n);
   });
 
-  it.each(insertCases.map((c) => [c.name, c] as const))('encodes case %s byte-exactly like the Java client', (_name, c) => {
-    const result = checkInsertTabletCase(c, insertFile().sessionId);
-    expect(result.name).toBe(c.name);
-    expect(result.problem).toBeUndefined();
-  });
+  it.each(insertCases.map((c) => [c.name, c] as const))(
+    'encodes case %s byte-exactly like the Java client',
+    (_name, c) => {
+      const result = checkInsertTabletCase(c, insertFile().sessionId);
+      expect(result.name).toBe(c.name);
+      expect(result.problem).toBeUndefined();
+    },
+  );
 });
 
 describe('tsblock.json vectors', () => {
@@ -68,13 +71,19 @@ describe('the vector check can fail', () => {
 
   it('reports a difference in timestamps when the expected timestamps hex is corrupted', () => {
     const c = insertCases[0];
-    const bad: InsertTabletCase = { ...c, expected: { ...c.expected, timestampsHex: flipByte(c.expected.timestampsHex, 0) } };
+    const bad: InsertTabletCase = {
+      ...c,
+      expected: { ...c.expected, timestampsHex: flipByte(c.expected.timestampsHex, 0) },
+    };
     expect(checkInsertTabletCase(bad, 42n).problem).toMatch(/^timestamps differs at byte 0 /);
   });
 
   it('reports a difference in the request struct when the expected struct hex is one byte short', () => {
     const c = insertCases[0];
-    const bad: InsertTabletCase = { ...c, expected: { ...c.expected, requestStructHex: c.expected.requestStructHex.slice(0, -2) } };
+    const bad: InsertTabletCase = {
+      ...c,
+      expected: { ...c.expected, requestStructHex: c.expected.requestStructHex.slice(0, -2) },
+    };
     expect(checkInsertTabletCase(bad, 42n).problem).toMatch(/^request struct differs/);
   });
 

@@ -64,7 +64,8 @@ export function checkTsBlockCase(c: TsBlockCase): CaseResult {
     const rows = c.times.length;
     if (block.rows !== rows) return { name: c.name, problem: `rows: expected ${rows}, got ${block.rows}` };
     for (let i = 0; i < rows; i++) {
-      if (block.times[i] !== c.times[i]) return { name: c.name, problem: `time[${i}]: expected ${c.times[i]}, got ${block.times[i]}` };
+      if (block.times[i] !== c.times[i])
+        return { name: c.name, problem: `time[${i}]: expected ${c.times[i]}, got ${block.times[i]}` };
     }
     for (let col = 0; col < c.columns.length; col++) {
       const dc = block.columns[col];
@@ -92,5 +93,5 @@ function sameCell(expected: CellValue, actual: unknown): boolean {
 
 function show(v: unknown): string {
   if (v instanceof Uint8Array) return `0x${Buffer.from(v).toString('hex')}`;
-  return typeof v === 'bigint' ? `${v}n` : JSON.stringify(v) ?? String(v);
+  return typeof v === 'bigint' ? `${v}n` : (JSON.stringify(v) ?? String(v));
 }

@@ -7,8 +7,7 @@ import type { CellValue, TableTablet, Tablet } from '../tablet/tablet-input.js';
  * query blocks and their values). The kind is told from the content, not the file name.
  */
 export type VectorFile =
-  | { kind: 'insert-tablet'; sessionId: bigint; cases: InsertTabletCase[] }
-  | { kind: 'tsblock'; cases: TsBlockCase[] };
+  { kind: 'insert-tablet'; sessionId: bigint; cases: InsertTabletCase[] } | { kind: 'tsblock'; cases: TsBlockCase[] };
 
 export interface InsertTabletCase {
   name: string;
@@ -36,7 +35,11 @@ export function parseVectorFile(text: string): VectorFile {
     return { kind: 'tsblock', cases: cases.map((c: Json) => tsBlockCase(c)) };
   }
   if (first.expected !== undefined && typeof (first.expected as Json).requestStructHex === 'string') {
-    return { kind: 'insert-tablet', sessionId: BigInt(String(doc.sessionId ?? '0')), cases: cases.map((c: Json) => insertCase(c)) };
+    return {
+      kind: 'insert-tablet',
+      sessionId: BigInt(String(doc.sessionId ?? '0')),
+      cases: cases.map((c: Json) => insertCase(c)),
+    };
   }
   throw new Error('not a vector file of a known kind (insert-tablet or tsblock)');
 }
@@ -83,7 +86,14 @@ function insertCase(c: Json): InsertTabletCase {
     };
     return { name, tablet: { model: 'table', input }, expected };
   }
-  const input: Tablet = { deviceId: String(c.device), measurements, dataTypes: types, timestamps, columns, isAligned: c.aligned === true };
+  const input: Tablet = {
+    deviceId: String(c.device),
+    measurements,
+    dataTypes: types,
+    timestamps,
+    columns,
+    isAligned: c.aligned === true,
+  };
   return { name, tablet: { model: 'tree', input }, expected };
 }
 
