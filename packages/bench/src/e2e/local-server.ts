@@ -1,26 +1,53 @@
 import { execFileSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The repo's own server script (scripts/iotdb-local.sh): a fresh 1C1D IoTDB on 127.0.0.1:6667. */
-const script = fileURLToPath(new URL('../../../../scripts/iotdb-local.sh', import.meta.url));
+/**
+ * The server script this package ships (scripts/iotdb-local.sh, next to dist/), so that an installed
+ * `iotdb-bench` finds it too. Run with `bash`: a script taken out of a tarball has lost its execute bit.
+ */
+const script = fileURLToPath(new URL('../../scripts/iotdb-local.sh', import.meta.url));
+
+/** The RPC port of the script's default cluster; its internal ports move by `port - DEFAULT_RPC_PORT`. */
+const DEFAULT_RPC_PORT = 6667;
 
 export interface LocalServer {
   host: string;
   port: number;
+  /** where its configuration, data and logs are: one directory per port */
+  dir: string;
   stop(): void;
 }
 
-export function startLocalServer(dir: string): LocalServer {
-  console.log(`no IOTDB_HOST given: starting a local IoTDB in ${dir} ...`);
-  execFileSync('bash', [script, 'start', dir], { stdio: ['ignore', 'inherit', 'inherit'] });
+/**
+ * A fresh 1 ConfigNode + 1 DataNode IoTDB on 127.0.0.1:`port`, its ConfigNode and internal ports shifted by
+ * `port - 6667` (the script's PORT_OFFSET) so that it can run beside a server on the default ports. Heaps follow
+ * the script's CN_HEAP, DN_HEAP and DN_DIRECT; TLS and RPC compression stay off (the bench speaks neither).
+ */
+export function startLocalServer(port: number): LocalServer {
+  const dir = join(tmpdir(), `iotdb-bench-${port}`);
+  const env = {
+    ...process.env,
+    RPC_PORT: String(port),
+    PORT_OFFSET: String(port - DEFAULT_RPC_PORT),
+    DATANODES: '1',
+    TLS: '0',
+    RPC_COMPRESSION: '0',
+  };
+  const run = (command: 'start' | 'stop') =>
+    execFileSync('bash', [script, command, dir], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+  console.log(`no host given: starting a local IoTDB on 127.0.0.1:${port} in ${dir} ...`);
+  run('start');
   let stopped = false;
   return {
     host: '127.0.0.1',
-    port: 6667,
+    port,
+    dir,
     stop() {
       if (stopped) return;
       stopped = true;
-      execFileSync('bash', [script, 'stop', dir], { stdio: ['ignore', 'inherit', 'inherit'] });
+      run('stop');
     },
   };
 }

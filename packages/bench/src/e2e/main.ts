@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-import { fileURLToPath } from 'node:url';
 import { ConfigError, describePlan, helpText, resolveConfig } from '../config/resolve.js';
 import { compareTable, formatReport, resultLine } from '../report/format.js';
 import { writeResults } from '../report/write-results.js';
@@ -12,10 +11,9 @@ import { startLocalServer, type LocalServer } from './local-server.js';
 
 /**
  * `pnpm bench:e2e` / `iotdb-bench`: the end-to-end write benchmark. `--help` lists every knob;
- * `--dry-run` prints the resolved plan. Without IOTDB_HOST/--host it starts a local IoTDB and stops it.
+ * `--dry-run` prints the resolved plan. Without IOTDB_HOST/--host it starts a local IoTDB on --port
+ * (default 6667) and stops it.
  */
-const serverDir = fileURLToPath(new URL('../../../../.iotdb-test/bench', import.meta.url));
-
 async function main(): Promise<number> {
   let config: BenchConfig;
   try {
@@ -39,14 +37,14 @@ async function main(): Promise<number> {
   const needsServer = !config.dryRunSend;
   let server: LocalServer | undefined;
   if (needsServer && config.host === undefined) {
-    server = startLocalServer(serverDir);
+    server = startLocalServer(config.port);
     process.once('SIGINT', () => {
       server?.stop();
       process.exit(130);
     });
   }
   const host = config.host ?? server?.host ?? '127.0.0.1';
-  const port = config.host === undefined ? (server?.port ?? config.port) : config.port;
+  const port = config.port;
   let exitCode = 0;
   try {
     const runs: RunResult[] = [];
@@ -75,7 +73,7 @@ async function main(): Promise<number> {
     if (config.vsJava) {
       if (server !== undefined) {
         server.stop(); // the Java client gets a fresh server too
-        server = startLocalServer(serverDir);
+        server = startLocalServer(config.port);
       }
       console.log(`running the Java client on the same workload (${config.workers * config.clients} thread(s)) ...`);
       java = runJava(config, host, port);

@@ -7,18 +7,43 @@ export interface JavaCodecRates {
   decodePointsPerS: number;
 }
 
+/** java/ ships in this package beside dist/, so the installed `iotdb-bench-micro` finds it too. */
 const script = fileURLToPath(new URL('../../java/codec.sh', import.meta.url));
 
+/** The first of `tools` that does not run here, if any. */
+function missingTool(tools: readonly string[]): string | undefined {
+  return tools.find((tool) => {
+    try {
+      execFileSync(tool, ['-version'], { stdio: 'ignore' });
+      return false;
+    } catch {
+      return true;
+    }
+  });
+}
+
+/**
+ * Runs java/codec.sh for about `seconds` per task. It compiles Codec.java against IoTDB's jars, which
+ * scripts/iotdb-local.sh fetches with Maven on first use (then cached in ~/.cache/iotdb-local). Returns null,
+ * saying why, when java or javac is missing or the script fails (no Maven, no network): the JavaScript
+ * benchmarks stand on their own.
+ */
 export function runJavaCodec(seconds: number): JavaCodecRates | null {
-  try {
-    execFileSync('java', ['-version'], { stdio: 'ignore' });
-  } catch {
+  const missing = missingTool(['java', 'javac']);
+  if (missing !== undefined) {
+    console.log(`${missing} not found`);
     return null;
   }
-  const out = execFileSync('bash', [script, String(seconds)], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  let out: string;
+  try {
+    out = execFileSync('bash', [script, String(seconds)], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+  } catch (e) {
+    console.log(`java/codec.sh failed: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+    return null;
+  }
   const rate = (name: string): number => {
     const m = new RegExp(`CODEC ${name} points_per_s=(\\d+)`).exec(out);
     if (!m) throw new Error(`java/codec.sh printed no ${name} line:\n${out}`);

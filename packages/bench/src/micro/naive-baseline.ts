@@ -12,7 +12,7 @@ const thrift = require('thrift') as {
   TFramedTransport: new (buf: Buffer | undefined, onFlush: (out: Buffer) => void) => { flush(): void };
   TBinaryProtocol: new (transport: unknown) => unknown;
 };
-const { TSInsertTabletReq } = require('#generated/insert-tablet_types.cjs') as {
+const { TSInsertTabletReq } = require('../generated/insert-tablet_types.cjs') as {
   TSInsertTabletReq: new (args: object) => { write(protocol: unknown): void };
 };
 

@@ -1,0 +1,123 @@
+import { createConnection } from 'node:net';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { attw, publintMessages } from './linters.js';
+import { PUBLIC_PACKAGES, cleanEnv, createScratchApp, repoRoot, run, type ScratchApp } from './scratch-app.js';
+import { fileListProblems, sourceMapProblems, staleBuildOutput, undeclaredImports } from './tarball-checks.js';
+
+/**
+ * The packages as a user gets them (pnpm test builds first): every public package packed, the tarballs
+ * installed with npm into a scratch app outside the workspace (a copy of packaging/app in the OS temp dir), and
+ * there: ESM, CJS, TypeScript under node16 and bundler resolution, the README's quick-start against the suite's
+ * server, publint and attw, and the installed `iotdb-bench` starting its own IoTDB.
+ */
+const { host, port } = inject('iotdb');
+const serverEnv = () => cleanEnv({ IOTDB_HOST: host, IOTDB_PORT: String(port) });
+
+/**
+ * The installed bench's own IoTDB. Its internal ports move by 6771 - 6667 = 104, not a multiple of 10, so they
+ * miss every port of the suite's cluster on the default ports (10710 to 10860, all multiples of 10).
+ */
+const BENCH_PORT = 6771;
+
+let app: ScratchApp;
+
+beforeAll(async () => {
+  app = await createScratchApp();
+}, 600_000);
+
+afterAll(() => app?.remove());
+
+/** The README's first ```ts block: "First insert, first query". */
+function readmeQuickStart(): string {
+  const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+  const block = /```ts\n([\s\S]*?)```/.exec(readme);
+  if (block === null) throw new Error('README.md has no ```ts block');
+  return block[1];
+}
+
+function portOpen(p: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: '127.0.0.1', port: p });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+describe('the packed packages, installed with npm into an app outside the workspace', () => {
+  it.each(PUBLIC_PACKAGES)('%s ships what runs, with LICENSE and README, and declares what it imports', (pkg) => {
+    const installed = app.installed(pkg);
+    expect(fileListProblems(app.tarballs[pkg].files)).toEqual([]);
+    expect(staleBuildOutput(join(repoRoot, 'packages', pkg), app.tarballs[pkg].files)).toEqual([]);
+    expect(sourceMapProblems(installed)).toEqual([]);
+    expect(undeclaredImports(installed)).toEqual([]);
+  });
+
+  it('imports as ES modules (client and codec) and talks to the server', async () => {
+    const { stdout } = await run('node', ['esm.mjs'], { cwd: app.dir, env: serverEnv() });
+    expect(stdout).toContain('codec: root.packaging.d1 2 rows');
+    expect(stdout).toContain("client: 'it''s'");
+    expect(stdout).toMatch(/^server: \d+\.\d+/m);
+  });
+
+  it('requires as CommonJS (require(esm): the same classes as import, one copy) and talks to the server', async () => {
+    const { stdout, stderr } = await run('node', ['cjs.cjs'], { cwd: app.dir, env: serverEnv() });
+    expect(stdout).toContain('codec: root.packaging.d1 2 rows');
+    expect(stdout).toContain('one copy: true');
+    expect(stdout).toMatch(/^server: \d+\.\d+/m);
+    expect(stderr).toBe(''); // no ERR_REQUIRE_ASYNC_MODULE (top-level await), no warning
+  });
+
+  it.each(['node16', 'bundler'])('type-checks under moduleResolution %s, without skipLibCheck', async (resolution) => {
+    const tsc = join(app.dir, 'node_modules', '.bin', 'tsc');
+    await run(tsc, ['-p', `tsconfig.${resolution}.json`], { cwd: app.dir });
+  });
+
+  it("runs the README's quick-start, compiled with tsc, against the server", async () => {
+    const tsc = join(app.dir, 'node_modules', '.bin', 'tsc');
+    writeFileSync(join(app.dir, 'quickstart.ts'), readmeQuickStart());
+    await run(tsc, ['-p', 'tsconfig.quickstart.json'], { cwd: app.dir });
+    await run('node', ['drop-database.mjs', 'root.demo'], { cwd: app.dir, env: serverEnv() });
+    try {
+      const { stdout } = await run('node', ['out/quickstart.js'], { cwd: app.dir, env: serverEnv() });
+      expect(stdout).toContain('25.5');
+      expect(stdout).toContain('BigInt64Array');
+    } finally {
+      await run('node', ['drop-database.mjs', 'root.demo'], { cwd: app.dir, env: serverEnv() });
+    }
+  });
+
+  it.each(PUBLIC_PACKAGES)('%s: publint (strict, suggestions too) reports nothing', async (pkg) => {
+    expect(await publintMessages(app.installed(pkg))).toEqual([]);
+  });
+
+  it.each(PUBLIC_PACKAGES)('%s: attw (default profile) finds no problem', async (pkg) => {
+    const report = await attw(app.tarballs[pkg].path);
+    expect(report.problems).toEqual([]);
+    // the libraries have types for every resolution; the bench is a command-line tool without any
+    expect(report.hasTypes).toBe(pkg !== 'bench');
+  });
+
+  it('the installed iotdb-bench, given --port and no host, starts its own IoTDB from its package, writes, reports and stops it', async () => {
+    expect(await portOpen(BENCH_PORT)).toBe(false);
+    const env = cleanEnv({
+      CN_HEAP: process.env.CN_HEAP ?? '512m',
+      DN_HEAP: process.env.DN_HEAP ?? '1g',
+      DN_DIRECT: process.env.DN_DIRECT ?? '512M',
+    });
+    for (const key of ['IOTDB_HOST', 'IOTDB_PORT', 'NODE_URLS']) delete env[key];
+    const bench = join(app.dir, 'node_modules', '.bin', 'iotdb-bench');
+    const args = ['--port', String(BENCH_PORT), '--devices', '2', '--sensors', '5', '--batch-size', '100'];
+    args.push('--loop', '5', '--workers', '1', '--clients', '1', '--database', 'packaging', '--verify');
+    const { stdout } = await run(bench, args, { cwd: app.dir, env, timeoutMs: 300_000 });
+    expect(stdout).toContain(`ready on 127.0.0.1:${BENCH_PORT}`);
+    expect(stdout).toMatch(/^RESULT .*\bpoints=5000\b/m);
+    expect(stdout).toMatch(/^verify +OK/m);
+    expect(stdout).toContain('stopped datanode');
+    expect(await portOpen(BENCH_PORT)).toBe(false);
+  }, 360_000);
+});
