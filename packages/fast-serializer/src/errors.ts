@@ -11,13 +11,32 @@ export class IoTDBError extends Error {
   }
 }
 
-/** Input the client refuses before any byte goes on the wire. `field` names the offending input. */
+/** One problem with an input: the field (or option, or environment variable) and what is wrong with it. */
+export interface ValidationIssue {
+  readonly field: string;
+  readonly message: string;
+}
+
+/** The options of IoTDBValidationError: Error's, and the problems when there are several. */
+export interface ValidationErrorOptions extends ErrorOptions {
+  /** Every problem found (options are checked all at once). @default [{ field, message }] */
+  issues?: readonly ValidationIssue[];
+}
+
+/**
+ * Input the client refuses before any byte goes on the wire. `field` names the offending input;
+ * `issues` lists every problem found when several were checked at once (the options of a session or
+ * a pool: `field` is then `'options'`), else the one problem.
+ */
 export class IoTDBValidationError extends IoTDBError {
   override readonly code = 'IOTDB_INVALID_ARG';
   readonly field: string;
-  constructor(field: string, message: string, options?: ErrorOptions) {
-    super(`${field}: ${message}`, options);
+  /** Every problem, machine-readable: at least one, the same as `field` and the message when alone. */
+  readonly issues: readonly ValidationIssue[];
+  constructor(field: string, message: string, options?: ValidationErrorOptions) {
+    super(`${field}: ${message}`, options && 'cause' in options ? { cause: options.cause } : undefined);
     this.field = field;
+    this.issues = Object.freeze((options?.issues ?? [{ field, message }]).map((i) => Object.freeze({ ...i })));
   }
 }
 

@@ -1,4 +1,6 @@
 import { IoTDBValidationError } from '@iotdb/fast-serializer';
+import { checkBoolean, describe } from '../config/checks.js';
+import { IssueList } from '../config/issues.js';
 
 /** Pool settings; every field is optional. */
 export interface PoolOptions {
@@ -37,22 +39,35 @@ const DEFAULTS: ResolvedPoolOptions = Object.freeze({
   deviceBinding: true,
 });
 
+/** Pool options over the defaults; every problem in one IoTDBValidationError. */
 export function resolvePoolOptions(o: PoolOptions): ResolvedPoolOptions {
   if (o === null || typeof o !== 'object')
     throw new IoTDBValidationError('options', `needs an object, got ${o === null ? 'null' : typeof o}`);
+  const issues = new IssueList();
+  const resolved = collectPoolOptions(o, issues);
+  issues.throwIfAny();
+  return resolved;
+}
+
+/** Pool options checked one by one (problems go to `issues`) and completed with the defaults. */
+export function collectPoolOptions(o: PoolOptions, issues: IssueList): ResolvedPoolOptions {
+  const count = (k: Exclude<keyof PoolOptions, 'deviceBinding'>): number =>
+    issues.take(() => nonNegative(k, o[k] ?? DEFAULTS[k])) ?? DEFAULTS[k];
   const r = {
-    maxSize: o.maxSize ?? DEFAULTS.maxSize,
-    minSize: o.minSize ?? DEFAULTS.minSize,
-    maxIdleTimeMs: o.maxIdleTimeMs ?? DEFAULTS.maxIdleTimeMs,
-    waitTimeoutMs: o.waitTimeoutMs ?? DEFAULTS.waitTimeoutMs,
-    healthCheckIntervalMs: o.healthCheckIntervalMs ?? DEFAULTS.healthCheckIntervalMs,
-    deviceBinding: o.deviceBinding ?? DEFAULTS.deviceBinding,
+    maxSize: count('maxSize'),
+    minSize: count('minSize'),
+    maxIdleTimeMs: count('maxIdleTimeMs'),
+    waitTimeoutMs: count('waitTimeoutMs'),
+    healthCheckIntervalMs: count('healthCheckIntervalMs'),
+    deviceBinding: issues.take(() => checkBoolean('deviceBinding', o.deviceBinding ?? DEFAULTS.deviceBinding)) ?? true,
   };
-  for (const k of ['maxSize', 'minSize', 'maxIdleTimeMs', 'waitTimeoutMs', 'healthCheckIntervalMs'] as const) {
-    if (!Number.isSafeInteger(r[k]) || r[k] < 0)
-      throw new IoTDBValidationError(k, `needs a non-negative integer, got ${String(r[k])}`);
-  }
-  if (r.maxSize < 1) throw new IoTDBValidationError('maxSize', 'needs at least 1');
-  if (r.minSize > r.maxSize) throw new IoTDBValidationError('minSize', `${r.minSize} is above maxSize ${r.maxSize}`);
-  return r;
+  if (o.maxSize !== undefined && r.maxSize < 1) issues.add('maxSize', 'needs at least 1');
+  if (r.minSize > r.maxSize) issues.add('minSize', `${r.minSize} is above maxSize ${r.maxSize}`);
+  return Object.freeze(r);
+}
+
+function nonNegative(field: string, v: unknown): number {
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0)
+    throw new IoTDBValidationError(field, `needs a non-negative integer, got ${describe(v)}`);
+  return v;
 }

@@ -1,10 +1,20 @@
-import { BufferPool, IoTDBValidationError, globalBufferPool } from '@iotdb/fast-serializer';
+import { IoTDBValidationError, globalBufferPool, type BufferPool } from '@iotdb/fast-serializer';
 import { parseEndpoint, type Endpoint } from '../cluster/endpoint.js';
-import { resolveRetryOptions, type ResolvedRetryOptions, type RetryOptions } from '../retry/retry-policy.js';
+import { checkBoolean, checkMethods, checkOneOf, checkString, describe } from '../config/checks.js';
+import { IssueList } from '../config/issues.js';
+import { DEFAULT_PORT, RETRY_KEYS } from '../config/known-options.js';
+import { layerOptions, type LayeredOptions } from '../config/layers.js';
+import {
+  RETRY_DEFAULTS,
+  resolveRetryOptions,
+  type ResolvedRetryOptions,
+  type RetryOptions,
+} from '../retry/retry-policy.js';
 import type { ConnectionOptions as TlsOptions } from 'node:tls';
 import { tcpTransport } from '../transport/tcp-transport.js';
 import { tlsTransport } from '../transport/tls-transport.js';
 import type { Transport } from '../transport/transport.js';
+import { checkLogger, type Logger } from '../diagnostics/logger.js';
 
 /** How INT64 and TIMESTAMP values (and row timestamps) come back from queries. */
 export type Int64Mode = 'bigint' | 'number';
@@ -12,15 +22,29 @@ export type Int64Mode = 'bigint' | 'number';
 /** How row timestamps come back: bigint (exact), number (exact below 2^53, else an error) or Date (from the server's unit). */
 export type TimestampMode = 'bigint' | 'number' | 'Date';
 
-/** Options of `Session` and `TableSession`; every field is optional. */
+/**
+ * Options of `Session` and `TableSession` (and, with PoolOptions, of the pools); every field is optional.
+ * Each option is taken from, in this order: this object, its connection string (`url`), the
+ * environment (`IOTDB_HOST`, `IOTDB_PORT`, `IOTDB_USER`, `IOTDB_PASSWORD`, `IOTDB_NODE_URLS`), the
+ * default. An unknown or invalid option is an IoTDBValidationError at construction, which lists every
+ * problem. See the user's guide, "Configuration".
+ */
 export interface SessionOptions {
-  /** @default '127.0.0.1' */
+  /**
+   * A connection string, `iotdb://user:password@host1:6667,host2:6668/?fetchSize=10000&tls=true`,
+   * for what this object does not say (the constructors also take the string alone). Several hosts
+   * make `nodeUrls`; parameters are options by name (`retry.maxElapsedMs` too); a table session takes
+   * its database from the path (`iotdb://host:6667/db`) or `database`. Percent-encode reserved characters
+   * of the user and password. @default none
+   */
+  url?: string;
+  /** @default `IOTDB_HOST`, else '127.0.0.1' */
   host?: string;
-  /** DataNode RPC port (`dn_rpc_port`). @default 6667 */
+  /** DataNode RPC port (`dn_rpc_port`). @default `IOTDB_PORT`, else 6667 */
   port?: number;
-  /** @default 'root' */
+  /** @default `IOTDB_USER`, else 'root' */
   username?: string;
-  /** @default 'root' */
+  /** Kept off the session's and pool's objects (never logged or shown). @default `IOTDB_PASSWORD`, else 'root' */
   password?: string;
   /** Rows the server sends per query response. @default 5000 */
   fetchSize?: number;
@@ -46,7 +70,8 @@ export interface SessionOptions {
   bufferPool?: BufferPool;
   /**
    * DataNodes to connect to, 'host:port' each; the session uses the first reachable one and fails over
-   * to the next when its connection is lost. Overrides host/port. @default [`${host}:${port}`]
+   * to the next when its connection is lost. Overrides host/port. @default `IOTDB_NODE_URLS`
+   * (comma-separated), else [`${host}:${port}`]
    */
   nodeUrls?: readonly string[];
   /**
@@ -71,10 +96,19 @@ export interface SessionOptions {
   transport?: Transport;
   /** Send each device's writes to the DataNode that leads its region, as the server recommends. @default true */
   enableRedirection?: boolean;
+  /**
+   * Where the client reports connects, failovers, retries, redirects and slow calls (pools: also their
+   * growth and shrinking): any object with pino's/console's `debug/info/warn/error(obj, msg)`. The
+   * password is never logged. See the user's guide, "Diagnostics". @default none (silent)
+   */
+  logger?: Logger;
+  /** A call that takes longer than this is logged at `warn` (with a logger set). 0 = never. @default 1000 */
+  slowCallMs?: number;
 }
 
-/** TableSession only: the database the session starts in (`USE db`). */
+/** Options of `TableSession`: SessionOptions and the database. */
 export interface TableSessionOptions extends SessionOptions {
+  /** The database the session starts in (`USE db`); also the connection string's path. @default none */
   database?: string;
 }
 
@@ -96,11 +130,15 @@ export interface ResolvedSessionOptions {
   readonly transport: Transport;
   readonly rpcCompression: boolean;
   readonly enableRedirection: boolean;
+  readonly logger: Logger | undefined;
+  readonly slowCallMs: number;
+  /** TableSession: the database it starts in */
+  readonly database: string | undefined;
 }
 
 const DEFAULTS = Object.freeze({
   host: '127.0.0.1',
-  port: 6667,
+  port: DEFAULT_PORT,
   username: 'root',
   password: 'root',
   fetchSize: 5000,
@@ -108,15 +146,16 @@ const DEFAULTS = Object.freeze({
   requestTimeoutMs: 60_000,
   maxFrameBytes: 512 * 1024 * 1024,
   enableFastSerialization: true,
-  int64As: 'bigint' as Int64Mode,
+  int64As: 'bigint',
   enableRedirection: true,
+  slowCallMs: 1000,
 });
 
 export function positiveInt(field: string, v: number, allowZero = false): number {
   if (!Number.isSafeInteger(v) || v < 0 || (!allowZero && v === 0)) {
     throw new IoTDBValidationError(
       field,
-      `needs a ${allowZero ? 'non-negative' : 'positive'} integer, got ${String(v)}`,
+      `needs a ${allowZero ? 'non-negative' : 'positive'} integer, got ${describe(v)}`,
     );
   }
   return v;
@@ -133,58 +172,129 @@ export function passwordOf(options: ResolvedSessionOptions): string {
   return passwords.get(options) ?? DEFAULTS.password;
 }
 
-/** Options over defaults; the password is held apart (see `passwords`). */
-export function resolveSessionOptions(o: SessionOptions = {}): ResolvedSessionOptions {
-  if (o === null || typeof o !== 'object')
-    throw new IoTDBValidationError('options', `needs an object, got ${o === null ? 'null' : typeof o}`);
-  const r = {
-    host: o.host ?? DEFAULTS.host,
-    port: positiveInt('port', o.port ?? DEFAULTS.port),
-    username: o.username ?? DEFAULTS.username,
-    fetchSize: positiveInt('fetchSize', o.fetchSize ?? DEFAULTS.fetchSize),
-    timeZone: o.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
-    connectTimeoutMs: positiveInt('connectTimeoutMs', o.connectTimeoutMs ?? DEFAULTS.connectTimeoutMs),
-    requestTimeoutMs: positiveInt('requestTimeoutMs', o.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs, true),
-    maxFrameBytes: positiveInt('maxFrameBytes', o.maxFrameBytes ?? DEFAULTS.maxFrameBytes),
-    enableFastSerialization: o.enableFastSerialization ?? DEFAULTS.enableFastSerialization,
-    int64As: o.int64As ?? DEFAULTS.int64As,
-    timestampAs: o.timestampAs ?? (o.int64As === 'number' ? 'number' : 'bigint'),
-    bufferPool: o.bufferPool ?? globalBufferPool,
-    endpoints: endpointsOf(o),
-    retry: resolveRetryOptions(o.retry),
-    transport: o.transport ?? transportOf(o.tls),
-    rpcCompression: o.rpcCompression ?? false,
-    enableRedirection: o.enableRedirection ?? DEFAULTS.enableRedirection,
-  };
-  if (typeof r.host !== 'string' || r.host.length === 0)
-    throw new IoTDBValidationError('host', 'needs a non-empty string');
-  if (r.port > 65535) throw new IoTDBValidationError('port', `needs 1-65535, got ${r.port}`);
-  if (typeof r.rpcCompression !== 'boolean')
-    throw new IoTDBValidationError('rpcCompression', `needs a boolean, got ${String(r.rpcCompression)}`);
-  if (r.timestampAs !== 'bigint' && r.timestampAs !== 'number' && r.timestampAs !== 'Date') {
-    throw new IoTDBValidationError('timestampAs', `needs 'bigint', 'number' or 'Date', got ${String(r.timestampAs)}`);
-  }
-  if (r.int64As !== 'bigint' && r.int64As !== 'number') {
-    throw new IoTDBValidationError('int64As', `needs 'bigint' or 'number', got ${String(r.int64As)}`);
-  }
-  if (o.password !== undefined && typeof o.password !== 'string')
-    throw new IoTDBValidationError('password', 'needs a string');
-  const resolved = Object.freeze(r) as ResolvedSessionOptions;
-  passwords.set(resolved, o.password ?? DEFAULTS.password);
+/** The model a session speaks; table sessions also take `database`. */
+export type SessionModel = 'tree' | 'table';
+
+/**
+ * A session's options, resolved with the documented precedence, per option: the options object, its
+ * connection string (`url`, or a string given instead of options), the environment (IOTDB_HOST, ...),
+ * the defaults. Every unknown or invalid option is reported in one IoTDBValidationError. Options
+ * already resolved (a pool resolves them once for all its sessions) are returned as they are.
+ */
+export function resolveSessionOptions(
+  input: SessionOptions | string = {},
+  model: SessionModel = 'tree',
+  env: NodeJS.ProcessEnv = process.env,
+): ResolvedSessionOptions {
+  if (isResolved(input)) return input;
+  const issues = new IssueList();
+  const layered = layerOptions(input, { table: model === 'table', pool: false }, issues, env);
+  const resolved = collectSessionOptions(layered, issues);
+  issues.throwIfAny();
   return resolved;
 }
 
-function transportOf(tls: SessionOptions['tls']): Transport {
+function isResolved(input: unknown): input is ResolvedSessionOptions {
+  return typeof input === 'object' && input !== null && passwords.has(input as ResolvedSessionOptions);
+}
+
+/** Options with every layer applied, checked one by one (problems go to `issues`) and completed with the defaults. */
+export function collectSessionOptions(o: LayeredOptions, issues: IssueList): ResolvedSessionOptions {
+  const int = (field: keyof LayeredOptions, fallback: number, allowZero = false): number =>
+    issues.take(() => positiveInt(field, (o[field] as number | undefined) ?? fallback, allowZero)) ?? fallback;
+  const bool = (field: keyof LayeredOptions, fallback: boolean): boolean =>
+    issues.take(() => checkBoolean(field, o[field] ?? fallback)) ?? fallback;
+  const int64As = (): Int64Mode =>
+    issues.take(() => checkOneOf('int64As', o.int64As ?? DEFAULTS.int64As, INT64_MODES)) ?? DEFAULTS.int64As;
+  const timestampAs = (int64: Int64Mode): TimestampMode => {
+    const fallback = int64 === 'number' ? 'number' : 'bigint';
+    return issues.take(() => checkOneOf('timestampAs', o.timestampAs ?? fallback, TIMESTAMP_MODES)) ?? fallback;
+  };
+  // in the order of the fields, so that the problems are listed in that order
+  let int64: Int64Mode;
+  const r: ResolvedSessionOptions = {
+    host: issues.take(() => checkString('host', o.host ?? DEFAULTS.host)) ?? DEFAULTS.host,
+    port: issues.take(() => portOf(o.port ?? DEFAULTS.port)) ?? DEFAULTS.port,
+    username: issues.take(() => checkString('username', o.username ?? DEFAULTS.username)) ?? DEFAULTS.username,
+    fetchSize: int('fetchSize', DEFAULTS.fetchSize),
+    timeZone: issues.take(() => checkString('timeZone', o.timeZone ?? processTimeZone())) ?? processTimeZone(),
+    connectTimeoutMs: int('connectTimeoutMs', DEFAULTS.connectTimeoutMs),
+    requestTimeoutMs: int('requestTimeoutMs', DEFAULTS.requestTimeoutMs, true),
+    maxFrameBytes: int('maxFrameBytes', DEFAULTS.maxFrameBytes),
+    enableFastSerialization: bool('enableFastSerialization', DEFAULTS.enableFastSerialization),
+    int64As: (int64 = int64As()),
+    timestampAs: timestampAs(int64),
+    bufferPool: issues.take(() => bufferPoolOf(o.bufferPool)) ?? globalBufferPool,
+    endpoints: issues.take(() => endpointsOf(o)) ?? [],
+    retry: retryOf(o.retry, issues),
+    transport: transportFor(o, issues),
+    rpcCompression: bool('rpcCompression', false),
+    enableRedirection: bool('enableRedirection', DEFAULTS.enableRedirection),
+    logger: issues.take(() => checkLogger(o.logger)),
+    slowCallMs: int('slowCallMs', DEFAULTS.slowCallMs, true),
+    database: o.database === undefined ? undefined : issues.take(() => checkString('database', o.database)),
+  };
+  const password: unknown = o.password ?? DEFAULTS.password;
+  if (typeof password !== 'string') issues.add('password', 'needs a string');
+  const resolved = Object.freeze(r);
+  passwords.set(resolved, typeof password === 'string' ? password : DEFAULTS.password);
+  return resolved;
+}
+
+const INT64_MODES: readonly Int64Mode[] = ['bigint', 'number'];
+const TIMESTAMP_MODES: readonly TimestampMode[] = ['bigint', 'number', 'Date'];
+
+function processTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
+
+function portOf(port: unknown): number {
+  if (typeof port !== 'number' || !Number.isSafeInteger(port) || port < 1 || port > 65535)
+    throw new IoTDBValidationError('port', `needs 1-65535, got ${describe(port)}`);
+  return port;
+}
+
+function bufferPoolOf(pool: unknown): BufferPool {
+  return pool === undefined ? globalBufferPool : checkMethods<BufferPool>('bufferPool', pool, ['acquire', 'release']);
+}
+
+function transportObject(transport: unknown): Transport {
+  return checkMethods<Transport>('transport', transport, ['connect']);
+}
+
+/** Each `retry` key checked (all of them reported), then the budget as a whole. */
+function retryOf(retry: unknown, issues: IssueList): ResolvedRetryOptions {
+  const before = issues.size;
+  if (typeof retry === 'object' && retry !== null) {
+    for (const [key, v] of Object.entries(retry)) {
+      if (RETRY_KEYS.has(key) && v !== undefined) issues.take(() => positiveInt(`retry.${key}`, v as number, true));
+    }
+  }
+  if (issues.size > before) return RETRY_DEFAULTS;
+  return issues.take(() => resolveRetryOptions(retry as RetryOptions | undefined)) ?? RETRY_DEFAULTS;
+}
+
+/** `transport`, else one for `tls` (checked either way). */
+function transportFor(o: LayeredOptions, issues: IssueList): Transport {
+  const forTls = issues.take(() => transportOf(o.tls)) ?? tcpTransport;
+  return o.transport === undefined ? forTls : (issues.take(() => transportObject(o.transport)) ?? tcpTransport);
+}
+
+function transportOf(tls: unknown): Transport {
   if (tls === undefined || tls === false) return tcpTransport;
   if (tls === true) return tlsTransport();
-  if (tls === null || typeof tls !== 'object')
-    throw new IoTDBValidationError('tls', `needs a boolean or tls.ConnectionOptions, got ${String(tls)}`);
+  if (tls === null || typeof tls !== 'object' || Array.isArray(tls))
+    throw new IoTDBValidationError('tls', `needs a boolean or tls.ConnectionOptions, got ${describe(tls)}`);
   return tlsTransport(tls);
 }
 
-function endpointsOf(o: SessionOptions): Endpoint[] {
+function endpointsOf(o: LayeredOptions): Endpoint[] {
   if (o.nodeUrls === undefined) return [{ host: o.host ?? DEFAULTS.host, port: o.port ?? DEFAULTS.port }];
   if (!Array.isArray(o.nodeUrls) || o.nodeUrls.length === 0)
     throw new IoTDBValidationError('nodeUrls', "needs at least one 'host:port'");
-  return o.nodeUrls.map((u, i) => parseEndpoint(u, `nodeUrls[${i}]`));
+  const issues = new IssueList();
+  const urls: readonly unknown[] = o.nodeUrls;
+  const endpoints = urls.map((u, i) => issues.take(() => parseEndpoint(u as string, `nodeUrls[${i}]`)));
+  issues.throwIfAny();
+  return endpoints as Endpoint[];
 }

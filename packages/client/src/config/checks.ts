@@ -1,0 +1,52 @@
+import { IoTDBValidationError } from '@iotdb/fast-serializer';
+
+/** Checks of single option values; each throws IoTDBValidationError naming the option. */
+
+export function checkString(field: string, v: unknown, allowEmpty = false): string {
+  if (typeof v !== 'string' || (!allowEmpty && v.length === 0))
+    throw new IoTDBValidationError(field, `needs a ${allowEmpty ? '' : 'non-empty '}string, got ${describe(v)}`);
+  return v;
+}
+
+export function checkBoolean(field: string, v: unknown): boolean {
+  if (typeof v !== 'boolean') throw new IoTDBValidationError(field, `needs true or false, got ${describe(v)}`);
+  return v;
+}
+
+export function checkOneOf<T extends string>(field: string, v: unknown, allowed: readonly T[]): T {
+  if (!(allowed as readonly unknown[]).includes(v)) {
+    const names = allowed.map((a) => `'${a}'`);
+    const list = `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`;
+    throw new IoTDBValidationError(field, `needs ${list}, got ${describe(v)}`);
+  }
+  return v as T;
+}
+
+/** An object with these methods (checked by shape: any implementation will do). */
+export function checkMethods<T extends object>(field: string, v: unknown, methods: readonly string[]): T {
+  const missing =
+    typeof v !== 'object' || v === null
+      ? methods
+      : methods.filter((m) => typeof (v as Record<string, unknown>)[m] !== 'function');
+  if (missing.length > 0) {
+    const needed = methods.map((m) => `${m}()`).join(' and ');
+    throw new IoTDBValidationError(field, `needs an object with ${needed}, got ${describe(v)}`);
+  }
+  return v as T;
+}
+
+/** A value for an error message: short, and never an object's contents. */
+export function describe(v: unknown): string {
+  switch (typeof v) {
+    case 'string':
+      return `'${v.length > 40 ? `${v.slice(0, 40)}...` : v}'`;
+    case 'object':
+      return v === null ? 'null' : Array.isArray(v) ? 'an array' : 'an object';
+    case 'function':
+      return 'a function';
+    case 'symbol':
+      return v.toString();
+    default:
+      return String(v);
+  }
+}

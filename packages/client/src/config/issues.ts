@@ -1,0 +1,79 @@
+import { IoTDBValidationError, type ValidationIssue } from '@iotdb/fast-serializer';
+
+/**
+ * The problems found while checking a session's or a pool's options. Every option is checked and
+ * every problem collected, so that one IoTDBValidationError lists them all instead of the first.
+ */
+export class IssueList {
+  readonly #issues: ValidationIssue[] = [];
+
+  get size(): number {
+    return this.#issues.length;
+  }
+
+  add(field: string, message: string): void {
+    this.#issues.push({ field, message });
+  }
+
+  /** fn's value; or, when fn refuses its input with IoTDBValidationError, undefined and its problems noted. */
+  take<T>(fn: () => T): T | undefined {
+    try {
+      return fn();
+    } catch (e) {
+      if (!(e instanceof IoTDBValidationError)) throw e;
+      this.#issues.push(...e.issues);
+      return undefined;
+    }
+  }
+
+  /** Throws one IoTDBValidationError listing every problem, if there is any. */
+  throwIfAny(): void {
+    if (this.#issues.length > 0) throw validationErrorOf(this.#issues);
+  }
+}
+
+/** One problem: the error as it always was (`field: message`); several: `options`, one line each. */
+export function validationErrorOf(issues: readonly ValidationIssue[]): IoTDBValidationError {
+  if (issues.length === 1) return new IoTDBValidationError(issues[0].field, issues[0].message, { issues });
+  const lines = issues.map((i) => `\n  - ${i.field}: ${i.message}`).join('');
+  return new IoTDBValidationError('options', `${issues.length} problems${lines}`, { issues });
+}
+
+/**
+ * Flags the keys of `given` that are not in `known` (which values are fine is checked elsewhere),
+ * suggesting the nearest known key for a near miss. Values are never quoted: one may be a password.
+ */
+export function checkKnownKeys(given: object, known: ReadonlySet<string>, prefix: string, issues: IssueList): void {
+  for (const key of Object.keys(given)) {
+    if (known.has(key)) continue;
+    const near = nearest(key, known);
+    issues.add(`${prefix}${key}`, `unknown option${near === undefined ? '' : ` (did you mean '${near}'?)`}`);
+  }
+}
+
+/** The known key closest to `key`: the same but for case, or within two edits. */
+export function nearest(key: string, known: Iterable<string>): string | undefined {
+  let best: string | undefined;
+  let bestDistance = 3;
+  for (const k of known) {
+    const d = k.toLowerCase() === key.toLowerCase() ? 0 : editDistance(key, k, bestDistance);
+    if (d < bestDistance) [best, bestDistance] = [k, d];
+  }
+  return best;
+}
+
+/** Levenshtein distance, or `limit` once it cannot be below it. */
+function editDistance(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) >= limit) return limit;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1);
+      row.push(Math.min(previous[j] + 1, row[j - 1] + 1, substitution));
+    }
+    if (Math.min(...row) >= limit) return limit;
+    previous = row;
+  }
+  return Math.min(previous[b.length], limit);
+}

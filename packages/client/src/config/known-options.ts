@@ -1,0 +1,89 @@
+import type { PoolOptions } from '../pool/pool-options.js';
+import type { RetryOptions } from '../retry/retry-policy.js';
+import type { SessionOptions, TableSessionOptions } from '../session/options.js';
+
+/** The DataNode RPC port (`dn_rpc_port`) when nothing gives another. */
+export const DEFAULT_PORT = 6667;
+
+/** What is being configured: a tree or table session, alone or pooled. */
+export interface ConfigTarget {
+  readonly table: boolean;
+  readonly pool: boolean;
+}
+
+/**
+ * How a connection string parameter becomes an option's value (`?fetchSize=100` is the number 100);
+ * null: the option is not a parameter (the address and the user are the URL's own parts, objects
+ * and functions cannot be written in a URL).
+ */
+export type ParamType = 'integer' | 'boolean' | 'string' | null;
+
+// Records over every key, so that an option added to the types without being listed here is a compile error.
+const SESSION: Record<keyof SessionOptions, ParamType> = {
+  url: null,
+  host: null,
+  port: null,
+  username: null,
+  password: null,
+  nodeUrls: null,
+  fetchSize: 'integer',
+  timeZone: 'string',
+  connectTimeoutMs: 'integer',
+  requestTimeoutMs: 'integer',
+  maxFrameBytes: 'integer',
+  enableFastSerialization: 'boolean',
+  int64As: 'string',
+  timestampAs: 'string',
+  bufferPool: null,
+  retry: null,
+  tls: 'boolean',
+  rpcCompression: 'boolean',
+  transport: null,
+  enableRedirection: 'boolean',
+  logger: null,
+  slowCallMs: 'integer',
+};
+
+const TABLE: Record<Exclude<keyof TableSessionOptions, keyof SessionOptions>, ParamType> = {
+  database: 'string',
+};
+
+const POOL: Record<keyof PoolOptions, ParamType> = {
+  maxSize: 'integer',
+  minSize: 'integer',
+  maxIdleTimeMs: 'integer',
+  waitTimeoutMs: 'integer',
+  healthCheckIntervalMs: 'integer',
+  deviceBinding: 'boolean',
+};
+
+const RETRY: Record<keyof RetryOptions, ParamType> = {
+  maxElapsedMs: 'integer',
+  initialDelayMs: 'integer',
+  maxDelayMs: 'integer',
+};
+
+/** The options `target` takes, each with its parameter type. */
+function optionsOf(target: ConfigTarget): [string, ParamType][] {
+  return [
+    ...Object.entries(SESSION),
+    ...(target.table ? Object.entries(TABLE) : []),
+    ...(target.pool ? Object.entries(POOL) : []),
+  ];
+}
+
+/** The option names `target` takes (for unknown-option errors). */
+export function knownOptions(target: ConfigTarget): ReadonlySet<string> {
+  return new Set(optionsOf(target).map(([name]) => name));
+}
+
+/** The keys of `retry`. */
+export const RETRY_KEYS: ReadonlySet<string> = new Set(Object.keys(RETRY));
+
+/** The connection string parameters `target` takes: its scalar options and `retry.*`, with their types. */
+export function connectionParams(target: ConfigTarget): ReadonlyMap<string, Exclude<ParamType, null>> {
+  const params = new Map<string, Exclude<ParamType, null>>();
+  for (const [name, type] of optionsOf(target)) if (type !== null) params.set(name, type);
+  for (const [name, type] of Object.entries(RETRY)) if (type !== null) params.set(`retry.${name}`, type);
+  return params;
+}

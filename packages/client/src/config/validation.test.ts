@@ -1,0 +1,177 @@
+import { inspect } from 'node:util';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { BufferPool, IoTDBValidationError } from '@iotdb/fast-serializer';
+import { Session } from '../session/session.js';
+import { TableSession } from '../session/table-session.js';
+import { SessionPool, TableSessionPool } from '../pool/session-pool.js';
+import { FakeTransport } from '../transport/fake-transport.js';
+import type { SessionOptions } from '../session/options.js';
+
+function errorOf(fn: () => unknown): IoTDBValidationError {
+  try {
+    fn();
+  } catch (e) {
+    expect(e).toBeInstanceOf(IoTDBValidationError);
+    return e as IoTDBValidationError;
+  }
+  throw new Error('did not throw');
+}
+
+/** Options as a user's untyped config file might hold them. */
+const untyped = (o: Record<string, unknown>) => o as SessionOptions;
+
+beforeEach(() => {
+  for (const v of ['IOTDB_HOST', 'IOTDB_PORT', 'IOTDB_USER', 'IOTDB_PASSWORD', 'IOTDB_NODE_URLS'])
+    vi.stubEnv(v, undefined);
+});
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
+describe('validation at construction: one error listing every problem', () => {
+  it('lists every unknown and invalid option at once, each in `issues` and on its own line', () => {
+    const e = errorOf(() => new Session(untyped({ fetchsize: 10, port: 0, int64As: 'x', retry: { maxElapsed: 1 } })));
+    expect(e.code).toBe('IOTDB_INVALID_ARG');
+    expect(e.field).toBe('options');
+    expect(e.issues).toEqual([
+      { field: 'fetchsize', message: "unknown option (did you mean 'fetchSize'?)" },
+      { field: 'retry.maxElapsed', message: "unknown option (did you mean 'maxElapsedMs'?)" },
+      { field: 'port', message: 'needs 1-65535, got 0' },
+      { field: 'int64As', message: "needs 'bigint' or 'number', got 'x'" },
+    ]);
+    expect(e.message).toBe(
+      'options: 4 problems' +
+        "\n  - fetchsize: unknown option (did you mean 'fetchSize'?)" +
+        "\n  - retry.maxElapsed: unknown option (did you mean 'maxElapsedMs'?)" +
+        '\n  - port: needs 1-65535, got 0' +
+        "\n  - int64As: needs 'bigint' or 'number', got 'x'",
+    );
+  });
+
+  it('keeps the one-problem error as it was: the field and its message', () => {
+    const e = errorOf(() => new Session({ fetchSize: -1 }));
+    expect(e.field).toBe('fetchSize');
+    expect(e.message).toBe('fetchSize: needs a positive integer, got -1');
+    expect(e.issues).toEqual([{ field: 'fetchSize', message: 'needs a positive integer, got -1' }]);
+  });
+
+  it('suggests nothing for a name far from every option', () => {
+    expect(errorOf(() => new Session(untyped({ colour: 'blue' }))).message).toBe('colour: unknown option');
+  });
+
+  it('checks problems of the URL and of the options together', () => {
+    const e = errorOf(() => new Session({ url: 'iotdb://h:0?fetchSize=x', requestTimeoutMs: -1 }));
+    expect(e.issues.map((i) => i.field)).toEqual(['url', 'fetchSize', 'requestTimeoutMs']);
+  });
+
+  it('refuses the table options on tree sessions and pool options on sessions', () => {
+    expect(errorOf(() => new Session(untyped({ database: 'db' }))).field).toBe('database');
+    expect(errorOf(() => new TableSession(untyped({ maxSize: 2 }))).field).toBe('maxSize');
+  });
+
+  it('pools check session and pool options at construction, all together', async () => {
+    const e = errorOf(() => new SessionPool(untyped({ maxSize: 0, fetchSize: 0, minSize: -1, typo: 1 })));
+    expect(e.issues.map((i) => i.field).sort()).toEqual(['fetchSize', 'maxSize', 'minSize', 'typo']);
+    expect(errorOf(() => new TableSessionPool(untyped({ databse: 'db' }))).message).toContain(
+      "did you mean 'database'",
+    );
+    expect(errorOf(() => new SessionPool({ minSize: 3, maxSize: 2 })).field).toBe('minSize');
+    expect(errorOf(() => new SessionPool({ deviceBinding: 'yes' as unknown as boolean })).field).toBe('deviceBinding');
+    const fine = new TableSessionPool({ database: 'db', maxSize: 2, transport: new FakeTransport() });
+    await fine.close();
+  });
+
+  it('refuses what is not an options object or a connection string', () => {
+    expect(errorOf(() => new Session(null as unknown as SessionOptions)).field).toBe('options');
+    expect(errorOf(() => new SessionPool(42 as unknown as SessionOptions)).field).toBe('options');
+    expect(errorOf(() => new Session({ url: 42 as unknown as string })).field).toBe('url');
+  });
+});
+
+describe('validation of nested options', () => {
+  it('retry: its own keys, each one checked', () => {
+    const e = errorOf(() => new Session({ retry: { maxElapsedMs: -1, initialDelayMs: 1.5 } }));
+    expect(e.issues.map((i) => i.field)).toEqual(['retry.maxElapsedMs', 'retry.initialDelayMs']);
+    expect(errorOf(() => new Session({ retry: { initialDelayMs: 10, maxDelayMs: 5 } })).field).toBe('retry.maxDelayMs');
+    expect(errorOf(() => new Session(untyped({ retry: 3 }))).field).toBe('retry');
+  });
+
+  it("tls: true, or Node's tls.ConnectionOptions whatever their keys", () => {
+    expect(() => new Session({ tls: true })).not.toThrow();
+    expect(
+      () => new Session({ tls: { ca: 'x', rejectUnauthorized: false, servername: 'db', minVersion: 'TLSv1.3' } }),
+    ).not.toThrow();
+    expect(errorOf(() => new Session(untyped({ tls: 'yes' }))).field).toBe('tls');
+  });
+
+  it('transport, bufferPool and logger: objects checked by their methods', () => {
+    expect(() => new Session({ transport: new FakeTransport(), bufferPool: new BufferPool() })).not.toThrow();
+    const logger = { debug() {}, info() {}, warn() {}, error() {} };
+    expect(() => new SessionPool({ logger })).not.toThrow();
+    const e = errorOf(
+      () => new Session(untyped({ transport: {}, bufferPool: { acquire() {} }, logger: { info() {} } })),
+    );
+    expect(e.issues.map((i) => i.field)).toEqual(['bufferPool', 'transport', 'logger']);
+    expect(e.issues[0].message).toBe('needs an object with acquire() and release(), got an object');
+  });
+
+  it('checks the types of scalar options', () => {
+    const e = errorOf(
+      () => new Session(untyped({ host: 5, username: '', timeZone: 3, rpcCompression: 'no', enableRedirection: 1 })),
+    );
+    expect(e.issues.map((i) => i.field)).toEqual([
+      'host',
+      'username',
+      'timeZone',
+      'rpcCompression',
+      'enableRedirection',
+    ]);
+  });
+
+  it('lists every bad node of nodeUrls', () => {
+    const e = errorOf(() => new Session({ nodeUrls: ['a:1', 'b', 'c:0'] }));
+    expect(e.issues.map((i) => i.field)).toEqual(['nodeUrls[1]', 'nodeUrls[2]']);
+  });
+});
+
+describe('passwords stay out of errors and objects', () => {
+  const secret = 'Zs9-hunter2';
+
+  it('no error message, issue or JSON of an error shows the password of the options or the URL', () => {
+    const errors = [
+      errorOf(() => new Session(untyped({ password: secret, fetchSize: 0, bogus: secret }))),
+      errorOf(() => new Session(`iotdb://root:${secret}@h:0?fetchSize=x`)),
+      errorOf(() => new SessionPool({ url: `iotdb://root:${secret}@h:6667`, maxSize: 0 })),
+      errorOf(() => new Session(`iotdb://root:${secret}/x@h:6667`)),
+      errorOf(() => new Session(`iotdb://root:${secret}@h:6667/db`)),
+      errorOf(() => new Session(untyped({ password: 42 }))),
+    ];
+    for (const e of errors) {
+      expect(e.message).not.toContain(secret);
+      expect(JSON.stringify(e.issues)).not.toContain(secret);
+      expect(inspect(e, { depth: 10, showHidden: true })).not.toContain(secret);
+    }
+  });
+
+  it('no session or pool built from a URL shows its password or the URL (inspect, JSON)', async () => {
+    const url = `iotdb://root:${secret}@h:6667`;
+    const objects = [new Session(url), new TableSession({ url }), new SessionPool(url), new TableSessionPool(url)];
+    for (const o of objects) {
+      expect(inspect(o, { showHidden: true, depth: 10 })).not.toContain(secret);
+      expect(JSON.stringify(Object.entries(o))).not.toContain(secret);
+    }
+    await Promise.all(objects.map((o) => o.close()));
+  });
+});
+
+describe("the user's guide example", () => {
+  it('prints the three problems as the guide shows them', () => {
+    const e = errorOf(() => new SessionPool(untyped({ fetchsize: 100, maxSize: 0, retry: { maxElapsed: 5 } })));
+    expect(e.message).toBe(
+      'options: 3 problems\n' +
+        "  - fetchsize: unknown option (did you mean 'fetchSize'?)\n" +
+        "  - retry.maxElapsed: unknown option (did you mean 'maxElapsedMs'?)\n" +
+        '  - maxSize: needs at least 1',
+    );
+  });
+});
