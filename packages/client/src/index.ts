@@ -21,6 +21,15 @@ export { RowRecord } from './session/row-record.js';
 export type { IoTDBValue } from './session/row-record.js';
 export type { ColumnarResult } from './session/columnar.js';
 export type { SessionOptions, TableSessionOptions, Int64Mode, TimestampMode } from './session/options.js';
+export { CHANNELS } from './diagnostics/channels.js';
+export type {
+  TraceContext,
+  ConnectTraceContext,
+  QueryTraceContext,
+  InsertTraceContext,
+} from './diagnostics/channels.js';
+export type { Logger } from './diagnostics/logger.js';
+export type { SessionStats } from './diagnostics/stats.js';
 export {
   IoTDBError,
   IoTDBValidationError,
@@ -82,6 +91,8 @@ export type {
   BufferPoolStats,
   TSStatus,
   TAggregationTypeName,
+  ValidationIssue,
+  ValidationErrorOptions,
 } from '@iotdb/fast-serializer';
 export { Writer } from './writer/writer.js';
 export type { WriterStats } from './writer/writer.js';

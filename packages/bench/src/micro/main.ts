@@ -20,6 +20,7 @@ import { AnchorTabletBuilder, toPlainColumns, toRowMajor } from '../workload/anc
 import { anchorTsBlock } from '../workload/anchor-tsblock.js';
 import { runJavaCodec } from './java-reference.js';
 import { encodeNaive } from './naive-baseline.js';
+import { diagnosticsReport, measureDiagnostics } from './diagnostics.js';
 
 /**
  * `pnpm bench`: codec microbenchmarks on the anchor workload (no server), single thread, and the Java
@@ -61,7 +62,7 @@ const queryResponse = {
   status: { code: 200 },
   columns: blockTypes.map((_, s) => `root.bench.d000.s${s}`),
   dataTypeList: ['FLOAT', 'DOUBLE', 'INT32', 'INT64', 'TEXT', 'BOOLEAN'].flatMap((n, i) =>
-    Array(SENSORS * [0.3, 0.2, 0.2, 0.1, 0.1, 0.1][i]).fill(n),
+    new Array<string>(SENSORS * [0.3, 0.2, 0.2, 0.1, 0.1, 0.1][i]).fill(n),
   ),
   queryResult: [block],
   moreData: false,
@@ -117,6 +118,7 @@ add('Buffer.allocUnsafeSlow 256 KiB', 0, () => Buffer.allocUnsafeSlow(262144));
 
 const poolBefore = pool.getStats();
 await bench.run();
+const diagnostics = await measureDiagnostics(seconds * 5);
 const rows = bench.tasks.map((t) => {
   const r = t.result as { latency?: { mean: number; p50?: number; rme: number; samplesCount?: number } } | undefined;
   const medianMs = r?.latency?.p50 ?? r?.latency?.mean ?? NaN;
@@ -140,6 +142,7 @@ console.log(
 const encode = rate('encode 500x50 tablet: typed-array columns');
 const naive = rate('encode 500x50 tablet: naive (plain encoder + thrift generated struct)');
 console.log(`fast path / naive thrift baseline: ${(encode / naive).toFixed(1)}x`);
+console.log(diagnosticsReport(diagnostics));
 const compactBytes = encodeFast(typed, writeInsertTabletReqCompact);
 const binaryBytes = encodeFast(typed);
 console.log(
@@ -151,7 +154,7 @@ let java = null;
 if (withJava) {
   console.log(`running the Java reference (java/codec.sh ${Math.max(3, seconds * 2)}) ...`);
   java = runJavaCodec(Math.max(3, seconds * 2));
-  if (java === null) console.log('java not found: no Java reference in this run');
+  if (java === null) console.log('no Java reference in this run');
 }
 const ratios = java && {
   encode_typed: encode / java.encodePointsPerS,

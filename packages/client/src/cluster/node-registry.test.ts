@@ -46,7 +46,10 @@ describe('NodeRegistry: health', () => {
     const { r, advance } = registry();
     const quarantineOf = () => {
       let ms = 0;
-      while (!r.isAvailable(B)) (advance(100), (ms += 100));
+      while (!r.isAvailable(B)) {
+        advance(100);
+        ms += 100;
+      }
       return ms;
     };
     const lengths = [1, 2, 3, 4, 5].map(() => (r.markFailed(B), quarantineOf()));

@@ -26,13 +26,20 @@ interface Health {
  */
 export class NodeRegistry {
   readonly seeds: readonly Endpoint[];
-  readonly #redirects = new RedirectCache();
+  readonly #redirects: RedirectCache;
   readonly #health = new Map<string, Health>();
   readonly #quarantine: QuarantineOptions;
   readonly #now: () => number;
 
-  constructor(seeds: readonly Endpoint[], quarantine: QuarantineOptions, now: () => number = Date.now) {
+  /** `onRoute`: told when a redirect sends a device's writes to another node */
+  constructor(
+    seeds: readonly Endpoint[],
+    quarantine: QuarantineOptions,
+    now: () => number = Date.now,
+    onRoute?: (device: string, endpoint: Endpoint) => void,
+  ) {
     this.seeds = seeds;
+    this.#redirects = new RedirectCache(onRoute);
     this.#quarantine = quarantine;
     this.#now = now;
   }

@@ -8,6 +8,12 @@ import { endpointKey, type Endpoint } from './endpoint.js';
  */
 export class RedirectCache {
   readonly #byDevice = new Map<string, Endpoint>();
+  readonly #onRoute: ((device: string, endpoint: Endpoint) => void) | undefined;
+
+  /** `onRoute`: told when a device's writes go to another node from now on (for stats and logs) */
+  constructor(onRoute?: (device: string, endpoint: Endpoint) => void) {
+    this.#onRoute = onRoute;
+  }
 
   get size(): number {
     return this.#byDevice.size;
@@ -46,7 +52,11 @@ export class RedirectCache {
 
   #set(device: string, e: TEndPoint, accept: (e: Endpoint) => boolean): void {
     if (e.ip === '0.0.0.0' || !e.ip) return; // a node that does not know its own address
+    const known = this.#byDevice.get(device);
+    if (known !== undefined && known.host === e.ip && known.port === e.port) return;
     const endpoint = { host: e.ip, port: e.port };
-    if (accept(endpoint)) this.#byDevice.set(device, endpoint);
+    if (!accept(endpoint)) return;
+    this.#byDevice.set(device, endpoint);
+    this.#onRoute?.(device, endpoint);
   }
 }

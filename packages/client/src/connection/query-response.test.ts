@@ -10,7 +10,6 @@ import {
   readStruct,
   writeStruct,
   type TSExecuteStatementResp,
-  type TsBlockCase,
 } from '@iotdb/fast-serializer';
 import { FrameDecoder } from './frame-decoder.js';
 
@@ -21,7 +20,7 @@ import { FrameDecoder } from './frame-decoder.js';
 const file = parseVectorFile(
   readFileSync(new URL('../../../fast-serializer/fixtures/vectors/tsblock.json', import.meta.url), 'utf8'),
 );
-const cases = (file.kind === 'tsblock' ? file.cases : []) as TsBlockCase[];
+const cases = file.kind === 'tsblock' ? file.cases : [];
 
 function framedResponse(): Buffer {
   const w = new ByteWriter(1024);
@@ -43,7 +42,7 @@ function decodeAll(chunks: Buffer[]): TSExecuteStatementResp {
   const d = new FrameDecoder(1 << 20);
   for (const c of chunks) d.push(c, (f) => frames.push(f));
   expect(frames).toHaveLength(1);
-  return readStruct<TSExecuteStatementResp>(new ByteReader(frames[0]), TSExecuteStatementRespSchema);
+  return readStruct(new ByteReader(frames[0]), TSExecuteStatementRespSchema);
 }
 
 function expectBlocksMatchVectors(resp: TSExecuteStatementResp): void {

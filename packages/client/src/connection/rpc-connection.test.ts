@@ -98,6 +98,7 @@ function options(port: number, over: Partial<ConnectionOptions> = {}): Connectio
     requestTimeoutMs: 2000,
     maxFrameBytes: 1 << 20,
     bufferPool: new BufferPool(),
+    compact: false,
     ...over,
   };
 }

@@ -1,6 +1,7 @@
 import {
   ByteReader,
   ByteWriter,
+  FRAME_HEADER_BYTES,
   IClientRPCService,
   IoTDBProtocolError,
   TApplicationError,
@@ -22,6 +23,8 @@ import {
 } from '@iotdb/fast-serializer';
 import { endpointKey, type Endpoint } from '../cluster/endpoint.js';
 import { IoTDBConnectionError, IoTDBTimeoutError, failureOf, type ConnectionFailure } from '../errors.js';
+import type { TraceContext } from '../diagnostics/channels.js';
+import type { WireCounters } from '../diagnostics/stats.js';
 import type { Transport, TransportStream } from '../transport/transport.js';
 import { FrameDecoder } from './frame-decoder.js';
 
@@ -47,6 +50,8 @@ export interface ConnectionOptions {
   readonly compact: boolean;
   /** aborts the connect */
   readonly signal?: AbortSignal;
+  /** where requests and bytes are counted (the session's stats) */
+  readonly counters?: WireCounters;
 }
 
 export interface CallOptions {
@@ -90,6 +95,9 @@ export class RpcConnection {
   #pending: Pending | null = null;
   #queue: Promise<unknown> = Promise.resolve();
   #seqid = 0;
+  readonly #counters: WireCounters;
+  /** the trace whose calls are being started (see withTrace); null nearly always */
+  #trace: TraceContext | null = null;
   /** why the connection is unusable: a connection failure, a timeout, or a reply that broke the protocol */
   #broken: IoTDBConnectionError | IoTDBProtocolError | null = null;
 
@@ -98,6 +106,7 @@ export class RpcConnection {
     this.key = endpointKey(endpoint);
     this.#options = options;
     this.#decoder = new FrameDecoder(options.maxFrameBytes);
+    this.#counters = options.counters ?? { requests: 0, bytesOut: 0, bytesIn: 0 };
   }
 
   static async open(endpoint: Endpoint, options: ConnectionOptions): Promise<RpcConnection> {
@@ -124,7 +133,8 @@ export class RpcConnection {
     args: ArgsOf<M> | ArgsWriter,
     options: CallOptions = {},
   ): Promise<ResultOf<M>> {
-    const run = () => this.#call(method, args, options);
+    const trace = this.#trace;
+    const run = () => this.#call(method, args, options, trace);
     const next = this.#queue.then(run, run);
     this.#queue = next.catch(() => undefined);
     return next;
@@ -134,15 +144,41 @@ export class RpcConnection {
     method: M,
     args: ArgsOf<M> | ArgsWriter,
     options: CallOptions,
+    trace: TraceContext | null,
   ): Promise<ResultOf<M>> {
     if (this.#broken) throw this.#notSent(this.#broken);
     if (options.signal?.aborted) throw options.signal.reason;
     const seqid = (this.#seqid = (this.#seqid + 1) | 0);
     const request = this.#encode(method, seqid, args, options.sensitive === true);
     const reply = this.#awaitReply(method, options);
+    const bytes = request.view();
+    const counters = this.#counters;
+    counters.requests++;
+    counters.bytesOut += bytes.length;
+    if (trace !== null) {
+      trace.endpoint = this.key;
+      trace.bytesOut += bytes.length;
+    }
     // the pooled buffer goes back once written
-    this.#stream!.write(request.view(), () => release(request, options.sensitive === true));
-    return this.#decodeReply(method, seqid, await reply);
+    this.#stream!.write(bytes, () => release(request, options.sensitive === true));
+    const frame = await reply;
+    counters.bytesIn += frame.length + FRAME_HEADER_BYTES;
+    if (trace !== null) trace.bytesIn += frame.length + FRAME_HEADER_BYTES;
+    return this.#decodeReply(method, seqid, frame);
+  }
+
+  /**
+   * Runs `start`, and counts the calls it starts on this connection (synchronously, as every caller
+   * does: `call()` reads the trace before it returns) into `trace`: their endpoint and bytes. Used only
+   * while someone subscribes to the channels; a call started later is not counted.
+   */
+  withTrace<T>(trace: TraceContext, start: () => T): T {
+    this.#trace = trace;
+    try {
+      return start();
+    } finally {
+      this.#trace = null;
+    }
   }
 
   /**
@@ -169,7 +205,7 @@ export class RpcConnection {
           ? e
           : new IoTDBProtocolError(`${method}: malformed reply (${String(e)})`, { cause: e });
       this.#breakWith(new IoTDBProtocolError(`${this.key}: ${method}: ${error.message}`, { cause: error }));
-      throw this.#broken;
+      throw this.#broken!; // set now, or earlier by the first error (which it keeps)
     }
   }
 

@@ -11,7 +11,7 @@ export async function runAll<T>(
   concurrency: number,
   run: (i: number) => Promise<T>,
 ): Promise<T[]> {
-  const results: (T | undefined)[] = new Array(count);
+  const results = new Array<T | undefined>(count);
   const failures: BatchFailure[] = [];
   const succeeded: number[] = [];
   let next = 0;

@@ -2,9 +2,16 @@ import { IoTDBAbortError, IoTDBPoolTimeoutError, IoTDBSessionClosedError, withCa
 import { resolveRetryOptions, type ResolvedRetryOptions, type RetryOptions } from '../retry/retry-policy.js';
 import { withRetry } from '../retry/with-retry.js';
 import type { BaseSession } from '../session/base-session.js';
+import { checkLogger, type Logger } from '../diagnostics/logger.js';
+import { Recorder } from '../diagnostics/recorder.js';
+import { addStats, type SessionStats } from '../diagnostics/stats.js';
 import { resolvePoolOptions, type PoolOptions, type ResolvedPoolOptions } from './pool-options.js';
 
-export interface PoolStats {
+/**
+ * A pool's state now, and the counters of every session it had (open and closed ones, and the
+ * attempts to open one) added up: see SessionStats.
+ */
+export interface PoolStats extends SessionStats {
   /** sessions open (idle + in use) */
   size: number;
   idle: number;
@@ -13,7 +20,14 @@ export interface PoolStats {
   waiting: number;
   /** sessions being opened */
   opening: number;
+  /** sessions opened since the pool was made */
+  sessionsCreated: number;
+  /** sessions closed since the pool was made: idle too long, broken, context changed, the pool closed */
+  sessionsClosed: number;
 }
+
+/** Why a pooled session was closed, as the logs say. */
+type CloseReason = 'idle' | 'broken' | 'context-changed' | 'pool-closed';
 
 interface Slot<S> {
   session: S | null;
@@ -55,9 +69,14 @@ export class Pool<S extends BaseSession> {
   #closing: Promise<void> | null = null;
   #drained: (() => void) | null = null;
   readonly #timer: NodeJS.Timeout;
+  /** the pool's own events (growth, shrinking, retried opens), and the counters of sessions no longer in a slot */
+  readonly #recorder: Recorder;
+  #sessionsCreated = 0;
+  #sessionsClosed = 0;
 
-  constructor(create: () => S, options: PoolOptions & { retry?: RetryOptions }) {
+  constructor(create: () => S, options: PoolOptions & { retry?: RetryOptions; logger?: Logger }) {
     this.poolOptions = resolvePoolOptions(options);
+    this.#recorder = new Recorder(checkLogger(options.logger), 0);
     this.#retry = resolveRetryOptions(options.retry);
     this.#create = create;
     this.#slots = Array.from({ length: this.poolOptions.maxSize }, () => ({
@@ -72,7 +91,7 @@ export class Pool<S extends BaseSession> {
   /** Opens minSize sessions now (otherwise sessions open on first use). */
   async open(opts: ExecuteOptions = {}): Promise<void> {
     const slots = this.#slots.slice(0, this.poolOptions.minSize);
-    await Promise.all(slots.map((_, i) => this.executeOn(i, async () => undefined, opts.signal)));
+    await Promise.all(slots.map((_, i) => this.executeOn(i, () => Promise.resolve(), opts.signal)));
   }
 
   /** Borrows a session for `fn` and gives it back when fn settles. */
@@ -99,19 +118,27 @@ export class Pool<S extends BaseSession> {
     }
   }
 
+  /** The pool's state and counters now (a new object each time). */
   stats(): PoolStats {
     let size = 0;
     let inUse = 0;
+    const counters = { ...this.#recorder.stats };
     for (const s of this.#slots) {
-      if (s.session !== null) size++;
+      if (s.session !== null) {
+        size++;
+        addStats(counters, s.session.stats());
+      }
       if (s.busy) inUse++;
     }
     return {
+      ...counters,
       size,
       idle: this.#slots.filter((s) => s.session !== null && !s.busy).length,
       inUse,
       waiting: this.#waiters.length,
       opening: this.#opening,
+      sessionsCreated: this.#sessionsCreated,
+      sessionsClosed: this.#sessionsClosed,
     };
   }
 
@@ -133,11 +160,24 @@ export class Pool<S extends BaseSession> {
     if (this.#slots.some((s) => s.busy)) {
       const drained = new Promise<void>((resolve) => (this.#drained = resolve));
       // a borrowed session may be held by an open data set: closing those gives their slots back
-      await Promise.all(this.#slots.map((s) => (s.busy ? s.session?.closeDataSets() : undefined)));
+      await Promise.all(this.#slots.flatMap((s) => (s.busy && s.session !== null ? [s.session.closeDataSets()] : [])));
       await drained;
     }
-    await Promise.all(this.#slots.map((s) => s.session?.close().catch(() => undefined)));
-    for (const s of this.#slots) s.session = null;
+    await Promise.all(
+      this.#slots.flatMap((s) => (s.session === null ? [] : [s.session.close().catch(() => undefined)])),
+    );
+    for (const s of this.#slots) {
+      if (s.session !== null) this.#retire(s.session, 'pool-closed');
+      s.session = null;
+    }
+  }
+
+  /** A session leaves its slot: its counters stay in the pool's, and the logs hear why. */
+  #retire(session: S, reason: CloseReason): void {
+    addStats(this.#recorder.stats, session.stats());
+    this.#sessionsClosed++;
+    const size = this.#slots.filter((s) => s.session !== null && s.session !== session).length;
+    this.#recorder.logger?.info({ event: 'pool-shrink', reason, size }, `iotdb pool: session closed (${reason})`);
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
@@ -183,6 +223,7 @@ export class Pool<S extends BaseSession> {
     if (s.session?.contextChanged) {
       // a borrower ran USE or SET SQL_DIALECT: the next one gets a fresh session in the pool's context
       void s.session.close().catch(() => undefined);
+      this.#retire(s.session, 'context-changed');
       s.session = null;
     }
     const at = this.#waiters.findIndex((w) => w.slot === i || w.slot === null);
@@ -205,22 +246,39 @@ export class Pool<S extends BaseSession> {
   async #openSession(signal: AbortSignal | undefined): Promise<S> {
     this.#opening++;
     const joined = signal === undefined ? this.#lifetime.signal : AbortSignal.any([signal, this.#lifetime.signal]);
+    const report = { recorder: this.#recorder, operation: 'pool: open a session' };
     try {
-      return await withRetry('connect', this.#retry, joined, async () => {
-        const session = this.#create();
-        try {
-          await session.open({ signal: joined });
-          return session;
-        } catch (error) {
-          await session.close().catch(() => undefined);
-          throw error;
-        }
-      });
+      const opened = await withRetry(
+        'connect',
+        this.#retry,
+        joined,
+        async () => {
+          const session = this.#create();
+          try {
+            await session.open({ signal: joined });
+            return session;
+          } catch (error) {
+            await session.close().catch(() => undefined);
+            addStats(this.#recorder.stats, session.stats()); // its failed connects count
+            throw error;
+          }
+        },
+        report,
+      );
+      this.#grew();
+      return opened;
     } catch (e) {
       throw signal?.aborted && e === signal.reason ? new IoTDBAbortError('pool.execute', e) : e;
     } finally {
       this.#opening--;
     }
+  }
+
+  #grew(): void {
+    this.#sessionsCreated++;
+    // the slot is filled after this returns: count it now
+    const size = this.#slots.filter((s) => s.session !== null).length + 1;
+    this.#recorder.logger?.info({ event: 'pool-grow', size, maxSize: this.maxSize }, 'iotdb pool: session opened');
   }
 
   /** Health check: drops idle sessions whose connection broke, closes those idle too long beyond minSize. */
@@ -236,6 +294,7 @@ export class Pool<S extends BaseSession> {
       s.session = null;
       open--;
       await session.close().catch(() => undefined);
+      this.#retire(session, broken ? 'broken' : 'idle');
     }
   }
 }

@@ -107,7 +107,8 @@ describe.skipIf(control === null)('writes through restarts, default options', ()
       await admin.executeNonQueryStatement(`CREATE DATABASE ${db}`);
       const pool = new SessionPool({ host: '127.0.0.1', port, maxSize: IN_FLIGHT });
       try {
-        let restarted: Promise<void> | null = null;
+        // set inside the callback, which TypeScript's narrowing does not follow (it would see only null)
+        let restarted = null as Promise<void> | null;
         const started = performance.now();
         const writes = writeThrough(pool, db, 40, (n) => {
           if (n >= 60) restarted ??= restart(dir, 'datanode');

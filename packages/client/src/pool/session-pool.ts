@@ -7,6 +7,7 @@ import {
   type StringRecordInput,
   type Tablet,
   type TableTablet,
+  isArray,
 } from '@iotdb/fast-serializer';
 import type { AlignedTimeseriesSpec, SchemaTemplateSpec, TimeseriesSpec } from '../sql/schema-statements.js';
 import type { BaseSession, CallOptions, QueryOptions, StatementOptions } from '../session/base-session.js';
@@ -17,6 +18,7 @@ import type { OneDeviceOptions, OneDeviceRow } from '../session/tree-writes.js';
 import { TableSession } from '../session/table-session.js';
 import { runAll, slotOf } from './parallel.js';
 import { Pool } from './pool.js';
+import { resolvePoolConfig } from '../config/pool-config.js';
 import type { PoolOptions } from './pool-options.js';
 
 export interface ParallelOptions extends CallOptions {
@@ -65,15 +67,23 @@ abstract class StatementPool<S extends BaseSession> extends Pool<S> {
  * device is always written through the same session.
  *
  * ```ts
- * const pool = new SessionPool({ host: '127.0.0.1', maxSize: 4 });
+ * const pool = new SessionPool({ host: '127.0.0.1', maxSize: 4 }); // or new SessionPool('iotdb://127.0.0.1:6667?maxSize=4')
  * await pool.insertTabletsParallel(tablets, { concurrency: 4 });
  * await pool.execute((session) => session.executeNonQueryStatement('FLUSH'));
  * await pool.close();
  * ```
  */
 export class SessionPool extends StatementPool<Session> {
-  constructor(options: SessionOptions & PoolOptions = {}) {
-    super(() => new Session(options), options);
+  /**
+   * @param options session and pool options, or a connection string (pool options may be parameters:
+   *   `iotdb://host:6667?maxSize=4`); options over their `url`, over the IOTDB_* environment variables,
+   *   over the defaults. Checked here, before any session opens.
+   * @throws IoTDBValidationError listing every unknown or invalid option
+   */
+  constructor(options: (SessionOptions & PoolOptions) | string = {}) {
+    const config = resolvePoolConfig(options, 'tree');
+    // each session takes the options resolved once here (its constructor recognizes them)
+    super(() => new Session(config.session), config.pool);
   }
 
   /** A batching writer over this pool (see Session.writer): up to `maxSize` requests in flight by default. */
@@ -181,7 +191,7 @@ export class SessionPool extends StatementPool<Session> {
    * IoTDBBatchError says which (index into `tablets`) and why, and which were written.
    */
   async insertTabletsParallel(tablets: readonly Tablet[], opts: ParallelOptions = {}): Promise<void> {
-    if (!Array.isArray(tablets)) throw new IoTDBValidationError('tablets', 'needs an array of tablets');
+    if (!isArray(tablets)) throw new IoTDBValidationError('tablets', 'needs an array of tablets');
     await runAll('insertTabletsParallel', tablets.length, opts.concurrency ?? this.maxSize, (i) =>
       this.insertTablet(tablets[i], opts),
     );
@@ -193,8 +203,14 @@ export class SessionPool extends StatementPool<Session> {
  * changed its database (`USE`) or dialect is not handed on: the next borrower gets a fresh one.
  */
 export class TableSessionPool extends StatementPool<TableSession> {
-  constructor(options: TableSessionOptions & PoolOptions = {}) {
-    super(() => new TableSession(options), options);
+  /**
+   * @param options session and pool options, or a connection string (`iotdb://host:6667/db?maxSize=4`);
+   *   resolved and checked as SessionPool's.
+   * @throws IoTDBValidationError listing every unknown or invalid option
+   */
+  constructor(options: (TableSessionOptions & PoolOptions) | string = {}) {
+    const config = resolvePoolConfig(options, 'table');
+    super(() => new TableSession(config.session), config.pool);
   }
 
   /** A batching writer over this pool (see TableSession.writer): up to `maxSize` requests in flight by default. */
@@ -208,7 +224,7 @@ export class TableSessionPool extends StatementPool<TableSession> {
 
   /** One insert per tablet across pooled sessions; failures as in SessionPool.insertTabletsParallel. */
   async insertParallel(tablets: readonly TableTablet[], opts: ParallelOptions = {}): Promise<void> {
-    if (!Array.isArray(tablets)) throw new IoTDBValidationError('tablets', 'needs an array of tablets');
+    if (!isArray(tablets)) throw new IoTDBValidationError('tablets', 'needs an array of tablets');
     await runAll('insertParallel', tablets.length, opts.concurrency ?? this.maxSize, (i) =>
       this.insert(tablets[i], opts),
     );

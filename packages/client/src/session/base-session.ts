@@ -1,4 +1,5 @@
 import {
+  ColumnCategory,
   IoTDBValidationError,
   type PreparedTablet,
   type TSExecuteStatementResp,
@@ -7,14 +8,29 @@ import {
 import { plainInsertTabletReq, writeInsertTabletReq, writeInsertTabletReqCompact } from '@iotdb/fast-serializer';
 import { endpointKey, type Endpoint } from '../cluster/endpoint.js';
 import { NodeRegistry } from '../cluster/node-registry.js';
+import {
+  insertChannel,
+  insertContext,
+  queryChannel,
+  queryContext,
+  traced,
+  type TraceContext,
+} from '../diagnostics/channels.js';
+import { Recorder } from '../diagnostics/recorder.js';
+import type { SessionStats } from '../diagnostics/stats.js';
 import { IoTDBAbortError, IoTDBSessionClosedError, withCallerStack } from '../errors.js';
 import { verifySuccess } from '../protocol/status.js';
 import type { OperationKind } from '../retry/retry-policy.js';
 import { withRetry } from '../retry/with-retry.js';
-import { routeWrite, type WritePlan, type WriteTargets } from '../write/write-router.js';
+import { routeWrite, type WritePlan, type WriteReport, type WriteTargets } from '../write/write-router.js';
 import { NodeSession, type SessionContext, type SqlDialect, type TimestampPrecision } from './node-session.js';
 import { NodeSessions } from './node-sessions.js';
-import { positiveInt, resolveSessionOptions, type ResolvedSessionOptions, type SessionOptions } from './options.js';
+import {
+  positiveInt,
+  resolveSessionOptions,
+  type ResolvedSessionOptions,
+  type TableSessionOptions,
+} from './options.js';
 import { SessionDataSet, closeByOwner, sqlContext } from './session-data-set.js';
 
 export type { SqlDialect, TimestampPrecision } from './node-session.js';
@@ -57,16 +73,26 @@ export abstract class BaseSession {
   #open = false;
   readonly #dataSets = new Set<SessionDataSet>();
   readonly #targets: WriteTargets<NodeSession>;
+  readonly #recorder: Recorder;
+  /** what an untraced write reports to (built once: writes are the hot path) */
+  readonly #untraced: WriteReport;
 
-  protected constructor(options: SessionOptions, dialect: SqlDialect, database?: string) {
-    this.options = resolveSessionOptions(options);
+  /** `options`: an options object, or a connection string (see SessionOptions for the precedence). */
+  protected constructor(options: TableSessionOptions | string, dialect: SqlDialect) {
+    this.options = resolveSessionOptions(options, dialect);
+    const database = this.options.database;
     this.#initial = this.#context = { dialect, database, timeZone: this.options.timeZone };
-    this.#registry = new NodeRegistry(this.options.endpoints, QUARANTINE);
+    const recorder = (this.#recorder = new Recorder(this.options.logger, this.options.slowCallMs));
+    this.#untraced = { recorder, trace: null };
+    this.#registry = new NodeRegistry(this.options.endpoints, QUARANTINE, Date.now, (device, e) =>
+      recorder.redirected(device, endpointKey(e)),
+    );
     this.#nodes = new NodeSessions(
       this.options,
       this.#registry,
       () => this.#context,
       () => this.#lifetime.signal,
+      recorder,
     );
     this.#targets = this.#writeTargets();
   }
@@ -112,10 +138,10 @@ export abstract class BaseSession {
   async setTimeZone(zone: string, opts: CallOptions = {}): Promise<void> {
     if (typeof zone !== 'string' || zone.trim().length === 0)
       throw new IoTDBValidationError('zone', 'needs a time zone such as Asia/Tokyo or +05:30');
-    const status = await this.runOnDefault('statement', `setTimeZone ${zone}`, opts, (ns, signal) =>
-      ns.connection.call('setTimeZone', { sessionId: ns.sessionId, timeZone: zone }, { signal }),
-    );
-    verifySuccess(status, `setTimeZone ${JSON.stringify(zone)}`);
+    await this.runOnDefault('statement', `setTimeZone ${zone}`, opts, async (ns, signal) => {
+      const status = await ns.connection.call('setTimeZone', { sessionId: ns.sessionId, timeZone: zone }, { signal });
+      verifySuccess(status, `setTimeZone ${JSON.stringify(zone)}`);
+    });
     this.#context = { ...this.#context, timeZone: zone };
     await this.#nodes.closeOthers(); // redirect targets reopen in the new zone
   }
@@ -131,6 +157,11 @@ export abstract class BaseSession {
     return this.#nodes.defaultKey;
   }
 
+  /** What this session did since it was made: calls, errors, retries, failovers, bytes (a copy). */
+  stats(): SessionStats {
+    return { ...this.#recorder.stats };
+  }
+
   /**
    * Connects to the first reachable node of `nodeUrls` and logs in; each node is tried once. Rejects
    * with IoTDBServerError (e.g. 801) or IoTDBConnectionError; close() or `signal` abort it.
@@ -139,7 +170,7 @@ export abstract class BaseSession {
     if (this.#open && this.isConnected) return;
     if (this.#lifetime.signal.aborted) this.#lifetime = new AbortController();
     const signal = this.#signal(opts.signal);
-    await this.#guard('open', opts.signal, () => this.#nodes.defaultSession(signal));
+    await this.#guard('open', opts.signal, null, () => this.#nodes.defaultSession(signal));
     this.#open = true;
   }
 
@@ -172,14 +203,21 @@ export abstract class BaseSession {
     checkSql(sql);
     optionalInt('timeoutMs', opts.timeoutMs, 0);
     const operation = `executeNonQueryStatement ${sqlContext(sql)}`;
-    const resp = await this.runOnDefault('statement', operation, opts, (ns, signal) =>
-      ns.connection.call(
-        'executeUpdateStatementV2',
-        { sessionId: ns.sessionId, statement: sql, statementId: ns.statementId },
-        { timeoutMs: opts.timeoutMs, operation, signal },
-      ),
+    const resp = await this.runOnDefault(
+      'statement',
+      operation,
+      opts,
+      async (ns, signal) => {
+        const resp = await ns.connection.call(
+          'executeUpdateStatementV2',
+          { sessionId: ns.sessionId, statement: sql, statementId: ns.statementId },
+          { timeoutMs: opts.timeoutMs, operation, signal },
+        );
+        verifySuccess(resp.status, sqlContext(sql)); // inside: the trace reports a refused statement as an error
+        return resp;
+      },
+      sql,
     );
-    verifySuccess(resp.status, sqlContext(sql));
     await this.#learnContext(sql, resp.database);
   }
 
@@ -217,11 +255,17 @@ export abstract class BaseSession {
   ): Promise<SessionDataSet> {
     const fetchSize = optionalInt('fetchSize', opts.fetchSize, 1) ?? this.options.fetchSize;
     const timeoutMs = optionalInt('timeoutMs', opts.timeoutMs, 0) ?? this.options.requestTimeoutMs;
-    const { ns, resp } = await this.runOnDefault('query', operation, opts, async (ns, signal) => {
-      const resp = await send(ns, { fetchSize, timeoutMs, call: { timeoutMs, operation, signal } });
-      return { ns, resp };
-    });
-    verifySuccess(resp.status, operation);
+    const { ns, resp } = await this.runOnDefault(
+      'query',
+      operation,
+      opts,
+      async (ns, signal) => {
+        const resp = await send(ns, { fetchSize, timeoutMs, call: { timeoutMs, operation, signal } });
+        verifySuccess(resp.status, operation);
+        return { ns, resp };
+      },
+      statement === '' ? undefined : statement,
+    );
     const { connection, sessionId, statementId } = ns;
     const ctx = {
       connection,
@@ -262,25 +306,53 @@ export abstract class BaseSession {
   /**
    * Runs `fn` on the default node. A failure before the request left the client (no connection) is
    * retried, on the next node, as the policy says; once the bytes may have reached the server, never.
+   * One `iotdb:query` trace when subscribed; `statement`: the SQL, for it.
    */
   protected async runOnDefault<T>(
     kind: Exclude<OperationKind, 'write'>,
     what: string,
     opts: CallOptions,
     fn: (ns: NodeSession, signal: AbortSignal) => Promise<T>,
+    statement?: string,
   ): Promise<T> {
     this.checkOpen();
     const signal = this.#signal(opts.signal);
-    return this.#guard(what, opts.signal, () =>
-      withRetry(kind, this.options.retry, signal, async () => fn(await this.#nodes.defaultSession(signal), signal)),
-    );
+    const run = (trace: TraceContext | null) =>
+      this.#guard(what, opts.signal, trace, () =>
+        withRetry(
+          kind,
+          this.options.retry,
+          signal,
+          async () => {
+            const ns = await this.#nodes.defaultSession(signal);
+            return trace === null ? fn(ns, signal) : ns.connection.withTrace(trace, () => fn(ns, signal));
+          },
+          { recorder: this.#recorder, operation: what, trace },
+        ),
+      );
+    if (!queryChannel.hasSubscribers) return run(null);
+    return traced(queryChannel, queryContext(operationOf(what), statement), run);
   }
 
-  /** Sends a write through the router (redirects, node splits, retries, per-item outcomes). */
-  protected write(plan: WritePlan<NodeSession>, opts: CallOptions): Promise<void> {
+  /**
+   * Sends a write through the router (redirects, node splits, retries, per-item outcomes). `items`:
+   * what the trace counts rows and points of (read only while the channels are subscribed).
+   */
+  protected write(plan: WritePlan<NodeSession>, opts: CallOptions, items?: readonly WriteItem[]): Promise<void> {
     this.checkOpen();
     const signal = this.#signal(opts.signal);
-    return this.#guard(plan.what, opts.signal, () => routeWrite(plan, this.#targets, this.options.retry, signal));
+    const retry = this.options.retry;
+    if (!insertChannel.hasSubscribers) {
+      return this.#guard(plan.what, opts.signal, null, () =>
+        routeWrite(plan, this.#targets, retry, signal, this.#untraced),
+      );
+    }
+    const { rows, points } = sizeOf(items, plan.count);
+    return traced(insertChannel, insertContext(operationOf(plan.what), rows, points), (trace) =>
+      this.#guard(plan.what, opts.signal, trace, () =>
+        routeWrite(plan, this.#targets, retry, signal, { recorder: this.#recorder, trace }),
+      ),
+    );
   }
 
   /** One tablet (or part of one) to one node, fast path or plain path (enableFastSerialization). */
@@ -308,6 +380,7 @@ export abstract class BaseSession {
       learn: (status, device, deviceOf) => {
         if (redirect) this.#registry.learn(status, device, deviceOf);
       },
+      traced: (ns, trace, send) => ns.connection.withTrace(trace, send),
     };
   }
 
@@ -320,13 +393,29 @@ export abstract class BaseSession {
    * Runs `fn`; when the caller's signal ended it, throws IoTDBAbortError (close() ends it with
    * IoTDBSessionClosedError). Every error leaves with the caller's call site in its stack.
    */
-  async #guard<T>(what: string, caller: AbortSignal | undefined, fn: () => Promise<T>): Promise<T> {
+  async #guard<T>(
+    what: string,
+    caller: AbortSignal | undefined,
+    trace: TraceContext | null,
+    fn: () => Promise<T>,
+  ): Promise<T> {
     if (caller?.aborted) throw new IoTDBAbortError(what, caller.reason);
+    const recorder = this.#recorder;
+    recorder.stats.calls++;
+    // timed only when a trace or a logger (slow calls) hears of it
+    const started = recorder.slowCallMs > 0 || trace !== null ? performance.now() : 0;
     try {
       return await fn();
     } catch (e) {
+      recorder.stats.errors++;
       // errors made in socket events and timers get the caller's frames (this Error's async stack)
       throw withCallerStack(caller?.aborted && e === caller.reason ? new IoTDBAbortError(what, e) : e, new Error());
+    } finally {
+      if (started > 0) {
+        const ms = performance.now() - started;
+        if (trace !== null) trace.durationMs = ms;
+        if (recorder.slowCallMs > 0 && ms > recorder.slowCallMs) recorder.slowCall(what, ms, this.currentEndpoint);
+      }
     }
   }
 
@@ -343,6 +432,34 @@ export abstract class BaseSession {
     this.#registry.clearRoutes();
     await this.#nodes.closeOthers();
   }
+}
+
+/** A write's item as a trace counts it: a tablet (`rows` of them) or a record (one row). */
+export interface WriteItem {
+  readonly measurements: readonly unknown[];
+  readonly rows?: number;
+  /** table tablets: only FIELD columns hold points */
+  readonly columnCategories?: readonly ColumnCategory[] | null;
+}
+
+/** Rows and points of a write's items (`count` rows when the caller gave none). */
+function sizeOf(items: readonly WriteItem[] | undefined, count: number): { rows: number; points: number } {
+  if (items === undefined) return { rows: count, points: 0 };
+  let rows = 0;
+  let points = 0;
+  for (const item of items) {
+    const n = item.rows ?? 1;
+    const columns = item.columnCategories?.filter((c) => c === ColumnCategory.FIELD).length;
+    rows += n;
+    points += n * (columns ?? item.measurements.length);
+  }
+  return { rows, points };
+}
+
+/** The method in a call's description (`insertTablet`, `executeQueryStatement "SELECT ..."`, `insert t1`). */
+function operationOf(what: string): string {
+  const space = what.indexOf(' ');
+  return space < 0 ? what : what.slice(0, space);
 }
 
 /** An optional integer option of a call: undefined, or checked as the session's options are. */

@@ -284,7 +284,7 @@ describe('while a DataNode is down', () => {
       const pool = new SessionPool({ nodeUrls, maxSize: 8, retry: NO_RETRY, requestTimeoutMs: 15_000 });
       const tablets = Array.from({ length: DEVICES }, (_, k) => tablet(dev(bPrefix, k), 1_000 + k * 10, 3));
       let failures: readonly BatchFailure[] = [];
-      let succeeded: readonly number[] = [];
+      let succeeded: readonly number[];
       try {
         const t0 = performance.now();
         try {

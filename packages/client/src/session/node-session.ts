@@ -1,5 +1,7 @@
 import { IOTDB_SERVICE_PROTOCOL_V3, IoTDBProtocolError } from '@iotdb/fast-serializer';
-import type { Endpoint } from '../cluster/endpoint.js';
+import { endpointKey, type Endpoint } from '../cluster/endpoint.js';
+import { connectChannel, connectContext, traced, type TraceContext } from '../diagnostics/channels.js';
+import type { Recorder } from '../diagnostics/recorder.js';
 import { RpcConnection } from '../connection/rpc-connection.js';
 import { verifySuccess } from '../protocol/status.js';
 import { passwordOf, type ResolvedSessionOptions } from './options.js';
@@ -46,14 +48,58 @@ export class NodeSession {
     this.precision = precision;
   }
 
-  /** Connects and logs in; a wrong password rejects with IoTDBServerError 801. `signal` aborts both steps. */
+  /**
+   * Connects and logs in; a wrong password rejects with IoTDBServerError 801. `signal` aborts both steps.
+   * One `iotdb:connect` trace; the recorder counts and logs the connect or its failure.
+   */
   static async open(
     endpoint: Endpoint,
     o: ResolvedSessionOptions,
     context: SessionContext,
+    recorder: Recorder,
     signal?: AbortSignal,
   ): Promise<NodeSession> {
+    const started = performance.now();
+    try {
+      const ns = connectChannel.hasSubscribers
+        ? await traced(connectChannel, connectContext(endpointKey(endpoint)), (trace) =>
+            NodeSession.#open(endpoint, o, context, recorder, signal, trace),
+          )
+        : await NodeSession.#open(endpoint, o, context, recorder, signal, null);
+      recorder.connected(ns.key, performance.now() - started);
+      return ns;
+    } catch (e) {
+      recorder.connectFailed(endpointKey(endpoint), e);
+      throw e;
+    }
+  }
+
+  static async #open(
+    endpoint: Endpoint,
+    o: ResolvedSessionOptions,
+    context: SessionContext,
+    recorder: Recorder,
+    signal: AbortSignal | undefined,
+    trace: TraceContext | null,
+  ): Promise<NodeSession> {
+    const started = trace === null ? 0 : performance.now();
+    try {
+      return await NodeSession.#connectAndLogin(endpoint, o, context, recorder, signal, trace);
+    } finally {
+      if (trace !== null) trace.durationMs = performance.now() - started;
+    }
+  }
+
+  static async #connectAndLogin(
+    endpoint: Endpoint,
+    o: ResolvedSessionOptions,
+    context: SessionContext,
+    recorder: Recorder,
+    signal: AbortSignal | undefined,
+    trace: TraceContext | null,
+  ): Promise<NodeSession> {
     const connection = await RpcConnection.open(endpoint, {
+      counters: recorder.stats,
       transport: o.transport,
       connectTimeoutMs: o.connectTimeoutMs,
       requestTimeoutMs: o.requestTimeoutMs,
@@ -79,17 +125,17 @@ export class NodeSession {
       // the login counts as part of connecting: a peer that takes the bytes but never answers (a plaintext
       // client at a TLS port) fails within connectTimeoutMs
       const timeoutMs = o.connectTimeoutMs;
-      const resp = await connection.call('openSession', login, {
-        signal,
-        sensitive: true,
-        timeoutMs,
-        operation: 'openSession',
-      });
+      const loginOptions = { signal, sensitive: true, timeoutMs, operation: 'openSession' };
+      const resp = await (trace === null
+        ? connection.call('openSession', login, loginOptions)
+        : connection.withTrace(trace, () => connection.call('openSession', login, loginOptions)));
       verifySuccess(resp.status, 'openSession');
       if (resp.sessionId === undefined) throw new IoTDBProtocolError('openSession: no sessionId in the reply');
       const p = resp.configuration?.get('timestamp_precision');
       const precision: TimestampPrecision = p === 'us' || p === 'ns' ? p : 'ms';
-      const statementId = await connection.call('requestStatementId', resp.sessionId, { signal, timeoutMs });
+      const sessionId = resp.sessionId;
+      const askId = () => connection.call('requestStatementId', sessionId, { signal, timeoutMs });
+      const statementId = await (trace === null ? askId() : connection.withTrace(trace, askId));
       return new NodeSession(connection, resp.sessionId, statementId, precision, o.requestTimeoutMs);
     } catch (e) {
       connection.close();

@@ -1,5 +1,6 @@
 import { endpointKey, type Endpoint } from '../cluster/endpoint.js';
 import type { NodeRegistry } from '../cluster/node-registry.js';
+import type { Recorder } from '../diagnostics/recorder.js';
 import { IoTDBConnectionError } from '../errors.js';
 import { NodeSession, type SessionContext, type TimestampPrecision } from './node-session.js';
 import type { ResolvedSessionOptions } from './options.js';
@@ -14,6 +15,7 @@ export class NodeSessions {
   readonly #registry: NodeRegistry;
   readonly #context: () => SessionContext;
   readonly #lifetime: () => AbortSignal;
+  readonly #recorder: Recorder;
   #default: NodeSession | null = null;
   /** the server's time unit, from the last login (kept while reconnecting) */
   #precision: TimestampPrecision | undefined;
@@ -27,7 +29,9 @@ export class NodeSessions {
     registry: NodeRegistry,
     context: () => SessionContext,
     lifetime: () => AbortSignal,
+    recorder: Recorder,
   ) {
+    this.#recorder = recorder;
     this.#options = options;
     this.#lifetime = lifetime;
     this.#registry = registry;
@@ -63,7 +67,7 @@ export class NodeSessions {
     if (this.#default?.isOpen && this.#default.key === key) return Promise.resolve(this.#default);
     let p = this.#others.get(key);
     if (p === undefined) {
-      p = NodeSession.open(target, this.#options, this.#context(), this.#lifetime());
+      p = NodeSession.open(target, this.#options, this.#context(), this.#recorder, this.#lifetime());
       p.catch(() => this.#others.delete(key));
       this.#others.set(key, p);
     }
@@ -111,9 +115,11 @@ export class NodeSessions {
     this.#default?.connection.close();
     this.#default = null;
     let last: unknown;
+    const preferred = endpointKey(this.#registry.seeds[this.#defaultIndex]);
     for (const endpoint of this.#registry.candidates(this.#defaultIndex)) {
       try {
-        const ns = await NodeSession.open(endpoint, this.#options, this.#context(), signal);
+        const ns = await NodeSession.open(endpoint, this.#options, this.#context(), this.#recorder, signal);
+        if (ns.key !== preferred) this.#recorder.failedOver(preferred, ns.key);
         this.#registry.markHealthy(endpoint);
         this.#defaultIndex = this.#registry.seeds.indexOf(endpoint);
         this.#default = ns;

@@ -31,6 +31,7 @@ export class RowRecord {
   /** the time as it came, in the server's unit (for the typed getters) */
   readonly #time: bigint | number | null;
 
+  /** @internal rows are made by their data set (`for await (const row of ds)`, `ds.next()`). */
   constructor(
     timestamp: bigint | number | Date | null,
     values: IoTDBValue[],
@@ -175,7 +176,7 @@ export function int64ToNumber(v: bigint): number {
  * the row iterator's main cost (measured: ~45% of its time).
  */
 export function jsColumn(col: DecodedColumn, rows: number, int64As: Int64Mode): IoTDBValue[] {
-  const out: IoTDBValue[] = new Array(rows);
+  const out = new Array<IoTDBValue>(rows);
   switch (col.type) {
     case TSDataType.BOOLEAN: {
       const v = col.values as Uint8Array;

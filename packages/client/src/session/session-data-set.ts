@@ -107,6 +107,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   /** Settles once the data set is closed (its rows read to the end, or close() called). */
   readonly closed: Promise<void> = new Promise((resolve) => (this.#markClosed = resolve));
 
+  /** @internal data sets are made by the query calls (`executeQueryStatement`, ...). */
   constructor(ctx: QueryContext, resp: TSExecuteStatementResp) {
     this.#ctx = ctx;
     this.#queryId = resp.queryId ?? -1n;
@@ -194,7 +195,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
     const int64As = this.#ctx.int64As;
     const cells = (this.#cells ??= block.columns.map((c) => jsColumn(c, block.rows, int64As)));
     const n = this.#blockIndex.length;
-    const values: IoTDBValue[] = new Array(n);
+    const values = new Array<IoTDBValue>(n);
     for (let k = 0; k < n; k++) values[k] = cells[this.#blockIndex[k]][r];
     if (int64As === 'number') {
       for (let k = 0; k < n; k++) if (typeof values[k] === 'bigint') int64ToNumber(values[k] as bigint); // throws

@@ -108,7 +108,7 @@ function newDevice(label: string): string {
 // ---------- reading back ----------
 
 interface Row {
-  time: bigint | number | null;
+  time: bigint | number | Date | null;
   values: IoTDBValue[];
 }
 

@@ -4,6 +4,7 @@ import {
   checkTimestamp,
   dateToTime,
   type TAggregationTypeName,
+  isArray,
 } from '@iotdb/fast-serializer';
 import { checkPath } from '../sql/escape.js';
 import {
@@ -39,7 +40,7 @@ export interface LastQueryOptions extends QueryOptions {
  * A tree-model session: devices are paths (`root.sg.d1`), measurements are their series.
  *
  * ```ts
- * const session = new Session({ host: '127.0.0.1', port: 6667 });
+ * const session = new Session({ host: '127.0.0.1', port: 6667 }); // or new Session('iotdb://root:root@127.0.0.1:6667')
  * await session.open();
  * await session.insertTablet({ deviceId: 'root.demo.d1', measurements: ['temp'], dataTypes: [TSDataType.FLOAT],
  *   timestamps: [Date.now()], values: [[25.5]] });
@@ -47,7 +48,12 @@ export interface LastQueryOptions extends QueryOptions {
  * Calls on one session run one at a time per connection. Use a SessionPool for parallel writes.
  */
 export class Session extends TreeWriteSession {
-  constructor(options: SessionOptions = {}) {
+  /**
+   * @param options options, or a connection string (`iotdb://user:password@host:port?name=value`);
+   *   options over their `url`, over the IOTDB_* environment variables, over the defaults.
+   * @throws IoTDBValidationError listing every unknown or invalid option
+   */
+  constructor(options: SessionOptions | string = {}) {
     super(options);
   }
 
@@ -114,7 +120,7 @@ export class Session extends TreeWriteSession {
     checkPath(database, 'database');
     checkPath(deviceId, 'deviceId');
     if (
-      !Array.isArray(measurements) ||
+      !isArray(measurements) ||
       measurements.length === 0 ||
       measurements.some((m) => typeof m !== 'string' || m.length === 0)
     ) {
@@ -149,7 +155,7 @@ export class Session extends TreeWriteSession {
     opts: AggregationQueryOptions = {},
   ): Promise<SessionDataSet> {
     const ps = pathList(paths);
-    if (!Array.isArray(aggregations) || aggregations.length !== ps.length)
+    if (!isArray(aggregations) || aggregations.length !== ps.length)
       throw new IoTDBValidationError('aggregations', `needs one aggregation per path (${ps.length})`);
     const codes = aggregations.map((a, i) => aggregationCode(a, `aggregations[${i}]`));
     const range = {
@@ -189,7 +195,7 @@ export class Session extends TreeWriteSession {
 
   /** One statement per database, in order; stops at the first failure. */
   async deleteDatabases(names: readonly string[], opts: StatementOptions = {}): Promise<void> {
-    if (!Array.isArray(names)) throw new IoTDBValidationError('names', 'needs an array of database names');
+    if (!isArray(names)) throw new IoTDBValidationError('names', 'needs an array of database names');
     const statements = names.map((n) => schemaSql.deleteDatabase(n));
     for (const sql of statements) await this.executeNonQueryStatement(sql, opts);
   }
@@ -204,7 +210,7 @@ export class Session extends TreeWriteSession {
 
   /** One statement per series, in order (all are checked before the first is sent); stops at the first failure. */
   async createMultiTimeseries(specs: readonly TimeseriesSpec[], opts: StatementOptions = {}): Promise<void> {
-    if (!Array.isArray(specs) || specs.length === 0)
+    if (!isArray(specs) || specs.length === 0)
       throw new IoTDBValidationError('specs', 'needs at least one time series');
     const statements = specs.map((spec, i) => schemaSql.createTimeseries(spec, `specs[${i}]`));
     for (const sql of statements) await this.executeNonQueryStatement(sql, opts);
@@ -262,14 +268,13 @@ export class Session extends TreeWriteSession {
 }
 
 function pathList(paths: readonly string[]): string[] {
-  if (!Array.isArray(paths) || paths.length === 0) throw new IoTDBValidationError('paths', 'needs at least one path');
+  if (!isArray(paths) || paths.length === 0) throw new IoTDBValidationError('paths', 'needs at least one path');
   return paths.map((p, i) => checkPath(p, `paths[${i}]`, true));
 }
 
 function aggregationCode(a: TAggregationTypeName | number, field: string): number {
   if (typeof a === 'number' && Object.values(TAggregationType).includes(a as never)) return a;
-  if (typeof a === 'string' && Object.prototype.hasOwnProperty.call(TAggregationType, a))
-    return TAggregationType[a as TAggregationTypeName];
+  if (typeof a === 'string' && Object.prototype.hasOwnProperty.call(TAggregationType, a)) return TAggregationType[a];
   throw new IoTDBValidationError(
     field,
     `unknown aggregation ${String(a)} (one of ${Object.keys(TAggregationType).join(', ')})`,

@@ -16,10 +16,20 @@ import type { TableRow } from '../writer/rows.js';
 /**
  * A table-model session (`sql_dialect=table`): databases hold tables whose TAG columns identify
  * devices. `database` picks the database the session starts in; `USE db` changes it.
+ *
+ * ```ts
+ * const session = new TableSession('iotdb://root:root@127.0.0.1:6667/db1');
+ * // or: new TableSession({ url: process.env.IOTDB_URL, fetchSize: 10_000 }), new TableSession({ host, database })
+ * ```
  */
 export class TableSession extends BaseSession {
-  constructor(options: TableSessionOptions = {}) {
-    super(options, 'table', options.database);
+  /**
+   * @param options options, or a connection string (`iotdb://user:password@host:port/database?name=value`);
+   *   options over their `url`, over the IOTDB_* environment variables, over the defaults.
+   * @throws IoTDBValidationError listing every unknown or invalid option
+   */
+  constructor(options: TableSessionOptions | string = {}) {
+    super(options, 'table');
   }
 
   /** The current database: the `database` option, or the last `USE`. */
@@ -34,9 +44,11 @@ export class TableSession extends BaseSession {
    */
   async insert(tablet: TableTablet, opts: CallOptions = {}): Promise<void> {
     this.checkOpen();
+    const p = prepareTableTablet(tablet, this.timestampPrecision);
     await this.write(
-      tablePlan(prepareTableTablet(tablet, this.timestampPrecision), (ns, part) => this.sendTablet(ns, part)),
+      tablePlan(p, (ns, part) => this.sendTablet(ns, part)),
       opts,
+      [p],
     );
   }
 
@@ -54,6 +66,7 @@ export class TableSession extends BaseSession {
     return this.write(
       tablePlan(tablets[0], (ns, part) => this.sendTablet(ns, part)),
       {},
+      tablets,
     );
   }
 }
@@ -79,8 +92,9 @@ function tablePlan(
 
 /** The device of a source row: the table and its TAG values (the key of table-model redirects). */
 function deviceKeys(p: PreparedTablet): (row: number) => string {
+  // TAG columns are of type STRING
   const tags = p.columnCategories!.flatMap((c, i) =>
-    c === ColumnCategory.TAG ? [p.columns[i] as ArrayLike<unknown>] : [],
+    c === ColumnCategory.TAG ? [p.columns[i] as ArrayLike<string | null | undefined>] : [],
   );
   return (row) => [p.prefixPath, ...tags.map((col) => String(col[row] ?? ''))].join('\u0000');
 }

@@ -18,6 +18,7 @@ import {
   type Tablet,
   type TSInsertRecordsReq,
   type TSStatus,
+  isArray,
 } from '@iotdb/fast-serializer';
 import { compareTime, itemPlan, recordPlan, sameAlignment } from '../write/item-plan.js';
 import { BaseSession, type CallOptions } from './base-session.js';
@@ -40,7 +41,7 @@ import type { TreeRow } from '../writer/rows.js';
  * Calls on one session run one at a time per connection. Use a SessionPool for parallel writes.
  */
 export abstract class TreeWriteSession extends BaseSession {
-  protected constructor(options: SessionOptions) {
+  protected constructor(options: SessionOptions | string) {
     super(options, 'tree');
   }
 
@@ -51,6 +52,7 @@ export abstract class TreeWriteSession extends BaseSession {
     await this.write(
       itemPlan('insertTablet', [p], tabletDevice, (ns) => this.sendTablet(ns, p)),
       opts,
+      [p],
     );
   }
 
@@ -66,7 +68,7 @@ export abstract class TreeWriteSession extends BaseSession {
    */
   async insertTablets(tablets: readonly Tablet[], opts: CallOptions = {}): Promise<void> {
     this.checkOpen();
-    if (!Array.isArray(tablets) || tablets.length === 0)
+    if (!isArray(tablets) || tablets.length === 0)
       throw new IoTDBValidationError('tablets', 'needs at least one tablet');
     const prepared = tablets.map((t, i) => {
       try {
@@ -93,7 +95,7 @@ export abstract class TreeWriteSession extends BaseSession {
         timestamp: r.timestamp,
         isAligned: r.isAligned,
       });
-    await this.write(itemPlan('insertRecord', [r], recordDevice, send), opts);
+    await this.write(itemPlan('insertRecord', [r], recordDevice, send), opts, [r]);
   }
 
   /**
@@ -102,7 +104,7 @@ export abstract class TreeWriteSession extends BaseSession {
    */
   async insertRecords(records: readonly RecordInput[], opts: CallOptions = {}): Promise<void> {
     this.checkOpen();
-    if (!Array.isArray(records) || records.length === 0)
+    if (!isArray(records) || records.length === 0)
       throw new IoTDBValidationError('records', 'needs at least one record');
     const shape: RecordShapeCache = {};
     const encoded = records.map((r, i) => encodeRecord(r, `records[${i}]`, this.timestampPrecision, shape));
@@ -110,7 +112,7 @@ export abstract class TreeWriteSession extends BaseSession {
     const plan = recordPlan('insertRecords', encoded, recordDevice, (ns: NodeSession, group) =>
       this.sendRecords(ns, group),
     );
-    if (plan !== null) await this.write(plan, opts);
+    if (plan !== null) await this.write(plan, opts, encoded);
   }
 
   /** One row whose values are strings: the server infers the types (Java's insertRecord with String values). Nulls are left out. */
@@ -127,13 +129,13 @@ export abstract class TreeWriteSession extends BaseSession {
         timestamp: r.timestamp,
         isAligned: r.isAligned,
       });
-    await this.write(itemPlan('insertStringRecord', [r], stringDevice, send), opts);
+    await this.write(itemPlan('insertStringRecord', [r], stringDevice, send), opts, [r]);
   }
 
   /** String rows of any devices, one request per DataNode; the server infers the types. Failures as insertRecords. */
   async insertStringRecords(records: readonly StringRecordInput[], opts: CallOptions = {}): Promise<void> {
     this.checkOpen();
-    if (!Array.isArray(records) || records.length === 0)
+    if (!isArray(records) || records.length === 0)
       throw new IoTDBValidationError('records', 'needs at least one record');
     const checked = records.map((r, i) => checkStringRecord(r, `records[${i}]`, this.timestampPrecision));
     sameAlignment(checked, 'records');
@@ -147,7 +149,7 @@ export abstract class TreeWriteSession extends BaseSession {
         isAligned: group[0].isAligned,
       });
     const plan = recordPlan('insertStringRecords', checked, stringDevice, send);
-    if (plan !== null) await this.write(plan, opts);
+    if (plan !== null) await this.write(plan, opts, checked);
   }
 
   /**
@@ -180,7 +182,7 @@ export abstract class TreeWriteSession extends BaseSession {
     opts: OneDeviceOptions,
   ): Promise<void> {
     this.checkOpen();
-    if (!Array.isArray(rows) || rows.length === 0) throw new IoTDBValidationError('rows', 'needs at least one row');
+    if (!isArray(rows) || rows.length === 0) throw new IoTDBValidationError('rows', 'needs at least one row');
     const shape: RecordShapeCache = {};
     const encoded = rows.map((row, i) =>
       encodeRecord({ ...row, deviceId, isAligned: aligned }, `rows[${i}]`, this.timestampPrecision, shape),
@@ -197,7 +199,7 @@ export abstract class TreeWriteSession extends BaseSession {
     const byTime =
       opts.sorted === true ? undefined : (a: EncodedRecord, b: EncodedRecord) => compareTime(a.timestamp, b.timestamp);
     const plan = recordPlan(what, encoded, recordDevice, send, byTime);
-    if (plan !== null) await this.write(plan, opts);
+    if (plan !== null) await this.write(plan, opts, encoded);
   }
 
   /**
@@ -220,6 +222,7 @@ export abstract class TreeWriteSession extends BaseSession {
     return this.write(
       itemPlan('insertTablets', tablets, tabletDevice, (ns, group) => this.sendTablets(ns, group)),
       opts,
+      tablets,
     );
   }
 
@@ -234,6 +237,7 @@ export abstract class TreeWriteSession extends BaseSession {
     await this.write(
       itemPlan('testInsertTablet', [p], tabletDevice, (ns) => this.sendTablet(ns, p, 'testInsertTablet'), false),
       opts,
+      [p],
     );
   }
 
@@ -241,7 +245,7 @@ export abstract class TreeWriteSession extends BaseSession {
     this.checkOpen();
     const prepared = tablets.map((t) => prepareTablet(t, this.timestampPrecision));
     const send = (ns: NodeSession) => this.sendTablets(ns, prepared, 'testInsertTablets');
-    await this.write(itemPlan('testInsertTablets', prepared, tabletDevice, send, false), opts);
+    await this.write(itemPlan('testInsertTablets', prepared, tabletDevice, send, false), opts, prepared);
   }
 
   async testInsertRecords(records: readonly RecordInput[], opts: CallOptions = {}): Promise<void> {
@@ -249,7 +253,7 @@ export abstract class TreeWriteSession extends BaseSession {
     const shape: RecordShapeCache = {};
     const encoded = records.map((r, i) => encodeRecord(r, `records[${i}]`, this.timestampPrecision, shape));
     const send = (ns: NodeSession) => this.sendRecords(ns, encoded, 'testInsertRecords');
-    await this.write(itemPlan('testInsertRecords', encoded, recordDevice, send, false), opts);
+    await this.write(itemPlan('testInsertRecords', encoded, recordDevice, send, false), opts, encoded);
   }
 
   /** One insertTablets request (several devices) to one node. */

@@ -1,5 +1,7 @@
 import type { TSStatus } from '@iotdb/fast-serializer';
 import { endpointKey, type Endpoint } from '../cluster/endpoint.js';
+import type { TraceContext } from '../diagnostics/channels.js';
+import type { Recorder } from '../diagnostics/recorder.js';
 import { IoTDBBatchError, IoTDBConnectionError, IoTDBServerError, type BatchFailure } from '../errors.js';
 import { StatusCode, isSuccess } from '../protocol/status.js';
 import { decideRetry, type ResolvedRetryOptions } from '../retry/retry-policy.js';
@@ -41,6 +43,14 @@ export interface WriteTargets<N> {
   answered(node: N): void;
   /** learns redirects from a successful status: `device` for its own redirectNode, `deviceOf(i)` for sub-status i */
   learn(status: TSStatus, device: string | null, deviceOf: (i: number) => string | null): void;
+  /** runs `send`, counting the request it starts on `node` into `trace` (only while the channels are subscribed) */
+  traced(node: N, trace: TraceContext, send: () => Promise<TSStatus>): Promise<TSStatus>;
+}
+
+/** Who hears of one write: the session's recorder (stats, retries logged) and, when traced, its trace. */
+export interface WriteReport {
+  readonly recorder: Recorder;
+  readonly trace: TraceContext | null;
 }
 
 type ItemErrors = Map<number, Error>;
@@ -59,14 +69,17 @@ export async function routeWrite<N>(
   targets: WriteTargets<N>,
   retry: ResolvedRetryOptions,
   signal: AbortSignal | undefined,
+  report: WriteReport,
 ): Promise<void> {
   const started = performance.now();
   const final: ItemErrors = new Map();
   let pending = Array.from({ length: plan.count }, (_, k) => k);
-  for (let attempt = 1; pending.length > 0; attempt++) {
-    const errors = await sendOnce(plan, targets, pending, signal);
+  let attempt = 1;
+  for (; pending.length > 0; attempt++) {
+    const errors = await sendOnce(plan, targets, pending, signal, report.trace);
     pending = [];
     let delayMs = 0;
+    let retried: unknown;
     for (const [k, error] of errors) {
       const d = decideRetry(
         retry,
@@ -76,14 +89,22 @@ export async function routeWrite<N>(
       if (d.retry) {
         pending.push(k);
         delayMs = Math.max(delayMs, d.delayMs);
+        retried ??= error;
       } else {
         final.set(k, error);
       }
     }
-    if (pending.length > 0) await sleep(delayMs, signal);
+    if (pending.length > 0) {
+      report.recorder.retrying(plan.what, attempt, delayMs, retried);
+      if (report.trace !== null) report.trace.attempts = attempt + 1;
+      await sleep(delayMs, signal);
+    }
     pending.sort((a, b) => a - b);
   }
-  if (final.size > 0) throw outcomeError(plan, final);
+  if (final.size === 0) return;
+  const error = outcomeError(plan, final);
+  if (attempt > 2) report.recorder.gaveUp(plan.what, attempt - 1, error);
+  throw error;
 }
 
 /** One round: every pending item sent once. Returns the items that failed, with why. */
@@ -92,10 +113,11 @@ async function sendOnce<N>(
   targets: WriteTargets<N>,
   ks: readonly number[],
   signal: AbortSignal | undefined,
+  trace: TraceContext | null,
 ): Promise<ItemErrors> {
   // no redirect known (one node, redirection off, the first write): one group, and no device key per item
-  if (!targets.routing()) return sendGroup(plan, targets, undefined, ks, signal);
-  if (ks.length === 1) return sendGroup(plan, targets, targets.route(plan.deviceOf(ks[0])), ks, signal);
+  if (!targets.routing()) return sendGroup(plan, targets, undefined, ks, signal, trace);
+  if (ks.length === 1) return sendGroup(plan, targets, targets.route(plan.deviceOf(ks[0])), ks, signal, trace);
   const groups = new Map<string, { target: Endpoint | undefined; ks: number[] }>();
   for (const k of ks) {
     const target = targets.route(plan.deviceOf(k));
@@ -104,7 +126,9 @@ async function sendOnce<N>(
     if (g === undefined) groups.set(key, (g = { target, ks: [] }));
     g.ks.push(k);
   }
-  const results = await Promise.all([...groups.values()].map((g) => sendGroup(plan, targets, g.target, g.ks, signal)));
+  const results = await Promise.all(
+    [...groups.values()].map((g) => sendGroup(plan, targets, g.target, g.ks, signal, trace)),
+  );
   return results.length === 1 ? results[0] : new Map(results.flatMap((r) => [...r]));
 }
 
@@ -114,6 +138,7 @@ async function sendGroup<N>(
   target: Endpoint | undefined,
   ks: readonly number[],
   signal: AbortSignal | undefined,
+  trace: TraceContext | null,
 ): Promise<ItemErrors> {
   let node: N;
   try {
@@ -124,7 +149,7 @@ async function sendGroup<N>(
   }
   let status: TSStatus;
   try {
-    status = await plan.send(node, ks);
+    status = await (trace === null ? plan.send(node, ks) : targets.traced(node, trace, () => plan.send(node, ks)));
   } catch (e) {
     if (e instanceof IoTDBConnectionError) targets.failed(node);
     return allFailed(ks, e);
