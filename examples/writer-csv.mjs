@@ -2,7 +2,7 @@
 // ingestion service fed by a file, MQTT or Kafka would: the writer groups rows per device into tablets,
 // sends them as insertTablets, applies backpressure to the stream and reports every row it could not write.
 //
-//   node examples/writer-csv.mjs [file.csv]       (IOTDB_HOST, IOTDB_PORT; IOTDB_DEMO_DB, default root.demo)
+//   node examples/writer-csv.mjs [file.csv]   (IOTDB_HOST, IOTDB_PORT, IOTDB_USER, IOTDB_PASSWORD; IOTDB_DEMO_DB, default root.demo)
 //
 // CSV columns: time (ISO 8601), site, sensor, then one column per measurement; an empty cell is a null.
 import { createReadStream } from 'node:fs';
@@ -12,10 +12,7 @@ import { SessionPool } from '@iotdb/client';
 
 const file = process.argv[2] ?? new URL('./data/sensors.csv', import.meta.url);
 const database = process.env.IOTDB_DEMO_DB ?? 'root.demo';
-const pool = new SessionPool({
-  host: process.env.IOTDB_HOST ?? '127.0.0.1',
-  port: Number(process.env.IOTDB_PORT ?? 6667),
-});
+const pool = new SessionPool(); // host, port and credentials from the IOTDB_* environment variables
 
 const failed = [];
 const writer = pool.writer({
