@@ -17,6 +17,8 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['packages/*/src/**/*.test.ts'],
+          // sessions read IOTDB_*: unit tests must not see the test server's (an empty variable is unset)
+          env: { IOTDB_HOST: '', IOTDB_PORT: '', IOTDB_USER: '', IOTDB_PASSWORD: '', IOTDB_NODE_URLS: '' },
           exclude: ['packages/*/src/**/*.integration.test.ts', '**/node_modules/**', '**/dist/**'],
         },
       },
@@ -24,7 +26,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: 'integration',
-          include: ['packages/*/src/**/*.integration.test.ts'],
+          include: ['packages/*/src/**/*.integration.test.ts', 'packaging/**/*.integration.test.ts'],
           exclude: ['**/node_modules/**', '**/dist/**'],
           // starts a local IoTDB unless IOTDB_HOST is given, and stops what it started
           globalSetup: ['./scripts/iotdb-global-setup.ts'],

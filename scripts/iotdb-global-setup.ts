@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 
@@ -27,24 +27,34 @@ const script = fileURLToPath(new URL('./iotdb-local.sh', import.meta.url));
 const dir = process.env.IOTDB_TEST_DIR ?? fileURLToPath(new URL('../.iotdb-test/server', import.meta.url));
 const DATANODES = 2;
 
-export default function setup(project: TestProject): () => void {
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const given = process.env.IOTDB_HOST;
   if (given) {
     const port = Number(process.env.IOTDB_PORT ?? 6667);
     const nodeUrls = (process.env.NODE_URLS ?? `${given}:${port}`).split(',');
     project.provide('iotdb', { host: given, port, nodeUrls, control: null });
-    return () => {};
+    return () => Promise.resolve();
   }
   console.log(
     `starting a local IoTDB (1 ConfigNode + ${DATANODES} DataNodes) in ${dir} (set IOTDB_HOST to use your own server)`,
   );
-  execFileSync('bash', [script, 'start', dir], {
-    stdio: 'inherit',
-    env: { ...process.env, DATANODES: String(DATANODES) },
-  });
+  await bash([script, 'start', dir], { DATANODES: String(DATANODES) });
   const nodeUrls = Array.from({ length: DATANODES }, (_, k) => `127.0.0.1:${6667 + k}`);
   project.provide('iotdb', { host: '127.0.0.1', port: 6667, nodeUrls, control: { script, dir } });
-  return () => {
-    execFileSync('bash', [script, 'stop', dir], { stdio: 'inherit' });
-  };
+  return () => bash([script, 'stop', dir]);
+}
+
+/**
+ * Runs the script with its output shown, without blocking: Vitest ends its last test worker while the global
+ * teardown runs, and a synchronous stop (~10-20 s of DataNodes flushing) froze Vitest's event loop past its
+ * 10 s teardown timer, which then reported "Timeout terminating forks worker" for a worker that had exited.
+ */
+function bash(args: string[], env: Record<string, string> = {}): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', args, { stdio: 'inherit', env: { ...process.env, ...env } });
+    child.once('error', reject);
+    child.once('exit', (code, signal) =>
+      code === 0 ? resolve() : reject(new Error(`bash ${args.join(' ')}: exit ${code ?? signal}`)),
+    );
+  });
 }

@@ -2,6 +2,8 @@
 export { TSDataType, ColumnCategory, dataTypeName, dataTypeFromName, isTSDataType } from './types/data-type.js';
 export type { TSDataTypeName, ColumnCategoryName } from './types/data-type.js';
 export { IoTDBError, IoTDBValidationError, IoTDBProtocolError, prefixField } from './errors.js';
+export type { ValidationIssue, ValidationErrorOptions } from './errors.js';
+export { isArray } from './types/is-array.js';
 
 // Buffers
 export { BufferPool, globalBufferPool } from './pool/buffer-pool.js';

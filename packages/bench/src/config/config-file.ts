@@ -1,21 +1,15 @@
 /**
- * `--config FILE`: a JSON object (`.json`) or flat YAML (`.yaml`/`.yml`, see yaml-subset.ts) whose keys
+ * `--config FILE`: a JSON object (`.json`) or a YAML map (`.yaml`/`.yml`, see config-file-yaml.ts) whose keys
  * are BenchConfig field names (and totalPoints). An unknown key is an error naming it; null means "not set".
  */
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { ConfigError } from './errors.js';
 import { KNOB_KEYS, TOTAL_POINTS_KEY } from './knobs.js';
-import type { RawValue } from './parsers.js';
 import type { KnobKey, Setting } from './source.js';
 import { didYouMean } from './suggest.js';
-import { parseYamlSubset } from './yaml-subset.js';
-
-interface Entry {
-  key: string;
-  value: RawValue;
-  line: number | undefined;
-}
+import { yamlEntries, type ConfigEntry } from './config-file-yaml.js';
+import type { RawValue } from './parsers.js';
 
 const KEYS: readonly KnobKey[] = [...KNOB_KEYS, TOTAL_POINTS_KEY];
 
@@ -32,9 +26,9 @@ export function readConfigFile(path: string): Setting[] {
 /** The settings of a config file's text; the format follows `path`'s extension. */
 export function parseConfigText(text: string, path: string): Setting[] {
   const ext = extname(path).toLowerCase();
-  let entries: Entry[];
+  let entries: ConfigEntry[];
   if (ext === '.json') entries = jsonEntries(text, path);
-  else if (ext === '.yaml' || ext === '.yml') entries = parseYamlSubset(text, path);
+  else if (ext === '.yaml' || ext === '.yml') entries = yamlEntries(text, path);
   else throw new ConfigError('config', `--config: ${path}: needs a .json, .yaml or .yml file`);
   return entries.flatMap(({ key, value, line }) => {
     const known = KEYS.find((k) => k === key);
@@ -48,7 +42,7 @@ export function parseConfigText(text: string, path: string): Setting[] {
   });
 }
 
-function jsonEntries(text: string, path: string): Entry[] {
+function jsonEntries(text: string, path: string): ConfigEntry[] {
   let data: unknown;
   try {
     data = JSON.parse(text);

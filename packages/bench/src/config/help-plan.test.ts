@@ -31,9 +31,9 @@ describe('describePlan', () => {
     const c = resolveConfig(['--workers', '4', '--out', 'r.json'], {}).config;
     const plan = describePlan(c);
     for (const key of KNOB_KEYS) expect(plan, key).toMatch(new RegExp(`^  ${key} +\\S`, 'm'));
-    expect(plan).toMatch(/^  out +r\.json$/m);
-    expect(plan).toMatch(/^  host +none: start a local IoTDB/m);
-    expect(plan).toMatch(/^  typeProportions +1:1:1:1:1:1 \(BOOLEAN 16\.7 %, INT32 16\.7 %/m);
+    expect(plan).toMatch(/^ {2}out +r\.json$/m);
+    expect(plan).toMatch(/^ {2}host +none: start a local IoTDB/m);
+    expect(plan).toMatch(/^ {2}typeProportions +1:1:1:1:1:1 \(BOOLEAN 16\.7 %, INT32 16\.7 %/m);
   });
 
   it('derives the totals: points per round, total points, tablets per write, devices per worker', () => {
@@ -55,12 +55,12 @@ describe('describePlan', () => {
       {},
     ).config;
     const plan = describePlan(c);
-    expect(plan).toMatch(/^  points per round +2,500,000 \(100 devices x 50 sensors x 500 rows\)$/m);
-    expect(plan).toMatch(/^  total points +10,000,000 \(4 rounds\)$/m);
-    expect(plan).toMatch(/^  warm-up points +2,500,000 \(1 round, untimed\)$/m);
-    expect(plan).toMatch(/^  tablets per write +insertTablets: 5$/m);
-    expect(plan).toMatch(/^  devices per worker +33-34 \(100 devices over 3 workers\)$/m);
-    expect(plan).toMatch(/^  devices per client +17 \(2 clients per worker, 6 in all\)$/m);
+    expect(plan).toMatch(/^ {2}points per round +2,500,000 \(100 devices x 50 sensors x 500 rows\)$/m);
+    expect(plan).toMatch(/^ {2}total points +10,000,000 \(4 rounds\)$/m);
+    expect(plan).toMatch(/^ {2}warm-up points +2,500,000 \(1 round, untimed\)$/m);
+    expect(plan).toMatch(/^ {2}tablets per write +insertTablets: 5$/m);
+    expect(plan).toMatch(/^ {2}devices per worker +33-34 \(100 devices over 3 workers\)$/m);
+    expect(plan).toMatch(/^ {2}devices per client +17 \(2 clients per worker, 6 in all\)$/m);
   });
 
   it("notes compare runs, caps tablets per write at a client's devices, and the rate limit", () => {
@@ -70,9 +70,9 @@ describe('describePlan', () => {
     ).config;
     const plan = describePlan(c);
     expect(plan).toMatch(
-      /^  tablets per write +insertTablet: 1; insertRecords: none: 2,000 records of 4 devices \(tabletsPerRequest 10, but a client has 4 devices\)$/m,
+      /^ {2}tablets per write +insertTablet: 1; insertRecords: none: 2,000 records of 4 devices \(tabletsPerRequest 10, but a client has 4 devices\)$/m,
     );
-    expect(plan).toMatch(/^  runs +one per method: insertTablet, insertRecords$/m);
-    expect(plan).toMatch(/^  duration at limit +at least 2 s at 1,000,000 points\/s$/m);
+    expect(plan).toMatch(/^ {2}runs +one per method: insertTablet, insertRecords$/m);
+    expect(plan).toMatch(/^ {2}duration at limit +at least 2 s at 1,000,000 points\/s$/m);
   });
 });

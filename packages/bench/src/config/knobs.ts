@@ -56,7 +56,7 @@ export const KNOBS: KnobTable = {
     arg: 'HOST',
     parse: text(),
     default: () => undefined,
-    defaultText: 'none: start a local IoTDB (scripts/iotdb-local.sh) and stop it afterwards',
+    defaultText: "none: start a local IoTDB on --port (this package's scripts/iotdb-local.sh) and stop it afterwards",
     description: 'IoTDB to use',
   },
   port: {
@@ -66,7 +66,7 @@ export const KNOBS: KnobTable = {
     parse: integer(1, 65535),
     default: () => 6667,
     defaultText: '6667',
-    description: 'IoTDB RPC port',
+    description: 'IoTDB RPC port; with no host, the local IoTDB listens there, its internal ports moved by port - 6667',
   },
   nodeUrls: {
     flag: '--node-urls',
@@ -365,11 +365,11 @@ export const KNOBS: KnobTable = {
   out: {
     flag: '--out',
     env: 'OUT',
-    arg: 'FILE',
+    arg: 'DIR',
     parse: text(),
     default: () => undefined,
     defaultText: 'none',
-    description: 'write the results as JSON to this file',
+    description: 'write results.json, results.csv and report.html into this directory',
   },
   compare: {
     flag: '--compare',

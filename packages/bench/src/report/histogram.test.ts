@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { HistogramData } from '../types.js';
 import { BUCKET_COUNT, bucketBoundsNs, bucketIndex, LatencyHistogram } from './histogram.js';
 
 /** deterministic PRNG (mulberry32) so the distributions are the same on every run */
@@ -75,8 +76,8 @@ describe('LatencyHistogram', () => {
       (i % 3 === 0 ? a : b).record(v);
       all.record(v);
     }
-    const merged = LatencyHistogram.from(JSON.parse(JSON.stringify(a.toData())));
-    merged.merge(JSON.parse(JSON.stringify(b.toData())));
+    const merged = LatencyHistogram.from(JSON.parse(JSON.stringify(a.toData())) as HistogramData);
+    merged.merge(JSON.parse(JSON.stringify(b.toData())) as HistogramData);
     expect(merged.toData()).toEqual(all.toData());
     expect(merged.summaryMs()).toEqual(all.summaryMs());
   });

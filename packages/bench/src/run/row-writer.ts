@@ -76,6 +76,7 @@ function rowOfColumns(
   first: number,
 ): (cols: readonly ArrayLike<unknown>[], r: number) => Record<string, CellValue> {
   const body = `return { ${names.map((n, k) => `${JSON.stringify(n)}: cols[${k + first}][r]`).join(', ')} };`;
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- generated on purpose: one object literal per shape
   return new Function('cols', 'r', body) as (
     cols: readonly ArrayLike<unknown>[],
     r: number,

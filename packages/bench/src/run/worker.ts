@@ -52,7 +52,8 @@ export default async function run(task: WorkerTask): Promise<WorkerResult> {
   };
 
   /** One write of `pts` points; counts it, paces it, never throws. */
-  const send = async (kind: string, pts: number, fn: () => Promise<number>) => {
+  // fn returns the points written; the dry run (encode only) returns them without awaiting anything
+  const send = async (kind: string, pts: number, fn: () => number | Promise<number>) => {
     if (rate > 0) {
       const now = performance.now();
       const at = Math.max(now, nextSendAt);
@@ -60,7 +61,7 @@ export default async function run(task: WorkerTask): Promise<WorkerResult> {
       if (at > now) await sleep(at - now);
     }
     const t0 = process.hrtime.bigint();
-    let ok = pts;
+    let ok: number;
     let failed = false;
     try {
       ok = await fn();
@@ -159,7 +160,7 @@ export default async function run(task: WorkerTask): Promise<WorkerResult> {
   }
 }
 
-type Send = (kind: string, pts: number, fn: () => Promise<number>) => Promise<void>;
+type Send = (kind: string, pts: number, fn: () => number | Promise<number>) => Promise<void>;
 
 /** The write of one group of devices for one round, by method, model and mode (real, no-op, dry). */
 function writer(c: BenchConfig, pool: SessionPool | TableSessionPool, gens: BatchGenerator[], send: Send) {
@@ -179,7 +180,7 @@ function writer(c: BenchConfig, pool: SessionPool | TableSessionPool, gens: Batc
         return send(
           'encode',
           pts,
-          async () => (tablets.forEach((t) => encode((w) => writeInsertTabletReq(w, 1n, prepareTableTablet(t)))), pts),
+          () => (tablets.forEach((t) => encode((w) => writeInsertTabletReq(w, 1n, prepareTableTablet(t)))), pts),
         );
       if (tablets.length === 1) return send('insert', pts, async () => (await p.insert(tablets[0]), pts));
       return send(
@@ -196,7 +197,7 @@ function writer(c: BenchConfig, pool: SessionPool | TableSessionPool, gens: Batc
       const lists = devices.map((d, k) => gens[k].records(d, round));
       const pts = gens.slice(0, devices.length).reduce((n, g) => n + g.points, 0);
       const records = interleave(lists, c.interlacedDevices > 1);
-      if (dry) return send('encode', pts, async () => (records.forEach((r) => encodeRecord(r)), pts));
+      if (dry) return send('encode', pts, () => (records.forEach((r) => encodeRecord(r)), pts));
       const kind = noop ? 'testInsertRecords' : 'insertRecords';
       return send(
         kind,
@@ -207,7 +208,7 @@ function writer(c: BenchConfig, pool: SessionPool | TableSessionPool, gens: Batc
     const tablets = devices.map((d, k) => gens[k].tree(d, round));
     const pts = gens.slice(0, devices.length).reduce((n, g) => n + g.points, 0);
     if (dry) {
-      return send('encode', pts, async () => {
+      return send('encode', pts, () => {
         const prepared: PreparedTablet[] = tablets.map((t) => prepareTablet(t));
         encode((w) =>
           prepared.length === 1 ? writeInsertTabletReq(w, 1n, prepared[0]) : writeInsertTabletsReq(w, 1n, prepared),

@@ -20,7 +20,7 @@ export function anchorTsBlock(rows: number, sensors: number): Buffer {
   const time = Buffer.alloc(1 + 8 * rows);
   (t.timestamps as Float64Array).forEach((v, r) => time.writeBigInt64BE(BigInt(v), 1 + 8 * r));
   parts.push(time);
-  t.columns!.forEach((col, i) => parts.push(column(b.types[i], col as ArrayLike<unknown>, rows)));
+  t.columns!.forEach((col, i) => parts.push(column(b.types[i], col, rows)));
   return Buffer.concat(parts);
 }
 

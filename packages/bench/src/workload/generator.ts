@@ -99,14 +99,14 @@ export class BatchGenerator {
   records(d: number, round: number): RecordInput[] {
     const rows = this.#fill(d, round);
     const deviceId = deviceName(this.#c, d);
-    const out: RecordInput[] = new Array(rows);
+    const out = new Array<RecordInput>(rows);
     for (let r = 0; r < rows; r++) {
       out[r] = {
         deviceId,
         timestamp: this.#timestamps[r],
         measurements: this.measurements,
         dataTypes: this.types,
-        values: this.#columns.map((col) => col[r] as CellValue),
+        values: this.#columns.map((col) => col[r]),
         isAligned: this.#c.model === 'aligned',
       };
     }

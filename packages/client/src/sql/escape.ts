@@ -1,4 +1,4 @@
-import { IoTDBValidationError } from '@iotdb/fast-serializer';
+import { IoTDBValidationError, isArray } from '@iotdb/fast-serializer';
 
 /**
  * One node of a path or a table identifier, quoted as IoTDB quotes them: in backquotes, a backquote
@@ -66,7 +66,7 @@ sql.path = (path: string): SqlFragment => new SqlFragment(checkPath(path, 'path'
 function literal(v: SqlValue, field: string): string {
   if (v === null || v === undefined) return 'null';
   if (v instanceof SqlFragment) return v.text;
-  if (Array.isArray(v)) return v.map((x, i) => literal(x, `${field}[${i}]`)).join(', ');
+  if (isArray(v)) return v.map((x, i) => literal(x, `${field}[${i}]`)).join(', ');
   switch (typeof v) {
     case 'string':
       return escapeString(v);

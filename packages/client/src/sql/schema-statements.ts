@@ -82,7 +82,7 @@ function paths(pathOrPaths: string | readonly string[], field: string, wildcard:
 }
 
 function typeName(t: DataTypeInput, field: string): TSDataTypeName {
-  return dataTypeName(dataTypeCode(t, field)) as TSDataTypeName;
+  return dataTypeName(dataTypeCode(t, field));
 }
 
 function enumName<T extends Record<string, number>>(

@@ -58,7 +58,7 @@ function view<A extends unknown[]>(
   const picked = () =>
     spy.mock.calls.flatMap((args, i) => {
       const c = pick(args, spy.mock.contexts[i]);
-      return c === null ? [] : [{ call: c, result: spy.mock.results[i] as { value: unknown } }];
+      return c === null ? [] : [{ call: c, result: spy.mock.results[i] }];
     });
   return {
     mock: {

@@ -198,7 +198,7 @@ class FakeStream implements TransportStream {
       return;
     }
     if ('reset' in action) {
-      const bytes = encodeReply(method, seqid, defaultReply({ method } as FakeCall));
+      const bytes = encodeReply(method, seqid, defaultReply({ method }));
       this.#send(bytes.subarray(0, action.resetAfter ?? bytes.length >> 1));
       queueMicrotask(() => this.serverReset());
       return;

@@ -40,6 +40,9 @@ export function compiledPut(
   if (put === undefined) {
     try {
       const body = `return function put(o, c, at, st, base) {\n  let v, col, n, b = 0;\n${names.map((n, k) => cell(n, k, columns[k], masked)).join('')}  return b;\n};`;
+      // Code generation on purpose: the body holds escaped names and column slots only, and one function per
+      // row shape is what makes the put fast (docs/PERFORMANCE.md).
+      // eslint-disable-next-line @typescript-eslint/no-implied-eval -- generated code, see above
       put = (new Function('overflowsFloat32', body) as Factory)(overflowsFloat32);
     } catch {
       codegen = false;

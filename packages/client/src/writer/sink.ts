@@ -26,7 +26,7 @@ type Run<S> = <T>(fn: (s: S) => Promise<T>) => Promise<T>;
 
 function sinkOf<S extends WriterSession>(run: Run<S>): WriterSink {
   return {
-    ready: async () => run(async (s) => s.timestampPrecision),
+    ready: async () => run((s) => Promise.resolve(s.timestampPrecision)),
     send: async (tablets) => run((s) => s[sendForWriter](tablets)),
   };
 }

@@ -15,12 +15,7 @@ export class StorePool {
 
   /** A typed array of `length` elements; a reused one holds old values (masks: see `zeroed`). */
   typed<T extends Typed>(cls: TypedClass<T>, length: number): T {
-    return (
-      (this.#free
-        .get(cls as TypedClass<Typed>)
-        ?.get(length)
-        ?.pop() as T | undefined) ?? new cls(length)
-    );
+    return (this.#free.get(cls)?.get(length)?.pop() as T | undefined) ?? new cls(length);
   }
 
   zeroed(length: number): Uint8Array {
@@ -41,7 +36,7 @@ export class StorePool {
     }
     const cls = a.constructor as TypedClass<Typed>;
     let byLength = this.#free.get(cls);
-    if (byLength === undefined) this.#free.set(cls, (byLength = new Map()));
+    if (byLength === undefined) this.#free.set(cls, (byLength = new Map<number, Typed[]>()));
     let list = byLength.get(a.length);
     if (list === undefined) byLength.set(a.length, (list = []));
     if (list.length < MAX_FREE_PER_KIND) list.push(a);

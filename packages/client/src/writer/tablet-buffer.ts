@@ -119,7 +119,7 @@ export class TabletBuffer {
    */
   put(entries: Record<string, unknown>, category: ColumnCategory, field: string, seq: number): void {
     const shape = this.#shapes[category];
-    if (shape.put !== null && this.#putKnown(shape, entries, seq)) return;
+    if (shape.put !== null && this.#putKnown(shape, entries)) return;
     this.#putAny(shape, entries, category, field, seq);
   }
 
@@ -128,7 +128,7 @@ export class TabletBuffer {
    * compiled put, no lookup by name. False (nothing to undo: the row is rewritten) when the row turns out
    * to differ or holds a value that needs the general path.
    */
-  #putKnown(shape: Shape, entries: Record<string, unknown>, seq: number): boolean {
+  #putKnown(shape: Shape, entries: Record<string, unknown>): boolean {
     // as many names as the shape, each of them present (the compiled put checks): the same names.
     // A for-in count allocates nothing (Object.keys would make an array per row).
     let count = 0;

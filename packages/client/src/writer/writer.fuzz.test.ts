@@ -57,7 +57,8 @@ describe('the writer under any sequence of rows', () => {
         let t = 0;
         for (const spec of specs) {
           const values: Record<string, unknown> = {};
-          for (const n of spec.shape) if (spec.cells[n] !== undefined || n === 'a') values[n] = spec.cells[n];
+          const cells: Record<string, unknown> = spec.cells;
+          for (const n of spec.shape) if (cells[n] !== undefined || n === 'a') values[n] = cells[n];
           const row: TreeRow = {
             deviceId: `root.sg.d${spec.device}`,
             timestamp: (t = (t * 7 + 3) % 101),

@@ -26,7 +26,7 @@ async function openSession(script?: FakeScript): Promise<{ fake: FakeTransport; 
   return { fake, s };
 }
 
-const row = (d: number, t: number, values: Record<string, unknown> = { v: t * 1.5 }): TreeRow => ({
+const row = (d: number, t: number | bigint, values: Record<string, unknown> = { v: Number(t) * 1.5 }): TreeRow => ({
   deviceId: `root.sg.d${d}`,
   timestamp: t,
   values: values as TreeRow['values'],

@@ -13,7 +13,7 @@ import {
 import { TApplicationError, readReplyHeader } from '../thrift/message.js';
 import { readStruct, writeStruct, type StructSchema } from '../thrift/struct-codec.js';
 import { MAX_EXPANDED_CELLS, decodeTsBlock } from '../tsblock/decode-tsblock.js';
-import { parseVectorFile, type TsBlockCase } from '../vectors/vector-file.js';
+import { parseVectorFile } from '../vectors/vector-file.js';
 
 /**
  * Property tests: whatever bytes arrive, a decoder either decodes or throws IoTDBProtocolError (never a
@@ -25,7 +25,7 @@ const SEED = 20261123;
 const RUNS = 400;
 
 const vectors = parseVectorFile(readFileSync(new URL('../../fixtures/vectors/tsblock.json', import.meta.url), 'utf8'));
-const blocks = (vectors.kind === 'tsblock' ? (vectors.cases as TsBlockCase[]) : []).map((c) => ({
+const blocks = (vectors.kind === 'tsblock' ? vectors.cases : []).map((c) => ({
   bytes: Buffer.from(c.tsBlockHex, 'hex'),
   types: c.types,
 }));

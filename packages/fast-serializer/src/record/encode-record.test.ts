@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { IoTDBValidationError } from '../errors.js';
-import type { TSDataType, TSDataTypeName } from '../types/data-type.js';
+import { TSDataType, type TSDataTypeName } from '../types/data-type.js';
 import type { CellValue, DataTypeInput } from '../tablet/tablet-input.js';
 import { checkTimestamp, encodeRecord, type RecordInput } from './encode-record.js';
 
@@ -48,7 +48,7 @@ describe('encodeRecord byte layout (type byte, then the big-endian value)', () =
   });
 
   it('accepts type codes as well as names', () => {
-    expect(hexOf(1 as TSDataType, 7)).toBe(hexOf('INT32', 7));
+    expect(hexOf(TSDataType.INT32, 7)).toBe(hexOf('INT32', 7));
   });
 
   it('concatenates the measurements in order and returns the record fields', () => {

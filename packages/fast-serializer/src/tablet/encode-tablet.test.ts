@@ -161,7 +161,7 @@ function encodeReq(t: Tablet): Buffer {
 }
 function decodeReq(b: Buffer): TSInsertTabletReq {
   const r = new ByteReader(b);
-  const req = readStruct<TSInsertTabletReq>(r, TSInsertTabletReqSchema);
+  const req = readStruct(r, TSInsertTabletReqSchema);
   expect(r.remaining).toBe(0);
   return req;
 }
@@ -209,10 +209,12 @@ function reference(s: Spec): { timestamps: Buffer; values: Buffer } {
           i64(v == null ? INT64_MIN : toBig(v));
           break;
         case 'FLOAT':
-          v == null ? i32(1) : put(4, (d) => d.setFloat32(0, v as number));
+          if (v == null) i32(1);
+          else put(4, (d) => d.setFloat32(0, v as number));
           break;
         case 'DOUBLE':
-          v == null ? i64(1n) : put(8, (d) => d.setFloat64(0, v as number));
+          if (v == null) i64(1n);
+          else put(8, (d) => d.setFloat64(0, v as number));
           break;
         case 'BLOB':
           bytes(v == null ? new Uint8Array(0) : (v as Uint8Array));

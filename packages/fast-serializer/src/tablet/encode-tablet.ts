@@ -1,4 +1,5 @@
 import { IoTDBValidationError } from '../errors.js';
+import { isArray } from '../types/is-array.js';
 import { writeUtf8 } from '../io/utf8.js';
 import { TSDataType, dataTypeName } from '../types/data-type.js';
 import { cellError, cellField, floatRangeError } from './cell.js';
@@ -64,7 +65,7 @@ export function valuesUpperBound(p: PreparedTablet): number {
       continue;
     }
     const col = columns[c];
-    if (!Array.isArray(col)) throw typedArrayMismatch(p, c);
+    if (!isArray(col)) throw typedArrayMismatch(p, c);
     const isBlob = types[c] === TSDataType.BLOB;
     bytes += 4 * rows;
     // every cell of the column, also when only some rows are sent (`order` a subset): still an upper bound
@@ -144,7 +145,7 @@ function writeColumn(
   let nulls = false;
   switch (type) {
     case TSDataType.BOOLEAN: {
-      if (!Array.isArray(col)) throw typedArrayMismatch(p, c);
+      if (!isArray(col)) throw typedArrayMismatch(p, c);
       for (let r = 0; r < rows; r++) {
         const src = order === null ? r : order[r];
         const v: CellValue = col[src];

@@ -1,4 +1,5 @@
 import { IoTDBValidationError } from '../errors.js';
+import { isArray } from '../types/is-array.js';
 import { dateToTime, type TimestampPrecision } from './time-unit.js';
 import {
   ColumnCategory,
@@ -6,7 +7,6 @@ import {
   isColumnCategory,
   isTSDataType,
   type ColumnCategoryName,
-  type TSDataTypeName,
 } from '../types/data-type.js';
 import { describe } from './date.js';
 import type { ColumnInput, DataTypeInput, TableTablet, Tablet, TabletData, TimestampsInput } from './tablet-input.js';
@@ -51,7 +51,7 @@ export function prepareTableTablet(t: TableTablet, precision: TimestampPrecision
   if (t === null || typeof t !== 'object') throw new IoTDBValidationError('tablet', 'expected an object');
   checkName('tableName', t.tableName);
   const names = t.columnNames;
-  if (!Array.isArray(t.columnCategories) || t.columnCategories.length !== names?.length) {
+  if (!isArray(t.columnCategories) || t.columnCategories.length !== names?.length) {
     throw new IoTDBValidationError(
       'columnCategories',
       `needs one category per column (${names?.length ?? 0}), got ${describeLength(t.columnCategories)}`,
@@ -70,7 +70,7 @@ function prepare(
   columnCategories: ColumnCategory[] | null,
   precision: TimestampPrecision,
 ): PreparedTablet {
-  if (!Array.isArray(measurements) || measurements.length === 0) {
+  if (!isArray(measurements) || measurements.length === 0) {
     throw new IoTDBValidationError(namesField, 'needs at least one name');
   }
   const seen = new Set<string>();
@@ -80,7 +80,7 @@ function prepare(
     seen.add(m);
   });
   const n = measurements.length;
-  if (!Array.isArray(t.dataTypes) || t.dataTypes.length !== n) {
+  if (!isArray(t.dataTypes) || t.dataTypes.length !== n) {
     throw new IoTDBValidationError('dataTypes', `needs one type per column (${n}), got ${describeLength(t.dataTypes)}`);
   }
   const types = t.dataTypes.map((d, i) => dataTypeCode(d, `dataTypes[${i}]`));
@@ -109,7 +109,7 @@ export type RowTimes = readonly (number | bigint)[] | Float64Array | BigInt64Arr
 
 /** Row times with their Dates converted to the server's unit (the array as it is when it holds none). */
 function datesToTimes(ts: TimestampsInput, precision: TimestampPrecision): RowTimes {
-  if (!Array.isArray(ts) || !ts.some((v) => v instanceof Date)) return ts as RowTimes;
+  if (!isArray(ts) || !ts.some((v) => v instanceof Date)) return ts as RowTimes;
   return ts.map((v, i) => (v instanceof Date ? dateToTime(v, precision, `timestamps[${i}]`) : v));
 }
 
@@ -120,13 +120,13 @@ function checkName(field: string, v: unknown): void {
 }
 
 function describeLength(v: unknown): string {
-  return Array.isArray(v) ? `${v.length}` : describe(v);
+  return isArray(v) ? `${v.length}` : describe(v);
 }
 
 export function dataTypeCode(d: DataTypeInput, field: string): TSDataType {
   if (isTSDataType(d)) return d;
   if (typeof d === 'string' && Object.prototype.hasOwnProperty.call(TSDataType, d)) {
-    return TSDataType[d as TSDataTypeName];
+    return TSDataType[d];
   }
   throw new IoTDBValidationError(field, `unknown data type ${describe(d)}`);
 }
@@ -134,13 +134,13 @@ export function dataTypeCode(d: DataTypeInput, field: string): TSDataType {
 function categoryCode(c: ColumnCategory | ColumnCategoryName, field: string): ColumnCategory {
   if (isColumnCategory(c)) return c;
   if (typeof c === 'string' && Object.prototype.hasOwnProperty.call(ColumnCategory, c)) {
-    return ColumnCategory[c as ColumnCategoryName];
+    return ColumnCategory[c];
   }
   throw new IoTDBValidationError(field, `unknown column category ${describe(c)} (TAG, FIELD or ATTRIBUTE)`);
 }
 
 function timestampsLength(ts: TimestampsInput): number {
-  if (!(Array.isArray(ts) || ts instanceof Float64Array || ts instanceof BigInt64Array)) {
+  if (!(isArray(ts) || ts instanceof Float64Array || ts instanceof BigInt64Array)) {
     throw new IoTDBValidationError('timestamps', `needs an array, Float64Array or BigInt64Array, got ${describe(ts)}`);
   }
   if (ts.length === 0) throw new IoTDBValidationError('timestamps', 'a tablet needs at least one row');
@@ -154,14 +154,14 @@ function columnsOf(t: TabletData, n: number, rows: number): readonly ColumnInput
     throw new IoTDBValidationError('values', 'give either `values` (row-major) or `columns` (column-major)');
   }
   if (t.columns !== undefined) {
-    if (!Array.isArray(t.columns) || t.columns.length !== n) {
+    if (!isArray(t.columns) || t.columns.length !== n) {
       throw new IoTDBValidationError(
         'columns',
         `needs one column per measurement (${n}), got ${describeLength(t.columns)}`,
       );
     }
     t.columns.forEach((c: ColumnInput, i) => {
-      if (!(Array.isArray(c) || isTypedColumn(c))) {
+      if (!(isArray(c) || isTypedColumn(c))) {
         throw new IoTDBValidationError(`columns[${i}]`, `needs an array or a typed array, got ${describe(c)}`);
       }
       if (c.length !== rows) {
@@ -171,14 +171,14 @@ function columnsOf(t: TabletData, n: number, rows: number): readonly ColumnInput
     return t.columns;
   }
   const values = t.values!;
-  if (!Array.isArray(values) || values.length !== rows) {
+  if (!isArray(values) || values.length !== rows) {
     throw new IoTDBValidationError('values', `needs one row per timestamp (${rows}), got ${describeLength(values)}`);
   }
   const cols: unknown[][] = [];
   for (let c = 0; c < n; c++) cols.push(new Array<unknown>(rows));
   for (let r = 0; r < rows; r++) {
     const row = values[r];
-    if (!Array.isArray(row) || row.length !== n) {
+    if (!isArray(row) || row.length !== n) {
       throw new IoTDBValidationError(
         `values[${r}]`,
         `needs ${n} values (one per measurement), got ${describeLength(row)}`,

@@ -4,10 +4,9 @@ import type { ColumnCategory, ColumnCategoryName, TSDataType, TSDataTypeName } f
 export type CellValue = boolean | number | bigint | string | Date | Uint8Array | null | undefined;
 
 /**
- * Timestamps in the session's precision (ms by default). Numbers must be safe integers;
- * bigint covers the full int64 range (ns precision needs it).
+ * Row times in the server's unit (ms by default), or Dates, converted to that unit. Numbers must be safe
+ * integers; bigint covers the full int64 range (ns precision needs it).
  */
-/** Row times in the server's unit (number or bigint), or Dates, converted to that unit. */
 export type TimestampsInput = readonly (number | bigint | Date)[] | Float64Array | BigInt64Array;
 
 /**

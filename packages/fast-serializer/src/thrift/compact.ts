@@ -127,7 +127,7 @@ export function listHeader(w: ByteWriter, ctype: number, n: number): void {
 }
 
 export function writeStructCompact<S extends StructSchema>(w: ByteWriter, schema: S, value: StructInput<S>): void {
-  writeFields(w, schema, value as Record<string, unknown>);
+  writeFields(w, schema, value);
 }
 
 function writeFields(w: ByteWriter, schema: StructSchema, obj: Record<string, unknown>): void {

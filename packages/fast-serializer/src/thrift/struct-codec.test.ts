@@ -8,7 +8,7 @@ import {
   type TSExecuteStatementResp,
   type TSStatus,
 } from './iotdb-idl.js';
-import { readStruct, writeStruct, type StructSchema } from './struct-codec.js';
+import { readStruct, writeStruct, type StructOf, type StructSchema } from './struct-codec.js';
 import { TType } from './ttype.js';
 
 function encode(schema: StructSchema, value: object): Buffer {
@@ -17,9 +17,9 @@ function encode(schema: StructSchema, value: object): Buffer {
   return Buffer.from(w.view());
 }
 
-function decode<T>(schema: StructSchema, bytes: Buffer): T {
+function decode<S extends StructSchema>(schema: S, bytes: Buffer): StructOf<S> {
   const r = new ByteReader(bytes);
-  const v = readStruct<T>(r, schema);
+  const v = readStruct(r, schema);
   expect(r.remaining).toBe(0);
   return v;
 }
@@ -56,14 +56,11 @@ const resp: TSExecuteStatementResp = {
 
 describe('writeStruct / readStruct round trip', () => {
   it('round-trips TSStatus with nested subStatus and redirectNode', () => {
-    expect(decode<TSStatus>(TSStatusSchema, encode(TSStatusSchema, status))).toEqual(status);
+    expect(decode(TSStatusSchema, encode(TSStatusSchema, status))).toEqual(status);
   });
 
   it('round-trips TSExecuteStatementResp with queryResult binaries and a map', () => {
-    const back = decode<TSExecuteStatementResp>(
-      TSExecuteStatementRespSchema,
-      encode(TSExecuteStatementRespSchema, resp),
-    );
+    const back = decode(TSExecuteStatementRespSchema, encode(TSExecuteStatementRespSchema, resp));
     expect(back).toEqual(resp);
     expect(back.queryResult!.map((b) => b.toString('hex'))).toEqual(['000102ff', '', '68656c6c6f']);
     expect(back.columnNameIndexMap).toBeInstanceOf(Map);
@@ -103,7 +100,7 @@ describe('writeStruct / readStruct round trip', () => {
 
   it('reads binary fields as views on the input, without copying', () => {
     const bytes = encode(TSExecuteStatementRespSchema, resp);
-    const back = decode<TSExecuteStatementResp>(TSExecuteStatementRespSchema, bytes);
+    const back = decode(TSExecuteStatementRespSchema, bytes);
     expect(back.queryResult![0].buffer).toBe(bytes.buffer);
   });
 });
@@ -139,25 +136,25 @@ const atStart = (struct: Buffer, extra: Buffer) => Buffer.concat([extra, struct]
 describe('unknown fields', () => {
   it('skips unknown fields of every Thrift type before the known ones', () => {
     const bytes = atStart(encode(TSStatusSchema, status), unknownFields());
-    expect(decode<TSStatus>(TSStatusSchema, bytes)).toEqual(status);
+    expect(decode(TSStatusSchema, bytes)).toEqual(status);
   });
 
   it('skips unknown fields of every Thrift type after the known ones', () => {
     const bytes = beforeStop(encode(TSExecuteStatementRespSchema, resp), unknownFields());
-    expect(decode<TSExecuteStatementResp>(TSExecuteStatementRespSchema, bytes)).toEqual(resp);
+    expect(decode(TSExecuteStatementRespSchema, bytes)).toEqual(resp);
   });
 
   it('skips unknown fields inside a nested struct', () => {
     const inner = beforeStop(encode(TSStatusSchema, { code: 7 }), unknownFields());
     const w = new ByteWriter(64);
     w.i8(TType.STRUCT).i16(1).bytes(inner).i8(TType.I64).i16(2).i64(5n).i8(TType.STOP);
-    const back = decode<TSExecuteStatementResp>(TSExecuteStatementRespSchema, Buffer.from(w.view()));
+    const back = decode(TSExecuteStatementRespSchema, Buffer.from(w.view()));
     expect(back).toEqual({ status: { code: 7 }, queryId: 5n });
   });
 
   it('skips a known field id that arrives with another type', () => {
     const bytes = Buffer.from('0b000100000001' + '31' + '0800010000000c' + '00', 'hex'); // code as string "1", then as i32 12
-    expect(decode<TSStatus>(TSStatusSchema, bytes)).toEqual({ code: 12 });
+    expect(decode(TSStatusSchema, bytes)).toEqual({ code: 12 });
   });
 
   it('rejects an unknown Thrift type code', () => {

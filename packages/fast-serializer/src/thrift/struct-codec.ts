@@ -126,7 +126,7 @@ export function ttypeOf(t: FieldType): TType {
 }
 
 export function writeStruct<S extends StructSchema>(w: ByteWriter, schema: S, value: StructInput<S>): void {
-  writeFields(w, schema, value as Obj);
+  writeFields(w, schema, value);
 }
 
 function writeFields(w: ByteWriter, schema: StructSchema, obj: Obj): void {

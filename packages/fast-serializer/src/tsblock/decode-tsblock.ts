@@ -21,7 +21,7 @@ export function decodeTsBlock(buf: Buffer, logicalTypes?: readonly (TSDataType |
   const encodings = r.slice(count + 1);
   checkPositionCount(rows, count, encodings, r);
   const time = readColumn(r, encodings[0], TSDataType.INT64, rows);
-  const columns: DecodedColumn[] = new Array(count);
+  const columns = new Array<DecodedColumn>(count);
   for (let i = 0; i < count; i++) {
     const type = logicalTypes?.[i] ?? physicalToLogical(physical[i]);
     columns[i] = readColumn(r, encodings[i + 1], type, rows);
@@ -131,7 +131,7 @@ function allocValues(type: TSDataType, n: number): ColumnValues {
     case TSDataType.TEXT:
     case TSDataType.STRING:
     case TSDataType.BLOB:
-      return new Array(n).fill(null);
+      return new Array<null>(n).fill(null); // filled with strings or Buffers by the caller
   }
 }
 
@@ -205,7 +205,7 @@ function readBinaries(
     throw new IoTDBProtocolError(
       `TsBlock: ${nonNull} binary values need at least ${4 * nonNull} bytes, ${r.remaining} left`,
     );
-  const values: (string | Buffer | null)[] = new Array(rows).fill(null);
+  const values = new Array<string | Buffer | null>(rows).fill(null);
   const starts = new Int32Array(rows);
   const ends = new Int32Array(rows);
   const regionStart = r.pos;

@@ -37,11 +37,17 @@ export function parseVectorFile(text: string): VectorFile {
   if (first.expected !== undefined && typeof (first.expected as Json).requestStructHex === 'string') {
     return {
       kind: 'insert-tablet',
-      sessionId: BigInt(String(doc.sessionId ?? '0')),
+      sessionId: BigInt(scalar(doc.sessionId ?? '0')),
       cases: cases.map((c: Json) => insertCase(c)),
     };
   }
   throw new Error('not a vector file of a known kind (insert-tablet or tsblock)');
+}
+
+/** A JSON string or number as text (an object or array here is a broken vector file). */
+function scalar(v: unknown): string {
+  if (typeof v === 'string' || typeof v === 'number') return String(v);
+  throw new Error(`expected a string or a number, got ${JSON.stringify(v)}`);
 }
 
 function typeOf(name: unknown): TSDataType {
@@ -55,14 +61,14 @@ function cell(type: TSDataType, v: unknown, dateAsInt: boolean): CellValue {
   switch (type) {
     case TSDataType.INT64:
     case TSDataType.TIMESTAMP:
-      return BigInt(String(v));
+      return BigInt(scalar(v));
     case TSDataType.FLOAT:
     case TSDataType.DOUBLE:
       return typeof v === 'string' ? (v === '-0' ? -0 : Number(v)) : (v as number);
     case TSDataType.BLOB:
-      return Buffer.from(String(v), 'hex');
+      return Buffer.from(scalar(v), 'hex');
     case TSDataType.DATE:
-      return dateAsInt ? Number(String(v).replaceAll('-', '')) : String(v);
+      return dateAsInt ? Number(scalar(v).replaceAll('-', '')) : scalar(v);
     default:
       return v as CellValue;
   }
