@@ -72,6 +72,8 @@ export interface BenchConfig {
   dryRun: boolean;
   dryRunSend: boolean;
   serverNoop: boolean;
+  /** subscribe to the client's tracing channels; inserts' traced durations as 'traced <operation>' latency */
+  trace: boolean;
   out: string | undefined;
   compare: Method[];
   vsJava: boolean;

@@ -362,6 +362,11 @@ export const KNOBS: KnobTable = {
     'SERVER_NOOP',
     'send through the testInsert* RPCs: the server decodes and acknowledges, stores nothing (tree/aligned; insertTablet, insertTablets, insertRecords)',
   ),
+  trace: onOff(
+    '--trace',
+    'TRACE',
+    "subscribe to the client's iotdb:* tracing channels during the run; write durations show as 'traced <operation>' latency rows (what a tracing subscriber costs)",
+  ),
   out: {
     flag: '--out',
     env: 'OUT',

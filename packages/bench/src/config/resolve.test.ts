@@ -74,6 +74,7 @@ describe('resolveConfig: defaults', () => {
         dryRun: false,
         dryRunSend: false,
         serverNoop: false,
+        trace: false,
         out: undefined,
         compare: [],
         vsJava: false,

@@ -5,12 +5,16 @@
 import type { LatencySummary, RunResult } from '../types.js';
 import { fixed } from './numbers.js';
 
+/** Latency kinds that `--trace` adds ('traced insertTablet', ...): never the run's main operation. */
+export const TRACED_PREFIX = 'traced ';
+
 const NO_LATENCY: LatencySummary = { count: 0, min: 0, avg: 0, p50: 0, p90: 0, p95: 0, p99: 0, p999: 0, max: 0 };
 
 /** The op kind with the most latency samples (the first such on a tie): the run's main write operation. */
 export function mainOperation(r: RunResult): { kind: string; latency: LatencySummary } | undefined {
   let best: { kind: string; latency: LatencySummary } | undefined;
   for (const [kind, latency] of Object.entries(r.latency)) {
+    if (kind.startsWith(TRACED_PREFIX)) continue; // --trace's rows describe the main operation, they are not it
     if (best === undefined || latency.count > best.latency.count) best = { kind, latency };
   }
   return best;

@@ -56,6 +56,7 @@ export function sampleConfig(over: Partial<BenchConfig> = {}): BenchConfig {
     dryRun: false,
     dryRunSend: false,
     serverNoop: false,
+    trace: false,
     out: '/tmp/bench-out',
     compare: [],
     vsJava: false,

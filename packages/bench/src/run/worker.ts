@@ -10,9 +10,11 @@ import {
   type PreparedTablet,
 } from '@iotdb/fast-serializer';
 import { LatencyHistogram } from '../report/histogram.js';
+import { TRACED_PREFIX } from '../report/result-fields.js';
 import type { BenchConfig, WorkerResult, WorkerTask } from '../types.js';
 import { BatchGenerator } from '../workload/generator.js';
 import { rowWriter } from './row-writer.js';
+import { traceClient } from './trace.js';
 
 /**
  * One piscina worker: its own SessionPool (poolMaxSize sessions) and `clients` writers over its share
@@ -137,6 +139,11 @@ export default async function run(task: WorkerTask): Promise<WorkerResult> {
     await workerReady;
   };
 
+  const untrace = c.trace
+    ? traceClient((operation, ms) => {
+        if (timed.on) record(TRACED_PREFIX + operation, ms * 1e6);
+      })
+    : undefined;
   try {
     await Promise.all(Array.from({ length: c.clients }, (_, k) => client(k)));
     return {
@@ -156,6 +163,7 @@ export default async function run(task: WorkerTask): Promise<WorkerResult> {
     Atomics.notify(barrier, 0);
     return { state: 'failed', workerId, error: (e as Error).stack ?? String(e) };
   } finally {
+    untrace?.();
     await pool.close();
   }
 }

@@ -57,6 +57,7 @@ function config(over: Partial<BenchConfig> = {}): BenchConfig {
     dryRun: false,
     dryRunSend: false,
     serverNoop: false,
+    trace: false,
     out: undefined,
     compare: [],
     vsJava: false,
