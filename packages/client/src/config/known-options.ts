@@ -27,6 +27,7 @@ const SESSION: Record<keyof SessionOptions, ParamType> = {
   password: null,
   nodeUrls: null,
   fetchSize: 'integer',
+  readAhead: 'integer',
   timeZone: 'string',
   connectTimeoutMs: 'integer',
   requestTimeoutMs: 'integer',

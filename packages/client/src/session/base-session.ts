@@ -49,6 +49,8 @@ export interface StatementOptions extends CallOptions {
 export interface QueryOptions extends CallOptions {
   /** rows per fetch for this query. @default the session's fetchSize */
   fetchSize?: number;
+  /** batches fetched ahead of the reader for this query (0 = none). @default the session's readAhead */
+  readAhead?: number;
   /** server-side query timeout and reply wait, ms. @default the session's requestTimeoutMs */
   timeoutMs?: number;
 }
@@ -254,6 +256,7 @@ export abstract class BaseSession {
     ) => Promise<TSExecuteStatementResp>,
   ): Promise<SessionDataSet> {
     const fetchSize = optionalInt('fetchSize', opts.fetchSize, 1) ?? this.options.fetchSize;
+    const readAhead = optionalInt('readAhead', opts.readAhead, 0) ?? this.options.readAhead;
     const timeoutMs = optionalInt('timeoutMs', opts.timeoutMs, 0) ?? this.options.requestTimeoutMs;
     const { ns, resp } = await this.runOnDefault(
       'query',
@@ -273,6 +276,7 @@ export abstract class BaseSession {
       statementId,
       sql: statement,
       fetchSize,
+      readAhead,
       timeoutMs,
       signal: opts.signal,
       int64As: this.options.int64As,

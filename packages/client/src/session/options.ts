@@ -48,6 +48,12 @@ export interface SessionOptions {
   password?: string;
   /** Rows the server sends per query response. @default 5000 */
   fetchSize?: number;
+  /**
+   * Query results: replies fetched ahead of the reader, so that the next `fetchResults` is in flight while the
+   * current batch is read (at most this many batches waiting, one fetch at a time). 0 = fetch only when the
+   * rows run out. @default 1
+   */
+  readAhead?: number;
   /** IANA zone or offset sent to the server (it renders times with it). @default the process's zone */
   timeZone?: string;
   /** Time to establish the connection (TCP, the TLS handshake and the login). @default 10000 */
@@ -117,6 +123,7 @@ export interface ResolvedSessionOptions {
   readonly port: number;
   readonly username: string;
   readonly fetchSize: number;
+  readonly readAhead: number;
   readonly timeZone: string;
   readonly connectTimeoutMs: number;
   readonly requestTimeoutMs: number;
@@ -142,6 +149,7 @@ const DEFAULTS = Object.freeze({
   username: 'root',
   password: 'root',
   fetchSize: 5000,
+  readAhead: 1,
   connectTimeoutMs: 10_000,
   requestTimeoutMs: 60_000,
   maxFrameBytes: 512 * 1024 * 1024,
@@ -217,6 +225,7 @@ export function collectSessionOptions(o: LayeredOptions, issues: IssueList): Res
     port: issues.take(() => portOf(o.port ?? DEFAULTS.port)) ?? DEFAULTS.port,
     username: issues.take(() => checkString('username', o.username ?? DEFAULTS.username)) ?? DEFAULTS.username,
     fetchSize: int('fetchSize', DEFAULTS.fetchSize),
+    readAhead: int('readAhead', DEFAULTS.readAhead, true),
     timeZone: issues.take(() => checkString('timeZone', o.timeZone ?? processTimeZone())) ?? processTimeZone(),
     connectTimeoutMs: int('connectTimeoutMs', DEFAULTS.connectTimeoutMs),
     requestTimeoutMs: int('requestTimeoutMs', DEFAULTS.requestTimeoutMs, true),

@@ -1,6 +1,9 @@
-import { describe, expect, it } from 'vitest';
-import { ByteWriter, TSDataType } from '@iotdb/fast-serializer';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ByteWriter, IoTDBValidationError, TSDataType } from '@iotdb/fast-serializer';
+import { IoTDBServerError } from '../errors.js';
+import { FakeTransport, type FakeAction } from '../transport/fake-transport.js';
 import { SessionDataSet } from './session-data-set.js';
+import { Session } from './session.js';
 
 /** A TsBlock of one INT32 column (INT32_ARRAY, no nulls) with times 0..n-1, built by hand (protocol.md 6.1). */
 function block(values: number[], firstTime: number): Buffer {
@@ -60,5 +63,99 @@ describe('SessionDataSet without a server', () => {
     expect(c.rowCount).toBe(3);
     expect(Array.from(c.values[0] as Int32Array)).toEqual([1, 2, 3]);
     expect(Array.from(c.timestamps!)).toEqual([0n, 1n, 2n]);
+  });
+});
+
+describe('reading ahead (a session over a scripted transport)', () => {
+  const BATCHES = [[1, 2, 3], [4, 5], [6], [7, 8]];
+  /** A query whose rows come in BATCHES: the first with the query's reply, the others one per fetch. */
+  function server(fetchReply: (n: number) => FakeAction | undefined = () => undefined): FakeTransport {
+    let fetches = 0;
+    let time = 0;
+    const next = (values: number[]) => block(values, (time += values.length) - values.length);
+    return new FakeTransport((c) => {
+      if (c.method === 'executeQueryStatementV2') {
+        const reply = { status: { code: 200 }, queryId: 3n, columns: ['root.sg.d.s'], dataTypeList: ['INT32'] };
+        return { reply: { ...reply, queryResult: [next(BATCHES[0])], moreData: true } };
+      }
+      if (c.method !== 'fetchResultsV2') return undefined;
+      const n = ++fetches;
+      const moreData = n < BATCHES.length - 1;
+      const reply = {
+        status: { code: 200 },
+        hasResultSet: true,
+        isAlign: true,
+        queryResult: [next(BATCHES[n])],
+        moreData,
+      };
+      return fetchReply(n) ?? { reply };
+    });
+  }
+  const sessions: Session[] = [];
+  afterEach(async () => {
+    for (const s of sessions.splice(0)) await s.close();
+  });
+  async function query(fake: FakeTransport, readAhead?: number): Promise<SessionDataSet> {
+    const s = new Session({ nodeUrls: ['10.0.0.1:6667'], transport: fake, readAhead });
+    sessions.push(s);
+    await s.open();
+    return s.executeQueryStatement('SELECT s FROM root.sg.d');
+  }
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+  it('fetches the next batch while the reader is still on the first, one batch ahead by default', async () => {
+    const fake = server();
+    const ds = await query(fake);
+    expect((await ds.next()).values).toEqual([1]);
+    await settle();
+    expect(fake.callsOf('fetchResultsV2')).toHaveLength(1); // batch 2 is here before the reader needs it
+    const rest = [];
+    for await (const row of ds) rest.push(row.values[0]);
+    expect(rest).toEqual([2, 3, 4, 5, 6, 7, 8]);
+    expect(fake.callsOf('fetchResultsV2')).toHaveLength(3);
+    expect(fake.callsOf('closeOperation')).toHaveLength(1);
+  });
+
+  it('keeps as many batches waiting as readAhead says, and none with 0', async () => {
+    for (const [readAhead, fetched] of [
+      [0, 0],
+      [2, 2],
+    ]) {
+      const fake = server();
+      const ds = await query(fake, readAhead);
+      await ds.next();
+      await settle();
+      expect(fake.callsOf('fetchResultsV2')).toHaveLength(fetched);
+      expect(Array.from((await ds.toColumnar()).values[0] as Int32Array)).toEqual([2, 3, 4, 5, 6, 7, 8]);
+    }
+  });
+
+  it('close() drops what was read ahead, fetches nothing more and releases the query once', async () => {
+    const fake = server();
+    const ds = await query(fake);
+    await ds.next();
+    await settle();
+    await ds.close();
+    await settle();
+    expect(fake.callsOf('fetchResultsV2')).toHaveLength(1);
+    expect(fake.callsOf('closeOperation')).toHaveLength(1);
+    expect(await ds.hasNext()).toBe(true); // rows already decoded can still be read
+  });
+
+  it('a failed fetch ahead surfaces when the reader gets there, with the rows before it intact', async () => {
+    const fake = server((n) =>
+      n === 1 ? { reply: { status: { code: 301, message: 'no' }, hasResultSet: false, isAlign: true } } : undefined,
+    );
+    const ds = await query(fake);
+    const rows: number[] = [];
+    await ds.next().then((r) => rows.push(r.values[0] as number));
+    await settle();
+    for (let i = 0; i < 2; i++) rows.push((await ds.next()).values[0] as number);
+    expect(rows).toEqual([1, 2, 3]);
+    await expect(ds.hasNext()).rejects.toBeInstanceOf(IoTDBServerError);
+  });
+
+  it('refuses a negative readAhead at construction', () => {
+    expect(() => new Session({ readAhead: -1 })).toThrow(IoTDBValidationError);
   });
 });

@@ -71,6 +71,27 @@ export interface QueryContext {
   readonly signal?: AbortSignal;
   /** called once the data set is closed */
   readonly onClose?: (ds: SessionDataSet) => void;
+  /** batches fetched ahead of the reader (the session's `readAhead`); absent or 0: fetch when needed */
+  readonly readAhead?: number;
+}
+
+/** One fetchResults reply: its TsBlocks and whether the server has rows after them. */
+interface Fetched {
+  readonly raw: Buffer[];
+  readonly moreData: boolean;
+}
+
+const GAVE_UP = Symbol('gave up');
+
+/** What `promise` settles with, or GAVE_UP once `signal` aborts first (the promise itself goes on). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T | typeof GAVE_UP> {
+  if (signal === undefined) return promise;
+  if (signal.aborted) return Promise.resolve(GAVE_UP);
+  return new Promise<T | typeof GAVE_UP>((resolve, reject) => {
+    const onAbort = () => resolve(GAVE_UP);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 /**
@@ -95,7 +116,13 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   readonly #shape: RowShape;
   #raw: Buffer[] = [];
   #rawAt = 0;
+  /** the server has rows after the last reply received (a fetch in flight does not count until it lands) */
   #moreData: boolean;
+  /** replies fetched ahead of the reader, oldest first: landed or in flight (one fetch in flight at a time) */
+  #ahead: Promise<Fetched>[] = [];
+  #fetching = false;
+  /** a fetch ahead failed: nothing more is fetched ahead until the reader has met its error */
+  #aheadFailed = false;
   #block: DecodedTsBlock | null = null;
   /** the block's value columns as JS values, made when the first row of the block is read */
   #cells: IoTDBValue[][] | null = null;
@@ -145,19 +172,19 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
     return this.#closed;
   }
 
-  /** Whether a row is left; fetches more from the server when needed (`signal` gives up on that fetch). */
+  /**
+   * Whether a row is left; fetches more from the server when needed (`signal` gives up on that fetch, or on
+   * waiting for the one already fetching ahead).
+   */
   async hasNext(opts: FetchOptions = {}): Promise<boolean> {
     for (;;) {
-      if (this.#block !== null && this.#row < this.#block.rows) return true;
+      if (this.#block !== null && this.#row < this.#block.rows) {
+        this.#fetchAhead();
+        return true;
+      }
       if (this.#nextBlock()) continue;
-      if (this.#moreData && !this.#closed) {
-        const signal = opts.signal ?? this.#ctx.signal;
-        await this.#fetch(signal).catch((e: unknown) => {
-          throw withCallerStack(
-            signal?.aborted && e === signal.reason ? new IoTDBAbortError('fetchResults', e) : e,
-            new Error(),
-          );
-        });
+      if (this.#ahead.length > 0 || (this.#moreData && !this.#closed)) {
+        await this.#receive(opts.signal);
         continue;
       }
       if (this.#abandoned)
@@ -276,6 +303,8 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
     if (this.#closed) return;
     this.#closed = true;
     this.#moreData = false;
+    // replies fetched ahead are dropped; one still in flight lands before closeOperation (one call at a time)
+    this.#ahead = [];
     try {
       if (!this.#ctx.connection.isOpen) return;
       const req = { sessionId: this.#ctx.sessionId, queryId: this.#queryId, statementId: this.#ctx.statementId }; // statementId mandatory (else 710)
@@ -298,7 +327,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
    * on throws IoTDBSessionClosedError instead of ending as if the result were complete.
    */
   async [closeByOwner](): Promise<void> {
-    if (!this.#closed) this.#abandoned = this.#moreData;
+    if (!this.#closed) this.#abandoned = this.#moreData || this.#ahead.length > 0;
     await this.close();
   }
 
@@ -336,7 +365,57 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
     }
   }
 
-  async #fetch(signal: AbortSignal | undefined): Promise<void> {
+  /**
+   * The next reply, fetched ahead or now, becomes the blocks to read. A fetch made now takes the reader's
+   * `signal` (aborting it breaks the connection, as any call aborted after its bytes left); for a fetch made
+   * ahead, the signal gives up the wait only: its reply is kept for the next read.
+   */
+  async #receive(given: AbortSignal | undefined): Promise<void> {
+    if (this.#ahead.length === 0) this.#startFetch(given ?? this.#ctx.signal);
+    const outcome = await untilAborted(this.#ahead[0], given).catch((e: unknown) => {
+      void this.#ahead.shift(); // settled: the reader has met its error; the next read fetches again
+      this.#aheadFailed = false;
+      const aborted = [given, this.#ctx.signal].some((s) => s?.aborted && e === s.reason);
+      throw withCallerStack(aborted ? new IoTDBAbortError('fetchResults', e) : e, new Error());
+    });
+    if (outcome === GAVE_UP) {
+      throw withCallerStack(new IoTDBAbortError('fetchResults', given?.reason), new Error());
+    }
+    void this.#ahead.shift(); // settled: its reply is taken below
+    this.#raw = outcome.raw;
+    this.#rawAt = 0;
+  }
+
+  /** Up to `readAhead` replies waiting: the next fetch goes out while the reader reads this one. */
+  #fetchAhead(): void {
+    const depth = this.#ctx.readAhead ?? 0;
+    if (this.#ahead.length >= depth || this.#fetching || !this.#moreData || this.#closed || this.#aheadFailed) return;
+    this.#startFetch(this.#ctx.signal);
+  }
+
+  #startFetch(signal: AbortSignal | undefined): void {
+    const next = this.#fetch(signal);
+    next.catch(() => undefined); // the reader meets the error when it gets there (or never, if it closes first)
+    this.#ahead.push(next);
+  }
+
+  /** One fetchResults; while it is in flight no other fetch starts. */
+  async #fetch(signal: AbortSignal | undefined): Promise<Fetched> {
+    this.#fetching = true;
+    try {
+      const fetched = await this.#request(signal);
+      this.#moreData = fetched.moreData;
+      return fetched;
+    } catch (e) {
+      this.#aheadFailed = true; // nothing more is fetched ahead until the reader has met this error
+      throw e;
+    } finally {
+      this.#fetching = false;
+      if (!this.#closed) queueMicrotask(() => this.#fetchAhead());
+    }
+  }
+
+  async #request(signal: AbortSignal | undefined): Promise<Fetched> {
     const req = {
       sessionId: this.#ctx.sessionId,
       statement: this.#ctx.sql,
@@ -352,9 +431,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
       signal,
     });
     verifySuccess(resp.status, 'fetchResults');
-    this.#raw = resp.queryResult ?? [];
-    this.#rawAt = 0;
-    this.#moreData = resp.hasResultSet && resp.moreData === true;
-    if (!resp.hasResultSet) this.#raw = [];
+    if (!resp.hasResultSet) return { raw: [], moreData: false };
+    return { raw: resp.queryResult ?? [], moreData: resp.moreData === true };
   }
 }

@@ -559,21 +559,24 @@ describe('queries', () => {
     vi.restoreAllMocks();
   });
 
-  it('returns every row in order from a query spanning many fetches (2500 rows, fetchSize 100)', async () => {
-    const ds = await session.executeQueryStatement(manySql(), { fetchSize: 100 });
-    expect(ds.columnNames).toEqual(['Time', 'Device', 'n', 'txt']);
-    expect(ds.columnTypes).toEqual(['INT64', 'TEXT', 'INT32', 'TEXT']);
-    let k = 0;
-    for await (const row of ds) {
-      const want = manyRow(k);
-      expect(row.timestamp, `row ${k}`).toBe(want.time);
-      expect(row.values, `row ${k}`).toEqual([want.device, want.n, want.txt]);
-      k++;
-    }
-    expect(k).toBe(DEVICES * PER_DEVICE);
-    expect(fetches.mock.calls.length).toBeGreaterThan(5); // the premise: the rows did come in many fetches
-    expect(ds.isClosed).toBe(true);
-  });
+  it.each([0, 1, 3])(
+    'returns every row in order from a query spanning many fetches (2500 rows, fetchSize 100, readAhead %i)',
+    async (readAhead) => {
+      const ds = await session.executeQueryStatement(manySql(), { fetchSize: 100, readAhead });
+      expect(ds.columnNames).toEqual(['Time', 'Device', 'n', 'txt']);
+      expect(ds.columnTypes).toEqual(['INT64', 'TEXT', 'INT32', 'TEXT']);
+      let k = 0;
+      for await (const row of ds) {
+        const want = manyRow(k);
+        expect(row.timestamp, `row ${k}`).toBe(want.time);
+        expect(row.values, `row ${k}`).toEqual([want.device, want.n, want.txt]);
+        k++;
+      }
+      expect(k).toBe(DEVICES * PER_DEVICE);
+      expect(fetches.mock.calls.length).toBeGreaterThan(5); // the premise: the rows did come in many fetches
+      expect(ds.isClosed).toBe(true);
+    },
+  );
 
   it('gathers a many-fetch result into columns with every row (toColumnar)', async () => {
     const ds = await session.executeQueryStatement(manySql(), { fetchSize: 100 });
