@@ -126,9 +126,33 @@ export type WorkerResult =
   | { state: 'failed'; workerId: number; error: string };
 
 /** One run's outcome, what the report prints and writes. */
+/** Where a run ran (every result file carries it). */
+export interface Environment {
+  cpu: string;
+  cores: number;
+  memoryGiB: number;
+  /** type, release, architecture */
+  os: string;
+  node: string;
+  /** `java -version`'s first line; null without a JVM */
+  jvm: string | null;
+  /** null when no server was reached (dry runs) or it would not say */
+  server: ServerEnvironment | null;
+  client: { version: string; bench: string; gitCommit: string | null };
+}
+
+export interface ServerEnvironment {
+  version: string;
+  timestampPrecision: string;
+  /** SHOW VARIABLES: the cluster's settings (replication, consensus, partitioning, ...) */
+  settings: Record<string, string>;
+}
+
 export interface RunResult {
   label: string;
+  /** the full resolved configuration */
   config: BenchConfig;
+  environment?: Environment;
   startedAt: string;
   durationS: number;
   points: number;

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, inject, it } from 'vitest';
+import type { RunResult } from '../types.js';
 
 /** Runs the built CLI (pnpm test builds first) against the suite's server. */
 const cli = fileURLToPath(new URL('../../dist/e2e/main.js', import.meta.url));
@@ -65,6 +66,10 @@ describe('iotdb-bench against a real server', () => {
     expect(stdout).toMatch(/aggregation/);
     for (const f of ['results.json', 'results.csv', 'report.html']) expect(existsSync(join(out, f))).toBe(true);
     expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('<svg');
+    const [run] = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResult[];
+    expect(run.environment?.server?.version).toMatch(/^2\./); // where it ran: the server's own word
+    expect(run.environment?.server?.settings).toHaveProperty('DataReplicationFactor');
+    expect(run.config.verify).toBe(true); // and the whole resolved configuration
   });
 
   it('writes the table model and insertRecords, each verified', async () => {

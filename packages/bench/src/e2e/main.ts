@@ -3,6 +3,7 @@ import { ConfigError, describePlan, helpText, resolveConfig } from '../config/re
 import { compareTable, formatReport, resultLine } from '../report/format.js';
 import { writeResults } from '../report/write-results.js';
 import { countPoints, prepareDatabase } from '../run/database.js';
+import { collectEnvironment } from '../run/environment.js';
 import { runJava } from '../run/java.js';
 import { runQueries } from '../run/queries.js';
 import { runWrites } from '../run/run-writes.js';
@@ -47,6 +48,7 @@ async function main(): Promise<number> {
   const port = config.port;
   let exitCode = 0;
   try {
+    const environment = await collectEnvironment(needsServer ? { host, port } : undefined);
     const runs: RunResult[] = [];
     const methods = config.compare.length > 0 ? config.compare : [config.method];
     for (const method of methods) {
@@ -58,6 +60,7 @@ async function main(): Promise<number> {
         `run ${label}: ${c.workers} worker(s) x ${c.clients} client(s), ${c.deviceCount} devices x ${c.sensors} sensors x ${c.batchSize} rows x ${c.loop} rounds`,
       );
       const { result, writtenPoints } = await runWrites(c, label, host, port);
+      result.environment = environment;
       if (c.verify && needsServer && !c.serverNoop) {
         const actual = await countPoints(c, host, port);
         result.verify = { expected: writtenPoints, actual, ok: actual === writtenPoints };
@@ -76,7 +79,7 @@ async function main(): Promise<number> {
         server = startLocalServer(config.port);
       }
       console.log(`running the Java client on the same workload (${config.workers * config.clients} thread(s)) ...`);
-      java = runJava(config, host, port);
+      java = { ...runJava(config, host, port), environment };
       console.log(resultLine(java));
       runs.push(java);
       const ours = runs[0];

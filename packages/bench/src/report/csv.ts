@@ -1,5 +1,8 @@
-/** results.csv: a header of RESULT_KEYS, then one row per run with the RESULT line's values. */
-import type { RunResult } from '../types.js';
+/**
+ * results.csv: a header of RESULT_KEYS and the environment's columns, then one row per run with the RESULT
+ * line's values and where the run ran.
+ */
+import type { Environment, RunResult } from '../types.js';
 import { RESULT_KEYS, resultFields } from './result-fields.js';
 
 /** RFC 4180 quoting, only where needed (labels may hold commas) */
@@ -7,7 +10,25 @@ function cell(v: string): string {
   return /[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
 }
 
+const ENVIRONMENT: readonly [key: string, value: (e: Environment) => string][] = [
+  ['cpu', (e) => e.cpu],
+  ['cores', (e) => String(e.cores)],
+  ['memory_gib', (e) => String(e.memoryGiB)],
+  ['os', (e) => e.os],
+  ['node', (e) => e.node],
+  ['jvm', (e) => e.jvm ?? ''],
+  ['server_version', (e) => e.server?.version ?? ''],
+  ['timestamp_precision', (e) => e.server?.timestampPrecision ?? ''],
+  ['client_version', (e) => e.client.version],
+  ['git_commit', (e) => e.client.gitCommit ?? ''],
+];
+
+function environmentCells(e: Environment | undefined): string[] {
+  return ENVIRONMENT.map(([, value]) => (e === undefined ? '' : value(e)));
+}
+
 export function toCsv(runs: RunResult[]): string {
-  const rows = [RESULT_KEYS.map(cell), ...runs.map((r) => resultFields(r).map(([, v]) => cell(v)))];
-  return rows.map((row) => row.join(',')).join('\n') + '\n';
+  const header = [...RESULT_KEYS, ...ENVIRONMENT.map(([key]) => key)];
+  const rows = [header, ...runs.map((r) => [...resultFields(r).map(([, v]) => v), ...environmentCells(r.environment)])];
+  return rows.map((row) => row.map(cell).join(',')).join('\n') + '\n';
 }

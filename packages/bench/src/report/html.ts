@@ -2,7 +2,7 @@
  * report.html: one self-contained page. Everything is drawn here, at write time, as inline SVG with
  * inline CSS: no scripts, fonts, stylesheets or images are loaded, so the file renders offline.
  */
-import type { LatencySummary, RunResult } from '../types.js';
+import type { Environment, LatencySummary, RunResult } from '../types.js';
 import { groupedBarChart, hBarChart } from './chart-bars.js';
 import { histogramChart } from './chart-histogram.js';
 import { lineChart } from './chart-line.js';
@@ -114,8 +114,18 @@ function latencyRows(latency: Record<string, LatencySummary>): string[][] {
   ]);
 }
 
+/** Where the run ran, in one line (results.json has the server's settings and the whole configuration). */
+function environmentLine(e: Environment): string {
+  const server = e.server ? `IoTDB ${e.server.version} (${e.server.timestampPrecision})` : 'server unknown';
+  const commit = e.client.gitCommit ? ` at ${e.client.gitCommit.slice(0, 12)}` : '';
+  return `${e.cpu}, ${e.cores} cores, ${e.memoryGiB} GiB, ${e.os}; Node ${e.node}${e.jvm ? `, ${e.jvm}` : ''}; ${server}; client ${e.client.version}${commit}`;
+}
+
 function runSection(r: RunResult, index: number): string {
-  const parts = [`<h2>Run ${index + 1}: ${esc(r.label)}</h2>`, `<p class="meta">started ${esc(r.startedAt)}</p>`];
+  const parts = [
+    `<h2>Run ${index + 1}: ${esc(r.label)}</h2>`,
+    `<p class="meta">started ${esc(r.startedAt)}${r.environment ? `; ${esc(environmentLine(r.environment))}` : ''}</p>`,
+  ];
   const kinds = Object.keys(r.latency);
   if (kinds.length === 0) parts.push('<p class="muted">no latency samples</p>');
   else {

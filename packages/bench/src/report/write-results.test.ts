@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resultLine } from './format.js';
 import { sampleRun } from './test-fixture.js';
+import type { Environment, RunResult } from '../types.js';
 import { writeResults } from './write-results.js';
 
 const dirs: string[] = [];
@@ -16,6 +17,17 @@ function tempDir(): string {
   dirs.push(d);
   return d;
 }
+
+const ENVIRONMENT: Environment = {
+  cpu: 'Test CPU, 2 GHz',
+  cores: 2,
+  memoryGiB: 23.4,
+  os: 'Linux 6.1 x64',
+  node: 'v20.20.2',
+  jvm: 'openjdk version "17.0.15"',
+  server: { version: '2.0.1-beta', timestampPrecision: 'ms', settings: { DataReplicationFactor: '1' } },
+  client: { version: '0.1.0', bench: '0.1.0', gitCommit: '0123abc' },
+};
 
 function runs() {
   return {
@@ -52,19 +64,35 @@ describe('writeResults', () => {
     expect(text).toMatch(/"counts": \[0,0,[\d,]+\]/); // histogram buckets on one line, not one per line
   });
 
-  it('results.csv has the RESULT keys as header and one row per run', () => {
+  it('results.csv has the RESULT keys and the environment as header, and one row per run', () => {
     const { results, java } = runs();
+    results[0].environment = ENVIRONMENT;
     const paths = writeResults(tempDir(), results, { java });
     const lines = readFileSync(paths.csv, 'utf8').trimEnd().split('\n');
     const pairs = resultLine(results[0])
       .split(' ')
       .slice(1)
       .map((p) => p.split('='));
-    expect(lines[0].split(',')).toEqual(pairs.map(([k]) => k));
+    const environmentKeys =
+      'cpu,cores,memory_gib,os,node,jvm,server_version,timestamp_precision,client_version,git_commit';
+    expect(lines[0]).toBe([...pairs.map(([k]) => k), environmentKeys].join(','));
     expect(lines).toHaveLength(1 + 3);
-    expect(lines[1].split(',')).toEqual(pairs.map(([, v]) => v));
+    const environment =
+      '"Test CPU, 2 GHz",2,23.4,Linux 6.1 x64,v20.20.2,"openjdk version ""17.0.15""",2.0.1-beta,ms,0.1.0,0123abc';
+    expect(lines[1]).toBe([...pairs.map(([, v]) => v), environment].join(','));
     expect(lines[2].startsWith('"insertRecords,_<slow>",')).toBe(true); // quoted: the label has a comma
     expect(lines[3].startsWith('java,')).toBe(true);
+    expect(lines[3].endsWith(',,,,,,,,,')).toBe(true); // a run without an environment: empty cells
+  });
+
+  it('results.json and report.html carry where the run ran', () => {
+    const { results } = runs();
+    results[0].environment = ENVIRONMENT;
+    const paths = writeResults(tempDir(), results);
+    expect((JSON.parse(readFileSync(paths.json, 'utf8')) as RunResult[])[0].environment).toEqual(ENVIRONMENT);
+    expect(readFileSync(paths.html, 'utf8')).toContain(
+      'Test CPU, 2 GHz, 2 cores, 23.4 GiB, Linux 6.1 x64; Node v20.20.2, openjdk version &quot;17.0.15&quot;; IoTDB 2.0.1-beta (ms); client 0.1.0 at 0123abc',
+    );
   });
 
   it('report.html is self-contained: inline SVG, no external resources, labels escaped', () => {

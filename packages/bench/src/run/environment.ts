@@ -1,0 +1,61 @@
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { cpus, arch, release, totalmem, type } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Session } from '@iotdb/client';
+import type { Environment, ServerEnvironment } from '../types.js';
+
+const require = createRequire(import.meta.url);
+
+/** Where a run ran, for its result files: this machine, the runtimes, the server, the client's version. */
+export async function collectEnvironment(server: { host: string; port: number } | undefined): Promise<Environment> {
+  const cores = cpus();
+  return {
+    cpu: cores[0]?.model.trim() ?? 'unknown',
+    cores: cores.length,
+    memoryGiB: Number((totalmem() / 2 ** 30).toFixed(1)),
+    os: `${type()} ${release()} ${arch()}`,
+    node: process.version,
+    jvm: javaVersion(),
+    server: server === undefined ? null : await serverEnvironment(server.host, server.port),
+    client: {
+      version: (require('@iotdb/client/package.json') as { version: string }).version,
+      bench: (require('../../package.json') as { version: string }).version,
+      gitCommit: gitCommit(),
+    },
+  };
+}
+
+/** `java -version`'s first line (it prints to stderr), or null without a JVM on the PATH. */
+function javaVersion(): string | null {
+  const r = spawnSync('java', ['-version'], { encoding: 'utf8', timeout: 10_000 });
+  if (r.status !== 0) return null;
+  return r.stderr.split('\n')[0]?.trim() || null;
+}
+
+/** The commit of the checkout the bench runs from; null when installed from a tarball (no git there). */
+function gitCommit(): string | null {
+  const dir = fileURLToPath(new URL('.', import.meta.url));
+  const r = spawnSync('git', ['-C', dir, 'rev-parse', 'HEAD'], { encoding: 'utf8', timeout: 10_000 });
+  return r.status === 0 ? r.stdout.trim() : null;
+}
+
+/** The server's version and cluster settings (SHOW VERSION, SHOW VARIABLES); null where it cannot say. */
+async function serverEnvironment(host: string, port: number): Promise<ServerEnvironment | null> {
+  const s = new Session({ host, port });
+  try {
+    await s.open();
+    const version = await s.executeQueryStatement('SHOW VERSION');
+    const settings: Record<string, string> = {};
+    for await (const row of await s.executeQueryStatement('SHOW VARIABLES')) {
+      const [name, value] = row.values;
+      settings[String(name)] = String(value);
+    }
+    const first = await version.next();
+    return { version: String(first.values[0]), timestampPrecision: s.timestampPrecision, settings };
+  } catch {
+    return null; // an older server or a user without the privilege: the run still counts
+  } finally {
+    await s.close();
+  }
+}
