@@ -8,6 +8,7 @@ import { runJava } from '../run/java.js';
 import { runQueries } from '../run/queries.js';
 import { runWrites } from '../run/run-writes.js';
 import type { BenchConfig, RunResult } from '../types.js';
+import { compareCommand } from './compare-command.js';
 import { startLocalServer, type LocalServer } from './local-server.js';
 
 /**
@@ -16,6 +17,7 @@ import { startLocalServer, type LocalServer } from './local-server.js';
  * (default 6667) and stops it.
  */
 async function main(): Promise<number> {
+  if (process.argv[2] === 'compare') return compareCommand(process.argv.slice(3));
   let config: BenchConfig;
   try {
     const r = resolveConfig(process.argv.slice(2), process.env);

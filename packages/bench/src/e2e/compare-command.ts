@@ -1,0 +1,30 @@
+import { readFileSync } from 'node:fs';
+import { compareRuns, formatComparison, pairRuns } from '../report/compare-runs.js';
+import type { RunResult } from '../types.js';
+
+function readRuns(path: string): RunResult[] {
+  const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
+  if (!Array.isArray(parsed)) throw new Error(`${path}: not a results.json (an array of runs)`);
+  return parsed as RunResult[];
+}
+
+/** `iotdb-bench compare A.json B.json`: prints each paired run's figures, B against A; 2 on bad usage. */
+export function compareCommand(args: readonly string[]): number {
+  if (args.length !== 2) {
+    console.error('usage: iotdb-bench compare A/results.json B/results.json');
+    return 2;
+  }
+  let pairs: [RunResult, RunResult][];
+  try {
+    pairs = pairRuns(readRuns(args[0]), readRuns(args[1]));
+  } catch (e) {
+    console.error(`iotdb-bench compare: ${(e as Error).message}`);
+    return 2;
+  }
+  if (pairs.length === 0) {
+    console.error('iotdb-bench compare: no run of A has a run of the same label in B');
+    return 2;
+  }
+  for (const [a, b] of pairs) console.log(formatComparison(a.label, compareRuns(a, b)));
+  return 0;
+}

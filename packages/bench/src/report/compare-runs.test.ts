@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { compareRuns, formatComparison, pairRuns } from './compare-runs.js';
+import { sampleHistogram, sampleRun } from './test-fixture.js';
+
+/** A run whose throughput samples wobble by ±`wobble` around `pointsPerS`. */
+function run(label: string, pointsPerS: number, wobble: number) {
+  const throughput: [number, number][] = Array.from({ length: 12 }, (_, i) => [
+    i + 1,
+    pointsPerS * (1 + (i % 2 === 0 ? wobble : -wobble)),
+  ]);
+  return sampleRun(label, { throughput }, pointsPerS);
+}
+
+describe('compare', () => {
+  it('calls a doubled throughput with steady samples beyond noise, and the same run within it', () => {
+    const [same] = compareRuns(run('a', 1e6, 0.02), run('a', 1e6, 0.02));
+    expect(same).toMatchObject({ figure: 'points/s', ratio: 1, beyond: false });
+    const [doubled] = compareRuns(run('a', 1e6, 0.02), run('a', 2e6, 0.02));
+    expect(doubled.ratio).toBe(2);
+    expect(doubled.beyond).toBe(true);
+  });
+
+  it('leaves a 10 % difference within noise when the samples swing by half', () => {
+    const [points] = compareRuns(run('a', 1e6, 0.5), run('a', 1.1e6, 0.5));
+    expect(points.noise).toBeGreaterThan(0.1);
+    expect(points.beyond).toBe(false);
+  });
+
+  it("estimates a percentile's noise from the histogram: wide for few samples, narrow for many", () => {
+    const few = sampleRun('a', { histograms: { insertTablet: sampleHistogram(20, 4) } });
+    const many = sampleRun('a', { histograms: { insertTablet: sampleHistogram(100_000, 4) } });
+    const p50 = (r: typeof few) => compareRuns(r, r).find((f) => f.figure === 'insertTablet p50 ms')!;
+    expect(p50(few).noise!).toBeGreaterThan(p50(many).noise!);
+    expect(p50(many).beyond).toBe(false);
+  });
+
+  it('pairs runs by label, or the only run of each file', () => {
+    const [a, b, c] = [run('x', 1, 0), run('y', 1, 0), run('z', 1, 0)];
+    expect(pairRuns([a, b], [b, a]).map(([l, r]) => [l.label, r.label])).toEqual([
+      ['x', 'x'],
+      ['y', 'y'],
+    ]);
+    expect(pairRuns([a], [c])).toHaveLength(1);
+    expect(pairRuns([a, b], [c])).toHaveLength(0);
+  });
+
+  it('prints one line per figure with its ratio and verdict', () => {
+    const text = formatComparison('tree-insertTablet', compareRuns(run('a', 1e6, 0.02), run('a', 2e6, 0.02)));
+    expect(text).toMatch(/^== tree-insertTablet ==/);
+    expect(text).toMatch(/points\/s\s+1,000,000\s+2,000,000\s+2\.000x\s+BEYOND noise/);
+    expect(text).toMatch(/peak RSS MB .* no noise estimate/);
+  });
+});

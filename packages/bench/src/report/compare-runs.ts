@@ -1,0 +1,98 @@
+/**
+ * `iotdb-bench compare A.json B.json`: each figure of B against A, as a ratio, and whether the difference is
+ * beyond the noise the two runs show themselves (not a test of significance across machines: a figure
+ * within noise may still differ on a rerun; one beyond it is worth a rerun before it is quoted).
+ */
+import type { HistogramData, RunResult } from '../types.js';
+import { LatencyHistogram } from './histogram.js';
+import { mainOperation } from './result-fields.js';
+
+/** One figure of B against A. `noise`: the relative difference the runs' own spread explains (95 %). */
+export interface FigureComparison {
+  figure: string;
+  a: number;
+  b: number;
+  ratio: number;
+  /** null: the runs carry nothing to estimate it from */
+  noise: number | null;
+  beyond: boolean | null;
+}
+
+const Z95 = 1.96;
+
+/** Relative standard error of a run's mean points/s, from its throughput samples (first and last dropped). */
+function throughputError(r: RunResult): number | null {
+  const samples = r.throughput.slice(1, -1).map(([, v]) => v);
+  if (samples.length < 3) return null;
+  const mean = samples.reduce((s, v) => s + v, 0) / samples.length;
+  const variance = samples.reduce((s, v) => s + (v - mean) ** 2, 0) / (samples.length - 1);
+  return mean > 0 ? Math.sqrt(variance / samples.length) / mean : null;
+}
+
+/**
+ * Relative half-width of a percentile's 95 % interval from its histogram: the values at the ranks
+ * n·q ± 1.96·√(n·q·(1-q)) (the order-statistic interval), over the percentile itself.
+ */
+function percentileError(data: HistogramData | undefined, q: number): number | null {
+  if (data === undefined || data.count < 10) return null;
+  const h = LatencyHistogram.from(data);
+  const n = data.count;
+  const spread = Z95 * Math.sqrt(n * q * (1 - q));
+  const at = (rank: number) => h.percentile((100 * Math.min(n, Math.max(1, rank))) / n);
+  const value = h.percentile(100 * q);
+  return value > 0 ? (at(n * q + spread) - at(n * q - spread)) / (2 * value) : null;
+}
+
+function figure(name: string, a: number, b: number, errors: [number | null, number | null]): FigureComparison {
+  const [ea, eb] = errors;
+  const noise = ea === null || eb === null ? null : Z95 * Math.sqrt(ea ** 2 + eb ** 2);
+  const ratio = a === 0 ? NaN : b / a;
+  return { figure: name, a, b, ratio, noise, beyond: noise === null ? null : Math.abs(ratio - 1) > noise };
+}
+
+/** The figures of `b` against `a`: throughput, latency of the main operation, client CPU, memory. */
+export function compareRuns(a: RunResult, b: RunResult): FigureComparison[] {
+  const opA = mainOperation(a);
+  const opB = mainOperation(b);
+  const figures = [figure('points/s', a.pointsPerS, b.pointsPerS, [throughputError(a), throughputError(b)])];
+  if (opA !== undefined && opB !== undefined) {
+    for (const [name, q] of [
+      ['p50', 0.5],
+      ['p99', 0.99],
+    ] as const) {
+      const errors = [percentileError(a.histograms[opA.kind], q), percentileError(b.histograms[opB.kind], q)] as const;
+      figures.push(figure(`${opA.kind} ${name} ms`, opA.latency[name], opB.latency[name], [...errors]));
+    }
+  }
+  figures.push(
+    figure('client CPU s/Mpts', a.clientCpuSPerMpts, b.clientCpuSPerMpts, [null, null]),
+    figure('peak RSS MB', a.peakRssMb, b.peakRssMb, [null, null]),
+  );
+  return figures;
+}
+
+/** Runs of the two files paired by label (or the only run of each when both hold one). */
+export function pairRuns(a: RunResult[], b: RunResult[]): [RunResult, RunResult][] {
+  const pairs = a.flatMap((ra): [RunResult, RunResult][] => {
+    const rb = b.find((r) => r.label === ra.label);
+    return rb === undefined ? [] : [[ra, rb]];
+  });
+  if (pairs.length === 0 && a.length === 1 && b.length === 1) return [[a[0], b[0]]];
+  return pairs;
+}
+
+/** The comparison as a console table. */
+export function formatComparison(label: string, figures: readonly FigureComparison[]): string {
+  const num = (v: number) => (Math.abs(v) >= 1000 ? Math.round(v).toLocaleString('en-US') : v.toPrecision(4));
+  const verdict = (f: FigureComparison) =>
+    f.beyond === null
+      ? 'no noise estimate'
+      : `${f.beyond ? 'BEYOND' : 'within'} noise (±${(100 * f.noise!).toFixed(1)} %)`;
+  const rows = [
+    ['figure', 'A', 'B', 'B/A', ''],
+    ...figures.map((f) => [f.figure, num(f.a), num(f.b), `${f.ratio.toFixed(3)}x`, verdict(f)]),
+  ];
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
+  const lines = rows.map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))));
+  return [`== ${label} ==`, ...lines.map((l) => l.join('  ').trimEnd())].join('\n');
+}
