@@ -72,6 +72,58 @@ describe('iotdb-bench against a real server', () => {
     expect(run.config.verify).toBe(true); // and the whole resolved configuration
   });
 
+  it("merges two machines' shares into the totals of one run over every device", async () => {
+    const knobs = [
+      '--devices',
+      '10',
+      '--sensors',
+      '5',
+      '--batch-size',
+      '50',
+      '--loop',
+      '3',
+      '--workers',
+      '1',
+      '--verify',
+    ];
+    const dirs = ['whole', 'a', 'b', 'merged'].map((d) => mkdtempSync(join(tmpdir(), `iotdb-bench-${d}-`)));
+    await bench(...knobs, '--database', 'it_bench_whole', '--out', dirs[0]);
+    await bench(
+      ...knobs,
+      '--database',
+      'it_bench_shares',
+      '--device-offset',
+      '0',
+      '--device-count',
+      '4',
+      '--out',
+      dirs[1],
+    );
+    await bench(
+      ...knobs,
+      '--database',
+      'it_bench_shares',
+      '--device-offset',
+      '4',
+      '--device-count',
+      '6',
+      '--out',
+      dirs[2],
+    );
+    const shares = [dirs[1], dirs[2]].map((d) => join(d, 'results.json'));
+    const { stdout } = await run('node', [cli, 'merge', ...shares, '--out', dirs[3]]);
+    expect(stdout).toMatch(/^RESULT /m);
+    const [whole, merged] = [dirs[0], dirs[3]].map(
+      (d) => (JSON.parse(readFileSync(join(d, 'results.json'), 'utf8')) as RunResult[])[0],
+    );
+    expect(merged.points).toBe(whole.points);
+    expect(merged.okOps).toBe(whole.okOps);
+    expect(merged.failedOps).toBe(0);
+    expect(merged.verify).toEqual({ ...whole.verify, ok: true });
+    expect(merged.histograms[merged.config.method].count).toBe(whole.histograms[whole.config.method].count);
+    expect(merged.config).toMatchObject({ deviceOffset: 0, deviceCount: 10 });
+  });
+
   it('writes the table model and insertRecords, each verified', async () => {
     const table = await bench(
       '--model',

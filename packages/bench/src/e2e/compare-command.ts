@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { compareRuns, formatComparison, pairRuns } from '../report/compare-runs.js';
 import type { RunResult } from '../types.js';
 
-function readRuns(path: string): RunResult[] {
+export function readRuns(path: string): RunResult[] {
   const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
   if (!Array.isArray(parsed)) throw new Error(`${path}: not a results.json (an array of runs)`);
   return parsed as RunResult[];

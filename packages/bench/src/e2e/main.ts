@@ -10,6 +10,7 @@ import { runWrites } from '../run/run-writes.js';
 import type { BenchConfig, RunResult } from '../types.js';
 import { compareCommand } from './compare-command.js';
 import { startLocalServer, type LocalServer } from './local-server.js';
+import { mergeCommand } from './merge-command.js';
 
 /**
  * `pnpm bench:e2e` / `iotdb-bench`: the end-to-end write benchmark. `--help` lists every knob;
@@ -18,6 +19,7 @@ import { startLocalServer, type LocalServer } from './local-server.js';
  */
 async function main(): Promise<number> {
   if (process.argv[2] === 'compare') return compareCommand(process.argv.slice(3));
+  if (process.argv[2] === 'merge') return mergeCommand(process.argv.slice(3));
   let config: BenchConfig;
   try {
     const r = resolveConfig(process.argv.slice(2), process.env);

@@ -123,3 +123,21 @@ export class LatencyHistogram {
     };
   }
 }
+
+/** Histograms of the same kinds from several sources (workers, machines) merged kind by kind: exact, never averaged. */
+export function mergeHistograms(sources: readonly Record<string, HistogramData>[]): Record<string, HistogramData> {
+  const merged = new Map<string, LatencyHistogram>();
+  for (const source of sources) {
+    for (const [kind, data] of Object.entries(source)) {
+      let h = merged.get(kind);
+      if (h === undefined) merged.set(kind, (h = new LatencyHistogram()));
+      h.merge(data);
+    }
+  }
+  return Object.fromEntries([...merged].map(([kind, h]) => [kind, h.toData()]));
+}
+
+/** Each kind's summary in ms. */
+export function summarize(histograms: Record<string, HistogramData>): Record<string, LatencySummary> {
+  return Object.fromEntries(Object.entries(histograms).map(([k, d]) => [k, LatencyHistogram.from(d).summaryMs()]));
+}

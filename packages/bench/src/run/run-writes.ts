@@ -1,8 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
-import { LatencyHistogram } from '../report/histogram.js';
+import { mergeHistograms, summarize } from '../report/histogram.js';
 import { progressLine } from '../report/format.js';
-import type { BenchConfig, HistogramData, RunResult, WorkerResult, WorkerTask } from '../types.js';
+import type { BenchConfig, RunResult, WorkerResult, WorkerTask } from '../types.js';
 
 const workerFile = fileURLToPath(new URL('./worker.js', import.meta.url));
 
@@ -106,14 +106,7 @@ export async function runWrites(c: BenchConfig, label: string, host: string, por
   const points = done.reduce((n, r) => n + r.points, 0);
   const okOps = done.reduce((n, r) => n + r.okOps, 0);
   const failedOps = done.reduce((n, r) => n + r.failedOps, 0);
-  const histograms: Record<string, HistogramData> = {};
-  for (const r of done) {
-    for (const [kind, data] of Object.entries(r.latency)) {
-      const h = histograms[kind] ? LatencyHistogram.from(histograms[kind]) : new LatencyHistogram();
-      h.merge(data);
-      histograms[kind] = h.toData();
-    }
-  }
+  const histograms = mergeHistograms(done.map((r) => r.latency));
   const cpuS = (cpu.user + cpu.system) / 1e6;
   return {
     writtenPoints: done.reduce((n, r) => n + r.writtenPoints, 0),
@@ -127,9 +120,7 @@ export async function runWrites(c: BenchConfig, label: string, host: string, por
       failedOps,
       pointsPerS: points / durationS,
       opsPerS: (okOps + failedOps) / durationS,
-      latency: Object.fromEntries(
-        Object.entries(histograms).map(([k, d]) => [k, LatencyHistogram.from(d).summaryMs()]),
-      ),
+      latency: summarize(histograms),
       histograms,
       clientCpuS: cpuS,
       clientCpuSPerMpts: points > 0 ? cpuS / (points / 1e6) : 0,

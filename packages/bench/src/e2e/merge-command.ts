@@ -1,0 +1,32 @@
+import { formatReport, resultLine } from '../report/format.js';
+import { mergeFiles } from '../report/merge-runs.js';
+import { writeResults } from '../report/write-results.js';
+import type { RunResult } from '../types.js';
+import { readRuns } from './compare-command.js';
+
+/**
+ * `iotdb-bench merge A.json B.json ... [--out DIR]`: the shares of several machines as one report (and, with
+ * --out, one set of result files); 2 on bad usage.
+ */
+export function mergeCommand(args: readonly string[]): number {
+  const at = args.indexOf('--out');
+  const out = at === -1 ? undefined : args[at + 1];
+  const paths = at === -1 ? args : [...args.slice(0, at), ...args.slice(at + 2)];
+  if (paths.length < 2 || (at !== -1 && out === undefined)) {
+    console.error('usage: iotdb-bench merge A/results.json B/results.json ... [--out DIR]');
+    return 2;
+  }
+  let merged: RunResult[];
+  try {
+    merged = mergeFiles(paths.map(readRuns));
+  } catch (e) {
+    console.error(`iotdb-bench merge: ${(e as Error).message}`);
+    return 2;
+  }
+  for (const run of merged) console.log(`${formatReport(run)}\n${resultLine(run)}`);
+  if (out !== undefined) {
+    const files = writeResults(out, merged);
+    console.log(`wrote ${files.json}, ${files.csv}, ${files.html}`);
+  }
+  return 0;
+}

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { LatencyHistogram } from './histogram.js';
+import { mergeFiles, mergeShares } from './merge-runs.js';
+import { sampleRun } from './test-fixture.js';
+
+/** A histogram of the given latencies, ms. */
+function histogram(ms: number[]) {
+  const h = new LatencyHistogram();
+  for (const v of ms) h.record(v * 1e6);
+  return h.toData();
+}
+
+describe('merge', () => {
+  const fast = Array.from({ length: 900 }, (_, i) => 1 + (i % 10) / 10);
+  const slow = Array.from({ length: 100 }, (_, i) => 50 + i);
+  const shareA = sampleRun('tree-insertTablet', {
+    points: 1_000,
+    okOps: 900,
+    failedOps: 1,
+    clientCpuS: 2,
+    pointsPerS: 100,
+    peakRssMb: 120,
+    histograms: { insertTablet: histogram(fast) },
+    verify: { expected: 1_000, actual: 1_000, ok: true },
+    config: { ...sampleRun('x').config, deviceOffset: 0, deviceCount: 5 },
+  });
+  const shareB = sampleRun('tree-insertTablet', {
+    points: 3_000,
+    okOps: 100,
+    failedOps: 0,
+    clientCpuS: 1,
+    pointsPerS: 300,
+    peakRssMb: 150,
+    histograms: { insertTablet: histogram(slow) },
+    verify: { expected: 3_000, actual: 2_999, ok: false },
+    config: { ...sampleRun('x').config, deviceOffset: 5, deviceCount: 5 },
+  });
+
+  it('adds the shares up exactly and covers their devices', () => {
+    const m = mergeShares([shareA, shareB]);
+    expect(m).toMatchObject({
+      points: 4_000,
+      okOps: 1_000,
+      failedOps: 1,
+      clientCpuS: 3,
+      pointsPerS: 400,
+      peakRssMb: 150,
+    });
+    expect(m.clientCpuSPerMpts).toBeCloseTo(3 / 0.004);
+    expect(m.config).toMatchObject({ deviceOffset: 0, deviceCount: 10 });
+    expect(m.verify).toEqual({ expected: 4_000, actual: 3_999, ok: false });
+  });
+
+  it('takes percentiles from the merged histograms, as one run over every sample would, never averaged', () => {
+    const whole = LatencyHistogram.from(histogram([...fast, ...slow])).summaryMs();
+    const m = mergeShares([shareA, shareB]);
+    expect(m.latency.insertTablet).toEqual(whole);
+    expect(m.latency.insertTablet.p95).toBeGreaterThan(50); // the slow share's tail, which an average would hide
+    expect(m.histograms.insertTablet.count).toBe(1_000);
+  });
+
+  it('refuses files whose labels do not match', () => {
+    expect(() => mergeFiles([[shareA], [sampleRun('other')]])).toThrow(/no run labelled tree-insertTablet/);
+  });
+});

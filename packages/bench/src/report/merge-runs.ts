@@ -1,0 +1,63 @@
+/**
+ * `iotdb-bench merge`: the result files of several machines, each having run its share of the devices
+ * (`--device-offset/--device-count`) at the same time, as one run per label. Counts and CPU add up exactly,
+ * latency percentiles come from the merged histograms (never averaged), throughput adds the shares' rates.
+ */
+import type { RunResult } from '../types.js';
+import { mergeHistograms, summarize } from './histogram.js';
+
+const total = (runs: readonly RunResult[], of: (r: RunResult) => number) => runs.reduce((n, r) => n + of(r), 0);
+
+/** One run from the shares of one label. */
+export function mergeShares(shares: readonly RunResult[]): RunResult {
+  const [first] = shares;
+  const points = total(shares, (r) => r.points);
+  const cpuS = total(shares, (r) => r.clientCpuS);
+  const histograms = mergeHistograms(shares.map((r) => r.histograms));
+  const offset = Math.min(...shares.map((r) => r.config.deviceOffset));
+  const verified = shares.every((r) => r.verify !== undefined);
+  return {
+    ...first,
+    config: { ...first.config, deviceOffset: offset, deviceCount: total(shares, (r) => r.config.deviceCount) },
+    startedAt: shares.map((r) => r.startedAt).sort()[0],
+    durationS: Math.max(...shares.map((r) => r.durationS)),
+    points,
+    okOps: total(shares, (r) => r.okOps),
+    failedOps: total(shares, (r) => r.failedOps),
+    pointsPerS: total(shares, (r) => r.pointsPerS),
+    opsPerS: total(shares, (r) => r.opsPerS),
+    latency: summarize(histograms),
+    histograms,
+    clientCpuS: cpuS,
+    clientCpuSPerMpts: points > 0 ? cpuS / (points / 1e6) : 0,
+    peakRssMb: Math.max(...shares.map((r) => r.peakRssMb)),
+    throughput: sumByIndex(shares.map((r) => r.throughput)),
+    errors: shares.flatMap((r) => r.errors).slice(0, 10),
+    verify: verified
+      ? {
+          expected: total(shares, (r) => r.verify!.expected),
+          actual: total(shares, (r) => r.verify!.actual),
+          ok: shares.every((r) => r.verify!.ok),
+        }
+      : undefined,
+    queries: undefined, // each share queried its own devices: their rates do not add up to one figure
+  };
+}
+
+/** The shares' throughput samples added sample by sample (they ran at the same time, sampled alike). */
+function sumByIndex(series: readonly [number, number][][]): [number, number][] {
+  const length = Math.min(...series.map((s) => s.length));
+  return Array.from({ length }, (_, i): [number, number] => [series[0][i][0], series.reduce((n, s) => n + s[i][1], 0)]);
+}
+
+/** Every label's shares merged, in the first file's order; a label missing from a file is an error. */
+export function mergeFiles(files: readonly RunResult[][]): RunResult[] {
+  return files[0].map((run) => {
+    const shares = files.map((runs, k) => {
+      const share = runs.find((r) => r.label === run.label);
+      if (share === undefined) throw new Error(`file ${k + 1} has no run labelled ${run.label}`);
+      return share;
+    });
+    return mergeShares(shares);
+  });
+}
