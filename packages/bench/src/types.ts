@@ -3,12 +3,14 @@
  * the piscina workers, and the results the report is made from.
  */
 import type { TSDataTypeName } from '@iotdb/client';
+import type { OperationWeights, QueryKind } from './workload/operations.js';
+
+export type { Operation, OperationWeights, QueryKind } from './workload/operations.js';
 
 export type Model = 'tree' | 'aligned' | 'table';
 export type Method = 'insertTablet' | 'insertTablets' | 'insertTabletsParallel' | 'insertRecords' | 'writer';
 export type ValuePattern = 'pattern' | 'random';
 export type Precision = 'ms' | 'us' | 'ns';
-export type QueryKind = 'raw' | 'aggregation' | 'last' | 'latest';
 
 /** Every knob resolved (defaults < config file < environment < flags) and checked. */
 export interface BenchConfig {
@@ -42,7 +44,7 @@ export interface BenchConfig {
   typeProportions: Record<TSDataTypeName, number>;
   values: ValuePattern;
   stringLength: number;
-  /** time between rows of a device, in `precision` units */
+  /** time between rows of a device, ms (timestamps are scaled to `precision`) */
   timeStep: number;
   precision: Precision;
   /** share of rows whose timestamp is moved back by up to outOfOrderRange steps */
@@ -54,6 +56,8 @@ export interface BenchConfig {
   nullRatio: number;
   /** points per second over all workers; 0 = no limit */
   rateLimit: number;
+  /** open loop: operations per second over all clients, each started on a fixed schedule; 0 = closed loop */
+  targetRate: number;
   /** pause after each write of a client, ms */
   batchIntervalMs: number;
   /** rounds written before timing starts */
@@ -65,6 +69,18 @@ export interface BenchConfig {
   /** 'java-anchor': exactly packages/bench/java/Bench.java (the Java anchor)'s workload; 'custom': the knobs above */
   workload: 'custom' | 'java-anchor';
   seed: number;
+  /** weights of INGESTION and the ten query types in each client's operations; INGESTION only = a write run */
+  operationProportion: OperationWeights;
+  /** time range of a range query, ms of the data's time axis */
+  queryInterval: number;
+  queryDeviceNum: number;
+  querySensorNum: number;
+  /** GROUP_BY's interval, ms */
+  groupByTimeUnit: number;
+  /** the aggregate of AGG_* and GROUP_BY queries (count, avg, sum, ...; tree and table names differ: max_value / max) */
+  queryAggregateFun: string;
+  /** value filters keep values above this */
+  queryLowerValue: number;
   /** queries run after the writes */
   queries: QueryKind[];
   queryLoops: number;
@@ -118,8 +134,11 @@ export type WorkerResult =
       failedOps: number;
       /** latency per operation kind, nanoseconds */
       latency: Record<string, HistogramData>;
+      /** per operation kind, the largest total latency of one client, ns */
+      slowestClientNs: Record<string, number>;
       /** first errors seen, at most 10 */
       errors: string[];
+      /** the timed phase, ms on the process-wide monotonic clock (the same in every worker thread) */
       timedStartMs: number;
       timedEndMs: number;
     }
@@ -160,8 +179,10 @@ export interface RunResult {
   failedOps: number;
   pointsPerS: number;
   opsPerS: number;
-  /** latency per operation kind in ms: min avg p50 p90 p95 p99 p999 max */
+  /** latency per operation kind in ms */
   latency: Record<string, LatencySummary>;
+  /** per operation kind, the largest total time one client spent in it, ms (iot-benchmark's SLOWEST_THREAD) */
+  slowestClientMs?: Record<string, number>;
   /** latency histograms, ns, for the HTML page */
   histograms: Record<string, HistogramData>;
   clientCpuS: number;
@@ -178,7 +199,10 @@ export interface LatencySummary {
   count: number;
   min: number;
   avg: number;
+  p10: number;
+  p25: number;
   p50: number;
+  p75: number;
   p90: number;
   p95: number;
   p99: number;

@@ -107,9 +107,13 @@ describe('config files', () => {
   });
 
   it('the knobs parse what YAML gives them', () => {
-    const path = file('knobs.yaml', 'workers: 3\ntypeProportions:\n  FLOAT: 1\nqueries:\n  - raw\nverify: yes\n');
+    const path = file(
+      'knobs.yaml',
+      'workers: 3\ntypeProportions:\n  FLOAT: 1\nqueries:\n  - raw\n  - GROUP_BY\nverify: yes\noperationProportion:\n  INGESTION: 2\n  AGG_VALUE: 1\n',
+    );
     const c = resolveConfig(['--config', path], {}).config;
-    expect(c).toMatchObject({ workers: 3, queries: ['raw'], verify: true });
+    expect(c).toMatchObject({ workers: 3, queries: ['TIME_RANGE', 'GROUP_BY'], verify: true });
+    expect(c.operationProportion).toMatchObject({ INGESTION: 2, AGG_VALUE: 1, TIME_RANGE: 0 });
     expect(c.typeProportions.FLOAT).toBe(1);
     expect(failure(file('bad.yaml', 'sensors: 4\nworkers: many\n'), true).message).toMatch(
       /bad\.yaml:2 key "workers": needs an integer >= 1/,

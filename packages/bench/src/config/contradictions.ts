@@ -1,5 +1,7 @@
 /** Knob combinations that cannot run; each is a ConfigError naming the knobs and where they came from. */
 import type { BenchConfig, Method } from '../types.js';
+import { weightedQueries } from '../workload/operations.js';
+import { querySensors } from '../workload/query-sql.js';
 import { ConfigError } from './errors.js';
 import { formatValue } from './format.js';
 import { describeOrigin, type Origin } from './source.js';
@@ -52,6 +54,35 @@ export function checkContradictions(c: BenchConfig, origin: (key: keyof BenchCon
   }
   if (c.verify && c.serverNoop)
     fail('verify', `${is('verify')} reads back what was stored, but with ${is('serverNoop')} nothing is`);
+  checkQueries(c, is, fail, methods, methodKey);
   if (c.verify && c.dryRunSend)
     fail('verify', `${is('verify')} reads back what was stored, but with ${is('dryRunSend')} nothing is sent`);
+}
+
+type Is = (key: keyof BenchConfig) => string;
+type Fail = (knob: keyof BenchConfig, message: string) => never;
+
+/** The query knobs against what the run writes and how. */
+function checkQueries(c: BenchConfig, is: Is, fail: Fail, methods: Method[], methodKey: keyof BenchConfig): void {
+  const mixed = weightedQueries(c.operationProportion);
+  const asked = [...mixed, ...c.queries];
+  if (c.targetRate > 0 && c.rateLimit > 0)
+    fail('targetRate', `${is('targetRate')} schedules every operation; ${is('rateLimit')} paces writes: give one`);
+  if (mixed.length > 0 && methods.includes('writer'))
+    fail(
+      'operationProportion',
+      `${is('operationProportion')} draws each operation, but the writer batches rows on its own (${is(methodKey)})`,
+    );
+  if (mixed.length > 0 && (c.serverNoop || c.dryRunSend))
+    fail(
+      'operationProportion',
+      `${is('operationProportion')} has queries, but nothing is stored with ${is(c.serverNoop ? 'serverNoop' : 'dryRunSend')}`,
+    );
+  if (asked.length > 0 && c.queryDeviceNum > c.deviceCount)
+    fail('queryDeviceNum', `${is('queryDeviceNum')} exceeds this machine's ${is('deviceCount')}`);
+  if (asked.length > 0 && querySensors(c).length < c.querySensorNum)
+    fail(
+      'querySensorNum',
+      `${is('querySensorNum')}: queries read numeric sensors (INT32, INT64, FLOAT, DOUBLE) and the schema has ${querySensors(c).length} (${is('typeProportions')}, ${is('sensors')})`,
+    );
 }

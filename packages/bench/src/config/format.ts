@@ -1,11 +1,13 @@
 /** Knob values as text, for --help, the plan and error messages. */
 import type { BenchConfig } from '../types.js';
+import { formatOperationProportion } from './operation-proportion.js';
 import { formatProportions } from './type-proportions.js';
 
 export function formatValue(value: BenchConfig[keyof BenchConfig]): string {
   if (value === undefined) return 'none';
   if (Array.isArray(value)) return value.length === 0 ? 'none' : value.join(',');
-  if (typeof value === 'object') return formatProportions(value);
+  if (typeof value === 'object')
+    return 'INGESTION' in value ? formatOperationProportion(value) : formatProportions(value);
   return String(value);
 }
 

@@ -3,8 +3,10 @@
  * parser, default and description. The config-file key is the field name. Order is --help's order.
  */
 import { availableParallelism } from 'node:os';
-import type { BenchConfig, Method, Model, Precision, QueryKind, ValuePattern } from '../types.js';
-import { bool, hostPort, integer, listOf, oneOf, ratio, text, type Parser } from './parsers.js';
+import type { BenchConfig, Method, Model, Precision, ValuePattern } from '../types.js';
+import { OPERATIONS, QUERY_KINDS, WRITES_ONLY } from '../workload/operations.js';
+import { parseOperationProportion, parseQueryKind } from './operation-proportion.js';
+import { bool, finiteNumber, hostPort, integer, listOf, oneOf, ratio, text, type Parser } from './parsers.js';
 import { parseTypeProportions, proportions } from './type-proportions.js';
 
 /** Reads another knob's resolved value (for defaults that depend on other knobs). */
@@ -39,7 +41,6 @@ export const METHODS: readonly Method[] = [
 ];
 const VALUE_PATTERNS: readonly ValuePattern[] = ['pattern', 'random'];
 const PRECISIONS: readonly Precision[] = ['ms', 'us', 'ns'];
-const QUERY_KINDS: readonly QueryKind[] = ['raw', 'aggregation', 'last', 'latest'];
 const WORKLOADS: readonly BenchConfig['workload'][] = ['custom', 'java-anchor'];
 
 const count = integer(1);
@@ -229,7 +230,7 @@ export const KNOBS: KnobTable = {
     parse: count,
     default: () => 1000,
     defaultText: '1000',
-    description: 'time between rows of a device, in precision units',
+    description: 'time between rows of a device, ms (timestamps are scaled to --precision: x1000 for us, x10^6 for ns)',
   },
   precision: {
     flag: '--precision',
@@ -285,6 +286,16 @@ export const KNOBS: KnobTable = {
     defaultText: '0 (no limit)',
     description: 'points per second over all workers',
   },
+  targetRate: {
+    flag: '--target-rate',
+    env: 'TARGET_RATE',
+    arg: 'OPS/S',
+    parse: countOrZero,
+    default: () => 0,
+    defaultText: '0 (closed loop: each client starts its next operation when the last one ends)',
+    description:
+      "open loop: operations per second over all clients, each started on a fixed schedule; latency counts from the intended start (corrected for coordinated omission), 'uncorrected <op>' rows from the actual start",
+  },
   batchIntervalMs: {
     flag: '--batch-interval-ms',
     env: 'BATCH_INTERVAL_MS',
@@ -332,11 +343,75 @@ export const KNOBS: KnobTable = {
     defaultText: '42',
     description: 'seed of random values and disorder',
   },
+  operationProportion: {
+    flag: '--operation-proportion',
+    env: 'OPERATION_PROPORTION',
+    arg: OPERATIONS.join(':'),
+    parse: parseOperationProportion,
+    default: () => WRITES_ONLY,
+    defaultText: '1:0:0:0:0:0:0:0:0:0:0 (writes only)',
+    description:
+      "weights of each client's operations, as iot-benchmark's OPERATION_PROPORTION: loop x (device groups) operations per client, each drawn by weight (seeded); ingestion takes the next write",
+  },
+  queryInterval: {
+    flag: '--query-interval',
+    env: 'QUERY_INTERVAL',
+    arg: 'MS',
+    parse: count,
+    default: (get) => get('batchSize') * get('timeStep'),
+    defaultText: 'batchSize x timeStep (one write of a device)',
+    description: 'time range of range queries, in ms of the data (time-step units)',
+  },
+  queryDeviceNum: {
+    flag: '--query-device-num',
+    env: 'QUERY_DEVICE_NUM',
+    arg: 'N',
+    parse: count,
+    default: () => 1,
+    defaultText: '1',
+    description: "devices per query (consecutive, from a random one of this machine's share)",
+  },
+  querySensorNum: {
+    flag: '--query-sensor-num',
+    env: 'QUERY_SENSOR_NUM',
+    arg: 'N',
+    parse: count,
+    default: () => 1,
+    defaultText: '1',
+    description: 'sensors per query: the first N numeric sensors',
+  },
+  groupByTimeUnit: {
+    flag: '--group-by-time-unit',
+    env: 'GROUP_BY_TIME_UNIT',
+    arg: 'MS',
+    parse: count,
+    default: (get) => Math.max(1, Math.floor(get('queryInterval') / 10)),
+    defaultText: 'queryInterval / 10',
+    description: "GROUP_BY's interval, in ms of the data",
+  },
+  queryAggregateFun: {
+    flag: '--query-aggregate-fun',
+    env: 'QUERY_AGGREGATE_FUN',
+    arg: 'NAME',
+    parse: text(/^[A-Za-z_][A-Za-z0-9_]*$/, 'needs a function name such as count, avg, sum'),
+    default: () => 'count',
+    defaultText: 'count',
+    description: 'aggregate of the AGG_* and GROUP_BY queries (tree and table names differ: max_value / max)',
+  },
+  queryLowerValue: {
+    flag: '--query-lower-value',
+    env: 'QUERY_LOWER_VALUE',
+    arg: 'X',
+    parse: finiteNumber,
+    default: () => 0,
+    defaultText: '0',
+    description: 'value filters keep values > X',
+  },
   queries: {
     flag: '--queries',
     env: 'QUERIES',
     arg: `${QUERY_KINDS.join(',')}`,
-    parse: listOf(oneOf(QUERY_KINDS)),
+    parse: listOf(parseQueryKind),
     default: () => [],
     defaultText: 'none',
     description: 'queries run after the writes',

@@ -34,6 +34,14 @@ export function nonNegativeNumber(raw: RawValue): number | undefined {
   return Number.isFinite(n) && n >= 0 ? n : undefined;
 }
 
+/** Any finite number, negative too. */
+export const finiteNumber: Parser<number> = (raw) => {
+  const s = typeof raw === 'string' ? raw.trim() : undefined;
+  const n = typeof raw === 'number' ? raw : s !== undefined && s !== '' ? Number(s) : NaN;
+  if (!Number.isFinite(n)) throw new InvalidValue('needs a number');
+  return n;
+};
+
 /** A share in [0, 1]. */
 export const ratio: Parser<number> = (raw) => {
   const n = nonNegativeNumber(raw);

@@ -1,5 +1,7 @@
 /** `--dry-run`: the resolved plan, every knob and the totals they make. */
+import { fixed } from '../report/numbers.js';
 import type { BenchConfig } from '../types.js';
+import { OPERATIONS, weightedQueries, type Operation } from '../workload/operations.js';
 import { formatValue, grouped, plural } from './format.js';
 import { KNOB_KEYS, KNOBS } from './knobs.js';
 import { TYPE_ORDER } from './type-proportions.js';
@@ -68,10 +70,27 @@ function derived(c: BenchConfig): [string, string][] {
   ];
   if (c.rateLimit > 0)
     out.push(['duration at limit', `at least ${grouped(total / c.rateLimit)} s at ${grouped(c.rateLimit)} points/s`]);
+  if (c.targetRate > 0)
+    out.push([
+      'open loop',
+      `${grouped(c.targetRate)} operations/s over all clients on a fixed schedule; latency from the intended start, 'uncorrected' rows from the actual one`,
+    ]);
+  const mixed = weightedQueries(c.operationProportion);
+  if (mixed.length > 0) {
+    const total = OPERATIONS.reduce((n, op) => n + c.operationProportion[op], 0);
+    const share = (op: Operation) => `${op} ${fixed((100 * c.operationProportion[op]) / total, 1)} %`;
+    const shares = OPERATIONS.filter((op) => c.operationProportion[op] > 0).map(share);
+    out.push(['operations', `each drawn (seeded): ${shares.join(', ')}`]);
+  }
   if (c.compare.length > 0) out.push(['runs', `one per method: ${c.compare.join(', ')}`]);
   if (c.vsJava) out.push(['then', 'Bench.java on the same workload']);
   if (c.queries.length > 0)
     out.push(['queries', `${c.queries.join(', ')}, ${c.queryLoops} times each, after the writes`]);
+  if (c.queries.length > 0 || mixed.length > 0)
+    out.push([
+      'queries read',
+      `${plural(c.queryDeviceNum, 'device')} x ${plural(c.querySensorNum, 'numeric sensor')}, range ${grouped(c.queryInterval)} ms, group by ${grouped(c.groupByTimeUnit)} ms, ${c.queryAggregateFun}(), values > ${c.queryLowerValue}`,
+    ]);
   return out;
 }
 

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { BenchConfig } from '../types.js';
 import { ConfigError, resolveConfig } from './resolve.js';
 import { proportions } from './type-proportions.js';
+import { WRITES_ONLY } from '../workload/operations.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-resolve-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -62,12 +63,20 @@ describe('resolveConfig: defaults', () => {
         interlacedDevices: 1,
         nullRatio: 0,
         rateLimit: 0,
+        targetRate: 0,
         batchIntervalMs: 0,
         warmupRounds: 0,
         reportIntervalMs: 1000,
         progress: false,
         workload: 'custom',
         seed: 42,
+        operationProportion: WRITES_ONLY,
+        queryInterval: 500 * 1000,
+        queryDeviceNum: 1,
+        querySensorNum: 1,
+        groupByTimeUnit: 50 * 1000,
+        queryAggregateFun: 'count',
+        queryLowerValue: 0,
         queries: [],
         queryLoops: 10,
         verify: false,
@@ -171,7 +180,7 @@ describe('resolveConfig: sources and precedence', () => {
       7,
       true,
       false,
-      ['raw', 'last'],
+      ['TIME_RANGE', 'LATEST_POINT'],
       'r.json',
     ]);
     expect(resolve(['--verify=false'], { VERIFY: 'true' }).verify).toBe(false);

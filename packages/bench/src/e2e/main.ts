@@ -98,7 +98,7 @@ async function main(): Promise<number> {
         runs.filter((r) => r !== java),
         java ? { java } : undefined,
       );
-      console.log(`wrote ${files.json}, ${files.csv}, ${files.html}`);
+      console.log(`wrote ${Object.values(files).join(', ')}`);
     }
   } finally {
     server?.stop();

@@ -26,7 +26,7 @@ export function mergeCommand(args: readonly string[]): number {
   for (const run of merged) console.log(`${formatReport(run)}\n${resultLine(run)}`);
   if (out !== undefined) {
     const files = writeResults(out, merged);
-    console.log(`wrote ${files.json}, ${files.csv}, ${files.html}`);
+    console.log(`wrote ${Object.values(files).join(', ')}`);
   }
   return 0;
 }

@@ -3,12 +3,8 @@
  * line's values and where the run ran.
  */
 import type { Environment, RunResult } from '../types.js';
+import { csvCell } from './latency-matrix.js';
 import { RESULT_KEYS, resultFields } from './result-fields.js';
-
-/** RFC 4180 quoting, only where needed (labels may hold commas) */
-function cell(v: string): string {
-  return /[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
-}
 
 const ENVIRONMENT: readonly [key: string, value: (e: Environment) => string][] = [
   ['cpu', (e) => e.cpu],
@@ -30,5 +26,5 @@ function environmentCells(e: Environment | undefined): string[] {
 export function toCsv(runs: RunResult[]): string {
   const header = [...RESULT_KEYS, ...ENVIRONMENT.map(([key]) => key)];
   const rows = [header, ...runs.map((r) => [...resultFields(r).map(([, v]) => v), ...environmentCells(r.environment)])];
-  return rows.map((row) => row.map(cell).join(',')).join('\n') + '\n';
+  return rows.map((row) => row.map(csvCell).join(',')).join('\n') + '\n';
 }

@@ -1,6 +1,7 @@
 /** The text outputs: the final report, the RESULT line, the comparison table and the progress line. */
-import type { LatencySummary, RunResult } from '../types.js';
+import type { RunResult } from '../types.js';
 import { fixed, grouped, millis, span } from './numbers.js';
+import { MATRIX_HEADERS, matrixRows } from './latency-matrix.js';
 import { mainOperation, resultFields } from './result-fields.js';
 import { textTable } from './table.js';
 
@@ -36,7 +37,11 @@ export function formatReport(r: RunResult): string {
       `verify       ${v.ok ? 'OK' : 'MISMATCH'}: expected ${grouped(v.expected)} points, read back ${grouped(v.actual)}`,
     );
   }
-  lines.push('', 'latency (ms)', latencyTable(r.latency));
+  lines.push(
+    '',
+    'latency (ms)',
+    Object.keys(r.latency).length === 0 ? '  (no samples)' : textTable([...MATRIX_HEADERS], matrixRows(r)),
+  );
   if (r.queries !== undefined && Object.keys(r.queries).length > 0) {
     lines.push('', 'queries', textTable(QUERY_HEADERS, queryRows(r.queries)));
   }
@@ -48,17 +53,6 @@ export function formatReport(r: RunResult): string {
     if (more > 0) lines.push(`  ... and ${more} more`);
   }
   return lines.join('\n');
-}
-
-function latencyTable(latency: Record<string, LatencySummary>): string {
-  const kinds = Object.entries(latency);
-  if (kinds.length === 0) return '  (no samples)';
-  const rows = kinds.map(([kind, l]) => [
-    kind,
-    grouped(l.count),
-    ...[l.min, l.avg, l.p50, l.p90, l.p95, l.p99, l.p999, l.max].map(millis),
-  ]);
-  return textTable(['op', 'count', 'min', 'avg', 'p50', 'p90', 'p95', 'p99', 'p999', 'max'], rows);
 }
 
 /** error messages can be multi-line stack traces; the report wants one short line each */

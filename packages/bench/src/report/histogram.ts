@@ -34,7 +34,7 @@ export function bucketBoundsNs(index: number): [number, number] {
   return [base * (1 + s / SUB_BUCKETS), base * (1 + (s + 1) / SUB_BUCKETS)];
 }
 
-const PERCENTILES = { p50: 50, p90: 90, p95: 95, p99: 99, p999: 99.9 } as const;
+const PERCENTILES = { p10: 10, p25: 25, p50: 50, p75: 75, p90: 90, p95: 95, p99: 99, p999: 99.9 } as const;
 
 export class LatencyHistogram {
   private readonly counts = new Float64Array(BUCKET_COUNT);
@@ -106,7 +106,7 @@ export class LatencyHistogram {
     return this.max;
   }
 
-  /** min avg p50 p90 p95 p99 p999 max in milliseconds; all zeros when empty. */
+  /** The latency matrix in milliseconds: min, avg, p10 ... p999, max; all zeros when empty. */
   summaryMs(): LatencySummary {
     const ms = (ns: number): number => ns / 1e6;
     const empty = this.n === 0;
@@ -114,7 +114,10 @@ export class LatencyHistogram {
       count: this.n,
       min: empty ? 0 : ms(this.min),
       avg: empty ? 0 : ms(this.sum / this.n),
+      p10: ms(this.percentile(PERCENTILES.p10)),
+      p25: ms(this.percentile(PERCENTILES.p25)),
       p50: ms(this.percentile(PERCENTILES.p50)),
+      p75: ms(this.percentile(PERCENTILES.p75)),
       p90: ms(this.percentile(PERCENTILES.p90)),
       p95: ms(this.percentile(PERCENTILES.p95)),
       p99: ms(this.percentile(PERCENTILES.p99)),

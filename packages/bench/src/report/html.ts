@@ -2,12 +2,13 @@
  * report.html: one self-contained page. Everything is drawn here, at write time, as inline SVG with
  * inline CSS: no scripts, fonts, stylesheets or images are loaded, so the file renders offline.
  */
-import type { Environment, LatencySummary, RunResult } from '../types.js';
+import type { Environment, RunResult } from '../types.js';
 import { groupedBarChart, hBarChart } from './chart-bars.js';
 import { histogramChart } from './chart-histogram.js';
 import { lineChart } from './chart-line.js';
 import { fixed, grouped, millis } from './numbers.js';
 import { QUERY_HEADERS, queryRows } from './format.js';
+import { MATRIX_HEADERS, matrixRows } from './latency-matrix.js';
 import { mainOperation } from './result-fields.js';
 import { esc } from './svg.js';
 
@@ -106,14 +107,6 @@ function summaryTable(runs: RunResult[]): string {
   );
 }
 
-function latencyRows(latency: Record<string, LatencySummary>): string[][] {
-  return Object.entries(latency).map(([kind, l]) => [
-    esc(kind),
-    grouped(l.count),
-    ...[l.min, l.avg, l.p50, l.p90, l.p95, l.p99, l.p999, l.max].map(millis),
-  ]);
-}
-
 /** Where the run ran, in one line (results.json has the server's settings and the whole configuration). */
 function environmentLine(e: Environment): string {
   const server = e.server ? `IoTDB ${e.server.version} (${e.server.timestampPrecision})` : 'server unknown';
@@ -131,7 +124,7 @@ function runSection(r: RunResult, index: number): string {
   else {
     parts.push(
       '<h3>Latency, ms</h3>',
-      table(['op', 'count', 'min', 'avg', 'p50', 'p90', 'p95', 'p99', 'p999', 'max'], latencyRows(r.latency)),
+      table([...MATRIX_HEADERS], matrixRows(r, esc)),
       groupedBarChart({
         title: 'latency percentiles per operation, ms',
         yLabel: 'ms',

@@ -4,6 +4,7 @@
  * latency percentiles come from the merged histograms (never averaged), throughput adds the shares' rates.
  */
 import type { RunResult } from '../types.js';
+import { slowestOf } from '../run/operation-stats.js';
 import { mergeHistograms, summarize } from './histogram.js';
 
 const total = (runs: readonly RunResult[], of: (r: RunResult) => number) => runs.reduce((n, r) => n + of(r), 0);
@@ -28,6 +29,7 @@ export function mergeShares(shares: readonly RunResult[]): RunResult {
     opsPerS: total(shares, (r) => r.opsPerS),
     latency: summarize(histograms),
     histograms,
+    slowestClientMs: slowestOf(shares.map((r) => r.slowestClientMs ?? {})),
     clientCpuS: cpuS,
     clientCpuSPerMpts: points > 0 ? cpuS / (points / 1e6) : 0,
     peakRssMb: Math.max(...shares.map((r) => r.peakRssMb)),

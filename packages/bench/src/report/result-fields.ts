@@ -3,18 +3,37 @@
  * columns of results.csv are both made from this list, so they cannot drift apart.
  */
 import type { LatencySummary, RunResult } from '../types.js';
+import { QUERY_KINDS } from '../workload/operations.js';
 import { fixed } from './numbers.js';
 
 /** Latency kinds that `--trace` adds ('traced insertTablet', ...): never the run's main operation. */
 export const TRACED_PREFIX = 'traced ';
+/** With `--target-rate`, latency from the actual start ('uncorrected insertTablet', ...) beside the corrected. */
+export const UNCORRECTED_PREFIX = 'uncorrected ';
 
-const NO_LATENCY: LatencySummary = { count: 0, min: 0, avg: 0, p50: 0, p90: 0, p95: 0, p99: 0, p999: 0, max: 0 };
+const QUERIES: ReadonlySet<string> = new Set(QUERY_KINDS);
 
-/** The op kind with the most latency samples (the first such on a tie): the run's main write operation. */
+const NO_LATENCY: LatencySummary = {
+  count: 0,
+  min: 0,
+  avg: 0,
+  p10: 0,
+  p25: 0,
+  p50: 0,
+  p75: 0,
+  p90: 0,
+  p95: 0,
+  p99: 0,
+  p999: 0,
+  max: 0,
+};
+
+/** The write kind with the most latency samples (the first such on a tie): the run's main write operation. */
 export function mainOperation(r: RunResult): { kind: string; latency: LatencySummary } | undefined {
   let best: { kind: string; latency: LatencySummary } | undefined;
   for (const [kind, latency] of Object.entries(r.latency)) {
-    if (kind.startsWith(TRACED_PREFIX)) continue; // --trace's rows describe the main operation, they are not it
+    // --trace's and the uncorrected rows describe the main operation, they are not it
+    if (kind.startsWith(TRACED_PREFIX) || kind.startsWith(UNCORRECTED_PREFIX) || QUERIES.has(kind)) continue;
     if (best === undefined || latency.count > best.latency.count) best = { kind, latency };
   }
   return best;

@@ -44,13 +44,14 @@ function runs() {
 }
 
 describe('writeResults', () => {
-  it('writes the three files into a new directory and returns their paths', () => {
+  it('writes the four files into a new directory and returns their paths', () => {
     const dir = join(tempDir(), 'nested', 'out');
     const { results } = runs();
     const paths = writeResults(dir, results);
     expect(paths).toEqual({
       json: join(dir, 'results.json'),
       csv: join(dir, 'results.csv'),
+      latencyCsv: join(dir, 'latency.csv'),
       html: join(dir, 'report.html'),
     });
     for (const p of Object.values(paths)) expect(dirname(p)).toBe(dir);

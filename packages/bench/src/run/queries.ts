@@ -1,15 +1,19 @@
-import { Session, TableSession, type BaseSession } from '@iotdb/client';
+import { Session, TableSession, type BaseSession, type SessionDataSet } from '@iotdb/client';
 import { LatencyHistogram } from '../report/histogram.js';
-import type { BenchConfig, QueryKind, RunResult } from '../types.js';
-import { FIRST_ROW } from '../workload/generator.js';
-import { DEVICE_TAG, TABLE_NAME, deviceName } from '../workload/schema.js';
+import type { BenchConfig, RunResult } from '../types.js';
+import { drawTarget, querySql } from '../workload/query-sql.js';
+import { unit } from '../workload/values.js';
 
-const T0_MS = 1_700_000_000_000;
-const FACTOR = { ms: 1, us: 1_000, ns: 1_000_000 } as const;
+/** Reads a query's result to the end, row by row as an application would; returns the rows. */
+export async function readRows(ds: SessionDataSet): Promise<number> {
+  let rows = 0;
+  for await (const _row of ds) rows++;
+  return rows;
+}
 
 /**
- * The query workload after the writes: `queryLoops` runs of each kind, over this machine's devices in
- * turn. Raw range (one batch of rows), aggregation with GROUP BY time, last value, latest 10 rows.
+ * `--queries` after the writes: `queryLoops` runs of each query type, one after another on one session,
+ * over all the rows written.
  */
 export async function runQueries(
   c: BenchConfig,
@@ -21,6 +25,7 @@ export async function runQueries(
       ? new TableSession({ host, port, nodeUrls: c.nodeUrls, database: c.database })
       : new Session({ host, port, nodeUrls: c.nodeUrls });
   await session.open();
+  const writtenRows = (c.warmupRounds + c.loop) * c.batchSize;
   const out: NonNullable<RunResult['queries']> = {};
   try {
     for (const kind of c.queries) {
@@ -28,10 +33,9 @@ export async function runQueries(
       let rows = 0;
       const t0 = performance.now();
       for (let i = 0; i < c.queryLoops; i++) {
-        const d = c.deviceOffset + (i % c.deviceCount);
+        const target = drawTarget(c, unit(i, 1, 11, c.seed), unit(i, 2, 11, c.seed), writtenRows);
         const a = process.hrtime.bigint();
-        const ds = await session.executeQueryStatement(sql(c, kind, d, i));
-        for await (const _row of ds) rows++;
+        rows += await readRows(await session.executeQueryStatement(querySql(c, kind, target)));
         h.record(Number(process.hrtime.bigint() - a));
       }
       const secs = (performance.now() - t0) / 1000;
@@ -41,36 +45,4 @@ export async function runQueries(
     await session.close();
   }
   return out;
-}
-
-export function sql(c: BenchConfig, kind: QueryKind, d: number, i: number): string {
-  const f = FACTOR[c.precision];
-  const rounds = Math.max(1, c.warmupRounds + c.loop);
-  const start = (T0_MS + (FIRST_ROW + (i % rounds) * c.batchSize) * c.timeStep) * f;
-  const end = start + c.batchSize * c.timeStep * f;
-  const bucket = `${Math.max(1, Math.floor((c.batchSize * c.timeStep) / 10))}${c.precision}`;
-  if (c.model === 'table') {
-    const dev = `${DEVICE_TAG} = '${deviceName(c, d)}'`;
-    switch (kind) {
-      case 'raw':
-        return `SELECT * FROM ${TABLE_NAME} WHERE ${dev} AND time >= ${start} AND time < ${end}`;
-      case 'aggregation':
-        return `SELECT date_bin(${bucket}, time) AS w, count(s0) FROM ${TABLE_NAME} WHERE ${dev} AND time >= ${start} AND time < ${end} GROUP BY 1`;
-      case 'last':
-        return `SELECT last(time), last_by(s0, time) FROM ${TABLE_NAME} WHERE ${dev}`;
-      case 'latest':
-        return `SELECT * FROM ${TABLE_NAME} WHERE ${dev} ORDER BY time DESC LIMIT 10`;
-    }
-  }
-  const dev = deviceName(c, d);
-  switch (kind) {
-    case 'raw':
-      return `SELECT * FROM ${dev} WHERE time >= ${start} AND time < ${end}`;
-    case 'aggregation':
-      return `SELECT count(s0) FROM ${dev} GROUP BY ([${start}, ${end}), ${bucket})`;
-    case 'last':
-      return `SELECT last * FROM ${dev}`;
-    case 'latest':
-      return `SELECT * FROM ${dev} ORDER BY time DESC LIMIT 10`;
-  }
 }

@@ -1,7 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
-import { mergeHistograms, summarize } from '../report/histogram.js';
 import { progressLine } from '../report/format.js';
+import { weightedQueries } from '../workload/operations.js';
+import { combineWorkers, type DoneWorker } from './combine-workers.js';
 import type { BenchConfig, RunResult, WorkerResult, WorkerTask } from '../types.js';
 
 const workerFile = fileURLToPath(new URL('./worker.js', import.meta.url));
@@ -42,7 +43,9 @@ export async function runWrites(c: BenchConfig, label: string, host: string, por
     maxThreads: c.workers,
     idleTimeout: 1000,
   });
-  const expectedPoints = c.deviceCount * c.sensors * c.batchSize * c.loop;
+  // with queries in the mix the writes' share is drawn, not known: no total, no ETA
+  const mixed = weightedQueries(c.operationProportion).length > 0;
+  const expectedPoints = mixed ? 0 : c.deviceCount * c.sensors * c.batchSize * c.loop;
   const throughput: [number, number][] = [];
   let timedAt = 0;
   let cpuAtStart = process.cpuUsage();
@@ -99,34 +102,21 @@ export async function runWrites(c: BenchConfig, label: string, host: string, por
   if (showProgress && process.stdout.isTTY) process.stdout.write('\n');
   const failed = results.find((r) => r.state === 'failed');
   if (failed && failed.state === 'failed') throw new Error(`worker ${failed.workerId} failed: ${failed.error}`);
-  const done = results.filter((r): r is Extract<WorkerResult, { state: 'done' }> => r.state === 'done');
+  const done = results.filter((r): r is DoneWorker => r.state === 'done');
   const cpu = process.cpuUsage(cpuAtStart);
-  const start = Math.min(...done.map((r) => r.timedStartMs));
-  const durationS = Math.max(1e-9, (Math.max(...done.map((r) => r.timedEndMs)) - start) / 1000);
-  const points = done.reduce((n, r) => n + r.points, 0);
-  const okOps = done.reduce((n, r) => n + r.okOps, 0);
-  const failedOps = done.reduce((n, r) => n + r.failedOps, 0);
-  const histograms = mergeHistograms(done.map((r) => r.latency));
   const cpuS = (cpu.user + cpu.system) / 1e6;
+  const combined = combineWorkers(done);
   return {
     writtenPoints: done.reduce((n, r) => n + r.writtenPoints, 0),
     result: {
+      ...combined,
       label,
       config: c,
       startedAt,
-      durationS,
-      points,
-      okOps,
-      failedOps,
-      pointsPerS: points / durationS,
-      opsPerS: (okOps + failedOps) / durationS,
-      latency: summarize(histograms),
-      histograms,
       clientCpuS: cpuS,
-      clientCpuSPerMpts: points > 0 ? cpuS / (points / 1e6) : 0,
+      clientCpuSPerMpts: combined.points > 0 ? cpuS / (combined.points / 1e6) : 0,
       peakRssMb: process.resourceUsage().maxRSS / 1024,
       throughput,
-      errors: done.flatMap((r) => r.errors).slice(0, 10),
     },
   };
 }

@@ -13,7 +13,12 @@ import { DATES, hash32, textTable, unit } from './values.js';
 /** Row 0 of every device is the untimed schema warm-up row; rounds start at row 1 (as the Java anchor). */
 export const FIRST_ROW = 1;
 const T0_MS = 1_700_000_000_000;
-const PRECISION_FACTOR = { ms: 1, us: 1_000, ns: 1_000_000 } as const;
+export const PRECISION_FACTOR = { ms: 1, us: 1_000, ns: 1_000_000 } as const;
+
+/** The timestamp of a device's global row g, in the configured precision (exact beyond 2^53 for ns). */
+export function rowTime(c: BenchConfig, g: number): bigint {
+  return BigInt(T0_MS + g * c.timeStep) * BigInt(PRECISION_FACTOR[c.precision]);
+}
 
 type Column = Float32Array | Float64Array | Int32Array | CellValue[];
 
@@ -139,8 +144,7 @@ export class BatchGenerator {
       const g = round < 0 ? 0 : this.rowOf(d, round, i);
       this.#rowIndex[i] = g;
       const t = (T0_MS + g * c.timeStep) * factor;
-      if (this.#timestamps instanceof BigInt64Array)
-        this.#timestamps[i] = BigInt(T0_MS + g * c.timeStep) * BigInt(factor);
+      if (this.#timestamps instanceof BigInt64Array) this.#timestamps[i] = rowTime(c, g);
       else this.#timestamps[i] = t;
     }
     let nulls = 0;

@@ -1,0 +1,83 @@
+/**
+ * The latency matrix iot-benchmark users read, one row per operation: AVG, MIN, P10 ... P999, MAX and the
+ * slowest client's total time, all ms. The console, report.html and latency.csv are made from this list.
+ */
+import type { LatencySummary, RunResult } from '../types.js';
+import { QUERY_KINDS, type QueryKind } from '../workload/operations.js';
+import { fixed, grouped, millis } from './numbers.js';
+import { TRACED_PREFIX, UNCORRECTED_PREFIX } from './result-fields.js';
+
+const COLUMNS: readonly [header: string, value: (l: LatencySummary) => number][] = [
+  ['AVG', (l) => l.avg],
+  ['MIN', (l) => l.min],
+  ['P10', (l) => l.p10],
+  ['P25', (l) => l.p25],
+  ['MEDIAN', (l) => l.p50],
+  ['P75', (l) => l.p75],
+  ['P90', (l) => l.p90],
+  ['P95', (l) => l.p95],
+  ['P99', (l) => l.p99],
+  ['P999', (l) => l.p999],
+  ['MAX', (l) => l.max],
+];
+
+/** iot-benchmark calls it SLOWEST_THREAD: per operation, the largest total time one client spent in it */
+const SLOWEST = 'SLOWEST_CLIENT';
+
+export const MATRIX_HEADERS: readonly string[] = ['operation', 'count', ...COLUMNS.map(([h]) => h), SLOWEST];
+
+/**
+ * The operations in report order: writes, then the query types in iot-benchmark's order, each followed by
+ * its 'uncorrected' and 'traced' rows.
+ */
+export function byReportOrder(ops: readonly string[]): string[] {
+  const derived = [UNCORRECTED_PREFIX, TRACED_PREFIX];
+  const rank = (op: string): [number, number] => {
+    const d = derived.findIndex((p) => op.startsWith(p));
+    const base = d < 0 ? op : op.slice(derived[d].length);
+    return [1 + QUERY_KINDS.indexOf(base as QueryKind), d + 1];
+  };
+  return [...ops].sort((a, b) => {
+    const [ra, rb] = [rank(a), rank(b)];
+    return ra[0] - rb[0] || ra[1] - rb[1] || a.localeCompare(b);
+  });
+}
+
+function ordered(r: RunResult): [string, LatencySummary][] {
+  return byReportOrder(Object.keys(r.latency)).map((op) => [op, r.latency[op]]);
+}
+
+/** The run's rows, cells as the console and HTML show them; `name` escapes the operation where needed. */
+export function matrixRows(r: RunResult, name: (s: string) => string = (s) => s): string[][] {
+  return ordered(r).map(([op, l]) => [
+    name(op),
+    grouped(l.count),
+    ...COLUMNS.map(([, value]) => millis(value(l))),
+    slowest(r, op, millis),
+  ]);
+}
+
+/** latency.csv: one row per run and operation, ms with 3 decimals. */
+export function matrixCsv(runs: readonly RunResult[]): string {
+  const header = ['label', ...MATRIX_HEADERS];
+  const rows = runs.flatMap((r) =>
+    ordered(r).map(([op, l]) => [
+      r.label,
+      op,
+      String(l.count),
+      ...COLUMNS.map(([, value]) => fixed(value(l), 3)),
+      slowest(r, op, (ms) => fixed(ms, 3)),
+    ]),
+  );
+  return [header, ...rows].map((row) => row.map(csvCell).join(',')).join('\n') + '\n';
+}
+
+function slowest(r: RunResult, op: string, format: (ms: number) => string): string {
+  const ms = r.slowestClientMs?.[op];
+  return ms === undefined ? '-' : format(ms);
+}
+
+/** RFC 4180 quoting, only where needed (labels may hold commas) */
+export function csvCell(v: string): string {
+  return /[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
+}

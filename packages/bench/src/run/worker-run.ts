@@ -1,0 +1,176 @@
+import { IoTDBBatchError } from '@iotdb/client';
+import { TRACED_PREFIX, UNCORRECTED_PREFIX } from '../report/result-fields.js';
+import type { WorkerResult, WorkerTask } from '../types.js';
+import { pickOperation, type QueryKind } from '../workload/operations.js';
+import { drawTarget, querySensors, querySql } from '../workload/query-sql.js';
+import { unit } from '../workload/values.js';
+import { StartBarrier } from './barrier.js';
+import type { Clock } from './clock.js';
+import { OperationStats } from './operation-stats.js';
+import { OpenLoopSchedule, PointRateLimit } from './pacing.js';
+import type { Send } from './write-ops.js';
+
+/** What a worker's clients do their operations with: the real pools, or a test's stand-ins. */
+export interface Backend {
+  /** One client's write of a group of devices for a round (-1: the 1-row schema warm-up), through `send`. */
+  writer(groupSize: number, send: Send): (devices: number[], round: number) => Promise<void>;
+  /** --method writer: one client's rounds, row by row, through `send`. */
+  rowWriter(devices: number[], send: Send): { round(round: number): Promise<void>; close(): Promise<void> };
+  /** Runs a query and reads its rows to the end; returns them. */
+  query(sql: string): Promise<number>;
+}
+
+const MAX_ERRORS = 10;
+// independent streams of draws from (operation index, client, stream, seed)
+const DRAW_OPERATION = 3;
+const DRAW_DEVICE = 4;
+const DRAW_START = 5;
+
+/**
+ * One worker's run: `clients` clients over its share of the devices. Per client: the untimed 1-row schema
+ * warm-up per device, `warmupRounds` rounds, the start barrier with the other workers, then loop x (its
+ * device groups) timed operations, each a write (the next group of the next round) or a query as drawn by
+ * operationProportion. Progress goes to the shared counters; latency to one histogram per operation.
+ */
+export class WorkerRun {
+  readonly #c: WorkerTask['config'];
+  readonly #stats = new OperationStats();
+  readonly #counters: BigInt64Array;
+  readonly #barrier: StartBarrier;
+  readonly #rateLimit: PointRateLimit;
+  readonly #sensors: string[];
+  readonly #errors: string[] = [];
+  #points = 0;
+  #writtenPoints = 0;
+  #okOps = 0;
+  #failedOps = 0;
+
+  constructor(
+    private readonly task: WorkerTask,
+    private readonly backend: Backend,
+    private readonly clock: Clock,
+  ) {
+    this.#c = task.config;
+    this.#counters = new BigInt64Array(task.counters);
+    this.#barrier = new StartBarrier(task.barrier, this.#c.workers, this.#c.clients, clock);
+    this.#rateLimit = new PointRateLimit(clock, this.#c.rateLimit / this.#c.workers);
+    this.#sensors = querySensors(this.#c);
+  }
+
+  /** Records a traced sub-operation's duration while timed (`--trace`). */
+  traced(operation: string, ms: number): void {
+    if (this.#barrier.timed) this.#stats.record(TRACED_PREFIX + operation, ms * 1e6);
+  }
+
+  async run(): Promise<WorkerResult> {
+    const { workerId } = this.task;
+    try {
+      await Promise.all(Array.from({ length: this.#c.clients }, (_, k) => this.#client(k)));
+      return {
+        state: 'done',
+        workerId,
+        points: this.#points,
+        writtenPoints: this.#writtenPoints,
+        okOps: this.#okOps,
+        failedOps: this.#failedOps,
+        latency: this.#stats.histograms(),
+        slowestClientNs: this.#stats.slowestClientNs(),
+        errors: this.#errors,
+        timedStartMs: this.#barrier.timedStartMs,
+        timedEndMs: this.clock.now() / 1e6,
+      };
+    } catch (e) {
+      this.#barrier.abort();
+      return { state: 'failed', workerId, error: (e as Error).stack ?? String(e) };
+    }
+  }
+
+  async #client(k: number): Promise<void> {
+    const c = this.#c;
+    const id = this.task.workerId * c.clients + k; // unique over all workers
+    const mine: number[] = [];
+    for (let d = this.task.firstDevice + k; d < this.task.firstDevice + this.task.deviceCount; d += c.clients)
+      mine.push(d);
+    const group = Math.max(1, c.method === 'insertTablet' ? 1 : c.tabletsPerRequest);
+    const groups: number[][] = [];
+    for (let i = 0; i < mine.length; i += group) groups.push(mine.slice(i, i + group));
+    const send = this.#sender(id);
+    const write = this.backend.writer(Math.min(group, Math.max(1, mine.length)), send);
+    for (const d of mine) await write([d], -1); // schema warm-up row, untimed
+    if (c.method === 'writer') return this.#rowWriterClient(mine, send);
+    for (let round = 0; round < c.warmupRounds; round++) for (const g of groups) await write(g, round);
+    await this.#barrier.arrive();
+    let writes = 0;
+    for (let i = 0; i < c.loop * groups.length && !this.#barrier.aborted; i++) {
+      const op = pickOperation(c.operationProportion, unit(i, id, DRAW_OPERATION, c.seed));
+      const roundsDone = c.warmupRounds + Math.floor(writes / groups.length);
+      if (op !== 'INGESTION') await this.#query(send, op, i, id, roundsDone * c.batchSize);
+      else await write(groups[writes++ % groups.length], roundsDone);
+    }
+  }
+
+  /** --method writer: every round row by row through one batching writer per client. */
+  async #rowWriterClient(mine: number[], send: Send): Promise<void> {
+    const c = this.#c;
+    const w = this.backend.rowWriter(mine, send);
+    for (let round = 0; round < c.warmupRounds; round++) await w.round(round);
+    await this.#barrier.arrive();
+    for (let round = c.warmupRounds; round < c.warmupRounds + c.loop && !this.#barrier.aborted; round++)
+      await w.round(round);
+    await w.close();
+  }
+
+  #query(send: Send, kind: QueryKind, i: number, id: number, writtenRows: number): Promise<void> {
+    const c = this.#c;
+    const target = drawTarget(c, unit(i, id, DRAW_DEVICE, c.seed), unit(i, id, DRAW_START, c.seed), writtenRows);
+    const sql = querySql(c, kind, target, this.#sensors);
+    return send(kind, 0, async () => (await this.backend.query(sql), 0));
+  }
+
+  /** The Send of client `id`: paced (rate limit or open-loop schedule), timed, counted; never throws. */
+  #sender(id: number): Send {
+    const c = this.#c;
+    const clients = c.workers * c.clients;
+    const intervalNs = c.targetRate > 0 ? (clients / c.targetRate) * 1e9 : 0;
+    let schedule: OpenLoopSchedule | undefined;
+    return async (kind, pts, fn) => {
+      if (intervalNs > 0 && this.#barrier.timed)
+        // the clients' schedules are staggered so that operations arrive evenly
+        schedule ??= new OpenLoopSchedule(this.clock, intervalNs, this.clock.now() + (intervalNs * id) / clients);
+      const due = schedule === undefined ? undefined : await schedule.next();
+      await this.#rateLimit.wait(pts);
+      const t0 = this.clock.now();
+      const { ok, failed } = await this.#attempt(pts, fn);
+      const end = this.clock.now();
+      this.#writtenPoints += ok;
+      if (this.#barrier.timed) {
+        this.#stats.record(kind, end - (due ?? t0), id);
+        if (due !== undefined) this.#stats.record(UNCORRECTED_PREFIX + kind, end - t0, id);
+        this.#count(ok, failed);
+      }
+      if (c.batchIntervalMs > 0) await this.clock.sleep(c.batchIntervalMs * 1e6);
+    };
+  }
+
+  async #attempt(pts: number, fn: () => number | Promise<number>): Promise<{ ok: number; failed: boolean }> {
+    try {
+      return { ok: await fn(), failed: false };
+    } catch (e) {
+      if (this.#errors.length < MAX_ERRORS) this.#errors.push((e as Error).message);
+      const ok =
+        e instanceof IoTDBBatchError
+          ? Math.round((pts * e.succeeded.length) / (e.succeeded.length + e.failures.length))
+          : 0;
+      return { ok, failed: true };
+    }
+  }
+
+  #count(points: number, failed: boolean): void {
+    const w = this.task.workerId * 3;
+    this.#points += points;
+    if (failed) this.#failedOps++;
+    else this.#okOps++;
+    Atomics.add(this.#counters, w, BigInt(points));
+    Atomics.add(this.#counters, w + (failed ? 2 : 1), 1n);
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * The operations of a run, as iot-benchmark names them: INGESTION and its ten query types, in the order of
+ * its OPERATION_PROPORTION.
+ */
+export const QUERY_KINDS = [
+  'PRECISE_POINT',
+  'TIME_RANGE',
+  'VALUE_RANGE',
+  'AGG_RANGE',
+  'AGG_VALUE',
+  'AGG_RANGE_VALUE',
+  'GROUP_BY',
+  'LATEST_POINT',
+  'RANGE_QUERY_DESC',
+  'VALUE_RANGE_QUERY_DESC',
+] as const;
+export type QueryKind = (typeof QUERY_KINDS)[number];
+
+export const OPERATIONS = ['INGESTION', ...QUERY_KINDS] as const;
+export type Operation = (typeof OPERATIONS)[number];
+
+/** What each query asks, for --help and the docs. */
+export const QUERY_DESCRIPTIONS: Readonly<Record<QueryKind, string>> = {
+  PRECISE_POINT: 'the values at one timestamp',
+  TIME_RANGE: 'raw rows in a time range',
+  VALUE_RANGE: 'raw rows in a time range whose values exceed the lower bound',
+  AGG_RANGE: 'an aggregate over a time range',
+  AGG_VALUE: 'an aggregate over the values above the lower bound (all time)',
+  AGG_RANGE_VALUE: 'an aggregate over a time range and the values above the lower bound',
+  GROUP_BY: 'an aggregate per group-by interval over a time range',
+  LATEST_POINT: 'the latest value of each sensor',
+  RANGE_QUERY_DESC: 'TIME_RANGE, newest row first',
+  VALUE_RANGE_QUERY_DESC: 'VALUE_RANGE, newest row first',
+};
+
+/** The names `--queries` took before the query types, still accepted. */
+export const QUERY_ALIASES: Readonly<Record<string, QueryKind>> = {
+  raw: 'TIME_RANGE',
+  aggregation: 'GROUP_BY',
+  last: 'LATEST_POINT',
+  latest: 'RANGE_QUERY_DESC',
+};
+
+export type OperationWeights = Record<Operation, number>;
+
+/** INGESTION only: a write run. */
+export const WRITES_ONLY: Readonly<OperationWeights> = Object.fromEntries(
+  OPERATIONS.map((op) => [op, op === 'INGESTION' ? 1 : 0]),
+) as OperationWeights;
+
+/** The query types with a weight above 0. */
+export function weightedQueries(w: OperationWeights): QueryKind[] {
+  return QUERY_KINDS.filter((k) => w[k] > 0);
+}
+
+/**
+ * The operation for a draw u in [0, 1): each operation owns a share of [0, 1) proportional to its weight,
+ * in OPERATIONS order.
+ */
+export function pickOperation(w: OperationWeights, u: number): Operation {
+  const total = OPERATIONS.reduce((n, op) => n + w[op], 0);
+  let acc = 0;
+  let last: Operation = 'INGESTION';
+  for (const op of OPERATIONS) {
+    if (w[op] === 0) continue;
+    acc += w[op] / total;
+    last = op;
+    if (u < acc) return op;
+  }
+  return last; // u close to 1 and rounding: the last weighted operation
+}
