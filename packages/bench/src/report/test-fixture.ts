@@ -3,6 +3,7 @@
  * a field added to BenchConfig or RunResult then fails the build here instead of going unnoticed.
  */
 import type { BenchConfig, HistogramData, LatencySummary, RunResult } from '../types.js';
+import { WRITES_ONLY } from '../workload/operations.js';
 import { LatencyHistogram } from './histogram.js';
 
 export function sampleConfig(over: Partial<BenchConfig> = {}): BenchConfig {
@@ -44,13 +45,21 @@ export function sampleConfig(over: Partial<BenchConfig> = {}): BenchConfig {
     interlacedDevices: 1,
     nullRatio: 0,
     rateLimit: 0,
+    targetRate: 0,
     batchIntervalMs: 0,
     warmupRounds: 1,
     reportIntervalMs: 1000,
     progress: false,
     workload: 'custom',
     seed: 42,
-    queries: ['raw', 'last'],
+    operationProportion: WRITES_ONLY,
+    queryInterval: 100_000,
+    queryDeviceNum: 1,
+    querySensorNum: 1,
+    groupByTimeUnit: 10_000,
+    queryAggregateFun: 'count',
+    queryLowerValue: 0,
+    queries: ['TIME_RANGE', 'LATEST_POINT'],
     queryLoops: 10,
     verify: true,
     dryRun: false,

@@ -16,8 +16,8 @@ export interface Backend {
   writer(groupSize: number, send: Send): (devices: number[], round: number) => Promise<void>;
   /** --method writer: one client's rounds, row by row, through `send`. */
   rowWriter(devices: number[], send: Send): { round(round: number): Promise<void>; close(): Promise<void> };
-  /** Runs a query and reads its rows to the end; returns them. */
-  query(sql: string): Promise<number>;
+  /** Runs a query (`sql`, of type `kind`) and reads its rows to the end; returns them. */
+  query(sql: string, kind: QueryKind): Promise<number>;
 }
 
 const MAX_ERRORS = 10;
@@ -124,7 +124,7 @@ export class WorkerRun {
     const c = this.#c;
     const target = drawTarget(c, unit(i, id, DRAW_DEVICE, c.seed), unit(i, id, DRAW_START, c.seed), writtenRows);
     const sql = querySql(c, kind, target, this.#sensors);
-    return send(kind, 0, async () => (await this.backend.query(sql), 0));
+    return send(kind, 0, async () => (await this.backend.query(sql, kind), 0));
   }
 
   /** The Send of client `id`: paced (rate limit or open-loop schedule), timed, counted; never throws. */

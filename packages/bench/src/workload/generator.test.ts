@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { TSDataType, type Tablet } from '@iotdb/client';
 import { ByteWriter, prepareTablet, writeInsertTabletReq } from '@iotdb/fast-serializer';
+import { TYPE_ORDER, proportions } from '../config/type-proportions.js';
+import { sampleConfig } from '../report/test-fixture.js';
 import type { BenchConfig } from '../types.js';
 import { AnchorTabletBuilder } from './anchor.js';
 import { BatchGenerator, FIRST_ROW } from './generator.js';
 import { sensorTypes } from './schema.js';
 
+/** sampleConfig with this file's baseline: one writer, 10 devices x 20 sensors of every type, 8 rounds of 50 rows */
 function config(over: Partial<BenchConfig> = {}): BenchConfig {
-  return {
+  return sampleConfig({
     host: undefined,
-    port: 6667,
-    nodeUrls: undefined,
-    database: 'bench',
     workers: 1,
     clients: 1,
     poolMaxSize: 1,
@@ -19,50 +19,18 @@ function config(over: Partial<BenchConfig> = {}): BenchConfig {
     sensors: 20,
     batchSize: 50,
     loop: 8,
-    deviceOffset: 0,
     deviceCount: 10,
-    model: 'tree',
-    method: 'insertTablet',
     tabletsPerRequest: 10,
-    typeProportions: {
-      BOOLEAN: 1,
-      INT32: 1,
-      INT64: 1,
-      FLOAT: 1,
-      DOUBLE: 1,
-      TEXT: 1,
-      TIMESTAMP: 1,
-      DATE: 1,
-      BLOB: 1,
-      STRING: 1,
-    },
-    values: 'pattern',
+    typeProportions: proportions(Object.fromEntries(TYPE_ORDER.map((t) => [t, 1]))),
     stringLength: 8,
-    timeStep: 1000,
-    precision: 'ms',
-    outOfOrderRatio: 0,
     outOfOrderRange: 2,
-    interlacedDevices: 1,
-    nullRatio: 0,
-    rateLimit: 0,
-    batchIntervalMs: 0,
     warmupRounds: 0,
-    reportIntervalMs: 1000,
-    progress: false,
-    workload: 'custom',
-    seed: 42,
     queries: [],
     queryLoops: 1,
     verify: false,
-    dryRun: false,
-    dryRunSend: false,
-    serverNoop: false,
-    trace: false,
     out: undefined,
-    compare: [],
-    vsJava: false,
     ...over,
-  };
+  });
 }
 
 const bytes = (t: Tablet): string => {

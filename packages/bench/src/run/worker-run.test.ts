@@ -1,0 +1,167 @@
+import { describe, expect, it } from 'vitest';
+import { formatReport } from '../report/format.js';
+import { matrixCsv } from '../report/latency-matrix.js';
+import { sampleConfig, sampleRun } from '../report/test-fixture.js';
+import type { BenchConfig, WorkerTask } from '../types.js';
+import { QUERY_KINDS, WRITES_ONLY, type OperationWeights, type QueryKind } from '../workload/operations.js';
+import type { Clock } from './clock.js';
+import { combineWorkers, type DoneWorker } from './combine-workers.js';
+import { WorkerRun, type Backend } from './worker-run.js';
+
+/**
+ * Simulated time: sleeping schedules a wake-up, and time jumps to the earliest one once every client is
+ * waiting. Operations then take exactly what the test says, however many clients run at once.
+ */
+class SimulatedClock implements Clock {
+  #now = 1e12;
+  readonly #sleepers: { at: number; wake: () => void }[] = [];
+
+  now(): number {
+    return this.#now;
+  }
+
+  sleep(ns: number): Promise<void> {
+    return new Promise((wake) => this.#sleepers.push({ at: this.#now + ns, wake }));
+  }
+
+  /** Runs `work` to its end, moving time from one wake-up to the next. */
+  async drive<T>(work: Promise<T>): Promise<T> {
+    let done = false;
+    void work.finally(() => (done = true));
+    while (!done) {
+      await new Promise((r) => setImmediate(r)); // let every client run until it sleeps
+      this.#sleepers.sort((a, b) => a.at - b.at);
+      const next = this.#sleepers.shift();
+      if (next === undefined) continue;
+      this.#now = Math.max(this.#now, next.at);
+      next.wake();
+    }
+    return work;
+  }
+}
+
+const MS = 1e6;
+
+/** Operations that take what `latencyMs` says (by kind, client and the kind's count so far), logged. */
+function backend(clock: SimulatedClock, latencyMs: (kind: string, n: number) => number) {
+  const log: { kind: string; ms: number }[] = [];
+  const counts = new Map<string, number>();
+  const take = async (kind: string) => {
+    const n = counts.get(kind) ?? 0;
+    counts.set(kind, n + 1);
+    const ms = latencyMs(kind, n);
+    log.push({ kind, ms });
+    await clock.sleep(ms * MS);
+  };
+  const fake: Backend = {
+    writer: (_groupSize, send) => (devices, round) =>
+      send('insertTablet', 10 * devices.length, async () => {
+        if (round >= 0) await take('insertTablet');
+        return 10 * devices.length;
+      }),
+    rowWriter: () => {
+      throw new Error('not in this test');
+    },
+    query: async (_sql, kind) => {
+      await take(kind);
+      return 1;
+    },
+  };
+  return { fake, log };
+}
+
+async function run(over: Partial<BenchConfig>, latencyMs: (kind: string, n: number) => number) {
+  const config = sampleConfig({ workers: 1, warmupRounds: 0, devices: 4, deviceCount: 4, ...over });
+  const task: WorkerTask = {
+    kind: 'write',
+    workerId: 0,
+    config,
+    host: '127.0.0.1',
+    port: 6667,
+    firstDevice: 0,
+    deviceCount: config.deviceCount,
+    counters: new SharedArrayBuffer(8 * 3),
+    barrier: new SharedArrayBuffer(8),
+  };
+  const clock = new SimulatedClock();
+  const { fake, log } = backend(clock, latencyMs);
+  const result = await clock.drive(new WorkerRun(task, fake, clock).run());
+  if (result.state !== 'done') throw new Error(result.error);
+  return { result, log, report: sampleRun('known', { config, ...combineWorkers([result as DoneWorker]) }) };
+}
+
+describe('WorkerRun: the latency matrix of a run with known latencies', () => {
+  it('100 writes of 1, 2, ..., 100 ms: each percentile, the average and the client total are what they must be', async () => {
+    const { report } = await run({ clients: 1, devices: 1, deviceCount: 1, loop: 100 }, (_kind, n) => n + 1);
+    const l = report.latency.insertTablet;
+    expect(l.count).toBe(100);
+    expect([l.min, l.avg, l.max]).toEqual([1, 50.5, 100]);
+    // nearest rank: P10 is the 10th value; histogram buckets are within 0.8 % of the value
+    const expected = { p10: 10, p25: 25, p50: 50, p75: 75, p90: 90, p95: 95, p99: 99, p999: 100 };
+    for (const [p, ms] of Object.entries(expected))
+      expect(l[p as keyof typeof expected]).toBeCloseTo(ms, -Math.log10(ms * 0.02));
+    expect(report.slowestClientMs).toEqual({ insertTablet: 5050 });
+    expect(report.durationS).toBeCloseTo(5.05, 9); // the clock's own time: the operations back to back
+
+    const console = formatReport(report);
+    expect(console).toMatch(/AVG\s+MIN\s+P10\s+P25\s+MEDIAN\s+P75\s+P90\s+P95\s+P99\s+P999\s+MAX\s+SLOWEST_CLIENT/);
+    expect(console).toMatch(/insertTablet\s+100\s+50\.50\s+1\.000\s+10\.\d+\s+2[45]\.\d+\s+(49|50)\.\d+\s+/);
+    expect(console).toMatch(/\s5050\s*$/m);
+    const csv = matrixCsv([report]).split('\n');
+    expect(csv[0]).toBe('label,operation,count,AVG,MIN,P10,P25,MEDIAN,P75,P90,P95,P99,P999,MAX,SLOWEST_CLIENT');
+    expect(csv[1]).toMatch(/^known,insertTablet,100,50\.500,1\.000,.*,100\.000,5050\.000$/);
+  });
+
+  it('a mixed run: every operation drawn by weight gets its own row, matching the latencies each one took', async () => {
+    const weights: OperationWeights = { ...WRITES_ONLY, INGESTION: 2 };
+    for (const k of QUERY_KINDS) weights[k] = 1;
+    const latency = (kind: string, n: number) =>
+      (kind === 'insertTablet' ? 2 : 5 + QUERY_KINDS.indexOf(kind as QueryKind)) + (n % 7);
+    const { report, log } = await run({ clients: 3, loop: 200, operationProportion: weights }, latency);
+    const kinds = ['insertTablet', ...QUERY_KINDS];
+    expect(Object.keys(report.latency).sort()).toEqual([...kinds].sort());
+    for (const kind of kinds) {
+      const took = log
+        .filter((e) => e.kind === kind)
+        .map((e) => e.ms)
+        .sort((a, b) => a - b);
+      const l = report.latency[kind];
+      expect(l.count).toBe(took.length);
+      expect(l.min).toBe(took[0]);
+      expect(l.max).toBe(took[took.length - 1]);
+      expect(l.avg).toBeCloseTo(took.reduce((a, b) => a + b, 0) / took.length, 9);
+      const rank = (q: number) => took[Math.ceil((q / 100) * took.length) - 1];
+      for (const [p, q] of [
+        ['p10', 10],
+        ['p50', 50],
+        ['p90', 90],
+        ['p99', 99],
+      ] as const)
+        expect(Math.abs(l[p] - rank(q))).toBeLessThanOrEqual(rank(q) * 0.008);
+    }
+    // loop x device groups per client: 3 clients over 4 devices (2, 1, 1 devices) make 800 operations, 2/12 writes
+    expect(report.okOps).toBe(800);
+    expect(report.latency.insertTablet.count / 800).toBeGreaterThan(0.12);
+    expect(report.latency.insertTablet.count / 800).toBeLessThan(0.21);
+    expect(report.points).toBe(10 * report.latency.insertTablet.count);
+  });
+});
+
+describe('WorkerRun: open loop (--target-rate)', () => {
+  it('counts latency from the intended start, so a slow server shows in the corrected rows, not the uncorrected', async () => {
+    // 10 ops/s is one every 100 ms; each takes 250 ms, so the n-th starts 150 ms x n late
+    const { report } = await run({ clients: 1, devices: 1, deviceCount: 1, loop: 10, targetRate: 10 }, () => 250);
+    const corrected = report.latency.insertTablet;
+    const uncorrected = report.latency['uncorrected insertTablet'];
+    expect([corrected.min, corrected.max, corrected.avg]).toEqual([250, 1600, 925]);
+    expect([uncorrected.min, uncorrected.max, uncorrected.count]).toEqual([250, 250, 10]);
+  });
+
+  it('starts operations on the schedule when the server keeps up: latency is the operation itself, the run lasts count / rate', async () => {
+    const { report } = await run({ clients: 2, devices: 2, deviceCount: 2, loop: 10, targetRate: 20 }, () => 30);
+    expect(report.latency.insertTablet.max).toBe(30);
+    expect(report.latency['uncorrected insertTablet'].max).toBe(30);
+    // 20 operations at 20/s: the last one starts at 0.95 s (the two clients interleaved) and takes 30 ms
+    expect(report.durationS).toBeCloseTo(0.98, 6);
+  });
+});
