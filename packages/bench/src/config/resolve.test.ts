@@ -477,6 +477,25 @@ describe('resolveConfig: errors name the knob and where it came from', () => {
     );
   });
 
+  it('queries that cannot run: the writer or nothing stored in a mix, too many devices or sensors, two rates', () => {
+    const mix = ['--operation-proportion', '1:1:1:1:1:1:1:1:1:1:1'];
+    rejects([...mix, '--method', 'writer'], {}, 'operationProportion', /the writer batches rows on its own/);
+    rejects([...mix, '--server-noop'], {}, 'operationProportion', /nothing is stored with serverNoop/);
+    rejects(
+      ['--queries', 'TIME_RANGE', '--device-count', '2', '--query-device-num', '3'],
+      {},
+      'queryDeviceNum',
+      /^queryDeviceNum 3 \(--query-device-num\) exceeds this machine's deviceCount 2/,
+    );
+    rejects(
+      [...mix, '--type-proportions', '1:0:0:0:0:1'],
+      {},
+      'querySensorNum',
+      /queries read numeric sensors .* and the schema has 0/,
+    );
+    rejects(['--target-rate', '100', '--rate-limit', '1000'], {}, 'targetRate', /give one/);
+  });
+
   it('dryRun with vsJava; verify when nothing is stored', () => {
     rejects(
       ['--dry-run', '--vs-java'],
