@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, inject, it } from 'vitest';
 import type { RunResult } from '../types.js';
+import { QUERY_KINDS } from '../workload/operations.js';
 
 /** Runs the built CLI (pnpm test builds first) against the suite's server. */
 const cli = fileURLToPath(new URL('../../dist/e2e/main.js', import.meta.url));
@@ -63,7 +64,7 @@ describe('iotdb-bench against a real server', () => {
     expect(fields.get('verify')).toBe('ok');
     expect(Number(fields.get('failed_ops'))).toBe(0);
     expect(Number(fields.get('points_per_s'))).toBeGreaterThan(0);
-    expect(stdout).toMatch(/aggregation/);
+    expect(stdout).toMatch(/GROUP_BY/); // --queries' former names still work
     for (const f of ['results.json', 'results.csv', 'report.html']) expect(existsSync(join(out, f))).toBe(true);
     expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('<svg');
     const [run] = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResult[];
@@ -71,6 +72,34 @@ describe('iotdb-bench against a real server', () => {
     expect(run.environment?.server?.settings).toHaveProperty('DataReplicationFactor');
     expect(run.config.verify).toBe(true); // and the whole resolved configuration
   });
+
+  it.each(['tree', 'table'])(
+    '%s model: a mixed run of ingestion and every query type shows the latency matrix in the console and the files',
+    async (model) => {
+      const out = mkdtempSync(join(tmpdir(), `iotdb-bench-mix-${model}-`));
+      const { stdout, fields } = await bench(
+        ...['--database', `it_bench_mix_${model}`, '--model', model, '--workers', '1', '--clients', '2'],
+        ...['--devices', '4', '--sensors', '6', '--batch-size', '50', '--loop', '40', '--warmup-rounds', '1'],
+        ...['--operation-proportion', '1:1:1:1:1:1:1:1:1:1:1', '--query-device-num', '2', '--query-sensor-num', '2'],
+        ...['--verify', '--out', out],
+      );
+      expect(fields.get('verify')).toBe('ok');
+      expect(Number(fields.get('failed_ops'))).toBe(0);
+      const operations = [model === 'table' ? 'insert' : 'insertTablet', ...QUERY_KINDS];
+      expect(stdout).toMatch(/AVG\s+MIN\s+P10\s+P25\s+MEDIAN\s+P75\s+P90\s+P95\s+P99\s+P999\s+MAX\s+SLOWEST_CLIENT/);
+      for (const op of operations) expect(stdout).toMatch(new RegExp(`^\\s+${op}\\s+\\d+(\\s+[\\d.]+){12}\\s*$`, 'm'));
+      const csv = readFileSync(join(out, 'latency.csv'), 'utf8').trim().split('\n');
+      expect(csv.slice(1).map((row) => row.split(',')[1])).toEqual(operations);
+      const html = readFileSync(join(out, 'report.html'), 'utf8');
+      for (const op of operations) expect(html).toContain(`<td class="l">${op}</td>`);
+      const [run] = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResult[];
+      expect(Object.keys(run.latency).sort()).toEqual([...operations].sort());
+      for (const op of operations) {
+        expect(run.latency[op].count).toBeGreaterThan(0);
+        expect(run.slowestClientMs?.[op]).toBeGreaterThanOrEqual(run.latency[op].max);
+      }
+    },
+  );
 
   it("merges two machines' shares into the totals of one run over every device", async () => {
     const knobs = [
