@@ -8,6 +8,7 @@ import { runJava } from '../run/java.js';
 import { runQueries } from '../run/queries.js';
 import { runWrites } from '../run/run-writes.js';
 import type { BenchConfig, RunResult } from '../types.js';
+import { weightedQueries } from '../workload/operations.js';
 import { compareCommand } from './compare-command.js';
 import { startLocalServer, type LocalServer } from './local-server.js';
 import { mergeCommand } from './merge-command.js';
@@ -57,8 +58,11 @@ async function main(): Promise<number> {
     const methods = config.compare.length > 0 ? config.compare : [config.method];
     for (const method of methods) {
       const c = { ...config, method };
+      const mixed = weightedQueries(c.operationProportion).length > 0 ? '-mixed' : '';
       const label =
-        methods.length > 1 ? method : `${c.model}-${method}${c.serverNoop ? '-noop' : ''}${c.dryRunSend ? '-dry' : ''}`;
+        methods.length > 1
+          ? method
+          : `${c.model}-${method}${mixed}${c.serverNoop ? '-noop' : ''}${c.dryRunSend ? '-dry' : ''}`;
       if (needsServer) await prepareDatabase(c, host, port);
       console.log(
         `run ${label}: ${c.workers} worker(s) x ${c.clients} client(s), ${c.deviceCount} devices x ${c.sensors} sensors x ${c.batchSize} rows x ${c.loop} rounds`,
