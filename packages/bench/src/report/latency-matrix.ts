@@ -39,7 +39,7 @@ export function byReportOrder(ops: readonly string[]): string[] {
   };
   return [...ops].sort((a, b) => {
     const [ra, rb] = [rank(a), rank(b)];
-    return ra[0] - rb[0] || ra[1] - rb[1] || a.localeCompare(b);
+    return ra[0] - rb[0] || ra[1] - rb[1]; // ties keep their order (a traced write's phases in flow order)
   });
 }
 

@@ -17,7 +17,7 @@ export class OperationStats {
     h.record(ns);
     if (client === undefined) return;
     let totals = this.#clientTotals.get(kind);
-    if (totals === undefined) this.#clientTotals.set(kind, (totals = new Map()));
+    if (totals === undefined) this.#clientTotals.set(kind, (totals = new Map<number, number>()));
     totals.set(client, (totals.get(client) ?? 0) + ns);
   }
 

@@ -1,12 +1,12 @@
 import { tracingChannel } from 'node:diagnostics_channel';
-import { CHANNELS } from '@iotdb/client';
+import { CHANNELS, type InsertTraceContext } from '@iotdb/client';
 import { describe, expect, it } from 'vitest';
-import { traceClient } from './trace.js';
+import { traceClient, tracedLatencies } from './trace.js';
 
 describe('--trace', () => {
-  it("reports each traced write's operation and duration, and unsubscribes from all three channels", async () => {
+  it("hands over each traced write's context, and unsubscribes from all three channels", async () => {
     const seen: [string, number][] = [];
-    const untrace = traceClient((operation, ms) => seen.push([operation, ms]));
+    const untrace = traceClient((ctx) => seen.push([ctx.operation, ctx.durationMs]));
     const names = [CHANNELS.connect, CHANNELS.query, CHANNELS.insert];
     expect(names.map((n) => tracingChannel(n).hasSubscribers)).toEqual([true, true, true]);
 
@@ -19,5 +19,24 @@ describe('--trace', () => {
 
     untrace();
     expect(names.map((n) => tracingChannel(n).hasSubscribers)).toEqual([false, false, false]);
+  });
+
+  it('breaks a write into its phases, the rest of the call as other client work', () => {
+    const ctx = {
+      operation: 'insertTablet',
+      durationMs: 10,
+      poolWaitMs: 3,
+      serializeMs: 1,
+      networkMs: 7.5,
+      decodeMs: 0.5,
+    };
+    expect(tracedLatencies(ctx as InsertTraceContext)).toEqual([
+      ['insertTablet', 10],
+      ['insertTablet: pool wait', 3],
+      ['insertTablet: serialize', 1],
+      ['insertTablet: network + server', 7.5],
+      ['insertTablet: decode', 0.5],
+      ['insertTablet: other client work', 1],
+    ]);
   });
 });

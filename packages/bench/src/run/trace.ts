@@ -3,16 +3,13 @@ import { CHANNELS, type InsertTraceContext, type TraceContext } from '@iotdb/cli
 
 /**
  * `--trace`: subscribes to the client's three tracing channels for as long as the worker runs, as a tracing
- * library would, and hands each finished write's own duration to `onInsert` (its operation, ms). Connects and
- * queries are subscribed too (so their cost is paid) but not reported. Returns the unsubscribe.
+ * library would, and hands each finished write's context to `onInsert`. Connects and queries are subscribed
+ * too (so their cost is paid) but not reported. Returns the unsubscribe.
  */
-export function traceClient(onInsert: (operation: string, durationMs: number) => void): () => void {
+export function traceClient(onInsert: (context: InsertTraceContext) => void): () => void {
   const ignore = () => undefined;
   const quiet = { start: ignore, end: ignore, asyncStart: ignore, error: ignore, asyncEnd: ignore };
-  const inserts = {
-    ...quiet,
-    asyncEnd: (ctx: InsertTraceContext) => onInsert(ctx.operation, ctx.durationMs),
-  };
+  const inserts = { ...quiet, asyncEnd: onInsert };
   const others = [CHANNELS.connect, CHANNELS.query].map((name) => tracingChannel<unknown, TraceContext>(name));
   const insertChannel = tracingChannel<unknown, InsertTraceContext>(CHANNELS.insert);
   insertChannel.subscribe(inserts);
@@ -21,4 +18,21 @@ export function traceClient(onInsert: (operation: string, durationMs: number) =>
     insertChannel.unsubscribe(inserts);
     for (const channel of others) channel.unsubscribe(quiet);
   };
+}
+
+/**
+ * A traced write as latency rows, ms: its own duration, then where the time went: the wait for a pooled
+ * session (before the call), request encoding, network + server, reply decoding, and the rest of the call
+ * (validation, routing, retries' back-off).
+ */
+export function tracedLatencies(ctx: TraceContext): [kind: string, ms: number][] {
+  const other = ctx.durationMs - ctx.serializeMs - ctx.networkMs - ctx.decodeMs;
+  return [
+    [ctx.operation, ctx.durationMs],
+    [`${ctx.operation}: pool wait`, ctx.poolWaitMs],
+    [`${ctx.operation}: serialize`, ctx.serializeMs],
+    [`${ctx.operation}: network + server`, ctx.networkMs],
+    [`${ctx.operation}: decode`, ctx.decodeMs],
+    [`${ctx.operation}: other client work`, Math.max(0, other)],
+  ];
 }

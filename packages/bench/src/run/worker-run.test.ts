@@ -5,7 +5,7 @@ import { sampleConfig, sampleRun } from '../report/test-fixture.js';
 import type { BenchConfig, WorkerTask } from '../types.js';
 import { QUERY_KINDS, WRITES_ONLY, type OperationWeights, type QueryKind } from '../workload/operations.js';
 import type { Clock } from './clock.js';
-import { combineWorkers, type DoneWorker } from './combine-workers.js';
+import { combineWorkers } from './combine-workers.js';
 import { WorkerRun, type Backend } from './worker-run.js';
 
 /**
@@ -87,7 +87,7 @@ async function run(over: Partial<BenchConfig>, latencyMs: (kind: string, n: numb
   const { fake, log } = backend(clock, latencyMs);
   const result = await clock.drive(new WorkerRun(task, fake, clock).run());
   if (result.state !== 'done') throw new Error(result.error);
-  return { result, log, report: sampleRun('known', { config, ...combineWorkers([result as DoneWorker]) }) };
+  return { result, log, report: sampleRun('known', { config, ...combineWorkers([result]) }) };
 }
 
 describe('WorkerRun: the latency matrix of a run with known latencies', () => {

@@ -29,7 +29,7 @@ export default async function run(task: WorkerTask): Promise<WorkerResult> {
     query: async (sql) => readRows(await pool.executeQueryStatement(sql)),
   };
   const worker = new WorkerRun(task, backend, realClock);
-  const untrace = c.trace ? traceClient((operation, ms) => worker.traced(operation, ms)) : undefined;
+  const untrace = c.trace ? traceClient((ctx) => worker.traced(ctx)) : undefined;
   try {
     return await worker.run();
   } finally {

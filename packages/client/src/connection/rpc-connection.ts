@@ -149,6 +149,8 @@ export class RpcConnection {
     if (this.#broken) throw this.#notSent(this.#broken);
     if (options.signal?.aborted) throw options.signal.reason;
     const seqid = (this.#seqid = (this.#seqid + 1) | 0);
+    // phase marks only while traced: serialize, then network + server, then decode
+    let mark = trace !== null ? performance.now() : 0;
     const request = this.#encode(method, seqid, args, options.sensitive === true);
     const reply = this.#awaitReply(method, options);
     const bytes = request.view();
@@ -158,13 +160,20 @@ export class RpcConnection {
     if (trace !== null) {
       trace.endpoint = this.key;
       trace.bytesOut += bytes.length;
+      trace.serializeMs += -mark + (mark = performance.now());
     }
     // the pooled buffer goes back once written
     this.#stream!.write(bytes, () => release(request, options.sensitive === true));
     const frame = await reply;
     counters.bytesIn += frame.length + FRAME_HEADER_BYTES;
-    if (trace !== null) trace.bytesIn += frame.length + FRAME_HEADER_BYTES;
-    return this.#decodeReply(method, seqid, frame);
+    if (trace === null) return this.#decodeReply(method, seqid, frame);
+    trace.bytesIn += frame.length + FRAME_HEADER_BYTES;
+    trace.networkMs += -mark + (mark = performance.now());
+    try {
+      return this.#decodeReply(method, seqid, frame);
+    } finally {
+      trace.decodeMs += performance.now() - mark;
+    }
   }
 
   /**

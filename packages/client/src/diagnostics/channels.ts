@@ -38,6 +38,17 @@ export interface TraceContext {
   attempts: number;
   /** wall time of the call, ms (set before `asyncEnd` and `error`) */
   durationMs: number;
+  /**
+   * Where the time went, ms, every attempt added up: waiting for a pooled session before the call (0 outside
+   * a pool), building request bytes, from the request's write to its reply's last byte (network + server),
+   * and reading the replies. The rest of durationMs is the client's own work around them (validation,
+   * routing, retry back-off). A query's later fetches and the decoding of its rows happen while the caller
+   * reads the data set, after the trace.
+   */
+  poolWaitMs: number;
+  serializeMs: number;
+  networkMs: number;
+  decodeMs: number;
   /** why the call failed (set by Node before the `error` event); undefined while it has not */
   error: unknown;
   /** what the call resolved with (set by Node before `asyncStart`) */
@@ -78,12 +89,16 @@ export function connectContext(endpoint: string): ConnectTraceContext {
     bytesIn: 0,
     attempts: 1,
     durationMs: 0,
+    poolWaitMs: 0,
+    serializeMs: 0,
+    networkMs: 0,
+    decodeMs: 0,
     error: undefined,
     result: undefined,
   };
 }
 
-export function queryContext(operation: string, statement: string | undefined): QueryTraceContext {
+export function queryContext(operation: string, statement: string | undefined, poolWaitMs: number): QueryTraceContext {
   return {
     operation,
     statement,
@@ -92,12 +107,16 @@ export function queryContext(operation: string, statement: string | undefined): 
     bytesIn: 0,
     attempts: 1,
     durationMs: 0,
+    poolWaitMs,
+    serializeMs: 0,
+    networkMs: 0,
+    decodeMs: 0,
     error: undefined,
     result: undefined,
   };
 }
 
-export function insertContext(operation: string, rows: number, points: number): InsertTraceContext {
+export function insertContext(operation: string, rows: number, points: number, poolWaitMs: number): InsertTraceContext {
   return {
     operation,
     rows,
@@ -107,6 +126,10 @@ export function insertContext(operation: string, rows: number, points: number): 
     bytesIn: 0,
     attempts: 1,
     durationMs: 0,
+    poolWaitMs,
+    serializeMs: 0,
+    networkMs: 0,
+    decodeMs: 0,
     error: undefined,
     result: undefined,
   };

@@ -199,6 +199,34 @@ describe('tracing channels', () => {
     expect(ctx.error).toBeUndefined();
   });
 
+  it("breaks an insert's time into serialize, network + server and decode; a slow server shows in network", async () => {
+    const fake = new FakeTransport(sequence('insertTablet', [{ delayMs: 40, then: status(200) }]));
+    const s = session(fake);
+    await s.open();
+    const t = trace<InsertTraceContext>(CHANNELS.insert);
+    await s.insertTablet(tablet('root.sg.d1'));
+    const [ctx] = t.contexts();
+    expect(ctx.networkMs).toBeGreaterThanOrEqual(39);
+    expect(ctx.serializeMs).toBeGreaterThan(0);
+    expect(ctx.decodeMs).toBeGreaterThan(0);
+    expect(ctx.serializeMs + ctx.networkMs + ctx.decodeMs).toBeLessThanOrEqual(ctx.durationMs);
+    expect(ctx.poolWaitMs).toBe(0); // not from a pool
+  });
+
+  it("reports a pooled borrower's wait for its session as poolWaitMs of its first call", async () => {
+    const fake = new FakeTransport(sequence('insertTablet', [status(200), { delayMs: 60, then: status(200) }]));
+    const pool = new SessionPool({ nodeUrls: [A], transport: fake, retry: FAST, maxSize: 1 });
+    closers.push(() => pool.close());
+    await pool.insertTablet(tablet('root.sg.d0')); // opens the one session
+    const t = trace<InsertTraceContext>(CHANNELS.insert);
+    // the second waits for the first's 60 ms
+    await Promise.all([pool.insertTablet(tablet('root.sg.d1')), pool.insertTablet(tablet('root.sg.d2'))]);
+    const [first, second] = t.contexts();
+    expect(first.poolWaitMs).toBeLessThan(20);
+    expect(second.poolWaitMs).toBeGreaterThanOrEqual(50);
+    expect(second.durationMs).toBeLessThan(second.poolWaitMs); // the wait was before the call, not in it
+  });
+
   it('counts records as rows and their values as points, over every node a write went to', async () => {
     const s = session(new FakeTransport());
     await s.open();

@@ -1,7 +1,8 @@
 import { IoTDBAbortError, IoTDBPoolTimeoutError, IoTDBSessionClosedError, withCallerStack } from '../errors.js';
 import { resolveRetryOptions, type ResolvedRetryOptions, type RetryOptions } from '../retry/retry-policy.js';
 import { withRetry } from '../retry/with-retry.js';
-import type { BaseSession } from '../session/base-session.js';
+import { POOL_WAIT, type BaseSession } from '../session/base-session.js';
+import { insertChannel, queryChannel } from '../diagnostics/channels.js';
 import { checkLogger, type Logger } from '../diagnostics/logger.js';
 import { Recorder } from '../diagnostics/recorder.js';
 import { addStats, type SessionStats } from '../diagnostics/stats.js';
@@ -106,12 +107,15 @@ export class Pool<S extends BaseSession> {
     signal?: AbortSignal,
   ): Promise<T> {
     if (signal?.aborted) throw new IoTDBAbortError('pool.execute', signal.reason);
+    const traced = insertChannel.hasSubscribers || queryChannel.hasSubscribers;
+    const waitStart = traced ? performance.now() : 0;
     const i = await this.#acquire(slot ?? null, signal).catch((e: unknown) => {
       throw withCallerStack(e, new Error());
     });
     const s = this.#slots[i];
     try {
       if (s.session === null) s.session = await this.#openSession(signal);
+      if (traced) s.session[POOL_WAIT] = performance.now() - waitStart;
       return await fn(s.session);
     } finally {
       this.#release(i);

@@ -65,7 +65,14 @@ const SET_DIALECT = /^\s*set\s+sql_dialect\s*=\s*(tree|table)\s*;?\s*$/i;
  * devices. Failures are retried as the retry policy says (retry/retry-policy.ts): writes through
  * restarts within the retry budget, queries and statements only when they never left the client.
  */
+/**
+ * Where a pool notes, while the tracing channels are subscribed, how long its borrower waited for this
+ * session (ms, opening it included); the next traced call reports it as `poolWaitMs`. Not public API.
+ */
+export const POOL_WAIT = Symbol('iotdb.poolWait');
+
 export abstract class BaseSession {
+  [POOL_WAIT] = 0;
   protected readonly options: ResolvedSessionOptions;
   readonly #registry: NodeRegistry;
   readonly #nodes: NodeSessions;
@@ -335,7 +342,7 @@ export abstract class BaseSession {
         ),
       );
     if (!queryChannel.hasSubscribers) return run(null);
-    return traced(queryChannel, queryContext(operationOf(what), statement), run);
+    return traced(queryChannel, queryContext(operationOf(what), statement, this.#takePoolWait()), run);
   }
 
   /**
@@ -352,7 +359,7 @@ export abstract class BaseSession {
       );
     }
     const { rows, points } = sizeOf(items, plan.count);
-    return traced(insertChannel, insertContext(operationOf(plan.what), rows, points), (trace) =>
+    return traced(insertChannel, insertContext(operationOf(plan.what), rows, points, this.#takePoolWait()), (trace) =>
       this.#guard(plan.what, opts.signal, trace, () =>
         routeWrite(plan, this.#targets, retry, signal, { recorder: this.#recorder, trace }),
       ),
@@ -386,6 +393,13 @@ export abstract class BaseSession {
       },
       traced: (ns, trace, send) => ns.connection.withTrace(trace, send),
     };
+  }
+
+  /** The wait a pool noted before handing this session over, once: the first traced call reports it. */
+  #takePoolWait(): number {
+    const ms = this[POOL_WAIT];
+    this[POOL_WAIT] = 0;
+    return ms;
   }
 
   /** The lifetime signal, joined with the caller's. */
