@@ -136,6 +136,8 @@ export type WorkerResult =
       latency: Record<string, HistogramData>;
       /** per operation kind, the largest total latency of one client, ns */
       slowestClientNs: Record<string, number>;
+      /** rows read per query type (mixed runs) */
+      rowsRead: Record<string, number>;
       /** first errors seen, at most 10 */
       errors: string[];
       /** the timed phase, ms on the process-wide monotonic clock (the same in every worker thread) */

@@ -98,6 +98,7 @@ describe('iotdb-bench against a real server', () => {
         expect(run.latency[op].count).toBeGreaterThan(0);
         expect(run.slowestClientMs?.[op]).toBeGreaterThanOrEqual(run.latency[op].max);
       }
+      for (const kind of QUERY_KINDS) expect(run.queries?.[kind]?.rows, kind).toBeGreaterThan(0); // they found data
     },
   );
 

@@ -74,7 +74,12 @@ async function main(): Promise<number> {
         result.verify = { expected: writtenPoints, actual, ok: actual === writtenPoints };
         if (!result.verify.ok) exitCode = 1;
       }
-      if (c.queries.length > 0 && needsServer && !c.serverNoop) result.queries = await runQueries(c, host, port);
+      if (c.queries.length > 0 && needsServer && !c.serverNoop) {
+        // after a mixed run's own queries, these are told apart by name
+        const after = Object.entries(await runQueries(c, host, port));
+        const name = (k: string) => (result.queries === undefined ? k : `${k} after the writes`);
+        result.queries = { ...result.queries, ...Object.fromEntries(after.map(([k, q]) => [name(k), q])) };
+      }
       console.log(formatReport(result));
       console.log(resultLine(result));
       if (result.okOps === 0 && result.failedOps > 0) exitCode = 1;

@@ -1,5 +1,6 @@
 import { mergeHistograms, summarize } from '../report/histogram.js';
-import type { RunResult, WorkerResult } from '../types.js';
+import type { LatencySummary, RunResult, WorkerResult } from '../types.js';
+import { QUERY_KINDS } from '../workload/operations.js';
 import { slowestOf } from './operation-stats.js';
 
 export type DoneWorker = Extract<WorkerResult, { state: 'done' }>;
@@ -19,6 +20,7 @@ export function combineWorkers(
   | 'histograms'
   | 'slowestClientMs'
   | 'errors'
+  | 'queries'
 > {
   const start = Math.min(...done.map((r) => r.timedStartMs));
   const durationS = Math.max(1e-9, (Math.max(...done.map((r) => r.timedEndMs)) - start) / 1000);
@@ -27,6 +29,7 @@ export function combineWorkers(
   const failedOps = done.reduce((n, r) => n + r.failedOps, 0);
   const histograms = mergeHistograms(done.map((r) => r.latency));
   const slowestNs = slowestOf(done.map((r) => r.slowestClientNs));
+  const latency = summarize(histograms);
   return {
     durationS,
     points,
@@ -34,9 +37,26 @@ export function combineWorkers(
     failedOps,
     pointsPerS: points / durationS,
     opsPerS: (okOps + failedOps) / durationS,
-    latency: summarize(histograms),
+    latency,
     histograms,
     slowestClientMs: Object.fromEntries(Object.entries(slowestNs).map(([kind, ns]) => [kind, ns / 1e6])),
     errors: done.flatMap((r) => r.errors).slice(0, 10),
+    queries: queriesOf(done, latency, durationS),
   };
+}
+
+/** A mixed run's queries: per type, operations, rows read and their rate over the run; undefined without any. */
+function queriesOf(
+  done: readonly DoneWorker[],
+  latency: Record<string, LatencySummary>,
+  durationS: number,
+): RunResult['queries'] {
+  const kinds = QUERY_KINDS.filter((k) => latency[k] !== undefined);
+  if (kinds.length === 0) return undefined;
+  return Object.fromEntries(
+    kinds.map((k) => {
+      const rows = done.reduce((n, r) => n + (r.rowsRead[k] ?? 0), 0);
+      return [k, { ops: latency[k].count, rows, rowsPerS: rows / durationS, latency: latency[k] }];
+    }),
+  );
 }

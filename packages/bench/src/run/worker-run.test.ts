@@ -144,6 +144,7 @@ describe('WorkerRun: the latency matrix of a run with known latencies', () => {
     expect(report.latency.insertTablet.count / 800).toBeGreaterThan(0.12);
     expect(report.latency.insertTablet.count / 800).toBeLessThan(0.21);
     expect(report.points).toBe(10 * report.latency.insertTablet.count);
+    for (const kind of QUERY_KINDS) expect(report.queries?.[kind]?.rows).toBe(report.latency[kind].count); // 1 row each
   });
 });
 

@@ -41,6 +41,8 @@ export class WorkerRun {
   readonly #rateLimit: PointRateLimit;
   readonly #sensors: string[];
   readonly #errors: string[] = [];
+  /** rows read per query type, timed phase */
+  readonly #rowsRead: Record<string, number> = {};
   #points = 0;
   #writtenPoints = 0;
   #okOps = 0;
@@ -77,6 +79,7 @@ export class WorkerRun {
         failedOps: this.#failedOps,
         latency: this.#stats.histograms(),
         slowestClientNs: this.#stats.slowestClientNs(),
+        rowsRead: this.#rowsRead,
         errors: this.#errors,
         timedStartMs: this.#barrier.timedStartMs,
         timedEndMs: this.clock.now() / 1e6,
@@ -126,7 +129,11 @@ export class WorkerRun {
     const c = this.#c;
     const target = drawTarget(c, unit(i, id, DRAW_DEVICE, c.seed), unit(i, id, DRAW_START, c.seed), writtenRows);
     const sql = querySql(c, kind, target, this.#sensors);
-    return send(kind, 0, async () => (await this.backend.query(sql, kind), 0));
+    return send(kind, 0, async () => {
+      const rows = await this.backend.query(sql, kind);
+      if (this.#barrier.timed) this.#rowsRead[kind] = (this.#rowsRead[kind] ?? 0) + rows;
+      return 0;
+    });
   }
 
   /** The Send of client `id`: paced (rate limit or open-loop schedule), timed, counted; never throws. */
