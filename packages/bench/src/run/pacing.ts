@@ -20,8 +20,8 @@ export class OpenLoopSchedule {
   async next(): Promise<number> {
     const due = this.#due;
     this.#due += this.intervalNs;
-    const now = this.clock.now();
-    if (due > now) await this.clock.sleep(due - now);
+    // timers run on a millisecond clock and may fire a little early: never start before due
+    for (let now = this.clock.now(); now < due; now = this.clock.now()) await this.clock.sleep(due - now);
     return due;
   }
 }
