@@ -55,7 +55,7 @@ function derived(c: BenchConfig): [string, string][] {
     ],
     [
       'total points',
-      `${grouped(total)} (${plural(c.loop, 'round')}${c.nullRatio > 0 ? `; about ${grouped(Math.round(total * (1 - c.nullRatio)))} without the nulls` : ''})`,
+      `${grouped(total)} (${plural(c.loop, 'round')}${c.nullRatio > 0 ? `; about ${grouped(Math.round(total * (1 - c.nullRatio)))} without the nulls` : ''}${mixedShare(c)})`,
     ],
     ['warm-up points', `${grouped(perRound * c.warmupRounds)} (${plural(c.warmupRounds, 'round')}, untimed)`],
     ['tablets per write', methods.map((m) => `${m}: ${tabletsPerWrite(c, m, perClient)}`).join('; ')],
@@ -92,6 +92,13 @@ function derived(c: BenchConfig): [string, string][] {
       `${plural(c.queryDeviceNum, 'device')} x ${plural(c.querySensorNum, 'numeric sensor')}, range ${grouped(c.queryInterval)} ms, group by ${grouped(c.groupByTimeUnit)} ms, ${c.queryAggregateFun}(), values > ${c.queryLowerValue}`,
     ]);
   return out;
+}
+
+/** In a mixed run only INGESTION's share of the operations writes. */
+function mixedShare(c: BenchConfig): string {
+  if (weightedQueries(c.operationProportion).length === 0) return '';
+  const total = OPERATIONS.reduce((n, op) => n + c.operationProportion[op], 0);
+  return `; mixed: about ${fixed((100 * c.operationProportion.INGESTION) / total, 1)} % of it, as drawn`;
 }
 
 /** Tablets (or, for insertRecords, devices' rows as records) in one write of a client. */
