@@ -11,40 +11,14 @@ import {
   type QueryKind,
 } from '../workload/operations.js';
 import { InvalidValue } from './errors.js';
-import { nonNegativeNumber, type Parser, type RawValue } from './parsers.js';
+import type { Parser } from './parsers.js';
+import { weightsParser } from './weights.js';
 
-const NEEDS = `needs ${OPERATIONS.length} weights >= 0, at least one > 0, as ${OPERATIONS.join(':')}`;
-
-export const parseOperationProportion: Parser<OperationWeights> = (raw) => {
-  const w =
-    typeof raw === 'string'
-      ? fromList(raw.split(':'))
-      : Array.isArray(raw)
-        ? fromList(raw)
-        : typeof raw === 'object' && raw !== null
-          ? fromObject(raw)
-          : undefined;
-  if (w === undefined || OPERATIONS.every((op) => w[op] === 0)) throw new InvalidValue(NEEDS);
-  return w;
-};
-
-function fromList(items: RawValue[]): OperationWeights | undefined {
-  if (items.length !== OPERATIONS.length) return undefined;
-  const weights = items.map(nonNegativeNumber);
-  if (weights.some((w) => w === undefined)) return undefined;
-  return Object.fromEntries(OPERATIONS.map((op, i) => [op, weights[i]])) as OperationWeights;
-}
-
-function fromObject(o: { [key: string]: RawValue }): OperationWeights | undefined {
-  const out = Object.fromEntries(OPERATIONS.map((op) => [op, 0])) as OperationWeights;
-  for (const [key, value] of Object.entries(o)) {
-    const op = OPERATIONS.find((name) => name === key);
-    const w = nonNegativeNumber(value);
-    if (op === undefined || w === undefined) return undefined;
-    out[op] = w;
-  }
-  return out;
-}
+export const parseOperationProportion: Parser<OperationWeights> = weightsParser(
+  OPERATIONS,
+  [OPERATIONS.length],
+  `needs ${OPERATIONS.length} weights >= 0, at least one > 0, as ${OPERATIONS.join(':')}`,
+);
 
 /** The colon form. */
 export function formatOperationProportion(w: OperationWeights): string {

@@ -3,8 +3,8 @@
  * BOOLEAN:INT32:INT64:FLOAT:DOUBLE:TEXT, optionally followed by TIMESTAMP:DATE:BLOB:STRING (0 when left out).
  */
 import type { TSDataTypeName } from '@iotdb/client';
-import { InvalidValue } from './errors.js';
-import { nonNegativeNumber, type Parser, type RawValue } from './parsers.js';
+import type { Parser } from './parsers.js';
+import { weightsParser } from './weights.js';
 
 export type Proportions = Record<TSDataTypeName, number>;
 
@@ -37,36 +37,7 @@ export function proportions(weights: Partial<Proportions>): Proportions {
 }
 
 /** `1:1:1:1:1:1`, a list of 6 or 10 weights, or (JSON) an object {FLOAT: 3, ...} with the others 0. */
-export const parseTypeProportions: Parser<Proportions> = (raw) => {
-  const p =
-    typeof raw === 'string'
-      ? fromList(raw.split(':'))
-      : Array.isArray(raw)
-        ? fromList(raw)
-        : typeof raw === 'object' && raw !== null
-          ? fromObject(raw)
-          : undefined;
-  if (p === undefined || TYPE_ORDER.every((t) => p[t] === 0)) throw new InvalidValue(NEEDS);
-  return p;
-};
-
-function fromList(items: RawValue[]): Proportions | undefined {
-  if (items.length !== 6 && items.length !== 10) return undefined;
-  const weights = items.map(nonNegativeNumber);
-  if (weights.some((w) => w === undefined)) return undefined;
-  return proportions(Object.fromEntries(weights.map((w, i) => [TYPE_ORDER[i], w])));
-}
-
-function fromObject(o: { [key: string]: RawValue }): Proportions | undefined {
-  const out = proportions({});
-  for (const [key, value] of Object.entries(o)) {
-    const t = TYPE_ORDER.find((name) => name === key);
-    const w = nonNegativeNumber(value);
-    if (t === undefined || w === undefined) return undefined;
-    out[t] = w;
-  }
-  return out;
-}
+export const parseTypeProportions: Parser<Proportions> = weightsParser(TYPE_ORDER, [6, 10], NEEDS);
 
 /** The colon form, 6 weights when the last four are 0, else 10. */
 export function formatProportions(p: Proportions): string {

@@ -4,6 +4,7 @@
  */
 import type { LatencySummary, RunResult } from '../types.js';
 import { QUERY_KINDS } from '../workload/operations.js';
+import { LatencyHistogram } from './histogram.js';
 import { fixed } from './numbers.js';
 
 /** Latency kinds that `--trace` adds ('traced insertTablet', ...): never the run's main operation. */
@@ -13,20 +14,7 @@ export const UNCORRECTED_PREFIX = 'uncorrected ';
 
 const QUERIES: ReadonlySet<string> = new Set(QUERY_KINDS);
 
-const NO_LATENCY: LatencySummary = {
-  count: 0,
-  min: 0,
-  avg: 0,
-  p10: 0,
-  p25: 0,
-  p50: 0,
-  p75: 0,
-  p90: 0,
-  p95: 0,
-  p99: 0,
-  p999: 0,
-  max: 0,
-};
+const NO_LATENCY: LatencySummary = new LatencyHistogram().summaryMs();
 
 /** The write kind with the most latency samples (the first such on a tie): the run's main write operation. */
 export function mainOperation(r: RunResult): { kind: string; latency: LatencySummary } | undefined {
