@@ -2,7 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Int64BE } from 'int64-buffer';
 import { Bench } from 'tinybench';
-import { SessionDataSet } from '@iotdb/client';
+import { SessionDataSet, TSDataType, type RowRecord } from '@iotdb/client';
 import {
   BufferPool,
   ByteWriter,
@@ -67,9 +67,9 @@ const queryResponse = {
   queryResult: [block],
   moreData: false,
 };
-/** The row iterator over one block, no server: a data set with no query id sends nothing. */
-async function iterateRows(): Promise<number> {
-  const ds = new SessionDataSet(
+/** A data set over one block, no server: with no query id it sends nothing. */
+function blockDataSet(): SessionDataSet {
+  return new SessionDataSet(
     {
       connection: undefined as never,
       sessionId: 0n,
@@ -83,9 +83,47 @@ async function iterateRows(): Promise<number> {
     },
     { ...queryResponse, queryResult: [block] },
   );
-  let n = 0;
-  for await (const row of ds) n += row.values.length;
-  return n;
+}
+
+/** Row iterator, every value read through `row.values` (as Java's decode reads every value). */
+async function iterateRowValues(): Promise<number> {
+  let acc = 0;
+  for await (const row of blockDataSet()) {
+    const values = row.values;
+    for (let k = 0; k < values.length; k++) if (values[k] !== null) acc++;
+  }
+  return acc;
+}
+
+/** Row iterator, every value through the typed getter of its type (as Java's DataIterator), by position. */
+async function iterateRowGetters(): Promise<number> {
+  let acc = 0;
+  for await (const row of blockDataSet()) {
+    acc += Number(row.getLong(1)! & 1n);
+    for (let k = 0; k < blockTypes.length; k++) {
+      const p = k + 2;
+      if (row.isNull(p)) continue;
+      acc += typedValue(row, blockTypes[k], p);
+    }
+  }
+  return acc;
+}
+
+function typedValue(row: RowRecord, type: TSDataType, p: number): number {
+  switch (type) {
+    case TSDataType.FLOAT:
+      return row.getFloat(p)!;
+    case TSDataType.DOUBLE:
+      return row.getDouble(p)!;
+    case TSDataType.INT32:
+      return row.getInt(p)!;
+    case TSDataType.INT64:
+      return Number(row.getLong(p)! & 1n);
+    case TSDataType.TEXT:
+      return row.getString(p)!.length;
+    default:
+      return row.getBoolean(p) ? 1 : 0;
+  }
 }
 
 const tsPrepared = prepareTablet(typed);
@@ -108,7 +146,8 @@ add('encode 500x50 tablet: typed-array columns, compact protocol (rpcCompression
 add('encode 500x50 tablet: legacy (plain encoder + struct codec)', TABLET, () => encodeLegacy(typed));
 add('encode 500x50 tablet: naive (plain encoder + thrift generated struct)', TABLET, () => encodeNaive(typed, 1));
 add('decode 5000x50 TsBlock to columns', BLOCK_ROWS * SENSORS, () => decodeTsBlock(block, blockTypes));
-add('decode 5000x50 TsBlock through the row iterator', BLOCK_ROWS * SENSORS, iterateRows);
+add('decode 5000x50 TsBlock through the row iterator: row.values', BLOCK_ROWS * SENSORS, iterateRowValues);
+add('decode 5000x50 TsBlock through the row iterator: typed getters', BLOCK_ROWS * SENSORS, iterateRowGetters);
 add('500 int64 timestamps: ours (number -> hi/lo words, one swap)', ROWS, () => writeTimestamps(tsOut, 0, tsPrepared));
 add('500 int64 timestamps: int64-buffer Int64BE per value', ROWS, () => {
   for (let r = 0; r < ROWS; r++) new Int64BE(tsOut, 8 * r, tsNumbers[r]);
@@ -160,7 +199,8 @@ const ratios = java && {
   encode_typed: encode / java.encodePointsPerS,
   encode_row_major: rate('encode 500x50 tablet: row-major values') / java.encodePointsPerS,
   decode_columns: rate('decode 5000x50 TsBlock to columns') / java.decodePointsPerS,
-  decode_rows: rate('decode 5000x50 TsBlock through the row iterator') / java.decodePointsPerS,
+  decode_rows_values: rate('decode 5000x50 TsBlock through the row iterator: row.values') / java.decodePointsPerS,
+  decode_rows_getters: rate('decode 5000x50 TsBlock through the row iterator: typed getters') / java.decodePointsPerS,
 };
 if (java && ratios) {
   console.log(`Java: encode ${java.encodePointsPerS} points/s, decode ${java.decodePointsPerS} points/s`);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { IoTDBValidationError } from '@iotdb/fast-serializer';
 import { TSDataType, type DecodedColumn } from '@iotdb/fast-serializer';
-import { RowRecord, int64ToNumber, jsColumn } from './row-record.js';
+import { RowRecord, cellValue, int64ToNumber, rowBlock, type RowShape } from './row-record.js';
 
 const col = (type: TSDataType, values: DecodedColumn['values'], nulls: number[] | null = null): DecodedColumn => ({
   type,
@@ -9,7 +9,24 @@ const col = (type: TSDataType, values: DecodedColumn['values'], nulls: number[] 
   nulls: nulls === null ? null : Uint8Array.from(nulls),
 });
 
-describe('jsColumn', () => {
+/** Every row of a column as cellValue gives it. */
+const jsColumn = (c: DecodedColumn, rows: number, int64As: 'bigint' | 'number') =>
+  Array.from({ length: rows }, (_, r) => cellValue(c, r, int64As));
+
+/** One row (row 0) of a block made of these columns; `time` null for a result without a time column. */
+function rowOf(time: bigint | null, columns: DecodedColumn[], shape: Partial<RowShape> & Pick<RowShape, 'index'>) {
+  const timeColumn = time === null ? null : col(TSDataType.TIMESTAMP, BigInt64Array.from([time]));
+  const full: RowShape = {
+    types: columns.map((c) => c.type),
+    precision: 'ms',
+    int64As: 'bigint',
+    timestampAs: 'bigint',
+    ...shape,
+  };
+  return new RowRecord(rowBlock(timeColumn, columns), 0, full);
+}
+
+describe('cellValue', () => {
   it('turns BOOLEAN 0/1 into false/true', () => {
     expect(jsColumn(col(TSDataType.BOOLEAN, Uint8Array.from([0, 1])), 2, 'bigint')).toEqual([false, true]);
   });
@@ -39,8 +56,8 @@ describe('jsColumn', () => {
         -5,
         Number.MAX_SAFE_INTEGER,
       ]);
-      // an unsafe value stays a bigint: the row that holds it throws when read (SessionDataSet)
-      expect(jsColumn(col(type, BigInt64Array.from([2n ** 53n + 1n])), 1, 'number')).toEqual([2n ** 53n + 1n]);
+      // an unsafe value as a number would round: it throws instead
+      expect(() => jsColumn(col(type, BigInt64Array.from([2n ** 53n + 1n])), 1, 'number')).toThrow(/int64As: 'bigint'/);
     }
   });
 
@@ -63,17 +80,14 @@ describe('int64ToNumber', () => {
 });
 
 describe('RowRecord', () => {
-  const index = {
-    index: new Map([
-      ['a', 0],
-      ['b', 1],
-    ]),
-    types: [TSDataType.INT32, TSDataType.TEXT],
-    precision: 'ms' as const,
-  };
+  const index = new Map([
+    ['a', 0],
+    ['b', 1],
+  ]);
+  const ab = () => [col(TSDataType.INT32, Int32Array.from([1])), col(TSDataType.TEXT, ['x'])];
 
   it('reads values by name and Time as the timestamp', () => {
-    const r = new RowRecord(5n, [1, 'x'], index);
+    const r = rowOf(5n, ab(), { index });
     expect(r.getValue('a')).toBe(1);
     expect(r.getValue('b')).toBe('x');
     expect(r.getValue('Time')).toBe(5n);
@@ -81,18 +95,37 @@ describe('RowRecord', () => {
   });
 
   it('has no Time for a result without a time column', () => {
-    const r = new RowRecord(null, [1, 'x'], index);
+    const r = rowOf(null, ab(), { index });
+    expect(r.timestamp).toBeNull();
     expect(() => r.getValue('Time')).toThrow(IoTDBValidationError);
     expect(r.toObject()).toEqual({ a: 1, b: 'x' });
   });
 
   it('prefers a real column named Time over the timestamp', () => {
-    const r = new RowRecord(5n, [9], { index: new Map([['Time', 0]]), types: [TSDataType.INT32], precision: 'ms' });
+    const r = rowOf(5n, [col(TSDataType.INT32, Int32Array.from([9]))], { index: new Map([['Time', 0]]) });
     expect(r.getValue('Time')).toBe(9);
   });
 
   it('names the known columns when asked for an unknown one', () => {
-    expect(() => new RowRecord(1n, [1, 2], index).getValue('zz')).toThrow(/no column "zz".*a, b/);
+    expect(() => rowOf(1n, ab(), { index }).getValue('zz')).toThrow(/no column "zz".*a, b/);
+  });
+
+  it('is a view of its block: values are made on first read, once, INT64 beyond 2^53 exact', () => {
+    const big = 2n ** 60n + 1n;
+    const r = rowOf(7n, [col(TSDataType.INT64, BigInt64Array.from([big])), col(TSDataType.TEXT, ['x'])], { index });
+    expect(r.values).toEqual([big, 'x']);
+    expect(r.values).toBe(r.values);
+    expect(r.getLong('a')).toBe(big);
+    expect(
+      () => rowOf(7n, [col(TSDataType.INT64, BigInt64Array.from([big]))], { index, int64As: 'number' }).values,
+    ).toThrow(IoTDBValidationError);
+  });
+
+  it('gives the timestamp as timestampAs asks', () => {
+    const t = 1_700_000_000_123n;
+    expect(rowOf(t, [], { index: new Map() }).timestamp).toBe(t);
+    expect(rowOf(t, [], { index: new Map(), timestampAs: 'number' }).timestamp).toBe(1_700_000_000_123);
+    expect(rowOf(t, [], { index: new Map(), timestampAs: 'Date' }).timestamp).toEqual(new Date(1_700_000_000_123));
   });
 });
 
@@ -110,20 +143,20 @@ describe('RowRecord typed getters (as Java DataIterator)', () => {
     TSDataType.STRING,
   ];
   const names = types.map((_, i) => `c${i}`);
-  const shape = (precision: 'ms' | 'us' | 'ns') => ({ index: new Map(names.map((n, i) => [n, i])), types, precision });
-  const values = [
-    true,
-    7,
-    2n ** 60n,
-    1.5,
-    2.25,
-    'txt',
-    1_700_000_000_123_456n,
-    new Date(Date.UTC(2024, 1, 29)),
-    Buffer.from([1, 2]),
-    'str',
+  const index = new Map(names.map((n, i) => [n, i]));
+  const columns = [
+    col(TSDataType.BOOLEAN, Uint8Array.from([1])),
+    col(TSDataType.INT32, Int32Array.from([7])),
+    col(TSDataType.INT64, BigInt64Array.from([2n ** 60n])),
+    col(TSDataType.FLOAT, Float32Array.from([1.5])),
+    col(TSDataType.DOUBLE, Float64Array.from([2.25])),
+    col(TSDataType.TEXT, ['txt']),
+    col(TSDataType.TIMESTAMP, BigInt64Array.from([1_700_000_000_123_456n])),
+    col(TSDataType.DATE, Int32Array.from([20240229])),
+    col(TSDataType.BLOB, [Buffer.from([1, 2])]),
+    col(TSDataType.STRING, ['str']),
   ];
-  const row = new RowRecord(1_700_000_000_123_456n, values, shape('us'));
+  const row = rowOf(1_700_000_000_123_456n, columns, { index, precision: 'us' });
 
   it('reads each type by name and by 1-based position counting the time column as 1', () => {
     expect(row.getBoolean('c0')).toBe(true);
@@ -144,26 +177,26 @@ describe('RowRecord typed getters (as Java DataIterator)', () => {
   });
 
   it('converts times by the server precision, flooring before 1970', () => {
-    expect(new RowRecord(-1n, [], { index: new Map(), types: [], precision: 'ns' }).getTimestamp(1)).toEqual(
-      new Date(-1),
-    );
-    expect(
-      new RowRecord(5_000_000n, [], { index: new Map(), types: [], precision: 'ns' }).getTimestamp('Time'),
-    ).toEqual(new Date(5));
+    expect(rowOf(-1n, [], { index: new Map(), precision: 'ns' }).getTimestamp(1)).toEqual(new Date(-1));
+    expect(rowOf(5_000_000n, [], { index: new Map(), precision: 'ns' }).getTimestamp('Time')).toEqual(new Date(5));
   });
 
   it('gives null for a null cell and says so with isNull', () => {
-    const r = new RowRecord(1n, [null, 1], {
-      index: new Map([
-        ['a', 0],
-        ['b', 1],
-      ]),
-      types: [TSDataType.INT32, TSDataType.INT32],
-      precision: 'ms',
-    });
+    const r = rowOf(
+      1n,
+      [col(TSDataType.INT32, Int32Array.from([0]), [1]), col(TSDataType.INT32, Int32Array.from([1]))],
+      {
+        index: new Map([
+          ['a', 0],
+          ['b', 1],
+        ]),
+      },
+    );
     expect(r.getInt('a')).toBeNull();
     expect(r.isNull('a')).toBe(true);
     expect(r.isNull(3)).toBe(false);
+    expect(r.isNull(1)).toBe(false); // the time column
+    expect(r.values).toEqual([null, 1]);
   });
 
   it('refuses a getter of the wrong type or a column that is not there with IoTDBValidationError', () => {
@@ -172,5 +205,6 @@ describe('RowRecord typed getters (as Java DataIterator)', () => {
     expect(() => row.getBoolean(0)).toThrow(IoTDBValidationError);
     expect(() => row.getBoolean(12)).toThrow(IoTDBValidationError);
     expect(() => row.getLong('nope')).toThrow(IoTDBValidationError);
+    expect(() => row.getInt(2.5)).toThrow(/no column 2.5 in this result \(1 to 11\)/);
   });
 });

@@ -3,9 +3,8 @@ import {
   IoTDBValidationError,
   dataTypeFromName,
   decodeTsBlock,
-  timeToDate,
+  TSDataType,
   type DecodedTsBlock,
-  type TSDataType,
   type TSExecuteStatementResp,
 } from '@iotdb/fast-serializer';
 import type { RpcConnection } from '../connection/rpc-connection.js';
@@ -14,7 +13,7 @@ import { verifySuccess } from '../protocol/status.js';
 import { joinColumn, joinTimes, type ColumnPiece, type ColumnarResult } from './columnar.js';
 import type { Int64Mode, TimestampMode } from './options.js';
 import type { TimestampPrecision } from './node-session.js';
-import { RowRecord, int64ToNumber, jsColumn, type IoTDBValue, type RowShape } from './row-record.js';
+import { RowRecord, rowBlock, type RowBlock, type RowShape } from './row-record.js';
 
 /** A statement as errors quote it: its first 80 characters. */
 export function sqlContext(sql: string): string {
@@ -124,8 +123,8 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   /** a fetch ahead failed: nothing more is fetched ahead until the reader has met its error */
   #aheadFailed = false;
   #block: DecodedTsBlock | null = null;
-  /** the block's value columns as JS values, made when the first row of the block is read */
-  #cells: IoTDBValue[][] | null = null;
+  /** what the block's rows read: its columns in `values` order */
+  #rowBlock: RowBlock | null = null;
   #row = 0;
   #closed = false;
   /** closed by its session (session.close(), pool.close()) while rows were left on the server */
@@ -157,7 +156,13 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
     this.#valueNames.forEach((n, k) => {
       if (!index.has(n)) index.set(n, k); // duplicates: the first one wins, as in Java
     });
-    this.#shape = { index, types: this.#valueTypes, precision: ctx.precision };
+    this.#shape = {
+      index,
+      types: this.#valueTypes,
+      precision: ctx.precision,
+      int64As: ctx.int64As,
+      timestampAs: ctx.timestampAs,
+    };
     this.columnNames = this.#hasTime ? ['Time', ...this.#valueNames] : [...this.#valueNames];
     this.columnTypes = this.#hasTime ? ['INT64', ...typeNames] : [...typeNames];
     this.#raw = resp.queryResult ?? [];
@@ -197,50 +202,49 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   /** The next row; throws IoTDBValidationError past the end (check hasNext() first, or use `for await`). */
   async next(opts: FetchOptions = {}): Promise<RowRecord> {
     if (!(await this.hasNext(opts))) throw new IoTDBValidationError('next', 'no more rows in this result');
-    const row = this.#rowAt(this.#block!, this.#row);
-    this.#row++; // only past a row that could be read: a RangeError (int64As 'number') does not skip it
+    const row = this.#rowAt(this.#row);
+    this.#row++; // only past a row that could be read: an unsafe INT64 (int64As 'number') does not skip it
     return row;
   }
 
-  async *[Symbol.asyncIterator](): AsyncIterator<RowRecord> {
-    try {
-      while (await this.hasNext()) {
-        // the rest of the decoded block without a hasNext() round per row
-        const block = this.#block!;
-        while (this.#row < block.rows) {
-          const row = this.#rowAt(block, this.#row);
-          this.#row++;
-          yield row;
+  /**
+   * `for await (const row of ds)`. Not an async generator: a row of the current block comes back as an
+   * already settled promise, without the generator's own awaits per row (they cost more than the row).
+   * Reading to the end, breaking out of the loop or an error closes the data set.
+   */
+  [Symbol.asyncIterator](): AsyncIterator<RowRecord> {
+    const done: IteratorReturnResult<undefined> = { value: undefined, done: true };
+    return {
+      next: () => {
+        const block = this.#block;
+        if (block === null || this.#row >= block.rows) return this.#nextFetching();
+        try {
+          return Promise.resolve({ value: this.#rowAt(this.#row++), done: false });
+        } catch (e) {
+          return this.close().then(() => Promise.reject(e));
         }
-      }
-    } finally {
+      },
+      return: () => this.close().then(() => done),
+    };
+  }
+
+  /** The iterator's next row when the block is used up: the next block, fetched if need be. */
+  async #nextFetching(): Promise<IteratorResult<RowRecord>> {
+    try {
+      if (!(await this.hasNext())) return { value: undefined, done: true };
+      return { value: this.#rowAt(this.#row++), done: false };
+    } catch (e) {
       await this.close();
+      throw e;
     }
   }
 
-  #rowAt(block: DecodedTsBlock, r: number): RowRecord {
-    const int64As = this.#ctx.int64As;
-    const cells = (this.#cells ??= block.columns.map((c) => jsColumn(c, block.rows, int64As)));
-    const n = this.#blockIndex.length;
-    const values = new Array<IoTDBValue>(n);
-    for (let k = 0; k < n; k++) values[k] = cells[this.#blockIndex[k]][r];
-    if (int64As === 'number') {
-      for (let k = 0; k < n; k++) if (typeof values[k] === 'bigint') int64ToNumber(values[k] as bigint); // throws
-    }
-    const t = this.#hasTime ? block.times[r] : null;
-    return new RowRecord(t === null ? null : this.#time(t), values, this.#shape, t);
-  }
-
-  /** A row's time as `timestampAs` asks. */
-  #time(t: bigint): bigint | number | Date {
-    switch (this.#ctx.timestampAs) {
-      case 'number':
-        return int64ToNumber(t);
-      case 'Date':
-        return timeToDate(t, this.#ctx.precision);
-      default:
-        return t;
-    }
+  /** A view of row r of the current block; with `int64As`/`timestampAs` 'number' an unsafe value throws here. */
+  #rowAt(r: number): RowRecord {
+    const row = new RowRecord(this.#rowBlock!, r, this.#shape);
+    if (this.#ctx.int64As === 'number') void row.values;
+    if (this.#ctx.timestampAs === 'number') void row.timestamp;
+    return row;
   }
 
   /** All rows not yet read, as columns (typed arrays handed over without a copy where the layout allows). */
@@ -335,8 +339,11 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
     if (this.#rawAt >= this.#raw.length) return false;
     const buf = this.#raw[this.#rawAt];
     this.#raw[this.#rawAt++] = undefined as unknown as Buffer; // let the frame go once decoded
-    this.#block = this.#decode(buf);
-    this.#cells = null;
+    const block = (this.#block = this.#decode(buf));
+    this.#rowBlock = rowBlock(
+      this.#hasTime ? { type: TSDataType.TIMESTAMP, values: block.times, nulls: null } : null,
+      this.#blockIndex.map((b) => block.columns[b]),
+    );
     this.#row = 0;
     return true;
   }

@@ -11,6 +11,7 @@ import {
 import { describe } from './date.js';
 import type { ColumnInput, DataTypeInput, TableTablet, Tablet, TabletData, TimestampsInput } from './tablet-input.js';
 import type { StridedColumn } from './strided-column.js';
+import { transposeRows } from './transpose-rows.js';
 import { INT64_MAX, INT64_MIN } from '../types/int64.js';
 
 /** A tablet whose shape has been checked, ready for the encoder. Values are checked while encoding. */
@@ -85,7 +86,7 @@ function prepare(
   }
   const types = t.dataTypes.map((d, i) => dataTypeCode(d, `dataTypes[${i}]`));
   const rows = timestampsLength(t.timestamps);
-  const columns = columnsOf(t, n, rows);
+  const columns = columnsOf(t, types, rows);
   const timestamps = datesToTimes(t.timestamps, precision);
   const order = sortOrder(timestamps, rows);
   const rowMajor = t.values !== undefined;
@@ -149,7 +150,8 @@ function timestampsLength(ts: TimestampsInput): number {
 }
 
 /** Column-major view of the rows; row-major input is transposed once here. */
-function columnsOf(t: TabletData, n: number, rows: number): readonly ColumnInput[] {
+function columnsOf(t: TabletData, types: readonly TSDataType[], rows: number): readonly ColumnInput[] {
+  const n = types.length;
   if ((t.values === undefined) === (t.columns === undefined)) {
     throw new IoTDBValidationError('values', 'give either `values` (row-major) or `columns` (column-major)');
   }
@@ -174,8 +176,6 @@ function columnsOf(t: TabletData, n: number, rows: number): readonly ColumnInput
   if (!isArray(values) || values.length !== rows) {
     throw new IoTDBValidationError('values', `needs one row per timestamp (${rows}), got ${describeLength(values)}`);
   }
-  const cols: unknown[][] = [];
-  for (let c = 0; c < n; c++) cols.push(new Array<unknown>(rows));
   for (let r = 0; r < rows; r++) {
     const row = values[r];
     if (!isArray(row) || row.length !== n) {
@@ -184,9 +184,8 @@ function columnsOf(t: TabletData, n: number, rows: number): readonly ColumnInput
         `needs ${n} values (one per measurement), got ${describeLength(row)}`,
       );
     }
-    for (let c = 0; c < n; c++) cols[c][r] = row[c];
   }
-  return cols as ColumnInput[];
+  return transposeRows(values, types, rows);
 }
 
 function isTypedColumn(c: unknown): boolean {
