@@ -81,6 +81,10 @@ export interface BenchConfig {
   queryAggregateFun: string;
   /** value filters keep values above this */
   queryLowerValue: number;
+  /** a YAML/JSON list of statements to run instead of the writes (config/query-file.ts) */
+  queryFile: string | undefined;
+  /** also write each run's figures into IoTDB at HOST:PORT, database root.iotdb_bench_results */
+  persistResults: string | undefined;
   /** queries run after the writes */
   queries: QueryKind[];
   queryLoops: number;
@@ -195,6 +199,8 @@ export interface RunResult {
   errors: string[];
   verify?: { expected: number; actual: number; ok: boolean };
   queries?: Record<string, { ops: number; rows: number; rowsPerS: number; latency: LatencySummary }>;
+  /** a --query-file statement's run: the statement as the file gave it */
+  queryFile?: { sql: string; concurrency: number; repetitions: number; line: number };
 }
 
 export interface LatencySummary {

@@ -66,6 +66,12 @@ type Fail = (knob: keyof BenchConfig, message: string) => never;
 function checkQueries(c: BenchConfig, is: Is, fail: Fail, methods: Method[], methodKey: keyof BenchConfig): void {
   const mixed = weightedQueries(c.operationProportion);
   const asked = [...mixed, ...c.queries];
+  const writeOnly = (['dryRunSend', 'serverNoop', 'vsJava'] as const).find((k) => c[k]);
+  if (c.queryFile !== undefined && (writeOnly !== undefined || mixed.length > 0))
+    fail(
+      'queryFile',
+      `${is('queryFile')} runs its statements instead of the writes: it does not go with ${is(writeOnly ?? 'operationProportion')}`,
+    );
   if (c.targetRate > 0 && c.rateLimit > 0)
     fail('targetRate', `${is('targetRate')} schedules every operation; ${is('rateLimit')} paces writes: give one`);
   if (mixed.length > 0 && methods.includes('writer'))

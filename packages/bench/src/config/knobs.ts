@@ -407,6 +407,26 @@ export const KNOBS: KnobTable = {
     defaultText: '0',
     description: 'value filters keep values > X',
   },
+  queryFile: {
+    flag: '--query-file',
+    env: 'QUERY_FILE',
+    arg: 'FILE',
+    parse: text(),
+    default: () => undefined,
+    defaultText: 'none',
+    description:
+      'run the statements of this YAML/JSON list (sql, label, concurrency, repetitions, model, database), one result each, instead of the writes',
+  },
+  persistResults: {
+    flag: '--persist-results',
+    env: 'PERSIST_RESULTS',
+    arg: 'HOST:PORT',
+    parse: hostPort,
+    default: () => undefined,
+    defaultText: 'none',
+    description:
+      "also write each run's figures into the IoTDB at HOST:PORT, in its own database root.iotdb_bench_results (user root)",
+  },
   queries: {
     flag: '--queries',
     env: 'QUERIES',

@@ -77,6 +77,8 @@ describe('resolveConfig: defaults', () => {
         groupByTimeUnit: 50 * 1000,
         queryAggregateFun: 'count',
         queryLowerValue: 0,
+        queryFile: undefined,
+        persistResults: undefined,
         queries: [],
         queryLoops: 10,
         verify: false,

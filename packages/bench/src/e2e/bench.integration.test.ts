@@ -102,6 +102,37 @@ describe('iotdb-bench against a real server', () => {
     },
   );
 
+  it('read-compare reads the same rows and values as the Java client, in the same run', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'iotdb-bench-read-')), 'read.json');
+    const knobs = [
+      '--database',
+      'it_bench_read',
+      '--devices',
+      '3',
+      '--sensors',
+      '6',
+      '--batch-size',
+      '50',
+      '--loop',
+      '2',
+    ];
+    await bench(...knobs, '--null-ratio', '0.1');
+    const sql = 'SELECT * FROM root.it_bench_read.** ALIGN BY DEVICE';
+    const { stdout } = await run(
+      'node',
+      [cli, 'read-compare', '--host', host, '--port', String(port), '--sql', sql, '--rounds', '1', '--out', out],
+      { timeout: 120_000 },
+    );
+    expect(stdout).toMatch(/Java: SessionDataSet iterator/);
+    const { passes } = JSON.parse(readFileSync(out, 'utf8')) as Record<
+      'passes',
+      Record<string, { rows: number; points: number }[]>
+    >;
+    const all = [...passes.rows, ...passes.columns, ...passes.java];
+    expect(all.map((p) => p.rows)).toEqual([303, 303, 303]); // 3 devices x (2 x 50 rows + the warm-up row)
+    expect(new Set(all.map((p) => p.points)).size).toBe(1); // the same values, nulls skipped alike
+  });
+
   it("merges two machines' shares into the totals of one run over every device", async () => {
     const knobs = [
       '--devices',

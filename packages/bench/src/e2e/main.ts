@@ -1,17 +1,18 @@
 #!/usr/bin/env node
 import { ConfigError, describePlan, helpText, resolveConfig } from '../config/resolve.js';
+import { readQueryFile, type QueryFileEntry } from '../config/query-file.js';
 import { compareTable, formatReport, resultLine } from '../report/format.js';
+import { RESULTS_DATABASE, persistResults } from '../report/persist.js';
 import { writeResults } from '../report/write-results.js';
-import { countPoints, prepareDatabase } from '../run/database.js';
 import { collectEnvironment } from '../run/environment.js';
 import { runJava } from '../run/java.js';
-import { runQueries } from '../run/queries.js';
-import { runWrites } from '../run/run-writes.js';
+import { runQueryFileEntry } from '../run/query-file.js';
 import type { BenchConfig, RunResult } from '../types.js';
-import { weightedQueries } from '../workload/operations.js';
 import { compareCommand } from './compare-command.js';
 import { startLocalServer, type LocalServer } from './local-server.js';
 import { mergeCommand } from './merge-command.js';
+import { runMethods } from './run-methods.js';
+import { readCompareCommand } from './read-compare-command.js';
 
 /**
  * `pnpm bench:e2e` / `iotdb-bench`: the end-to-end write benchmark. `--help` lists every knob;
@@ -21,6 +22,7 @@ import { mergeCommand } from './merge-command.js';
 async function main(): Promise<number> {
   if (process.argv[2] === 'compare') return compareCommand(process.argv.slice(3));
   if (process.argv[2] === 'merge') return mergeCommand(process.argv.slice(3));
+  if (process.argv[2] === 'read-compare') return readCompareCommand(process.argv.slice(3));
   let config: BenchConfig;
   try {
     const r = resolveConfig(process.argv.slice(2), process.env);
@@ -40,6 +42,18 @@ async function main(): Promise<number> {
     console.log(describePlan(config));
     return 0;
   }
+  let queryFile: QueryFileEntry[] | undefined;
+  try {
+    const model = config.model === 'table' ? 'table' : 'tree';
+    queryFile =
+      config.queryFile === undefined
+        ? undefined
+        : readQueryFile(config.queryFile, { model, database: config.database });
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e;
+    console.error(`iotdb-bench: ${e.message}`);
+    return 2;
+  }
   const needsServer = !config.dryRunSend;
   let server: LocalServer | undefined;
   if (needsServer && config.host === undefined) {
@@ -54,36 +68,19 @@ async function main(): Promise<number> {
   let exitCode = 0;
   try {
     const environment = await collectEnvironment(needsServer ? { host, port } : undefined);
-    const runs: RunResult[] = [];
-    const methods = config.compare.length > 0 ? config.compare : [config.method];
-    for (const method of methods) {
-      const c = { ...config, method };
-      const mixed = weightedQueries(c.operationProportion).length > 0 ? '-mixed' : '';
-      const label =
-        methods.length > 1
-          ? method
-          : `${c.model}-${method}${mixed}${c.serverNoop ? '-noop' : ''}${c.dryRunSend ? '-dry' : ''}`;
-      if (needsServer) await prepareDatabase(c, host, port);
-      console.log(
-        `run ${label}: ${c.workers} worker(s) x ${c.clients} client(s), ${c.deviceCount} devices x ${c.sensors} sensors x ${c.batchSize} rows x ${c.loop} rounds`,
-      );
-      const { result, writtenPoints } = await runWrites(c, label, host, port);
-      result.environment = environment;
-      if (c.verify && needsServer && !c.serverNoop) {
-        const actual = await countPoints(c, host, port);
-        result.verify = { expected: writtenPoints, actual, ok: actual === writtenPoints };
-        if (!result.verify.ok) exitCode = 1;
+    let runs: RunResult[];
+    if (queryFile !== undefined) {
+      runs = [];
+      for (const entry of queryFile) {
+        const run = { ...(await runQueryFileEntry(config, entry, host, port)), environment };
+        console.log(`${formatReport(run)}\n${resultLine(run)}`);
+        if (run.okOps === 0) exitCode = 1;
+        runs.push(run);
       }
-      if (c.queries.length > 0 && needsServer && !c.serverNoop) {
-        // after a mixed run's own queries, these are told apart by name
-        const after = Object.entries(await runQueries(c, host, port));
-        const name = (k: string) => (result.queries === undefined ? k : `${k} after the writes`);
-        result.queries = { ...result.queries, ...Object.fromEntries(after.map(([k, q]) => [name(k), q])) };
-      }
-      console.log(formatReport(result));
-      console.log(resultLine(result));
-      if (result.okOps === 0 && result.failedOps > 0) exitCode = 1;
-      runs.push(result);
+    } else {
+      const done = await runMethods(config, host, port, environment);
+      runs = done.runs;
+      if (done.failed) exitCode = 1;
     }
     let java: RunResult | undefined;
     if (config.vsJava) {
@@ -108,6 +105,17 @@ async function main(): Promise<number> {
         java ? { java } : undefined,
       );
       console.log(`wrote ${Object.values(files).join(', ')}`);
+    }
+    if (config.persistResults !== undefined) {
+      try {
+        const records = await persistResults(config.persistResults, runs);
+        console.log(`persisted ${records} records into ${RESULTS_DATABASE} at ${config.persistResults}`);
+      } catch (e) {
+        console.error(
+          `iotdb-bench: could not persist the results at ${config.persistResults}: ${(e as Error).message}`,
+        );
+        exitCode = 1;
+      }
     }
   } finally {
     server?.stop();

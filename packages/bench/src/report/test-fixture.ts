@@ -59,6 +59,8 @@ export function sampleConfig(over: Partial<BenchConfig> = {}): BenchConfig {
     groupByTimeUnit: 10_000,
     queryAggregateFun: 'count',
     queryLowerValue: 0,
+    queryFile: undefined,
+    persistResults: undefined,
     queries: ['TIME_RANGE', 'LATEST_POINT'],
     queryLoops: 10,
     verify: true,

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { BenchConfig, LatencySummary, RunResult } from '../types.js';
+import { keyValues } from './key-values.js';
 
 const script = fileURLToPath(new URL('../../java/bench.sh', import.meta.url));
 
@@ -26,12 +27,7 @@ export function runJava(c: BenchConfig, host: string, port: number): RunResult {
   const out = execFileSync('bash', [script, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
   const line = out.split('\n').find((l) => l.startsWith('RESULT '));
   if (line === undefined) throw new Error(`java/bench.sh printed no RESULT line:\n${out}`);
-  const kv = Object.fromEntries(
-    line
-      .split(' ')
-      .slice(1)
-      .map((p) => p.split('=') as [string, string]),
-  );
+  const kv = keyValues(line);
   const num = (k: string) => Number(kv[k] ?? NaN);
   const p50 = num('insert_ms_p50');
   const p99 = num('p99');

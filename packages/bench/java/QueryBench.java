@@ -1,0 +1,94 @@
+import java.lang.management.ManagementFactory;
+import java.util.List;
+import org.apache.iotdb.isession.SessionDataSet;
+import org.apache.iotdb.isession.ITableSession;
+import org.apache.iotdb.session.Session;
+import org.apache.iotdb.session.TableSessionBuilder;
+import org.apache.tsfile.enums.TSDataType;
+
+/**
+ * The Java client's read baseline (iotdb-session 2.0.1-beta): one statement, `reps` times, on one session,
+ * every value of every row read through SessionDataSet.iterator()'s typed getters by position (Java's
+ * fastest row access), as iotdb-bench read-compare reads ours.
+ *
+ * Options (key=value): host=127.0.0.1 port=6667 fetch=5000 reps=3 table=false database= (table model)
+ *   sql=SELECT * FROM root.bench.** ALIGN BY DEVICE
+ * Prints per rep: QRESULT rep=N rows=R points=P wall_s=.. points_per_s=.. client_cpu_s_per_Mpts=.. checksum=..
+ * where points are the non-null value cells (Time not counted) and checksum their count plus the rows, which
+ * the reader on the other side must match.
+ */
+public class QueryBench {
+  public static void main(String[] args) throws Exception {
+    String host = "127.0.0.1", database = "", sql = "SELECT * FROM root.bench.** ALIGN BY DEVICE";
+    int port = 6667, fetch = 5000, reps = 3;
+    boolean table = false;
+    for (String a : args) {
+      String[] kv = a.split("=", 2);
+      switch (kv[0]) {
+        case "host": host = kv[1]; break;
+        case "port": port = Integer.parseInt(kv[1]); break;
+        case "fetch": fetch = Integer.parseInt(kv[1]); break;
+        case "reps": reps = Integer.parseInt(kv[1]); break;
+        case "table": table = Boolean.parseBoolean(kv[1]); break;
+        case "database": database = kv[1]; break;
+        case "sql": sql = kv[1]; break;
+        default: throw new IllegalArgumentException("unknown option " + a);
+      }
+    }
+    final String query = sql;
+    if (table) {
+      try (ITableSession s = new TableSessionBuilder().nodeUrls(List.of(host + ":" + port)).database(database)
+          .fetchSize(fetch).build()) {
+        for (int rep = 1; rep <= reps; rep++) report(rep, () -> s.executeQueryStatement(query));
+      }
+    } else {
+      Session s = new Session.Builder().host(host).port(port).fetchSize(fetch).build();
+      s.open(false);
+      try {
+        for (int rep = 1; rep <= reps; rep++) report(rep, () -> s.executeQueryStatement(query));
+      } finally {
+        s.close();
+      }
+    }
+  }
+
+  interface Query { SessionDataSet run() throws Exception; }
+
+  static void report(int rep, Query q) throws Exception {
+    long cpu0 = cpuNanos(), t0 = System.nanoTime();
+    long rows = 0, points = 0;
+    double sink = 0;
+    try (SessionDataSet ds = q.run()) {
+      List<String> names = ds.getColumnTypes();
+      int n = names.size();
+      TSDataType[] t = new TSDataType[n + 1];
+      for (int i = 0; i < n; i++) t[i + 1] = TSDataType.valueOf(names.get(i));
+      // the table model has no separate time column: every column is a value
+      int first = ds.getColumnNames().get(0).equals("Time") ? 2 : 1;
+      SessionDataSet.DataIterator it = ds.iterator();
+      while (it.next()) {
+        rows++;
+        if (first == 2) sink += it.getLong(1) & 1;
+        for (int c = first; c <= n; c++) {
+          if (it.isNull(c)) continue;
+          points++;
+          switch (t[c]) {
+            case FLOAT: sink += it.getFloat(c); break;
+            case DOUBLE: sink += it.getDouble(c); break;
+            case INT32: case DATE: sink += it.getInt(c); break;
+            case INT64: case TIMESTAMP: sink += it.getLong(c) & 0xFFFF; break;
+            case BOOLEAN: sink += it.getBoolean(c) ? 1 : 0; break;
+            default: sink += it.getString(c).length(); break;
+          }
+        }
+      }
+    }
+    double secs = (System.nanoTime() - t0) / 1e9, cpu = (cpuNanos() - cpu0) / 1e9;
+    System.out.printf("QRESULT rep=%d rows=%d points=%d wall_s=%.3f points_per_s=%.0f client_cpu_s_per_Mpts=%.4f checksum=%d sink=%.0f%n",
+        rep, rows, points, secs, points / secs, cpu / Math.max(1e-9, points / 1e6), rows + points, sink % 7);
+  }
+
+  static long cpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+  }
+}

@@ -1,0 +1,96 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ConfigError } from './errors.js';
+import { readQueryFile } from './query-file.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'bench-query-file-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const defaults = { model: 'tree' as const, database: 'bench' };
+
+function file(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+const read = (name: string, text: string) => readQueryFile(file(name, text), defaults);
+const error = (name: string, text: string): string => {
+  try {
+    read(name, text);
+  } catch (e) {
+    expect(e).toBeInstanceOf(ConfigError);
+    return (e as Error).message;
+  }
+  throw new Error('no error');
+};
+
+describe('--query-file', () => {
+  it('reads a YAML list with the defaults filled in and each entry where it is', () => {
+    const entries = read(
+      'q.yaml',
+      [
+        '# two statements',
+        '- label: one device',
+        '  sql: SELECT s0 FROM root.bench.d000',
+        '  concurrency: 4',
+        '  repetitions: 10',
+        '- sql: >-',
+        '    SELECT count(*)',
+        '    FROM t',
+        '  model: table',
+      ].join('\n'),
+    );
+    expect(entries).toEqual([
+      {
+        label: 'one device',
+        sql: 'SELECT s0 FROM root.bench.d000',
+        concurrency: 4,
+        repetitions: 10,
+        model: 'tree',
+        database: 'bench',
+        line: 2,
+      },
+      {
+        label: 'query 2',
+        sql: 'SELECT count(*) FROM t',
+        concurrency: 1,
+        repetitions: 1,
+        model: 'table',
+        database: 'bench',
+        line: 6,
+      },
+    ]);
+  });
+
+  it('reads JSON, as a list or under "queries", with lines too', () => {
+    const json = JSON.stringify({ queries: [{ sql: 'SELECT 1' }, { sql: 'SELECT 2', database: 'db2' }] }, null, 2);
+    const entries = read('q.json', json);
+    expect(entries.map((e) => [e.sql, e.database, e.line])).toEqual([
+      ['SELECT 1', 'bench', 3],
+      ['SELECT 2', 'db2', 6],
+    ]);
+    expect(read('l.json', '[{"sql": "SELECT 3", "repetitions": 2}]')[0].repetitions).toBe(2);
+  });
+
+  it('names the file and line of what is wrong', () => {
+    expect(error('a.yaml', '- sql: SELECT 1\n- label: x\n')).toMatch(/a\.yaml:2: entry 2 needs "sql:"/);
+    expect(error('b.yaml', '- sql: SELECT 1\n  concurency: 2\n')).toMatch(
+      /b\.yaml:2: unknown key "concurency" \(known: label, sql/,
+    );
+    expect(error('c.yaml', '- sql: SELECT 1\n  repetitions: 0\n')).toMatch(
+      /c\.yaml:2: repetitions needs an integer >= 1, got 0/,
+    );
+    expect(error('d.yaml', '- sql: SELECT 1\n  model: graph\n')).toMatch(/d\.yaml:2: model needs tree or table/);
+    expect(error('e.yaml', 'sql: SELECT 1\n')).toMatch(/e\.yaml:1: needs a list of statements/);
+    expect(error('f.json', '[{"sql": "SELECT 1",\n "concurrency": "x"}]')).toMatch(
+      /f\.json:2: concurrency needs an integer/,
+    );
+    expect(error('g.yaml', '- sql: [unclosed\n')).toMatch(/g\.yaml:\d+: invalid YAML\/JSON/);
+    expect(error('h.yaml', '[]')).toMatch(/h\.yaml:1: lists no statement/);
+    expect(() => readQueryFile(join(dir, 'missing.yaml'), defaults)).toThrow(
+      /missing\.yaml: cannot read it \(ENOENT\)/,
+    );
+  });
+});

@@ -1,0 +1,131 @@
+import { writeFileSync } from 'node:fs';
+import { Session, TableSession, type BaseSession } from '@iotdb/client';
+import { fixed } from '../report/numbers.js';
+import { textTable } from '../report/table.js';
+import { runJavaQuery, type ReadPass } from '../run/java-query.js';
+import { readAsColumns, readAsRows } from '../run/read-pass.js';
+
+const USAGE =
+  'usage: iotdb-bench read-compare [--host H] [--port P] [--sql SQL] [--database DB (table model)] [--fetch-size N] [--rounds N] [--out FILE.json]';
+const DEFAULT_SQL = 'SELECT * FROM root.bench.** ALIGN BY DEVICE';
+
+interface Options {
+  host: string;
+  port: number;
+  sql: string;
+  database: string | undefined;
+  fetchSize: number;
+  rounds: number;
+  out: string | undefined;
+}
+
+/**
+ * `iotdb-bench read-compare`: one statement read in the same run by our rows (`for await`, every value),
+ * our columns (`toColumnar()`) and the Java client's iterator (java/QueryBench.java), alternating, `rounds`
+ * times after an untimed warm-up of ours (Java warms up on its own first read in each JVM, which is not
+ * counted); prints each round's points/s and the medians' ratios. 2 on bad usage, 1 when the readers did
+ * not read the same rows and values.
+ */
+export async function readCompareCommand(args: readonly string[]): Promise<number> {
+  let o: Options;
+  try {
+    o = parseOptions(args);
+  } catch (e) {
+    console.error(`iotdb-bench read-compare: ${(e as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  const session: BaseSession =
+    o.database === undefined
+      ? new Session({ host: o.host, port: o.port })
+      : new TableSession({ host: o.host, port: o.port, database: o.database });
+  await session.open();
+  const passes: Record<'rows' | 'columns' | 'java', ReadPass[]> = { rows: [], columns: [], java: [] };
+  try {
+    await readAsRows(session, o.sql, o.fetchSize); // warm-up
+    await readAsColumns(session, o.sql, o.fetchSize);
+    for (let round = 1; round <= o.rounds; round++) {
+      passes.rows.push(await readAsRows(session, o.sql, o.fetchSize));
+      passes.columns.push(await readAsColumns(session, o.sql, o.fetchSize));
+      const java = runJavaQuery({ ...o, reps: 2 });
+      passes.java.push(java[java.length - 1]);
+      console.log(roundLine(round, passes));
+    }
+  } finally {
+    await session.close();
+  }
+  const all = [...passes.rows, ...passes.columns, ...passes.java];
+  const differ = all.find((p) => p.rows !== all[0].rows || p.points !== all[0].points);
+  console.log(summary(o, passes));
+  if (o.out !== undefined) writeFileSync(o.out, `${JSON.stringify({ options: o, passes }, null, 2)}\n`);
+  if (differ !== undefined) {
+    console.error(
+      `iotdb-bench read-compare: the readers read different data: ${all[0].rows} rows / ${all[0].points} values vs ${differ.rows} / ${differ.points}`,
+    );
+    return 1;
+  }
+  return 0;
+}
+
+function parseOptions(args: readonly string[]): Options {
+  const o: Options = {
+    host: process.env.IOTDB_HOST ?? '127.0.0.1',
+    port: Number(process.env.IOTDB_PORT ?? 6667),
+    sql: DEFAULT_SQL,
+    database: undefined,
+    fetchSize: 5000,
+    rounds: 3,
+    out: undefined,
+  };
+  for (let i = 0; i < args.length; i += 2) {
+    const [flag, value] = [args[i], args[i + 1]];
+    if (value === undefined) throw new Error(`${flag} needs a value`);
+    const count = () => {
+      const n = Number(value);
+      if (!Number.isSafeInteger(n) || n < 1) throw new Error(`${flag} needs an integer >= 1, got ${value}`);
+      return n;
+    };
+    if (flag === '--host') o.host = value;
+    else if (flag === '--port') o.port = count();
+    else if (flag === '--sql') o.sql = value;
+    else if (flag === '--database') o.database = value;
+    else if (flag === '--fetch-size') o.fetchSize = count();
+    else if (flag === '--rounds') o.rounds = count();
+    else if (flag === '--out') o.out = value;
+    else throw new Error(`unknown option ${flag}`);
+  }
+  return o;
+}
+
+const M = (p: ReadPass) => `${fixed(p.pointsPerS / 1e6, 2)} M`;
+
+function roundLine(round: number, p: Record<'rows' | 'columns' | 'java', ReadPass[]>): string {
+  const [rows, columns, java] = [p.rows.at(-1)!, p.columns.at(-1)!, p.java.at(-1)!];
+  return `round ${round}: ours rows ${M(rows)}, ours columns ${M(columns)}, Java iterator ${M(java)} values/s (${rows.rows} rows, ${rows.points} values)`;
+}
+
+function median(values: readonly number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s.length % 2 === 1 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
+function summary(o: Options, p: Record<'rows' | 'columns' | 'java', ReadPass[]>): string {
+  const med = (k: 'rows' | 'columns' | 'java') => median(p[k].map((x) => x.pointsPerS));
+  const java = med('java');
+  const row = (name: string, k: 'rows' | 'columns' | 'java') => [
+    name,
+    p[k].map((x) => fixed(x.pointsPerS / 1e6, 2)).join(', '),
+    fixed(med(k) / 1e6, 2),
+    `${fixed(med(k) / java, 2)}x`,
+  ];
+  return [
+    `${o.sql} (fetch size ${o.fetchSize}), ${o.rounds} rounds, M values/s:`,
+    textTable(
+      ['reader', 'per round', 'median', 'vs Java'],
+      [
+        row('ours: rows (for await)', 'rows'),
+        row('ours: columns (toColumnar)', 'columns'),
+        row('Java: SessionDataSet iterator', 'java'),
+      ],
+    ),
+  ].join('\n');
+}

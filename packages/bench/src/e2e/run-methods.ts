@@ -1,0 +1,52 @@
+import { formatReport, resultLine } from '../report/format.js';
+import { countPoints, prepareDatabase } from '../run/database.js';
+import { runQueries } from '../run/queries.js';
+import { runWrites } from '../run/run-writes.js';
+import type { BenchConfig, Environment, RunResult } from '../types.js';
+import { weightedQueries } from '../workload/operations.js';
+
+/**
+ * The write runs: one per method (`--compare`) or the one method, each on a freshly prepared database, then
+ * its --verify count and its --queries; each reported as it ends. `failed`: a verify mismatch or no write ok.
+ */
+export async function runMethods(
+  config: BenchConfig,
+  host: string,
+  port: number,
+  environment: Environment,
+): Promise<{ runs: RunResult[]; failed: boolean }> {
+  const needsServer = !config.dryRunSend;
+  const runs: RunResult[] = [];
+  let failed = false;
+  const methods = config.compare.length > 0 ? config.compare : [config.method];
+  for (const method of methods) {
+    const c = { ...config, method };
+    const mixed = weightedQueries(c.operationProportion).length > 0 ? '-mixed' : '';
+    const label =
+      methods.length > 1
+        ? method
+        : `${c.model}-${method}${mixed}${c.serverNoop ? '-noop' : ''}${c.dryRunSend ? '-dry' : ''}`;
+    if (needsServer) await prepareDatabase(c, host, port);
+    console.log(
+      `run ${label}: ${c.workers} worker(s) x ${c.clients} client(s), ${c.deviceCount} devices x ${c.sensors} sensors x ${c.batchSize} rows x ${c.loop} rounds`,
+    );
+    const { result, writtenPoints } = await runWrites(c, label, host, port);
+    result.environment = environment;
+    if (c.verify && needsServer && !c.serverNoop) {
+      const actual = await countPoints(c, host, port);
+      result.verify = { expected: writtenPoints, actual, ok: actual === writtenPoints };
+      if (!result.verify.ok) failed = true;
+    }
+    if (c.queries.length > 0 && needsServer && !c.serverNoop) {
+      // after a mixed run's own queries, these are told apart by name
+      const after = Object.entries(await runQueries(c, host, port));
+      const name = (k: string) => (result.queries === undefined ? k : `${k} after the writes`);
+      result.queries = { ...result.queries, ...Object.fromEntries(after.map(([k, q]) => [name(k), q])) };
+    }
+    console.log(formatReport(result));
+    console.log(resultLine(result));
+    if (result.okOps === 0 && result.failedOps > 0) failed = true;
+    runs.push(result);
+  }
+  return { runs, failed };
+}

@@ -1,0 +1,101 @@
+/**
+ * `--persist-results HOST:PORT`: each run's figures written into an IoTDB (tree model), in its own database
+ * `root.iotdb_bench_results`, as iot-benchmark's TEST_DATA_PERSISTENCE does, timestamped with the run's start:
+ * the run at `root.iotdb_bench_results.<label>` (points/s, ops/s, counts, CPU, client version and commit),
+ * each operation's latency matrix at `root.iotdb_bench_results.<label>.<operation>` (ms). Names are reduced to
+ * letters, digits and `_`.
+ */
+import { Session, TSDataType, type RecordInput } from '@iotdb/client';
+import type { LatencySummary, RunResult } from '../types.js';
+
+export const RESULTS_DATABASE = 'root.iotdb_bench_results';
+
+const MATRIX: readonly (keyof LatencySummary)[] = [
+  'count',
+  'avg',
+  'min',
+  'p10',
+  'p25',
+  'p50',
+  'p75',
+  'p90',
+  'p95',
+  'p99',
+  'p999',
+  'max',
+];
+
+/** Writes the runs; returns the records written. Throws (with the server's status) when it cannot. */
+export async function persistResults(target: string, runs: readonly RunResult[]): Promise<number> {
+  const session = new Session({ nodeUrls: [target] });
+  await session.open();
+  try {
+    const found = await (await session.executeQueryStatement(`SHOW DATABASES ${RESULTS_DATABASE}`)).toColumnar();
+    if (found.rowCount === 0) await session.createDatabase(RESULTS_DATABASE);
+    const records = runs.flatMap(recordsOf);
+    await session.insertRecords(records);
+    return records.length;
+  } finally {
+    await session.close();
+  }
+}
+
+/** A name as one path node: letters, digits and `_`, not starting with a digit. */
+export function pathNode(name: string): string {
+  const s = name.replace(/[^A-Za-z0-9_]+/g, '_');
+  return /^[0-9]/.test(s) || s === '' ? `_${s}` : s;
+}
+
+function recordsOf(r: RunResult): RecordInput[] {
+  const device = `${RESULTS_DATABASE}.${pathNode(r.label)}`;
+  const timestamp = new Date(r.startedAt);
+  const client = r.environment?.client;
+  const run: RecordInput = {
+    deviceId: device,
+    timestamp,
+    measurements: [
+      'points_per_s',
+      'ops_per_s',
+      'ok_ops',
+      'failed_ops',
+      'duration_s',
+      'client_cpu_s',
+      'model',
+      'method',
+      'client_version',
+      'git_commit',
+    ],
+    dataTypes: [
+      TSDataType.DOUBLE,
+      TSDataType.DOUBLE,
+      TSDataType.INT64,
+      TSDataType.INT64,
+      TSDataType.DOUBLE,
+      TSDataType.DOUBLE,
+      TSDataType.TEXT,
+      TSDataType.TEXT,
+      TSDataType.TEXT,
+      TSDataType.TEXT,
+    ],
+    values: [
+      r.pointsPerS,
+      r.opsPerS,
+      r.okOps,
+      r.failedOps,
+      r.durationS,
+      r.clientCpuS,
+      r.config.model,
+      r.config.method,
+      client?.version ?? null,
+      client?.gitCommit ?? null,
+    ],
+  };
+  const operations = Object.entries(r.latency).map(([op, l]): RecordInput => ({
+    deviceId: `${device}.${pathNode(op)}`,
+    timestamp,
+    measurements: [...MATRIX, 'slowest_client'],
+    dataTypes: [...MATRIX.map(() => TSDataType.DOUBLE), TSDataType.DOUBLE],
+    values: [...MATRIX.map((k) => l[k]), r.slowestClientMs?.[op] ?? null],
+  }));
+  return [run, ...operations];
+}

@@ -1,0 +1,54 @@
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { keyValues } from './key-values.js';
+
+const script = fileURLToPath(new URL('../../java/query.sh', import.meta.url));
+
+/** One statement read to the end, every value of every row. */
+export interface ReadPass {
+  rows: number;
+  /** non-null value cells (the time column not counted) */
+  points: number;
+  wallS: number;
+  pointsPerS: number;
+}
+
+export interface JavaQueryOptions {
+  host: string;
+  port: number;
+  sql: string;
+  fetchSize: number;
+  reps: number;
+  /** table model: a TableSession on `database` */
+  database?: string;
+}
+
+/**
+ * The Java client reading `sql` `reps` times on one session (java/QueryBench.java: SessionDataSet.iterator(),
+ * every value through its typed getter). One JVM per call: the first reps warm its JIT.
+ */
+export function runJavaQuery(o: JavaQueryOptions): ReadPass[] {
+  const args = [`host=${o.host}`, `port=${o.port}`, `fetch=${o.fetchSize}`, `reps=${o.reps}`, `sql=${o.sql}`];
+  if (o.database !== undefined) args.push('table=true', `database=${o.database}`);
+  const out = execFileSync('bash', [script, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  return parseQueryResults(out);
+}
+
+/** QueryBench's QRESULT lines; an error quoting the output when it printed none. */
+export function parseQueryResults(out: string): ReadPass[] {
+  const passes = out
+    .split('\n')
+    .filter((l) => l.startsWith('QRESULT '))
+    .map((l) => {
+      const kv = keyValues(l);
+      return {
+        rows: Number(kv.rows),
+        points: Number(kv.points),
+        wallS: Number(kv.wall_s),
+        pointsPerS: Number(kv.points_per_s),
+      };
+    });
+  if (passes.length === 0 || passes.some((p) => Object.values(p).some((v) => !Number.isFinite(v))))
+    throw new Error(`java/query.sh printed no complete QRESULT line:\n${out}`);
+  return passes;
+}

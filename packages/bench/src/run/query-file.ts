@@ -1,0 +1,71 @@
+import { SessionPool, TableSessionPool } from '@iotdb/client';
+import type { QueryFileEntry } from '../config/query-file.js';
+import { LatencyHistogram } from '../report/histogram.js';
+import type { BenchConfig, RunResult } from '../types.js';
+import { readRows } from './queries.js';
+
+const MAX_ERRORS = 10;
+
+/**
+ * One statement of a query file: `concurrency` pooled sessions each run it `repetitions` times, reading
+ * every row; one RunResult with its latency and rows (failures keep the server's status code and message).
+ */
+export async function runQueryFileEntry(
+  c: BenchConfig,
+  e: QueryFileEntry,
+  host: string,
+  port: number,
+): Promise<RunResult> {
+  const options = { host, port, nodeUrls: c.nodeUrls, maxSize: e.concurrency };
+  const pool =
+    e.model === 'table' ? new TableSessionPool({ ...options, database: e.database }) : new SessionPool(options);
+  const h = new LatencyHistogram();
+  const errors: string[] = [];
+  let rows = 0;
+  let ok = 0;
+  let failed = 0;
+  const cpu0 = process.cpuUsage();
+  const startedAt = new Date().toISOString();
+  const t0 = performance.now();
+  const session = async () => {
+    for (let i = 0; i < e.repetitions; i++) {
+      const a = process.hrtime.bigint();
+      try {
+        rows += await readRows(await pool.executeQueryStatement(e.sql));
+        ok++;
+      } catch (err) {
+        failed++;
+        if (errors.length < MAX_ERRORS) errors.push((err as Error).message);
+      }
+      h.record(Number(process.hrtime.bigint() - a));
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: e.concurrency }, session));
+  } finally {
+    await pool.close();
+  }
+  const durationS = Math.max(1e-9, (performance.now() - t0) / 1000);
+  const cpu = process.cpuUsage(cpu0);
+  const latency = h.summaryMs();
+  return {
+    label: e.label,
+    config: { ...c, model: e.model, database: e.database },
+    startedAt,
+    durationS,
+    points: 0,
+    okOps: ok,
+    failedOps: failed,
+    pointsPerS: 0,
+    opsPerS: (ok + failed) / durationS,
+    latency: { [e.label]: latency },
+    histograms: { [e.label]: h.toData() },
+    clientCpuS: (cpu.user + cpu.system) / 1e6,
+    clientCpuSPerMpts: 0,
+    peakRssMb: process.resourceUsage().maxRSS / 1024,
+    throughput: [],
+    errors,
+    queries: { [e.label]: { ops: ok + failed, rows, rowsPerS: rows / durationS, latency } },
+    queryFile: { sql: e.sql, concurrency: e.concurrency, repetitions: e.repetitions, line: e.line },
+  };
+}
