@@ -1,10 +1,11 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { describe, expect, inject, it } from 'vitest';
+import { Session, TableSession } from '@iotdb/client';
+import { afterEach, describe, expect, inject, it } from 'vitest';
 import type { RunResult } from '../types.js';
 import { QUERY_KINDS } from '../workload/operations.js';
 
@@ -26,6 +27,25 @@ async function bench(...args: string[]): Promise<{ stdout: string; fields: Map<s
     ),
   };
 }
+
+const TREE_DATABASES = ['tree', 'mix_tree', 'read', 'qf', 'whole', 'shares', 'records', 'cmp', 'noop'].map(
+  (d) => `root.it_bench_${d}`,
+);
+const TABLE_DATABASES = ['it_bench_mix_table', 'it_bench_table'];
+
+/** Each test's databases go when it ends: a 1C1D server has room for a few at a time only. */
+afterEach(async () => {
+  const tree = new Session({ host, port });
+  const table = new TableSession({ host, port });
+  await Promise.all([tree.open(), table.open()]);
+  try {
+    for (const db of [...TREE_DATABASES, 'root.iotdb_bench_results'])
+      await tree.deleteDatabase(db).catch(() => undefined); // not made by this test
+    for (const db of TABLE_DATABASES) await table.executeNonQueryStatement(`DROP DATABASE IF EXISTS ${db}`);
+  } finally {
+    await Promise.all([tree.close(), table.close()]);
+  }
+});
 
 describe('iotdb-bench against a real server', () => {
   it('writes, verifies count(*) against what was acknowledged, runs queries and writes its results', async () => {
@@ -131,6 +151,42 @@ describe('iotdb-bench against a real server', () => {
     const all = [...passes.rows, ...passes.columns, ...passes.java];
     expect(all.map((p) => p.rows)).toEqual([303, 303, 303]); // 3 devices x (2 x 50 rows + the warm-up row)
     expect(new Set(all.map((p) => p.points)).size).toBe(1); // the same values, nulls skipped alike
+  });
+
+  it('runs a query file: one result per statement, its rows, its failures with the status code; persists them', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'iotdb-bench-qf-'));
+    await bench('--database', 'it_bench_qf', '--devices', '2', '--sensors', '4', '--batch-size', '50', '--loop', '2');
+    const file = join(dir, 'queries.yaml');
+    writeFileSync(
+      file,
+      [
+        '- label: all rows',
+        '  sql: SELECT * FROM root.it_bench_qf.d000',
+        '  concurrency: 2',
+        '  repetitions: 3',
+        '- label: a typo',
+        '  sql: SELEC 1',
+      ].join('\n'),
+    );
+    const out = join(dir, 'out');
+    const { stdout } = await bench('--query-file', file, '--out', out, '--persist-results', `${host}:${port}`).catch(
+      (e: { stdout: string }) => ({ stdout: e.stdout }), // the failing statement makes the exit code 1
+    );
+    const runs = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResult[];
+    expect(runs.map((r) => [r.label, r.okOps, r.failedOps])).toEqual([
+      ['all rows', 6, 0],
+      ['a typo', 0, 1],
+    ]);
+    expect(runs[0].queries?.['all rows'].rows).toBe(6 * 101); // 2 rounds of 50 rows + the warm-up row, 6 times
+    expect(runs[1].errors[0]).toMatch(/\[700\]/); // SQL_PARSE_ERROR, as the server said
+    expect(stdout).toMatch(/persisted \d+ records into root\.iotdb_bench_results/);
+    const s = new Session({ host, port });
+    await s.open();
+    const c = await (
+      await s.executeQueryStatement('SELECT ok_ops FROM root.iotdb_bench_results.all_rows')
+    ).toColumnar();
+    await s.close();
+    expect(c.values[0][c.rowCount - 1]).toBe(6n);
   });
 
   it("merges two machines' shares into the totals of one run over every device", async () => {

@@ -35,7 +35,8 @@ export async function runQueries(
       for (let i = 0; i < c.queryLoops; i++) {
         const target = drawTarget(c, unit(i, 1, 11, c.seed), unit(i, 2, 11, c.seed), writtenRows);
         const a = process.hrtime.bigint();
-        rows += await readRows(await session.executeQueryStatement(querySql(c, kind, target)));
+        const read = await readRows(await session.executeQueryStatement(querySql(c, kind, target)));
+        rows += read;
         h.record(Number(process.hrtime.bigint() - a));
       }
       const secs = (performance.now() - t0) / 1000;
