@@ -111,16 +111,19 @@ function median(values: readonly number[]): number {
 function summary(o: Options, p: Record<'rows' | 'columns' | 'java', ReadPass[]>): string {
   const med = (k: 'rows' | 'columns' | 'java') => median(p[k].map((x) => x.pointsPerS));
   const java = med('java');
+  const cpu = (k: 'rows' | 'columns' | 'java') => median(p[k].map((x) => x.cpuSPerMpts));
   const row = (name: string, k: 'rows' | 'columns' | 'java') => [
     name,
     p[k].map((x) => fixed(x.pointsPerS / 1e6, 2)).join(', '),
     fixed(med(k) / 1e6, 2),
     `${fixed(med(k) / java, 2)}x`,
+    fixed(cpu(k), 3),
+    `${fixed(cpu(k) / cpu('java'), 2)}x`,
   ];
   return [
-    `${o.sql} (fetch size ${o.fetchSize}), ${o.rounds} rounds, M values/s:`,
+    `${o.sql} (fetch size ${o.fetchSize}), ${o.rounds} rounds:`,
     textTable(
-      ['reader', 'per round', 'median', 'vs Java'],
+      ['reader', 'M values/s per round', 'median', 'vs Java', 'client CPU s/M values', 'vs Java'],
       [
         row('ours: rows (for await)', 'rows'),
         row('ours: columns (toColumnar)', 'columns'),

@@ -14,8 +14,8 @@ describe('the Java references output', () => {
       'QRESULT rep=2 rows=10 points=500 wall_s=0.005 points_per_s=100000 client_cpu_s_per_Mpts=0.1 checksum=510 sink=3',
     ].join('\n');
     expect(parseQueryResults(out)).toEqual([
-      { rows: 10, points: 500, wallS: 0.01, pointsPerS: 50000 },
-      { rows: 10, points: 500, wallS: 0.005, pointsPerS: 100000 },
+      { rows: 10, points: 500, wallS: 0.01, pointsPerS: 50000, cpuSPerMpts: 0.1 },
+      { rows: 10, points: 500, wallS: 0.005, pointsPerS: 100000, cpuSPerMpts: 0.1 },
     ]);
     expect(() => parseQueryResults('Exception in thread "main"')).toThrow(/no complete QRESULT line:\nException/);
     expect(() => parseQueryResults('QRESULT rep=1 rows=10')).toThrow(/no complete QRESULT/);

@@ -11,6 +11,8 @@ export interface ReadPass {
   points: number;
   wallS: number;
   pointsPerS: number;
+  /** client CPU (all threads) per million values, s */
+  cpuSPerMpts: number;
 }
 
 export interface JavaQueryOptions {
@@ -46,6 +48,7 @@ export function parseQueryResults(out: string): ReadPass[] {
         points: Number(kv.points),
         wallS: Number(kv.wall_s),
         pointsPerS: Number(kv.points_per_s),
+        cpuSPerMpts: Number(kv.client_cpu_s_per_Mpts),
       };
     });
   if (passes.length === 0 || passes.some((p) => Object.values(p).some((v) => !Number.isFinite(v))))
