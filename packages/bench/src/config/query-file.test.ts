@@ -94,3 +94,15 @@ describe('--query-file', () => {
     );
   });
 });
+
+describe('examples/queries.yaml', () => {
+  it('is a valid query file', () => {
+    const path = new URL('../../examples/queries.yaml', import.meta.url);
+    expect(readQueryFile(path.pathname, defaults).map((e) => e.label)).toEqual([
+      'one device, raw range',
+      'latest values, ten devices',
+      'one-minute averages of one device',
+      'every device, every value',
+    ]);
+  });
+});
