@@ -124,19 +124,9 @@ describe('iotdb-bench against a real server', () => {
 
   it('read-compare reads the same rows and values as the Java client, in the same run', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'iotdb-bench-read-')), 'read.json');
-    const knobs = [
-      '--database',
-      'it_bench_read',
-      '--devices',
-      '3',
-      '--sensors',
-      '6',
-      '--batch-size',
-      '50',
-      '--loop',
-      '2',
-    ];
-    await bench(...knobs, '--null-ratio', '0.1');
+    await bench(
+      ...'--database it_bench_read --devices 3 --sensors 6 --batch-size 50 --loop 2 --null-ratio 0.1'.split(' '),
+    );
     const sql = 'SELECT * FROM root.it_bench_read.** ALIGN BY DEVICE';
     const { stdout } = await run(
       'node',

@@ -20,11 +20,18 @@ export function formatReport(r: RunResult): string {
       : c.serverNoop
         ? ' [server no-op]'
         : '';
+  const q = r.queryFile;
+  const what = q
+    ? `${c.model} model, query file line ${q.line}: ${q.concurrency} sessions x ${q.repetitions} repetitions`
+    : `${c.model} model, ${c.method}, ${c.workers} workers x ${c.clients} clients${mode}`;
   const lines = [
-    `== ${r.label}: ${c.model} model, ${c.method}, ${c.workers} workers x ${c.clients} clients${mode} ==`,
+    `== ${r.label}: ${what} ==`,
+    ...(q ? [`statement    ${oneLine(q.sql)}`] : []),
     `started      ${r.startedAt}`,
     `duration     ${fixed(r.durationS, 3)} s`,
-    `workload     ${c.workload}: ${c.devices} devices x ${c.sensors} sensors, batch ${c.batchSize} rows`,
+    ...(q
+      ? []
+      : [`workload     ${c.workload}: ${c.devices} devices x ${c.sensors} sensors, batch ${c.batchSize} rows`]),
     `operations   ${grouped(r.okOps)} ok, ${failed} (${success})`,
     `points       ${grouped(r.points)}`,
     `throughput   ${grouped(r.pointsPerS)} points/s, ${fixed(r.opsPerS, 1)} ops/s`,

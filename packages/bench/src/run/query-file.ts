@@ -27,7 +27,9 @@ export async function runQueryFileEntry(
   const cpu0 = process.cpuUsage();
   const startedAt = new Date().toISOString();
   const t0 = performance.now();
+  let slowestNs = 0;
   const session = async () => {
+    let totalNs = 0;
     for (let i = 0; i < e.repetitions; i++) {
       const a = process.hrtime.bigint();
       try {
@@ -38,8 +40,11 @@ export async function runQueryFileEntry(
         failed++;
         if (errors.length < MAX_ERRORS) errors.push((err as Error).message);
       }
-      h.record(Number(process.hrtime.bigint() - a));
+      const ns = Number(process.hrtime.bigint() - a);
+      h.record(ns);
+      totalNs += ns;
     }
+    slowestNs = Math.max(slowestNs, totalNs);
   };
   try {
     await Promise.all(Array.from({ length: e.concurrency }, session));
@@ -61,6 +66,7 @@ export async function runQueryFileEntry(
     opsPerS: (ok + failed) / durationS,
     latency: { [e.label]: latency },
     histograms: { [e.label]: h.toData() },
+    slowestClientMs: { [e.label]: slowestNs / 1e6 },
     clientCpuS: (cpu.user + cpu.system) / 1e6,
     clientCpuSPerMpts: 0,
     peakRssMb: process.resourceUsage().maxRSS / 1024,
