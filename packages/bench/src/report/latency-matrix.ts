@@ -34,7 +34,7 @@ export function byReportOrder(ops: readonly string[]): string[] {
   const derived = [UNCORRECTED_PREFIX, TRACED_PREFIX];
   const rank = (op: string): [number, number] => {
     const d = derived.findIndex((p) => op.startsWith(p));
-    const base = d < 0 ? op : op.slice(derived[d].length);
+    const base = (d < 0 ? op : op.slice(derived[d].length)).split(': ')[0]; // 'GROUP_BY: decode' goes with GROUP_BY
     return [1 + QUERY_KINDS.indexOf(base as QueryKind), d + 1];
   };
   return [...ops].sort((a, b) => {

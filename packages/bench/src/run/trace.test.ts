@@ -1,7 +1,7 @@
 import { tracingChannel } from 'node:diagnostics_channel';
 import { CHANNELS, type InsertTraceContext } from '@iotdb/client';
 import { describe, expect, it } from 'vitest';
-import { traceClient, tracedLatencies } from './trace.js';
+import { queryLatencies, traceClient, tracedLatencies } from './trace.js';
 
 describe('--trace', () => {
   it("hands over each traced write's context, and unsubscribes from all three channels", async () => {
@@ -37,6 +37,14 @@ describe('--trace', () => {
       ['insertTablet: network + server', 7.5],
       ['insertTablet: decode', 0.5],
       ['insertTablet: other client work', 1],
+    ]);
+  });
+
+  it('breaks a query into its first reply, decoding and waiting for fetches', () => {
+    expect(queryLatencies('TIME_RANGE', 4, { blocks: 3, fetches: 2, decodeMs: 1.5, fetchWaitMs: 0.25 })).toEqual([
+      ['TIME_RANGE: first reply', 4],
+      ['TIME_RANGE: decode', 1.5],
+      ['TIME_RANGE: waiting for fetches', 0.25],
     ]);
   });
 });

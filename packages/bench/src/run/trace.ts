@@ -1,5 +1,5 @@
 import { tracingChannel } from 'node:diagnostics_channel';
-import { CHANNELS, type InsertTraceContext, type TraceContext } from '@iotdb/client';
+import { CHANNELS, type DataSetReadStats, type InsertTraceContext, type TraceContext } from '@iotdb/client';
 
 /**
  * `--trace`: subscribes to the client's three tracing channels for as long as the worker runs, as a tracing
@@ -34,5 +34,22 @@ export function tracedLatencies(ctx: TraceContext): [kind: string, ms: number][]
     [`${ctx.operation}: network + server`, ctx.networkMs],
     [`${ctx.operation}: decode`, ctx.decodeMs],
     [`${ctx.operation}: other client work`, Math.max(0, other)],
+  ];
+}
+
+/**
+ * A query as latency rows, ms (its own duration is the operation's row): the wait for its first reply
+ * (a pooled session, the request, the server's first batch), decoding its blocks, and waiting for later
+ * fetches (what reading ahead did not hide).
+ */
+export function queryLatencies(
+  kind: string,
+  firstReplyMs: number,
+  read: DataSetReadStats,
+): [kind: string, ms: number][] {
+  return [
+    [`${kind}: first reply`, firstReplyMs],
+    [`${kind}: decode`, read.decodeMs],
+    [`${kind}: waiting for fetches`, read.fetchWaitMs],
   ];
 }

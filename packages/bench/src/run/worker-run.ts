@@ -1,4 +1,4 @@
-import { IoTDBBatchError, type TraceContext } from '@iotdb/client';
+import { IoTDBBatchError } from '@iotdb/client';
 import { TRACED_PREFIX, UNCORRECTED_PREFIX } from '../report/result-fields.js';
 import type { WorkerResult, WorkerTask } from '../types.js';
 import { pickOperation, type QueryKind } from '../workload/operations.js';
@@ -8,7 +8,6 @@ import { StartBarrier } from './barrier.js';
 import type { Clock } from './clock.js';
 import { OperationStats } from './operation-stats.js';
 import { OpenLoopSchedule, PointRateLimit } from './pacing.js';
-import { tracedLatencies } from './trace.js';
 import type { Send } from './write-ops.js';
 
 /** What a worker's clients do their operations with: the real pools, or a test's stand-ins. */
@@ -60,10 +59,10 @@ export class WorkerRun {
     this.#sensors = querySensors(this.#c);
   }
 
-  /** Records a traced write's duration and phases while timed (`--trace`). */
-  traced(ctx: TraceContext): void {
+  /** Records traced durations (`--trace`: a write's phases, a query's) while timed. */
+  traced(latencies: readonly [kind: string, ms: number][]): void {
     if (!this.#barrier.timed) return;
-    for (const [kind, ms] of tracedLatencies(ctx)) this.#stats.record(TRACED_PREFIX + kind, ms * 1e6);
+    for (const [kind, ms] of latencies) this.#stats.record(TRACED_PREFIX + kind, ms * 1e6);
   }
 
   async run(): Promise<WorkerResult> {

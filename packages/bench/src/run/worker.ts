@@ -4,7 +4,7 @@ import { BatchGenerator } from '../workload/generator.js';
 import { realClock } from './clock.js';
 import { readRows } from './queries.js';
 import { rowWriter } from './row-writer.js';
-import { traceClient } from './trace.js';
+import { queryLatencies, traceClient, tracedLatencies } from './trace.js';
 import { WorkerRun, type Backend } from './worker-run.js';
 import { writer } from './write-ops.js';
 
@@ -26,10 +26,17 @@ export default async function run(task: WorkerTask): Promise<WorkerResult> {
         send,
       ),
     rowWriter: (devices, send) => rowWriter(c, pool, devices, send),
-    query: async (sql) => readRows(await pool.executeQueryStatement(sql)),
+    query: async (sql, kind) => {
+      const started = performance.now();
+      const ds = await pool.executeQueryStatement(sql);
+      const firstReplyMs = performance.now() - started;
+      const rows = await readRows(ds);
+      if (c.trace) worker.traced(queryLatencies(kind, firstReplyMs, ds.readStats()));
+      return rows;
+    },
   };
   const worker = new WorkerRun(task, backend, realClock);
-  const untrace = c.trace ? traceClient((ctx) => worker.traced(ctx)) : undefined;
+  const untrace = c.trace ? traceClient((ctx) => worker.traced(tracedLatencies(ctx))) : undefined;
   try {
     return await worker.run();
   } finally {

@@ -69,7 +69,9 @@ describe('SessionDataSet without a server', () => {
 describe('reading ahead (a session over a scripted transport)', () => {
   const BATCHES = [[1, 2, 3], [4, 5], [6], [7, 8]];
   /** A query whose rows come in BATCHES: the first with the query's reply, the others one per fetch. */
-  function server(fetchReply: (n: number) => FakeAction | undefined = () => undefined): FakeTransport {
+  function server(
+    fetchReply: (n: number, reply: FakeAction) => FakeAction | undefined = () => undefined,
+  ): FakeTransport {
     let fetches = 0;
     let time = 0;
     const next = (values: number[]) => block(values, (time += values.length) - values.length);
@@ -88,7 +90,7 @@ describe('reading ahead (a session over a scripted transport)', () => {
         queryResult: [next(BATCHES[n])],
         moreData,
       };
-      return fetchReply(n) ?? { reply };
+      return fetchReply(n, { reply }) ?? { reply };
     });
   }
   const sessions: Session[] = [];
@@ -114,6 +116,17 @@ describe('reading ahead (a session over a scripted transport)', () => {
     expect(rest).toEqual([2, 3, 4, 5, 6, 7, 8]);
     expect(fake.callsOf('fetchResultsV2')).toHaveLength(3);
     expect(fake.callsOf('closeOperation')).toHaveLength(1);
+  });
+
+  it('counts what reading cost: blocks, fetches, decode time and the time the reader waited for slow fetches', async () => {
+    const fake = server((n, reply) => (n === 2 ? { delayMs: 60, then: reply } : undefined));
+    const ds = await query(fake, 0);
+    for await (const _row of ds) void _row;
+    const stats = ds.readStats();
+    expect([stats.blocks, stats.fetches]).toEqual([4, 3]);
+    expect(stats.decodeMs).toBeGreaterThan(0);
+    expect(stats.fetchWaitMs).toBeGreaterThanOrEqual(55); // the slow second fetch
+    expect(stats.fetchWaitMs).toBeLessThan(1000);
   });
 
   it('keeps as many batches waiting as readAhead says, and none with 0', async () => {

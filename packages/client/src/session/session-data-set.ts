@@ -74,6 +74,18 @@ export interface QueryContext {
   readonly readAhead?: number;
 }
 
+/** What reading a data set has cost so far (`SessionDataSet.readStats()`). */
+export interface DataSetReadStats {
+  /** TsBlocks decoded */
+  blocks: number;
+  /** fetchResults calls made (ahead or on demand) */
+  fetches: number;
+  /** time spent decoding TsBlocks, ms */
+  decodeMs: number;
+  /** time the reader waited for a fetch to land (not the time fetches took while it read), ms */
+  fetchWaitMs: number;
+}
+
 /** One fetchResults reply: its TsBlocks and whether the server has rows after them. */
 interface Fetched {
   readonly raw: Buffer[];
@@ -127,6 +139,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   #rowBlock: RowBlock | null = null;
   #row = 0;
   #closed = false;
+  readonly #stats: DataSetReadStats = { blocks: 0, fetches: 0, decodeMs: 0, fetchWaitMs: 0 };
   /** closed by its session (session.close(), pool.close()) while rows were left on the server */
   #abandoned = false;
   #markClosed!: () => void;
@@ -175,6 +188,11 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
 
   get isClosed(): boolean {
     return this.#closed;
+  }
+
+  /** What reading this data set has cost so far: blocks decoded, fetches, decode time, time waited for fetches. */
+  readStats(): DataSetReadStats {
+    return { ...this.#stats };
   }
 
   /**
@@ -354,7 +372,10 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
    */
   #decode(buf: Buffer): DecodedTsBlock {
     try {
+      const started = performance.now();
       const block = decodeTsBlock(buf, this.#blockTypes);
+      this.#stats.decodeMs += performance.now() - started;
+      this.#stats.blocks++;
       // the block types are indexed by block column: one entry past the highest column the mapping names
       if (block.columns.length < this.#blockTypes.length) {
         throw new IoTDBProtocolError(
@@ -379,6 +400,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
    */
   async #receive(given: AbortSignal | undefined): Promise<void> {
     if (this.#ahead.length === 0) this.#startFetch(given ?? this.#ctx.signal);
+    const started = performance.now();
     const outcome = await untilAborted(this.#ahead[0], given).catch((e: unknown) => {
       void this.#ahead.shift(); // settled: the reader has met its error; the next read fetches again
       this.#aheadFailed = false;
@@ -389,6 +411,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
       throw withCallerStack(new IoTDBAbortError('fetchResults', given?.reason), new Error());
     }
     void this.#ahead.shift(); // settled: its reply is taken below
+    this.#stats.fetchWaitMs += performance.now() - started;
     this.#raw = outcome.raw;
     this.#rawAt = 0;
   }
@@ -423,6 +446,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   }
 
   async #request(signal: AbortSignal | undefined): Promise<Fetched> {
+    this.#stats.fetches++;
     const req = {
       sessionId: this.#ctx.sessionId,
       statement: this.#ctx.sql,

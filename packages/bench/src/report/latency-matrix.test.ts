@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { byReportOrder } from './latency-matrix.js';
+
+describe('the latency matrix', () => {
+  it('lists writes first, then the query types in order, each with its uncorrected and traced rows after it', () => {
+    const ops = [
+      'traced GROUP_BY: decode',
+      'GROUP_BY',
+      'uncorrected TIME_RANGE',
+      'TIME_RANGE',
+      'traced insertTablet',
+      'traced insertTablet: serialize',
+      'PRECISE_POINT',
+      'insertTablet',
+      'uncorrected insertTablet',
+    ];
+    expect(byReportOrder(ops)).toEqual([
+      'insertTablet',
+      'uncorrected insertTablet',
+      'traced insertTablet',
+      'traced insertTablet: serialize',
+      'PRECISE_POINT',
+      'TIME_RANGE',
+      'uncorrected TIME_RANGE',
+      'GROUP_BY',
+      'traced GROUP_BY: decode',
+    ]);
+  });
+});
