@@ -1,4 +1,6 @@
 import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Paths;
 import java.util.List;
 import org.apache.iotdb.isession.SessionDataSet;
 import org.apache.iotdb.isession.ITableSession;
@@ -12,14 +14,14 @@ import org.apache.tsfile.enums.TSDataType;
  * fastest row access), as iotdb-bench read-compare reads ours.
  *
  * Options (key=value): host=127.0.0.1 port=6667 fetch=5000 reps=3 table=false database= (table model)
- *   sql=SELECT * FROM root.bench.** ALIGN BY DEVICE
- * Prints per rep: QRESULT rep=N rows=R points=P wall_s=.. points_per_s=.. client_cpu_s_per_Mpts=.. checksum=..
+ *   sql=SELECT * FROM root.bench.** ALIGN BY DEVICE, or file=PATH: one statement per line, each read in turn
+ * Prints per rep and statement: QRESULT rep=N stmt=K rows=R points=P wall_s=.. points_per_s=.. client_cpu_s_per_Mpts=.. checksum=..
  * where points are the non-null value cells (Time not counted) and checksum their count plus the rows, which
  * the reader on the other side must match.
  */
 public class QueryBench {
   public static void main(String[] args) throws Exception {
-    String host = "127.0.0.1", database = "", sql = "SELECT * FROM root.bench.** ALIGN BY DEVICE";
+    String host = "127.0.0.1", database = "", sql = "SELECT * FROM root.bench.** ALIGN BY DEVICE", file = null;
     int port = 6667, fetch = 5000, reps = 3;
     boolean table = false;
     for (String a : args) {
@@ -32,20 +34,29 @@ public class QueryBench {
         case "table": table = Boolean.parseBoolean(kv[1]); break;
         case "database": database = kv[1]; break;
         case "sql": sql = kv[1]; break;
+        case "file": file = kv[1]; break;
         default: throw new IllegalArgumentException("unknown option " + a);
       }
     }
-    final String query = sql;
+    final List<String> statements = file == null ? List.of(sql) : Files.readAllLines(Paths.get(file));
     if (table) {
       try (ITableSession s = new TableSessionBuilder().nodeUrls(List.of(host + ":" + port)).database(database)
           .fetchSize(fetch).build()) {
-        for (int rep = 1; rep <= reps; rep++) report(rep, () -> s.executeQueryStatement(query));
+        for (int rep = 1; rep <= reps; rep++)
+          for (int k = 0; k < statements.size(); k++) {
+            String q = statements.get(k);
+            report(rep, k + 1, () -> s.executeQueryStatement(q));
+          }
       }
     } else {
       Session s = new Session.Builder().host(host).port(port).fetchSize(fetch).build();
       s.open(false);
       try {
-        for (int rep = 1; rep <= reps; rep++) report(rep, () -> s.executeQueryStatement(query));
+        for (int rep = 1; rep <= reps; rep++)
+          for (int k = 0; k < statements.size(); k++) {
+            String q = statements.get(k);
+            report(rep, k + 1, () -> s.executeQueryStatement(q));
+          }
       } finally {
         s.close();
       }
@@ -54,7 +65,7 @@ public class QueryBench {
 
   interface Query { SessionDataSet run() throws Exception; }
 
-  static void report(int rep, Query q) throws Exception {
+  static void report(int rep, int stmt, Query q) throws Exception {
     long cpu0 = cpuNanos(), t0 = System.nanoTime();
     long rows = 0, points = 0;
     double sink = 0;
@@ -84,8 +95,8 @@ public class QueryBench {
       }
     }
     double secs = (System.nanoTime() - t0) / 1e9, cpu = (cpuNanos() - cpu0) / 1e9;
-    System.out.printf("QRESULT rep=%d rows=%d points=%d wall_s=%.3f points_per_s=%.0f client_cpu_s_per_Mpts=%.4f checksum=%d sink=%.0f%n",
-        rep, rows, points, secs, points / secs, cpu / Math.max(1e-9, points / 1e6), rows + points, sink % 7);
+    System.out.printf("QRESULT rep=%d stmt=%d rows=%d points=%d wall_s=%.6f points_per_s=%.0f client_cpu_s_per_Mpts=%.4f checksum=%d sink=%.0f%n",
+        rep, stmt, rows, points, secs, points / secs, cpu / Math.max(1e-9, points / 1e6), rows + points, sink % 7);
   }
 
   static long cpuNanos() {

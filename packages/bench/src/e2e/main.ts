@@ -6,6 +6,7 @@ import { RESULTS_DATABASE, persistResults } from '../report/persist.js';
 import { writeResults } from '../report/write-results.js';
 import { collectEnvironment } from '../run/environment.js';
 import { runJava } from '../run/java.js';
+import { runJavaQueries } from '../run/java-queries.js';
 import { runQueryFileEntry } from '../run/query-file.js';
 import type { BenchConfig, RunResult } from '../types.js';
 import { compareCommand } from './compare-command.js';
@@ -90,12 +91,25 @@ async function main(): Promise<number> {
       }
       console.log(`running the Java client on the same workload (${config.workers * config.clients} thread(s)) ...`);
       java = { ...runJava(config, host, port), environment };
+      if (config.queries.length > 0) {
+        console.log(
+          `the Java client's queries: the same ${config.queries.length} x ${config.queryLoops} statements ...`,
+        );
+        java.queries = runJavaQueries(config, host, port);
+      }
       console.log(resultLine(java));
       runs.push(java);
       const ours = runs[0];
       console.log(
         `ours/Java points/s: ${(ours.pointsPerS / java.pointsPerS).toFixed(2)}x, client CPU per point: ${(ours.clientCpuSPerMpts / java.clientCpuSPerMpts).toFixed(2)}x`,
       );
+      for (const [kind, q] of Object.entries(java.queries ?? {})) {
+        const mine = ours.queries?.[kind];
+        if (mine !== undefined)
+          console.log(
+            `ours/Java ${kind}: rows/s ${(mine.rowsPerS / q.rowsPerS).toFixed(2)}x, p50 ${(mine.latency.p50 / q.latency.p50).toFixed(2)}x`,
+          );
+      }
     }
     if (runs.length > 1) console.log(compareTable(runs));
     if (config.out !== undefined) {

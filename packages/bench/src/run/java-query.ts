@@ -1,4 +1,7 @@
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { keyValues } from './key-values.js';
 
@@ -18,7 +21,8 @@ export interface ReadPass {
 export interface JavaQueryOptions {
   host: string;
   port: number;
-  sql: string;
+  /** one statement, or several read in turn (each rep reads them all) */
+  sql: string | readonly string[];
   fetchSize: number;
   reps: number;
   /** table model: a TableSession on `database` */
@@ -30,10 +34,20 @@ export interface JavaQueryOptions {
  * every value through its typed getter). One JVM per call: the first reps warm its JIT.
  */
 export function runJavaQuery(o: JavaQueryOptions): ReadPass[] {
-  const args = [`host=${o.host}`, `port=${o.port}`, `fetch=${o.fetchSize}`, `reps=${o.reps}`, `sql=${o.sql}`];
+  const args = [`host=${o.host}`, `port=${o.port}`, `fetch=${o.fetchSize}`, `reps=${o.reps}`];
+  const dir = typeof o.sql === 'string' ? undefined : mkdtempSync(join(tmpdir(), 'iotdb-bench-queries-'));
+  if (dir === undefined) args.push(`sql=${o.sql as string}`);
+  else {
+    writeFileSync(join(dir, 'queries.sql'), `${(o.sql as string[]).join('\n')}\n`);
+    args.push(`file=${join(dir, 'queries.sql')}`);
+  }
   if (o.database !== undefined) args.push('table=true', `database=${o.database}`);
-  const out = execFileSync('bash', [script, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-  return parseQueryResults(out);
+  try {
+    const out = execFileSync('bash', [script, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    return parseQueryResults(out);
+  } finally {
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** QueryBench's QRESULT lines; an error quoting the output when it printed none. */

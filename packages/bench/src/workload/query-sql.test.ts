@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { sampleConfig } from '../report/test-fixture.js';
 import { FIRST_ROW } from './generator.js';
 import { QUERY_KINDS } from './operations.js';
+import { querySqls } from '../run/queries.js';
 import { drawTarget, querySensors, querySql } from './query-sql.js';
 
 // custom workload, 6 types in 50 sensors: s0..s8 BOOLEAN, s9.. INT32, ...
@@ -75,5 +76,15 @@ describe('drawTarget', () => {
     expect(drawTarget(c, 0, 0, 500).startRow).toBe(FIRST_ROW);
     expect(drawTarget(c, 0, 0.999999, 500).startRow).toBe(FIRST_ROW + 400);
     expect(drawTarget(c, 0, 0.999999, 50).startRow).toBe(FIRST_ROW); // fewer rows than a range: from the first
+  });
+});
+
+describe('querySqls (--queries, and the Java side of --vs-java)', () => {
+  it('gives every reader the same statements, queryLoops of them', () => {
+    const c = { ...tree, queryLoops: 5, devices: 10, deviceCount: 10 };
+    const sqls = querySqls(c, 'TIME_RANGE');
+    expect(sqls).toHaveLength(5);
+    expect(querySqls(c, 'TIME_RANGE')).toEqual(sqls);
+    expect(new Set(sqls).size).toBeGreaterThan(1); // drawn over the devices and rows
   });
 });
