@@ -7,7 +7,7 @@ import { QUERY_KINDS, type QueryKind } from '../workload/operations.js';
 import { fixed, grouped, millis } from './numbers.js';
 import { TRACED_PREFIX, UNCORRECTED_PREFIX } from './result-fields.js';
 
-const COLUMNS: readonly [header: string, value: (l: LatencySummary) => number][] = [
+export const MATRIX_COLUMNS: readonly [header: string, value: (l: LatencySummary) => number][] = [
   ['AVG', (l) => l.avg],
   ['MIN', (l) => l.min],
   ['P10', (l) => l.p10],
@@ -24,7 +24,7 @@ const COLUMNS: readonly [header: string, value: (l: LatencySummary) => number][]
 /** iot-benchmark calls it SLOWEST_THREAD: per operation, the largest total time one client spent in it */
 const SLOWEST = 'SLOWEST_CLIENT';
 
-export const MATRIX_HEADERS: readonly string[] = ['operation', 'count', ...COLUMNS.map(([h]) => h), SLOWEST];
+export const MATRIX_HEADERS: readonly string[] = ['operation', 'count', ...MATRIX_COLUMNS.map(([h]) => h), SLOWEST];
 
 /**
  * The operations in report order: writes, then the query types in iot-benchmark's order, each followed by
@@ -52,7 +52,7 @@ export function matrixRows(r: RunResult, name: (s: string) => string = (s) => s)
   return ordered(r).map(([op, l]) => [
     name(op),
     grouped(l.count),
-    ...COLUMNS.map(([, value]) => millis(value(l))),
+    ...MATRIX_COLUMNS.map(([, value]) => millis(value(l))),
     slowest(r, op, millis),
   ]);
 }
@@ -65,7 +65,7 @@ export function matrixCsv(runs: readonly RunResult[]): string {
       r.label,
       op,
       String(l.count),
-      ...COLUMNS.map(([, value]) => fixed(value(l), 3)),
+      ...MATRIX_COLUMNS.map(([, value]) => fixed(value(l), 3)),
       slowest(r, op, (ms) => fixed(ms, 3)),
     ]),
   );

@@ -2,28 +2,15 @@
  * `--persist-results HOST:PORT`: each run's figures written into an IoTDB (tree model), in its own database
  * `root.iotdb_bench_results`, as iot-benchmark's TEST_DATA_PERSISTENCE does, timestamped with the run's start:
  * the run at `root.iotdb_bench_results.<label>` (points/s, ops/s, counts, CPU, client version and commit),
- * each operation's latency matrix at `root.iotdb_bench_results.<label>.<operation>` (ms). Names are reduced to
+ * each operation's count and latency matrix (latency-matrix.ts's columns, ms) at
+ * `root.iotdb_bench_results.<label>.<operation>`. Names are reduced to
  * letters, digits and `_`.
  */
 import { Session, TSDataType, type RecordInput } from '@iotdb/client';
-import type { LatencySummary, RunResult } from '../types.js';
+import type { RunResult } from '../types.js';
+import { MATRIX_COLUMNS } from './latency-matrix.js';
 
 export const RESULTS_DATABASE = 'root.iotdb_bench_results';
-
-const MATRIX: readonly (keyof LatencySummary)[] = [
-  'count',
-  'avg',
-  'min',
-  'p10',
-  'p25',
-  'p50',
-  'p75',
-  'p90',
-  'p95',
-  'p99',
-  'p999',
-  'max',
-];
 
 /** Writes the runs; returns the records written. Throws (with the server's status) when it cannot. */
 export async function persistResults(target: string, runs: readonly RunResult[]): Promise<number> {
@@ -93,9 +80,9 @@ function recordsOf(r: RunResult): RecordInput[] {
   const operations = Object.entries(r.latency).map(([op, l]): RecordInput => ({
     deviceId: `${device}.${pathNode(op)}`,
     timestamp,
-    measurements: [...MATRIX, 'slowest_client'],
-    dataTypes: [...MATRIX.map(() => TSDataType.DOUBLE), TSDataType.DOUBLE],
-    values: [...MATRIX.map((k) => l[k]), r.slowestClientMs?.[op] ?? null],
+    measurements: ['count', ...MATRIX_COLUMNS.map(([header]) => header.toLowerCase()), 'slowest_client'],
+    dataTypes: [TSDataType.INT64, ...MATRIX_COLUMNS.map(() => TSDataType.DOUBLE), TSDataType.DOUBLE],
+    values: [l.count, ...MATRIX_COLUMNS.map(([, value]) => value(l)), r.slowestClientMs?.[op] ?? null],
   }));
   return [run, ...operations];
 }

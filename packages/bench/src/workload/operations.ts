@@ -19,20 +19,6 @@ export type QueryKind = (typeof QUERY_KINDS)[number];
 export const OPERATIONS = ['INGESTION', ...QUERY_KINDS] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
-/** What each query asks, for --help and the docs. */
-export const QUERY_DESCRIPTIONS: Readonly<Record<QueryKind, string>> = {
-  PRECISE_POINT: 'the values at one timestamp',
-  TIME_RANGE: 'raw rows in a time range',
-  VALUE_RANGE: 'raw rows in a time range whose values exceed the lower bound',
-  AGG_RANGE: 'an aggregate over a time range',
-  AGG_VALUE: 'an aggregate over the values above the lower bound (all time)',
-  AGG_RANGE_VALUE: 'an aggregate over a time range and the values above the lower bound',
-  GROUP_BY: 'an aggregate per group-by interval over a time range',
-  LATEST_POINT: 'the latest value of each sensor',
-  RANGE_QUERY_DESC: 'TIME_RANGE, newest row first',
-  VALUE_RANGE_QUERY_DESC: 'VALUE_RANGE, newest row first',
-};
-
 /** The names `--queries` took before the query types, still accepted. */
 export const QUERY_ALIASES: Readonly<Record<string, QueryKind>> = {
   raw: 'TIME_RANGE',

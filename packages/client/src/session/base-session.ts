@@ -60,17 +60,17 @@ const QUARANTINE = { firstMs: 1_000, maxMs: 60_000 };
 const SET_DIALECT = /^\s*set\s+sql_dialect\s*=\s*(tree|table)\s*;?\s*$/i;
 
 /**
- * What tree and table sessions share. A session has a default node (the first reachable of
- * `nodeUrls`) and, with redirection, one more server session per DataNode that leads some of its
- * devices. Failures are retried as the retry policy says (retry/retry-policy.ts): writes through
- * restarts within the retry budget, queries and statements only when they never left the client.
- */
-/**
  * Where a pool notes, while the tracing channels are subscribed, how long its borrower waited for this
  * session (ms, opening it included); the next traced call reports it as `poolWaitMs`. Not public API.
  */
 export const POOL_WAIT = Symbol('iotdb.poolWait');
 
+/**
+ * What tree and table sessions share. A session has a default node (the first reachable of
+ * `nodeUrls`) and, with redirection, one more server session per DataNode that leads some of its
+ * devices. Failures are retried as the retry policy says (retry/retry-policy.ts): writes through
+ * restarts within the retry budget, queries and statements only when they never left the client.
+ */
 export abstract class BaseSession {
   [POOL_WAIT] = 0;
   protected readonly options: ResolvedSessionOptions;

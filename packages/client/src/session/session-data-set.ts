@@ -135,7 +135,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   /** a fetch ahead failed: nothing more is fetched ahead until the reader has met its error */
   #aheadFailed = false;
   #block: DecodedTsBlock | null = null;
-  /** what the block's rows read: its columns in `values` order */
+  /** what the block's rows read: its columns in `values` order (made when its first row is read) */
   #rowBlock: RowBlock | null = null;
   #row = 0;
   #closed = false;
@@ -259,10 +259,18 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
 
   /** A view of row r of the current block; with `int64As`/`timestampAs` 'number' an unsafe value throws here. */
   #rowAt(r: number): RowRecord {
-    const row = new RowRecord(this.#rowBlock!, r, this.#shape);
+    const row = new RowRecord((this.#rowBlock ??= this.#rowBlockOf(this.#block!)), r, this.#shape);
     if (this.#ctx.int64As === 'number') void row.values;
     if (this.#ctx.timestampAs === 'number') void row.timestamp;
     return row;
+  }
+
+  /** What a block's rows read (made for the first row read from it: columnar reads never need it). */
+  #rowBlockOf(block: DecodedTsBlock): RowBlock {
+    return rowBlock(
+      this.#hasTime ? { type: TSDataType.TIMESTAMP, values: block.times, nulls: null } : null,
+      this.#blockIndex.map((b) => block.columns[b]),
+    );
   }
 
   /** All rows not yet read, as columns (typed arrays handed over without a copy where the layout allows). */
@@ -357,11 +365,8 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
     if (this.#rawAt >= this.#raw.length) return false;
     const buf = this.#raw[this.#rawAt];
     this.#raw[this.#rawAt++] = undefined as unknown as Buffer; // let the frame go once decoded
-    const block = (this.#block = this.#decode(buf));
-    this.#rowBlock = rowBlock(
-      this.#hasTime ? { type: TSDataType.TIMESTAMP, values: block.times, nulls: null } : null,
-      this.#blockIndex.map((b) => block.columns[b]),
-    );
+    this.#block = this.#decode(buf);
+    this.#rowBlock = null;
     this.#row = 0;
     return true;
   }

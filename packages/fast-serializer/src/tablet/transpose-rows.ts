@@ -11,73 +11,53 @@ type Rows = readonly (readonly CellValue[])[];
  * Rows are read once each, in order (a row's cells are next to each other; a column's are not).
  */
 export function transposeRows(values: Rows, types: readonly TSDataType[], rows: number): ColumnInput[] {
-  const f32 = new Gather(types, rows, TSDataType.FLOAT, (n) => new Float32Array(n));
-  const i32 = new Gather(types, rows, TSDataType.INT32, (n) => new Int32Array(n));
-  const f64 = new Gather(
-    types,
-    rows,
-    [TSDataType.DOUBLE, TSDataType.INT64, TSDataType.TIMESTAMP],
-    (n) => new Float64Array(n),
-  );
-  for (let r = 0; r < rows; r++) {
-    const row = values[r];
-    f32.floats(row, r);
-    i32.ints(row, r);
-    f64.doubles(row, r);
-  }
+  const gathers = [
+    new Gather(types, rows, [TSDataType.FLOAT], (n) => new Float32Array(n)),
+    new Gather(types, rows, [TSDataType.INT32], (n) => new Int32Array(n)),
+    new Gather(types, rows, [TSDataType.DOUBLE, TSDataType.INT64, TSDataType.TIMESTAMP], (n) => new Float64Array(n)),
+  ];
+  for (let r = 0; r < rows; r++) for (const g of gathers) g.take(values[r], r);
   const out = new Array<ColumnInput>(types.length);
-  for (const g of [f32, i32, f64]) g.placeInto(out);
+  for (const g of gathers) g.placeInto(out);
   for (let c = 0; c < types.length; c++) out[c] ??= gatherPlain(values, c, rows);
   return out;
 }
 
-/** The columns of some types, each gathered into its typed array until a cell does not fit (then it is dropped). TypeScript-private fields: in these per-cell loops V8 loads them faster than #private ones. */
+/**
+ * The columns of some types, each gathered into its typed array until a cell does not fit (then it is
+ * dropped). A cell fits when the array gives it back unchanged, or (a float array) rounded to a finite
+ * value or NaN: a fraction or an out-of-range integer in INT32, a FLOAT that overflows to infinity, are left
+ * to the encoder's per-cell checks. TypeScript-private fields: in this per-cell loop V8 loads them faster
+ * than #private ones.
+ */
 class Gather<A extends Float32Array | Int32Array | Float64Array> {
   private readonly columns: number[] = [];
   private readonly arrays: (A | null)[] = [];
+  private readonly rounds: boolean;
 
-  constructor(types: readonly TSDataType[], rows: number, of: TSDataType | TSDataType[], make: (rows: number) => A) {
+  constructor(types: readonly TSDataType[], rows: number, of: readonly TSDataType[], make: (rows: number) => A) {
     types.forEach((t, c) => {
-      if (t === of || (Array.isArray(of) && of.includes(t))) {
+      if (of.includes(t)) {
         this.columns.push(c);
         this.arrays.push(make(rows));
       }
     });
+    this.rounds = !of.includes(TSDataType.INT32);
   }
 
-  floats(row: readonly CellValue[], r: number): void {
+  take(row: readonly CellValue[], r: number): void {
     for (let j = 0; j < this.columns.length; j++) {
       const out = this.arrays[j];
       if (out === null) continue;
       const v = row[this.columns[j]];
-      if (typeof v !== 'number') this.arrays[j] = null;
-      else {
-        out[r] = v;
-        const f = out[r];
-        // overflowed to infinity: the encoder's range error names the cell
-        if ((f === Infinity || f === -Infinity) && f !== v) this.arrays[j] = null;
+      if (typeof v !== 'number') {
+        this.arrays[j] = null;
+        continue;
       }
-    }
-  }
-
-  ints(row: readonly CellValue[], r: number): void {
-    for (let j = 0; j < this.columns.length; j++) {
-      const out = this.arrays[j];
-      if (out === null) continue;
-      const v = row[this.columns[j]];
-      if (typeof v !== 'number' || (v | 0) !== v) this.arrays[j] = null;
-      else out[r] = v;
-    }
-  }
-
-  /** DOUBLE, and INT64/TIMESTAMP as numbers (the encoder checks each is a safe integer as it writes it) */
-  doubles(row: readonly CellValue[], r: number): void {
-    for (let j = 0; j < this.columns.length; j++) {
-      const out = this.arrays[j];
-      if (out === null) continue;
-      const v = row[this.columns[j]];
-      if (typeof v !== 'number') this.arrays[j] = null;
-      else out[r] = v;
+      out[r] = v;
+      const got = out[r];
+      const fits = got === v || (this.rounds && (v !== v || (got !== Infinity && got !== -Infinity)));
+      if (!fits) this.arrays[j] = null;
     }
   }
 
