@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compareRuns, formatComparison, pairRuns } from './compare-runs.js';
+import { LatencyHistogram } from './histogram.js';
 import { sampleHistogram, sampleRun } from './test-fixture.js';
 
 /** A run whose throughput samples wobble by ±`wobble` around `pointsPerS`. */
@@ -34,6 +35,14 @@ describe('compare', () => {
     expect(p50(many).beyond).toBe(false);
   });
 
+  it('gives no noise estimate for a percentile whose interval runs past the samples (p99 of 20 operations)', () => {
+    const few = sampleRun('a', { histograms: { insertTablet: sampleHistogram(20, 4) } });
+    const many = sampleRun('a', { histograms: { insertTablet: sampleHistogram(100_000, 4) } });
+    const p99 = (r: typeof few) => compareRuns(r, r).find((f) => f.figure === 'insertTablet p99 ms')!;
+    expect(p99(few)).toMatchObject({ noise: null, beyond: null });
+    expect(p99(many).noise).not.toBeNull();
+  });
+
   it('pairs runs by label, or the only run of each file', () => {
     const [a, b, c] = [run('x', 1, 0), run('y', 1, 0), run('z', 1, 0)];
     expect(pairRuns([a, b], [b, a]).map(([l, r]) => [l.label, r.label])).toEqual([
@@ -42,6 +51,41 @@ describe('compare', () => {
     ]);
     expect(pairRuns([a], [c])).toHaveLength(1);
     expect(pairRuns([a, b], [c])).toHaveLength(0);
+  });
+
+  it("compares a mixed run's queries per type: rows/s, and p50/p99 with the noise of their histograms", () => {
+    const mixed = (rowsPerS: number) => {
+      const h = sampleHistogram(1_000, 8);
+      const latency = LatencyHistogram.from(h).summaryMs();
+      const r = sampleRun('mixed', {}, 1e6);
+      return {
+        ...r,
+        histograms: { ...r.histograms, TIME_RANGE: h },
+        latency: { ...r.latency, TIME_RANGE: latency },
+        queries: { TIME_RANGE: { ops: 1_000, rows: 10 * rowsPerS, rowsPerS, latency } },
+      };
+    };
+    const figures = compareRuns(mixed(500), mixed(1_000));
+    expect(figures.find((f) => f.figure === 'TIME_RANGE rows/s')).toMatchObject({ a: 500, b: 1_000, ratio: 2 });
+    expect(figures.find((f) => f.figure === 'TIME_RANGE p50 ms')).toMatchObject({ ratio: 1, beyond: false });
+    expect(figures.map((f) => f.figure)).toContain('points/s');
+  });
+
+  it('compares query-file runs by rows/s and latency, without the write figures they have none of', () => {
+    const statement = (rowsPerS: number) => {
+      const h = sampleHistogram(100, 5);
+      const latency = LatencyHistogram.from(h).summaryMs();
+      return sampleRun('count', {
+        points: 0,
+        pointsPerS: 0,
+        clientCpuSPerMpts: 0,
+        latency: { count: latency },
+        histograms: { count: h },
+        queries: { count: { ops: 100, rows: 100, rowsPerS, latency } },
+      });
+    };
+    const names = compareRuns(statement(50), statement(60)).map((f) => f.figure);
+    expect(names).toEqual(['count p50 ms', 'count p99 ms', 'count rows/s', 'peak RSS MB']);
   });
 
   it('prints one line per figure with its ratio and verdict', () => {

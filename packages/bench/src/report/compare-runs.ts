@@ -31,14 +31,16 @@ function throughputError(r: RunResult): number | null {
 
 /**
  * Relative half-width of a percentile's 95 % interval from its histogram: the values at the ranks
- * n·q ± 1.96·√(n·q·(1-q)) (the order-statistic interval), over the percentile itself.
+ * n·q ± 1.96·√(n·q·(1-q)) (the order-statistic interval), over the percentile itself. None when those ranks
+ * run past the samples (p99 of a few hundred operations): the run cannot bound that percentile.
  */
 function percentileError(data: HistogramData | undefined, q: number): number | null {
   if (data === undefined || data.count < 10) return null;
   const h = LatencyHistogram.from(data);
   const n = data.count;
   const spread = Z95 * Math.sqrt(n * q * (1 - q));
-  const at = (rank: number) => h.percentile((100 * Math.min(n, Math.max(1, rank))) / n);
+  if (n * q - spread < 1 || n * q + spread > n) return null;
+  const at = (rank: number) => h.percentile((100 * rank) / n);
   const value = h.percentile(100 * q);
   return value > 0 ? (at(n * q + spread) - at(n * q - spread)) / (2 * value) : null;
 }
@@ -50,25 +52,41 @@ function figure(name: string, a: number, b: number, errors: [number | null, numb
   return { figure: name, a, b, ratio, noise, beyond: noise === null ? null : Math.abs(ratio - 1) > noise };
 }
 
-/** The figures of `b` against `a`: throughput, latency of the main operation, client CPU, memory. */
+/**
+ * The figures of `b` against `a`: throughput, latency of the main operation, each query type both ran (rows/s,
+ * p50, p99), client CPU, memory. Runs that wrote nothing (query files) have no points/s or CPU per point.
+ */
 export function compareRuns(a: RunResult, b: RunResult): FigureComparison[] {
-  const opA = mainOperation(a);
-  const opB = mainOperation(b);
-  const figures = [figure('points/s', a.pointsPerS, b.pointsPerS, [throughputError(a), throughputError(b)])];
-  if (opA !== undefined && opB !== undefined) {
-    for (const [name, q] of [
+  const wrote = a.points > 0 || b.points > 0;
+  const figures: FigureComparison[] = [];
+  if (wrote) figures.push(figure('points/s', a.pointsPerS, b.pointsPerS, [throughputError(a), throughputError(b)]));
+  const main = mainOperation(a)?.kind;
+  if (main !== undefined && mainOperation(b) !== undefined)
+    figures.push(...latencyFigures(a, b, main, mainOperation(b)!.kind));
+  for (const [kind, qa] of Object.entries(a.queries ?? {})) {
+    const qb = b.queries?.[kind];
+    if (qb === undefined) continue;
+    figures.push(figure(`${kind} rows/s`, qa.rowsPerS, qb.rowsPerS, [null, null]));
+    if (kind !== main) figures.push(...latencyFigures(a, b, kind, kind));
+  }
+  if (wrote) figures.push(figure('client CPU s/Mpts', a.clientCpuSPerMpts, b.clientCpuSPerMpts, [null, null]));
+  figures.push(figure('peak RSS MB', a.peakRssMb, b.peakRssMb, [null, null]));
+  return figures;
+}
+
+/** p50 and p99 of an operation (named by a's kind), with the noise their histograms show. */
+function latencyFigures(a: RunResult, b: RunResult, kindA: string, kindB: string): FigureComparison[] {
+  const [la, lb] = [a.latency[kindA], b.latency[kindB]];
+  if (la === undefined || lb === undefined) return [];
+  return (
+    [
       ['p50', 0.5],
       ['p99', 0.99],
-    ] as const) {
-      const errors = [percentileError(a.histograms[opA.kind], q), percentileError(b.histograms[opB.kind], q)] as const;
-      figures.push(figure(`${opA.kind} ${name} ms`, opA.latency[name], opB.latency[name], [...errors]));
-    }
-  }
-  figures.push(
-    figure('client CPU s/Mpts', a.clientCpuSPerMpts, b.clientCpuSPerMpts, [null, null]),
-    figure('peak RSS MB', a.peakRssMb, b.peakRssMb, [null, null]),
-  );
-  return figures;
+    ] as const
+  ).map(([name, q]) => {
+    const errors = [percentileError(a.histograms[kindA], q), percentileError(b.histograms[kindB], q)] as const;
+    return figure(`${kindA} ${name} ms`, la[name], lb[name], [...errors]);
+  });
 }
 
 /** Runs of the two files paired by label (or the only run of each when both hold one). */

@@ -51,6 +51,21 @@ describe('resultLine', () => {
     expect(Number(f.get('workers'))).toBe(4);
   });
 
+  it("gives a query-file run's rows read and rate, and no write figures that it did not use", () => {
+    const latency = sampleRun('x').latency.insertTablet;
+    const r = sampleRun('count all', {
+      points: 0,
+      pointsPerS: 0,
+      latency: { count_all: latency },
+      queries: { count_all: { ops: 10, rows: 250, rowsPerS: 125, latency } },
+      queryFile: { sql: 'select count(s0) from root.x.**', concurrency: 3, repetitions: 5, line: 1 },
+    });
+    const f = parseResult(resultLine(r));
+    expect([f.get('method'), f.get('devices'), f.get('sensors'), f.get('batch_size')]).toEqual(['-', '-', '-', '-']);
+    expect([f.get('rows'), f.get('rows_per_s')]).toEqual(['250', '125']);
+    expect(parseResult(resultLine(sampleRun('writes', { queries: undefined }))).get('rows')).toBe('0');
+  });
+
   it('describes the op kind with the most samples', () => {
     const r = sampleRun('a');
     const f = parseResult(resultLine(r));
@@ -116,6 +131,22 @@ describe('compareTable', () => {
     expect(row('vs first')).toEqual(['1.00x', '2.00x', '0.50x']);
     expect(row('points/s')).toEqual(['1,000,000', '2,000,000', '500,000']);
     for (const name of ['ops/s', 'p50 ms', 'p99 ms', 'CPU s/Mpts', 'failed ops']) expect(row(name)).toHaveLength(3);
+  });
+
+  it('compares query runs (no points written) by the rows they read per second', () => {
+    const latency = sampleRun('x').latency.insertTablet;
+    const reading = (label: string, rowsPerS: number) =>
+      sampleRun(label, { points: 0, pointsPerS: 0, queries: { [label]: { ops: 10, rows: 100, rowsPerS, latency } } });
+    const lines = compareTable([reading('a', 400), reading('b', 1_000)]).split('\n');
+    const row = (name: string) =>
+      lines
+        .find((l) => l.trim().startsWith(name))
+        ?.trim()
+        .slice(name.length)
+        .trim()
+        .split(/\s+/);
+    expect(row('rows/s')).toEqual(['400', '1,000']);
+    expect(row('vs first')).toEqual(['1.00x', '2.50x']);
   });
 });
 

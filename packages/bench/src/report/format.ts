@@ -2,7 +2,7 @@
 import type { RunResult } from '../types.js';
 import { fixed, grouped, millis, span } from './numbers.js';
 import { MATRIX_HEADERS, matrixRows } from './latency-matrix.js';
-import { mainOperation, resultFields } from './result-fields.js';
+import { mainOperation, resultFields, rowsRead } from './result-fields.js';
 import { textTable } from './table.js';
 
 const MAX_ERRORS = 5;
@@ -75,17 +75,26 @@ export function resultLine(r: RunResult): string {
     .join(' ')}`;
 }
 
-/** One column per run (by position, so equal labels are fine); ratios are against the first run. */
+const rowsPerS = (r: RunResult): number => rowsRead(r, 'rowsPerS');
+
+/**
+ * One column per run (by position, so equal labels are fine); ratios are against the first run: of points/s,
+ * or of rows/s when the first run wrote nothing (query-file runs). A rows/s row when any run read rows.
+ */
 export function compareTable(results: RunResult[]): string {
   if (results.length === 0) return '  (no runs)';
-  const first = results[0].pointsPerS;
+  const rate = results[0].pointsPerS > 0 ? (r: RunResult) => r.pointsPerS : rowsPerS;
+  const first = rate(results[0]);
   const pct = (r: RunResult, p: 'p50' | 'p99'): string => {
     const l = mainOperation(r)?.latency;
     return l === undefined ? '-' : millis(l[p]);
   };
   const rows: [string, (r: RunResult) => string][] = [
     ['points/s', (r) => grouped(r.pointsPerS)],
-    ['vs first', (r) => (first > 0 ? `${fixed(r.pointsPerS / first, 2)}x` : 'n/a')],
+    ...(results.some((r) => r.queries !== undefined)
+      ? [['rows/s', (r: RunResult) => grouped(rowsPerS(r))] as [string, (r: RunResult) => string]]
+      : []),
+    ['vs first', (r) => (first > 0 ? `${fixed(rate(r) / first, 2)}x` : 'n/a')],
     ['ops/s', (r) => fixed(r.opsPerS, 1)],
     ['p50 ms', (r) => pct(r, 'p50')],
     ['p99 ms', (r) => pct(r, 'p99')],

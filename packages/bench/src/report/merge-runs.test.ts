@@ -59,6 +59,19 @@ describe('merge', () => {
     expect(m.histograms.insertTablet.count).toBe(1_000);
   });
 
+  it("adds up a mixed run's queries per type: operations, rows and rates; latency from the merged histograms", () => {
+    const latency = (ms: number[]) => LatencyHistogram.from(histogram(ms)).summaryMs();
+    const withQueries = (share: typeof shareA, ms: number[], rows: number, rowsPerS: number) => ({
+      ...share,
+      histograms: { ...share.histograms, TIME_RANGE: histogram(ms) },
+      queries: { TIME_RANGE: { ops: ms.length, rows, rowsPerS, latency: latency(ms) } },
+    });
+    const m = mergeShares([withQueries(shareA, [1, 2, 3], 30, 10), withQueries(shareB, [40, 50], 20, 5)]);
+    expect(m.queries).toEqual({ TIME_RANGE: { ops: 5, rows: 50, rowsPerS: 15, latency: latency([1, 2, 3, 40, 50]) } });
+    // --queries after the writes keeps no histogram (the fixture's raw/last): not merged rather than averaged
+    expect(mergeShares([shareA, shareB]).queries).toBeUndefined();
+  });
+
   it('refuses files whose labels do not match', () => {
     expect(() => mergeFiles([[shareA], [sampleRun('other')]])).toThrow(/no run labelled tree-insertTablet/);
   });

@@ -1,7 +1,8 @@
 /**
  * `iotdb-bench merge`: the result files of several machines, each having run its share of the devices
  * (`--device-offset/--device-count`) at the same time, as one run per label. Counts and CPU add up exactly,
- * latency percentiles come from the merged histograms (never averaged), throughput adds the shares' rates.
+ * latency percentiles come from the merged histograms (never averaged), throughput adds the shares' rates
+ * (points/s, and each query type's rows/s).
  */
 import type { RunResult } from '../types.js';
 import { slowestOf } from '../run/operation-stats.js';
@@ -42,8 +43,30 @@ export function mergeShares(shares: readonly RunResult[]): RunResult {
           ok: shares.every((r) => r.verify!.ok),
         }
       : undefined,
-    queries: undefined, // each share queried its own devices: their rates do not add up to one figure
+    queries: mergeQueries(shares, summarize(histograms)),
   };
+}
+
+/**
+ * A mixed run's per-type query figures: operations, rows and rows/s add up as points do (the shares ran at
+ * the same time, each over its own devices), latency from the merged histograms. Only the types with
+ * histograms: those of a mixed run; `--queries` after the writes keeps no histogram, so its figures cannot
+ * be merged exactly and are left out. Undefined when none is left.
+ */
+function mergeQueries(shares: readonly RunResult[], latency: RunResult['latency']): RunResult['queries'] {
+  const kinds = new Set(shares.flatMap((r) => Object.keys(r.queries ?? {})).filter((k) => latency[k] !== undefined));
+  if (kinds.size === 0) return undefined;
+  const merged: NonNullable<RunResult['queries']> = {};
+  for (const kind of kinds) {
+    const of = shares.map((r) => r.queries?.[kind]).filter((q) => q !== undefined);
+    merged[kind] = {
+      ops: of.reduce((n, q) => n + q.ops, 0),
+      rows: of.reduce((n, q) => n + q.rows, 0),
+      rowsPerS: of.reduce((n, q) => n + q.rowsPerS, 0),
+      latency: latency[kind],
+    };
+  }
+  return merged;
 }
 
 /** The shares' throughput samples added sample by sample (they ran at the same time, sampled alike). */

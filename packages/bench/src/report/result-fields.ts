@@ -35,15 +35,25 @@ export function token(s: string): string {
 
 type Field = readonly [key: string, value: (r: RunResult, op: string, lat: LatencySummary) => string];
 
+/** A figure of the write workload: '-' for a query-file run, which writes nothing. */
+const ofWrites =
+  (value: (r: RunResult) => string | number) =>
+  (r: RunResult): string =>
+    r.queryFile === undefined ? token(String(value(r))) : '-';
+
+/** Rows read by a run's queries, all types together, and their rate. */
+export const rowsRead = (r: RunResult, of: 'rows' | 'rowsPerS'): number =>
+  Object.values(r.queries ?? {}).reduce((n, q) => n + q[of], 0);
+
 const FIELDS: readonly Field[] = [
   ['label', (r) => token(r.label)],
   ['model', (r) => token(r.config.model)],
-  ['method', (r) => token(r.config.method)],
+  ['method', ofWrites((r) => r.config.method)],
   ['workers', (r) => String(r.config.workers)],
   ['clients', (r) => String(r.config.clients)],
-  ['devices', (r) => String(r.config.devices)],
-  ['sensors', (r) => String(r.config.sensors)],
-  ['batch_size', (r) => String(r.config.batchSize)],
+  ['devices', ofWrites((r) => r.config.devices)],
+  ['sensors', ofWrites((r) => r.config.sensors)],
+  ['batch_size', ofWrites((r) => r.config.batchSize)],
   ['points', (r) => fixed(r.points, 0)],
   ['wall_s', (r) => fixed(r.durationS, 3)],
   ['points_per_s', (r) => fixed(r.pointsPerS, 0)],
@@ -62,6 +72,8 @@ const FIELDS: readonly Field[] = [
   ['max', (_r, _op, l) => fixed(l.max, 3)],
   ['peak_rss_mb', (r) => fixed(r.peakRssMb, 1)],
   ['verify', (r) => (r.verify === undefined ? 'none' : r.verify.ok ? 'ok' : 'mismatch')],
+  ['rows', (r) => fixed(rowsRead(r, 'rows'), 0)],
+  ['rows_per_s', (r) => fixed(rowsRead(r, 'rowsPerS'), 0)],
 ];
 
 export const RESULT_KEYS: readonly string[] = FIELDS.map(([key]) => key);

@@ -56,7 +56,7 @@ export async function runQueryFileEntry(
   const latency = h.summaryMs();
   return {
     label: e.label,
-    config: { ...c, model: e.model, database: e.database },
+    config: { ...c, model: e.model, database: e.database, workers: 1, clients: e.concurrency },
     startedAt,
     durationS,
     points: 0,
