@@ -138,8 +138,9 @@ describe('iotdb-bench against a real server', () => {
       'passes',
       Record<string, { rows: number; points: number }[]>
     >;
-    const all = [...passes.rows, ...passes.columns, ...passes.java];
-    expect(all.map((p) => p.rows)).toEqual([303, 303, 303]); // 3 devices x (2 x 50 rows + the warm-up row)
+    expect(stdout).toMatch(/ours: columns \(batches\)/);
+    const all = [...passes.rows, ...passes.columns, ...passes.batches, ...passes.java];
+    expect(all.map((p) => p.rows)).toEqual([303, 303, 303, 303]); // 3 devices x (2 x 50 rows + the warm-up row)
     expect(new Set(all.map((p) => p.points)).size).toBe(1); // the same values, nulls skipped alike
   });
 

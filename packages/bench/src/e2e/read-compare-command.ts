@@ -3,7 +3,7 @@ import { Session, TableSession, type BaseSession } from '@iotdb/client';
 import { fixed } from '../report/numbers.js';
 import { textTable } from '../report/table.js';
 import { runJavaQuery, type ReadPass } from '../run/java-query.js';
-import { readAsColumns, readAsRows } from '../run/read-pass.js';
+import { readAsBatches, readAsColumns, readAsRows } from '../run/read-pass.js';
 
 const USAGE =
   'usage: iotdb-bench read-compare [--host H] [--port P] [--sql SQL] [--database DB (table model)] [--fetch-size N] [--rounds N] [--out FILE.json]';
@@ -19,12 +19,22 @@ interface Options {
   out: string | undefined;
 }
 
+/** The readers compared, in the order each round runs them; Java's is the baseline. */
+const READERS = [
+  { key: 'rows', name: 'ours: rows (for await)' },
+  { key: 'columns', name: 'ours: columns (toColumnar)' },
+  { key: 'batches', name: 'ours: columns (batches)' },
+  { key: 'java', name: 'Java: SessionDataSet iterator' },
+] as const;
+type ReaderKey = (typeof READERS)[number]['key'];
+type Passes = Record<ReaderKey, ReadPass[]>;
+
 /**
  * `iotdb-bench read-compare`: one statement read in the same run by our rows (`for await`, every value),
- * our columns (`toColumnar()`) and the Java client's iterator (java/QueryBench.java), alternating, `rounds`
- * times after an untimed warm-up of ours (Java warms up on its own first read in each JVM, which is not
- * counted); prints each round's points/s and the medians' ratios. 2 on bad usage, 1 when the readers did
- * not read the same rows and values.
+ * our columns (`toColumnar()`, and `batches()` streamed) and the Java client's iterator (java/QueryBench.java),
+ * alternating, `rounds` times after an untimed warm-up of ours (Java warms up on its own first read in each
+ * JVM, which is not counted); prints each round's points/s and the medians' ratios. 2 on bad usage, 1 when
+ * the readers did not read the same rows and values.
  */
 export async function readCompareCommand(args: readonly string[]): Promise<number> {
   let o: Options;
@@ -39,21 +49,23 @@ export async function readCompareCommand(args: readonly string[]): Promise<numbe
       ? new Session({ host: o.host, port: o.port })
       : new TableSession({ host: o.host, port: o.port, database: o.database });
   await session.open();
-  const passes: Record<'rows' | 'columns' | 'java', ReadPass[]> = { rows: [], columns: [], java: [] };
+  const read: Record<ReaderKey, () => Promise<ReadPass>> = {
+    rows: () => readAsRows(session, o.sql, o.fetchSize),
+    columns: () => readAsColumns(session, o.sql, o.fetchSize),
+    batches: () => readAsBatches(session, o.sql, o.fetchSize),
+    java: () => Promise.resolve(runJavaQuery({ ...o, reps: 2 }).at(-1)!), // a child process, run to its end
+  };
+  const passes: Passes = { rows: [], columns: [], batches: [], java: [] };
   try {
-    await readAsRows(session, o.sql, o.fetchSize); // warm-up
-    await readAsColumns(session, o.sql, o.fetchSize);
+    for (const { key } of READERS) if (key !== 'java') await read[key](); // warm-up
     for (let round = 1; round <= o.rounds; round++) {
-      passes.rows.push(await readAsRows(session, o.sql, o.fetchSize));
-      passes.columns.push(await readAsColumns(session, o.sql, o.fetchSize));
-      const java = runJavaQuery({ ...o, reps: 2 });
-      passes.java.push(java[java.length - 1]);
+      for (const { key } of READERS) passes[key].push(await read[key]());
       console.log(roundLine(round, passes));
     }
   } finally {
     await session.close();
   }
-  const all = [...passes.rows, ...passes.columns, ...passes.java];
+  const all = READERS.flatMap(({ key }) => passes[key]);
   const differ = all.find((p) => p.rows !== all[0].rows || p.points !== all[0].points);
   console.log(summary(o, passes));
   if (o.out !== undefined) writeFileSync(o.out, `${JSON.stringify({ options: o, passes }, null, 2)}\n`);
@@ -98,9 +110,10 @@ function parseOptions(args: readonly string[]): Options {
 
 const M = (p: ReadPass) => `${fixed(p.pointsPerS / 1e6, 2)} M`;
 
-function roundLine(round: number, p: Record<'rows' | 'columns' | 'java', ReadPass[]>): string {
-  const [rows, columns, java] = [p.rows.at(-1)!, p.columns.at(-1)!, p.java.at(-1)!];
-  return `round ${round}: ours rows ${M(rows)}, ours columns ${M(columns)}, Java iterator ${M(java)} values/s (${rows.rows} rows, ${rows.points} values)`;
+function roundLine(round: number, p: Passes): string {
+  const last = p.rows.at(-1)!;
+  const rates = READERS.map(({ key, name }) => `${name} ${M(p[key].at(-1)!)}`).join(', ');
+  return `round ${round}: ${rates} values/s (${last.rows} rows, ${last.points} values)`;
 }
 
 function median(values: readonly number[]): number {
@@ -108,27 +121,22 @@ function median(values: readonly number[]): number {
   return s.length % 2 === 1 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 }
 
-function summary(o: Options, p: Record<'rows' | 'columns' | 'java', ReadPass[]>): string {
-  const med = (k: 'rows' | 'columns' | 'java') => median(p[k].map((x) => x.pointsPerS));
-  const java = med('java');
-  const cpu = (k: 'rows' | 'columns' | 'java') => median(p[k].map((x) => x.cpuSPerMpts));
-  const row = (name: string, k: 'rows' | 'columns' | 'java') => [
+function summary(o: Options, p: Passes): string {
+  const med = (k: ReaderKey) => median(p[k].map((x) => x.pointsPerS));
+  const cpu = (k: ReaderKey) => median(p[k].map((x) => x.cpuSPerMpts));
+  const row = ({ key, name }: (typeof READERS)[number]) => [
     name,
-    p[k].map((x) => fixed(x.pointsPerS / 1e6, 2)).join(', '),
-    fixed(med(k) / 1e6, 2),
-    `${fixed(med(k) / java, 2)}x`,
-    fixed(cpu(k), 3),
-    `${fixed(cpu(k) / cpu('java'), 2)}x`,
+    p[key].map((x) => fixed(x.pointsPerS / 1e6, 2)).join(', '),
+    fixed(med(key) / 1e6, 2),
+    `${fixed(med(key) / med('java'), 2)}x`,
+    fixed(cpu(key), 3),
+    `${fixed(cpu(key) / cpu('java'), 2)}x`,
   ];
   return [
     `${o.sql} (fetch size ${o.fetchSize}), ${o.rounds} rounds:`,
     textTable(
       ['reader', 'M values/s per round', 'median', 'vs Java', 'client CPU s/M values', 'vs Java'],
-      [
-        row('ours: rows (for await)', 'rows'),
-        row('ours: columns (toColumnar)', 'columns'),
-        row('Java: SessionDataSet iterator', 'java'),
-      ],
+      READERS.map(row),
     ),
   ].join('\n');
 }

@@ -25,6 +25,19 @@ export async function readAsColumns(session: BaseSession, sql: string, fetchSize
   return pass(c.rowCount, points, t0, cpu0);
 }
 
+/** `sql` read as a stream of columnar batches (`batches()`, one per TsBlock), every cell looked at. */
+export async function readAsBatches(session: BaseSession, sql: string, fetchSize: number): Promise<ReadPass> {
+  const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
+  let rows = 0;
+  let points = 0;
+  for await (const c of (await session.executeQueryStatement(sql, { fetchSize })).batches()) {
+    rows += c.rowCount;
+    c.values.forEach((column, k) => (points += readColumn(column, c.nulls[k], c.rowCount)));
+  }
+  return pass(rows, points, t0, cpu0);
+}
+
 /** Reads every value of a column (one loop per array kind, as a columnar reader would); returns the non-null ones. */
 function readColumn(column: ColumnValues, nulls: Uint8Array | null, rows: number): number {
   let sink = 0;
@@ -32,7 +45,7 @@ function readColumn(column: ColumnValues, nulls: Uint8Array | null, rows: number
   else if (column instanceof Float32Array) for (let r = 0; r < rows; r++) sink += column[r];
   else if (column instanceof Int32Array || column instanceof Uint8Array)
     for (let r = 0; r < rows; r++) sink += column[r];
-  else if (column instanceof BigInt64Array) for (let r = 0; r < rows; r++) sink += Number(column[r] & 1n);
+  else if (column instanceof BigInt64Array) for (let r = 0; r < rows; r++) sink += column[r] === 0n ? 0 : 1;
   else for (let r = 0; r < rows; r++) sink += column[r]?.length ?? 0;
   sinkHole = sink;
   if (nulls === null) return rows;
