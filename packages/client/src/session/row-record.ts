@@ -85,8 +85,9 @@ export class RowRecord {
   /** The value of a column by its name as the server named it (`root.sg.d1.s1`, `time`, ...); 'Time' gives the timestamp. */
   getValue(column: string): IoTDBValue {
     const k = this.shape.index.get(column);
-    if (k === undefined && column === 'Time' && this.block.time !== null) return this.timestamp;
-    return cellValue(this.column(column), this.r, this.shape.int64As);
+    if (k !== undefined) return cellValue(this.block.columns[k], this.r, this.shape.int64As);
+    if (column === 'Time' && this.block.time !== null) return this.timestamp;
+    return noName(column, this.shape.index);
   }
 
   /** column name -> value, plus `Time` when the result has a time column */
