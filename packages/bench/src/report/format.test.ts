@@ -84,6 +84,14 @@ describe('resultLine', () => {
 });
 
 describe('formatReport', () => {
+  it('says whether an open-loop run kept its target rate (corrected latency is the latency at that rate only then)', () => {
+    const openLoop = (targetRate: number) =>
+      formatReport(sampleRun('open', { config: { ...sampleRun('x').config, targetRate } })); // 200 ops/s achieved
+    expect(openLoop(200)).toMatch(/open loop\s+target 200 ops\/s, achieved 200\.0: met/);
+    expect(openLoop(250)).toMatch(/open loop\s+target 250 ops\/s, achieved 200\.0: NOT met/);
+    expect(formatReport(sampleRun('closed'))).not.toContain('open loop');
+  });
+
   it('reports the figures and the latency table', () => {
     const text = formatReport(sampleRun('base'));
     expect(text).toContain('base');

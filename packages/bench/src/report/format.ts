@@ -35,6 +35,7 @@ export function formatReport(r: RunResult): string {
     `operations   ${grouped(r.okOps)} ok, ${failed} (${success})`,
     `points       ${grouped(r.points)}`,
     `throughput   ${grouped(r.pointsPerS)} points/s, ${fixed(r.opsPerS, 1)} ops/s`,
+    ...(c.targetRate > 0 && !q ? [openLoopLine(c.targetRate, r.opsPerS)] : []),
     `client CPU   ${fixed(r.clientCpuS, 2)} s (${fixed(r.clientCpuSPerMpts, 3)} s per million points)`,
     `peak RSS     ${fixed(r.peakRssMb, 1)} MB`,
   ];
@@ -66,6 +67,18 @@ export function formatReport(r: RunResult): string {
 function oneLine(s: string): string {
   const t = s.replace(/\s+/g, ' ').trim();
   return t.length > MAX_ERROR_LENGTH ? `${t.slice(0, MAX_ERROR_LENGTH - 3)}...` : t;
+}
+
+/**
+ * Whether an open-loop run kept its rate. 10 % slack: the clients' staggered starts and the last operations'
+ * latency stretch a run that kept its schedule a little past rate x time.
+ */
+function openLoopLine(targetRate: number, opsPerS: number): string {
+  const met = opsPerS >= 0.9 * targetRate;
+  const verdict = met
+    ? 'met'
+    : 'NOT met: each operation started later than the last; corrected latency grew with the run';
+  return `open loop    target ${targetRate} ops/s, achieved ${fixed(opsPerS, 1)}: ${verdict}`;
 }
 
 /** `RESULT key=value ...` on one line: the fields of result-fields.ts, no spaces inside values. */
