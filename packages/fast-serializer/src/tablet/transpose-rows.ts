@@ -3,69 +3,104 @@ import type { CellValue, ColumnInput } from './tablet-input.js';
 
 type Rows = readonly (readonly CellValue[])[];
 
+/** The columns of one kind gathered into typed arrays: `arrays[j]` holds column `columns[j]`, null once a cell did not fit. */
+interface Gathered<A> {
+  readonly columns: readonly number[];
+  readonly arrays: (A | null)[];
+}
+
 /**
  * Row-major values (`values[row][column]`, rows already checked to hold one value per column) as columns.
  * A numeric column whose cells are all plain numbers that its type holds exactly is gathered straight into
  * a typed array, which the encoder then copies as a block; any other column (text, nulls, bigints, a cell
  * the encoder must refuse) becomes a plain array and goes through the encoder's per-cell checks.
  * Rows are read once each, in order (a row's cells are next to each other; a column's are not).
+ *
+ * The typed arrays are views of one ArrayBuffer: forty arrays of 2-4 KB allocated each on its own took
+ * a third to a half of the gathering's time (measured, docs/PERFORMANCE.md "Row-major gather"). Each kind has its own loop, so that every
+ * store in it meets one typed-array kind.
  */
 export function transposeRows(values: Rows, types: readonly TSDataType[], rows: number): ColumnInput[] {
-  const gathers = [
-    new Gather(types, rows, [TSDataType.FLOAT], (n) => new Float32Array(n)),
-    new Gather(types, rows, [TSDataType.INT32], (n) => new Int32Array(n)),
-    new Gather(types, rows, [TSDataType.DOUBLE, TSDataType.INT64, TSDataType.TIMESTAMP], (n) => new Float64Array(n)),
-  ];
-  for (let r = 0; r < rows; r++) for (const g of gathers) g.take(values[r], r);
+  const doubleColumns = columnsOf(types, [TSDataType.DOUBLE, TSDataType.INT64, TSDataType.TIMESTAMP]);
+  const floatColumns = columnsOf(types, [TSDataType.FLOAT]);
+  const int32Columns = columnsOf(types, [TSDataType.INT32]);
+  // the 8-byte views first, so that every view starts aligned to its width
+  const store = new ArrayBuffer(rows * (8 * doubleColumns.length + 4 * (floatColumns.length + int32Columns.length)));
+  let offset = 0;
+  const carve = <A>(columns: number[], width: number, view: (at: number) => A): Gathered<A> => {
+    const arrays = columns.map(() => {
+      const array = view(offset);
+      offset += width * rows;
+      return array;
+    });
+    return { columns, arrays };
+  };
+  const doubles = carve(doubleColumns, 8, (at) => new Float64Array(store, at, rows));
+  const floats = carve(floatColumns, 4, (at) => new Float32Array(store, at, rows));
+  const int32s = carve(int32Columns, 4, (at) => new Int32Array(store, at, rows));
+  for (let r = 0; r < rows; r++) {
+    const row = values[r];
+    takeDoubles(row, r, doubles);
+    takeFloats(row, r, floats);
+    takeInt32s(row, r, int32s);
+  }
   const out = new Array<ColumnInput>(types.length);
-  for (const g of gathers) g.placeInto(out);
+  for (const g of [doubles, floats, int32s] as Gathered<ColumnInput>[]) {
+    g.columns.forEach((c, j) => {
+      const a = g.arrays[j];
+      if (a !== null) out[c] = a;
+    });
+  }
   for (let c = 0; c < types.length; c++) out[c] ??= gatherPlain(values, c, rows);
   return out;
 }
 
-/**
- * The columns of some types, each gathered into its typed array until a cell does not fit (then it is
- * dropped). A cell fits when the array gives it back unchanged, or (a float array) rounded to a finite
- * value or NaN: a fraction or an out-of-range integer in INT32, a FLOAT that overflows to infinity, are left
- * to the encoder's per-cell checks. TypeScript-private fields: in this per-cell loop V8 loads them faster
- * than #private ones.
- */
-class Gather<A extends Float32Array | Int32Array | Float64Array> {
-  private readonly columns: number[] = [];
-  private readonly arrays: (A | null)[] = [];
-  private readonly rounds: boolean;
+function columnsOf(types: readonly TSDataType[], of: readonly TSDataType[]): number[] {
+  const columns: number[] = [];
+  types.forEach((t, c) => {
+    if (of.includes(t)) columns.push(c);
+  });
+  return columns;
+}
 
-  constructor(types: readonly TSDataType[], rows: number, of: readonly TSDataType[], make: (rows: number) => A) {
-    types.forEach((t, c) => {
-      if (of.includes(t)) {
-        this.columns.push(c);
-        this.arrays.push(make(rows));
-      }
-    });
-    this.rounds = !of.includes(TSDataType.INT32);
+/** DOUBLE, INT64, TIMESTAMP: a Float64Array gives back any number it is given (NaN as NaN). */
+function takeDoubles(row: readonly CellValue[], r: number, g: Gathered<Float64Array>): void {
+  const { columns, arrays } = g;
+  for (let j = 0; j < columns.length; j++) {
+    const out = arrays[j];
+    if (out === null) continue;
+    const v = row[columns[j]];
+    if (typeof v === 'number') out[r] = v;
+    else arrays[j] = null;
   }
+}
 
-  take(row: readonly CellValue[], r: number): void {
-    for (let j = 0; j < this.columns.length; j++) {
-      const out = this.arrays[j];
-      if (out === null) continue;
-      const v = row[this.columns[j]];
-      if (typeof v !== 'number') {
-        this.arrays[j] = null;
-        continue;
-      }
-      out[r] = v;
-      const got = out[r];
-      const fits = got === v || (this.rounds && (v !== v || (got !== Infinity && got !== -Infinity)));
-      if (!fits) this.arrays[j] = null;
+/** FLOAT: rounded to float32 is fine, unless a finite value overflows to infinity (the encoder refuses it). */
+function takeFloats(row: readonly CellValue[], r: number, g: Gathered<Float32Array>): void {
+  const { columns, arrays } = g;
+  for (let j = 0; j < columns.length; j++) {
+    const out = arrays[j];
+    if (out === null) continue;
+    const v = row[columns[j]];
+    if (typeof v !== 'number') {
+      arrays[j] = null;
+      continue;
     }
+    out[r] = v;
+    const got = out[r];
+    if (got !== v && v === v && (got === Infinity || got === -Infinity)) arrays[j] = null;
   }
+}
 
-  placeInto(out: ColumnInput[]): void {
-    this.columns.forEach((c, j) => {
-      const a = this.arrays[j];
-      if (a !== null) out[c] = a;
-    });
+/** INT32: only integers in range (a fraction or a larger number is the encoder's to refuse). */
+function takeInt32s(row: readonly CellValue[], r: number, g: Gathered<Int32Array>): void {
+  const { columns, arrays } = g;
+  for (let j = 0; j < columns.length; j++) {
+    const out = arrays[j];
+    if (out === null) continue;
+    const v = row[columns[j]];
+    if (typeof v === 'number' && (v | 0) === v) out[r] = v;
+    else arrays[j] = null;
   }
 }
 
