@@ -16,9 +16,9 @@ interface Gathered<A> {
  * the encoder must refuse) becomes a plain array and goes through the encoder's per-cell checks.
  * Rows are read once each, in order (a row's cells are next to each other; a column's are not).
  *
- * The typed arrays are views of one ArrayBuffer: forty arrays of 2-4 KB allocated each on its own took
- * a third to a half of the gathering's time (measured, docs/PERFORMANCE.md "Row-major gather"). Each kind has its own loop, so that every
- * store in it meets one typed-array kind.
+ * The typed arrays are views of one ArrayBuffer: forty arrays of 2-4 KB allocated each on its own took a
+ * third to a half of the gathering's time (docs/PERFORMANCE.md, "Row-major gather in one allocation").
+ * Each kind has its own loop, so that every store in it meets one typed-array kind.
  */
 export function transposeRows(values: Rows, types: readonly TSDataType[], rows: number): ColumnInput[] {
   const doubleColumns = columnsOf(types, [TSDataType.DOUBLE, TSDataType.INT64, TSDataType.TIMESTAMP]);
