@@ -60,9 +60,8 @@ export function compareRuns(a: RunResult, b: RunResult): FigureComparison[] {
   const wrote = a.points > 0 || b.points > 0;
   const figures: FigureComparison[] = [];
   if (wrote) figures.push(figure('points/s', a.pointsPerS, b.pointsPerS, [throughputError(a), throughputError(b)]));
-  const main = mainOperation(a)?.kind;
-  if (main !== undefined && mainOperation(b) !== undefined)
-    figures.push(...latencyFigures(a, b, main, mainOperation(b)!.kind));
+  const [main, mainB] = [mainOperation(a)?.kind, mainOperation(b)?.kind];
+  if (main !== undefined && mainB !== undefined) figures.push(...latencyFigures(a, b, main, mainB));
   for (const [kind, qa] of Object.entries(a.queries ?? {})) {
     const qb = b.queries?.[kind];
     if (qb === undefined) continue;

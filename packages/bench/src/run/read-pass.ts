@@ -1,4 +1,4 @@
-import type { BaseSession, ColumnValues } from '@iotdb/client';
+import type { BaseSession, ColumnValues, ColumnarResult } from '@iotdb/client';
 import type { ReadPass } from './java-query.js';
 
 /** `sql` read as rows (`for await`), every value of every row through `row.values`. */
@@ -20,9 +20,7 @@ export async function readAsColumns(session: BaseSession, sql: string, fetchSize
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
   const c = await (await session.executeQueryStatement(sql, { fetchSize })).toColumnar();
-  let points = 0;
-  c.values.forEach((column, k) => (points += readColumn(column, c.nulls[k], c.rowCount)));
-  return pass(c.rowCount, points, t0, cpu0);
+  return pass(c.rowCount, readColumns(c), t0, cpu0);
 }
 
 /** `sql` read as a stream of columnar batches (`batches()`, one per TsBlock), every cell looked at. */
@@ -33,9 +31,14 @@ export async function readAsBatches(session: BaseSession, sql: string, fetchSize
   let points = 0;
   for await (const c of (await session.executeQueryStatement(sql, { fetchSize })).batches()) {
     rows += c.rowCount;
-    c.values.forEach((column, k) => (points += readColumn(column, c.nulls[k], c.rowCount)));
+    points += readColumns(c);
   }
   return pass(rows, points, t0, cpu0);
+}
+
+/** Reads every cell of a columnar result; returns the non-null ones. */
+function readColumns(c: ColumnarResult): number {
+  return c.values.reduce<number>((n, column, k) => n + readColumn(column, c.nulls[k], c.rowCount), 0);
 }
 
 /** Reads every value of a column (one loop per array kind, as a columnar reader would); returns the non-null ones. */

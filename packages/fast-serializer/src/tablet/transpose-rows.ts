@@ -21,9 +21,9 @@ interface Gathered<A> {
  * Each kind has its own loop, so that every store in it meets one typed-array kind.
  */
 export function transposeRows(values: Rows, types: readonly TSDataType[], rows: number): ColumnInput[] {
-  const doubleColumns = columnsOf(types, [TSDataType.DOUBLE, TSDataType.INT64, TSDataType.TIMESTAMP]);
-  const floatColumns = columnsOf(types, [TSDataType.FLOAT]);
-  const int32Columns = columnsOf(types, [TSDataType.INT32]);
+  const doubleColumns = columnsOfTypes(types, [TSDataType.DOUBLE, TSDataType.INT64, TSDataType.TIMESTAMP]);
+  const floatColumns = columnsOfTypes(types, [TSDataType.FLOAT]);
+  const int32Columns = columnsOfTypes(types, [TSDataType.INT32]);
   // the 8-byte views first, so that every view starts aligned to its width
   const store = new ArrayBuffer(rows * (8 * doubleColumns.length + 4 * (floatColumns.length + int32Columns.length)));
   let offset = 0;
@@ -55,7 +55,7 @@ export function transposeRows(values: Rows, types: readonly TSDataType[], rows: 
   return out;
 }
 
-function columnsOf(types: readonly TSDataType[], of: readonly TSDataType[]): number[] {
+function columnsOfTypes(types: readonly TSDataType[], of: readonly TSDataType[]): number[] {
   const columns: number[] = [];
   types.forEach((t, c) => {
     if (of.includes(t)) columns.push(c);
