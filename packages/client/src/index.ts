@@ -18,7 +18,7 @@ export { Pool } from './pool/pool.js';
 export type { PoolStats, ExecuteOptions } from './pool/pool.js';
 export type { PoolOptions } from './pool/pool-options.js';
 export { RowRecord } from './session/row-record.js';
-export type { IoTDBValue } from './session/row-record.js';
+export type { IoTDBValue } from './session/cell-value.js';
 export type { ColumnarResult } from './session/columnar.js';
 export type { SessionOptions, TableSessionOptions, Int64Mode, TimestampMode } from './session/options.js';
 export { CHANNELS } from './diagnostics/channels.js';

@@ -1,17 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { IoTDBValidationError } from '@iotdb/fast-serializer';
 import { TSDataType, type DecodedColumn } from '@iotdb/fast-serializer';
-import { RowRecord, cellValue, int64ToNumber, rowBlock, type RowShape } from './row-record.js';
+import { RowRecord, rowBlock, type RowShape } from './row-record.js';
 
 const col = (type: TSDataType, values: DecodedColumn['values'], nulls: number[] | null = null): DecodedColumn => ({
   type,
   values,
   nulls: nulls === null ? null : Uint8Array.from(nulls),
 });
-
-/** Every row of a column as cellValue gives it. */
-const jsColumn = (c: DecodedColumn, rows: number, int64As: 'bigint' | 'number') =>
-  Array.from({ length: rows }, (_, r) => cellValue(c, r, int64As));
 
 /** One row (row 0) of a block made of these columns; `time` null for a result without a time column. */
 function rowOf(time: bigint | null, columns: DecodedColumn[], shape: Partial<RowShape> & Pick<RowShape, 'index'>) {
@@ -23,61 +19,8 @@ function rowOf(time: bigint | null, columns: DecodedColumn[], shape: Partial<Row
     timestampAs: 'bigint',
     ...shape,
   };
-  return new RowRecord(rowBlock(timeColumn, columns), 0, full);
+  return new RowRecord(rowBlock(timeColumn, columns, 1, full.int64As), 0, full);
 }
-
-describe('cellValue', () => {
-  it('turns BOOLEAN 0/1 into false/true', () => {
-    expect(jsColumn(col(TSDataType.BOOLEAN, Uint8Array.from([0, 1])), 2, 'bigint')).toEqual([false, true]);
-  });
-
-  it('gives null for a null slot, whatever the slot holds', () => {
-    expect(jsColumn(col(TSDataType.INT32, Int32Array.from([0, 7]), [1, 0]), 2, 'bigint')).toEqual([null, 7]);
-    expect(jsColumn(col(TSDataType.BOOLEAN, Uint8Array.from([1, 0]), [1, 0]), 2, 'bigint')).toEqual([null, false]);
-    expect(jsColumn(col(TSDataType.DATE, Int32Array.from([0, 20000101]), [1, 0]), 2, 'bigint')).toEqual([
-      null,
-      new Date(Date.UTC(2000, 0, 1)),
-    ]);
-    expect(jsColumn(col(TSDataType.TEXT, ['', 'x'], [1, 0]), 2, 'bigint')).toEqual([null, 'x']);
-  });
-
-  it('turns DATE yyyymmdd into a Date at UTC midnight', () => {
-    const [d] = jsColumn(col(TSDataType.DATE, Int32Array.from([20240229])), 1, 'bigint') as Date[];
-    expect(d.toISOString()).toBe('2024-02-29T00:00:00.000Z');
-  });
-
-  it('gives INT64 and TIMESTAMP as bigint, or as number when asked', () => {
-    for (const type of [TSDataType.INT64, TSDataType.TIMESTAMP]) {
-      expect(jsColumn(col(type, BigInt64Array.from([-5n, 2n ** 63n - 1n])), 2, 'bigint')).toEqual([
-        -5n,
-        2n ** 63n - 1n,
-      ]);
-      expect(jsColumn(col(type, BigInt64Array.from([-5n, 2n ** 53n - 1n])), 2, 'number')).toEqual([
-        -5,
-        Number.MAX_SAFE_INTEGER,
-      ]);
-      // an unsafe value as a number would round: it throws instead
-      expect(() => jsColumn(col(type, BigInt64Array.from([2n ** 53n + 1n])), 1, 'number')).toThrow(/int64As: 'bigint'/);
-    }
-  });
-
-  it('gives other types as they are', () => {
-    expect(jsColumn(col(TSDataType.STRING, ['x', 'y']), 2, 'bigint')).toEqual(['x', 'y']);
-    const b = Buffer.from([1]);
-    expect(jsColumn(col(TSDataType.BLOB, [b]), 1, 'bigint')[0]).toBe(b);
-    expect(jsColumn(col(TSDataType.FLOAT, Float32Array.from([1.5])), 1, 'bigint')).toEqual([1.5]);
-    expect(jsColumn(col(TSDataType.DOUBLE, Float64Array.from([-0])), 1, 'bigint')).toEqual([-0]);
-  });
-});
-
-describe('int64ToNumber', () => {
-  it('converts safe integers exactly and refuses anything beyond 2^53 - 1', () => {
-    expect(int64ToNumber(9007199254740991n)).toBe(Number.MAX_SAFE_INTEGER);
-    expect(int64ToNumber(-9007199254740991n)).toBe(-Number.MAX_SAFE_INTEGER);
-    expect(() => int64ToNumber(9007199254740992n)).toThrow(IoTDBValidationError);
-    expect(() => int64ToNumber(-9007199254740992n)).toThrow(IoTDBValidationError);
-  });
-});
 
 describe('RowRecord', () => {
   const index = new Map([

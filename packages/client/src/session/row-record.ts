@@ -6,11 +6,10 @@ import {
   timeToDate,
   type DecodedColumn,
 } from '@iotdb/fast-serializer';
+import { cellValue, int64ToNumber, type IoTDBValue } from './cell-value.js';
 import type { TimestampPrecision } from './node-session.js';
 import type { Int64Mode, TimestampMode } from './options.js';
-
-/** A query cell in JS: BOOLEAN boolean, INT32/FLOAT/DOUBLE number, INT64/TIMESTAMP bigint (or number), DATE Date, TEXT/STRING string, BLOB Buffer. */
-export type IoTDBValue = boolean | number | bigint | string | Date | Buffer | null;
+import { RowValues } from './row-values.js';
 
 /** What every row of one result shares: column names, declared types, how times and INT64 are given. */
 export interface RowShape {
@@ -33,11 +32,23 @@ export interface RowBlock {
   readonly columns: readonly DecodedColumn[];
   /** the columns by 1-based position - 1: the time column first when there is one (the typed getters' numbering) */
   readonly positions: readonly DecodedColumn[];
+  /** the rows' `values` arrays, made as they are read */
+  readonly values: RowValues;
 }
 
-/** A RowBlock of a time column (or null) and the value columns. */
-export function rowBlock(time: DecodedColumn | null, columns: readonly DecodedColumn[]): RowBlock {
-  return { time, columns, positions: time === null ? columns : [time, ...columns] };
+/** A RowBlock of `rows` rows: a time column (or null) and the value columns, INT64 given as `int64As` says. */
+export function rowBlock(
+  time: DecodedColumn | null,
+  columns: readonly DecodedColumn[],
+  rows: number,
+  int64As: Int64Mode,
+): RowBlock {
+  return {
+    time,
+    columns,
+    positions: time === null ? columns : [time, ...columns],
+    values: new RowValues(columns, rows, int64As),
+  };
 }
 
 /**
@@ -75,11 +86,7 @@ export class RowRecord {
 
   /** the value columns, in `SessionDataSet.columnNames` order without `Time` (made on first use) */
   get values(): readonly IoTDBValue[] {
-    if (this.valuesMade !== undefined) return this.valuesMade;
-    const columns = this.block.columns;
-    const out = new Array<IoTDBValue>(columns.length);
-    for (let k = 0; k < columns.length; k++) out[k] = cellValue(columns[k], this.r, this.shape.int64As);
-    return (this.valuesMade = out);
+    return (this.valuesMade ??= this.block.values.of(this.r));
   }
 
   /** The value of a column by its name as the server named it (`root.sg.d1.s1`, `time`, ...); 'Time' gives the timestamp. */
@@ -210,37 +217,3 @@ const DOUBLES = mask(TSDataType.FLOAT, TSDataType.DOUBLE);
 const TIMESTAMPS = mask(TSDataType.TIMESTAMP);
 const DATES = mask(TSDataType.DATE);
 const BLOBS = mask(TSDataType.BLOB);
-
-/** INT64 as number, refusing to round. */
-export function int64ToNumber(v: bigint): number {
-  const n = Number(v);
-  if (!Number.isSafeInteger(n)) {
-    throw new IoTDBValidationError(
-      'int64As',
-      `INT64 value ${v} is beyond Number.MAX_SAFE_INTEGER; use int64As: 'bigint'`,
-    );
-  }
-  return n;
-}
-
-/** Row r of a decoded column as a JS value (INT64 and TIMESTAMP as `int64As` says; an unsafe one as number throws). */
-export function cellValue(col: DecodedColumn, r: number, int64As: Int64Mode): IoTDBValue {
-  if (col.nulls !== null && col.nulls[r] === 1) return null;
-  switch (col.type) {
-    case TSDataType.BOOLEAN:
-      return (col.values as Uint8Array)[r] === 1;
-    case TSDataType.INT64:
-    case TSDataType.TIMESTAMP: {
-      const v = (col.values as BigInt64Array)[r];
-      return int64As === 'number' ? int64ToNumber(v) : v;
-    }
-    case TSDataType.DATE:
-      return decodeDate((col.values as Int32Array)[r]);
-    case TSDataType.INT32:
-    case TSDataType.FLOAT:
-    case TSDataType.DOUBLE:
-      return (col.values as Int32Array | Float32Array | Float64Array)[r];
-    default:
-      return (col.values as (string | Buffer | null)[])[r];
-  }
-}

@@ -1,5 +1,5 @@
 import type { CellValue, TSDataTypeName } from '@iotdb/fast-serializer';
-import type { IoTDBValue } from '../session/row-record.js';
+import type { IoTDBValue } from '../session/cell-value.js';
 
 /** What a written cell reads back as (int64As 'bigint'). */
 export function expectedReadBack(type: TSDataTypeName, v: CellValue): IoTDBValue {

@@ -1,0 +1,39 @@
+import { IoTDBValidationError, TSDataType, decodeDate, type DecodedColumn } from '@iotdb/fast-serializer';
+import type { Int64Mode } from './options.js';
+
+/** A query cell in JS: BOOLEAN boolean, INT32/FLOAT/DOUBLE number, INT64/TIMESTAMP bigint (or number), DATE Date, TEXT/STRING string, BLOB Buffer. */
+export type IoTDBValue = boolean | number | bigint | string | Date | Buffer | null;
+
+/** INT64 as number, refusing to round. */
+export function int64ToNumber(v: bigint): number {
+  const n = Number(v);
+  if (!Number.isSafeInteger(n)) {
+    throw new IoTDBValidationError(
+      'int64As',
+      `INT64 value ${v} is beyond Number.MAX_SAFE_INTEGER; use int64As: 'bigint'`,
+    );
+  }
+  return n;
+}
+
+/** Row r of a decoded column as a JS value (INT64 and TIMESTAMP as `int64As` says; an unsafe one as number throws). */
+export function cellValue(col: DecodedColumn, r: number, int64As: Int64Mode): IoTDBValue {
+  if (col.nulls !== null && col.nulls[r] === 1) return null;
+  switch (col.type) {
+    case TSDataType.BOOLEAN:
+      return (col.values as Uint8Array)[r] === 1;
+    case TSDataType.INT64:
+    case TSDataType.TIMESTAMP: {
+      const v = (col.values as BigInt64Array)[r];
+      return int64As === 'number' ? int64ToNumber(v) : v;
+    }
+    case TSDataType.DATE:
+      return decodeDate((col.values as Int32Array)[r]);
+    case TSDataType.INT32:
+    case TSDataType.FLOAT:
+    case TSDataType.DOUBLE:
+      return (col.values as Int32Array | Float32Array | Float64Array)[r];
+    default:
+      return (col.values as (string | Buffer | null)[])[r];
+  }
+}
