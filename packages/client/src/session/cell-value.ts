@@ -4,10 +4,16 @@ import type { Int64Mode } from './options.js';
 /** A query cell in JS: BOOLEAN boolean, INT32/FLOAT/DOUBLE number, INT64/TIMESTAMP bigint (or number), DATE Date, TEXT/STRING string, BLOB Buffer. */
 export type IoTDBValue = boolean | number | bigint | string | Date | Buffer | null;
 
+/** INT64 as number, or undefined when the number would round (beyond 2^53 - 1 either way). */
+export function int64AsSafeNumber(v: bigint): number | undefined {
+  const n = Number(v);
+  return Number.isSafeInteger(n) ? n : undefined;
+}
+
 /** INT64 as number, refusing to round. */
 export function int64ToNumber(v: bigint): number {
-  const n = Number(v);
-  if (!Number.isSafeInteger(n)) {
+  const n = int64AsSafeNumber(v);
+  if (n === undefined) {
     throw new IoTDBValidationError(
       'int64As',
       `INT64 value ${v} is beyond Number.MAX_SAFE_INTEGER; use int64As: 'bigint'`,

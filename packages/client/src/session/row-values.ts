@@ -1,5 +1,5 @@
 import { TSDataType, type DecodedColumn } from '@iotdb/fast-serializer';
-import { cellValue, type IoTDBValue } from './cell-value.js';
+import { cellValue, int64AsSafeNumber, type IoTDBValue } from './cell-value.js';
 import type { Int64Mode } from './options.js';
 
 /** The first run of a sequential read; each run after it doubles, up to the last. */
@@ -123,8 +123,8 @@ function fillLongs(run: IoTDBValue[][], k: number, values: BigInt64Array, from: 
 
 function fillLongsAsNumbers(run: IoTDBValue[][], k: number, values: BigInt64Array, from: number, n: number): number {
   for (let i = 0; i < n; i++) {
-    const v = Number(values[from + i]);
-    if (!Number.isSafeInteger(v)) return i;
+    const v = int64AsSafeNumber(values[from + i]);
+    if (v === undefined) return i;
     run[i][k] = v;
   }
   return n;
