@@ -42,6 +42,8 @@ export type {
 export { prepareTablet, prepareTableTablet, dataTypeCode, sortOrder } from './tablet/prepare-tablet.js';
 export type { PreparedTablet } from './tablet/prepare-tablet.js';
 export { StridedColumn } from './tablet/strided-column.js';
+export { RowMajorColumn, columnCells } from './tablet/row-major-column.js';
+export type { PreparedColumn } from './tablet/row-major-column.js';
 export { valuesUpperBound, writeTimestamps, writeValues, bitmapBytes } from './tablet/encode-tablet.js';
 export { encodeTabletPlain, plainInsertTabletReq } from './tablet/plain-tablet-encoder.js';
 export { checkCell, cellError, isInt64, overflowsFloat32 } from './tablet/cell.js';

@@ -1,5 +1,6 @@
 import {
   ColumnCategory,
+  columnCells,
   prepareTableTablet,
   type PreparedTablet,
   type TableTablet,
@@ -93,8 +94,6 @@ function tablePlan(
 /** The device of a source row: the table and its TAG values (the key of table-model redirects). */
 function deviceKeys(p: PreparedTablet): (row: number) => string {
   // TAG columns are of type STRING
-  const tags = p.columnCategories!.flatMap((c, i) =>
-    c === ColumnCategory.TAG ? [p.columns[i] as ArrayLike<string | null | undefined>] : [],
-  );
+  const tags = p.columnCategories!.flatMap((c, i) => (c === ColumnCategory.TAG ? [columnCells(p.columns[i])] : []));
   return (row) => [p.prefixPath, ...tags.map((col) => String(col[row] ?? ''))].join('\u0000');
 }

@@ -9,6 +9,7 @@ import type { PreparedTablet } from './prepare-tablet.js';
 import { copySwapped, scratchBuffer } from './scratch.js';
 import type { CellValue, ColumnInput } from './tablet-input.js';
 import { StridedColumn } from './strided-column.js';
+import { RowMajorColumn } from './row-major-column.js';
 import { INT64_MAX, INT64_MIN } from '../types/int64.js';
 
 /**
@@ -65,20 +66,27 @@ export function valuesUpperBound(p: PreparedTablet): number {
       continue;
     }
     const col = columns[c];
-    if (!isArray(col)) throw typedArrayMismatch(p, c);
+    if (!isArray(col) && !(col instanceof RowMajorColumn)) throw typedArrayMismatch(p, c);
+    const { of, k } = cellsOf(col);
     const isBlob = types[c] === TSDataType.BLOB;
     bytes += 4 * rows;
     // every cell of the column, also when only some rows are sent (`order` a subset): still an upper bound
-    for (let r = 0; r < col.length; r++) {
-      const v: CellValue = col[r];
-      if (v == null) continue;
-      if (!isBlob && typeof v === 'string') bytes += 3 * v.length;
-      else if (v instanceof Uint8Array)
-        bytes += v.length; // TEXT and STRING take bytes too (sent as they are)
-      else throw badCell(p, c, r, v);
-    }
+    // two loops, not one choosing per cell: see Cells
+    let r = 0;
+    let n: number;
+    if (k < 0) for (; r < of.length && (n = binaryBytes(of[r] as CellValue, isBlob)) >= 0; r++) bytes += n;
+    else for (; r < of.length && (n = binaryBytes((of[r] as Row)[k], isBlob)) >= 0; r++) bytes += n;
+    if (r < of.length) throw badCell(p, c, r, k < 0 ? of[r] : (of[r] as Row)[k]);
   }
   return bytes;
+}
+
+/** The most bytes a TEXT, STRING or BLOB cell takes (0 for null), or -1 for a cell the column does not take. */
+function binaryBytes(v: CellValue, isBlob: boolean): number {
+  if (v == null) return 0;
+  if (!isBlob && typeof v === 'string') return 3 * v.length;
+  if (v instanceof Uint8Array) return v.length; // TEXT and STRING take bytes too (sent as they are)
+  return -1;
 }
 
 /** Writes `timestamps` (rows x int64) at out[pos]; returns the end offset. */
@@ -86,7 +94,7 @@ export function writeTimestamps(out: Buffer, pos: number, p: PreparedTablet): nu
   const { rows, order } = p;
   const ts = p.timestamps;
   if (ts instanceof BigInt64Array && order === null) copySwapped(out, pos, ts.buffer, ts.byteOffset, rows * 8, 8);
-  else writeInt64s(out, pos, ts, rows, order, -1, p);
+  else writeInt64s(out, pos, { of: ts, k: -1 }, rows, order, -1, p);
   return pos + rows * 8;
 }
 
@@ -95,9 +103,7 @@ export function writeValues(out: Buffer, pos: number, p: PreparedTablet): number
   const { rows, types, columns, order } = p;
   const hasNull = new Uint8Array(types.length);
   for (let c = 0; c < types.length; c++) {
-    const col = columns[c];
-    const type = types[c];
-    const end = writeColumn(out, pos, p, c, col, type, rows, order);
+    const end = writeColumn(out, pos, p, c, rows);
     if (p.nullMasks?.[c] != null) {
       hasNull[c] = 1;
       pos = Math.abs(end);
@@ -120,9 +126,11 @@ export function writeValues(out: Buffer, pos: number, p: PreparedTablet): number
     if (mask != null) {
       for (let r = 0; r < rows; r++) if (mask[order === null ? r : order[r]] === 1) out[pos + (r >> 3)] |= 1 << (r & 7);
     } else {
-      const col = columns[c] as readonly CellValue[];
-      for (let r = 0; r < rows; r++)
-        if (col[order === null ? r : order[r]] == null) out[pos + (r >> 3)] |= 1 << (r & 7);
+      const { of, k } = cellsOf(columns[c] as readonly CellValue[] | RowMajorColumn);
+      for (let r = 0; r < rows; r++) {
+        const src = order === null ? r : order[r];
+        if ((k < 0 ? of[src] : (of[src] as Row)[k]) == null) out[pos + (r >> 3)] |= 1 << (r & 7);
+      }
     }
     if (order === null) for (let r = rows; r < n * 8; r++) out[pos + (r >> 3)] |= 1 << (r & 7);
     pos += n;
@@ -130,131 +138,241 @@ export function writeValues(out: Buffer, pos: number, p: PreparedTablet): number
   return pos;
 }
 
+/**
+ * A column's cells for the loops that check and write them one by one: a plain (or typed) array, k = -1, or
+ * row-major input read in place, `of` the rows and k the column's place in each row. Each writer has a loop for
+ * each, both calling the same inlined `put` of the type: one loop choosing per cell made V8 box every number of a
+ * plain array to merge it with the rows' cells (plain columns then took 1.1x the time), and one shared function
+ * reading any column's cells meets every array kind at one element load (both measured slower than the copy of
+ * the rows into columns this replaced; docs/PERFORMANCE.md "Row-major tablets read in place").
+ */
+interface Cells {
+  readonly of: ArrayLike<unknown>;
+  readonly k: number;
+}
+
+type Row = readonly CellValue[];
+
+function cellsOf(col: ColumnInput | RowMajorColumn): Cells {
+  return col instanceof RowMajorColumn ? { of: col.rows, k: col.index } : { of: col, k: -1 };
+}
+
 /** Writes one column; returns its end offset, negated when the column holds a null. */
-function writeColumn(
-  out: Buffer,
-  pos: number,
-  p: PreparedTablet,
-  c: number,
-  col: ColumnInput | StridedColumn,
-  type: TSDataType,
-  rows: number,
-  order: Uint32Array | null,
-): number {
-  if (col instanceof StridedColumn) return writeStrided(out, pos, col, type, rows, order);
-  let nulls = false;
+function writeColumn(out: Buffer, pos: number, p: PreparedTablet, c: number, rows: number): number {
+  const col = p.columns[c];
+  const type = p.types[c];
+  if (col instanceof StridedColumn) return writeStrided(out, pos, col, type, rows, p.order);
+  if (p.order === null && isTypedColumnOf(col, type)) {
+    const width = FIXED_WIDTH[type] as 4 | 8;
+    copySwapped(out, pos, col.buffer, col.byteOffset, rows * width, width);
+    return pos + rows * width;
+  }
+  const cells = cellsOf(col);
   switch (type) {
-    case TSDataType.BOOLEAN: {
-      if (!isArray(col)) throw typedArrayMismatch(p, c);
-      for (let r = 0; r < rows; r++) {
-        const src = order === null ? r : order[r];
-        const v: CellValue = col[src];
-        if (v === true) out[pos + r] = 1;
-        else if (v === false) out[pos + r] = 0;
-        else if (v == null) {
-          out[pos + r] = 0;
-          nulls = true;
-        } else throw badCell(p, c, src, v);
-      }
-      pos += rows;
-      break;
-    }
+    case TSDataType.BOOLEAN:
+      if (!isArray(col) && !(col instanceof RowMajorColumn)) throw typedArrayMismatch(p, c);
+      return writeBooleans(out, pos, cells, rows, p, c);
     case TSDataType.INT32:
-    case TSDataType.DATE: {
-      if (col instanceof Int32Array && type === TSDataType.INT32 && order === null) {
-        copySwapped(out, pos, col.buffer, col.byteOffset, rows * 4, 4);
-        return pos + rows * 4;
-      }
-      const buf = scratchBuffer(rows * 4);
-      const s = new Int32Array(buf, 0, rows);
-      const isDate = type === TSDataType.DATE;
-      for (let r = 0; r < rows; r++) {
-        const src = order === null ? r : order[r];
-        const v = col[src];
-        if (typeof v === 'number' && !isDate && (v | 0) === v) s[r] = v;
-        else if (v == null) {
-          s[r] = isDate ? DATE_NULL : INT32_NULL;
-          nulls = true;
-        } else if (isDate) s[r] = encodeDate(cellField(p, c, src), v);
-        else throw badCell(p, c, src, v);
-      }
-      copySwapped(out, pos, buf, 0, rows * 4, 4);
-      pos += rows * 4;
-      break;
-    }
-    case TSDataType.FLOAT: {
-      if (col instanceof Float32Array && order === null) {
-        copySwapped(out, pos, col.buffer, col.byteOffset, rows * 4, 4);
-        return pos + rows * 4;
-      }
-      const buf = scratchBuffer(rows * 4);
-      const s = new Float32Array(buf, 0, rows);
-      for (let r = 0; r < rows; r++) {
-        const src = order === null ? r : order[r];
-        const v = col[src];
-        if (typeof v === 'number') {
-          s[r] = v;
-          const f = s[r]; // the float32 it became: infinite only when v already was, or overflowed
-          if ((f === Infinity || f === -Infinity) && f !== v) throw floatRangeError(cellField(p, c, src), v);
-        } else if (v == null) {
-          s[r] = FLOAT_NULL;
-          nulls = true;
-        } else throw badCell(p, c, src, v);
-      }
-      copySwapped(out, pos, buf, 0, rows * 4, 4);
-      pos += rows * 4;
-      break;
-    }
-    case TSDataType.DOUBLE: {
-      if (col instanceof Float64Array && order === null) {
-        copySwapped(out, pos, col.buffer, col.byteOffset, rows * 8, 8);
-        return pos + rows * 8;
-      }
-      const buf = scratchBuffer(rows * 8);
-      const s = new Float64Array(buf, 0, rows);
-      for (let r = 0; r < rows; r++) {
-        const src = order === null ? r : order[r];
-        const v = col[src];
-        if (typeof v === 'number') s[r] = v;
-        else if (v == null) {
-          s[r] = DOUBLE_NULL;
-          nulls = true;
-        } else throw badCell(p, c, src, v);
-      }
-      copySwapped(out, pos, buf, 0, rows * 8, 8);
-      pos += rows * 8;
-      break;
-    }
+    case TSDataType.DATE:
+      return writeInt32s(out, pos, cells, rows, p, c);
+    case TSDataType.FLOAT:
+      return writeFloats(out, pos, cells, rows, p, c);
+    case TSDataType.DOUBLE:
+      return writeDoubles(out, pos, cells, rows, p, c);
     case TSDataType.INT64:
     case TSDataType.TIMESTAMP: {
-      if (col instanceof BigInt64Array && order === null) {
-        copySwapped(out, pos, col.buffer, col.byteOffset, rows * 8, 8);
-        return pos + rows * 8;
-      }
-      nulls = writeInt64s(out, pos, col, rows, order, c, p);
-      pos += rows * 8;
-      break;
+      const end = pos + rows * 8;
+      return writeInt64s(out, pos, cells, rows, p.order, c, p) ? -end : end;
     }
-    default: {
-      // TEXT, STRING, BLOB: cells were checked by valuesUpperBound
-      const cells = col as readonly CellValue[];
-      for (let r = 0; r < rows; r++) {
-        const v = cells[order === null ? r : order[r]];
-        let n = 0;
-        if (typeof v === 'string') n = writeUtf8(out, pos + 4, v);
-        else if (v instanceof Uint8Array) {
-          out.set(v, pos + 4);
-          n = v.length;
-        } else nulls = true;
-        out[pos] = n >>> 24;
-        out[pos + 1] = n >>> 16;
-        out[pos + 2] = n >>> 8;
-        out[pos + 3] = n;
-        pos += 4 + n;
-      }
+    default:
+      return writeBinaries(out, pos, cells, rows, p.order);
+  }
+}
+
+/** A typed array whose elements go on the wire as they are (byte-swapped) for this column type. */
+function isTypedColumnOf(
+  col: ColumnInput | RowMajorColumn,
+  type: TSDataType,
+): col is Int32Array | Float32Array | Float64Array | BigInt64Array {
+  switch (type) {
+    case TSDataType.INT32:
+      return col instanceof Int32Array;
+    case TSDataType.FLOAT:
+      return col instanceof Float32Array;
+    case TSDataType.DOUBLE:
+      return col instanceof Float64Array;
+    case TSDataType.INT64:
+    case TSDataType.TIMESTAMP:
+      return col instanceof BigInt64Array;
+    default:
+      return false;
+  }
+}
+
+function writeBooleans(out: Buffer, pos: number, cells: Cells, rows: number, p: PreparedTablet, c: number): number {
+  const { of, k } = cells;
+  const order = p.order;
+  let nulls = false;
+  if (k < 0) {
+    for (let r = 0; r < rows; r++) {
+      const src = order === null ? r : order[r];
+      if (putBoolean(out, pos + r, of[src] as CellValue, p, c, src)) nulls = true;
+    }
+  } else {
+    for (let r = 0; r < rows; r++) {
+      const src = order === null ? r : order[r];
+      if (putBoolean(out, pos + r, (of[src] as Row)[k], p, c, src)) nulls = true;
+    }
+  }
+  return nulls ? -(pos + rows) : pos + rows;
+}
+
+/** A BOOLEAN cell (row `src` of the input) as its byte at out[at]; true when it is null. */
+function putBoolean(out: Buffer, at: number, v: CellValue, p: PreparedTablet, c: number, src: number): boolean {
+  if (v === true) out[at] = 1;
+  else if (v === false) out[at] = 0;
+  else if (v == null) {
+    out[at] = 0;
+    return true;
+  } else throw badCell(p, c, src, v);
+  return false;
+}
+
+/** INT32 and DATE (yyyyMMdd as an int32) through scratch. */
+function writeInt32s(out: Buffer, pos: number, cells: Cells, rows: number, p: PreparedTablet, c: number): number {
+  const { of, k } = cells;
+  const order = p.order;
+  const s = new Int32Array(scratchBuffer(rows * 4), 0, rows);
+  const isDate = p.types[c] === TSDataType.DATE;
+  let nulls = false;
+  if (k < 0) {
+    for (let r = 0; r < rows; r++) {
+      const src = order === null ? r : order[r];
+      if (putInt32(s, r, of[src] as CellValue, isDate, p, c, src)) nulls = true;
+    }
+  } else {
+    for (let r = 0; r < rows; r++) {
+      const src = order === null ? r : order[r];
+      if (putInt32(s, r, (of[src] as Row)[k], isDate, p, c, src)) nulls = true;
+    }
+  }
+  copySwapped(out, pos, s.buffer, 0, rows * 4, 4);
+  return nulls ? -(pos + rows * 4) : pos + rows * 4;
+}
+
+/** isDate is the caller's to look up (looked up here for every cell it cost INT32 columns 1.5x the time). */
+function putInt32(
+  s: Int32Array,
+  r: number,
+  v: CellValue,
+  isDate: boolean,
+  p: PreparedTablet,
+  c: number,
+  src: number,
+): boolean {
+  if (typeof v === 'number' && !isDate && (v | 0) === v) s[r] = v;
+  else if (v == null) {
+    s[r] = isDate ? DATE_NULL : INT32_NULL;
+    return true;
+  } else if (isDate) s[r] = encodeDate(cellField(p, c, src), v);
+  else throw badCell(p, c, src, v);
+  return false;
+}
+
+function writeFloats(out: Buffer, pos: number, cells: Cells, rows: number, p: PreparedTablet, c: number): number {
+  const { of, k } = cells;
+  const order = p.order;
+  const s = new Float32Array(scratchBuffer(rows * 4), 0, rows);
+  let nulls = false;
+  if (k < 0) {
+    for (let r = 0; r < rows; r++) {
+      const src = order === null ? r : order[r];
+      if (putFloat(s, r, of[src] as CellValue, p, c, src)) nulls = true;
+    }
+  } else {
+    for (let r = 0; r < rows; r++) {
+      const src = order === null ? r : order[r];
+      if (putFloat(s, r, (of[src] as Row)[k], p, c, src)) nulls = true;
+    }
+  }
+  copySwapped(out, pos, s.buffer, 0, rows * 4, 4);
+  return nulls ? -(pos + rows * 4) : pos + rows * 4;
+}
+
+function putFloat(s: Float32Array, r: number, v: CellValue, p: PreparedTablet, c: number, src: number): boolean {
+  if (typeof v === 'number') {
+    s[r] = v;
+    const f = s[r]; // the float32 it became: infinite only when v already was, or overflowed
+    if ((f === Infinity || f === -Infinity) && f !== v) throw floatRangeError(cellField(p, c, src), v);
+  } else if (v == null) {
+    s[r] = FLOAT_NULL;
+    return true;
+  } else throw badCell(p, c, src, v);
+  return false;
+}
+
+function writeDoubles(out: Buffer, pos: number, cells: Cells, rows: number, p: PreparedTablet, c: number): number {
+  const { of, k } = cells;
+  const order = p.order;
+  const s = new Float64Array(scratchBuffer(rows * 8), 0, rows);
+  let nulls = false;
+  if (k < 0) {
+    for (let r = 0; r < rows; r++) {
+      const src = order === null ? r : order[r];
+      if (putDouble(s, r, of[src] as CellValue, p, c, src)) nulls = true;
+    }
+  } else {
+    for (let r = 0; r < rows; r++) {
+      const src = order === null ? r : order[r];
+      if (putDouble(s, r, (of[src] as Row)[k], p, c, src)) nulls = true;
+    }
+  }
+  copySwapped(out, pos, s.buffer, 0, rows * 8, 8);
+  return nulls ? -(pos + rows * 8) : pos + rows * 8;
+}
+
+function putDouble(s: Float64Array, r: number, v: CellValue, p: PreparedTablet, c: number, src: number): boolean {
+  if (typeof v === 'number') s[r] = v;
+  else if (v == null) {
+    s[r] = DOUBLE_NULL;
+    return true;
+  } else throw badCell(p, c, src, v);
+  return false;
+}
+
+/** TEXT, STRING, BLOB: cells were checked by valuesUpperBound. */
+function writeBinaries(out: Buffer, pos: number, cells: Cells, rows: number, order: Uint32Array | null): number {
+  const { of, k } = cells;
+  let nulls = false;
+  if (k < 0) {
+    for (let r = 0; r < rows; r++) {
+      const v = of[order === null ? r : order[r]] as CellValue;
+      if (v == null) nulls = true;
+      pos = putBinary(out, pos, v);
+    }
+  } else {
+    for (let r = 0; r < rows; r++) {
+      const v = (of[order === null ? r : order[r]] as Row)[k];
+      if (v == null) nulls = true;
+      pos = putBinary(out, pos, v);
     }
   }
   return nulls ? -pos : pos;
+}
+
+/** A TEXT, STRING or BLOB cell at out[pos], its length first (0 for null); returns the end offset. */
+function putBinary(out: Buffer, pos: number, v: CellValue): number {
+  let n = 0;
+  if (typeof v === 'string') n = writeUtf8(out, pos + 4, v);
+  else if (v instanceof Uint8Array) {
+    out.set(v, pos + 4);
+    n = v.length;
+  }
+  out[pos] = n >>> 24;
+  out[pos + 1] = n >>> 16;
+  out[pos + 2] = n >>> 8;
+  out[pos + 3] = n;
+  return pos + 4 + n;
 }
 
 /** A strided column (checked when it was staged; nulls are in the tablet's masks) gathered through scratch. */
@@ -308,21 +426,22 @@ function writeStrided(
 function writeInt64s(
   out: Buffer,
   pos: number,
-  col: ArrayLike<unknown>,
+  cells: Cells,
   rows: number,
   order: Uint32Array | null,
   c: number,
   p: PreparedTablet,
 ): boolean {
+  const { of, k } = cells;
   const buf = scratchBuffer(rows * 8);
   let first: unknown = null;
-  for (let r = 0; r < rows && first == null; r++) first = col[r];
+  for (let r = 0; r < rows && first == null; r++) first = k < 0 ? of[r] : (of[r] as Row)[k];
   let nulls = false;
   if (typeof first === 'bigint') {
     const s = new BigInt64Array(buf, 0, rows);
     for (let r = 0; r < rows; r++) {
       const src = order === null ? r : order[r];
-      const v = col[src];
+      const v = k < 0 ? of[src] : (of[src] as Row)[k];
       if (typeof v === 'bigint' && v >= INT64_MIN && v <= INT64_MAX) s[r] = v;
       else if (v == null && c >= 0) {
         s[r] = INT64_NULL;
@@ -335,7 +454,7 @@ function writeInt64s(
   const s = new Int32Array(buf, 0, rows * 2);
   for (let r = 0; r < rows; r++) {
     const src = order === null ? r : order[r];
-    const v = col[src];
+    const v = k < 0 ? of[src] : (of[src] as Row)[k];
     if (v == null && c >= 0) {
       s[2 * r] = -2147483648; // Long.MIN_VALUE's high word
       s[2 * r + 1] = 0;

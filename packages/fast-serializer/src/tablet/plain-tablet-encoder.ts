@@ -5,8 +5,7 @@ import { cellField, checkCell, isInt64 } from './cell.js';
 import { describe } from './date.js';
 import { bitmapBytes } from './encode-tablet.js';
 import type { PreparedTablet } from './prepare-tablet.js';
-import type { CellValue } from './tablet-input.js';
-import { StridedColumn } from './strided-column.js';
+import { columnCells } from './row-major-column.js';
 import { INT64_MIN } from '../types/int64.js';
 
 /**
@@ -34,7 +33,7 @@ export function encodeTabletPlain(p: PreparedTablet): { timestamps: Buffer; valu
   const bitmaps: Buffer[] = [];
   p.types.forEach((type, c) => {
     const given = p.columns[c];
-    const col = (given instanceof StridedColumn ? given.toArray() : given) as ArrayLike<CellValue>;
+    const col = columnCells(given);
     const mask = p.nullMasks?.[c];
     const nullRows: number[] = [];
     for (let r = 0; r < p.rows; r++) {

@@ -10,8 +10,7 @@ import {
 } from '../types/data-type.js';
 import { describe } from './date.js';
 import type { ColumnInput, DataTypeInput, TableTablet, Tablet, TabletData, TimestampsInput } from './tablet-input.js';
-import type { StridedColumn } from './strided-column.js';
-import { transposeRows } from './transpose-rows.js';
+import { RowMajorColumn, type PreparedColumn } from './row-major-column.js';
 import { INT64_MAX, INT64_MIN } from '../types/int64.js';
 
 /** A tablet whose shape has been checked, ready for the encoder. Values are checked while encoding. */
@@ -23,8 +22,8 @@ export interface PreparedTablet {
   readonly rows: number;
   /** row times in the server's unit (Dates converted) */
   readonly timestamps: RowTimes;
-  /** as given, or (a writer's numeric columns) strided into a row-major block */
-  readonly columns: readonly (ColumnInput | StridedColumn)[];
+  /** as given; row-major input read in place (RowMajorColumn); a writer's numeric columns strided into its block */
+  readonly columns: readonly PreparedColumn[];
   /** Row permutation that sorts by time (stable), or null when already sorted, as the Java client does. */
   readonly order: Uint32Array | null;
   readonly isAligned: boolean;
@@ -149,8 +148,8 @@ function timestampsLength(ts: TimestampsInput): number {
   return ts.length;
 }
 
-/** Column-major view of the rows; row-major input is transposed once here. */
-function columnsOf(t: TabletData, types: readonly TSDataType[], rows: number): readonly ColumnInput[] {
+/** The tablet's columns: as given, or views of row-major input (read by the encoder where they are). */
+function columnsOf(t: TabletData, types: readonly TSDataType[], rows: number): readonly PreparedColumn[] {
   const n = types.length;
   if ((t.values === undefined) === (t.columns === undefined)) {
     throw new IoTDBValidationError('values', 'give either `values` (row-major) or `columns` (column-major)');
@@ -185,7 +184,7 @@ function columnsOf(t: TabletData, types: readonly TSDataType[], rows: number): r
       );
     }
   }
-  return transposeRows(values, types, rows);
+  return types.map((_, c) => new RowMajorColumn(values, c));
 }
 
 function isTypedColumn(c: unknown): boolean {

@@ -4,9 +4,9 @@ import { IoTDBValidationError } from '../errors.js';
 import { ByteWriter } from '../io/byte-writer.js';
 import { TSDataType } from '../types/data-type.js';
 import { writeInsertTabletReq } from './insert-tablet-request.js';
-import { prepareTablet } from './prepare-tablet.js';
+import { prepareTablet, prepareTableTablet } from './prepare-tablet.js';
+import { plainInsertTabletReq } from './plain-tablet-encoder.js';
 import type { CellValue, Tablet } from './tablet-input.js';
-import { transposeRows } from './transpose-rows.js';
 
 const types = [
   TSDataType.FLOAT,
@@ -16,56 +16,6 @@ const types = [
   TSDataType.TEXT,
   TSDataType.BOOLEAN,
 ];
-
-describe('transposeRows', () => {
-  it('gathers numeric columns of plain numbers into typed arrays, the rest into arrays', () => {
-    const rows: CellValue[][] = [
-      [1.5, 7, 0.25, 12, 'a', true],
-      [2.5, -3, 1e300, -4, 'b', false],
-    ];
-    const cols = transposeRows(rows, types, 2);
-    expect(cols.map((c) => c.constructor.name)).toEqual([
-      'Float32Array',
-      'Int32Array',
-      'Float64Array',
-      'Float64Array',
-      'Array',
-      'Array',
-    ]);
-    expect(cols.map((c) => Array.from(c))).toEqual([
-      [1.5, 2.5],
-      [7, -3],
-      [0.25, 1e300],
-      [12, -4],
-      ['a', 'b'],
-      [true, false],
-    ]);
-  });
-
-  it('gathers the typed columns into views of one allocation, each aligned to its width', () => {
-    const rows: CellValue[][] = [0, 1, 2].map((r) => [r + 0.5, r, r / 4, r * 10, 't', true]);
-    const cols = transposeRows(rows, types, 3) as (Float32Array | Int32Array | Float64Array)[];
-    const typed = cols.slice(0, 4);
-    expect(new Set(typed.map((c) => c.buffer)).size).toBe(1);
-    expect(typed.every((c) => c.byteOffset % c.BYTES_PER_ELEMENT === 0)).toBe(true);
-    expect(typed.map((c) => Array.from(c))).toEqual([
-      [0.5, 1.5, 2.5],
-      [0, 1, 2],
-      [0, 0.25, 0.5],
-      [0, 10, 20],
-    ]);
-  });
-
-  it('leaves a column as it came when a cell does not fit its typed array unchanged', () => {
-    const rows: CellValue[][] = [
-      [1e39, 1.5, null, 2n ** 60n, null, null], // float overflow, a fraction in INT32, a null, a bigint
-      [1, 2, 3, 4, 'x', true],
-    ];
-    const cols = transposeRows(rows, types, 2);
-    expect(cols.every((c) => Array.isArray(c))).toBe(true);
-    expect(cols[3]).toEqual([2n ** 60n, 4]);
-  });
-});
 
 describe('row-major tablets', () => {
   const columns: CellValue[][] = [
@@ -96,6 +46,37 @@ describe('row-major tablets', () => {
     expect(bytes({ ...base, values: numeric })).toBe(bytes({ ...base, columns: byColumn }));
   });
 
+  it('encode a part of their rows (a table tablet split by node) as the same part given by columns', () => {
+    const table = {
+      tableName: 't',
+      columnNames: ['tag', 'v'],
+      columnCategories: ['TAG', 'FIELD'] as const,
+      dataTypes: ['STRING', 'DOUBLE'] as const,
+      timestamps: [3, 1, 2],
+    };
+    const part = (p: ReturnType<typeof prepareTableTablet>) => {
+      const w = new ByteWriter(256);
+      writeInsertTabletReq(w, 1n, { ...p, rows: 2, order: Uint32Array.of(2, 0) });
+      return w.view().toString('hex');
+    };
+    const byRows = prepareTableTablet({
+      ...table,
+      values: [
+        ['a', 1.5],
+        ['b', null],
+        ['c', 3],
+      ],
+    });
+    const byColumns = prepareTableTablet({
+      ...table,
+      columns: [
+        ['a', 'b', 'c'],
+        [1.5, null, 3],
+      ],
+    });
+    expect(part(byRows)).toBe(part(byColumns));
+  });
+
   it('refuse a bad cell by its row and column, before any byte is written', () => {
     const values = [0, 1, 2].map((r) => columns.map((c) => c[r]));
     values[1][1] = 2.5;
@@ -112,20 +93,24 @@ describe('row-major tablets, any cells', () => {
     fc.constantFrom(1e39, -1e39, 2 ** 31, 0.1, -0, NaN, Infinity),
     fc.constant(null),
     fc.bigInt({ min: -(2n ** 64n), max: 2n ** 64n }),
-    fc.constantFrom('a', ''),
+    fc.constantFrom('a', '', 'ü€😀'),
+    fc.constantFrom(Uint8Array.of(1, 2), new Uint8Array(0)),
+    fc.constantFrom(new Date(Date.UTC(2024, 1, 29)), new Date(NaN)),
     fc.boolean(),
   );
-  const columnTypes = fc.array(
-    fc.constantFrom(TSDataType.FLOAT, TSDataType.INT32, TSDataType.DOUBLE, TSDataType.INT64, TSDataType.BOOLEAN),
-    { minLength: 1, maxLength: 6 },
-  );
+  const columnTypes = fc.array(fc.constantFrom(...(Object.values(TSDataType) as TSDataType[])), {
+    minLength: 1,
+    maxLength: 6,
+  });
+  // the fast encoder's bytes, then the plain encoder's (enableFastSerialization: false), or the error's class
   const outcome = (t: Tablet): string => {
     try {
       const w = new ByteWriter(256);
       writeInsertTabletReq(w, 1n, prepareTablet(t));
-      return w.view().toString('hex');
+      const plain = plainInsertTabletReq(1n, prepareTablet(t));
+      return [w.view(), plain.timestamps, plain.values].map((b) => b.toString('hex')).join(' ');
     } catch (e) {
-      return `${(e as Error).constructor.name}`;
+      return (e as Error).constructor.name; // messages differ: `values[r][c]` vs `columns[c] row r`
     }
   };
 
