@@ -1,8 +1,6 @@
 import type { CellValue, ColumnInput } from './tablet-input.js';
 import { StridedColumn } from './strided-column.js';
 
-type Rows = readonly (readonly CellValue[])[];
-
 /**
  * One column of row-major input (`values[row][column]`), read where it is: the encoder takes each column's cells
  * straight from the rows into the request, with no column-major copy of the tablet made first (that copy took
@@ -11,7 +9,7 @@ type Rows = readonly (readonly CellValue[])[];
  */
 export class RowMajorColumn {
   constructor(
-    readonly rows: Rows,
+    readonly rows: readonly (readonly CellValue[])[],
     /** the column's position in each row */
     readonly index: number,
   ) {}
