@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import type { PreparedTablet, TSStatus } from '@iotdb/fast-serializer';
+import { columnCells, type PreparedTablet, type TSStatus } from '@iotdb/fast-serializer';
 import {
   Session,
   TableSession,
@@ -269,10 +269,11 @@ describe.skipIf(!twoNodes)('redirection, table model', () => {
     // the node of each device, from the per-row sub-statuses of the warm-up (rows are sent in time order)
     const p0 = spy.mock.calls[0][2] as PreparedTablet;
     const nodeOf = new Map<string, string>();
+    const tags = columnCells(p0.columns[0]);
     for (let i = 0; i < p0.rows; i++) {
       const src = p0.order === null ? i : p0.order[i];
       const sub = cold[0].status.subStatus?.[i];
-      nodeOf.set(String((p0.columns[0] as unknown[])[src]), sub?.redirectNode ? key(sub.redirectNode) : FIRST);
+      nodeOf.set(String(tags[src]), sub?.redirectNode ? key(sub.redirectNode) : FIRST);
     }
     expect(nodeOf.size).toBe(DEVICES);
     expect(new Set(nodeOf.values()).size).toBe(2);
