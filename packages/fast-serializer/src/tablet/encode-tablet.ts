@@ -9,7 +9,7 @@ import type { PreparedTablet } from './prepare-tablet.js';
 import { copySwapped, scratchBuffer } from './scratch.js';
 import type { CellValue, ColumnInput } from './tablet-input.js';
 import { StridedColumn } from './strided-column.js';
-import { RowMajorColumn } from './row-major-column.js';
+import { RowMajorColumn, type PreparedColumn } from './row-major-column.js';
 import { INT64_MAX, INT64_MIN } from '../types/int64.js';
 
 /**
@@ -66,17 +66,29 @@ export function valuesUpperBound(p: PreparedTablet): number {
       continue;
     }
     const col = columns[c];
-    if (!isArray(col) && !(col instanceof RowMajorColumn)) throw typedArrayMismatch(p, c);
-    const { of, k } = cellsOf(col);
-    const isBlob = types[c] === TSDataType.BLOB;
-    bytes += 4 * rows;
+    if (!isCellList(col)) throw typedArrayMismatch(p, c);
     // every cell of the column, also when only some rows are sent (`order` a subset): still an upper bound
-    // two loops, not one choosing per cell: see Cells
-    let r = 0;
-    let n: number;
-    if (k < 0) for (; r < of.length && (n = binaryBytes(of[r] as CellValue, isBlob)) >= 0; r++) bytes += n;
-    else for (; r < of.length && (n = binaryBytes((of[r] as Row)[k], isBlob)) >= 0; r++) bytes += n;
-    if (r < of.length) throw badCell(p, c, r, k < 0 ? of[r] : (of[r] as Row)[k]);
+    bytes += 4 * rows + binaryColumnBytes(cellsOf(col), types[c] === TSDataType.BLOB, p, c);
+  }
+  return bytes;
+}
+
+/** The most bytes a TEXT, STRING or BLOB column's cells take; throws on a cell the column does not take. */
+function binaryColumnBytes({ of, k }: Cells, isBlob: boolean, p: PreparedTablet, c: number): number {
+  let bytes = 0;
+  // two loops, not one choosing per cell: see Cells
+  if (k < 0) {
+    for (let r = 0; r < of.length; r++) {
+      const n = binaryBytes(of[r] as CellValue, isBlob);
+      if (n < 0) throw badCell(p, c, r, of[r]);
+      bytes += n;
+    }
+  } else {
+    for (let r = 0; r < of.length; r++) {
+      const n = binaryBytes((of[r] as Row)[k], isBlob);
+      if (n < 0) throw badCell(p, c, r, (of[r] as Row)[k]);
+      bytes += n;
+    }
   }
   return bytes;
 }
@@ -153,6 +165,11 @@ interface Cells {
 
 type Row = readonly CellValue[];
 
+/** A column whose cells are JS values (a plain array, or rows read in place), not a typed array. */
+function isCellList(col: PreparedColumn): col is readonly CellValue[] | RowMajorColumn {
+  return isArray(col) || col instanceof RowMajorColumn;
+}
+
 function cellsOf(col: ColumnInput | RowMajorColumn): Cells {
   return col instanceof RowMajorColumn ? { of: col.rows, k: col.index } : { of: col, k: -1 };
 }
@@ -170,7 +187,7 @@ function writeColumn(out: Buffer, pos: number, p: PreparedTablet, c: number, row
   const cells = cellsOf(col);
   switch (type) {
     case TSDataType.BOOLEAN:
-      if (!isArray(col) && !(col instanceof RowMajorColumn)) throw typedArrayMismatch(p, c);
+      if (!isCellList(col)) throw typedArrayMismatch(p, c);
       return writeBooleans(out, pos, cells, rows, p, c);
     case TSDataType.INT32:
     case TSDataType.DATE:
