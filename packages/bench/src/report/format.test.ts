@@ -85,10 +85,23 @@ describe('resultLine', () => {
 
 describe('formatReport', () => {
   it('says whether an open-loop run kept its target rate (corrected latency is the latency at that rate only then)', () => {
-    const openLoop = (targetRate: number) =>
-      formatReport(sampleRun('open', { config: { ...sampleRun('x').config, targetRate } })); // 200 ops/s achieved
-    expect(openLoop(200)).toMatch(/open loop\s+target 200 ops\/s, achieved 200\.0: met/);
-    expect(openLoop(250)).toMatch(/open loop\s+target 250 ops\/s, achieved 200\.0: NOT met/);
+    const base = sampleRun('x'); // 4 workers x 8 clients, 1000 insertTablet at 200 ops/s, avg about 4 ms
+    const openLoop = (targetRate: number, lateMs: number) => {
+      const corrected = base.latency.insertTablet;
+      const uncorrected = { ...corrected, avg: corrected.avg - lateMs };
+      const latency = { ...base.latency, 'uncorrected insertTablet': uncorrected };
+      return formatReport(sampleRun('open', { config: { ...base.config, targetRate }, latency }));
+    };
+    expect(openLoop(200, 0.25)).toMatch(
+      /open loop\s+target 200 ops\/s, achieved 200\.0, operations started 0\.250 ms after their due time on average: met/,
+    );
+    // 32 clients at 250/s: 128 ms between a client's operations; 500 ms late on average is behind the schedule
+    expect(openLoop(250, 500)).toMatch(
+      /achieved 200\.0, operations started 500\.0 ms .*: NOT met: operations fell behind/,
+    );
+    expect(openLoop(250, 1)).toMatch(
+      /achieved 200\.0, operations started 1\.000 ms .*: NOT met, though operations kept/,
+    );
     expect(formatReport(sampleRun('closed'))).not.toContain('open loop');
   });
 

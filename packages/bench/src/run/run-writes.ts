@@ -3,6 +3,7 @@ import { Piscina } from 'piscina';
 import { progressLine } from '../report/format.js';
 import { weightedQueries } from '../workload/operations.js';
 import { combineWorkers, type DoneWorker } from './combine-workers.js';
+import { workerShare } from './device-shares.js';
 import type { BenchConfig, RunResult, WorkerResult, WorkerTask } from '../types.js';
 
 const workerFile = fileURLToPath(new URL('./worker.js', import.meta.url));
@@ -23,16 +24,15 @@ export async function runWrites(c: BenchConfig, label: string, host: string, por
   const barrier = new SharedArrayBuffer(8);
   const shared = { points: new BigInt64Array(counters), barrier: new Int32Array(barrier) };
   const tasks: WorkerTask[] = Array.from({ length: c.workers }, (_, w) => {
-    const first = c.deviceOffset + Math.floor((w * c.deviceCount) / c.workers);
-    const next = c.deviceOffset + Math.floor(((w + 1) * c.deviceCount) / c.workers);
+    const share = workerShare(c, w);
     return {
       kind: 'write',
       workerId: w,
       config: c,
       host,
       port,
-      firstDevice: first,
-      deviceCount: next - first,
+      firstDevice: share.first,
+      deviceCount: share.count,
       counters,
       barrier,
     };

@@ -70,7 +70,11 @@ function backend(clock: SimulatedClock, latencyMs: (kind: string, n: number) => 
   return { fake, log };
 }
 
-async function run(over: Partial<BenchConfig>, latencyMs: (kind: string, n: number) => number) {
+async function run(
+  over: Partial<BenchConfig>,
+  latencyMs: (kind: string, n: number) => number,
+  taskOver: Partial<WorkerTask> = {},
+) {
   const config = sampleConfig({ workers: 1, warmupRounds: 0, devices: 4, deviceCount: 4, ...over });
   const task: WorkerTask = {
     kind: 'write',
@@ -82,6 +86,7 @@ async function run(over: Partial<BenchConfig>, latencyMs: (kind: string, n: numb
     deviceCount: config.deviceCount,
     counters: new SharedArrayBuffer(8 * 3),
     barrier: new SharedArrayBuffer(8),
+    ...taskOver,
   };
   const clock = new SimulatedClock();
   const { fake, log } = backend(clock, latencyMs);
@@ -164,5 +169,36 @@ describe('WorkerRun: open loop (--target-rate)', () => {
     expect(report.latency['uncorrected insertTablet'].max).toBe(30);
     // 20 operations at 20/s: the last one starts at 0.95 s (the two clients interleaved) and takes 30 ms
     expect(report.durationS).toBeCloseTo(0.98, 6);
+  });
+
+  it('keeps the total rate when the clients have unequal shares: each client paced by its share of the operations', async () => {
+    // 3 devices over 2 clients: 20 and 10 operations. At 30/s in all, both schedules end by 0.95 s; one
+    // interval for every client (2 / 30 s) would have left the first client writing alone until 1.27 s
+    const { report } = await run({ clients: 2, devices: 3, deviceCount: 3, loop: 10, targetRate: 30 }, () => 30);
+    expect(report.okOps).toBe(30);
+    expect(report.latency.insertTablet.max).toBe(30);
+    expect(report.durationS).toBeCloseTo(0.98, 6);
+    expect(report.opsPerS).toBeGreaterThan(0.9 * 30);
+  });
+});
+
+describe('WorkerRun: --rate-limit', () => {
+  it("paces each worker at its devices' share of the points/s, so that workers with more devices do not run longer", async () => {
+    // 3 devices over 2 workers: worker 0 writes device 0, worker 1 devices 1 and 2; 10 points a write, 60 points/s
+    // in all: 20 and 40 points/s, 10 writes 0.5 s apart and 20 writes 0.25 s apart, about 5 s each (half the
+    // total each, 30 points/s, would have left worker 1 writing alone for a third of the run)
+    const config = { workers: 2, clients: 1, devices: 3, deviceCount: 3, loop: 10, rateLimit: 60 };
+    const timed = async (workerId: number, firstDevice: number, deviceCount: number) => {
+      const barrier = new SharedArrayBuffer(8);
+      new Int32Array(barrier)[0] = 1; // the other worker has arrived: each worker runs alone here
+      const counters = new SharedArrayBuffer(8 * 3 * 2);
+      const { result } = await run(config, () => 30, { workerId, firstDevice, deviceCount, counters, barrier });
+      return result;
+    };
+    const [first, second] = [await timed(0, 0, 1), await timed(1, 1, 2)];
+    expect(first.okOps).toBe(10);
+    expect(second.okOps).toBe(20);
+    const seconds = (r: typeof first) => (r.state === 'done' ? (r.timedEndMs - r.timedStartMs) / 1000 : NaN);
+    expect(seconds(first)).toBeCloseTo(seconds(second), 1);
   });
 });

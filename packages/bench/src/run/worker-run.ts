@@ -6,6 +6,7 @@ import { drawTarget, querySensors, querySql } from '../workload/query-sql.js';
 import { unit } from '../workload/values.js';
 import { StartBarrier } from './barrier.js';
 import type { Clock } from './clock.js';
+import { clientDevices, deviceGroups, groupSize, operationShare } from './device-shares.js';
 import { OperationStats } from './operation-stats.js';
 import { OpenLoopSchedule, PointRateLimit } from './pacing.js';
 import type { Send } from './write-ops.js';
@@ -55,7 +56,8 @@ export class WorkerRun {
     this.#c = task.config;
     this.#counters = new BigInt64Array(task.counters);
     this.#barrier = new StartBarrier(task.barrier, this.#c.workers, this.#c.clients, clock);
-    this.#rateLimit = new PointRateLimit(clock, this.#c.rateLimit / this.#c.workers);
+    // each worker at its devices' share of the points/s (the workers' shares differ by a device when uneven)
+    this.#rateLimit = new PointRateLimit(clock, (this.#c.rateLimit * task.deviceCount) / this.#c.deviceCount);
     this.#sensors = querySensors(this.#c);
   }
 
@@ -92,14 +94,10 @@ export class WorkerRun {
   async #client(k: number): Promise<void> {
     const c = this.#c;
     const id = this.task.workerId * c.clients + k; // unique over all workers
-    const mine: number[] = [];
-    for (let d = this.task.firstDevice + k; d < this.task.firstDevice + this.task.deviceCount; d += c.clients)
-      mine.push(d);
-    const group = Math.max(1, c.method === 'insertTablet' ? 1 : c.tabletsPerRequest);
-    const groups: number[][] = [];
-    for (let i = 0; i < mine.length; i += group) groups.push(mine.slice(i, i + group));
+    const mine = clientDevices(c, { first: this.task.firstDevice, count: this.task.deviceCount }, k);
+    const groups = deviceGroups(c, mine);
     const send = this.#sender(id);
-    const write = this.backend.writer(Math.min(group, Math.max(1, mine.length)), send);
+    const write = this.backend.writer(Math.min(groupSize(c), Math.max(1, mine.length)), send);
     for (const d of mine) await write([d], -1); // schema warm-up row, untimed
     if (c.method === 'writer') return this.#rowWriterClient(mine, send);
     for (let round = 0; round < c.warmupRounds; round++) for (const g of groups) await write(g, round);
@@ -139,7 +137,9 @@ export class WorkerRun {
   #sender(id: number): Send {
     const c = this.#c;
     const clients = c.workers * c.clients;
-    const intervalNs = c.targetRate > 0 ? (clients / c.targetRate) * 1e9 : 0;
+    // each client at its share of the target rate (--method writer: flushes, not known ahead: an equal share)
+    const share = c.method === 'writer' ? 1 / clients : operationShare(c, id);
+    const intervalNs = c.targetRate > 0 && share > 0 ? 1e9 / (share * c.targetRate) : 0;
     let schedule: OpenLoopSchedule | undefined;
     return async (kind, pts, fn) => {
       if (intervalNs > 0 && this.#barrier.timed)

@@ -1,0 +1,51 @@
+import type { BenchConfig } from '../types.js';
+
+type ShareConfig = Pick<
+  BenchConfig,
+  'workers' | 'clients' | 'deviceOffset' | 'deviceCount' | 'method' | 'tabletsPerRequest'
+>;
+
+/** Worker w's devices: [first, first + count), consecutive, the machine's share split as evenly as it goes. */
+export function workerShare(c: ShareConfig, w: number): { first: number; count: number } {
+  const first = c.deviceOffset + Math.floor((w * c.deviceCount) / c.workers);
+  const next = c.deviceOffset + Math.floor(((w + 1) * c.deviceCount) / c.workers);
+  return { first, count: next - first };
+}
+
+/** Client k's devices of a worker's share: every clients-th one from the share's k-th. */
+export function clientDevices(c: ShareConfig, share: { first: number; count: number }, k: number): number[] {
+  const mine: number[] = [];
+  for (let d = share.first + k; d < share.first + share.count; d += c.clients) mine.push(d);
+  return mine;
+}
+
+/** A client's devices in the groups that one write each carries (one device for insertTablet). */
+export function deviceGroups(c: ShareConfig, mine: readonly number[]): number[][] {
+  const group = groupSize(c);
+  const groups: number[][] = [];
+  for (let i = 0; i < mine.length; i += group) groups.push(mine.slice(i, i + group));
+  return groups;
+}
+
+export function groupSize(c: ShareConfig): number {
+  return Math.max(1, c.method === 'insertTablet' ? 1 : c.tabletsPerRequest);
+}
+
+/**
+ * The share of all timed operations that client `id` (worker x clients + k) does: its device groups over every
+ * client's (each does loop x its groups). An open-loop client paced at this share of the target rate keeps
+ * the total at the target for the whole run, however unevenly the devices divide.
+ */
+export function operationShare(c: ShareConfig, id: number): number {
+  let all = 0;
+  let mine = 0;
+  for (let w = 0; w < c.workers; w++) {
+    const share = workerShare(c, w);
+    for (let k = 0; k < c.clients; k++) {
+      const groups = Math.ceil(clientDevices(c, share, k).length / groupSize(c));
+      all += groups;
+      if (w * c.clients + k === id) mine = groups;
+    }
+  }
+  return all === 0 ? 0 : mine / all;
+}
