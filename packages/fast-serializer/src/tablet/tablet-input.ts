@@ -17,7 +17,11 @@ export type ColumnInput = readonly CellValue[] | Float32Array | Float64Array | I
 
 export type DataTypeInput = TSDataType | TSDataTypeName;
 
-/** Rows given either row-major (`values[row][column]`) or column-major (`columns[column][row]`). */
+/**
+ * Rows given either row-major (`values[row][column]`) or column-major (`columns[column][row]`). The arrays are
+ * read, not copied, each time a request is encoded from them (a write's first attempt and every retry): keep them
+ * unchanged until the write's promise settles.
+ */
 export interface TabletData {
   dataTypes: readonly DataTypeInput[];
   timestamps: TimestampsInput;
