@@ -3,7 +3,7 @@ import { TSDataType, dataTypeName } from '../types/data-type.js';
 import { describe, encodeDate } from './date.js';
 import { dateToTime, type TimestampPrecision } from './time-unit.js';
 import type { PreparedTablet } from './prepare-tablet.js';
-import { INT64_MAX, INT64_MIN } from '../types/int64.js';
+import { fitsInt64 } from '../types/int64.js';
 
 /**
  * One non-null cell checked against its data type and turned into what goes on the wire:
@@ -44,7 +44,7 @@ export function floatRangeError(field: string, v: number): IoTDBValidationError 
 }
 
 export function isInt64(v: unknown): v is number | bigint {
-  return typeof v === 'number' ? Number.isSafeInteger(v) : typeof v === 'bigint' && v >= INT64_MIN && v <= INT64_MAX;
+  return typeof v === 'number' ? Number.isSafeInteger(v) : typeof v === 'bigint' && fitsInt64(v);
 }
 
 /** `precision`: the server's time unit, for a Date in a TIMESTAMP cell. */

@@ -10,7 +10,7 @@ import { copySwapped, scratchBuffer } from './scratch.js';
 import type { CellValue, ColumnInput } from './tablet-input.js';
 import { StridedColumn } from './strided-column.js';
 import { RowMajorColumn, type PreparedColumn } from './row-major-column.js';
-import { INT64_MAX, INT64_MIN } from '../types/int64.js';
+import { INT64_MIN, fitsInt64 } from '../types/int64.js';
 
 /**
  * The fast tablet encoder: the `timestamps` and `values` binary fields of TSInsertTabletReq written
@@ -456,14 +456,16 @@ function writeInt64s(
   let nulls = false;
   if (typeof first === 'bigint') {
     const s = new BigInt64Array(buf, 0, rows);
-    for (let r = 0; r < rows; r++) {
-      const src = order === null ? r : order[r];
-      const v = k < 0 ? of[src] : (of[src] as Row)[k];
-      if (typeof v === 'bigint' && v >= INT64_MIN && v <= INT64_MAX) s[r] = v;
-      else if (v == null && c >= 0) {
-        s[r] = INT64_NULL;
-        nulls = true;
-      } else s[r] = BigInt(int64Value(p, c, src, v));
+    if (k < 0) {
+      for (let r = 0; r < rows; r++) {
+        const src = order === null ? r : order[r];
+        if (putBigInt64(s, r, of[src], p, c, src)) nulls = true;
+      }
+    } else {
+      for (let r = 0; r < rows; r++) {
+        const src = order === null ? r : order[r];
+        if (putBigInt64(s, r, (of[src] as Row)[k], p, c, src)) nulls = true;
+      }
     }
     copySwapped(out, pos, buf, 0, rows * 8, 8);
     return nulls;
@@ -476,7 +478,7 @@ function writeInt64s(
       s[2 * r] = -2147483648; // Long.MIN_VALUE's high word
       s[2 * r + 1] = 0;
       nulls = true;
-    } else if (typeof v === 'bigint' && v >= INT64_MIN && v <= INT64_MAX) {
+    } else if (typeof v === 'bigint' && fitsInt64(v)) {
       s[2 * r] = Number(v >> 32n);
       s[2 * r + 1] = Number(BigInt.asUintN(32, v));
     } else {
@@ -492,6 +494,16 @@ function writeInt64s(
 }
 
 /** A safe integer as the [hi, lo] int32 words of its int64, at pair r of `s`. */
+/** An int64 cell into a BigInt64Array; returns whether it was null (time columns, c < 0, take no nulls). */
+function putBigInt64(s: BigInt64Array, r: number, v: unknown, p: PreparedTablet, c: number, src: number): boolean {
+  if (typeof v === 'bigint' && fitsInt64(v)) s[r] = v;
+  else if (v == null && c >= 0) {
+    s[r] = INT64_NULL;
+    return true;
+  } else s[r] = BigInt(int64Value(p, c, src, v));
+  return false;
+}
+
 function setWords(s: Int32Array, r: number, n: number): void {
   const hi = Math.floor(n / TWO_32);
   s[2 * r] = hi;

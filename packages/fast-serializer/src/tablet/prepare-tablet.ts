@@ -11,7 +11,7 @@ import {
 import { describe } from './date.js';
 import type { ColumnInput, DataTypeInput, TableTablet, Tablet, TabletData, TimestampsInput } from './tablet-input.js';
 import { RowMajorColumn, type PreparedColumn } from './row-major-column.js';
-import { INT64_MAX, INT64_MIN } from '../types/int64.js';
+import { fitsInt64 } from '../types/int64.js';
 
 /** A tablet whose shape has been checked, ready for the encoder. Values are checked while encoding. */
 export interface PreparedTablet {
@@ -209,7 +209,7 @@ export function sortOrder(ts: RowTimes, rows: number): Uint32Array | null {
       const v = ts[i];
       if (typeof v === 'number') {
         if (!Number.isSafeInteger(v)) badTimestamp(i, v);
-      } else if (typeof v !== 'bigint' || v < INT64_MIN || v > INT64_MAX) {
+      } else if (typeof v !== 'bigint' || !fitsInt64(v)) {
         badTimestamp(i, v);
       }
       if (i > 0 && ts[i - 1] > v) sorted = false;

@@ -1,5 +1,5 @@
 import { IoTDBValidationError } from '../errors.js';
-import { INT64_MAX, INT64_MIN } from '../types/int64.js';
+import { fitsInt64 } from '../types/int64.js';
 
 /** The server's timestamp precision (`timestamp_precision`): the unit of every time on the wire. */
 export type TimestampPrecision = 'ms' | 'us' | 'ns';
@@ -16,7 +16,7 @@ export function dateToTime(d: Date, precision: TimestampPrecision, field: string
   if (Number.isNaN(ms)) throw new IoTDBValidationError(name(), 'an invalid Date');
   if (precision === 'ms') return ms;
   const t = BigInt(ms) * UNITS_PER_MS[precision];
-  if (t < INT64_MIN || t > INT64_MAX)
+  if (!fitsInt64(t))
     throw new IoTDBValidationError(name(), `${d.toISOString()} is beyond the int64 range in ${precision}`);
   return t >= BigInt(Number.MIN_SAFE_INTEGER) && t <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(t) : t;
 }
