@@ -198,7 +198,8 @@ export interface RunResult {
   throughput: [number, number][];
   errors: string[];
   verify?: { expected: number; actual: number; ok: boolean };
-  queries?: Record<string, { ops: number; rows: number; rowsPerS: number; latency: LatencySummary }>;
+  /** per query type: operations that succeeded and failed, rows read, and the successes' latency */
+  queries?: Record<string, QueryFigures>;
   /** a --query-file statement's run: the statement as the file gave it */
   queryFile?: { sql: string; concurrency: number; repetitions: number; line: number };
 }
@@ -216,4 +217,13 @@ export interface LatencySummary {
   p99: number;
   p999: number;
   max: number;
+}
+
+/** One query type's figures in a run (its failures' latency is the run's 'failed <type>' latency row). */
+export interface QueryFigures {
+  ops: number;
+  failed: number;
+  rows: number;
+  rowsPerS: number;
+  latency: LatencySummary;
 }

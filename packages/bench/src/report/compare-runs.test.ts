@@ -62,7 +62,7 @@ describe('compare', () => {
         ...r,
         histograms: { ...r.histograms, TIME_RANGE: h },
         latency: { ...r.latency, TIME_RANGE: latency },
-        queries: { TIME_RANGE: { ops: 1_000, rows: 10 * rowsPerS, rowsPerS, latency } },
+        queries: { TIME_RANGE: { ops: 1_000, failed: 0, rows: 10 * rowsPerS, rowsPerS, latency } },
       };
     };
     const figures = compareRuns(mixed(500), mixed(1_000));
@@ -81,7 +81,7 @@ describe('compare', () => {
         clientCpuSPerMpts: 0,
         latency: { count: latency },
         histograms: { count: h },
-        queries: { count: { ops: 100, rows: 100, rowsPerS, latency } },
+        queries: { count: { ops: 100, failed: 0, rows: 100, rowsPerS, latency } },
       });
     };
     const names = compareRuns(statement(50), statement(60)).map((f) => f.figure);

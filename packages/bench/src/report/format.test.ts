@@ -57,7 +57,7 @@ describe('resultLine', () => {
       points: 0,
       pointsPerS: 0,
       latency: { count_all: latency },
-      queries: { count_all: { ops: 10, rows: 250, rowsPerS: 125, latency } },
+      queries: { count_all: { ops: 10, failed: 0, rows: 250, rowsPerS: 125, latency } },
       queryFile: { sql: 'select count(s0) from root.x.**', concurrency: 3, repetitions: 5, line: 1 },
     });
     const f = parseResult(resultLine(r));
@@ -117,7 +117,7 @@ describe('formatReport', () => {
     expect(text).toContain('s per million points');
     expect(text).toContain('180.3 MB');
     expect(text).toContain('verify       OK');
-    expect(text).toMatch(/raw\s+10\s+10,000/);
+    expect(text).toMatch(/raw\s+10\s+0\s+10,000/);
     expect(text).not.toContain('errors');
   });
 
@@ -157,7 +157,11 @@ describe('compareTable', () => {
   it('compares query runs (no points written) by the rows they read per second', () => {
     const latency = sampleRun('x').latency.insertTablet;
     const reading = (label: string, rowsPerS: number) =>
-      sampleRun(label, { points: 0, pointsPerS: 0, queries: { [label]: { ops: 10, rows: 100, rowsPerS, latency } } });
+      sampleRun(label, {
+        points: 0,
+        pointsPerS: 0,
+        queries: { [label]: { ops: 10, failed: 0, rows: 100, rowsPerS, latency } },
+      });
     const lines = compareTable([reading('a', 400), reading('b', 1_000)]).split('\n');
     const row = (name: string) =>
       lines

@@ -162,7 +162,7 @@ export function progressLine(p: Progress): string {
   return `[${span(p.elapsedS)}] ${done}  now ${grouped(p.nowPointsPerS)} pts/s  avg ${grouped(avg)} pts/s  errors ${grouped(p.errors)}  ETA ${eta}`;
 }
 
-export const QUERY_HEADERS = ['query', 'ops', 'rows', 'rows/s', 'p50 ms', 'p99 ms', 'max ms'];
+export const QUERY_HEADERS = ['query', 'ops', 'failed', 'rows', 'rows/s', 'p50 ms', 'p99 ms', 'max ms'];
 
 /** One row per query kind, cells formatted; `name` escapes the kind where the output needs it (HTML). */
 export function queryRows(
@@ -172,6 +172,7 @@ export function queryRows(
   return Object.entries(queries).map(([kind, q]) => [
     name(kind),
     grouped(q.ops),
+    grouped(q.failed),
     grouped(q.rows),
     grouped(q.rowsPerS),
     millis(q.latency.p50),

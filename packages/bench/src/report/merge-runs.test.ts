@@ -59,15 +59,22 @@ describe('merge', () => {
     expect(m.histograms.insertTablet.count).toBe(1_000);
   });
 
-  it("adds up a mixed run's queries per type: operations, rows and rates; latency from the merged histograms", () => {
+  it("adds up a mixed run's queries per type: operations, failures, rows and rates; latency from the merged histograms", () => {
     const latency = (ms: number[]) => LatencyHistogram.from(histogram(ms)).summaryMs();
-    const withQueries = (share: typeof shareA, ms: number[], rows: number, rowsPerS: number) => ({
+    const withQueries = (share: typeof shareA, ms: number[], rows: number, rowsPerS: number, failedMs: number[]) => ({
       ...share,
-      histograms: { ...share.histograms, TIME_RANGE: histogram(ms) },
-      queries: { TIME_RANGE: { ops: ms.length, rows, rowsPerS, latency: latency(ms) } },
+      histograms: {
+        ...share.histograms,
+        TIME_RANGE: histogram(ms),
+        ...(failedMs.length > 0 ? { 'failed TIME_RANGE': histogram(failedMs) } : {}),
+      },
+      queries: { TIME_RANGE: { ops: ms.length, failed: failedMs.length, rows, rowsPerS, latency: latency(ms) } },
     });
-    const m = mergeShares([withQueries(shareA, [1, 2, 3], 30, 10), withQueries(shareB, [40, 50], 20, 5)]);
-    expect(m.queries).toEqual({ TIME_RANGE: { ops: 5, rows: 50, rowsPerS: 15, latency: latency([1, 2, 3, 40, 50]) } });
+    const m = mergeShares([withQueries(shareA, [1, 2, 3], 30, 10, [7, 9]), withQueries(shareB, [40, 50], 20, 5, [8])]);
+    expect(m.queries).toEqual({
+      TIME_RANGE: { ops: 5, failed: 3, rows: 50, rowsPerS: 15, latency: latency([1, 2, 3, 40, 50]) },
+    });
+    expect(m.latency['failed TIME_RANGE']).toEqual(latency([7, 8, 9]));
     // --queries after the writes keeps no histogram (the fixture's raw/last): not merged rather than averaged
     expect(mergeShares([shareA, shareB]).queries).toBeUndefined();
   });

@@ -7,6 +7,7 @@
 import type { RunResult } from '../types.js';
 import { slowestOf } from '../run/operation-stats.js';
 import { mergeHistograms, summarize } from './histogram.js';
+import { FAILED_PREFIX, NO_LATENCY } from './result-fields.js';
 
 const total = (runs: readonly RunResult[], of: (r: RunResult) => number) => runs.reduce((n, r) => n + of(r), 0);
 
@@ -54,16 +55,21 @@ export function mergeShares(shares: readonly RunResult[]): RunResult {
  * be merged exactly and are left out. Undefined when none is left.
  */
 function mergeQueries(shares: readonly RunResult[], latency: RunResult['latency']): RunResult['queries'] {
-  const kinds = new Set(shares.flatMap((r) => Object.keys(r.queries ?? {})).filter((k) => latency[k] !== undefined));
+  const kinds = new Set(
+    shares
+      .flatMap((r) => Object.keys(r.queries ?? {}))
+      .filter((k) => latency[k] !== undefined || latency[FAILED_PREFIX + k] !== undefined),
+  );
   if (kinds.size === 0) return undefined;
   const merged: NonNullable<RunResult['queries']> = {};
   for (const kind of kinds) {
     const of = shares.map((r) => r.queries?.[kind]).filter((q) => q !== undefined);
     merged[kind] = {
       ops: of.reduce((n, q) => n + q.ops, 0),
+      failed: of.reduce((n, q) => n + q.failed, 0),
       rows: of.reduce((n, q) => n + q.rows, 0),
       rowsPerS: of.reduce((n, q) => n + q.rowsPerS, 0),
-      latency: latency[kind],
+      latency: latency[kind] ?? NO_LATENCY,
     };
   }
   return merged;

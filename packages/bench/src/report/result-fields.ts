@@ -11,17 +11,24 @@ import { fixed } from './numbers.js';
 export const TRACED_PREFIX = 'traced ';
 /** With `--target-rate`, latency from the actual start ('uncorrected insertTablet', ...) beside the corrected. */
 export const UNCORRECTED_PREFIX = 'uncorrected ';
+/**
+ * Operations that failed ('failed insertTablet', ...): kept out of their operation's row, whose latency is then
+ * that of the operations that succeeded (as iot-benchmark's matrix), and shown in a row of their own.
+ */
+export const FAILED_PREFIX = 'failed ';
+/** The prefixes of rows that describe an operation without being its own successes. */
+export const DERIVED_PREFIXES: readonly string[] = [FAILED_PREFIX, UNCORRECTED_PREFIX, TRACED_PREFIX];
 
 const QUERIES: ReadonlySet<string> = new Set(QUERY_KINDS);
 
-const NO_LATENCY: LatencySummary = new LatencyHistogram().summaryMs();
+export const NO_LATENCY: LatencySummary = new LatencyHistogram().summaryMs();
 
 /** The write kind with the most latency samples (the first such on a tie): the run's main write operation. */
 export function mainOperation(r: RunResult): { kind: string; latency: LatencySummary } | undefined {
   let best: { kind: string; latency: LatencySummary } | undefined;
   for (const [kind, latency] of Object.entries(r.latency)) {
-    // --trace's and the uncorrected rows describe the main operation, they are not it
-    if (kind.startsWith(TRACED_PREFIX) || kind.startsWith(UNCORRECTED_PREFIX) || QUERIES.has(kind)) continue;
+    // the failed, uncorrected and --trace's rows describe the main operation, they are not it
+    if (DERIVED_PREFIXES.some((p) => kind.startsWith(p)) || QUERIES.has(kind)) continue;
     if (best === undefined || latency.count > best.latency.count) best = { kind, latency };
   }
   return best;

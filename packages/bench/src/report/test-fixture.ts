@@ -118,8 +118,8 @@ export function sampleRun(label: string, over: Partial<RunResult> = {}, pointsPe
     errors: [],
     verify: { expected: pointsPerS * durationS, actual: pointsPerS * durationS, ok: true },
     queries: {
-      raw: { ops: 10, rows: 10_000, rowsPerS: 50_000, latency: summary(sampleHistogram(10, 20)) },
-      last: { ops: 10, rows: 100, rowsPerS: 5_000, latency: summary(sampleHistogram(10, 2)) },
+      raw: { ops: 10, failed: 0, rows: 10_000, rowsPerS: 50_000, latency: summary(sampleHistogram(10, 20)) },
+      last: { ops: 10, failed: 0, rows: 100, rowsPerS: 5_000, latency: summary(sampleHistogram(10, 2)) },
     },
     ...over,
   };

@@ -2,6 +2,7 @@ import { mergeHistograms, summarize } from '../report/histogram.js';
 import type { LatencySummary, RunResult, WorkerResult } from '../types.js';
 import { QUERY_KINDS } from '../workload/operations.js';
 import { slowestOf } from './operation-stats.js';
+import { FAILED_PREFIX, NO_LATENCY } from '../report/result-fields.js';
 
 export type DoneWorker = Extract<WorkerResult, { state: 'done' }>;
 
@@ -45,18 +46,23 @@ export function combineWorkers(
   };
 }
 
-/** A mixed run's queries: per type, operations, rows read and their rate over the run; undefined without any. */
+/**
+ * A mixed run's queries: per type, operations that succeeded and failed, rows read and their rate over the run;
+ * undefined without any.
+ */
 function queriesOf(
   done: readonly DoneWorker[],
   latency: Record<string, LatencySummary>,
   durationS: number,
 ): RunResult['queries'] {
-  const kinds = QUERY_KINDS.filter((k) => latency[k] !== undefined);
+  const failedOf = (k: string) => latency[FAILED_PREFIX + k]?.count ?? 0;
+  const kinds = QUERY_KINDS.filter((k) => latency[k] !== undefined || failedOf(k) > 0);
   if (kinds.length === 0) return undefined;
   return Object.fromEntries(
     kinds.map((k) => {
       const rows = done.reduce((n, r) => n + (r.rowsRead[k] ?? 0), 0);
-      return [k, { ops: latency[k].count, rows, rowsPerS: rows / durationS, latency: latency[k] }];
+      const ok = latency[k] ?? NO_LATENCY;
+      return [k, { ops: ok.count, failed: failedOf(k), rows, rowsPerS: rows / durationS, latency: ok }];
     }),
   );
 }

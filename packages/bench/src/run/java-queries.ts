@@ -28,5 +28,5 @@ function summary(passes: readonly ReadPass[]): NonNullable<RunResult['queries']>
   for (const p of passes) h.record(p.wallS * 1e9);
   const rows = passes.reduce((n, p) => n + p.rows, 0);
   const secs = passes.reduce((n, p) => n + p.wallS, 0);
-  return { ops: passes.length, rows, rowsPerS: secs > 0 ? rows / secs : 0, latency: h.summaryMs() };
+  return { ops: passes.length, failed: 0, rows, rowsPerS: secs > 0 ? rows / secs : 0, latency: h.summaryMs() };
 }

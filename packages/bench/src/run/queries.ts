@@ -50,7 +50,7 @@ export async function runQueries(
         h.record(Number(process.hrtime.bigint() - a));
       }
       const secs = (performance.now() - t0) / 1000;
-      out[kind] = { ops: c.queryLoops, rows, rowsPerS: rows / secs, latency: h.summaryMs() };
+      out[kind] = { ops: c.queryLoops, failed: 0, rows, rowsPerS: rows / secs, latency: h.summaryMs() };
     }
   } finally {
     await session.close();

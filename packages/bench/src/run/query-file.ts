@@ -1,7 +1,8 @@
 import { SessionPool, TableSessionPool } from '@iotdb/client';
 import type { QueryFileEntry } from '../config/query-file.js';
-import { LatencyHistogram } from '../report/histogram.js';
-import type { BenchConfig, RunResult } from '../types.js';
+import { LatencyHistogram, summarize } from '../report/histogram.js';
+import { FAILED_PREFIX } from '../report/result-fields.js';
+import type { BenchConfig, HistogramData, RunResult } from '../types.js';
 import { readRows } from './queries.js';
 
 const MAX_ERRORS = 10;
@@ -19,11 +20,11 @@ export async function runQueryFileEntry(
   const options = { host, port, nodeUrls: c.nodeUrls, maxSize: e.concurrency };
   const pool =
     e.model === 'table' ? new TableSessionPool({ ...options, database: e.database }) : new SessionPool(options);
-  const h = new LatencyHistogram();
+  // the statement's successes, and its failures apart (report/result-fields.ts FAILED_PREFIX)
+  const okH = new LatencyHistogram();
+  const failedH = new LatencyHistogram();
   const errors: string[] = [];
   let rows = 0;
-  let ok = 0;
-  let failed = 0;
   const cpu0 = process.cpuUsage();
   const startedAt = new Date().toISOString();
   const t0 = performance.now();
@@ -32,12 +33,12 @@ export async function runQueryFileEntry(
     let totalNs = 0;
     for (let i = 0; i < e.repetitions; i++) {
       const a = process.hrtime.bigint();
+      let h = okH;
       try {
         const read = await readRows(await pool.executeQueryStatement(e.sql));
         rows += read; // not `rows += await ...`: that would add to the count as it was before the wait
-        ok++;
       } catch (err) {
-        failed++;
+        h = failedH;
         if (errors.length < MAX_ERRORS) errors.push((err as Error).message);
       }
       const ns = Number(process.hrtime.bigint() - a);
@@ -53,7 +54,11 @@ export async function runQueryFileEntry(
   }
   const durationS = Math.max(1e-9, (performance.now() - t0) / 1000);
   const cpu = process.cpuUsage(cpu0);
-  const latency = h.summaryMs();
+  const [ok, failed] = [okH.count, failedH.count];
+  // rows for what happened: the statement's own when some succeeded, 'failed <label>' when some failed
+  const histograms: Record<string, HistogramData> = {};
+  if (ok > 0) histograms[e.label] = okH.toData();
+  if (failed > 0) histograms[FAILED_PREFIX + e.label] = failedH.toData();
   return {
     label: e.label,
     config: { ...c, model: e.model, database: e.database, workers: 1, clients: e.concurrency },
@@ -64,15 +69,15 @@ export async function runQueryFileEntry(
     failedOps: failed,
     pointsPerS: 0,
     opsPerS: (ok + failed) / durationS,
-    latency: { [e.label]: latency },
-    histograms: { [e.label]: h.toData() },
+    latency: summarize(histograms),
+    histograms,
     slowestClientMs: { [e.label]: slowestNs / 1e6 },
     clientCpuS: (cpu.user + cpu.system) / 1e6,
     clientCpuSPerMpts: 0,
     peakRssMb: process.resourceUsage().maxRSS / 1024,
     throughput: [],
     errors,
-    queries: { [e.label]: { ops: ok + failed, rows, rowsPerS: rows / durationS, latency } },
+    queries: { [e.label]: { ops: ok, failed, rows, rowsPerS: rows / durationS, latency: okH.summaryMs() } },
     queryFile: { sql: e.sql, concurrency: e.concurrency, repetitions: e.repetitions, line: e.line },
   };
 }

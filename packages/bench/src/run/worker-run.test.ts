@@ -42,7 +42,10 @@ class SimulatedClock implements Clock {
 
 const MS = 1e6;
 
-/** Operations that take what `latencyMs` says (by kind, client and the kind's count so far), logged. */
+/**
+ * Operations that take what `latencyMs` says (by kind and the kind's count so far), logged; a negative latency
+ * is an operation that fails after -latency ms.
+ */
 function backend(clock: SimulatedClock, latencyMs: (kind: string, n: number) => number) {
   const log: { kind: string; ms: number }[] = [];
   const counts = new Map<string, number>();
@@ -51,7 +54,8 @@ function backend(clock: SimulatedClock, latencyMs: (kind: string, n: number) => 
     counts.set(kind, n + 1);
     const ms = latencyMs(kind, n);
     log.push({ kind, ms });
-    await clock.sleep(ms * MS);
+    await clock.sleep(Math.abs(ms) * MS);
+    if (ms < 0) throw new Error(`${kind} ${n} failed`);
   };
   const fake: Backend = {
     writer: (_groupSize, send) => (devices, round) =>
@@ -150,6 +154,47 @@ describe('WorkerRun: the latency matrix of a run with known latencies', () => {
     expect(report.latency.insertTablet.count / 800).toBeLessThan(0.21);
     expect(report.points).toBe(10 * report.latency.insertTablet.count);
     for (const kind of QUERY_KINDS) expect(report.queries?.[kind]?.rows).toBe(report.latency[kind].count); // 1 row each
+  });
+});
+
+describe('WorkerRun: failed operations', () => {
+  it("keep apart: an operation's row is its successes, 'failed <op>' its failures, the queries table counts both", async () => {
+    const weights: OperationWeights = { ...WRITES_ONLY, INGESTION: 1, TIME_RANGE: 1 };
+    // every 4th TIME_RANGE fails at once (1 ms), every 5th write times out (50 ms); the others take 20 and 3 ms
+    const latency = (kind: string, n: number) =>
+      kind === 'insertTablet' ? (n % 5 === 4 ? -50 : 3) : n % 4 === 3 ? -1 : 20;
+    const { report, log } = await run(
+      { clients: 1, devices: 1, deviceCount: 1, loop: 80, operationProportion: weights },
+      latency,
+    );
+    const count = (kind: string, failed: boolean) => log.filter((e) => e.kind === kind && e.ms < 0 === failed).length;
+    const l = report.latency;
+    expect([l.TIME_RANGE.count, l.TIME_RANGE.min, l.TIME_RANGE.max]).toEqual([count('TIME_RANGE', false), 20, 20]);
+    expect([l['failed TIME_RANGE'].count, l['failed TIME_RANGE'].max]).toEqual([count('TIME_RANGE', true), 1]);
+    expect([l.insertTablet.count, l.insertTablet.max]).toEqual([count('insertTablet', false), 3]);
+    expect([l['failed insertTablet'].count, l['failed insertTablet'].min]).toEqual([count('insertTablet', true), 50]);
+    expect(count('TIME_RANGE', true)).toBeGreaterThan(0);
+    expect(count('insertTablet', true)).toBeGreaterThan(0);
+    expect(report.okOps + report.failedOps).toBe(80);
+    expect(report.failedOps).toBe(count('TIME_RANGE', true) + count('insertTablet', true));
+    expect(report.queries?.TIME_RANGE).toMatchObject({
+      ops: count('TIME_RANGE', false),
+      failed: count('TIME_RANGE', true),
+    });
+
+    const text = formatReport(report);
+    expect(text).toMatch(
+      /\n {2}insertTablet .*\n {2}failed insertTablet .*\n {2}TIME_RANGE .*\n {2}failed TIME_RANGE /,
+    );
+    expect(text).toMatch(/query\s+ops\s+failed\s+rows/);
+  });
+
+  it('a run whose operations all fail still reports them, under failed rows', async () => {
+    const { report } = await run({ clients: 1, devices: 1, deviceCount: 1, loop: 5 }, () => -2);
+    expect(report.okOps).toBe(0);
+    expect(report.failedOps).toBe(5);
+    expect(report.latency['failed insertTablet'].count).toBe(5);
+    expect(report.latency.insertTablet).toBeUndefined();
   });
 });
 

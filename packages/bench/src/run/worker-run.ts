@@ -1,5 +1,5 @@
 import { IoTDBBatchError } from '@iotdb/client';
-import { TRACED_PREFIX, UNCORRECTED_PREFIX } from '../report/result-fields.js';
+import { FAILED_PREFIX, TRACED_PREFIX, UNCORRECTED_PREFIX } from '../report/result-fields.js';
 import type { WorkerResult, WorkerTask } from '../types.js';
 import { pickOperation, type QueryKind } from '../workload/operations.js';
 import { drawTarget, querySensors, querySql } from '../workload/query-sql.js';
@@ -152,8 +152,9 @@ export class WorkerRun {
       const end = this.clock.now();
       this.#writtenPoints += ok;
       if (this.#barrier.timed) {
-        this.#stats.record(kind, end - (due ?? t0), id);
-        if (due !== undefined) this.#stats.record(UNCORRECTED_PREFIX + kind, end - t0, id);
+        // a failure's latency (often an instant error, or a timeout) stays out of the operation's own row
+        this.#stats.record(failed ? FAILED_PREFIX + kind : kind, end - (due ?? t0), id);
+        if (due !== undefined && !failed) this.#stats.record(UNCORRECTED_PREFIX + kind, end - t0, id);
         this.#count(ok, failed);
       }
       if (c.batchIntervalMs > 0) await this.clock.sleep(c.batchIntervalMs * 1e6);
