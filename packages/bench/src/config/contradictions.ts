@@ -1,6 +1,6 @@
 /** Knob combinations that cannot run; each is a ConfigError naming the knobs and where they came from. */
 import type { BenchConfig, Method } from '../types.js';
-import { weightedQueries } from '../workload/operations.js';
+import { readsOnly, weightedQueries } from '../workload/operations.js';
 import { querySensors } from '../workload/query-sql.js';
 import { ConfigError } from './errors.js';
 import { formatValue } from './format.js';
@@ -55,6 +55,11 @@ export function checkContradictions(c: BenchConfig, origin: (key: keyof BenchCon
   if (c.verify && c.serverNoop)
     fail('verify', `${is('verify')} reads back what was stored, but with ${is('serverNoop')} nothing is`);
   checkQueries(c, is, fail, methods, methodKey);
+  if (c.verify && readsOnly(c.operationProportion))
+    fail(
+      'verify',
+      `${is('verify')} counts the points this run writes, and ${is('operationProportion')} has no INGESTION: it writes none`,
+    );
   if (c.verify && c.dryRunSend)
     fail('verify', `${is('verify')} reads back what was stored, but with ${is('dryRunSend')} nothing is sent`);
 }

@@ -75,4 +75,16 @@ describe('describePlan', () => {
     expect(plan).toMatch(/^ {2}runs +one per method: insertTablet, insertRecords$/m);
     expect(plan).toMatch(/^ {2}duration at limit +at least 2 s at 1,000,000 points\/s$/m);
   });
+
+  it('says a run of queries only writes nothing, keeps the database and which rows its queries range over', () => {
+    const c = resolveConfig(
+      ['--devices', '10', '--loop', '20', '--warmup-rounds', '1', '--operation-proportion', '0:1:1:0:0:0:0:0:0:0:0'],
+      {},
+    ).config;
+    const plan = describePlan(c);
+    expect(plan).toMatch(/^ {2}total points +[\d,]+ \(20 rounds; queries only: none of it is written\)$/m);
+    expect(plan).toMatch(
+      /^ {2}reads only +the database is kept; queries read the 10,500 rows per device a write run with these knobs stored$/m,
+    );
+  });
 });

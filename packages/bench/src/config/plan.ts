@@ -1,7 +1,7 @@
 /** `--dry-run`: the resolved plan, every knob and the totals they make. */
 import { fixed } from '../report/numbers.js';
 import type { BenchConfig } from '../types.js';
-import { OPERATIONS, weightedQueries, type Operation } from '../workload/operations.js';
+import { OPERATIONS, readsOnly, weightedQueries, type Operation } from '../workload/operations.js';
 import { formatValue, grouped, plural } from './format.js';
 import { KNOB_KEYS, KNOBS } from './knobs.js';
 import { TYPE_ORDER } from './type-proportions.js';
@@ -81,6 +81,11 @@ function derived(c: BenchConfig): [string, string][] {
     const share = (op: Operation) => `${op} ${fixed((100 * c.operationProportion[op]) / total, 1)} %`;
     const shares = OPERATIONS.filter((op) => c.operationProportion[op] > 0).map(share);
     out.push(['operations', `each drawn (seeded): ${shares.join(', ')}`]);
+    if (readsOnly(c.operationProportion))
+      out.push([
+        'reads only',
+        `the database is kept; queries read the ${grouped((c.warmupRounds + c.loop) * c.batchSize)} rows per device a write run with these knobs stored`,
+      ]);
   }
   if (c.compare.length > 0) out.push(['runs', `one per method: ${c.compare.join(', ')}`]);
   if (c.vsJava) out.push(['then', 'Bench.java on the same workload']);
@@ -94,9 +99,10 @@ function derived(c: BenchConfig): [string, string][] {
   return out;
 }
 
-/** In a mixed run only INGESTION's share of the operations writes. */
+/** In a mixed run only INGESTION's share of the operations writes; a run of queries only writes none of it. */
 function mixedShare(c: BenchConfig): string {
   if (weightedQueries(c.operationProportion).length === 0) return '';
+  if (readsOnly(c.operationProportion)) return '; queries only: none of it is written';
   const total = OPERATIONS.reduce((n, op) => n + c.operationProportion[op], 0);
   return `; mixed: about ${fixed((100 * c.operationProportion.INGESTION) / total, 1)} % of it, as drawn`;
 }

@@ -507,6 +507,12 @@ describe('resolveConfig: errors name the knob and where it came from', () => {
     );
     rejects(['--verify', '--server-noop'], {}, 'verify', /serverNoop true \(--server-noop\)/);
     rejects(['--verify'], { DRY_RUN_SEND: 'true' }, 'verify', /dryRunSend true \(env DRY_RUN_SEND \(dryRunSend\)\)/);
+    rejects(
+      ['--verify', '--operation-proportion', '0:1:0:0:0:0:0:0:0:0:0'],
+      {},
+      'verify',
+      /operationProportion .* has no INGESTION: it writes none/,
+    );
   });
 
   it('rateLimit with dryRunSend is fine', () => {

@@ -122,6 +122,32 @@ describe('iotdb-bench against a real server', () => {
     },
   );
 
+  it.each(['tree', 'table'])(
+    '%s model: a run of queries only keeps the database and reads every row a write run with its knobs stored',
+    async (model) => {
+      const knobs = [
+        ...['--database', `it_bench_reads_${model}`, '--model', model, '--workers', '1', '--clients', '2'],
+        ...['--devices', '4', '--sensors', '6', '--batch-size', '50', '--loop', '20', '--warmup-rounds', '1'],
+      ];
+      const written = await bench(...knobs, '--verify');
+      expect(written.fields.get('verify')).toBe('ok');
+      const out = mkdtempSync(join(tmpdir(), `iotdb-bench-reads-${model}-`));
+      const reads = await bench(
+        ...knobs,
+        ...['--operation-proportion', '0:1:1:1:1:1:1:1:1:1:1', '--query-device-num', '2', '--query-sensor-num', '2'],
+        ...['--out', out],
+      );
+      expect(Number(reads.fields.get('failed_ops'))).toBe(0);
+      const [run] = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResult[];
+      expect(Object.keys(run.latency).sort()).toEqual([...QUERY_KINDS].sort());
+      for (const kind of QUERY_KINDS) expect(run.queries?.[kind]?.rows, kind).toBeGreaterThan(0);
+      // a range is 50 rows of two devices (tree: one row a time for both; table: one row a device and time):
+      // every TIME_RANGE found all of its range's rows, none fell beyond the stored data
+      const perRange = model === 'table' ? 100 : 50;
+      expect(run.queries?.TIME_RANGE.rows).toBe(perRange * (run.queries?.TIME_RANGE.ops ?? 0));
+    },
+  );
+
   it('read-compare reads the same rows and values as the Java client, in the same run', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'iotdb-bench-read-')), 'read.json');
     await bench(

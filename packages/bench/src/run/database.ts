@@ -1,15 +1,17 @@
 import { IoTDBServerError, Session, TableSession } from '@iotdb/client';
 import type { BenchConfig } from '../types.js';
+import { readsOnly } from '../workload/operations.js';
 import { DEVICE_TAG, TABLE_NAME, deviceName, sensorTypes } from '../workload/schema.js';
 import { dataTypeName } from '@iotdb/fast-serializer';
 
 /**
  * The benchmark's database: created before a run, and dropped first when this machine writes every
  * device (`deviceOffset` 0, `deviceCount` = devices); with a slice of a shared cluster it is only created
- * if missing. Nothing outside it is created.
+ * if missing, and a run of queries only keeps it (it reads what an earlier run wrote). Nothing outside it is
+ * created.
  */
 export async function prepareDatabase(c: BenchConfig, host: string, port: number): Promise<void> {
-  const whole = c.deviceOffset === 0 && c.deviceCount === c.devices;
+  const whole = c.deviceOffset === 0 && c.deviceCount === c.devices && !readsOnly(c.operationProportion);
   if (c.model === 'table') {
     const s = new TableSession({ host, port, nodeUrls: c.nodeUrls });
     await s.open();

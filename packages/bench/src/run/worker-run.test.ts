@@ -48,6 +48,7 @@ const MS = 1e6;
  */
 function backend(clock: SimulatedClock, latencyMs: (kind: string, n: number) => number) {
   const log: { kind: string; ms: number }[] = [];
+  const sqls: string[] = [];
   const counts = new Map<string, number>();
   const take = async (kind: string) => {
     const n = counts.get(kind) ?? 0;
@@ -66,12 +67,13 @@ function backend(clock: SimulatedClock, latencyMs: (kind: string, n: number) => 
     rowWriter: () => {
       throw new Error('not in this test');
     },
-    query: async (_sql, kind) => {
+    query: async (sql, kind) => {
+      sqls.push(sql);
       await take(kind);
       return 1;
     },
   };
-  return { fake, log };
+  return { fake, log, sqls };
 }
 
 async function run(
@@ -93,10 +95,10 @@ async function run(
     ...taskOver,
   };
   const clock = new SimulatedClock();
-  const { fake, log } = backend(clock, latencyMs);
+  const { fake, log, sqls } = backend(clock, latencyMs);
   const result = await clock.drive(new WorkerRun(task, fake, clock).run());
   if (result.state !== 'done') throw new Error(result.error);
-  return { result, log, report: sampleRun('known', { config, ...combineWorkers([result]) }) };
+  return { result, log, sqls, report: sampleRun('known', { config, ...combineWorkers([result]) }) };
 }
 
 describe('WorkerRun: the latency matrix of a run with known latencies', () => {
@@ -154,6 +156,22 @@ describe('WorkerRun: the latency matrix of a run with known latencies', () => {
     expect(report.latency.insertTablet.count / 800).toBeLessThan(0.21);
     expect(report.points).toBe(10 * report.latency.insertTablet.count);
     for (const kind of QUERY_KINDS) expect(report.queries?.[kind]?.rows).toBe(report.latency[kind].count); // 1 row each
+  });
+});
+
+describe('WorkerRun: queries', () => {
+  it('of a run of queries only range over every row a write run with the same knobs stored', async () => {
+    const weights: OperationWeights = { ...WRITES_ONLY, INGESTION: 0, TIME_RANGE: 1 };
+    // 2 warm-up rounds + 8 rounds of 100 rows: rows 1-1000 stored, ranges of 100 rows start at rows 1-901
+    const { sqls } = await run(
+      { clients: 1, devices: 1, deviceCount: 1, loop: 8, warmupRounds: 2, operationProportion: weights },
+      () => 1,
+    );
+    const startRows = sqls.map((sql) => (Number(/time >= (\d+)/.exec(sql)?.[1]) - 1_700_000_000_000) / 1000);
+    expect(startRows).toHaveLength(8);
+    expect(Math.min(...startRows)).toBeGreaterThanOrEqual(1);
+    expect(Math.max(...startRows)).toBeLessThanOrEqual(901);
+    expect(Math.max(...startRows)).toBeGreaterThan(300); // not all at the start, as when only rows written count
   });
 });
 

@@ -1,7 +1,7 @@
 import { IoTDBBatchError } from '@iotdb/client';
 import { FAILED_PREFIX, TRACED_PREFIX, UNCORRECTED_PREFIX } from '../report/result-fields.js';
 import type { WorkerResult, WorkerTask } from '../types.js';
-import { pickOperation, type QueryKind } from '../workload/operations.js';
+import { pickOperation, readsOnly, type QueryKind } from '../workload/operations.js';
 import { drawTarget, querySensors, querySql } from '../workload/query-sql.js';
 import { unit } from '../workload/values.js';
 import { StartBarrier } from './barrier.js';
@@ -102,10 +102,12 @@ export class WorkerRun {
     if (c.method === 'writer') return this.#rowWriterClient(mine, send);
     for (let round = 0; round < c.warmupRounds; round++) for (const g of groups) await write(g, round);
     await this.#barrier.arrive();
+    // queries only: over the rows an earlier write run with these knobs stored (warm-up rounds and loop)
+    const storedRounds = readsOnly(c.operationProportion) ? c.warmupRounds + c.loop : 0;
     let writes = 0;
     for (let i = 0; i < c.loop * groups.length && !this.#barrier.aborted; i++) {
       const op = pickOperation(c.operationProportion, unit(i, id, DRAW_OPERATION, c.seed));
-      const roundsDone = c.warmupRounds + Math.floor(writes / groups.length);
+      const roundsDone = Math.max(storedRounds, c.warmupRounds + Math.floor(writes / groups.length));
       if (op !== 'INGESTION') await this.#query(send, op, i, id, roundsDone * c.batchSize);
       else await write(groups[writes++ % groups.length], roundsDone);
     }

@@ -40,6 +40,14 @@ export function weightedQueries(w: OperationWeights): QueryKind[] {
 }
 
 /**
+ * A run of queries only (INGESTION weight 0): it reads the data an earlier write run with the same knobs stored,
+ * so it keeps the database and draws its time ranges over all of that data.
+ */
+export function readsOnly(w: OperationWeights): boolean {
+  return w.INGESTION === 0;
+}
+
+/**
  * The operation for a draw u in [0, 1): each operation owns a share of [0, 1) proportional to its weight,
  * in OPERATIONS order.
  */
