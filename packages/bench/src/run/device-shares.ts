@@ -42,7 +42,7 @@ export function operationShare(c: ShareConfig, id: number): number {
   for (let w = 0; w < c.workers; w++) {
     const share = workerShare(c, w);
     for (let k = 0; k < c.clients; k++) {
-      const groups = Math.ceil(clientDevices(c, share, k).length / groupSize(c));
+      const groups = deviceGroups(c, clientDevices(c, share, k)).length;
       all += groups;
       if (w * c.clients + k === id) mine = groups;
     }
