@@ -198,6 +198,7 @@ describe('iotdb-bench against a real server', () => {
     expect(runs[1].errors[0]).toMatch(/\[700\]/); // SQL_PARSE_ERROR, as the server said
     // the failure's latency is a row of its own, not the statement's
     expect(Object.keys(runs[1].latency)).toEqual(['failed a typo']);
+    expect(Object.keys(runs[1].slowestClientMs ?? {})).toEqual(['failed a typo']);
     expect(runs[1].queries?.['a typo']).toMatchObject({ ops: 0, failed: 1 });
     expect(stdout).toMatch(/persisted \d+ records into root\.iotdb_bench_results/);
     const s = new Session({ host, port });
