@@ -79,6 +79,15 @@ describe('merge', () => {
     expect(mergeShares([shareA, shareB]).queries).toBeUndefined();
   });
 
+  it("adds up each machine's workers, open-loop target and rate limit: the merged run had all of them", () => {
+    const open = (share: typeof shareA, workers: number, targetRate: number) => ({
+      ...share,
+      config: { ...share.config, workers, targetRate, rateLimit: 0 },
+    });
+    const m = mergeShares([open(shareA, 2, 40), open(shareB, 3, 60)]);
+    expect([m.config.workers, m.config.targetRate, m.config.rateLimit]).toEqual([5, 100, 0]);
+  });
+
   it('refuses files whose labels do not match', () => {
     expect(() => mergeFiles([[shareA], [sampleRun('other')]])).toThrow(/no run labelled tree-insertTablet/);
   });

@@ -21,7 +21,15 @@ export function mergeShares(shares: readonly RunResult[]): RunResult {
   const verified = shares.every((r) => r.verify !== undefined);
   return {
     ...first,
-    config: { ...first.config, deviceOffset: offset, deviceCount: total(shares, (r) => r.config.deviceCount) },
+    config: {
+      ...first.config,
+      deviceOffset: offset,
+      deviceCount: total(shares, (r) => r.config.deviceCount),
+      // each machine's workers, open-loop target and rate limit were its own: the run had all of them
+      workers: total(shares, (r) => r.config.workers),
+      targetRate: total(shares, (r) => r.config.targetRate),
+      rateLimit: total(shares, (r) => r.config.rateLimit),
+    },
     startedAt: shares.map((r) => r.startedAt).sort()[0],
     durationS: Math.max(...shares.map((r) => r.durationS)),
     points,
