@@ -8,7 +8,7 @@ const script = fileURLToPath(new URL('../../java/bench.sh', import.meta.url));
 /**
  * `--vs-java`: the Java client (iotdb-session 2.0.1-beta, java/Bench.java) on the same anchor workload,
  * with as many writer threads as we have writers (workers x clients) and the same number of points.
- * Its RESULT line becomes a RunResult with what Java reports (no histograms, no throughput series).
+ * Its RESULT and MATRIX lines become a RunResult with what Java reports (no histograms, no throughput series).
  */
 export function runJava(c: BenchConfig, host: string, port: number): RunResult {
   const threads = c.workers * c.clients;
@@ -25,25 +25,34 @@ export function runJava(c: BenchConfig, host: string, port: number): RunResult {
     `method=${method}`,
   ];
   const out = execFileSync('bash', [script, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-  const line = out.split('\n').find((l) => l.startsWith('RESULT '));
-  if (line === undefined) throw new Error(`java/bench.sh printed no RESULT line:\n${out}`);
-  const kv = keyValues(line);
+  return javaRun(out, c);
+}
+
+/** The RunResult of java/bench.sh's output: its RESULT, MATRIX (latency ms, peak RSS) and VERIFY lines. */
+export function javaRun(out: string, c: BenchConfig): RunResult {
+  const line = (word: string) => {
+    const found = out.split('\n').find((l) => l.startsWith(`${word} `));
+    if (found === undefined) throw new Error(`java/bench.sh printed no ${word} line:\n${out}`);
+    return keyValues(found);
+  };
+  const kv = line('RESULT');
+  const matrix = line('MATRIX');
   const num = (k: string) => Number(kv[k] ?? NaN);
-  const p50 = num('insert_ms_p50');
-  const p99 = num('p99');
+  const ms = (k: keyof LatencySummary) => Number(matrix[k] ?? NaN);
+  const ops = Number(matrix.ops);
   const latency: LatencySummary = {
-    count: 0,
-    min: NaN,
-    avg: NaN,
-    p10: NaN,
-    p25: NaN,
-    p50,
-    p75: NaN,
-    p90: NaN,
-    p95: NaN,
-    p99,
-    p999: NaN,
-    max: num('max'),
+    count: ops,
+    min: ms('min'),
+    avg: ms('avg'),
+    p10: ms('p10'),
+    p25: ms('p25'),
+    p50: ms('p50'),
+    p75: ms('p75'),
+    p90: ms('p90'),
+    p95: ms('p95'),
+    p99: ms('p99'),
+    p999: ms('p999'),
+    max: ms('max'),
   };
   const v = /^VERIFY count=(\d+) expected=(\d+)/m.exec(out);
   return {
@@ -53,15 +62,15 @@ export function runJava(c: BenchConfig, host: string, port: number): RunResult {
     startedAt: new Date().toISOString(),
     durationS: num('wall_s'),
     points: num('points'),
-    okOps: 0,
+    okOps: ops,
     failedOps: 0,
     pointsPerS: num('points_per_s'),
-    opsPerS: NaN,
+    opsPerS: ops / num('wall_s'),
     latency: { insertTablet: latency },
     histograms: {},
     clientCpuS: num('client_cpu_s'),
     clientCpuSPerMpts: num('client_cpu_s_per_Mpts'),
-    peakRssMb: NaN,
+    peakRssMb: Number(matrix.peak_rss_mb), // NaN where the JVM had no /proc ("n/a")
     throughput: [],
     errors: [],
   };

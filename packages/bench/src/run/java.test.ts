@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { formatReport, resultLine } from '../report/format.js';
+import { sampleConfig } from '../report/test-fixture.js';
+import { javaRun } from './java.js';
+
+const OUTPUT = [
+  'setup: 100 devices',
+  'RESULT mode=tree values=pattern threads=2 points=2500000 wall_s=0.50 points_per_s=5000000 client_cpu_s=0.44 client_cpu_s_per_Mpts=0.176 server_cpu_s=n/a insert_ms_p50=2.7 p99=180.1 max=180.1',
+  'MATRIX ops=100 avg=9.500 min=1.250 p10=1.500 p25=2.000 p50=2.700 p75=4.000 p90=20.000 p95=60.000 p99=180.100 p999=180.100 max=180.100 peak_rss_mb=612.5',
+  'VERIFY count=2500000 expected=2500000',
+].join('\n');
+
+describe('the Java anchor run', () => {
+  it('reads its RESULT, MATRIX and VERIFY lines: every figure of the report, no NaN', () => {
+    const r = javaRun(OUTPUT, sampleConfig());
+    expect([r.okOps, r.opsPerS, r.points, r.pointsPerS, r.peakRssMb]).toEqual([100, 200, 2_500_000, 5_000_000, 612.5]);
+    expect(r.latency.insertTablet).toEqual({
+      count: 100,
+      min: 1.25,
+      avg: 9.5,
+      p10: 1.5,
+      p25: 2,
+      p50: 2.7,
+      p75: 4,
+      p90: 20,
+      p95: 60,
+      p99: 180.1,
+      p999: 180.1,
+      max: 180.1,
+    });
+    expect(r.verify).toEqual({ expected: 2_500_000, actual: 2_500_000, ok: true });
+    expect(resultLine(r)).not.toContain('NaN');
+    expect(formatReport(r)).not.toContain('NaN');
+  });
+
+  it('refuses output without its MATRIX line, quoting it', () => {
+    const old = OUTPUT.split('\n')
+      .filter((l) => !l.startsWith('MATRIX'))
+      .join('\n');
+    expect(() => javaRun(old, sampleConfig())).toThrow(/printed no MATRIX line:\nsetup: 100 devices/);
+  });
+});
