@@ -139,7 +139,8 @@ export class WorkerRun {
   #sender(id: number): Send {
     const c = this.#c;
     const clients = c.workers * c.clients;
-    // each client at its share of the target rate (--method writer: flushes, not known ahead: an equal share)
+    // each client at its share of the target rate (--method writer: an operation is one row of each of the
+    // client's devices, loop x batchSize of them for every client: an equal share)
     const share = c.method === 'writer' ? 1 / clients : operationShare(c, id);
     const intervalNs = c.targetRate > 0 && share > 0 ? 1e9 / (share * c.targetRate) : 0;
     let schedule: OpenLoopSchedule | undefined;
