@@ -94,4 +94,13 @@ describe('compare', () => {
     expect(text).toMatch(/points\/s\s+1,000,000\s+2,000,000\s+2\.000x\s+BEYOND noise/);
     expect(text).toMatch(/peak RSS MB .* no noise estimate/);
   });
+
+  it('shows failed operations when either run had some, and no ratio against nothing', () => {
+    const clean = run('a', 1e6, 0.02);
+    const failing = { ...run('a', 1e6, 0.02), failedOps: 12 };
+    expect(compareRuns(clean, run('a', 1e6, 0.02)).map((f) => f.figure)).not.toContain('failed ops');
+    const text = formatComparison('a', compareRuns(clean, failing));
+    expect(text).toMatch(/^failed ops\s+0\s+12\s+-\s+no noise estimate$/m);
+    expect(text).not.toContain('NaN');
+  });
 });

@@ -68,6 +68,7 @@ export function compareRuns(a: RunResult, b: RunResult): FigureComparison[] {
     figures.push(figure(`${kind} rows/s`, qa.rowsPerS, qb.rowsPerS, [null, null]));
     if (kind !== main) figures.push(...latencyFigures(a, b, kind, kind));
   }
+  if (a.failedOps > 0 || b.failedOps > 0) figures.push(figure('failed ops', a.failedOps, b.failedOps, [null, null]));
   if (wrote) figures.push(figure('client CPU s/Mpts', a.clientCpuSPerMpts, b.clientCpuSPerMpts, [null, null]));
   figures.push(figure('peak RSS MB', a.peakRssMb, b.peakRssMb, [null, null]));
   return figures;
@@ -100,14 +101,22 @@ export function pairRuns(a: RunResult[], b: RunResult[]): [RunResult, RunResult]
 
 /** The comparison as a console table. */
 export function formatComparison(label: string, figures: readonly FigureComparison[]): string {
-  const num = (v: number) => (Math.abs(v) >= 1000 ? Math.round(v).toLocaleString('en-US') : v.toPrecision(4));
+  const num = (v: number) =>
+    Math.abs(v) >= 1000 || Number.isInteger(v) ? Math.round(v).toLocaleString('en-US') : v.toPrecision(4);
   const verdict = (f: FigureComparison) =>
     f.beyond === null
       ? 'no noise estimate'
       : `${f.beyond ? 'BEYOND' : 'within'} noise (±${(100 * f.noise!).toFixed(1)} %)`;
   const rows = [
     ['figure', 'A', 'B', 'B/A', ''],
-    ...figures.map((f) => [f.figure, num(f.a), num(f.b), `${f.ratio.toFixed(3)}x`, verdict(f)]),
+    // no ratio against nothing (A's figure 0)
+    ...figures.map((f) => [
+      f.figure,
+      num(f.a),
+      num(f.b),
+      Number.isNaN(f.ratio) ? '-' : `${f.ratio.toFixed(3)}x`,
+      verdict(f),
+    ]),
   ];
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
   const lines = rows.map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))));
