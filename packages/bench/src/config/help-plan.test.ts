@@ -84,7 +84,8 @@ describe('describePlan', () => {
     const plan = describePlan(c);
     expect(plan).toMatch(/^ {2}total points +[\d,]+ \(20 rounds; queries only: none of it is written\)$/m);
     expect(plan).toMatch(
-      /^ {2}reads only +the database is kept; queries read the 10,500 rows per device a write run with these knobs stored$/m,
+      /^ {2}reads only +nothing written, the database kept; queries read the 10,500 rows per device a write run with these knobs stored$/m,
     );
+    expect(plan).toMatch(/^ {2}warm-up points +none \(queries only: the write run wrote the 1 warm-up round\)$/m);
   });
 });

@@ -57,7 +57,12 @@ function derived(c: BenchConfig): [string, string][] {
       'total points',
       `${grouped(total)} (${plural(c.loop, 'round')}${c.nullRatio > 0 ? `; about ${grouped(Math.round(total * (1 - c.nullRatio)))} without the nulls` : ''}${mixedShare(c)})`,
     ],
-    ['warm-up points', `${grouped(perRound * c.warmupRounds)} (${plural(c.warmupRounds, 'round')}, untimed)`],
+    [
+      'warm-up points',
+      readsOnly(c.operationProportion)
+        ? `none (queries only: the write run wrote the ${plural(c.warmupRounds, 'warm-up round')})`
+        : `${grouped(perRound * c.warmupRounds)} (${plural(c.warmupRounds, 'round')}, untimed)`,
+    ],
     ['tablets per write', methods.map((m) => `${m}: ${tabletsPerWrite(c, m, perClient)}`).join('; ')],
     [
       'devices per worker',
@@ -84,7 +89,7 @@ function derived(c: BenchConfig): [string, string][] {
     if (readsOnly(c.operationProportion))
       out.push([
         'reads only',
-        `the database is kept; queries read the ${grouped((c.warmupRounds + c.loop) * c.batchSize)} rows per device a write run with these knobs stored`,
+        `nothing written, the database kept; queries read the ${grouped((c.warmupRounds + c.loop) * c.batchSize)} rows per device a write run with these knobs stored`,
       ]);
   }
   if (c.compare.length > 0) out.push(['runs', `one per method: ${c.compare.join(', ')}`]);

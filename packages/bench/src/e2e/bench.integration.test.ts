@@ -138,6 +138,7 @@ describe('iotdb-bench against a real server', () => {
         ...['--out', out],
       );
       expect(Number(reads.fields.get('failed_ops'))).toBe(0);
+      expect(reads.fields.get('points')).toBe('0'); // it wrote nothing
       const [run] = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResult[];
       expect(Object.keys(run.latency).sort()).toEqual([...QUERY_KINDS].sort());
       for (const kind of QUERY_KINDS) expect(run.queries?.[kind]?.rows, kind).toBeGreaterThan(0);

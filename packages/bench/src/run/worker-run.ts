@@ -98,12 +98,14 @@ export class WorkerRun {
     const groups = deviceGroups(c, mine);
     const send = this.#sender(id);
     const write = this.backend.writer(Math.min(groupSize(c), Math.max(1, mine.length)), send);
-    for (const d of mine) await write([d], -1); // schema warm-up row, untimed
+    // queries only: nothing written (rows written again would land beside the stored ones and change what the
+    // queries read); they range over the rows an earlier write run with these knobs stored
+    const reads = readsOnly(c.operationProportion);
+    if (!reads) for (const d of mine) await write([d], -1); // schema warm-up row, untimed
     if (c.method === 'writer') return this.#rowWriterClient(mine, send);
-    for (let round = 0; round < c.warmupRounds; round++) for (const g of groups) await write(g, round);
+    if (!reads) for (let round = 0; round < c.warmupRounds; round++) for (const g of groups) await write(g, round);
     await this.#barrier.arrive();
-    // queries only: over the rows an earlier write run with these knobs stored (warm-up rounds and loop)
-    const storedRounds = readsOnly(c.operationProportion) ? c.warmupRounds + c.loop : 0;
+    const storedRounds = reads ? c.warmupRounds + c.loop : 0;
     let writes = 0;
     for (let i = 0; i < c.loop * groups.length && !this.#barrier.aborted; i++) {
       const op = pickOperation(c.operationProportion, unit(i, id, DRAW_OPERATION, c.seed));
