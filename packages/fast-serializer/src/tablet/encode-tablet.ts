@@ -478,22 +478,16 @@ function writeInt64s(
       s[2 * r] = -2147483648; // Long.MIN_VALUE's high word
       s[2 * r + 1] = 0;
       nulls = true;
-    } else if (typeof v === 'bigint' && fitsInt64(v)) {
-      s[2 * r] = Number(v >> 32n);
-      s[2 * r + 1] = Number(BigInt.asUintN(32, v));
     } else {
-      const n = int64Value(p, c, src, v);
-      if (typeof n === 'bigint') {
-        s[2 * r] = Number(n >> 32n);
-        s[2 * r + 1] = Number(BigInt.asUintN(32, n));
-      } else setWords(s, r, n);
+      const n = typeof v === 'bigint' && fitsInt64(v) ? v : int64Value(p, c, src, v);
+      if (typeof n === 'bigint') setBigWords(s, r, n);
+      else setWords(s, r, n);
     }
   }
   copySwapped(out, pos, buf, 0, rows * 8, 4);
   return nulls;
 }
 
-/** A safe integer as the [hi, lo] int32 words of its int64, at pair r of `s`. */
 /** An int64 cell into a BigInt64Array; returns whether it was null (time columns, c < 0, take no nulls). */
 function putBigInt64(s: BigInt64Array, r: number, v: unknown, p: PreparedTablet, c: number, src: number): boolean {
   if (typeof v === 'bigint' && fitsInt64(v)) s[r] = v;
@@ -504,6 +498,13 @@ function putBigInt64(s: BigInt64Array, r: number, v: unknown, p: PreparedTablet,
   return false;
 }
 
+/** An int64 bigint as its [hi, lo] int32 words, at pair r of `s`. */
+function setBigWords(s: Int32Array, r: number, n: bigint): void {
+  s[2 * r] = Number(n >> 32n);
+  s[2 * r + 1] = Number(BigInt.asUintN(32, n));
+}
+
+/** A safe integer as the [hi, lo] int32 words of its int64, at pair r of `s`. */
 function setWords(s: Int32Array, r: number, n: number): void {
   const hi = Math.floor(n / TWO_32);
   s[2 * r] = hi;

@@ -14,15 +14,6 @@ export class RowMajorColumn {
     readonly index: number,
   ) {}
 
-  /** rows it holds */
-  get length(): number {
-    return this.rows.length;
-  }
-
-  at(row: number): CellValue {
-    return this.rows[row][this.index];
-  }
-
   /** Its cells as an array (for the plain encoder and error reports). */
   toArray(): CellValue[] {
     return this.rows.map((row) => row[this.index]);
