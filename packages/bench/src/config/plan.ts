@@ -1,7 +1,7 @@
 /** `--dry-run`: the resolved plan, every knob and the totals they make. */
 import { fixed } from '../report/numbers.js';
 import type { BenchConfig } from '../types.js';
-import { OPERATIONS, readsOnly, weightedQueries, type Operation } from '../workload/operations.js';
+import { OPERATIONS, readsOnly, storedRows, weightedQueries, type Operation } from '../workload/operations.js';
 import { formatValue, grouped, plural } from './format.js';
 import { KNOB_KEYS, KNOBS } from './knobs.js';
 import { TYPE_ORDER } from './type-proportions.js';
@@ -89,7 +89,7 @@ function derived(c: BenchConfig): [string, string][] {
     if (readsOnly(c.operationProportion))
       out.push([
         'reads only',
-        `nothing written, the database kept; queries read the ${grouped((c.warmupRounds + c.loop) * c.batchSize)} rows per device a write run with these knobs stored`,
+        `nothing written, the database kept; queries read the ${grouped(storedRows(c))} rows per device a write run with these knobs stored`,
       ]);
   }
   if (c.compare.length > 0) out.push(['runs', `one per method: ${c.compare.join(', ')}`]);

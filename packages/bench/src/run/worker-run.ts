@@ -1,7 +1,7 @@
 import { IoTDBBatchError } from '@iotdb/client';
 import { FAILED_PREFIX, TRACED_PREFIX, UNCORRECTED_PREFIX } from '../report/result-fields.js';
 import type { WorkerResult, WorkerTask } from '../types.js';
-import { pickOperation, readsOnly, type QueryKind } from '../workload/operations.js';
+import { pickOperation, readsOnly, storedRows, type QueryKind } from '../workload/operations.js';
 import { drawTarget, querySensors, querySql } from '../workload/query-sql.js';
 import { unit } from '../workload/values.js';
 import { StartBarrier } from './barrier.js';
@@ -105,12 +105,12 @@ export class WorkerRun {
     if (c.method === 'writer') return this.#rowWriterClient(mine, send);
     if (!reads) for (let round = 0; round < c.warmupRounds; round++) for (const g of groups) await write(g, round);
     await this.#barrier.arrive();
-    const storedRounds = reads ? c.warmupRounds + c.loop : 0;
+    const stored = reads ? storedRows(c) : 0;
     let writes = 0;
     for (let i = 0; i < c.loop * groups.length && !this.#barrier.aborted; i++) {
       const op = pickOperation(c.operationProportion, unit(i, id, DRAW_OPERATION, c.seed));
-      const roundsDone = Math.max(storedRounds, c.warmupRounds + Math.floor(writes / groups.length));
-      if (op !== 'INGESTION') await this.#query(send, op, i, id, roundsDone * c.batchSize);
+      const roundsDone = c.warmupRounds + Math.floor(writes / groups.length);
+      if (op !== 'INGESTION') await this.#query(send, op, i, id, Math.max(stored, roundsDone * c.batchSize));
       else await write(groups[writes++ % groups.length], roundsDone);
     }
   }

@@ -47,6 +47,11 @@ export function readsOnly(w: OperationWeights): boolean {
   return w.INGESTION === 0;
 }
 
+/** The rows per device a write run with these knobs stored (its warm-up rounds and loop): what queries only read. */
+export function storedRows(c: { warmupRounds: number; loop: number; batchSize: number }): number {
+  return (c.warmupRounds + c.loop) * c.batchSize;
+}
+
 /**
  * The operation for a draw u in [0, 1): each operation owns a share of [0, 1) proportional to its weight,
  * in OPERATIONS order.
