@@ -343,6 +343,27 @@ describe('iotdb-bench against a real server', () => {
     expect(Number(noop.fields.get('failed_ops'))).toBe(0);
   });
 
+  it('stops with one line naming the cause when the server is unreachable or refuses the run, no stack', async () => {
+    const closedPort = ['--host', '127.0.0.1', '--port', '1', '--devices', '2', '--loop', '1'];
+    const failures = [
+      [run('node', [cli, ...closedPort]), 'IOTDB_CONNECTION_REFUSED'],
+      [run('node', [cli, 'read-compare', ...closedPort.slice(0, 4)]), 'IOTDB_CONNECTION_REFUSED'],
+      [
+        bench('--database', 'it_bench_tree', '--devices', '2', '--loop', '1', '--precision', 'ns'),
+        'timestamp_precision ms',
+      ],
+    ] as const;
+    for (const [failing, cause] of failures) {
+      const e = (await failing.then(
+        () => expect.fail('the run went on'),
+        (err: unknown) => err,
+      )) as { code: number; stderr: string };
+      expect(e.code).toBe(1);
+      expect(e.stderr).toContain(cause);
+      expect(e.stderr.trim().split('\n')).toHaveLength(1);
+    }
+  });
+
   it('refuses a wrong knob before connecting, naming it', async () => {
     await expect(run('node', [cli, '--workers', 'many'])).rejects.toMatchObject({
       code: 2,

@@ -8,6 +8,7 @@ import { collectEnvironment } from '../run/environment.js';
 import { runJava } from '../run/java.js';
 import { runJavaQueries } from '../run/java-queries.js';
 import { runQueryFileEntry } from '../run/query-file.js';
+import { describeError } from '../run/run-error.js';
 import type { BenchConfig, RunResult } from '../types.js';
 import { compareCommand } from './compare-command.js';
 import { startLocalServer, type LocalServer } from './local-server.js';
@@ -140,7 +141,13 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (e: unknown) => {
-    console.error(e);
+    console.error(`iotdb-bench${subcommand()}: ${describeError(e)}`);
     process.exit(1);
   },
 );
+
+/** ' read-compare' etc. when the command line named one, for the error line */
+function subcommand(): string {
+  const name = process.argv[2];
+  return name === 'compare' || name === 'merge' || name === 'read-compare' ? ` ${name}` : '';
+}

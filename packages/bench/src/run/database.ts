@@ -1,5 +1,6 @@
 import { IoTDBServerError, Session, TableSession } from '@iotdb/client';
 import type { BenchConfig } from '../types.js';
+import { RunError } from './run-error.js';
 import { readsOnly } from '../workload/operations.js';
 import { DEVICE_TAG, TABLE_NAME, deviceName, sensorTypes } from '../workload/schema.js';
 import { dataTypeName } from '@iotdb/fast-serializer';
@@ -83,6 +84,6 @@ async function ignoreCode(p: Promise<void>, code: number): Promise<void> {
 /** Timestamps are written in `--precision` units: they must be the server's, or times land elsewhere. */
 function checkPrecision(c: BenchConfig, server: string): void {
   if (c.precision !== server) {
-    throw new Error(`--precision ${c.precision} does not match the server's timestamp_precision ${server}`);
+    throw new RunError(`--precision ${c.precision} does not match the server's timestamp_precision ${server}`);
   }
 }

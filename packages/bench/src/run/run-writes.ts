@@ -4,6 +4,7 @@ import { progressLine } from '../report/format.js';
 import { weightedQueries } from '../workload/operations.js';
 import { combineWorkers, type DoneWorker } from './combine-workers.js';
 import { workerShare } from './device-shares.js';
+import { RunError } from './run-error.js';
 import type { BenchConfig, RunResult, WorkerResult, WorkerTask } from '../types.js';
 
 const workerFile = fileURLToPath(new URL('./worker.js', import.meta.url));
@@ -101,7 +102,7 @@ export async function runWrites(c: BenchConfig, label: string, host: string, por
   }
   if (showProgress && process.stdout.isTTY) process.stdout.write('\n');
   const failed = results.find((r) => r.state === 'failed');
-  if (failed && failed.state === 'failed') throw new Error(`worker ${failed.workerId} failed: ${failed.error}`);
+  if (failed && failed.state === 'failed') throw new RunError(`worker ${failed.workerId} failed: ${failed.error}`);
   const done = results.filter((r): r is DoneWorker => r.state === 'done');
   const cpu = process.cpuUsage(cpuAtStart);
   const cpuS = (cpu.user + cpu.system) / 1e6;

@@ -9,6 +9,7 @@ import type { Clock } from './clock.js';
 import { clientDevices, deviceGroups, groupSize, operationShare } from './device-shares.js';
 import { OperationStats } from './operation-stats.js';
 import { OpenLoopSchedule, PointRateLimit } from './pacing.js';
+import { describeError } from './run-error.js';
 import type { Send } from './write-ops.js';
 
 /** What a worker's clients do their operations with: the real pools, or a test's stand-ins. */
@@ -87,7 +88,7 @@ export class WorkerRun {
       };
     } catch (e) {
       this.#barrier.abort();
-      return { state: 'failed', workerId, error: (e as Error).stack ?? String(e) };
+      return { state: 'failed', workerId, error: describeError(e) };
     }
   }
 

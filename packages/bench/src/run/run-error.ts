@@ -1,0 +1,19 @@
+import { inspect } from 'node:util';
+import { IoTDBError } from '@iotdb/client';
+import { ConfigError } from '../config/errors.js';
+
+/** A run that cannot go on for a reason the operator can act on (the server's settings, a worker's failure). */
+export class RunError extends Error {
+  override readonly name = 'RunError';
+}
+
+/**
+ * An error as the operator reads it: one line for what they can act on (a knob, the server unreachable or
+ * refusing, a run that cannot go on), with the client's error code; the whole error with its stack for
+ * anything else, which is a bug to report.
+ */
+export function describeError(e: unknown): string {
+  if (e instanceof ConfigError || e instanceof RunError) return e.message;
+  if (e instanceof IoTDBError) return `${e.message} (${e.code})`;
+  return inspect(e);
+}
