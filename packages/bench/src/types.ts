@@ -11,6 +11,8 @@ export type Model = 'tree' | 'aligned' | 'table';
 export type Method = 'insertTablet' | 'insertTablets' | 'insertTabletsParallel' | 'insertRecords' | 'writer';
 export type ValuePattern = 'pattern' | 'random';
 export type Precision = 'ms' | 'us' | 'ns';
+/** why a run ended early: the operator's Ctrl-C, or --test-max-time */
+export type StopReason = 'interrupted' | 'test-max-time';
 
 /** Every knob resolved (defaults < config file < environment < flags) and checked. */
 export interface BenchConfig {
@@ -60,6 +62,8 @@ export interface BenchConfig {
   targetRate: number;
   /** pause after each write of a client, ms */
   batchIntervalMs: number;
+  /** the longest the timed phase lasts, ms; 0 = until the loop is done */
+  testMaxTime: number;
   /** rounds written before timing starts */
   warmupRounds: number;
   /** progress line interval, ms */
@@ -200,6 +204,8 @@ export interface RunResult {
   verify?: { expected: number; actual: number; ok: boolean };
   /** per query type: operations that succeeded and failed, rows read, and the successes' latency */
   queries?: Record<string, QueryFigures>;
+  /** why the run ended before its loop (or its repetitions) was done; absent when it ran to the end */
+  stopped?: StopReason;
   /** a --query-file statement's run: the statement as the file gave it */
   queryFile?: { sql: string; concurrency: number; repetitions: number; line: number };
 }

@@ -305,6 +305,16 @@ export const KNOBS: KnobTable = {
     defaultText: '0',
     description: 'pause after each write of a client',
   },
+  testMaxTime: {
+    flag: '--test-max-time',
+    env: 'TEST_MAX_TIME',
+    arg: 'MS',
+    parse: countOrZero,
+    default: () => 0,
+    defaultText: '0 (no limit: the run ends when its loop is done)',
+    description:
+      "the longest the timed phase lasts, as iot-benchmark's TEST_MAX_TIME: then no operation starts, those under way finish and the report covers what ran (each run of --compare, each statement of --query-file, its own)",
+  },
   warmupRounds: {
     flag: '--warmup-rounds',
     env: 'WARMUP_ROUNDS',

@@ -80,6 +80,11 @@ function derived(c: BenchConfig): [string, string][] {
       'open loop',
       `${grouped(c.targetRate)} operations/s over all clients on a fixed schedule; latency from the intended start, 'uncorrected' rows from the actual one`,
     ]);
+  if (c.testMaxTime > 0)
+    out.push([
+      'time limit',
+      `timed phase stops at ${grouped(c.testMaxTime)} ms (--test-max-time) if the loop is not done by then`,
+    ]);
   const mixed = weightedQueries(c.operationProportion);
   if (mixed.length > 0) {
     const total = OPERATIONS.reduce((n, op) => n + c.operationProportion[op], 0);

@@ -65,6 +65,7 @@ describe('resolveConfig: defaults', () => {
         rateLimit: 0,
         targetRate: 0,
         batchIntervalMs: 0,
+        testMaxTime: 0,
         warmupRounds: 0,
         reportIntervalMs: 1000,
         progress: false,

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -362,6 +362,46 @@ describe('iotdb-bench against a real server', () => {
       expect(e.stderr).toContain(cause);
       expect(e.stderr.trim().split('\n')).toHaveLength(1);
     }
+  });
+
+  it('ends the timed phase at --test-max-time, or at Ctrl-C: a report of what ran, every acknowledged point stored', async () => {
+    const endless = ['--database', 'it_bench_tree', '--devices', '4', '--sensors', '5', '--batch-size', '10'];
+    const timed = await bench(...endless, '--loop', '1000000', '--test-max-time', '1500', '--verify');
+    expect(timed.fields.get('stopped')).toBe('test-max-time');
+    expect(Number(timed.fields.get('wall_s'))).toBeGreaterThan(1.4);
+    expect(Number(timed.fields.get('wall_s'))).toBeLessThan(10);
+    expect(timed.fields.get('verify')).toBe('ok');
+    expect(timed.stdout).toMatch(/\nstopped +at --test-max-time 1,500 ms/);
+
+    const child = spawn('node', [
+      cli,
+      '--host',
+      host,
+      '--port',
+      String(port),
+      ...endless,
+      '--loop',
+      '1000000',
+      '--verify',
+      '--progress',
+      '--report-interval-ms',
+      '200',
+    ]);
+    let stdout = '';
+    let interrupted = false;
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (interrupted || !/^\[/m.test(stdout)) return;
+      interrupted = true;
+      setTimeout(() => child.kill('SIGINT'), 1000); // timing started (a progress line): let it write a while
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code).toBe(130);
+    expect(stdout).toMatch(/\nstopped +early, by Ctrl-C/);
+    const result = stdout.split('\n').find((l) => l.startsWith('RESULT ')) ?? '';
+    expect(result).toContain(' stopped=interrupted');
+    expect(result).toContain(' verify=ok');
+    expect(result).not.toContain(' ok_ops=0 ');
   });
 
   it('refuses a wrong knob before connecting, naming it', async () => {

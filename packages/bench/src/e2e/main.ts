@@ -12,6 +12,7 @@ import { describeError } from '../run/run-error.js';
 import type { BenchConfig, RunResult } from '../types.js';
 import { compareCommand } from './compare-command.js';
 import { startLocalServer, type LocalServer } from './local-server.js';
+import { interruptOnCtrlC } from './interrupt.js';
 import { mergeCommand } from './merge-command.js';
 import { runMethods } from './run-methods.js';
 import { readCompareCommand } from './read-compare-command.js';
@@ -58,15 +59,10 @@ async function main(): Promise<number> {
   }
   const needsServer = !config.dryRunSend;
   let server: LocalServer | undefined;
-  if (needsServer && config.host === undefined) {
-    server = startLocalServer(config.port);
-    process.once('SIGINT', () => {
-      server?.stop();
-      process.exit(130);
-    });
-  }
-  const host = config.host ?? server?.host ?? '127.0.0.1';
-  const port = config.port;
+  const interrupt = interruptOnCtrlC(() => server?.stop());
+  if (needsServer && config.host === undefined) server = startLocalServer(config.port);
+  const target = { host: config.host ?? server?.host ?? '127.0.0.1', port: config.port };
+  const { host, port } = target;
   let exitCode = 0;
   try {
     const environment = await collectEnvironment(needsServer ? { host, port } : undefined);
@@ -74,18 +70,19 @@ async function main(): Promise<number> {
     if (queryFile !== undefined) {
       runs = [];
       for (const entry of queryFile) {
-        const run = { ...(await runQueryFileEntry(config, entry, host, port)), environment };
+        if (interrupt.aborted) break;
+        const run = { ...(await runQueryFileEntry(config, entry, target, interrupt)), environment };
         console.log(`${formatReport(run)}\n${resultLine(run)}`);
         if (run.okOps === 0) exitCode = 1;
         runs.push(run);
       }
     } else {
-      const done = await runMethods(config, host, port, environment);
+      const done = await runMethods(config, target, environment, interrupt);
       runs = done.runs;
       if (done.failed) exitCode = 1;
     }
     let java: RunResult | undefined;
-    if (config.vsJava) {
+    if (config.vsJava && !interrupt.aborted) {
       if (server !== undefined) {
         server.stop(); // the Java client gets a fresh server too
         server = startLocalServer(config.port);
@@ -135,7 +132,7 @@ async function main(): Promise<number> {
   } finally {
     server?.stop();
   }
-  return exitCode;
+  return interrupt.aborted ? 130 : exitCode;
 }
 
 main().then(

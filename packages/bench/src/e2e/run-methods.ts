@@ -8,18 +8,21 @@ import { weightedQueries } from '../workload/operations.js';
 /**
  * The write runs: one per method (`--compare`) or the one method, each on a freshly prepared database, then
  * its --verify count and its --queries; each reported as it ends. `failed`: a verify mismatch or no write ok.
+ * After Ctrl-C (`interrupt`) the run under way ends early (verified and reported) and no other one starts.
  */
 export async function runMethods(
   config: BenchConfig,
-  host: string,
-  port: number,
+  target: { host: string; port: number },
   environment: Environment,
+  interrupt: AbortSignal,
 ): Promise<{ runs: RunResult[]; failed: boolean }> {
+  const { host, port } = target;
   const needsServer = !config.dryRunSend;
   const runs: RunResult[] = [];
   let failed = false;
   const methods = config.compare.length > 0 ? config.compare : [config.method];
   for (const method of methods) {
+    if (interrupt.aborted) break;
     const c = { ...config, method };
     const mixed = weightedQueries(c.operationProportion).length > 0 ? '-mixed' : '';
     const label =
@@ -30,14 +33,14 @@ export async function runMethods(
     console.log(
       `run ${label}: ${c.workers} worker(s) x ${c.clients} client(s), ${c.deviceCount} devices x ${c.sensors} sensors x ${c.batchSize} rows x ${c.loop} rounds`,
     );
-    const { result, writtenPoints } = await runWrites(c, label, host, port);
+    const { result, writtenPoints } = await runWrites(c, label, target, interrupt);
     result.environment = environment;
     if (c.verify && needsServer && !c.serverNoop) {
       const actual = await countPoints(c, host, port);
       result.verify = { expected: writtenPoints, actual, ok: actual === writtenPoints };
       if (!result.verify.ok) failed = true;
     }
-    if (c.queries.length > 0 && needsServer && !c.serverNoop) {
+    if (c.queries.length > 0 && needsServer && !c.serverNoop && !interrupt.aborted) {
       // after a mixed run's own queries, these are told apart by name
       const after = Object.entries(await runQueries(c, host, port));
       const name = (k: string) => (result.queries === undefined ? k : `${k} after the writes`);

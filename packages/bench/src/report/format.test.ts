@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compareTable, formatReport, progressLine, resultLine } from './format.js';
 import { RESULT_KEYS } from './result-fields.js';
-import { sampleRun } from './test-fixture.js';
+import { sampleConfig, sampleRun } from './test-fixture.js';
 
 function parseResult(line: string): Map<string, string> {
   const [head, ...pairs] = line.split(' ');
@@ -131,6 +131,20 @@ describe('formatReport', () => {
     expect(text).toContain('error 4');
     expect(text).not.toContain('error 5');
     expect(text).toContain('2 more');
+  });
+});
+
+describe('a run that ended early', () => {
+  it('says so, and why, in the report and the RESULT line; a run to its end says it was not stopped', () => {
+    const timed = sampleRun('short', { stopped: 'test-max-time', config: sampleConfig({ testMaxTime: 60_000 }) });
+    expect(formatReport(timed)).toMatch(/\nstopped +at --test-max-time 60,000 ms: operations under way finished/);
+    expect(parseResult(resultLine(timed)).get('stopped')).toBe('test-max-time');
+    const interrupted = sampleRun('cut', { stopped: 'interrupted' });
+    expect(formatReport(interrupted)).toMatch(/\nstopped +early, by Ctrl-C/);
+    expect(parseResult(resultLine(interrupted)).get('stopped')).toBe('interrupted');
+    const whole = sampleRun('whole');
+    expect(formatReport(whole)).not.toContain('stopped');
+    expect(parseResult(resultLine(whole)).get('stopped')).toBe('no');
   });
 });
 

@@ -29,6 +29,9 @@ export function formatReport(r: RunResult): string {
     ...(q ? [`statement    ${oneLine(q.sql)}`] : []),
     `started      ${r.startedAt}`,
     `duration     ${fixed(r.durationS, 3)} s`,
+    ...(r.stopped === undefined
+      ? []
+      : [`stopped      ${stoppedBy(r)}: operations under way finished, none started after`]),
     ...(q
       ? []
       : [`workload     ${c.workload}: ${c.devices} devices x ${c.sensors} sensors, batch ${c.batchSize} rows`]),
@@ -104,6 +107,11 @@ function meanStartDelayMs(latency: RunResult['latency']): number {
 }
 
 /** `RESULT key=value ...` on one line: the fields of result-fields.ts, no spaces inside values. */
+/** Why a run ended before its loop was done. */
+function stoppedBy(r: RunResult): string {
+  return r.stopped === 'interrupted' ? 'early, by Ctrl-C' : `at --test-max-time ${grouped(r.config.testMaxTime)} ms`;
+}
+
 export function resultLine(r: RunResult): string {
   return `RESULT ${resultFields(r)
     .map(([k, v]) => `${k}=${v}`)

@@ -100,6 +100,7 @@ function summaryTable(runs: RunResult[]): string {
     ['client CPU s / M points', (r) => fixed(r.clientCpuSPerMpts, 3)],
     ['peak RSS, MB', (r) => fixed(r.peakRssMb, 1)],
     ['verify', verifyCell],
+    ['stopped early', (r) => r.stopped ?? '-'],
   ];
   return table(
     ['', ...runs.map((r) => r.label)],

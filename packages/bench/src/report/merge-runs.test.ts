@@ -88,6 +88,11 @@ describe('merge', () => {
     expect([m.config.workers, m.config.targetRate, m.config.rateLimit]).toEqual([5, 100, 0]);
   });
 
+  it('is a run that ended early when any share did', () => {
+    expect(mergeShares([shareA, shareB]).stopped).toBeUndefined();
+    expect(mergeShares([shareA, { ...shareB, stopped: 'test-max-time' }]).stopped).toBe('test-max-time');
+  });
+
   it('refuses files whose labels do not match', () => {
     expect(() => mergeFiles([[shareA], [sampleRun('other')]])).toThrow(/no run labelled tree-insertTablet/);
   });

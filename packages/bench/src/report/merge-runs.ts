@@ -53,6 +53,8 @@ export function mergeShares(shares: readonly RunResult[]): RunResult {
         }
       : undefined,
     queries: mergeQueries(shares, summarize(histograms)),
+    // a share that ended early makes the whole run one that did
+    ...(shares.some((r) => r.stopped) && { stopped: shares.find((r) => r.stopped)!.stopped }),
   };
 }
 

@@ -47,6 +47,7 @@ export function sampleConfig(over: Partial<BenchConfig> = {}): BenchConfig {
     rateLimit: 0,
     targetRate: 0,
     batchIntervalMs: 0,
+    testMaxTime: 0,
     warmupRounds: 1,
     reportIntervalMs: 1000,
     progress: false,

@@ -1,8 +1,14 @@
 import type { Clock } from './clock.js';
 
+/** [1] of the shared Int32Array: the run goes on, a worker failed, or it was stopped (Ctrl-C, --test-max-time). */
+const RUNNING = 0;
+const ABORTED = 1;
+const STOPPED = 2;
+
 /**
  * The start of the timed phase, shared by the workers through an Int32Array: [0] counts the workers whose
- * clients are all past warm-up, [1] = 1 aborts the run. Timing starts when every worker has arrived.
+ * clients are all past warm-up, [1] says whether the run goes on (RUNNING, ABORTED, STOPPED). Timing starts
+ * when every worker has arrived.
  */
 export class StartBarrier {
   readonly #shared: Int32Array;
@@ -22,25 +28,32 @@ export class StartBarrier {
     this.#shared = new Int32Array(shared);
   }
 
-  get aborted(): boolean {
-    return Atomics.load(this.#shared, 1) === 1;
+  /**
+   * Stops a run from outside its workers (the main thread): no operation starts after it, those in flight
+   * finish. False when the run had already ended (failed or stopped).
+   */
+  static stop(shared: Int32Array): boolean {
+    const was = Atomics.compareExchange(shared, 1, RUNNING, STOPPED);
+    Atomics.notify(shared, 0);
+    return was === RUNNING;
+  }
+
+  /** a worker failed, or the run was stopped: start no more operations */
+  get ended(): boolean {
+    return Atomics.load(this.#shared, 1) !== RUNNING;
   }
 
   abort(): void {
-    Atomics.store(this.#shared, 1, 1);
+    Atomics.compareExchange(this.#shared, 1, RUNNING, ABORTED);
     Atomics.notify(this.#shared, 0);
   }
 
-  /** Resolves when every client of every worker has arrived (or the run is aborted). */
+  /** Resolves when every client of every worker has arrived (or the run has ended). */
   async arrive(): Promise<void> {
     if (++this.#arrived === this.clients) {
       Atomics.add(this.#shared, 0, 1);
       Atomics.notify(this.#shared, 0);
-      for (
-        let n = Atomics.load(this.#shared, 0);
-        n < this.workers && !this.aborted;
-        n = Atomics.load(this.#shared, 0)
-      ) {
+      for (let n = Atomics.load(this.#shared, 0); n < this.workers && !this.ended; n = Atomics.load(this.#shared, 0)) {
         const w = Atomics.waitAsync(this.#shared, 0, n, 1000);
         if (w.async) await w.value;
       }

@@ -4,20 +4,22 @@ import { LatencyHistogram, summarize } from '../report/histogram.js';
 import { FAILED_PREFIX } from '../report/result-fields.js';
 import type { BenchConfig, HistogramData, RunResult } from '../types.js';
 import { readRows } from './queries.js';
+import { RunStop } from './run-stop.js';
 
 const MAX_ERRORS = 10;
 
 /**
  * One statement of a query file: `concurrency` pooled sessions each run it `repetitions` times, reading
  * every row; one RunResult with its latency and rows (failures keep the server's status code and message).
+ * Ctrl-C (`interrupt`) or --test-max-time ends it early: no repetition starts after, those under way finish.
  */
 export async function runQueryFileEntry(
   c: BenchConfig,
   e: QueryFileEntry,
-  host: string,
-  port: number,
+  target: { host: string; port: number },
+  interrupt: AbortSignal,
 ): Promise<RunResult> {
-  const options = { host, port, nodeUrls: c.nodeUrls, maxSize: e.concurrency };
+  const options = { ...target, nodeUrls: c.nodeUrls, maxSize: e.concurrency };
   const pool =
     e.model === 'table' ? new TableSessionPool({ ...options, database: e.database }) : new SessionPool(options);
   // the statement's successes, and its failures apart (report/result-fields.ts FAILED_PREFIX)
@@ -28,10 +30,12 @@ export async function runQueryFileEntry(
   const cpu0 = process.cpuUsage();
   const startedAt = new Date().toISOString();
   const t0 = performance.now();
+  const stop = new RunStop(() => undefined, c.testMaxTime, interrupt);
+  stop.timedPhaseStarted();
   let slowestNs = 0;
   const session = async () => {
     let totalNs = 0;
-    for (let i = 0; i < e.repetitions; i++) {
+    for (let i = 0; i < e.repetitions && !stop.stopped; i++) {
       const a = process.hrtime.bigint();
       let h = okH;
       try {
@@ -50,6 +54,7 @@ export async function runQueryFileEntry(
   try {
     await Promise.all(Array.from({ length: e.concurrency }, session));
   } finally {
+    stop.dispose();
     await pool.close();
   }
   const durationS = Math.max(1e-9, (performance.now() - t0) / 1000);
@@ -80,5 +85,6 @@ export async function runQueryFileEntry(
     errors,
     queries: { [e.label]: { ops: ok, failed, rows, rowsPerS: rows / durationS, latency: okH.summaryMs() } },
     queryFile: { sql: e.sql, concurrency: e.concurrency, repetitions: e.repetitions, line: e.line },
+    ...(stop.reason && { stopped: stop.reason }),
   };
 }

@@ -4,7 +4,9 @@ import { progressLine } from '../report/format.js';
 import { weightedQueries } from '../workload/operations.js';
 import { combineWorkers, type DoneWorker } from './combine-workers.js';
 import { workerShare } from './device-shares.js';
+import { StartBarrier } from './barrier.js';
 import { RunError } from './run-error.js';
+import { RunStop } from './run-stop.js';
 import type { BenchConfig, RunResult, WorkerResult, WorkerTask } from '../types.js';
 
 const workerFile = fileURLToPath(new URL('./worker.js', import.meta.url));
@@ -18,12 +20,20 @@ export interface WriteOutcome {
 /**
  * The write phase: `workers` piscina threads, each with its share of the devices, started together;
  * a progress line at reportIntervalMs while they run; their counts and histograms merged at the end.
- * The timed window runs from the moment every worker is past its warm-up to the last one's end.
+ * The timed window runs from the moment every worker is past its warm-up to the last one's end, or to the
+ * operations under way when `interrupt` aborts (Ctrl-C) or --test-max-time is up.
  */
-export async function runWrites(c: BenchConfig, label: string, host: string, port: number): Promise<WriteOutcome> {
+export async function runWrites(
+  c: BenchConfig,
+  label: string,
+  target: { host: string; port: number },
+  interrupt: AbortSignal,
+): Promise<WriteOutcome> {
+  const { host, port } = target;
   const counters = new SharedArrayBuffer(8 * 3 * c.workers);
   const barrier = new SharedArrayBuffer(8);
   const shared = { points: new BigInt64Array(counters), barrier: new Int32Array(barrier) };
+  const stop = new RunStop(() => StartBarrier.stop(shared.barrier), c.testMaxTime, interrupt);
   const tasks: WorkerTask[] = Array.from({ length: c.workers }, (_, w) => {
     const share = workerShare(c, w);
     return {
@@ -62,6 +72,7 @@ export async function runWrites(c: BenchConfig, label: string, host: string, por
       timedAt = performance.now();
       cpuAtStart = process.cpuUsage();
       last = { t: timedAt, points: 0 };
+      stop.timedPhaseStarted();
       clearInterval(startWatch);
     }
   }, 2);
@@ -91,6 +102,7 @@ export async function runWrites(c: BenchConfig, label: string, host: string, por
   } finally {
     clearInterval(progress);
     clearInterval(startWatch);
+    stop.dispose();
     await piscina.destroy();
   }
   if (timedAt > 0) {
@@ -118,6 +130,7 @@ export async function runWrites(c: BenchConfig, label: string, host: string, por
       clientCpuSPerMpts: combined.points > 0 ? cpuS / (combined.points / 1e6) : 0,
       peakRssMb: process.resourceUsage().maxRSS / 1024,
       throughput,
+      ...(stop.reason && { stopped: stop.reason }),
     },
   };
 }

@@ -5,6 +5,7 @@ import { sampleConfig, sampleRun } from '../report/test-fixture.js';
 import type { BenchConfig, WorkerTask } from '../types.js';
 import { QUERY_KINDS, WRITES_ONLY, type OperationWeights, type QueryKind } from '../workload/operations.js';
 import type { Clock } from './clock.js';
+import { StartBarrier } from './barrier.js';
 import { combineWorkers } from './combine-workers.js';
 import { WorkerRun, type Backend } from './worker-run.js';
 
@@ -215,6 +216,31 @@ describe('WorkerRun: failed operations', () => {
     expect(report.failedOps).toBe(5);
     expect(report.latency['failed insertTablet'].count).toBe(5);
     expect(report.latency.insertTablet).toBeUndefined();
+  });
+});
+
+describe('WorkerRun: stopped (Ctrl-C, --test-max-time)', () => {
+  it('starts no operation after the stop; those under way finish and are counted', async () => {
+    const barrier = new SharedArrayBuffer(8);
+    // two clients, 10 ms writes; the 7th write to start stops the run (as the main thread does)
+    const latency = (_kind: string, n: number) => {
+      if (n === 6) StartBarrier.stop(new Int32Array(barrier));
+      return 10;
+    };
+    const { result, log } = await run({ clients: 2, devices: 4, deviceCount: 4, loop: 10 }, latency, { barrier });
+    // 40 writes were planned; the 7th and the other client's write under way are the last ones
+    expect(log.length).toBeLessThanOrEqual(8);
+    expect(result.okOps).toBe(log.length);
+    expect(result.failedOps).toBe(0);
+    expect(result.timedEndMs - result.timedStartMs).toBeLessThanOrEqual(40);
+  });
+
+  it('stopped during the warm-up rounds: none of the timed operations runs', async () => {
+    const barrier = new SharedArrayBuffer(8);
+    StartBarrier.stop(new Int32Array(barrier));
+    const { result, log } = await run({ clients: 1, loop: 10, warmupRounds: 3 }, () => 10, { barrier });
+    expect(result.okOps + result.failedOps).toBe(0);
+    expect(log).toEqual([]); // the warm-up rounds were skipped too (the 1-row schema writes are not logged)
   });
 });
 

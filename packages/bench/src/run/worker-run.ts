@@ -104,11 +104,13 @@ export class WorkerRun {
     const reads = readsOnly(c.operationProportion);
     if (!reads) for (const d of mine) await write([d], -1); // schema warm-up row, untimed
     if (c.method === 'writer') return this.#rowWriterClient(mine, send);
-    if (!reads) for (let round = 0; round < c.warmupRounds; round++) for (const g of groups) await write(g, round);
+    if (!reads)
+      for (let round = 0; round < c.warmupRounds && !this.#barrier.ended; round++)
+        for (const g of groups) await write(g, round);
     await this.#barrier.arrive();
     const stored = reads ? storedRows(c) : 0;
     let writes = 0;
-    for (let i = 0; i < c.loop * groups.length && !this.#barrier.aborted; i++) {
+    for (let i = 0; i < c.loop * groups.length && !this.#barrier.ended; i++) {
       const op = pickOperation(c.operationProportion, unit(i, id, DRAW_OPERATION, c.seed));
       const roundsDone = c.warmupRounds + Math.floor(writes / groups.length);
       if (op !== 'INGESTION') await this.#query(send, op, i, id, Math.max(stored, roundsDone * c.batchSize));
@@ -120,9 +122,9 @@ export class WorkerRun {
   async #rowWriterClient(mine: number[], send: Send): Promise<void> {
     const c = this.#c;
     const w = this.backend.rowWriter(mine, send);
-    for (let round = 0; round < c.warmupRounds; round++) await w.round(round);
+    for (let round = 0; round < c.warmupRounds && !this.#barrier.ended; round++) await w.round(round);
     await this.#barrier.arrive();
-    for (let round = c.warmupRounds; round < c.warmupRounds + c.loop && !this.#barrier.aborted; round++)
+    for (let round = c.warmupRounds; round < c.warmupRounds + c.loop && !this.#barrier.ended; round++)
       await w.round(round);
     await w.close();
   }

@@ -1,0 +1,50 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { RunStop } from './run-stop.js';
+
+describe('RunStop', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('stops the work on Ctrl-C, once, whatever comes after', () => {
+    const interrupt = new AbortController();
+    const stopWork = vi.fn();
+    const stop = new RunStop(stopWork, 1000, interrupt.signal);
+    stop.timedPhaseStarted();
+    interrupt.abort();
+    vi.advanceTimersByTime(5000);
+    expect(stopWork).toHaveBeenCalledTimes(1);
+    expect(stop.reason).toBe('interrupted');
+  });
+
+  it('stops the work --test-max-time after the timed phase started, not after it was made', () => {
+    const stopWork = vi.fn();
+    const stop = new RunStop(stopWork, 1000, new AbortController().signal);
+    vi.advanceTimersByTime(5000); // warm-up
+    expect(stop.stopped).toBe(false);
+    stop.timedPhaseStarted();
+    vi.advanceTimersByTime(999);
+    expect(stopWork).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect([stopWork.mock.calls.length, stop.reason]).toEqual([1, 'test-max-time']);
+  });
+
+  it('without --test-max-time only Ctrl-C stops it; after dispose neither does', () => {
+    const interrupt = new AbortController();
+    const stopWork = vi.fn();
+    const stop = new RunStop(stopWork, 0, interrupt.signal);
+    stop.timedPhaseStarted();
+    vi.advanceTimersByTime(1e9);
+    stop.dispose();
+    interrupt.abort();
+    expect(stopWork).not.toHaveBeenCalled();
+    expect(stop.reason).toBeUndefined();
+  });
+
+  it('made after Ctrl-C (pressed while the run was prepared): stopped at once', () => {
+    const interrupt = new AbortController();
+    interrupt.abort();
+    const stopWork = vi.fn();
+    expect(new RunStop(stopWork, 0, interrupt.signal).reason).toBe('interrupted');
+    expect(stopWork).toHaveBeenCalledTimes(1);
+  });
+});

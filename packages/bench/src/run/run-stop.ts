@@ -1,0 +1,42 @@
+import type { StopReason } from '../types.js';
+
+/**
+ * What ends a run's timed phase early: the operator's Ctrl-C (`interrupt` aborts) or --test-max-time after the
+ * phase started. Either calls `stopWork` (for workers, StartBarrier.stop): no operation starts after it, those
+ * under way finish. `reason` says which came first; undefined while neither did.
+ */
+export class RunStop {
+  reason: StopReason | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  readonly #onInterrupt = () => this.#stop('interrupted');
+
+  constructor(
+    private readonly stopWork: () => void,
+    private readonly maxTimeMs: number,
+    private readonly interrupt: AbortSignal,
+  ) {
+    interrupt.addEventListener('abort', this.#onInterrupt, { once: true });
+    if (interrupt.aborted) this.#stop('interrupted'); // Ctrl-C while the run was being prepared
+  }
+
+  /** The timed phase starts: --test-max-time counts from now. */
+  timedPhaseStarted(): void {
+    if (this.maxTimeMs > 0) this.#timer = setTimeout(() => this.#stop('test-max-time'), this.maxTimeMs);
+  }
+
+  get stopped(): boolean {
+    return this.reason !== undefined;
+  }
+
+  /** The run is over: no timer or listener outlives it. */
+  dispose(): void {
+    clearTimeout(this.#timer);
+    this.interrupt.removeEventListener('abort', this.#onInterrupt);
+  }
+
+  #stop(reason: StopReason): void {
+    if (this.reason !== undefined) return;
+    this.reason = reason;
+    this.stopWork();
+  }
+}
