@@ -3,9 +3,11 @@
  * the piscina workers, and the results the report is made from.
  */
 import type { TSDataTypeName } from '@iotdb/client';
+import type { ClientActivity } from './run/client-activity.js';
 import type { OperationWeights, QueryKind } from './workload/operations.js';
 
 export type { Operation, OperationWeights, QueryKind } from './workload/operations.js';
+export type { ClientActivity } from './run/client-activity.js';
 
 export type Model = 'tree' | 'aligned' | 'table';
 export type Method = 'insertTablet' | 'insertTablets' | 'insertTabletsParallel' | 'insertRecords' | 'writer';
@@ -123,7 +125,7 @@ export interface WorkerTask {
   /** this worker's devices [first, first + count) */
   firstDevice: number;
   deviceCount: number;
-  /** shared counters: [points, okOps, failedOps] per worker at index workerId * 3 */
+  /** the live counters (live-counters.ts) */
   counters: SharedArrayBuffer;
   /** Int32Array: [0] workers past warm-up (the timed phase starts when all are), [1] 1 = abort */
   barrier: SharedArrayBuffer;
@@ -148,6 +150,8 @@ export type WorkerResult =
       rowsRead: Record<string, number>;
       /** first errors seen, at most 10 */
       errors: string[];
+      /** what the worker's pool did besides the operations, warm-up included */
+      client: ClientActivity;
       /** the timed phase, ms on the process-wide monotonic clock (the same in every worker thread) */
       timedStartMs: number;
       timedEndMs: number;
@@ -204,6 +208,8 @@ export interface RunResult {
   verify?: { expected: number; actual: number; ok: boolean };
   /** per query type: operations that succeeded and failed, rows read, and the successes' latency */
   queries?: Record<string, QueryFigures>;
+  /** what the client's sessions did besides the operations (warm-up included): absent for the Java run */
+  client?: ClientActivity;
   /** why the run ended before its loop (or its repetitions) was done; absent when it ran to the end */
   stopped?: StopReason;
   /** a --query-file statement's run: the statement as the file gave it */

@@ -134,6 +134,18 @@ describe('formatReport', () => {
   });
 });
 
+describe("the client's activity", () => {
+  it('is a line of the report: retries, connects and failed ones, failovers, redirects', () => {
+    const client = { retries: 31, connects: 12, connectFailures: 9, failovers: 1, redirects: 0 };
+    expect(formatReport(sampleRun('r', { client }))).toContain(
+      '\nclient       retries 31, connects 12 ok, 9 FAILED, failovers 1, redirects 0 (warm-up included)\n',
+    );
+    expect(parseResult(resultLine(sampleRun('r', { client }))).get('client_retries')).toBe('31');
+    expect(formatReport(sampleRun('java'))).not.toMatch(/\nclient +retries/);
+    expect(parseResult(resultLine(sampleRun('java'))).get('client_retries')).toBe('-');
+  });
+});
+
 describe('a run that ended early', () => {
   it('says so, and why, in the report and the RESULT line; a run to its end says it was not stopped', () => {
     const timed = sampleRun('short', { stopped: 'test-max-time', config: sampleConfig({ testMaxTime: 60_000 }) });
@@ -204,6 +216,12 @@ describe('progressLine', () => {
     expect(line).toContain('avg 250,000 pts/s');
     expect(line).toContain('errors 2');
     expect(line).toContain('ETA 30.0s');
+  });
+
+  it("shows the client's retries when there are some: operations waiting on a node that went away", () => {
+    const stalled = { points: 500, totalPoints: 1000, elapsedS: 30, nowPointsPerS: 0, errors: 0 };
+    expect(progressLine({ ...stalled, retries: 0 })).not.toContain('retries');
+    expect(progressLine({ ...stalled, retries: 1234 })).toContain('errors 0  retries 1,234  ETA');
   });
 
   it('has no ETA without a total or before the first point', () => {

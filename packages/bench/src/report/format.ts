@@ -1,5 +1,5 @@
 /** The text outputs: the final report, the RESULT line, the comparison table and the progress line. */
-import type { RunResult } from '../types.js';
+import type { ClientActivity, RunResult } from '../types.js';
 import { fixed, grouped, millis, span } from './numbers.js';
 import { MATRIX_HEADERS, matrixRows } from './latency-matrix.js';
 import { UNCORRECTED_PREFIX, mainOperation, resultFields, rowsRead } from './result-fields.js';
@@ -36,6 +36,7 @@ export function formatReport(r: RunResult): string {
       ? []
       : [`workload     ${c.workload}: ${c.devices} devices x ${c.sensors} sensors, batch ${c.batchSize} rows`]),
     `operations   ${grouped(r.okOps)} ok, ${failed} (${success})`,
+    ...(r.client === undefined ? [] : [`client       ${activityLine(r.client)}`]),
     `points       ${grouped(r.points)}`,
     `throughput   ${grouped(r.pointsPerS)} points/s, ${fixed(r.opsPerS, 1)} ops/s`,
     ...(c.targetRate > 0 && !q ? [openLoopLine(r)] : []),
@@ -107,6 +108,12 @@ function meanStartDelayMs(latency: RunResult['latency']): number {
 }
 
 /** `RESULT key=value ...` on one line: the fields of result-fields.ts, no spaces inside values. */
+/** What the client did besides the operations, warm-up included. */
+function activityLine(a: ClientActivity): string {
+  const failedConnects = a.connectFailures > 0 ? ` ok, ${grouped(a.connectFailures)} FAILED` : '';
+  return `retries ${grouped(a.retries)}, connects ${grouped(a.connects)}${failedConnects}, failovers ${grouped(a.failovers)}, redirects ${grouped(a.redirects)} (warm-up included)`;
+}
+
 /** Why a run ended before its loop was done. */
 function stoppedBy(r: RunResult): string {
   return r.stopped === 'interrupted' ? 'early, by Ctrl-C' : `at --test-max-time ${grouped(r.config.testMaxTime)} ms`;
@@ -157,6 +164,8 @@ export interface Progress {
   elapsedS: number;
   nowPointsPerS: number;
   errors: number;
+  /** the client's retries so far (shown when there are some: operations are waiting on a node) */
+  retries?: number;
 }
 
 export function progressLine(p: Progress): string {
@@ -167,7 +176,8 @@ export function progressLine(p: Progress): string {
   const done = known
     ? `${grouped(p.points)}/${grouped(p.totalPoints)} points (${fixed((100 * p.points) / p.totalPoints, 1)} %)`
     : `${grouped(p.points)} points`;
-  return `[${span(p.elapsedS)}] ${done}  now ${grouped(p.nowPointsPerS)} pts/s  avg ${grouped(avg)} pts/s  errors ${grouped(p.errors)}  ETA ${eta}`;
+  const retries = p.retries ? `  retries ${grouped(p.retries)}` : '';
+  return `[${span(p.elapsedS)}] ${done}  now ${grouped(p.nowPointsPerS)} pts/s  avg ${grouped(avg)} pts/s  errors ${grouped(p.errors)}${retries}  ETA ${eta}`;
 }
 
 export const QUERY_HEADERS = ['query', 'ops', 'failed', 'rows', 'rows/s', 'p50 ms', 'p99 ms', 'max ms'];

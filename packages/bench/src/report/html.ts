@@ -100,6 +100,7 @@ function summaryTable(runs: RunResult[]): string {
     ['client CPU s / M points', (r) => fixed(r.clientCpuSPerMpts, 3)],
     ['peak RSS, MB', (r) => fixed(r.peakRssMb, 1)],
     ['verify', verifyCell],
+    ['client retries / failed connects', (r) => (r.client ? `${r.client.retries} / ${r.client.connectFailures}` : '-')],
     ['stopped early', (r) => r.stopped ?? '-'],
   ];
   return table(

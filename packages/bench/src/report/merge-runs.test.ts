@@ -88,6 +88,15 @@ describe('merge', () => {
     expect([m.config.workers, m.config.targetRate, m.config.rateLimit]).toEqual([5, 100, 0]);
   });
 
+  it("adds up the clients' retries, connects, failovers and redirects", () => {
+    const client = (retries: number) => ({ retries, connects: 2, connectFailures: 1, failovers: 0, redirects: 3 });
+    const m = mergeShares([
+      { ...shareA, client: client(5) },
+      { ...shareB, client: client(7) },
+    ]);
+    expect(m.client).toEqual({ retries: 12, connects: 4, connectFailures: 2, failovers: 0, redirects: 6 });
+  });
+
   it('is a run that ended early when any share did', () => {
     expect(mergeShares([shareA, shareB]).stopped).toBeUndefined();
     expect(mergeShares([shareA, { ...shareB, stopped: 'test-max-time' }]).stopped).toBe('test-max-time');

@@ -5,6 +5,7 @@
  * (points/s, and each query type's rows/s).
  */
 import type { RunResult } from '../types.js';
+import { sumActivity } from '../run/client-activity.js';
 import { slowestOf } from '../run/operation-stats.js';
 import { mergeHistograms, summarize } from './histogram.js';
 import { FAILED_PREFIX, NO_LATENCY } from './result-fields.js';
@@ -53,6 +54,7 @@ export function mergeShares(shares: readonly RunResult[]): RunResult {
         }
       : undefined,
     queries: mergeQueries(shares, summarize(histograms)),
+    ...(shares.every((r) => r.client) && { client: sumActivity(shares.map((r) => r.client!)) }),
     // a share that ended early makes the whole run one that did
     ...(shares.some((r) => r.stopped) && { stopped: shares.find((r) => r.stopped)!.stopped }),
   };

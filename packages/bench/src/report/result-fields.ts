@@ -81,6 +81,7 @@ const FIELDS: readonly Field[] = [
   ['verify', (r) => (r.verify === undefined ? 'none' : r.verify.ok ? 'ok' : 'mismatch')],
   ['rows', (r) => fixed(rowsRead(r, 'rows'), 0)],
   ['rows_per_s', (r) => fixed(rowsRead(r, 'rowsPerS'), 0)],
+  ['client_retries', (r) => (r.client === undefined ? '-' : String(r.client.retries))],
   ['stopped', (r) => r.stopped ?? 'no'],
 ];
 

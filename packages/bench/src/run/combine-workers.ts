@@ -1,6 +1,7 @@
 import { mergeHistograms, summarize } from '../report/histogram.js';
 import type { LatencySummary, RunResult, WorkerResult } from '../types.js';
 import { QUERY_KINDS } from '../workload/operations.js';
+import { sumActivity } from './client-activity.js';
 import { slowestOf } from './operation-stats.js';
 import { FAILED_PREFIX, NO_LATENCY } from '../report/result-fields.js';
 
@@ -22,6 +23,7 @@ export function combineWorkers(
   | 'slowestClientMs'
   | 'errors'
   | 'queries'
+  | 'client'
 > {
   const start = Math.min(...done.map((r) => r.timedStartMs));
   const durationS = Math.max(1e-9, (Math.max(...done.map((r) => r.timedEndMs)) - start) / 1000);
@@ -43,6 +45,7 @@ export function combineWorkers(
     slowestClientMs: Object.fromEntries(Object.entries(slowestNs).map(([kind, ns]) => [kind, ns / 1e6])),
     errors: done.flatMap((r) => r.errors).slice(0, 10),
     queries: queriesOf(done, latency, durationS),
+    client: sumActivity(done.map((r) => r.client)),
   };
 }
 

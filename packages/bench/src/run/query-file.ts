@@ -5,6 +5,7 @@ import { FAILED_PREFIX } from '../report/result-fields.js';
 import type { BenchConfig, HistogramData, RunResult } from '../types.js';
 import { readRows } from './queries.js';
 import { RunStop } from './run-stop.js';
+import { clientActivity } from './client-activity.js';
 
 const MAX_ERRORS = 10;
 
@@ -57,6 +58,7 @@ export async function runQueryFileEntry(
     stop.dispose();
     await pool.close();
   }
+  const client = clientActivity(pool.stats());
   const durationS = Math.max(1e-9, (performance.now() - t0) / 1000);
   const cpu = process.cpuUsage(cpu0);
   const [ok, failed] = [okH.count, failedH.count];
@@ -85,6 +87,7 @@ export async function runQueryFileEntry(
     errors,
     queries: { [e.label]: { ops: ok, failed, rows, rowsPerS: rows / durationS, latency: okH.summaryMs() } },
     queryFile: { sql: e.sql, concurrency: e.concurrency, repetitions: e.repetitions, line: e.line },
+    client,
     ...(stop.reason && { stopped: stop.reason }),
   };
 }

@@ -5,6 +5,7 @@ import { weightedQueries } from '../workload/operations.js';
 import { combineWorkers, type DoneWorker } from './combine-workers.js';
 import { workerShare } from './device-shares.js';
 import { StartBarrier } from './barrier.js';
+import { liveCounters, liveSum, type LiveCounter } from './live-counters.js';
 import { RunError } from './run-error.js';
 import { RunStop } from './run-stop.js';
 import type { BenchConfig, RunResult, WorkerResult, WorkerTask } from '../types.js';
@@ -30,7 +31,7 @@ export async function runWrites(
   interrupt: AbortSignal,
 ): Promise<WriteOutcome> {
   const { host, port } = target;
-  const counters = new SharedArrayBuffer(8 * 3 * c.workers);
+  const counters = liveCounters(c.workers);
   const barrier = new SharedArrayBuffer(8);
   const shared = { points: new BigInt64Array(counters), barrier: new Int32Array(barrier) };
   const stop = new RunStop(() => StartBarrier.stop(shared.barrier), c.testMaxTime, interrupt);
@@ -61,11 +62,7 @@ export async function runWrites(
   let timedAt = 0;
   let cpuAtStart = process.cpuUsage();
   let last = { t: 0, points: 0 };
-  const sum = (k: number) => {
-    let n = 0;
-    for (let w = 0; w < c.workers; w++) n += Number(Atomics.load(shared.points, w * 3 + k));
-    return n;
-  };
+  const sum = (counter: LiveCounter) => liveSum(shared.points, c.workers, counter);
   // the timed phase starts when every worker passed the barrier: snapshot CPU then
   const startWatch = setInterval(() => {
     if (timedAt === 0 && Atomics.load(shared.barrier, 0) >= c.workers) {
@@ -80,7 +77,7 @@ export async function runWrites(
   const progress = setInterval(() => {
     if (timedAt === 0) return;
     const now = performance.now();
-    const points = sum(0);
+    const points = sum('points');
     const rate = ((points - last.points) * 1000) / Math.max(1, now - last.t);
     throughput.push([(now - timedAt) / 1000, rate]);
     last = { t: now, points };
@@ -90,7 +87,8 @@ export async function runWrites(
         totalPoints: expectedPoints,
         elapsedS: (now - timedAt) / 1000,
         nowPointsPerS: rate,
-        errors: sum(2),
+        errors: sum('failedOps'),
+        retries: sum('retries'),
       });
       process.stdout.write(process.stdout.isTTY ? `\r${line}` : `${line}\n`);
     }
@@ -108,7 +106,7 @@ export async function runWrites(
   if (timedAt > 0) {
     // the last partial interval, so that even a run shorter than one interval has a point on the chart
     const now = performance.now();
-    const points = sum(0);
+    const points = sum('points');
     if (now > last.t && points > last.points)
       throughput.push([(now - timedAt) / 1000, ((points - last.points) * 1000) / (now - last.t)]);
   }

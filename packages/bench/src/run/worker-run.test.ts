@@ -7,6 +7,7 @@ import { QUERY_KINDS, WRITES_ONLY, type OperationWeights, type QueryKind } from 
 import type { Clock } from './clock.js';
 import { StartBarrier } from './barrier.js';
 import { combineWorkers } from './combine-workers.js';
+import { liveCounters, liveSlot } from './live-counters.js';
 import { WorkerRun, type Backend } from './worker-run.js';
 
 /**
@@ -73,6 +74,7 @@ function backend(clock: SimulatedClock, latencyMs: (kind: string, n: number) => 
       await take(kind);
       return 1;
     },
+    activity: () => ({ retries: 2, connects: 1, connectFailures: 0, failovers: 0, redirects: 0 }),
   };
   return { fake, log, sqls };
 }
@@ -91,7 +93,7 @@ async function run(
     port: 6667,
     firstDevice: 0,
     deviceCount: config.deviceCount,
-    counters: new SharedArrayBuffer(8 * 3),
+    counters: liveCounters(1),
     barrier: new SharedArrayBuffer(8),
     ...taskOver,
   };
@@ -219,6 +221,16 @@ describe('WorkerRun: failed operations', () => {
   });
 });
 
+describe("WorkerRun: the client's own activity", () => {
+  it('is in the result, and published to the live counters for the progress line while operations wait', async () => {
+    const counters = liveCounters(2);
+    const { result } = await run({ clients: 1, loop: 1 }, () => 1, { workerId: 1, counters });
+    expect(result.client).toEqual({ retries: 2, connects: 1, connectFailures: 0, failovers: 0, redirects: 0 });
+    const live = new BigInt64Array(counters);
+    expect([live[liveSlot(0, 'retries')], live[liveSlot(1, 'retries')]]).toEqual([0n, 2n]);
+  });
+});
+
 describe('WorkerRun: stopped (Ctrl-C, --test-max-time)', () => {
   it('starts no operation after the stop; those under way finish and are counted', async () => {
     const barrier = new SharedArrayBuffer(8);
@@ -282,7 +294,7 @@ describe('WorkerRun: --rate-limit', () => {
     const timed = async (workerId: number, firstDevice: number, deviceCount: number) => {
       const barrier = new SharedArrayBuffer(8);
       new Int32Array(barrier)[0] = 1; // the other worker has arrived: each worker runs alone here
-      const counters = new SharedArrayBuffer(8 * 3 * 2);
+      const counters = liveCounters(2);
       const { result } = await run(config, () => 30, { workerId, firstDevice, deviceCount, counters, barrier });
       return result;
     };

@@ -1,12 +1,13 @@
 import { IoTDBBatchError } from '@iotdb/client';
 import { FAILED_PREFIX, TRACED_PREFIX, UNCORRECTED_PREFIX } from '../report/result-fields.js';
-import type { WorkerResult, WorkerTask } from '../types.js';
+import type { ClientActivity, WorkerResult, WorkerTask } from '../types.js';
 import { pickOperation, readsOnly, storedRows, type QueryKind } from '../workload/operations.js';
 import { drawTarget, querySensors, querySql } from '../workload/query-sql.js';
 import { unit } from '../workload/values.js';
 import { StartBarrier } from './barrier.js';
 import type { Clock } from './clock.js';
 import { clientDevices, deviceGroups, groupSize, operationShare } from './device-shares.js';
+import { liveSlot } from './live-counters.js';
 import { OperationStats } from './operation-stats.js';
 import { OpenLoopSchedule, PointRateLimit } from './pacing.js';
 import { describeError } from './run-error.js';
@@ -20,6 +21,8 @@ export interface Backend {
   rowWriter(devices: number[], send: Send): { round(round: number): Promise<void>; close(): Promise<void> };
   /** Runs a query (`sql`, of type `kind`) and reads its rows to the end; returns them. */
   query(sql: string, kind: QueryKind): Promise<number>;
+  /** What the client did besides the operations so far: retries, connects, failovers, redirects. */
+  activity(): ClientActivity;
 }
 
 const MAX_ERRORS = 10;
@@ -72,6 +75,7 @@ export class WorkerRun {
     const { workerId } = this.task;
     try {
       await Promise.all(Array.from({ length: this.#c.clients }, (_, k) => this.#client(k)));
+      this.publishActivity();
       return {
         state: 'done',
         workerId,
@@ -83,6 +87,7 @@ export class WorkerRun {
         slowestClientNs: this.#stats.slowestClientNs(),
         rowsRead: this.#rowsRead,
         errors: this.#errors,
+        client: this.backend.activity(),
         timedStartMs: this.#barrier.timedStartMs,
         timedEndMs: this.clock.now() / 1e6,
       };
@@ -183,11 +188,17 @@ export class WorkerRun {
   }
 
   #count(points: number, failed: boolean): void {
-    const w = this.task.workerId * 3;
+    const w = this.task.workerId;
     this.#points += points;
     if (failed) this.#failedOps++;
     else this.#okOps++;
-    Atomics.add(this.#counters, w, BigInt(points));
-    Atomics.add(this.#counters, w + (failed ? 2 : 1), 1n);
+    Atomics.add(this.#counters, liveSlot(w, 'points'), BigInt(points));
+    Atomics.add(this.#counters, liveSlot(w, failed ? 'failedOps' : 'okOps'), 1n);
+  }
+
+  /** The client's retries so far, for the progress line (called on a timer: a retrying operation ends late). */
+  publishActivity(): void {
+    const retries = BigInt(this.backend.activity().retries);
+    Atomics.store(this.#counters, liveSlot(this.task.workerId, 'retries'), retries);
   }
 }

@@ -1,6 +1,7 @@
 import { SessionPool, TableSessionPool } from '@iotdb/client';
 import type { WorkerResult, WorkerTask } from '../types.js';
 import { BatchGenerator } from '../workload/generator.js';
+import { clientActivity } from './client-activity.js';
 import { realClock } from './clock.js';
 import { readRows } from './queries.js';
 import { rowWriter } from './row-writer.js';
@@ -34,12 +35,15 @@ export default async function run(task: WorkerTask): Promise<WorkerResult> {
       if (c.trace) worker.traced(queryLatencies(kind, firstReplyMs, ds.readStats()));
       return rows;
     },
+    activity: () => clientActivity(pool.stats()),
   };
   const worker = new WorkerRun(task, backend, realClock);
   const untrace = c.trace ? traceClient((ctx) => worker.traced(tracedLatencies(ctx))) : undefined;
+  const publish = setInterval(() => worker.publishActivity(), c.reportIntervalMs);
   try {
     return await worker.run();
   } finally {
+    clearInterval(publish);
     untrace?.();
     await pool.close();
   }
