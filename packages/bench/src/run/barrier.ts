@@ -30,12 +30,11 @@ export class StartBarrier {
 
   /**
    * Stops a run from outside its workers (the main thread): no operation starts after it, those in flight
-   * finish. False when the run had already ended (failed or stopped).
+   * finish. A run that already ended (a worker failed) stays as it is.
    */
-  static stop(shared: Int32Array): boolean {
-    const was = Atomics.compareExchange(shared, 1, RUNNING, STOPPED);
+  static stop(shared: Int32Array): void {
+    Atomics.compareExchange(shared, 1, RUNNING, STOPPED);
     Atomics.notify(shared, 0);
-    return was === RUNNING;
   }
 
   /** a worker failed, or the run was stopped: start no more operations */

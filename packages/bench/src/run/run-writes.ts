@@ -33,7 +33,7 @@ export async function runWrites(
   const { host, port } = target;
   const counters = liveCounters(c.workers);
   const barrier = new SharedArrayBuffer(8);
-  const shared = { points: new BigInt64Array(counters), barrier: new Int32Array(barrier) };
+  const shared = { live: new BigInt64Array(counters), barrier: new Int32Array(barrier) };
   const stop = new RunStop(() => StartBarrier.stop(shared.barrier), c.testMaxTime, interrupt);
   const tasks: WorkerTask[] = Array.from({ length: c.workers }, (_, w) => {
     const share = workerShare(c, w);
@@ -62,7 +62,7 @@ export async function runWrites(
   let timedAt = 0;
   let cpuAtStart = process.cpuUsage();
   let last = { t: 0, points: 0 };
-  const sum = (counter: LiveCounter) => liveSum(shared.points, c.workers, counter);
+  const sum = (counter: LiveCounter) => liveSum(shared.live, c.workers, counter);
   // the timed phase starts when every worker passed the barrier: snapshot CPU then
   const startWatch = setInterval(() => {
     if (timedAt === 0 && Atomics.load(shared.barrier, 0) >= c.workers) {
