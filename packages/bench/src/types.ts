@@ -66,6 +66,8 @@ export interface BenchConfig {
   batchIntervalMs: number;
   /** the longest the timed phase lasts, ms; 0 = until the loop is done */
   testMaxTime: number;
+  /** the client's retry budget of an operation, ms (its sessions' retry.maxElapsedMs); 0 = no retries */
+  retryMaxMs: number;
   /** rounds written before timing starts */
   warmupRounds: number;
   /** progress line interval, ms */

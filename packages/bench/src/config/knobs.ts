@@ -3,6 +3,7 @@
  * parser, default and description. The config-file key is the field name. Order is --help's order.
  */
 import { availableParallelism } from 'node:os';
+import { RETRY_DEFAULTS } from '@iotdb/client';
 import type { BenchConfig, Method, Model, Precision, ValuePattern } from '../types.js';
 import { OPERATIONS, QUERY_KINDS, WRITES_ONLY } from '../workload/operations.js';
 import { parseOperationProportion, parseQueryKind } from './operation-proportion.js';
@@ -314,6 +315,16 @@ export const KNOBS: KnobTable = {
     defaultText: '0 (no limit: the run ends when its loop is done)',
     description:
       "the longest the timed phase lasts, as iot-benchmark's TEST_MAX_TIME: then no operation starts, those under way finish and the report covers what ran (each run of --compare, each statement of --query-file, its own)",
+  },
+  retryMaxMs: {
+    flag: '--retry-max-ms',
+    env: 'RETRY_MAX_MS',
+    arg: 'MS',
+    parse: countOrZero,
+    default: () => RETRY_DEFAULTS.maxElapsedMs,
+    defaultText: `${RETRY_DEFAULTS.maxElapsedMs} (the client's default)`,
+    description:
+      "how long the client retries an operation whose node failed or was not ready before it counts as failed (the sessions' retry.maxElapsedMs); 0 fails at once",
   },
   warmupRounds: {
     flag: '--warmup-rounds',

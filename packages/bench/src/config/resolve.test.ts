@@ -66,6 +66,7 @@ describe('resolveConfig: defaults', () => {
         targetRate: 0,
         batchIntervalMs: 0,
         testMaxTime: 0,
+        retryMaxMs: 60_000,
         warmupRounds: 0,
         reportIntervalMs: 1000,
         progress: false,

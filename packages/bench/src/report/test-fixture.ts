@@ -48,6 +48,7 @@ export function sampleConfig(over: Partial<BenchConfig> = {}): BenchConfig {
     targetRate: 0,
     batchIntervalMs: 0,
     testMaxTime: 0,
+    retryMaxMs: 60_000,
     warmupRounds: 1,
     reportIntervalMs: 1000,
     progress: false,

@@ -28,10 +28,9 @@ export async function runQueries(
   host: string,
   port: number,
 ): Promise<NonNullable<RunResult['queries']>> {
+  const options = { host, port, nodeUrls: c.nodeUrls, retry: { maxElapsedMs: c.retryMaxMs } };
   const session: BaseSession =
-    c.model === 'table'
-      ? new TableSession({ host, port, nodeUrls: c.nodeUrls, database: c.database })
-      : new Session({ host, port, nodeUrls: c.nodeUrls });
+    c.model === 'table' ? new TableSession({ ...options, database: c.database }) : new Session(options);
   await session.open();
   const out: NonNullable<RunResult['queries']> = {};
   try {

@@ -20,7 +20,7 @@ export async function runQueryFileEntry(
   target: { host: string; port: number },
   interrupt: AbortSignal,
 ): Promise<RunResult> {
-  const options = { ...target, nodeUrls: c.nodeUrls, maxSize: e.concurrency };
+  const options = { ...target, nodeUrls: c.nodeUrls, maxSize: e.concurrency, retry: { maxElapsedMs: c.retryMaxMs } };
   const pool =
     e.model === 'table' ? new TableSessionPool({ ...options, database: e.database }) : new SessionPool(options);
   // the statement's successes, and its failures apart (report/result-fields.ts FAILED_PREFIX)

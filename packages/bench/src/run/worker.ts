@@ -15,7 +15,8 @@ import { writer } from './write-ops.js';
  */
 export default async function run(task: WorkerTask): Promise<WorkerResult> {
   const c = task.config;
-  const options = { host: task.host, port: task.port, nodeUrls: c.nodeUrls, maxSize: c.poolMaxSize };
+  const retry = { maxElapsedMs: c.retryMaxMs };
+  const options = { host: task.host, port: task.port, nodeUrls: c.nodeUrls, maxSize: c.poolMaxSize, retry };
   const pool =
     c.model === 'table' ? new TableSessionPool({ ...options, database: c.database }) : new SessionPool(options);
   const backend: Backend = {
