@@ -91,9 +91,10 @@ describe('iotdb-bench against a real server', () => {
     expect(run.environment?.server?.version).toMatch(/^2\./); // where it ran: the server's own word
     expect(run.environment?.server?.settings).toHaveProperty('DataReplicationFactor');
     expect(run.config.verify).toBe(true); // and the whole resolved configuration
-    // a healthy server: nothing retried, no connect failed (a pool connects once per session it opens)
-    expect(stdout).toMatch(/\nclient +retries 0, connects [1-4], failovers 0, redirects 0/);
-    expect(run.client).toMatchObject({ retries: 0, connectFailures: 0, failovers: 0, redirects: 0 });
+    // a healthy cluster: nothing retried, no connect failed (a pool connects once per session it opens, and once
+    // per node a redirect sends it to: with several DataNodes, redirects and connects grow with the devices)
+    expect(stdout).toMatch(/\nclient +retries 0, connects \d+, failovers 0, redirects \d+ /);
+    expect(run.client).toMatchObject({ retries: 0, connectFailures: 0, failovers: 0 });
   });
 
   it.each(['tree', 'table'])(
