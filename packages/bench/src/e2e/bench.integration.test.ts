@@ -349,16 +349,17 @@ describe('iotdb-bench against a real server', () => {
 
   it('stops with one line naming the cause when the server is unreachable or refuses the run, no stack', async () => {
     const closedPort = ['--host', '127.0.0.1', '--port', '1', '--devices', '2', '--loop', '1'];
+    // each started in turn (a command started early would fail before anything awaits it: an unhandled rejection)
     const failures = [
-      [run('node', [cli, ...closedPort]), 'IOTDB_CONNECTION_REFUSED'],
-      [run('node', [cli, 'read-compare', ...closedPort.slice(0, 4)]), 'IOTDB_CONNECTION_REFUSED'],
+      [() => run('node', [cli, ...closedPort]), 'IOTDB_CONNECTION_REFUSED'],
+      [() => run('node', [cli, 'read-compare', ...closedPort.slice(0, 4)]), 'IOTDB_CONNECTION_REFUSED'],
       [
-        bench('--database', 'it_bench_tree', '--devices', '2', '--loop', '1', '--precision', 'ns'),
+        () => bench('--database', 'it_bench_tree', '--devices', '2', '--loop', '1', '--precision', 'ns'),
         'timestamp_precision ms',
       ],
     ] as const;
-    for (const [failing, cause] of failures) {
-      const e = (await failing.then(
+    for (const [start, cause] of failures) {
+      const e = (await start().then(
         () => expect.fail('the run went on'),
         (err: unknown) => err,
       )) as { code: number; stderr: string };
