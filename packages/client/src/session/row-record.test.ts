@@ -119,6 +119,18 @@ describe('RowRecord typed getters (as Java DataIterator)', () => {
     expect(row.getString(11)).toBe('str');
   });
 
+  it('getString: text as it is, null for a null text cell, other types in their string form (as Java)', () => {
+    expect([row.getString('c7'), row.getString('c8'), row.getString('c6')]).toEqual([
+      '2024-02-29',
+      '0x0102',
+      '1700000000123456',
+    ]);
+    const nullText = rowOf(1n, [col(TSDataType.TEXT, ['', 'x'], [1, 0]), col(TSDataType.STRING, [''], [1])], {
+      index: new Map(),
+    });
+    expect([nullText.getString(2), nullText.getString(3)]).toEqual([null, null]);
+  });
+
   it('converts times by the server precision, flooring before 1970', () => {
     expect(rowOf(-1n, [], { index: new Map(), precision: 'ns' }).getTimestamp(1)).toEqual(new Date(-1));
     expect(rowOf(5_000_000n, [], { index: new Map(), precision: 'ns' }).getTimestamp('Time')).toEqual(new Date(5));

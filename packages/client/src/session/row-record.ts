@@ -145,11 +145,10 @@ export class RowRecord {
   /** TEXT or STRING as it is; any other type as its string form (as Java's getString). */
   getString(column: string | number): string | null {
     const c = this.column(column);
-    const value = cellValue(c, this.r, 'bigint');
-    if (value === null || typeof value === 'string') return value;
-    if (value instanceof Date) return value.toISOString().slice(0, 10);
-    if (Buffer.isBuffer(value)) return `0x${value.toString('hex')}`;
-    return String(value);
+    // text read straight from its column: the generic cell reader meets every column kind and is slower
+    if (((TEXTS >>> c.type) & 1) === 0) return stringOf(cellValue(c, this.r, 'bigint'));
+    const nulls = c.nulls;
+    return nulls !== null && nulls[this.r] === 1 ? null : (c.values as string[])[this.r];
   }
 
   /** A TIMESTAMP column or the time column as a Date, converted from the server's time unit (sub-millisecond digits dropped). */
@@ -196,6 +195,14 @@ function wrongType(column: string | number, getter: string, type: TSDataType): n
   throw new IoTDBValidationError('column', `${getter}(${JSON.stringify(column)}): the column is ${dataTypeName(type)}`);
 }
 
+/** A non-text cell as Java's getString gives it. */
+function stringOf(value: IoTDBValue): string | null {
+  if (value === null || typeof value === 'string') return value;
+  if (value instanceof Date) return value.toISOString().slice(0, 10);
+  if (Buffer.isBuffer(value)) return `0x${value.toString('hex')}`;
+  return String(value);
+}
+
 function noPosition(column: number, count: number): never {
   throw new IoTDBValidationError('column', `no column ${column} in this result (1 to ${count})`);
 }
@@ -217,3 +224,4 @@ const DOUBLES = mask(TSDataType.FLOAT, TSDataType.DOUBLE);
 const TIMESTAMPS = mask(TSDataType.TIMESTAMP);
 const DATES = mask(TSDataType.DATE);
 const BLOBS = mask(TSDataType.BLOB);
+const TEXTS = mask(TSDataType.TEXT, TSDataType.STRING);
