@@ -409,6 +409,23 @@ describe('iotdb-bench against a real server', () => {
     expect(result).not.toContain(' ok_ops=0 ');
   });
 
+  it('keeps the write run and its files when the queries after it fail: failed queries counted, exit 1', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'iotdb-bench-'));
+    const args = ['--database', 'it_bench_tree', '--devices', '2', '--sensors', '3', '--loop', '2', '--verify'];
+    const queries = ['--queries', 'AGG_RANGE,TIME_RANGE', '--query-aggregate-fun', 'nosuch', '--query-loops', '2'];
+    const e = (await bench(...args, ...queries, '--out', out).then(
+      () => expect.fail('a run whose query type all failed exits 1'),
+      (err: unknown) => err,
+    )) as { code: number; stdout: string };
+    expect(e.code).toBe(1);
+    expect(e.stdout).toMatch(/^RESULT .* verify=ok /m); // the writes' report is there
+    expect(e.stdout).toMatch(/^ {2}AGG_RANGE +0 +2 /m); // ops 0, failed 2 (the server's error 701 below)
+    expect(e.stdout).toMatch(/^ {2}TIME_RANGE +2 +0 /m);
+    expect(e.stdout).toContain('[701]');
+    const [run] = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResult[];
+    expect(run.queries?.AGG_RANGE).toMatchObject({ ops: 0, failed: 2 });
+  });
+
   it('refuses a wrong knob before connecting, naming it', async () => {
     await expect(run('node', [cli, '--workers', 'many'])).rejects.toMatchObject({
       code: 2,

@@ -7,7 +7,8 @@ import { weightedQueries } from '../workload/operations.js';
 
 /**
  * The write runs: one per method (`--compare`) or the one method, each on a freshly prepared database, then
- * its --verify count and its --queries; each reported as it ends. `failed`: a verify mismatch or no write ok.
+ * its --verify count and its --queries; each reported as it ends. `failed`: a verify mismatch, no write ok, or a
+ * query type of --queries none of whose statements succeeded.
  * After Ctrl-C (`interrupt`) the run under way ends early (verified and reported) and no other one starts.
  */
 export async function runMethods(
@@ -42,9 +43,15 @@ export async function runMethods(
     }
     if (c.queries.length > 0 && needsServer && !c.serverNoop && !interrupt.aborted) {
       // after a mixed run's own queries, these are told apart by name
-      const after = Object.entries(await runQueries(c, host, port));
+      const { queries, errors } = await runQueries(c, host, port);
       const name = (k: string) => (result.queries === undefined ? k : `${k} after the writes`);
-      result.queries = { ...result.queries, ...Object.fromEntries(after.map(([k, q]) => [name(k), q])) };
+      result.queries = {
+        ...result.queries,
+        ...Object.fromEntries(Object.entries(queries).map(([k, q]) => [name(k), q])),
+      };
+      result.errors = [...result.errors, ...errors].slice(0, 10);
+      // a query type none of whose statements succeeded fails the run, as a run with no write ok does
+      if (Object.values(queries).some((q) => q.ops === 0 && q.failed > 0)) failed = true;
     }
     console.log(formatReport(result));
     console.log(resultLine(result));

@@ -4,6 +4,8 @@ import type { BenchConfig, QueryKind, RunResult } from '../types.js';
 import { drawTarget, querySql } from '../workload/query-sql.js';
 import { unit } from '../workload/values.js';
 
+const MAX_ERRORS = 10;
+
 /** Reads a query's result to the end, row by row as an application would; returns the rows. */
 export async function readRows(ds: SessionDataSet): Promise<number> {
   let rows = 0;
@@ -21,38 +23,46 @@ export function querySqls(c: BenchConfig, kind: QueryKind): string[] {
 
 /**
  * `--queries` after the writes: `queryLoops` runs of each query type, one after another on one session,
- * over all the rows written (with --vs-java after an untimed pass of them all, as Java's).
+ * over all the rows written (with --vs-java after an untimed pass of them all, as Java's). A statement that
+ * fails is counted as failed with its error (the first MAX_ERRORS kept), and the others go on.
  */
 export async function runQueries(
   c: BenchConfig,
   host: string,
   port: number,
-): Promise<NonNullable<RunResult['queries']>> {
+): Promise<{ queries: NonNullable<RunResult['queries']>; errors: string[] }> {
   const options = { host, port, nodeUrls: c.nodeUrls, retry: { maxElapsedMs: c.retryMaxMs } };
   const session: BaseSession =
     c.model === 'table' ? new TableSession({ ...options, database: c.database }) : new Session(options);
   await session.open();
   const out: NonNullable<RunResult['queries']> = {};
+  const errors: string[] = [];
   try {
     // with --vs-java every statement runs once untimed first, as the Java side's first pass (JIT, server caches)
     if (c.vsJava)
       for (const kind of c.queries)
-        for (const sql of querySqls(c, kind)) await readRows(await session.executeQueryStatement(sql));
+        for (const sql of querySqls(c, kind)) await readRows(await session.executeQueryStatement(sql)).catch(() => 0); // the timed pass counts a failure
     for (const kind of c.queries) {
       const h = new LatencyHistogram();
       let rows = 0;
+      let failed = 0;
       const t0 = performance.now();
       for (const sql of querySqls(c, kind)) {
         const a = process.hrtime.bigint();
-        const read = await readRows(await session.executeQueryStatement(sql));
-        rows += read;
-        h.record(Number(process.hrtime.bigint() - a));
+        try {
+          const read = await readRows(await session.executeQueryStatement(sql));
+          rows += read;
+          h.record(Number(process.hrtime.bigint() - a));
+        } catch (e) {
+          failed++;
+          if (errors.length < MAX_ERRORS) errors.push((e as Error).message);
+        }
       }
       const secs = (performance.now() - t0) / 1000;
-      out[kind] = { ops: c.queryLoops, failed: 0, rows, rowsPerS: rows / secs, latency: h.summaryMs() };
+      out[kind] = { ops: h.count, failed, rows, rowsPerS: rows / secs, latency: h.summaryMs() };
     }
   } finally {
     await session.close();
   }
-  return out;
+  return { queries: out, errors };
 }
