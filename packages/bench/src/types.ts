@@ -129,7 +129,7 @@ export interface WorkerTask {
   deviceCount: number;
   /** the live counters (live-counters.ts) */
   counters: SharedArrayBuffer;
-  /** Int32Array: [0] workers past warm-up (the timed phase starts when all are), [1] 1 = abort */
+  /** Int32Array: [0] workers past warm-up (the timed phase starts when all are), [1] the run's state (barrier.ts) */
   barrier: SharedArrayBuffer;
 }
 

@@ -1,6 +1,7 @@
 import { formatReport, resultLine } from '../report/format.js';
 import { countPoints, prepareDatabase } from '../run/database.js';
 import { runQueries } from '../run/queries.js';
+import { keepErrors } from '../run/run-error.js';
 import { runWrites } from '../run/run-writes.js';
 import type { BenchConfig, Environment, RunResult } from '../types.js';
 import { weightedQueries } from '../workload/operations.js';
@@ -49,7 +50,7 @@ export async function runMethods(
         ...result.queries,
         ...Object.fromEntries(Object.entries(queries).map(([k, q]) => [name(k), q])),
       };
-      result.errors = [...result.errors, ...errors].slice(0, 10);
+      keepErrors(result.errors, ...errors);
       // a query type none of whose statements succeeded fails the run, as a run with no write ok does
       if (Object.values(queries).some((q) => q.ops === 0 && q.failed > 0)) failed = true;
     }

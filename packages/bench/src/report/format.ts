@@ -107,7 +107,6 @@ function meanStartDelayMs(latency: RunResult['latency']): number {
   return count === 0 ? 0 : delay / count;
 }
 
-/** `RESULT key=value ...` on one line: the fields of result-fields.ts, no spaces inside values. */
 /** What the client did besides the operations, warm-up included. */
 function activityLine(a: ClientActivity): string {
   const failedConnects = a.connectFailures > 0 ? ` ok, ${grouped(a.connectFailures)} FAILED` : '';
@@ -119,6 +118,7 @@ function stoppedBy(r: RunResult): string {
   return r.stopped === 'interrupted' ? 'early, by Ctrl-C' : `at --test-max-time ${grouped(r.config.testMaxTime)} ms`;
 }
 
+/** `RESULT key=value ...` on one line: the fields of result-fields.ts, no spaces inside values. */
 export function resultLine(r: RunResult): string {
   return `RESULT ${resultFields(r)
     .map(([k, v]) => `${k}=${v}`)

@@ -7,6 +7,7 @@
 import type { RunResult } from '../types.js';
 import { sumActivity } from '../run/client-activity.js';
 import { slowestOf } from '../run/operation-stats.js';
+import { MAX_ERRORS } from '../run/run-error.js';
 import { mergeHistograms, summarize } from './histogram.js';
 import { FAILED_PREFIX, NO_LATENCY } from './result-fields.js';
 
@@ -45,7 +46,7 @@ export function mergeShares(shares: readonly RunResult[]): RunResult {
     clientCpuSPerMpts: points > 0 ? cpuS / (points / 1e6) : 0,
     peakRssMb: Math.max(...shares.map((r) => r.peakRssMb)),
     throughput: sumByIndex(shares.map((r) => r.throughput)),
-    errors: shares.flatMap((r) => r.errors).slice(0, 10),
+    errors: shares.flatMap((r) => r.errors).slice(0, MAX_ERRORS),
     verify: verified
       ? {
           expected: total(shares, (r) => r.verify!.expected),

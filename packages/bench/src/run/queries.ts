@@ -2,9 +2,10 @@ import { Session, TableSession, type BaseSession, type SessionDataSet } from '@i
 import { LatencyHistogram } from '../report/histogram.js';
 import type { BenchConfig, QueryKind, RunResult } from '../types.js';
 import { drawTarget, querySql } from '../workload/query-sql.js';
+import { storedRows } from '../workload/operations.js';
 import { unit } from '../workload/values.js';
-
-const MAX_ERRORS = 10;
+import { keepErrors } from './run-error.js';
+import { sessionOptions } from './session-options.js';
 
 /** Reads a query's result to the end, row by row as an application would; returns the rows. */
 export async function readRows(ds: SessionDataSet): Promise<number> {
@@ -13,11 +14,24 @@ export async function readRows(ds: SessionDataSet): Promise<number> {
   return rows;
 }
 
+/** One statement run and read to its end, timed: its rows, or the message of the error it failed with. */
+export async function timedRead(
+  execute: () => Promise<SessionDataSet>,
+): Promise<{ ns: number; rows: number; error?: string }> {
+  const started = process.hrtime.bigint();
+  const ns = () => Number(process.hrtime.bigint() - started);
+  try {
+    const rows = await readRows(await execute());
+    return { ns: ns(), rows };
+  } catch (e) {
+    return { ns: ns(), rows: 0, error: (e as Error).message };
+  }
+}
+
 /** The statements of `--queries` for one type: `queryLoops` of them over all the rows written (the same for every client, Java's too). */
 export function querySqls(c: BenchConfig, kind: QueryKind): string[] {
-  const writtenRows = (c.warmupRounds + c.loop) * c.batchSize;
   return Array.from({ length: c.queryLoops }, (_, i) =>
-    querySql(c, kind, drawTarget(c, unit(i, 1, 11, c.seed), unit(i, 2, 11, c.seed), writtenRows)),
+    querySql(c, kind, drawTarget(c, unit(i, 1, 11, c.seed), unit(i, 2, 11, c.seed), storedRows(c))),
   );
 }
 
@@ -31,7 +45,7 @@ export async function runQueries(
   host: string,
   port: number,
 ): Promise<{ queries: NonNullable<RunResult['queries']>; errors: string[] }> {
-  const options = { host, port, nodeUrls: c.nodeUrls, retry: { maxElapsedMs: c.retryMaxMs } };
+  const options = sessionOptions(c, { host, port });
   const session: BaseSession =
     c.model === 'table' ? new TableSession({ ...options, database: c.database }) : new Session(options);
   await session.open();
@@ -48,14 +62,12 @@ export async function runQueries(
       let failed = 0;
       const t0 = performance.now();
       for (const sql of querySqls(c, kind)) {
-        const a = process.hrtime.bigint();
-        try {
-          const read = await readRows(await session.executeQueryStatement(sql));
-          rows += read;
-          h.record(Number(process.hrtime.bigint() - a));
-        } catch (e) {
+        const read = await timedRead(() => session.executeQueryStatement(sql));
+        rows += read.rows;
+        if (read.error === undefined) h.record(read.ns);
+        else {
           failed++;
-          if (errors.length < MAX_ERRORS) errors.push((e as Error).message);
+          keepErrors(errors, read.error);
         }
       }
       const secs = (performance.now() - t0) / 1000;

@@ -3,11 +3,11 @@ import type { QueryFileEntry } from '../config/query-file.js';
 import { LatencyHistogram, summarize } from '../report/histogram.js';
 import { FAILED_PREFIX } from '../report/result-fields.js';
 import type { BenchConfig, HistogramData, RunResult } from '../types.js';
-import { readRows } from './queries.js';
+import { timedRead } from './queries.js';
 import { RunStop } from './run-stop.js';
 import { clientActivity } from './client-activity.js';
-
-const MAX_ERRORS = 10;
+import { keepErrors } from './run-error.js';
+import { sessionOptions } from './session-options.js';
 
 /**
  * One statement of a query file: `concurrency` pooled sessions each run it `repetitions` times, reading
@@ -20,7 +20,7 @@ export async function runQueryFileEntry(
   target: { host: string; port: number },
   interrupt: AbortSignal,
 ): Promise<RunResult> {
-  const options = { ...target, nodeUrls: c.nodeUrls, maxSize: e.concurrency, retry: { maxElapsedMs: c.retryMaxMs } };
+  const options = { ...sessionOptions(c, target), maxSize: e.concurrency };
   const pool =
     e.model === 'table' ? new TableSessionPool({ ...options, database: e.database }) : new SessionPool(options);
   // the statement's successes, and its failures apart (report/result-fields.ts FAILED_PREFIX)
@@ -37,18 +37,14 @@ export async function runQueryFileEntry(
   const session = async () => {
     let totalNs = 0;
     for (let i = 0; i < e.repetitions && !stop.stopped; i++) {
-      const a = process.hrtime.bigint();
-      let h = okH;
-      try {
-        const read = await readRows(await pool.executeQueryStatement(e.sql));
-        rows += read; // not `rows += await ...`: that would add to the count as it was before the wait
-      } catch (err) {
-        h = failedH;
-        if (errors.length < MAX_ERRORS) errors.push((err as Error).message);
+      const read = await timedRead(() => pool.executeQueryStatement(e.sql));
+      rows += read.rows;
+      if (read.error === undefined) okH.record(read.ns);
+      else {
+        failedH.record(read.ns);
+        keepErrors(errors, read.error);
       }
-      const ns = Number(process.hrtime.bigint() - a);
-      h.record(ns);
-      totalNs += ns;
+      totalNs += read.ns;
     }
     slowestNs = Math.max(slowestNs, totalNs);
   };

@@ -2,6 +2,14 @@ import { inspect } from 'node:util';
 import { IoTDBError } from '@iotdb/client';
 import { ConfigError } from '../config/errors.js';
 
+/** How many errors a run keeps for its report: the first ones. */
+export const MAX_ERRORS = 10;
+
+/** `messages` added to a run's `errors`, up to MAX_ERRORS in all. */
+export function keepErrors(errors: string[], ...messages: string[]): void {
+  for (const m of messages) if (errors.length < MAX_ERRORS) errors.push(m);
+}
+
 /** A run that cannot go on for a reason the operator can act on (the server's settings, a worker's failure). */
 export class RunError extends Error {
   override readonly name = 'RunError';

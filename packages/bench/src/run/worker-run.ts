@@ -10,7 +10,7 @@ import { clientDevices, deviceGroups, groupSize, operationShare } from './device
 import { liveSlot } from './live-counters.js';
 import { OperationStats } from './operation-stats.js';
 import { OpenLoopSchedule, PointRateLimit } from './pacing.js';
-import { describeError } from './run-error.js';
+import { describeError, keepErrors } from './run-error.js';
 import type { Send } from './write-ops.js';
 
 /** What a worker's clients do their operations with: the real pools, or a test's stand-ins. */
@@ -25,7 +25,6 @@ export interface Backend {
   activity(): ClientActivity;
 }
 
-const MAX_ERRORS = 10;
 // independent streams of draws from (operation index, client, stream, seed)
 const DRAW_OPERATION = 3;
 const DRAW_DEVICE = 4;
@@ -178,7 +177,7 @@ export class WorkerRun {
     try {
       return { ok: await fn(), failed: false };
     } catch (e) {
-      if (this.#errors.length < MAX_ERRORS) this.#errors.push((e as Error).message);
+      keepErrors(this.#errors, (e as Error).message);
       const ok =
         e instanceof IoTDBBatchError
           ? Math.round((pts * e.succeeded.length) / (e.succeeded.length + e.failures.length))

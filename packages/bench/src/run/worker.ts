@@ -5,6 +5,7 @@ import { clientActivity } from './client-activity.js';
 import { realClock } from './clock.js';
 import { readRows } from './queries.js';
 import { rowWriter } from './row-writer.js';
+import { sessionOptions } from './session-options.js';
 import { queryLatencies, traceClient, tracedLatencies } from './trace.js';
 import { WorkerRun, type Backend } from './worker-run.js';
 import { writer } from './write-ops.js';
@@ -15,8 +16,7 @@ import { writer } from './write-ops.js';
  */
 export default async function run(task: WorkerTask): Promise<WorkerResult> {
   const c = task.config;
-  const retry = { maxElapsedMs: c.retryMaxMs };
-  const options = { host: task.host, port: task.port, nodeUrls: c.nodeUrls, maxSize: c.poolMaxSize, retry };
+  const options = { ...sessionOptions(c, task), maxSize: c.poolMaxSize };
   const pool =
     c.model === 'table' ? new TableSessionPool({ ...options, database: c.database }) : new SessionPool(options);
   const backend: Backend = {
