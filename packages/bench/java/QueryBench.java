@@ -16,6 +16,7 @@ import org.apache.tsfile.enums.TSDataType;
  * Options (key=value): host=127.0.0.1 port=6667 fetch=5000 reps=3 table=false database= (table model)
  *   sql=SELECT * FROM root.bench.** ALIGN BY DEVICE, or file=PATH: one statement per line, each read in turn
  * Prints per rep and statement: QRESULT rep=N stmt=K rows=R points=P wall_s=.. points_per_s=.. client_cpu_s_per_Mpts=.. checksum=..
+ * (or, for a statement the server refused: QFAIL rep=N stmt=K wall_s=.. error=MESSAGE, the message last)
  * where points are the non-null value cells (Time not counted) and checksum their count plus the rows, which
  * the reader on the other side must match.
  */
@@ -65,7 +66,18 @@ public class QueryBench {
 
   interface Query { SessionDataSet run() throws Exception; }
 
-  static void report(int rep, int stmt, Query q) throws Exception {
+  /** Reads one statement and prints its QRESULT line; a statement the server refuses prints a QFAIL line instead. */
+  static void report(int rep, int stmt, Query q) {
+    long t0 = System.nanoTime();
+    try {
+      read(rep, stmt, q);
+    } catch (Exception e) {
+      String error = String.valueOf(e.getMessage()).replaceAll("\\s+", " ");
+      System.out.printf("QFAIL rep=%d stmt=%d wall_s=%.6f error=%s%n", rep, stmt, (System.nanoTime() - t0) / 1e9, error);
+    }
+  }
+
+  static void read(int rep, int stmt, Query q) throws Exception {
     long cpu0 = cpuNanos(), t0 = System.nanoTime();
     long rows = 0, points = 0;
     double sink = 0;

@@ -426,6 +426,25 @@ describe('iotdb-bench against a real server', () => {
     expect(run.queries?.AGG_RANGE).toMatchObject({ ops: 0, failed: 2 });
   });
 
+  it("--vs-java: the Java client's refused statements are counted and shown as ours are, the files kept", async () => {
+    const out = mkdtempSync(join(tmpdir(), 'iotdb-bench-vsjava-'));
+    const queries = ['--queries', 'AGG_RANGE,TIME_RANGE', '--query-aggregate-fun', 'nosuch', '--query-loops', '2'];
+    const e = (await bench('--database', 'it_bench_vsjava', '--loop', '1', '--vs-java', ...queries, '--out', out).then(
+      () => expect.fail('a run whose query type all failed exits 1'),
+      (err: unknown) => err,
+    )) as { code: number; stdout: string; stderr: string };
+    expect(e.code).toBe(1);
+    expect(e.stderr).not.toMatch(/\n\s+at /); // no stack trace
+    expect(e.stdout).toMatch(/^RESULT label=java .* ok_ops=100 /m); // the Java write run is there
+    expect(e.stdout).toMatch(/^the Java client's errors \(2 collected\)\n {2}- the Java client: 701: /m);
+    expect(e.stdout).toMatch(/^ours\/Java TIME_RANGE: /m);
+    expect(e.stdout).not.toMatch(/^ours\/Java AGG_RANGE: /m); // no ratio of nothing read
+    const [, java] = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResult[];
+    expect(java.label).toBe('java');
+    expect(java.queries?.AGG_RANGE).toMatchObject({ ops: 0, failed: 2 });
+    expect(java.queries?.TIME_RANGE).toMatchObject({ ops: 2, failed: 0 });
+  });
+
   it('refuses a wrong knob before connecting, naming it', async () => {
     await expect(run('node', [cli, '--workers', 'many'])).rejects.toMatchObject({
       code: 2,

@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 import { ConfigError, describePlan, helpText, resolveConfig } from '../config/resolve.js';
 import { readQueryFile, type QueryFileEntry } from '../config/query-file.js';
-import { compareTable, formatReport, resultLine } from '../report/format.js';
+import { compareTable, formatErrors, formatReport, resultLine } from '../report/format.js';
 import { RESULTS_DATABASE, persistResults } from '../report/persist.js';
 import { writeResults } from '../report/write-results.js';
 import { collectEnvironment } from '../run/environment.js';
 import { runJava } from '../run/java.js';
 import { runJavaQueries } from '../run/java-queries.js';
+import { noneSucceeded } from '../run/queries.js';
 import { runQueryFileEntry } from '../run/query-file.js';
 import { describeError } from '../run/run-error.js';
 import type { BenchConfig, RunResult } from '../types.js';
@@ -93,9 +94,11 @@ async function main(): Promise<number> {
         console.log(
           `the Java client's queries: the same ${config.queries.length} x ${config.queryLoops} statements ...`,
         );
-        java.queries = runJavaQueries(config, host, port);
+        java.queries = runJavaQueries(config, host, port, java.errors);
       }
       console.log(resultLine(java));
+      if (java.errors.length > 0) console.log(`the Java client's ${formatErrors(java.errors)}`);
+      if (noneSucceeded(java.queries)) exitCode = 1;
       runs.push(java);
       const ours = runs[0];
       console.log(
@@ -103,7 +106,7 @@ async function main(): Promise<number> {
       );
       for (const [kind, q] of Object.entries(java.queries ?? {})) {
         const mine = ours.queries?.[kind];
-        if (mine !== undefined)
+        if (mine !== undefined && mine.ops > 0 && q.ops > 0)
           console.log(
             `ours/Java ${kind}: rows/s ${(mine.rowsPerS / q.rowsPerS).toFixed(2)}x, p50 ${(mine.latency.p50 / q.latency.p50).toFixed(2)}x`,
           );

@@ -2,8 +2,9 @@ import { writeFileSync } from 'node:fs';
 import { Session, TableSession, type BaseSession } from '@iotdb/client';
 import { fixed } from '../report/numbers.js';
 import { textTable } from '../report/table.js';
-import { runJavaQuery, type ReadPass } from '../run/java-query.js';
+import { runJavaQuery, type FailedPass, type ReadPass } from '../run/java-query.js';
 import { readAsBatches, readAsColumns, readAsRows } from '../run/read-pass.js';
+import { RunError } from '../run/run-error.js';
 
 const USAGE =
   'usage: iotdb-bench read-compare [--host H] [--port P] [--sql SQL] [--database DB (table model)] [--fetch-size N] [--rounds N] [--out FILE.json]';
@@ -53,7 +54,7 @@ export async function readCompareCommand(args: readonly string[]): Promise<numbe
     rows: () => readAsRows(session, o.sql, o.fetchSize),
     columns: () => readAsColumns(session, o.sql, o.fetchSize),
     batches: () => readAsBatches(session, o.sql, o.fetchSize),
-    java: () => Promise.resolve(runJavaQuery({ ...o, reps: 2 }).at(-1)!), // a child process, run to its end
+    java: () => Promise.resolve(javaPass(runJavaQuery({ ...o, reps: 2 }).at(-1)!)), // a child process, run to its end
   };
   const passes: Passes = { rows: [], columns: [], batches: [], java: [] };
   try {
@@ -106,6 +107,12 @@ function parseOptions(args: readonly string[]): Options {
     else throw new Error(`unknown option ${flag}`);
   }
   return o;
+}
+
+/** The Java client's read, or the end of the comparison when the server refused it. */
+function javaPass(p: ReadPass | FailedPass): ReadPass {
+  if ('error' in p) throw new RunError(`the Java client could not read the statement: ${p.error}`);
+  return p;
 }
 
 const M = (p: ReadPass) => `${fixed(p.pointsPerS / 1e6, 2)} M`;

@@ -1,6 +1,6 @@
 import { formatReport, resultLine } from '../report/format.js';
 import { countPoints, prepareDatabase } from '../run/database.js';
-import { runQueries } from '../run/queries.js';
+import { noneSucceeded, runQueries } from '../run/queries.js';
 import { keepErrors } from '../run/run-error.js';
 import { runWrites } from '../run/run-writes.js';
 import type { BenchConfig, Environment, RunResult } from '../types.js';
@@ -51,8 +51,7 @@ export async function runMethods(
         ...Object.fromEntries(Object.entries(queries).map(([k, q]) => [name(k), q])),
       };
       keepErrors(result.errors, ...errors);
-      // a query type none of whose statements succeeded fails the run, as a run with no write ok does
-      if (Object.values(queries).some((q) => q.ops === 0 && q.failed > 0)) failed = true;
+      if (noneSucceeded(queries)) failed = true;
     }
     console.log(formatReport(result));
     console.log(resultLine(result));

@@ -57,13 +57,17 @@ export function formatReport(r: RunResult): string {
   if (r.queries !== undefined && Object.keys(r.queries).length > 0) {
     lines.push('', 'queries', textTable(QUERY_HEADERS, queryRows(r.queries)));
   }
-  if (r.errors.length > 0) {
-    const shown = r.errors.slice(0, MAX_ERRORS);
-    const more = r.errors.length - shown.length;
-    lines.push('', `errors (${r.errors.length} collected${more > 0 ? `, first ${shown.length} shown` : ''})`);
-    for (const e of shown) lines.push(`  - ${oneLine(e)}`);
-    if (more > 0) lines.push(`  ... and ${more} more`);
-  }
+  if (r.errors.length > 0) lines.push('', formatErrors(r.errors));
+  return lines.join('\n');
+}
+
+/** The errors block of a report: how many were collected, the first of them one line each. */
+export function formatErrors(errors: readonly string[]): string {
+  const shown = errors.slice(0, MAX_ERRORS);
+  const more = errors.length - shown.length;
+  const lines = [`errors (${errors.length} collected${more > 0 ? `, first ${shown.length} shown` : ''})`];
+  for (const e of shown) lines.push(`  - ${oneLine(e)}`);
+  if (more > 0) lines.push(`  ... and ${more} more`);
   return lines.join('\n');
 }
 

@@ -1,32 +1,47 @@
 import { LatencyHistogram } from '../report/histogram.js';
 import type { BenchConfig, RunResult } from '../types.js';
-import { runJavaQuery, type ReadPass } from './java-query.js';
+import { runJavaQuery, type FailedPass, type ReadPass } from './java-query.js';
 import { querySqls } from './queries.js';
+import { keepErrors } from './run-error.js';
+
+type QueryTypes = NonNullable<RunResult['queries']>;
 
 /**
  * `--vs-java` with `--queries`: the Java client (java/QueryBench.java) runs the same statements as ours, each
  * type's `queryLoops` of them, on one session; all of them twice in one JVM, the second pass counted (the first
- * warms its JIT). Per type: operations, rows, rows/s and latency, as ours.
+ * warms its JIT). Per type: operations, rows, rows/s and latency, as ours; a statement the server refuses is
+ * counted failed, its error kept in `errors`, as ours.
  */
-export function runJavaQueries(c: BenchConfig, host: string, port: number): NonNullable<RunResult['queries']> {
+export function runJavaQueries(c: BenchConfig, host: string, port: number, errors: string[]): QueryTypes {
   const statements = c.queries.map((kind) => ({ kind, sqls: querySqls(c, kind) }));
   const all = statements.flatMap((s) => s.sqls);
   const database = c.model === 'table' ? c.database : undefined;
   const passes = runJavaQuery({ host, port, sql: all, fetchSize: 5000, reps: 2, database }).slice(-all.length);
   if (passes.length !== all.length) throw new Error(`java/query.sh read ${passes.length} of ${all.length} statements`);
+  return javaQueryTypes(statements, passes, errors);
+}
+
+/** The passes of `statements` (in their order) summed up by query type. */
+export function javaQueryTypes(
+  statements: readonly { kind: string; sqls: readonly string[] }[],
+  passes: readonly (ReadPass | FailedPass)[],
+  errors: string[],
+): QueryTypes {
   let at = 0;
   return Object.fromEntries(
     statements.map(({ kind, sqls }) => {
       const mine = passes.slice(at, (at += sqls.length));
-      return [kind, summary(mine)];
+      const read = mine.filter((p): p is ReadPass => !('error' in p));
+      for (const p of mine) if ('error' in p) keepErrors(errors, `the Java client: ${p.error}`);
+      return [kind, summary(read, mine.length - read.length)];
     }),
   );
 }
 
-function summary(passes: readonly ReadPass[]): NonNullable<RunResult['queries']>[string] {
+function summary(passes: readonly ReadPass[], failed: number): QueryTypes[string] {
   const h = new LatencyHistogram();
   for (const p of passes) h.record(p.wallS * 1e9);
   const rows = passes.reduce((n, p) => n + p.rows, 0);
   const secs = passes.reduce((n, p) => n + p.wallS, 0);
-  return { ops: passes.length, failed: 0, rows, rowsPerS: secs > 0 ? rows / secs : 0, latency: h.summaryMs() };
+  return { ops: passes.length, failed, rows, rowsPerS: secs > 0 ? rows / secs : 0, latency: h.summaryMs() };
 }

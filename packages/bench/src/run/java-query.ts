@@ -18,6 +18,11 @@ export interface ReadPass {
   cpuSPerMpts: number;
 }
 
+/** A statement the Java client could not read (the server refused it): its error, as the client gave it. */
+export interface FailedPass {
+  error: string;
+}
+
 export interface JavaQueryOptions {
   host: string;
   port: number;
@@ -33,7 +38,7 @@ export interface JavaQueryOptions {
  * The Java client reading `sql` `reps` times on one session (java/QueryBench.java: SessionDataSet.iterator(),
  * every value through its typed getter). One JVM per call: the first reps warm its JIT.
  */
-export function runJavaQuery(o: JavaQueryOptions): ReadPass[] {
+export function runJavaQuery(o: JavaQueryOptions): (ReadPass | FailedPass)[] {
   const args = [`host=${o.host}`, `port=${o.port}`, `fetch=${o.fetchSize}`, `reps=${o.reps}`];
   const dir = typeof o.sql === 'string' ? undefined : mkdtempSync(join(tmpdir(), 'iotdb-bench-queries-'));
   if (dir === undefined) args.push(`sql=${o.sql as string}`);
@@ -50,12 +55,17 @@ export function runJavaQuery(o: JavaQueryOptions): ReadPass[] {
   }
 }
 
-/** QueryBench's QRESULT lines; an error quoting the output when it printed none. */
-export function parseQueryResults(out: string): ReadPass[] {
+/**
+ * QueryBench's QRESULT lines (a statement read) and QFAIL lines (one refused), in the order it ran them; an
+ * error quoting the output when it printed none.
+ */
+export function parseQueryResults(out: string): (ReadPass | FailedPass)[] {
   const passes = out
     .split('\n')
-    .filter((l) => l.startsWith('QRESULT '))
-    .map((l) => {
+    .filter((l) => l.startsWith('QRESULT ') || l.startsWith('QFAIL '))
+    .map((l): ReadPass | FailedPass => {
+      // a QFAIL line's error is the rest of the line, spaces and all
+      if (l.startsWith('QFAIL ')) return { error: l.slice(l.indexOf(' error=') + 7) };
       const kv = keyValues(l);
       return {
         rows: Number(kv.rows),
@@ -65,7 +75,8 @@ export function parseQueryResults(out: string): ReadPass[] {
         cpuSPerMpts: Number(kv.client_cpu_s_per_Mpts),
       };
     });
-  if (passes.length === 0 || passes.some((p) => Object.values(p).some((v) => !Number.isFinite(v))))
+  const complete = (p: ReadPass | FailedPass) => 'error' in p || Object.values(p).every((v) => Number.isFinite(v));
+  if (passes.length === 0 || !passes.every(complete))
     throw new Error(`java/query.sh printed no complete QRESULT line:\n${out}`);
   return passes;
 }

@@ -1,5 +1,17 @@
 import type { Clock } from './clock.js';
 
+/** How often a wait for an operation's turn looks whether the run was stopped (Ctrl-C, --test-max-time). */
+const STOP_CHECK_NS = 50e6;
+
+/**
+ * Sleeps until `at` on the clock, or until `ended()` (looked at every STOP_CHECK_NS): an operation waiting for
+ * its turn does not hold up the end of a stopped run. Timers may fire a little early: never returns before `at`.
+ */
+async function sleepUntil(clock: Clock, at: number, ended: () => boolean): Promise<void> {
+  for (let now = clock.now(); now < at && !ended(); now = clock.now())
+    await clock.sleep(Math.min(at - now, STOP_CHECK_NS));
+}
+
 /**
  * Open loop (`--target-rate`): a client's operations are due at start, start + interval, ... whatever
  * the earlier ones took. Latency is then measured from when an operation was due, so that a stall counts
@@ -12,16 +24,16 @@ export class OpenLoopSchedule {
     private readonly clock: Clock,
     private readonly intervalNs: number,
     firstDueNs: number,
+    private readonly ended: () => boolean,
   ) {
     this.#due = firstDueNs;
   }
 
-  /** Waits until the next operation is due (not at all when late) and returns when it was due, ns. */
+  /** Waits until the next operation is due (not at all when late, less when the run ends) and returns when it was due, ns. */
   async next(): Promise<number> {
     const due = this.#due;
     this.#due += this.intervalNs;
-    // timers run on a millisecond clock and may fire a little early: never start before due
-    for (let now = this.clock.now(); now < due; now = this.clock.now()) await this.clock.sleep(due - now);
+    await sleepUntil(this.clock, due, this.ended);
     return due;
   }
 }
@@ -33,13 +45,14 @@ export class PointRateLimit {
   constructor(
     private readonly clock: Clock,
     private readonly pointsPerS: number,
+    private readonly ended: () => boolean,
   ) {}
 
+  /** Waits for the turn of a write of `points` points (less when the run ends). */
   async wait(points: number): Promise<void> {
     if (this.pointsPerS <= 0) return;
-    const now = this.clock.now();
-    const at = Math.max(now, this.#nextAt);
+    const at = Math.max(this.clock.now(), this.#nextAt);
     this.#nextAt = at + (points / this.pointsPerS) * 1e9;
-    if (at > now) await this.clock.sleep(at - now);
+    await sleepUntil(this.clock, at, this.ended);
   }
 }

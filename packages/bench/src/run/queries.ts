@@ -79,3 +79,8 @@ export async function runQueries(
   }
   return { queries: out, errors };
 }
+
+/** Whether a query type ran and none of its statements succeeded: that fails the run, as no write ok does. */
+export function noneSucceeded(queries: RunResult['queries']): boolean {
+  return Object.values(queries ?? {}).some((q) => q.ops === 0 && q.failed > 0);
+}

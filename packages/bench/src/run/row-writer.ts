@@ -2,8 +2,7 @@ import type { CellValue, SessionPool, TableRow, TableSessionPool, TreeRow, Write
 import type { BenchConfig } from '../types.js';
 import { BatchGenerator } from '../workload/generator.js';
 import { DEVICE_TAG, TABLE_NAME } from '../workload/schema.js';
-
-type Send = (kind: string, pts: number, fn: () => Promise<number>) => Promise<void>;
+import type { Send } from './write-ops.js';
 
 /**
  * `--method writer`: a client that hands the batching writer one row at a time, as an application
@@ -54,12 +53,13 @@ export function rowWriter(
         });
       }
     },
-    /** Flushes and closes; the points reported failed are subtracted from what the rounds counted. */
+    /**
+     * Flushes and closes; the points reported failed are subtracted from what the rounds counted. Also after a
+     * stop: the rows the rounds handed over were counted as written.
+     */
     close(): Promise<void> {
-      return send('writer', 0, async () => {
-        await writer.close();
-        return -failedPoints;
-      });
+      const flush = async () => (await writer.close(), -failedPoints);
+      return send('writer', 0, flush, { evenWhenStopped: true });
     },
   };
 }

@@ -66,9 +66,11 @@ function backend(clock: SimulatedClock, latencyMs: (kind: string, n: number) => 
         if (round >= 0) await take('insertTablet');
         return 10 * devices.length;
       }),
-    rowWriter: () => {
-      throw new Error('not in this test');
-    },
+    // --method writer: a round is one operation; close() the final flush, which must always run
+    rowWriter: (devices, send) => ({
+      round: () => send('writer', 10 * devices.length, async () => (await take('writer'), 10 * devices.length)),
+      close: () => send('writer', 0, async () => (log.push({ kind: 'close', ms: 0 }), 0), { evenWhenStopped: true }),
+    }),
     query: async (sql, kind) => {
       sqls.push(sql);
       await take(kind);
@@ -83,6 +85,7 @@ async function run(
   over: Partial<BenchConfig>,
   latencyMs: (kind: string, n: number) => number,
   taskOver: Partial<WorkerTask> = {},
+  onStart: (clock: Clock) => void = () => {},
 ) {
   const config = sampleConfig({ workers: 1, warmupRounds: 0, devices: 4, deviceCount: 4, ...over });
   const task: WorkerTask = {
@@ -99,6 +102,7 @@ async function run(
   };
   const clock = new SimulatedClock();
   const { fake, log, sqls } = backend(clock, latencyMs);
+  onStart(clock);
   const result = await clock.drive(new WorkerRun(task, fake, clock).run());
   if (result.state !== 'done') throw new Error(result.error);
   return { result, log, sqls, report: sampleRun('known', { config, ...combineWorkers([result]) }) };
@@ -253,6 +257,29 @@ describe('WorkerRun: stopped (Ctrl-C, --test-max-time)', () => {
     const { result, log } = await run({ clients: 1, loop: 10, warmupRounds: 3 }, () => 10, { barrier });
     expect(result.okOps + result.failedOps).toBe(0);
     expect(log).toEqual([]); // the warm-up rounds were skipped too (the 1-row schema writes are not logged)
+  });
+
+  it('an operation waiting for its turn (--target-rate, --rate-limit) does not start after the stop, nor waits it out', async () => {
+    for (const pacing of [{ targetRate: 1 }, { rateLimit: 10 }]) {
+      const barrier = new SharedArrayBuffer(8);
+      // one write of 10 points a second, 10 ms each; stopped at 2.5 s, while the next write waits for its turn
+      const stopAt = (clock: Clock) =>
+        void clock.sleep(2500 * MS).then(() => StartBarrier.stop(new Int32Array(barrier)));
+      const over = { clients: 1, devices: 1, deviceCount: 1, loop: 10, ...pacing };
+      const { result, log } = await run(over, () => 10, { barrier }, stopAt);
+      expect(result.okOps).toBe(log.length);
+      expect(log.length).toBeLessThanOrEqual(3);
+      // the run ends at the stop, not when the next write was due
+      expect(result.timedEndMs - result.timedStartMs).toBeLessThanOrEqual(2600);
+    }
+  });
+  it("--method writer: the writer's final flush runs after the stop (its rows were counted as written)", async () => {
+    const barrier = new SharedArrayBuffer(8);
+    const stopAt = (clock: Clock) => void clock.sleep(2500 * MS).then(() => StartBarrier.stop(new Int32Array(barrier)));
+    const over = { method: 'writer' as const, clients: 1, devices: 1, deviceCount: 1, loop: 10, rateLimit: 10 };
+    const { log } = await run(over, () => 10, { barrier }, stopAt);
+    expect(log.at(-1)?.kind).toBe('close');
+    expect(log.filter((o) => o.kind === 'writer').length).toBeLessThanOrEqual(3);
   });
 });
 

@@ -60,7 +60,8 @@ export class WorkerRun {
     this.#counters = new BigInt64Array(task.counters);
     this.#barrier = new StartBarrier(task.barrier, this.#c.workers, this.#c.clients, clock);
     // each worker at its devices' share of the points/s (the workers' shares differ by a device when uneven)
-    this.#rateLimit = new PointRateLimit(clock, (this.#c.rateLimit * task.deviceCount) / this.#c.deviceCount);
+    const ended = () => this.#barrier.ended;
+    this.#rateLimit = new PointRateLimit(clock, (this.#c.rateLimit * task.deviceCount) / this.#c.deviceCount, ended);
     this.#sensors = querySensors(this.#c);
   }
 
@@ -153,12 +154,18 @@ export class WorkerRun {
     const share = c.method === 'writer' ? 1 / clients : operationShare(c, id);
     const intervalNs = c.targetRate > 0 && share > 0 ? 1e9 / (share * c.targetRate) : 0;
     let schedule: OpenLoopSchedule | undefined;
-    return async (kind, pts, fn) => {
+    return async (kind, pts, fn, opts) => {
       if (intervalNs > 0 && this.#barrier.timed)
         // the clients' schedules are staggered so that operations arrive evenly
-        schedule ??= new OpenLoopSchedule(this.clock, intervalNs, this.clock.now() + (intervalNs * id) / clients);
+        schedule ??= new OpenLoopSchedule(
+          this.clock,
+          intervalNs,
+          this.clock.now() + (intervalNs * id) / clients,
+          () => this.#barrier.ended,
+        );
       const due = schedule === undefined ? undefined : await schedule.next();
       await this.#rateLimit.wait(pts);
+      if (this.#barrier.ended && opts?.evenWhenStopped !== true) return; // stopped before its turn came
       const t0 = this.clock.now();
       const { ok, failed } = await this.#attempt(pts, fn);
       const end = this.clock.now();

@@ -12,8 +12,16 @@ import {
 import type { BenchConfig } from '../types.js';
 import type { BatchGenerator } from '../workload/generator.js';
 
-/** Runs one operation of `pts` points: times it, counts it, never throws; fn returns the points written. */
-export type Send = (kind: string, pts: number, fn: () => number | Promise<number>) => Promise<void>;
+/**
+ * Runs one operation of `pts` points when its turn comes: times it, counts it, never throws; fn returns the
+ * points written. It does not start once the run was stopped, unless `evenWhenStopped` (a writer's final flush).
+ */
+export type Send = (
+  kind: string,
+  pts: number,
+  fn: () => number | Promise<number>,
+  opts?: { evenWhenStopped?: boolean },
+) => Promise<void>;
 
 /** The write of one group of devices for one round, by method, model and mode (real, no-op, dry). */
 export function writer(c: BenchConfig, pool: SessionPool | TableSessionPool, gens: BatchGenerator[], send: Send) {

@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { javaQueryTypes } from './java-queries.js';
+
+const pass = (rows: number, wallS: number) => ({ rows, points: rows * 2, wallS, pointsPerS: 0, cpuSPerMpts: 0 });
+
+describe("--vs-java --queries: the Java client's statements by type", () => {
+  it('count a refused statement as failed, with its error, and time only the ones read', () => {
+    const errors: string[] = [];
+    const types = javaQueryTypes(
+      [
+        { kind: 'AGG_RANGE', sqls: ['a1', 'a2'] },
+        { kind: 'TIME_RANGE', sqls: ['t1', 't2'] },
+      ],
+      [{ error: '701: UDF NOSUCH has not been registered' }, { error: '701: again' }, pass(10, 0.01), pass(30, 0.03)],
+      errors,
+    );
+    expect(types.AGG_RANGE).toMatchObject({ ops: 0, failed: 2, rows: 0, rowsPerS: 0 });
+    expect(types.TIME_RANGE).toMatchObject({ ops: 2, failed: 0, rows: 40, rowsPerS: 1000 });
+    expect(types.TIME_RANGE.latency.max).toBeCloseTo(30, 0);
+    expect(errors).toEqual(['the Java client: 701: UDF NOSUCH has not been registered', 'the Java client: 701: again']);
+  });
+});
