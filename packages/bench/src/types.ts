@@ -62,7 +62,7 @@ export interface BenchConfig {
   rateLimit: number;
   /** open loop: operations per second over all clients, each started on a fixed schedule; 0 = closed loop */
   targetRate: number;
-  /** pause after each write of a client, ms */
+  /** pause between a client's timed operations, ms */
   batchIntervalMs: number;
   /** the longest the timed phase lasts, ms; 0 = until the loop is done */
   testMaxTime: number;

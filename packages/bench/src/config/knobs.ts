@@ -285,7 +285,7 @@ export const KNOBS: KnobTable = {
     parse: countOrZero,
     default: () => 0,
     defaultText: '0 (no limit)',
-    description: 'points per second over all workers',
+    description: 'points per second over all workers, timed writes (the warm-up runs unpaced)',
   },
   targetRate: {
     flag: '--target-rate',
@@ -304,7 +304,7 @@ export const KNOBS: KnobTable = {
     parse: countOrZero,
     default: () => 0,
     defaultText: '0',
-    description: 'pause after each write of a client',
+    description: "pause between a client's timed operations (none after the warm-up or the last one)",
   },
   testMaxTime: {
     flag: '--test-max-time',

@@ -7,7 +7,7 @@ const STOP_CHECK_NS = 50e6;
  * Sleeps until `at` on the clock, or until `ended()` (looked at every STOP_CHECK_NS): an operation waiting for
  * its turn does not hold up the end of a stopped run. Timers may fire a little early: never returns before `at`.
  */
-async function sleepUntil(clock: Clock, at: number, ended: () => boolean): Promise<void> {
+export async function sleepUntil(clock: Clock, at: number, ended: () => boolean): Promise<void> {
   for (let now = clock.now(); now < at && !ended(); now = clock.now())
     await clock.sleep(Math.min(at - now, STOP_CHECK_NS));
 }

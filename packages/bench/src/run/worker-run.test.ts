@@ -312,11 +312,43 @@ describe('WorkerRun: open loop (--target-rate)', () => {
   });
 });
 
+describe('WorkerRun: --batch-interval-ms', () => {
+  it('pauses between the timed writes only: not after the warm-up, nor after the last write', async () => {
+    // writes of 10 ms, 1 s apart: the warm-up (the schema row, 2 rounds of 10 ms) unpaused, then 10 timed writes
+    // and the 9 pauses between them
+    const over = { clients: 1, devices: 1, deviceCount: 1, loop: 10, batchIntervalMs: 1000, warmupRounds: 2 };
+    const { result } = await run(over, () => 10);
+    if (result.state !== 'done') throw new Error('not done');
+    expect(result.okOps).toBe(10);
+    expect(result.timedStartMs - 1e6).toBeCloseTo(20, 6); // the simulated clock starts at 1e6 ms
+    expect(result.timedEndMs - result.timedStartMs).toBeCloseTo(9100, 6);
+  });
+
+  it('stops pausing when the run is stopped', async () => {
+    const barrier = new SharedArrayBuffer(8);
+    const stopAt = (clock: Clock) => void clock.sleep(2500 * MS).then(() => StartBarrier.stop(new Int32Array(barrier)));
+    const over = { clients: 1, devices: 1, deviceCount: 1, loop: 10, batchIntervalMs: 1000 };
+    const { result } = await run(over, () => 10, { barrier }, stopAt);
+    if (result.state !== 'done') throw new Error('not done');
+    expect(result.okOps).toBe(3);
+    expect(result.timedEndMs - result.timedStartMs).toBeLessThanOrEqual(2600);
+  });
+});
+
 describe('WorkerRun: --rate-limit', () => {
+  it('paces the timed writes only: the untimed warm-up does not use up their budget', async () => {
+    // 10 points a write at 10 points/s: the timed writes 1 s apart, the first at once (not a second after the
+    // schema warm-up row, nor after the warm-up rounds), the last starting at 9 s and taking 10 ms
+    const over = { clients: 1, devices: 1, deviceCount: 1, loop: 10, rateLimit: 10, warmupRounds: 2 };
+    const { report } = await run(over, () => 10);
+    expect(report.okOps).toBe(10);
+    expect(report.durationS).toBeCloseTo(9.01, 6);
+  });
+
   it("paces each worker at its devices' share of the points/s, so that workers with more devices do not run longer", async () => {
     // 3 devices over 2 workers: worker 0 writes device 0, worker 1 devices 1 and 2; 10 points a write, 60 points/s
-    // in all: 20 and 40 points/s, 10 writes 0.5 s apart and 20 writes 0.25 s apart, about 5 s each (half the
-    // total each, 30 points/s, would have left worker 1 writing alone for a third of the run)
+    // in all: 20 and 40 points/s, 10 writes 0.5 s apart and 20 writes 0.25 s apart, the first at once: 4.53 s and
+    // 4.78 s (half the total each, 30 points/s, would have been 3.03 s and 6.36 s: worker 1 writing alone for half)
     const config = { workers: 2, clients: 1, devices: 3, deviceCount: 3, loop: 10, rateLimit: 60 };
     const timed = async (workerId: number, firstDevice: number, deviceCount: number) => {
       const barrier = new SharedArrayBuffer(8);
@@ -329,6 +361,7 @@ describe('WorkerRun: --rate-limit', () => {
     expect(first.okOps).toBe(10);
     expect(second.okOps).toBe(20);
     const seconds = (r: typeof first) => (r.state === 'done' ? (r.timedEndMs - r.timedStartMs) / 1000 : NaN);
-    expect(seconds(first)).toBeCloseTo(seconds(second), 1);
+    expect(seconds(first)).toBeCloseTo(4.53, 6);
+    expect(seconds(second)).toBeCloseTo(4.78, 6);
   });
 });

@@ -9,7 +9,7 @@ import type { Clock } from './clock.js';
 import { clientDevices, deviceGroups, groupSize, operationShare } from './device-shares.js';
 import { liveSlot } from './live-counters.js';
 import { OperationStats } from './operation-stats.js';
-import { OpenLoopSchedule, PointRateLimit } from './pacing.js';
+import { OpenLoopSchedule, PointRateLimit, sleepUntil } from './pacing.js';
 import { describeError, keepErrors } from './run-error.js';
 import type { Send } from './write-ops.js';
 
@@ -42,6 +42,8 @@ export class WorkerRun {
   readonly #counters: BigInt64Array;
   readonly #barrier: StartBarrier;
   readonly #rateLimit: PointRateLimit;
+  /** the run was stopped (Ctrl-C, --test-max-time) or a worker failed: waits for a turn end early */
+  readonly #ended = (): boolean => this.#barrier.ended;
   readonly #sensors: string[];
   readonly #errors: string[] = [];
   /** rows read per query type, timed phase */
@@ -60,8 +62,11 @@ export class WorkerRun {
     this.#counters = new BigInt64Array(task.counters);
     this.#barrier = new StartBarrier(task.barrier, this.#c.workers, this.#c.clients, clock);
     // each worker at its devices' share of the points/s (the workers' shares differ by a device when uneven)
-    const ended = () => this.#barrier.ended;
-    this.#rateLimit = new PointRateLimit(clock, (this.#c.rateLimit * task.deviceCount) / this.#c.deviceCount, ended);
+    this.#rateLimit = new PointRateLimit(
+      clock,
+      (this.#c.rateLimit * task.deviceCount) / this.#c.deviceCount,
+      this.#ended,
+    );
     this.#sensors = querySensors(this.#c);
   }
 
@@ -154,6 +159,7 @@ export class WorkerRun {
     const share = c.method === 'writer' ? 1 / clients : operationShare(c, id);
     const intervalNs = c.targetRate > 0 && share > 0 ? 1e9 / (share * c.targetRate) : 0;
     let schedule: OpenLoopSchedule | undefined;
+    let lastTimedEnd: number | undefined; // --batch-interval-ms pauses between timed operations
     return async (kind, pts, fn, opts) => {
       if (intervalNs > 0 && this.#barrier.timed)
         // the clients' schedules are staggered so that operations arrive evenly
@@ -161,10 +167,11 @@ export class WorkerRun {
           this.clock,
           intervalNs,
           this.clock.now() + (intervalNs * id) / clients,
-          () => this.#barrier.ended,
+          this.#ended,
         );
       const due = schedule === undefined ? undefined : await schedule.next();
-      await this.#rateLimit.wait(pts);
+      if (this.#barrier.timed) await this.#rateLimit.wait(pts); // the untimed warm-up runs unpaced, as the open loop's
+      if (lastTimedEnd !== undefined) await sleepUntil(this.clock, lastTimedEnd + c.batchIntervalMs * 1e6, this.#ended);
       if (this.#barrier.ended && opts?.evenWhenStopped !== true) return; // stopped before its turn came
       const t0 = this.clock.now();
       const { ok, failed } = await this.#attempt(pts, fn);
@@ -175,8 +182,8 @@ export class WorkerRun {
         this.#stats.record(failed ? FAILED_PREFIX + kind : kind, end - (due ?? t0), id);
         if (due !== undefined && !failed) this.#stats.record(UNCORRECTED_PREFIX + kind, end - t0, id);
         this.#count(ok, failed);
+        if (c.batchIntervalMs > 0) lastTimedEnd = end;
       }
-      if (c.batchIntervalMs > 0) await this.clock.sleep(c.batchIntervalMs * 1e6);
     };
   }
 
