@@ -32,7 +32,7 @@ describe('describePlan', () => {
     const plan = describePlan(c);
     for (const key of KNOB_KEYS) expect(plan, key).toMatch(new RegExp(`^  ${key} +\\S`, 'm'));
     expect(plan).toMatch(/^ {2}out +r\.json$/m);
-    expect(plan).toMatch(/^ {2}host +none: start a local IoTDB/m);
+    expect(plan).toMatch(/^ {2}host +none: the first of --node-urls, or with neither, start a local IoTDB/m);
     expect(plan).toMatch(/^ {2}typeProportions +1:1:1:1:1:1 \(BOOLEAN 16\.7 %, INT32 16\.7 %/m);
   });
 

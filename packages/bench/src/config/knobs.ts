@@ -58,7 +58,8 @@ export const KNOBS: KnobTable = {
     arg: 'HOST',
     parse: text(),
     default: () => undefined,
-    defaultText: "none: start a local IoTDB on --port (this package's scripts/iotdb-local.sh) and stop it afterwards",
+    defaultText:
+      "none: the first of --node-urls, or with neither, start a local IoTDB on --port (this package's scripts/iotdb-local.sh) and stop it afterwards",
     description: 'IoTDB to use',
   },
   port: {

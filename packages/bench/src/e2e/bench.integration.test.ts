@@ -13,6 +13,8 @@ import { QUERY_KINDS } from '../workload/operations.js';
 const cli = fileURLToPath(new URL('../../dist/e2e/main.js', import.meta.url));
 const { host, port } = inject('iotdb');
 const run = promisify(execFile);
+/** The environment without the server the suite was given: the CLI picks its server from its flags alone. */
+const { IOTDB_HOST: _host, IOTDB_PORT: _port, NODE_URLS: _urls, ...noServerEnv } = process.env;
 
 async function bench(...args: string[]): Promise<{ stdout: string; fields: Map<string, string> }> {
   const { stdout } = await run('node', [cli, '--host', host, '--port', String(port), ...args], { timeout: 120_000 });
@@ -28,9 +30,12 @@ async function bench(...args: string[]): Promise<{ stdout: string; fields: Map<s
   };
 }
 
-const TREE_DATABASES = ['tree', 'mix_tree', 'read', 'qf', 'whole', 'shares', 'records', 'cmp', 'noop'].map(
-  (d) => `root.it_bench_${d}`,
-);
+const TREE_DATABASES = [
+  ...['tree', 'mix_tree', 'read', 'qf', 'whole', 'shares', 'records', 'cmp', 'noop', 'vsjava', 'urls'].map(
+    (d) => `root.it_bench_${d}`,
+  ),
+  'root.bench', // the Java anchor's (--vs-java)
+];
 const TABLE_DATABASES = ['it_bench_mix_table', 'it_bench_table'];
 
 /** Each test's databases go when it ends: a 1C1D server has room for a few at a time only. */
@@ -443,6 +448,33 @@ describe('iotdb-bench against a real server', () => {
     expect(java.label).toBe('java');
     expect(java.queries?.AGG_RANGE).toMatchObject({ ops: 0, failed: 2 });
     expect(java.queries?.TIME_RANGE).toMatchObject({ ops: 2, failed: 0 });
+  });
+
+  it('with --node-urls and no --host, talks to that cluster (it started a local server, whose ports were taken)', async () => {
+    const { stdout } = await run(
+      'node',
+      [
+        cli,
+        '--node-urls',
+        `${host}:${port}`,
+        ...'--database it_bench_urls --devices 2 --sensors 2 --loop 1'.split(' '),
+      ],
+      { timeout: 120_000, env: noServerEnv },
+    );
+    expect(stdout).not.toContain('starting a local IoTDB');
+    expect(stdout).toMatch(/^RESULT .* ok_ops=2 failed_ops=0 /m);
+  });
+
+  it('says in one line that it could not start its local server, and why (no stack)', async () => {
+    // no --host: the harness starts a server on --port, whose ports the running test server holds
+    const args = [cli, '--port', String(port), '--devices', '1', '--loop', '1'];
+    const e = (await run('node', args, { env: noServerEnv }).then(
+      () => expect.fail('a local server on taken ports cannot start'),
+      (err: unknown) => err,
+    )) as { code: number; stderr: string };
+    expect(e.code).toBe(1);
+    expect(e.stderr).toMatch(/^iotdb-bench: could not start a local IoTDB on 127\.0\.0\.1:\d+ .*--host/m);
+    expect(e.stderr).not.toMatch(/\n\s+at /);
   });
 
   it('refuses a wrong knob before connecting, naming it', async () => {

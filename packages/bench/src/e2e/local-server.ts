@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { RunError } from '../run/run-error.js';
 
 /**
  * The server script this package ships (scripts/iotdb-local.sh, next to dist/), so that an installed
@@ -38,7 +39,15 @@ export function startLocalServer(port: number): LocalServer {
   const run = (command: 'start' | 'stop') =>
     execFileSync('bash', [script, command, dir], { env, stdio: ['ignore', 'inherit', 'inherit'] });
   console.log(`no host given: starting a local IoTDB on 127.0.0.1:${port} in ${dir} ...`);
-  run('start');
+  try {
+    run('start');
+  } catch (e) {
+    const status = (e as { status?: number | null }).status;
+    throw new RunError(
+      `could not start a local IoTDB on 127.0.0.1:${port} (iotdb-local.sh start exited with ${status ?? 'a signal'}, ` +
+        'why is in its output above); to use a running server give --host (or --node-urls)',
+    );
+  }
   let stopped = false;
   return {
     host: '127.0.0.1',

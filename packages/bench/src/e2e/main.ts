@@ -17,10 +17,11 @@ import { interruptOnCtrlC } from './interrupt.js';
 import { mergeCommand } from './merge-command.js';
 import { runMethods } from './run-methods.js';
 import { readCompareCommand } from './read-compare-command.js';
+import { givenServer } from './target.js';
 
 /**
  * `pnpm bench:e2e` / `iotdb-bench`: the end-to-end write benchmark. `--help` lists every knob;
- * `--dry-run` prints the resolved plan. Without IOTDB_HOST/--host it starts a local IoTDB on --port
+ * `--dry-run` prints the resolved plan. Without --host or --node-urls it starts a local IoTDB on --port
  * (default 6667) and stops it.
  */
 async function main(): Promise<number> {
@@ -61,8 +62,9 @@ async function main(): Promise<number> {
   const needsServer = !config.dryRunSend;
   let server: LocalServer | undefined;
   const interrupt = interruptOnCtrlC(() => server?.stop());
-  if (needsServer && config.host === undefined) server = startLocalServer(config.port);
-  const target = { host: config.host ?? server?.host ?? '127.0.0.1', port: config.port };
+  const given = givenServer(config);
+  if (needsServer && given === undefined) server = startLocalServer(config.port);
+  const target = given ?? { host: server?.host ?? '127.0.0.1', port: config.port };
   const { host, port } = target;
   let exitCode = 0;
   try {

@@ -121,6 +121,15 @@ describe('formatReport', () => {
     expect(text).not.toContain('errors');
   });
 
+  it("heads a query-file statement's report with its line, sessions and repetitions, in good English", () => {
+    const head = (concurrency: number, repetitions: number) =>
+      formatReport(
+        sampleRun('q', { queryFile: { sql: 'SELECT 1', concurrency, repetitions, line: 4 }, points: 0 }),
+      ).split('\n')[0];
+    expect(head(1, 1)).toBe('== q: tree model, query file line 4: 1 session x 1 repetition ==');
+    expect(head(2, 3)).toBe('== q: tree model, query file line 4: 2 sessions x 3 repetitions ==');
+  });
+
   it('makes failures, verify mismatches and errors visible, at most 5 errors', () => {
     const errors = Array.from({ length: 7 }, (_, i) => `error ${i}: timeout\n    at stack line`);
     const r = sampleRun('bad', { okOps: 97, failedOps: 3, errors, verify: { expected: 100, actual: 90, ok: false } });

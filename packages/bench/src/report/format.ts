@@ -22,7 +22,7 @@ export function formatReport(r: RunResult): string {
         : '';
   const q = r.queryFile;
   const what = q
-    ? `${c.model} model, query file line ${q.line}: ${q.concurrency} sessions x ${q.repetitions} repetitions`
+    ? `${c.model} model, query file line ${q.line}: ${many(q.concurrency, 'session')} x ${many(q.repetitions, 'repetition')}`
     : `${c.model} model, ${c.method}, ${c.workers} workers x ${c.clients} clients${mode}`;
   const lines = [
     `== ${r.label}: ${what} ==`,
@@ -69,6 +69,11 @@ export function formatErrors(errors: readonly string[]): string {
   for (const e of shown) lines.push(`  - ${oneLine(e)}`);
   if (more > 0) lines.push(`  ... and ${more} more`);
   return lines.join('\n');
+}
+
+/** `1 session`, `2 sessions` */
+function many(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 /** error messages can be multi-line stack traces; the report wants one short line each */
