@@ -216,8 +216,13 @@ describe('iotdb-bench against a real server', () => {
     const c = await (
       await s.executeQueryStatement('SELECT ok_ops FROM root.iotdb_bench_results.all_rows')
     ).toColumnar();
+    // the statement's rows read and failures beside its latency
+    const q = await (
+      await s.executeQueryStatement('SELECT count, ops, rows FROM root.iotdb_bench_results.all_rows.all_rows')
+    ).toColumnar();
     await s.close();
     expect(c.values[0][c.rowCount - 1]).toBe(6n);
+    expect(q.values.map((v) => v[q.rowCount - 1])).toEqual([6n, 6n, 606n]);
   });
 
   it("merges two machines' shares into the totals of one run over every device", async () => {

@@ -3,11 +3,12 @@
  * `root.iotdb_bench_results`, as iot-benchmark's TEST_DATA_PERSISTENCE does, timestamped with the run's start:
  * the run at `root.iotdb_bench_results.<label>` (points/s, ops/s, counts, CPU, client version and commit),
  * each operation's count and latency matrix (latency-matrix.ts's columns, ms) at
- * `root.iotdb_bench_results.<label>.<operation>`. Names are reduced to
+ * `root.iotdb_bench_results.<label>.<operation>`, and beside it each query type's ops, failed, rows and rows/s
+ * (with its latency when the run has no latency row of it: `--queries` after the writes). Names are reduced to
  * letters, digits and `_`.
  */
 import { Session, TSDataType, type RecordInput } from '@iotdb/client';
-import type { RunResult } from '../types.js';
+import type { LatencySummary, RunResult } from '../types.js';
 import { MATRIX_COLUMNS } from './latency-matrix.js';
 
 export const RESULTS_DATABASE = 'root.iotdb_bench_results';
@@ -19,7 +20,7 @@ export async function persistResults(target: string, runs: readonly RunResult[])
   try {
     const found = await (await session.executeQueryStatement(`SHOW DATABASES ${RESULTS_DATABASE}`)).toColumnar();
     if (found.rowCount === 0) await session.createDatabase(RESULTS_DATABASE);
-    const records = runs.flatMap(recordsOf);
+    const records = runs.flatMap(persistedRecords);
     await session.insertRecords(records);
     return records.length;
   } finally {
@@ -33,7 +34,8 @@ export function pathNode(name: string): string {
   return /^[0-9]/.test(s) || s === '' ? `_${s}` : s;
 }
 
-function recordsOf(r: RunResult): RecordInput[] {
+/** A run's records: the run, its operations' latency, its query types' figures. */
+export function persistedRecords(r: RunResult): RecordInput[] {
   const device = `${RESULTS_DATABASE}.${pathNode(r.label)}`;
   const timestamp = new Date(r.startedAt);
   const client = r.environment?.client;
@@ -77,12 +79,47 @@ function recordsOf(r: RunResult): RecordInput[] {
       client?.gitCommit ?? null,
     ],
   };
-  const operations = Object.entries(r.latency).map(([op, l]): RecordInput => ({
-    deviceId: `${device}.${pathNode(op)}`,
-    timestamp,
-    measurements: ['count', ...MATRIX_COLUMNS.map(([header]) => header.toLowerCase()), 'slowest_client'],
-    dataTypes: [TSDataType.INT64, ...MATRIX_COLUMNS.map(() => TSDataType.DOUBLE), TSDataType.DOUBLE],
-    values: [l.count, ...MATRIX_COLUMNS.map(([, value]) => value(l)), r.slowestClientMs?.[op] ?? null],
-  }));
-  return [run, ...operations];
+  const operations = Object.entries(r.latency).map(([op, l]): RecordInput => {
+    const { measurements, dataTypes, values } = latencyColumns(l);
+    return {
+      deviceId: `${device}.${pathNode(op)}`,
+      timestamp,
+      measurements: [...measurements, 'slowest_client'],
+      dataTypes: [...dataTypes, TSDataType.DOUBLE],
+      values: [...values, r.slowestClientMs?.[op] ?? null],
+    };
+  });
+  return [run, ...operations, ...queryRecords(r, device, timestamp)];
+}
+
+/** A latency row's columns: count and the matrix's, ms. */
+function latencyColumns(l: LatencySummary): Pick<RecordInput, 'measurements' | 'dataTypes' | 'values'> {
+  return {
+    measurements: ['count', ...MATRIX_COLUMNS.map(([header]) => header.toLowerCase())],
+    dataTypes: [TSDataType.INT64, ...MATRIX_COLUMNS.map(() => TSDataType.DOUBLE)],
+    values: [l.count, ...MATRIX_COLUMNS.map(([, value]) => value(l))],
+  };
+}
+
+/**
+ * Per query type (`--queries`, a mixed run's, a query-file statement's) its operations, failures, rows and rows/s,
+ * beside the operation's latency row (the same device); with no such row (`--queries` after the writes), its latency.
+ */
+function queryRecords(r: RunResult, device: string, timestamp: Date): RecordInput[] {
+  return Object.entries(r.queries ?? {}).map(([kind, q]): RecordInput => {
+    const latency = kind in r.latency ? undefined : latencyColumns(q.latency);
+    return {
+      deviceId: `${device}.${pathNode(kind)}`,
+      timestamp,
+      measurements: ['ops', 'failed', 'rows', 'rows_per_s', ...(latency?.measurements ?? [])],
+      dataTypes: [
+        TSDataType.INT64,
+        TSDataType.INT64,
+        TSDataType.INT64,
+        TSDataType.DOUBLE,
+        ...(latency?.dataTypes ?? []),
+      ],
+      values: [q.ops, q.failed, q.rows, q.rowsPerS, ...(latency?.values ?? [])],
+    };
+  });
 }

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { persistedRecords } from './persist.js';
+import { sampleRun } from './test-fixture.js';
+
+describe('persistedRecords: what --persist-results writes of a run', () => {
+  it("has the run, each operation's latency, and each query type's operations, failures and rows", () => {
+    const records = persistedRecords(sampleRun('base'));
+    const device = (name: string) => records.find((r) => r.deviceId === `root.iotdb_bench_results.base.${name}`);
+    expect(records[0].deviceId).toBe('root.iotdb_bench_results.base');
+    expect(device('insertTablet')?.measurements).toContain('p99');
+    // --queries after the writes: no latency row of the run, so their figures and latency are the query's own
+    const raw = device('raw');
+    expect(raw?.measurements.slice(0, 4)).toEqual(['ops', 'failed', 'rows', 'rows_per_s']);
+    expect(raw?.values.slice(0, 4)).toEqual([10, 0, 10_000, 50_000]);
+    expect(raw?.measurements).toContain('p99');
+  });
+
+  it("writes a mixed run's query type once, its latency being the run's row of it", () => {
+    const run = sampleRun('mixed');
+    run.latency = { ...run.latency, raw: run.queries!.raw.latency };
+    const raws = persistedRecords(run).filter((r) => r.deviceId.endsWith('.raw'));
+    expect(raws.map((r) => r.measurements.filter((m) => m === 'p99').length)).toEqual([1, 0]);
+    expect(raws[1].measurements).toEqual(['ops', 'failed', 'rows', 'rows_per_s']);
+  });
+});
