@@ -54,6 +54,12 @@ export function checkContradictions(c: BenchConfig, origin: (key: keyof BenchCon
   }
   if (c.verify && c.serverNoop)
     fail('verify', `${is('verify')} reads back what was stored, but with ${is('serverNoop')} nothing is`);
+  const writeOnly = c.queryFile === undefined ? undefined : writeRunKnob(c, origin);
+  if (writeOnly !== undefined)
+    fail(
+      'queryFile',
+      `${is('queryFile')} runs its statements instead of the writes: it does not go with ${is(writeOnly)}`,
+    );
   checkQueries(c, is, fail, methods, methodKey);
   if (c.verify && readsOnly(c.operationProportion))
     fail(
@@ -64,6 +70,26 @@ export function checkContradictions(c: BenchConfig, origin: (key: keyof BenchCon
     fail('verify', `${is('verify')} reads back what was stored, but with ${is('dryRunSend')} nothing is sent`);
 }
 
+/**
+ * A knob given that only a write run uses (--query-file would leave it unused, silently). The write workload's
+ * shape (devices, sensors, ...) may stay, as in a config file shared with write runs: it changes nothing asked.
+ */
+function writeRunKnob(c: BenchConfig, origin: (key: keyof BenchConfig) => Origin): keyof BenchConfig | undefined {
+  const set: Partial<Record<keyof BenchConfig, boolean>> = {
+    dryRunSend: c.dryRunSend,
+    serverNoop: c.serverNoop,
+    vsJava: c.vsJava,
+    operationProportion: weightedQueries(c.operationProportion).length > 0,
+    queries: c.queries.length > 0,
+    verify: c.verify,
+    rateLimit: c.rateLimit > 0,
+    compare: c.compare.length > 0,
+    method: origin('method').kind !== 'default',
+    warmupRounds: c.warmupRounds > 0,
+  };
+  return (Object.keys(set) as (keyof BenchConfig)[]).find((k) => set[k]);
+}
+
 type Is = (key: keyof BenchConfig) => string;
 type Fail = (knob: keyof BenchConfig, message: string) => never;
 
@@ -71,12 +97,6 @@ type Fail = (knob: keyof BenchConfig, message: string) => never;
 function checkQueries(c: BenchConfig, is: Is, fail: Fail, methods: Method[], methodKey: keyof BenchConfig): void {
   const mixed = weightedQueries(c.operationProportion);
   const asked = [...mixed, ...c.queries];
-  const writeOnly = (['dryRunSend', 'serverNoop', 'vsJava'] as const).find((k) => c[k]);
-  if (c.queryFile !== undefined && (writeOnly !== undefined || mixed.length > 0))
-    fail(
-      'queryFile',
-      `${is('queryFile')} runs its statements instead of the writes: it does not go with ${is(writeOnly ?? 'operationProportion')}`,
-    );
   if (c.targetRate > 0 && c.rateLimit > 0)
     fail('targetRate', `${is('targetRate')} schedules every operation; ${is('rateLimit')} paces writes: give one`);
   if (mixed.length > 0 && methods.includes('writer'))

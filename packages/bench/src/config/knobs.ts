@@ -296,7 +296,7 @@ export const KNOBS: KnobTable = {
     default: () => 0,
     defaultText: '0 (closed loop: each client starts its next operation when the last one ends)',
     description:
-      "open loop: operations per second over all clients, each started on a fixed schedule; latency counts from the intended start (corrected for coordinated omission), 'uncorrected <op>' rows from the actual start",
+      "open loop: operations per second over all clients (a query-file statement: its reads over its sessions), each started on a fixed schedule; latency counts from the intended start (corrected for coordinated omission), 'uncorrected <op>' rows from the actual start",
   },
   batchIntervalMs: {
     flag: '--batch-interval-ms',
@@ -305,7 +305,8 @@ export const KNOBS: KnobTable = {
     parse: countOrZero,
     default: () => 0,
     defaultText: '0',
-    description: "pause between a client's timed operations (none after the warm-up or the last one)",
+    description:
+      "pause between a client's timed operations, or a query-file session's reads (none after the warm-up or the last one)",
   },
   testMaxTime: {
     flag: '--test-max-time',

@@ -517,6 +517,26 @@ describe('resolveConfig: errors name the knob and where it came from', () => {
     );
   });
 
+  it('--query-file refuses the knobs of a write run, which it would not use', () => {
+    const qf = ['--query-file', 'q.yaml'];
+    const says = (what: RegExp) =>
+      new RegExp(
+        `^queryFile q\\.yaml \\(--query-file\\) runs its statements instead of the writes: it does not go with ${what.source}`,
+      );
+    rejects([...qf, '--queries', 'TIME_RANGE'], {}, 'queryFile', says(/queries TIME_RANGE \(--queries\)/));
+    rejects([...qf, '--verify'], {}, 'queryFile', says(/verify true \(--verify\)/));
+    rejects([...qf, '--rate-limit', '100'], {}, 'queryFile', says(/rateLimit 100 \(--rate-limit\)/));
+    rejects([...qf, '--compare', 'insertTablet,writer'], {}, 'queryFile', says(/compare insertTablet,writer/));
+    rejects([...qf, '--method', 'writer'], {}, 'queryFile', says(/method writer \(--method\)/));
+    rejects([...qf, '--warmup-rounds', '2'], {}, 'queryFile', says(/warmupRounds 2 \(--warmup-rounds\)/));
+  });
+
+  it('--query-file goes with the pacing knobs and the write knobs left at their defaults', () => {
+    const c = resolve(['--query-file', 'q.yaml', '--target-rate', '50', '--test-max-time', '1000']);
+    expect(c).toMatchObject({ queryFile: 'q.yaml', targetRate: 50, testMaxTime: 1000, method: 'insertTablet' });
+    expect(resolve(['--query-file', 'q.yaml', '--batch-interval-ms', '100']).batchIntervalMs).toBe(100);
+  });
+
   it('rateLimit with dryRunSend is fine', () => {
     expect(resolve(['--rate-limit', '1000000', '--dry-run-send'])).toMatchObject({
       rateLimit: 1_000_000,

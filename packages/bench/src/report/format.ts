@@ -39,7 +39,7 @@ export function formatReport(r: RunResult): string {
     ...(r.client === undefined ? [] : [`client       ${activityLine(r.client)}`]),
     `points       ${grouped(r.points)}`,
     `throughput   ${grouped(r.pointsPerS)} points/s, ${fixed(r.opsPerS, 1)} ops/s`,
-    ...(c.targetRate > 0 && !q ? [openLoopLine(r)] : []),
+    ...(c.targetRate > 0 ? [openLoopLine(r)] : []),
     `client CPU   ${fixed(r.clientCpuS, 2)} s (${fixed(r.clientCpuSPerMpts, 3)} s per million points)`,
     `peak RSS     ${fixed(r.peakRssMb, 1)} MB`,
   ];

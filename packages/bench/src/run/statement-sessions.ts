@@ -1,0 +1,57 @@
+import type { Clock } from './clock.js';
+import { OpenLoopSchedule, sleepUntil } from './pacing.js';
+
+/** One read of the statement: the rows it read, or the error it failed with. */
+export type StatementRead = () => Promise<{ rows: number; error?: string }>;
+
+/** One read done: its latency (from its due time with --target-rate), its own time, its rows or error. */
+export interface ReadDone {
+  session: number;
+  /** from when it was due (open loop) or started, ns */
+  latencyNs: number;
+  /** from when it started, ns: the uncorrected latency, with --target-rate only */
+  uncorrectedNs?: number;
+  rows: number;
+  error?: string;
+}
+
+export interface StatementPacing {
+  /** reads per second over all sessions, each on a fixed schedule (0: each when the last one ends) */
+  targetRate: number;
+  /** pause between a session's reads, ms */
+  pauseMs: number;
+}
+
+/**
+ * A query-file statement's sessions: `concurrency` of them, each reading it `repetitions` times, paced as the
+ * write runs are (--target-rate: open loop, the sessions' schedules staggered; --batch-interval-ms: a pause
+ * between reads). Once `stopped()`, no read starts and no wait goes on.
+ */
+export async function runStatementSessions(
+  o: { concurrency: number; repetitions: number; read: StatementRead; done: (d: ReadDone) => void },
+  pacing: StatementPacing,
+  clock: Clock,
+  stopped: () => boolean,
+): Promise<void> {
+  const intervalNs = pacing.targetRate > 0 ? (1e9 * o.concurrency) / pacing.targetRate : 0;
+  const start = clock.now();
+  const session = async (id: number) => {
+    const schedule =
+      intervalNs > 0
+        ? new OpenLoopSchedule(clock, intervalNs, start + (intervalNs * id) / o.concurrency, stopped)
+        : undefined;
+    let lastEnd: number | undefined;
+    for (let i = 0; i < o.repetitions && !stopped(); i++) {
+      const due = await schedule?.next();
+      if (lastEnd !== undefined && pacing.pauseMs > 0) await sleepUntil(clock, lastEnd + pacing.pauseMs * 1e6, stopped);
+      if (stopped()) break;
+      const t0 = clock.now();
+      const { rows, error } = await o.read();
+      const end = clock.now();
+      lastEnd = end;
+      const timing = due === undefined ? { latencyNs: end - t0 } : { latencyNs: end - due, uncorrectedNs: end - t0 };
+      o.done({ session: id, ...timing, rows, ...(error !== undefined && { error }) });
+    }
+  };
+  await Promise.all(Array.from({ length: o.concurrency }, (_, id) => session(id)));
+}

@@ -1,0 +1,34 @@
+/** Test helpers of run/ (not a .test.ts file: shared by several). */
+import type { Clock } from './clock.js';
+
+/**
+ * Simulated time: sleeping schedules a wake-up, and time jumps to the earliest one once every client is
+ * waiting. Operations then take exactly what the test says, however many clients run at once.
+ */
+export class SimulatedClock implements Clock {
+  #now = 1e12;
+  readonly #sleepers: { at: number; wake: () => void }[] = [];
+
+  now(): number {
+    return this.#now;
+  }
+
+  sleep(ns: number): Promise<void> {
+    return new Promise((wake) => this.#sleepers.push({ at: this.#now + ns, wake }));
+  }
+
+  /** Runs `work` to its end, moving time from one wake-up to the next. */
+  async drive<T>(work: Promise<T>): Promise<T> {
+    let done = false;
+    void work.finally(() => (done = true));
+    while (!done) {
+      await new Promise((r) => setImmediate(r)); // let every client run until it sleeps
+      this.#sleepers.sort((a, b) => a.at - b.at);
+      const next = this.#sleepers.shift();
+      if (next === undefined) continue;
+      this.#now = Math.max(this.#now, next.at);
+      next.wake();
+    }
+    return work;
+  }
+}
