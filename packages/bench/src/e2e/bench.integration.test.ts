@@ -225,7 +225,7 @@ describe('iotdb-bench against a real server', () => {
     expect(q.values.map((v) => v[q.rowCount - 1])).toEqual([6n, 6n, 606n]);
   });
 
-  it('paces a query file: --target-rate starts its reads on a schedule (open loop), --batch-interval-ms pauses', async () => {
+  it('paces a query file: --target-rate starts its reads on a schedule (open loop), --batch-interval-ms pauses; --trace', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'iotdb-bench-qf-rate-'));
     const file = join(dir, 'queries.yaml');
     writeFileSync(file, ['- label: one', '  sql: SHOW VERSION', '  concurrency: 2', '  repetitions: 5'].join('\n'));
@@ -234,6 +234,9 @@ describe('iotdb-bench against a real server', () => {
     expect(Number(paced.fields.get('wall_s'))).toBeGreaterThanOrEqual(0.45);
     expect(paced.stdout).toMatch(/^open loop {4}target 20 ops\/s, achieved /m);
     expect(paced.stdout).toMatch(/^ {2}uncorrected one +10 /m);
+    const traced = await bench('--query-file', file, '--trace');
+    expect(traced.stdout).toMatch(/^ {2}traced one: first reply +10 /m);
+    expect(traced.stdout).toMatch(/^ {2}traced one: decode +10 /m);
     const paused = await bench('--query-file', file, '--batch-interval-ms', '200');
     // each session: 5 reads, 4 pauses of 200 ms between them
     expect(Number(paused.fields.get('wall_s'))).toBeGreaterThanOrEqual(0.8);

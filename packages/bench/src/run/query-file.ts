@@ -1,12 +1,13 @@
-import { SessionPool, TableSessionPool } from '@iotdb/client';
+import { SessionPool, TableSessionPool, type SessionDataSet } from '@iotdb/client';
 import type { QueryFileEntry } from '../config/query-file.js';
 import { LatencyHistogram, summarize } from '../report/histogram.js';
-import { FAILED_PREFIX, UNCORRECTED_PREFIX } from '../report/result-fields.js';
+import { FAILED_PREFIX, TRACED_PREFIX, UNCORRECTED_PREFIX } from '../report/result-fields.js';
 import type { BenchConfig, HistogramData, RunResult } from '../types.js';
 import { timedRead } from './queries.js';
 import { RunStop } from './run-stop.js';
 import { realClock } from './clock.js';
-import { runStatementSessions, type ReadDone } from './statement-sessions.js';
+import { runStatementSessions, type ReadDone, type StatementRead } from './statement-sessions.js';
+import { queryLatencies } from './trace.js';
 import { clientActivity } from './client-activity.js';
 import { keepErrors } from './run-error.js';
 import { sessionOptions } from './session-options.js';
@@ -26,34 +27,16 @@ export async function runQueryFileEntry(
   const options = { ...sessionOptions(c, target), maxSize: e.concurrency };
   const pool =
     e.model === 'table' ? new TableSessionPool({ ...options, database: e.database }) : new SessionPool(options);
-  // the statement's successes, and its failures apart (report/result-fields.ts FAILED_PREFIX); with
-  // --target-rate, the successes' latency from their due time and, apart, from their start
-  const okH = new LatencyHistogram();
-  const failedH = new LatencyHistogram();
-  const uncorrectedH = new LatencyHistogram();
-  const errors: string[] = [];
-  let rows = 0;
-  const sessionNs = new Array<number>(e.concurrency).fill(0);
-  const done = (d: ReadDone) => {
-    rows += d.rows;
-    sessionNs[d.session] += d.latencyNs;
-    if (d.error === undefined) {
-      okH.record(d.latencyNs);
-      if (d.uncorrectedNs !== undefined) uncorrectedH.record(d.uncorrectedNs);
-    } else {
-      failedH.record(d.latencyNs);
-      keepErrors(errors, d.error);
-    }
-  };
+  const tally = new StatementTally(e.label, e.concurrency);
   const cpu0 = process.cpuUsage();
   const startedAt = new Date().toISOString();
   const t0 = performance.now();
   const stop = new RunStop(() => undefined, c.testMaxTime, interrupt);
   stop.timedPhaseStarted();
   try {
-    const read = () => timedRead(() => pool.executeQueryStatement(e.sql));
+    const read = statementRead(pool, e, c.trace ? tally.traced : undefined);
     const pacing = { targetRate: c.targetRate, pauseMs: c.batchIntervalMs };
-    await runStatementSessions({ ...e, read, done }, pacing, realClock, () => stop.stopped);
+    await runStatementSessions({ ...e, read, done: tally.done }, pacing, realClock, () => stop.stopped);
   } finally {
     stop.dispose();
     await pool.close();
@@ -61,12 +44,8 @@ export async function runQueryFileEntry(
   const client = clientActivity(pool.stats());
   const durationS = Math.max(1e-9, (performance.now() - t0) / 1000);
   const cpu = process.cpuUsage(cpu0);
-  const [ok, failed] = [okH.count, failedH.count];
-  // rows for what happened: the statement's own when some succeeded, 'failed <label>' when some failed
-  const histograms: Record<string, HistogramData> = {};
-  if (ok > 0) histograms[e.label] = okH.toData();
-  if (failed > 0) histograms[FAILED_PREFIX + e.label] = failedH.toData();
-  if (uncorrectedH.count > 0) histograms[UNCORRECTED_PREFIX + e.label] = uncorrectedH.toData();
+  const [ok, failed] = [tally.ok.count, tally.failed.count];
+  const histograms = tally.histograms();
   return {
     label: e.label,
     config: { ...c, model: e.model, database: e.database, workers: 1, clients: e.concurrency },
@@ -80,15 +59,84 @@ export async function runQueryFileEntry(
     latency: summarize(histograms),
     histograms,
     // a session's time over all its repetitions, on the statement's row (its failures' when none succeeded)
-    slowestClientMs: { [ok > 0 ? e.label : FAILED_PREFIX + e.label]: Math.max(...sessionNs) / 1e6 },
+    slowestClientMs: { [ok > 0 ? e.label : FAILED_PREFIX + e.label]: Math.max(...tally.sessionNs) / 1e6 },
     clientCpuS: (cpu.user + cpu.system) / 1e6,
     clientCpuSPerMpts: 0,
     peakRssMb: process.resourceUsage().maxRSS / 1024,
     throughput: [],
-    errors,
-    queries: { [e.label]: { ops: ok, failed, rows, rowsPerS: rows / durationS, latency: okH.summaryMs() } },
+    errors: tally.errors,
+    queries: {
+      [e.label]: { ops: ok, failed, rows: tally.rows, rowsPerS: tally.rows / durationS, latency: tally.ok.summaryMs() },
+    },
     queryFile: { sql: e.sql, concurrency: e.concurrency, repetitions: e.repetitions, line: e.line },
     client,
     ...(stop.reason && { stopped: stop.reason }),
   };
+}
+
+/** A read of the statement to its end; with `traced`, its first reply, decode and fetch waits recorded there. */
+function statementRead(
+  pool: SessionPool | TableSessionPool,
+  e: QueryFileEntry,
+  traced: Record<string, LatencyHistogram> | undefined,
+): StatementRead {
+  return async () => {
+    const started = performance.now();
+    let firstReplyMs = 0;
+    let ds: SessionDataSet | undefined;
+    const read = await timedRead(async () => {
+      ds = await pool.executeQueryStatement(e.sql);
+      firstReplyMs = performance.now() - started;
+      return ds;
+    });
+    if (traced !== undefined && ds !== undefined && read.error === undefined)
+      for (const [kind, ms] of queryLatencies(e.label, firstReplyMs, ds.readStats()))
+        (traced[TRACED_PREFIX + kind] ??= new LatencyHistogram()).record(ms * 1e6);
+    return read;
+  };
+}
+
+/**
+ * What a statement's reads came to: its successes' latency (from the due time with --target-rate; from the start
+ * apart, as 'uncorrected'), its failures' apart (report/result-fields.ts), --trace's phases, rows, errors, and
+ * each session's time over its reads.
+ */
+class StatementTally {
+  readonly ok = new LatencyHistogram();
+  readonly failed = new LatencyHistogram();
+  readonly uncorrected = new LatencyHistogram();
+  /** 'traced <label>: first reply', ... */
+  readonly traced: Record<string, LatencyHistogram> = {};
+  readonly errors: string[] = [];
+  rows = 0;
+  readonly sessionNs: number[];
+
+  constructor(
+    private readonly label: string,
+    concurrency: number,
+  ) {
+    this.sessionNs = new Array<number>(concurrency).fill(0);
+  }
+
+  readonly done = (d: ReadDone): void => {
+    this.rows += d.rows;
+    this.sessionNs[d.session] += d.latencyNs;
+    if (d.error === undefined) {
+      this.ok.record(d.latencyNs);
+      if (d.uncorrectedNs !== undefined) this.uncorrected.record(d.uncorrectedNs);
+    } else {
+      this.failed.record(d.latencyNs);
+      keepErrors(this.errors, d.error);
+    }
+  };
+
+  /** Rows for what happened: the statement's own when some succeeded, 'failed <label>' when some failed, ... */
+  histograms(): Record<string, HistogramData> {
+    const rows: Record<string, HistogramData> = {};
+    if (this.ok.count > 0) rows[this.label] = this.ok.toData();
+    if (this.failed.count > 0) rows[FAILED_PREFIX + this.label] = this.failed.toData();
+    if (this.uncorrected.count > 0) rows[UNCORRECTED_PREFIX + this.label] = this.uncorrected.toData();
+    for (const [kind, h] of Object.entries(this.traced)) rows[kind] = h.toData();
+    return rows;
+  }
 }
