@@ -180,6 +180,18 @@ describe('iotdb-bench against a real server', () => {
     expect(new Set(all.map((p) => p.points)).size).toBe(1); // the same values, nulls skipped alike
   });
 
+  it('read-compare refuses a statement that reads no values, before the rounds (no NaN ratios)', async () => {
+    const sql = 'SELECT * FROM root.it_bench_nothing.** ALIGN BY DEVICE';
+    const args = [cli, 'read-compare', '--host', host, '--port', String(port), '--sql', sql, '--rounds', '1'];
+    const e = (await run('node', args).then(
+      () => expect.fail('nothing to compare'),
+      (err: unknown) => err,
+    )) as { code: number; stdout: string; stderr: string };
+    expect(e.code).toBe(1);
+    expect(e.stderr).toMatch(/^iotdb-bench read-compare: the statement read no values \(0 rows\): nothing to compare/m);
+    expect(e.stdout).not.toContain('NaN');
+  });
+
   it('runs a query file: one result per statement, its rows, its failures with the status code; persists them', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'iotdb-bench-qf-'));
     await bench('--database', 'it_bench_qf', '--devices', '2', '--sensors', '4', '--batch-size', '50', '--loop', '2');

@@ -35,7 +35,7 @@ type Passes = Record<ReaderKey, ReadPass[]>;
  * our columns (`toColumnar()`, and `batches()` streamed) and the Java client's iterator (java/QueryBench.java),
  * alternating, `rounds` times after an untimed warm-up of ours (Java warms up on its own first read in each
  * JVM, which is not counted); prints each round's points/s and the medians' ratios. 2 on bad usage, 1 when
- * the readers did not read the same rows and values.
+ * the statement reads no values (nothing to compare) or the readers did not read the same rows and values.
  */
 export async function readCompareCommand(args: readonly string[]): Promise<number> {
   let o: Options;
@@ -58,7 +58,12 @@ export async function readCompareCommand(args: readonly string[]): Promise<numbe
   };
   const passes: Passes = { rows: [], columns: [], batches: [], java: [] };
   try {
-    for (const { key } of READERS) if (key !== 'java') await read[key](); // warm-up
+    const warmUp = await read.rows();
+    for (const { key } of READERS) if (key !== 'java' && key !== 'rows') await read[key]();
+    if (warmUp.points === 0)
+      throw new RunError(
+        `the statement read no values (${warmUp.rows} rows): nothing to compare; --sql must read data (default: ${DEFAULT_SQL}, what iotdb-bench writes)`,
+      );
     for (let round = 1; round <= o.rounds; round++) {
       for (const { key } of READERS) passes[key].push(await read[key]());
       console.log(roundLine(round, passes));
