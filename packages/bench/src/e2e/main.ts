@@ -7,6 +7,7 @@ import { writeResults } from '../report/write-results.js';
 import { collectEnvironment } from '../run/environment.js';
 import { runJava } from '../run/java.js';
 import { runJavaQueries } from '../run/java-queries.js';
+import { times } from '../report/numbers.js';
 import { noneSucceeded } from '../run/queries.js';
 import { runQueryFileEntry } from '../run/query-file.js';
 import { describeError } from '../run/run-error.js';
@@ -104,13 +105,13 @@ async function main(): Promise<number> {
       runs.push(java);
       const ours = runs[0];
       console.log(
-        `ours/Java points/s: ${(ours.pointsPerS / java.pointsPerS).toFixed(2)}x, client CPU per point: ${(ours.clientCpuSPerMpts / java.clientCpuSPerMpts).toFixed(2)}x`,
+        `ours/Java points/s: ${times(ours.pointsPerS, java.pointsPerS)}, client CPU per point: ${times(ours.clientCpuSPerMpts, java.clientCpuSPerMpts)}`,
       );
       for (const [kind, q] of Object.entries(java.queries ?? {})) {
         const mine = ours.queries?.[kind];
         if (mine !== undefined && mine.ops > 0 && q.ops > 0)
           console.log(
-            `ours/Java ${kind}: rows/s ${(mine.rowsPerS / q.rowsPerS).toFixed(2)}x, p50 ${(mine.latency.p50 / q.latency.p50).toFixed(2)}x`,
+            `ours/Java ${kind}: rows/s ${times(mine.rowsPerS, q.rowsPerS)}, p50 ${times(mine.latency.p50, q.latency.p50)}`,
           );
       }
     }

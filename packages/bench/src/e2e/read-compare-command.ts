@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { Session, TableSession, type BaseSession } from '@iotdb/client';
-import { fixed } from '../report/numbers.js';
+import { fixed, times } from '../report/numbers.js';
 import { textTable } from '../report/table.js';
 import { runJavaQuery, type FailedPass, type ReadPass } from '../run/java-query.js';
 import { readAsBatches, readAsColumns, readAsRows } from '../run/read-pass.js';
@@ -140,9 +140,9 @@ function summary(o: Options, p: Passes): string {
     name,
     p[key].map((x) => fixed(x.pointsPerS / 1e6, 2)).join(', '),
     fixed(med(key) / 1e6, 2),
-    `${fixed(med(key) / med('java'), 2)}x`,
+    times(med(key), med('java')),
     fixed(cpu(key), 3),
-    `${fixed(cpu(key) / cpu('java'), 2)}x`,
+    times(cpu(key), cpu('java')),
   ];
   return [
     `${o.sql} (fetch size ${o.fetchSize}), ${o.rounds} rounds:`,

@@ -1,6 +1,6 @@
 /** The text outputs: the final report, the RESULT line, the comparison table and the progress line. */
 import type { ClientActivity, RunResult } from '../types.js';
-import { fixed, grouped, millis, span } from './numbers.js';
+import { fixed, grouped, millis, span, times } from './numbers.js';
 import { MATRIX_HEADERS, matrixRows } from './latency-matrix.js';
 import { UNCORRECTED_PREFIX, mainOperation, resultFields, rowsRead } from './result-fields.js';
 import { textTable } from './table.js';
@@ -153,7 +153,7 @@ export function compareTable(results: RunResult[]): string {
     ...(results.some((r) => r.queries !== undefined)
       ? [['rows/s', (r: RunResult) => grouped(rowsPerS(r))] as [string, (r: RunResult) => string]]
       : []),
-    ['vs first', (r) => (first > 0 ? `${fixed(rate(r) / first, 2)}x` : 'n/a')],
+    ['vs first', (r) => times(rate(r), first)],
     ['ops/s', (r) => fixed(r.opsPerS, 1)],
     ['p50 ms', (r) => pct(r, 'p50')],
     ['p99 ms', (r) => pct(r, 'p99')],

@@ -8,6 +8,12 @@ export function fixed(n: number, digits: number): string {
   return Number.isFinite(n) ? n.toFixed(digits) : String(n);
 }
 
+/** `a / b` as `1.50x`; `n/a` when there is no ratio (b is 0, or either is not a number) */
+export function times(a: number, b: number): string {
+  const r = a / b;
+  return b === 0 || !Number.isFinite(r) ? 'n/a' : `${r.toFixed(2)}x`;
+}
+
 /** rounded integer with thousands separators: 1234567.8 -> "1,234,568" */
 export function grouped(n: number): string {
   if (!Number.isFinite(n)) return String(n);

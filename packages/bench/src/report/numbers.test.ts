@@ -1,0 +1,14 @@
+import { describe, expect, it } from 'vitest';
+import { times } from './numbers.js';
+
+describe('times: a ratio for the reports', () => {
+  it('is the ratio with two decimals and an x', () => {
+    expect(times(3, 2)).toBe('1.50x');
+  });
+
+  it('is n/a where there is no ratio (nothing to divide by, or not a number), never NaNx or Infinityx', () => {
+    expect(times(3, 0)).toBe('n/a');
+    expect(times(0, 0)).toBe('n/a');
+    expect(times(NaN, 2)).toBe('n/a');
+  });
+});
