@@ -483,6 +483,14 @@ describe('iotdb-bench against a real server', () => {
     expect(java.label).toBe('java');
     expect(java.queries?.AGG_RANGE).toMatchObject({ ops: 0, failed: 2 });
     expect(java.queries?.TIME_RANGE).toMatchObject({ ops: 2, failed: 0 });
+    // the Java client wrote --database, freshly made again for it: its points alone, none in root.bench
+    const s = new Session({ host, port });
+    await s.open();
+    const count = await (await s.executeQueryStatement('SELECT count(s0) FROM root.it_bench_vsjava.**')).toColumnar();
+    const rootBench = await (await s.executeQueryStatement('SHOW DATABASES root.bench')).toColumnar();
+    await s.close();
+    expect(count.values.map((v) => v[0])).toEqual(Array(100).fill(501n)); // 100 devices: 500 rows + the warm-up row
+    expect(rootBench.rowCount).toBe(0);
   });
 
   it('with --node-urls and no --host, talks to that cluster (it started a local server, whose ports were taken)', async () => {

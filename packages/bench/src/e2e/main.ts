@@ -4,6 +4,7 @@ import { readQueryFile, type QueryFileEntry } from '../config/query-file.js';
 import { compareTable, formatErrors, formatReport, resultLine } from '../report/format.js';
 import { RESULTS_DATABASE, persistResults } from '../report/persist.js';
 import { writeResults } from '../report/write-results.js';
+import { prepareDatabase } from '../run/database.js';
 import { collectEnvironment } from '../run/environment.js';
 import { runJava } from '../run/java.js';
 import { runJavaQueries } from '../run/java-queries.js';
@@ -90,6 +91,8 @@ async function main(): Promise<number> {
       if (server !== undefined) {
         server.stop(); // the Java client gets a fresh server too
         server = startLocalServer(config.port);
+      } else if (needsServer) {
+        await prepareDatabase(config, host, port); // on the server given, a fresh database, as ours had
       }
       console.log(`running the Java client on the same workload (${config.workers * config.clients} thread(s)) ...`);
       java = { ...runJava(config, host, port), environment };

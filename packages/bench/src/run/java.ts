@@ -23,6 +23,7 @@ export function runJava(c: BenchConfig, host: string, port: number): RunResult {
     `noop=${c.serverNoop}`,
     `verify=${c.verify}`,
     `method=${method}`,
+    `database=${c.database}`,
   ];
   const out = execFileSync('bash', [script, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
   return javaRun(out, c);
