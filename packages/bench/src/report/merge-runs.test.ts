@@ -88,6 +88,20 @@ describe('merge', () => {
     expect([m.config.workers, m.config.targetRate, m.config.rateLimit]).toEqual([5, 100, 0]);
   });
 
+  it("adds up a query-file statement's sessions: each machine ran its own", () => {
+    const statement = (share: typeof shareA) => ({
+      ...share,
+      queryFile: { sql: 'SELECT 1', concurrency: 2, repetitions: 5, line: 1 },
+    });
+    expect(mergeShares([statement(shareA), statement(shareB)]).queryFile).toEqual({
+      sql: 'SELECT 1',
+      concurrency: 4,
+      repetitions: 5,
+      line: 1,
+    });
+    expect(mergeShares([shareA, shareB]).queryFile).toBeUndefined();
+  });
+
   it("adds up the clients' retries, connects, failovers and redirects", () => {
     const client = (retries: number) => ({ retries, connects: 2, connectFailures: 1, failovers: 0, redirects: 3 });
     const m = mergeShares([

@@ -55,6 +55,10 @@ export function mergeShares(shares: readonly RunResult[]): RunResult {
         }
       : undefined,
     queries: mergeQueries(shares, summarize(histograms)),
+    // a query-file statement: each machine ran its own sessions
+    ...(first.queryFile && {
+      queryFile: { ...first.queryFile, concurrency: total(shares, (r) => r.queryFile?.concurrency ?? 0) },
+    }),
     ...(shares.every((r) => r.client) && { client: sumActivity(shares.map((r) => r.client!)) }),
     // a share that ended early makes the whole run one that did
     ...(shares.some((r) => r.stopped) && { stopped: shares.find((r) => r.stopped)!.stopped }),
