@@ -6,6 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Session, TableSession } from '@iotdb/client';
 import { afterEach, describe, expect, inject, it } from 'vitest';
+import { sampleConfig } from '../report/test-fixture.js';
+import { runJava } from '../run/java.js';
+import { RunError } from '../run/run-error.js';
 import type { RunResult } from '../types.js';
 import { QUERY_KINDS } from '../workload/operations.js';
 
@@ -518,6 +521,12 @@ describe('iotdb-bench against a real server', () => {
     expect(e.code).toBe(1);
     expect(e.stderr).toMatch(/^iotdb-bench: could not start a local IoTDB on 127\.0\.0\.1:\d+ .*--host/m);
     expect(e.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("the Java client's failure is one line with its exception, not a stack of the harness", () => {
+    const config = { ...sampleConfig({ loop: 1 }), workload: 'java-anchor' as const };
+    expect(() => runJava(config, '127.0.0.1', 1)).toThrow(RunError);
+    expect(() => runJava(config, '127.0.0.1', 1)).toThrow(/^the Java client failed \(exit 1\): .*Exception/);
   });
 
   it('refuses a wrong knob before connecting, naming it', async () => {

@@ -1,21 +1,17 @@
 #!/usr/bin/env node
 import { ConfigError, describePlan, helpText, resolveConfig } from '../config/resolve.js';
 import { readQueryFile, type QueryFileEntry } from '../config/query-file.js';
-import { compareTable, formatErrors, formatReport, resultLine } from '../report/format.js';
+import { compareTable, formatReport, resultLine } from '../report/format.js';
 import { RESULTS_DATABASE, persistResults } from '../report/persist.js';
 import { writeResults } from '../report/write-results.js';
-import { prepareDatabase } from '../run/database.js';
 import { collectEnvironment } from '../run/environment.js';
-import { runJava } from '../run/java.js';
-import { runJavaQueries } from '../run/java-queries.js';
-import { times } from '../report/numbers.js';
-import { noneSucceeded } from '../run/queries.js';
 import { runQueryFileEntry } from '../run/query-file.js';
 import { describeError } from '../run/run-error.js';
 import type { BenchConfig, RunResult } from '../types.js';
 import { compareCommand } from './compare-command.js';
 import { startLocalServer, type LocalServer } from './local-server.js';
 import { interruptOnCtrlC } from './interrupt.js';
+import { runJavaSide } from './java-side.js';
 import { mergeCommand } from './merge-command.js';
 import { runMethods } from './run-methods.js';
 import { readCompareCommand } from './read-compare-command.js';
@@ -91,32 +87,12 @@ async function main(): Promise<number> {
       if (server !== undefined) {
         server.stop(); // the Java client gets a fresh server too
         server = startLocalServer(config.port);
-      } else if (needsServer) {
-        await prepareDatabase(config, host, port); // on the server given, a fresh database, as ours had
       }
-      console.log(`running the Java client on the same workload (${config.workers * config.clients} thread(s)) ...`);
-      java = { ...runJava(config, host, port), environment };
-      if (config.queries.length > 0) {
-        console.log(
-          `the Java client's queries: the same ${config.queries.length} x ${config.queryLoops} statements ...`,
-        );
-        java.queries = runJavaQueries(config, host, port, java.errors);
-      }
-      console.log(resultLine(java));
-      if (java.errors.length > 0) console.log(`the Java client's ${formatErrors(java.errors)}`);
-      if (noneSucceeded(java.queries)) exitCode = 1;
-      runs.push(java);
-      const ours = runs[0];
-      console.log(
-        `ours/Java points/s: ${times(ours.pointsPerS, java.pointsPerS)}, client CPU per point: ${times(ours.clientCpuSPerMpts, java.clientCpuSPerMpts)}`,
-      );
-      for (const [kind, q] of Object.entries(java.queries ?? {})) {
-        const mine = ours.queries?.[kind];
-        if (mine !== undefined && mine.ops > 0 && q.ops > 0)
-          console.log(
-            `ours/Java ${kind}: rows/s ${times(mine.rowsPerS, q.rowsPerS)}, p50 ${times(mine.latency.p50, q.latency.p50)}`,
-          );
-      }
+      const freshServer = server !== undefined || !needsServer;
+      const side = await runJavaSide(config, { host, port, freshServer }, environment, runs[0]);
+      if (side.failed) exitCode = 1;
+      java = side.java;
+      if (java !== undefined) runs.push(java);
     }
     if (runs.length > 1) console.log(compareTable(runs));
     if (config.out !== undefined) {

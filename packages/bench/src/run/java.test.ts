@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatReport, resultLine } from '../report/format.js';
 import { sampleConfig } from '../report/test-fixture.js';
-import { javaRun } from './java.js';
+import { javaArgs, javaRun } from './java.js';
 
 const OUTPUT = [
   'setup: 100 devices',
@@ -31,6 +31,16 @@ describe('the Java anchor run', () => {
     expect(r.verify).toEqual({ expected: 2_500_000, actual: 2_500_000, ok: true });
     expect(resultLine(r)).not.toContain('NaN');
     expect(formatReport(r)).not.toContain('NaN');
+  });
+
+  it('is a run stopped at --test-max-time when Java says so, and one run to its end otherwise', () => {
+    const stopped = OUTPUT.replace(' max=180.1\n', ' max=180.1 stopped=test-max-time\n');
+    expect(javaRun(stopped, sampleConfig()).stopped).toBe('test-max-time');
+    expect(javaRun(OUTPUT, sampleConfig()).stopped).toBeUndefined();
+  });
+
+  it('passes --test-max-time on to the Java client, which stops its writers there', () => {
+    expect(javaArgs(sampleConfig({ testMaxTime: 1500 }), 'h', 1)).toContain('maxTimeMs=1500');
   });
 
   it('refuses output without its MATRIX line, quoting it', () => {

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { BenchConfig, LatencySummary, RunResult } from '../types.js';
 import { keyValues } from './key-values.js';
+import { RunError } from './run-error.js';
 
 const script = fileURLToPath(new URL('../../java/bench.sh', import.meta.url));
 
@@ -11,22 +12,35 @@ const script = fileURLToPath(new URL('../../java/bench.sh', import.meta.url));
  * Its RESULT and MATRIX lines become a RunResult with what Java reports (no histograms, no throughput series).
  */
 export function runJava(c: BenchConfig, host: string, port: number): RunResult {
-  const threads = c.workers * c.clients;
-  const points = c.deviceCount * c.sensors * c.batchSize * c.loop;
+  const args = javaArgs(c, host, port);
+  let out: string;
+  try {
+    out = execFileSync('bash', [script, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  } catch (e) {
+    const { status, stdout } = e as { status?: number | null; stdout?: string };
+    const why = String(stdout ?? '')
+      .split('\n')
+      .find((l) => /Exception|Error/.test(l));
+    throw new RunError(`the Java client failed (exit ${status ?? 'by a signal'}): ${why?.trim() ?? 'it said no more'}`);
+  }
+  return javaRun(out, c);
+}
+
+/** Bench.java's key=value options for the run `c` (its writers, points, model, method, database, time limit). */
+export function javaArgs(c: BenchConfig, host: string, port: number): string[] {
   const method = c.method === 'insertRecords' ? 'insertRecords' : 'insertTablet';
-  const args = [
+  return [
     `host=${host}`,
     `port=${port}`,
-    `threads=${threads}`,
-    `points=${points}`,
+    `threads=${c.workers * c.clients}`,
+    `points=${c.deviceCount * c.sensors * c.batchSize * c.loop}`,
     `mode=${c.model}`,
     `noop=${c.serverNoop}`,
     `verify=${c.verify}`,
     `method=${method}`,
     `database=${c.database}`,
+    `maxTimeMs=${c.testMaxTime}`,
   ];
-  const out = execFileSync('bash', [script, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-  return javaRun(out, c);
 }
 
 /** The RunResult of java/bench.sh's output: its RESULT, MATRIX (latency ms, peak RSS) and VERIFY lines. */
@@ -74,5 +88,6 @@ export function javaRun(out: string, c: BenchConfig): RunResult {
     peakRssMb: Number(matrix.peak_rss_mb), // NaN where the JVM had no /proc ("n/a")
     throughput: [],
     errors: [],
+    ...(kv.stopped === 'test-max-time' && { stopped: 'test-max-time' as const }),
   };
 }

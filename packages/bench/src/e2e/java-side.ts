@@ -1,0 +1,53 @@
+import { formatErrors, resultLine } from '../report/format.js';
+import { times } from '../report/numbers.js';
+import { prepareDatabase } from '../run/database.js';
+import { runJava } from '../run/java.js';
+import { runJavaQueries } from '../run/java-queries.js';
+import { noneSucceeded } from '../run/queries.js';
+import { RunError } from '../run/run-error.js';
+import type { BenchConfig, Environment, RunResult } from '../types.js';
+
+/**
+ * `--vs-java`: the Java client on ours' workload and `--queries`, into `--database` made afresh (unless the
+ * server itself is fresh); its RESULT line, errors and the ratios ours/Java printed. `failed`: a query type it
+ * never read, or the Java client failing, which is said in one line; ours' report and files stay either way.
+ */
+export async function runJavaSide(
+  config: BenchConfig,
+  target: { host: string; port: number; freshServer: boolean },
+  environment: Environment,
+  ours: RunResult,
+): Promise<{ java?: RunResult; failed: boolean }> {
+  const { host, port } = target;
+  if (!target.freshServer) await prepareDatabase(config, host, port);
+  console.log(`running the Java client on the same workload (${config.workers * config.clients} thread(s)) ...`);
+  let java: RunResult;
+  try {
+    java = { ...runJava(config, host, port), environment };
+    if (config.queries.length > 0) {
+      console.log(`the Java client's queries: the same ${config.queries.length} x ${config.queryLoops} statements ...`);
+      java.queries = runJavaQueries(config, host, port, java.errors);
+    }
+  } catch (e) {
+    if (!(e instanceof RunError)) throw e;
+    console.error(`iotdb-bench: ${e.message}; no comparison (ours is reported)`);
+    return { failed: true };
+  }
+  console.log(resultLine(java));
+  if (java.errors.length > 0) console.log(`the Java client's ${formatErrors(java.errors)}`);
+  printRatios(ours, java);
+  return { java, failed: noneSucceeded(java.queries) };
+}
+
+function printRatios(ours: RunResult, java: RunResult): void {
+  console.log(
+    `ours/Java points/s: ${times(ours.pointsPerS, java.pointsPerS)}, client CPU per point: ${times(ours.clientCpuSPerMpts, java.clientCpuSPerMpts)}`,
+  );
+  for (const [kind, q] of Object.entries(java.queries ?? {})) {
+    const mine = ours.queries?.[kind];
+    if (mine !== undefined && mine.ops > 0 && q.ops > 0)
+      console.log(
+        `ours/Java ${kind}: rows/s ${times(mine.rowsPerS, q.rowsPerS)}, p50 ${times(mine.latency.p50, q.latency.p50)}`,
+      );
+  }
+}
