@@ -529,6 +529,14 @@ describe('iotdb-bench against a real server', () => {
     expect(() => runJava(config, '127.0.0.1', 1)).toThrow(/^the Java client failed \(exit 1\): .*Exception/);
   });
 
+  it('refuses an --out it cannot make before the run (the run would be lost, and Node hung on /proc)', async () => {
+    const args = [cli, '--host', '127.0.0.1', '--port', '1', '--out', '/proc/iotdb-bench-out'];
+    await expect(run('node', args, { timeout: 20_000 })).rejects.toMatchObject({
+      code: 2,
+      stderr: 'iotdb-bench: --out: /proc/iotdb-bench-out: cannot make it (ENOENT)\n',
+    });
+  });
+
   it('refuses a wrong knob before connecting, naming it', async () => {
     await expect(run('node', [cli, '--workers', 'many'])).rejects.toMatchObject({
       code: 2,

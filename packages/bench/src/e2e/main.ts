@@ -3,7 +3,7 @@ import { ConfigError, describePlan, helpText, resolveConfig } from '../config/re
 import { readQueryFile, type QueryFileEntry } from '../config/query-file.js';
 import { compareTable, formatReport, resultLine } from '../report/format.js';
 import { RESULTS_DATABASE, persistResults } from '../report/persist.js';
-import { writeResults } from '../report/write-results.js';
+import { makeOutDir, writeResults } from '../report/write-results.js';
 import { collectEnvironment } from '../run/environment.js';
 import { runQueryFileEntry } from '../run/query-file.js';
 import { describeError } from '../run/run-error.js';
@@ -44,6 +44,12 @@ async function main(): Promise<number> {
   if (config.dryRun) {
     console.log(describePlan(config));
     return 0;
+  }
+  try {
+    if (config.out !== undefined) makeOutDir(config.out); // before the run, which would be lost for want of it
+  } catch (e) {
+    console.error(`iotdb-bench: --out: ${(e as Error).message}`);
+    return 2;
   }
   let queryFile: QueryFileEntry[] | undefined;
   try {

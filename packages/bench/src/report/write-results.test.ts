@@ -1,11 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resultLine } from './format.js';
 import { sampleRun } from './test-fixture.js';
 import type { Environment, RunResult } from '../types.js';
-import { writeResults } from './write-results.js';
+import { makeOutDir, writeResults } from './write-results.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -130,5 +130,22 @@ describe('writeResults', () => {
     expect(html).toContain('no data');
     expect(html).toContain('no latency samples');
     expect(html).not.toMatch(/NaN|Infinity/);
+  });
+});
+
+describe('makeOutDir: --out made (or found) before the run, so that a run is not lost for want of it', () => {
+  it('makes the directory and its parents', () => {
+    const dir = join(tempDir(), 'a', 'b');
+    makeOutDir(dir);
+    expect(statSync(dir).isDirectory()).toBe(true);
+    makeOutDir(dir); // there already: fine
+  });
+
+  it("says why it cannot, at once (Node's recursive mkdir loops forever on /proc)", () => {
+    expect(() => makeOutDir('/proc/no-such-dir')).toThrow(/^\/proc\/no-such-dir: cannot make it \(ENOENT\)/);
+    const file = join(tempDir(), 'a-file');
+    writeFileSync(file, '');
+    expect(() => makeOutDir(join(file, 'out'))).toThrow(/a-file\/out: cannot make it \(ENOTDIR\)/);
+    expect(() => makeOutDir(file)).toThrow(/a-file: not a directory/);
   });
 });

@@ -1,6 +1,7 @@
 /** Writes a run's files: results.json, results.csv, latency.csv and report.html. */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { accessSync, constants, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { RunError } from '../run/run-error.js';
 import type { RunResult } from '../types.js';
 import { toCsv } from './csv.js';
 import { renderHtml } from './html.js';
@@ -17,7 +18,7 @@ export function writeResults(
   extra: { java?: RunResult } = {},
 ): { json: string; csv: string; latencyCsv: string; html: string } {
   const runs = extra.java === undefined ? results : [...results, extra.java];
-  mkdirSync(dir, { recursive: true });
+  makeOutDir(dir);
   const paths = {
     json: join(dir, 'results.json'),
     csv: join(dir, 'results.csv'),
@@ -29,4 +30,29 @@ export function writeResults(
   writeFileSync(paths.latencyCsv, matrixCsv(runs));
   writeFileSync(paths.html, renderHtml(runs));
   return paths;
+}
+
+/**
+ * Makes `dir` and its missing parents, or finds it there, writable; throws why not (`<dir>: cannot make it
+ * (ENOENT)`). Parent by parent: Node's `mkdirSync(dir, { recursive: true })` never returns for a path under /proc.
+ */
+export function makeOutDir(dir: string): void {
+  const path = resolve(dir);
+  const parent = dirname(path);
+  try {
+    if (statSync(path, { throwIfNoEntry: false }) === undefined) {
+      if (parent !== path) makeOutDir(parent);
+      mkdirSync(path);
+    }
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === undefined) throw e; // a parent's message, already said
+    throw new RunError(`${dir}: cannot make it (${code})`);
+  }
+  if (!statSync(path).isDirectory()) throw new RunError(`${dir}: not a directory`);
+  try {
+    accessSync(path, constants.W_OK);
+  } catch (e) {
+    throw new RunError(`${dir}: cannot write into it (${(e as NodeJS.ErrnoException).code})`);
+  }
 }
