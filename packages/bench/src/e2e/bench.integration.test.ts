@@ -535,6 +535,11 @@ describe('iotdb-bench against a real server', () => {
       code: 2,
       stderr: 'iotdb-bench: --out: /proc/iotdb-bench-out: cannot make it (ENOENT)\n',
     });
+    const readCompare = [cli, 'read-compare', '--port', '1', '--out', '/proc/iotdb-bench-out/read.json'];
+    await expect(run('node', readCompare, { timeout: 20_000 })).rejects.toMatchObject({
+      code: 2,
+      stderr: 'iotdb-bench read-compare: --out: /proc/iotdb-bench-out: cannot make it (ENOENT)\n',
+    });
   });
 
   it('refuses a wrong knob before connecting, naming it', async () => {
