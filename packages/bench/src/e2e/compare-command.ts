@@ -2,9 +2,23 @@ import { readFileSync } from 'node:fs';
 import { compareRuns, formatComparison, pairRuns } from '../report/compare-runs.js';
 import type { RunResult } from '../types.js';
 
+/** The runs of a results.json; throws, naming the file, when it cannot be read or is not one. */
 export function readRuns(path: string): RunResult[] {
-  const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
-  if (!Array.isArray(parsed)) throw new Error(`${path}: not a results.json (an array of runs)`);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new Error(`${path}: cannot read it (${(e as NodeJS.ErrnoException).code ?? String(e)})`, { cause: e });
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (e) {
+    throw new Error(`${path}: not JSON (${(e as Error).message})`, { cause: e });
+  }
+  const isRun = (r: unknown) => typeof r === 'object' && r !== null && typeof (r as RunResult).label === 'string';
+  if (!Array.isArray(parsed) || !parsed.every(isRun))
+    throw new Error(`${path}: not a results.json (an array of runs, each with its label)`);
   return parsed as RunResult[];
 }
 
