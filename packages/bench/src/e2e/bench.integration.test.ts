@@ -244,7 +244,9 @@ describe('iotdb-bench against a real server', () => {
     const dir = mkdtempSync(join(tmpdir(), 'iotdb-bench-qf-rate-'));
     const file = join(dir, 'queries.yaml');
     writeFileSync(file, ['- label: one', '  sql: SHOW VERSION', '  concurrency: 2', '  repetitions: 5'].join('\n'));
-    const paced = await bench('--query-file', file, '--target-rate', '20');
+    const paced = await bench('--query-file', file, '--target-rate', '20', '--progress', '--report-interval-ms', '100');
+    expect(paced.stdout).toMatch(/^run one: tree model, query file line 1: 2 sessions x 5 repetitions\n/m);
+    expect(paced.stdout).toMatch(/^\[0\.\ds\] \d+\/10 reads \(\d+\.\d %\) {2}now /m); // the progress line
     // 10 reads at 20/s: the last one due at 450 ms
     expect(Number(paced.fields.get('wall_s'))).toBeGreaterThanOrEqual(0.45);
     expect(paced.stdout).toMatch(/^open loop {4}target 20 ops\/s, achieved /m);

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { ConfigError, describePlan, helpText, resolveConfig } from '../config/resolve.js';
 import { readQueryFile, type QueryFileEntry } from '../config/query-file.js';
-import { compareTable, formatReport, resultLine } from '../report/format.js';
+import { compareTable, formatReport, resultLine, statementShape } from '../report/format.js';
 import { RESULTS_DATABASE, persistResults } from '../report/persist.js';
 import { makeOutDir, writeResults } from '../report/write-results.js';
 import { collectEnvironment } from '../run/environment.js';
@@ -78,6 +78,7 @@ async function main(): Promise<number> {
       runs = [];
       for (const entry of queryFile) {
         if (interrupt.aborted) break;
+        console.log(`run ${entry.label}: ${entry.model} model, ${statementShape(entry)}`);
         const run = { ...(await runQueryFileEntry(config, entry, target, interrupt)), environment };
         console.log(`${formatReport(run)}\n${resultLine(run)}`);
         if (run.okOps === 0) exitCode = 1;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareTable, formatReport, progressLine, resultLine } from './format.js';
+import { compareTable, formatReport, progressLine, readsProgressLine, resultLine } from './format.js';
 import { RESULT_KEYS } from './result-fields.js';
 import { sampleConfig, sampleRun } from './test-fixture.js';
 
@@ -239,5 +239,21 @@ describe('progressLine', () => {
     expect(
       progressLine({ points: 7_200_000, totalPoints: 14_400_000, elapsedS: 3600, nowPointsPerS: 2000, errors: 0 }),
     ).toContain('ETA 1h00m');
+  });
+});
+
+describe('readsProgressLine', () => {
+  it("is one line with a query-file statement's reads of all, their rate, rows, errors and ETA", () => {
+    const line = readsProgressLine({
+      reads: 25,
+      totalReads: 100,
+      rows: 2_500,
+      elapsedS: 5,
+      nowReadsPerS: 4,
+      errors: 1,
+    });
+    expect(line).toBe(
+      '[5.0s] 25/100 reads (25.0 %)  now 4.0 reads/s  avg 5.0 reads/s  rows 2,500  errors 1  ETA 15.0s',
+    );
   });
 });

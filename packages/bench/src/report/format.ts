@@ -22,7 +22,7 @@ export function formatReport(r: RunResult): string {
         : '';
   const q = r.queryFile;
   const what = q
-    ? `${c.model} model, query file line ${q.line}: ${many(q.concurrency, 'session')} x ${many(q.repetitions, 'repetition')}`
+    ? `${c.model} model, ${statementShape(q)}`
     : `${c.model} model, ${c.method}, ${c.workers} workers x ${c.clients} clients${mode}`;
   const lines = [
     `== ${r.label}: ${what} ==`,
@@ -69,6 +69,11 @@ export function formatErrors(errors: readonly string[]): string {
   for (const e of shown) lines.push(`  - ${oneLine(e)}`);
   if (more > 0) lines.push(`  ... and ${more} more`);
   return lines.join('\n');
+}
+
+/** `query file line 4: 2 sessions x 3 repetitions` */
+export function statementShape(q: { line: number; concurrency: number; repetitions: number }): string {
+  return `query file line ${q.line}: ${many(q.concurrency, 'session')} x ${many(q.repetitions, 'repetition')}`;
 }
 
 /** `1 session`, `2 sessions` */
@@ -187,6 +192,24 @@ export function progressLine(p: Progress): string {
     : `${grouped(p.points)} points`;
   const retries = p.retries ? `  retries ${grouped(p.retries)}` : '';
   return `[${span(p.elapsedS)}] ${done}  now ${grouped(p.nowPointsPerS)} pts/s  avg ${grouped(avg)} pts/s  errors ${grouped(p.errors)}${retries}  ETA ${eta}`;
+}
+
+/** A query-file statement's progress: reads done of all its sessions x repetitions. */
+export interface ReadsProgress {
+  reads: number;
+  totalReads: number;
+  rows: number;
+  elapsedS: number;
+  nowReadsPerS: number;
+  errors: number;
+}
+
+export function readsProgressLine(p: ReadsProgress): string {
+  const avg = p.elapsedS > 0 ? p.reads / p.elapsedS : 0;
+  const left = Math.max(0, p.totalReads - p.reads);
+  const eta = left === 0 ? '0.0s' : avg > 0 ? span(left / avg) : '?';
+  const done = `${grouped(p.reads)}/${grouped(p.totalReads)} reads (${fixed((100 * p.reads) / p.totalReads, 1)} %)`;
+  return `[${span(p.elapsedS)}] ${done}  now ${fixed(p.nowReadsPerS, 1)} reads/s  avg ${fixed(avg, 1)} reads/s  rows ${grouped(p.rows)}  errors ${grouped(p.errors)}  ETA ${eta}`;
 }
 
 export const QUERY_HEADERS = ['query', 'ops', 'failed', 'rows', 'rows/s', 'p50 ms', 'p99 ms', 'max ms'];

@@ -1,5 +1,6 @@
 import { SessionPool, TableSessionPool, type SessionDataSet } from '@iotdb/client';
 import type { QueryFileEntry } from '../config/query-file.js';
+import { readsProgressLine } from '../report/format.js';
 import { LatencyHistogram, summarize } from '../report/histogram.js';
 import { FAILED_PREFIX, TRACED_PREFIX, UNCORRECTED_PREFIX } from '../report/result-fields.js';
 import type { BenchConfig, HistogramData, RunResult } from '../types.js';
@@ -33,11 +34,13 @@ export async function runQueryFileEntry(
   const t0 = performance.now();
   const stop = new RunStop(() => undefined, c.testMaxTime, interrupt);
   stop.timedPhaseStarted();
+  const endProgress = showReadsProgress(c, tally, e.concurrency * e.repetitions);
   try {
     const read = statementRead(pool, e, c.trace ? tally.traced : undefined);
     const pacing = { targetRate: c.targetRate, pauseMs: c.batchIntervalMs };
     await runStatementSessions({ ...e, read, done: tally.done }, pacing, realClock, () => stop.stopped);
   } finally {
+    endProgress();
     stop.dispose();
     await pool.close();
   }
@@ -71,6 +74,36 @@ export async function runQueryFileEntry(
     queryFile: { sql: e.sql, concurrency: e.concurrency, repetitions: e.repetitions, line: e.line },
     client,
     ...(stop.reason && { stopped: stop.reason }),
+  };
+}
+
+/**
+ * The statement's progress line every --report-interval-ms, on a terminal or with --progress (as a write run's):
+ * reads done of all, their rate, rows, errors, ETA. Returns what ends it.
+ */
+function showReadsProgress(c: BenchConfig, tally: StatementTally, totalReads: number): () => void {
+  if (!c.progress && !process.stdout.isTTY) return () => undefined;
+  const t0 = performance.now();
+  let last = { t: t0, reads: 0 };
+  const timer = setInterval(() => {
+    const now = performance.now();
+    const reads = tally.ok.count + tally.failed.count;
+    const nowReadsPerS = ((reads - last.reads) * 1000) / Math.max(1, now - last.t);
+    last = { t: now, reads };
+    const elapsedS = (now - t0) / 1000;
+    const line = readsProgressLine({
+      reads,
+      totalReads,
+      rows: tally.rows,
+      elapsedS,
+      nowReadsPerS,
+      errors: tally.failed.count,
+    });
+    process.stdout.write(process.stdout.isTTY ? `\r${line}` : `${line}\n`);
+  }, c.reportIntervalMs);
+  return () => {
+    clearInterval(timer);
+    if (process.stdout.isTTY && last.t > t0) process.stdout.write('\n');
   };
 }
 
