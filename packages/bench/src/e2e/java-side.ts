@@ -8,18 +8,18 @@ import { RunError } from '../run/run-error.js';
 import type { BenchConfig, Environment, RunResult } from '../types.js';
 
 /**
- * `--vs-java`: the Java client on ours' workload and `--queries`, into `--database` made afresh (unless the
- * server itself is fresh); its RESULT line, errors and the ratios ours/Java printed. `failed`: a query type it
+ * `--vs-java`: the Java client on ours' workload and `--queries`, into `--database` made afresh (unless
+ * `freshDatabase`: a fresh server, or none needed); its RESULT line, errors and the ratios ours/Java printed. `failed`: a query type it
  * never read, or the Java client failing, which is said in one line; ours' report and files stay either way.
  */
 export async function runJavaSide(
   config: BenchConfig,
-  target: { host: string; port: number; freshServer: boolean },
+  target: { host: string; port: number; freshDatabase: boolean },
   environment: Environment,
   ours: RunResult,
 ): Promise<{ java?: RunResult; failed: boolean }> {
   const { host, port } = target;
-  if (!target.freshServer) await prepareDatabase(config, host, port);
+  if (!target.freshDatabase) await prepareDatabase(config, host, port);
   console.log(`running the Java client on the same workload (${config.workers * config.clients} thread(s)) ...`);
   let java: RunResult;
   try {

@@ -95,8 +95,8 @@ async function main(): Promise<number> {
         server.stop(); // the Java client gets a fresh server too
         server = startLocalServer(config.port);
       }
-      const freshServer = server !== undefined || !needsServer;
-      const side = await runJavaSide(config, { host, port, freshServer }, environment, runs[0]);
+      const freshDatabase = server !== undefined || !needsServer;
+      const side = await runJavaSide(config, { host, port, freshDatabase }, environment, runs[0]);
       if (side.failed) exitCode = 1;
       java = side.java;
       if (java !== undefined) runs.push(java);

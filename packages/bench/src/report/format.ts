@@ -185,13 +185,17 @@ export interface Progress {
 export function progressLine(p: Progress): string {
   const avg = p.elapsedS > 0 ? p.points / p.elapsedS : 0;
   const known = p.totalPoints > 0;
-  const left = Math.max(0, p.totalPoints - p.points);
-  const eta = !known ? '-' : left === 0 ? '0.0s' : avg > 0 ? span(left / avg) : '?';
+  const eta = known ? etaText(p.totalPoints - p.points, avg) : '-';
   const done = known
     ? `${grouped(p.points)}/${grouped(p.totalPoints)} points (${fixed((100 * p.points) / p.totalPoints, 1)} %)`
     : `${grouped(p.points)} points`;
   const retries = p.retries ? `  retries ${grouped(p.retries)}` : '';
   return `[${span(p.elapsedS)}] ${done}  now ${grouped(p.nowPointsPerS)} pts/s  avg ${grouped(avg)} pts/s  errors ${grouped(p.errors)}${retries}  ETA ${eta}`;
+}
+
+/** The time `left` units take at `perS` a second: `0.0s` when none is left, `?` at no rate yet. */
+function etaText(left: number, perS: number): string {
+  return left <= 0 ? '0.0s' : perS > 0 ? span(left / perS) : '?';
 }
 
 /** A query-file statement's progress: reads done of all its sessions x repetitions. */
@@ -206,8 +210,7 @@ export interface ReadsProgress {
 
 export function readsProgressLine(p: ReadsProgress): string {
   const avg = p.elapsedS > 0 ? p.reads / p.elapsedS : 0;
-  const left = Math.max(0, p.totalReads - p.reads);
-  const eta = left === 0 ? '0.0s' : avg > 0 ? span(left / avg) : '?';
+  const eta = etaText(p.totalReads - p.reads, avg);
   const done = `${grouped(p.reads)}/${grouped(p.totalReads)} reads (${fixed((100 * p.reads) / p.totalReads, 1)} %)`;
   return `[${span(p.elapsedS)}] ${done}  now ${fixed(p.nowReadsPerS, 1)} reads/s  avg ${fixed(avg, 1)} reads/s  rows ${grouped(p.rows)}  errors ${grouped(p.errors)}  ETA ${eta}`;
 }

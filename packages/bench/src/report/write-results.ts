@@ -45,9 +45,8 @@ export function makeOutDir(dir: string): void {
       mkdirSync(path);
     }
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === undefined) throw e; // a parent's message, already said
-    throw new RunError(`${dir}: cannot make it (${code})`);
+    if (e instanceof RunError) throw e; // a parent's, already said
+    throw new RunError(`${dir}: cannot make it (${(e as NodeJS.ErrnoException).code})`);
   }
   if (!statSync(path).isDirectory()) throw new RunError(`${dir}: not a directory`);
   try {

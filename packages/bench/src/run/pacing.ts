@@ -7,7 +7,7 @@ const STOP_CHECK_NS = 50e6;
  * Sleeps until `at` on the clock, or until `ended()` (looked at every STOP_CHECK_NS): an operation waiting for
  * its turn does not hold up the end of a stopped run. Timers may fire a little early: never returns before `at`.
  */
-export async function sleepUntil(clock: Clock, at: number, ended: () => boolean): Promise<void> {
+async function sleepUntil(clock: Clock, at: number, ended: () => boolean): Promise<void> {
   for (let now = clock.now(); now < at && !ended(); now = clock.now())
     await clock.sleep(Math.min(at - now, STOP_CHECK_NS));
 }
@@ -54,5 +54,29 @@ export class PointRateLimit {
     const at = Math.max(this.clock.now(), this.#nextAt);
     this.#nextAt = at + (points / this.pointsPerS) * 1e9;
     await sleepUntil(this.clock, at, this.ended);
+  }
+}
+
+/**
+ * `--batch-interval-ms`: a pause of `ms` between the end of one operation (`done`) and the start of the next
+ * (`wait`); none before the first, nothing left to wait once the run ends.
+ */
+export class PauseBetween {
+  #lastEnd: number | undefined;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly ms: number,
+    private readonly ended: () => boolean,
+  ) {}
+
+  async wait(): Promise<void> {
+    if (this.#lastEnd !== undefined && this.ms > 0)
+      await sleepUntil(this.clock, this.#lastEnd + this.ms * 1e6, this.ended);
+  }
+
+  /** An operation ended at `at` (clock ns): the next one waits from there. */
+  done(at: number): void {
+    this.#lastEnd = at;
   }
 }

@@ -1,5 +1,5 @@
 import type { Clock } from './clock.js';
-import { OpenLoopSchedule, sleepUntil } from './pacing.js';
+import { OpenLoopSchedule, PauseBetween } from './pacing.js';
 
 /** One read of the statement: the rows it read, or the error it failed with. */
 export type StatementRead = () => Promise<{ rows: number; error?: string }>;
@@ -40,15 +40,15 @@ export async function runStatementSessions(
       intervalNs > 0
         ? new OpenLoopSchedule(clock, intervalNs, start + (intervalNs * id) / o.concurrency, stopped)
         : undefined;
-    let lastEnd: number | undefined;
+    const pause = new PauseBetween(clock, pacing.pauseMs, stopped);
     for (let i = 0; i < o.repetitions && !stopped(); i++) {
       const due = await schedule?.next();
-      if (lastEnd !== undefined && pacing.pauseMs > 0) await sleepUntil(clock, lastEnd + pacing.pauseMs * 1e6, stopped);
+      await pause.wait();
       if (stopped()) break;
       const t0 = clock.now();
       const { rows, error } = await o.read();
       const end = clock.now();
-      lastEnd = end;
+      pause.done(end);
       const timing = due === undefined ? { latencyNs: end - t0 } : { latencyNs: end - due, uncorrectedNs: end - t0 };
       o.done({ session: id, ...timing, rows, ...(error !== undefined && { error }) });
     }

@@ -9,7 +9,7 @@ import type { Clock } from './clock.js';
 import { clientDevices, deviceGroups, groupSize, operationShare } from './device-shares.js';
 import { liveSlot } from './live-counters.js';
 import { OperationStats } from './operation-stats.js';
-import { OpenLoopSchedule, PointRateLimit, sleepUntil } from './pacing.js';
+import { OpenLoopSchedule, PauseBetween, PointRateLimit } from './pacing.js';
 import { describeError, keepErrors } from './run-error.js';
 import type { Send } from './write-ops.js';
 
@@ -159,7 +159,7 @@ export class WorkerRun {
     const share = c.method === 'writer' ? 1 / clients : operationShare(c, id);
     const intervalNs = c.targetRate > 0 && share > 0 ? 1e9 / (share * c.targetRate) : 0;
     let schedule: OpenLoopSchedule | undefined;
-    let lastTimedEnd: number | undefined; // --batch-interval-ms pauses between timed operations
+    const pause = new PauseBetween(this.clock, c.batchIntervalMs, this.#ended); // between timed operations
     return async (kind, pts, fn, opts) => {
       if (intervalNs > 0 && this.#barrier.timed)
         // the clients' schedules are staggered so that operations arrive evenly
@@ -171,7 +171,7 @@ export class WorkerRun {
         );
       const due = schedule === undefined ? undefined : await schedule.next();
       if (this.#barrier.timed) await this.#rateLimit.wait(pts); // the untimed warm-up runs unpaced, as the open loop's
-      if (lastTimedEnd !== undefined) await sleepUntil(this.clock, lastTimedEnd + c.batchIntervalMs * 1e6, this.#ended);
+      await pause.wait();
       if (this.#barrier.ended && opts?.evenWhenStopped !== true) return; // stopped before its turn came
       const t0 = this.clock.now();
       const { ok, failed } = await this.#attempt(pts, fn);
@@ -182,7 +182,7 @@ export class WorkerRun {
         this.#stats.record(failed ? FAILED_PREFIX + kind : kind, end - (due ?? t0), id);
         if (due !== undefined && !failed) this.#stats.record(UNCORRECTED_PREFIX + kind, end - t0, id);
         this.#count(ok, failed);
-        if (c.batchIntervalMs > 0) lastTimedEnd = end;
+        pause.done(end);
       }
     };
   }
