@@ -19,7 +19,7 @@ function rowOf(time: bigint | null, columns: DecodedColumn[], shape: Partial<Row
     timestampAs: 'bigint',
     ...shape,
   };
-  return new RowRecord(rowBlock(timeColumn, columns, 1, full.int64As), 0, full);
+  return new RowRecord(rowBlock(timeColumn, columns, full.int64As), 0, full);
 }
 
 describe('RowRecord', () => {

@@ -9,7 +9,7 @@ import {
 import { cellValue, int64ToNumber, type IoTDBValue } from './cell-value.js';
 import type { TimestampPrecision } from './node-session.js';
 import type { Int64Mode, TimestampMode } from './options.js';
-import { RowValues } from './row-values.js';
+import { rowMaker, type RowMaker } from './row-maker.js';
 
 /** What every row of one result shares: column names, declared types, how times and INT64 are given. */
 export interface RowShape {
@@ -32,22 +32,17 @@ export interface RowBlock {
   readonly columns: readonly DecodedColumn[];
   /** the columns by 1-based position - 1: the time column first when there is one (the typed getters' numbering) */
   readonly positions: readonly DecodedColumn[];
-  /** the rows' `values` arrays, made as they are read */
-  readonly values: RowValues;
+  /** makes a row's `values` array when it is read */
+  readonly makeRow: RowMaker;
 }
 
-/** A RowBlock of `rows` rows: a time column (or null) and the value columns, INT64 given as `int64As` says. */
-export function rowBlock(
-  time: DecodedColumn | null,
-  columns: readonly DecodedColumn[],
-  rows: number,
-  int64As: Int64Mode,
-): RowBlock {
+/** A RowBlock: a time column (or null) and the value columns, INT64 given as `int64As` says. */
+export function rowBlock(time: DecodedColumn | null, columns: readonly DecodedColumn[], int64As: Int64Mode): RowBlock {
   return {
     time,
     columns,
     positions: time === null ? columns : [time, ...columns],
-    values: new RowValues(columns, rows, int64As),
+    makeRow: rowMaker(columns, int64As),
   };
 }
 
@@ -86,7 +81,7 @@ export class RowRecord {
 
   /** the value columns, in `SessionDataSet.columnNames` order without `Time` (made on first use) */
   get values(): readonly IoTDBValue[] {
-    return (this.valuesMade ??= this.block.values.of(this.r));
+    return (this.valuesMade ??= this.block.makeRow(this.r));
   }
 
   /** The value of a column by its name as the server named it (`root.sg.d1.s1`, `time`, ...); 'Time' gives the timestamp. */

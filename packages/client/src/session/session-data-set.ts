@@ -270,7 +270,6 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
     return rowBlock(
       this.#hasTime ? { type: TSDataType.TIMESTAMP, values: block.times, nulls: null } : null,
       this.#blockIndex.map((b) => block.columns[b]),
-      block.rows,
       this.#ctx.int64As,
     );
   }

@@ -1,0 +1,112 @@
+import { TSDataType, decodeDate, type DecodedColumn } from '@iotdb/fast-serializer';
+import { cellValue, int64ToNumber, type IoTDBValue } from './cell-value.js';
+import type { Int64Mode } from './options.js';
+
+/** Makes row r's `values` of one block (a new array each call; an unsafe INT64 as number throws for its row). */
+export type RowMaker = (r: number) => IoTDBValue[];
+
+/** Makes the RowMaker of one block from its columns' arrays: compiled once per column layout. */
+export type RowFactory = (
+  values: readonly DecodedColumn['values'][],
+  nulls: readonly (Uint8Array | null)[],
+  helpers: typeof HELPERS,
+) => RowMaker;
+
+const HELPERS = { toNumber: int64ToNumber, date: decodeDate };
+
+/** Wider results are made cell by cell: a row literal of thousands of cells costs more to compile than it saves. */
+const MAX_GENERATED_COLUMNS = 1024;
+/** Layouts kept compiled; past this the cache starts again (a client meets a few result shapes, not hundreds). */
+const MAX_LAYOUTS = 256;
+
+/**
+ * Row makers for blocks of columns. For each column layout (types, which columns have nulls, `int64As`) a
+ * function is compiled once that makes a row as one array literal with one load per cell from its column's own
+ * array: V8 allocates the row once with its values, and every load sees one array kind. Making the rows column
+ * by column into runs of rows took 2-3x the time, cell by cell through `cellValue`'s switch 4-5x
+ * (docs/PERFORMANCE.md, "Rows made by a compiled function"). The source compiled holds nothing from the server but
+ * type numbers and column positions. Where compiling is refused (`node --disallow-code-generation-from-strings`),
+ * rows are made cell by cell.
+ */
+export class RowMakers {
+  /** compiled factories by column layout; null where compiling was refused */
+  readonly #factories = new Map<string, RowFactory | null>();
+
+  constructor(private readonly compile: (source: string) => RowFactory = compileFactory) {}
+
+  /** The row maker of a block's columns. */
+  of(columns: readonly DecodedColumn[], int64As: Int64Mode): RowMaker {
+    if (columns.length > MAX_GENERATED_COLUMNS) return cellByCell(columns, int64As);
+    const layout = `${int64As}:${columns.map((c) => (c.nulls === null ? c.type : `${c.type}?`)).join(',')}`;
+    let factory = this.#factories.get(layout);
+    if (factory === undefined) {
+      if (this.#factories.size >= MAX_LAYOUTS) this.#factories.clear();
+      factory = this.#tryCompile(rowSource(columns, int64As));
+      this.#factories.set(layout, factory);
+    }
+    if (factory === null) return cellByCell(columns, int64As);
+    return factory(
+      columns.map((c) => c.values),
+      columns.map((c) => c.nulls),
+      HELPERS,
+    );
+  }
+
+  #tryCompile(source: string): RowFactory | null {
+    try {
+      return this.compile(source);
+    } catch {
+      return null; // code generation from strings disallowed
+    }
+  }
+}
+
+const rowMakers = new RowMakers();
+
+/** The row maker of a block's columns (compiled once per layout for the whole process). */
+export function rowMaker(columns: readonly DecodedColumn[], int64As: Int64Mode): RowMaker {
+  return rowMakers.of(columns, int64As);
+}
+
+/** Row r cell by cell, through `cellValue`. */
+export function cellByCell(columns: readonly DecodedColumn[], int64As: Int64Mode): RowMaker {
+  return (r) => {
+    const out = new Array<IoTDBValue>(columns.length);
+    for (let k = 0; k < columns.length; k++) out[k] = cellValue(columns[k], r, int64As);
+    return out;
+  };
+}
+
+export function compileFactory(source: string): RowFactory {
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the source is made of type numbers and positions only
+  return new Function('values', 'nulls', 'helpers', source) as RowFactory;
+}
+
+/** The factory's body: each column's arrays in locals, and the row function over them. */
+export function rowSource(columns: readonly DecodedColumn[], int64As: Int64Mode): string {
+  const locals = columns.map((c, k) => `const c${k} = values[${k}]${c.nulls === null ? '' : `, n${k} = nulls[${k}]`};`);
+  const cells = columns.map((c, k) => {
+    const value = cellSource(c.type, `c${k}[r]`, int64As);
+    return c.nulls === null ? value : `n${k}[r] === 1 ? null : ${value}`;
+  });
+  return [
+    'const toNumber = helpers.toNumber, date = helpers.date;',
+    ...locals,
+    `return function row(r) { return [${cells.join(', ')}]; };`,
+  ].join('\n');
+}
+
+/** One cell's value from its slot, as `cellValue` gives it. */
+function cellSource(type: TSDataType, slot: string, int64As: Int64Mode): string {
+  switch (type) {
+    case TSDataType.BOOLEAN:
+      return `${slot} === 1`;
+    case TSDataType.INT64:
+    case TSDataType.TIMESTAMP:
+      return int64As === 'number' ? `toNumber(${slot})` : slot;
+    case TSDataType.DATE:
+      return `date(${slot})`;
+    default:
+      return slot;
+  }
+}
