@@ -1,7 +1,7 @@
 import { formatErrors, resultLine } from '../report/format.js';
 import { times } from '../report/numbers.js';
 import { prepareDatabase } from '../run/database.js';
-import { runJava } from '../run/java.js';
+import { JavaInterrupted, runJava } from '../run/java.js';
 import { runJavaQueries } from '../run/java-queries.js';
 import { noneSucceeded } from '../run/queries.js';
 import { RunError } from '../run/run-error.js';
@@ -11,13 +11,14 @@ import type { BenchConfig, Environment, RunResult } from '../types.js';
  * `--vs-java`: the Java client on ours' workload and `--queries`, into `--database` made afresh (unless
  * `freshDatabase`: a fresh server, or none needed); its RESULT line, errors and the ratios ours/Java printed. `failed`: a query type it
  * never read, or the Java client failing, which is said in one line; ours' report and files stay either way.
+ * `interrupted`: Ctrl-C ended the Java client.
  */
 export async function runJavaSide(
   config: BenchConfig,
   target: { host: string; port: number; freshDatabase: boolean },
   environment: Environment,
   ours: RunResult,
-): Promise<{ java?: RunResult; failed: boolean }> {
+): Promise<{ java?: RunResult; failed: boolean; interrupted?: boolean }> {
   const { host, port } = target;
   if (!target.freshDatabase) await prepareDatabase(config, host, port);
   console.log(`running the Java client on the same workload (${config.workers * config.clients} thread(s)) ...`);
@@ -31,7 +32,7 @@ export async function runJavaSide(
   } catch (e) {
     if (!(e instanceof RunError)) throw e;
     console.error(`iotdb-bench: ${e.message}; no comparison (ours is reported)`);
-    return { failed: true };
+    return { failed: true, interrupted: e instanceof JavaInterrupted };
   }
   console.log(resultLine(java));
   if (java.errors.length > 0) console.log(`the Java client's ${formatErrors(java.errors)}`);

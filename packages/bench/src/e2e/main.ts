@@ -97,7 +97,7 @@ async function main(): Promise<number> {
       }
       const freshDatabase = server !== undefined || !needsServer;
       const side = await runJavaSide(config, { host, port, freshDatabase }, environment, runs[0]);
-      if (side.failed) exitCode = 1;
+      if (side.failed) exitCode = side.interrupted === true ? 130 : 1;
       java = side.java;
       if (java !== undefined) runs.push(java);
     }

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { javaFailed } from './java.js';
 import { keyValues } from './key-values.js';
 
 const script = fileURLToPath(new URL('../../java/query.sh', import.meta.url));
@@ -47,12 +48,15 @@ export function runJavaQuery(o: JavaQueryOptions): (ReadPass | FailedPass)[] {
     args.push(`file=${join(dir, 'queries.sql')}`);
   }
   if (o.database !== undefined) args.push('table=true', `database=${o.database}`);
+  let out: string;
   try {
-    const out = execFileSync('bash', [script, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-    return parseQueryResults(out);
+    out = execFileSync('bash', [script, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  } catch (e) {
+    throw javaFailed(e);
   } finally {
     if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
   }
+  return parseQueryResults(out);
 }
 
 /**

@@ -17,13 +17,27 @@ export function runJava(c: BenchConfig, host: string, port: number): RunResult {
   try {
     out = execFileSync('bash', [script, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
   } catch (e) {
-    const { status, stdout } = e as { status?: number | null; stdout?: string };
-    const why = String(stdout ?? '')
-      .split('\n')
-      .find((l) => /Exception|Error/.test(l));
-    throw new RunError(`the Java client failed (exit ${status ?? 'by a signal'}): ${why?.trim() ?? 'it said no more'}`);
+    throw javaFailed(e);
   }
   return javaRun(out, c);
+}
+
+/** A Java child ended by Ctrl-C: the command ends as an interrupted run does (exit status 130). */
+export class JavaInterrupted extends RunError {}
+
+/**
+ * What a java/*.sh child that ended badly says, in one line: interrupted (Ctrl-C reaches the JVM too, as the
+ * foreground process group's), or failed with its exit status and the first exception line it printed.
+ */
+export function javaFailed(e: unknown): RunError {
+  const { status, signal, stdout } = e as { status?: number | null; signal?: string | null; stdout?: string };
+  if (signal === 'SIGINT' || status === 130) return new JavaInterrupted('the Java client was interrupted (Ctrl-C)');
+  const why = String(stdout ?? '')
+    .split('\n')
+    .find((l) => /Exception|Error/.test(l));
+  return new RunError(
+    `the Java client failed (exit ${status ?? `by ${signal ?? 'a signal'}`}): ${why?.trim() ?? 'it said no more'}`,
+  );
 }
 
 /** Bench.java's key=value options for the run `c` (its writers, points, model, method, database, time limit). */
