@@ -130,6 +130,39 @@ describe('formatReport', () => {
     expect(head(2, 3)).toBe('== q: tree model, query file line 4: 2 sessions x 3 repetitions ==');
   });
 
+  it('heads a run that only read (a query-file statement, queries without ingestion) with its rows, not points', () => {
+    const latency = sampleRun('x').latency.insertTablet;
+    const reads = sampleRun('reads', {
+      points: 0,
+      pointsPerS: 0,
+      clientCpuS: 0.5,
+      clientCpuSPerMpts: 0,
+      latency: { count_all: latency },
+      queries: {
+        count_all: { ops: 10, failed: 0, rows: 2_000_000, rowsPerS: 400_000, latency },
+        TIME_RANGE: { ops: 5, failed: 0, rows: 500_000, rowsPerS: 100_000, latency },
+      },
+    });
+    const statement = { ...reads, queryFile: { sql: 'SELECT 1', concurrency: 1, repetitions: 15, line: 1 } };
+    const queriesOnly = {
+      ...reads,
+      config: {
+        ...reads.config,
+        operationProportion: { ...reads.config.operationProportion, INGESTION: 0, TIME_RANGE: 1 },
+      },
+    };
+    for (const run of [statement, queriesOnly]) {
+      const text = formatReport(run);
+      expect(text).toMatch(/^rows read\s+2,500,000$/m);
+      expect(text).toMatch(/^throughput\s+500,000 rows\/s, 200\.0 ops\/s$/m);
+      expect(text).toMatch(/^client CPU\s+0\.50 s \(0\.200 s per million rows\)$/m);
+      expect(text).not.toMatch(/^points/m);
+    }
+    expect(formatReport({ ...statement, queries: {} })).toMatch(/^client CPU\s+0\.50 s$/m); // nothing read: no rate
+    // a run that wrote keeps its points, also with queries among its operations
+    expect(formatReport(sampleRun('mixed'))).toMatch(/^points\s+5,000,000$/m);
+  });
+
   it('makes failures, verify mismatches and errors visible, at most 5 errors', () => {
     const errors = Array.from({ length: 7 }, (_, i) => `error ${i}: timeout\n    at stack line`);
     const r = sampleRun('bad', { okOps: 97, failedOps: 3, errors, verify: { expected: 100, actual: 90, ok: false } });

@@ -2,7 +2,7 @@
 import type { ClientActivity, RunResult } from '../types.js';
 import { fixed, grouped, millis, span, times } from './numbers.js';
 import { MATRIX_HEADERS, matrixRows } from './latency-matrix.js';
-import { UNCORRECTED_PREFIX, mainOperation, resultFields, rowsRead } from './result-fields.js';
+import { UNCORRECTED_PREFIX, mainOperation, onlyReads, resultFields, rowsRead } from './result-fields.js';
 import { textTable } from './table.js';
 
 const MAX_ERRORS = 5;
@@ -37,10 +37,8 @@ export function formatReport(r: RunResult): string {
       : [`workload     ${c.workload}: ${c.devices} devices x ${c.sensors} sensors, batch ${c.batchSize} rows`]),
     `operations   ${grouped(r.okOps)} ok, ${failed} (${success})`,
     ...(r.client === undefined ? [] : [`client       ${activityLine(r.client)}`]),
-    `points       ${grouped(r.points)}`,
-    `throughput   ${grouped(r.pointsPerS)} points/s, ${fixed(r.opsPerS, 1)} ops/s`,
+    ...volumeLines(r),
     ...(c.targetRate > 0 ? [openLoopLine(r)] : []),
-    `client CPU   ${fixed(r.clientCpuS, 2)} s (${fixed(r.clientCpuSPerMpts, 3)} s per million points)`,
     `peak RSS     ${fixed(r.peakRssMb, 1)} MB`,
   ];
   if (r.verify !== undefined) {
@@ -59,6 +57,27 @@ export function formatReport(r: RunResult): string {
   }
   if (r.errors.length > 0) lines.push('', formatErrors(r.errors));
   return lines.join('\n');
+}
+
+/**
+ * What the run moved and what it cost the client: points written, or rows read for a run that only read (a
+ * query-file statement, queries without ingestion), where points would all be 0.
+ */
+function volumeLines(r: RunResult): string[] {
+  const cpu = `client CPU   ${fixed(r.clientCpuS, 2)} s`;
+  const ops = `${fixed(r.opsPerS, 1)} ops/s`;
+  if (!onlyReads(r))
+    return [
+      `points       ${grouped(r.points)}`,
+      `throughput   ${grouped(r.pointsPerS)} points/s, ${ops}`,
+      `${cpu} (${fixed(r.clientCpuSPerMpts, 3)} s per million points)`,
+    ];
+  const rows = rowsRead(r, 'rows');
+  return [
+    `rows read    ${grouped(rows)}`,
+    `throughput   ${grouped(rowsRead(r, 'rowsPerS'))} rows/s, ${ops}`,
+    rows > 0 ? `${cpu} (${fixed((r.clientCpuS * 1e6) / rows, 3)} s per million rows)` : cpu,
+  ];
 }
 
 /** The errors block of a report: how many were collected, the first of them one line each. */

@@ -9,7 +9,7 @@ import { lineChart } from './chart-line.js';
 import { fixed, grouped, millis } from './numbers.js';
 import { QUERY_HEADERS, queryRows } from './format.js';
 import { MATRIX_HEADERS, matrixRows } from './latency-matrix.js';
-import { mainOperation } from './result-fields.js';
+import { mainOperation, onlyReads, rowsRead } from './result-fields.js';
 import { esc } from './svg.js';
 
 const STYLE = `
@@ -28,25 +28,12 @@ const PERCENTILES = ['p50', 'p90', 'p95', 'p99', 'p999'] as const;
 
 export function renderHtml(runs: RunResult[], generatedAt: Date = new Date()): string {
   const body = [
-    `<h1>IoTDB write benchmark</h1>`,
+    `<h1>IoTDB benchmark</h1>`,
     `<p class="meta">${runs.length} run${runs.length === 1 ? '' : 's'}, generated ${esc(generatedAt.toISOString())}</p>`,
     `<h2>Summary</h2>`,
     summaryTable(runs),
-    hBarChart({
-      title: 'Throughput, points/s',
-      bars: runs.map((r) => ({
-        label: r.label,
-        value: r.pointsPerS,
-        note: `${grouped(r.pointsPerS)} pts/s${runs[0].pointsPerS > 0 ? ` (${fixed(r.pointsPerS / runs[0].pointsPerS, 2)}x)` : ''}`,
-      })),
-    }),
-    `<h2>Throughput over time</h2>`,
-    lineChart({
-      title: 'points/s over the run',
-      xLabel: 'seconds since start',
-      yLabel: 'points/s',
-      series: runs.map((r) => ({ name: r.label, points: r.throughput })),
-    }),
+    throughputBars(runs),
+    ...(runs.every(onlyReads) ? [] : [`<h2>Throughput over time</h2>`, throughputLines(runs)]),
     ...runs.map(runSection),
   ];
   return [
@@ -59,6 +46,31 @@ export function renderHtml(runs: RunResult[], generatedAt: Date = new Date()): s
     '</body></html>',
     '',
   ].join('\n');
+}
+
+/** Each run's rate beside the first's: points/s, or rows/s when every run only read. */
+function throughputBars(runs: RunResult[]): string {
+  const reads = runs.every(onlyReads);
+  const rate = (r: RunResult) => (reads ? rowsRead(r, 'rowsPerS') : r.pointsPerS);
+  const unit = reads ? 'rows/s' : 'points/s';
+  return hBarChart({
+    title: `Throughput, ${unit}`,
+    bars: runs.map((r) => ({
+      label: r.label,
+      value: rate(r),
+      note: `${grouped(rate(r))} ${reads ? 'rows/s' : 'pts/s'}${rate(runs[0]) > 0 ? ` (${fixed(rate(r) / rate(runs[0]), 2)}x)` : ''}`,
+    })),
+  });
+}
+
+/** Points/s sampled over each run (writes only: reads are not sampled over time). */
+function throughputLines(runs: RunResult[]): string {
+  return lineChart({
+    title: 'points/s over the run',
+    xLabel: 'seconds since start',
+    yLabel: 'points/s',
+    series: runs.map((r) => ({ name: r.label, points: r.throughput })),
+  });
 }
 
 function table(header: string[], rows: string[][]): string {
@@ -80,12 +92,17 @@ function verifyCell(r: RunResult): string {
 
 function summaryTable(runs: RunResult[]): string {
   const rows: [string, (r: RunResult) => string][] = [
-    ['model / method', (r) => esc(`${r.config.model} / ${r.config.method}`)],
+    ['model / method', (r) => esc(`${r.config.model} / ${r.queryFile === undefined ? r.config.method : '-'}`)],
     ['workers x clients', (r) => `${r.config.workers} x ${r.config.clients}`],
-    ['devices x sensors, batch', (r) => `${r.config.devices} x ${r.config.sensors}, ${r.config.batchSize}`],
+    [
+      'devices x sensors, batch',
+      (r) => (r.queryFile === undefined ? `${r.config.devices} x ${r.config.sensors}, ${r.config.batchSize}` : '-'),
+    ],
     ['points', (r) => grouped(r.points)],
     ['wall time, s', (r) => fixed(r.durationS, 2)],
     ['points/s', (r) => grouped(r.pointsPerS)],
+    ['rows read', (r) => grouped(rowsRead(r, 'rows'))],
+    ['rows/s', (r) => grouped(rowsRead(r, 'rowsPerS'))],
     ['ops/s', (r) => fixed(r.opsPerS, 1)],
     ['ok ops', (r) => grouped(r.okOps)],
     ['failed ops', (r) => (r.failedOps > 0 ? `<span class="bad">${grouped(r.failedOps)}</span>` : '0')],

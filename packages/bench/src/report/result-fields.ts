@@ -3,7 +3,7 @@
  * columns of results.csv are both made from this list, so they cannot drift apart.
  */
 import type { LatencySummary, RunResult } from '../types.js';
-import { QUERY_KINDS } from '../workload/operations.js';
+import { QUERY_KINDS, readsOnly } from '../workload/operations.js';
 import { LatencyHistogram } from './histogram.js';
 import { fixed } from './numbers.js';
 
@@ -47,6 +47,10 @@ const ofWrites =
   (value: (r: RunResult) => string | number) =>
   (r: RunResult): string =>
     r.queryFile === undefined ? token(String(value(r))) : '-';
+
+/** A run that wrote nothing by design (a query-file statement, queries without ingestion): rows read are its volume. */
+export const onlyReads = (r: RunResult): boolean =>
+  r.queryFile !== undefined || readsOnly(r.config.operationProportion);
 
 /** Rows read by a run's queries, all types together, and their rate. */
 export const rowsRead = (r: RunResult, of: 'rows' | 'rowsPerS'): number =>

@@ -114,6 +114,29 @@ describe('writeResults', () => {
     expect(html.match(/<rect /g)?.length).toBeGreaterThan(20);
   });
 
+  it('report.html of statements that only read shows their rows read and rows/s, not the write figures', () => {
+    const latency = sampleRun('x').latency.insertTablet;
+    const statement = (label: string, rows: number) =>
+      sampleRun(label, {
+        points: 0,
+        pointsPerS: 0,
+        throughput: [],
+        latency: { [label]: latency },
+        queries: { [label]: { ops: 10, failed: 0, rows, rowsPerS: rows / 5, latency } },
+        queryFile: { sql: 'SELECT 1', concurrency: 1, repetitions: 10, line: 1 },
+      });
+    const html = readFileSync(
+      writeResults(tempDir(), [statement('all', 1_000_000), statement('one', 500)]).html,
+      'utf8',
+    );
+    expect(html).toContain('Throughput, rows/s');
+    expect(html).toContain('200,000 rows/s');
+    expect(html).toMatch(/<td class="l">rows read<\/td><td>1,000,000<\/td><td>500<\/td>/);
+    expect(html).toMatch(/<td class="l">model \/ method<\/td><td>tree \/ -<\/td>/);
+    expect(html).not.toContain('points/s over the run');
+    expect(html).not.toContain('Throughput, points/s');
+  });
+
   it('copes with runs that have no samples at all', () => {
     const none = {
       throughput: [],
