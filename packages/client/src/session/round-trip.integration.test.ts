@@ -1,0 +1,114 @@
+import fc from 'fast-check';
+import { describe, expect, inject, it } from 'vitest';
+import { TSDataType, type DecodedColumn } from '@iotdb/fast-serializer';
+import { cellValue, type IoTDBValue } from './cell-value.js';
+import type { ColumnarResult } from './columnar.js';
+import type { Session } from './session.js';
+import { useTreeDatabase } from '../testing/tree-database.js';
+
+/**
+ * Whatever a tablet holds comes back the same through every way of reading it, from the real server: random
+ * types (all ten), nulls, INT64 beyond 2^53, any text, read with fetch sizes that split it into many blocks.
+ */
+const { host, port } = inject('iotdb');
+const DB = 'root.roundtrip';
+const TYPES = ['BOOLEAN', 'INT32', 'INT64', 'FLOAT', 'DOUBLE', 'TEXT', 'TIMESTAMP', 'DATE', 'BLOB', 'STRING'] as const;
+type TypeName = (typeof TYPES)[number];
+
+/** A non-null cell of the type, as a query gives it back (FLOAT already float32, DATE a UTC midnight). */
+function cell(type: TypeName): fc.Arbitrary<Exclude<IoTDBValue, null>> {
+  const noNegativeZero = (x: number) => (Object.is(x, -0) ? 0 : x);
+  switch (type) {
+    case 'BOOLEAN':
+      return fc.boolean();
+    case 'INT32':
+      return fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 });
+    case 'INT64':
+    case 'TIMESTAMP':
+      return fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n });
+    case 'FLOAT':
+      return fc.float({ noNaN: true, noDefaultInfinity: true }).map(noNegativeZero);
+    case 'DOUBLE':
+      return fc.double({ noNaN: true, noDefaultInfinity: true }).map(noNegativeZero);
+    case 'DATE':
+      return fc
+        .date({ min: new Date(Date.UTC(1000, 0, 1)), max: new Date(Date.UTC(9999, 11, 31)), noInvalidDate: true })
+        .map((d) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate())));
+    case 'BLOB':
+      return fc.uint8Array({ maxLength: 12 }).map((b) => Buffer.from(b));
+    default:
+      return fc.string({ unit: 'grapheme', maxLength: 12 });
+  }
+}
+
+/** A tablet: its types, increasing times, and rows whose first cell is never null (a row of nulls is not stored). */
+const tablet = fc
+  .record({
+    types: fc.array(fc.constantFrom(...TYPES), { minLength: 1, maxLength: 8 }),
+    rows: fc.integer({ min: 1, max: 60 }),
+  })
+  .chain(({ types, rows }) =>
+    fc.record({
+      types: fc.constant(types),
+      gaps: fc.array(fc.integer({ min: 1, max: 1_000_000 }), { minLength: rows, maxLength: rows }),
+      values: fc.array(
+        fc.tuple(...types.map((t, k) => (k === 0 ? cell(t) : fc.option(cell(t), { nil: null, freq: 4 })))),
+        { minLength: rows, maxLength: rows },
+      ),
+      fetchSize: fc.integer({ min: 1, max: 25 }),
+      readAhead: fc.integer({ min: 0, max: 2 }),
+    }),
+  );
+
+/** Every row of a columnar result as `row.values` gives it. */
+function columnarRows(c: ColumnarResult): IoTDBValue[][] {
+  const columns: DecodedColumn[] = c.values.map((values, k) => ({
+    type: TSDataType[c.columnTypes[k] as TypeName],
+    values,
+    nulls: c.nulls[k],
+  }));
+  return Array.from({ length: c.rowCount }, (_, r) => columns.map((col) => cellValue(col, r, 'bigint')));
+}
+
+describe('a tablet read back', () => {
+  let session: Session;
+  let device = 0;
+  useTreeDatabase({ host, port }, DB, (s) => (session = s));
+
+  it('gives the same values through rows, the typed getters by name, toColumnar() and batches()', async () => {
+    await fc.assert(
+      fc.asyncProperty(tablet, async ({ types, gaps, values, fetchSize, readAhead }) => {
+        const deviceId = `${DB}.d${device++}`;
+        const measurements = types.map((_, k) => `m${k}`);
+        let t = 0n;
+        const timestamps = gaps.map((g) => (t += BigInt(g)));
+        await session.insertTablet({ deviceId, measurements, dataTypes: [...types], timestamps, values });
+        const sql = `SELECT ${measurements.join(', ')} FROM ${deviceId}`;
+        const names = measurements.map((m) => `${deviceId}.${m}`);
+        const query = () => session.executeQueryStatement(sql, { fetchSize, readAhead });
+
+        const rows: IoTDBValue[][] = [];
+        const byName: IoTDBValue[][] = [];
+        const times: unknown[] = [];
+        for await (const row of await query()) {
+          rows.push([...row.values]);
+          byName.push(names.map((n) => row.getValue(n)));
+          times.push(row.timestamp);
+        }
+        expect(times).toEqual(timestamps);
+        expect(rows).toEqual(values);
+        expect(byName).toEqual(values);
+
+        const whole = await (await query()).toColumnar();
+        expect(whole.columnNames).toEqual(names);
+        expect(whole.timestamps).toEqual(BigInt64Array.from(timestamps));
+        expect(columnarRows(whole)).toEqual(values);
+
+        const batched: IoTDBValue[][] = [];
+        for await (const batch of (await query()).batches()) batched.push(...columnarRows(batch));
+        expect(batched).toEqual(values);
+      }),
+      { numRuns: 60, endOnFailure: true },
+    );
+  });
+});
