@@ -1,9 +1,12 @@
+import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, inject, it } from 'vitest';
 import { TSDataType, type DecodedColumn } from '@iotdb/fast-serializer';
 import { cellValue, type IoTDBValue } from './cell-value.js';
 import type { ColumnarResult } from './columnar.js';
+import type { SessionDataSet } from './session-data-set.js';
 import type { Session } from './session.js';
+import { TableSession } from './table-session.js';
 import { useTreeDatabase } from '../testing/tree-database.js';
 
 /**
@@ -70,45 +73,97 @@ function columnarRows(c: ColumnarResult): IoTDBValue[][] {
   return Array.from({ length: c.rowCount }, (_, r) => columns.map((col) => cellValue(col, r, 'bigint')));
 }
 
+/** Reads `query`'s result four ways (rows, getters by name, toColumnar(), batches()); each must give `expected`. */
+async function expectReadsBack(
+  query: () => Promise<SessionDataSet>,
+  names: readonly string[],
+  expected: readonly IoTDBValue[][],
+): Promise<void> {
+  const rows: IoTDBValue[][] = [];
+  const byName: IoTDBValue[][] = [];
+  for await (const row of await query()) {
+    rows.push([...row.values]);
+    byName.push(names.map((n) => row.getValue(n)));
+  }
+  expect(rows).toEqual(expected);
+  expect(byName).toEqual(expected);
+
+  const whole = await (await query()).toColumnar();
+  expect(whole.columnNames).toEqual(names);
+  expect(columnarRows(whole)).toEqual(expected);
+
+  const batched: IoTDBValue[][] = [];
+  for await (const batch of (await query()).batches()) batched.push(...columnarRows(batch));
+  expect(batched).toEqual(expected);
+}
+
+/** Increasing times from the gaps between them. */
+const timesOf = (gaps: readonly number[]): bigint[] => {
+  let t = 0n;
+  return gaps.map((g) => (t += BigInt(g)));
+};
+
 describe('a tablet read back', () => {
   let session: Session;
   let device = 0;
   useTreeDatabase({ host, port }, DB, (s) => (session = s));
 
-  it('gives the same values through rows, the typed getters by name, toColumnar() and batches()', async () => {
+  it('tree model: the same values and times through rows, getters by name, toColumnar() and batches()', async () => {
     await fc.assert(
       fc.asyncProperty(tablet, async ({ types, gaps, values, fetchSize, readAhead }) => {
         const deviceId = `${DB}.d${device++}`;
         const measurements = types.map((_, k) => `m${k}`);
-        let t = 0n;
-        const timestamps = gaps.map((g) => (t += BigInt(g)));
+        const timestamps = timesOf(gaps);
         await session.insertTablet({ deviceId, measurements, dataTypes: [...types], timestamps, values });
         const sql = `SELECT ${measurements.join(', ')} FROM ${deviceId}`;
-        const names = measurements.map((m) => `${deviceId}.${m}`);
         const query = () => session.executeQueryStatement(sql, { fetchSize, readAhead });
-
-        const rows: IoTDBValue[][] = [];
-        const byName: IoTDBValue[][] = [];
+        const names = measurements.map((m) => `${deviceId}.${m}`);
+        await expectReadsBack(query, names, values);
         const times: unknown[] = [];
-        for await (const row of await query()) {
-          rows.push([...row.values]);
-          byName.push(names.map((n) => row.getValue(n)));
-          times.push(row.timestamp);
-        }
+        for await (const row of await query()) times.push(row.timestamp);
         expect(times).toEqual(timestamps);
-        expect(rows).toEqual(values);
-        expect(byName).toEqual(values);
-
-        const whole = await (await query()).toColumnar();
-        expect(whole.columnNames).toEqual(names);
-        expect(whole.timestamps).toEqual(BigInt64Array.from(timestamps));
-        expect(columnarRows(whole)).toEqual(values);
-
-        const batched: IoTDBValue[][] = [];
-        for await (const batch of (await query()).batches()) batched.push(...columnarRows(batch));
-        expect(batched).toEqual(values);
+        expect((await (await query()).toColumnar()).timestamps).toEqual(BigInt64Array.from(timestamps));
       }),
       { numRuns: 60, endOnFailure: true },
     );
+  });
+
+  it('table model: the same through every way of reading, time a column of its own', async () => {
+    const database = `roundtrip_${randomBytes(4).toString('hex')}`;
+    const admin = new TableSession({ host, port });
+    await admin.open();
+    await admin.executeNonQueryStatement(`CREATE DATABASE ${database}`);
+    const tables = new TableSession({ host, port, database });
+    await tables.open();
+    let table = 0;
+    try {
+      await fc.assert(
+        fc.asyncProperty(tablet, async ({ types, gaps, values, fetchSize, readAhead }) => {
+          const tableName = `t${table++}`;
+          const fields = types.map((_, k) => `f${k}`);
+          const timestamps = timesOf(gaps);
+          await tables.insert({
+            tableName,
+            columnNames: ['device', ...fields],
+            columnCategories: ['TAG', ...fields.map(() => 'FIELD' as const)],
+            dataTypes: ['STRING', ...types],
+            timestamps,
+            values: values.map((row) => ['d1', ...row]),
+          });
+          const sql = `SELECT time, ${fields.join(', ')} FROM ${tableName} ORDER BY time`;
+          const query = () => tables.executeQueryStatement(sql, { fetchSize, readAhead });
+          await expectReadsBack(
+            query,
+            ['time', ...fields],
+            values.map((row, r) => [timestamps[r], ...row]),
+          );
+        }),
+        { numRuns: 40, endOnFailure: true },
+      );
+    } finally {
+      await tables.close();
+      await admin.executeNonQueryStatement(`DROP DATABASE ${database}`);
+      await admin.close();
+    }
   });
 });
