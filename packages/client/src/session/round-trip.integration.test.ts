@@ -44,7 +44,46 @@ function cell(type: TypeName): fc.Arbitrary<Exclude<IoTDBValue, null>> {
   }
 }
 
-/** A tablet: its types, increasing times, and rows whose first cell is never null (a row of nulls is not stored). */
+/** The tree-model calls that write the tablet: tablet rows or columns, aligned or not, or records. */
+const WRITES = [
+  'insertTablet values',
+  'insertTablet columns',
+  'insertAlignedTablet',
+  'insertRecords',
+  'insertRecordsOfOneDevice',
+  'insertAlignedRecordsOfOneDevice',
+] as const;
+
+/** Writes `values` (rows of `types`) at `timestamps` to `deviceId` through `write`. */
+async function writeTree(
+  session: Session,
+  write: (typeof WRITES)[number],
+  t: { deviceId: string; measurements: string[]; types: TypeName[]; timestamps: bigint[]; values: IoTDBValue[][] },
+): Promise<void> {
+  const { deviceId, measurements, types: dataTypes, timestamps, values } = t;
+  const rows = values.map((row, r) => ({ timestamp: timestamps[r], measurements, dataTypes, values: row }));
+  switch (write) {
+    case 'insertTablet values':
+      return session.insertTablet({ deviceId, measurements, dataTypes, timestamps, values });
+    case 'insertTablet columns': {
+      const columns = measurements.map((_, k) => values.map((row) => row[k]));
+      return session.insertTablet({ deviceId, measurements, dataTypes, timestamps, columns });
+    }
+    case 'insertAlignedTablet':
+      return session.insertAlignedTablet({ deviceId, measurements, dataTypes, timestamps, values });
+    case 'insertRecords':
+      return session.insertRecords(rows.map((row) => ({ deviceId, ...row })));
+    case 'insertRecordsOfOneDevice':
+      return session.insertRecordsOfOneDevice(deviceId, rows);
+    case 'insertAlignedRecordsOfOneDevice':
+      return session.insertAlignedRecordsOfOneDevice(deviceId, rows);
+  }
+}
+
+/**
+ * A tablet: its types, increasing times, and rows whose first cell is never null (a row of nulls is not stored),
+ * the first row without nulls (records leave null cells out: a column of nulls would make no series to read).
+ */
 const tablet = fc
   .record({
     types: fc.array(fc.constantFrom(...TYPES), { minLength: 1, maxLength: 8 }),
@@ -54,10 +93,16 @@ const tablet = fc
     fc.record({
       types: fc.constant(types),
       gaps: fc.array(fc.integer({ min: 1, max: 1_000_000 }), { minLength: rows, maxLength: rows }),
-      values: fc.array(
-        fc.tuple(...types.map((t, k) => (k === 0 ? cell(t) : fc.option(cell(t), { nil: null, freq: 4 })))),
-        { minLength: rows, maxLength: rows },
-      ),
+      values: fc
+        .tuple(
+          fc.tuple(...types.map(cell)),
+          fc.array(fc.tuple(...types.map((t, k) => (k === 0 ? cell(t) : fc.option(cell(t), { nil: null, freq: 4 })))), {
+            minLength: rows - 1,
+            maxLength: rows - 1,
+          }),
+        )
+        .map(([first, rest]): IoTDBValue[][] => [first, ...rest]),
+      write: fc.constantFrom(...WRITES),
       fetchSize: fc.integer({ min: 1, max: 25 }),
       readAhead: fc.integer({ min: 0, max: 2 }),
     }),
@@ -108,13 +153,13 @@ describe('a tablet read back', () => {
   let device = 0;
   useTreeDatabase({ host, port }, DB, (s) => (session = s));
 
-  it('tree model: the same values and times through rows, getters by name, toColumnar() and batches()', async () => {
+  it('tree model, written by any of its calls: the same values and times through rows, getters by name, toColumnar() and batches()', async () => {
     await fc.assert(
-      fc.asyncProperty(tablet, async ({ types, gaps, values, fetchSize, readAhead }) => {
+      fc.asyncProperty(tablet, async ({ types, gaps, values, write, fetchSize, readAhead }) => {
         const deviceId = `${DB}.d${device++}`;
         const measurements = types.map((_, k) => `m${k}`);
         const timestamps = timesOf(gaps);
-        await session.insertTablet({ deviceId, measurements, dataTypes: [...types], timestamps, values });
+        await writeTree(session, write, { deviceId, measurements, types, timestamps, values });
         const sql = `SELECT ${measurements.join(', ')} FROM ${deviceId}`;
         const query = () => session.executeQueryStatement(sql, { fetchSize, readAhead });
         const names = measurements.map((m) => `${deviceId}.${m}`);
@@ -138,18 +183,24 @@ describe('a tablet read back', () => {
     let table = 0;
     try {
       await fc.assert(
-        fc.asyncProperty(tablet, async ({ types, gaps, values, fetchSize, readAhead }) => {
+        fc.asyncProperty(tablet, async ({ types, gaps, values, write, fetchSize, readAhead }) => {
           const tableName = `t${table++}`;
           const fields = types.map((_, k) => `f${k}`);
           const timestamps = timesOf(gaps);
-          await tables.insert({
+          const rows = values.map((row) => ['d1', ...row]);
+          const shape = {
             tableName,
             columnNames: ['device', ...fields],
-            columnCategories: ['TAG', ...fields.map(() => 'FIELD' as const)],
-            dataTypes: ['STRING', ...types],
+            columnCategories: ['TAG' as const, ...fields.map(() => 'FIELD' as const)],
+            dataTypes: ['STRING' as const, ...types],
             timestamps,
-            values: values.map((row) => ['d1', ...row]),
-          });
+          };
+          // the table model has one write call: its tablet given by rows or by columns
+          await tables.insert(
+            write === 'insertTablet columns'
+              ? { ...shape, columns: shape.columnNames.map((_, k) => rows.map((row) => row[k])) }
+              : { ...shape, values: rows },
+          );
           const sql = `SELECT time, ${fields.join(', ')} FROM ${tableName} ORDER BY time`;
           const query = () => tables.executeQueryStatement(sql, { fetchSize, readAhead });
           await expectReadsBack(
