@@ -174,6 +174,20 @@ describe('rowMaker', () => {
     expect(refused).toBe(1); // tried once per layout
   });
 
+  it('makes rows of very wide results (past 1024 columns) cell by cell, without compiling', () => {
+    let compiled = 0;
+    const makers = new RowMakers((source) => {
+      compiled++;
+      return compileFactory(source);
+    });
+    const column = (k: number): DecodedColumn => ({ type: TSDataType.INT32, values: Int32Array.of(k), nulls: null });
+    const wide = Array.from({ length: 1100 }, (_, k) => column(k));
+    expect(makers.of(wide, 'bigint')(0)).toEqual(wide.map((_, k) => k));
+    expect(compiled).toBe(0);
+    expect(makers.of(wide.slice(0, 1024), 'bigint')(0)).toHaveLength(1024);
+    expect(compiled).toBe(1);
+  });
+
   it('cell by cell gives what the compiled rows give', () => {
     fc.assert(
       fc.property(anyBlock, ([{ rows, columns }, int64As]) =>
