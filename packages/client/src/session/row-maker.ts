@@ -14,7 +14,7 @@ export type RowFactory = (
 
 const HELPERS = { toNumber: int64ToNumber, date: decodeDate };
 
-/** Wider results are made cell by cell: a row literal of thousands of cells costs more to compile than it saves. */
+/** Wider results are made cell by cell: a bound on the size of what is compiled (results this wide are rare). */
 const MAX_GENERATED_COLUMNS = 1024;
 /** Layouts kept compiled; past this the cache starts again (a client meets a few result shapes, not hundreds). */
 const MAX_LAYOUTS = 256;
@@ -24,8 +24,8 @@ const MAX_LAYOUTS = 256;
  * function is compiled once that makes a row as one array literal with one load per cell from its column's own
  * array: V8 allocates the row once with its values, and every load sees one array kind. Making the rows column
  * by column into runs of rows took 2-3x the time, cell by cell through `cellValue`'s switch 4-5x
- * (docs/PERFORMANCE.md, "Rows made by a compiled function"). The source compiled holds nothing from the server but
- * type numbers and column positions. Where compiling is refused (`node --disallow-code-generation-from-strings`),
+ * (docs/PERFORMANCE.md, "Rows made by a compiled function"). The source compiled holds nothing from the server:
+ * column positions and fixed code chosen by type. Where compiling is refused (`node --disallow-code-generation-from-strings`),
  * rows are made cell by cell.
  */
 export class RowMakers {
@@ -77,6 +77,7 @@ export function cellByCell(columns: readonly DecodedColumn[], int64As: Int64Mode
   };
 }
 
+/** `rowSource`'s body as a function (throws where code generation from strings is refused). */
 export function compileFactory(source: string): RowFactory {
   // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the source is made of type numbers and positions only
   return new Function('values', 'nulls', 'helpers', source) as RowFactory;
