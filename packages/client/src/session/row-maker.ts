@@ -25,8 +25,8 @@ const MAX_LAYOUTS = 256;
  * array: V8 allocates the row once with its values, and every load sees one array kind. Making the rows column
  * by column into runs of rows took 2-3x the time, cell by cell through `cellValue`'s switch 4-5x
  * (docs/PERFORMANCE.md, "Rows made by a compiled function"). The source compiled holds nothing from the server:
- * column positions and fixed code chosen by type. Where compiling is refused (`node --disallow-code-generation-from-strings`),
- * rows are made cell by cell.
+ * column positions and fixed code chosen by type. Where compiling is refused
+ * (`node --disallow-code-generation-from-strings`), rows are made cell by cell.
  */
 export class RowMakers {
   /** compiled factories by column layout; null where compiling was refused */
