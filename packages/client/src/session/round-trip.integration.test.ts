@@ -5,7 +5,7 @@ import { TSDataType, type DecodedColumn } from '@iotdb/fast-serializer';
 import { cellValue, type IoTDBValue } from './cell-value.js';
 import type { ColumnarResult } from './columnar.js';
 import type { SessionDataSet } from './session-data-set.js';
-import type { Session } from './session.js';
+import { Session } from './session.js';
 import { TableSession } from './table-session.js';
 import { useTreeDatabase } from '../testing/tree-database.js';
 
@@ -171,6 +171,43 @@ describe('a tablet read back', () => {
       }),
       { numRuns: 60, endOnFailure: true },
     );
+  });
+
+  it("int64As 'number': rows up to the first INT64 or TIMESTAMP beyond 2^53 as numbers; that row throws, every time, and is not skipped", async () => {
+    const numbers = new Session({ host, port, int64As: 'number' });
+    await numbers.open();
+    const isInt64 = (t: TypeName) => t === 'INT64' || t === 'TIMESTAMP';
+    const unsafe = (v: IoTDBValue) => typeof v === 'bigint' && !Number.isSafeInteger(Number(v));
+    try {
+      await fc.assert(
+        fc.asyncProperty(tablet, async ({ types, gaps, values, fetchSize, readAhead }) => {
+          const deviceId = `${DB}.d${device++}`;
+          const measurements = types.map((_, k) => `m${k}`);
+          const timestamps = timesOf(gaps);
+          await session.insertTablet({ deviceId, measurements, dataTypes: [...types], timestamps, values });
+          const sql = `SELECT ${measurements.join(', ')} FROM ${deviceId}`;
+          const ds = await numbers.executeQueryStatement(sql, { fetchSize, readAhead });
+          try {
+            const firstUnsafe = values.findIndex((row) => row.some(unsafe));
+            const safeRows = firstUnsafe < 0 ? values.length : firstUnsafe;
+            for (let r = 0; r < safeRows; r++) {
+              const row = await ds.next();
+              expect(row.timestamp).toBe(Number(timestamps[r]));
+              expect(row.values).toEqual(values[r].map((v, k) => (isInt64(types[k]) && v !== null ? Number(v) : v)));
+            }
+            if (firstUnsafe < 0) expect(await ds.hasNext()).toBe(false);
+            else
+              for (let attempt = 0; attempt < 2; attempt++)
+                await expect(ds.next()).rejects.toThrow(/beyond Number.MAX_SAFE_INTEGER/);
+          } finally {
+            await ds.close();
+          }
+        }),
+        { numRuns: 40, endOnFailure: true },
+      );
+    } finally {
+      await numbers.close();
+    }
   });
 
   it('table model: the same through every way of reading, time a column of its own', async () => {
