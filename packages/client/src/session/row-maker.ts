@@ -1,5 +1,6 @@
 import { TSDataType, decodeDate, type DecodedColumn } from '@iotdb/fast-serializer';
 import { cellValue, int64ToNumber, type IoTDBValue } from './cell-value.js';
+import { CompiledFunctions, type Compile } from '../codegen/compiled-functions.js';
 import type { Int64Mode } from './options.js';
 
 /** Makes row r's `values` of one block (a new array each call; an unsafe INT64 as number throws for its row). */
@@ -16,9 +17,6 @@ const HELPERS = { toNumber: int64ToNumber, date: decodeDate };
 
 /** Wider results are made cell by cell: a bound on the size of what is compiled (results this wide are rare). */
 const MAX_GENERATED_COLUMNS = 1024;
-/** Layouts kept compiled; past this the cache starts again (a client meets a few result shapes, not hundreds). */
-const MAX_LAYOUTS = 256;
-
 /**
  * Row makers for blocks of columns. For each column layout (types, which columns have nulls, `int64As`) a
  * function is compiled once that makes a row as one array literal with one load per cell from its column's own
@@ -29,35 +27,26 @@ const MAX_LAYOUTS = 256;
  * (`node --disallow-code-generation-from-strings`), rows are made cell by cell.
  */
 export class RowMakers {
-  /** compiled factories by column layout; null where compiling was refused */
-  readonly #factories = new Map<string, RowFactory | null>();
+  readonly #factories: CompiledFunctions<RowFactory>;
 
-  constructor(private readonly compile: (source: string) => RowFactory = compileFactory) {}
+  constructor(compile?: Compile) {
+    this.#factories = new CompiledFunctions<RowFactory>(256, compile);
+  }
 
   /** The row maker of a block's columns. */
   of(columns: readonly DecodedColumn[], int64As: Int64Mode): RowMaker {
     if (columns.length > MAX_GENERATED_COLUMNS) return cellByCell(columns, int64As);
     const layout = `${int64As}:${columns.map((c) => (c.nulls === null ? c.type : `${c.type}?`)).join(',')}`;
-    let factory = this.#factories.get(layout);
-    if (factory === undefined) {
-      if (this.#factories.size >= MAX_LAYOUTS) this.#factories.clear();
-      factory = this.#tryCompile(rowSource(columns, int64As));
-      this.#factories.set(layout, factory);
-    }
+    const factory = this.#factories.get(
+      layout,
+      (compile) => compile(['values', 'nulls', 'helpers'], rowSource(columns, int64As)) as RowFactory,
+    );
     if (factory === null) return cellByCell(columns, int64As);
     return factory(
       columns.map((c) => c.values),
       columns.map((c) => c.nulls),
       HELPERS,
     );
-  }
-
-  #tryCompile(source: string): RowFactory | null {
-    try {
-      return this.compile(source);
-    } catch {
-      return null; // code generation from strings disallowed
-    }
   }
 }
 
@@ -75,12 +64,6 @@ export function cellByCell(columns: readonly DecodedColumn[], int64As: Int64Mode
     for (let k = 0; k < columns.length; k++) out[k] = cellValue(columns[k], r, int64As);
     return out;
   };
-}
-
-/** `rowSource`'s body as a function (throws where code generation from strings is refused). */
-export function compileFactory(source: string): RowFactory {
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the source is made of type numbers and positions only
-  return new Function('values', 'nulls', 'helpers', source) as RowFactory;
 }
 
 /** The factory's body: each column's arrays in locals, and the row function over them. */

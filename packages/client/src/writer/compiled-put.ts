@@ -1,4 +1,5 @@
 import { TSDataType, overflowsFloat32 } from '@iotdb/fast-serializer';
+import { CompiledFunctions } from '../codegen/compiled-functions.js';
 import type { Column } from './column.js';
 
 /**
@@ -21,9 +22,7 @@ export type CompiledPut = (
 
 type Factory = (overflowsFloat32: (v: number) => boolean) => CompiledPut;
 
-const MAX_COMPILED = 1024;
-const compiled = new Map<string, CompiledPut>();
-let codegen = true;
+const puts = new CompiledFunctions<CompiledPut>(1024);
 
 /**
  * The compiled put of these names and their columns (undefined: no column yet; a staged column by its slot), or
@@ -34,24 +33,13 @@ export function compiledPut(
   columns: readonly (Column | undefined)[],
   masked: boolean,
 ): CompiledPut | null {
-  if (!codegen) return null;
-  const key = `${masked}\u0002${names.map((n, k) => `${n}\u0000${columns[k]?.type ?? ''}\u0000${columns[k]?.slot ?? ''}`).join('\u0001')}`;
-  let put = compiled.get(key);
-  if (put === undefined) {
-    try {
-      const body = `return function put(o, c, at, st, base) {\n  let v, col, n, b = 0;\n${names.map((n, k) => cell(n, k, columns[k], masked)).join('')}  return b;\n};`;
-      // Code generation on purpose: the body holds escaped names and column slots only, and one function per
-      // row shape is what makes the put fast (docs/PERFORMANCE.md).
-      // eslint-disable-next-line @typescript-eslint/no-implied-eval -- generated code, see above
-      put = (new Function('overflowsFloat32', body) as Factory)(overflowsFloat32);
-    } catch {
-      codegen = false;
-      return null;
-    }
-    if (compiled.size >= MAX_COMPILED) compiled.clear();
-    compiled.set(key, put);
-  }
-  return put;
+  const shape = `${masked}\u0002${names.map((n, k) => `${n}\u0000${columns[k]?.type ?? ''}\u0000${columns[k]?.slot ?? ''}`).join('\u0001')}`;
+  // the body holds escaped names and column slots only; one function per row shape is what makes the put fast
+  // (docs/PERFORMANCE.md)
+  return puts.get(shape, (compile) => {
+    const body = `return function put(o, c, at, st, base) {\n  let v, col, n, b = 0;\n${names.map((n, k) => cell(n, k, columns[k], masked)).join('')}  return b;\n};`;
+    return (compile(['overflowsFloat32'], body) as Factory)(overflowsFloat32);
+  });
 }
 
 /**
