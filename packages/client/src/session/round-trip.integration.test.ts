@@ -49,6 +49,7 @@ const WRITES = [
   'insertTablet values',
   'insertTablet columns',
   'insertAlignedTablet',
+  'insertTablets',
   'insertRecords',
   'insertRecordsOfOneDevice',
   'insertAlignedRecordsOfOneDevice',
@@ -71,6 +72,18 @@ async function writeTree(
     }
     case 'insertAlignedTablet':
       return session.insertAlignedTablet({ deviceId, measurements, dataTypes, timestamps, values });
+    case 'insertTablets': {
+      // the rows in two tablets of the device, the later half first: one request
+      const half = Math.ceil(values.length / 2);
+      const part = (from: number, to: number) => ({
+        deviceId,
+        measurements,
+        dataTypes,
+        timestamps: timestamps.slice(from, to),
+        values: values.slice(from, to),
+      });
+      return session.insertTablets(half < values.length ? [part(half, values.length), part(0, half)] : [part(0, half)]);
+    }
     case 'insertRecords':
       return session.insertRecords(rows.map((row) => ({ deviceId, ...row })));
     case 'insertRecordsOfOneDevice':
