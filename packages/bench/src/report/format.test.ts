@@ -163,6 +163,32 @@ describe('formatReport', () => {
     expect(formatReport(sampleRun('mixed'))).toMatch(/^points\s+5,000,000$/m);
   });
 
+  it('says when a run that only read read no rows at all (a statement naming series or tables that are not there)', () => {
+    const latency = sampleRun('x').latency.insertTablet;
+    const statement = (rows: number) =>
+      formatReport(
+        sampleRun('q', {
+          points: 0,
+          latency: { q: latency },
+          queries: { q: { ops: 10, failed: 0, rows, rowsPerS: rows / 5, latency } },
+          queryFile: { sql: 'SELECT s_0 FROM root.nosuch.**', concurrency: 1, repetitions: 10, line: 1 },
+        }),
+      );
+    expect(statement(0)).toMatch(/^note {9}the statement read no rows: do the series or tables it names exist\?$/m);
+    expect(statement(3)).not.toContain('read no rows');
+    const base = sampleRun('reads');
+    const queriesOnly = sampleRun('reads', {
+      points: 0,
+      config: {
+        ...base.config,
+        operationProportion: { ...base.config.operationProportion, INGESTION: 0, TIME_RANGE: 1 },
+      },
+      queries: { TIME_RANGE: { ops: 10, failed: 0, rows: 0, rowsPerS: 0, latency: base.latency.insertTablet } },
+    });
+    expect(formatReport(queriesOnly)).toContain('no query read a row: do the series or tables they name exist?');
+    expect(formatReport(sampleRun('writes'))).not.toContain('read no rows');
+  });
+
   it('makes failures, verify mismatches and errors visible, at most 5 errors', () => {
     const errors = Array.from({ length: 7 }, (_, i) => `error ${i}: timeout\n    at stack line`);
     const r = sampleRun('bad', { okOps: 97, failedOps: 3, errors, verify: { expected: 100, actual: 90, ok: false } });

@@ -73,8 +73,13 @@ function volumeLines(r: RunResult): string[] {
       `${cpu} (${fixed(r.clientCpuSPerMpts, 3)} s per million points)`,
     ];
   const rows = rowsRead(r, 'rows');
+  // reading nothing is quick and measures nothing: most often a name that is not there
+  const nothing = r.queryFile
+    ? 'note         the statement read no rows: do the series or tables it names exist?'
+    : 'note         no query read a row: do the series or tables they name exist?';
   return [
     `rows read    ${grouped(rows)}`,
+    ...(rows === 0 && r.okOps > 0 ? [nothing] : []),
     `throughput   ${grouped(rowsRead(r, 'rowsPerS'))} rows/s, ${ops}`,
     rows > 0 ? `${cpu} (${fixed((r.clientCpuS * 1e6) / rows, 3)} s per million rows)` : cpu,
   ];
