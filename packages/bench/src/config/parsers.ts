@@ -105,10 +105,18 @@ function splitList(s: string): string[] {
   return s.trim() === '' ? [] : s.split(',').map((e) => e.trim());
 }
 
+const HOST_PORT = /^(\[[0-9A-Fa-f:.]+\]|[^:\s[\]]+):(\d+)$/;
+
 /** `host:port`, IPv6 hosts in brackets (`[::1]:6667`). */
 export const hostPort: Parser<string> = (raw) => {
-  const m = typeof raw === 'string' ? /^(\[[0-9A-Fa-f:.]+\]|[^:\s[\]]+):(\d+)$/.exec(raw.trim()) : null;
+  const m = typeof raw === 'string' ? HOST_PORT.exec(raw.trim()) : null;
   const port = m === null ? 0 : Number(m[2]);
   if (m === null || port < 1 || port > 65535) throw new InvalidValue('needs host:port');
   return `${m[1]}:${port}`;
 };
+
+/** The host (IPv6 without its brackets) and port of a `host:port` that `hostPort` took. */
+export function endpointOf(hostAndPort: string): { host: string; port: number } {
+  const [, host, port] = HOST_PORT.exec(hostAndPort)!;
+  return { host: host.replace(/^\[(.*)\]$/, '$1'), port: Number(port) };
+}

@@ -1,3 +1,4 @@
+import { endpointOf } from '../config/parsers.js';
 import type { BenchConfig } from '../types.js';
 
 /**
@@ -9,7 +10,5 @@ export function givenServer(
 ): { host: string; port: number } | undefined {
   if (c.host !== undefined) return { host: c.host, port: c.port };
   const first = c.nodeUrls?.[0];
-  if (first === undefined) return undefined;
-  const colon = first.lastIndexOf(':'); // host:port, [v6]:port (checked when the knob was read)
-  return { host: first.slice(0, colon).replace(/^\[(.*)\]$/, '$1'), port: Number(first.slice(colon + 1)) };
+  return first === undefined ? undefined : endpointOf(first);
 }

@@ -6,7 +6,7 @@ import type { Environment, RunResult } from '../types.js';
 import { groupedBarChart, hBarChart } from './chart-bars.js';
 import { histogramChart } from './chart-histogram.js';
 import { lineChart } from './chart-line.js';
-import { fixed, grouped, millis } from './numbers.js';
+import { fixed, grouped, millis, times } from './numbers.js';
 import { QUERY_HEADERS, queryRows } from './format.js';
 import { MATRIX_HEADERS, matrixRows } from './latency-matrix.js';
 import { mainOperation, onlyReads, rowsRead } from './result-fields.js';
@@ -52,13 +52,16 @@ export function renderHtml(runs: RunResult[], generatedAt: Date = new Date()): s
 function throughputBars(runs: RunResult[]): string {
   const reads = runs.every(onlyReads);
   const rate = (r: RunResult) => (reads ? rowsRead(r, 'rowsPerS') : r.pointsPerS);
-  const unit = reads ? 'rows/s' : 'points/s';
+  const vsFirst = (r: RunResult) => {
+    const ratio = times(rate(r), rate(runs[0]));
+    return ratio === 'n/a' ? '' : ` (${ratio})`;
+  };
   return hBarChart({
-    title: `Throughput, ${unit}`,
+    title: `Throughput, ${reads ? 'rows/s' : 'points/s'}`,
     bars: runs.map((r) => ({
       label: r.label,
       value: rate(r),
-      note: `${grouped(rate(r))} ${reads ? 'rows/s' : 'pts/s'}${rate(runs[0]) > 0 ? ` (${fixed(rate(r) / rate(runs[0]), 2)}x)` : ''}`,
+      note: `${grouped(rate(r))} ${reads ? 'rows/s' : 'pts/s'}${vsFirst(r)}`,
     })),
   });
 }
