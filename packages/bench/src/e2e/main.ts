@@ -3,7 +3,7 @@ import { ConfigError, describePlan, helpText, resolveConfig } from '../config/re
 import { readQueryFile, type QueryFileEntry } from '../config/query-file.js';
 import { compareTable, formatReport, resultLine, statementShape } from '../report/format.js';
 import { RESULTS_DATABASE, persistResults } from '../report/persist.js';
-import { makeOutDir, writeResults } from '../report/write-results.js';
+import { outDirReady, writeResults } from '../report/write-results.js';
 import { collectEnvironment } from '../run/environment.js';
 import { runQueryFileEntry } from '../run/query-file.js';
 import { describeError } from '../run/run-error.js';
@@ -45,12 +45,7 @@ async function main(): Promise<number> {
     console.log(describePlan(config));
     return 0;
   }
-  try {
-    if (config.out !== undefined) makeOutDir(config.out); // before the run, which would be lost for want of it
-  } catch (e) {
-    console.error(`iotdb-bench: --out: ${(e as Error).message}`);
-    return 2;
-  }
+  if (config.out !== undefined && !outDirReady(config.out, 'iotdb-bench')) return 2;
   let queryFile: QueryFileEntry[] | undefined;
   try {
     const model = config.model === 'table' ? 'table' : 'tree';

@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { Session, TableSession, type BaseSession } from '@iotdb/client';
 import { fixed, times } from '../report/numbers.js';
 import { textTable } from '../report/table.js';
-import { makeOutDir } from '../report/write-results.js';
+import { outDirReady } from '../report/write-results.js';
 import { runJavaQuery, type FailedPass, type ReadPass } from '../run/java-query.js';
 import { readAsBatches, readAsColumns, readAsRows } from '../run/read-pass.js';
 import { RunError } from '../run/run-error.js';
@@ -47,12 +47,7 @@ export async function readCompareCommand(args: readonly string[]): Promise<numbe
     console.error(`iotdb-bench read-compare: ${(e as Error).message}\n${USAGE}`);
     return 2;
   }
-  try {
-    if (o.out !== undefined) makeOutDir(dirname(o.out)); // before the rounds, which would be lost for want of it
-  } catch (e) {
-    console.error(`iotdb-bench read-compare: --out: ${(e as Error).message}`);
-    return 2;
-  }
+  if (o.out !== undefined && !outDirReady(dirname(o.out), 'iotdb-bench read-compare')) return 2;
   const session: BaseSession =
     o.database === undefined
       ? new Session({ host: o.host, port: o.port })

@@ -2,7 +2,14 @@
 import type { ClientActivity, RunResult } from '../types.js';
 import { fixed, grouped, millis, span, times } from './numbers.js';
 import { MATRIX_HEADERS, matrixRows } from './latency-matrix.js';
-import { UNCORRECTED_PREFIX, mainOperation, onlyReads, resultFields, rowsRead } from './result-fields.js';
+import {
+  UNCORRECTED_PREFIX,
+  cpuPerMillion,
+  mainOperation,
+  onlyReads,
+  resultFields,
+  rowsRead,
+} from './result-fields.js';
 import { textTable } from './table.js';
 
 const MAX_ERRORS = 5;
@@ -64,14 +71,13 @@ export function formatReport(r: RunResult): string {
  * query-file statement, queries without ingestion), where points would all be 0.
  */
 function volumeLines(r: RunResult): string[] {
-  const cpu = `client CPU   ${fixed(r.clientCpuS, 2)} s`;
+  const perMillion = cpuPerMillion(r);
+  const cpu =
+    `client CPU   ${fixed(r.clientCpuS, 2)} s` +
+    (perMillion === null ? '' : ` (${fixed(perMillion.seconds, 3)} s per million ${perMillion.of})`);
   const ops = `${fixed(r.opsPerS, 1)} ops/s`;
   if (!onlyReads(r))
-    return [
-      `points       ${grouped(r.points)}`,
-      `throughput   ${grouped(r.pointsPerS)} points/s, ${ops}`,
-      `${cpu} (${fixed(r.clientCpuSPerMpts, 3)} s per million points)`,
-    ];
+    return [`points       ${grouped(r.points)}`, `throughput   ${grouped(r.pointsPerS)} points/s, ${ops}`, cpu];
   const rows = rowsRead(r, 'rows');
   // reading nothing is quick and measures nothing: most often a name that is not there
   const nothing = r.queryFile
@@ -81,7 +87,7 @@ function volumeLines(r: RunResult): string[] {
     `rows read    ${grouped(rows)}`,
     ...(rows === 0 && r.okOps > 0 ? [nothing] : []),
     `throughput   ${grouped(rowsRead(r, 'rowsPerS'))} rows/s, ${ops}`,
-    rows > 0 ? `${cpu} (${fixed((r.clientCpuS * 1e6) / rows, 3)} s per million rows)` : cpu,
+    cpu,
   ];
 }
 

@@ -9,7 +9,7 @@ import { lineChart } from './chart-line.js';
 import { fixed, grouped, millis, times } from './numbers.js';
 import { QUERY_HEADERS, queryRows } from './format.js';
 import { MATRIX_HEADERS, matrixRows } from './latency-matrix.js';
-import { mainOperation, onlyReads, rowsRead } from './result-fields.js';
+import { cpuPerMillion, mainOperation, onlyReads, rowsRead } from './result-fields.js';
 import { esc } from './svg.js';
 
 const STYLE = `
@@ -117,7 +117,13 @@ function summaryTable(runs: RunResult[]): string {
         return l === undefined ? '-' : `${millis(l.p50)} / ${millis(l.p99)}`;
       },
     ],
-    ['client CPU s / M points', (r) => fixed(r.clientCpuSPerMpts, 3)],
+    [
+      'client CPU s per million',
+      (r) => {
+        const c = cpuPerMillion(r);
+        return c === null ? '-' : `${fixed(c.seconds, 3)} / M ${c.of}`;
+      },
+    ],
     ['peak RSS, MB', (r) => fixed(r.peakRssMb, 1)],
     ['verify', verifyCell],
     ['client retries / failed connects', (r) => (r.client ? `${r.client.retries} / ${r.client.connectFailures}` : '-')],

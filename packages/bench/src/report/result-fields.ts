@@ -56,6 +56,16 @@ export const onlyReads = (r: RunResult): boolean =>
 export const rowsRead = (r: RunResult, of: 'rows' | 'rowsPerS'): number =>
   Object.values(r.queries ?? {}).reduce((n, q) => n + q[of], 0);
 
+/**
+ * The client's CPU seconds per million points written, or per million rows read for a run that only read (its
+ * points are 0); null when such a run read no rows.
+ */
+export function cpuPerMillion(r: RunResult): { seconds: number; of: 'points' | 'rows' } | null {
+  if (!onlyReads(r)) return { seconds: r.clientCpuSPerMpts, of: 'points' };
+  const rows = rowsRead(r, 'rows');
+  return rows > 0 ? { seconds: (r.clientCpuS * 1e6) / rows, of: 'rows' } : null;
+}
+
 const FIELDS: readonly Field[] = [
   ['label', (r) => token(r.label)],
   ['model', (r) => token(r.config.model)],

@@ -107,6 +107,7 @@ describe('writeResults', () => {
     expect(html).toContain('latency percentiles per operation'); // percentile bars
     expect(html).toContain('insertTablet: 1,000 operations'); // histogram
     expect(html).toContain('Throughput, points/s'); // comparison bars
+    expect(html).toMatch(/<td class="l">client CPU s per million<\/td>(<td>\d+\.\d{3} \/ M points<\/td>){2}/);
     expect(html).toContain('insertRecords, &lt;slow&gt;');
     expect(html).not.toContain('<slow>');
     for (const label of ['insertTablet', 'java']) expect(html).toContain(`<th>${label}</th>`);
@@ -124,14 +125,20 @@ describe('writeResults', () => {
         latency: { [label]: latency },
         queries: { [label]: { ops: 10, failed: 0, rows, rowsPerS: rows / 5, latency } },
         queryFile: { sql: 'SELECT 1', concurrency: 1, repetitions: 10, line: 1 },
+        clientCpuS: 0.5,
+        clientCpuSPerMpts: 0,
       });
     const html = readFileSync(
-      writeResults(tempDir(), [statement('all', 1_000_000), statement('one', 500)]).html,
+      writeResults(tempDir(), [statement('all', 1_000_000), statement('one', 500), statement('none', 0)]).html,
       'utf8',
     );
     expect(html).toContain('Throughput, rows/s');
     expect(html).toContain('200,000 rows/s');
-    expect(html).toMatch(/<td class="l">rows read<\/td><td>1,000,000<\/td><td>500<\/td>/);
+    expect(html).toMatch(/<td class="l">rows read<\/td><td>1,000,000<\/td><td>500<\/td><td>0<\/td>/);
+    // the client's CPU per million rows read, as the console gives it (per million points would be 0, nothing written)
+    expect(html).toMatch(
+      /<td class="l">client CPU s per million<\/td><td>0\.500 \/ M rows<\/td><td>1000\.000 \/ M rows<\/td><td>-<\/td>/,
+    );
     expect(html).toMatch(/<td class="l">model \/ method<\/td><td>tree \/ -<\/td>/);
     expect(html).not.toContain('points/s over the run');
     expect(html).not.toContain('Throughput, points/s');

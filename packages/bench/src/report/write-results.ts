@@ -33,6 +33,21 @@ export function writeResults(
 }
 
 /**
+ * Makes --out's directory before a run, whose results would be lost for want of it; false, said on stderr
+ * (`<command>: --out: <why>`), when it cannot be made or written into.
+ */
+export function outDirReady(dir: string, command: string): boolean {
+  try {
+    makeOutDir(dir);
+    return true;
+  } catch (e) {
+    if (!(e instanceof RunError)) throw e;
+    console.error(`${command}: --out: ${e.message}`);
+    return false;
+  }
+}
+
+/**
  * Makes `dir` and its missing parents, or finds it there, writable; throws why not (`<dir>: cannot make it
  * (ENOENT)`). Parent by parent: Node's `mkdirSync(dir, { recursive: true })` never returns for a path under /proc.
  */
