@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The Java client's own codec speed (no server): IoTDB's Session.genTSInsertTabletReq + Thrift
-# serialization, and TsBlockSerde.deserialize, on the anchor tablet/block. Prints CODEC lines.
+# serialization, TsBlockSerde.deserialize, and the same block read row by row through SessionDataSet, on the
+# anchor tablet/block. Prints CODEC lines.
 # A copy of the Java anchor (Codec.java) so that `pnpm bench` can run it beside ours in one run.
 #   packages/bench/java/codec.sh [seconds=5]
 set -euo pipefail

@@ -4,7 +4,12 @@ import { fileURLToPath } from 'node:url';
 /** The Java client's codec rates from java/codec.sh (points/s), or null when Java is not on the machine. */
 export interface JavaCodecRates {
   encodePointsPerS: number;
+  /** TsBlockSerde.deserialize, then every value read from its columns */
   decodePointsPerS: number;
+  /** the block through SessionDataSet.iterator(), every value by its typed getter */
+  rowGettersPointsPerS: number;
+  /** the block through SessionDataSet.next(), every value of each RowRecord */
+  rowRecordsPointsPerS: number;
 }
 
 /** java/ ships in this package beside dist/, so the installed `iotdb-bench-micro` finds it too. */
@@ -49,5 +54,10 @@ export function runJavaCodec(seconds: number): JavaCodecRates | null {
     if (!m) throw new Error(`java/codec.sh printed no ${name} line:\n${out}`);
     return Number(m[1]);
   };
-  return { encodePointsPerS: rate('encode_tablet_500x50'), decodePointsPerS: rate('decode_tsblock_5000x50') };
+  return {
+    encodePointsPerS: rate('encode_tablet_500x50'),
+    decodePointsPerS: rate('decode_tsblock_5000x50'),
+    rowGettersPointsPerS: rate('rows_getters_5000x50'),
+    rowRecordsPointsPerS: rate('rows_records_5000x50'),
+  };
 }
