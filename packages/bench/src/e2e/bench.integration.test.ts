@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +14,7 @@ import { QUERY_KINDS } from '../workload/operations.js';
 
 /** Runs the built CLI (pnpm test builds first) against the suite's server. */
 const cli = fileURLToPath(new URL('../../dist/e2e/main.js', import.meta.url));
-const { host, port } = inject('iotdb');
+const { host, port, control } = inject('iotdb');
 const run = promisify(execFile);
 /** The environment without the server the suite was given: the CLI picks its server from its flags alone. */
 const { IOTDB_HOST: _host, IOTDB_PORT: _port, NODE_URLS: _urls, ...noServerEnv } = process.env;
@@ -182,6 +182,39 @@ describe('iotdb-bench against a real server', () => {
     expect(all.map((p) => p.rows)).toEqual([303, 303, 303, 303]); // 3 devices x (2 x 50 rows + the warm-up row)
     expect(new Set(all.map((p) => p.points)).size).toBe(1); // the same values, nulls skipped alike
   });
+
+  it.runIf(control !== null)(
+    "read-compare with --server-pid: the server's CPU per value read, and the most a reader can read beside it",
+    async () => {
+      const out = join(mkdtempSync(join(tmpdir(), 'iotdb-bench-read-')), 'read.json');
+      await bench(...'--database it_bench_srv --devices 2 --sensors 10 --batch-size 500 --loop 20'.split(' '));
+      const runDir = join(control!.dir, 'run');
+      const pids = readdirSync(runDir)
+        .filter((f) => /^(datanode\d*|confignode)\.pid$/.test(f))
+        .map((f) => readFileSync(join(runDir, f), 'utf8').trim());
+      const sql = 'SELECT * FROM root.it_bench_srv.** ALIGN BY DEVICE';
+      const args = ['--host', host, '--port', String(port), '--sql', sql, '--rounds', '1', '--out', out];
+      const { stdout } = await run('node', [cli, 'read-compare', ...args, '--server-pid', pids.join(',')], {
+        timeout: 120_000,
+      });
+      expect(stdout).toMatch(/server CPU s\/M values +at most on \d+ cores +vs Java$/m);
+      expect(stdout).toMatch(/^The server (used \d+\.\d{3} s of CPU per million values|'s processes used no CPU)/m);
+      const { passes } = JSON.parse(readFileSync(out, 'utf8')) as Record<
+        'passes',
+        Record<string, { serverCpuSPerMpts?: number }[]>
+      >;
+      for (const reader of ['rows', 'columns', 'batches', 'java'])
+        expect(passes[reader][0].serverCpuSPerMpts).toBeGreaterThanOrEqual(0);
+      // 40,000 rows x 10 values: the server spends CPU on them, which the clock sees over the four reads
+      expect(Object.values(passes).some((p) => p[0].serverCpuSPerMpts! > 0)).toBe(true);
+      const bad = await run('node', [cli, 'read-compare', ...args, '--server-pid', String(2 ** 30)]).then(
+        () => expect.fail('no such process'),
+        (e: unknown) => e as { code: number; stderr: string },
+      );
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toMatch(/^iotdb-bench read-compare: --server-pid 1073741824: no such process here/);
+    },
+  );
 
   it('read-compare refuses a statement that reads no values, before the rounds (no NaN ratios)', async () => {
     const sql = 'SELECT * FROM root.it_bench_nothing.** ALIGN BY DEVICE';

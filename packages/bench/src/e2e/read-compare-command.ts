@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { dirname } from 'node:path';
 import { Session, TableSession, type BaseSession } from '@iotdb/client';
 import { fixed, times } from '../report/numbers.js';
@@ -7,9 +8,10 @@ import { outDirReady } from '../report/write-results.js';
 import { runJavaQuery, type FailedPass, type ReadPass } from '../run/java-query.js';
 import { readAsBatches, readAsColumns, readAsRows } from '../run/read-pass.js';
 import { RunError } from '../run/run-error.js';
+import { ServerCpu } from '../run/server-cpu.js';
 
 const USAGE =
-  'usage: iotdb-bench read-compare [--host H] [--port P] [--sql SQL] [--database DB (table model)] [--fetch-size N] [--rounds N] [--out FILE.json]';
+  'usage: iotdb-bench read-compare [--host H] [--port P] [--sql SQL] [--database DB (table model)] [--fetch-size N] [--rounds N] [--out FILE.json] [--server-pid PID[,PID...]]';
 const DEFAULT_SQL = 'SELECT * FROM root.bench.** ALIGN BY DEVICE';
 
 interface Options {
@@ -20,7 +22,12 @@ interface Options {
   fetchSize: number;
   rounds: number;
   out: string | undefined;
+  /** the server's processes on this machine, whose CPU per value read bounds every reader on shared cores */
+  serverPids: number[] | undefined;
 }
+
+/** A pass, with the server's CPU per million values read when --server-pid is given. */
+type Pass = ReadPass & { serverCpuSPerMpts?: number };
 
 /** The readers compared, in the order each round runs them; Java's is the baseline. */
 const READERS = [
@@ -30,7 +37,7 @@ const READERS = [
   { key: 'java', name: 'Java: SessionDataSet iterator' },
 ] as const;
 type ReaderKey = (typeof READERS)[number]['key'];
-type Passes = Record<ReaderKey, ReadPass[]>;
+export type Passes = Record<ReaderKey, Pass[]>;
 
 /**
  * `iotdb-bench read-compare`: one statement read in the same run by our rows (`for await`, every value),
@@ -48,16 +55,27 @@ export async function readCompareCommand(args: readonly string[]): Promise<numbe
     return 2;
   }
   if (o.out !== undefined && !outDirReady(dirname(o.out), 'iotdb-bench read-compare')) return 2;
+  let serverCpu: ServerCpu | undefined;
+  try {
+    serverCpu = o.serverPids && new ServerCpu(o.serverPids);
+  } catch (e) {
+    console.error(`iotdb-bench read-compare: ${(e as Error).message}`);
+    return 2;
+  }
   const session: BaseSession =
     o.database === undefined
       ? new Session({ host: o.host, port: o.port })
       : new TableSession({ host: o.host, port: o.port, database: o.database });
   await session.open();
-  const read: Record<ReaderKey, () => Promise<ReadPass>> = {
-    rows: () => readAsRows(session, o.sql, o.fetchSize),
-    columns: () => readAsColumns(session, o.sql, o.fetchSize),
-    batches: () => readAsBatches(session, o.sql, o.fetchSize),
-    java: () => Promise.resolve(javaPass(runJavaQuery({ ...o, reps: 2 }).at(-1)!)), // a child process, run to its end
+  const read: Record<ReaderKey, () => Promise<Pass>> = {
+    rows: () => withServerCpu(serverCpu, 1, () => readAsRows(session, o.sql, o.fetchSize)),
+    columns: () => withServerCpu(serverCpu, 1, () => readAsColumns(session, o.sql, o.fetchSize)),
+    batches: () => withServerCpu(serverCpu, 1, () => readAsBatches(session, o.sql, o.fetchSize)),
+    // a child process, run to its end: its first read warms its JVM up, the second is timed
+    java: () =>
+      withServerCpu(serverCpu, JAVA_READS, () =>
+        Promise.resolve(javaPass(runJavaQuery({ ...o, reps: JAVA_READS }).at(-1)!)),
+      ),
   };
   const passes: Passes = { rows: [], columns: [], batches: [], java: [] };
   try {
@@ -76,7 +94,7 @@ export async function readCompareCommand(args: readonly string[]): Promise<numbe
   }
   const all = READERS.flatMap(({ key }) => passes[key]);
   const differ = all.find((p) => p.rows !== all[0].rows || p.points !== all[0].points);
-  console.log(summary(o, passes));
+  console.log(summary(o, passes, availableParallelism()));
   if (o.out !== undefined) writeFileSync(o.out, `${JSON.stringify({ options: o, passes }, null, 2)}\n`);
   if (differ !== undefined) {
     console.error(
@@ -85,6 +103,20 @@ export async function readCompareCommand(args: readonly string[]): Promise<numbe
     return 1;
   }
   return 0;
+}
+
+/** Reads the Java child makes of the statement: a warm-up, then the one counted. */
+const JAVA_READS = 2;
+
+/**
+ * `read`, with the server's CPU per million values over it when the server's processes are known. `reads`: how
+ * many reads of the statement `read` makes (the server serves each alike; the pass counts one).
+ */
+async function withServerCpu(cpu: ServerCpu | undefined, reads: number, read: () => Promise<ReadPass>): Promise<Pass> {
+  if (cpu === undefined) return read();
+  const before = cpu.seconds();
+  const p = await read();
+  return { ...p, serverCpuSPerMpts: (cpu.seconds() - before) / reads / (p.points / 1e6) };
 }
 
 function parseOptions(args: readonly string[]): Options {
@@ -96,15 +128,12 @@ function parseOptions(args: readonly string[]): Options {
     fetchSize: 5000,
     rounds: 3,
     out: undefined,
+    serverPids: undefined,
   };
   for (let i = 0; i < args.length; i += 2) {
     const [flag, value] = [args[i], args[i + 1]];
     if (value === undefined) throw new Error(`${flag} needs a value`);
-    const count = () => {
-      const n = Number(value);
-      if (!Number.isSafeInteger(n) || n < 1) throw new Error(`${flag} needs an integer >= 1, got ${value}`);
-      return n;
-    };
+    const count = () => positive(flag, value);
     if (flag === '--host') o.host = value;
     else if (flag === '--port') o.port = count();
     else if (flag === '--sql') o.sql = value;
@@ -112,9 +141,16 @@ function parseOptions(args: readonly string[]): Options {
     else if (flag === '--fetch-size') o.fetchSize = count();
     else if (flag === '--rounds') o.rounds = count();
     else if (flag === '--out') o.out = value;
+    else if (flag === '--server-pid') o.serverPids = value.split(',').map((pid) => positive(flag, pid));
     else throw new Error(`unknown option ${flag}`);
   }
   return o;
+}
+
+function positive(flag: string, value: string): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < 1) throw new Error(`${flag} needs an integer >= 1, got ${value}`);
+  return n;
 }
 
 /** The Java client's read, or the end of the comparison when the server refused it. */
@@ -131,14 +167,26 @@ function roundLine(round: number, p: Passes): string {
   return `round ${round}: ${rates} values/s (${last.rows} rows, ${last.points} values)`;
 }
 
+const orDash = (n: number) => (Number.isFinite(n) ? fixed(n, 2) : '-');
+
 function median(values: readonly number[]): number {
   const s = [...values].sort((a, b) => a - b);
   return s.length % 2 === 1 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 }
 
-function summary(o: Options, p: Passes): string {
+/**
+ * The comparison's table: each reader's rate per round, median and ratio to Java's, its client CPU per value;
+ * with the server's CPU per value (--server-pid), also the most each reader could read on the `cores` the
+ * server and the reader share, cores / (server's + reader's CPU per value), and the most a reader that cost no
+ * CPU could: what the server alone allows here.
+ */
+export function summary(o: Pick<Options, 'sql' | 'fetchSize' | 'rounds'>, p: Passes, cores: number): string {
   const med = (k: ReaderKey) => median(p[k].map((x) => x.pointsPerS));
   const cpu = (k: ReaderKey) => median(p[k].map((x) => x.cpuSPerMpts));
+  const server = (k: ReaderKey) => median(p[k].map((x) => x.serverCpuSPerMpts ?? NaN));
+  const withServer = READERS.every(({ key }) => p[key].every((x) => x.serverCpuSPerMpts !== undefined));
+  // no bound from a reader or server that used no CPU the clock could see (under a tick, on a tiny result)
+  const bound = (k: ReaderKey) => (server(k) + cpu(k) > 0 ? (cores / (server(k) + cpu(k))) * 1e6 : NaN);
   const row = ({ key, name }: (typeof READERS)[number]) => [
     name,
     p[key].map((x) => fixed(x.pointsPerS / 1e6, 2)).join(', '),
@@ -146,12 +194,26 @@ function summary(o: Options, p: Passes): string {
     times(med(key), med('java')),
     fixed(cpu(key), 3),
     times(cpu(key), cpu('java')),
+    ...(withServer ? [fixed(server(key), 3), orDash(bound(key) / 1e6), times(bound(key), med('java'))] : []),
   ];
-  return [
+  const headers = ['reader', 'M values/s per round', 'median', 'vs Java', 'client CPU s/M values', 'vs Java'];
+  const lines = [
     `${o.sql} (fetch size ${o.fetchSize}), ${o.rounds} rounds:`,
     textTable(
-      ['reader', 'M values/s per round', 'median', 'vs Java', 'client CPU s/M values', 'vs Java'],
+      withServer ? [...headers, 'server CPU s/M values', `at most on ${cores} cores`, 'vs Java'] : headers,
       READERS.map(row),
     ),
-  ].join('\n');
+  ];
+  if (withServer) {
+    const serverAll = median(READERS.flatMap(({ key }) => p[key].map((x) => x.serverCpuSPerMpts!)));
+    const free = (cores / serverAll) * 1e6;
+    if (serverAll === 0) lines.push(`The server's processes used no CPU the clock could see (under a tick a read).`);
+    else
+      lines.push(
+        `The server used ${fixed(serverAll, 3)} s of CPU per million values (median of every read); on ${cores} cores ` +
+          `shared with it, a reader that cost no CPU could read at most ${fixed(free / 1e6, 2)} M values/s, ` +
+          `${times(free, med('java'))} the Java reader's median.`,
+      );
+  }
+  return lines.join('\n');
 }

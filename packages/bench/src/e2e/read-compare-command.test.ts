@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { summary, type Passes } from './read-compare-command.js';
+
+const pass = (mValuesPerS: number, cpuSPerMpts: number, serverCpuSPerMpts?: number) => ({
+  rows: 1000,
+  points: 1_000_000,
+  wallS: 1 / mValuesPerS,
+  pointsPerS: mValuesPerS * 1e6,
+  cpuSPerMpts,
+  ...(serverCpuSPerMpts === undefined ? {} : { serverCpuSPerMpts }),
+});
+const options = { sql: 'SELECT * FROM root.bench.** ALIGN BY DEVICE', fetchSize: 5000, rounds: 1 };
+
+describe('read-compare summary', () => {
+  it('gives each reader its rate and client CPU against the Java reader', () => {
+    const passes: Passes = {
+      rows: [pass(8, 0.04)],
+      columns: [pass(7, 0.05)],
+      batches: [pass(9, 0.02)],
+      java: [pass(6, 0.12)],
+    };
+    const text = summary(options, passes, 2);
+    expect(text).toMatch(/ours: rows \(for await\) +8\.00 +8\.00 +1\.33x +0\.040 +0\.33x$/m);
+    expect(text).toMatch(/Java: SessionDataSet iterator +6\.00 +6\.00 +1\.00x +0\.120 +1\.00x$/m);
+    expect(text).not.toMatch(/server CPU/);
+  });
+
+  it("with the server's CPU per value, bounds each reader on the shared cores, and a reader that costs nothing", () => {
+    const passes: Passes = {
+      rows: [pass(8, 0.04, 0.16)],
+      columns: [pass(7, 0.05, 0.16)],
+      batches: [pass(9, 0.02, 0.16)],
+      java: [pass(6, 0.12, 0.16)],
+    };
+    const text = summary(options, passes, 2);
+    expect(text).toMatch(/server CPU s\/M values +at most on 2 cores +vs Java$/m);
+    // 2 cores / (0.16 + 0.04 s per M values) = 10 M values/s, 1.67x Java's 6
+    expect(text).toMatch(/ours: rows \(for await\) .* 0\.33x +0\.160 +10\.00 +1\.67x$/m);
+    // Java's own bound: 2 / (0.16 + 0.12) = 7.14
+    expect(text).toMatch(/Java: SessionDataSet iterator .* 1\.00x +0\.160 +7\.14 +1\.19x$/m);
+    expect(text).toContain(
+      'The server used 0.160 s of CPU per million values (median of every read); on 2 cores shared with it, ' +
+        "a reader that cost no CPU could read at most 12.50 M values/s, 2.08x the Java reader's median.",
+    );
+  });
+
+  it('gives no bound where the clock saw no CPU (a read under a clock tick)', () => {
+    const passes: Passes = {
+      rows: [pass(8, 0, 0)],
+      columns: [pass(7, 0.05, 0)],
+      batches: [pass(9, 0.02, 0)],
+      java: [pass(6, 0.12, 0)],
+    };
+    const text = summary(options, passes, 2);
+    expect(text).toMatch(/ours: rows \(for await\) .* 0\.000 +- +n\/a$/m);
+    expect(text).toMatch(/ours: columns \(toColumnar\) .* 0\.000 +40\.00 +6\.67x$/m);
+    expect(text).toContain("The server's processes used no CPU the clock could see (under a tick a read).");
+    expect(text).not.toMatch(/Infinity|NaN/);
+  });
+});
