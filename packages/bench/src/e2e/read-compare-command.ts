@@ -206,14 +206,14 @@ export function summary(o: Pick<Options, 'sql' | 'fetchSize' | 'rounds'>, p: Pas
   ];
   if (withServer) {
     const serverAll = median(READERS.flatMap(({ key }) => p[key].map((x) => x.serverCpuSPerMpts!)));
-    const free = (cores / serverAll) * 1e6;
-    if (serverAll === 0) lines.push(`The server's processes used no CPU the clock could see (under a tick a read).`);
-    else
-      lines.push(
-        `The server used ${fixed(serverAll, 3)} s of CPU per million values (median of every read); on ${cores} cores ` +
-          `shared with it, a reader that cost no CPU could read at most ${fixed(free / 1e6, 2)} M values/s, ` +
-          `${times(free, med('java'))} the Java reader's median.`,
-      );
+    const free = (cores / serverAll) * 1e6; // what the server alone allows
+    lines.push(
+      serverAll === 0
+        ? `The server's processes used no CPU the clock could see (under a tick a read).`
+        : `The server used ${fixed(serverAll, 3)} s of CPU per million values (median of every read); on ${cores} ` +
+            `cores shared with it, a reader that cost no CPU could read at most ${fixed(free / 1e6, 2)} M values/s, ` +
+            `${times(free, med('java'))} the Java reader's median.`,
+    );
   }
   return lines.join('\n');
 }
