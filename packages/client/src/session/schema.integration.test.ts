@@ -212,12 +212,19 @@ describe('string records and records of one device', () => {
       values: ['42', "'hi'"],
     });
     await s.insertStringRecords([
-      { deviceId: `${DB}.str`, timestamp: 2, measurements: ['n'], values: ['43'] },
+      { deviceId: `${DB}.str`, timestamp: 2, measurements: ['n', 't'], values: ['43', "'ho'"] },
       { deviceId: `${DB}.str2`, timestamp: 1, measurements: ['n'], values: ['1.5'] },
     ]);
     const shown = await rows(`SHOW TIMESERIES ${DB}.str*.*`);
     expect(shown.length).toBe(3);
-    expect(await count(`${DB}.str`)).toBe(3);
+    expect(await count(`${DB}.str`)).toBe(4);
+    // each value under its own measurement, as written
+    const back = await rows(`SELECT n, t FROM ${DB}.str`);
+    expect(back.map((r) => [Number(r.Time), Number(r[`${DB}.str.n`]), r[`${DB}.str.t`]])).toEqual([
+      [1, 42, 'hi'],
+      [2, 43, 'ho'],
+    ]);
+    expect((await rows(`SELECT n FROM ${DB}.str2`)).map((r) => r[`${DB}.str2.n`])).toEqual([1.5]);
   });
 
   it('insertRecordsOfOneDevice and the aligned variant: unsorted rows land at their own times', async () => {

@@ -14,6 +14,7 @@ import {
   type TimeseriesSpec,
 } from '../sql/schema-statements.js';
 import type { CallOptions, QueryOptions, StatementOptions } from './base-session.js';
+import type { NodeSession } from './node-session.js';
 import type { SessionOptions } from './options.js';
 import type { SessionDataSet } from './session-data-set.js';
 import { TreeWriteSession } from './tree-writes.js';
@@ -77,11 +78,7 @@ export class Session extends TreeWriteSession {
           paths: ps,
           startTime: start,
           endTime: end,
-          statementId: ns.statementId,
-          fetchSize: q.fetchSize,
-          timeout: q.timeoutMs,
-          enableRedirectQuery: false,
-          legalPathNodes: false,
+          ...pathQueryFields(ns, q),
         },
         q.call,
       ),
@@ -99,11 +96,7 @@ export class Session extends TreeWriteSession {
           sessionId: ns.sessionId,
           paths: ps,
           time,
-          statementId: ns.statementId,
-          fetchSize: q.fetchSize,
-          timeout: q.timeoutMs,
-          enableRedirectQuery: false,
-          legalPathNodes: false,
+          ...pathQueryFields(ns, q),
         },
         q.call,
       ),
@@ -134,11 +127,7 @@ export class Session extends TreeWriteSession {
           db: database,
           deviceId,
           sensors: measurements,
-          statementId: ns.statementId,
-          fetchSize: q.fetchSize,
-          timeout: q.timeoutMs,
-          enableRedirectQuery: false,
-          legalPathNodes: false,
+          ...pathQueryFields(ns, q),
         },
         q.call,
       ),
@@ -265,6 +254,17 @@ export class Session extends TreeWriteSession {
     checkTimestamp(field, time);
     return time;
   }
+}
+
+/** What the path queries (raw data, last, last of one device) send alike after their own fields. */
+function pathQueryFields(ns: NodeSession, q: { fetchSize: number; timeoutMs: number }) {
+  return {
+    statementId: ns.statementId,
+    fetchSize: q.fetchSize,
+    timeout: q.timeoutMs,
+    enableRedirectQuery: false,
+    legalPathNodes: false,
+  };
 }
 
 function pathList(paths: readonly string[]): string[] {

@@ -86,15 +86,7 @@ export abstract class TreeWriteSession extends BaseSession {
     this.checkOpen();
     const r = encodeRecord(record, 'record', this.timestampPrecision);
     if (r.measurements.length === 0) return; // every value is null: nothing to write (Java skips it too)
-    const send = (ns: NodeSession) =>
-      ns.connection.call('insertRecord', {
-        sessionId: ns.sessionId,
-        prefixPath: r.deviceId,
-        measurements: r.measurements,
-        values: r.values,
-        timestamp: r.timestamp,
-        isAligned: r.isAligned,
-      });
+    const send = (ns: NodeSession) => ns.connection.call('insertRecord', oneRecordReq(ns, r));
     await this.write(itemPlan('insertRecord', [r], recordDevice, send), opts, [r]);
   }
 
@@ -120,15 +112,7 @@ export abstract class TreeWriteSession extends BaseSession {
     this.checkOpen();
     const r = checkStringRecord(record, 'record', this.timestampPrecision);
     if (r.measurements.length === 0) return; // every value null: nothing to write
-    const send = (ns: NodeSession) =>
-      ns.connection.call('insertStringRecord', {
-        sessionId: ns.sessionId,
-        prefixPath: r.deviceId,
-        measurements: r.measurements,
-        values: r.values,
-        timestamp: r.timestamp,
-        isAligned: r.isAligned,
-      });
+    const send = (ns: NodeSession) => ns.connection.call('insertStringRecord', oneRecordReq(ns, r));
     await this.write(itemPlan('insertStringRecord', [r], stringDevice, send), opts, [r]);
   }
 
@@ -140,14 +124,7 @@ export abstract class TreeWriteSession extends BaseSession {
     const checked = records.map((r, i) => checkStringRecord(r, `records[${i}]`, this.timestampPrecision));
     sameAlignment(checked, 'records');
     const send = (ns: NodeSession, group: readonly CheckedStringRecord[]) =>
-      ns.connection.call('insertStringRecords', {
-        sessionId: ns.sessionId,
-        prefixPaths: group.map((r) => r.deviceId),
-        measurementsList: group.map((r) => r.measurements),
-        valuesList: group.map((r) => r.values),
-        timestamps: group.map((r) => r.timestamp),
-        isAligned: group[0].isAligned,
-      });
+      ns.connection.call('insertStringRecords', recordsReq(ns, group));
     const plan = recordPlan('insertStringRecords', checked, stringDevice, send);
     if (plan !== null) await this.write(plan, opts, checked);
   }
@@ -275,7 +252,7 @@ export abstract class TreeWriteSession extends BaseSession {
   ): Promise<TSStatus> {
     return ns.connection.call(method, (w, compact) =>
       compact
-        ? writeValueCompact(w, RECORDS_REQ, recordsReq(ns, group))
+        ? writeValueCompact(w, RECORDS_REQ, recordsReq(ns, group) satisfies TSInsertRecordsReq)
         : writeInsertRecordsReq(w, ns.sessionId, group, group[0]?.isAligned ?? false),
     );
   }
@@ -294,7 +271,8 @@ export interface OneDeviceOptions extends CallOptions {
 }
 const recordDevice = (r: EncodedRecord) => r.deviceId;
 
-function recordsReq(ns: NodeSession, group: readonly EncodedRecord[]): TSInsertRecordsReq {
+/** Records of any devices in one request: typed values (bytes) or strings alike. */
+function recordsReq<V>(ns: NodeSession, group: readonly RecordOf<V>[]) {
   return {
     sessionId: ns.sessionId,
     prefixPaths: group.map((r) => r.deviceId),
@@ -302,5 +280,20 @@ function recordsReq(ns: NodeSession, group: readonly EncodedRecord[]): TSInsertR
     valuesList: group.map((r) => r.values),
     timestamps: group.map((r) => r.timestamp),
     isAligned: group[0]?.isAligned ?? false,
+  };
+}
+
+/** A record checked for the wire, its values typed (bytes) or strings. */
+type RecordOf<V> = Pick<EncodedRecord, 'deviceId' | 'measurements' | 'timestamp' | 'isAligned'> & { values: V };
+
+/** The request of one record: typed values (bytes) or strings alike. */
+function oneRecordReq<V>(ns: NodeSession, r: RecordOf<V>) {
+  return {
+    sessionId: ns.sessionId,
+    prefixPath: r.deviceId,
+    measurements: r.measurements,
+    values: r.values,
+    timestamp: r.timestamp,
+    isAligned: r.isAligned,
   };
 }
