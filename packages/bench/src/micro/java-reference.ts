@@ -6,10 +6,12 @@ export interface JavaCodecRates {
   encodePointsPerS: number;
   /** TsBlockSerde.deserialize, then every value read from its columns */
   decodePointsPerS: number;
-  /** the block through SessionDataSet.iterator(), every value by its typed getter */
-  rowGettersPointsPerS: number;
-  /** the block through SessionDataSet.next(), every value of each RowRecord */
-  rowRecordsPointsPerS: number;
+  /** the block through SessionDataSet.iterator(), every value by its typed getter (null: not measured, see rowsUnavailable) */
+  rowGettersPointsPerS: number | null;
+  /** the block through SessionDataSet.next(), every value of each RowRecord (null: not measured) */
+  rowRecordsPointsPerS: number | null;
+  /** why the Java row iterator was not measured (its session internals failed), if it was not */
+  rowsUnavailable?: string;
 }
 
 /** java/ ships in this package beside dist/, so the installed `iotdb-bench-micro` finds it too. */
@@ -49,15 +51,26 @@ export function runJavaCodec(seconds: number): JavaCodecRates | null {
     console.log(`java/codec.sh failed: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
     return null;
   }
-  const rate = (name: string): number => {
+  return codecRates(out);
+}
+
+/** The rates in codec.sh's CODEC lines; the row iterator's are null when it printed `rows_unavailable` instead. */
+export function codecRates(out: string): JavaCodecRates {
+  const optionalRate = (name: string): number | null => {
     const m = new RegExp(`CODEC ${name} points_per_s=(\\d+)`).exec(out);
-    if (!m) throw new Error(`java/codec.sh printed no ${name} line:\n${out}`);
-    return Number(m[1]);
+    return m === null ? null : Number(m[1]);
   };
+  const rate = (name: string): number => {
+    const r = optionalRate(name);
+    if (r === null) throw new Error(`java/codec.sh printed no ${name} line:\n${out}`);
+    return r;
+  };
+  const unavailable = /^CODEC rows_unavailable (.*)$/m.exec(out)?.[1];
   return {
     encodePointsPerS: rate('encode_tablet_500x50'),
     decodePointsPerS: rate('decode_tsblock_5000x50'),
-    rowGettersPointsPerS: rate('rows_getters_5000x50'),
-    rowRecordsPointsPerS: rate('rows_records_5000x50'),
+    rowGettersPointsPerS: optionalRate('rows_getters_5000x50'),
+    rowRecordsPointsPerS: optionalRate('rows_records_5000x50'),
+    ...(unavailable === undefined ? {} : { rowsUnavailable: unavailable }),
   };
 }

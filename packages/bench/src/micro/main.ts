@@ -202,16 +202,21 @@ const ratios = java && {
   decode_rows_values: rate('decode 5000x50 TsBlock through the row iterator: row.values') / java.decodePointsPerS,
   decode_rows_getters: rate('decode 5000x50 TsBlock through the row iterator: typed getters') / java.decodePointsPerS,
   // like for like: each client's row iterator over the same block
-  rows_values_vs_java_row_records:
-    rate('decode 5000x50 TsBlock through the row iterator: row.values') / java.rowRecordsPointsPerS,
-  rows_getters_vs_java_getters:
-    rate('decode 5000x50 TsBlock through the row iterator: typed getters') / java.rowGettersPointsPerS,
+  ...(java.rowRecordsPointsPerS !== null && {
+    rows_values_vs_java_row_records:
+      rate('decode 5000x50 TsBlock through the row iterator: row.values') / java.rowRecordsPointsPerS,
+  }),
+  ...(java.rowGettersPointsPerS !== null && {
+    rows_getters_vs_java_getters:
+      rate('decode 5000x50 TsBlock through the row iterator: typed getters') / java.rowGettersPointsPerS,
+  }),
 };
 if (java && ratios) {
-  console.log(
-    `Java: encode ${java.encodePointsPerS} points/s, decode ${java.decodePointsPerS} points/s, ` +
-      `rows by getters ${java.rowGettersPointsPerS} points/s, by RowRecords ${java.rowRecordsPointsPerS} points/s`,
-  );
+  const rows =
+    java.rowGettersPointsPerS === null || java.rowRecordsPointsPerS === null
+      ? `its row iterator not measured (${java.rowsUnavailable ?? 'no figures'})`
+      : `rows by getters ${java.rowGettersPointsPerS} points/s, by RowRecords ${java.rowRecordsPointsPerS} points/s`;
+  console.log(`Java: encode ${java.encodePointsPerS} points/s, decode ${java.decodePointsPerS} points/s, ${rows}`);
   for (const [k, v] of Object.entries(ratios)) console.log(`ours/Java ${k}: ${v.toFixed(2)}x`);
 }
 mkdirSync('bench-results', { recursive: true });
