@@ -12,6 +12,7 @@
 #   iotdb-local.sh stop-node  DIR NODE   stop one node (confignode, datanode, datanode1, ...), keep data
 #   iotdb-local.sh start-node DIR NODE   start that node again on its existing data, wait until writable
 #   iotdb-local.sh status  [DIR]      pids, ports, `show cluster`
+#   iotdb-local.sh pids    [DIR]      the running nodes' pids, comma-separated (iotdb-bench read-compare --server-pid)
 #
 # DIR defaults to /tmp/iotdb-local.  Env knobs (defaults): IOTDB_VERSION=2.0.1-beta DATANODES=1
 # IOTDB_CACHE=~/.cache/iotdb-local CN_HEAP=1g DN_HEAP=2g DN_DIRECT=1024M READY_TIMEOUT=180
@@ -388,6 +389,13 @@ status() {
   return $rc
 }
 
+pids() {
+  local node pid found=()
+  for node in $(all_nodes); do if pid=$(our_pid "$node"); then found+=("$pid"); fi; done
+  [ ${#found[@]} -gt 0 ] || die "no node running in $DIR"
+  (IFS=,; echo "${found[*]}")
+}
+
 case "$CMD" in
   install) install; echo "lib: $LIB" ;;
   start) start ;;
@@ -397,5 +405,6 @@ case "$CMD" in
   start-node) check_node "$NODE_ARG"; if our_pid "$NODE_ARG" >/dev/null; then die "$NODE_ARG already running"; fi
               launch_node "$NODE_ARG"; wait_ready ;;
   status) status ;;
+  pids) pids ;;
   *) awk 'NR > 1 { if (!/^#/) exit; print }' "$0"; exit 2 ;;
 esac

@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -188,13 +188,12 @@ describe('iotdb-bench against a real server', () => {
     async () => {
       const out = join(mkdtempSync(join(tmpdir(), 'iotdb-bench-read-')), 'read.json');
       await bench(...'--database it_bench_srv --devices 2 --sensors 10 --batch-size 500 --loop 20'.split(' '));
-      const runDir = join(control!.dir, 'run');
-      const pids = readdirSync(runDir)
-        .filter((f) => /^(datanode\d*|confignode)\.pid$/.test(f))
-        .map((f) => readFileSync(join(runDir, f), 'utf8').trim());
+      // the server's processes, as iotdb-local.sh gives them for this flag
+      const pids = (await run('bash', [control!.script, 'pids', control!.dir])).stdout.trim();
+      expect(pids).toMatch(/^\d+(,\d+)+$/); // the ConfigNode and the DataNodes
       const sql = 'SELECT * FROM root.it_bench_srv.** ALIGN BY DEVICE';
       const args = ['--host', host, '--port', String(port), '--sql', sql, '--rounds', '1', '--out', out];
-      const { stdout } = await run('node', [cli, 'read-compare', ...args, '--server-pid', pids.join(',')], {
+      const { stdout } = await run('node', [cli, 'read-compare', ...args, '--server-pid', pids], {
         timeout: 120_000,
       });
       expect(stdout).toMatch(/server CPU s\/M values +at most on \d+ cores +vs Java$/m);
