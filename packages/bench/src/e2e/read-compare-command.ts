@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname } from 'node:path';
 import { Session, TableSession, type BaseSession } from '@iotdb/client';
+import { integer } from '../config/parsers.js';
 import { fixed, times } from '../report/numbers.js';
 import { textTable } from '../report/table.js';
 import { outDirReady } from '../report/write-results.js';
@@ -147,10 +148,15 @@ function parseOptions(args: readonly string[]): Options {
   return o;
 }
 
+const atLeastOne = integer(1);
+
+/** `value` as the main command's knobs read an integer >= 1, or why not, naming the flag. */
 function positive(flag: string, value: string): number {
-  const n = Number(value);
-  if (!Number.isSafeInteger(n) || n < 1) throw new Error(`${flag} needs an integer >= 1, got ${value}`);
-  return n;
+  try {
+    return atLeastOne(value);
+  } catch (e) {
+    throw new Error(`${flag} ${(e as Error).message}, got ${value}`, { cause: e });
+  }
 }
 
 /** The Java client's read, or the end of the comparison when the server refused it. */

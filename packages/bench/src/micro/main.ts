@@ -137,6 +137,8 @@ const add = (name: string, pts: number, fn: () => unknown) => {
   bench.add(name, fn);
 };
 const TABLET = ROWS * SENSORS;
+const ROWS_VALUES = 'decode 5000x50 TsBlock through the row iterator: row.values';
+const ROWS_GETTERS = 'decode 5000x50 TsBlock through the row iterator: typed getters';
 add('encode 500x50 tablet: typed-array columns', TABLET, () => encodeFast(typed));
 add('encode 500x50 tablet: plain JS column arrays', TABLET, () => encodeFast(plain));
 add('encode 500x50 tablet: row-major values', TABLET, () => encodeFast(rowMajor));
@@ -146,8 +148,8 @@ add('encode 500x50 tablet: typed-array columns, compact protocol (rpcCompression
 add('encode 500x50 tablet: legacy (plain encoder + struct codec)', TABLET, () => encodeLegacy(typed));
 add('encode 500x50 tablet: naive (plain encoder + thrift generated struct)', TABLET, () => encodeNaive(typed, 1));
 add('decode 5000x50 TsBlock to columns', BLOCK_ROWS * SENSORS, () => decodeTsBlock(block, blockTypes));
-add('decode 5000x50 TsBlock through the row iterator: row.values', BLOCK_ROWS * SENSORS, iterateRowValues);
-add('decode 5000x50 TsBlock through the row iterator: typed getters', BLOCK_ROWS * SENSORS, iterateRowGetters);
+add(ROWS_VALUES, BLOCK_ROWS * SENSORS, iterateRowValues);
+add(ROWS_GETTERS, BLOCK_ROWS * SENSORS, iterateRowGetters);
 add('500 int64 timestamps: ours (number -> hi/lo words, one swap)', ROWS, () => writeTimestamps(tsOut, 0, tsPrepared));
 add('500 int64 timestamps: int64-buffer Int64BE per value', ROWS, () => {
   for (let r = 0; r < ROWS; r++) new Int64BE(tsOut, 8 * r, tsNumbers[r]);
@@ -199,16 +201,14 @@ const ratios = java && {
   encode_typed: encode / java.encodePointsPerS,
   encode_row_major: rate('encode 500x50 tablet: row-major values') / java.encodePointsPerS,
   decode_columns: rate('decode 5000x50 TsBlock to columns') / java.decodePointsPerS,
-  decode_rows_values: rate('decode 5000x50 TsBlock through the row iterator: row.values') / java.decodePointsPerS,
-  decode_rows_getters: rate('decode 5000x50 TsBlock through the row iterator: typed getters') / java.decodePointsPerS,
+  decode_rows_values: rate(ROWS_VALUES) / java.decodePointsPerS,
+  decode_rows_getters: rate(ROWS_GETTERS) / java.decodePointsPerS,
   // like for like: each client's row iterator over the same block
   ...(java.rowRecordsPointsPerS !== null && {
-    rows_values_vs_java_row_records:
-      rate('decode 5000x50 TsBlock through the row iterator: row.values') / java.rowRecordsPointsPerS,
+    rows_values_vs_java_row_records: rate(ROWS_VALUES) / java.rowRecordsPointsPerS,
   }),
   ...(java.rowGettersPointsPerS !== null && {
-    rows_getters_vs_java_getters:
-      rate('decode 5000x50 TsBlock through the row iterator: typed getters') / java.rowGettersPointsPerS,
+    rows_getters_vs_java_getters: rate(ROWS_GETTERS) / java.rowGettersPointsPerS,
   }),
 };
 if (java && ratios) {
