@@ -10,7 +10,7 @@ export type {
   SqlDialect,
   TimestampPrecision,
 } from './session/base-session.js';
-export { SessionDataSet, type DataSetReadStats } from './session/session-data-set.js';
+export { SessionDataSet, type DataSetReadStats, type RowBatch } from './session/session-data-set.js';
 export type { FetchOptions } from './session/session-data-set.js';
 export { SessionPool, TableSessionPool } from './pool/session-pool.js';
 export type { ParallelOptions } from './pool/session-pool.js';

@@ -7,6 +7,7 @@ import {
   BufferPool,
   ByteWriter,
   TSInsertTabletReqSchema,
+  dataTypeName,
   decodeTsBlock,
   plainInsertTabletReq,
   prepareTablet,
@@ -31,6 +32,7 @@ import { diagnosticsReport, measureDiagnostics } from './diagnostics.js';
 const ROWS = 500;
 const SENSORS = 50;
 const BLOCK_ROWS = 5000;
+const NARROW_SENSORS = 10;
 const seconds = Number(process.env.BENCH_SECONDS ?? 2);
 const withJava = !process.argv.includes('--no-java');
 
@@ -56,19 +58,25 @@ function encodeLegacy(t: Tablet): number {
   return w.pos;
 }
 
-const block = anchorTsBlock(BLOCK_ROWS, SENSORS);
-const blockTypes = new AnchorTabletBuilder({ sensors: SENSORS, rows: 1 }).types;
-const queryResponse = {
-  status: { code: 200 },
-  columns: blockTypes.map((_, s) => `root.bench.d000.s${s}`),
-  dataTypeList: ['FLOAT', 'DOUBLE', 'INT32', 'INT64', 'TEXT', 'BOOLEAN'].flatMap((n, i) =>
-    new Array<string>(SENSORS * [0.3, 0.2, 0.2, 0.1, 0.1, 0.1][i]).fill(n),
-  ),
-  queryResult: [block],
-  moreData: false,
-};
+/** A query's first reply holding one anchor block of BLOCK_ROWS rows x `sensors` columns, and its column types. */
+function anchorReply(sensors: number) {
+  const types = new AnchorTabletBuilder({ sensors, rows: 1 }).types;
+  const block = anchorTsBlock(BLOCK_ROWS, sensors);
+  const reply = {
+    status: { code: 200 },
+    columns: types.map((_, s) => `root.bench.d000.s${s}`),
+    dataTypeList: types.map(dataTypeName),
+    moreData: false,
+  };
+  return { types, block, reply };
+}
+const WIDE = anchorReply(SENSORS);
+/** a narrow result, where the await per row weighs most */
+const NARROW = anchorReply(NARROW_SENSORS);
+const { block, types: blockTypes } = WIDE;
+
 /** A data set over one block, no server: with no query id it sends nothing. */
-function blockDataSet(): SessionDataSet {
+function blockDataSet({ block, reply } = WIDE): SessionDataSet {
   return new SessionDataSet(
     {
       connection: undefined as never,
@@ -81,17 +89,28 @@ function blockDataSet(): SessionDataSet {
       timestampAs: 'bigint',
       precision: 'ms',
     },
-    { ...queryResponse, queryResult: [block] },
+    { ...reply, queryResult: [block] }, // a new array each time: the data set lets go of a block once decoded
   );
 }
 
 /** Row iterator, every value read through `row.values` (as Java's decode reads every value). */
-async function iterateRowValues(): Promise<number> {
+async function iterateRowValues(result = WIDE): Promise<number> {
   let acc = 0;
-  for await (const row of blockDataSet()) {
+  for await (const row of blockDataSet(result)) {
     const values = row.values;
     for (let k = 0; k < values.length; k++) if (values[k] !== null) acc++;
   }
+  return acc;
+}
+
+/** The same rows a block at a time (`rowBatches()`): one await per block instead of one per row. */
+async function iterateRowBatchValues(result = WIDE): Promise<number> {
+  let acc = 0;
+  for await (const rows of blockDataSet(result).rowBatches())
+    for (const row of rows) {
+      const values = row.values;
+      for (let k = 0; k < values.length; k++) if (values[k] !== null) acc++;
+    }
   return acc;
 }
 
@@ -139,6 +158,9 @@ const add = (name: string, pts: number, fn: () => unknown) => {
 const TABLET = ROWS * SENSORS;
 const ROWS_VALUES = 'decode 5000x50 TsBlock through the row iterator: row.values';
 const ROWS_GETTERS = 'decode 5000x50 TsBlock through the row iterator: typed getters';
+const ROW_BATCHES_VALUES = 'decode 5000x50 TsBlock through rowBatches(): row.values';
+const NARROW_ROWS_VALUES = 'decode 5000x10 TsBlock through the row iterator: row.values';
+const NARROW_ROW_BATCHES_VALUES = 'decode 5000x10 TsBlock through rowBatches(): row.values';
 add('encode 500x50 tablet: typed-array columns', TABLET, () => encodeFast(typed));
 add('encode 500x50 tablet: plain JS column arrays', TABLET, () => encodeFast(plain));
 add('encode 500x50 tablet: row-major values', TABLET, () => encodeFast(rowMajor));
@@ -148,8 +170,11 @@ add('encode 500x50 tablet: typed-array columns, compact protocol (rpcCompression
 add('encode 500x50 tablet: legacy (plain encoder + struct codec)', TABLET, () => encodeLegacy(typed));
 add('encode 500x50 tablet: naive (plain encoder + thrift generated struct)', TABLET, () => encodeNaive(typed, 1));
 add('decode 5000x50 TsBlock to columns', BLOCK_ROWS * SENSORS, () => decodeTsBlock(block, blockTypes));
-add(ROWS_VALUES, BLOCK_ROWS * SENSORS, iterateRowValues);
+add(ROWS_VALUES, BLOCK_ROWS * SENSORS, () => iterateRowValues());
 add(ROWS_GETTERS, BLOCK_ROWS * SENSORS, iterateRowGetters);
+add(ROW_BATCHES_VALUES, BLOCK_ROWS * SENSORS, () => iterateRowBatchValues());
+add(NARROW_ROWS_VALUES, BLOCK_ROWS * NARROW_SENSORS, () => iterateRowValues(NARROW));
+add(NARROW_ROW_BATCHES_VALUES, BLOCK_ROWS * NARROW_SENSORS, () => iterateRowBatchValues(NARROW));
 add('500 int64 timestamps: ours (number -> hi/lo words, one swap)', ROWS, () => writeTimestamps(tsOut, 0, tsPrepared));
 add('500 int64 timestamps: int64-buffer Int64BE per value', ROWS, () => {
   for (let r = 0; r < ROWS; r++) new Int64BE(tsOut, 8 * r, tsNumbers[r]);
@@ -183,6 +208,11 @@ console.log(
 const encode = rate('encode 500x50 tablet: typed-array columns');
 const naive = rate('encode 500x50 tablet: naive (plain encoder + thrift generated struct)');
 console.log(`fast path / naive thrift baseline: ${(encode / naive).toFixed(1)}x`);
+console.log(
+  `rows a block at a time (rowBatches()) / one await a row (for await): 5000x${SENSORS} ` +
+    `${(rate(ROW_BATCHES_VALUES) / rate(ROWS_VALUES)).toFixed(2)}x, 5000x${NARROW_SENSORS} ` +
+    `${(rate(NARROW_ROW_BATCHES_VALUES) / rate(NARROW_ROWS_VALUES)).toFixed(2)}x`,
+);
 console.log(diagnosticsReport(diagnostics));
 const compactBytes = encodeFast(typed, writeInsertTabletReqCompact);
 const binaryBytes = encodeFast(typed);
@@ -203,6 +233,7 @@ const ratios = java && {
   decode_columns: rate('decode 5000x50 TsBlock to columns') / java.decodePointsPerS,
   decode_rows_values: rate(ROWS_VALUES) / java.decodePointsPerS,
   decode_rows_getters: rate(ROWS_GETTERS) / java.decodePointsPerS,
+  decode_row_batches_values: rate(ROW_BATCHES_VALUES) / java.decodePointsPerS,
   // like for like: each client's row iterator over the same block
   ...(java.rowRecordsPointsPerS !== null && {
     rows_values_vs_java_row_records: rate(ROWS_VALUES) / java.rowRecordsPointsPerS,

@@ -131,7 +131,7 @@ function columnarRows(c: ColumnarResult): IoTDBValue[][] {
   return Array.from({ length: c.rowCount }, (_, r) => columns.map((col) => cellValue(col, r, 'bigint')));
 }
 
-/** Reads `query`'s result four ways (rows, getters by name, toColumnar(), batches()); each must give `expected`. */
+/** Reads `query`'s result five ways (rows, getters by name, rowBatches(), toColumnar(), batches()); each must give `expected`. */
 async function expectReadsBack(
   query: () => Promise<SessionDataSet>,
   names: readonly string[],
@@ -145,6 +145,10 @@ async function expectReadsBack(
   }
   expect(rows).toEqual(expected);
   expect(byName).toEqual(expected);
+
+  const rowBatched: IoTDBValue[][] = [];
+  for await (const batch of (await query()).rowBatches()) for (const row of batch) rowBatched.push([...row.values]);
+  expect(rowBatched).toEqual(expected);
 
   const whole = await (await query()).toColumnar();
   expect(whole.columnNames).toEqual(names);
@@ -166,7 +170,7 @@ describe('a tablet read back', () => {
   let device = 0;
   useTreeDatabase({ host, port }, DB, (s) => (session = s));
 
-  it('tree model, written by any of its calls: the same values and times through rows, getters by name, toColumnar() and batches()', async () => {
+  it('tree model, written by any of its calls: the same values and times through rows, getters by name, rowBatches(), toColumnar() and batches()', async () => {
     await fc.assert(
       fc.asyncProperty(tablet, async ({ types, gaps, values, write, fetchSize, readAhead }) => {
         const deviceId = `${DB}.d${device++}`;

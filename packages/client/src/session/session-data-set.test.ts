@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ByteWriter, IoTDBValidationError, TSDataType } from '@iotdb/fast-serializer';
 import { IoTDBServerError } from '../errors.js';
 import { FakeTransport, type FakeAction } from '../transport/fake-transport.js';
-import { SessionDataSet } from './session-data-set.js';
+import { SessionDataSet, type RowBatch } from './session-data-set.js';
+import type { RowRecord } from './row-record.js';
 import { Session } from './session.js';
 
 /** A TsBlock of one INT32 column (INT32_ARRAY, no nulls) with times 0..n-1, built by hand (protocol.md 6.1). */
@@ -16,8 +17,23 @@ function block(values: number[], firstTime: number): Buffer {
   return Buffer.from(w.view());
 }
 
+/** A TsBlock of one INT64 column (INT64_ARRAY, no nulls) with times 0..n-1. */
+function int64Block(values: bigint[]): Buffer {
+  const w = new ByteWriter(64);
+  w.i32(1).i8(TSDataType.INT64).i32(values.length).i8(2).i8(2); // encodings: time and value INT64_ARRAY
+  w.i8(0);
+  values.forEach((_, i) => w.i64(i));
+  w.i8(0);
+  for (const v of values) w.i64(v);
+  return Buffer.from(w.view());
+}
+
 /** A data set over given blocks with no query id: nothing is sent to any server. */
-function dataSet(blocks: Buffer[]): SessionDataSet {
+function dataSet(
+  blocks: Buffer[],
+  type: 'INT32' | 'INT64' = 'INT32',
+  int64As: 'bigint' | 'number' = 'bigint',
+): SessionDataSet {
   return new SessionDataSet(
     {
       connection: undefined as never,
@@ -26,11 +42,11 @@ function dataSet(blocks: Buffer[]): SessionDataSet {
       sql: '',
       fetchSize: 10,
       timeoutMs: 0,
-      int64As: 'bigint',
+      int64As,
       timestampAs: 'bigint',
       precision: 'ms',
     },
-    { status: { code: 200 }, columns: ['root.sg.d.s'], dataTypeList: ['INT32'], queryResult: blocks, moreData: false },
+    { status: { code: 200 }, columns: ['root.sg.d.s'], dataTypeList: [type], queryResult: blocks, moreData: false },
   );
 }
 
@@ -56,6 +72,49 @@ describe('SessionDataSet without a server', () => {
       { times: [1n, 2n], values: [2, 3] },
       { times: [3n, 4n], values: [4, 5] },
     ]);
+  });
+
+  it('gives the rows a block at a time through rowBatches(), only those not read yet', async () => {
+    const ds = dataSet([block([1, 2, 3], 0), block([4, 5], 3)]);
+    expect((await ds.next()).values).toEqual([1]);
+    const got = [];
+    const lengths = [];
+    for await (const rows of ds.rowBatches()) {
+      got.push(Array.from(rows, (r) => [r.timestamp, ...r.values]));
+      lengths.push(rows.length);
+    }
+    expect(lengths).toEqual([2, 2]);
+    expect(got).toEqual([
+      [
+        [1n, 2],
+        [2n, 3],
+      ],
+      [
+        [3n, 4],
+        [4n, 5],
+      ],
+    ]);
+  });
+
+  it("rowBatches() gives the rows before an unsafe INT64 (int64As 'number') and throws at that row", async () => {
+    const unsafe = 2n ** 53n + 1n;
+    const ds = dataSet([int64Block([1n, 2n, unsafe, 4n])], 'INT64', 'number');
+    const got: unknown[] = [];
+    const reading = (async () => {
+      for await (const rows of ds.rowBatches()) for (const row of rows) got.push(row.values[0]);
+    })();
+    await expect(reading).rejects.toBeInstanceOf(IoTDBValidationError);
+    expect(got).toEqual([1, 2]);
+  });
+
+  it('a batch iterator does not skip the row that threw: the next call throws again', async () => {
+    const ds = dataSet([int64Block([1n, 2n ** 53n + 1n, 3n])], 'INT64', 'number');
+    const batches = ds.rowBatches();
+    const rows = (await batches.next()).value as RowBatch;
+    const it = rows[Symbol.iterator]() as Iterator<RowRecord, undefined>;
+    expect(it.next().value?.values).toEqual([1]);
+    for (let attempt = 0; attempt < 2; attempt++) expect(() => it.next()).toThrow(/beyond Number.MAX_SAFE_INTEGER/);
+    await batches.return();
   });
 
   it('joins every block into one columnar result', async () => {
@@ -141,6 +200,24 @@ describe('reading ahead (a session over a scripted transport)', () => {
       expect(fake.callsOf('fetchResultsV2')).toHaveLength(fetched);
       expect(Array.from((await ds.toColumnar()).values[0] as Int32Array)).toEqual([2, 3, 4, 5, 6, 7, 8]);
     }
+  });
+
+  it('rowBatches() gives each reply as rows, fetching as it goes, and releases the query at the end', async () => {
+    const fake = server();
+    const got = [];
+    for await (const rows of (await query(fake)).rowBatches()) got.push(Array.from(rows, (r) => r.values[0]));
+    expect(got).toEqual(BATCHES);
+    expect(fake.callsOf('fetchResultsV2')).toHaveLength(3);
+    expect(fake.callsOf('closeOperation')).toHaveLength(1);
+  });
+
+  it('leaving rowBatches() early releases the query and fetches nothing more', async () => {
+    const fake = server();
+    const ds = await query(fake, 0);
+    for await (const rows of ds.rowBatches()) if (rows.length > 0) break;
+    expect(ds.isClosed).toBe(true);
+    expect(fake.callsOf('closeOperation')).toHaveLength(1);
+    expect(fake.callsOf('fetchResultsV2')).toHaveLength(0);
   });
 
   it('close() drops what was read ahead, fetches nothing more and releases the query once', async () => {

@@ -94,6 +94,17 @@ interface Fetched {
 
 const GAVE_UP = Symbol('gave up');
 
+/**
+ * The rows of one TsBlock (`SessionDataSet.rowBatches()`): each row is made as the batch is iterated, so that
+ * rows already read can be let go while the rest are read (an array of them all cost more than it saved).
+ */
+export interface RowBatch extends Iterable<RowRecord> {
+  /** how many rows the batch gives */
+  readonly length: number;
+}
+
+const ITERATED: IteratorReturnResult<undefined> = { value: undefined, done: true };
+
 /** What `promise` settles with, or GAVE_UP once `signal` aborts first (the promise itself goes on). */
 function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T | typeof GAVE_UP> {
   if (signal === undefined) return promise;
@@ -259,7 +270,12 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
 
   /** A view of row r of the current block; with `int64As`/`timestampAs` 'number' an unsafe value throws here. */
   #rowAt(r: number): RowRecord {
-    const row = new RowRecord((this.#rowBlock ??= this.#rowBlockOf(this.#block!)), r, this.#shape);
+    return this.#rowOf((this.#rowBlock ??= this.#rowBlockOf(this.#block!)), r);
+  }
+
+  /** A view of row r of `block`, checked as #rowAt says. */
+  #rowOf(block: RowBlock, r: number): RowRecord {
+    const row = new RowRecord(block, r, this.#shape);
     if (this.#ctx.int64As === 'number') void row.values;
     if (this.#ctx.timestampAs === 'number') void row.timestamp;
     return row;
@@ -291,6 +307,42 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
     } finally {
       await this.close();
     }
+  }
+
+  /**
+   * The rows not yet read, one RowBatch per TsBlock the server sent: `for await (const rows of ds.rowBatches())
+   * for (const row of rows)`. The same rows as `for await (const row of ds)`, with one await per block instead
+   * of one per row (the await costs about as much as decoding a row of ten columns). Reading to the end,
+   * leaving the loop or an error closes the data set. With `int64As`/`timestampAs` 'number', a row holding an
+   * unsafe value throws when the batch's iteration reaches it, as `for await` does.
+   */
+  async *rowBatches(opts: FetchOptions = {}): AsyncGenerator<RowBatch, void, undefined> {
+    try {
+      while (await this.hasNext(opts)) yield this.#takeRows();
+    } finally {
+      await this.close();
+    }
+  }
+
+  /** The rest of the current block as a RowBatch, marked as read. */
+  #takeRows(): RowBatch {
+    const from = this.#row;
+    const end = this.#block!.rows;
+    const block = (this.#rowBlock ??= this.#rowBlockOf(this.#block!));
+    this.#row = end;
+    return {
+      length: end - from,
+      [Symbol.iterator]: () => {
+        let r = from;
+        const next = (): IteratorResult<RowRecord> => {
+          if (r >= end) return ITERATED;
+          const row = this.#rowOf(block, r); // a row that throws is not skipped: the next call throws again
+          r++;
+          return { value: row, done: false };
+        };
+        return { next };
+      },
+    };
   }
 
   /** The rest of the current block, marked as read. */
