@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Clock } from './clock.js';
-import { OpenLoopSchedule } from './pacing.js';
+import { OpenLoopSchedule, PauseBetween, PointRateLimit, latencies, turn } from './pacing.js';
 
 /** A clock whose timers fire `early` ns before they are due, as a millisecond timer may. */
 function earlyClock(early: number): Clock & { at: number } {
@@ -38,5 +38,33 @@ describe('OpenLoopSchedule', () => {
     const schedule = new OpenLoopSchedule(clock, 60e9, 60e9, () => clock.at >= 1e9); // due in a minute, stopped at 1 s
     await schedule.next();
     expect(clock.now()).toBeLessThan(1.1e9);
+  });
+});
+
+describe('turn', () => {
+  it('waits until the due time, the rate limit and the pause after the operation before all allow; returns the due time', async () => {
+    const clock = earlyClock(0);
+    const never = () => false;
+    const pacing = {
+      schedule: new OpenLoopSchedule(clock, 1e9, 2e9, never), // due at 2 s
+      rateLimit: new PointRateLimit(clock, 1000, never), // 1000 points a second
+      pause: new PauseBetween(clock, 500, never), // 0.5 s after the operation before
+    };
+    expect(await turn(pacing, 1000)).toBe(2e9);
+    expect(clock.now()).toBe(2e9); // the first write: no limit yet, no operation before
+    pacing.pause.done(clock.now());
+    // due at 3 s; the limit lets the next 1000 points go at 3 s (1 s after the first); the pause ended at 2.5 s
+    expect(await turn(pacing, 1000)).toBe(3e9);
+    expect(clock.now()).toBe(3e9);
+    pacing.pause.done(3.9e9); // the operation took 0.9 s: the pause holds the next one to 4.4 s
+    expect(await turn(pacing, 1000)).toBe(4e9);
+    expect(clock.now()).toBe(4.4e9);
+  });
+
+  it('without a schedule, returns no due time; latencies then count from the start only', async () => {
+    const clock = earlyClock(0);
+    expect(await turn({ pause: new PauseBetween(clock, 0, () => false) }, 10)).toBeUndefined();
+    expect(latencies(undefined, 5, 12)).toEqual({ latencyNs: 7 });
+    expect(latencies(1, 5, 12)).toEqual({ latencyNs: 11, uncorrectedNs: 7 });
   });
 });

@@ -80,3 +80,35 @@ export class PauseBetween {
     this.#lastEnd = at;
   }
 }
+
+/**
+ * What paces one client's (or one statement session's) operations, met in this order before each: its open-loop
+ * due time (--target-rate), the rate limit (--rate-limit), the pause after the operation before (--batch-interval-ms).
+ */
+export interface Pacing {
+  readonly schedule?: OpenLoopSchedule;
+  readonly rateLimit?: PointRateLimit;
+  readonly pause: PauseBetween;
+}
+
+/** Waits for the turn of an operation of `points` points; returns when it was due on the open loop, if it has one. */
+export async function turn(p: Pacing, points: number): Promise<number | undefined> {
+  const due = await p.schedule?.next();
+  await p.rateLimit?.wait(points);
+  await p.pause.wait();
+  return due;
+}
+
+/**
+ * An operation's latency, ns: from when it was due on the open loop (else from its start), and with a due time
+ * the uncorrected one, from its start.
+ */
+export function latencies(
+  due: number | undefined,
+  startNs: number,
+  endNs: number,
+): { latencyNs: number; uncorrectedNs?: number } {
+  return due === undefined
+    ? { latencyNs: endNs - startNs }
+    : { latencyNs: endNs - due, uncorrectedNs: endNs - startNs };
+}

@@ -1,5 +1,5 @@
 import type { Clock } from './clock.js';
-import { OpenLoopSchedule, PauseBetween } from './pacing.js';
+import { OpenLoopSchedule, PauseBetween, latencies, turn } from './pacing.js';
 
 /** One read of the statement: the rows it read, or the error it failed with. */
 export type StatementRead = () => Promise<{ rows: number; error?: string }>;
@@ -42,15 +42,13 @@ export async function runStatementSessions(
         : undefined;
     const pause = new PauseBetween(clock, pacing.pauseMs, stopped);
     for (let i = 0; i < o.repetitions && !stopped(); i++) {
-      const due = await schedule?.next();
-      await pause.wait();
+      const due = await turn({ schedule, pause }, 0);
       if (stopped()) break;
       const t0 = clock.now();
       const { rows, error } = await o.read();
       const end = clock.now();
       pause.done(end);
-      const timing = due === undefined ? { latencyNs: end - t0 } : { latencyNs: end - due, uncorrectedNs: end - t0 };
-      o.done({ session: id, ...timing, rows, ...(error !== undefined && { error }) });
+      o.done({ session: id, ...latencies(due, t0, end), rows, ...(error !== undefined && { error }) });
     }
   };
   await Promise.all(Array.from({ length: o.concurrency }, (_, id) => session(id)));

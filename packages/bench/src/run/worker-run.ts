@@ -9,7 +9,7 @@ import type { Clock } from './clock.js';
 import { clientDevices, deviceGroups, groupSize, operationShare } from './device-shares.js';
 import { liveSlot } from './live-counters.js';
 import { OperationStats } from './operation-stats.js';
-import { OpenLoopSchedule, PauseBetween, PointRateLimit } from './pacing.js';
+import { OpenLoopSchedule, PauseBetween, PointRateLimit, latencies, turn } from './pacing.js';
 import { describeError, keepErrors } from './run-error.js';
 import type { Send } from './write-ops.js';
 
@@ -169,18 +169,18 @@ export class WorkerRun {
           this.clock.now() + (intervalNs * id) / clients,
           this.#ended,
         );
-      const due = schedule === undefined ? undefined : await schedule.next();
-      if (this.#barrier.timed) await this.#rateLimit.wait(pts); // the untimed warm-up runs unpaced, as the open loop's
-      await pause.wait();
+      // the untimed warm-up runs unpaced by the rate limit, as by the open loop
+      const due = await turn({ schedule, rateLimit: this.#barrier.timed ? this.#rateLimit : undefined, pause }, pts);
       if (this.#barrier.ended && opts?.evenWhenStopped !== true) return; // stopped before its turn came
       const t0 = this.clock.now();
       const { ok, failed } = await this.#attempt(pts, fn);
       const end = this.clock.now();
       this.#writtenPoints += ok;
       if (this.#barrier.timed) {
+        const { latencyNs, uncorrectedNs } = latencies(due, t0, end);
         // a failure's latency (often an instant error, or a timeout) stays out of the operation's own row
-        this.#stats.record(failed ? FAILED_PREFIX + kind : kind, end - (due ?? t0), id);
-        if (due !== undefined && !failed) this.#stats.record(UNCORRECTED_PREFIX + kind, end - t0, id);
+        this.#stats.record(failed ? FAILED_PREFIX + kind : kind, latencyNs, id);
+        if (uncorrectedNs !== undefined && !failed) this.#stats.record(UNCORRECTED_PREFIX + kind, uncorrectedNs, id);
         this.#count(ok, failed);
         pause.done(end);
       }
