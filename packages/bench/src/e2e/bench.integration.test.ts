@@ -178,8 +178,8 @@ describe('iotdb-bench against a real server', () => {
       Record<string, { rows: number; points: number }[]>
     >;
     expect(stdout).toMatch(/ours: columns \(batches\)/);
-    const all = [...passes.rows, ...passes.columns, ...passes.batches, ...passes.java];
-    expect(all.map((p) => p.rows)).toEqual([303, 303, 303, 303]); // 3 devices x (2 x 50 rows + the warm-up row)
+    const all = [...passes.rows, ...passes.rowBatches, ...passes.columns, ...passes.batches, ...passes.java];
+    expect(all.map((p) => p.rows)).toEqual([303, 303, 303, 303, 303]); // 3 devices x (2 x 50 rows + the warm-up row)
     expect(new Set(all.map((p) => p.points)).size).toBe(1); // the same values, nulls skipped alike
   });
 
@@ -202,7 +202,7 @@ describe('iotdb-bench against a real server', () => {
         'passes',
         Record<string, { serverCpuSPerMpts?: number }[]>
       >;
-      for (const reader of ['rows', 'columns', 'batches', 'java'])
+      for (const reader of ['rows', 'rowBatches', 'columns', 'batches', 'java'])
         expect(passes[reader][0].serverCpuSPerMpts).toBeGreaterThanOrEqual(0);
       // 40,000 rows x 10 values: the server spends CPU on them, which the clock sees over the four reads
       expect(Object.values(passes).some((p) => p[0].serverCpuSPerMpts! > 0)).toBe(true);

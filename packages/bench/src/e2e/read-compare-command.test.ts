@@ -15,12 +15,14 @@ describe('read-compare summary', () => {
   it('gives each reader its rate and client CPU against the Java reader', () => {
     const passes: Passes = {
       rows: [pass(8, 0.04)],
+      rowBatches: [pass(8.5, 0.035)],
       columns: [pass(7, 0.05)],
       batches: [pass(9, 0.02)],
       java: [pass(6, 0.12)],
     };
     const text = summary(options, passes, 2);
     expect(text).toMatch(/ours: rows \(for await\) +8\.00 +8\.00 +1\.33x +0\.040 +0\.33x$/m);
+    expect(text).toMatch(/ours: rows \(rowBatches\) +8\.50 +8\.50 +1\.42x +0\.035 +0\.29x$/m);
     expect(text).toMatch(/Java: SessionDataSet iterator +6\.00 +6\.00 +1\.00x +0\.120 +1\.00x$/m);
     expect(text).not.toMatch(/server CPU/);
   });
@@ -28,6 +30,7 @@ describe('read-compare summary', () => {
   it("with the server's CPU per value, bounds each reader on the shared cores, and a reader that costs nothing", () => {
     const passes: Passes = {
       rows: [pass(8, 0.04, 0.16)],
+      rowBatches: [pass(8.5, 0.035, 0.16)],
       columns: [pass(7, 0.05, 0.16)],
       batches: [pass(9, 0.02, 0.16)],
       java: [pass(6, 0.12, 0.16)],
@@ -47,6 +50,7 @@ describe('read-compare summary', () => {
   it('gives no bound where the clock saw no CPU (a read under a clock tick)', () => {
     const passes: Passes = {
       rows: [pass(8, 0, 0)],
+      rowBatches: [pass(8.5, 0.035, 0)],
       columns: [pass(7, 0.05, 0)],
       batches: [pass(9, 0.02, 0)],
       java: [pass(6, 0.12, 0)],

@@ -7,7 +7,7 @@ import { fixed, times } from '../report/numbers.js';
 import { textTable } from '../report/table.js';
 import { outDirReady } from '../report/write-results.js';
 import { runJavaQuery, type FailedPass, type ReadPass } from '../run/java-query.js';
-import { readAsBatches, readAsColumns, readAsRows } from '../run/read-pass.js';
+import { readAsBatches, readAsColumns, readAsRowBatches, readAsRows } from '../run/read-pass.js';
 import { RunError } from '../run/run-error.js';
 import { ServerCpu } from '../run/server-cpu.js';
 
@@ -33,6 +33,7 @@ type Pass = ReadPass & { serverCpuSPerMpts?: number };
 /** The readers compared, in the order each round runs them; Java's is the baseline. */
 const READERS = [
   { key: 'rows', name: 'ours: rows (for await)' },
+  { key: 'rowBatches', name: 'ours: rows (rowBatches)' },
   { key: 'columns', name: 'ours: columns (toColumnar)' },
   { key: 'batches', name: 'ours: columns (batches)' },
   { key: 'java', name: 'Java: SessionDataSet iterator' },
@@ -41,9 +42,9 @@ type ReaderKey = (typeof READERS)[number]['key'];
 export type Passes = Record<ReaderKey, Pass[]>;
 
 /**
- * `iotdb-bench read-compare`: one statement read in the same run by our rows (`for await`, every value),
- * our columns (`toColumnar()`, and `batches()` streamed) and the Java client's iterator (java/QueryBench.java),
- * alternating, `rounds` times after an untimed warm-up of ours (Java warms up on its own first read in each
+ * `iotdb-bench read-compare`: one statement read in the same run by our rows (`for await` and `rowBatches()`,
+ * every value), our columns (`toColumnar()`, and `batches()` streamed) and the Java client's iterator
+ * (java/QueryBench.java), alternating, `rounds` times after an untimed warm-up of ours (Java warms up on its own first read in each
  * JVM, which is not counted); prints each round's points/s and the medians' ratios. 2 on bad usage, 1 when
  * the statement reads no values (nothing to compare) or the readers did not read the same rows and values.
  */
@@ -70,6 +71,7 @@ export async function readCompareCommand(args: readonly string[]): Promise<numbe
   await session.open();
   const read: Record<ReaderKey, () => Promise<Pass>> = {
     rows: () => withServerCpu(serverCpu, 1, () => readAsRows(session, o.sql, o.fetchSize)),
+    rowBatches: () => withServerCpu(serverCpu, 1, () => readAsRowBatches(session, o.sql, o.fetchSize)),
     columns: () => withServerCpu(serverCpu, 1, () => readAsColumns(session, o.sql, o.fetchSize)),
     batches: () => withServerCpu(serverCpu, 1, () => readAsBatches(session, o.sql, o.fetchSize)),
     // a child process, run to its end: its first read warms its JVM up, the second is timed
@@ -78,7 +80,7 @@ export async function readCompareCommand(args: readonly string[]): Promise<numbe
         Promise.resolve(javaPass(runJavaQuery({ ...o, reps: JAVA_READS }).at(-1)!)),
       ),
   };
-  const passes: Passes = { rows: [], columns: [], batches: [], java: [] };
+  const passes: Passes = { rows: [], rowBatches: [], columns: [], batches: [], java: [] };
   try {
     const warmUp = await read.rows();
     for (const { key } of READERS) if (key !== 'java' && key !== 'rows') await read[key]();

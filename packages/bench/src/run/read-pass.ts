@@ -15,6 +15,21 @@ export async function readAsRows(session: BaseSession, sql: string, fetchSize: n
   return pass(rows, points, t0, cpu0);
 }
 
+/** `sql` read as rows a block at a time (`rowBatches()`), every value of every row through `row.values`. */
+export async function readAsRowBatches(session: BaseSession, sql: string, fetchSize: number): Promise<ReadPass> {
+  const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
+  let rows = 0;
+  let points = 0;
+  for await (const batch of (await session.executeQueryStatement(sql, { fetchSize })).rowBatches())
+    for (const row of batch) {
+      rows++;
+      const values = row.values;
+      for (let k = 0; k < values.length; k++) if (values[k] !== null) points++;
+    }
+  return pass(rows, points, t0, cpu0);
+}
+
 /** `sql` read as columns (`toColumnar()`), every cell looked at. */
 export async function readAsColumns(session: BaseSession, sql: string, fetchSize: number): Promise<ReadPass> {
   const t0 = performance.now();
