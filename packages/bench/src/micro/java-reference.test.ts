@@ -1,5 +1,9 @@
-import { describe, expect, it } from 'vitest';
-import { codecRates } from './java-reference.js';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { JavaInterrupted } from '../run/java.js';
+import { codecRates, runCodecScript } from './java-reference.js';
 
 const codec = [
   'CODEC encode_tablet_500x50 points_per_s=154321799 request_bytes=147165',
@@ -34,5 +38,37 @@ describe("codecRates: the Java reference's CODEC lines", () => {
 
   it('refuses output without the codec lines', () => {
     expect(() => codecRates(codec[1])).toThrow(/printed no encode_tablet_500x50 line/);
+  });
+});
+
+describe('runCodecScript: a codec script that ended badly', () => {
+  const scriptOf = (body: string) => {
+    const path = join(mkdtempSync(join(tmpdir(), 'codec-')), 'codec.sh');
+    writeFileSync(path, body);
+    return path;
+  };
+
+  it('gives its output when it succeeds', () => {
+    expect(runCodecScript(scriptOf('echo "CODEC $1"'), ['3'])).toBe('CODEC 3\n');
+  });
+
+  it('failed: null, and one line with its exit status and first exception line', () => {
+    const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    try {
+      const path = scriptOf(
+        'echo compiling; echo "Exception in thread main java.lang.NoClassDefFoundError: X"; exit 1',
+      );
+      expect(runCodecScript(path, [])).toBeNull();
+      expect(log).toHaveBeenCalledWith(
+        'codec.sh: the Java client failed (exit 1): Exception in thread main java.lang.NoClassDefFoundError: X',
+      );
+    } finally {
+      log.mockRestore();
+    }
+  });
+
+  it('ended by Ctrl-C (SIGINT, or the JVM exiting 130): throws JavaInterrupted, so that the caller ends as interrupted', () => {
+    for (const body of ['kill -INT $$', 'exit 130'])
+      expect(() => runCodecScript(scriptOf(body), [])).toThrow(JavaInterrupted);
   });
 });

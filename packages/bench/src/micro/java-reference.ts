@@ -1,5 +1,7 @@
 import { execFileSync } from 'node:child_process';
+import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { JavaInterrupted, javaFailed } from '../run/java.js';
 
 /** The Java client's codec rates from java/codec.sh (points/s), or null when Java is not on the machine. */
 export interface JavaCodecRates {
@@ -33,7 +35,7 @@ function missingTool(tools: readonly string[]): string | undefined {
  * Runs java/codec.sh for about `seconds` per task. It compiles Codec.java against IoTDB's jars, which
  * scripts/iotdb-local.sh fetches with Maven on first use (then cached in ~/.cache/iotdb-local). Returns null,
  * saying why, when java or javac is missing or the script fails (no Maven, no network): the JavaScript
- * benchmarks stand on their own.
+ * benchmarks stand on their own. Throws JavaInterrupted when Ctrl-C ended it.
  */
 export function runJavaCodec(seconds: number): JavaCodecRates | null {
   const missing = missingTool(['java', 'javac']);
@@ -41,17 +43,23 @@ export function runJavaCodec(seconds: number): JavaCodecRates | null {
     console.log(`${missing} not found`);
     return null;
   }
-  let out: string;
+  const out = runCodecScript(script, [String(seconds)]);
+  return out === null ? null : codecRates(out);
+}
+
+/**
+ * A codec script's output, or null when it failed, said in one line (its exit status and first exception line).
+ * Ctrl-C reaches the script and its JVM as the foreground process group's: that throws JavaInterrupted.
+ */
+export function runCodecScript(path: string, args: readonly string[]): string | null {
   try {
-    out = execFileSync('bash', [script, String(seconds)], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    return execFileSync('bash', [path, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
   } catch (e) {
-    console.log(`java/codec.sh failed: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+    const failure = javaFailed(e);
+    if (failure instanceof JavaInterrupted) throw failure;
+    console.log(`${basename(path)}: ${failure.message}`);
     return null;
   }
-  return codecRates(out);
 }
 
 /** The rates in codec.sh's CODEC lines; the row iterator's are null when it printed `rows_unavailable` instead. */

@@ -19,7 +19,8 @@ import {
 } from '@iotdb/fast-serializer';
 import { AnchorTabletBuilder, toPlainColumns, toRowMajor } from '../workload/anchor.js';
 import { anchorTsBlock } from '../workload/anchor-tsblock.js';
-import { runJavaCodec } from './java-reference.js';
+import { JavaInterrupted } from '../run/java.js';
+import { runJavaCodec, type JavaCodecRates } from './java-reference.js';
 import { encodeNaive } from './naive-baseline.js';
 import { diagnosticsReport, measureDiagnostics } from './diagnostics.js';
 
@@ -221,12 +222,27 @@ console.log(
     `(${((1 - compactBytes / binaryBytes) * 100).toFixed(3)}% smaller); encode ${(rate('encode 500x50 tablet: typed-array columns, compact protocol (rpcCompression)') / encode).toFixed(2)}x the binary rate`,
 );
 
-let java = null;
-if (withJava) {
+/** The Java reference's rates, or null without one; a Ctrl-C while it runs ends it and keeps ours (exit 130). */
+function javaReference(): JavaCodecRates | null {
   console.log(`running the Java reference (java/codec.sh ${Math.max(3, seconds * 2)}) ...`);
-  java = runJavaCodec(Math.max(3, seconds * 2));
-  if (java === null) console.log('no Java reference in this run');
+  // Ctrl-C reaches the script's JVM too; this process outlives it to write our figures
+  const outliveCtrlC = () => undefined;
+  process.on('SIGINT', outliveCtrlC);
+  try {
+    const rates = runJavaCodec(Math.max(3, seconds * 2));
+    if (rates === null) console.log('no Java reference in this run');
+    return rates;
+  } catch (e) {
+    if (!(e instanceof JavaInterrupted)) throw e;
+    console.log(`${e.message}: no Java reference in this run`);
+    process.exitCode = 130;
+    return null;
+  } finally {
+    process.off('SIGINT', outliveCtrlC);
+  }
 }
+
+const java = withJava ? javaReference() : null;
 const ratios = java && {
   encode_typed: encode / java.encodePointsPerS,
   encode_row_major: rate('encode 500x50 tablet: row-major values') / java.encodePointsPerS,
