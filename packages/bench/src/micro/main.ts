@@ -20,6 +20,7 @@ import {
 import { AnchorTabletBuilder, toPlainColumns, toRowMajor } from '../workload/anchor.js';
 import { anchorTsBlock } from '../workload/anchor-tsblock.js';
 import { JavaInterrupted } from '../run/java.js';
+import { nonNullValues } from '../run/read-pass.js';
 import { runJavaCodec, type JavaCodecRates } from './java-reference.js';
 import { encodeNaive } from './naive-baseline.js';
 import { diagnosticsReport, measureDiagnostics } from './diagnostics.js';
@@ -97,21 +98,14 @@ function blockDataSet({ block, reply } = WIDE): SessionDataSet {
 /** Row iterator, every value read through `row.values` (as Java's decode reads every value). */
 async function iterateRowValues(result = WIDE): Promise<number> {
   let acc = 0;
-  for await (const row of blockDataSet(result)) {
-    const values = row.values;
-    for (let k = 0; k < values.length; k++) if (values[k] !== null) acc++;
-  }
+  for await (const row of blockDataSet(result)) acc += nonNullValues(row);
   return acc;
 }
 
 /** The same rows a block at a time (`rowBatches()`): one await per block instead of one per row. */
 async function iterateRowBatchValues(result = WIDE): Promise<number> {
   let acc = 0;
-  for await (const rows of blockDataSet(result).rowBatches())
-    for (const row of rows) {
-      const values = row.values;
-      for (let k = 0; k < values.length; k++) if (values[k] !== null) acc++;
-    }
+  for await (const rows of blockDataSet(result).rowBatches()) for (const row of rows) acc += nonNullValues(row);
   return acc;
 }
 

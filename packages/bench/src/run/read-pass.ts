@@ -1,4 +1,4 @@
-import type { BaseSession, ColumnValues, ColumnarResult } from '@iotdb/client';
+import type { BaseSession, ColumnValues, ColumnarResult, RowRecord } from '@iotdb/client';
 import type { ReadPass } from './java-query.js';
 
 /** `sql` read as rows (`for await`), every value of every row through `row.values`. */
@@ -9,8 +9,7 @@ export async function readAsRows(session: BaseSession, sql: string, fetchSize: n
   let points = 0;
   for await (const row of await session.executeQueryStatement(sql, { fetchSize })) {
     rows++;
-    const values = row.values;
-    for (let k = 0; k < values.length; k++) if (values[k] !== null) points++;
+    points += nonNullValues(row);
   }
   return pass(rows, points, t0, cpu0);
 }
@@ -24,10 +23,17 @@ export async function readAsRowBatches(session: BaseSession, sql: string, fetchS
   for await (const batch of (await session.executeQueryStatement(sql, { fetchSize })).rowBatches())
     for (const row of batch) {
       rows++;
-      const values = row.values;
-      for (let k = 0; k < values.length; k++) if (values[k] !== null) points++;
+      points += nonNullValues(row);
     }
   return pass(rows, points, t0, cpu0);
+}
+
+/** Makes every value of `row` and looks at each; returns the non-null ones. */
+export function nonNullValues(row: RowRecord): number {
+  const values = row.values;
+  let n = 0;
+  for (let k = 0; k < values.length; k++) if (values[k] !== null) n++;
+  return n;
 }
 
 /** `sql` read as columns (`toColumnar()`), every cell looked at. */
