@@ -285,6 +285,28 @@ describe('partial failures name the caller’s items', () => {
     expect((e as IoTDBBatchError).failures.map((f) => [f.index, f.statusCode])).toEqual([[2, 614]]);
     expect((e as IoTDBBatchError).succeeded).toEqual([0, 1]);
   });
+
+  it('table insert refused: the error names the operation and the table once, with the status code', async () => {
+    const fake = new FakeTransport((c) =>
+      c.method === 'insertTablet' ? status(301, { message: 'Unknown database db' }) : undefined,
+    );
+    const s = new TableSession({ nodeUrls: [A], transport: fake, retry: FAST, database: 'db' });
+    closers.push(() => s.close());
+    await s.open();
+    const e = await s
+      .insert({
+        tableName: 't',
+        columnNames: ['tag', 'v'],
+        dataTypes: ['STRING', 'INT32'],
+        columnCategories: ['TAG', 'FIELD'],
+        timestamps: [1],
+        values: [['x', 1]],
+      })
+      .catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(IoTDBServerError);
+    expect((e as IoTDBServerError).statusCode).toBe(301);
+    expect((e as Error).message).toBe('insert t: [301] Unknown database db');
+  });
 });
 
 describe('lifecycle', () => {

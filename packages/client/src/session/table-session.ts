@@ -80,7 +80,7 @@ function tablePlan(
   const deviceOfRow = deviceKeys(p);
   const rowOf = (k: number) => (p.order === null ? k : p.order[k]);
   return {
-    what: `insert ${p.prefixPath}`,
+    what: 'insert', // errors read "insert <table>: [code] message", the table from labelOf
     count: p.rows,
     deviceOf: (k) => deviceOfRow(rowOf(k)),
     labelOf: () => p.prefixPath,
