@@ -5,6 +5,7 @@ import { IoTDBServerError } from '../errors.js';
 export const StatusCode = {
   SUCCESS: 200,
   INCOMPATIBLE_VERSION: 201,
+  EXECUTE_STATEMENT_ERROR: 301,
   MULTIPLE_ERROR: 302,
   REDIRECTION_RECOMMEND: 400,
   WRONG_LOGIN_PASSWORD: 801,

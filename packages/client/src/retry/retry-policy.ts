@@ -88,6 +88,7 @@ function retryable(kind: OperationKind, error: unknown): string | null {
     if (kind !== 'write') return `the server answered the ${kind}`;
     return isRetryableWriteStatus({
       code: error.statusCode,
+      message: error.serverMessage,
       needRetry: error.needRetry,
       subStatus: [...error.subStatus],
     })

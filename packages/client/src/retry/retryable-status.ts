@@ -37,12 +37,22 @@ export const RETRYABLE_WRITE_CODES: ReadonlySet<number> = new Set([
   1103, // SYNC_CONNECTION_ERROR
 ]);
 
+/**
+ * 301 wraps whatever failed while the statement ran: the transient causes above, but also a request that can
+ * never succeed, which trying again for the whole retry budget (60 s by default) would only delay. Measured on
+ * 2.0.1-beta: a table-model write into a database that does not exist answers 301 "... Unknown database <name>".
+ */
+const NEVER_SUCCEEDS_301 = /\bUnknown database\b/;
+
 /** A write that failed with this status may succeed when sent again (302: every failed entry may). */
-export function isRetryableWriteStatus(status: Pick<TSStatus, 'code' | 'needRetry' | 'subStatus'>): boolean {
+export function isRetryableWriteStatus(
+  status: Pick<TSStatus, 'code' | 'message' | 'needRetry' | 'subStatus'>,
+): boolean {
   if (status.needRetry === true) return true;
   if (status.code === StatusCode.MULTIPLE_ERROR) {
     const subs = status.subStatus ?? [];
     return subs.length > 0 && subs.every((s) => isSuccess(s.code) || isRetryableWriteStatus(s));
   }
+  if (status.code === StatusCode.EXECUTE_STATEMENT_ERROR && NEVER_SUCCEEDS_301.test(status.message ?? '')) return false;
   return RETRYABLE_WRITE_CODES.has(status.code);
 }

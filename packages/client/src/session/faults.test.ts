@@ -286,7 +286,7 @@ describe('partial failures name the caller’s items', () => {
     expect((e as IoTDBBatchError).succeeded).toEqual([0, 1]);
   });
 
-  it('table insert refused: the error names the operation and the table once, with the status code', async () => {
+  it('table insert into a database that does not exist: fails at once, naming the operation and the table once, with the status code', async () => {
     const fake = new FakeTransport((c) =>
       c.method === 'insertTablet' ? status(301, { message: 'Unknown database db' }) : undefined,
     );
@@ -306,6 +306,21 @@ describe('partial failures name the caller’s items', () => {
     expect(e).toBeInstanceOf(IoTDBServerError);
     expect((e as IoTDBServerError).statusCode).toBe(301);
     expect((e as Error).message).toBe('insert t: [301] Unknown database db');
+    expect(fake.callsOf('insertTablet')).toHaveLength(1); // not tried again for the whole retry budget
+    const two = await s
+      .insert({
+        tableName: 't',
+        columnNames: ['tag', 'v'],
+        dataTypes: ['STRING', 'INT32'],
+        columnCategories: ['TAG', 'FIELD'],
+        timestamps: [1, 2],
+        values: [
+          ['x', 1],
+          ['y', 2],
+        ],
+      })
+      .catch((x: unknown) => x);
+    expect((two as Error).message).toBe('insert t (2 items): [301] Unknown database db');
   });
 });
 

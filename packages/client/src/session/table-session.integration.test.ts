@@ -365,6 +365,23 @@ describe('TableSession', () => {
     expect(await objectsOf(await session.executeQueryStatement('SELECT v FROM after_bad'))).toEqual([{ v: 1 }]);
   });
 
+  it('an insert into a database that does not exist fails at once with the server’s 301, not after the retry budget', async () => {
+    const retries: unknown[] = [];
+    const logger = { debug() {}, info() {}, error() {}, warn: (o: unknown) => retries.push(o) };
+    const missing = new TableSession({ host, port, database: `${DB}_missing`, logger });
+    await missing.open();
+    try {
+      const e = await missing.insert(tablet('t')).catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(IoTDBServerError);
+      expect((e as IoTDBServerError).statusCode).toBe(301);
+      expect((e as IoTDBServerError).serverMessage).toContain(`Unknown database ${DB}_missing`);
+      expect((e as Error).message).toMatch(/^insert t \(6 items\): \[301\]/);
+      expect(retries).toEqual([]); // sent once: trying again cannot make the database exist
+    } finally {
+      await missing.close();
+    }
+  });
+
   it('rejects a SQL error with IoTDBServerError 700', async () => {
     const e = await session.executeQueryStatement('SELEC * FROM all_types').catch((x: unknown) => x);
     expect(e).toBeInstanceOf(IoTDBServerError);

@@ -180,8 +180,16 @@ function mergeStatus<N>(
     });
     return errors;
   }
-  const label = ks.length === 1 ? `${plan.what} ${plan.labelOf(ks[0])}` : `${plan.what} (${ks.length} items)`;
-  return allFailed(ks, new IoTDBServerError(status, label));
+  return allFailed(ks, new IoTDBServerError(status, statusLabel(plan, ks)));
+}
+
+/** What a status answering items `ks` is about: the operation, and their label when they share one. */
+function statusLabel<N>(plan: WritePlan<N>, ks: readonly number[]): string {
+  const label = plan.labelOf(ks[0]);
+  if (ks.length === 1) return `${plan.what} ${label}`;
+  return ks.every((k) => plan.labelOf(k) === label)
+    ? `${plan.what} ${label} (${ks.length} items)`
+    : `${plan.what} (${ks.length} items)`;
 }
 
 function allFailed(ks: readonly number[], error: unknown): ItemErrors {
