@@ -107,13 +107,16 @@ describe('isRetryableWriteStatus', () => {
     expect(isRetryableWriteStatus({ code: 302, subStatus: [{ code: 301 }, { code: 614 }] })).toBe(false);
     expect(isRetryableWriteStatus({ code: 302, subStatus: [] })).toBe(false);
   });
-  it('does not try a 301 again when it says the database does not exist (it never will), only its transient kinds', () => {
+  it('does not try a 301 again when it names a missing database or an illegal path (it never succeeds), only its transient kinds', () => {
     const unknown =
       'Exception occurred: insertTablet failed. java.util.concurrent.ExecutionException: ' +
       'org.apache.iotdb.commons.exception.IoTDBException: Unknown database nope';
     expect(isRetryableWriteStatus({ code: 301, message: unknown })).toBe(false);
     expect(isRetryableWriteStatus({ code: 302, subStatus: [{ code: 301, message: unknown }] })).toBe(false);
     expect(isRetryableWriteStatus({ code: 301, message: unknown, needRetry: true })).toBe(true); // the server's word
+    const illegal =
+      'Exception occurred: insertRecord failed. An error occurred when executing getDeviceToDatabase():root is not a legal path';
+    expect(isRetryableWriteStatus({ code: 301, message: illegal })).toBe(false);
     for (const message of [undefined, 'Fail to send plan node', 'java.net.SocketException: Broken pipe'])
       expect(isRetryableWriteStatus({ code: 301, message })).toBe(true);
   });

@@ -40,9 +40,10 @@ export const RETRYABLE_WRITE_CODES: ReadonlySet<number> = new Set([
 /**
  * 301 wraps whatever failed while the statement ran: the transient causes above, but also a request that can
  * never succeed, which trying again for the whole retry budget (60 s by default) would only delay. Measured on
- * 2.0.1-beta: a table-model write into a database that does not exist answers 301 "... Unknown database <name>".
+ * 2.0.1-beta: a table-model write into a database that does not exist answers 301 "... Unknown database <name>",
+ * a tree-model path the server cannot place "... <path> is not a legal path".
  */
-const NEVER_SUCCEEDS_301 = /\bUnknown database\b/;
+const NEVER_SUCCEEDS_301 = /\bUnknown database\b|\bis not a legal path\b/;
 
 /** A write that failed with this status may succeed when sent again (302: every failed entry may). */
 export function isRetryableWriteStatus(

@@ -286,6 +286,20 @@ describe('partial failures name the caller’s items', () => {
     expect((e as IoTDBBatchError).succeeded).toEqual([0, 1]);
   });
 
+  it('a tree write to a device outside root. is refused before anything is sent (the server would answer 301)', async () => {
+    const fake = new FakeTransport();
+    const s = session(fake);
+    await s.open();
+    await expect(s.insertTablet(tablet('sg.d1'))).rejects.toMatchObject({
+      name: 'IoTDBValidationError',
+      field: 'deviceId',
+    });
+    await expect(
+      s.insertRecord({ deviceId: 'root', timestamp: 1, measurements: ['s'], dataTypes: ['INT32'], values: [1] }),
+    ).rejects.toMatchObject({ name: 'IoTDBValidationError', field: 'record.deviceId' });
+    expect(fake.calls.filter((c) => c.method.startsWith('insert'))).toEqual([]);
+  });
+
   it('table insert into a database that does not exist: fails at once, naming the operation and the table once, with the status code', async () => {
     const fake = new FakeTransport((c) =>
       c.method === 'insertTablet' ? status(301, { message: 'Unknown database db' }) : undefined,

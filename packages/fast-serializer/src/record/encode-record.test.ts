@@ -127,6 +127,8 @@ describe('encodeRecord validation', () => {
 
   it.each<[string, Partial<RecordInput>, string]>([
     ['an empty device id', { deviceId: '' }, 'record.deviceId'],
+    ['a device id that is only root', { deviceId: 'root' }, 'record.deviceId'],
+    ['a device id not under root.', { deviceId: 'sg.d1' }, 'record.deviceId'],
     ['a fractional timestamp', { timestamp: 1.5 }, 'record.timestamp'],
     ['a NaN timestamp', { timestamp: NaN }, 'record.timestamp'],
     ['a timestamp beyond 2^53', { timestamp: 2 ** 60 }, 'record.timestamp'],
@@ -139,6 +141,14 @@ describe('encodeRecord validation', () => {
     ['unknown data type 7', { dataTypes: ['INT32', 7 as unknown as TSDataType] }, 'record.dataTypes[1]'],
   ])('rejects %s', (_what, extra, field) => {
     expect(catchValidation(() => encodeRecord(rec(['INT32', 'INT32'], [1, 2], extra))).field).toBe(field);
+  });
+
+  it('takes a device id under root. as the server does, leading spaces and backquoted levels too', () => {
+    for (const deviceId of ['root.sg.d1', ' root.sg.d1', 'root.sg.`d-1`'])
+      expect(() => encodeRecord(rec(['INT32'], [1], { deviceId }))).not.toThrow();
+    expect(catchValidation(() => encodeRecord(rec(['INT32'], [1], { deviceId: 'sg.d1' }))).message).toBe(
+      'record.deviceId: needs a tree-model path under root. (e.g. root.sg.d1), got "sg.d1"',
+    );
   });
 
   it('prefixes fields with the given field name', () => {

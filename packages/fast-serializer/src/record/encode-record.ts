@@ -6,6 +6,7 @@ import { describe } from '../tablet/date.js';
 import { dateToTime, type TimestampPrecision } from '../tablet/time-unit.js';
 import { dataTypeCode } from '../tablet/prepare-tablet.js';
 import type { CellValue, DataTypeInput } from '../tablet/tablet-input.js';
+import { checkDevicePath } from '../types/device-path.js';
 
 /** One row of one device, as `insertRecord` takes it. */
 export interface RecordInput {
@@ -116,9 +117,7 @@ export function checkRecordHead(
   precision: TimestampPrecision,
 ): { timestamp: number | bigint; n: number } {
   if (rec === null || typeof rec !== 'object') throw new IoTDBValidationError(field, 'expected an object');
-  if (typeof rec.deviceId !== 'string' || rec.deviceId.length === 0) {
-    throw new IoTDBValidationError(`${field}.deviceId`, `needs a non-empty string, got ${describe(rec.deviceId)}`);
-  }
+  checkDevicePath(`${field}.deviceId`, rec.deviceId);
   const timestamp =
     rec.timestamp instanceof Date ? dateToTime(rec.timestamp, precision, `${field}.timestamp`) : rec.timestamp;
   checkTimestamp(`${field}.timestamp`, timestamp);

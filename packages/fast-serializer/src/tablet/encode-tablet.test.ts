@@ -400,6 +400,13 @@ describe('tablet validation', () => {
     ['both values and columns', one('INT32', [1], { values: [[1]] }), 'values'],
     ['neither values nor columns', one('INT32', [1], { columns: undefined }), 'values'],
     ['an empty device id', one('INT32', [1], { deviceId: '' }), 'deviceId'],
+    ['a device id that is only root', one('INT32', [1], { deviceId: 'root' }), 'deviceId'],
+    ['a device id not under root.', one('INT32', [1], { deviceId: 'sg.d1' }), 'deviceId'],
+    [
+      'a device id under ROOT. (the server takes root. only)',
+      one('INT32', [1], { deviceId: 'ROOT.sg.d1' }),
+      'deviceId',
+    ],
     [
       'a string in a row-major INT32 cell',
       one('INT32', [1], { columns: undefined, values: [['x']] }),

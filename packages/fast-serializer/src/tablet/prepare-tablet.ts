@@ -12,6 +12,7 @@ import { describe } from './date.js';
 import type { ColumnInput, DataTypeInput, TableTablet, Tablet, TabletData, TimestampsInput } from './tablet-input.js';
 import { RowMajorColumn, type PreparedColumn } from './row-major-column.js';
 import { fitsInt64 } from '../types/int64.js';
+import { checkDevicePath } from '../types/device-path.js';
 
 /** A tablet whose shape has been checked, ready for the encoder. Values are checked while encoding. */
 export interface PreparedTablet {
@@ -43,7 +44,7 @@ export interface PreparedTablet {
 /** `precision`: the server's time unit, for Dates. */
 export function prepareTablet(t: Tablet, precision: TimestampPrecision = 'ms'): PreparedTablet {
   if (t === null || typeof t !== 'object') throw new IoTDBValidationError('tablet', 'expected an object');
-  checkName('deviceId', t.deviceId);
+  checkDevicePath('deviceId', t.deviceId);
   return prepare(t, t.deviceId, t.measurements, 'measurements', t.isAligned === true, null, precision);
 }
 
