@@ -258,28 +258,41 @@ describe('partial failures name the caller’s items', () => {
     ]);
   });
 
+  /** A table session over `fake`, open, in database db. */
+  async function tableSession(fake: FakeTransport): Promise<TableSession> {
+    const s = new TableSession({ nodeUrls: [A], transport: fake, retry: FAST, database: 'db' });
+    closers.push(() => s.close());
+    await s.open();
+    return s;
+  }
+  /** Table t's rows (a TAG and an INT32 FIELD each) at `timestamps`. */
+  const tableRows = (timestamps: number[], values: [string, number][]) => ({
+    tableName: 't',
+    columnNames: ['tag', 'v'],
+    dataTypes: ['STRING' as const, 'INT32' as const],
+    columnCategories: ['TAG' as const, 'FIELD' as const],
+    timestamps,
+    values,
+  });
+
   it('table insert: failed rows by their index in the caller’s rows (rows given out of time order)', async () => {
     const fake = new FakeTransport((c) =>
       c.method === 'insertTablet'
         ? status(302, { subStatus: [{ code: 200 }, { code: 614, message: 'bad' }, { code: 200 }] })
         : undefined,
     );
-    const s = new TableSession({ nodeUrls: [A], transport: fake, retry: FAST, database: 'db' });
-    closers.push(() => s.close());
-    await s.open();
+    const s = await tableSession(fake);
     const e = await s
-      .insert({
-        tableName: 't',
-        columnNames: ['tag', 'v'],
-        dataTypes: ['STRING', 'INT32'],
-        columnCategories: ['TAG', 'FIELD'],
-        timestamps: [30, 10, 20],
-        values: [
-          ['x', 1],
-          ['y', 2],
-          ['z', 3],
-        ],
-      })
+      .insert(
+        tableRows(
+          [30, 10, 20],
+          [
+            ['x', 1],
+            ['y', 2],
+            ['z', 3],
+          ],
+        ),
+      )
       .catch((x: unknown) => x);
     // sorted by time: rows 1 (t=10), 2 (t=20), 0 (t=30); the second sent (t=20) is caller row 2
     expect((e as IoTDBBatchError).failures.map((f) => [f.index, f.statusCode])).toEqual([[2, 614]]);
@@ -304,35 +317,22 @@ describe('partial failures name the caller’s items', () => {
     const fake = new FakeTransport((c) =>
       c.method === 'insertTablet' ? status(301, { message: 'Unknown database db' }) : undefined,
     );
-    const s = new TableSession({ nodeUrls: [A], transport: fake, retry: FAST, database: 'db' });
-    closers.push(() => s.close());
-    await s.open();
-    const e = await s
-      .insert({
-        tableName: 't',
-        columnNames: ['tag', 'v'],
-        dataTypes: ['STRING', 'INT32'],
-        columnCategories: ['TAG', 'FIELD'],
-        timestamps: [1],
-        values: [['x', 1]],
-      })
-      .catch((x: unknown) => x);
+    const s = await tableSession(fake);
+    const e = await s.insert(tableRows([1], [['x', 1]])).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(IoTDBServerError);
     expect((e as IoTDBServerError).statusCode).toBe(301);
     expect((e as Error).message).toBe('insert t: [301] Unknown database db');
     expect(fake.callsOf('insertTablet')).toHaveLength(1); // not tried again for the whole retry budget
     const two = await s
-      .insert({
-        tableName: 't',
-        columnNames: ['tag', 'v'],
-        dataTypes: ['STRING', 'INT32'],
-        columnCategories: ['TAG', 'FIELD'],
-        timestamps: [1, 2],
-        values: [
-          ['x', 1],
-          ['y', 2],
-        ],
-      })
+      .insert(
+        tableRows(
+          [1, 2],
+          [
+            ['x', 1],
+            ['y', 2],
+          ],
+        ),
+      )
       .catch((x: unknown) => x);
     expect((two as Error).message).toBe('insert t (2 items): [301] Unknown database db');
   });
