@@ -107,6 +107,17 @@ describe('isRetryableWriteStatus', () => {
     expect(isRetryableWriteStatus({ code: 302, subStatus: [{ code: 301 }, { code: 614 }] })).toBe(false);
     expect(isRetryableWriteStatus({ code: 302, subStatus: [] })).toBe(false);
   });
+  it('reads a status the server wrapped in another by the inner one (a 507 around a 600 read-only while a DataNode starts)', () => {
+    const wrapped = (inner: string) => ({ code: 507, message: `TSStatus(code:${inner})` });
+    expect(
+      isRetryableWriteStatus(wrapped('600, message:Fail to do non-query operations because system is read-only.')),
+    ).toBe(true);
+    expect(isRetryableWriteStatus(wrapped('509, message:root.sg.*.a is not a legal path'))).toBe(false);
+    expect(isRetryableWriteStatus({ code: 507, message: 'Fail to insert measurements [v] caused by [...]' })).toBe(
+      false,
+    );
+  });
+
   it('does not try a 301 again when it names a missing database or an illegal path (it never succeeds), only its transient kinds', () => {
     const unknown =
       'Exception occurred: insertTablet failed. java.util.concurrent.ExecutionException: ' +

@@ -45,7 +45,16 @@ export const RETRYABLE_WRITE_CODES: ReadonlySet<number> = new Set([
  */
 const NEVER_SUCCEEDS_301 = /\bUnknown database\b|\bis not a legal path\b/;
 
-/** A write that failed with this status may succeed when sent again (302: every failed entry may). */
+/**
+ * A status the server wrapped in another, its message `TSStatus(code:600, message:...)`: measured on 2.0.1-beta
+ * during a rolling restart, a 507 around a 600 SYSTEM_READ_ONLY from a DataNode that had just started.
+ */
+const WRAPPED_STATUS = /^TSStatus\(code:(\d+), message:(.*)\)$/s;
+
+/**
+ * A write that failed with this status may succeed when sent again (302: when every failed entry may; a wrapped
+ * status: when the inner one may).
+ */
 export function isRetryableWriteStatus(
   status: Pick<TSStatus, 'code' | 'message' | 'needRetry' | 'subStatus'>,
 ): boolean {
@@ -55,5 +64,7 @@ export function isRetryableWriteStatus(
     return subs.length > 0 && subs.every((s) => isSuccess(s.code) || isRetryableWriteStatus(s));
   }
   if (status.code === StatusCode.EXECUTE_STATEMENT_ERROR && NEVER_SUCCEEDS_301.test(status.message ?? '')) return false;
-  return RETRYABLE_WRITE_CODES.has(status.code);
+  if (RETRYABLE_WRITE_CODES.has(status.code)) return true;
+  const inner = WRAPPED_STATUS.exec(status.message ?? '');
+  return inner !== null && isRetryableWriteStatus({ code: Number(inner[1]), message: inner[2] });
 }
