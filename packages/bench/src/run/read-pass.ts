@@ -2,30 +2,30 @@ import type { BaseSession, ColumnValues, ColumnarResult, RowRecord } from '@iotd
 import type { ReadPass } from './java-query.js';
 
 /** `sql` read as rows (`for await`), every value of every row through `row.values`. */
-export async function readAsRows(session: BaseSession, sql: string, fetchSize: number): Promise<ReadPass> {
-  const t0 = performance.now();
-  const cpu0 = process.cpuUsage();
-  let rows = 0;
-  let points = 0;
-  for await (const row of await session.executeQueryStatement(sql, { fetchSize })) {
-    rows++;
-    points += nonNullValues(row);
-  }
-  return pass(rows, points, t0, cpu0);
-}
-
-/** `sql` read as rows a block at a time (`rowBatches()`), every value of every row through `row.values`. */
-export async function readAsRowBatches(session: BaseSession, sql: string, fetchSize: number): Promise<ReadPass> {
-  const t0 = performance.now();
-  const cpu0 = process.cpuUsage();
-  let rows = 0;
-  let points = 0;
-  for await (const batch of (await session.executeQueryStatement(sql, { fetchSize })).rowBatches())
-    for (const row of batch) {
+export function readAsRows(session: BaseSession, sql: string, fetchSize: number): Promise<ReadPass> {
+  return timed(async () => {
+    let rows = 0;
+    let points = 0;
+    for await (const row of await session.executeQueryStatement(sql, { fetchSize })) {
       rows++;
       points += nonNullValues(row);
     }
-  return pass(rows, points, t0, cpu0);
+    return { rows, points };
+  });
+}
+
+/** `sql` read as rows a block at a time (`rowBatches()`), every value of every row through `row.values`. */
+export function readAsRowBatches(session: BaseSession, sql: string, fetchSize: number): Promise<ReadPass> {
+  return timed(async () => {
+    let rows = 0;
+    let points = 0;
+    for await (const batch of (await session.executeQueryStatement(sql, { fetchSize })).rowBatches())
+      for (const row of batch) {
+        rows++;
+        points += nonNullValues(row);
+      }
+    return { rows, points };
+  });
 }
 
 /** Makes every value of `row` and looks at each; returns the non-null ones. */
@@ -37,24 +37,24 @@ export function nonNullValues(row: RowRecord): number {
 }
 
 /** `sql` read as columns (`toColumnar()`), every cell looked at. */
-export async function readAsColumns(session: BaseSession, sql: string, fetchSize: number): Promise<ReadPass> {
-  const t0 = performance.now();
-  const cpu0 = process.cpuUsage();
-  const c = await (await session.executeQueryStatement(sql, { fetchSize })).toColumnar();
-  return pass(c.rowCount, readColumns(c), t0, cpu0);
+export function readAsColumns(session: BaseSession, sql: string, fetchSize: number): Promise<ReadPass> {
+  return timed(async () => {
+    const c = await (await session.executeQueryStatement(sql, { fetchSize })).toColumnar();
+    return { rows: c.rowCount, points: readColumns(c) };
+  });
 }
 
 /** `sql` read as a stream of columnar batches (`batches()`, one per TsBlock), every cell looked at. */
-export async function readAsBatches(session: BaseSession, sql: string, fetchSize: number): Promise<ReadPass> {
-  const t0 = performance.now();
-  const cpu0 = process.cpuUsage();
-  let rows = 0;
-  let points = 0;
-  for await (const c of (await session.executeQueryStatement(sql, { fetchSize })).batches()) {
-    rows += c.rowCount;
-    points += readColumns(c);
-  }
-  return pass(rows, points, t0, cpu0);
+export function readAsBatches(session: BaseSession, sql: string, fetchSize: number): Promise<ReadPass> {
+  return timed(async () => {
+    let rows = 0;
+    let points = 0;
+    for await (const c of (await session.executeQueryStatement(sql, { fetchSize })).batches()) {
+      rows += c.rowCount;
+      points += readColumns(c);
+    }
+    return { rows, points };
+  });
 }
 
 /** Reads every cell of a columnar result; returns the non-null ones. */
@@ -81,7 +81,11 @@ function readColumn(column: ColumnValues, nulls: Uint8Array | null, rows: number
 /** where the values read go, so that reading them cannot be optimised away */
 export let sinkHole = 0;
 
-function pass(rows: number, points: number, t0: number, cpu0: NodeJS.CpuUsage): ReadPass {
+/** A read's rows and values, with its wall time and the process's CPU over it. */
+async function timed(read: () => Promise<{ rows: number; points: number }>): Promise<ReadPass> {
+  const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
+  const { rows, points } = await read();
   const wallS = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
   const cpuS = (cpu.user + cpu.system) / 1e6;

@@ -103,6 +103,7 @@ export interface RowBatch extends Iterable<RowRecord> {
   readonly length: number;
 }
 
+/** The end of an iteration (the row iterator's and a RowBatch's). */
 const ITERATED: IteratorReturnResult<undefined> = { value: undefined, done: true };
 
 /** What `promise` settles with, or GAVE_UP once `signal` aborts first (the promise itself goes on). */
@@ -242,7 +243,6 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
    * Reading to the end, breaking out of the loop or an error closes the data set.
    */
   [Symbol.asyncIterator](): AsyncIterator<RowRecord> {
-    const done: IteratorReturnResult<undefined> = { value: undefined, done: true };
     return {
       next: () => {
         const block = this.#block;
@@ -253,7 +253,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
           return this.close().then(() => Promise.reject(e));
         }
       },
-      return: () => this.close().then(() => done),
+      return: () => this.close().then(() => ITERATED),
     };
   }
 
