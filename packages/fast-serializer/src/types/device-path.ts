@@ -10,7 +10,8 @@ export function checkDevicePath(field: string, v: unknown): void {
   if (typeof v !== 'string' || v.length === 0) {
     throw new IoTDBValidationError(field, `needs a non-empty string, got ${describe(v)}`);
   }
-  if (!v.trimStart().startsWith('root.')) {
+  // trimStart only for a path that does not start so (it runs for every record of insertRecords)
+  if (!v.startsWith('root.') && !v.trimStart().startsWith('root.')) {
     throw new IoTDBValidationError(
       field,
       `needs a tree-model path under root. (e.g. root.sg.d1), got ${JSON.stringify(v)}`,
