@@ -1,6 +1,6 @@
 // Reads a query result as a stream, never holding it all: rows with `for await`, the same rows a block at a time
-// with `ds.rowBatches()`, or columnar batches (one per block the server sends) with `ds.batches()`. More rows are fetched as you iterate (`fetchSize` per round trip),
-// and breaking out of the loop releases the query on the server.
+// with `ds.rowBatches()`, or columnar batches (one per block the server sends) with `ds.batches()`. More rows are
+// fetched as you iterate (`fetchSize` per round trip), and breaking out of the loop releases the query on the server.
 //
 //   node examples/streaming-query.mjs      (IOTDB_HOST, IOTDB_PORT, IOTDB_USER, IOTDB_PASSWORD; default 127.0.0.1:6667)
 import { Session } from '@iotdb/client';
