@@ -2,7 +2,8 @@ import { IoTDBProtocolError } from '../errors.js';
 
 /**
  * Big-endian cursor over a buffer. Every read goes through `advance()`, the single bounds check,
- * so truncated input becomes an IoTDBProtocolError instead of a RangeError deep in Buffer.
+ * so truncated input becomes an IoTDBProtocolError instead of a RangeError deep in Buffer (a hot loop
+ * that reads `buf` itself checks against `end` and throws the same `truncatedData` error).
  */
 export class ByteReader {
   readonly buf: Buffer;
@@ -22,9 +23,7 @@ export class ByteReader {
   /** Moves past `n` bytes and returns where they start. */
   advance(n: number): number {
     const at = this.pos;
-    if (n < 0 || at + n > this.end) {
-      throw new IoTDBProtocolError(`truncated data: need ${n} bytes at offset ${at}, have ${this.end - at}`);
-    }
+    if (n < 0 || at + n > this.end) throw truncatedData(n, at, this.end);
     this.pos = at + n;
     return at;
   }
@@ -63,4 +62,9 @@ export class ByteReader {
     const at = this.advance(n);
     return this.buf.toString('utf8', at, at + n);
   }
+}
+
+/** The error for `n` bytes wanted at offset `at` of data ending at `end`. */
+export function truncatedData(n: number, at: number, end: number): IoTDBProtocolError {
+  return new IoTDBProtocolError(`truncated data: need ${n} bytes at offset ${at}, have ${end - at}`);
 }

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { IoTDBProtocolError } from '../errors.js';
 import { ByteWriter } from '../io/byte-writer.js';
@@ -208,6 +209,23 @@ describe('decodeTsBlock: array encodings', () => {
   });
 });
 
+describe('decodeTsBlock: any null pattern', () => {
+  // rows across several bit bytes, nulls anywhere: the null bits and booleans are unpacked a byte at a
+  // time and the fixed-width values spread to their rows, so every row count and pattern must land
+  it.each(NAMES)('decodes a %s column of 0-70 rows with nulls anywhere to the cells it was built from', (type) => {
+    fc.assert(
+      fc.property(fc.array(fc.boolean(), { maxLength: 70 }), (isNull) => {
+        const column = isNull.map((n, r) => (n ? null : SAMPLES[type][r % 9]));
+        const cols: ColSpec[] = [{ type, cells: column }];
+        const times = column.map((_, r) => BigInt(r));
+        const col = decodeTsBlock(buildBlock(times, cols), logical(cols)).columns[0];
+        expect(cells(col)).toEqual(column);
+        expect(col.nulls === null).toBe(!isNull.includes(true));
+      }),
+    );
+  });
+});
+
 describe('decodeTsBlock: RLE and DICTIONARY', () => {
   it.each(NAMES)('repeats the single RLE value of a %s column on every row', (type) => {
     const cols: ColSpec[] = [{ type, cells: Array<Cell>(9).fill(SAMPLES[type][2]), layout: 'rle' }];
@@ -276,6 +294,19 @@ describe('decodeTsBlock: malformed input', () => {
     expect(() => decodeTsBlock(b)).toThrow(IoTDBProtocolError);
     expect(() => decodeTsBlock(Buffer.from('ffffffff', 'hex'))).toThrow(IoTDBProtocolError);
     expect(() => decodeTsBlock(Buffer.from('00000000ffffffff02', 'hex'))).toThrow(IoTDBProtocolError);
+  });
+
+  it('rejects a binary length that is negative or runs past the block, saying where', () => {
+    const good = buildBlock([1n, 2n], [{ type: 'TEXT', cells: ['ab', 'cd'] }]);
+    const secondLength = good.length - 6; // the second value's int32 length, before its 2 bytes
+    const negative = Buffer.from(good);
+    negative.writeInt32BE(-1, secondLength);
+    expect(() => decodeTsBlock(negative)).toThrow(`negative binary length -1 at offset ${secondLength}`);
+    const long = Buffer.from(good);
+    long.writeInt32BE(3, secondLength);
+    // the block ends before the third byte, though the buffer it is part of goes on
+    const inLarger = Buffer.concat([long, Buffer.from('ffffffff', 'hex')]).subarray(0, long.length);
+    expect(() => decodeTsBlock(inLarger)).toThrow(`truncated data: need 3 bytes at offset ${secondLength + 4}, have 2`);
   });
 
   const vectors = parseVectorFile(

@@ -1,6 +1,6 @@
 import { isAscii } from 'node:buffer';
 import { IoTDBProtocolError } from '../errors.js';
-import { ByteReader } from '../io/byte-reader.js';
+import { ByteReader, truncatedData } from '../io/byte-reader.js';
 import { TSDataType } from '../types/data-type.js';
 import { ColumnEncoding, PhysicalType, type ColumnValues, type DecodedColumn, type DecodedTsBlock } from './tsblock.js';
 
@@ -138,16 +138,40 @@ function allocValues(type: TSDataType, n: number): ColumnValues {
 /** Null indicators: a mayHaveNull byte, then ceil(n/8) bytes MSB-first (0x80 = row 0), 1 = null. */
 function readNulls(r: ByteReader, rows: number): { nulls: Uint8Array | null; nonNull: number } {
   if (r.u8() === 0) return { nulls: null, nonNull: rows };
-  const bits = r.slice((rows + 7) >> 3);
   const nulls = new Uint8Array(rows);
-  let nonNull = rows;
-  for (let i = 0; i < rows; i++) {
-    if (bits[i >> 3] & (0x80 >> (i & 7))) {
-      nulls[i] = 1;
-      nonNull--;
-    }
-  }
+  const nonNull = rows - unpackBits(r.slice((rows + 7) >> 3), nulls);
   return { nulls: nonNull === rows ? null : nulls, nonNull };
+}
+
+/**
+ * MSB-first bits (0x80 = row 0) into one byte per row of `out`; returns how many are set. A byte at a
+ * time, eight stores unrolled, a zero byte skipped: 2-3x faster than a bit test per row.
+ */
+function unpackBits(bits: Buffer, out: Uint8Array): number {
+  const rows = out.length;
+  const whole = rows >> 3;
+  let ones = 0;
+  for (let j = 0; j < whole; j++) {
+    const b = bits[j];
+    if (b === 0) continue;
+    const i = j << 3;
+    out[i] = b >> 7;
+    out[i + 1] = (b >> 6) & 1;
+    out[i + 2] = (b >> 5) & 1;
+    out[i + 3] = (b >> 4) & 1;
+    out[i + 4] = (b >> 3) & 1;
+    out[i + 5] = (b >> 2) & 1;
+    out[i + 6] = (b >> 1) & 1;
+    out[i + 7] = b & 1;
+    const pairs = b - ((b >> 1) & 0x55);
+    const nibbles = (pairs & 0x33) + ((pairs >> 2) & 0x33);
+    ones += (nibbles + (nibbles >> 4)) & 0x0f;
+  }
+  for (let i = whole << 3; i < rows; i++) {
+    out[i] = (bits[i >> 3] >> (7 - (i & 7))) & 1;
+    ones += out[i];
+  }
+  return ones;
 }
 
 const INT32_WIDE = new Set<TSDataType>([TSDataType.INT32, TSDataType.DATE, TSDataType.FLOAT]);
@@ -171,9 +195,8 @@ function readArrayColumn(r: ByteReader, encoding: number, type: TSDataType, rows
   const { nulls, nonNull } = readNulls(r, rows);
   switch (encoding) {
     case ColumnEncoding.BYTE_ARRAY: {
-      const bits = r.slice((rows + 7) >> 3); // written for every row, nulls included
       const values = new Uint8Array(rows);
-      for (let i = 0; i < rows; i++) values[i] = (bits[i >> 3] >> (7 - (i & 7))) & 1;
+      unpackBits(r.slice((rows + 7) >> 3), values); // written for every row, nulls included
       return { type, values, nulls };
     }
     case ColumnEncoding.INT32_ARRAY:
@@ -192,7 +215,8 @@ function readArrayColumn(r: ByteReader, encoding: number, type: TSDataType, rows
  * bytes (length prefixes included) are all ASCII, one latin1 decode of the whole region plus a
  * substring per value is about twice as fast as a Buffer#toString per value (measured: 31 vs 68 ns for
  * 8-character strings); otherwise each value is decoded as UTF-8. BLOB values are copied out, so
- * that they do not pin the response frame.
+ * that they do not pin the response frame. The lengths are read byte by byte: `readInt32BE` per value
+ * took 3-4x as long (its own bounds checks), a third of a text column's decode.
  */
 function readBinaries(
   r: ByteReader,
@@ -205,34 +229,37 @@ function readBinaries(
     throw new IoTDBProtocolError(
       `TsBlock: ${nonNull} binary values need at least ${4 * nonNull} bytes, ${r.remaining} left`,
     );
-  const values = new Array<string | Buffer | null>(rows).fill(null);
+  const { buf, end } = r;
   const starts = new Int32Array(rows);
-  const ends = new Int32Array(rows);
+  const lengths = new Int32Array(rows);
   const regionStart = r.pos;
+  let pos = regionStart;
   for (let i = 0; i < rows; i++) {
     if (nulls !== null && nulls[i] === 1) continue;
-    const n = r.i32();
-    if (n < 0) throw new IoTDBProtocolError(`TsBlock: negative binary length ${n} at offset ${r.pos - 4}`);
-    starts[i] = r.advance(n);
-    ends[i] = starts[i] + n;
+    if (end - pos < 4) throw truncatedData(4, pos, end);
+    const n = (buf[pos] << 24) | (buf[pos + 1] << 16) | (buf[pos + 2] << 8) | buf[pos + 3];
+    if (n < 0) throw new IoTDBProtocolError(`TsBlock: negative binary length ${n} at offset ${pos}`);
+    pos += 4;
+    if (n > end - pos) throw truncatedData(n, pos, end);
+    starts[i] = pos;
+    lengths[i] = n;
+    pos += n;
   }
-  const buf = r.buf;
+  r.pos = pos;
+  const values = new Array<string | Buffer | null>(rows);
+  const isNull = (i: number) => nulls !== null && nulls[i] === 1;
   if (type === TSDataType.BLOB) {
+    for (let i = 0; i < rows; i++)
+      values[i] = isNull(i) ? null : Buffer.from(buf.subarray(starts[i], starts[i] + lengths[i]));
+  } else if (isAscii(buf.subarray(regionStart, pos))) {
+    const region = buf.toString('latin1', regionStart, pos);
     for (let i = 0; i < rows; i++) {
-      if (nulls === null || nulls[i] === 0) values[i] = Buffer.from(buf.subarray(starts[i], ends[i]));
-    }
-    return values as ColumnValues;
-  }
-  if (isAscii(buf.subarray(regionStart, r.pos))) {
-    const region = buf.toString('latin1', regionStart, r.pos);
-    for (let i = 0; i < rows; i++) {
-      if (nulls === null || nulls[i] === 0)
-        values[i] = region.substring(starts[i] - regionStart, ends[i] - regionStart);
+      const at = starts[i] - regionStart;
+      values[i] = isNull(i) ? null : region.substring(at, at + lengths[i]);
     }
   } else {
-    for (let i = 0; i < rows; i++) {
-      if (nulls === null || nulls[i] === 0) values[i] = buf.toString('utf8', starts[i], ends[i]);
-    }
+    for (let i = 0; i < rows; i++)
+      values[i] = isNull(i) ? null : buf.toString('utf8', starts[i], starts[i] + lengths[i]);
   }
   return values as ColumnValues;
 }
@@ -246,19 +273,33 @@ function readFixed(src: Buffer, type: TSDataType, rows: number, width: 4 | 8, nu
   src.copy(bytes, 0);
   if (width === 4) bytes.subarray(0, src.length).swap32();
   else bytes.subarray(0, src.length).swap64();
-  if (nulls !== null) {
-    // compact -> spread, back to front so that no value is overwritten before it moved
-    let k = src.length / width - 1;
-    for (let i = rows - 1; i >= 0; i--) {
-      if (nulls[i] === 1) bytes.fill(0, i * width, (i + 1) * width);
-      else {
-        bytes.copyWithin(i * width, k * width, (k + 1) * width);
-        k--;
-      }
+  if (nulls !== null)
+    spreadNulls(new Int32Array(bytes.buffer, 0, (rows * width) >> 2), width === 4 ? 1 : 2, nulls, src.length / width);
+  return view(bytes.buffer, type, rows);
+}
+
+/**
+ * Moves the compact values (those of the non-null rows, at the front of `out`) to their rows, back to
+ * front so that no value is overwritten before it moved; null rows get 0. Word by word in JavaScript, a
+ * loop for each width: a `copyWithin` and `fill` call per row took ten times as long (300 us a 5000-row
+ * column).
+ */
+function spreadNulls(out: Int32Array, words: 1 | 2, nulls: Uint8Array, nonNull: number): void {
+  let k = nonNull;
+  if (words === 1) {
+    for (let i = nulls.length - 1; i >= 0; i--) out[i] = nulls[i] === 1 ? 0 : out[--k];
+    return;
+  }
+  for (let i = nulls.length - 1; i >= 0; i--) {
+    if (nulls[i] === 1) {
+      out[2 * i] = 0;
+      out[2 * i + 1] = 0;
+    } else {
+      k--;
+      out[2 * i] = out[2 * k];
+      out[2 * i + 1] = out[2 * k + 1];
     }
   }
-  const values = view(bytes.buffer, type, rows);
-  return values;
 }
 
 function view(buf: ArrayBuffer, type: TSDataType, rows: number): ColumnValues {
