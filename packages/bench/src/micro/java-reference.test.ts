@@ -8,6 +8,7 @@ import { codecRates, runCodecScript } from './java-reference.js';
 const codec = [
   'CODEC encode_tablet_500x50 points_per_s=154321799 request_bytes=147165',
   'CODEC decode_tsblock_5000x50 points_per_s=83602122 block_bytes=1443285 (sink 5)',
+  'CODEC decode_tsblock_5000x50_third_null points_per_s=67828784 block_bytes=1007867 (sink 4)',
 ];
 
 describe("codecRates: the Java reference's CODEC lines", () => {
@@ -20,6 +21,7 @@ describe("codecRates: the Java reference's CODEC lines", () => {
     expect(codecRates(out)).toEqual({
       encodePointsPerS: 154321799,
       decodePointsPerS: 83602122,
+      decodeThirdNullPointsPerS: 67828784,
       rowGettersPointsPerS: 26660747,
       rowRecordsPointsPerS: 16139935,
     });
@@ -30,6 +32,7 @@ describe("codecRates: the Java reference's CODEC lines", () => {
     expect(codecRates(out)).toEqual({
       encodePointsPerS: 154321799,
       decodePointsPerS: 83602122,
+      decodeThirdNullPointsPerS: 67828784,
       rowGettersPointsPerS: null,
       rowRecordsPointsPerS: null,
       rowsUnavailable: 'java.lang.NoSuchMethodError: SessionDataSet.<init>',

@@ -8,6 +8,8 @@ export interface JavaCodecRates {
   encodePointsPerS: number;
   /** TsBlockSerde.deserialize, then every value read from its columns */
   decodePointsPerS: number;
+  /** the same for the block with a third of its cells null (a sparse result) */
+  decodeThirdNullPointsPerS: number;
   /** the block through SessionDataSet.iterator(), every value by its typed getter (null: not measured, see rowsUnavailable) */
   rowGettersPointsPerS: number | null;
   /** the block through SessionDataSet.next(), every value of each RowRecord (null: not measured) */
@@ -77,6 +79,7 @@ export function codecRates(out: string): JavaCodecRates {
   return {
     encodePointsPerS: rate('encode_tablet_500x50'),
     decodePointsPerS: rate('decode_tsblock_5000x50'),
+    decodeThirdNullPointsPerS: rate('decode_tsblock_5000x50_third_null'),
     rowGettersPointsPerS: optionalRate('rows_getters_5000x50'),
     rowRecordsPointsPerS: optionalRate('rows_records_5000x50'),
     ...(unavailable === undefined ? {} : { rowsUnavailable: unavailable }),

@@ -73,6 +73,8 @@ function anchorReply(sensors: number) {
   return { types, block, reply };
 }
 const WIDE = anchorReply(SENSORS);
+/** the same columns with a third of the cells null, as a sparse result (the Java reference decodes it too) */
+const SPARSE = { ...WIDE, block: anchorTsBlock(BLOCK_ROWS, SENSORS, 3) };
 /** a narrow result, where the await per row weighs most */
 const NARROW = anchorReply(NARROW_SENSORS);
 const { block, types: blockTypes } = WIDE;
@@ -156,6 +158,8 @@ const ROWS_GETTERS = 'decode 5000x50 TsBlock through the row iterator: typed get
 const ROW_BATCHES_VALUES = 'decode 5000x50 TsBlock through rowBatches(): row.values';
 const NARROW_ROWS_VALUES = 'decode 5000x10 TsBlock through the row iterator: row.values';
 const NARROW_ROW_BATCHES_VALUES = 'decode 5000x10 TsBlock through rowBatches(): row.values';
+const SPARSE_COLUMNS = 'decode 5000x50 TsBlock, a third null, to columns';
+const SPARSE_ROW_BATCHES_VALUES = 'decode 5000x50 TsBlock, a third null, through rowBatches(): row.values';
 add('encode 500x50 tablet: typed-array columns', TABLET, () => encodeFast(typed));
 add('encode 500x50 tablet: plain JS column arrays', TABLET, () => encodeFast(plain));
 add('encode 500x50 tablet: row-major values', TABLET, () => encodeFast(rowMajor));
@@ -165,9 +169,11 @@ add('encode 500x50 tablet: typed-array columns, compact protocol (rpcCompression
 add('encode 500x50 tablet: legacy (plain encoder + struct codec)', TABLET, () => encodeLegacy(typed));
 add('encode 500x50 tablet: naive (plain encoder + thrift generated struct)', TABLET, () => encodeNaive(typed, 1));
 add('decode 5000x50 TsBlock to columns', BLOCK_ROWS * SENSORS, () => decodeTsBlock(block, blockTypes));
+add(SPARSE_COLUMNS, BLOCK_ROWS * SENSORS, () => decodeTsBlock(SPARSE.block, blockTypes));
 add(ROWS_VALUES, BLOCK_ROWS * SENSORS, () => iterateRowValues());
 add(ROWS_GETTERS, BLOCK_ROWS * SENSORS, iterateRowGetters);
 add(ROW_BATCHES_VALUES, BLOCK_ROWS * SENSORS, () => iterateRowBatchValues());
+add(SPARSE_ROW_BATCHES_VALUES, BLOCK_ROWS * SENSORS, () => iterateRowBatchValues(SPARSE));
 add(NARROW_ROWS_VALUES, BLOCK_ROWS * NARROW_SENSORS, () => iterateRowValues(NARROW));
 add(NARROW_ROW_BATCHES_VALUES, BLOCK_ROWS * NARROW_SENSORS, () => iterateRowBatchValues(NARROW));
 add('500 int64 timestamps: ours (number -> hi/lo words, one swap)', ROWS, () => writeTimestamps(tsOut, 0, tsPrepared));
@@ -241,9 +247,11 @@ const ratios = java && {
   encode_typed: encode / java.encodePointsPerS,
   encode_row_major: rate('encode 500x50 tablet: row-major values') / java.encodePointsPerS,
   decode_columns: rate('decode 5000x50 TsBlock to columns') / java.decodePointsPerS,
+  decode_third_null_columns: rate(SPARSE_COLUMNS) / java.decodeThirdNullPointsPerS,
   decode_rows_values: rate(ROWS_VALUES) / java.decodePointsPerS,
   decode_rows_getters: rate(ROWS_GETTERS) / java.decodePointsPerS,
   decode_row_batches_values: rate(ROW_BATCHES_VALUES) / java.decodePointsPerS,
+  decode_third_null_row_batches_values: rate(SPARSE_ROW_BATCHES_VALUES) / java.decodeThirdNullPointsPerS,
   // like for like: each client's row iterator over the same block
   ...(java.rowRecordsPointsPerS !== null && {
     rows_values_vs_java_row_records: rate(ROWS_VALUES) / java.rowRecordsPointsPerS,
@@ -257,7 +265,10 @@ if (java && ratios) {
     java.rowGettersPointsPerS === null || java.rowRecordsPointsPerS === null
       ? `its row iterator not measured (${java.rowsUnavailable ?? 'no figures'})`
       : `rows by getters ${java.rowGettersPointsPerS} points/s, by RowRecords ${java.rowRecordsPointsPerS} points/s`;
-  console.log(`Java: encode ${java.encodePointsPerS} points/s, decode ${java.decodePointsPerS} points/s, ${rows}`);
+  console.log(
+    `Java: encode ${java.encodePointsPerS} points/s, decode ${java.decodePointsPerS} points/s ` +
+      `(a third null: ${java.decodeThirdNullPointsPerS}), ${rows}`,
+  );
   for (const [k, v] of Object.entries(ratios)) console.log(`ours/Java ${k}: ${v.toFixed(2)}x`);
 }
 mkdirSync('bench-results', { recursive: true });

@@ -1,0 +1,83 @@
+// Before/after for a decoder change: decodeTsBlock and rows through rowBatches() of two built checkouts, in one
+// process, alternating, on the 5000 x 50 anchor block and on the same block with a third of its cells null.
+// Prints each checkout's median µs per block and the ratio old/new of every round:
+//   node scripts/decode-ab.mjs /path/to/old-checkout .
+// (the blocks are built by the second checkout's bench package, so the first needs no nullEvery of its own).
+import { pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
+
+const ROWS = 5000;
+const SENSORS = 50;
+const ROUNDS = 8;
+const CALLS = 100;
+const [oldRepo, newRepo] = [resolve(process.argv[2] ?? '.'), resolve(process.argv[3] ?? '.')];
+const load = async (repo, path) => import(pathToFileURL(`${repo}/packages/${path}`).href);
+const checkouts = {};
+for (const [name, repo] of [
+  ['old', oldRepo],
+  ['new', newRepo],
+]) {
+  const fs = await load(repo, 'fast-serializer/dist/index.js');
+  const client = await load(repo, 'client/dist/index.js');
+  checkouts[name] = { decodeTsBlock: fs.decodeTsBlock, SessionDataSet: client.SessionDataSet };
+}
+const { anchorTsBlock } = await load(newRepo, 'bench/dist/workload/anchor-tsblock.js');
+const { AnchorTabletBuilder } = await load(newRepo, 'bench/dist/workload/anchor.js');
+const { dataTypeName } = await load(newRepo, 'fast-serializer/dist/index.js');
+const types = new AnchorTabletBuilder({ sensors: SENSORS, rows: 1 }).types;
+const reply = {
+  status: { code: 200 },
+  columns: types.map((_, s) => `root.bench.d000.s${s}`),
+  dataTypeList: types.map(dataTypeName),
+  moreData: false,
+};
+const ctx = {
+  connection: undefined,
+  sessionId: 0n,
+  statementId: 0n,
+  sql: '',
+  fetchSize: ROWS,
+  timeoutMs: 0,
+  int64As: 'bigint',
+  timestampAs: 'bigint',
+  precision: 'ms',
+};
+
+async function rowBatches(c, block) {
+  let n = 0;
+  for await (const rows of new c.SessionDataSet(ctx, { ...reply, queryResult: [block] }).rowBatches())
+    for (const row of rows) for (const v of row.values) if (v !== null) n++;
+  return n;
+}
+
+const tasks = [];
+for (const [label, block] of [
+  ['dense', anchorTsBlock(ROWS, SENSORS)],
+  ['a third null', anchorTsBlock(ROWS, SENSORS, 3)],
+]) {
+  tasks.push([`decodeTsBlock, ${label}`, (c) => () => c.decodeTsBlock(block, types)]);
+  tasks.push([`rowBatches(), ${label}`, (c) => () => rowBatches(c, block)]);
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+const results = new Map(tasks.map(([name]) => [name, { old: [], new: [] }]));
+for (let round = 0; round < ROUNDS; round++)
+  for (const [name, make] of tasks)
+    for (const which of ['old', 'new']) {
+      const fn = make(checkouts[which]);
+      for (let i = 0; i < 20; i++) await fn();
+      const times = [];
+      for (let i = 0; i < CALLS; i++) {
+        const start = process.hrtime.bigint();
+        await fn();
+        times.push(Number(process.hrtime.bigint() - start) / 1e3);
+      }
+      results.get(name)[which].push(median(times));
+    }
+for (const [name, r] of results) {
+  const ratios = r.old.map((o, i) => o / r.new[i]).sort((a, b) => a - b);
+  console.log(
+    `${name.padEnd(28)} old ${median(r.old).toFixed(0)} us, new ${median(r.new).toFixed(0)} us; ` +
+      `old/new per round ${ratios.map((x) => x.toFixed(2)).join(' ')}`,
+  );
+}
