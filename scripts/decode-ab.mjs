@@ -1,5 +1,6 @@
-// Before/after for a decoder change: decodeTsBlock and rows through rowBatches() of two built checkouts, in one
-// process, alternating, on the 5000 x 50 anchor block and on the same block with a third of its cells null.
+// Before/after for a decoder or row change: decodeTsBlock and rows through rowBatches() of two built checkouts, in
+// one process, alternating, on the 5000 x 50 anchor block and on the same block with a third of its cells null,
+// and the anchor block's rows with int64As 'number'.
 // Prints each checkout's median µs per block and the ratio old/new of every round:
 //   node scripts/decode-ab.mjs /path/to/old-checkout .
 // (the blocks are built by the second checkout's bench package, so the first needs no nullEvery of its own).
@@ -43,9 +44,13 @@ const ctx = {
   precision: 'ms',
 };
 
-async function rowBatches(c, block) {
+async function rowBatches(c, block, int64As = 'bigint') {
   let n = 0;
-  for await (const rows of new c.SessionDataSet(ctx, { ...reply, queryResult: [block] }).rowBatches())
+  const numbers = int64As === 'number' ? { int64As, timestampAs: 'number' } : {};
+  for await (const rows of new c.SessionDataSet(
+    { ...ctx, ...numbers },
+    { ...reply, queryResult: [block] },
+  ).rowBatches())
     for (const row of rows) for (const v of row.values) if (v !== null) n++;
   return n;
 }
@@ -58,6 +63,8 @@ for (const [label, block] of [
   tasks.push([`decodeTsBlock, ${label}`, (c) => () => c.decodeTsBlock(block, types)]);
   tasks.push([`rowBatches(), ${label}`, (c) => () => rowBatches(c, block)]);
 }
+const dense = anchorTsBlock(ROWS, SENSORS);
+tasks.push([`rowBatches(), int64As 'number'`, (c) => () => rowBatches(c, dense, 'number')]);
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 const results = new Map(tasks.map(([name]) => [name, { old: [], new: [] }]));
@@ -77,7 +84,7 @@ for (let round = 0; round < ROUNDS; round++)
 for (const [name, r] of results) {
   const ratios = r.old.map((o, i) => o / r.new[i]).sort((a, b) => a - b);
   console.log(
-    `${name.padEnd(28)} old ${median(r.old).toFixed(0)} us, new ${median(r.new).toFixed(0)} us; ` +
+    `${name.padEnd(30)} old ${median(r.old).toFixed(0)} us, new ${median(r.new).toFixed(0)} us; ` +
       `old/new per round ${ratios.map((x) => x.toFixed(2)).join(' ')}`,
   );
 }

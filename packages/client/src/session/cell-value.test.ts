@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { IoTDBValidationError, TSDataType, type DecodedColumn } from '@iotdb/fast-serializer';
-import { cellValue, int64ToNumber } from './cell-value.js';
+import { cellValue, int64ToNumber, int64WordToNumber, int64Words } from './cell-value.js';
 
 const col = (type: TSDataType, values: DecodedColumn['values'], nulls: number[] | null = null): DecodedColumn => ({
   type,
@@ -62,5 +63,55 @@ describe('int64ToNumber', () => {
     expect(int64ToNumber(-9007199254740991n)).toBe(-Number.MAX_SAFE_INTEGER);
     expect(() => int64ToNumber(9007199254740992n)).toThrow(IoTDBValidationError);
     expect(() => int64ToNumber(-9007199254740992n)).toThrow(IoTDBValidationError);
+  });
+});
+
+describe('int64WordToNumber', () => {
+  /** f's number, or what it threw. */
+  const attempt = (f: () => number): unknown => {
+    try {
+      return f();
+    } catch (e) {
+      return e;
+    }
+  };
+  const EDGES = [0n, 1n, -1n, 2n ** 31n, -(2n ** 31n), 2n ** 32n - 1n, 2n ** 32n, -(2n ** 32n), -(2n ** 32n) + 1n];
+  const BOUNDS = [
+    2n ** 53n - 1n,
+    -(2n ** 53n - 1n),
+    2n ** 53n,
+    -(2n ** 53n),
+    2n ** 53n + 1n,
+    2n ** 63n - 1n,
+    -(2n ** 63n),
+  ];
+
+  it('gives what int64ToNumber gives, at the word and safe-integer edges (exact, or the same error)', () => {
+    const values = BigInt64Array.from([...EDGES, ...BOUNDS]);
+    values.forEach((v, i) =>
+      expect(
+        attempt(() => int64WordToNumber(int64Words(values), i)),
+        String(v),
+      ).toEqual(attempt(() => int64ToNumber(v))),
+    );
+    expect(() => int64WordToNumber(int64Words(BigInt64Array.of(2n ** 53n)), 0)).toThrow(IoTDBValidationError);
+    expect(() => int64WordToNumber(int64Words(BigInt64Array.of(-(2n ** 53n))), 0)).toThrow(/-9007199254740992/);
+  });
+
+  it('gives what int64ToNumber gives for any INT64, at any position of a column that starts past an offset', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), { minLength: 1, maxLength: 8 }),
+        fc.nat(),
+        (values, at) => {
+          const i = at % values.length;
+          const column = new BigInt64Array(new ArrayBuffer(8 * (values.length + 3)), 24, values.length);
+          column.set(values);
+          expect(attempt(() => int64WordToNumber(int64Words(column), i))).toEqual(
+            attempt(() => int64ToNumber(values[i])),
+          );
+        },
+      ),
+    );
   });
 });

@@ -197,6 +197,7 @@ describe('rowMaker', () => {
     ];
     const source = rowSource(columns, 'number');
     expect(source).not.toContain('process');
-    expect(source).toContain('return function row(r) { return [c0[r], n1[r] === 1 ? null : toNumber(c1[r])]; };');
+    expect(source).toContain('const c1 = words(values[1]), n1 = nulls[1];'); // INT64 as number: read as two words
+    expect(source).toContain('return function row(r) { return [c0[r], n1[r] === 1 ? null : toNumber(c1, r)]; };');
   });
 });

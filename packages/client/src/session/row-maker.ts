@@ -1,5 +1,5 @@
 import { TSDataType, decodeDate, type DecodedColumn } from '@iotdb/fast-serializer';
-import { cellValue, int64ToNumber, type IoTDBValue } from './cell-value.js';
+import { cellValue, int64WordToNumber, int64Words, type IoTDBValue } from './cell-value.js';
 import { CompiledFunctions, type Compile } from '../codegen/compiled-functions.js';
 import type { Int64Mode } from './options.js';
 
@@ -13,7 +13,7 @@ export type RowFactory = (
   helpers: typeof HELPERS,
 ) => RowMaker;
 
-const HELPERS = { toNumber: int64ToNumber, date: decodeDate };
+const HELPERS = { toNumber: int64WordToNumber, words: int64Words, date: decodeDate };
 
 /** Wider results are made cell by cell: a bound on the size of what is compiled (results this wide are rare). */
 const MAX_GENERATED_COLUMNS = 1024;
@@ -66,31 +66,39 @@ export function cellByCell(columns: readonly DecodedColumn[], int64As: Int64Mode
   };
 }
 
-/** The factory's body: each column's arrays in locals, and the row function over them. */
+/**
+ * The factory's body: each column's arrays in locals, and the row function over them. INT64 asked for as number
+ * is read from the column's 32-bit words, without a BigInt per value (int64WordToNumber).
+ */
 export function rowSource(columns: readonly DecodedColumn[], int64As: Int64Mode): string {
-  const locals = columns.map((c, k) => `const c${k} = values[${k}]${c.nulls === null ? '' : `, n${k} = nulls[${k}]`};`);
+  const locals = columns.map((c, k) => {
+    const values = asWords(c.type, int64As) ? `words(values[${k}])` : `values[${k}]`;
+    return `const c${k} = ${values}${c.nulls === null ? '' : `, n${k} = nulls[${k}]`};`;
+  });
   const cells = columns.map((c, k) => {
-    const value = cellSource(c.type, `c${k}[r]`, int64As);
+    const value = cellSource(c.type, `c${k}`, int64As);
     return c.nulls === null ? value : `n${k}[r] === 1 ? null : ${value}`;
   });
   return [
-    'const toNumber = helpers.toNumber, date = helpers.date;',
+    'const toNumber = helpers.toNumber, words = helpers.words, date = helpers.date;',
     ...locals,
     `return function row(r) { return [${cells.join(', ')}]; };`,
   ].join('\n');
 }
 
-/** One cell's value from its slot, as `cellValue` gives it. */
-function cellSource(type: TSDataType, slot: string, int64As: Int64Mode): string {
+function asWords(type: TSDataType, int64As: Int64Mode): boolean {
+  return int64As === 'number' && (type === TSDataType.INT64 || type === TSDataType.TIMESTAMP);
+}
+
+/** Row r's value from its column's local, as `cellValue` gives it. */
+function cellSource(type: TSDataType, column: string, int64As: Int64Mode): string {
+  if (asWords(type, int64As)) return `toNumber(${column}, r)`;
   switch (type) {
     case TSDataType.BOOLEAN:
-      return `${slot} === 1`;
-    case TSDataType.INT64:
-    case TSDataType.TIMESTAMP:
-      return int64As === 'number' ? `toNumber(${slot})` : slot;
+      return `${column}[r] === 1`;
     case TSDataType.DATE:
-      return `date(${slot})`;
+      return `date(${column}[r])`;
     default:
-      return slot;
+      return `${column}[r]`;
   }
 }

@@ -70,6 +70,16 @@ describe('RowRecord', () => {
     expect(rowOf(t, [], { index: new Map(), timestampAs: 'number' }).timestamp).toBe(1_700_000_000_123);
     expect(rowOf(t, [], { index: new Map(), timestampAs: 'Date' }).timestamp).toEqual(new Date(1_700_000_000_123));
   });
+
+  it('gives a timestamp as number exactly to 2^53 - 1 either way, and refuses one beyond', () => {
+    const asNumber = (t: bigint) => rowOf(t, [], { index: new Map(), timestampAs: 'number' }).timestamp;
+    expect(asNumber(-1n)).toBe(-1);
+    expect(asNumber(2n ** 32n + 5n)).toBe(2 ** 32 + 5);
+    expect(asNumber(2n ** 53n - 1n)).toBe(Number.MAX_SAFE_INTEGER);
+    expect(asNumber(-(2n ** 53n - 1n))).toBe(-Number.MAX_SAFE_INTEGER);
+    expect(() => asNumber(2n ** 53n)).toThrow(IoTDBValidationError);
+    expect(() => asNumber(-(2n ** 63n))).toThrow(IoTDBValidationError);
+  });
 });
 
 describe('RowRecord typed getters (as Java DataIterator)', () => {

@@ -6,7 +6,7 @@ import {
   timeToDate,
   type DecodedColumn,
 } from '@iotdb/fast-serializer';
-import { cellValue, int64ToNumber, type IoTDBValue } from './cell-value.js';
+import { cellValue, int64WordToNumber, int64Words, type IoTDBValue } from './cell-value.js';
 import type { TimestampPrecision } from './node-session.js';
 import type { Int64Mode, TimestampMode } from './options.js';
 import { rowMaker, type RowMaker } from './row-maker.js';
@@ -29,6 +29,8 @@ export interface RowShape {
  */
 export interface RowBlock {
   readonly time: DecodedColumn | null;
+  /** the time column's 32-bit words (timestamps as number read without a BigInt each) */
+  readonly timeWords: Int32Array | null;
   readonly columns: readonly DecodedColumn[];
   /** the columns by 1-based position - 1: the time column first when there is one (the typed getters' numbering) */
   readonly positions: readonly DecodedColumn[];
@@ -40,6 +42,7 @@ export interface RowBlock {
 export function rowBlock(time: DecodedColumn | null, columns: readonly DecodedColumn[], int64As: Int64Mode): RowBlock {
   return {
     time,
+    timeWords: time === null ? null : int64Words(time.values as BigInt64Array),
     columns,
     positions: time === null ? columns : [time, ...columns],
     makeRow: rowMaker(columns, int64As),
@@ -68,14 +71,13 @@ export class RowRecord {
   get timestamp(): bigint | number | Date | null {
     const time = this.block.time;
     if (time === null) return null;
-    const t = (time.values as BigInt64Array)[this.r];
     switch (this.shape.timestampAs) {
       case 'number':
-        return int64ToNumber(t);
+        return int64WordToNumber(this.block.timeWords!, this.r);
       case 'Date':
-        return timeToDate(t, this.shape.precision);
+        return timeToDate((time.values as BigInt64Array)[this.r], this.shape.precision);
       default:
-        return t;
+        return (time.values as BigInt64Array)[this.r];
     }
   }
 
