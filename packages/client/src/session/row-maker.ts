@@ -86,6 +86,7 @@ export function rowSource(columns: readonly DecodedColumn[], int64As: Int64Mode)
   ].join('\n');
 }
 
+/** INT64 and TIMESTAMP asked for as number: read from the column's 32-bit words. */
 function asWords(type: TSDataType, int64As: Int64Mode): boolean {
   return int64As === 'number' && (type === TSDataType.INT64 || type === TSDataType.TIMESTAMP);
 }
