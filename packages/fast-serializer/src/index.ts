@@ -59,7 +59,8 @@ export {
   writeStructCompact,
   writeValueCompact,
 } from './thrift/compact.js';
-export { encodeDate, decodeDate, describe as describeValue } from './tablet/date.js';
+export { encodeDate, decodeDate } from './tablet/date.js';
+export { describe as describeValue } from './types/describe.js';
 export { dateToTime, timeToDate } from './tablet/time-unit.js';
 export type { TimestampPrecision } from './tablet/time-unit.js';
 export { encodeRecord, checkTimestamp } from './record/encode-record.js';

@@ -2,7 +2,7 @@ import { IoTDBValidationError } from '../errors.js';
 import { ByteWriter } from '../io/byte-writer.js';
 import { TSDataType } from '../types/data-type.js';
 import { checkCell, isInt64 } from '../tablet/cell.js';
-import { describe } from '../tablet/date.js';
+import { describe } from '../types/describe.js';
 import { dateToTime, type TimestampPrecision } from '../tablet/time-unit.js';
 import { dataTypeCode } from '../tablet/prepare-tablet.js';
 import type { CellValue, DataTypeInput } from '../tablet/tablet-input.js';

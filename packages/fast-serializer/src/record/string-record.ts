@@ -1,5 +1,5 @@
 import { IoTDBValidationError } from '../errors.js';
-import { describe } from '../tablet/date.js';
+import { describe } from '../types/describe.js';
 import { checkRecordHead } from './encode-record.js';
 import type { TimestampPrecision } from '../tablet/time-unit.js';
 

@@ -1,6 +1,7 @@
 import { IoTDBValidationError } from '../errors.js';
 import { TSDataType, dataTypeName } from '../types/data-type.js';
-import { describe, encodeDate } from './date.js';
+import { encodeDate } from './date.js';
+import { describe } from '../types/describe.js';
 import { dateToTime, type TimestampPrecision } from './time-unit.js';
 import type { PreparedTablet } from './prepare-tablet.js';
 import { fitsInt64 } from '../types/int64.js';

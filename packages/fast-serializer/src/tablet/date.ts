@@ -1,4 +1,5 @@
 import { IoTDBValidationError } from '../errors.js';
+import { describe } from '../types/describe.js';
 
 /** IoTDB keeps a DATE as the int32 yyyy*10000 + mm*100 + dd, with the year in 1000..9999. */
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -27,13 +28,4 @@ export function encodeDate(field: string, v: unknown): number {
 /** The wire int back to a `Date` at UTC midnight. */
 export function decodeDate(yyyymmdd: number): Date {
   return new Date(Date.UTC(Math.floor(yyyymmdd / 10000), (Math.floor(yyyymmdd / 100) % 100) - 1, yyyymmdd % 100));
-}
-
-export function describe(v: unknown): string {
-  if (v === null) return 'null';
-  if (typeof v === 'string') return `string ${JSON.stringify(v.length > 40 ? v.slice(0, 40) + '...' : v)}`;
-  if (typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean') return `${typeof v} ${String(v)}`;
-  if (v instanceof Uint8Array) return `${v.constructor.name}(${v.length})`;
-  if (v instanceof Date) return Number.isNaN(v.getTime()) ? 'an invalid Date' : `Date ${v.toISOString()}`;
-  return typeof v === 'object' ? (v.constructor?.name ?? 'object') : typeof v;
 }

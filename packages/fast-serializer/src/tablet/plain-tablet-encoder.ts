@@ -2,7 +2,7 @@ import { IoTDBValidationError } from '../errors.js';
 import type { TSInsertTabletReq } from '../thrift/iotdb-idl.js';
 import { TSDataType } from '../types/data-type.js';
 import { cellField, checkCell, isInt64 } from './cell.js';
-import { describe } from './date.js';
+import { describe } from '../types/describe.js';
 import { bitmapBytes } from './encode-tablet.js';
 import type { PreparedTablet } from './prepare-tablet.js';
 import { columnCells } from './row-major-column.js';

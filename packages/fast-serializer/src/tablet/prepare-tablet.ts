@@ -8,7 +8,7 @@ import {
   isTSDataType,
   type ColumnCategoryName,
 } from '../types/data-type.js';
-import { describe } from './date.js';
+import { describe } from '../types/describe.js';
 import type { ColumnInput, DataTypeInput, TableTablet, Tablet, TabletData, TimestampsInput } from './tablet-input.js';
 import { RowMajorColumn, type PreparedColumn } from './row-major-column.js';
 import { fitsInt64 } from '../types/int64.js';

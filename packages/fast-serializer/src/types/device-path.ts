@@ -1,5 +1,5 @@
 import { IoTDBValidationError } from '../errors.js';
-import { describe } from '../tablet/date.js';
+import { describe } from './describe.js';
 
 /**
  * A tree-model device path as the server takes it: a string under `root.` (it trims leading spaces). Checked
