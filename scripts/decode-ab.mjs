@@ -22,48 +22,26 @@ for (const [name, repo] of [
   const client = await load(repo, 'client/dist/index.js');
   checkouts[name] = { decodeTsBlock: fs.decodeTsBlock, SessionDataSet: client.SessionDataSet };
 }
-const { anchorTsBlock } = await load(newRepo, 'bench/dist/workload/anchor-tsblock.js');
-const { AnchorTabletBuilder } = await load(newRepo, 'bench/dist/workload/anchor.js');
-const { dataTypeName } = await load(newRepo, 'fast-serializer/dist/index.js');
-const types = new AnchorTabletBuilder({ sensors: SENSORS, rows: 1 }).types;
-const reply = {
-  status: { code: 200 },
-  columns: types.map((_, s) => `root.bench.d000.s${s}`),
-  dataTypeList: types.map(dataTypeName),
-  moreData: false,
-};
-const ctx = {
-  connection: undefined,
-  sessionId: 0n,
-  statementId: 0n,
-  sql: '',
-  fetchSize: ROWS,
-  timeoutMs: 0,
-  int64As: 'bigint',
-  timestampAs: 'bigint',
-  precision: 'ms',
-};
+const { anchorQueryReply, noServerContext } = await load(newRepo, 'bench/dist/workload/anchor-reply.js');
+const ctx = noServerContext(ROWS);
 
-async function rowBatches(c, block, int64As = 'bigint') {
+async function rowBatches(c, { block, reply }, int64As = 'bigint') {
   let n = 0;
   const numbers = int64As === 'number' ? { int64As, timestampAs: 'number' } : {};
-  for await (const rows of new c.SessionDataSet(
-    { ...ctx, ...numbers },
-    { ...reply, queryResult: [block] },
-  ).rowBatches())
-    for (const row of rows) for (const v of row.values) if (v !== null) n++;
+  const ds = new c.SessionDataSet({ ...ctx, ...numbers }, { ...reply, queryResult: [block] });
+  for await (const rows of ds.rowBatches()) for (const row of rows) for (const v of row.values) if (v !== null) n++;
   return n;
 }
 
+const dense = anchorQueryReply(ROWS, SENSORS);
 const tasks = [];
-for (const [label, block] of [
-  ['dense', anchorTsBlock(ROWS, SENSORS)],
-  ['a third null', anchorTsBlock(ROWS, SENSORS, 3)],
+for (const [label, result] of [
+  ['dense', dense],
+  ['a third null', anchorQueryReply(ROWS, SENSORS, 3)],
 ]) {
-  tasks.push([`decodeTsBlock, ${label}`, (c) => () => c.decodeTsBlock(block, types)]);
-  tasks.push([`rowBatches(), ${label}`, (c) => () => rowBatches(c, block)]);
+  tasks.push([`decodeTsBlock, ${label}`, (c) => () => c.decodeTsBlock(result.block, result.types)]);
+  tasks.push([`rowBatches(), ${label}`, (c) => () => rowBatches(c, result)]);
 }
-const dense = anchorTsBlock(ROWS, SENSORS);
 tasks.push([`rowBatches(), int64As 'number'`, (c) => () => rowBatches(c, dense, 'number')]);
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];

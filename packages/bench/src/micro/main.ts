@@ -7,7 +7,6 @@ import {
   BufferPool,
   ByteWriter,
   TSInsertTabletReqSchema,
-  dataTypeName,
   decodeTsBlock,
   plainInsertTabletReq,
   prepareTablet,
@@ -18,7 +17,7 @@ import {
   type Tablet,
 } from '@iotdb/fast-serializer';
 import { AnchorTabletBuilder, toPlainColumns, toRowMajor } from '../workload/anchor.js';
-import { anchorTsBlock } from '../workload/anchor-tsblock.js';
+import { anchorQueryReply, noServerContext } from '../workload/anchor-reply.js';
 import { JavaInterrupted } from '../run/java.js';
 import { nonNullValues } from '../run/read-pass.js';
 import { runJavaCodec, type JavaCodecRates } from './java-reference.js';
@@ -60,41 +59,16 @@ function encodeLegacy(t: Tablet): number {
   return w.pos;
 }
 
-/** A query's first reply holding one anchor block of BLOCK_ROWS rows x `sensors` columns, and its column types. */
-function anchorReply(sensors: number) {
-  const types = new AnchorTabletBuilder({ sensors, rows: 1 }).types;
-  const block = anchorTsBlock(BLOCK_ROWS, sensors);
-  const reply = {
-    status: { code: 200 },
-    columns: types.map((_, s) => `root.bench.d000.s${s}`),
-    dataTypeList: types.map(dataTypeName),
-    moreData: false,
-  };
-  return { types, block, reply };
-}
-const WIDE = anchorReply(SENSORS);
+const WIDE = anchorQueryReply(BLOCK_ROWS, SENSORS);
 /** the same columns with a third of the cells null, as a sparse result (the Java reference decodes it too) */
-const SPARSE = { ...WIDE, block: anchorTsBlock(BLOCK_ROWS, SENSORS, 3) };
+const SPARSE = anchorQueryReply(BLOCK_ROWS, SENSORS, 3);
 /** a narrow result, where the await per row weighs most */
-const NARROW = anchorReply(NARROW_SENSORS);
+const NARROW = anchorQueryReply(BLOCK_ROWS, NARROW_SENSORS);
 const { block, types: blockTypes } = WIDE;
 
-/** A data set over one block, no server: with no query id it sends nothing. */
+/** A data set over one block, no server. */
 function blockDataSet({ block, reply } = WIDE): SessionDataSet {
-  return new SessionDataSet(
-    {
-      connection: undefined as never,
-      sessionId: 0n,
-      statementId: 0n,
-      sql: '',
-      fetchSize: BLOCK_ROWS,
-      timeoutMs: 0,
-      int64As: 'bigint',
-      timestampAs: 'bigint',
-      precision: 'ms',
-    },
-    { ...reply, queryResult: [block] }, // a new array each time: the data set lets go of a block once decoded
-  );
+  return new SessionDataSet(noServerContext(BLOCK_ROWS), { ...reply, queryResult: [block] });
 }
 
 /** Row iterator, every value read through `row.values` (as Java's decode reads every value). */
