@@ -38,7 +38,7 @@ export function int64Words(values: BigInt64Array): Int32Array {
  */
 export function int64WordToNumber(words: Int32Array, i: number): number {
   // exact below 2^53 in magnitude; beyond, rounding keeps it beyond, so the check below sees it
-  const n = words[2 * i + HI] * 4294967296 + (words[2 * i + LO] >>> 0);
+  const n = words[2 * i + HI] * 2 ** 32 + (words[2 * i + LO] >>> 0);
   if (Number.isSafeInteger(n)) return n;
   return int64ToNumber(new BigInt64Array(words.buffer, words.byteOffset, words.length >> 1)[i]); // throws
 }

@@ -1,6 +1,5 @@
 import { BufferPool } from '../pool/buffer-pool.js';
-
-const TWO_32 = 4294967296;
+import { TWO_32 } from '../types/int64.js';
 
 /**
  * Big-endian writer over one growable buffer taken from a BufferPool.

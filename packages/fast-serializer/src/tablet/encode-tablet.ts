@@ -11,7 +11,7 @@ import { copySwapped, scratchBuffer } from './scratch.js';
 import type { CellValue, ColumnInput } from './tablet-input.js';
 import { StridedColumn } from './strided-column.js';
 import { RowMajorColumn, type PreparedColumn } from './row-major-column.js';
-import { INT64_MIN, fitsInt64 } from '../types/int64.js';
+import { INT64_MIN, TWO_32, fitsInt64 } from '../types/int64.js';
 
 /**
  * The fast tablet encoder: the `timestamps` and `values` binary fields of TSInsertTabletReq written
@@ -33,7 +33,6 @@ const FLOAT_NULL = 1.401298464324817e-45; // Float.MIN_VALUE
 const DOUBLE_NULL = 5e-324; // Double.MIN_VALUE
 const DATE_NULL = 10000101;
 const INT64_NULL = INT64_MIN; // Long.MIN_VALUE
-const TWO_32 = 4294967296;
 
 const FIXED_WIDTH: Record<TSDataType, number> = {
   [TSDataType.BOOLEAN]: 1,

@@ -1,3 +1,6 @@
+/** 2^32: the weight of an int64's high 32-bit word, for splitting a number into its two words. */
+export const TWO_32 = 4294967296;
+
 /** Java's Long.MIN_VALUE: the int64 range's low end, and the null placeholder of INT64 and TIMESTAMP cells. */
 export const INT64_MIN = -(2n ** 63n);
 
