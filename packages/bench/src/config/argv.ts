@@ -27,10 +27,19 @@ function target(key: KnobKey, spec: Pick<KnobSpec<unknown>, 'flag' | 'arg'>): [s
   return [spec.flag, { key, takesValue: spec.arg !== undefined }];
 }
 
+/** The words iotdb-bench takes as a command when they come first (`iotdb-bench merge A.json B.json`). */
+export const COMMAND_NAMES = ['compare', 'merge', 'read-compare'] as const;
+export type CommandName = (typeof COMMAND_NAMES)[number];
+
+export function isCommandName(word: string | undefined): word is CommandName {
+  return (COMMAND_NAMES as readonly (string | undefined)[]).includes(word);
+}
+
 export function parseArgv(argv: readonly string[]): Argv {
   const out: Argv = { configPath: undefined, settings: [] };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
+    if (isCommandName(arg)) throw new ConfigError(arg, `"${arg}" is a command: it goes first (iotdb-bench ${arg} ...)`);
     if (!arg.startsWith('--'))
       throw new ConfigError(arg, `unexpected argument "${arg}": flags start with -- (see --help)`);
     const eq = arg.indexOf('=');

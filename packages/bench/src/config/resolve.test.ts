@@ -387,6 +387,12 @@ describe('resolveConfig: errors name the knob and where it came from', () => {
     rejects(['--bogus', '1'], {}, '--bogus', /^--bogus: unknown flag/);
     rejects(['--batchSize', '1'], {}, '--batchSize', /did you mean --batch-size\?/);
     rejects(['workers'], {}, 'workers', /^unexpected argument "workers"/);
+    rejects(
+      ['--host', 'h', 'merge'],
+      {},
+      'merge',
+      /^"merge" is a command: it goes first \(iotdb-bench merge \.\.\.\)$/,
+    );
     rejects(['--workers'], {}, 'workers', /^--workers: needs a value$/);
     rejects(['--host', '--verify'], {}, 'host', /^--host: needs a value$/);
     rejects(['--config'], {}, 'config', /^--config: needs a value$/);

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { isCommandName, type CommandName } from '../config/argv.js';
 import { ConfigError, describePlan, helpText, resolveConfig } from '../config/resolve.js';
 import { readQueryFile, type QueryFileEntry } from '../config/query-file.js';
 import { compareTable, formatReport, resultLine, statementShape } from '../report/format.js';
@@ -17,15 +18,20 @@ import { runMethods } from './run-methods.js';
 import { readCompareCommand } from './read-compare-command.js';
 import { givenServer } from './target.js';
 
+const COMMANDS: Record<CommandName, (args: readonly string[]) => number | Promise<number>> = {
+  compare: compareCommand,
+  merge: mergeCommand,
+  'read-compare': readCompareCommand,
+};
+
 /**
  * `pnpm bench:e2e` / `iotdb-bench`: the end-to-end write benchmark. `--help` lists every knob;
  * `--dry-run` prints the resolved plan. Without --host or --node-urls it starts a local IoTDB on --port
  * (default 6667) and stops it.
  */
 async function main(): Promise<number> {
-  if (process.argv[2] === 'compare') return compareCommand(process.argv.slice(3));
-  if (process.argv[2] === 'merge') return mergeCommand(process.argv.slice(3));
-  if (process.argv[2] === 'read-compare') return readCompareCommand(process.argv.slice(3));
+  const command = process.argv[2];
+  if (isCommandName(command)) return COMMANDS[command](process.argv.slice(3));
   let config: BenchConfig;
   try {
     const r = resolveConfig(process.argv.slice(2), process.env);
@@ -133,5 +139,5 @@ main().then(
 /** ' read-compare' etc. when the command line named one, for the error line */
 function subcommand(): string {
   const name = process.argv[2];
-  return name === 'compare' || name === 'merge' || name === 'read-compare' ? ` ${name}` : '';
+  return isCommandName(name) ? ` ${name}` : '';
 }
