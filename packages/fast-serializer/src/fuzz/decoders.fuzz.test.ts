@@ -106,6 +106,26 @@ describe('decodeTsBlock under hostile bytes', () => {
     );
   });
 
+  it('refuses, before allocating their arena, fixed-width columns announcing more rows than their bytes can hold', () => {
+    // each column's bits alone would be backed (rows <= 8 x its bytes), but not all of them together
+    const shape = fc.record({ columns: fc.integer({ min: 2, max: 300 }), type: fc.constantFrom(0, 1, 2) });
+    fc.assert(
+      fc.property(shape, ({ columns, type }) => {
+        const bitmapBytes = 64;
+        const rows = 8 * bitmapBytes;
+        const header = Buffer.alloc(4 + columns + 4);
+        header.writeInt32BE(columns, 0);
+        header.fill(type, 4, 4 + columns); // BOOLEAN, INT32 or INT64 columns
+        header.writeInt32BE(rows, 4 + columns);
+        const encodings = Buffer.from([2, ...new Array<number>(columns).fill(type)]); // INT64_ARRAY times
+        const allNull = Buffer.concat([Buffer.from([1]), Buffer.alloc(bitmapBytes, 0xff)]); // one column's worth
+        const bytes = Buffer.concat([header, encodings, allNull]);
+        expect(() => decodeTsBlock(bytes)).toThrow(/position count/);
+      }),
+      { seed: SEED, numRuns: 30 },
+    );
+  });
+
   it('still decodes a legitimate all-RLE block (a table-model time column of a constant result)', () => {
     const bytes = Buffer.concat([
       Buffer.from([0, 0, 0, 1, 1, 0, 0, 3, 0xe8, 4, 4]),
