@@ -1,6 +1,7 @@
 // Before/after for a decoder or row change: decodeTsBlock and rows through rowBatches() of two built checkouts, in
 // one process, alternating, on the 5000 x 50 anchor block and on the same block with a third of its cells null,
-// and the anchor block's rows with int64As 'number'.
+// the anchor block's rows with int64As 'number', and the decode of the block sizes the server sends (at most 1000
+// rows; 400 in the anchor's ALIGN BY DEVICE result).
 // Prints each checkout's median µs per block and the ratio old/new of every round:
 //   node scripts/decode-ab.mjs /path/to/old-checkout .
 // (the blocks are built by the second checkout's bench package, so the first needs no nullEvery of its own).
@@ -43,6 +44,10 @@ for (const [label, result] of [
   tasks.push([`rowBatches(), ${label}`, (c) => () => rowBatches(c, result)]);
 }
 tasks.push([`rowBatches(), int64As 'number'`, (c) => () => rowBatches(c, dense, 'number')]);
+for (const rows of [1000, 400]) {
+  const { block, types } = anchorQueryReply(rows, SENSORS);
+  tasks.push([`decodeTsBlock, ${rows} x ${SENSORS}`, (c) => () => c.decodeTsBlock(block, types)]);
+}
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 const results = new Map(tasks.map(([name]) => [name, { old: [], new: [] }]));

@@ -9,6 +9,7 @@ const codec = [
   'CODEC encode_tablet_500x50 points_per_s=154321799 request_bytes=147165',
   'CODEC decode_tsblock_5000x50 points_per_s=83602122 block_bytes=1443285 (sink 5)',
   'CODEC decode_tsblock_5000x50_third_null points_per_s=67828784 block_bytes=1007867 (sink 4)',
+  'CODEC decode_tsblock_1000x50 points_per_s=71234567 block_bytes=288685 (sink 2)',
 ];
 
 describe("codecRates: the Java reference's CODEC lines", () => {
@@ -22,6 +23,7 @@ describe("codecRates: the Java reference's CODEC lines", () => {
       encodePointsPerS: 154321799,
       decodePointsPerS: 83602122,
       decodeThirdNullPointsPerS: 67828784,
+      decodeServerBlockPointsPerS: 71234567,
       rowGettersPointsPerS: 26660747,
       rowRecordsPointsPerS: 16139935,
     });
@@ -33,6 +35,7 @@ describe("codecRates: the Java reference's CODEC lines", () => {
       encodePointsPerS: 154321799,
       decodePointsPerS: 83602122,
       decodeThirdNullPointsPerS: 67828784,
+      decodeServerBlockPointsPerS: 71234567,
       rowGettersPointsPerS: null,
       rowRecordsPointsPerS: null,
       rowsUnavailable: 'java.lang.NoSuchMethodError: SessionDataSet.<init>',

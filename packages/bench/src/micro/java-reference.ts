@@ -10,6 +10,8 @@ export interface JavaCodecRates {
   decodePointsPerS: number;
   /** the same for the block with a third of its cells null (a sparse result) */
   decodeThirdNullPointsPerS: number;
+  /** the same for a block of 1000 rows, the most the server sends in one */
+  decodeServerBlockPointsPerS: number;
   /** the block through SessionDataSet.iterator(), every value by its typed getter (null: not measured, see rowsUnavailable) */
   rowGettersPointsPerS: number | null;
   /** the block through SessionDataSet.next(), every value of each RowRecord (null: not measured) */
@@ -80,6 +82,7 @@ export function codecRates(out: string): JavaCodecRates {
     encodePointsPerS: rate('encode_tablet_500x50'),
     decodePointsPerS: rate('decode_tsblock_5000x50'),
     decodeThirdNullPointsPerS: rate('decode_tsblock_5000x50_third_null'),
+    decodeServerBlockPointsPerS: rate('decode_tsblock_1000x50'),
     rowGettersPointsPerS: optionalRate('rows_getters_5000x50'),
     rowRecordsPointsPerS: optionalRate('rows_records_5000x50'),
     ...(unavailable === undefined ? {} : { rowsUnavailable: unavailable }),

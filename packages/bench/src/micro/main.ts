@@ -33,6 +33,8 @@ import { diagnosticsReport, measureDiagnostics } from './diagnostics.js';
 const ROWS = 500;
 const SENSORS = 50;
 const BLOCK_ROWS = 5000;
+/** the most rows the server sends in one block (max_tsblock_line_number's default) */
+const SERVER_BLOCK_ROWS = 1000;
 const NARROW_SENSORS = 10;
 const seconds = Number(process.env.BENCH_SECONDS ?? 2);
 const withJava = !process.argv.includes('--no-java');
@@ -62,6 +64,8 @@ function encodeLegacy(t: Tablet): number {
 const WIDE = anchorQueryReply(BLOCK_ROWS, SENSORS);
 /** the same columns with a third of the cells null, as a sparse result (the Java reference decodes it too) */
 const SPARSE = anchorQueryReply(BLOCK_ROWS, SENSORS, 3);
+/** a block the size the server sends (a query's reply holds several) */
+const SERVER_BLOCK = anchorQueryReply(SERVER_BLOCK_ROWS, SENSORS);
 /** a narrow result, where the await per row weighs most */
 const NARROW = anchorQueryReply(BLOCK_ROWS, NARROW_SENSORS);
 const { block, types: blockTypes } = WIDE;
@@ -134,6 +138,8 @@ const NARROW_ROWS_VALUES = 'decode 5000x10 TsBlock through the row iterator: row
 const NARROW_ROW_BATCHES_VALUES = 'decode 5000x10 TsBlock through rowBatches(): row.values';
 const SPARSE_COLUMNS = 'decode 5000x50 TsBlock, a third null, to columns';
 const SPARSE_ROW_BATCHES_VALUES = 'decode 5000x50 TsBlock, a third null, through rowBatches(): row.values';
+const SERVER_BLOCK_COLUMNS = 'decode 1000x50 TsBlock (the server sends at most 1000 rows a block) to columns';
+const SERVER_BLOCK_ROW_BATCHES_VALUES = 'decode 1000x50 TsBlock through rowBatches(): row.values';
 add('encode 500x50 tablet: typed-array columns', TABLET, () => encodeFast(typed));
 add('encode 500x50 tablet: plain JS column arrays', TABLET, () => encodeFast(plain));
 add('encode 500x50 tablet: row-major values', TABLET, () => encodeFast(rowMajor));
@@ -148,6 +154,8 @@ add(ROWS_VALUES, BLOCK_ROWS * SENSORS, () => iterateRowValues());
 add(ROWS_GETTERS, BLOCK_ROWS * SENSORS, iterateRowGetters);
 add(ROW_BATCHES_VALUES, BLOCK_ROWS * SENSORS, () => iterateRowBatchValues());
 add(SPARSE_ROW_BATCHES_VALUES, BLOCK_ROWS * SENSORS, () => iterateRowBatchValues(SPARSE));
+add(SERVER_BLOCK_COLUMNS, SERVER_BLOCK_ROWS * SENSORS, () => decodeTsBlock(SERVER_BLOCK.block, blockTypes));
+add(SERVER_BLOCK_ROW_BATCHES_VALUES, SERVER_BLOCK_ROWS * SENSORS, () => iterateRowBatchValues(SERVER_BLOCK));
 add(NARROW_ROWS_VALUES, BLOCK_ROWS * NARROW_SENSORS, () => iterateRowValues(NARROW));
 add(NARROW_ROW_BATCHES_VALUES, BLOCK_ROWS * NARROW_SENSORS, () => iterateRowBatchValues(NARROW));
 add('500 int64 timestamps: ours (number -> hi/lo words, one swap)', ROWS, () => writeTimestamps(tsOut, 0, tsPrepared));
@@ -226,6 +234,8 @@ const ratios = java && {
   decode_rows_getters: rate(ROWS_GETTERS) / java.decodePointsPerS,
   decode_row_batches_values: rate(ROW_BATCHES_VALUES) / java.decodePointsPerS,
   decode_third_null_row_batches_values: rate(SPARSE_ROW_BATCHES_VALUES) / java.decodeThirdNullPointsPerS,
+  decode_server_block_columns: rate(SERVER_BLOCK_COLUMNS) / java.decodeServerBlockPointsPerS,
+  decode_server_block_row_batches_values: rate(SERVER_BLOCK_ROW_BATCHES_VALUES) / java.decodeServerBlockPointsPerS,
   // like for like: each client's row iterator over the same block
   ...(java.rowRecordsPointsPerS !== null && {
     rows_values_vs_java_row_records: rate(ROWS_VALUES) / java.rowRecordsPointsPerS,
@@ -241,7 +251,7 @@ if (java && ratios) {
       : `rows by getters ${java.rowGettersPointsPerS} points/s, by RowRecords ${java.rowRecordsPointsPerS} points/s`;
   console.log(
     `Java: encode ${java.encodePointsPerS} points/s, decode ${java.decodePointsPerS} points/s ` +
-      `(a third null: ${java.decodeThirdNullPointsPerS}), ${rows}`,
+      `(a third null: ${java.decodeThirdNullPointsPerS}; 1000 rows: ${java.decodeServerBlockPointsPerS}), ${rows}`,
   );
   for (const [k, v] of Object.entries(ratios)) console.log(`ours/Java ${k}: ${v.toFixed(2)}x`);
 }
