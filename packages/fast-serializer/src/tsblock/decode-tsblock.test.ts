@@ -181,6 +181,13 @@ describe('decodeTsBlock: array encodings', () => {
     ]);
   });
 
+  it('gives every column with nulls its flags as a Uint8Array (not a Buffer), the columns sharing no bytes', () => {
+    const cols: ColSpec[] = NAMES.map((type, k) => ({ type, cells: withNulls(SAMPLES[type], [k % 9]) }));
+    const columns = decodeTsBlock(buildBlock(TIMES, cols), logical(cols)).columns;
+    expect(columns.map((c) => c.nulls!.constructor.name)).toEqual(NAMES.map(() => 'Uint8Array'));
+    columns.forEach((c, k) => expect([...c.nulls!].indexOf(1)).toBe(k % 9));
+  });
+
   it('uses the physical header types when no logical types are given', () => {
     const cols: ColSpec[] = [
       { type: 'TIMESTAMP', cells: SAMPLES.TIMESTAMP },

@@ -155,10 +155,17 @@ function allocValues(type: TSDataType, n: number): ColumnValues {
   }
 }
 
-/** Null indicators: a mayHaveNull byte, then ceil(n/8) bytes MSB-first (0x80 = row 0), 1 = null. */
-function readNulls(r: ByteReader, rows: number): { nulls: Uint8Array | null; nonNull: number } {
+/**
+ * Null indicators: a mayHaveNull byte, then ceil(n/8) bytes MSB-first (0x80 = row 0), 1 = null. The flags go
+ * into the block's arena (an inner column's into an array of their own).
+ */
+function readNulls(
+  r: ByteReader,
+  rows: number,
+  arena: FixedArena | null,
+): { nulls: Uint8Array | null; nonNull: number } {
   if (r.u8() === 0) return { nulls: null, nonNull: rows };
-  const nulls = new Uint8Array(rows);
+  const nulls = arena === null ? new Uint8Array(rows) : arena.nullFlags(rows);
   const nonNull = rows - unpackBits(r.buf, r.advance((rows + 7) >> 3), nulls);
   return { nulls: nonNull === rows ? null : nulls, nonNull };
 }
@@ -188,7 +195,7 @@ function readArrayColumn(
   if (encoding !== ARRAY_ENCODING[type]) {
     throw new IoTDBProtocolError(`TsBlock: encoding ${encoding} does not fit a column of type ${type}`);
   }
-  const { nulls, nonNull } = readNulls(r, rows);
+  const { nulls, nonNull } = readNulls(r, rows, arena);
   switch (encoding) {
     case ColumnEncoding.BYTE_ARRAY: {
       const values = arena === null ? new Uint8Array(rows) : arena.bytes(rows);

@@ -15,6 +15,9 @@ export class FixedArena {
   #next4: number;
   #next1: number;
   readonly #spreads: { words: Int32Array; width: 1 | 2; nulls: Uint8Array; nonNull: number }[] = [];
+  /** null flags are taken from chunks of NULL_CHUNK_COLUMNS columns' rows, allocated as columns with nulls come */
+  #nullChunk: Uint8Array | null = null;
+  #nullNext = 0;
 
   /** Room for `rows` rows of `columns8` 8-byte, `columns4` 4-byte and `columns1` boolean columns. */
   constructor(rows: number, columns8: number, columns4: number, columns1: number) {
@@ -24,6 +27,17 @@ export class FixedArena {
     // not zeroed: every byte of a column is written, by the copy, the spread of its nulls or the booleans' bits
     this.#bytes = Buffer.allocUnsafeSlow(this.#next1 + rows * columns1);
     this.buffer = this.#bytes.buffer as ArrayBuffer;
+  }
+
+  /** `rows` bytes for a column's null flags (the caller writes every one). */
+  nullFlags(rows: number): Uint8Array {
+    if (this.#nullChunk === null || this.#nullNext + rows > this.#nullChunk.length) {
+      this.#nullChunk = new Uint8Array(rows * NULL_CHUNK_COLUMNS); // a Uint8Array, as the flags are documented
+      this.#nullNext = 0;
+    }
+    const at = this.#nullNext;
+    this.#nullNext += rows;
+    return this.#nullChunk.subarray(at, at + rows);
   }
 
   /** The next `rows` bytes, for a boolean column's values (not zeroed: the caller writes every one). */
@@ -56,6 +70,12 @@ export class FixedArena {
     for (const s of this.#spreads) spreadNulls(s.words, s.width, s.nulls, s.nonNull);
   }
 }
+
+/**
+ * Columns of null flags per allocation: a block with nulls in most of its columns makes one allocation for eight
+ * of them, one with nulls in a single column wastes at most seven columns' flags.
+ */
+const NULL_CHUNK_COLUMNS = 8;
 
 /**
  * Moves the compact values (those of the non-null rows, at the front of `out`) to their rows, back to
