@@ -184,7 +184,7 @@ const ARRAY_ENCODING: Record<TSDataType, number> = {
   [TSDataType.BLOB]: ColumnEncoding.BINARY_ARRAY,
 };
 
-/** A column of one array encoding; `arena` holds a top-level fixed-width column's values (null: an inner column). */
+/** A column of one array encoding; `arena` (null for an inner column) takes its fixed-width values, booleans and null flags. */
 function readArrayColumn(
   r: ByteReader,
   encoding: number,

@@ -1,11 +1,12 @@
 /**
- * One ArrayBuffer for the fixed-width columns of a block (its time column and every INT32_ARRAY, INT64_ARRAY and
- * BYTE_ARRAY column), the 8-byte columns first, then the 4-byte ones, then the bytes of the booleans, so that
- * every column's view is aligned. The server sends blocks of at most
- * 1000 rows (max_tsblock_line_number), 400-1000 for a wide ALIGN BY DEVICE result: there an ArrayBuffer, a copy
- * and a swap call per column were a third of a block's decode. Here the columns' big-endian values are copied in
- * as they are read, and `finish()` swaps each width's region in one call, then moves the values of columns with
- * nulls to their rows. Inner columns (an RLE value, a dictionary) are not planned for: they get their own buffer.
+ * The memory of a block's fixed-width columns: its time column and every INT32_ARRAY, INT64_ARRAY and BYTE_ARRAY
+ * column in one ArrayBuffer (the 8-byte columns first, then the 4-byte ones, then the booleans' bytes, so that
+ * every column's view is aligned), and the null flags of its columns in chunks of eight columns' rows. The server
+ * sends blocks of at most 1000 rows (max_tsblock_line_number), about 400 for a wide ALIGN BY DEVICE result: there
+ * an ArrayBuffer, a copy and a swap call per column were a third of a block's decode. The big-endian values are
+ * copied in as the columns are read; `finish()` swaps each width's run in one call, then moves the values of the
+ * columns with nulls to their rows. Inner columns (an RLE value, a dictionary) are not planned for: their values
+ * get a FixedArena of their own, their flags and booleans arrays of their own.
  */
 export class FixedArena {
   readonly buffer: ArrayBuffer;
@@ -83,7 +84,7 @@ const NULL_CHUNK_COLUMNS = 8;
  * loop for each width: a `copyWithin` and `fill` call per row took ten times as long (300 us a 5000-row
  * column).
  */
-export function spreadNulls(out: Int32Array, words: 1 | 2, nulls: Uint8Array, nonNull: number): void {
+function spreadNulls(out: Int32Array, words: 1 | 2, nulls: Uint8Array, nonNull: number): void {
   let k = nonNull;
   if (words === 1) {
     for (let i = nulls.length - 1; i >= 0; i--) out[i] = nulls[i] === 1 ? 0 : out[--k];
