@@ -89,7 +89,7 @@ function readColumn(r: ByteReader, encoding: number, type: TSDataType, rows: num
 
 /** An RLE column: one value (a 1-row inner column, no null indicator of its own) repeated `rows` times. */
 function readRle(r: ByteReader, type: TSDataType, rows: number): DecodedColumn {
-  const inner = readArrayColumn(r, r.u8(), type, 1, null);
+  const inner = readInnerColumn(r, r.u8(), type, 1);
   const values = allocValues(type, rows); // 0s, or nulls for the binary types: what a null row holds
   if (inner.nulls !== null) return { type, values, nulls: new Uint8Array(rows).fill(1) };
   // one fill, not a gather through an id per row: a block of two 5000-row RLE columns 84-102 -> 44-48 us
@@ -102,7 +102,7 @@ function readDictionary(r: ByteReader, type: TSDataType, rows: number): DecodedC
   const dictSize = r.i32();
   if (dictSize < 0 || dictSize > 8 * r.remaining)
     throw new IoTDBProtocolError(`TsBlock: bad dictionary size ${dictSize} at offset ${r.pos - 4}`);
-  const dict = readArrayColumn(r, innerEncoding, type, dictSize, null);
+  const dict = readInnerColumn(r, innerEncoding, type, dictSize);
   const idCount = r.i32();
   if (idCount !== rows) throw new IoTDBProtocolError(`TsBlock: dictionary has ${idCount} ids for ${rows} rows`);
   if (4 * rows > r.remaining)
@@ -155,17 +155,10 @@ function allocValues(type: TSDataType, n: number): ColumnValues {
   }
 }
 
-/**
- * Null indicators: a mayHaveNull byte, then ceil(n/8) bytes MSB-first (0x80 = row 0), 1 = null. The flags go
- * into the block's arena (an inner column's into an array of their own).
- */
-function readNulls(
-  r: ByteReader,
-  rows: number,
-  arena: FixedArena | null,
-): { nulls: Uint8Array | null; nonNull: number } {
+/** Null indicators: a mayHaveNull byte, then ceil(n/8) bytes MSB-first (0x80 = row 0), 1 = null. */
+function readNulls(r: ByteReader, rows: number, arena: FixedArena): { nulls: Uint8Array | null; nonNull: number } {
   if (r.u8() === 0) return { nulls: null, nonNull: rows };
-  const nulls = arena === null ? new Uint8Array(rows) : arena.nullFlags(rows);
+  const nulls = arena.nullFlags(rows);
   const nonNull = rows - unpackBits(r.buf, r.advance((rows + 7) >> 3), nulls);
   return { nulls: nonNull === rows ? null : nulls, nonNull };
 }
@@ -184,13 +177,26 @@ const ARRAY_ENCODING: Record<TSDataType, number> = {
   [TSDataType.BLOB]: ColumnEncoding.BINARY_ARRAY,
 };
 
-/** A column of one array encoding; `arena` (null for an inner column) takes its fixed-width values, booleans and null flags. */
+/** An inner column (an RLE value, a dictionary), not in the block's arena: in one of its own. */
+function readInnerColumn(r: ByteReader, encoding: number, type: TSDataType, rows: number): DecodedColumn {
+  const arena = new FixedArena(
+    rows,
+    encoding === ColumnEncoding.INT64_ARRAY ? 1 : 0,
+    encoding === ColumnEncoding.INT32_ARRAY ? 1 : 0,
+    encoding === ColumnEncoding.BYTE_ARRAY ? 1 : 0,
+  );
+  const column = readArrayColumn(r, encoding, type, rows, arena);
+  arena.finish();
+  return column;
+}
+
+/** A column of one array encoding; `arena` takes its fixed-width values, booleans and null flags. */
 function readArrayColumn(
   r: ByteReader,
   encoding: number,
   type: TSDataType,
   rows: number,
-  arena: FixedArena | null,
+  arena: FixedArena,
 ): DecodedColumn {
   if (encoding !== ARRAY_ENCODING[type]) {
     throw new IoTDBProtocolError(`TsBlock: encoding ${encoding} does not fit a column of type ${type}`);
@@ -198,7 +204,7 @@ function readArrayColumn(
   const { nulls, nonNull } = readNulls(r, rows, arena);
   switch (encoding) {
     case ColumnEncoding.BYTE_ARRAY: {
-      const values = arena === null ? new Uint8Array(rows) : arena.bytes(rows);
+      const values = arena.bytes(rows);
       unpackBits(r.buf, r.advance((rows + 7) >> 3), values); // written for every row, nulls included
       return { type, values, nulls };
     }
@@ -282,23 +288,16 @@ function readBinaries(
   return values as ColumnValues;
 }
 
-/**
- * Big-endian fixed-width values for the non-null rows, into the block's arena (an inner column into one of its
- * own, finished here); nulls are spread out when the arena is finished.
- */
+/** Big-endian fixed-width values for the non-null rows, in place (and nulls spread) once the arena is finished. */
 function readFixed(
   src: Buffer,
   type: TSDataType,
   rows: number,
   width: 4 | 8,
   nulls: Uint8Array | null,
-  arena: FixedArena | null,
+  arena: FixedArena,
 ): ColumnValues {
-  const own = arena === null ? new FixedArena(rows, width === 8 ? 1 : 0, width === 4 ? 1 : 0, 0) : null;
-  const into = own ?? arena!;
-  const at = into.put(src, width, rows, nulls);
-  own?.finish();
-  return view(into.buffer, at, type, rows);
+  return view(arena.buffer, arena.put(src, width, rows, nulls), type, rows);
 }
 
 function view(buf: ArrayBuffer, at: number, type: TSDataType, rows: number): ColumnValues {

@@ -5,8 +5,8 @@
  * sends blocks of at most 1000 rows (max_tsblock_line_number), about 400 for a wide ALIGN BY DEVICE result: there
  * an ArrayBuffer, a copy and a swap call per column were a third of a block's decode. The big-endian values are
  * copied in as the columns are read; `finish()` swaps each width's run in one call, then moves the values of the
- * columns with nulls to their rows. Inner columns (an RLE value, a dictionary) are not planned for: their values
- * get a FixedArena of their own, their flags and booleans arrays of their own.
+ * columns with nulls to their rows. Inner columns (an RLE value, a dictionary) are not planned for: each gets a
+ * FixedArena of its own.
  */
 export class FixedArena {
   readonly buffer: ArrayBuffer;
