@@ -79,36 +79,47 @@ public class QueryBench {
 
   static void read(int rep, int stmt, Query q) throws Exception {
     long cpu0 = cpuNanos(), t0 = System.nanoTime();
-    long rows = 0, points = 0;
-    double sink = 0;
+    double[] sink = new double[1];
+    long[] read;
     try (SessionDataSet ds = q.run()) {
-      List<String> names = ds.getColumnTypes();
-      int n = names.size();
-      TSDataType[] t = new TSDataType[n + 1];
-      for (int i = 0; i < n; i++) t[i + 1] = TSDataType.valueOf(names.get(i));
-      // the table model has no separate time column: every column is a value
-      int first = ds.getColumnNames().get(0).equals("Time") ? 2 : 1;
-      SessionDataSet.DataIterator it = ds.iterator();
-      while (it.next()) {
-        rows++;
-        if (first == 2) sink += it.getLong(1) & 1;
-        for (int c = first; c <= n; c++) {
-          if (it.isNull(c)) continue;
-          points++;
-          switch (t[c]) {
-            case FLOAT: sink += it.getFloat(c); break;
-            case DOUBLE: sink += it.getDouble(c); break;
-            case INT32: case DATE: sink += it.getInt(c); break;
-            case INT64: case TIMESTAMP: sink += it.getLong(c) & 0xFFFF; break;
-            case BOOLEAN: sink += it.getBoolean(c) ? 1 : 0; break;
-            default: sink += it.getString(c).length(); break;
-          }
+      read = readAll(ds, sink);
+    }
+    long rows = read[0], points = read[1];
+    double secs = (System.nanoTime() - t0) / 1e9, cpu = (cpuNanos() - cpu0) / 1e9;
+    System.out.printf("QRESULT rep=%d stmt=%d rows=%d points=%d wall_s=%.6f points_per_s=%.0f client_cpu_s_per_Mpts=%.4f checksum=%d sink=%.0f%n",
+        rep, stmt, rows, points, secs, points / secs, cpu / Math.max(1e-9, points / 1e6), rows + points, sink[0] % 7);
+  }
+
+  /**
+   * Every row of `ds` to the end, every value through the iterator's typed getter of its type (added to sink[0]);
+   * returns {rows, non-null values}. Bench.java's mixed runs read their queries with it too.
+   */
+  static long[] readAll(SessionDataSet ds, double[] sink) throws Exception {
+    long rows = 0, points = 0;
+    List<String> names = ds.getColumnTypes();
+    int n = names.size();
+    TSDataType[] t = new TSDataType[n + 1];
+    for (int i = 0; i < n; i++) t[i + 1] = TSDataType.valueOf(names.get(i));
+    // the table model has no separate time column: every column is a value
+    int first = ds.getColumnNames().get(0).equals("Time") ? 2 : 1;
+    SessionDataSet.DataIterator it = ds.iterator();
+    while (it.next()) {
+      rows++;
+      if (first == 2) sink[0] += it.getLong(1) & 1;
+      for (int c = first; c <= n; c++) {
+        if (it.isNull(c)) continue;
+        points++;
+        switch (t[c]) {
+          case FLOAT: sink[0] += it.getFloat(c); break;
+          case DOUBLE: sink[0] += it.getDouble(c); break;
+          case INT32: case DATE: sink[0] += it.getInt(c); break;
+          case INT64: case TIMESTAMP: sink[0] += it.getLong(c) & 0xFFFF; break;
+          case BOOLEAN: sink[0] += it.getBoolean(c) ? 1 : 0; break;
+          default: sink[0] += it.getString(c).length(); break;
         }
       }
     }
-    double secs = (System.nanoTime() - t0) / 1e9, cpu = (cpuNanos() - cpu0) / 1e9;
-    System.out.printf("QRESULT rep=%d stmt=%d rows=%d points=%d wall_s=%.6f points_per_s=%.0f client_cpu_s_per_Mpts=%.4f checksum=%d sink=%.0f%n",
-        rep, stmt, rows, points, secs, points / secs, cpu / Math.max(1e-9, points / 1e6), rows + points, sink % 7);
+    return new long[] {rows, points};
   }
 
   static long cpuNanos() {

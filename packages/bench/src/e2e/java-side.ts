@@ -3,13 +3,15 @@ import { times } from '../report/numbers.js';
 import { prepareDatabase } from '../run/database.js';
 import { JavaInterrupted, runJava } from '../run/java.js';
 import { runJavaQueries } from '../run/java-queries.js';
-import { noneSucceeded } from '../run/queries.js';
+import { noneSucceeded, withQueriesAfter } from '../run/queries.js';
 import { RunError } from '../run/run-error.js';
 import type { BenchConfig, Environment, RunResult } from '../types.js';
+import { readsOnly, weightedQueries } from '../workload/operations.js';
 
 /**
- * `--vs-java`: the Java client on ours' workload and `--queries`, into `--database` made afresh (unless
- * `freshDatabase`: a fresh server, or none needed); its RESULT line, errors and the ratios ours/Java printed. `failed`: a query type it
+ * `--vs-java`: the Java client on ours' workload (a mixed run's very operations) and `--queries`, into
+ * `--database` made afresh (unless `freshDatabase`: a fresh server, or none needed; or a queries-only run, which
+ * reads what is stored there); its RESULT line, errors and the ratios ours/Java printed. `failed`: a query type it
  * never read, or the Java client failing, which is said in one line; ours' report and files stay either way.
  * `interrupted`: Ctrl-C ended the Java client.
  */
@@ -20,14 +22,16 @@ export async function runJavaSide(
   ours: RunResult,
 ): Promise<{ java?: RunResult; failed: boolean; interrupted?: boolean }> {
   const { host, port } = target;
-  if (!target.freshDatabase) await prepareDatabase(config, host, port);
-  console.log(`running the Java client on the same workload (${config.workers * config.clients} thread(s)) ...`);
+  if (!target.freshDatabase && !readsOnly(config.operationProportion)) await prepareDatabase(config, host, port);
+  const mixed = weightedQueries(config.operationProportion).length > 0;
+  const threads = `${config.workers * config.clients} thread(s)`;
+  console.log(`running the Java client on the same ${mixed ? 'operations' : 'workload'} (${threads}) ...`);
   let java: RunResult;
   try {
     java = { ...runJava(config, host, port), environment };
     if (config.queries.length > 0) {
       console.log(`the Java client's queries: the same ${config.queries.length} x ${config.queryLoops} statements ...`);
-      java.queries = runJavaQueries(config, host, port, java.errors);
+      java.queries = withQueriesAfter(java.queries, runJavaQueries(config, host, port, java.errors));
     }
   } catch (e) {
     if (!(e instanceof RunError)) throw e;

@@ -1,6 +1,6 @@
 import { formatReport, resultLine } from '../report/format.js';
 import { countPoints, prepareDatabase } from '../run/database.js';
-import { noneSucceeded, runQueries } from '../run/queries.js';
+import { noneSucceeded, runQueries, withQueriesAfter } from '../run/queries.js';
 import { keepErrors } from '../run/run-error.js';
 import { runWrites } from '../run/run-writes.js';
 import type { BenchConfig, Environment, RunResult } from '../types.js';
@@ -43,13 +43,8 @@ export async function runMethods(
       if (!result.verify.ok) failed = true;
     }
     if (c.queries.length > 0 && needsServer && !c.serverNoop && !interrupt.aborted) {
-      // after a mixed run's own queries, these are told apart by name
       const { queries, errors } = await runQueries(c, host, port);
-      const name = (k: string) => (result.queries === undefined ? k : `${k} after the writes`);
-      result.queries = {
-        ...result.queries,
-        ...Object.fromEntries(Object.entries(queries).map(([k, q]) => [name(k), q])),
-      };
+      result.queries = withQueriesAfter(result.queries, queries);
       keepErrors(result.errors, ...errors);
       if (noneSucceeded(queries)) failed = true;
     }

@@ -44,6 +44,29 @@ describe('the Java anchor run', () => {
     expect(javaArgs(sampleConfig({ testMaxTime: 1500 }), 'h', 1)).toContain('maxTimeMs=1500');
   });
 
+  it("reads a mixed run's QTYPE and QERROR lines: each query type's figures beside the writes", () => {
+    const mixed = [
+      OUTPUT,
+      'QTYPE kind=AGG_RANGE failed=2 rows=0 ops=0 avg=0.000 min=0.000 p10=0.000 p25=0.000 p50=0.000 p75=0.000 p90=0.000 p95=0.000 p99=0.000 p999=0.000 max=0.000',
+      'QERROR kind=AGG_RANGE error=701: Msg: line 1:7 mismatched input nosuch(s0)',
+      'QTYPE kind=TIME_RANGE failed=0 rows=5000 ops=10 avg=4.000 min=2.000 p10=2.500 p25=3.000 p50=4.000 p75=5.000 p90=6.000 p95=7.000 p99=8.000 p999=8.000 max=8.000',
+    ].join('\n');
+    const r = javaRun(mixed, sampleConfig());
+    expect([r.okOps, r.failedOps, r.opsPerS]).toEqual([110, 2, 224]);
+    expect(r.queries?.TIME_RANGE).toEqual({
+      ops: 10,
+      failed: 0,
+      rows: 5000,
+      rowsPerS: 10_000, // over the run, as ours
+      latency: { count: 10, min: 2, avg: 4, p10: 2.5, p25: 3, p50: 4, p75: 5, p90: 6, p95: 7, p99: 8, p999: 8, max: 8 },
+    });
+    expect(r.latency.TIME_RANGE).toEqual(r.queries?.TIME_RANGE.latency);
+    expect(r.queries?.AGG_RANGE).toMatchObject({ ops: 0, failed: 2, rows: 0 });
+    expect(r.latency.AGG_RANGE).toBeUndefined(); // no latency of nothing read, as ours
+    expect(r.errors).toEqual(['the Java client: AGG_RANGE: 701: Msg: line 1:7 mismatched input nosuch(s0)']);
+    expect(formatReport(r)).not.toContain('NaN');
+  });
+
   it('refuses output without its MATRIX line, quoting it', () => {
     const old = OUTPUT.split('\n')
       .filter((l) => !l.startsWith('MATRIX'))

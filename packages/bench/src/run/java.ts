@@ -1,23 +1,38 @@
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { BenchConfig, LatencySummary, RunResult } from '../types.js';
+import type { BenchConfig, LatencySummary, QueryFigures, RunResult } from '../types.js';
+import { weightedQueries } from '../workload/operations.js';
+import { javaPlan } from './java-plan.js';
 import { keyValues } from './key-values.js';
-import { RunError } from './run-error.js';
+import { RunError, keepErrors } from './run-error.js';
 
 const script = fileURLToPath(new URL('../../java/bench.sh', import.meta.url));
 
 /**
  * `--vs-java`: the Java client (iotdb-session 2.0.1-beta, java/Bench.java) on the same anchor workload,
- * with as many writer threads as we have writers (workers x clients) and the same number of points.
- * Its RESULT and MATRIX lines become a RunResult with what Java reports (no histograms, no throughput series).
+ * with as many writer threads as we have writers (workers x clients) and the same number of points; for a mixed
+ * run (`--operation-proportion` with queries), the very operations ours' clients ran (java/Mixed.java, the plan
+ * from javaPlan). Its RESULT, MATRIX and QTYPE lines become a RunResult with what Java reports (no histograms,
+ * no throughput series).
  */
 export function runJava(c: BenchConfig, host: string, port: number): RunResult {
   const args = javaArgs(c, host, port);
+  const dir =
+    weightedQueries(c.operationProportion).length > 0 ? mkdtempSync(join(tmpdir(), 'iotdb-bench-plan-')) : null;
+  if (dir !== null) {
+    writeFileSync(join(dir, 'plan.txt'), `${javaPlan(c).join('\n')}\n`);
+    args.push(`plan=${join(dir, 'plan.txt')}`);
+  }
   let out: string;
   try {
     out = execFileSync('bash', [script, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
   } catch (e) {
     throw javaFailed(e);
+  } finally {
+    if (dir !== null) rmSync(dir, { recursive: true, force: true });
   }
   return javaRun(out, c);
 }
@@ -57,20 +72,58 @@ export function javaArgs(c: BenchConfig, host: string, port: number): string[] {
   ];
 }
 
-/** The RunResult of java/bench.sh's output: its RESULT, MATRIX (latency ms, peak RSS) and VERIFY lines. */
+/**
+ * The RunResult of java/bench.sh's output: its RESULT, MATRIX (latency ms, peak RSS) and VERIFY lines, and a
+ * mixed run's QTYPE (a query type's figures) and QERROR lines (its first error).
+ */
 export function javaRun(out: string, c: BenchConfig): RunResult {
+  const lines = out.split('\n');
   const line = (word: string) => {
-    const found = out.split('\n').find((l) => l.startsWith(`${word} `));
+    const found = lines.find((l) => l.startsWith(`${word} `));
     if (found === undefined) throw new Error(`java/bench.sh printed no ${word} line:\n${out}`);
     return keyValues(found);
   };
   const kv = line('RESULT');
   const matrix = line('MATRIX');
   const num = (k: string) => Number(kv[k] ?? NaN);
-  const ms = (k: keyof LatencySummary) => Number(matrix[k] ?? NaN);
-  const ops = Number(matrix.ops);
-  const latency: LatencySummary = {
-    count: ops,
+  const writes = latencyOf(matrix);
+  const durationS = num('wall_s');
+  const errors: string[] = [];
+  const queries = queryTypes(lines, durationS, errors);
+  const queryOps = Object.values(queries).reduce((n, q) => n + q.ops, 0);
+  const failedOps = Object.values(queries).reduce((n, q) => n + q.failed, 0);
+  const v = /^VERIFY count=(\d+) expected=(\d+)/m.exec(out);
+  return {
+    ...(v ? { verify: { expected: Number(v[2]), actual: Number(v[1]), ok: v[1] === v[2] } } : {}),
+    label: 'java',
+    config: c,
+    startedAt: new Date().toISOString(),
+    durationS,
+    points: num('points'),
+    okOps: writes.count + queryOps,
+    failedOps,
+    pointsPerS: num('points_per_s'),
+    opsPerS: (writes.count + queryOps + failedOps) / durationS,
+    latency: {
+      insertTablet: writes,
+      ...Object.fromEntries(Object.entries(queries).flatMap(([k, q]) => (q.ops > 0 ? [[k, q.latency]] : []))),
+    },
+    histograms: {},
+    clientCpuS: num('client_cpu_s'),
+    clientCpuSPerMpts: num('client_cpu_s_per_Mpts'),
+    peakRssMb: Number(matrix.peak_rss_mb), // NaN where the JVM had no /proc ("n/a")
+    throughput: [],
+    errors,
+    ...(Object.keys(queries).length > 0 && { queries }),
+    ...(kv.stopped === 'test-max-time' && { stopped: 'test-max-time' as const }),
+  };
+}
+
+/** A MATRIX or QTYPE line's latency matrix (ms). */
+function latencyOf(kv: Record<string, string>): LatencySummary {
+  const ms = (k: keyof LatencySummary) => Number(kv[k] ?? NaN);
+  return {
+    count: Number(kv.ops),
     min: ms('min'),
     avg: ms('avg'),
     p10: ms('p10'),
@@ -83,25 +136,27 @@ export function javaRun(out: string, c: BenchConfig): RunResult {
     p999: ms('p999'),
     max: ms('max'),
   };
-  const v = /^VERIFY count=(\d+) expected=(\d+)/m.exec(out);
-  return {
-    ...(v ? { verify: { expected: Number(v[2]), actual: Number(v[1]), ok: v[1] === v[2] } } : {}),
-    label: 'java',
-    config: c,
-    startedAt: new Date().toISOString(),
-    durationS: num('wall_s'),
-    points: num('points'),
-    okOps: ops,
-    failedOps: 0,
-    pointsPerS: num('points_per_s'),
-    opsPerS: ops / num('wall_s'),
-    latency: { insertTablet: latency },
-    histograms: {},
-    clientCpuS: num('client_cpu_s'),
-    clientCpuSPerMpts: num('client_cpu_s_per_Mpts'),
-    peakRssMb: Number(matrix.peak_rss_mb), // NaN where the JVM had no /proc ("n/a")
-    throughput: [],
-    errors: [],
-    ...(kv.stopped === 'test-max-time' && { stopped: 'test-max-time' as const }),
-  };
+}
+
+/** A mixed run's query types (QTYPE lines; rows/s over the run, as ours'); QERROR lines kept in `errors`. */
+function queryTypes(lines: readonly string[], durationS: number, errors: string[]): Record<string, QueryFigures> {
+  const out: Record<string, QueryFigures> = {};
+  for (const l of lines) {
+    if (l.startsWith('QERROR ')) {
+      // the error is the rest of the line, spaces and all
+      const kind = keyValues(l).kind;
+      keepErrors(errors, `the Java client: ${kind}: ${l.slice(l.indexOf(' error=') + 7)}`);
+    }
+    if (!l.startsWith('QTYPE ')) continue;
+    const kv = keyValues(l);
+    const rows = Number(kv.rows);
+    out[kv.kind] = {
+      ops: Number(kv.ops),
+      failed: Number(kv.failed),
+      rows,
+      rowsPerS: rows / durationS,
+      latency: latencyOf(kv),
+    };
+  }
+  return out;
 }

@@ -80,6 +80,18 @@ export async function runQueries(
   return { queries: out, errors };
 }
 
+/**
+ * A run's query types with `--queries`' figures (`after`) added: after a mixed run's own queries (`during`),
+ * `<type> after the writes`, told apart by name.
+ */
+export function withQueriesAfter(
+  during: RunResult['queries'],
+  after: NonNullable<RunResult['queries']>,
+): NonNullable<RunResult['queries']> {
+  const name = (k: string) => (during === undefined ? k : `${k} after the writes`);
+  return { ...during, ...Object.fromEntries(Object.entries(after).map(([k, q]) => [name(k), q])) };
+}
+
 /** Whether a query type ran and none of its statements succeeded: that fails the run, as no write ok does. */
 export function noneSucceeded(queries: RunResult['queries']): boolean {
   return Object.values(queries ?? {}).some((q) => q.ops === 0 && q.failed > 0);

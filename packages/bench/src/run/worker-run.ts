@@ -1,10 +1,10 @@
 import { IoTDBBatchError } from '@iotdb/client';
 import { FAILED_PREFIX, TRACED_PREFIX, UNCORRECTED_PREFIX } from '../report/result-fields.js';
 import type { ClientActivity, WorkerResult, WorkerTask } from '../types.js';
-import { pickOperation, readsOnly, storedRows, type QueryKind } from '../workload/operations.js';
-import { drawTarget, querySensors, querySql } from '../workload/query-sql.js';
-import { unit } from '../workload/values.js';
+import { readsOnly, type QueryKind } from '../workload/operations.js';
+import { querySensors } from '../workload/query-sql.js';
 import { StartBarrier } from './barrier.js';
+import { clientOperations } from './client-operations.js';
 import type { Clock } from './clock.js';
 import { clientDevices, deviceGroups, groupSize, operationShare } from './device-shares.js';
 import { liveSlot } from './live-counters.js';
@@ -24,11 +24,6 @@ export interface Backend {
   /** What the client did besides the operations so far: retries, connects, failovers, redirects. */
   activity(): ClientActivity;
 }
-
-// independent streams of draws from (operation index, client, stream, seed)
-const DRAW_OPERATION = 3;
-const DRAW_DEVICE = 4;
-const DRAW_START = 5;
 
 /**
  * One worker's run: `clients` clients over its share of the devices. Per client: the untimed 1-row schema
@@ -118,13 +113,10 @@ export class WorkerRun {
       for (let round = 0; round < c.warmupRounds && !this.#barrier.ended; round++)
         for (const g of groups) await write(g, round);
     await this.#barrier.arrive();
-    const stored = reads ? storedRows(c) : 0;
-    let writes = 0;
-    for (let i = 0; i < c.loop * groups.length && !this.#barrier.ended; i++) {
-      const op = pickOperation(c.operationProportion, unit(i, id, DRAW_OPERATION, c.seed));
-      const roundsDone = c.warmupRounds + Math.floor(writes / groups.length);
-      if (op !== 'INGESTION') await this.#query(send, op, i, id, Math.max(stored, roundsDone * c.batchSize));
-      else await write(groups[writes++ % groups.length], roundsDone);
+    for (const o of clientOperations(c, id, groups, this.#sensors)) {
+      if (this.#barrier.ended) break;
+      if (o.op === 'INGESTION') await write(o.devices, o.round);
+      else await this.#query(send, o.op, o.sql);
     }
   }
 
@@ -139,10 +131,7 @@ export class WorkerRun {
     await w.close();
   }
 
-  #query(send: Send, kind: QueryKind, i: number, id: number, writtenRows: number): Promise<void> {
-    const c = this.#c;
-    const target = drawTarget(c, unit(i, id, DRAW_DEVICE, c.seed), unit(i, id, DRAW_START, c.seed), writtenRows);
-    const sql = querySql(c, kind, target, this.#sensors);
+  #query(send: Send, kind: QueryKind, sql: string): Promise<void> {
     return send(kind, 0, async () => {
       const rows = await this.backend.query(sql, kind);
       if (this.#barrier.timed) this.#rowsRead[kind] = (this.#rowsRead[kind] ?? 0) + rows;
