@@ -530,6 +530,36 @@ describe('iotdb-bench against a real server', () => {
     expect(rootBench.rowCount).toBe(0);
   });
 
+  it('--vs-java with --operation-proportion: the Java client runs our very operations; queries only keep the data', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'iotdb-bench-vsjava-mix-'));
+    const mix = ['--database', 'it_bench_vsjava', '--vs-java', '--loop', '1', '--warmup-rounds', '1'];
+    const weights = (ingestion: number) => ['--operation-proportion', `${ingestion}:1:1:1:1:1:1:1:1:1:1`];
+    const { stdout } = await bench(...mix, ...weights(1), '--out', out);
+    expect(stdout).toContain('running the Java client on the same operations');
+    const [ours, java] = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResult[];
+    expect(java.label).toBe('java');
+    // the same writes (not a write run of its own) and the same statements, whose rows match ours
+    expect(java.points).toBe(ours.points);
+    expect(java.points).toBeGreaterThan(0);
+    expect(java.okOps + java.failedOps).toBe(ours.okOps + ours.failedOps);
+    expect(Object.keys(java.queries ?? {}).sort()).toEqual(Object.keys(ours.queries ?? {}).sort());
+    for (const [kind, q] of Object.entries(ours.queries ?? {}))
+      expect([kind, java.queries?.[kind].ops, java.queries?.[kind].rows]).toEqual([kind, q.ops, q.rows]);
+    expect(stdout).toMatch(/^ours\/Java ops\/s: [\d.]+x, points\/s: [\d.]+x, client CPU per operation: /m);
+    expect(stdout).toMatch(/^ours\/Java TIME_RANGE: latency p50 [\d.]+x, p99 [\d.]+x$/m);
+
+    // queries only, over what the Java client stored: nothing dropped or written, the same rows read
+    const reads = await bench(...mix, ...weights(0), '--out', out);
+    const [oursReads, javaReads] = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResult[];
+    expect(reads.stdout).not.toMatch(/rows read differ/);
+    expect(javaReads.points).toBe(0);
+    expect(javaReads.latency.insertTablet).toBeUndefined();
+    for (const [kind, q] of Object.entries(oursReads.queries ?? {})) {
+      expect(q.rows).toBeGreaterThan(0);
+      expect([kind, javaReads.queries?.[kind].rows]).toEqual([kind, q.rows]);
+    }
+  });
+
   it('with --node-urls and no --host, talks to that cluster (it started a local server, whose ports were taken)', async () => {
     const { stdout } = await run(
       'node',

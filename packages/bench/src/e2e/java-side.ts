@@ -6,14 +6,13 @@ import { runJavaQueries } from '../run/java-queries.js';
 import { noneSucceeded, withQueriesAfter } from '../run/queries.js';
 import { RunError } from '../run/run-error.js';
 import type { BenchConfig, Environment, RunResult } from '../types.js';
-import { readsOnly, weightedQueries } from '../workload/operations.js';
+import { weightedQueries } from '../workload/operations.js';
 
 /**
  * `--vs-java`: the Java client on ours' workload (a mixed run's very operations) and `--queries`, into
- * `--database` made afresh (unless `freshDatabase`: a fresh server, or none needed; or a queries-only run, which
- * reads what is stored there); its RESULT line, errors and the ratios ours/Java printed. `failed`: a query type it
- * never read, or the Java client failing, which is said in one line; ours' report and files stay either way.
- * `interrupted`: Ctrl-C ended the Java client.
+ * `--database` made afresh (unless `freshDatabase`: a fresh server, or none needed); its RESULT line, errors and
+ * the ratios ours/Java printed. `failed`: a query type it never read, or the Java client failing, which is said in
+ * one line; ours' report and files stay either way. `interrupted`: Ctrl-C ended the Java client.
  */
 export async function runJavaSide(
   config: BenchConfig,
@@ -22,7 +21,7 @@ export async function runJavaSide(
   ours: RunResult,
 ): Promise<{ java?: RunResult; failed: boolean; interrupted?: boolean }> {
   const { host, port } = target;
-  if (!target.freshDatabase && !readsOnly(config.operationProportion)) await prepareDatabase(config, host, port);
+  if (!target.freshDatabase) await prepareDatabase(config, host, port); // a run of queries only keeps the data
   const mixed = weightedQueries(config.operationProportion).length > 0;
   const threads = `${config.workers * config.clients} thread(s)`;
   console.log(`running the Java client on the same ${mixed ? 'operations' : 'workload'} (${threads}) ...`);
@@ -44,15 +43,28 @@ export async function runJavaSide(
   return { java, failed: noneSucceeded(java.queries) };
 }
 
+/**
+ * The ratios ours/Java: throughput and client CPU, then per query type. A mixed run's types ran the same
+ * statements on both sides, so their latencies compare directly (and their rows must match: a difference is
+ * said); `--queries` after the writes also compare rows/s.
+ */
 function printRatios(ours: RunResult, java: RunResult): void {
+  const mixed = weightedQueries(ours.config.operationProportion).length > 0;
+  const perOp = (r: RunResult) => r.clientCpuS / Math.max(1, r.okOps + r.failedOps);
   console.log(
-    `ours/Java points/s: ${times(ours.pointsPerS, java.pointsPerS)}, client CPU per point: ${times(ours.clientCpuSPerMpts, java.clientCpuSPerMpts)}`,
+    mixed
+      ? `ours/Java ops/s: ${times(ours.opsPerS, java.opsPerS)}, points/s: ${times(ours.pointsPerS, java.pointsPerS)}, client CPU per operation: ${times(perOp(ours), perOp(java))}`
+      : `ours/Java points/s: ${times(ours.pointsPerS, java.pointsPerS)}, client CPU per point: ${times(ours.clientCpuSPerMpts, java.clientCpuSPerMpts)}`,
   );
   for (const [kind, q] of Object.entries(java.queries ?? {})) {
     const mine = ours.queries?.[kind];
-    if (mine !== undefined && mine.ops > 0 && q.ops > 0)
-      console.log(
-        `ours/Java ${kind}: rows/s ${times(mine.rowsPerS, q.rowsPerS)}, p50 ${times(mine.latency.p50, q.latency.p50)}`,
-      );
+    if (mine === undefined || mine.ops === 0 || q.ops === 0) continue;
+    const p50 = times(mine.latency.p50, q.latency.p50);
+    if (ours.latency[kind] === undefined) {
+      console.log(`ours/Java ${kind}: rows/s ${times(mine.rowsPerS, q.rowsPerS)}, p50 ${p50}`);
+      continue;
+    }
+    const rows = mine.rows === q.rows ? '' : ` (rows read differ: ours ${mine.rows}, Java ${q.rows})`;
+    console.log(`ours/Java ${kind}: latency p50 ${p50}, p99 ${times(mine.latency.p99, q.latency.p99)}${rows}`);
   }
 }

@@ -105,7 +105,8 @@ export function javaRun(out: string, c: BenchConfig): RunResult {
     pointsPerS: num('points_per_s'),
     opsPerS: (writes.count + queryOps + failedOps) / durationS,
     latency: {
-      insertTablet: writes,
+      // a queries-only run has no write row, as ours
+      ...((writes.count > 0 || Object.keys(queries).length === 0) && { insertTablet: writes }),
       ...Object.fromEntries(Object.entries(queries).flatMap(([k, q]) => (q.ops > 0 ? [[k, q.latency]] : []))),
     },
     histograms: {},
