@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { sampleConfig } from '../report/test-fixture.js';
-import type { BenchConfig, WorkerTask } from '../types.js';
+import type { BenchConfig } from '../types.js';
 import { OPERATIONS, type OperationWeights } from '../workload/operations.js';
 import { javaPlan } from './java-plan.js';
-import { liveCounters } from './live-counters.js';
-import { SimulatedClock } from './test-fixture.js';
+import { SimulatedClock, workerTask } from './test-fixture.js';
 import { WorkerRun, type Backend } from './worker-run.js';
 
 const MIX = Object.fromEntries(OPERATIONS.map((op) => [op, op === 'INGESTION' ? 3 : 1])) as OperationWeights;
@@ -25,17 +24,7 @@ async function ranBy(config: BenchConfig): Promise<string[]> {
     query: (sql, kind) => (did.push(`0 query ${kind} ${sql}`), Promise.resolve(1)),
     activity: () => ({ retries: 0, connects: 0, connectFailures: 0, failovers: 0, redirects: 0 }),
   };
-  const task: WorkerTask = {
-    kind: 'write',
-    workerId: 0,
-    config,
-    host: '127.0.0.1',
-    port: 6667,
-    firstDevice: 0,
-    deviceCount: config.deviceCount,
-    counters: liveCounters(1),
-    barrier: new SharedArrayBuffer(8),
-  };
+  const task = workerTask(config);
   const clock = new SimulatedClock();
   const result = await clock.drive(new WorkerRun(task, fake, clock).run());
   if (result.state !== 'done') throw new Error(result.error);

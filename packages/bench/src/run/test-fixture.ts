@@ -1,5 +1,23 @@
 /** Test helpers of run/ (not a .test.ts file: shared by several). */
+import type { BenchConfig, WorkerTask } from '../types.js';
 import type { Clock } from './clock.js';
+import { liveCounters } from './live-counters.js';
+
+/** Worker 0's task over all of `config`'s devices, its counters and barrier its own (one worker). */
+export function workerTask(config: BenchConfig, over: Partial<WorkerTask> = {}): WorkerTask {
+  return {
+    kind: 'write',
+    workerId: 0,
+    config,
+    host: '127.0.0.1',
+    port: 6667,
+    firstDevice: 0,
+    deviceCount: config.deviceCount,
+    counters: liveCounters(1),
+    barrier: new SharedArrayBuffer(8),
+    ...over,
+  };
+}
 
 /**
  * Simulated time: sleeping schedules a wake-up, and time jumps to the earliest one once every client is

@@ -8,7 +8,7 @@ import type { Clock } from './clock.js';
 import { StartBarrier } from './barrier.js';
 import { combineWorkers } from './combine-workers.js';
 import { liveCounters, liveSlot } from './live-counters.js';
-import { SimulatedClock } from './test-fixture.js';
+import { SimulatedClock, workerTask } from './test-fixture.js';
 import { WorkerRun, type Backend } from './worker-run.js';
 
 const MS = 1e6;
@@ -57,18 +57,7 @@ async function run(
   onStart: (clock: Clock) => void = () => {},
 ) {
   const config = sampleConfig({ workers: 1, warmupRounds: 0, devices: 4, deviceCount: 4, ...over });
-  const task: WorkerTask = {
-    kind: 'write',
-    workerId: 0,
-    config,
-    host: '127.0.0.1',
-    port: 6667,
-    firstDevice: 0,
-    deviceCount: config.deviceCount,
-    counters: liveCounters(1),
-    barrier: new SharedArrayBuffer(8),
-    ...taskOver,
-  };
+  const task = workerTask(config, taskOver);
   const clock = new SimulatedClock();
   const { fake, log, sqls } = backend(clock, latencyMs);
   onStart(clock);
