@@ -17,8 +17,19 @@ import org.apache.tsfile.write.record.Tablet;
  * iterator's typed getters. A write that fails ends the run, as in Bench; a query that fails is counted, as ours.
  */
 final class Mixed {
-  /** One line of the plan. */
-  record Op(String kind, int round, int[] devices, String sql) {
+  /** One line of the plan: a warm-up or timed write (kind "warmup"/"write") of devices for a round, or a query. */
+  static final class Op {
+    final String kind, sql;
+    final int round;
+    final int[] devices;
+
+    Op(String kind, int round, int[] devices, String sql) {
+      this.kind = kind;
+      this.round = round;
+      this.devices = devices;
+      this.sql = sql;
+    }
+
     static Op parse(String[] f) {
       if (f[1].equals("query")) return new Op(f[2], 0, null, f[3]);
       int[] ds = Arrays.stream(f[3].split(",")).mapToInt(Integer::parseInt).toArray();
@@ -69,7 +80,6 @@ final class Mixed {
           done[id] = thread(plan.get(id), start);
         } catch (Throwable e) {
           synchronized (err) { if (err[0] == null) err[0] = e; }
-          start.reset(); // the others' await fails instead of waiting for this thread
         }
       }, "client-" + w);
       ts.add(th);
@@ -80,15 +90,25 @@ final class Mixed {
     report(done);
   }
 
-  /** One thread's operations: warm-up, the start barrier, the timed ones. */
+  /**
+   * One thread's operations: warm-up, the start barrier, the timed ones. Every thread arrives at the barrier once,
+   * failed or not, so that none waits for one that never comes; a failure before it is thrown after it.
+   */
   static Done thread(List<Op> ops, CyclicBarrier start) throws Exception {
     Done d = new Done();
-    Bench.Writer w = Bench.open();
+    Bench.Writer w = null;
+    Exception early = null;
+    Tablet t = Bench.newTablet(0);
+    int i = 0;
     try {
-      Tablet t = Bench.newTablet(0);
-      int i = 0;
-      for (; i < ops.size() && ops.get(i).kind().equals("warmup"); i++) d.warmupPoints += write(w, t, ops.get(i));
-      start.await();
+      w = Bench.open();
+      for (; i < ops.size() && ops.get(i).kind.equals("warmup"); i++) d.warmupPoints += write(w, t, ops.get(i));
+    } catch (Exception e) {
+      early = e;
+    }
+    start.await();
+    try {
+      if (early != null) throw early;
       for (; i < ops.size(); i++) {
         if (System.nanoTime() >= Bench.deadline) { Bench.stoppedEarly.set(true); break; }
         Op op = ops.get(i);
@@ -100,28 +120,28 @@ final class Mixed {
       }
       d.endNs = System.nanoTime();
     } finally {
-      w.close();
+      if (w != null) w.close();
     }
     return d;
   }
 
   /** The tablets of the op's devices for its round, one after another; returns the points written. */
   static long write(Bench.Writer w, Tablet t, Op op) throws Exception {
-    for (int dev : op.devices()) {
-      Bench.fill(t, dev, 1 + (long) op.round() * Bench.rows, Bench.rows); // row 0 is the schema warm-up row
+    for (int dev : op.devices) {
+      Bench.fill(t, dev, 1 + (long) op.round * Bench.rows, Bench.rows); // row 0 is the schema warm-up row
       w.write(t);
     }
-    return (long) op.devices().length * Bench.rows * Bench.sensors;
+    return (long) op.devices.length * Bench.rows * Bench.sensors;
   }
 
   static void query(Bench.Writer w, Op op, long startNs, Done d) {
-    try (org.apache.iotdb.isession.SessionDataSet ds = w.query(op.sql())) {
+    try (org.apache.iotdb.isession.SessionDataSet ds = w.query(op.sql)) {
       long rows = QueryBench.readAll(ds, new double[1])[0];
-      d.queries.computeIfAbsent(op.kind(), k -> new ArrayList<>()).add(System.nanoTime() - startNs);
-      d.rows.merge(op.kind(), rows, Long::sum);
+      d.queries.computeIfAbsent(op.kind, k -> new ArrayList<>()).add(System.nanoTime() - startNs);
+      d.rows.merge(op.kind, rows, Long::sum);
     } catch (Exception e) {
-      d.failed.merge(op.kind(), 1, Integer::sum);
-      d.firstError.putIfAbsent(op.kind(), String.valueOf(e.getMessage()).replaceAll("\\s+", " "));
+      d.failed.merge(op.kind, 1, Integer::sum);
+      d.firstError.putIfAbsent(op.kind, String.valueOf(e.getMessage()).replaceAll("\\s+", " "));
     }
   }
 
