@@ -45,8 +45,8 @@ export async function runJavaSide(
 
 /**
  * The ratios ours/Java: throughput and client CPU, then per query type. A mixed run's types ran the same
- * statements on both sides, so their latencies compare directly (and their rows must match: a difference is
- * said); `--queries` after the writes also compare rows/s.
+ * statements on both sides, so their latencies compare directly (and, unless a run stopped early, their rows must
+ * match: a difference is said); `--queries` after the writes also compare rows/s.
  */
 function printRatios(ours: RunResult, java: RunResult): void {
   const mixed = weightedQueries(ours.config.operationProportion).length > 0;
@@ -64,7 +64,9 @@ function printRatios(ours: RunResult, java: RunResult): void {
       console.log(`ours/Java ${kind}: rows/s ${times(mine.rowsPerS, q.rowsPerS)}, p50 ${p50}`);
       continue;
     }
-    const rows = mine.rows === q.rows ? '' : ` (rows read differ: ours ${mine.rows}, Java ${q.rows})`;
+    // runs stopped early (--test-max-time, Ctrl-C) ran different shares of the operations
+    const stopped = ours.stopped !== undefined || java.stopped !== undefined;
+    const rows = stopped || mine.rows === q.rows ? '' : ` (rows read differ: ours ${mine.rows}, Java ${q.rows})`;
     console.log(`ours/Java ${kind}: latency p50 ${p50}, p99 ${times(mine.latency.p99, q.latency.p99)}${rows}`);
   }
 }
