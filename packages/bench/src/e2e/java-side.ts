@@ -6,7 +6,7 @@ import { runJavaQueries } from '../run/java-queries.js';
 import { noneSucceeded, withQueriesAfter } from '../run/queries.js';
 import { RunError } from '../run/run-error.js';
 import type { BenchConfig, Environment, RunResult } from '../types.js';
-import { weightedQueries } from '../workload/operations.js';
+import { readsOnly, weightedQueries } from '../workload/operations.js';
 
 /**
  * `--vs-java`: the Java client on ours' workload (a mixed run's very operations) and `--queries`, into
@@ -45,8 +45,8 @@ export async function runJavaSide(
 
 /**
  * The ratios ours/Java: throughput and client CPU, then per query type. A mixed run's types ran the same
- * statements on both sides, so their latencies compare directly (and, unless a run stopped early, their rows must
- * match: a difference is said); `--queries` after the writes also compare rows/s.
+ * statements on both sides, so their latencies compare directly (and in a queries-only run their rows must match:
+ * a difference is said); `--queries` after the writes also compare rows/s.
  */
 function printRatios(ours: RunResult, java: RunResult): void {
   const mixed = weightedQueries(ours.config.operationProportion).length > 0;
@@ -64,9 +64,17 @@ function printRatios(ours: RunResult, java: RunResult): void {
       console.log(`ours/Java ${kind}: rows/s ${times(mine.rowsPerS, q.rowsPerS)}, p50 ${p50}`);
       continue;
     }
-    // runs stopped early (--test-max-time, Ctrl-C) ran different shares of the operations
-    const stopped = ours.stopped !== undefined || java.stopped !== undefined;
-    const rows = stopped || mine.rows === q.rows ? '' : ` (rows read differ: ours ${mine.rows}, Java ${q.rows})`;
+    const rows =
+      sameRows(ours, java) && mine.rows !== q.rows ? ` (rows read differ: ours ${mine.rows}, Java ${q.rows})` : '';
     console.log(`ours/Java ${kind}: latency p50 ${p50}, p99 ${times(mine.latency.p99, q.latency.p99)}${rows}`);
   }
+}
+
+/**
+ * Whether both sides must have read the same rows: a queries-only run read data that did not change, to the end.
+ * With writes in the mix a range may take in rows the other clients are writing, which depends on their timing;
+ * a run stopped early (--test-max-time, Ctrl-C) ran a different share of the operations.
+ */
+function sameRows(ours: RunResult, java: RunResult): boolean {
+  return readsOnly(ours.config.operationProportion) && ours.stopped === undefined && java.stopped === undefined;
 }
