@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.locks.LockSupport;
 import org.apache.tsfile.write.record.Tablet;
 
 /**
@@ -46,7 +47,48 @@ final class Mixed {
     final Map<String, Long> rows = new TreeMap<>();
     final Map<String, Integer> failed = new TreeMap<>();
     final Map<String, String> firstError = new TreeMap<>();
+    /** paced by targetRate: each operation's latency from its actual start, by kind (writes: insertTablet) */
+    final Map<String, List<Long>> uncorrected = new TreeMap<>();
     long points, warmupPoints, endNs;
+  }
+
+  /**
+   * One thread's pacing of its timed operations, as the harness's (pacing.ts): the open loop (targetRate, the
+   * thread at its share of the operations, staggered by its id), the rate limit (rateLimit, at its share of the
+   * points written) and the pause after each operation (batchIntervalMs). No wait outlasts the deadline.
+   */
+  static final class Pacer {
+    final long intervalNs;
+    final double pointsPerNs;
+    long due, nextAt = Long.MIN_VALUE, lastEnd = -1;
+
+    Pacer(double opsShare, double pointsShare, int id, int threads, long startNs) {
+      intervalNs = Bench.targetRate > 0 && opsShare > 0 ? (long) (1e9 / (opsShare * Bench.targetRate)) : 0;
+      due = startNs + intervalNs * id / threads;
+      pointsPerNs = Bench.rateLimit * pointsShare / 1e9;
+    }
+
+    /** Waits for the turn of an operation writing `points`; returns when it was due on the open loop, or -1. */
+    long turn(long points) {
+      long myDue = -1;
+      if (intervalNs > 0) {
+        myDue = due;
+        due += intervalNs;
+        sleepUntil(myDue);
+      }
+      if (pointsPerNs > 0 && points > 0) {
+        long at = Math.max(System.nanoTime(), nextAt);
+        nextAt = at + (long) (points / pointsPerNs);
+        sleepUntil(at);
+      }
+      if (Bench.batchIntervalMs > 0 && lastEnd >= 0) sleepUntil(lastEnd + Bench.batchIntervalMs * 1_000_000L);
+      return myDue;
+    }
+
+    static void sleepUntil(long at) {
+      for (long now = System.nanoTime(); now < at && now < Bench.deadline; now = System.nanoTime())
+        LockSupport.parkNanos(Math.min(at - now, 50_000_000L));
+    }
   }
 
   static volatile long timedStartNs, cpuStartNs, serverStartTicks;
@@ -70,6 +112,8 @@ final class Mixed {
       serverStartTicks = Bench.serverCpuTicks();
       if (Bench.maxTimeMs > 0) Bench.deadline = timedStartNs + Bench.maxTimeMs * 1_000_000L;
     });
+    long timedOps = plan.stream().flatMap(List::stream).filter(op -> !op.kind.equals("warmup")).count();
+    long timedPoints = plan.stream().flatMap(List::stream).filter(op -> op.kind.equals("write")).mapToLong(Mixed::points).sum();
     Done[] done = new Done[plan.size()];
     Throwable[] err = new Throwable[1];
     List<Thread> ts = new ArrayList<>();
@@ -77,7 +121,12 @@ final class Mixed {
       final int id = w;
       Thread th = new Thread(() -> {
         try {
-          done[id] = thread(plan.get(id), start);
+          List<Op> mine = plan.get(id);
+          long ops = mine.stream().filter(op -> !op.kind.equals("warmup")).count();
+          long points = mine.stream().filter(op -> op.kind.equals("write")).mapToLong(Mixed::points).sum();
+          Pacing shares = new Pacing(id, plan.size(), timedOps == 0 ? 0 : (double) ops / timedOps,
+              timedPoints == 0 ? 0 : (double) points / timedPoints);
+          done[id] = thread(mine, start, shares);
         } catch (Throwable e) {
           synchronized (err) { if (err[0] == null) err[0] = e; }
         }
@@ -94,7 +143,7 @@ final class Mixed {
    * One thread's operations: warm-up, the start barrier, the timed ones. Every thread arrives at the barrier once,
    * failed or not, so that none waits for one that never comes; a failure before it is thrown after it.
    */
-  static Done thread(List<Op> ops, CyclicBarrier start) throws Exception {
+  static Done thread(List<Op> ops, CyclicBarrier start, Pacing shares) throws Exception {
     Done d = new Done();
     Bench.Writer w = null;
     Exception early = null;
@@ -109,14 +158,19 @@ final class Mixed {
     start.await();
     try {
       if (early != null) throw early;
+      Pacer pacer = new Pacer(shares.ops, shares.points, shares.id, shares.threads, System.nanoTime());
       for (; i < ops.size(); i++) {
-        if (System.nanoTime() >= Bench.deadline) { Bench.stoppedEarly.set(true); break; }
         Op op = ops.get(i);
+        long due = pacer.turn(op.isWrite() ? points(op) : 0);
+        if (System.nanoTime() >= Bench.deadline) { Bench.stoppedEarly.set(true); break; }
         long a = System.nanoTime();
         if (op.isWrite()) {
           d.points += write(w, t, op);
-          d.writes.add(System.nanoTime() - a);
-        } else query(w, op, a, d);
+          long end = System.nanoTime();
+          d.writes.add(end - (due >= 0 ? due : a));
+          if (due >= 0) d.uncorrected.computeIfAbsent("insertTablet", k -> new ArrayList<>()).add(end - a);
+          pacer.lastEnd = end;
+        } else pacer.lastEnd = query(w, op, a, due, d);
       }
       d.endNs = System.nanoTime();
     } finally {
@@ -125,23 +179,46 @@ final class Mixed {
     return d;
   }
 
+  /** A thread's place among the threads and its shares of the timed operations and points, for its Pacer. */
+  static final class Pacing {
+    final int id, threads;
+    final double ops, points;
+
+    Pacing(int id, int threads, double ops, double points) {
+      this.id = id;
+      this.threads = threads;
+      this.ops = ops;
+      this.points = points;
+    }
+  }
+
+  static long points(Op op) { return (long) op.devices.length * Bench.rows * Bench.sensors; }
+
   /** The tablets of the op's devices for its round, one after another; returns the points written. */
   static long write(Bench.Writer w, Tablet t, Op op) throws Exception {
     for (int dev : op.devices) {
       Bench.fill(t, dev, 1 + (long) op.round * Bench.rows, Bench.rows); // row 0 is the schema warm-up row
       w.write(t);
     }
-    return (long) op.devices.length * Bench.rows * Bench.sensors;
+    return points(op);
   }
 
-  static void query(Bench.Writer w, Op op, long startNs, Done d) {
+  /**
+   * Reads the op's statement to the end, its latency from `due` on the open loop (else from its start); a failure
+   * is counted and its first error kept. Returns when it ended.
+   */
+  static long query(Bench.Writer w, Op op, long startNs, long due, Done d) {
     try (org.apache.iotdb.isession.SessionDataSet ds = w.query(op.sql)) {
       long rows = QueryBench.readAll(ds, new double[1])[0];
-      d.queries.computeIfAbsent(op.kind, k -> new ArrayList<>()).add(System.nanoTime() - startNs);
+      long end = System.nanoTime();
+      d.queries.computeIfAbsent(op.kind, k -> new ArrayList<>()).add(end - (due >= 0 ? due : startNs));
+      if (due >= 0) d.uncorrected.computeIfAbsent(op.kind, k -> new ArrayList<>()).add(end - startNs);
       d.rows.merge(op.kind, rows, Long::sum);
+      return end;
     } catch (Exception e) {
       d.failed.merge(op.kind, 1, Integer::sum);
       d.firstError.putIfAbsent(op.kind, String.valueOf(e.getMessage()).replaceAll("\\s+", " "));
+      return System.nanoTime();
     }
   }
 
@@ -173,6 +250,13 @@ final class Mixed {
       System.out.printf("QTYPE kind=%s failed=%d rows=%d %s%n", k, failed, rows, Bench.matrix(lat));
       Arrays.stream(done).map(d -> d.firstError.get(k)).filter(e -> e != null).findFirst()
           .ifPresent(e -> System.out.printf("QERROR kind=%s error=%s%n", k, e));
+    }
+    Map<String, Boolean> paced = new TreeMap<>();
+    for (Done d : done) for (String k : d.uncorrected.keySet()) paced.put(k, true);
+    for (String k : paced.keySet()) {
+      long[] lat = Arrays.stream(done).flatMap(d -> d.uncorrected.getOrDefault(k, List.of()).stream())
+          .mapToLong(Long::longValue).sorted().toArray();
+      System.out.printf("UNCORRECTED kind=%s %s%n", k, Bench.matrix(lat));
     }
     long written = n + Arrays.stream(done).mapToLong(d -> d.warmupPoints).sum();
     if (written > 0 && !Bench.noop && Bench.verify) Bench.verifyCount(written);

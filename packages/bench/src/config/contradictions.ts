@@ -46,6 +46,12 @@ export function checkContradictions(c: BenchConfig, origin: (key: keyof BenchCon
     );
   if (c.dryRun && c.vsJava)
     fail('vsJava', `${is('vsJava')} runs the Java client but ${is('dryRun')} runs nothing: give one of them`);
+  const paced = (['targetRate', 'rateLimit', 'batchIntervalMs'] as const).find((k) => c[k] > 0);
+  if (c.vsJava && paced !== undefined && methods.includes('writer'))
+    fail(
+      'vsJava',
+      `${is('vsJava')} paces the Java client's writes as ${is(paced)} paces ours, but it has no batching writer to pace (${is(methodKey)})`,
+    );
   if (c.vsJava && c.workload !== 'java-anchor') {
     fail(
       'workload',

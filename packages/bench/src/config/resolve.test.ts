@@ -523,6 +523,17 @@ describe('resolveConfig: errors name the knob and where it came from', () => {
     );
   });
 
+  it('--vs-java paces the Java client as ours, which it cannot do for the batching writer', () => {
+    rejects(
+      ['--vs-java', '--method', 'writer', '--batch-interval-ms', '5'],
+      {},
+      'vsJava',
+      /batchIntervalMs 5 \(--batch-interval-ms\) paces ours, but it has no batching writer to pace \(method writer/,
+    );
+    expect(resolve(['--vs-java', '--method', 'writer']).method).toBe('writer'); // unpaced: its tablets, as before
+    expect(resolve(['--vs-java', '--target-rate', '100']).targetRate).toBe(100);
+  });
+
   it('--query-file refuses the knobs of a write run, which it would not use', () => {
     const qf = ['--query-file', 'q.yaml'];
     const says = (what: RegExp) =>

@@ -561,6 +561,27 @@ describe('iotdb-bench against a real server', () => {
     }
   });
 
+  it('--vs-java --target-rate: the Java client runs our writes on the same open-loop schedule', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'iotdb-bench-vsjava-paced-'));
+    const { stdout } = await bench(
+      '--database',
+      'it_bench_vsjava',
+      '--vs-java',
+      '--loop',
+      '1',
+      '--target-rate',
+      '50',
+      '--out',
+      out,
+    );
+    const [ours, java] = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResult[];
+    expect(java.points).toBe(ours.points);
+    // 100 writes due 20 ms apart: the schedule, not the server, sets how long it takes (unpaced: a fraction of it)
+    expect(java.durationS).toBeGreaterThan(1.5);
+    expect(java.latency['uncorrected insertTablet']?.count).toBe(100);
+    expect(stdout).toMatch(/^ours\/Java insertTablet: latency p50 [\d.]+x, p99 [\d.]+x, uncorrected p50 [\d.]+x$/m);
+  });
+
   it('with --node-urls and no --host, talks to that cluster (it started a local server, whose ports were taken)', async () => {
     const { stdout } = await run(
       'node',

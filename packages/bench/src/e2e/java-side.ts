@@ -1,4 +1,5 @@
 import { formatErrors, resultLine } from '../report/format.js';
+import { UNCORRECTED_PREFIX } from '../report/result-fields.js';
 import { times } from '../report/numbers.js';
 import { prepareDatabase } from '../run/database.js';
 import { JavaInterrupted, runJava } from '../run/java.js';
@@ -44,30 +45,42 @@ export async function runJavaSide(
 }
 
 /**
- * The ratios ours/Java: throughput and client CPU, then per query type. A mixed run's types ran the same
- * statements on both sides, so their latencies compare directly (and in a queries-only run their rows must match:
- * a difference is said); `--queries` after the writes also compare rows/s.
+ * The ratios ours/Java: throughput and client CPU, then per operation. A mixed or paced run ran the very same
+ * operations on both sides, so their latencies compare directly (an open loop's also from each operation's
+ * actual start: `uncorrected`), and in a queries-only run their rows must match (a difference is said);
+ * `--queries` after the writes compare rows/s and p50.
  */
 function printRatios(ours: RunResult, java: RunResult): void {
-  const mixed = weightedQueries(ours.config.operationProportion).length > 0;
+  const planned = weightedQueries(ours.config.operationProportion).length > 0 || ours.config.targetRate > 0;
   const perOp = (r: RunResult) => r.clientCpuS / Math.max(1, r.okOps + r.failedOps);
   console.log(
-    mixed
+    planned
       ? `ours/Java ops/s: ${times(ours.opsPerS, java.opsPerS)}, points/s: ${times(ours.pointsPerS, java.pointsPerS)}, client CPU per operation: ${times(perOp(ours), perOp(java))}`
       : `ours/Java points/s: ${times(ours.pointsPerS, java.pointsPerS)}, client CPU per point: ${times(ours.clientCpuSPerMpts, java.clientCpuSPerMpts)}`,
   );
+  if (planned) printLatencyRatio(ours, java, 'insertTablet', '');
   for (const [kind, q] of Object.entries(java.queries ?? {})) {
     const mine = ours.queries?.[kind];
     if (mine === undefined || mine.ops === 0 || q.ops === 0) continue;
-    const p50 = times(mine.latency.p50, q.latency.p50);
     if (ours.latency[kind] === undefined) {
-      console.log(`ours/Java ${kind}: rows/s ${times(mine.rowsPerS, q.rowsPerS)}, p50 ${p50}`);
+      console.log(
+        `ours/Java ${kind}: rows/s ${times(mine.rowsPerS, q.rowsPerS)}, p50 ${times(mine.latency.p50, q.latency.p50)}`,
+      );
       continue;
     }
     const rows =
       sameRows(ours, java) && mine.rows !== q.rows ? ` (rows read differ: ours ${mine.rows}, Java ${q.rows})` : '';
-    console.log(`ours/Java ${kind}: latency p50 ${p50}, p99 ${times(mine.latency.p99, q.latency.p99)}${rows}`);
+    printLatencyRatio(ours, java, kind, rows);
   }
+}
+
+/** `ours/Java <op>: latency p50 .., p99 ..[, uncorrected p50 ..]`, when both sides have the operation's latency. */
+function printLatencyRatio(ours: RunResult, java: RunResult, op: string, note: string): void {
+  const [a, b] = [ours.latency[op], java.latency[op]];
+  if (a === undefined || b === undefined || a.count === 0 || b.count === 0) return;
+  const [ua, ub] = [ours.latency[UNCORRECTED_PREFIX + op], java.latency[UNCORRECTED_PREFIX + op]];
+  const uncorrected = ua !== undefined && ub !== undefined ? `, uncorrected p50 ${times(ua.p50, ub.p50)}` : '';
+  console.log(`ours/Java ${op}: latency p50 ${times(a.p50, b.p50)}, p99 ${times(a.p99, b.p99)}${uncorrected}${note}`);
 }
 
 /**

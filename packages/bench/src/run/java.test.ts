@@ -67,6 +67,26 @@ describe('the Java anchor run', () => {
     expect(formatReport(r)).not.toContain('NaN');
   });
 
+  it('passes the pacing on (--target-rate, --rate-limit, --batch-interval-ms); an unpaced run gives none', () => {
+    const paced = javaArgs(sampleConfig({ targetRate: 250, rateLimit: 0, batchIntervalMs: 5 }), 'h', 1);
+    expect(paced).toEqual(expect.arrayContaining(['targetRate=250', 'batchIntervalMs=5']));
+    expect(paced.some((a) => a.startsWith('rateLimit='))).toBe(false);
+    expect(javaArgs(sampleConfig({ rateLimit: 1e6 }), 'h', 1)).toContain('rateLimit=1000000');
+    expect(javaArgs(sampleConfig(), 'h', 1).filter((a) => /^(targetRate|rateLimit|batchIntervalMs)=/.test(a))).toEqual(
+      [],
+    );
+  });
+
+  it("reads an open-loop run's UNCORRECTED lines as the 'uncorrected <op>' rows, as ours", () => {
+    const paced = [
+      OUTPUT,
+      'UNCORRECTED kind=insertTablet ops=100 avg=2.000 min=1.000 p10=1.100 p25=1.500 p50=2.000 p75=2.500 p90=3.000 p95=3.500 p99=4.000 p999=4.000 max=4.000',
+    ].join('\n');
+    const r = javaRun(paced, sampleConfig({ targetRate: 200 }));
+    expect(r.latency['uncorrected insertTablet']).toMatchObject({ count: 100, p50: 2, max: 4 });
+    expect(r.latency.insertTablet.p50).toBe(2.7); // from the due time
+  });
+
   it('refuses output without its MATRIX line, quoting it', () => {
     const old = OUTPUT.split('\n')
       .filter((l) => !l.startsWith('MATRIX'))

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BenchConfig, LatencySummary, QueryFigures, RunResult } from '../types.js';
+import { UNCORRECTED_PREFIX } from '../report/result-fields.js';
 import { weightedQueries } from '../workload/operations.js';
 import { javaPlan } from './java-plan.js';
 import { keyValues } from './key-values.js';
@@ -14,14 +15,14 @@ const script = fileURLToPath(new URL('../../java/bench.sh', import.meta.url));
 /**
  * `--vs-java`: the Java client (iotdb-session 2.0.1-beta, java/Bench.java) on the same anchor workload,
  * with as many writer threads as we have writers (workers x clients) and the same number of points; for a mixed
- * run (`--operation-proportion` with queries), the very operations ours' clients ran (java/Mixed.java, the plan
- * from javaPlan). Its RESULT, MATRIX and QTYPE lines become a RunResult with what Java reports (no histograms,
- * no throughput series).
+ * or paced run (`--operation-proportion` with queries, `--target-rate`, `--rate-limit`, `--batch-interval-ms`),
+ * the very operations ours' clients ran, paced as ours (java/Mixed.java, the plan from javaPlan). Its RESULT,
+ * MATRIX, QTYPE and UNCORRECTED lines become a RunResult with what Java reports (no histograms, no throughput
+ * series).
  */
 export function runJava(c: BenchConfig, host: string, port: number): RunResult {
   const args = javaArgs(c, host, port);
-  const dir =
-    weightedQueries(c.operationProportion).length > 0 ? mkdtempSync(join(tmpdir(), 'iotdb-bench-plan-')) : null;
+  const dir = planned(c) ? mkdtempSync(join(tmpdir(), 'iotdb-bench-plan-')) : null;
   if (dir !== null) {
     writeFileSync(join(dir, 'plan.txt'), `${javaPlan(c).join('\n')}\n`);
     args.push(`plan=${join(dir, 'plan.txt')}`);
@@ -55,7 +56,25 @@ export function javaFailed(e: unknown): RunError {
   );
 }
 
-/** Bench.java's key=value options for the run `c` (its writers, points, model, method, database, time limit). */
+/** Whether the Java client runs ours' operations from a plan: a mixed run, or a paced one (pacing needs the plan). */
+function planned(c: BenchConfig): boolean {
+  return weightedQueries(c.operationProportion).length > 0 || pacing(c).length > 0;
+}
+
+/** Bench.java's pacing options (its plan's) for the run `c`'s knobs, those set only. */
+function pacing(c: BenchConfig): string[] {
+  const knobs: [string, number][] = [
+    ['targetRate', c.targetRate],
+    ['rateLimit', c.rateLimit],
+    ['batchIntervalMs', c.batchIntervalMs],
+  ];
+  return knobs.filter(([, v]) => v > 0).map(([k, v]) => `${k}=${v}`);
+}
+
+/**
+ * Bench.java's key=value options for the run `c` (its writers, points, model, method, database, time limit, and
+ * the pacing of a planned run).
+ */
 export function javaArgs(c: BenchConfig, host: string, port: number): string[] {
   const method = c.method === 'insertRecords' ? 'insertRecords' : 'insertTablet';
   return [
@@ -69,6 +88,7 @@ export function javaArgs(c: BenchConfig, host: string, port: number): string[] {
     `method=${method}`,
     `database=${c.database}`,
     `maxTimeMs=${c.testMaxTime}`,
+    ...pacing(c),
   ];
 }
 
@@ -108,6 +128,7 @@ export function javaRun(out: string, c: BenchConfig): RunResult {
       // a queries-only run has no write row, as ours
       ...((writes.count > 0 || Object.keys(queries).length === 0) && { insertTablet: writes }),
       ...Object.fromEntries(Object.entries(queries).flatMap(([k, q]) => (q.ops > 0 ? [[k, q.latency]] : []))),
+      ...uncorrected(lines),
     },
     histograms: {},
     clientCpuS: num('client_cpu_s'),
@@ -137,6 +158,12 @@ function latencyOf(kv: Record<string, string>): LatencySummary {
     p999: ms('p999'),
     max: ms('max'),
   };
+}
+
+/** An open-loop run's latencies from each operation's actual start (UNCORRECTED lines), named as ours'. */
+function uncorrected(lines: readonly string[]): Record<string, LatencySummary> {
+  const rows = lines.filter((l) => l.startsWith('UNCORRECTED ')).map(keyValues);
+  return Object.fromEntries(rows.map((kv) => [UNCORRECTED_PREFIX + kv.kind, latencyOf(kv)]));
 }
 
 /** A mixed run's query types (QTYPE lines; rows/s over the run, as ours'); QERROR lines kept in `errors`. */
