@@ -1,5 +1,5 @@
 import { formatErrors, resultLine } from '../report/format.js';
-import { UNCORRECTED_PREFIX } from '../report/result-fields.js';
+import { UNCORRECTED_PREFIX, mainOperation } from '../report/result-fields.js';
 import { times } from '../report/numbers.js';
 import { prepareDatabase } from '../run/database.js';
 import { JavaInterrupted, runJava } from '../run/java.js';
@@ -58,7 +58,9 @@ function printRatios(ours: RunResult, java: RunResult): void {
       ? `ours/Java ops/s: ${times(ours.opsPerS, java.opsPerS)}, points/s: ${times(ours.pointsPerS, java.pointsPerS)}, client CPU per operation: ${times(perOp(ours), perOp(java))}`
       : `ours/Java points/s: ${times(ours.pointsPerS, java.pointsPerS)}, client CPU per point: ${times(ours.clientCpuSPerMpts, java.clientCpuSPerMpts)}`,
   );
-  if (planned) printLatencyRatio(ours, java, 'insertTablet', '');
+  // the writes: ours' method (insertTablet, insertRecords, ...) beside the Java client's calls of them
+  const [write, javaWrite] = [mainOperation(ours)?.kind, mainOperation(java)?.kind];
+  if (planned && write !== undefined && javaWrite !== undefined) printLatencyRatio(ours, java, [write, javaWrite], '');
   for (const [kind, q] of Object.entries(java.queries ?? {})) {
     const mine = ours.queries?.[kind];
     if (mine === undefined || mine.ops === 0 || q.ops === 0) continue;
@@ -70,15 +72,18 @@ function printRatios(ours: RunResult, java: RunResult): void {
     }
     const rows =
       sameRows(ours, java) && mine.rows !== q.rows ? ` (rows read differ: ours ${mine.rows}, Java ${q.rows})` : '';
-    printLatencyRatio(ours, java, kind, rows);
+    printLatencyRatio(ours, java, [kind, kind], rows);
   }
 }
 
-/** `ours/Java <op>: latency p50 .., p99 ..[, uncorrected p50 ..]`, when both sides have the operation's latency. */
-function printLatencyRatio(ours: RunResult, java: RunResult, op: string, note: string): void {
-  const [a, b] = [ours.latency[op], java.latency[op]];
+/**
+ * `ours/Java <op>: latency p50 .., p99 ..[, uncorrected p50 ..]` of an operation named `op` in ours' latency and
+ * `javaOp` in the Java client's, when both have it.
+ */
+function printLatencyRatio(ours: RunResult, java: RunResult, [op, javaOp]: [string, string], note: string): void {
+  const [a, b] = [ours.latency[op], java.latency[javaOp]];
   if (a === undefined || b === undefined || a.count === 0 || b.count === 0) return;
-  const [ua, ub] = [ours.latency[UNCORRECTED_PREFIX + op], java.latency[UNCORRECTED_PREFIX + op]];
+  const [ua, ub] = [ours.latency[UNCORRECTED_PREFIX + op], java.latency[UNCORRECTED_PREFIX + javaOp]];
   const uncorrected = ua !== undefined && ub !== undefined ? `, uncorrected p50 ${times(ua.p50, ub.p50)}` : '';
   console.log(`ours/Java ${op}: latency p50 ${times(a.p50, b.p50)}, p99 ${times(a.p99, b.p99)}${uncorrected}${note}`);
 }
