@@ -4,9 +4,13 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 import org.apache.tsfile.write.record.Tablet;
 
 /**
@@ -59,14 +63,19 @@ final class Mixed {
    * points written) and the pause after each operation (batchIntervalMs). No wait outlasts the deadline.
    */
   static final class Pacer {
-    final long intervalNs;
+    final long intervalNs, staggerNs;
     final double pointsPerNs;
     long due, nextAt = Long.MIN_VALUE, lastEnd = -1;
 
-    Pacer(double opsShare, double pointsShare, int id, int threads, long startNs) {
+    Pacer(double opsShare, double pointsShare, int id, int threads) {
       intervalNs = Bench.targetRate > 0 && opsShare > 0 ? (long) (1e9 / (opsShare * Bench.targetRate)) : 0;
-      due = startNs + intervalNs * id / threads;
+      staggerNs = intervalNs * id / threads;
       pointsPerNs = Bench.rateLimit * pointsShare / 1e9;
+    }
+
+    /** The timed phase starts: the first operation is due after the thread's stagger. */
+    void begin(long startNs) {
+      due = startNs + staggerNs;
     }
 
     /** Waits for the turn of an operation writing `points`; returns when it was due on the open loop, or -1. */
@@ -113,8 +122,8 @@ final class Mixed {
       serverStartTicks = Bench.serverCpuTicks();
       if (Bench.maxTimeMs > 0) Bench.deadline = timedStartNs + Bench.maxTimeMs * 1_000_000L;
     });
-    long timedOps = plan.stream().flatMap(List::stream).filter(op -> !op.kind.equals("warmup")).count();
-    long timedPoints = plan.stream().flatMap(List::stream).filter(op -> op.kind.equals("write")).mapToLong(Mixed::points).sum();
+    List<Op> all = plan.stream().flatMap(List::stream).collect(Collectors.toList());
+    long allTimed = timed(all), allWritten = written(all);
     Done[] done = new Done[plan.size()];
     Throwable[] err = new Throwable[1];
     List<Thread> ts = new ArrayList<>();
@@ -123,11 +132,9 @@ final class Mixed {
       Thread th = new Thread(() -> {
         try {
           List<Op> mine = plan.get(id);
-          long ops = mine.stream().filter(op -> !op.kind.equals("warmup")).count();
-          long points = mine.stream().filter(op -> op.kind.equals("write")).mapToLong(Mixed::points).sum();
-          Pacing shares = new Pacing(id, plan.size(), timedOps == 0 ? 0 : (double) ops / timedOps,
-              timedPoints == 0 ? 0 : (double) points / timedPoints);
-          done[id] = thread(mine, start, shares);
+          Pacer pacer = new Pacer(allTimed == 0 ? 0 : (double) timed(mine) / allTimed,
+              allWritten == 0 ? 0 : (double) written(mine) / allWritten, id, plan.size());
+          done[id] = thread(mine, start, pacer);
         } catch (Throwable e) {
           synchronized (err) { if (err[0] == null) err[0] = e; }
         }
@@ -144,7 +151,7 @@ final class Mixed {
    * One thread's operations: warm-up, the start barrier, the timed ones. Every thread arrives at the barrier once,
    * failed or not, so that none waits for one that never comes; a failure before it is thrown after it.
    */
-  static Done thread(List<Op> ops, CyclicBarrier start, Pacing shares) throws Exception {
+  static Done thread(List<Op> ops, CyclicBarrier start, Pacer pacer) throws Exception {
     Done d = new Done();
     Bench.Writer w = null;
     Exception early = null;
@@ -159,7 +166,7 @@ final class Mixed {
     start.await();
     try {
       if (early != null) throw early;
-      Pacer pacer = new Pacer(shares.ops, shares.points, shares.id, shares.threads, System.nanoTime());
+      pacer.begin(System.nanoTime());
       for (; i < ops.size(); i++) {
         Op op = ops.get(i);
         long due = pacer.turn(op.isWrite() ? points(op) : 0);
@@ -180,20 +187,15 @@ final class Mixed {
     return d;
   }
 
-  /** A thread's place among the threads and its shares of the timed operations and points, for its Pacer. */
-  static final class Pacing {
-    final int id, threads;
-    final double ops, points;
-
-    Pacing(int id, int threads, double ops, double points) {
-      this.id = id;
-      this.threads = threads;
-      this.ops = ops;
-      this.points = points;
-    }
-  }
-
   static long points(Op op) { return (long) op.devices.length * Bench.rows * Bench.sensors; }
+
+  /** The timed operations of `ops` (not the warm-up's). */
+  static long timed(List<Op> ops) { return ops.stream().filter(op -> !op.kind.equals("warmup")).count(); }
+
+  /** The points the timed writes of `ops` write. */
+  static long written(List<Op> ops) {
+    return ops.stream().filter(op -> op.kind.equals("write")).mapToLong(Mixed::points).sum();
+  }
 
   /** The tablets of the op's devices for its round, one after another; returns the points written. */
   static long write(Bench.Writer w, Tablet t, Op op) throws Exception {
@@ -227,40 +229,32 @@ final class Mixed {
   static void report(Done[] done) throws Exception {
     long end = Arrays.stream(done).mapToLong(d -> d.endNs).max().orElse(timedStartNs);
     long cpuNs = Bench.processCpuNanos() - cpuStartNs, srvTicks = Bench.serverCpuTicks() - serverStartTicks;
-    double secs = Math.max(1e-9, (end - timedStartNs) / 1e9);
     long n = Arrays.stream(done).mapToLong(d -> d.points).sum();
-    long[] all = Arrays.stream(done).flatMap(d -> d.writes.stream()).mapToLong(Long::longValue).sorted().toArray();
-    System.out.printf("RESULT mode=%s%s values=%s threads=%d points=%d wall_s=%.2f points_per_s=%.0f "
-            + "client_cpu_s=%.2f client_cpu_s_per_Mpts=%.3f server_cpu_s=%s insert_ms_p50=%.1f p99=%.1f max=%.1f stopped=%s%n",
-        Bench.mode, Bench.noop ? "-noop" : "", Bench.random ? "random" : "pattern", done.length, n, secs, n / secs,
-        cpuNs / 1e9, n == 0 ? 0 : cpuNs / 1e9 / (n / 1e6), // per point: none written, 0 (as the harness says)
-        Bench.serverPids.isEmpty() ? "n/a" : String.format("%.2f", srvTicks / 100.0),
-        Bench.pct(all, 0.5), Bench.pct(all, 0.99), all.length == 0 ? 0 : all[all.length - 1] / 1e6,
-        Bench.stoppedEarly.get() ? "test-max-time" : "no");
-    System.out.printf("MATRIX %s peak_rss_mb=%s%n", Bench.matrix(all), Bench.peakRssMb());
-    Map<String, Boolean> kinds = new TreeMap<>();
+    Bench.printResult(done.length, n, end - timedStartNs, cpuNs, srvTicks, sorted(done, d -> d.writes));
+    Set<String> kinds = new TreeSet<>();
     for (Done d : done) {
-      for (String k : d.queries.keySet()) kinds.put(k, true);
-      for (String k : d.failed.keySet()) kinds.put(k, true);
+      kinds.addAll(d.queries.keySet());
+      kinds.addAll(d.failed.keySet());
     }
-    for (String k : kinds.keySet()) {
-      long[] lat = Arrays.stream(done).flatMap(d -> d.queries.getOrDefault(k, List.of()).stream())
-          .mapToLong(Long::longValue).sorted().toArray();
+    for (String k : kinds) {
       long rows = Arrays.stream(done).mapToLong(d -> d.rows.getOrDefault(k, 0L)).sum();
       int failed = Arrays.stream(done).mapToInt(d -> d.failed.getOrDefault(k, 0)).sum();
+      long[] lat = sorted(done, d -> d.queries.getOrDefault(k, List.of()));
       System.out.printf("QTYPE kind=%s failed=%d rows=%d %s%n", k, failed, rows, Bench.matrix(lat));
       Arrays.stream(done).map(d -> d.firstError.get(k)).filter(e -> e != null).findFirst()
           .ifPresent(e -> System.out.printf("QERROR kind=%s error=%s%n", k, e));
     }
-    Map<String, Boolean> paced = new TreeMap<>();
-    for (Done d : done) for (String k : d.uncorrected.keySet()) paced.put(k, true);
-    for (String k : paced.keySet()) {
-      long[] lat = Arrays.stream(done).flatMap(d -> d.uncorrected.getOrDefault(k, List.of()).stream())
-          .mapToLong(Long::longValue).sorted().toArray();
-      System.out.printf("UNCORRECTED kind=%s %s%n", k, Bench.matrix(lat));
-    }
+    Set<String> paced = new TreeSet<>();
+    for (Done d : done) paced.addAll(d.uncorrected.keySet());
+    for (String k : paced)
+      System.out.printf("UNCORRECTED kind=%s %s%n", k, Bench.matrix(sorted(done, d -> d.uncorrected.getOrDefault(k, List.of()))));
     long written = n + Arrays.stream(done).mapToLong(d -> d.warmupPoints).sum();
     if (written > 0 && !Bench.noop && Bench.verify) Bench.verifyCount(written);
     if (written > 0) Bench.flush();
+  }
+
+  /** Every thread's latencies of one list (ns), sorted, for a matrix. */
+  static long[] sorted(Done[] done, Function<Done, List<Long>> of) {
+    return Arrays.stream(done).flatMap(d -> of.apply(d).stream()).mapToLong(Long::longValue).sorted().toArray();
   }
 }
