@@ -125,25 +125,12 @@ final class Mixed {
     List<Op> all = plan.stream().flatMap(List::stream).collect(Collectors.toList());
     long allTimed = timed(all), allWritten = written(all);
     Done[] done = new Done[plan.size()];
-    Throwable[] err = new Throwable[1];
-    List<Thread> ts = new ArrayList<>();
-    for (int w = 0; w < plan.size(); w++) {
-      final int id = w;
-      Thread th = new Thread(() -> {
-        try {
-          List<Op> mine = plan.get(id);
-          Pacer pacer = new Pacer(allTimed == 0 ? 0 : (double) timed(mine) / allTimed,
-              allWritten == 0 ? 0 : (double) written(mine) / allWritten, id, plan.size());
-          done[id] = thread(mine, start, pacer);
-        } catch (Throwable e) {
-          synchronized (err) { if (err[0] == null) err[0] = e; }
-        }
-      }, "client-" + w);
-      ts.add(th);
-      th.start();
-    }
-    for (Thread th : ts) th.join();
-    if (err[0] != null) { err[0].printStackTrace(); System.exit(1); }
+    Bench.runThreads(plan.size(), "client", id -> {
+      List<Op> mine = plan.get(id);
+      Pacer pacer = new Pacer(allTimed == 0 ? 0 : (double) timed(mine) / allTimed,
+          allWritten == 0 ? 0 : (double) written(mine) / allWritten, id, plan.size());
+      done[id] = thread(mine, start, pacer);
+    });
     report(done);
   }
 
