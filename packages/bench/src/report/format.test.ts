@@ -105,6 +105,16 @@ describe('formatReport', () => {
     expect(formatReport(sampleRun('closed'))).not.toContain('open loop');
   });
 
+  it("counts an open-loop run's failed operations as started on schedule: its rate is not its throughput", () => {
+    const base = sampleRun('x'); // 1000 operations over 5 s
+    const latency = { ...base.latency, 'uncorrected insertTablet': base.latency.insertTablet };
+    const config = { ...base.config, targetRate: 200 };
+    // half of them failed: 100 ok ops/s, 200 started a second
+    const text = formatReport(sampleRun('open', { config, latency, okOps: 500, failedOps: 500, opsPerS: 100 }));
+    expect(text).toContain('100.0 ops/s');
+    expect(text).toMatch(/open loop\s+target 200 ops\/s, achieved 200\.0, .*: met/);
+  });
+
   it('reports the figures and the latency table', () => {
     const text = formatReport(sampleRun('base'));
     expect(text).toContain('base');

@@ -40,7 +40,7 @@ export function combineWorkers(
     okOps,
     failedOps,
     pointsPerS: points / durationS,
-    opsPerS: (okOps + failedOps) / durationS,
+    opsPerS: okOps / durationS,
     latency,
     histograms,
     slowestClientMs: Object.fromEntries(Object.entries(slowestNs).map(([kind, ns]) => [kind, ns / 1e6])),

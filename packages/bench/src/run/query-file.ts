@@ -58,7 +58,7 @@ export async function runQueryFileEntry(
     okOps: ok,
     failedOps: failed,
     pointsPerS: 0,
-    opsPerS: (ok + failed) / durationS,
+    opsPerS: ok / durationS,
     latency: summarize(histograms),
     histograms,
     // a session's time over all its repetitions, on the statement's row (its failures' when none succeeded)

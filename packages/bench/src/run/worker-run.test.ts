@@ -162,6 +162,8 @@ describe('WorkerRun: failed operations', () => {
     expect(count('insertTablet', true)).toBeGreaterThan(0);
     expect(report.okOps + report.failedOps).toBe(80);
     expect(report.failedOps).toBe(count('TIME_RANGE', true) + count('insertTablet', true));
+    // throughput is what succeeded, as points/s: a failure is not an operation done
+    expect(report.opsPerS).toBeCloseTo(report.okOps / report.durationS, 6);
     expect(report.queries?.TIME_RANGE).toMatchObject({
       ops: count('TIME_RANGE', false),
       failed: count('TIME_RANGE', true),
@@ -180,6 +182,7 @@ describe('WorkerRun: failed operations', () => {
     expect(report.failedOps).toBe(5);
     expect(report.latency['failed insertTablet'].count).toBe(5);
     expect(report.latency.insertTablet).toBeUndefined();
+    expect(report.opsPerS).toBe(0);
   });
 });
 
