@@ -28,15 +28,19 @@ export function compareCommand(args: readonly string[]): number {
     console.error('usage: iotdb-bench compare A/results.json B/results.json');
     return 2;
   }
-  let pairs: [RunResult, RunResult][];
+  let runs: [RunResult[], RunResult[]];
   try {
-    pairs = pairRuns(readRuns(args[0]), readRuns(args[1]));
+    runs = [readRuns(args[0]), readRuns(args[1])];
   } catch (e) {
     console.error(`iotdb-bench compare: ${(e as Error).message}`);
     return 2;
   }
+  const pairs = pairRuns(...runs);
   if (pairs.length === 0) {
-    console.error('iotdb-bench compare: no run of A has a run of the same label in B');
+    const labels = (file: RunResult[]) => file.map((r) => r.label).join(', ');
+    console.error(
+      `iotdb-bench compare: no run of A has a run of the same label in B (A: ${labels(runs[0])}; B: ${labels(runs[1])})`,
+    );
     return 2;
   }
   for (const [a, b] of pairs) console.log(formatComparison(a.label, compareRuns(a, b)));
