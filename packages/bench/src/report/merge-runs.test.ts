@@ -119,4 +119,40 @@ describe('merge', () => {
   it('refuses files whose labels do not match', () => {
     expect(() => mergeFiles([[shareA], [sampleRun('other')]])).toThrow(/no run labelled tree-insertTablet/);
   });
+
+  it('refuses shares whose devices overlap: the same file twice would count every point twice', () => {
+    expect(() => mergeFiles([[shareA], [shareA]])).toThrow(
+      'tree-insertTablet: the shares of files 1 and 2 overlap (devices 0-4 and 0-4): each machine runs its own devices',
+    );
+    const overlapping = { ...shareB, config: { ...shareB.config, deviceOffset: 4, deviceCount: 6 } };
+    expect(() => mergeFiles([[shareA], [overlapping]])).toThrow(/files 1 and 2 overlap \(devices 0-4 and 4-9\)/);
+    expect(mergeFiles([[shareB], [shareA]])[0].points).toBe(4_000);
+  });
+
+  it('refuses shares of different workloads: they are not one run', () => {
+    const other = { ...shareB, config: { ...shareB.config, sensors: 10 } };
+    expect(() => mergeFiles([[shareA], [other]])).toThrow(
+      `tree-insertTablet: file 2's run has sensors 10, file 1's 50: the shares of one run have the same workload`,
+    );
+    const mixed = {
+      ...shareB,
+      config: { ...shareB.config, operationProportion: { ...shareB.config.operationProportion, TIME_RANGE: 1 } },
+    };
+    expect(() => mergeFiles([[shareA], [mixed]])).toThrow(/file 2's run has operationProportion \{.*"TIME_RANGE":1/);
+    // each machine's own: workers, clients, rates, seed
+    const own = { ...shareB, config: { ...shareB.config, workers: 7, clients: 3, targetRate: 5, seed: 9 } };
+    expect(mergeFiles([[shareA], [own]])[0].config.workers).toBe(shareA.config.workers + 7);
+  });
+
+  it("merges a query-file statement's shares whatever their devices, when they ran the same statement", () => {
+    const statement = (share: typeof shareA, sql: string) => ({
+      ...share,
+      config: { ...share.config, deviceOffset: 0, deviceCount: 10 },
+      queryFile: { sql, concurrency: 2, repetitions: 5, line: 1 },
+    });
+    expect(mergeFiles([[statement(shareA, 'SELECT 1')], [statement(shareB, 'SELECT 1')]])[0].okOps).toBe(1_000);
+    expect(() => mergeFiles([[statement(shareA, 'SELECT 1')], [statement(shareB, 'SELECT 2')]])).toThrow(
+      `tree-insertTablet: file 2's run has the statement "SELECT 2", file 1's "SELECT 1"`,
+    );
+  });
 });

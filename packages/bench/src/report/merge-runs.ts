@@ -10,6 +10,7 @@ import { slowestOf } from '../run/operation-stats.js';
 import { MAX_ERRORS } from '../run/run-error.js';
 import { mergeHistograms, summarize } from './histogram.js';
 import { FAILED_PREFIX, NO_LATENCY } from './result-fields.js';
+import { checkShares } from './merge-checks.js';
 
 const total = (runs: readonly RunResult[], of: (r: RunResult) => number) => runs.reduce((n, r) => n + of(r), 0);
 
@@ -98,7 +99,10 @@ function sumByIndex(series: readonly [number, number][][]): [number, number][] {
   return Array.from({ length }, (_, i): [number, number] => [series[0][i][0], series.reduce((n, s) => n + s[i][1], 0)]);
 }
 
-/** Every label's shares merged, in the first file's order; a label missing from a file is an error. */
+/**
+ * Every label's shares merged, in the first file's order; a label missing from a file, or shares that cannot be one
+ * run (checkShares), is an error.
+ */
 export function mergeFiles(files: readonly RunResult[][]): RunResult[] {
   return files[0].map((run) => {
     const shares = files.map((runs, k) => {
@@ -106,6 +110,7 @@ export function mergeFiles(files: readonly RunResult[][]): RunResult[] {
       if (share === undefined) throw new Error(`file ${k + 1} has no run labelled ${run.label}`);
       return share;
     });
+    checkShares(run.label, shares);
     return mergeShares(shares);
   });
 }

@@ -1,0 +1,78 @@
+import type { BenchConfig, RunResult } from '../types.js';
+
+/**
+ * The knobs that make a run's workload: the shares of one run agree on them. Workers, clients, pool size, rates,
+ * the seed and the hosts are each machine's own.
+ */
+const WORKLOAD_KNOBS = [
+  'database',
+  'model',
+  'method',
+  'devices',
+  'sensors',
+  'batchSize',
+  'loop',
+  'tabletsPerRequest',
+  'typeProportions',
+  'values',
+  'stringLength',
+  'timeStep',
+  'precision',
+  'outOfOrderRatio',
+  'outOfOrderRange',
+  'interlacedDevices',
+  'nullRatio',
+  'workload',
+  'warmupRounds',
+  'batchIntervalMs',
+  'testMaxTime',
+  'operationProportion',
+  'queryInterval',
+  'queryDeviceNum',
+  'querySensorNum',
+  'groupByTimeUnit',
+  'queryAggregateFun',
+  'queryLowerValue',
+  'queries',
+  'queryLoops',
+] as const satisfies readonly (keyof BenchConfig)[];
+
+/**
+ * Throws unless `shares` (one run of `label` from each file, in file order) can be one run: the same workload,
+ * each over its own devices (a query-file statement: the same statement, devices aside). Merging the same file
+ * twice, or two runs of different knobs, would add up figures of no run that happened.
+ */
+export function checkShares(label: string, shares: readonly RunResult[]): void {
+  const [first] = shares;
+  shares.forEach((share, k) => {
+    if (k === 0) return;
+    const differs = (what: string, a: unknown, b: unknown) =>
+      new Error(
+        `${label}: file ${k + 1}'s run has ${what} ${b}, file 1's ${a}: the shares of one run have the same workload`,
+      );
+    if (first.queryFile !== undefined || share.queryFile !== undefined) {
+      const [a, b] = [first.queryFile?.sql, share.queryFile?.sql];
+      if (a !== b) throw differs('the statement', JSON.stringify(a), JSON.stringify(b));
+    }
+    for (const knob of WORKLOAD_KNOBS) {
+      const [a, b] = [JSON.stringify(first.config[knob]), JSON.stringify(share.config[knob])];
+      if (a !== b) throw differs(knob, a, b);
+    }
+  });
+  if (first.queryFile === undefined) checkDisjoint(label, shares);
+}
+
+/** Each share's devices [offset, offset + count) apart from every other's. */
+function checkDisjoint(label: string, shares: readonly RunResult[]): void {
+  const range = (r: RunResult) => [r.config.deviceOffset, r.config.deviceOffset + r.config.deviceCount] as const;
+  for (let i = 0; i < shares.length; i++) {
+    for (let j = i + 1; j < shares.length; j++) {
+      const [[a0, a1], [b0, b1]] = [range(shares[i]), range(shares[j])];
+      if (Math.max(a0, b0) < Math.min(a1, b1))
+        throw new Error(
+          `${label}: the shares of files ${i + 1} and ${j + 1} overlap (devices ${a0}-${a1 - 1} and ${b0}-${b1 - 1}): ` +
+            'each machine runs its own devices',
+        );
+    }
+  }
+}
