@@ -46,7 +46,7 @@ export function checkShares(label: string, shares: readonly RunResult[]): void {
   const [first] = shares;
   shares.forEach((share, k) => {
     if (k === 0) return;
-    const differs = (what: string, a: unknown, b: unknown) =>
+    const differs = (what: string, a: string, b: string) =>
       new Error(
         `${label}: file ${k + 1}'s run has ${what} ${b}, file 1's ${a}: the shares of one run have the same workload`,
       );
