@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { formatReport, resultLine } from '../report/format.js';
 import { sampleConfig } from '../report/test-fixture.js';
+import type { Method } from '../types.js';
 import { JavaInterrupted, javaArgs, javaFailed, javaRun } from './java.js';
 
 const OUTPUT = [
@@ -38,6 +39,19 @@ describe('the Java anchor run', () => {
     const stopped = OUTPUT.replace(' max=180.1\n', ' max=180.1 stopped=test-max-time\n');
     expect(javaRun(stopped, sampleConfig()).stopped).toBe('test-max-time');
     expect(javaRun(OUTPUT, sampleConfig()).stopped).toBeUndefined();
+  });
+
+  it("makes the Java client's calls ours': insertTablets and insertRecords of --tablets-per-request devices each", () => {
+    const args = (method: Method) =>
+      javaArgs(sampleConfig({ method, tabletsPerRequest: 4 }), 'h', 1).filter((a) =>
+        /^(method|tabletsPerRequest)=/.test(a),
+      );
+    expect(args('insertTablets')).toEqual(['method=insertTablets', 'tabletsPerRequest=4']);
+    expect(args('insertRecords')).toEqual(['method=insertRecords', 'tabletsPerRequest=4']);
+    // no Java call writes several devices in parallel, nor batches rows: a call per device
+    expect(args('insertTabletsParallel')).toEqual(['method=insertTablet', 'tabletsPerRequest=1']);
+    expect(args('insertTablet')).toEqual(['method=insertTablet', 'tabletsPerRequest=1']);
+    expect(args('writer')).toEqual(['method=insertTablet', 'tabletsPerRequest=1']);
   });
 
   it('passes --test-max-time on to the Java client, which stops its writers there', () => {

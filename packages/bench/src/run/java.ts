@@ -76,7 +76,10 @@ function pacing(c: BenchConfig): string[] {
  * the pacing of a planned run).
  */
 export function javaArgs(c: BenchConfig, host: string, port: number): string[] {
-  const method = c.method === 'insertRecords' ? 'insertRecords' : 'insertTablet';
+  // the calls ours makes: one insertTablets or insertRecords call of --tablets-per-request devices; the Java client
+  // has no call writing several devices in parallel (insertTabletsParallel) nor a batching writer: a call per device
+  const several = c.method === 'insertTablets' || c.method === 'insertRecords';
+  const method = several ? c.method : 'insertTablet';
   return [
     `host=${host}`,
     `port=${port}`,
@@ -86,6 +89,7 @@ export function javaArgs(c: BenchConfig, host: string, port: number): string[] {
     `noop=${c.serverNoop}`,
     `verify=${c.verify}`,
     `method=${method}`,
+    `tabletsPerRequest=${several ? c.tabletsPerRequest : 1}`,
     `database=${c.database}`,
     `maxTimeMs=${c.testMaxTime}`,
     ...pacing(c),
