@@ -66,6 +66,8 @@ export type { TimestampPrecision } from './tablet/time-unit.js';
 export { encodeRecord, checkTimestamp } from './record/encode-record.js';
 export type { RecordInput, EncodedRecord, RecordShapeCache } from './record/encode-record.js';
 export { writeInsertRecordsReq } from './record/insert-records-request.js';
+export { recordsAsTablets, repeatsTime } from './record/records-as-tablets.js';
+export type { RecordsAsTablets } from './record/records-as-tablets.js';
 export { checkStringRecord } from './record/string-record.js';
 export type { StringRecordInput, CheckedStringRecord } from './record/string-record.js';
 

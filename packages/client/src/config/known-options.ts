@@ -41,6 +41,7 @@ const SESSION: Record<keyof SessionOptions, ParamType> = {
   rpcCompression: 'boolean',
   transport: null,
   enableRedirection: 'boolean',
+  recordsAsTablets: 'boolean',
   logger: null,
   slowCallMs: 'integer',
 };

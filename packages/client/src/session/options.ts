@@ -103,6 +103,15 @@ export interface SessionOptions {
   /** Send each device's writes to the DataNode that leads its region, as the server recommends. @default true */
   enableRedirection?: boolean;
   /**
+   * `insertRecords` of many rows of a few devices (40 records or more, at most one device for every two), and
+   * `insertRecordsOfOneDevice` of 40 rows or more, are sent as those devices' tablets in one insertTablets
+   * request, as the Java Session does by default (`enableRecordsAutoConvertTablet`): the server stores them
+   * about 5x faster. Records that are not rows of tablets (a device's records listing other measurements or
+   * types, a device with a time twice) stay records; errors still name the records by their index.
+   * @default true
+   */
+  recordsAsTablets?: boolean;
+  /**
    * Where the client reports connects, failovers, retries, redirects and slow calls (pools: also their
    * growth and shrinking): any object with pino's/console's `debug/info/warn/error(obj, msg)`. The
    * password is never logged. See the user's guide, "Diagnostics". @default none (silent)
@@ -137,6 +146,7 @@ export interface ResolvedSessionOptions {
   readonly transport: Transport;
   readonly rpcCompression: boolean;
   readonly enableRedirection: boolean;
+  readonly recordsAsTablets: boolean;
   readonly logger: Logger | undefined;
   readonly slowCallMs: number;
   /** TableSession: the database it starts in */
@@ -156,6 +166,7 @@ const DEFAULTS = Object.freeze({
   enableFastSerialization: true,
   int64As: 'bigint',
   enableRedirection: true,
+  recordsAsTablets: true,
   slowCallMs: 1000,
 });
 
@@ -239,6 +250,7 @@ export function collectSessionOptions(o: LayeredOptions, issues: IssueList): Res
     transport: transportFor(o, issues),
     rpcCompression: bool('rpcCompression', false),
     enableRedirection: bool('enableRedirection', DEFAULTS.enableRedirection),
+    recordsAsTablets: bool('recordsAsTablets', DEFAULTS.recordsAsTablets),
     logger: issues.take(() => checkLogger(o.logger)),
     slowCallMs: int('slowCallMs', DEFAULTS.slowCallMs, true),
     database: o.database === undefined ? undefined : issues.take(() => checkString('database', o.database)),

@@ -44,13 +44,14 @@ function cell(type: TypeName): fc.Arbitrary<Exclude<IoTDBValue, null>> {
   }
 }
 
-/** The tree-model calls that write the tablet: tablet rows or columns, aligned or not, or records. */
+/** The tree-model calls that write the tablet: tablet rows or columns, aligned or not, or records (40 or more as a tablet). */
 const WRITES = [
   'insertTablet values',
   'insertTablet columns',
   'insertAlignedTablet',
   'insertTablets',
   'insertRecords',
+  'insertRecords, later rows first',
   'insertRecordsOfOneDevice',
   'insertAlignedRecordsOfOneDevice',
 ] as const;
@@ -86,6 +87,9 @@ async function writeTree(
     }
     case 'insertRecords':
       return session.insertRecords(rows.map((row) => ({ deviceId, ...row })));
+    case 'insertRecords, later rows first':
+      // 40 rows or more go as the device's tablet (recordsAsTablets), sorted back into time order
+      return session.insertRecords(rows.map((row) => ({ deviceId, ...row })).reverse());
     case 'insertRecordsOfOneDevice':
       return session.insertRecordsOfOneDevice(deviceId, rows);
     case 'insertAlignedRecordsOfOneDevice':

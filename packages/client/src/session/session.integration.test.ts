@@ -17,6 +17,7 @@ import {
 import { useTreeDatabase } from '../testing/tree-database.js';
 import { expectedReadBack } from '../testing/read-back.js';
 import { spyRpc, type RpcSpy } from '../testing/rpc-spy.js';
+import { RpcConnection } from '../connection/rpc-connection.js';
 
 const { host, port } = inject('iotdb');
 const DB = `root.it_session_${randomBytes(4).toString('hex')}`;
@@ -456,6 +457,39 @@ describe('insertRecord and insertRecords', () => {
       { time: 4n, values: [false, Buffer.from([9]), new Date(Date.UTC(2020, 0, 2))] },
     ]);
   });
+
+  it.each([true, false])(
+    'writes many rows of a few devices alike as their tablets or as records (recordsAsTablets: %s): all ten types, nulls, times out of order',
+    async (asTablets) => {
+      const s = new Session({ host, port, recordsAsTablets: asTablets });
+      await s.open();
+      const calls = vi.spyOn(RpcConnection.prototype, 'call');
+      try {
+        const devices = [newDevice('manyrecs'), newDevice('manyrecs')];
+        // 60 rows a device, the six rows of VALUES (and their nulls) over and over, the later times first
+        const cols = TYPES.map((t) =>
+          Array.from({ length: 60 }, (_, r) => (NULL_ROWS[t].includes(r % ROWS) ? null : VALUES[t][r % ROWS])),
+        );
+        const times = Array.from({ length: 60 }, (_, r) => BASE_TIME + r * 10);
+        const records = times.flatMap((t, r) =>
+          devices.map((deviceId) => ({
+            deviceId,
+            timestamp: t,
+            measurements: MEASUREMENTS,
+            dataTypes: TYPES,
+            values: cols.map((c) => c[r]),
+          })),
+        );
+        await s.insertRecords(records.reverse());
+        const methods = calls.mock.calls.map(([m]) => m).filter((m) => m === 'insertRecords' || m === 'insertTablets');
+        expect(methods).toEqual([asTablets ? 'insertTablets' : 'insertRecords']);
+        for (const d of devices) expect((await readDevice(d, s)).rows).toEqual(expectedRows(times, cols));
+      } finally {
+        calls.mockRestore();
+        await s.close();
+      }
+    },
+  );
 
   it('writes aligned records', async () => {
     const device = newDevice('recaligned');

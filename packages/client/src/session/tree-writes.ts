@@ -6,6 +6,9 @@ import {
   writeInsertTabletsReq,
   writeInsertTabletsReqCompact,
   writeInsertRecordsReq,
+  recordsAsTablets,
+  repeatsTime,
+  ByteWriter,
   writeValueCompact,
   TSInsertRecordsReqSchema,
   type RecordShapeCache,
@@ -98,6 +101,7 @@ export abstract class TreeWriteSession extends BaseSession {
     this.checkOpen();
     if (!isArray(records) || records.length === 0)
       throw new IoTDBValidationError('records', 'needs at least one record');
+    if (await this.#asTablets('insertRecords', records, opts)) return;
     const shape: RecordShapeCache = {};
     const encoded = records.map((r, i) => encodeRecord(r, `records[${i}]`, this.timestampPrecision, shape));
     sameAlignment(encoded, 'records');
@@ -105,6 +109,44 @@ export abstract class TreeWriteSession extends BaseSession {
       this.sendRecords(ns, group),
     );
     if (plan !== null) await this.write(plan, opts, encoded);
+  }
+
+  /**
+   * Writes the records as their devices' tablets (`recordsAsTablets`) when they make tablets: one insertTablets
+   * request, failures named by the records' indexes. False when they do not: the caller sends them as records.
+   */
+  async #asTablets(what: string, records: readonly RecordInput[], opts: CallOptions): Promise<boolean> {
+    const tablets = this.options.recordsAsTablets ? this.#recordTablets(records) : null;
+    if (tablets === null) return false;
+    const { prepared, recordsOf, empty } = tablets;
+    const send = (ns: NodeSession, group: readonly PreparedTablet[]) => this.sendTablets(ns, group);
+    const plan = { ...itemPlan(what, prepared, tabletDevice, send), indexesOf: (k: number) => recordsOf[k] };
+    await this.write({ ...plan, settled: empty }, opts, prepared);
+    return true;
+  }
+
+  /**
+   * The records as their devices' tablets, every cell checked; null when they do not make tablets, a device has
+   * a time twice, or a cell is refused (the records' own checks then name the record).
+   */
+  #recordTablets(records: readonly RecordInput[]) {
+    const grouped = recordsAsTablets(records);
+    if (grouped === null) return null;
+    try {
+      const prepared = grouped.tablets.map((t) => prepareTablet(t, this.timestampPrecision));
+      if (prepared.some(repeatsTime)) return null;
+      // the cells are checked as they are encoded: once here, so that a refused one is found before any request
+      const w = new ByteWriter(4096, this.options.bufferPool);
+      try {
+        writeInsertTabletsReq(w, 0n, prepared);
+      } finally {
+        w.release();
+      }
+      return { ...grouped, prepared };
+    } catch (e) {
+      if (e instanceof IoTDBValidationError) return null;
+      throw e;
+    }
   }
 
   /** One row whose values are strings: the server infers the types (Java's insertRecord with String values). Nulls are left out. */
@@ -160,6 +202,8 @@ export abstract class TreeWriteSession extends BaseSession {
   ): Promise<void> {
     this.checkOpen();
     if (!isArray(rows) || rows.length === 0) throw new IoTDBValidationError('rows', 'needs at least one row');
+    const records = rows.map((row): RecordInput => ({ ...row, deviceId, isAligned: aligned }));
+    if (await this.#asTablets(what, records, opts)) return;
     const shape: RecordShapeCache = {};
     const encoded = rows.map((row, i) =>
       encodeRecord({ ...row, deviceId, isAligned: aligned }, `rows[${i}]`, this.timestampPrecision, shape),

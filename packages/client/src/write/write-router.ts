@@ -21,6 +21,8 @@ export interface WritePlan<N> {
   labelOf(k: number): string;
   /** the caller's index of item k (table rows are sorted by time before they are split) */
   indexOf(k: number): number;
+  /** the caller's indexes of item k when it carries several (records sent as their device's tablet); else indexOf */
+  indexesOf?(k: number): readonly number[];
   /** Sends items `ks` (ascending) to one node; sub-status i of the reply is about ks[i]. */
   send(node: N, ks: readonly number[]): Promise<TSStatus>;
   /** caller indexes done without a request (a record whose values are all null): reported as succeeded */
@@ -200,15 +202,18 @@ function allFailed(ks: readonly number[], error: unknown): ItemErrors {
 function outcomeError<N>(plan: WritePlan<N>, final: ItemErrors): Error {
   const distinct = new Set(final.values());
   if (plan.count === 1 || (final.size === plan.count && distinct.size === 1)) return distinct.values().next().value!;
-  const failures: BatchFailure[] = [...final].map(([k, error]) => ({
-    index: plan.indexOf(k),
-    error,
-    device: plan.labelOf(k),
-    ...(error instanceof IoTDBServerError ? { statusCode: error.statusCode } : {}),
-  }));
+  const indexes = (k: number) => plan.indexesOf?.(k) ?? [plan.indexOf(k)];
+  const failures: BatchFailure[] = [...final].flatMap(([k, error]) =>
+    indexes(k).map((index) => ({
+      index,
+      error,
+      device: plan.labelOf(k),
+      ...(error instanceof IoTDBServerError ? { statusCode: error.statusCode } : {}),
+    })),
+  );
   failures.sort((a, b) => a.index - b.index);
   const succeeded: number[] = [];
-  for (let k = 0; k < plan.count; k++) if (!final.has(k)) succeeded.push(plan.indexOf(k));
+  for (let k = 0; k < plan.count; k++) if (!final.has(k)) succeeded.push(...indexes(k));
   succeeded.push(...(plan.settled ?? []));
   succeeded.sort((a, b) => a - b);
   return new IoTDBBatchError(plan.what, failures, succeeded);
