@@ -205,9 +205,7 @@ export abstract class TreeWriteSession extends BaseSession {
     const records = rows.map((row): RecordInput => ({ ...row, deviceId, isAligned: aligned }));
     if (await this.#asTablets(what, records, opts)) return;
     const shape: RecordShapeCache = {};
-    const encoded = rows.map((row, i) =>
-      encodeRecord({ ...row, deviceId, isAligned: aligned }, `rows[${i}]`, this.timestampPrecision, shape),
-    );
+    const encoded = records.map((r, i) => encodeRecord(r, `rows[${i}]`, this.timestampPrecision, shape));
     const send = (ns: NodeSession, group: readonly EncodedRecord[]) =>
       ns.connection.call('insertRecordsOfOneDevice', {
         sessionId: ns.sessionId,
