@@ -43,8 +43,10 @@ export function recordsAsTablets(records: readonly RecordInput[]): RecordsAsTabl
       continue;
     }
     const d = devices.get(r.deviceId);
-    if (d === undefined) devices.set(r.deviceId, deviceOf(r, i));
-    else if (!sameList(d.tablet.measurements, r.measurements) || !sameList(d.tablet.dataTypes, r.dataTypes))
+    if (d === undefined) {
+      devices.set(r.deviceId, deviceOf(r, i));
+      if (devices.size > records.length * MAX_DEVICES_PER_RECORD) return null; // records of many devices: no more work
+    } else if (!sameList(d.tablet.measurements, r.measurements) || !sameList(d.tablet.dataTypes, r.dataTypes))
       return null;
     else {
       d.tablet.timestamps.push(r.timestamp);
@@ -52,7 +54,7 @@ export function recordsAsTablets(records: readonly RecordInput[]): RecordsAsTabl
       d.records.push(i);
     }
   }
-  if (devices.size === 0 || devices.size > records.length * MAX_DEVICES_PER_RECORD) return null;
+  if (devices.size === 0) return null;
   const all = [...devices.values()];
   return { tablets: all.map((d) => d.tablet), recordsOf: all.map((d) => d.records), empty };
 }
