@@ -561,6 +561,19 @@ describe('iotdb-bench against a real server', () => {
     }
   });
 
+  it.each(['insertTablets', 'insertRecords'])(
+    '--vs-java --method %s: the Java client makes the same calls, --tablets-per-request devices each',
+    async (method) => {
+      const out = mkdtempSync(join(tmpdir(), 'iotdb-bench-vsjava-calls-'));
+      const knobs = ['--database', 'it_bench_vsjava', '--vs-java', '--loop', '1', '--tablets-per-request', '25'];
+      await bench(...knobs, '--method', method, '--verify', '--out', out);
+      const [ours, java] = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResult[];
+      // 100 devices, 25 a call: 4 calls each (it made 100, one a device)
+      expect([ours.okOps, java.okOps]).toEqual([4, 4]);
+      expect([java.points, java.verify?.ok]).toEqual([ours.points, true]);
+    },
+  );
+
   it('--vs-java --target-rate: the Java client runs our writes on the same open-loop schedule', async () => {
     const out = mkdtempSync(join(tmpdir(), 'iotdb-bench-vsjava-paced-'));
     const { stdout } = await bench(
