@@ -6,7 +6,7 @@ import type { RecordInput } from './encode-record.js';
 /**
  * Records of a few devices as those devices' tablets, as the Java Session sends them by default (its
  * enableRecordsAutoConvertTablet): the server stores a tablet's columns in one go where it takes records one by
- * one, about 3x the time for the same points (docs/PERFORMANCE.md "Records sent as tablets"). Java's thresholds:
+ * one, about 5x the time for the same points (docs/PERFORMANCE.md "Records sent as tablets"). Java's thresholds:
  * at least 40 records, at most one device for every two. Here a device's records must also list one set of
  * measurements (the same names and types in the same order; a null value is a null cell) and agree on
  * isAligned. A record whose values are all null writes nothing, as a record: it is left out. Anything else, or
