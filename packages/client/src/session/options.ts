@@ -106,8 +106,10 @@ export interface SessionOptions {
    * `insertRecords` of many rows of a few devices (40 records or more, at most one device for every two), and
    * `insertRecordsOfOneDevice` of 40 rows or more, are sent as those devices' tablets in one insertTablets
    * request, as the Java Session does by default (`enableRecordsAutoConvertTablet`): the server stores them
-   * about 5x faster. Records that are not rows of tablets (a device's records listing other measurements or
-   * types, a device with a time twice) stay records; errors still name the records by their index.
+   * about 5x faster. A device's tablet has the measurements its records name in all, a record's missing ones
+   * null. Records that are not rows of tablets (a measurement with two types in a device, a record naming less
+   * than half of its device's measurements, a device with a time twice) stay records; errors still name the
+   * records by their index.
    * @default true
    */
   recordsAsTablets?: boolean;

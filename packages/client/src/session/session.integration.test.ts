@@ -491,6 +491,39 @@ describe('insertRecord and insertRecords', () => {
     },
   );
 
+  it.each([true, false])(
+    'writes rows that each name some of the measurements alike as tablets or as records (recordsAsTablets: %s)',
+    async (asTablets) => {
+      const s = new Session({ host, port, recordsAsTablets: asTablets });
+      await s.open();
+      const calls = vi.spyOn(RpcConnection.prototype, 'call');
+      try {
+        const device = newDevice('sparserecs');
+        // row r names the 6 measurements c with (c + r) % 10 < 6, in reverse order: every name in some row
+        const named = (r: number) =>
+          TYPES.map((_, c) => c)
+            .filter((c) => (c + r) % 10 < 6)
+            .reverse();
+        const times = Array.from({ length: 50 }, (_, r) => BASE_TIME + r * 10);
+        const records = times.map((timestamp, r) => ({
+          deviceId: device,
+          timestamp,
+          measurements: named(r).map((c) => MEASUREMENTS[c]),
+          dataTypes: named(r).map((c) => TYPES[c]),
+          values: named(r).map((c) => VALUES[TYPES[c]][r % ROWS]),
+        }));
+        await s.insertRecords(records);
+        const methods = calls.mock.calls.map(([m]) => m).filter((m) => m === 'insertRecords' || m === 'insertTablets');
+        expect(methods).toEqual([asTablets ? 'insertTablets' : 'insertRecords']);
+        const cols = TYPES.map((t, c) => times.map((_, r) => (named(r).includes(c) ? VALUES[t][r % ROWS] : null)));
+        expect((await readDevice(device, s)).rows).toEqual(expectedRows(times, cols));
+      } finally {
+        calls.mockRestore();
+        await s.close();
+      }
+    },
+  );
+
   it('writes aligned records', async () => {
     const device = newDevice('recaligned');
     await session.insertRecords([

@@ -55,11 +55,35 @@ describe('recordsAsTablets: records of a few devices as their tablets, as the Ja
     expect(recordsAsTablets(spread(20))).not.toBeNull(); // one device for every two records
     expect(recordsAsTablets(spread(21))).toBeNull();
     const changed = (i: number, over: Partial<RecordInput>) => ok.map((r, k) => (k === i ? { ...r, ...over } : r));
-    expect(recordsAsTablets(changed(5, { measurements: ['a', 'c'] }))).toBeNull();
-    expect(recordsAsTablets(changed(5, { dataTypes: ['INT64', 'STRING'] }))).toBeNull();
+    expect(recordsAsTablets(changed(5, { dataTypes: ['INT64', 'STRING'] }))).toBeNull(); // b with two types
+    expect(recordsAsTablets(changed(5, { measurements: ['a', 'a'] }))).toBeNull(); // a name twice
+    // records with fewer than half of their device's measurements: the others name 2 of the 5 record 5 names
+    const wide = {
+      measurements: ['a', 'b', 'c', 'd', 'e'],
+      dataTypes: ['INT64', 'TEXT', 'INT32', 'INT32', 'INT32'] as RecordInput['dataTypes'],
+    };
+    expect(recordsAsTablets(changed(5, { ...wide, values: [1n, 'w', 1, 2, 3] }))).toBeNull();
     expect(recordsAsTablets(changed(5, { isAligned: true }))).toBeNull();
     expect(recordsAsTablets(ok.map((r, k) => (k === 7 ? (null as unknown as RecordInput) : r)))).toBeNull();
+    const odd = { length: 2 } as unknown as string[]; // not an array: left to the records' checks, no TypeError here
+    expect(recordsAsTablets(ok.map((r, k) => (k === 0 ? { ...r, measurements: odd } : r)))).toBeNull();
     expect(recordsAsTablets(ok.map((r) => ({ ...r, values: [null, null] })))).toBeNull(); // nothing to write
+  });
+
+  it("makes a device's tablet of the measurements its records name in all, a record's missing ones null", () => {
+    const rs = records(['root.sg.x'], 40).map((r, i) =>
+      i % 3 === 1
+        ? { ...r, measurements: ['c', 'a'], dataTypes: ['DOUBLE', 'INT64'] as const, values: [i / 2, BigInt(i)] }
+        : r,
+    );
+    const t = recordsAsTablets(rs)!;
+    expect(t.tablets[0].measurements).toEqual(['a', 'b', 'c']);
+    expect(t.tablets[0].dataTypes).toEqual(['INT64', 'TEXT', 'DOUBLE']);
+    expect(t.tablets[0].values?.slice(0, 3)).toEqual([
+      [0n, 'v0', null],
+      [1n, null, 0.5],
+      [2n, 'v2', null],
+    ]);
   });
 
   it('makes aligned tablets of aligned records', () => {

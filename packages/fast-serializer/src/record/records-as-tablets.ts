@@ -1,19 +1,22 @@
 import { isArray } from '../types/is-array.js';
 import type { PreparedTablet } from '../tablet/prepare-tablet.js';
-import type { CellValue, Tablet } from '../tablet/tablet-input.js';
+import type { CellValue, DataTypeInput, Tablet } from '../tablet/tablet-input.js';
 import type { RecordInput } from './encode-record.js';
 
 /**
  * Records of a few devices as those devices' tablets, as the Java Session sends them by default (its
  * enableRecordsAutoConvertTablet): the server stores a tablet's columns in one go where it takes records one by
  * one, about 5x the time for the same points (docs/PERFORMANCE.md "Records sent as tablets"). Java's thresholds:
- * at least 40 records, at most one device for every two. Here a device's records must also list one set of
- * measurements (the same names and types in the same order; a null value is a null cell) and agree on
- * isAligned. A record whose values are all null writes nothing, as a record: it is left out. Anything else, or
- * anything malformed (the records' own checks name it), and the records stay records.
+ * at least 40 records, at most one device for every two, and each record with at least half of the measurements
+ * its device's records name in all (checked for every record here, for a sample in Java). A device's tablet has
+ * those measurements as columns, in the order they first appear, a record's missing ones null; a measurement must
+ * keep one type within its device, and the records must agree on isAligned. A record whose values are all null
+ * writes nothing, as a record: it is left out. Anything else, or anything malformed (the records' own checks name
+ * it), and the records stay records.
  */
 const MIN_RECORDS = 40;
 const MAX_DEVICES_PER_RECORD = 0.5;
+const MIN_MEASUREMENT_SHARE = 0.5;
 
 export interface RecordsAsTablets {
   /** one tablet per device, in order of first appearance, its rows in the records' order */
@@ -24,16 +27,11 @@ export interface RecordsAsTablets {
   empty: number[];
 }
 
-interface DeviceRows {
-  tablet: Tablet & { timestamps: (number | bigint | Date)[]; values: (readonly CellValue[])[] };
-  records: number[];
-}
-
 /** The records as tablets, or null when they do not make tablets (see above). */
 export function recordsAsTablets(records: readonly RecordInput[]): RecordsAsTablets | null {
   if (records.length < MIN_RECORDS) return null;
   const aligned = records[0]?.isAligned === true;
-  const devices = new Map<unknown, DeviceRows>();
+  const devices = new Map<unknown, number[]>();
   const empty: number[] = [];
   for (let i = 0; i < records.length; i++) {
     const r = records[i];
@@ -42,33 +40,72 @@ export function recordsAsTablets(records: readonly RecordInput[]): RecordsAsTabl
       empty.push(i);
       continue;
     }
-    const d = devices.get(r.deviceId);
-    if (d === undefined) {
-      devices.set(r.deviceId, deviceOf(r, i));
-      if (devices.size > records.length * MAX_DEVICES_PER_RECORD) return null; // records of many devices: no more work
-    } else if (!sameList(d.tablet.measurements, r.measurements) || !sameList(d.tablet.dataTypes, r.dataTypes))
-      return null;
-    else {
-      d.tablet.timestamps.push(r.timestamp);
-      d.tablet.values.push(r.values);
-      d.records.push(i);
-    }
+    const mine = devices.get(r.deviceId);
+    if (mine !== undefined) mine.push(i);
+    else if (devices.set(r.deviceId, [i]).size > records.length * MAX_DEVICES_PER_RECORD) return null; // no more work
   }
-  if (devices.size === 0) return null;
-  const all = [...devices.values()];
-  return { tablets: all.map((d) => d.tablet), recordsOf: all.map((d) => d.records), empty };
+  const recordsOf = [...devices.values()];
+  const tablets: Tablet[] = [];
+  for (const mine of recordsOf) {
+    const tablet = tabletOf(records, mine);
+    if (tablet === null) return null;
+    tablets.push(aligned ? { ...tablet, isAligned: true } : tablet);
+  }
+  return tablets.length === 0 ? null : { tablets, recordsOf, empty };
 }
 
-function deviceOf(r: RecordInput, i: number): DeviceRows {
-  const { deviceId, measurements, dataTypes } = r;
-  const tablet = { deviceId, measurements, dataTypes, timestamps: [r.timestamp], values: [r.values] };
-  return { tablet: r.isAligned === true ? { ...tablet, isAligned: true } : tablet, records: [i] };
+/** One device's records as its tablet: their rows as they are when they all name the same measurements. */
+function tabletOf(records: readonly RecordInput[], mine: readonly number[]): Tablet | null {
+  const { deviceId, measurements, dataTypes } = records[mine[0]];
+  const rows = mine.map((i) => records[i]);
+  const timestamps = rows.map((r) => r.timestamp);
+  if (rows.every((r) => sameList(measurements, r.measurements) && sameList(dataTypes, r.dataTypes)))
+    return { deviceId, measurements, dataTypes, timestamps, values: rows.map((r) => r.values) };
+  const union = unionOf(rows);
+  if (union === null) return null;
+  return { deviceId, measurements: union.names, dataTypes: union.types, timestamps, values: union.rows };
 }
 
-/** The same array, or arrays of the same elements. */
-function sameList(a: readonly unknown[], b: unknown): boolean {
+/**
+ * The measurements the records name in all (first appearance order) and each record's row over them, its missing
+ * ones null; null when a measurement has two types, a record names one twice or less than half of them, or a
+ * record is malformed.
+ */
+function unionOf(records: readonly RecordInput[]) {
+  const column = new Map<unknown, number>();
+  const names: string[] = [];
+  const types: DataTypeInput[] = [];
+  const columnsOf: number[][] = [];
+  const namedBy: number[] = []; // the last record that named each column
+  for (let j = 0; j < records.length; j++) {
+    const { measurements, dataTypes, values } = records[j];
+    if (!isArray(measurements) || !isArray(dataTypes) || measurements.length !== values.length) return null;
+    const columns = new Array<number>(measurements.length);
+    for (let k = 0; k < measurements.length; k++) {
+      let c = column.get(measurements[k]);
+      if (c === undefined) {
+        column.set(measurements[k], (c = names.length));
+        names.push(measurements[k]);
+        types.push(dataTypes[k]);
+      } else if (types[c] !== dataTypes[k] || namedBy[c] === j) return null;
+      namedBy[c] = j;
+      columns[k] = c;
+    }
+    columnsOf.push(columns);
+  }
+  if (records.some((r) => r.measurements.length < MIN_MEASUREMENT_SHARE * names.length)) return null;
+  const rows = records.map((r, j) => {
+    const row = new Array<CellValue>(names.length).fill(null);
+    columnsOf[j].forEach((c, k) => (row[c] = r.values[k]));
+    return row;
+  });
+  return { names, types, rows };
+}
+
+/** The same array, or arrays of the same elements (the records are not checked yet: either may be anything). */
+function sameList(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  return isArray(b) && a.length === b.length && a.every((x, k) => x === b[k]);
+  return isArray(a) && isArray(b) && a.length === b.length && a.every((x, k) => x === b[k]);
 }
 
 /**
