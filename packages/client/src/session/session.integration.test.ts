@@ -8,6 +8,7 @@ import {
   type CellValue,
   type ColumnarResult,
   type IoTDBValue,
+  type RecordInput,
   type RowRecord,
   type SessionDataSet,
   type TSDataTypeName,
@@ -458,69 +459,63 @@ describe('insertRecord and insertRecords', () => {
     ]);
   });
 
+  /** insertRecords of `records` on a session with `recordsAsTablets: asTablets`; the write requests it sent. */
+  async function writeRecords(asTablets: boolean, records: RecordInput[]): Promise<unknown[]> {
+    const s = new Session({ host, port, recordsAsTablets: asTablets });
+    await s.open();
+    const calls = vi.spyOn(RpcConnection.prototype, 'call');
+    try {
+      await s.insertRecords(records);
+      return calls.mock.calls.map(([m]) => m).filter((m) => m === 'insertRecords' || m === 'insertTablets');
+    } finally {
+      calls.mockRestore();
+      await s.close();
+    }
+  }
+
   it.each([true, false])(
     'writes many rows of a few devices alike as their tablets or as records (recordsAsTablets: %s): all ten types, nulls, times out of order',
     async (asTablets) => {
-      const s = new Session({ host, port, recordsAsTablets: asTablets });
-      await s.open();
-      const calls = vi.spyOn(RpcConnection.prototype, 'call');
-      try {
-        const devices = [newDevice('manyrecs'), newDevice('manyrecs')];
-        // 60 rows a device, the six rows of VALUES (and their nulls) over and over, the later times first
-        const cols = TYPES.map((t) =>
-          Array.from({ length: 60 }, (_, r) => (NULL_ROWS[t].includes(r % ROWS) ? null : VALUES[t][r % ROWS])),
-        );
-        const times = Array.from({ length: 60 }, (_, r) => BASE_TIME + r * 10);
-        const records = times.flatMap((t, r) =>
-          devices.map((deviceId) => ({
-            deviceId,
-            timestamp: t,
-            measurements: MEASUREMENTS,
-            dataTypes: TYPES,
-            values: cols.map((c) => c[r]),
-          })),
-        );
-        await s.insertRecords(records.reverse());
-        const methods = calls.mock.calls.map(([m]) => m).filter((m) => m === 'insertRecords' || m === 'insertTablets');
-        expect(methods).toEqual([asTablets ? 'insertTablets' : 'insertRecords']);
-        for (const d of devices) expect((await readDevice(d, s)).rows).toEqual(expectedRows(times, cols));
-      } finally {
-        calls.mockRestore();
-        await s.close();
-      }
+      const devices = [newDevice('manyrecs'), newDevice('manyrecs')];
+      // 60 rows a device, the six rows of VALUES (and their nulls) over and over, the later times first
+      const cols = TYPES.map((t) =>
+        Array.from({ length: 60 }, (_, r) => (NULL_ROWS[t].includes(r % ROWS) ? null : VALUES[t][r % ROWS])),
+      );
+      const times = Array.from({ length: 60 }, (_, r) => BASE_TIME + r * 10);
+      const records = times.flatMap((t, r) =>
+        devices.map((deviceId) => ({
+          deviceId,
+          timestamp: t,
+          measurements: MEASUREMENTS,
+          dataTypes: TYPES,
+          values: cols.map((c) => c[r]),
+        })),
+      );
+      expect(await writeRecords(asTablets, records.reverse())).toEqual([asTablets ? 'insertTablets' : 'insertRecords']);
+      for (const d of devices) expect((await readDevice(d)).rows).toEqual(expectedRows(times, cols));
     },
   );
 
   it.each([true, false])(
     'writes rows that each name some of the measurements alike as tablets or as records (recordsAsTablets: %s)',
     async (asTablets) => {
-      const s = new Session({ host, port, recordsAsTablets: asTablets });
-      await s.open();
-      const calls = vi.spyOn(RpcConnection.prototype, 'call');
-      try {
-        const device = newDevice('sparserecs');
-        // row r names the 6 measurements c with (c + r) % 10 < 6, in reverse order: every name in some row
-        const named = (r: number) =>
-          TYPES.map((_, c) => c)
-            .filter((c) => (c + r) % 10 < 6)
-            .reverse();
-        const times = Array.from({ length: 50 }, (_, r) => BASE_TIME + r * 10);
-        const records = times.map((timestamp, r) => ({
-          deviceId: device,
-          timestamp,
-          measurements: named(r).map((c) => MEASUREMENTS[c]),
-          dataTypes: named(r).map((c) => TYPES[c]),
-          values: named(r).map((c) => VALUES[TYPES[c]][r % ROWS]),
-        }));
-        await s.insertRecords(records);
-        const methods = calls.mock.calls.map(([m]) => m).filter((m) => m === 'insertRecords' || m === 'insertTablets');
-        expect(methods).toEqual([asTablets ? 'insertTablets' : 'insertRecords']);
-        const cols = TYPES.map((t, c) => times.map((_, r) => (named(r).includes(c) ? VALUES[t][r % ROWS] : null)));
-        expect((await readDevice(device, s)).rows).toEqual(expectedRows(times, cols));
-      } finally {
-        calls.mockRestore();
-        await s.close();
-      }
+      const device = newDevice('sparserecs');
+      // row r names the 6 measurements c with (c + r) % 10 < 6, in reverse order: every name in some row
+      const named = (r: number) =>
+        TYPES.map((_, c) => c)
+          .filter((c) => (c + r) % 10 < 6)
+          .reverse();
+      const times = Array.from({ length: 50 }, (_, r) => BASE_TIME + r * 10);
+      const records = times.map((timestamp, r) => ({
+        deviceId: device,
+        timestamp,
+        measurements: named(r).map((c) => MEASUREMENTS[c]),
+        dataTypes: named(r).map((c) => TYPES[c]),
+        values: named(r).map((c) => VALUES[TYPES[c]][r % ROWS]),
+      }));
+      expect(await writeRecords(asTablets, records)).toEqual([asTablets ? 'insertTablets' : 'insertRecords']);
+      const cols = TYPES.map((t, c) => times.map((_, r) => (named(r).includes(c) ? VALUES[t][r % ROWS] : null)));
+      expect((await readDevice(device)).rows).toEqual(expectedRows(times, cols));
     },
   );
 
