@@ -129,6 +129,16 @@ describe('insertRecords of a few devices: one insertTablets request, as the Java
     expect(batch.succeeded).toEqual(rs.flatMap((r, i) => (r.deviceId === 'root.sg.a' ? [i] : [])));
   });
 
+  it("counts a whole-call failure's items as the records, not their tablets", async () => {
+    const fake = new FakeTransport(sequence('insertTablets', [status(507)]));
+    const e = await (
+      await session(fake)
+    )
+      .insertRecords(records(['root.sg.a', 'root.sg.b'], 30))
+      .catch((x: unknown) => x);
+    expect((e as Error).message).toBe('insertRecords (60 items): [507] m507');
+  });
+
   it("sends again only the records of a device that failed for a transient reason, as that device's tablet", async () => {
     const fake = new FakeTransport(
       sequence('insertTablets', [status(302, { subStatus: [{ code: 200 }, { code: 600 }] })]),

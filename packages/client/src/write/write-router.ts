@@ -188,10 +188,12 @@ function mergeStatus<N>(
 /** What a status answering items `ks` is about: the operation, and their label when they share one. */
 function statusLabel<N>(plan: WritePlan<N>, ks: readonly number[]): string {
   const label = plan.labelOf(ks[0]);
-  if (ks.length === 1) return `${plan.what} ${label}`;
+  // the caller's items: records sent as their devices' tablets count as the records
+  const items = plan.indexesOf === undefined ? ks.length : ks.reduce((n, k) => n + plan.indexesOf!(k).length, 0);
+  if (items === 1) return `${plan.what} ${label}`;
   return ks.every((k) => plan.labelOf(k) === label)
-    ? `${plan.what} ${label} (${ks.length} items)`
-    : `${plan.what} (${ks.length} items)`;
+    ? `${plan.what} ${label} (${items} items)`
+    : `${plan.what} (${items} items)`;
 }
 
 function allFailed(ks: readonly number[], error: unknown): ItemErrors {
