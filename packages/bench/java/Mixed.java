@@ -26,9 +26,9 @@ final class Mixed {
   static final class Op {
     final String kind, sql;
     final int round;
-    final int[] devices;
+    final List<Integer> devices;
 
-    Op(String kind, int round, int[] devices, String sql) {
+    Op(String kind, int round, List<Integer> devices, String sql) {
       this.kind = kind;
       this.round = round;
       this.devices = devices;
@@ -37,7 +37,7 @@ final class Mixed {
 
     static Op parse(String[] f) {
       if (f[1].equals("query")) return new Op(f[2], 0, null, f[3]);
-      int[] ds = Arrays.stream(f[3].split(",")).mapToInt(Integer::parseInt).toArray();
+      List<Integer> ds = Arrays.stream(f[3].split(",")).map(Integer::valueOf).collect(Collectors.toList());
       return new Op(f[1], Integer.parseInt(f[2]), ds, null);
     }
 
@@ -173,7 +173,7 @@ final class Mixed {
     return d;
   }
 
-  static long points(Op op) { return (long) op.devices.length * Bench.rows * Bench.sensors; }
+  static long points(Op op) { return (long) op.devices.size() * Bench.rows * Bench.sensors; }
 
   /** The timed operations of `ops` (not the warm-up's). */
   static long timed(List<Op> ops) { return ops.stream().filter(op -> !op.kind.equals("warmup")).count(); }
@@ -188,8 +188,7 @@ final class Mixed {
    * (Bench.Writer); returns the points written.
    */
   static long write(Bench.Writer w, Bench.Tablets t, Op op) throws Exception {
-    List<Integer> devices = Arrays.stream(op.devices).boxed().collect(Collectors.toList());
-    w.write(t.of(devices, 1 + (long) op.round * Bench.rows, Bench.rows)); // row 0 is the schema warm-up row
+    w.write(t.of(op.devices, 1 + (long) op.round * Bench.rows, Bench.rows)); // row 0 is the schema warm-up row
     return points(op);
   }
 

@@ -114,7 +114,7 @@ export function javaRun(out: string, c: BenchConfig): RunResult {
   const durationS = num('wall_s');
   const errors: string[] = [];
   const queries = queryTypes(lines, durationS, errors);
-  const queryOps = Object.values(queries).reduce((n, q) => n + q.ops, 0);
+  const okOps = writes.count + Object.values(queries).reduce((n, q) => n + q.ops, 0);
   const failedOps = Object.values(queries).reduce((n, q) => n + q.failed, 0);
   const v = /^VERIFY count=(\d+) expected=(\d+)/m.exec(out);
   return {
@@ -124,10 +124,10 @@ export function javaRun(out: string, c: BenchConfig): RunResult {
     startedAt: new Date().toISOString(),
     durationS,
     points: num('points'),
-    okOps: writes.count + queryOps,
+    okOps,
     failedOps,
     pointsPerS: num('points_per_s'),
-    opsPerS: (writes.count + queryOps) / durationS,
+    opsPerS: okOps / durationS,
     latency: {
       // a queries-only run has no write row, as ours
       ...((writes.count > 0 || Object.keys(queries).length === 0) && { insertTablet: writes }),
