@@ -84,7 +84,7 @@ function tablePlan(
     count: p.rows,
     deviceOf: (k) => deviceOfRow(rowOf(k)),
     labelOf: () => p.prefixPath,
-    indexOf: rowOf,
+    indexesOf: (k) => [rowOf(k)],
     // all rows: the tablet as it is; a part: its rows, still in time order
     send: (ns, ks) =>
       send(ns, ks.length === p.rows ? p : { ...p, rows: ks.length, order: Uint32Array.from(ks, rowOf) }),

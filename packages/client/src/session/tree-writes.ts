@@ -120,7 +120,7 @@ export abstract class TreeWriteSession extends BaseSession {
     if (tablets === null) return false;
     const { prepared, recordsOf, empty } = tablets;
     const send = (ns: NodeSession, group: readonly PreparedTablet[]) => this.sendTablets(ns, group);
-    const plan = { ...itemPlan(what, prepared, tabletDevice, send), indexesOf: (k: number) => recordsOf[k] };
+    const plan = itemPlan(what, prepared, tabletDevice, send, true, (k) => recordsOf[k]);
     await this.write({ ...plan, settled: empty }, opts, prepared);
     return true;
   }

@@ -12,14 +12,14 @@ export function itemPlan<T, N>(
   deviceOf: (item: T) => string,
   send: (node: N, group: readonly T[]) => Promise<TSStatus>,
   routed = true,
-  indexOf: (k: number) => number = (k) => k,
+  indexesOf: (k: number) => readonly number[] = (k) => [k],
 ): WritePlan<N> {
   return {
     what,
     count: routed ? items.length : 1,
     deviceOf: (k) => (routed ? deviceOf(items[k]) : ''),
     labelOf: (k) => (routed ? deviceOf(items[k]) : `${items.length} items`),
-    indexOf,
+    indexesOf,
     send: (ns, ks) => send(ns, !routed || ks.length === items.length ? items : ks.map((k) => items[k])),
   };
 }
@@ -42,7 +42,7 @@ export function recordPlan<T extends { readonly measurements: readonly unknown[]
   if (kept.length === 0) return null;
   if (compare !== undefined) kept.sort((a, b) => compare(records[a], records[b]) || a - b);
   const items = kept.length === records.length && compare === undefined ? records : kept.map((i) => records[i]);
-  return { ...itemPlan(what, items, deviceOf, send, true, (k) => kept[k]), settled };
+  return { ...itemPlan(what, items, deviceOf, send, true, (k) => [kept[k]]), settled };
 }
 
 /** Orders int64 times given as number or bigint. */

@@ -9,7 +9,7 @@ import { sleep } from '../retry/sleep.js';
 
 /**
  * One write call as the router sees it: `count` items (tablets, records or table rows), each with the
- * device it belongs to. Item k is the caller's item `indexOf(k)`.
+ * device it belongs to. Item k is the caller's items `indexesOf(k)` (one, or a device's records sent as its tablet).
  */
 export interface WritePlan<N> {
   /** the call, for messages (`insertTablets`) */
@@ -19,10 +19,11 @@ export interface WritePlan<N> {
   deviceOf(k: number): string;
   /** what errors name item k by: its device or table */
   labelOf(k: number): string;
-  /** the caller's index of item k (table rows are sorted by time before they are split) */
-  indexOf(k: number): number;
-  /** the caller's indexes of item k when it carries several (records sent as their device's tablet); else indexOf */
-  indexesOf?(k: number): readonly number[];
+  /**
+   * the caller's indexes of item k: one (table rows are sorted by time before they are split), or several when
+   * it carries several (records sent as their device's tablet); read only when something failed
+   */
+  indexesOf(k: number): readonly number[];
   /** Sends items `ks` (ascending) to one node; sub-status i of the reply is about ks[i]. */
   send(node: N, ks: readonly number[]): Promise<TSStatus>;
   /** caller indexes done without a request (a record whose values are all null): reported as succeeded */
@@ -189,7 +190,7 @@ function mergeStatus<N>(
 function statusLabel<N>(plan: WritePlan<N>, ks: readonly number[]): string {
   const label = plan.labelOf(ks[0]);
   // the caller's items: records sent as their devices' tablets count as the records
-  const items = plan.indexesOf === undefined ? ks.length : ks.reduce((n, k) => n + plan.indexesOf!(k).length, 0);
+  const items = ks.reduce((n, k) => n + plan.indexesOf(k).length, 0);
   if (items === 1) return `${plan.what} ${label}`;
   return ks.every((k) => plan.labelOf(k) === label)
     ? `${plan.what} ${label} (${items} items)`
@@ -204,9 +205,8 @@ function allFailed(ks: readonly number[], error: unknown): ItemErrors {
 function outcomeError<N>(plan: WritePlan<N>, final: ItemErrors): Error {
   const distinct = new Set(final.values());
   if (plan.count === 1 || (final.size === plan.count && distinct.size === 1)) return distinct.values().next().value!;
-  const indexes = (k: number) => plan.indexesOf?.(k) ?? [plan.indexOf(k)];
   const failures: BatchFailure[] = [...final].flatMap(([k, error]) =>
-    indexes(k).map((index) => ({
+    plan.indexesOf(k).map((index) => ({
       index,
       error,
       device: plan.labelOf(k),
@@ -215,7 +215,7 @@ function outcomeError<N>(plan: WritePlan<N>, final: ItemErrors): Error {
   );
   failures.sort((a, b) => a.index - b.index);
   const succeeded: number[] = [];
-  for (let k = 0; k < plan.count; k++) if (!final.has(k)) succeeded.push(...indexes(k));
+  for (let k = 0; k < plan.count; k++) if (!final.has(k)) succeeded.push(...plan.indexesOf(k));
   succeeded.push(...(plan.settled ?? []));
   succeeded.sort((a, b) => a - b);
   return new IoTDBBatchError(plan.what, failures, succeeded);
