@@ -38,7 +38,7 @@ function records(devices: string[], n: number): RecordInput[] {
 }
 
 /** the time of the record before this one of its device (records() gives a device one time per round) */
-const rs0 = (r: RecordInput) => (r.timestamp as number) - 1;
+const timeBefore = (r: RecordInput) => (r.timestamp as number) - 1;
 
 const status = (code: number, extra: Partial<TSStatus> = {}): FakeAction => ({
   reply: { code, message: `m${code}`, ...extra },
@@ -94,7 +94,7 @@ describe('insertRecords of a few devices: one insertTablets request, as the Java
 
   it('keeps records as records when a device has a time twice', async () => {
     const fake = new FakeTransport();
-    const rs = records(['root.sg.a'], 50).map((r, i) => (i === 9 ? { ...r, timestamp: BigInt(rs0(r)) } : r));
+    const rs = records(['root.sg.a'], 50).map((r, i) => (i === 9 ? { ...r, timestamp: BigInt(timeBefore(r)) } : r));
     await (await session(fake)).insertRecords(rs);
     expect(fake.callsOf('insertTablets')).toHaveLength(0);
     expect(fake.callsOf('insertRecords')).toHaveLength(1);
