@@ -162,7 +162,7 @@ final class Mixed {
           d.points += write(w, t, op);
           long end = System.nanoTime();
           d.writes.add(end - (due >= 0 ? due : a));
-          if (due >= 0) d.uncorrected.computeIfAbsent("insertTablet", k -> new ArrayList<>()).add(end - a);
+          if (due >= 0) d.uncorrected.computeIfAbsent(Bench.method, k -> new ArrayList<>()).add(end - a);
           pacer.lastEnd = end;
         } else pacer.lastEnd = query(w, op, a, due, d);
       }

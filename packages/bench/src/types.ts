@@ -105,6 +105,8 @@ export interface BenchConfig {
   out: string | undefined;
   compare: Method[];
   vsJava: boolean;
+  /** with vsJava: the Java client runs first, ours second (by default ours runs first) */
+  javaFirst: boolean;
 }
 
 /** One latency histogram, mergeable across workers (see report/histogram.ts). */

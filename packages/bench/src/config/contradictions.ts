@@ -44,6 +44,8 @@ export function checkContradictions(c: BenchConfig, origin: (key: keyof BenchCon
       'dryRunSend',
       `${is('dryRunSend')} encodes tablets without sending; the writer sends what it batches (${is(methodKey)})`,
     );
+  if (c.javaFirst && !c.vsJava)
+    fail('javaFirst', `${is('javaFirst')} orders the Java client's run before ours: it needs ${is('vsJava')}`);
   if (c.dryRun && c.vsJava)
     fail('vsJava', `${is('vsJava')} runs the Java client but ${is('dryRun')} runs nothing: give one of them`);
   const paced = (['targetRate', 'rateLimit', 'batchIntervalMs'] as const).find((k) => c[k] > 0);

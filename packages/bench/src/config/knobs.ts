@@ -508,6 +508,11 @@ export const KNOBS: KnobTable = {
     'VS_JAVA',
     'also run packages/bench/java/Bench.java (the Java anchor) on the same workload and compare',
   ),
+  javaFirst: onOff(
+    '--java-first',
+    'JAVA_FIRST',
+    'with --vs-java, run the Java client before ours (the other order on the shared server)',
+  ),
 };
 
 export const KNOB_KEYS = Object.keys(KNOBS) as (keyof BenchConfig)[];

@@ -98,7 +98,12 @@ function derived(c: BenchConfig): [string, string][] {
       ]);
   }
   if (c.compare.length > 0) out.push(['runs', `one per method: ${c.compare.join(', ')}`]);
-  if (c.vsJava) out.push(['then', 'Bench.java on the same workload']);
+  if (c.vsJava)
+    out.push(
+      c.javaFirst
+        ? ['first', 'Bench.java on the same workload, then ours']
+        : ['then', 'Bench.java on the same workload'],
+    );
   if (c.queries.length > 0)
     out.push(['queries', `${c.queries.join(', ')}, ${c.queryLoops} times each, after the writes`]);
   if (c.queries.length > 0 || mixed.length > 0)

@@ -91,6 +91,7 @@ describe('resolveConfig: defaults', () => {
         out: undefined,
         compare: [],
         vsJava: false,
+        javaFirst: false,
       },
     });
   });
@@ -521,6 +522,12 @@ describe('resolveConfig: errors name the knob and where it came from', () => {
       'verify',
       /operationProportion .* has no INGESTION: it writes none/,
     );
+  });
+
+  it('--java-first orders the Java client before ours, so it needs --vs-java', () => {
+    rejects(['--java-first'], {}, 'javaFirst', /^javaFirst true \(--java-first\) orders .* it needs vsJava false/);
+    expect(resolve(['--vs-java', '--java-first']).javaFirst).toBe(true);
+    expect(resolve(['--vs-java']).javaFirst).toBe(false);
   });
 
   it('--vs-java paces the Java client as ours, which it cannot do for the batching writer', () => {

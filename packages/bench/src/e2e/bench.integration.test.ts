@@ -561,16 +561,24 @@ describe('iotdb-bench against a real server', () => {
     }
   });
 
-  it.each(['insertTablets', 'insertRecords'])(
-    '--vs-java --method %s: the Java client makes the same calls, --tablets-per-request devices each',
-    async (method) => {
+  it.each([
+    ['insertTablets', []],
+    ['insertRecords', ['--java-first']],
+  ])(
+    '--vs-java --method %s %j: the Java client makes the same calls, --tablets-per-request devices each',
+    async (method, order) => {
       const out = mkdtempSync(join(tmpdir(), 'iotdb-bench-vsjava-calls-'));
       const knobs = ['--database', 'it_bench_vsjava', '--vs-java', '--loop', '1', '--tablets-per-request', '25'];
-      await bench(...knobs, '--method', method, '--verify', '--out', out);
+      const { stdout } = await bench(...knobs, ...order, '--method', method, '--verify', '--out', out);
       const [ours, java] = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResult[];
-      // 100 devices, 25 a call: 4 calls each (it made 100, one a device)
+      // 100 devices, 25 a call: 4 calls each (it made 100, one a device), named by the call
       expect([ours.okOps, java.okOps]).toEqual([4, 4]);
       expect([java.points, java.verify?.ok]).toEqual([ours.points, true]);
+      expect(Object.keys(java.latency)).toEqual([method]);
+      // --java-first: the Java client's run, then ours, then the ratios
+      const [javaRan, oursRan] = [stdout.indexOf('running the Java client'), stdout.indexOf(`run tree-${method}`)];
+      expect(javaRan < oursRan).toBe(order.length > 0);
+      expect(stdout.indexOf('ours/Java points/s')).toBeGreaterThan(Math.max(javaRan, oursRan));
     },
   );
 

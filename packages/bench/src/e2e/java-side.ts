@@ -11,21 +11,22 @@ import { readsOnly, weightedQueries } from '../workload/operations.js';
 
 /**
  * `--vs-java`: the Java client on ours' workload (a mixed run's very operations) and `--queries`, into
- * `--database` made afresh (unless `freshDatabase`: a fresh server, or none needed); its RESULT line, errors and
- * the ratios ours/Java printed. `failed`: a query type it never read, or the Java client failing, which is said in
- * one line; ours' report and files stay either way. `interrupted`: Ctrl-C ended the Java client.
+ * `--database` made afresh (unless `freshDatabase`: a fresh server, or none needed); its RESULT line and errors.
+ * `failed`: a query type it never read, or the Java client failing, which is said in one line; ours' report and
+ * files stay either way. `interrupted`: Ctrl-C ended the Java client. It runs before ours or after (`javaFirst`):
+ * the ratios are printed by printRatios once both have run.
  */
 export async function runJavaSide(
   config: BenchConfig,
   target: { host: string; port: number; freshDatabase: boolean },
   environment: Environment,
-  ours: RunResult,
 ): Promise<{ java?: RunResult; failed: boolean; interrupted?: boolean }> {
   const { host, port } = target;
   if (!target.freshDatabase) await prepareDatabase(config, host, port); // a run of queries only keeps the data
   const mixed = weightedQueries(config.operationProportion).length > 0;
   const threads = `${config.workers * config.clients} thread(s)`;
-  console.log(`running the Java client on the same ${mixed ? 'operations' : 'workload'} (${threads}) ...`);
+  const when = config.javaFirst ? ' first,' : '';
+  console.log(`running the Java client${when} on the same ${mixed ? 'operations' : 'workload'} (${threads}) ...`);
   let java: RunResult;
   try {
     java = { ...runJava(config, host, port), environment };
@@ -40,7 +41,6 @@ export async function runJavaSide(
   }
   console.log(resultLine(java));
   if (java.errors.length > 0) console.log(`the Java client's ${formatErrors(java.errors)}`);
-  printRatios(ours, java);
   return { java, failed: noneSucceeded(java.queries) };
 }
 
@@ -50,7 +50,7 @@ export async function runJavaSide(
  * actual start: `uncorrected`), and in a queries-only run their rows must match (a difference is said);
  * `--queries` after the writes compare rows/s and p50.
  */
-function printRatios(ours: RunResult, java: RunResult): void {
+export function printRatios(ours: RunResult, java: RunResult): void {
   const planned = weightedQueries(ours.config.operationProportion).length > 0 || ours.config.targetRate > 0;
   const perOp = (r: RunResult) => r.clientCpuS / Math.max(1, r.okOps + r.failedOps);
   console.log(

@@ -8,11 +8,11 @@ import { outDirReady, writeResults } from '../report/write-results.js';
 import { collectEnvironment } from '../run/environment.js';
 import { runQueryFileEntry } from '../run/query-file.js';
 import { describeError } from '../run/run-error.js';
-import type { BenchConfig, RunResult } from '../types.js';
+import type { BenchConfig, Environment, RunResult } from '../types.js';
 import { compareCommand } from './compare-command.js';
 import { startLocalServer, type LocalServer } from './local-server.js';
 import { interruptOnCtrlC } from './interrupt.js';
-import { runJavaSide } from './java-side.js';
+import { printRatios, runJavaSide } from './java-side.js';
 import { mergeCommand } from './merge-command.js';
 import { runMethods } from './run-methods.js';
 import { readCompareCommand } from './read-compare-command.js';
@@ -74,34 +74,35 @@ async function main(): Promise<number> {
   let exitCode = 0;
   try {
     const environment = await collectEnvironment(needsServer ? { host, port } : undefined);
-    let runs: RunResult[];
-    if (queryFile !== undefined) {
-      runs = [];
-      for (const entry of queryFile) {
-        if (interrupt.aborted) break;
-        console.log(`run ${entry.label}: ${entry.model} model, ${statementShape(entry)}`);
-        const run = { ...(await runQueryFileEntry(config, entry, target, interrupt)), environment };
-        console.log(`${formatReport(run)}\n${resultLine(run)}`);
-        if (run.okOps === 0) exitCode = 1;
-        runs.push(run);
-      }
-    } else {
-      const done = await runMethods(config, target, environment, interrupt);
+    // --vs-java: each side on a server of its own when the harness manages it (restarted between them)
+    const freshServer = () => {
+      if (server === undefined) return;
+      server.stop();
+      server = startLocalServer(config.port);
+    };
+    const javaSide = async () => {
+      const freshDatabase = server !== undefined || !needsServer;
+      const side = await runJavaSide(config, { host, port, freshDatabase }, environment);
+      if (side.failed) exitCode = side.interrupted === true ? 130 : 1;
+      return side.java;
+    };
+    let java: RunResult | undefined;
+    if (config.vsJava && config.javaFirst) {
+      java = await javaSide();
+      if (!interrupt.aborted) freshServer();
+    }
+    let runs: RunResult[] = [];
+    if (!interrupt.aborted) {
+      const done = await runOurs(config, queryFile, target, environment, interrupt);
       runs = done.runs;
       if (done.failed) exitCode = 1;
     }
-    let java: RunResult | undefined;
-    if (config.vsJava && !interrupt.aborted) {
-      if (server !== undefined) {
-        server.stop(); // the Java client gets a fresh server too
-        server = startLocalServer(config.port);
-      }
-      const freshDatabase = server !== undefined || !needsServer;
-      const side = await runJavaSide(config, { host, port, freshDatabase }, environment, runs[0]);
-      if (side.failed) exitCode = side.interrupted === true ? 130 : 1;
-      java = side.java;
-      if (java !== undefined) runs.push(java);
+    if (config.vsJava && !config.javaFirst && !interrupt.aborted) {
+      freshServer();
+      java = await javaSide();
     }
+    if (java !== undefined && runs.length > 0) printRatios(runs[0], java);
+    if (java !== undefined) runs.push(java);
     if (runs.length > 1) console.log(compareTable(runs));
     if (config.out !== undefined) {
       const files = writeResults(
@@ -126,6 +127,26 @@ async function main(): Promise<number> {
     server?.stop();
   }
   return interrupt.aborted ? 130 : exitCode;
+}
+
+/** Ours: each statement of the query file, or each method's write run (with its queries). */
+async function runOurs(
+  config: BenchConfig,
+  queryFile: QueryFileEntry[] | undefined,
+  target: { host: string; port: number },
+  environment: Environment,
+  interrupt: AbortSignal,
+): Promise<{ runs: RunResult[]; failed: boolean }> {
+  if (queryFile === undefined) return runMethods(config, target, environment, interrupt);
+  const runs: RunResult[] = [];
+  for (const entry of queryFile) {
+    if (interrupt.aborted) break;
+    console.log(`run ${entry.label}: ${entry.model} model, ${statementShape(entry)}`);
+    const run = { ...(await runQueryFileEntry(config, entry, target, interrupt)), environment };
+    console.log(`${formatReport(run)}\n${resultLine(run)}`);
+    runs.push(run);
+  }
+  return { runs, failed: runs.some((r) => r.okOps === 0) };
 }
 
 main().then(

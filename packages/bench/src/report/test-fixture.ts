@@ -73,6 +73,7 @@ export function sampleConfig(over: Partial<BenchConfig> = {}): BenchConfig {
     out: '/tmp/bench-out',
     compare: [],
     vsJava: false,
+    javaFirst: false,
     ...over,
   };
 }

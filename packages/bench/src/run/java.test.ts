@@ -54,6 +54,18 @@ describe('the Java anchor run', () => {
     expect(args('writer')).toEqual(['method=insertTablet', 'tabletsPerRequest=1']);
   });
 
+  it("names its writes by the Java client's call, as ours are named by ours' method", () => {
+    const written = (method: Method) => Object.keys(javaRun(OUTPUT, sampleConfig({ method })).latency);
+    expect(written('insertTablets')).toEqual(['insertTablets']);
+    expect(written('insertRecords')).toEqual(['insertRecords']);
+    expect(written('insertTabletsParallel')).toEqual(['insertTablet']); // a call per device
+    const paced = `${OUTPUT}\nUNCORRECTED kind=insertRecords ops=100 avg=2 min=1 p10=1 p25=1 p50=2 p75=2 p90=3 p95=3 p99=4 p999=4 max=4`;
+    expect(Object.keys(javaRun(paced, sampleConfig({ method: 'insertRecords' })).latency)).toEqual([
+      'insertRecords',
+      'uncorrected insertRecords',
+    ]);
+  });
+
   it('passes --test-max-time on to the Java client, which stops its writers there', () => {
     expect(javaArgs(sampleConfig({ testMaxTime: 1500 }), 'h', 1)).toContain('maxTimeMs=1500');
   });

@@ -76,10 +76,8 @@ function pacing(c: BenchConfig): string[] {
  * the pacing of a planned run).
  */
 export function javaArgs(c: BenchConfig, host: string, port: number): string[] {
-  // the calls ours makes: one insertTablets or insertRecords call of --tablets-per-request devices; the Java client
-  // has no call writing several devices in parallel (insertTabletsParallel) nor a batching writer: a call per device
-  const several = c.method === 'insertTablets' || c.method === 'insertRecords';
-  const method = several ? c.method : 'insertTablet';
+  const method = javaMethod(c);
+  const several = method !== 'insertTablet';
   return [
     `host=${host}`,
     `port=${port}`,
@@ -94,6 +92,15 @@ export function javaArgs(c: BenchConfig, host: string, port: number): string[] {
     `maxTimeMs=${c.testMaxTime}`,
     ...pacing(c),
   ];
+}
+
+/**
+ * The Java client's call for ours' method, which names its writes: one insertTablets or insertRecords call of
+ * --tablets-per-request devices, as ours; it has no call writing several devices in parallel
+ * (insertTabletsParallel) nor a batching writer: insertTablet, a call per device.
+ */
+function javaMethod(c: BenchConfig): 'insertTablet' | 'insertTablets' | 'insertRecords' {
+  return c.method === 'insertTablets' || c.method === 'insertRecords' ? c.method : 'insertTablet';
 }
 
 /**
@@ -130,7 +137,7 @@ export function javaRun(out: string, c: BenchConfig): RunResult {
     opsPerS: okOps / durationS,
     latency: {
       // a queries-only run has no write row, as ours
-      ...((writes.count > 0 || Object.keys(queries).length === 0) && { insertTablet: writes }),
+      ...((writes.count > 0 || Object.keys(queries).length === 0) && { [javaMethod(c)]: writes }),
       ...Object.fromEntries(Object.entries(queries).flatMap(([k, q]) => (q.ops > 0 ? [[k, q.latency]] : []))),
       ...uncorrected(lines),
     },
