@@ -1,11 +1,14 @@
 import {
+  ByteWriter,
   ColumnCategory,
   IoTDBValidationError,
+  plainInsertTabletReq,
+  writeInsertTabletReq,
+  writeInsertTabletReqCompact,
   type PreparedTablet,
   type TSExecuteStatementResp,
   type TSStatus,
 } from '@iotdb/fast-serializer';
-import { plainInsertTabletReq, writeInsertTabletReq, writeInsertTabletReqCompact } from '@iotdb/fast-serializer';
 import { endpointKey, type Endpoint } from '../cluster/endpoint.js';
 import { NodeRegistry } from '../cluster/node-registry.js';
 import {
@@ -367,6 +370,19 @@ export abstract class BaseSession {
   }
 
   /** One tablet (or part of one) to one node, fast path or plain path (enableFastSerialization). */
+  /**
+   * Encodes a request into a scratch buffer, only to check every cell (a write plan's `check`, before its items
+   * go to several nodes): throws what sending it would throw.
+   */
+  protected checkEncodes(write: (w: ByteWriter) => void): void {
+    const w = new ByteWriter(4096, this.options.bufferPool);
+    try {
+      write(w);
+    } finally {
+      w.release();
+    }
+  }
+
   protected sendTablet(
     ns: NodeSession,
     p: PreparedTablet,

@@ -8,6 +8,7 @@ import {
   IoTDBSessionClosedError,
   IoTDBTimeoutError,
 } from '../errors.js';
+import { IoTDBValidationError } from '@iotdb/fast-serializer';
 import { SessionPool, TableSessionPool } from '../pool/session-pool.js';
 import { FakeTransport, type FakeAction, type FakeCall, type FakeScript } from '../transport/fake-transport.js';
 import type { SessionOptions } from './options.js';
@@ -237,6 +238,23 @@ describe('partial failures name the caller’s items', () => {
     expect(b.succeeded).toEqual([0, 2]);
   });
 
+  it('insertTablets split over two nodes: a refused cell sends nothing and names the tablet by its index in the input', async () => {
+    const fake = new FakeTransport((c) => {
+      if (c.method !== 'insertTablets' || c.node !== A) return undefined;
+      const paths = (c.args as { prefixPaths: string[] }).prefixPaths;
+      return status(400, { subStatus: paths.map((p) => ({ code: 200, ...(p === 'root.sg.d1' ? redirect(B) : {}) })) });
+    });
+    const s = session(fake);
+    await s.open();
+    await s.insertTablets([tablet('root.sg.d0'), tablet('root.sg.d1')]); // learns d1 -> B
+    const sent = fake.callsOf('insertTablets').length;
+    const bad = { ...tablet('root.sg.d1'), values: [[1n], ['x' as unknown as bigint]] };
+    const e = await s.insertTablets([tablet('root.sg.d0'), bad]).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(IoTDBValidationError);
+    expect((e as IoTDBValidationError).field).toBe('tablets[1].values[1][0] ("s")');
+    expect(fake.callsOf('insertTablets')).toHaveLength(sent); // d0's tablet was sent to A before
+  });
+
   it('insertRecords: only the entries that failed transiently are sent again', async () => {
     const fake = new FakeTransport(
       sequence('insertRecords', [status(302, { subStatus: [{ code: 200 }, { code: 600 }, { code: 200 }] })]),
@@ -297,6 +315,29 @@ describe('partial failures name the caller’s items', () => {
     // sorted by time: rows 1 (t=10), 2 (t=20), 0 (t=30); the second sent (t=20) is caller row 2
     expect((e as IoTDBBatchError).failures.map((f) => [f.index, f.statusCode])).toEqual([[2, 614]]);
     expect((e as IoTDBBatchError).succeeded).toEqual([0, 1]);
+  });
+
+  it('table insert split over two nodes: a refused cell sends nothing and names the row by its index in the input', async () => {
+    // A redirects the rows of tag y to B
+    const fake = new FakeTransport((c) => {
+      if (c.method !== 'insertTablet' || c.node !== A) return undefined;
+      return status(400, { subStatus: [{ code: 200 }, { code: 200, ...redirect(B) }] });
+    });
+    const s = await tableSession(fake);
+    const rows = (y: number) =>
+      tableRows(
+        [1, 2],
+        [
+          ['x', 1],
+          ['y', y],
+        ],
+      );
+    await s.insert(rows(2)); // learns y -> B
+    const sent = fake.callsOf('insertTablet').length;
+    const e = await s.insert(rows(2 ** 40)).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(IoTDBValidationError);
+    expect((e as IoTDBValidationError).field).toBe('values[1][1] ("v")');
+    expect(fake.callsOf('insertTablet')).toHaveLength(sent); // x's row was sent to A before
   });
 
   it('a tree write to a device outside root. is refused before anything is sent (the server would answer 301)', async () => {

@@ -112,6 +112,25 @@ describe('insertRecords of a few devices: one insertTablets request, as the Java
     expect([...fake.callsOf('insertTablets'), ...fake.callsOf('insertRecords')]).toHaveLength(0);
   });
 
+  it('names a refused cell by its record and sends nothing when the devices live on two nodes', async () => {
+    // the first node redirects device b to the second
+    const fake = new FakeTransport((c) =>
+      c.method === 'insertTablets' && c.node === '10.0.0.1:6667'
+        ? status(400, { subStatus: [{ code: 200 }, { code: 200, redirectNode: { ip: '10.0.0.2', port: 6667 } }] })
+        : undefined,
+    );
+    const s = await session(fake);
+    await s.insertRecords(records(['root.sg.a', 'root.sg.b'], 30)); // learns b -> the second node
+    const sent = fake.callsOf('insertTablets').length;
+    const rs = records(['root.sg.a', 'root.sg.b'], 30).map((r, i) =>
+      i === 17 ? { ...r, values: [2n ** 64n, 'x'] } : r,
+    );
+    const e = await s.insertRecords(rs).catch((x: unknown) => x);
+    expect((e as IoTDBValidationError).field).toBe('records[17].values[0] ("t")');
+    expect(fake.callsOf('insertTablets')).toHaveLength(sent);
+    expect(fake.callsOf('insertRecords')).toHaveLength(0);
+  });
+
   it("names a failed device's records by their index in the call, the others' as written", async () => {
     const fake = new FakeTransport(
       sequence('insertTablets', [status(302, { subStatus: [{ code: 200 }, { code: 507, message: 'type clash' }] })]),

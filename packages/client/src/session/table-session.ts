@@ -2,6 +2,7 @@ import {
   ColumnCategory,
   columnCells,
   prepareTableTablet,
+  writeInsertTabletReq,
   type PreparedTablet,
   type TableTablet,
   type TSStatus,
@@ -46,11 +47,7 @@ export class TableSession extends BaseSession {
   async insert(tablet: TableTablet, opts: CallOptions = {}): Promise<void> {
     this.checkOpen();
     const p = prepareTableTablet(tablet, this.timestampPrecision);
-    await this.write(
-      tablePlan(p, (ns, part) => this.sendTablet(ns, part)),
-      opts,
-      [p],
-    );
+    await this.write(this.#tablePlan(p), opts, [p]);
   }
 
   /**
@@ -64,11 +61,13 @@ export class TableSession extends BaseSession {
   /** @internal one request of a writer: one table's tablet, split by node and retried as insert */
   [sendForWriter](tablets: readonly PreparedTablet[]): Promise<void> {
     this.checkOpen();
-    return this.write(
-      tablePlan(tablets[0], (ns, part) => this.sendTablet(ns, part)),
-      {},
-      tablets,
-    );
+    return this.write(this.#tablePlan(tablets[0]), {}, tablets);
+  }
+
+  /** The rows of `p` as write items, every cell checked before they go to several nodes. */
+  #tablePlan(p: PreparedTablet): WritePlan<NodeSession> {
+    const check = () => this.checkEncodes((w) => writeInsertTabletReq(w, 0n, p));
+    return { ...tablePlan(p, (ns, part) => this.sendTablet(ns, part)), check };
   }
 }
 

@@ -8,7 +8,6 @@ import {
   writeInsertRecordsReq,
   recordsAsTablets,
   repeatsTime,
-  ByteWriter,
   writeValueCompact,
   TSInsertRecordsReqSchema,
   type RecordShapeCache,
@@ -121,28 +120,24 @@ export abstract class TreeWriteSession extends BaseSession {
     const { prepared, recordsOf, empty } = tablets;
     const send = (ns: NodeSession, group: readonly PreparedTablet[]) => this.sendTablets(ns, group);
     const plan = itemPlan(what, prepared, tabletDevice, send, true, (k) => recordsOf[k]);
-    await this.write({ ...plan, settled: empty }, opts, prepared);
+    try {
+      await this.write({ ...plan, settled: empty, check: () => this.#checkTablets(prepared) }, opts, prepared);
+    } catch (e) {
+      // a refused cell, found as the one request encoded (or by the check before several): nothing was sent, and
+      // the records' own checks name its record
+      if (e instanceof IoTDBValidationError) return false;
+      throw e;
+    }
     return true;
   }
 
-  /**
-   * The records as their devices' tablets, every cell checked; null when they do not make tablets, a device has
-   * a time twice, or a cell is refused (the records' own checks then name the record).
-   */
+  /** The records as their devices' tablets; null when they do not make tablets or a device has a time twice. */
   #recordTablets(records: readonly RecordInput[]) {
     const grouped = recordsAsTablets(records);
     if (grouped === null) return null;
     try {
       const prepared = grouped.tablets.map((t) => prepareTablet(t, this.timestampPrecision));
-      if (prepared.some(repeatsTime)) return null;
-      // the cells are checked as they are encoded: once here, so that a refused one is found before any request
-      const w = new ByteWriter(4096, this.options.bufferPool);
-      try {
-        writeInsertTabletsReq(w, 0n, prepared);
-      } finally {
-        w.release();
-      }
-      return { ...grouped, prepared };
+      return prepared.some(repeatsTime) ? null : { ...grouped, prepared };
     } catch (e) {
       if (e instanceof IoTDBValidationError) return null;
       throw e;
@@ -238,11 +233,14 @@ export abstract class TreeWriteSession extends BaseSession {
 
   /** Prepared tablets as insertTablets: routed per node, retried, failures by tablet index. */
   #writeTablets(tablets: readonly PreparedTablet[], opts: CallOptions): Promise<void> {
-    return this.write(
-      itemPlan('insertTablets', tablets, tabletDevice, (ns, group) => this.sendTablets(ns, group)),
-      opts,
-      tablets,
-    );
+    const send = (ns: NodeSession, group: readonly PreparedTablet[]) => this.sendTablets(ns, group);
+    const plan = itemPlan('insertTablets', tablets, tabletDevice, send);
+    return this.write({ ...plan, check: () => this.#checkTablets(tablets) }, opts, tablets);
+  }
+
+  /** Every cell of `tablets` checked as their request encodes it: a tablet named by its index in them. */
+  #checkTablets(tablets: readonly PreparedTablet[]): void {
+    this.checkEncodes((w) => writeInsertTabletsReq(w, 0n, tablets));
   }
 
   /**

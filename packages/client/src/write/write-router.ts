@@ -28,6 +28,12 @@ export interface WritePlan<N> {
   send(node: N, ks: readonly number[]): Promise<TSStatus>;
   /** caller indexes done without a request (a record whose values are all null): reported as succeeded */
   readonly settled?: readonly number[];
+  /**
+   * Checks every item as its request encodes it (items encoded only as they are sent: tablets), errors naming the
+   * caller's items. Run before anything is sent when the first round splits the items over nodes, so that bad
+   * input is refused whole; one request checks as it encodes, before its bytes are written.
+   */
+  check?(): void;
 }
 
 /** Where writes go: the session's nodes and what it knows of them. */
@@ -79,7 +85,7 @@ export async function routeWrite<N>(
   let pending = Array.from({ length: plan.count }, (_, k) => k);
   let attempt = 1;
   for (; pending.length > 0; attempt++) {
-    const errors = await sendOnce(plan, targets, pending, signal, report.trace);
+    const errors = await sendOnce(plan, targets, pending, signal, report.trace, attempt === 1);
     pending = [];
     let delayMs = 0;
     let retried: unknown;
@@ -117,6 +123,7 @@ async function sendOnce<N>(
   ks: readonly number[],
   signal: AbortSignal | undefined,
   trace: TraceContext | null,
+  first: boolean,
 ): Promise<ItemErrors> {
   // no redirect known (one node, redirection off, the first write): one group, and no device key per item
   if (!targets.routing()) return sendGroup(plan, targets, undefined, ks, signal, trace);
@@ -129,6 +136,8 @@ async function sendOnce<N>(
     if (g === undefined) groups.set(key, (g = { target, ks: [] }));
     g.ks.push(k);
   }
+  // later rounds resend items whose cells were encoded once already
+  if (first && groups.size > 1) plan.check?.();
   const results = await Promise.all(
     [...groups.values()].map((g) => sendGroup(plan, targets, g.target, g.ks, signal, trace)),
   );
