@@ -182,6 +182,22 @@ describe.skipIf(!twoNodes)('redirection, tree model (session knows only the firs
     expect(await countPoints(`${prefix}.**`)).toBe(DEVICES * 2);
   });
 
+  it('refuses a bad value in insertTablets split over both nodes whole: no part sent, nothing stored', async () => {
+    const s = await openSession();
+    const prefix = `${DB}.refused`;
+    const routes = await warmUp(s, prefix);
+    expect(new Set(routes.values()).size).toBe(2);
+    const spy = spyRpc('insertTablets');
+    const tablets = Array.from({ length: DEVICES }, (_, d) => tablet(device(prefix, d), 2));
+    tablets[DEVICES - 1] = { ...tablets[DEVICES - 1], values: [['2' as unknown as bigint]] };
+    await expect(s.insertTablets(tablets)).rejects.toMatchObject({
+      name: 'IoTDBValidationError',
+      field: `tablets[${DEVICES - 1}].values[0][0] ("v")`,
+    });
+    expect(spy.mock.calls).toHaveLength(0);
+    expect(await countPoints(`${prefix}.**`)).toBe(DEVICES); // the warm-up round only
+  });
+
   it('routes insertRecords like insertTablets: one request per node after the first call', async () => {
     const s = await openSession();
     const prefix = `${DB}.records`;
