@@ -369,7 +369,6 @@ export abstract class BaseSession {
     );
   }
 
-  /** One tablet (or part of one) to one node, fast path or plain path (enableFastSerialization). */
   /**
    * Encodes a request into a scratch buffer, only to check every cell (a write plan's `check`, before its items
    * go to several nodes): throws what sending it would throw.
@@ -383,6 +382,7 @@ export abstract class BaseSession {
     }
   }
 
+  /** One tablet (or part of one) to one node, fast path or plain path (enableFastSerialization). */
   protected sendTablet(
     ns: NodeSession,
     p: PreparedTablet,
