@@ -189,7 +189,7 @@ describe.skipIf(!twoNodes)('redirection, tree model (session knows only the firs
     expect(new Set(routes.values()).size).toBe(2);
     const spy = spyRpc('insertTablets');
     const tablets = Array.from({ length: DEVICES }, (_, d) => tablet(device(prefix, d), 2));
-    tablets[DEVICES - 1] = { ...tablets[DEVICES - 1], values: [['2' as unknown as bigint]] };
+    tablets[DEVICES - 1] = { ...tablets[DEVICES - 1], values: [['2']] };
     await expect(s.insertTablets(tablets)).rejects.toMatchObject({
       name: 'IoTDBValidationError',
       field: `tablets[${DEVICES - 1}].values[0][0] ("v")`,
