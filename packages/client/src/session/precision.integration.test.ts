@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { Session, type TimestampPrecision } from '../index.js';
+import { spyRpc } from '../testing/rpc-spy.js';
 
 /**
  * Dates against servers that count time in microseconds and nanoseconds: two 1C1D clusters started here
@@ -77,6 +78,44 @@ describe.skipIf(control === null)('timestamp precision', () => {
         ]);
       } finally {
         await s.close();
+      }
+    },
+  );
+
+  it.each(SERVERS)(
+    'a server in $precision: records sent as tablets convert their Dates as records do',
+    async ({ precision, port }) => {
+      const [tablets, plain] = [new Session({ port }), new Session({ port, recordsAsTablets: false })];
+      await tablets.open();
+      await plain.open();
+      try {
+        const at = (i: number) => new Date(Date.UTC(2200, 0, 1) + i * 1001);
+        const records = (device: string) =>
+          Array.from({ length: 40 }, (_, i) => ({
+            deviceId: device,
+            timestamp: at(39 - i), // later rows first: the tablet sorts them
+            measurements: ['ts', 'n'],
+            dataTypes: ['TIMESTAMP' as const, 'INT64' as const],
+            values: [at(i), 2n ** 62n + BigInt(i)],
+          }));
+        const spy = spyRpc('insertTablets');
+        await tablets.insertRecords(records('root.prec.tablets')); // 40 records of one device: its tablet
+        await plain.insertRecords(records('root.prec.records'));
+        expect(spy.mock.calls).toHaveLength(1);
+        spy.mockRestore();
+        const read = async (device: string) => {
+          const rows = [];
+          for await (const r of await plain.executeQueryStatement(`SELECT ts, n FROM ${device}`))
+            rows.push([r.getLong('Time'), r.getLong(`${device}.ts`), r.getLong(`${device}.n`)]);
+          return rows;
+        };
+        const stored = await read('root.prec.tablets');
+        const unit = (d: Date) => BigInt(d.getTime()) * UNIT[precision];
+        expect(stored[0]).toEqual([unit(at(0)), unit(at(39)), 2n ** 62n + 39n]);
+        expect(stored).toEqual(await read('root.prec.records'));
+      } finally {
+        await tablets.close();
+        await plain.close();
       }
     },
   );
