@@ -519,6 +519,25 @@ describe('insertRecord and insertRecords', () => {
     },
   );
 
+  it.each([true, false])(
+    'a measurement null in every record makes its empty series as a tablet, as the Java Session does, and none as records (recordsAsTablets: %s)',
+    async (asTablets) => {
+      const device = newDevice('nullcolumn');
+      const records = Array.from({ length: 40 }, (_, r) => ({
+        deviceId: device,
+        timestamp: BASE_TIME + r,
+        measurements: ['a', 'b'],
+        dataTypes: ['INT32' as const, 'DOUBLE' as const],
+        values: [r, null],
+      }));
+      expect(await writeRecords(asTablets, records)).toEqual([asTablets ? 'insertTablets' : 'insertRecords']);
+      const series: unknown[] = [];
+      for await (const r of await session.executeQueryStatement(`SHOW TIMESERIES ${device}.*`))
+        series.push(r.values[0]);
+      expect(series.sort()).toEqual(asTablets ? [`${device}.a`, `${device}.b`] : [`${device}.a`]);
+    },
+  );
+
   it('writes aligned records', async () => {
     const device = newDevice('recaligned');
     await session.insertRecords([
