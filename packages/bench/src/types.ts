@@ -107,6 +107,8 @@ export interface BenchConfig {
   vsJava: boolean;
   /** with vsJava: the Java client runs first, ours second (by default ours runs first) */
   javaFirst: boolean;
+  /** runs of it all, each figure then summarised as the median over them; with vsJava the order alternates */
+  repeat: number;
 }
 
 /** One latency histogram, mergeable across workers (see report/histogram.ts). */

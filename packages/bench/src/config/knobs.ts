@@ -508,6 +508,16 @@ export const KNOBS: KnobTable = {
     'VS_JAVA',
     'also run packages/bench/java/Bench.java (the Java anchor) on the same workload and compare',
   ),
+  repeat: {
+    flag: '--repeat',
+    env: 'REPEAT',
+    arg: 'N',
+    parse: count,
+    default: () => 1,
+    defaultText: '1',
+    description:
+      'run it all N times, then print each figure as the median and range over them (with --vs-java the order of the two clients alternates)',
+  },
   javaFirst: onOff(
     '--java-first',
     'JAVA_FIRST',

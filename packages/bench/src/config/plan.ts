@@ -104,6 +104,11 @@ function derived(c: BenchConfig): [string, string][] {
         ? ['first', 'Bench.java on the same workload, then ours']
         : ['then', 'Bench.java on the same workload'],
     );
+  if (c.repeat > 1)
+    out.push([
+      'repeats',
+      `${c.repeat}, then each figure's median and range${c.vsJava ? ' (the two clients take turns going first)' : ''}`,
+    ]);
   if (c.queries.length > 0)
     out.push(['queries', `${c.queries.join(', ')}, ${c.queryLoops} times each, after the writes`]);
   if (c.queries.length > 0 || mixed.length > 0)

@@ -92,6 +92,7 @@ describe('resolveConfig: defaults', () => {
         compare: [],
         vsJava: false,
         javaFirst: false,
+        repeat: 1,
       },
     });
   });

@@ -13,6 +13,7 @@ import { compareCommand } from './compare-command.js';
 import { startLocalServer, type LocalServer } from './local-server.js';
 import { interruptOnCtrlC } from './interrupt.js';
 import { printRatios, runJavaSide } from './java-side.js';
+import { javaFirstIn, repeatLabel, repeatSummary, type Repeat } from './repeat.js';
 import { mergeCommand } from './merge-command.js';
 import { runMethods } from './run-methods.js';
 import { readCompareCommand } from './read-compare-command.js';
@@ -75,41 +76,43 @@ async function main(): Promise<number> {
   try {
     const environment = await collectEnvironment(needsServer ? { host, port } : undefined);
     // --vs-java: each side on a server of its own when the harness manages it (restarted between them)
+    let serverUsed = false;
     const freshServer = () => {
-      if (server === undefined) return;
-      server.stop();
-      server = startLocalServer(config.port);
+      if (serverUsed && server !== undefined) {
+        server.stop();
+        server = startLocalServer(config.port);
+      }
+      serverUsed = true;
     };
-    const javaSide = async () => {
-      const freshDatabase = server !== undefined || !needsServer;
-      const side = await runJavaSide(config, { host, port, freshDatabase }, environment);
-      if (side.failed) exitCode = side.interrupted === true ? 130 : 1;
-      return side.java;
-    };
-    let java: RunResult | undefined;
-    if (config.vsJava && config.javaFirst) {
-      java = await javaSide();
-      if (!interrupt.aborted) freshServer();
+    const repeats: Repeat[] = [];
+    const runs: RunResult[] = [];
+    for (let k = 1; k <= config.repeat && !interrupt.aborted; k++) {
+      const c = { ...config, javaFirst: config.vsJava && javaFirstIn(k, config.javaFirst) };
+      if (config.repeat > 1) console.log(`repeat ${k} of ${config.repeat}${order(c)}`);
+      const javaSide = async () => {
+        freshServer();
+        const freshDatabase = server !== undefined || !needsServer;
+        const side = await runJavaSide(c, { host, port, freshDatabase }, environment);
+        if (side.failed) exitCode = side.interrupted === true ? 130 : 1;
+        return side.java;
+      };
+      let java = c.javaFirst ? await javaSide() : undefined;
+      let ours: RunResult[] = [];
+      if (!interrupt.aborted) {
+        freshServer();
+        const done = await runOurs(c, queryFile, target, environment, interrupt);
+        ours = done.runs;
+        if (done.failed) exitCode = 1;
+      }
+      if (c.vsJava && !c.javaFirst && !interrupt.aborted) java = await javaSide();
+      if (java !== undefined && ours.length > 0) printRatios(ours[0], java);
+      repeats.push({ ours, java, javaFirst: c.javaFirst });
+      runs.push(...[...ours, ...(java === undefined ? [] : [java])].map((r) => repeatLabel(r, k, config.repeat)));
     }
-    let runs: RunResult[] = [];
-    if (!interrupt.aborted) {
-      const done = await runOurs(config, queryFile, target, environment, interrupt);
-      runs = done.runs;
-      if (done.failed) exitCode = 1;
-    }
-    if (config.vsJava && !config.javaFirst && !interrupt.aborted) {
-      freshServer();
-      java = await javaSide();
-    }
-    if (java !== undefined && runs.length > 0) printRatios(runs[0], java);
-    if (java !== undefined) runs.push(java);
+    if (repeats.length > 1) console.log(repeatSummary(repeats).join('\n'));
     if (runs.length > 1) console.log(compareTable(runs));
     if (config.out !== undefined) {
-      const files = writeResults(
-        config.out,
-        runs.filter((r) => r !== java),
-        java ? { java } : undefined,
-      );
+      const files = writeResults(config.out, runs);
       console.log(`wrote ${Object.values(files).join(', ')}`);
     }
     if (config.persistResults !== undefined) {
@@ -127,6 +130,12 @@ async function main(): Promise<number> {
     server?.stop();
   }
   return interrupt.aborted ? 130 : exitCode;
+}
+
+/** `, ours first` or `, the Java client first` in a repeat of a --vs-java run; nothing without it. */
+function order(c: BenchConfig): string {
+  if (!c.vsJava) return '';
+  return c.javaFirst ? ', the Java client first' : ', ours first';
 }
 
 /** Ours: each statement of the query file, or each method's write run (with its queries). */

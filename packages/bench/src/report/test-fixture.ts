@@ -74,6 +74,7 @@ export function sampleConfig(over: Partial<BenchConfig> = {}): BenchConfig {
     compare: [],
     vsJava: false,
     javaFirst: false,
+    repeat: 1,
     ...over,
   };
 }

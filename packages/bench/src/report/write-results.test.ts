@@ -59,7 +59,7 @@ describe('writeResults', () => {
 
   it('results.json round-trips, the Java run appended', () => {
     const { results, java } = runs();
-    const paths = writeResults(tempDir(), results, { java });
+    const paths = writeResults(tempDir(), [...results, java]);
     const text = readFileSync(paths.json, 'utf8');
     expect(JSON.parse(text)).toEqual([...results, java]);
     expect(text).toMatch(/"counts": \[0,0,[\d,]+\]/); // histogram buckets on one line, not one per line
@@ -68,7 +68,7 @@ describe('writeResults', () => {
   it('results.csv has the RESULT keys and the environment as header, and one row per run', () => {
     const { results, java } = runs();
     results[0].environment = ENVIRONMENT;
-    const paths = writeResults(tempDir(), results, { java });
+    const paths = writeResults(tempDir(), [...results, java]);
     const lines = readFileSync(paths.csv, 'utf8').trimEnd().split('\n');
     const pairs = resultLine(results[0])
       .split(' ')
@@ -98,7 +98,7 @@ describe('writeResults', () => {
 
   it('report.html is self-contained: inline SVG, no external resources, labels escaped', () => {
     const { results, java } = runs();
-    const html = readFileSync(writeResults(tempDir(), results, { java }).html, 'utf8');
+    const html = readFileSync(writeResults(tempDir(), [...results, java]).html, 'utf8');
     expect(html.startsWith('<!doctype html>')).toBe(true);
     expect((html.match(/<svg /g) ?? []).length).toBeGreaterThanOrEqual(5);
     expect(html).not.toMatch(/https?:\/\//);

@@ -9,15 +9,13 @@ import { matrixCsv } from './latency-matrix.js';
 import { prettyJson } from './json.js';
 
 /**
- * Writes the four files into `dir` (created if missing) and returns their paths. The Java run, when
- * given, is appended after `results` in all of them, so it is compared like any other run.
+ * Writes the four files into `dir` (created if missing) and returns their paths: every run in `runs`, in their
+ * order (a --vs-java run's Java run among them, compared like any other).
  */
 export function writeResults(
   dir: string,
-  results: RunResult[],
-  extra: { java?: RunResult } = {},
+  runs: RunResult[],
 ): { json: string; csv: string; latencyCsv: string; html: string } {
-  const runs = extra.java === undefined ? results : [...results, extra.java];
   makeOutDir(dir);
   const paths = {
     json: join(dir, 'results.json'),

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { sampleRun } from '../report/test-fixture.js';
+import { javaFirstIn, median, repeatLabel, repeatSummary, type Repeat } from './repeat.js';
+
+describe('--repeat', () => {
+  it('alternates the order of the two clients, starting from the one --java-first asks for', () => {
+    expect([1, 2, 3, 4].map((k) => javaFirstIn(k, false))).toEqual([false, true, false, true]);
+    expect([1, 2, 3, 4].map((k) => javaFirstIn(k, true))).toEqual([true, false, true, false]);
+  });
+
+  it('labels each repeat’s runs by its number, and a single run as it was', () => {
+    expect(repeatLabel(sampleRun('java'), 2, 3).label).toBe('java#2');
+    expect(repeatLabel(sampleRun('java'), 1, 1).label).toBe('java');
+  });
+
+  it('takes the middle value, or the mean of the two middle ones', () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+  });
+
+  it('prints each side as the median and range over the repeats, the ratios likewise and by order', () => {
+    // ours 2, 3, 4 M points/s; Java 1 M each time; the same CPU: ours' CPU per point falls as its rate rises
+    const repeat = (k: number, rate: number, javaFirst: boolean): Repeat => ({
+      ours: [sampleRun('tree-insertTablet', {}, rate)],
+      java: sampleRun('java', {}, 1_000_000),
+      javaFirst,
+    });
+    const lines = repeatSummary([repeat(1, 2e6, false), repeat(2, 4e6, true), repeat(3, 3e6, false)]);
+    expect(lines[0]).toBe('over 3 repeats, median (min-max):');
+    expect(lines[1]).toMatch(/^ {2}tree-insertTablet {2}points\/s 3,000,000 \(2,000,000-4,000,000\), p50 ms [\d.]+ \(/);
+    expect(lines[1]).toContain('client CPU s/Mpts 0.167 (0.125-0.250)');
+    expect(lines[2]).toMatch(/^ {2}java {15}points\/s 1,000,000 \(1,000,000-1,000,000\)/);
+    expect(lines[3]).toBe(
+      '  ours/Java points/s: median 3.00x (2.00x-4.00x), client CPU per point: median 0.33x (0.25x-0.50x)',
+    );
+    expect(lines[4]).toBe('  ours/Java points/s by order: ours first 2.00x, 3.00x; Java first 4.00x');
+  });
+
+  it('prints ours alone without --vs-java, each of ours’ runs by its place', () => {
+    const lines = repeatSummary([
+      { ours: [sampleRun('a', {}, 1e6), sampleRun('b', {}, 2e6)], javaFirst: false },
+      { ours: [sampleRun('a', {}, 3e6), sampleRun('b', {}, 4e6)], javaFirst: false },
+    ]);
+    expect(lines.map((l) => l.split(', p50')[0])).toEqual([
+      'over 2 repeats, median (min-max):',
+      '  a  points/s 2,000,000 (1,000,000-3,000,000)',
+      '  b  points/s 3,000,000 (2,000,000-4,000,000)',
+    ]);
+  });
+});

@@ -1,0 +1,85 @@
+import { grouped, times } from '../report/numbers.js';
+import { mainOperation } from '../report/result-fields.js';
+import type { RunResult } from '../types.js';
+
+/** One repeat of `--repeat`: ours' runs (a method or a query-file statement each) and, with --vs-java, Java's. */
+export interface Repeat {
+  ours: readonly RunResult[];
+  java?: RunResult;
+  /** whether the Java client ran first in it */
+  javaFirst: boolean;
+}
+
+/** Repeat k's run (1-based), labelled `<label>#k` when there are several (`tree-insertTablets#2`, `java#2`). */
+export function repeatLabel(run: RunResult, k: number, repeats: number): RunResult {
+  return repeats === 1 ? run : { ...run, label: `${run.label}#${k}` };
+}
+
+/** Whether the Java client goes first in repeat k (1-based): --java-first's order in the first, then by turns. */
+export function javaFirstIn(k: number, javaFirst: boolean): boolean {
+  return (k % 2 === 1) === javaFirst;
+}
+
+/** The median: the middle value, or the mean of the two middle ones. */
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/**
+ * What `--repeat N` prints after its repeats: each run's figures (ours' by their place in a repeat, then the Java
+ * client's) as the median and range over the repeats, then the ratios of ours' first run to Java's likewise, and
+ * each repeat's ratio by the order it ran in. A run's throughput is points/s when it wrote any, else ops/s.
+ */
+export function repeatSummary(repeats: readonly Repeat[]): string[] {
+  const lines = [`over ${repeats.length} repeats, median (min-max):`];
+  const places = Math.min(...repeats.map((r) => r.ours.length));
+  const sides: [string, RunResult[]][] = Array.from({ length: places }, (_, i) => [
+    repeats[0].ours[i].label,
+    repeats.map((r) => r.ours[i]),
+  ]);
+  const paired = repeats.flatMap((r) =>
+    r.java === undefined || r.ours.length === 0 ? [] : [{ ours: r.ours[0], java: r.java, javaFirst: r.javaFirst }],
+  );
+  if (paired.length > 0) sides.push(['java', paired.map((r) => r.java)]);
+  const width = Math.max(...sides.map(([label]) => label.length));
+  for (const [label, runs] of sides) lines.push(`  ${label.padEnd(width)}  ${figures(runs)}`);
+  if (paired.length === 0) return lines;
+  const rate = paired.map((r) => throughput(r.ours) / throughput(r.java));
+  const cpu = paired.map((r) => cpuPerOp(r.ours) / cpuPerOp(r.java));
+  const [rateOf, unit] = [rateName(paired[0].ours), unitName(paired[0].ours)];
+  lines.push(`  ours/Java ${rateOf}: ${ratioRange(rate)}, client CPU per ${unit}: ${ratioRange(cpu)}`);
+  const order = (javaFirst: boolean) =>
+    paired.flatMap((r, i) => (r.javaFirst === javaFirst ? [`${rate[i].toFixed(2)}x`] : [])).join(', ') || '-';
+  lines.push(`  ours/Java ${rateOf} by order: ours first ${order(false)}; Java first ${order(true)}`);
+  return lines;
+}
+
+function figures(runs: readonly RunResult[]): string {
+  const p50 = runs.map((r) => mainOperation(r)?.latency.p50 ?? NaN);
+  const parts = [
+    `${rateName(runs[0])} ${range(runs.map(throughput), grouped)}`,
+    `p50 ms ${range(p50, (x) => x.toFixed(2))}`,
+    `client CPU s/M${unitName(runs[0]) === 'point' ? 'pts' : 'ops'} ${range(
+      runs.map((r) => cpuPerOp(r) * 1e6),
+      (x) => x.toFixed(3),
+    )}`,
+  ];
+  return parts.join(', ');
+}
+
+const wrote = (r: RunResult) => r.points > 0;
+const throughput = (r: RunResult) => (wrote(r) ? r.pointsPerS : r.opsPerS);
+const rateName = (r: RunResult) => (wrote(r) ? 'points/s' : 'ops/s');
+const unitName = (r: RunResult) => (wrote(r) ? 'point' : 'operation');
+const cpuPerOp = (r: RunResult) => r.clientCpuS / Math.max(1, wrote(r) ? r.points : r.okOps + r.failedOps);
+
+function range(xs: readonly number[], fmt: (x: number) => string): string {
+  if (xs.some(Number.isNaN)) return '-';
+  return `${fmt(median(xs))} (${fmt(Math.min(...xs))}-${fmt(Math.max(...xs))})`;
+}
+
+function ratioRange(xs: readonly number[]): string {
+  return `median ${times(median(xs), 1)} (${times(Math.min(...xs), 1)}-${times(Math.max(...xs), 1)})`;
+}
