@@ -563,22 +563,30 @@ describe('iotdb-bench against a real server', () => {
 
   it.each([
     ['insertTablets', []],
-    ['insertRecords', ['--java-first']],
+    ['insertRecords', ['--java-first', '--repeat', '2']],
   ])(
     '--vs-java --method %s %j: the Java client makes the same calls, --tablets-per-request devices each',
-    async (method, order) => {
+    async (method, more) => {
       const out = mkdtempSync(join(tmpdir(), 'iotdb-bench-vsjava-calls-'));
       const knobs = ['--database', 'it_bench_vsjava', '--vs-java', '--loop', '1', '--tablets-per-request', '25'];
-      const { stdout } = await bench(...knobs, ...order, '--method', method, '--verify', '--out', out);
-      const [ours, java] = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResult[];
+      const { stdout } = await bench(...knobs, ...more, '--method', method, '--verify', '--out', out);
+      const runs = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResult[];
+      const [ours, java] = runs;
       // 100 devices, 25 a call: 4 calls each (it made 100, one a device), named by the call
       expect([ours.okOps, java.okOps]).toEqual([4, 4]);
       expect([java.points, java.verify?.ok]).toEqual([ours.points, true]);
       expect(Object.keys(java.latency)).toEqual([method]);
       // --java-first: the Java client's run, then ours, then the ratios
       const [javaRan, oursRan] = [stdout.indexOf('running the Java client'), stdout.indexOf(`run tree-${method}`)];
-      expect(javaRan < oursRan).toBe(order.length > 0);
+      expect(javaRan < oursRan).toBe(more.length > 0);
       expect(stdout.indexOf('ours/Java points/s')).toBeGreaterThan(Math.max(javaRan, oursRan));
+      if (more.length === 0) return;
+      // --repeat 2: each order once, every run kept, the medians and each order's ratio
+      expect(runs.map((r) => r.label)).toEqual([`tree-${method}#1`, 'java#1', `tree-${method}#2`, 'java#2']);
+      expect(stdout).toMatch(/^repeat 1 of 2, the Java client first$/m);
+      expect(stdout).toMatch(/^repeat 2 of 2, ours first$/m);
+      expect(stdout).toMatch(/^ {2}ours\/Java points\/s: median [\d.]+x \([\d.]+x-[\d.]+x\), client CPU per point: /m);
+      expect(stdout).toMatch(/^ {2}ours\/Java points\/s by order: ours first [\d.]+x; Java first [\d.]+x$/m);
     },
   );
 
