@@ -2,20 +2,18 @@
 import { isCommandName, type CommandName } from '../config/argv.js';
 import { ConfigError, describePlan, helpText, resolveConfig } from '../config/resolve.js';
 import { readQueryFile, type QueryFileEntry } from '../config/query-file.js';
-import { compareTable, formatReport, resultLine, statementShape } from '../report/format.js';
+import { compareTable } from '../report/format.js';
 import { RESULTS_DATABASE, persistResults } from '../report/persist.js';
 import { outDirReady, writeResults } from '../report/write-results.js';
 import { collectEnvironment } from '../run/environment.js';
-import { runQueryFileEntry } from '../run/query-file.js';
 import { describeError } from '../run/run-error.js';
-import type { BenchConfig, Environment, RunResult } from '../types.js';
+import type { BenchConfig } from '../types.js';
 import { compareCommand } from './compare-command.js';
 import { startLocalServer, type LocalServer } from './local-server.js';
 import { interruptOnCtrlC } from './interrupt.js';
-import { printRatios, runJavaSide } from './java-side.js';
-import { javaFirstIn, repeatLabel, repeatSummary, type Repeat } from './repeat.js';
+import { repeatSummary } from './repeat.js';
 import { mergeCommand } from './merge-command.js';
-import { runMethods } from './run-methods.js';
+import { runRepeats } from './run-repeats.js';
 import { readCompareCommand } from './read-compare-command.js';
 import { givenServer } from './target.js';
 
@@ -72,10 +70,10 @@ async function main(): Promise<number> {
   if (needsServer && given === undefined) server = startLocalServer(config.port);
   const target = given ?? { host: server?.host ?? '127.0.0.1', port: config.port };
   const { host, port } = target;
-  let exitCode = 0;
+  let exitCode: number;
   try {
     const environment = await collectEnvironment(needsServer ? { host, port } : undefined);
-    // --vs-java: each side on a server of its own when the harness manages it (restarted between them)
+    // each side (ours, the Java client's, each repeat) on a server of its own when the harness manages it
     let serverUsed = false;
     const freshServer = () => {
       if (serverUsed && server !== undefined) {
@@ -83,32 +81,16 @@ async function main(): Promise<number> {
         server = startLocalServer(config.port);
       }
       serverUsed = true;
+      return server !== undefined || !needsServer;
     };
-    const repeats: Repeat[] = [];
-    const runs: RunResult[] = [];
-    for (let k = 1; k <= config.repeat && !interrupt.aborted; k++) {
-      const c = { ...config, javaFirst: config.vsJava && javaFirstIn(k, config.javaFirst) };
-      if (config.repeat > 1) console.log(`repeat ${k} of ${config.repeat}${order(c)}`);
-      const javaSide = async () => {
-        freshServer();
-        const freshDatabase = server !== undefined || !needsServer;
-        const side = await runJavaSide(c, { host, port, freshDatabase }, environment);
-        if (side.failed) exitCode = side.interrupted === true ? 130 : 1;
-        return side.java;
-      };
-      let java = c.javaFirst ? await javaSide() : undefined;
-      let ours: RunResult[] = [];
-      if (!interrupt.aborted) {
-        freshServer();
-        const done = await runOurs(c, queryFile, target, environment, interrupt);
-        ours = done.runs;
-        if (done.failed) exitCode = 1;
-      }
-      if (c.vsJava && !c.javaFirst && !interrupt.aborted) java = await javaSide();
-      if (java !== undefined && ours.length > 0) printRatios(ours[0], java);
-      repeats.push({ ours, java, javaFirst: c.javaFirst });
-      runs.push(...[...ours, ...(java === undefined ? [] : [java])].map((r) => repeatLabel(r, k, config.repeat)));
-    }
+    const { runs, repeats, ...done } = await runRepeats(config, {
+      target,
+      environment,
+      interrupt,
+      queryFile,
+      freshServer,
+    });
+    exitCode = done.exitCode;
     if (repeats.length > 1) console.log(repeatSummary(repeats).join('\n'));
     if (runs.length > 1) console.log(compareTable(runs));
     if (config.out !== undefined) {
@@ -130,32 +112,6 @@ async function main(): Promise<number> {
     server?.stop();
   }
   return interrupt.aborted ? 130 : exitCode;
-}
-
-/** `, ours first` or `, the Java client first` in a repeat of a --vs-java run; nothing without it. */
-function order(c: BenchConfig): string {
-  if (!c.vsJava) return '';
-  return c.javaFirst ? ', the Java client first' : ', ours first';
-}
-
-/** Ours: each statement of the query file, or each method's write run (with its queries). */
-async function runOurs(
-  config: BenchConfig,
-  queryFile: QueryFileEntry[] | undefined,
-  target: { host: string; port: number },
-  environment: Environment,
-  interrupt: AbortSignal,
-): Promise<{ runs: RunResult[]; failed: boolean }> {
-  if (queryFile === undefined) return runMethods(config, target, environment, interrupt);
-  const runs: RunResult[] = [];
-  for (const entry of queryFile) {
-    if (interrupt.aborted) break;
-    console.log(`run ${entry.label}: ${entry.model} model, ${statementShape(entry)}`);
-    const run = { ...(await runQueryFileEntry(config, entry, target, interrupt)), environment };
-    console.log(`${formatReport(run)}\n${resultLine(run)}`);
-    runs.push(run);
-  }
-  return { runs, failed: runs.some((r) => r.okOps === 0) };
 }
 
 main().then(

@@ -1,0 +1,78 @@
+import type { QueryFileEntry } from '../config/query-file.js';
+import { formatReport, resultLine, statementShape } from '../report/format.js';
+import { runQueryFileEntry } from '../run/query-file.js';
+import type { BenchConfig, Environment, RunResult } from '../types.js';
+import { printRatios, runJavaSide } from './java-side.js';
+import { javaFirstIn, repeatLabel, type Repeat } from './repeat.js';
+import { runMethods } from './run-methods.js';
+
+/** What a run needs besides its config: where, what it reads, and the server each side starts on. */
+export interface RunContext {
+  target: { host: string; port: number };
+  environment: Environment;
+  interrupt: AbortSignal;
+  queryFile: QueryFileEntry[] | undefined;
+  /**
+   * Readies the server for the next side (ours, or the Java client's): a local server is restarted after its first
+   * use; true when the side's database is new (a fresh local server, or no server needed).
+   */
+  freshServer(): boolean;
+}
+
+/**
+ * The run, `--repeat` times: ours, and with --vs-java the Java client before or after ours (the order alternating
+ * from --java-first's), the ratios after each. Every run labelled by its repeat when there are several; `exitCode`
+ * 1 when something failed, 130 when Ctrl-C ended the Java client.
+ */
+export async function runRepeats(
+  config: BenchConfig,
+  ctx: RunContext,
+): Promise<{ runs: RunResult[]; repeats: Repeat[]; exitCode: number }> {
+  const repeats: Repeat[] = [];
+  const runs: RunResult[] = [];
+  let exitCode = 0;
+  for (let k = 1; k <= config.repeat && !ctx.interrupt.aborted; k++) {
+    const c = { ...config, javaFirst: config.vsJava && javaFirstIn(k, config.javaFirst) };
+    if (config.repeat > 1) console.log(`repeat ${k} of ${config.repeat}${order(c)}`);
+    const javaSide = async () => {
+      const freshDatabase = ctx.freshServer();
+      const side = await runJavaSide(c, { ...ctx.target, freshDatabase }, ctx.environment);
+      if (side.failed) exitCode = side.interrupted === true ? 130 : 1;
+      return side.java;
+    };
+    let java = c.javaFirst ? await javaSide() : undefined;
+    let ours: RunResult[] = [];
+    if (!ctx.interrupt.aborted) {
+      ctx.freshServer();
+      const done = await runOurs(c, ctx);
+      ours = done.runs;
+      if (done.failed) exitCode = 1;
+    }
+    if (c.vsJava && !c.javaFirst && !ctx.interrupt.aborted) java = await javaSide();
+    if (java !== undefined && ours.length > 0) printRatios(ours[0], java);
+    repeats.push({ ours, java, javaFirst: c.javaFirst });
+    runs.push(...[...ours, ...(java === undefined ? [] : [java])].map((r) => repeatLabel(r, k, config.repeat)));
+  }
+  return { runs, repeats, exitCode };
+}
+
+/** `, ours first` or `, the Java client first` in a repeat of a --vs-java run; nothing without it. */
+function order(c: BenchConfig): string {
+  if (!c.vsJava) return '';
+  return c.javaFirst ? ', the Java client first' : ', ours first';
+}
+
+/** Ours: each statement of the query file, or each method's write run (with its queries). */
+async function runOurs(config: BenchConfig, ctx: RunContext): Promise<{ runs: RunResult[]; failed: boolean }> {
+  const { queryFile, target, environment, interrupt } = ctx;
+  if (queryFile === undefined) return runMethods(config, target, environment, interrupt);
+  const runs: RunResult[] = [];
+  for (const entry of queryFile) {
+    if (interrupt.aborted) break;
+    console.log(`run ${entry.label}: ${entry.model} model, ${statementShape(entry)}`);
+    const run = { ...(await runQueryFileEntry(config, entry, target, interrupt)), environment };
+    console.log(`${formatReport(run)}\n${resultLine(run)}`);
+    runs.push(run);
+  }
+  return { runs, failed: runs.some((r) => r.okOps === 0) };
+}
