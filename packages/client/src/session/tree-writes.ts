@@ -23,6 +23,7 @@ import {
   isArray,
 } from '@iotdb/fast-serializer';
 import { compareTime, itemPlan, recordPlan, sameAlignment } from '../write/item-plan.js';
+import type { WritePlan } from '../write/write-router.js';
 import { BaseSession, type CallOptions } from './base-session.js';
 import type { NodeSession } from './node-session.js';
 import type { SessionOptions } from './options.js';
@@ -118,10 +119,9 @@ export abstract class TreeWriteSession extends BaseSession {
     const tablets = this.options.recordsAsTablets ? this.#recordTablets(records) : null;
     if (tablets === null) return false;
     const { prepared, recordsOf, empty } = tablets;
-    const send = (ns: NodeSession, group: readonly PreparedTablet[]) => this.sendTablets(ns, group);
-    const plan = itemPlan(what, prepared, tabletDevice, send, true, (k) => recordsOf[k]);
+    const plan = this.#tabletsPlan(what, prepared, (k) => recordsOf[k]);
     try {
-      await this.write({ ...plan, settled: empty, check: () => this.#checkTablets(prepared) }, opts, prepared);
+      await this.write({ ...plan, settled: empty }, opts, prepared);
     } catch (e) {
       // a refused cell, found as the one request encoded (or by the check before several): nothing was sent, and
       // the records' own checks name its record
@@ -233,14 +233,21 @@ export abstract class TreeWriteSession extends BaseSession {
 
   /** Prepared tablets as insertTablets: routed per node, retried, failures by tablet index. */
   #writeTablets(tablets: readonly PreparedTablet[], opts: CallOptions): Promise<void> {
-    const send = (ns: NodeSession, group: readonly PreparedTablet[]) => this.sendTablets(ns, group);
-    const plan = itemPlan('insertTablets', tablets, tabletDevice, send);
-    return this.write({ ...plan, check: () => this.#checkTablets(tablets) }, opts, tablets);
+    return this.write(this.#tabletsPlan('insertTablets', tablets), opts, tablets);
   }
 
-  /** Every cell of `tablets` checked as their request encodes it: a tablet named by its index in them. */
-  #checkTablets(tablets: readonly PreparedTablet[]): void {
-    this.checkEncodes((w) => writeInsertTabletsReq(w, 0n, tablets));
+  /**
+   * Tablets as insertTablets requests, one per node, every cell checked before they go to several (a tablet
+   * named by its index in `tablets`); `indexesOf`: the caller's items a tablet carries.
+   */
+  #tabletsPlan(
+    what: string,
+    tablets: readonly PreparedTablet[],
+    indexesOf?: (k: number) => readonly number[],
+  ): WritePlan<NodeSession> {
+    const send = (ns: NodeSession, group: readonly PreparedTablet[]) => this.sendTablets(ns, group);
+    const check = () => this.checkEncodes((w) => writeInsertTabletsReq(w, 0n, tablets));
+    return { ...itemPlan(what, tablets, tabletDevice, send, true, indexesOf), check };
   }
 
   /**
