@@ -1,5 +1,5 @@
 import { formatErrors, resultLine } from '../report/format.js';
-import { UNCORRECTED_PREFIX, mainOperation } from '../report/result-fields.js';
+import { UNCORRECTED_PREFIX, cpuSPerOperation, mainOperation } from '../report/result-fields.js';
 import { times } from '../report/numbers.js';
 import { prepareDatabase } from '../run/database.js';
 import { JavaInterrupted, runJava } from '../run/java.js';
@@ -52,10 +52,9 @@ export async function runJavaSide(
  */
 export function printRatios(ours: RunResult, java: RunResult): void {
   const planned = weightedQueries(ours.config.operationProportion).length > 0 || ours.config.targetRate > 0;
-  const perOp = (r: RunResult) => r.clientCpuS / Math.max(1, r.okOps + r.failedOps);
   console.log(
     planned
-      ? `ours/Java ops/s: ${times(ours.opsPerS, java.opsPerS)}, points/s: ${times(ours.pointsPerS, java.pointsPerS)}, client CPU per operation: ${times(perOp(ours), perOp(java))}`
+      ? `ours/Java ops/s: ${times(ours.opsPerS, java.opsPerS)}, points/s: ${times(ours.pointsPerS, java.pointsPerS)}, client CPU per operation: ${times(cpuSPerOperation(ours), cpuSPerOperation(java))}`
       : `ours/Java points/s: ${times(ours.pointsPerS, java.pointsPerS)}, client CPU per point: ${times(ours.clientCpuSPerMpts, java.clientCpuSPerMpts)}`,
   );
   // the writes: ours' method (insertTablet, insertRecords, ...) beside the Java client's calls of them

@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import { dirname } from 'node:path';
 import { Session, TableSession, type BaseSession } from '@iotdb/client';
 import { integer } from '../config/parsers.js';
-import { fixed, times } from '../report/numbers.js';
+import { fixed, median, times } from '../report/numbers.js';
 import { textTable } from '../report/table.js';
 import { outDirReady } from '../report/write-results.js';
 import { runJavaQuery, type FailedPass, type ReadPass } from '../run/java-query.js';
@@ -182,11 +182,6 @@ function roundLine(round: number, p: Passes): string {
 }
 
 const orDash = (n: number) => (Number.isFinite(n) ? fixed(n, 2) : '-');
-
-function median(values: readonly number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  return s.length % 2 === 1 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-}
 
 /**
  * The comparison's table: each reader's rate per round, median and ratio to Java's, its client CPU per value;

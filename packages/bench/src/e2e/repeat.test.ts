@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sampleRun } from '../report/test-fixture.js';
-import { javaFirstIn, median, repeatLabel, repeatSummary, type Repeat } from './repeat.js';
+import { javaFirstIn, repeatLabel, repeatSummary, type Repeat } from './repeat.js';
 
 describe('--repeat', () => {
   it('alternates the order of the two clients, starting from the one --java-first asks for', () => {
@@ -11,11 +11,6 @@ describe('--repeat', () => {
   it('labels each repeat’s runs by its number, and a single run as it was', () => {
     expect(repeatLabel(sampleRun('java'), 2, 3).label).toBe('java#2');
     expect(repeatLabel(sampleRun('java'), 1, 1).label).toBe('java');
-  });
-
-  it('takes the middle value, or the mean of the two middle ones', () => {
-    expect(median([3, 1, 2])).toBe(2);
-    expect(median([4, 1, 3, 2])).toBe(2.5);
   });
 
   it('prints each side as the median and range over the repeats, the ratios likewise and by order', () => {

@@ -1,5 +1,5 @@
-import { grouped, times } from '../report/numbers.js';
-import { mainOperation } from '../report/result-fields.js';
+import { grouped, median, times } from '../report/numbers.js';
+import { cpuSPerOperation, mainOperation } from '../report/result-fields.js';
 import type { RunResult } from '../types.js';
 
 /** One repeat of `--repeat`: ours' runs (a method or a query-file statement each) and, with --vs-java, Java's. */
@@ -18,13 +18,6 @@ export function repeatLabel(run: RunResult, k: number, repeats: number): RunResu
 /** Whether the Java client goes first in repeat k (1-based): --java-first's order in the first, then by turns. */
 export function javaFirstIn(k: number, javaFirst: boolean): boolean {
   return (k % 2 === 1) === javaFirst;
-}
-
-/** The median: the middle value, or the mean of the two middle ones. */
-export function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
 /**
@@ -47,7 +40,7 @@ export function repeatSummary(repeats: readonly Repeat[]): string[] {
   for (const [label, runs] of sides) lines.push(`  ${label.padEnd(width)}  ${figures(runs)}`);
   if (paired.length === 0) return lines;
   const rate = paired.map((r) => throughput(r.ours) / throughput(r.java));
-  const cpu = paired.map((r) => cpuPerOp(r.ours) / cpuPerOp(r.java));
+  const cpu = paired.map((r) => cpuPerUnit(r.ours) / cpuPerUnit(r.java));
   const [rateOf, unit] = [rateName(paired[0].ours), unitName(paired[0].ours)];
   lines.push(`  ours/Java ${rateOf}: ${ratioRange(rate)}, client CPU per ${unit}: ${ratioRange(cpu)}`);
   const order = (javaFirst: boolean) =>
@@ -62,7 +55,7 @@ function figures(runs: readonly RunResult[]): string {
     `${rateName(runs[0])} ${range(runs.map(throughput), grouped)}`,
     `p50 ms ${range(p50, (x) => x.toFixed(2))}`,
     `client CPU s/M${unitName(runs[0]) === 'point' ? 'pts' : 'ops'} ${range(
-      runs.map((r) => cpuPerOp(r) * 1e6),
+      runs.map((r) => cpuPerUnit(r) * 1e6),
       (x) => x.toFixed(3),
     )}`,
   ];
@@ -73,7 +66,8 @@ const wrote = (r: RunResult) => r.points > 0;
 const throughput = (r: RunResult) => (wrote(r) ? r.pointsPerS : r.opsPerS);
 const rateName = (r: RunResult) => (wrote(r) ? 'points/s' : 'ops/s');
 const unitName = (r: RunResult) => (wrote(r) ? 'point' : 'operation');
-const cpuPerOp = (r: RunResult) => r.clientCpuS / Math.max(1, wrote(r) ? r.points : r.okOps + r.failedOps);
+/** client CPU seconds per point written, or per operation of a run that wrote none */
+const cpuPerUnit = (r: RunResult) => (wrote(r) ? r.clientCpuSPerMpts / 1e6 : cpuSPerOperation(r));
 
 function range(xs: readonly number[], fmt: (x: number) => string): string {
   if (xs.some(Number.isNaN)) return '-';

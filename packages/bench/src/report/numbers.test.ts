@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { times } from './numbers.js';
+import { median, times } from './numbers.js';
 
 describe('times: a ratio for the reports', () => {
   it('is the ratio with two decimals and an x', () => {
@@ -10,5 +10,12 @@ describe('times: a ratio for the reports', () => {
     expect(times(3, 0)).toBe('n/a');
     expect(times(0, 0)).toBe('n/a');
     expect(times(NaN, 2)).toBe('n/a');
+  });
+});
+
+describe('median', () => {
+  it('takes the middle value, or the mean of the two middle ones', () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
   });
 });

@@ -14,6 +14,13 @@ export function times(a: number, b: number): string {
   return b === 0 || !Number.isFinite(r) ? 'n/a' : `${r.toFixed(2)}x`;
 }
 
+/** The median: the middle value, or the mean of the two middle ones. */
+export function median(values: readonly number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
 /** rounded integer with thousands separators: 1234567.8 -> "1,234,568" */
 export function grouped(n: number): string {
   if (!Number.isFinite(n)) return String(n);

@@ -66,6 +66,9 @@ export function cpuPerMillion(r: RunResult): { seconds: number; of: 'points' | '
   return rows > 0 ? { seconds: (r.clientCpuS * 1e6) / rows, of: 'rows' } : null;
 }
 
+/** The client's CPU seconds per operation, failed ones included. */
+export const cpuSPerOperation = (r: RunResult): number => r.clientCpuS / Math.max(1, r.okOps + r.failedOps);
+
 const FIELDS: readonly Field[] = [
   ['label', (r) => token(r.label)],
   ['model', (r) => token(r.config.model)],
