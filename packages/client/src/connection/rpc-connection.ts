@@ -77,6 +77,24 @@ function release(w: ByteWriter, sensitive: boolean): void {
   w.release();
 }
 
+/** Writes `method`'s argument (args field 1's value) in the protocol asked for: the request struct, or a writer's. */
+export function writeArgs<M extends ClientMethod>(
+  w: ByteWriter,
+  method: M,
+  args: ArgsOf<M> | ArgsWriter,
+  compact: boolean,
+): void {
+  const argType = IClientRPCService[method].args;
+  if (typeof args === 'function') args(w, compact);
+  else if (compact) writeValueCompact(w, argType, args);
+  else writeValue(w, argType, args);
+}
+
+/** An argument encoded already (writeArgs, in the connection's protocol), copied into the request as it is. */
+export function copyOf(encoded: ByteWriter): ArgsWriter {
+  return (w) => void w.bytes(encoded.view());
+}
+
 const resultSchemas = new Map(Object.entries(IClientRPCService).map(([m, spec]) => [m, resultSchema(m, spec.result)]));
 
 /**
@@ -231,9 +249,7 @@ export class RpcConnection {
       const frameAt = compact
         ? beginCallCompact(w, method, seqid, argType)
         : beginCall(w, method, seqid, ttypeOf(argType));
-      if (typeof args === 'function') args(w, compact);
-      else if (compact) writeValueCompact(w, argType, args);
-      else writeValue(w, argType, args);
+      writeArgs(w, method, args, compact);
       endCall(w, frameAt);
       return w;
     } catch (e) {

@@ -5,11 +5,13 @@ import {
   plainInsertTabletReq,
   writeInsertTabletReq,
   writeInsertTabletReqCompact,
+  type ClientMethod,
   type PreparedTablet,
   type TSExecuteStatementResp,
   type TSStatus,
 } from '@iotdb/fast-serializer';
 import { endpointKey, type Endpoint } from '../cluster/endpoint.js';
+import { copyOf, writeArgs, type ArgsOf, type ArgsWriter } from '../connection/rpc-connection.js';
 import { NodeRegistry } from '../cluster/node-registry.js';
 import {
   insertChannel,
@@ -370,29 +372,39 @@ export abstract class BaseSession {
   }
 
   /**
-   * Encodes a request into a scratch buffer, only to check every cell (a write plan's `check`, before its items
-   * go to several nodes): throws what sending it would throw.
+   * A request's argument encoded now for `ns`, to be sent later as it is (a write plan's `encode`, for a call split
+   * over nodes); `ns` null: encoded only to check its cells, with session id 0. Throws what sending it would throw.
    */
-  protected checkEncodes(write: (w: ByteWriter) => void): void {
+  protected encodeArgs<M extends ClientMethod>(
+    ns: NodeSession | null,
+    method: M,
+    args: (sessionId: bigint) => ArgsOf<M> | ArgsWriter,
+  ): ByteWriter {
     const w = new ByteWriter(4096, this.options.bufferPool);
     try {
-      write(w);
-    } finally {
+      writeArgs(w, method, args(ns?.sessionId ?? 0n), this.options.rpcCompression);
+      return w;
+    } catch (e) {
       w.release();
+      throw e;
     }
   }
 
-  /** One tablet (or part of one) to one node, fast path or plain path (enableFastSerialization). */
+  /** One tablet (or part of one) to one node, fast path or plain path (enableFastSerialization); `encoded` as is. */
   protected sendTablet(
     ns: NodeSession,
     p: PreparedTablet,
     method: 'insertTablet' | 'testInsertTablet' = 'insertTablet',
+    encoded?: ByteWriter,
   ): Promise<TSStatus> {
+    return ns.connection.call(method, encoded !== undefined ? copyOf(encoded) : this.tabletArgs(p)(ns.sessionId));
+  }
+
+  /** The insertTablet argument of `p` on a session: written straight to the buffer, or a plain struct. */
+  protected tabletArgs(p: PreparedTablet): (sessionId: bigint) => ArgsOf<'insertTablet'> | ArgsWriter {
     return this.options.enableFastSerialization
-      ? ns.connection.call(method, (w, compact) =>
-          (compact ? writeInsertTabletReqCompact : writeInsertTabletReq)(w, ns.sessionId, p),
-        )
-      : ns.connection.call(method, plainInsertTabletReq(ns.sessionId, p));
+      ? (sessionId) => (w, compact) => (compact ? writeInsertTabletReqCompact : writeInsertTabletReq)(w, sessionId, p)
+      : (sessionId) => plainInsertTabletReq(sessionId, p);
   }
 
   #writeTargets(): WriteTargets<NodeSession> {

@@ -1,5 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { TSDataType, type TSStatus, type Tablet } from '@iotdb/fast-serializer';
+import {
+  BufferPool,
+  ByteReader,
+  ByteWriter,
+  TSDataType,
+  TSInsertTabletsReqSchema,
+  prepareTablet,
+  readStruct,
+  writeInsertTabletsReq,
+  type TSStatus,
+  type Tablet,
+} from '@iotdb/fast-serializer';
 import {
   IoTDBAbortError,
   IoTDBBatchError,
@@ -10,7 +21,13 @@ import {
 } from '../errors.js';
 import { IoTDBValidationError } from '@iotdb/fast-serializer';
 import { SessionPool, TableSessionPool } from '../pool/session-pool.js';
-import { FakeTransport, type FakeAction, type FakeCall, type FakeScript } from '../transport/fake-transport.js';
+import {
+  FakeTransport,
+  defaultReply,
+  type FakeAction,
+  type FakeCall,
+  type FakeScript,
+} from '../transport/fake-transport.js';
 import type { SessionOptions } from './options.js';
 import { Session } from './session.js';
 import { TableSession } from './table-session.js';
@@ -52,6 +69,17 @@ const redirect = (to: string): Partial<TSStatus> => {
 function sequence(method: string, actions: FakeAction[]): FakeScript {
   let n = 0;
   return (c) => (c.method === method && n < actions.length ? actions[n++] : undefined);
+}
+
+/** The insertTablets request one call of `tablets` makes, encoded directly and decoded as the fake decodes it. */
+function tabletsReq(sessionId: bigint, tablets: readonly Tablet[]): unknown {
+  const w = new ByteWriter(256);
+  writeInsertTabletsReq(
+    w,
+    sessionId,
+    tablets.map((t) => prepareTablet(t)),
+  );
+  return readStruct(new ByteReader(w.view()), TSInsertTabletsReqSchema);
 }
 
 const sentTo = (fake: FakeTransport, method: FakeCall['method']) => fake.callsOf(method).map((c) => c.node);
@@ -253,6 +281,63 @@ describe('partial failures name the caller’s items', () => {
     expect(e).toBeInstanceOf(IoTDBValidationError);
     expect((e as IoTDBValidationError).field).toBe('tablets[1].values[1][0] ("s")');
     expect(fake.callsOf('insertTablets')).toHaveLength(sent); // d0's tablet was sent to A before
+  });
+
+  /** A fake where A redirects d1 to B, and each node opens sessions with its own id (A 11, B 22). */
+  function splitFake(): FakeTransport {
+    const sessionIds: Record<string, bigint> = { [A]: 11n, [B]: 22n };
+    return new FakeTransport((c) => {
+      if (c.method === 'openSession')
+        return { reply: { ...(defaultReply(c) as object), sessionId: sessionIds[c.node] } };
+      if (c.method !== 'insertTablets' || c.node !== A) return undefined;
+      const paths = (c.args as { prefixPaths: string[] }).prefixPaths;
+      return status(400, { subStatus: paths.map((p) => ({ code: 200, ...(p === 'root.sg.d1' ? redirect(B) : {}) })) });
+    });
+  }
+  const splitInput = [tablet('root.sg.d0', 1), tablet('root.sg.d1', 5), tablet('root.sg.d2', 9)];
+
+  it('insertTablets split over two nodes: each node gets its tablets as one request would carry them, with its own session id', async () => {
+    const fake = splitFake();
+    const bufferPool = new BufferPool();
+    const s = session(fake, { bufferPool });
+    await s.open();
+    await s.insertTablets(splitInput); // learns d1 -> B
+    await s.insertTablets(splitInput);
+    const [toA, toB] = fake
+      .callsOf('insertTablets')
+      .slice(-2)
+      .sort((x, y) => x.node.localeCompare(y.node));
+    expect([toA.node, toB.node]).toEqual([A, B]);
+    expect(toA.args).toEqual(tabletsReq(11n, [splitInput[0], splitInput[2]]));
+    expect(toB.args).toEqual(tabletsReq(22n, [splitInput[1]]));
+    expect(bufferPool.getStats().outstanding).toBe(0); // the requests encoded ahead went back to the pool
+  });
+
+  it('insertTablets split over two nodes, one down: its part is checked all the same, then sent to the node that is up', async () => {
+    /** A session that learnt d1 -> B, B down since. */
+    const opened = async (bufferPool: BufferPool) => {
+      const fake = splitFake();
+      const s = session(fake, { bufferPool });
+      await s.open();
+      await s.insertTablets(splitInput);
+      fake.setNode(B, 'refuse');
+      return { fake, s, sent: fake.callsOf('insertTablets').length };
+    };
+    const bufferPool = new BufferPool();
+    const bad = { ...tablet('root.sg.d1'), values: [[1n], ['x' as unknown as bigint]] };
+    const one = await opened(bufferPool);
+    const e = await one.s.insertTablets([splitInput[0], bad]).catch((x: unknown) => x);
+    expect((e as IoTDBValidationError).field).toBe('tablets[1].values[1][0] ("s")');
+    expect(one.fake.callsOf('insertTablets')).toHaveLength(one.sent); // not d0's tablet to A either
+
+    const two = await opened(bufferPool);
+    await two.s.insertTablets(splitInput);
+    const calls = two.fake.callsOf('insertTablets').slice(two.sent);
+    expect(calls.map((c) => [c.node, (c.args as { prefixPaths: string[] }).prefixPaths])).toEqual([
+      [A, ['root.sg.d0', 'root.sg.d2']],
+      [A, ['root.sg.d1']], // B refused the connection: sent again, to the default node
+    ]);
+    expect(bufferPool.getStats().outstanding).toBe(0);
   });
 
   it('insertRecords: only the entries that failed transiently are sent again', async () => {

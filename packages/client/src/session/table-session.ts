@@ -2,7 +2,7 @@ import {
   ColumnCategory,
   columnCells,
   prepareTableTablet,
-  writeInsertTabletReq,
+  type ByteWriter,
   type PreparedTablet,
   type TableTablet,
   type TSStatus,
@@ -64,29 +64,35 @@ export class TableSession extends BaseSession {
     return this.write(this.#tablePlan(tablets[0]), {}, tablets);
   }
 
-  /** The rows of `p` as write items, every cell checked before they go to several nodes. */
+  /** The rows of `p` as write items, each node's part encoded before any is sent when they go to several. */
   #tablePlan(p: PreparedTablet): WritePlan<NodeSession> {
-    const check = () => this.checkEncodes((w) => writeInsertTabletReq(w, 0n, p));
-    return { ...tablePlan(p, (ns, part) => this.sendTablet(ns, part)), check };
+    return tablePlan(
+      p,
+      (ns, part, encoded) => this.sendTablet(ns, part, 'insertTablet', encoded),
+      (ns, part) => this.encodeArgs(ns, 'insertTablet', this.tabletArgs(part)),
+    );
   }
 }
 
 /** The rows of a table tablet as write items, in time order: item k is the k-th row by time. */
 function tablePlan(
   p: PreparedTablet,
-  send: (ns: NodeSession, part: PreparedTablet) => Promise<TSStatus>,
+  send: (ns: NodeSession, part: PreparedTablet, encoded?: ByteWriter) => Promise<TSStatus>,
+  encode: (ns: NodeSession | null, part: PreparedTablet) => ByteWriter,
 ): WritePlan<NodeSession> {
   const deviceOfRow = deviceKeys(p);
   const rowOf = (k: number) => (p.order === null ? k : p.order[k]);
+  // all rows: the tablet as it is; a part: its rows, still in time order
+  const partOf = (ks: readonly number[]): PreparedTablet =>
+    ks.length === p.rows ? p : { ...p, rows: ks.length, order: Uint32Array.from(ks, rowOf) };
   return {
     what: 'insert', // errors read "insert <table>: [code] message", the table from labelOf
     count: p.rows,
     deviceOf: (k) => deviceOfRow(rowOf(k)),
     labelOf: () => p.prefixPath,
     indexesOf: (k) => [rowOf(k)],
-    // all rows: the tablet as it is; a part: its rows, still in time order
-    send: (ns, ks) =>
-      send(ns, ks.length === p.rows ? p : { ...p, rows: ks.length, order: Uint32Array.from(ks, rowOf) }),
+    send: (ns, ks, encoded) => send(ns, partOf(ks), encoded),
+    encode: (ns, ks) => encode(ns, partOf(ks)),
   };
 }
 

@@ -20,9 +20,11 @@ import {
   type Tablet,
   type TSInsertRecordsReq,
   type TSStatus,
+  type ByteWriter,
   isArray,
 } from '@iotdb/fast-serializer';
 import { compareTime, itemPlan, recordPlan, sameAlignment } from '../write/item-plan.js';
+import { copyOf, type ArgsWriter } from '../connection/rpc-connection.js';
 import type { WritePlan } from '../write/write-router.js';
 import { BaseSession, type CallOptions } from './base-session.js';
 import type { NodeSession } from './node-session.js';
@@ -237,17 +239,24 @@ export abstract class TreeWriteSession extends BaseSession {
   }
 
   /**
-   * Tablets as insertTablets requests, one per node, every cell checked before they go to several (a tablet
-   * named by its index in `tablets`); `indexesOf`: the caller's items a tablet carries.
+   * Tablets as insertTablets requests, one per node, each encoded before any is sent when they go to several (a
+   * tablet named by its index in `tablets`); `indexesOf`: the caller's items a tablet carries.
    */
   #tabletsPlan(
     what: string,
     tablets: readonly PreparedTablet[],
     indexesOf?: (k: number) => readonly number[],
   ): WritePlan<NodeSession> {
-    const send = (ns: NodeSession, group: readonly PreparedTablet[]) => this.sendTablets(ns, group);
-    const check = () => this.checkEncodes((w) => writeInsertTabletsReq(w, 0n, tablets));
-    return { ...itemPlan(what, tablets, tabletDevice, send, true, indexesOf), check };
+    const send = (ns: NodeSession, group: readonly PreparedTablet[], encoded?: ByteWriter) =>
+      this.sendTablets(ns, group, 'insertTablets', encoded);
+    const partArgs = (ks: readonly number[]) =>
+      tabletsArgs(
+        ks.map((k) => tablets[k]),
+        ks,
+      );
+    const encode = (ns: NodeSession | null, ks: readonly number[]) =>
+      this.encodeArgs(ns, 'insertTablets', partArgs(ks));
+    return { ...itemPlan(what, tablets, tabletDevice, send, true, indexesOf), encode };
   }
 
   /**
@@ -280,15 +289,14 @@ export abstract class TreeWriteSession extends BaseSession {
     await this.write(itemPlan('testInsertRecords', encoded, recordDevice, send, false), opts, encoded);
   }
 
-  /** One insertTablets request (several devices) to one node. */
+  /** One insertTablets request (several devices) to one node; `encoded`: its argument encoded already. */
   protected sendTablets(
     ns: NodeSession,
     group: readonly PreparedTablet[],
     method: 'insertTablets' | 'testInsertTablets' = 'insertTablets',
+    encoded?: ByteWriter,
   ): Promise<TSStatus> {
-    return ns.connection.call(method, (w, compact) =>
-      (compact ? writeInsertTabletsReqCompact : writeInsertTabletsReq)(w, ns.sessionId, group),
-    );
+    return ns.connection.call(method, encoded !== undefined ? copyOf(encoded) : tabletsArgs(group)(ns.sessionId));
   }
 
   /** One insertRecords request to one node: the binary fast path, or the generic codec in the compact protocol. */
@@ -306,6 +314,13 @@ export abstract class TreeWriteSession extends BaseSession {
 }
 
 const RECORDS_REQ = { struct: TSInsertRecordsReqSchema } as const;
+
+/** The insertTablets argument of `group` on a session, its tablets named `tablets[names[i]]` in errors. */
+const tabletsArgs =
+  (group: readonly PreparedTablet[], names?: readonly number[]) =>
+  (sessionId: bigint): ArgsWriter =>
+  (w, compact) =>
+    (compact ? writeInsertTabletsReqCompact : writeInsertTabletsReq)(w, sessionId, group, names);
 const tabletDevice = (t: PreparedTablet) => t.prefixPath;
 const stringDevice = (r: CheckedStringRecord) => r.deviceId;
 

@@ -1,4 +1,4 @@
-import type { TSStatus } from '@iotdb/fast-serializer';
+import type { ByteWriter, TSStatus } from '@iotdb/fast-serializer';
 import { IoTDBValidationError } from '@iotdb/fast-serializer';
 import type { WritePlan } from './write-router.js';
 
@@ -10,7 +10,7 @@ export function itemPlan<T, N>(
   what: string,
   items: readonly T[],
   deviceOf: (item: T) => string,
-  send: (node: N, group: readonly T[]) => Promise<TSStatus>,
+  send: (node: N, group: readonly T[], encoded?: ByteWriter) => Promise<TSStatus>,
   routed = true,
   indexesOf: (k: number) => readonly number[] = (k) => [k],
 ): WritePlan<N> {
@@ -20,7 +20,8 @@ export function itemPlan<T, N>(
     deviceOf: (k) => (routed ? deviceOf(items[k]) : ''),
     labelOf: (k) => (routed ? deviceOf(items[k]) : `${items.length} items`),
     indexesOf,
-    send: (ns, ks) => send(ns, !routed || ks.length === items.length ? items : ks.map((k) => items[k])),
+    send: (ns, ks, encoded) =>
+      send(ns, !routed || ks.length === items.length ? items : ks.map((k) => items[k]), encoded),
   };
 }
 

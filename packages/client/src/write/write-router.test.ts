@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { IoTDBValidationError, type TSStatus } from '@iotdb/fast-serializer';
+import { BufferPool, ByteWriter, IoTDBValidationError, type TSStatus } from '@iotdb/fast-serializer';
 import { Recorder } from '../diagnostics/recorder.js';
 import { IoTDBBatchError, IoTDBServerError } from '../errors.js';
 import { resolveRetryOptions } from '../retry/retry-policy.js';
@@ -11,9 +11,13 @@ import { routeWrite, type WritePlan, type WriteTargets } from './write-router.js
 const NODES = ['a', 'b', 'c'];
 const RETRY = resolveRetryOptions({ initialDelayMs: 0, maxDelayMs: 0, maxElapsedMs: 10_000 });
 
-/** One item's fate on the server: refused transiently (600) `transient` times, then stored or refused (507). */
+/**
+ * One item's fate: a bad cell (refused as its request is encoded), or on the server refused transiently (600)
+ * `transient` times, then stored or refused (507).
+ */
 interface Fate {
   device: number;
+  bad: boolean;
   transient: number;
   refused: boolean;
 }
@@ -33,53 +37,93 @@ function targets(route: readonly number[]): WriteTargets<string> {
   };
 }
 
-/** A plan over `fates` whose node replies follow them; `sent` logs [node, item] per item sent. */
-function plan(fates: readonly Fate[], checkFails: boolean, sent: [string, number][]): WritePlan<string> {
+/** What a plan saw: [node, item] per item sent, the items of each request encoded ahead, their buffers' pool. */
+interface Log {
+  sent: [string, number][];
+  encoded: number[][];
+  pool: BufferPool;
+}
+
+/** A plan over `fates` whose node replies follow them, encoding requests ahead when the router asks. */
+function plan(fates: readonly Fate[], log: Log): WritePlan<string> {
   const sends = fates.map(() => 0);
   const codeOf = (k: number) => (sends[k]++ < fates[k].transient ? 600 : fates[k].refused ? 507 : 200);
+  /** the request of items `ks` for `node`, as the session encodes it: a bad cell throws */
+  const encodes = (node: string | null, ks: readonly number[]) => {
+    const bad = ks.find((k) => fates[k].bad);
+    if (bad !== undefined) throw new IoTDBValidationError(`items[${bad}]`, 'refused');
+    return `${node}:${ks.join(',')}`;
+  };
+  const ahead = new WeakMap<ByteWriter, string>();
   return {
     what: 'write',
     count: fates.length,
     deviceOf: (k) => String(fates[k].device),
     labelOf: (k) => `d${fates[k].device}`,
     indexesOf: (k) => [k],
-    send: (node, ks) => {
-      for (const k of ks) sent.push([node, k]);
+    send: (node, ks, encoded) => {
+      // as the connection encodes a request, before its bytes are written; or the bytes encoded for it
+      const request = encoded === undefined ? encodes(node, ks) : ahead.get(encoded);
+      expect(request).toBe(`${node}:${ks.join(',')}`);
+      for (const k of ks) log.sent.push([node, k]);
       const codes = ks.map(codeOf);
       const status: TSStatus = codes.every((c) => c === 200)
         ? { code: 200 }
         : { code: 302, subStatus: codes.map((code) => ({ code, message: `m${code}` })) };
       return Promise.resolve(status);
     },
-    check: () => {
-      if (checkFails) throw new IoTDBValidationError('items[0]', 'refused');
+    encode: (node, ks) => {
+      const request = encodes(node, ks);
+      log.encoded.push([...ks]);
+      const w = new ByteWriter(16, log.pool);
+      ahead.set(w, request);
+      return w;
     },
   };
 }
 
 const fates: fc.Arbitrary<Fate[]> = fc.array(
-  fc.record({ device: fc.nat(4), transient: fc.nat(2), refused: fc.boolean() }),
+  fc.record({
+    device: fc.nat(4),
+    bad: fc.nat(4).map((n) => n === 0),
+    transient: fc.nat(2),
+    refused: fc.boolean(),
+  }),
   { minLength: 1, maxLength: 12 },
 );
 const routes = fc.array(fc.integer({ min: -1, max: NODES.length - 1 }), { minLength: 5, maxLength: 5 });
+const write = (fs: readonly Fate[], route: readonly number[], log: Log) =>
+  routeWrite(plan(fs, log), targets(route), RETRY, undefined, {
+    recorder: new Recorder(undefined, 0),
+    trace: null,
+  }).catch((e: unknown) => e);
+const newLog = (): Log => ({ sent: [], encoded: [], pool: new BufferPool() });
 
 describe('routeWrite', () => {
-  it('sends nothing when its items go to several nodes and the check refuses them', async () => {
+  it('sends nothing when a cell is refused, whether its items go to one node or several', async () => {
     await fc.assert(
       fc.asyncProperty(fates, routes, async (fs, route) => {
-        const sent: [string, number][] = [];
+        fc.pre(fs.some((f) => f.bad));
+        const log = newLog();
+        const outcome = await write(fs, route, log);
+        expect(outcome).toBeInstanceOf(IoTDBValidationError);
+        expect(log.sent).toEqual([]);
+        expect(log.pool.getStats().outstanding).toBe(0); // the requests encoded before the refusal were given back
+      }),
+    );
+  });
+
+  it('encodes a split call once, every group before any is sent, and gives every encoding back', async () => {
+    await fc.assert(
+      fc.asyncProperty(fates, routes, async (fs, route) => {
+        fc.pre(!fs.some((f) => f.bad));
+        const log = newLog();
+        await write(fs, route, log);
         // a group per route named (the default node's items, no route, are a group of their own)
-        const split = new Set(fs.map((f) => route[f.device])).size > 1;
-        const outcome = await routeWrite(plan(fs, true, sent), targets(route), RETRY, undefined, {
-          recorder: new Recorder(undefined, 0),
-          trace: null,
-        }).catch((e: unknown) => e);
-        if (split) {
-          expect(outcome).toBeInstanceOf(IoTDBValidationError);
-          expect(sent).toEqual([]);
-        } else {
-          expect(outcome).not.toBeInstanceOf(IoTDBValidationError); // one request checks as it encodes
-        }
+        const split = fs.length > 1 && route.some((r) => r >= 0) && new Set(fs.map((f) => route[f.device])).size > 1;
+        if (split) expect(log.encoded.flat().sort((x, y) => x - y)).toEqual(fs.map((_, k) => k));
+        else expect(log.encoded).toEqual([]);
+        expect(log.pool.getStats().outstanding).toBe(0);
       }),
     );
   });
@@ -87,11 +131,10 @@ describe('routeWrite', () => {
   it('says of every item once whether it was stored, sends it to the node of its device, and never again once stored', async () => {
     await fc.assert(
       fc.asyncProperty(fates, routes, async (fs, route) => {
-        const sent: [string, number][] = [];
-        const outcome = await routeWrite(plan(fs, false, sent), targets(route), RETRY, undefined, {
-          recorder: new Recorder(undefined, 0),
-          trace: null,
-        }).catch((e: unknown) => e);
+        fc.pre(!fs.some((f) => f.bad));
+        const log = newLog();
+        const outcome = await write(fs, route, log);
+        const sent = log.sent;
         const refused = fs.flatMap((f, k) => (f.refused ? [k] : []));
         const stored = fs.flatMap((f, k) => (f.refused ? [] : [k]));
         if (refused.length === 0) expect(outcome).toBeUndefined();

@@ -1,4 +1,4 @@
-import type { TSStatus } from '@iotdb/fast-serializer';
+import type { ByteWriter, TSStatus } from '@iotdb/fast-serializer';
 import { endpointKey, type Endpoint } from '../cluster/endpoint.js';
 import type { TraceContext } from '../diagnostics/channels.js';
 import type { Recorder } from '../diagnostics/recorder.js';
@@ -24,16 +24,21 @@ export interface WritePlan<N> {
    * it carries several (records sent as their device's tablet); read only when something failed
    */
   indexesOf(k: number): readonly number[];
-  /** Sends items `ks` (ascending) to one node; sub-status i of the reply is about ks[i]. */
-  send(node: N, ks: readonly number[]): Promise<TSStatus>;
+  /**
+   * Sends items `ks` (ascending) to one node; sub-status i of the reply is about ks[i]. `encoded`: their request's
+   * argument as `encode` made it for this node, sent as it is.
+   */
+  send(node: N, ks: readonly number[], encoded?: ByteWriter): Promise<TSStatus>;
   /** caller indexes done without a request (a record whose values are all null): reported as succeeded */
   readonly settled?: readonly number[];
   /**
-   * Checks every item as its request encodes it (items encoded only as they are sent: tablets), errors naming the
-   * caller's items. Run before anything is sent when the first round splits the items over nodes, so that bad
-   * input is refused whole; one request checks as it encodes, before its bytes are written.
+   * Encodes the argument of the request of items `ks` (ascending) for `node` without sending it, errors naming the
+   * caller's items; `node` null: only to check their cells (their node could not be reached). The first round of a
+   * call that splits its items over nodes encodes every group before it sends any, so that bad input is refused
+   * whole and each request is encoded once; without it every request checks as it encodes, before its bytes are
+   * written. The router gives the buffer back.
    */
-  check?(): void;
+  readonly encode?: (node: N | null, ks: readonly number[]) => ByteWriter;
 }
 
 /** Where writes go: the session's nodes and what it knows of them. */
@@ -137,12 +142,55 @@ async function sendOnce<N>(
     g.ks.push(k);
   }
   // later rounds resend items whose cells were encoded once already
-  if (first && groups.size > 1) plan.check?.();
+  if (first && groups.size > 1 && plan.encode !== undefined) {
+    return sendEncoded(plan, plan.encode, targets, [...groups.values()], signal, trace);
+  }
   const results = await Promise.all(
     [...groups.values()].map((g) => sendGroup(plan, targets, g.target, g.ks, signal, trace)),
   );
   return results.length === 1 ? results[0] : new Map(results.flatMap((r) => [...r]));
 }
+
+/** A group's node, or why it could not be reached (its items failed with that). */
+type Reached<N> = { readonly node: N } | { readonly failed: ItemErrors };
+
+/**
+ * Items split over nodes: every group's request encoded for its node before any is sent (a refused cell throws
+ * with nothing sent), then each sent as encoded.
+ */
+async function sendEncoded<N>(
+  plan: WritePlan<N>,
+  encode: NonNullable<WritePlan<N>['encode']>,
+  targets: WriteTargets<N>,
+  groups: readonly { target: Endpoint | undefined; ks: number[] }[],
+  signal: AbortSignal | undefined,
+  trace: TraceContext | null,
+): Promise<ItemErrors> {
+  const reached = await Promise.all(groups.map((g) => reach(targets, g.target, g.ks, signal)));
+  const started = trace === null ? 0 : performance.now();
+  const encoded: ByteWriter[] = [];
+  try {
+    groups.forEach((g, i) => encoded.push(encode(nodeOf(reached[i]), g.ks)));
+  } catch (e) {
+    for (const w of encoded) w.release();
+    throw e;
+  }
+  if (trace !== null) trace.serializeMs += performance.now() - started;
+  const results = await Promise.all(
+    groups.map(async (g, i) => {
+      const r = reached[i];
+      try {
+        if ('failed' in r) return r.failed;
+        return await sendTo(plan, targets, r.node, g.ks, () => plan.send(r.node, g.ks, encoded[i]), trace);
+      } finally {
+        encoded[i].release(); // once the call is over: its bytes were copied into the request (or never will be)
+      }
+    }),
+  );
+  return new Map(results.flatMap((r) => [...r]));
+}
+
+const nodeOf = <N>(r: Reached<N>): N | null => ('node' in r ? r.node : null);
 
 async function sendGroup<N>(
   plan: WritePlan<N>,
@@ -152,16 +200,37 @@ async function sendGroup<N>(
   signal: AbortSignal | undefined,
   trace: TraceContext | null,
 ): Promise<ItemErrors> {
-  let node: N;
+  const r = await reach(targets, target, ks, signal);
+  if ('failed' in r) return r.failed;
+  return sendTo(plan, targets, r.node, ks, () => plan.send(r.node, ks), trace);
+}
+
+async function reach<N>(
+  targets: WriteTargets<N>,
+  target: Endpoint | undefined,
+  ks: readonly number[],
+  signal: AbortSignal | undefined,
+): Promise<Reached<N>> {
   try {
-    node = await targets.node(target, signal);
+    return { node: await targets.node(target, signal) };
   } catch (e) {
     if (target !== undefined && e instanceof IoTDBConnectionError) targets.unreachable(target);
-    return allFailed(ks, e);
+    return { failed: allFailed(ks, e) };
   }
+}
+
+/** Sends items `ks` to `node` by `send`, and says which of them failed. */
+async function sendTo<N>(
+  plan: WritePlan<N>,
+  targets: WriteTargets<N>,
+  node: N,
+  ks: readonly number[],
+  send: () => Promise<TSStatus>,
+  trace: TraceContext | null,
+): Promise<ItemErrors> {
   let status: TSStatus;
   try {
-    status = await (trace === null ? plan.send(node, ks) : targets.traced(node, trace, () => plan.send(node, ks)));
+    status = await (trace === null ? send() : targets.traced(node, trace, send));
   } catch (e) {
     if (e instanceof IoTDBConnectionError) targets.failed(node);
     return allFailed(ks, e);

@@ -5,7 +5,8 @@ import { ByteWriter } from '../io/byte-writer.js';
 import { TSInsertTabletReqSchema, type TSInsertTabletReq } from '../thrift/iotdb-idl.js';
 import { readStruct } from '../thrift/struct-codec.js';
 import { TSDataType, type TSDataTypeName } from '../types/data-type.js';
-import { writeInsertTabletReq } from './insert-tablet-request.js';
+import { writeInsertTabletsReqCompact } from './insert-tablet-request-compact.js';
+import { writeInsertTabletReq, writeInsertTabletsReq } from './insert-tablet-request.js';
 import { encodeTabletPlain } from './plain-tablet-encoder.js';
 import { prepareTablet } from './prepare-tablet.js';
 import type { CellValue, ColumnInput, Tablet, TimestampsInput } from './tablet-input.js';
@@ -450,5 +451,33 @@ describe('tablet validation', () => {
 
   it('names the input row of a bad cell, not its position after sorting', () => {
     expect(rejection(one('INT32', [1, 2, 'x'], { timestamps: [3, 2, 1] })).field).toBe('columns[0] ("s") row 2');
+  });
+
+  it("names a tablet of several by the index it is given (the caller's index of a part), in both protocols", () => {
+    const good = prepareTablet({
+      deviceId: 'root.sg.a',
+      measurements: ['s'],
+      dataTypes: ['INT32'],
+      timestamps: [1],
+      values: [[1]],
+    });
+    const bad = prepareTablet({
+      deviceId: 'root.sg.b',
+      measurements: ['s'],
+      dataTypes: ['INT32'],
+      timestamps: [1],
+      values: [['x']],
+    });
+    for (const write of [writeInsertTabletsReq, writeInsertTabletsReqCompact]) {
+      const field = (names?: number[]) => {
+        try {
+          write(new ByteWriter(64), 1n, [good, bad], names);
+        } catch (e) {
+          return (e as IoTDBValidationError).field;
+        }
+      };
+      expect(field()).toBe('tablets[1].values[0][0] ("s")');
+      expect(field([3, 7])).toBe('tablets[7].values[0][0] ("s")');
+    }
   });
 });

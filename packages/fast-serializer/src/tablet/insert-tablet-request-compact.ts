@@ -10,7 +10,7 @@ import {
   zigzag64,
 } from '../thrift/compact.js';
 import { valuesUpperBound, writeTimestamps, writeValues } from './encode-tablet.js';
-import { inTablet } from './insert-tablet-request.js';
+import { namedTablets } from './insert-tablet-request.js';
 import type { PreparedTablet } from './prepare-tablet.js';
 
 /**
@@ -72,12 +72,14 @@ export function writeInsertTabletReqCompact(w: ByteWriter, sessionId: bigint, p:
   w.i8(CType.STOP);
 }
 
-/** The TSInsertTabletsReq struct, compact. */
+/** The TSInsertTabletsReq struct, compact; `names` as writeInsertTabletsReq's. */
 export function writeInsertTabletsReqCompact(
   w: ByteWriter,
   sessionId: bigint,
   tablets: readonly PreparedTablet[],
+  names?: readonly number[],
 ): void {
+  const inTablet = namedTablets(names);
   const maxValues = tablets.map((p, i) => inTablet(i, () => valuesUpperBound(p)));
   w.ensure(96 + maxValues.reduce((n, m, i) => n + m + 8 * tablets[i].rows + 64, 0));
   fieldHeader(w, 0, 1, CType.I64);

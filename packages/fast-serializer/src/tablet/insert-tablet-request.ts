@@ -75,20 +75,29 @@ export function writeInsertTabletReq(w: ByteWriter, sessionId: bigint, p: Prepar
   w.i8(TType.STOP);
 }
 
-/** Runs `fn`, naming tablet i in a validation error's field. */
-export function inTablet<T>(i: number, fn: () => T): T {
-  try {
-    return fn();
-  } catch (e) {
-    throw prefixField(e, `tablets[${i}]`);
-  }
+/** Runs `fn` for tablet i, naming it `tablets[names[i]]` (default `tablets[i]`) in a validation error's field. */
+export function namedTablets(names?: readonly number[]): <T>(i: number, fn: () => T) => T {
+  return (i, fn) => {
+    try {
+      return fn();
+    } catch (e) {
+      throw prefixField(e, `tablets[${names === undefined ? i : names[i]}]`);
+    }
+  };
 }
 
 /**
  * The TSInsertTabletsReq struct: several tree tablets in one request. The request has one
- * `isAligned` for all, so the tablets must agree on it (the caller checks).
+ * `isAligned` for all, so the tablets must agree on it (the caller checks). Errors name tablet i
+ * `tablets[names[i]]` (the caller's index of a part's tablet), by default `tablets[i]`.
  */
-export function writeInsertTabletsReq(w: ByteWriter, sessionId: bigint, tablets: readonly PreparedTablet[]): void {
+export function writeInsertTabletsReq(
+  w: ByteWriter,
+  sessionId: bigint,
+  tablets: readonly PreparedTablet[],
+  names?: readonly number[],
+): void {
+  const inTablet = namedTablets(names);
   const maxValues = tablets.map((p, i) => inTablet(i, () => valuesUpperBound(p)));
   let total = 64;
   tablets.forEach((p, i) => (total += tabletReqBytes(p, maxValues[i])));
