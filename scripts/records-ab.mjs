@@ -7,28 +7,10 @@
 //   git worktree add /tmp/base <rev> && (cd /tmp/base && pnpm install && pnpm build) && AB_BASE=/tmp/base node scripts/records-ab.mjs
 import { Session } from '../packages/client/dist/index.js'; // built by pnpm build
 
+import { DEVICES, ROWS, SENSORS, median as med, records as recordsOf } from './ab-data.mjs';
+
 const DB = 'root.records_ab';
-const [DEVICES, ROWS, SENSORS] = [10, 500, 50];
-const types = ['FLOAT', 'DOUBLE', 'INT32', 'INT64', 'TEXT', 'BOOLEAN'];
-const shares = [0.3, 0.5, 0.7, 0.8, 0.9, 1];
-const dataTypes = Array.from({ length: SENSORS }, (_, s) => types[shares.findIndex((x) => s / SENSORS < x)]);
-const measurements = dataTypes.map((_, s) => `s${s}`);
-const value = (type, g, s, d) =>
-  ({
-    FLOAT: (g % 1000) * 0.5 + s,
-    DOUBLE: (g % 3600) * 0.25 + d,
-    INT32: (g % 10000) + s,
-    INT64: BigInt(g * 10 + d),
-    TEXT: `value-${String((g + s) % 100).padStart(2, '0')}`,
-    BOOLEAN: (g + s) % 2 === 0,
-  })[type];
-/** One call's records: each device's rows g0 .. g0 + ROWS - 1, device after device. */
-const records = (g0) =>
-  Array.from({ length: DEVICES * ROWS }, (_, i) => {
-    const [d, g] = [Math.floor(i / ROWS), g0 + (i % ROWS)];
-    const values = dataTypes.map((t, s) => value(t, g, s, d));
-    return { deviceId: `${DB}.d${d}`, timestamp: 1_700_000_000_000 + g * 1000, measurements, dataTypes, values };
-  });
+const records = (g0) => recordsOf(DB, g0);
 
 const base = process.env.AB_BASE;
 const BaseSession = base && (await import(`${base}/packages/client/dist/index.js`)).Session;
@@ -55,7 +37,6 @@ for (let round = 0; round < 5; round++) {
     }
   }
 }
-const med = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
 const [a, b] = kinds;
 console.log(
   `insertRecords of ${DEVICES} devices x ${ROWS} rows x ${SENSORS} measurements, median per call: ` +
