@@ -412,6 +412,7 @@ export abstract class BaseSession {
     return {
       routing: () => redirect && this.#registry.routeCount > 0,
       route: (device) => this.#registry.routeOf(device),
+      defaultKey: () => this.#nodes.defaultKey,
       node: (target: Endpoint | undefined, signal) => this.#nodes.sessionAt(target, signal),
       unreachable: (target) => this.#registry.markFailed(target),
       failed: (ns) => this.#nodes.failed(ns),

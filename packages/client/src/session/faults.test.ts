@@ -241,6 +241,27 @@ describe('redirects', () => {
     await s.insertTablet(tablet('root.sg.d1', 40));
     expect(sentTo(fake, 'insertTablet')).toEqual([A, B, A, A, B]);
   });
+
+  it('after a failover, sends the devices routed to the new default node and those without a route in one request', async () => {
+    // A redirects d1 to B
+    const fake = new FakeTransport((c) => {
+      if (c.method !== 'insertTablets' || c.node !== A) return undefined;
+      const paths = (c.args as { prefixPaths: string[] }).prefixPaths;
+      return status(400, { subStatus: paths.map((p) => ({ code: 200, ...(p === 'root.sg.d1' ? redirect(B) : {}) })) });
+    });
+    const s = session(fake, { nodeUrls: [A, B] });
+    await s.open();
+    const both = (t: number) => [tablet('root.sg.d0', t), tablet('root.sg.d1', t)];
+    await s.insertTablets(both(1)); // to A, which names B for d1
+    fake.setNode(A, 'refuse');
+    await s.insertTablets(both(10)); // d0 fails over to B, d1 goes to B by its route
+    const before = fake.callsOf('insertTablets').length;
+    await s.insertTablets(both(20)); // B is the default node now, and d1's node
+    const last = fake.callsOf('insertTablets').slice(before);
+    expect(last.map((c) => [c.node, (c.args as { prefixPaths: string[] }).prefixPaths])).toEqual([
+      [B, ['root.sg.d0', 'root.sg.d1']],
+    ]);
+  });
 });
 
 describe('partial failures name the caller’s items', () => {

@@ -28,6 +28,7 @@ function targets(route: readonly number[]): WriteTargets<string> {
   return {
     routing: () => route.some((r) => r >= 0),
     route: (device) => endpoint(Number(device)),
+    defaultKey: () => 'a:1',
     node: (target) => Promise.resolve(target?.host ?? 'a'),
     unreachable: () => undefined,
     failed: () => undefined,
@@ -97,6 +98,8 @@ const write = (fs: readonly Fate[], route: readonly number[], log: Log) =>
     recorder: new Recorder(undefined, 0),
     trace: null,
   }).catch((e: unknown) => e);
+/** The node an item's device is routed to ('a', the default node, without a route). */
+const nodeOf = (route: readonly number[], f: Fate) => NODES[Math.max(route[f.device], 0)];
 const newLog = (): Log => ({ sent: [], encoded: [], pool: new BufferPool() });
 
 describe('routeWrite', () => {
@@ -119,8 +122,8 @@ describe('routeWrite', () => {
         fc.pre(!fs.some((f) => f.bad));
         const log = newLog();
         await write(fs, route, log);
-        // a group per route named (the default node's items, no route, are a group of their own)
-        const split = fs.length > 1 && route.some((r) => r >= 0) && new Set(fs.map((f) => route[f.device])).size > 1;
+        // a group per node (the default node's items, routed there or not, are one)
+        const split = fs.length > 1 && route.some((r) => r >= 0) && new Set(fs.map((f) => nodeOf(route, f))).size > 1;
         if (split) expect(log.encoded.flat().sort((x, y) => x - y)).toEqual(fs.map((_, k) => k));
         else expect(log.encoded).toEqual([]);
         expect(log.pool.getStats().outstanding).toBe(0);
@@ -153,7 +156,7 @@ describe('routeWrite', () => {
         fs.forEach((f, k) => {
           const mine = sent.filter(([, j]) => j === k);
           expect(mine).toHaveLength(f.transient + 1);
-          for (const [node] of mine) expect(node).toBe(route[f.device] >= 0 ? NODES[route[f.device]] : 'a');
+          for (const [node] of mine) expect(node).toBe(nodeOf(route, f));
         });
       }),
     );

@@ -47,6 +47,8 @@ export interface WriteTargets<N> {
   routing(): boolean;
   /** the node a redirect named for this device, if any and available */
   route(device: string): Endpoint | undefined;
+  /** 'host:port' of the default node, if any: the items routed there go with those of no route */
+  defaultKey(): string | undefined;
   /** the session on `target`, or on the default node (with failover) for undefined */
   node(target: Endpoint | undefined, signal: AbortSignal | undefined): Promise<N>;
   /** `target` could not be reached (`node` rejected with a connection error) */
@@ -134,9 +136,12 @@ async function sendOnce<N>(
   if (!targets.routing()) return sendGroup(plan, targets, undefined, ks, signal, trace);
   if (ks.length === 1) return sendGroup(plan, targets, targets.route(plan.deviceOf(ks[0])), ks, signal, trace);
   const groups = new Map<string, { target: Endpoint | undefined; ks: number[] }>();
+  const home = targets.defaultKey();
   for (const k of ks) {
-    const target = targets.route(plan.deviceOf(k));
-    const key = target === undefined ? '' : endpointKey(target);
+    let target = targets.route(plan.deviceOf(k));
+    let key = target === undefined ? '' : endpointKey(target);
+    // the default node's own devices (a failover made it theirs) go in its request with those of no route
+    if (key === home) [target, key] = [undefined, ''];
     let g = groups.get(key);
     if (g === undefined) groups.set(key, (g = { target, ks: [] }));
     g.ks.push(k);
