@@ -10,6 +10,7 @@ import {
   writeStruct,
   type ClientMethod,
 } from '@iotdb/fast-serializer';
+import { median } from '../report/numbers.js';
 
 /**
  * What diagnostics cost on the write path: Session.insertTablet through a loopback transport (no socket,
@@ -119,11 +120,6 @@ async function batch(v: Variant): Promise<number> {
   } finally {
     if (v.subscribed) channels.forEach((c) => c.unsubscribe(subscriber));
   }
-}
-
-function median(xs: readonly number[]): number {
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[sorted.length >> 1];
 }
 
 /** The report: each variant's median, and its ratio to the same tablet with no diagnostics. */
