@@ -242,6 +242,41 @@ describe('tracing channels', () => {
     expect(t.contexts()[0]).toMatchObject({ operation: 'insertRecords', rows: 2, points: 5 });
   });
 
+  it('traces an insertTablets split over two nodes: the bytes of both requests, and its phases', async () => {
+    // A names B for d1; B answers late
+    const fake = new FakeTransport((c) => {
+      if (c.method !== 'insertTablets') return undefined;
+      if (c.node === B) return { delayMs: 30, then: status(200) };
+      const paths = (c.args as { prefixPaths: string[] }).prefixPaths;
+      const sub = paths.map((p) => ({
+        code: 200,
+        ...(p === 'root.sg.d1' ? { redirectNode: { ip: '10.0.0.2', port: 6667 } } : {}),
+      }));
+      return status(400, { subStatus: sub });
+    });
+    const s = session(fake);
+    await s.open();
+    const both = [tablet('root.sg.d0'), tablet('root.sg.d1')];
+    await s.insertTablets(both); // learns d1 -> B
+    await s.insertTablets(both); // opens B
+    const t = trace<InsertTraceContext>(CHANNELS.insert);
+    const before = s.stats().bytesOut;
+    await s.insertTablets(both);
+    const [ctx] = t.contexts();
+    expect(
+      fake
+        .callsOf('insertTablets')
+        .slice(-2)
+        .map((c) => c.node)
+        .sort(),
+    ).toEqual([A, B]);
+    expect(ctx).toMatchObject({ operation: 'insertTablets', rows: 6, points: 12, attempts: 1 });
+    expect(ctx.bytesOut).toBe(s.stats().bytesOut - before);
+    expect(ctx.serializeMs).toBeGreaterThan(0);
+    expect(ctx.networkMs).toBeGreaterThanOrEqual(29);
+    expect(ctx.serializeMs).toBeLessThan(ctx.durationMs);
+  });
+
   it('counts the retries of an insert in attempts, and the bytes of every attempt', async () => {
     const fake = new FakeTransport(sequence('insertTablet', [status(301)]));
     const s = session(fake);
