@@ -249,13 +249,9 @@ export abstract class TreeWriteSession extends BaseSession {
   ): WritePlan<NodeSession> {
     const send = (ns: NodeSession, group: readonly PreparedTablet[], encoded?: ByteWriter) =>
       this.sendTablets(ns, group, 'insertTablets', encoded);
-    const partArgs = (ks: readonly number[]) =>
-      tabletsArgs(
-        ks.map((k) => tablets[k]),
-        ks,
-      );
+    const part = (ks: readonly number[]) => ks.map((k) => tablets[k]);
     const encode = (ns: NodeSession | null, ks: readonly number[]) =>
-      this.encodeArgs(ns, 'insertTablets', partArgs(ks));
+      this.encodeArgs(ns, 'insertTablets', tabletsArgs(part(ks), ks));
     return { ...itemPlan(what, tablets, tabletDevice, send, true, indexesOf), encode };
   }
 
@@ -321,6 +317,7 @@ const tabletsArgs =
   (sessionId: bigint): ArgsWriter =>
   (w, compact) =>
     (compact ? writeInsertTabletsReqCompact : writeInsertTabletsReq)(w, sessionId, group, names);
+
 const tabletDevice = (t: PreparedTablet) => t.prefixPath;
 const stringDevice = (r: CheckedStringRecord) => r.deviceId;
 
