@@ -27,7 +27,8 @@ import { IoTDBAbortError, IoTDBSessionClosedError, withCallerStack } from '../er
 import { verifySuccess } from '../protocol/status.js';
 import type { OperationKind } from '../retry/retry-policy.js';
 import { withRetry } from '../retry/with-retry.js';
-import { routeWrite, type WritePlan, type WriteReport, type WriteTargets } from '../write/write-router.js';
+import type { WritePlan, WriteReport, WriteTargets } from '../write/write-plan.js';
+import { routeWrite } from '../write/write-router.js';
 import { NodeSession, type SessionContext, type SqlDialect, type TimestampPrecision } from './node-session.js';
 import { NodeSessions } from './node-sessions.js';
 import {

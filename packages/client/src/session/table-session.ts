@@ -7,7 +7,7 @@ import {
   type TableTablet,
   type TSStatus,
 } from '@iotdb/fast-serializer';
-import type { WritePlan } from '../write/write-router.js';
+import type { WritePlan } from '../write/write-plan.js';
 import { BaseSession, type CallOptions } from './base-session.js';
 import type { NodeSession } from './node-session.js';
 import type { TableSessionOptions } from './options.js';

@@ -25,7 +25,7 @@ import {
 } from '@iotdb/fast-serializer';
 import { compareTime, itemPlan, recordPlan, sameAlignment } from '../write/item-plan.js';
 import { copyOf, type ArgsWriter } from '../connection/rpc-connection.js';
-import type { WritePlan } from '../write/write-router.js';
+import type { WritePlan } from '../write/write-plan.js';
 import { BaseSession, type CallOptions } from './base-session.js';
 import type { NodeSession } from './node-session.js';
 import type { SessionOptions } from './options.js';

@@ -1,6 +1,6 @@
 import type { ByteWriter, TSStatus } from '@iotdb/fast-serializer';
 import { IoTDBValidationError } from '@iotdb/fast-serializer';
-import type { WritePlan } from './write-router.js';
+import type { WritePlan } from './write-plan.js';
 
 /**
  * A write of tablets or records, one device each. `routed` false: one request to the default node as

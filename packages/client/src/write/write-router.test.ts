@@ -4,7 +4,8 @@ import { BufferPool, ByteWriter, IoTDBValidationError, type TSStatus } from '@io
 import { Recorder } from '../diagnostics/recorder.js';
 import { IoTDBBatchError, IoTDBServerError } from '../errors.js';
 import { resolveRetryOptions } from '../retry/retry-policy.js';
-import { routeWrite, type WritePlan, type WriteTargets } from './write-router.js';
+import type { WritePlan, WriteTargets } from './write-plan.js';
+import { routeWrite } from './write-router.js';
 
 // The router alone, over scripted nodes: what it sends, and what it says of each item.
 

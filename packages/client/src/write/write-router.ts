@@ -1,75 +1,11 @@
 import type { ByteWriter, TSStatus } from '@iotdb/fast-serializer';
 import { endpointKey, type Endpoint } from '../cluster/endpoint.js';
 import type { TraceContext } from '../diagnostics/channels.js';
-import type { Recorder } from '../diagnostics/recorder.js';
-import { IoTDBBatchError, IoTDBConnectionError, IoTDBServerError, type BatchFailure } from '../errors.js';
-import { StatusCode, isSuccess } from '../protocol/status.js';
+import { IoTDBConnectionError } from '../errors.js';
 import { decideRetry, type ResolvedRetryOptions } from '../retry/retry-policy.js';
 import { sleep } from '../retry/sleep.js';
-
-/**
- * One write call as the router sees it: `count` items (tablets, records or table rows), each with the
- * device it belongs to. Item k is the caller's items `indexesOf(k)` (one, or a device's records sent as its tablet).
- */
-export interface WritePlan<N> {
-  /** the call, for messages (`insertTablets`) */
-  readonly what: string;
-  readonly count: number;
-  /** routing key of item k: the tree device path, or the table and its TAG values */
-  deviceOf(k: number): string;
-  /** what errors name item k by: its device or table */
-  labelOf(k: number): string;
-  /**
-   * the caller's indexes of item k: one (table rows are sorted by time before they are split), or several when
-   * it carries several (records sent as their device's tablet); read only when something failed
-   */
-  indexesOf(k: number): readonly number[];
-  /**
-   * Sends items `ks` (ascending) to one node; sub-status i of the reply is about ks[i]. `encoded`: their request's
-   * argument as `encode` made it for this node, sent as it is.
-   */
-  send(node: N, ks: readonly number[], encoded?: ByteWriter): Promise<TSStatus>;
-  /** caller indexes done without a request (a record whose values are all null): reported as succeeded */
-  readonly settled?: readonly number[];
-  /**
-   * Encodes the argument of the request of items `ks` (ascending) for `node` without sending it, errors naming the
-   * caller's items; `node` null: only to check their cells (their node could not be reached). The first round of a
-   * call that splits its items over nodes encodes every group before it sends any, so that bad input is refused
-   * whole and each request is encoded once; without it every request checks as it encodes, before its bytes are
-   * written. The router gives the buffer back.
-   */
-  readonly encode?: (node: N | null, ks: readonly number[]) => ByteWriter;
-}
-
-/** Where writes go: the session's nodes and what it knows of them. */
-export interface WriteTargets<N> {
-  /** whether any redirect is known: without one every item goes to the default node, no key needed */
-  routing(): boolean;
-  /** the node a redirect named for this device, if any and available */
-  route(device: string): Endpoint | undefined;
-  /** 'host:port' of the default node, if any: the items routed there go with those of no route */
-  defaultKey(): string | undefined;
-  /** the session on `target`, or on the default node (with failover) for undefined */
-  node(target: Endpoint | undefined, signal: AbortSignal | undefined): Promise<N>;
-  /** `target` could not be reached (`node` rejected with a connection error) */
-  unreachable(target: Endpoint): void;
-  /** a call on `node` failed for a connection reason */
-  failed(node: N): void;
-  /** `node` answered: whatever failed there before is over */
-  answered(node: N): void;
-  /** learns redirects from a successful status: `device` for its own redirectNode, `deviceOf(i)` for sub-status i */
-  learn(status: TSStatus, device: string | null, deviceOf: (i: number) => string | null): void;
-  /** runs `send`, counting the request it starts on `node` into `trace` (only while the channels are subscribed) */
-  traced(node: N, trace: TraceContext, send: () => Promise<TSStatus>): Promise<TSStatus>;
-}
-
-/** Who hears of one write: the session's recorder (stats, retries logged) and, when traced, its trace. */
-export interface WriteReport {
-  readonly recorder: Recorder;
-  readonly trace: TraceContext | null;
-}
-
-type ItemErrors = Map<number, Error>;
+import { allFailed, mergeStatus, outcomeError, type ItemErrors } from './item-outcome.js';
+import type { WritePlan, WriteReport, WriteTargets } from './write-plan.js';
 
 /**
  * The write path shared by Session and TableSession: groups the items by the node that leads their
@@ -242,64 +178,4 @@ async function sendTo<N>(
   }
   targets.answered(node);
   return mergeStatus(plan, targets, ks, status);
-}
-
-/** A reply's status, spread over the items it answers. */
-function mergeStatus<N>(
-  plan: WritePlan<N>,
-  targets: WriteTargets<N>,
-  ks: readonly number[],
-  status: TSStatus,
-): ItemErrors {
-  const errors: ItemErrors = new Map();
-  if (isSuccess(status.code)) {
-    targets.learn(status, ks.length === 1 ? plan.deviceOf(ks[0]) : null, (i) =>
-      i < ks.length ? plan.deviceOf(ks[i]) : null,
-    );
-    return errors;
-  }
-  const subs = status.subStatus;
-  if (status.code === StatusCode.MULTIPLE_ERROR && subs !== undefined && subs.length === ks.length) {
-    ks.forEach((k, i) => {
-      const sub = subs[i];
-      if (!isSuccess(sub.code)) errors.set(k, new IoTDBServerError(sub, `${plan.what} ${plan.labelOf(k)}`));
-    });
-    return errors;
-  }
-  return allFailed(ks, new IoTDBServerError(status, statusLabel(plan, ks)));
-}
-
-/** What a status answering items `ks` is about: the operation, and their label when they share one. */
-function statusLabel<N>(plan: WritePlan<N>, ks: readonly number[]): string {
-  const label = plan.labelOf(ks[0]);
-  // the caller's items: records sent as their devices' tablets count as the records
-  const items = ks.reduce((n, k) => n + plan.indexesOf(k).length, 0);
-  if (items === 1) return `${plan.what} ${label}`;
-  return ks.every((k) => plan.labelOf(k) === label)
-    ? `${plan.what} ${label} (${items} items)`
-    : `${plan.what} (${items} items)`;
-}
-
-function allFailed(ks: readonly number[], error: unknown): ItemErrors {
-  const e = error instanceof Error ? error : new Error(String(error));
-  return new Map(ks.map((k) => [k, e]));
-}
-
-function outcomeError<N>(plan: WritePlan<N>, final: ItemErrors): Error {
-  const distinct = new Set(final.values());
-  if (plan.count === 1 || (final.size === plan.count && distinct.size === 1)) return distinct.values().next().value!;
-  const failures: BatchFailure[] = [...final].flatMap(([k, error]) =>
-    plan.indexesOf(k).map((index) => ({
-      index,
-      error,
-      device: plan.labelOf(k),
-      ...(error instanceof IoTDBServerError ? { statusCode: error.statusCode } : {}),
-    })),
-  );
-  failures.sort((a, b) => a.index - b.index);
-  const succeeded: number[] = [];
-  for (let k = 0; k < plan.count; k++) if (!final.has(k)) succeeded.push(...plan.indexesOf(k));
-  succeeded.push(...(plan.settled ?? []));
-  succeeded.sort((a, b) => a - b);
-  return new IoTDBBatchError(plan.what, failures, succeeded);
 }
