@@ -42,10 +42,11 @@ const median = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
 
 /**
  * Two sessions (`sessions`: name -> Session, not yet open) taking turns, five rounds of ten calls each (the first
- * round a warm-up), each call `call(session, g0)` on the data of rows g0 ..; prints `what`'s median ms, client CPU
- * ms and requests per call of each, and the second's time over the first's. Drops `db` before and after.
+ * round a warm-up), each call `call(session, data(g0))` on the data of rows g0 .. (made before the clock starts);
+ * prints `what`'s median ms, client CPU ms and requests per call of each, and the second's time over the first's.
+ * Drops `db` before and after.
  */
-export async function alternate(what, db, sessions, call) {
+export async function alternate(what, db, sessions, data, call) {
   const kinds = Object.keys(sessions);
   for (const s of Object.values(sessions)) await s.open();
   const drop = () => sessions[kinds[1]].executeNonQueryStatement(`DROP DATABASE ${db}`).catch(() => undefined);
@@ -57,9 +58,9 @@ export async function alternate(what, db, sessions, call) {
   for (let round = 0; round < 5; round++) {
     for (const kind of kinds) {
       for (let n = 0; n < 10; n++, g0 += ROWS) {
-        const s = sessions[kind];
+        const [s, batch] = [sessions[kind], data(g0)];
         const [t0, c0, r0] = [performance.now(), process.cpuUsage(), s.stats().requests];
-        await call(s, g0);
+        await call(s, batch);
         const c = process.cpuUsage(c0);
         if (round === 0) continue; // the first round warms up (and learns the routes)
         ms[kind].push(performance.now() - t0);

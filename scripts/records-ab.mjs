@@ -13,4 +13,10 @@ const BaseSession = await baseSession();
 const sessions = BaseSession
   ? { 'base build': new BaseSession(), 'this build': new Session() }
   : { 'as records': new Session({ recordsAsTablets: false }), 'as tablets': new Session() };
-await alternate('insertRecords', DB, sessions, (s, g0) => s.insertRecords(records(DB, g0)));
+await alternate(
+  'insertRecords',
+  DB,
+  sessions,
+  (g0) => records(DB, g0),
+  (s, batch) => s.insertRecords(batch),
+);

@@ -15,4 +15,10 @@ const BaseSession = await baseSession();
 const sessions = BaseSession
   ? { 'base build': new BaseSession(), 'this build': new Session() }
   : { 'one node': new Session({ enableRedirection: false }), split: new Session() };
-await alternate('insertTablets', DB, sessions, (s, g0) => s.insertTablets(tablets(DB, g0)));
+await alternate(
+  'insertTablets',
+  DB,
+  sessions,
+  (g0) => tablets(DB, g0),
+  (s, batch) => s.insertTablets(batch),
+);
