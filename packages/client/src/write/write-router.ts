@@ -71,7 +71,7 @@ async function sendOnce<N>(
   // no redirect known (one node, redirection off, the first write): one group, and no device key per item
   if (!targets.routing()) return sendGroup(plan, targets, undefined, ks, signal, trace);
   if (ks.length === 1) return sendGroup(plan, targets, targets.route(plan.deviceOf(ks[0])), ks, signal, trace);
-  const groups = new Map<string, { target: Endpoint | undefined; ks: number[] }>();
+  const groups = new Map<string, Group>();
   const home = targets.defaultKey();
   for (const k of ks) {
     let target = targets.route(plan.deviceOf(k));
@@ -92,6 +92,12 @@ async function sendOnce<N>(
   return results.length === 1 ? results[0] : new Map(results.flatMap((r) => [...r]));
 }
 
+/** Items going to one node: the node a redirect named, or undefined for the default node. */
+interface Group {
+  readonly target: Endpoint | undefined;
+  readonly ks: number[];
+}
+
 /** A group's node, or why it could not be reached (its items failed with that). */
 type Reached<N> = { readonly node: N } | { readonly failed: ItemErrors };
 
@@ -103,7 +109,7 @@ async function sendEncoded<N>(
   plan: WritePlan<N>,
   encode: NonNullable<WritePlan<N>['encode']>,
   targets: WriteTargets<N>,
-  groups: readonly { target: Endpoint | undefined; ks: number[] }[],
+  groups: readonly Group[],
   signal: AbortSignal | undefined,
   trace: TraceContext | null,
 ): Promise<ItemErrors> {
