@@ -83,8 +83,13 @@ export async function alternate(what, db, sessions, data, call) {
   await Promise.all(Object.values(sessions).map((s) => s.close()));
 }
 
-/** The Session of the build at AB_BASE (another checkout, built), or undefined without one. */
-export async function baseSession() {
+/**
+ * The two sessions to compare: with AB_BASE=<another checkout, built>, that build's Session against this one's
+ * (`Session`), both with the default options; without, `pair()`.
+ */
+export async function sessions(Session, pair) {
   const base = process.env.AB_BASE;
-  return base && (await import(`${base}/packages/client/dist/index.js`)).Session;
+  if (!base) return pair();
+  const BaseSession = (await import(`${base}/packages/client/dist/index.js`)).Session;
+  return { 'base build': new BaseSession(), 'this build': new Session() };
 }

@@ -6,17 +6,17 @@
 //   node scripts/records-ab.mjs
 //   git worktree add /tmp/base <rev> && (cd /tmp/base && pnpm install && pnpm build) && AB_BASE=/tmp/base node scripts/records-ab.mjs
 import { Session } from '../packages/client/dist/index.js'; // built by pnpm build
-import { alternate, baseSession, records } from './ab.mjs';
+import { alternate, sessions, records } from './ab.mjs';
 
 const DB = 'root.records_ab';
-const BaseSession = await baseSession();
-const sessions = BaseSession
-  ? { 'base build': new BaseSession(), 'this build': new Session() }
-  : { 'as records': new Session({ recordsAsTablets: false }), 'as tablets': new Session() };
+const pair = await sessions(Session, () => ({
+  'as records': new Session({ recordsAsTablets: false }),
+  'as tablets': new Session(),
+}));
 await alternate(
   'insertRecords',
   DB,
-  sessions,
+  pair,
   (g0) => records(DB, g0),
   (s, batch) => s.insertRecords(batch),
 );

@@ -8,17 +8,17 @@
 //   node scripts/split-ab.mjs
 //   git worktree add /tmp/base <rev> && (cd /tmp/base && pnpm install && pnpm build) && AB_BASE=/tmp/base node scripts/split-ab.mjs
 import { Session } from '../packages/client/dist/index.js'; // built by pnpm build
-import { alternate, baseSession, tablets } from './ab.mjs';
+import { alternate, sessions, tablets } from './ab.mjs';
 
 const DB = 'root.split_ab';
-const BaseSession = await baseSession();
-const sessions = BaseSession
-  ? { 'base build': new BaseSession(), 'this build': new Session() }
-  : { 'one node': new Session({ enableRedirection: false }), split: new Session() };
+const pair = await sessions(Session, () => ({
+  'one node': new Session({ enableRedirection: false }),
+  split: new Session(),
+}));
 await alternate(
   'insertTablets',
   DB,
-  sessions,
+  pair,
   (g0) => tablets(DB, g0),
   (s, batch) => s.insertTablets(batch),
 );
