@@ -56,6 +56,7 @@ export {
   readMessageHeaderCompact,
   readReplyHeaderCompact,
   readStructCompact,
+  writeMessageHeaderCompact,
   writeStructCompact,
   writeValueCompact,
 } from './thrift/compact.js';

@@ -317,22 +317,25 @@ describe('partial failures name the caller’s items', () => {
   }
   const splitInput = [tablet('root.sg.d0', 1), tablet('root.sg.d1', 5), tablet('root.sg.d2', 9)];
 
-  it('insertTablets split over two nodes: each node gets its tablets as one request would carry them, with its own session id', async () => {
-    const fake = splitFake();
-    const bufferPool = new BufferPool();
-    const s = session(fake, { bufferPool });
-    await s.open();
-    await s.insertTablets(splitInput); // learns d1 -> B
-    await s.insertTablets(splitInput);
-    const [toA, toB] = fake
-      .callsOf('insertTablets')
-      .slice(-2)
-      .sort((x, y) => x.node.localeCompare(y.node));
-    expect([toA.node, toB.node]).toEqual([A, B]);
-    expect(toA.args).toEqual(tabletsReq(11n, [splitInput[0], splitInput[2]]));
-    expect(toB.args).toEqual(tabletsReq(22n, [splitInput[1]]));
-    expect(bufferPool.getStats().outstanding).toBe(0); // the requests encoded ahead went back to the pool
-  });
+  it.each([false, true])(
+    'insertTablets split over two nodes: each node gets its tablets as one request would carry them, with its own session id (rpcCompression: %s)',
+    async (rpcCompression) => {
+      const fake = splitFake();
+      const bufferPool = new BufferPool();
+      const s = session(fake, { bufferPool, rpcCompression });
+      await s.open();
+      await s.insertTablets(splitInput); // learns d1 -> B
+      await s.insertTablets(splitInput);
+      const [toA, toB] = fake
+        .callsOf('insertTablets')
+        .slice(-2)
+        .sort((x, y) => x.node.localeCompare(y.node));
+      expect([toA.node, toB.node]).toEqual([A, B]);
+      expect(toA.args).toEqual(tabletsReq(11n, [splitInput[0], splitInput[2]]));
+      expect(toB.args).toEqual(tabletsReq(22n, [splitInput[1]]));
+      expect(bufferPool.getStats().outstanding).toBe(0); // the requests encoded ahead went back to the pool
+    },
+  );
 
   it('insertTablets split over two nodes, one down: its part is checked all the same, then sent to the node that is up', async () => {
     /** A session that learnt d1 -> B, B down since. */

@@ -6,9 +6,13 @@ import {
   TMessageType,
   VERSION_1,
   argsSchema,
+  readMessageHeaderCompact,
   readStruct,
+  readStructCompact,
   resultSchema,
+  writeMessageHeaderCompact,
   writeStruct,
+  writeStructCompact,
   type ClientMethod,
 } from '@iotdb/fast-serializer';
 import { endpointKey, type Endpoint } from '../cluster/endpoint.js';
@@ -50,7 +54,8 @@ export type NodeState = 'up' | 'refuse' | 'blackhole';
 
 /**
  * A scripted Transport for unit tests: no sockets, no server. Requests are decoded with the same IDL
- * schemas the client encodes with, and `script` decides each reply (a status, a result, a reset in the
+ * schemas the client encodes with, in the protocol they come in (binary, or compact for a session with
+ * `rpcCompression`, answered in the same), and `script` decides each reply (a status, a result, a reset in the
  * middle of a reply, silence); replies are encoded as a real server would and fed back in `chunkBytes`
  * pieces. `calls` records everything sent, so a test can say what was sent how often, and where.
  */
@@ -177,33 +182,35 @@ class FakeStream implements TransportStream {
     this.#onGone();
   }
 
+  /** A request in the binary protocol, or the compact one (RPC compression): answered in the same. */
   #handle(frame: Buffer): void {
     const r = new ByteReader(frame);
-    r.i32(); // VERSION_1 | CALL
-    const method = r.utf8(r.i32()) as ClientMethod;
-    const seqid = r.i32();
-    const spec = IClientRPCService[method];
-    const args = readStruct(r, argsSchema(method, spec.args)).req as DecodedArgs<ClientMethod>;
-    this.#act(this.#fake.answer({ node: this.node, method, args, connection: this.#id }), method, seqid);
+    const compact = frame[0] !== VERSION_1 >>> 24; // binary starts 0x80 0x01, compact 0x82
+    const header = compact ? readMessageHeaderCompact(r) : readCallHeader(r);
+    const method = header.method as ClientMethod;
+    const schema = argsSchema(method, IClientRPCService[method].args);
+    const args = (compact ? readStructCompact(r, schema) : readStruct(r, schema)).req as DecodedArgs<ClientMethod>;
+    const call = this.#fake.answer({ node: this.node, method, args, connection: this.#id });
+    this.#act(call, { method, seqid: header.seqid, compact });
   }
 
-  #act(action: FakeAction, method: ClientMethod, seqid: number): void {
+  #act(action: FakeAction, to: ReplyTo): void {
     if ('hang' in action) return;
     if ('delayMs' in action) {
       const t = setTimeout(() => {
         this.#timers.delete(t);
-        this.#act(action.then, method, seqid);
+        this.#act(action.then, to);
       }, action.delayMs);
       this.#timers.add(t);
       return;
     }
     if ('reset' in action) {
-      const bytes = encodeReply(method, seqid, defaultReply({ method }));
+      const bytes = encodeReply(to.method, to.seqid, defaultReply(to), to.compact);
       this.#send(bytes.subarray(0, action.resetAfter ?? bytes.length >> 1));
       queueMicrotask(() => this.serverReset());
       return;
     }
-    this.#send(encodeReply(method, seqid, action.reply));
+    this.#send(encodeReply(to.method, to.seqid, action.reply, to.compact));
   }
 
   #send(bytes: Buffer): void {
@@ -217,14 +224,34 @@ class FakeStream implements TransportStream {
   }
 }
 
-/** A framed REPLY of `method` carrying `value` as its result, as a server writes it. */
-export function encodeReply(method: ClientMethod, seqid: number, value: unknown): Buffer {
+/** A binary CALL's header: VERSION_1 | CALL, the method, the seqid. */
+function readCallHeader(r: ByteReader): { method: string; seqid: number } {
+  r.i32();
+  const method = r.utf8(r.i32());
+  return { method, seqid: r.i32() };
+}
+
+/** What a reply answers: the call's method and seqid, in its protocol. */
+interface ReplyTo {
+  readonly method: ClientMethod;
+  readonly seqid: number;
+  readonly compact: boolean;
+}
+
+/** A framed REPLY of `method` carrying `value` as its result, as a server writes it (`compact`: RPC compression). */
+export function encodeReply(method: ClientMethod, seqid: number, value: unknown, compact = false): Buffer {
   const w = new ByteWriter(256);
   const frameAt = w.reserve(FRAME_HEADER_BYTES);
-  w.i32(VERSION_1 | TMessageType.REPLY)
-    .lengthPrefixedUtf8(method)
-    .i32(seqid);
-  writeStruct(w, resultSchema(method, IClientRPCService[method].result), { success: value } as never);
+  const schema = resultSchema(method, IClientRPCService[method].result);
+  if (compact) {
+    writeMessageHeaderCompact(w, TMessageType.REPLY, method, seqid);
+    writeStructCompact(w, schema, { success: value } as never);
+  } else {
+    w.i32(VERSION_1 | TMessageType.REPLY)
+      .lengthPrefixedUtf8(method)
+      .i32(seqid);
+    writeStruct(w, schema, { success: value } as never);
+  }
   w.buf.writeInt32BE(w.pos - frameAt - FRAME_HEADER_BYTES, frameAt);
   return Buffer.from(w.view());
 }

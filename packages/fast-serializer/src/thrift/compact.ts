@@ -197,11 +197,16 @@ export function writeValueCompact(w: ByteWriter, t: FieldType, v: unknown, self?
 /** A framed compact CALL up to the args struct's field 1 header; returns the frame's offset (for `endCall`). */
 export function beginCallCompact(w: ByteWriter, method: string, seqid: number, argType: FieldType): number {
   const frameAt = w.reserve(FRAME_HEADER_BYTES);
-  w.i8(PROTOCOL_ID).i8((TMessageType.CALL << 5) | VERSION);
-  varint32(w, seqid);
-  compactString(w, method);
+  writeMessageHeaderCompact(w, TMessageType.CALL, method, seqid);
   fieldHeader(w, 0, 1, ctypeOf(argType));
   return frameAt;
+}
+
+/** A compact message header (`type`: TMessageType): what readMessageHeaderCompact reads. */
+export function writeMessageHeaderCompact(w: ByteWriter, type: number, method: string, seqid: number): void {
+  w.i8(PROTOCOL_ID).i8((type << 5) | VERSION);
+  varint32(w, seqid);
+  compactString(w, method);
 }
 
 // ---------- reading ----------
