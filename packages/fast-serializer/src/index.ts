@@ -25,7 +25,14 @@ export type {
   InputOf,
   ScalarType,
 } from './thrift/struct-codec.js';
-export { beginCall, endCall, readReplyHeader, TApplicationError } from './thrift/message.js';
+export {
+  beginCall,
+  endCall,
+  readMessageHeader,
+  readReplyHeader,
+  writeMessageHeader,
+  TApplicationError,
+} from './thrift/message.js';
 export type { ReplyHeader } from './thrift/message.js';
 export * from './thrift/iotdb-idl.js';
 

@@ -5,8 +5,8 @@ import {
   FRAME_HEADER_BYTES,
   IClientRPCService,
   TMessageType,
-  VERSION_1,
   resultSchema,
+  writeMessageHeader,
   writeStruct,
   type ClientMethod,
 } from '@iotdb/fast-serializer';
@@ -44,9 +44,8 @@ const encoded = new Map<string, { frame: Buffer; seqidAt: number }>();
 for (const [method, value] of Object.entries(REPLIES)) {
   const w = new ByteWriter(256);
   const frameAt = w.reserve(FRAME_HEADER_BYTES);
-  w.i32(VERSION_1 | TMessageType.REPLY).lengthPrefixedUtf8(method);
-  const seqidAt = w.pos;
-  w.i32(0);
+  writeMessageHeader(w, TMessageType.REPLY, method, 0);
+  const seqidAt = w.pos - 4; // the seqid ends the header
   const spec = IClientRPCService[method as ClientMethod];
   writeStruct(w, resultSchema(method, spec.result), { success: value } as never);
   w.buf.writeInt32BE(w.pos - frameAt - FRAME_HEADER_BYTES, frameAt);

@@ -6,10 +6,12 @@ import {
   TMessageType,
   VERSION_1,
   argsSchema,
+  readMessageHeader,
   readMessageHeaderCompact,
   readStruct,
   readStructCompact,
   resultSchema,
+  writeMessageHeader,
   writeMessageHeaderCompact,
   writeStruct,
   writeStructCompact,
@@ -186,7 +188,7 @@ class FakeStream implements TransportStream {
   #handle(frame: Buffer): void {
     const r = new ByteReader(frame);
     const compact = frame[0] !== VERSION_1 >>> 24; // binary starts 0x80 0x01, compact 0x82
-    const header = compact ? readMessageHeaderCompact(r) : readCallHeader(r);
+    const header = compact ? readMessageHeaderCompact(r) : readMessageHeader(r);
     const method = header.method as ClientMethod;
     const schema = argsSchema(method, IClientRPCService[method].args);
     const args = (compact ? readStructCompact(r, schema) : readStruct(r, schema)).req as DecodedArgs<ClientMethod>;
@@ -224,13 +226,6 @@ class FakeStream implements TransportStream {
   }
 }
 
-/** A binary CALL's header: VERSION_1 | CALL, the method, the seqid. */
-function readCallHeader(r: ByteReader): { method: string; seqid: number } {
-  r.i32();
-  const method = r.utf8(r.i32());
-  return { method, seqid: r.i32() };
-}
-
 /** What a reply answers: the call's method and seqid, in its protocol. */
 interface ReplyTo {
   readonly method: ClientMethod;
@@ -243,15 +238,8 @@ export function encodeReply(method: ClientMethod, seqid: number, value: unknown,
   const w = new ByteWriter(256);
   const frameAt = w.reserve(FRAME_HEADER_BYTES);
   const schema = resultSchema(method, IClientRPCService[method].result);
-  if (compact) {
-    writeMessageHeaderCompact(w, TMessageType.REPLY, method, seqid);
-    writeStructCompact(w, schema, { success: value } as never);
-  } else {
-    w.i32(VERSION_1 | TMessageType.REPLY)
-      .lengthPrefixedUtf8(method)
-      .i32(seqid);
-    writeStruct(w, schema, { success: value } as never);
-  }
+  (compact ? writeMessageHeaderCompact : writeMessageHeader)(w, TMessageType.REPLY, method, seqid);
+  (compact ? writeStructCompact : writeStruct)(w, schema, { success: value } as never);
   w.buf.writeInt32BE(w.pos - frameAt - FRAME_HEADER_BYTES, frameAt);
   return Buffer.from(w.view());
 }

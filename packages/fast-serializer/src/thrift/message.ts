@@ -11,11 +11,26 @@ import { FRAME_HEADER_BYTES, TMessageType, TType, VERSION_1, VERSION_MASK } from
  */
 export function beginCall(w: ByteWriter, method: string, seqid: number, argType: number = TType.STRUCT): number {
   const frameAt = w.reserve(FRAME_HEADER_BYTES);
-  w.i32(VERSION_1 | TMessageType.CALL)
-    .lengthPrefixedUtf8(method)
-    .i32(seqid);
+  writeMessageHeader(w, TMessageType.CALL, method, seqid);
   w.i8(argType).i16(1); // args struct, field 1 (`req` or `sessionId`)
   return frameAt;
+}
+
+/** A binary message header (`type`: TMessageType): what readMessageHeader reads. */
+export function writeMessageHeader(w: ByteWriter, type: number, method: string, seqid: number): void {
+  w.i32(VERSION_1 | type)
+    .lengthPrefixedUtf8(method)
+    .i32(seqid);
+}
+
+/** A binary message header, its version checked; leaves the reader at the body. */
+export function readMessageHeader(r: ByteReader): { method: string; seqid: number; type: number } {
+  const word = r.i32();
+  if ((word & VERSION_MASK) !== VERSION_1) {
+    throw new IoTDBProtocolError(`bad Thrift message header 0x${(word >>> 0).toString(16)}`);
+  }
+  const method = r.utf8(r.i32());
+  return { method, seqid: r.i32(), type: word & 0xff };
 }
 
 /** Closes the args struct and patches the frame length. */
@@ -52,13 +67,7 @@ export interface ReplyHeader {
  * result struct. An EXCEPTION message is thrown as TApplicationError.
  */
 export function readReplyHeader(r: ByteReader): ReplyHeader {
-  const word = r.i32();
-  if ((word & VERSION_MASK) !== VERSION_1) {
-    throw new IoTDBProtocolError(`bad Thrift message header 0x${(word >>> 0).toString(16)}`);
-  }
-  const method = r.utf8(r.i32());
-  const seqid = r.i32();
-  const type = word & 0xff;
+  const { method, seqid, type } = readMessageHeader(r);
   if (type === TMessageType.EXCEPTION) {
     const e = readStruct(r, TApplicationExceptionSchema);
     throw new TApplicationError(`${method}: ${e.message ?? 'server exception'}`, e.type ?? 0);
