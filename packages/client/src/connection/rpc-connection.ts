@@ -90,9 +90,15 @@ export function writeArgs<M extends ClientMethod>(
   else writeValue(w, argType, args);
 }
 
-/** An argument encoded already (writeArgs, in the connection's protocol), copied into the request as it is. */
+/**
+ * An argument encoded already (writeArgs, in the connection's protocol), copied into the request as it is and
+ * then given back to its pool: it is not held while the server works on the request.
+ */
 export function copyOf(encoded: ByteWriter): ArgsWriter {
-  return (w) => void w.bytes(encoded.view());
+  return (w) => {
+    w.bytes(encoded.view());
+    encoded.release();
+  };
 }
 
 const resultSchemas = new Map(Object.entries(IClientRPCService).map(([m, spec]) => [m, resultSchema(m, spec.result)]));

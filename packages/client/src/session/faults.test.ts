@@ -304,12 +304,17 @@ describe('partial failures name the caller’s items', () => {
     expect(fake.callsOf('insertTablets')).toHaveLength(sent); // d0's tablet was sent to A before
   });
 
-  /** A fake where A redirects d1 to B, and each node opens sessions with its own id (A 11, B 22). */
-  function splitFake(): FakeTransport {
+  /**
+   * A fake where A redirects d1 to B, and each node opens sessions with its own id (A 11, B 22); B answers
+   * insertTablets `bDelayMs` late.
+   */
+  function splitFake(bDelayMs = 0): FakeTransport {
     const sessionIds: Record<string, bigint> = { [A]: 11n, [B]: 22n };
     return new FakeTransport((c) => {
       if (c.method === 'openSession')
         return { reply: { ...(defaultReply(c) as object), sessionId: sessionIds[c.node] } };
+      if (c.method === 'insertTablets' && c.node === B && bDelayMs > 0)
+        return { delayMs: bDelayMs, then: { reply: defaultReply(c) } };
       if (c.method !== 'insertTablets' || c.node !== A) return undefined;
       const paths = (c.args as { prefixPaths: string[] }).prefixPaths;
       return status(400, { subStatus: paths.map((p) => ({ code: 200, ...(p === 'root.sg.d1' ? redirect(B) : {}) })) });
@@ -336,6 +341,22 @@ describe('partial failures name the caller’s items', () => {
       expect(bufferPool.getStats().outstanding).toBe(0); // the requests encoded ahead went back to the pool
     },
   );
+
+  it('insertTablets split over two nodes: a part encoded ahead goes back to the pool once copied into its request, before the reply', async () => {
+    const fake = splitFake(300);
+    const bufferPool = new BufferPool();
+    const s = session(fake, { bufferPool });
+    await s.open();
+    await s.insertTablets(splitInput); // learns d1 -> B (B's reply 300 ms late)
+    const sent = fake.callsOf('insertTablets').length;
+    let answered = false;
+    const call = s.insertTablets(splitInput).then(() => void (answered = true));
+    while (fake.callsOf('insertTablets').length < sent + 2) await new Promise((r) => setTimeout(r, 1));
+    await new Promise((r) => setTimeout(r, 20)); // the request frames' socket writes done
+    expect(answered).toBe(false); // B has not answered yet
+    expect(bufferPool.getStats().outstanding).toBe(0);
+    await call;
+  });
 
   it('insertTablets split over two nodes, one down: its part is checked all the same, then sent to the node that is up', async () => {
     /** A session that learnt d1 -> B, B down since. */

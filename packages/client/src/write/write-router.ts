@@ -130,7 +130,7 @@ async function sendEncoded<N>(
         if ('failed' in r) return r.failed;
         return await sendTo(plan, targets, r.node, g.ks, () => plan.send(r.node, g.ks, encoded[i]), trace);
       } finally {
-        encoded[i].release(); // once the call is over: its bytes were copied into the request (or never will be)
+        encoded[i].release(); // given back once copied into its request (copyOf); here if it never was
       }
     }),
   );

@@ -10,6 +10,7 @@ export class ByteWriter {
   buf: Buffer;
   pos = 0;
   readonly #pool: BufferPool | undefined;
+  #released = false;
 
   /** With a pool the buffer comes from (and goes back to) it; without one it is plainly allocated. */
   constructor(initialSize = 256, pool?: BufferPool) {
@@ -106,8 +107,13 @@ export class ByteWriter {
     return this.buf.subarray(0, this.pos);
   }
 
-  /** Hands the buffer back to the pool; the writer must not be used afterwards. */
+  /**
+   * Hands the buffer back to the pool; the writer must not be used afterwards. A second call does nothing (a
+   * buffer given back twice would go to two users).
+   */
   release(): void {
+    if (this.#released) return;
+    this.#released = true;
     this.#pool?.release(this.buf);
   }
 }
