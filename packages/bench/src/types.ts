@@ -218,8 +218,11 @@ export interface RunResult {
   client?: ClientActivity;
   /** why the run ended before its loop (or its repetitions) was done; absent when it ran to the end */
   stopped?: StopReason;
-  /** a --query-file statement's run: the statement as the file gave it */
-  queryFile?: { sql: string; concurrency: number; repetitions: number; line: number };
+  /**
+   * a --query-file statement's run: the statement as the file gave it; `query` false when the server answered it
+   * with no result set (INSERT, CREATE, FLUSH, ...), absent before that was recorded or when no read succeeded
+   */
+  queryFile?: { sql: string; concurrency: number; repetitions: number; line: number; query?: boolean };
 }
 
 export interface LatencySummary {

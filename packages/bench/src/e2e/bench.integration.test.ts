@@ -240,6 +240,8 @@ describe('iotdb-bench against a real server', () => {
         '  repetitions: 3',
         '- label: a typo',
         '  sql: SELEC 1',
+        '- label: flush',
+        '  sql: FLUSH',
       ].join('\n'),
     );
     const out = join(dir, 'out');
@@ -247,10 +249,13 @@ describe('iotdb-bench against a real server', () => {
       (e: { stdout: string }) => ({ stdout: e.stdout }), // the failing statement makes the exit code 1
     );
     const runs = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResult[];
-    expect(runs.map((r) => [r.label, r.okOps, r.failedOps])).toEqual([
-      ['all rows', 6, 0],
-      ['a typo', 0, 1],
+    expect(runs.map((r) => [r.label, r.okOps, r.failedOps, r.queryFile?.query])).toEqual([
+      ['all rows', 6, 0, true],
+      ['a typo', 0, 1, undefined], // never answered
+      ['flush', 1, 0, false], // not a query: no result set, and the report says so instead of asking for names
     ]);
+    expect(stdout).toMatch(/^note {9}not a query: the server answered the statement with no result set$/m);
+    expect(stdout).not.toContain('read no rows');
     expect(runs[0].queries?.['all rows'].rows).toBe(6 * 101); // 2 rounds of 50 rows + the warm-up row, 6 times
     expect(runs[1].errors[0]).toMatch(/\[700\]/); // SQL_PARSE_ERROR, as the server said
     // the failure's latency is a row of its own, not the statement's

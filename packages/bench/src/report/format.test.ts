@@ -186,6 +186,23 @@ describe('formatReport', () => {
       );
     expect(statement(0)).toMatch(/^note {9}the statement read no rows: do the series or tables it names exist\?$/m);
     expect(statement(3)).not.toContain('read no rows');
+    // a statement that is not a query (INSERT, CREATE, FLUSH) reads no rows, and says why instead
+    const insert = formatReport(
+      sampleRun('ins', {
+        points: 0,
+        latency: { ins: latency },
+        queries: { ins: { ops: 10, failed: 0, rows: 0, rowsPerS: 0, latency } },
+        queryFile: {
+          sql: 'INSERT INTO root.sg.d(time, s) VALUES (1, 2)',
+          concurrency: 1,
+          repetitions: 10,
+          line: 1,
+          query: false,
+        },
+      }),
+    );
+    expect(insert).not.toContain('read no rows');
+    expect(insert).toMatch(/^note {9}not a query: the server answered the statement with no result set$/m);
     const base = sampleRun('reads');
     const queriesOnly = sampleRun('reads', {
       points: 0,
@@ -276,6 +293,26 @@ describe('compareTable', () => {
         .split(/\s+/);
     expect(row('rows/s')).toEqual(['400', '1,000']);
     expect(row('vs first')).toEqual(['1.00x', '2.50x']);
+  });
+
+  it('shows the client CPU per operation, and no points, when no run wrote (query-file statements)', () => {
+    const latency = sampleRun('x').latency.insertTablet;
+    const statement = (label: string, clientCpuS: number) =>
+      sampleRun(label, {
+        points: 0,
+        pointsPerS: 0,
+        okOps: 8,
+        failedOps: 2,
+        clientCpuS,
+        clientCpuSPerMpts: 0,
+        queries: { [label]: { ops: 8, failed: 2, rows: 100, rowsPerS: 20, latency } },
+        queryFile: { sql: 'SELECT 1', concurrency: 1, repetitions: 10, line: 1 },
+      });
+    const table = compareTable([statement('a', 0.05), statement('b', 0.02)]);
+    expect(table).not.toMatch(/points\/s|CPU s\/Mpts/);
+    expect(table).toMatch(/^ *CPU ms\/op +5\.000 +2\.000$/m); // 10 operations each, the failed ones too
+    // beside a run that wrote, every run keeps its points and CPU per million points
+    expect(compareTable([sampleRun('w'), statement('a', 0.05)])).toMatch(/^ *CPU s\/Mpts /m);
   });
 });
 

@@ -5,6 +5,7 @@ import { MATRIX_HEADERS, matrixRows } from './latency-matrix.js';
 import {
   UNCORRECTED_PREFIX,
   cpuPerMillion,
+  cpuSPerOperation,
   mainOperation,
   onlyReads,
   resultFields,
@@ -80,9 +81,12 @@ function volumeLines(r: RunResult): string[] {
     return [`points       ${grouped(r.points)}`, `throughput   ${grouped(r.pointsPerS)} points/s, ${ops}`, cpu];
   const rows = rowsRead(r, 'rows');
   // reading nothing is quick and measures nothing: most often a name that is not there
-  const nothing = r.queryFile
-    ? 'note         the statement read no rows: do the series or tables it names exist?'
-    : 'note         no query read a row: do the series or tables they name exist?';
+  const nothing =
+    r.queryFile === undefined
+      ? 'note         no query read a row: do the series or tables they name exist?'
+      : r.queryFile.query === false
+        ? 'note         not a query: the server answered the statement with no result set'
+        : 'note         the statement read no rows: do the series or tables it names exist?';
   return [
     `rows read    ${grouped(rows)}`,
     ...(rows === 0 && r.okOps > 0 ? [nothing] : []),
@@ -175,7 +179,9 @@ const rowsPerS = (r: RunResult): number => rowsRead(r, 'rowsPerS');
 
 /**
  * One column per run (by position, so equal labels are fine); ratios are against the first run: of points/s,
- * or of rows/s when the first run wrote nothing (query-file runs). A rows/s row when any run read rows.
+ * or of rows/s when the first run wrote nothing (query-file runs). A rows/s row when any run read rows. When no
+ * run wrote (the statements of a query file), no points/s, and the client's CPU per operation instead of per
+ * million points.
  */
 export function compareTable(results: RunResult[]): string {
   if (results.length === 0) return '  (no runs)';
@@ -185,16 +191,18 @@ export function compareTable(results: RunResult[]): string {
     const l = mainOperation(r)?.latency;
     return l === undefined ? '-' : millis(l[p]);
   };
-  const rows: [string, (r: RunResult) => string][] = [
-    ['points/s', (r) => grouped(r.pointsPerS)],
-    ...(results.some((r) => r.queries !== undefined)
-      ? [['rows/s', (r: RunResult) => grouped(rowsPerS(r))] as [string, (r: RunResult) => string]]
-      : []),
+  type Row = [string, (r: RunResult) => string];
+  const wrote = !results.every(onlyReads);
+  const rows: Row[] = [
+    ...(wrote ? [['points/s', (r) => grouped(r.pointsPerS)] as Row] : []),
+    ...(results.some((r) => r.queries !== undefined) ? [['rows/s', (r) => grouped(rowsPerS(r))] as Row] : []),
     ['vs first', (r) => times(rate(r), first)],
     ['ops/s', (r) => fixed(r.opsPerS, 1)],
     ['p50 ms', (r) => pct(r, 'p50')],
     ['p99 ms', (r) => pct(r, 'p99')],
-    ['CPU s/Mpts', (r) => fixed(r.clientCpuSPerMpts, 3)],
+    wrote
+      ? ['CPU s/Mpts', (r) => fixed(r.clientCpuSPerMpts, 3)]
+      : ['CPU ms/op', (r) => fixed(cpuSPerOperation(r) * 1000, 3)],
     ['failed ops', (r) => grouped(r.failedOps)],
   ];
   return textTable(

@@ -36,7 +36,7 @@ export async function runQueryFileEntry(
   stop.timedPhaseStarted();
   const endProgress = showReadsProgress(c, tally, e.concurrency * e.repetitions);
   try {
-    const read = statementRead(pool, e, c.trace ? tally.traced : undefined);
+    const read = statementRead(pool, e, tally, c.trace);
     const pacing = { targetRate: c.targetRate, pauseMs: c.batchIntervalMs };
     await runStatementSessions({ ...e, read, done: tally.done }, pacing, realClock, () => stop.stopped);
   } finally {
@@ -71,7 +71,13 @@ export async function runQueryFileEntry(
     queries: {
       [e.label]: { ops: ok, failed, rows: tally.rows, rowsPerS: tally.rows / durationS, latency: tally.ok.summaryMs() },
     },
-    queryFile: { sql: e.sql, concurrency: e.concurrency, repetitions: e.repetitions, line: e.line },
+    queryFile: {
+      sql: e.sql,
+      concurrency: e.concurrency,
+      repetitions: e.repetitions,
+      line: e.line,
+      ...(tally.answered !== null && { query: tally.answered === 'result set' }),
+    },
     client,
     ...(stop.reason && { stopped: stop.reason }),
   };
@@ -107,11 +113,15 @@ function showReadsProgress(c: BenchConfig, tally: StatementTally, totalReads: nu
   };
 }
 
-/** A read of the statement to its end; with `traced`, its first reply, decode and fetch waits recorded there. */
+/**
+ * A read of the statement to its end; what the server answered with goes to the tally, and with `traced` its first
+ * reply, decode and fetch waits.
+ */
 function statementRead(
   pool: SessionPool | TableSessionPool,
   e: QueryFileEntry,
-  traced: Record<string, LatencyHistogram> | undefined,
+  tally: StatementTally,
+  traced: boolean,
 ): StatementRead {
   return async () => {
     const started = performance.now();
@@ -120,11 +130,13 @@ function statementRead(
     const read = await timedRead(async () => {
       ds = await pool.executeQueryStatement(e.sql);
       firstReplyMs = performance.now() - started;
+      // a statement that is not a query leaves nothing open on the server: its data set is closed from the start
+      tally.answered ??= ds.isClosed ? 'no result set' : 'result set';
       return ds;
     });
-    if (traced !== undefined && ds !== undefined && read.error === undefined)
+    if (traced && ds !== undefined && read.error === undefined)
       for (const [kind, ms] of queryLatencies(e.label, firstReplyMs, ds.readStats()))
-        (traced[TRACED_PREFIX + kind] ??= new LatencyHistogram()).record(ms * 1e6);
+        (tally.traced[TRACED_PREFIX + kind] ??= new LatencyHistogram()).record(ms * 1e6);
     return read;
   };
 }
@@ -142,6 +154,8 @@ class StatementTally {
   readonly traced: Record<string, LatencyHistogram> = {};
   readonly errors: string[] = [];
   rows = 0;
+  /** what the server answered the statement with, once it answered */
+  answered: 'result set' | 'no result set' | null = null;
   readonly sessionNs: number[];
 
   constructor(
