@@ -209,17 +209,28 @@ describe.skipIf(control === null)('writes through restarts, default options', ()
         TLS: '0',
         RPC_COMPRESSION: '0',
       });
-      // the writers start; 1.5 s on, with writes in flight, the DataNode stops; each writes on after it is back
+      // the DataNode stops once each writer has started 20 writes (or after 10 s, should one never get there: its
+      // test fails, the others still see a restart); each writes on after it is back
       let back = false;
+      const isBack = () => back;
+      const writing = new Set<string>();
+      let allWriting!: () => void;
+      const gate = new Promise<void>((resolve) => (allWriting = resolve));
+      const untilDone = (name: string) => {
+        const done = afterBack(isBack, 200);
+        return (n: number) => {
+          if (n >= 20 && !writing.has(name) && writing.add(name).size === 3) allWriting();
+          return done(n);
+        };
+      };
       const started = performance.now();
-      restarted = sleep(1_500)
+      restarted = Promise.race([gate, sleep(10_000)])
         .then(() => restart(dir, 'datanode'))
         .then(() => void (back = true));
-      const isBack = () => back;
       outcomes = Promise.all([
-        treePool(port, afterBack(isBack, 200)),
-        tablePool(port, afterBack(isBack, 200)),
-        batchingWriter(port, afterBack(isBack, 200)),
+        treePool(port, untilDone('tree')),
+        tablePool(port, untilDone('table')),
+        batchingWriter(port, untilDone('writer')),
         restarted,
       ]).then(([tree, table, writer]) => {
         const ms = Math.round(performance.now() - started);
