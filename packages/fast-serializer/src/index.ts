@@ -34,6 +34,7 @@ export {
   TApplicationError,
 } from './thrift/message.js';
 export type { ReplyHeader } from './thrift/message.js';
+export { writeWithSessionId } from './thrift/session-id.js';
 export * from './thrift/iotdb-idl.js';
 
 // Writes

@@ -16,6 +16,7 @@ import {
   resultSchema,
   ttypeOf,
   writeValue,
+  writeWithSessionId,
   type BufferPool,
   type ClientMethod,
   type InputOf,
@@ -91,12 +92,12 @@ export function writeArgs<M extends ClientMethod>(
 }
 
 /**
- * An argument encoded already (writeArgs, in the connection's protocol), copied into the request as it is and
- * then given back to its pool: it is not held while the server works on the request.
+ * An argument encoded already with session id 0 (writeArgs, in the connection's protocol), copied into the request
+ * with `sessionId` in its place and then given back to its pool: it is not held while the server works on it.
  */
-export function copyOf(encoded: ByteWriter): ArgsWriter {
-  return (w) => {
-    w.bytes(encoded.view());
+export function withSessionId(encoded: ByteWriter, sessionId: bigint): ArgsWriter {
+  return (w, compact) => {
+    writeWithSessionId(w, encoded.view(), sessionId, compact);
     encoded.release();
   };
 }

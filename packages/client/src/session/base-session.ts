@@ -11,7 +11,7 @@ import {
   type TSStatus,
 } from '@iotdb/fast-serializer';
 import { endpointKey, type Endpoint } from '../cluster/endpoint.js';
-import { copyOf, writeArgs, type ArgsOf, type ArgsWriter } from '../connection/rpc-connection.js';
+import { withSessionId, writeArgs, type ArgsOf, type ArgsWriter } from '../connection/rpc-connection.js';
 import { NodeRegistry } from '../cluster/node-registry.js';
 import {
   insertChannel,
@@ -373,17 +373,16 @@ export abstract class BaseSession {
   }
 
   /**
-   * A request's argument encoded now for `ns`, to be sent later as it is (a write plan's `encode`, for a call split
-   * over nodes); `ns` null: encoded only to check its cells, with session id 0. Throws what sending it would throw.
+   * A request's argument encoded now with session id 0, to be sent later on any node with its session id in place
+   * (`withSessionId`: a write plan's `encode`, for a call split over nodes). Throws what sending it would throw.
    */
   protected encodeArgs<M extends ClientMethod>(
-    ns: NodeSession | null,
     method: M,
     args: (sessionId: bigint) => ArgsOf<M> | ArgsWriter,
   ): ByteWriter {
     const w = new ByteWriter(4096, this.options.bufferPool);
     try {
-      writeArgs(w, method, args(ns?.sessionId ?? 0n), this.options.rpcCompression);
+      writeArgs(w, method, args(0n), this.options.rpcCompression);
       return w;
     } catch (e) {
       w.release();
@@ -398,7 +397,8 @@ export abstract class BaseSession {
     method: 'insertTablet' | 'testInsertTablet' = 'insertTablet',
     encoded?: ByteWriter,
   ): Promise<TSStatus> {
-    return ns.connection.call(method, encoded !== undefined ? copyOf(encoded) : this.tabletArgs(p)(ns.sessionId));
+    const args = encoded !== undefined ? withSessionId(encoded, ns.sessionId) : this.tabletArgs(p)(ns.sessionId);
+    return ns.connection.call(method, args);
   }
 
   /** The insertTablet argument of `p` on a session: written straight to the buffer, or a plain struct. */

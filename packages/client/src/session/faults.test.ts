@@ -358,6 +358,25 @@ describe('partial failures name the caller’s items', () => {
     await call;
   });
 
+  it('insertTablets split over two nodes, one slow to connect: the other part goes out at once, not after it', async () => {
+    const fake = splitFake();
+    fake.setNode(B, 'blackhole'); // connects to B complete only by timing out
+    const s = session(fake, { connectTimeoutMs: 2_000, retry: { ...FAST, maxElapsedMs: 10_000 } });
+    await s.open();
+    await s.insertTablets(splitInput); // all to A, which redirects d1 to B: no connection to B yet
+    const sent = fake.callsOf('insertTablets').length;
+    const t0 = performance.now();
+    const call = s.insertTablets(splitInput);
+    while (fake.callsOf('insertTablets').length === sent) await new Promise((r) => setTimeout(r, 1));
+    expect(performance.now() - t0).toBeLessThan(1_000); // not held back by B's connect (2 s before it gives up)
+    await call;
+    const calls = fake.callsOf('insertTablets').slice(sent);
+    expect(calls.map((c) => [c.node, (c.args as { prefixPaths: string[] }).prefixPaths])).toEqual([
+      [A, ['root.sg.d0', 'root.sg.d2']],
+      [A, ['root.sg.d1']], // B never answered the connect: sent again, to the default node
+    ]);
+  });
+
   it('insertTablets split over two nodes, one down: its part is checked all the same, then sent to the node that is up', async () => {
     /** A session that learnt d1 -> B, B down since. */
     const opened = async (bufferPool: BufferPool) => {

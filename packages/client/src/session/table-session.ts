@@ -69,7 +69,7 @@ export class TableSession extends BaseSession {
     return tablePlan(
       p,
       (ns, part, encoded) => this.sendTablet(ns, part, 'insertTablet', encoded),
-      (ns, part) => this.encodeArgs(ns, 'insertTablet', this.tabletArgs(part)),
+      (part) => this.encodeArgs('insertTablet', this.tabletArgs(part)),
     );
   }
 }
@@ -78,7 +78,7 @@ export class TableSession extends BaseSession {
 function tablePlan(
   p: PreparedTablet,
   send: (ns: NodeSession, part: PreparedTablet, encoded?: ByteWriter) => Promise<TSStatus>,
-  encode: (ns: NodeSession | null, part: PreparedTablet) => ByteWriter,
+  encode: (part: PreparedTablet) => ByteWriter,
 ): WritePlan<NodeSession> {
   const deviceOfRow = deviceKeys(p);
   const rowOf = (k: number) => (p.order === null ? k : p.order[k]);
@@ -92,7 +92,7 @@ function tablePlan(
     labelOf: () => p.prefixPath,
     indexesOf: (k) => [rowOf(k)],
     send: (ns, ks, encoded) => send(ns, partOf(ks), encoded),
-    encode: (ns, ks) => encode(ns, partOf(ks)),
+    encode: (ks) => encode(partOf(ks)),
   };
 }
 

@@ -24,7 +24,7 @@ import {
   isArray,
 } from '@iotdb/fast-serializer';
 import { compareTime, itemPlan, recordPlan, sameAlignment } from '../write/item-plan.js';
-import { copyOf, type ArgsWriter } from '../connection/rpc-connection.js';
+import { withSessionId, type ArgsWriter } from '../connection/rpc-connection.js';
 import type { WritePlan } from '../write/write-plan.js';
 import { BaseSession, type CallOptions } from './base-session.js';
 import type { NodeSession } from './node-session.js';
@@ -250,8 +250,7 @@ export abstract class TreeWriteSession extends BaseSession {
     const send = (ns: NodeSession, group: readonly PreparedTablet[], encoded?: ByteWriter) =>
       this.sendTablets(ns, group, 'insertTablets', encoded);
     const part = (ks: readonly number[]) => ks.map((k) => tablets[k]);
-    const encode = (ns: NodeSession | null, ks: readonly number[]) =>
-      this.encodeArgs(ns, 'insertTablets', tabletsArgs(part(ks), ks));
+    const encode = (ks: readonly number[]) => this.encodeArgs('insertTablets', tabletsArgs(part(ks), ks));
     return { ...itemPlan(what, tablets, tabletDevice, send, true, indexesOf), encode };
   }
 
@@ -292,7 +291,8 @@ export abstract class TreeWriteSession extends BaseSession {
     method: 'insertTablets' | 'testInsertTablets' = 'insertTablets',
     encoded?: ByteWriter,
   ): Promise<TSStatus> {
-    return ns.connection.call(method, encoded !== undefined ? copyOf(encoded) : tabletsArgs(group)(ns.sessionId));
+    const args = encoded !== undefined ? withSessionId(encoded, ns.sessionId) : tabletsArgs(group)(ns.sessionId);
+    return ns.connection.call(method, args);
   }
 
   /** One insertRecords request to one node: the binary fast path, or the generic codec in the compact protocol. */

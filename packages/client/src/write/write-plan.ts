@@ -22,19 +22,19 @@ export interface WritePlan<N> {
   indexesOf(k: number): readonly number[];
   /**
    * Sends items `ks` (ascending) to one node; sub-status i of the reply is about ks[i]. `encoded`: their request's
-   * argument as `encode` made it for this node, sent as it is.
+   * argument as `encode` made it, sent as it is with the node's session id.
    */
   send(node: N, ks: readonly number[], encoded?: ByteWriter): Promise<TSStatus>;
   /** caller indexes done without a request (a record whose values are all null): reported as succeeded */
   readonly settled?: readonly number[];
   /**
-   * Encodes the argument of the request of items `ks` (ascending) for `node` without sending it, errors naming the
-   * caller's items; `node` null: only to check their cells (their node could not be reached). The first round of a
-   * call that splits its items over nodes encodes every group before it sends any, so that bad input is refused
-   * whole and each request is encoded once; without it every request checks as it encodes, before its bytes are
-   * written. The router gives the buffer back.
+   * Encodes the argument of the request of items `ks` (ascending) without sending it (with session id 0: `send`
+   * puts its node's in), errors naming the caller's items. The first round of a call that splits its items over
+   * nodes encodes every group before it reaches any node, so that bad input is refused whole with nothing sent and
+   * each request is encoded once; without it every request checks as it encodes, before its bytes are written.
+   * The buffer goes back to its pool once sent (or by the router, when it is not).
    */
-  readonly encode?: (node: N | null, ks: readonly number[]) => ByteWriter;
+  readonly encode?: (ks: readonly number[]) => ByteWriter;
 }
 
 /** Where writes go: the session's nodes and what it knows of them. */

@@ -23,14 +23,20 @@ interface Fate {
   refused: boolean;
 }
 
-/** Targets routing device d to NODES[route[d]] (or the default node, 'a', for -1); every node up. */
-function targets(route: readonly number[]): WriteTargets<string> {
+/**
+ * Targets routing device d to NODES[route[d]] (or the default node, 'a', for -1); every node up. `reached`: the
+ * nodes the router asked for, in order.
+ */
+function targets(route: readonly number[], reached: string[] = []): WriteTargets<string> {
   const endpoint = (d: number) => (route[d] >= 0 ? { host: NODES[route[d]], port: 1 } : undefined);
   return {
     routing: () => route.some((r) => r >= 0),
     route: (device) => endpoint(Number(device)),
     defaultKey: () => 'a:1',
-    node: (target) => Promise.resolve(target?.host ?? 'a'),
+    node: (target) => {
+      reached.push(target?.host ?? 'a');
+      return Promise.resolve(target?.host ?? 'a');
+    },
     unreachable: () => undefined,
     failed: () => undefined,
     answered: () => undefined,
@@ -40,25 +46,26 @@ function targets(route: readonly number[]): WriteTargets<string> {
 }
 
 /**
- * What a plan saw: [node, item] per item sent, requests sent with bytes made for other items or another node, the
- * items of each request encoded ahead, their buffers' pool.
+ * What a plan saw: [node, item] per item sent, requests sent with bytes made for other items, the items of each
+ * request encoded ahead, their buffers' pool, the nodes the router reached.
  */
 interface Log {
   sent: [string, number][];
   wrong: string[];
   encoded: number[][];
   pool: BufferPool;
+  reached: string[];
 }
 
 /** A plan over `fates` whose node replies follow them, encoding requests ahead when the router asks. */
 function plan(fates: readonly Fate[], log: Log): WritePlan<string> {
   const sends = fates.map(() => 0);
   const codeOf = (k: number) => (sends[k]++ < fates[k].transient ? 600 : fates[k].refused ? 507 : 200);
-  /** the request of items `ks` for `node`, as the session encodes it: a bad cell throws */
-  const encodes = (node: string | null, ks: readonly number[]) => {
+  /** the request of items `ks` as the session encodes it: a bad cell throws */
+  const encodes = (ks: readonly number[]) => {
     const bad = ks.find((k) => fates[k].bad);
     if (bad !== undefined) throw new IoTDBValidationError(`items[${bad}]`, 'refused');
-    return `${node}:${ks.join(',')}`;
+    return ks.join(',');
   };
   const ahead = new WeakMap<ByteWriter, string>();
   return {
@@ -69,8 +76,8 @@ function plan(fates: readonly Fate[], log: Log): WritePlan<string> {
     indexesOf: (k) => [k],
     send: (node, ks, encoded) => {
       // as the connection encodes a request, before its bytes are written; or the bytes encoded for it
-      const request = encoded === undefined ? encodes(node, ks) : ahead.get(encoded);
-      if (request !== `${node}:${ks.join(',')}`) log.wrong.push(`${request} sent as ${node}:${ks.join(',')}`);
+      const request = encoded === undefined ? encodes(ks) : ahead.get(encoded);
+      if (request !== ks.join(',')) log.wrong.push(`${request} sent as ${ks.join(',')}`);
       for (const k of ks) log.sent.push([node, k]);
       const codes = ks.map(codeOf);
       const status: TSStatus = codes.every((c) => c === 200)
@@ -78,8 +85,8 @@ function plan(fates: readonly Fate[], log: Log): WritePlan<string> {
         : { code: 302, subStatus: codes.map((code) => ({ code, message: `m${code}` })) };
       return Promise.resolve(status);
     },
-    encode: (node, ks) => {
-      const request = encodes(node, ks);
+    encode: (ks) => {
+      const request = encodes(ks);
       log.encoded.push([...ks]);
       const w = new ByteWriter(16, log.pool);
       ahead.set(w, request);
@@ -99,16 +106,19 @@ const fates: fc.Arbitrary<Fate[]> = fc.array(
 );
 const routes = fc.array(fc.integer({ min: -1, max: NODES.length - 1 }), { minLength: 5, maxLength: 5 });
 const write = (fs: readonly Fate[], route: readonly number[], log: Log) =>
-  routeWrite(plan(fs, log), targets(route), RETRY, undefined, {
+  routeWrite(plan(fs, log), targets(route, log.reached), RETRY, undefined, {
     recorder: new Recorder(undefined, 0),
     trace: null,
   }).catch((e: unknown) => e);
 /** The node an item's device is routed to ('a', the default node, without a route). */
 const nodeOf = (route: readonly number[], f: Fate) => NODES[Math.max(route[f.device], 0)];
-const newLog = (): Log => ({ sent: [], wrong: [], encoded: [], pool: new BufferPool() });
+const newLog = (): Log => ({ sent: [], wrong: [], encoded: [], pool: new BufferPool(), reached: [] });
+/** Whether the items go to more than one node (the default node's items, routed there or not, are one group). */
+const splits = (fs: readonly Fate[], route: readonly number[]) =>
+  fs.length > 1 && route.some((r) => r >= 0) && new Set(fs.map((f) => nodeOf(route, f))).size > 1;
 
 describe('routeWrite', () => {
-  it('sends nothing when a cell is refused, whether its items go to one node or several', async () => {
+  it('sends nothing when a cell is refused, whether its items go to one node or several (then reaching none)', async () => {
     await fc.assert(
       fc.asyncProperty(fates, routes, async (fs, route) => {
         fc.pre(fs.some((f) => f.bad));
@@ -117,6 +127,7 @@ describe('routeWrite', () => {
         expect(outcome).toBeInstanceOf(IoTDBValidationError);
         expect(log.sent).toEqual([]);
         expect(log.pool.getStats().outstanding).toBe(0); // the requests encoded before the refusal were given back
+        if (splits(fs, route)) expect(log.reached).toEqual([]); // refused before any node was reached
       }),
     );
   });
@@ -127,9 +138,7 @@ describe('routeWrite', () => {
         fc.pre(!fs.some((f) => f.bad));
         const log = newLog();
         await write(fs, route, log);
-        // a group per node (the default node's items, routed there or not, are one)
-        const split = fs.length > 1 && route.some((r) => r >= 0) && new Set(fs.map((f) => nodeOf(route, f))).size > 1;
-        if (split) expect(log.encoded.flat().sort((x, y) => x - y)).toEqual(fs.map((_, k) => k));
+        if (splits(fs, route)) expect(log.encoded.flat().sort((x, y) => x - y)).toEqual(fs.map((_, k) => k));
         else expect(log.encoded).toEqual([]);
         expect(log.wrong).toEqual([]);
         expect(log.pool.getStats().outstanding).toBe(0);

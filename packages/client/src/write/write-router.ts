@@ -102,8 +102,8 @@ interface Group {
 type Reached<N> = { readonly node: N } | { readonly failed: ItemErrors };
 
 /**
- * Items split over nodes: every group's request encoded for its node before any is sent (a refused cell throws
- * with nothing sent), then each sent as encoded.
+ * Items split over nodes: every group's request encoded before any node is reached (a refused cell throws with
+ * nothing sent, no node reached), then each group sent as encoded as soon as its own node is reached.
  */
 async function sendEncoded<N>(
   plan: WritePlan<N>,
@@ -113,11 +113,10 @@ async function sendEncoded<N>(
   signal: AbortSignal | undefined,
   trace: TraceContext | null,
 ): Promise<ItemErrors> {
-  const reached = await Promise.all(groups.map((g) => reach(targets, g.target, g.ks, signal)));
   const started = trace === null ? 0 : performance.now();
   const encoded: ByteWriter[] = [];
   try {
-    groups.forEach((g, i) => encoded.push(encode(nodeOf(reached[i]), g.ks)));
+    for (const g of groups) encoded.push(encode(g.ks));
   } catch (e) {
     for (const w of encoded) w.release();
     throw e;
@@ -125,20 +124,17 @@ async function sendEncoded<N>(
   if (trace !== null) trace.serializeMs += performance.now() - started;
   const results = await Promise.all(
     groups.map(async (g, i) => {
-      const r = reached[i];
       try {
-        if ('failed' in r) return r.failed;
-        return await sendTo(plan, targets, r.node, g.ks, () => plan.send(r.node, g.ks, encoded[i]), trace);
+        return await sendGroup(plan, targets, g.target, g.ks, signal, trace, encoded[i]);
       } finally {
-        encoded[i].release(); // given back once copied into its request (copyOf); here if it never was
+        encoded[i].release(); // given back once copied into its request (withSessionId); here if it never was
       }
     }),
   );
   return new Map(results.flatMap((r) => [...r]));
 }
 
-const nodeOf = <N>(r: Reached<N>): N | null => ('node' in r ? r.node : null);
-
+/** Items `ks` to their node (`target`, or the default node): `encoded`, their request encoded ahead, if any. */
 async function sendGroup<N>(
   plan: WritePlan<N>,
   targets: WriteTargets<N>,
@@ -146,10 +142,11 @@ async function sendGroup<N>(
   ks: readonly number[],
   signal: AbortSignal | undefined,
   trace: TraceContext | null,
+  encoded?: ByteWriter,
 ): Promise<ItemErrors> {
   const r = await reach(targets, target, ks, signal);
   if ('failed' in r) return r.failed;
-  return sendTo(plan, targets, r.node, ks, () => plan.send(r.node, ks), trace);
+  return sendTo(plan, targets, r.node, ks, () => plan.send(r.node, ks, encoded), trace);
 }
 
 async function reach<N>(
