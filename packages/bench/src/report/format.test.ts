@@ -293,6 +293,10 @@ describe('compareTable', () => {
         .split(/\s+/);
     expect(row('rows/s')).toEqual(['400', '1,000']);
     expect(row('vs first')).toEqual(['1.00x', '2.50x']);
+    // a first statement that read nothing (CREATE, INSERT): the ratios are to the first one that read rows
+    const setup = reading('create', 0);
+    const after = compareTable([setup, reading('a', 400), reading('b', 1_000)]);
+    expect(after).toMatch(/^ *vs a +0\.00x +1\.00x +2\.50x$/m);
   });
 
   it('shows the client CPU per operation, and no points, when no run wrote (query-file statements)', () => {

@@ -179,14 +179,19 @@ const rowsPerS = (r: RunResult): number => rowsRead(r, 'rowsPerS');
 
 /**
  * One column per run (by position, so equal labels are fine); ratios are against the first run: of points/s,
- * or of rows/s when the first run wrote nothing (query-file runs). A rows/s row when any run read rows. When no
- * run wrote (the statements of a query file), no points/s, and the client's CPU per operation instead of per
- * million points.
+ * or of rows/s when the first run wrote nothing (query-file runs), then against the first statement that read
+ * rows when the first read none (a file that begins with CREATE or INSERT). A rows/s row when any run read rows.
+ * When no run wrote (the statements of a query file), no points/s, and the client's CPU per operation instead of
+ * per million points.
  */
 export function compareTable(results: RunResult[]): string {
   if (results.length === 0) return '  (no runs)';
   const rate = results[0].pointsPerS > 0 ? (r: RunResult) => r.pointsPerS : rowsPerS;
-  const first = rate(results[0]);
+  const base = Math.max(
+    0,
+    results.findIndex((r) => rate(r) > 0),
+  );
+  const first = rate(results[base]);
   const pct = (r: RunResult, p: 'p50' | 'p99'): string => {
     const l = mainOperation(r)?.latency;
     return l === undefined ? '-' : millis(l[p]);
@@ -196,7 +201,7 @@ export function compareTable(results: RunResult[]): string {
   const rows: Row[] = [
     ...(wrote ? [['points/s', (r) => grouped(r.pointsPerS)] as Row] : []),
     ...(results.some((r) => r.queries !== undefined) ? [['rows/s', (r) => grouped(rowsPerS(r))] as Row] : []),
-    ['vs first', (r) => times(rate(r), first)],
+    [base === 0 ? 'vs first' : `vs ${results[base].label}`, (r) => times(rate(r), first)],
     ['ops/s', (r) => fixed(r.opsPerS, 1)],
     ['p50 ms', (r) => pct(r, 'p50')],
     ['p99 ms', (r) => pct(r, 'p99')],
