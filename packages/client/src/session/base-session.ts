@@ -390,7 +390,10 @@ export abstract class BaseSession {
     }
   }
 
-  /** One tablet (or part of one) to one node, fast path or plain path (enableFastSerialization); `encoded` as is. */
+  /**
+   * One tablet (or part of one) to one node, fast path or plain path (enableFastSerialization); `encoded`: its
+   * argument encoded already (encodeArgs), sent with the node's session id.
+   */
   protected sendTablet(
     ns: NodeSession,
     p: PreparedTablet,

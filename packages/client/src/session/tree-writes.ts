@@ -284,7 +284,7 @@ export abstract class TreeWriteSession extends BaseSession {
     await this.write(itemPlan('testInsertRecords', encoded, recordDevice, send, false), opts, encoded);
   }
 
-  /** One insertTablets request (several devices) to one node; `encoded`: its argument encoded already. */
+  /** One insertTablets request (several devices) to one node; `encoded`: its argument encoded already (encodeArgs). */
   protected sendTablets(
     ns: NodeSession,
     group: readonly PreparedTablet[],
