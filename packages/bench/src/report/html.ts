@@ -48,20 +48,24 @@ export function renderHtml(runs: RunResult[], generatedAt: Date = new Date()): s
   ].join('\n');
 }
 
-/** Each run's rate beside the first's: points/s, or rows/s when every run only read. */
+/**
+ * Each run's rate beside the first's: points/s, or rows/s when every run only read (then beside the first that
+ * read rows, as the console's table).
+ */
 function throughputBars(runs: RunResult[]): string {
   const reads = runs.every(onlyReads);
   const rate = (r: RunResult) => (reads ? rowsRead(r, 'rowsPerS') : r.pointsPerS);
-  const vsFirst = (r: RunResult) => {
-    const ratio = times(rate(r), rate(runs[0]));
+  const base = runs.find((r) => rate(r) > 0) ?? runs[0];
+  const vsBase = (r: RunResult) => {
+    const ratio = times(rate(r), rate(base));
     return ratio === 'n/a' ? '' : ` (${ratio})`;
   };
   return hBarChart({
-    title: `Throughput, ${reads ? 'rows/s' : 'points/s'}`,
+    title: `Throughput, ${reads ? 'rows/s' : 'points/s'}${base === runs[0] ? '' : `, ratios to ${base.label}`}`,
     bars: runs.map((r) => ({
       label: r.label,
       value: rate(r),
-      note: `${grouped(rate(r))} ${reads ? 'rows/s' : 'pts/s'}${vsFirst(r)}`,
+      note: `${grouped(rate(r))} ${reads ? 'rows/s' : 'pts/s'}${vsBase(r)}`,
     })),
   });
 }

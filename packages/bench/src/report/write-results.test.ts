@@ -142,6 +142,14 @@ describe('writeResults', () => {
     expect(html).toMatch(/<td class="l">model \/ method<\/td><td>tree \/ -<\/td>/);
     expect(html).not.toContain('points/s over the run');
     expect(html).not.toContain('Throughput, points/s');
+    // a first statement that read nothing (CREATE, INSERT): the ratios are to the first one that read rows
+    const afterSetup = readFileSync(
+      writeResults(tempDir(), [statement('create', 0), statement('all', 1_000_000), statement('one', 500)]).html,
+      'utf8',
+    );
+    expect(afterSetup).toContain('Throughput, rows/s, ratios to all');
+    expect(afterSetup).toContain('200,000 rows/s (1.00x)');
+    expect(afterSetup).toContain('100 rows/s (0.00x)');
   });
 
   it('copes with runs that have no samples at all', () => {
