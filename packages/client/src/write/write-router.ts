@@ -98,9 +98,6 @@ interface Group {
   readonly ks: number[];
 }
 
-/** A group's node, or why it could not be reached (its items failed with that). */
-type Reached<N> = { readonly node: N } | { readonly failed: ItemErrors };
-
 /**
  * Items split over nodes: every group's request encoded before any node is reached (a refused cell throws with
  * nothing sent, no node reached), then each group sent as encoded as soon as its own node is reached.
@@ -134,7 +131,10 @@ async function sendEncoded<N>(
   return new Map(results.flatMap((r) => [...r]));
 }
 
-/** Items `ks` to their node (`target`, or the default node): `encoded`, their request encoded ahead, if any. */
+/**
+ * Items `ks` to their node (`target`, or the default node), and which of them failed: `encoded`, their request
+ * encoded ahead, if any.
+ */
 async function sendGroup<N>(
   plan: WritePlan<N>,
   targets: WriteTargets<N>,
@@ -144,34 +144,14 @@ async function sendGroup<N>(
   trace: TraceContext | null,
   encoded?: ByteWriter,
 ): Promise<ItemErrors> {
-  const r = await reach(targets, target, ks, signal);
-  if ('failed' in r) return r.failed;
-  return sendTo(plan, targets, r.node, ks, () => plan.send(r.node, ks, encoded), trace);
-}
-
-async function reach<N>(
-  targets: WriteTargets<N>,
-  target: Endpoint | undefined,
-  ks: readonly number[],
-  signal: AbortSignal | undefined,
-): Promise<Reached<N>> {
+  let node: N;
   try {
-    return { node: await targets.node(target, signal) };
+    node = await targets.node(target, signal);
   } catch (e) {
     if (target !== undefined && e instanceof IoTDBConnectionError) targets.unreachable(target);
-    return { failed: allFailed(ks, e) };
+    return allFailed(ks, e);
   }
-}
-
-/** Sends items `ks` to `node` by `send`, and says which of them failed. */
-async function sendTo<N>(
-  plan: WritePlan<N>,
-  targets: WriteTargets<N>,
-  node: N,
-  ks: readonly number[],
-  send: () => Promise<TSStatus>,
-  trace: TraceContext | null,
-): Promise<ItemErrors> {
+  const send = () => plan.send(node, ks, encoded);
   let status: TSStatus;
   try {
     status = await (trace === null ? send() : targets.traced(node, trace, send));
