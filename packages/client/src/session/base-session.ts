@@ -11,7 +11,7 @@ import {
   type TSStatus,
 } from '@iotdb/fast-serializer';
 import { endpointKey, type Endpoint } from '../cluster/endpoint.js';
-import { withSessionId, writeArgs, type ArgsOf, type ArgsWriter } from '../connection/rpc-connection.js';
+import { withSessionId, writeArgs, type ArgsOf, type ArgsWriter, type ResultOf } from '../connection/rpc-connection.js';
 import { NodeRegistry } from '../cluster/node-registry.js';
 import {
   insertChannel,
@@ -390,18 +390,27 @@ export abstract class BaseSession {
     }
   }
 
-  /**
-   * One tablet (or part of one) to one node, fast path or plain path (enableFastSerialization); `encoded`: its
-   * argument encoded already (encodeArgs), sent with the node's session id.
-   */
+  /** `method(args)` on `ns`: `args` for its session id, or `encoded`, its argument encodeArgs made, with that id. */
+  protected sendArgs<M extends ClientMethod>(
+    ns: NodeSession,
+    method: M,
+    args: (sessionId: bigint) => ArgsOf<M> | ArgsWriter,
+    encoded: ByteWriter | undefined,
+  ): Promise<ResultOf<M>> {
+    return ns.connection.call(
+      method,
+      encoded !== undefined ? withSessionId(encoded, ns.sessionId) : args(ns.sessionId),
+    );
+  }
+
+  /** One tablet (or part of one) to one node, fast path or plain path (enableFastSerialization); `encoded` as sendArgs. */
   protected sendTablet(
     ns: NodeSession,
     p: PreparedTablet,
     method: 'insertTablet' | 'testInsertTablet' = 'insertTablet',
     encoded?: ByteWriter,
   ): Promise<TSStatus> {
-    const args = encoded !== undefined ? withSessionId(encoded, ns.sessionId) : this.tabletArgs(p)(ns.sessionId);
-    return ns.connection.call(method, args);
+    return this.sendArgs(ns, method, this.tabletArgs(p), encoded);
   }
 
   /** The insertTablet argument of `p` on a session: written straight to the buffer, or a plain struct. */

@@ -24,7 +24,7 @@ import {
   isArray,
 } from '@iotdb/fast-serializer';
 import { compareTime, itemPlan, recordPlan, sameAlignment } from '../write/item-plan.js';
-import { withSessionId, type ArgsWriter } from '../connection/rpc-connection.js';
+import type { ArgsWriter } from '../connection/rpc-connection.js';
 import type { WritePlan } from '../write/write-plan.js';
 import { BaseSession, type CallOptions } from './base-session.js';
 import type { NodeSession } from './node-session.js';
@@ -284,15 +284,14 @@ export abstract class TreeWriteSession extends BaseSession {
     await this.write(itemPlan('testInsertRecords', encoded, recordDevice, send, false), opts, encoded);
   }
 
-  /** One insertTablets request (several devices) to one node; `encoded`: its argument encoded already (encodeArgs). */
+  /** One insertTablets request (several devices) to one node; `encoded` as sendArgs. */
   protected sendTablets(
     ns: NodeSession,
     group: readonly PreparedTablet[],
     method: 'insertTablets' | 'testInsertTablets' = 'insertTablets',
     encoded?: ByteWriter,
   ): Promise<TSStatus> {
-    const args = encoded !== undefined ? withSessionId(encoded, ns.sessionId) : tabletsArgs(group)(ns.sessionId);
-    return ns.connection.call(method, args);
+    return this.sendArgs(ns, method, tabletsArgs(group), encoded);
   }
 
   /** One insertRecords request to one node: the binary fast path, or the generic codec in the compact protocol. */
