@@ -10,7 +10,7 @@ import {
   zigzag64,
 } from '../thrift/compact.js';
 import { valuesUpperBound, writeTimestamps, writeValues } from './encode-tablet.js';
-import { namedTablets } from './insert-tablet-request.js';
+import { tabletsBounds } from './insert-tablet-request.js';
 import type { PreparedTablet } from './prepare-tablet.js';
 
 /**
@@ -79,8 +79,7 @@ export function writeInsertTabletsReqCompact(
   tablets: readonly PreparedTablet[],
   names?: readonly number[],
 ): void {
-  const inTablet = namedTablets(names);
-  const maxValues = tablets.map((p, i) => inTablet(i, () => valuesUpperBound(p)));
+  const { inTablet, maxValues } = tabletsBounds(tablets, names);
   w.ensure(96 + maxValues.reduce((n, m, i) => n + m + 8 * tablets[i].rows + 64, 0));
   fieldHeader(w, 0, 1, CType.I64);
   zigzag64(w, sessionId);

@@ -76,14 +76,24 @@ export function writeInsertTabletReq(w: ByteWriter, sessionId: bigint, p: Prepar
 }
 
 /** Runs `fn` for tablet i, naming it `tablets[names[i]]` (default `tablets[i]`) in a validation error's field. */
-export function namedTablets(names?: readonly number[]): <T>(i: number, fn: () => T) => T {
-  return (i, fn) => {
+type InTablet = <T>(i: number, fn: () => T) => T;
+
+/**
+ * What both protocols' TSInsertTabletsReq writers start with: `inTablet` (errors name tablet i `tablets[names[i]]`,
+ * by default `tablets[i]`) and each tablet's values bound, its cells checked as it is found.
+ */
+export function tabletsBounds(
+  tablets: readonly PreparedTablet[],
+  names?: readonly number[],
+): { inTablet: InTablet; maxValues: number[] } {
+  const inTablet: InTablet = (i, fn) => {
     try {
       return fn();
     } catch (e) {
       throw prefixField(e, `tablets[${names === undefined ? i : names[i]}]`);
     }
   };
+  return { inTablet, maxValues: tablets.map((p, i) => inTablet(i, () => valuesUpperBound(p))) };
 }
 
 /**
@@ -97,8 +107,7 @@ export function writeInsertTabletsReq(
   tablets: readonly PreparedTablet[],
   names?: readonly number[],
 ): void {
-  const inTablet = namedTablets(names);
-  const maxValues = tablets.map((p, i) => inTablet(i, () => valuesUpperBound(p)));
+  const { inTablet, maxValues } = tabletsBounds(tablets, names);
   let total = 64;
   tablets.forEach((p, i) => (total += tabletReqBytes(p, maxValues[i])));
   w.ensure(total);
