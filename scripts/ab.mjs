@@ -1,5 +1,6 @@
 // What the A/B scripts (records-ab, split-ab) share: their data (calls of DEVICES devices x ROWS rows x SENSORS
 // measurements of the Java anchor's types, as records or as tablets) and the run that alternates two sessions.
+import { Session } from '../packages/client/dist/index.js'; // built by pnpm build
 export const [DEVICES, ROWS, SENSORS] = [10, 500, 50];
 const types = ['FLOAT', 'DOUBLE', 'INT32', 'INT64', 'TEXT', 'BOOLEAN'];
 const shares = [0.3, 0.5, 0.7, 0.8, 0.9, 1];
@@ -41,12 +42,14 @@ export const tablets = (db, g0) =>
 const median = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
 
 /**
- * Two sessions (`sessions`: name -> Session, not yet open) taking turns, five rounds of ten calls each (the first
- * round a warm-up), each call `call(session, data(g0))` on the data of rows g0 .. (made before the clock starts);
- * prints `what`'s median ms, client CPU ms and requests per call of each, and the second's time over the first's.
- * Drops `db` before and after.
+ * Two sessions taking turns on `method` (a Session write method), five rounds of ten calls each (the first round a
+ * warm-up), each call `session[method](data(db, g0))` on the data of rows g0 .. (made before the clock starts);
+ * prints the median ms, client CPU ms and requests per call of each, and the second's time over the first's. The
+ * sessions: `pair(Session)` (name -> Session, not yet open), or with AB_BASE=<another checkout, built> that build's
+ * Session against this one's, both with the default options. Drops `db` before and after.
  */
-export async function alternate(what, db, sessions, data, call) {
+export async function ab(method, db, data, pair) {
+  const sessions = await sessionsOf(pair);
   const kinds = Object.keys(sessions);
   for (const s of Object.values(sessions)) await s.open();
   const drop = () => sessions[kinds[1]].executeNonQueryStatement(`DROP DATABASE ${db}`).catch(() => undefined);
@@ -58,9 +61,9 @@ export async function alternate(what, db, sessions, data, call) {
   for (let round = 0; round < 5; round++) {
     for (const kind of kinds) {
       for (let n = 0; n < 10; n++, g0 += ROWS) {
-        const [s, batch] = [sessions[kind], data(g0)];
+        const [s, batch] = [sessions[kind], data(db, g0)];
         const [t0, c0, r0] = [performance.now(), process.cpuUsage(), s.stats().requests];
-        await call(s, batch);
+        await s[method](batch);
         const c = process.cpuUsage(c0);
         if (round === 0) continue; // the first round warms up (and learns the routes)
         ms[kind].push(performance.now() - t0);
@@ -76,20 +79,17 @@ export async function alternate(what, db, sessions, data, call) {
   );
   const [a, b] = kinds;
   console.log(
-    `${what} of ${DEVICES} devices x ${ROWS} rows x ${SENSORS} measurements, median per call: ${each.join(', ')} ` +
+    `${method} of ${DEVICES} devices x ${ROWS} rows x ${SENSORS} measurements, median per call: ${each.join(', ')} ` +
       `(${b}/${a} ${(median(ms[b]) / median(ms[a])).toFixed(2)}x)`,
   );
   await drop();
   await Promise.all(Object.values(sessions).map((s) => s.close()));
 }
 
-/**
- * The two sessions to compare: with AB_BASE=<another checkout, built>, that build's Session against this one's
- * (`Session`), both with the default options; without, `pair()`.
- */
-export async function sessions(Session, pair) {
+/** `pair(Session)`, or with AB_BASE the base build's Session and this one's. */
+async function sessionsOf(pair) {
   const base = process.env.AB_BASE;
-  if (!base) return pair();
+  if (!base) return pair(Session);
   const BaseSession = (await import(`${base}/packages/client/dist/index.js`)).Session;
   return { 'base build': new BaseSession(), 'this build': new Session() };
 }

@@ -5,18 +5,9 @@
 // that build's insertRecords with this one's instead (both with the default options), e.g. before and after a change:
 //   node scripts/records-ab.mjs
 //   git worktree add /tmp/base <rev> && (cd /tmp/base && pnpm install && pnpm build) && AB_BASE=/tmp/base node scripts/records-ab.mjs
-import { Session } from '../packages/client/dist/index.js'; // built by pnpm build
-import { alternate, sessions, records } from './ab.mjs';
+import { ab, records } from './ab.mjs';
 
-const DB = 'root.records_ab';
-const pair = await sessions(Session, () => ({
+await ab('insertRecords', 'root.records_ab', records, (Session) => ({
   'as records': new Session({ recordsAsTablets: false }),
   'as tablets': new Session(),
 }));
-await alternate(
-  'insertRecords',
-  DB,
-  pair,
-  (g0) => records(DB, g0),
-  (s, batch) => s.insertRecords(batch),
-);

@@ -7,18 +7,9 @@
 // DataNodes (DATANODES=2 bash scripts/iotdb-local.sh start <dir>); needs `pnpm build`.
 //   node scripts/split-ab.mjs
 //   git worktree add /tmp/base <rev> && (cd /tmp/base && pnpm install && pnpm build) && AB_BASE=/tmp/base node scripts/split-ab.mjs
-import { Session } from '../packages/client/dist/index.js'; // built by pnpm build
-import { alternate, sessions, tablets } from './ab.mjs';
+import { ab, tablets } from './ab.mjs';
 
-const DB = 'root.split_ab';
-const pair = await sessions(Session, () => ({
+await ab('insertTablets', 'root.split_ab', tablets, (Session) => ({
   'one node': new Session({ enableRedirection: false }),
   split: new Session(),
 }));
-await alternate(
-  'insertTablets',
-  DB,
-  pair,
-  (g0) => tablets(DB, g0),
-  (s, batch) => s.insertTablets(batch),
-);
