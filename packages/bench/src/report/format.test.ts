@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compareTable, formatReport, progressLine, readsProgressLine, resultLine } from './format.js';
 import { RESULT_KEYS } from './result-fields.js';
-import { sampleConfig, sampleRun } from './test-fixture.js';
+import { sampleConfig, sampleRun, sampleStatement } from './test-fixture.js';
 
 function parseResult(line: string): Map<string, string> {
   const [head, ...pairs] = line.split(' ');
@@ -174,32 +174,13 @@ describe('formatReport', () => {
   });
 
   it('says when a run that only read read no rows at all (a statement naming series or tables that are not there)', () => {
-    const latency = sampleRun('x').latency.insertTablet;
-    const statement = (rows: number) =>
-      formatReport(
-        sampleRun('q', {
-          points: 0,
-          latency: { q: latency },
-          queries: { q: { ops: 10, failed: 0, rows, rowsPerS: rows / 5, latency } },
-          queryFile: { sql: 'SELECT s_0 FROM root.nosuch.**', concurrency: 1, repetitions: 10, line: 1 },
-        }),
-      );
+    const statement = (rows: number) => formatReport(sampleStatement('q', rows));
     expect(statement(0)).toMatch(/^note {9}the statement read no rows: do the series or tables it names exist\?$/m);
     expect(statement(3)).not.toContain('read no rows');
     // a statement that is not a query (INSERT, CREATE, FLUSH) reads no rows, and says why instead
+    const sql = 'INSERT INTO root.sg.d(time, s) VALUES (1, 2)';
     const insert = formatReport(
-      sampleRun('ins', {
-        points: 0,
-        latency: { ins: latency },
-        queries: { ins: { ops: 10, failed: 0, rows: 0, rowsPerS: 0, latency } },
-        queryFile: {
-          sql: 'INSERT INTO root.sg.d(time, s) VALUES (1, 2)',
-          concurrency: 1,
-          repetitions: 10,
-          line: 1,
-          query: false,
-        },
-      }),
+      sampleStatement('ins', 0, { queryFile: { sql, concurrency: 1, repetitions: 10, line: 1, query: false } }),
     );
     expect(insert).not.toContain('read no rows');
     expect(insert).toMatch(/^note {9}not a query: the server answered the statement with no result set$/m);
@@ -300,18 +281,8 @@ describe('compareTable', () => {
   });
 
   it('shows the client CPU per operation, and no points, when no run wrote (query-file statements)', () => {
-    const latency = sampleRun('x').latency.insertTablet;
     const statement = (label: string, clientCpuS: number) =>
-      sampleRun(label, {
-        points: 0,
-        pointsPerS: 0,
-        okOps: 8,
-        failedOps: 2,
-        clientCpuS,
-        clientCpuSPerMpts: 0,
-        queries: { [label]: { ops: 8, failed: 2, rows: 100, rowsPerS: 20, latency } },
-        queryFile: { sql: 'SELECT 1', concurrency: 1, repetitions: 10, line: 1 },
-      });
+      sampleStatement(label, 100, { okOps: 8, failedOps: 2, clientCpuS });
     const table = compareTable([statement('a', 0.05), statement('b', 0.02)]);
     expect(table).not.toMatch(/points\/s|CPU s\/Mpts/);
     expect(table).toMatch(/^ *CPU ms\/op +5\.000 +2\.000$/m); // 10 operations each, the failed ones too

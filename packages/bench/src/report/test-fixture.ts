@@ -128,3 +128,19 @@ export function sampleRun(label: string, over: Partial<RunResult> = {}, pointsPe
     ...over,
   };
 }
+
+/** a query-file statement's run, nothing written: 10 reads of `rows` rows in all over 5 s; `over` as sampleRun's */
+export function sampleStatement(label: string, rows: number, over: Partial<RunResult> = {}): RunResult {
+  const latency = summary(sampleHistogram(1000, 4));
+  return sampleRun(label, {
+    points: 0,
+    pointsPerS: 0,
+    okOps: 10,
+    clientCpuSPerMpts: 0,
+    throughput: [],
+    latency: { [label]: latency },
+    queries: { [label]: { ops: 10, failed: 0, rows, rowsPerS: rows / 5, latency } },
+    queryFile: { sql: 'SELECT 1', concurrency: 1, repetitions: 10, line: 1 },
+    ...over,
+  });
+}

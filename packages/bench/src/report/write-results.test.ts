@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resultLine } from './format.js';
-import { sampleRun } from './test-fixture.js';
+import { sampleRun, sampleStatement } from './test-fixture.js';
 import type { Environment, RunResult } from '../types.js';
 import { makeOutDir, writeResults } from './write-results.js';
 
@@ -116,18 +116,7 @@ describe('writeResults', () => {
   });
 
   it('report.html of statements that only read shows their rows read and rows/s, not the write figures', () => {
-    const latency = sampleRun('x').latency.insertTablet;
-    const statement = (label: string, rows: number) =>
-      sampleRun(label, {
-        points: 0,
-        pointsPerS: 0,
-        throughput: [],
-        latency: { [label]: latency },
-        queries: { [label]: { ops: 10, failed: 0, rows, rowsPerS: rows / 5, latency } },
-        queryFile: { sql: 'SELECT 1', concurrency: 1, repetitions: 10, line: 1 },
-        clientCpuS: 0.5,
-        clientCpuSPerMpts: 0,
-      });
+    const statement = (label: string, rows: number) => sampleStatement(label, rows, { clientCpuS: 0.5 });
     const html = readFileSync(
       writeResults(tempDir(), [statement('all', 1_000_000), statement('one', 500), statement('none', 0)]).html,
       'utf8',
