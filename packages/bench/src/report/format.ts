@@ -8,6 +8,7 @@ import {
   cpuSPerOperation,
   mainOperation,
   onlyReads,
+  ratioBase,
   resultFields,
   rowsRead,
 } from './result-fields.js';
@@ -187,11 +188,8 @@ const rowsPerS = (r: RunResult): number => rowsRead(r, 'rowsPerS');
 export function compareTable(results: RunResult[]): string {
   if (results.length === 0) return '  (no runs)';
   const rate = results[0].pointsPerS > 0 ? (r: RunResult) => r.pointsPerS : rowsPerS;
-  const base = Math.max(
-    0,
-    results.findIndex((r) => rate(r) > 0),
-  );
-  const first = rate(results[base]);
+  const base = ratioBase(results, rate);
+  const first = rate(base);
   const pct = (r: RunResult, p: 'p50' | 'p99'): string => {
     const l = mainOperation(r)?.latency;
     return l === undefined ? '-' : millis(l[p]);
@@ -201,7 +199,7 @@ export function compareTable(results: RunResult[]): string {
   const rows: Row[] = [
     ...(wrote ? [['points/s', (r) => grouped(r.pointsPerS)] as Row] : []),
     ...(results.some((r) => r.queries !== undefined) ? [['rows/s', (r) => grouped(rowsPerS(r))] as Row] : []),
-    [base === 0 ? 'vs first' : `vs ${results[base].label}`, (r) => times(rate(r), first)],
+    [base === results[0] ? 'vs first' : `vs ${base.label}`, (r) => times(rate(r), first)],
     ['ops/s', (r) => fixed(r.opsPerS, 1)],
     ['p50 ms', (r) => pct(r, 'p50')],
     ['p99 ms', (r) => pct(r, 'p99')],

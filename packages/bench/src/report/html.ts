@@ -9,7 +9,7 @@ import { lineChart } from './chart-line.js';
 import { fixed, grouped, millis, times } from './numbers.js';
 import { QUERY_HEADERS, queryRows } from './format.js';
 import { MATRIX_HEADERS, matrixRows } from './latency-matrix.js';
-import { cpuPerMillion, mainOperation, onlyReads, rowsRead } from './result-fields.js';
+import { cpuPerMillion, mainOperation, onlyReads, ratioBase, rowsRead } from './result-fields.js';
 import { esc } from './svg.js';
 
 const STYLE = `
@@ -55,7 +55,7 @@ export function renderHtml(runs: RunResult[], generatedAt: Date = new Date()): s
 function throughputBars(runs: RunResult[]): string {
   const reads = runs.every(onlyReads);
   const rate = (r: RunResult) => (reads ? rowsRead(r, 'rowsPerS') : r.pointsPerS);
-  const base = runs.find((r) => rate(r) > 0) ?? runs[0];
+  const base = ratioBase(runs, rate);
   const vsBase = (r: RunResult) => {
     const ratio = times(rate(r), rate(base));
     return ratio === 'n/a' ? '' : ` (${ratio})`;

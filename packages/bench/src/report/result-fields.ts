@@ -69,6 +69,13 @@ export function cpuPerMillion(r: RunResult): { seconds: number; of: 'points' | '
 /** The client's CPU seconds per operation, failed ones included. */
 export const cpuSPerOperation = (r: RunResult): number => r.clientCpuS / Math.max(1, r.okOps + r.failedOps);
 
+/**
+ * The run the others' rates are compared with: the first, or the first with a rate when the first has none (a query
+ * file that begins with CREATE or INSERT reads nothing there).
+ */
+export const ratioBase = (runs: readonly RunResult[], rate: (r: RunResult) => number): RunResult =>
+  runs.find((r) => rate(r) > 0) ?? runs[0];
+
 const FIELDS: readonly Field[] = [
   ['label', (r) => token(r.label)],
   ['model', (r) => token(r.config.model)],
