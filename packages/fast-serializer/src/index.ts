@@ -81,7 +81,7 @@ export { checkStringRecord } from './record/string-record.js';
 export type { StringRecordInput, CheckedStringRecord } from './record/string-record.js';
 
 // Query results
-export { decodeTsBlock } from './tsblock/decode-tsblock.js';
+export { decodeTsBlock, type DecodeOptions } from './tsblock/decode-tsblock.js';
 export { ColumnEncoding } from './tsblock/tsblock.js';
 export type { ColumnValues, DecodedColumn, DecodedTsBlock } from './tsblock/tsblock.js';
 

@@ -5,6 +5,7 @@ import {
   decodeTsBlock,
   TSDataType,
   type DecodedTsBlock,
+  type DecodeOptions,
   type TSExecuteStatementResp,
 } from '@iotdb/fast-serializer';
 import type { RpcConnection } from '../connection/rpc-connection.js';
@@ -14,6 +15,9 @@ import { joinColumn, joinTimes, type ColumnPiece, type ColumnarResult } from './
 import type { Int64Mode, TimestampMode } from './options.js';
 import type { TimestampPrecision } from './node-session.js';
 import { RowRecord, rowBlock, type RowBlock, type RowShape } from './row-record.js';
+
+/** toColumnar() holds every value it reads: repeated short text is decoded to one string per value (see DecodeOptions). */
+const SHARED_STRINGS: DecodeOptions = { shareStrings: true };
 
 /** A statement as errors quote it: its first 80 characters. */
 export function sqlContext(sql: string): string {
@@ -150,6 +154,8 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   /** what the block's rows read: its columns in `values` order (made when its first row is read) */
   #rowBlock: RowBlock | null = null;
   #row = 0;
+  /** what blocks are decoded with: strings shared while toColumnar() holds the whole result */
+  #decodeOptions: DecodeOptions = {};
   #closed = false;
   readonly #stats: DataSetReadStats = { blocks: 0, fetches: 0, decodeMs: 0, fetchWaitMs: 0 };
   /** closed by its session (session.close(), pool.close()) while rows were left on the server */
@@ -293,6 +299,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   /** All rows not yet read, as columns (typed arrays handed over without a copy where the layout allows). */
   async toColumnar(opts: FetchOptions = {}): Promise<ColumnarResult> {
     const pieces: BlockPiece[] = [];
+    this.#decodeOptions = SHARED_STRINGS;
     while (await this.hasNext(opts)) pieces.push(this.#takeBlock());
     return this.#columnar(pieces);
   }
@@ -431,7 +438,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   #decode(buf: Buffer): DecodedTsBlock {
     try {
       const started = performance.now();
-      const block = decodeTsBlock(buf, this.#blockTypes);
+      const block = decodeTsBlock(buf, this.#blockTypes, this.#decodeOptions);
       this.#stats.decodeMs += performance.now() - started;
       this.#stats.blocks++;
       // the block types are indexed by block column: one entry past the highest column the mapping names

@@ -233,6 +233,51 @@ describe('decodeTsBlock: any null pattern', () => {
   });
 });
 
+describe('decodeTsBlock: shareStrings', () => {
+  const decodeText = (column: (string | null)[], shareStrings: boolean) => {
+    const cols: ColSpec[] = [{ type: 'TEXT', cells: column }];
+    const block = buildBlock(
+      column.map((_, r) => BigInt(r)),
+      cols,
+    );
+    return cells(decodeTsBlock(block, logical(cols), { shareStrings }).columns[0]);
+  };
+  // short ASCII values (the ones looked up), values differing only by trailing NULs or by one byte in any of the
+  // three words, longer and non-ASCII ones (not looked up), nulls
+  const text = fc.oneof(
+    fc.constantFrom('', 'a', 'abc', 'abc\0', 'abc\0\0', 'value-07', 'value-70', 'abcdefghijkl', 'abcdefghijkm'),
+    fc.string({ unit: fc.integer({ min: 0, max: 127 }).map((c) => String.fromCharCode(c)), maxLength: 14 }),
+    fc.constantFrom('é', 'x'.repeat(13), null),
+  );
+
+  it('decodes any column to the values it decodes to without sharing, blocks after blocks', () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(text, { maxLength: 300 }), { maxLength: 4 }), (blocks) => {
+        for (const column of blocks) expect(decodeText(column, true)).toEqual(column);
+      }),
+    );
+  });
+
+  it('tells apart values that meet in its table and differ only in length or in one of their words', () => {
+    // more values than the table has slots, each twice in a row (so the column keeps looking): every family
+    // differs in one part of the key only, and a family's values meet in the same slots
+    const n = (i: number) => String(i).padStart(4, '0');
+    const families = [
+      (i: number) => `${n(i)}efghijkl`, // the first word
+      (i: number) => `abcd${n(i)}ijkl`, // the second
+      (i: number) => `abcdefgh${n(i)}`, // the third
+    ];
+    const twice = (f: (i: number) => string, count: number) =>
+      Array.from({ length: count }, (_, i) => [f(i), f(i)]).flat();
+    // a value and the same with a NUL more: the same words, another length (in the hash too: they meet less often)
+    const column = [
+      ...families.flatMap((f) => twice(f, 6000)),
+      ...twice((i) => `k${i >> 1}` + '\0'.repeat(i & 1), 100_000),
+    ];
+    expect(decodeText(column, true)).toEqual(column);
+  });
+});
+
 describe('decodeTsBlock: RLE and DICTIONARY', () => {
   it.each(NAMES)('repeats the single RLE value of a %s column on every row', (type) => {
     const cols: ColSpec[] = [{ type, cells: Array<Cell>(9).fill(SAMPLES[type][2]), layout: 'rle' }];
