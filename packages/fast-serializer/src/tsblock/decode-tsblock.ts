@@ -2,7 +2,7 @@ import { isAscii } from 'node:buffer';
 import { IoTDBProtocolError } from '../errors.js';
 import { ByteReader, truncatedData } from '../io/byte-reader.js';
 import { TSDataType } from '../types/data-type.js';
-import { readSharedAscii } from './ascii-values.js';
+import { readSharedAscii } from './shared-strings.js';
 import { unpackBits } from './bits.js';
 import { FixedArena } from './fixed-arena.js';
 import { ColumnEncoding, PhysicalType, type ColumnValues, type DecodedColumn, type DecodedTsBlock } from './tsblock.js';

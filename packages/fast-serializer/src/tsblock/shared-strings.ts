@@ -11,7 +11,7 @@
 
 /** Longest value looked up: three words. `substring` copies strings this short (a longer one shares the region). */
 const MAX_SHARED = 12;
-const SLOTS = 4096; // a power of two
+const SLOTS = 4096; // a power of two; what the process keeps: at most this many strings of up to 12 characters
 /** What a column may miss more than it hits before it stops looking: a few µs of a column's decode at most. */
 const CREDIT = 128;
 
