@@ -27,12 +27,12 @@ export function decodeTsBlock(
   const rows = r.i32();
   const encodings = r.slice(count + 1);
   const arena = checkPositionCount(rows, count, encodings, r);
-  const share = opts.shareStrings === true;
-  const time = readColumn(r, encodings[0], TSDataType.INT64, rows, arena, share);
+  const block: BlockScope = { rows, arena, shareStrings: opts.shareStrings === true };
+  const time = readColumn(r, encodings[0], TSDataType.INT64, block);
   const columns = new Array<DecodedColumn>(count);
   for (let i = 0; i < count; i++) {
     const type = logicalTypes?.[i] ?? physicalToLogical(physical[i]);
-    columns[i] = readColumn(r, encodings[i + 1], type, rows, arena, share);
+    columns[i] = readColumn(r, encodings[i + 1], type, block);
   }
   arena.finish();
   return { rows, times: time.values as BigInt64Array, columns };
@@ -47,6 +47,13 @@ export interface DecodeOptions {
    * string that dies young costs less than the lookup. A column whose values do not repeat soon stops looking.
    */
   readonly shareStrings?: boolean;
+}
+
+/** What a block's columns are read with: its row count, the arena of its fixed-width values, the strings' mode. */
+interface BlockScope {
+  readonly rows: number;
+  readonly arena: FixedArena;
+  readonly shareStrings: boolean;
 }
 
 /**
@@ -93,21 +100,14 @@ function physicalToLogical(p: number): TSDataType {
   return p as TSDataType; // physical codes 0-5 equal the logical ones
 }
 
-function readColumn(
-  r: ByteReader,
-  encoding: number,
-  type: TSDataType,
-  rows: number,
-  arena: FixedArena,
-  share: boolean,
-): DecodedColumn {
+function readColumn(r: ByteReader, encoding: number, type: TSDataType, block: BlockScope): DecodedColumn {
   switch (encoding) {
     case ColumnEncoding.RLE:
-      return readRle(r, type, rows);
+      return readRle(r, type, block.rows);
     case ColumnEncoding.DICTIONARY:
-      return readDictionary(r, type, rows);
+      return readDictionary(r, type, block.rows);
     default:
-      return readArrayColumn(r, encoding, type, rows, arena, share);
+      return readArrayColumn(r, encoding, type, block);
   }
 }
 
@@ -209,20 +209,15 @@ function readInnerColumn(r: ByteReader, encoding: number, type: TSDataType, rows
     encoding === ColumnEncoding.INT32_ARRAY ? 1 : 0,
     encoding === ColumnEncoding.BYTE_ARRAY ? 1 : 0,
   );
-  const column = readArrayColumn(r, encoding, type, rows, arena, false); // one value or a dictionary: shared already
+  // one value, or a dictionary: its values are shared by the rows already
+  const column = readArrayColumn(r, encoding, type, { rows, arena, shareStrings: false });
   arena.finish();
   return column;
 }
 
-/** A column of one array encoding; `arena` takes its fixed-width values, booleans and null flags. */
-function readArrayColumn(
-  r: ByteReader,
-  encoding: number,
-  type: TSDataType,
-  rows: number,
-  arena: FixedArena,
-  share: boolean,
-): DecodedColumn {
+/** A column of one array encoding; the block's arena takes its fixed-width values, booleans and null flags. */
+function readArrayColumn(r: ByteReader, encoding: number, type: TSDataType, block: BlockScope): DecodedColumn {
+  const { rows, arena } = block;
   if (encoding !== ARRAY_ENCODING[type]) {
     throw new IoTDBProtocolError(`TsBlock: encoding ${encoding} does not fit a column of type ${type}`);
   }
@@ -240,7 +235,7 @@ function readArrayColumn(
       return { type, values, nulls };
     }
     default:
-      return { type, values: readBinaries(r, type, rows, nulls, nonNull, share), nulls };
+      return { type, values: readBinaries(r, type, rows, nulls, nonNull, block.shareStrings), nulls };
   }
 }
 
