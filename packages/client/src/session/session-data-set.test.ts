@@ -28,10 +28,26 @@ function int64Block(values: bigint[]): Buffer {
   return Buffer.from(w.view());
 }
 
+/** A TsBlock of one TEXT column (BINARY_ARRAY, nulls where a value is null) with times from firstTime. */
+function textBlock(values: (string | null)[], firstTime: number): Buffer {
+  const w = new ByteWriter(64);
+  w.i32(1).i8(TSDataType.TEXT).i32(values.length).i8(2).i8(3); // encodings: time INT64_ARRAY, value BINARY_ARRAY
+  w.i8(0);
+  values.forEach((_, i) => w.i64(firstTime + i));
+  const nulls = values.map((v) => v === null);
+  if (nulls.includes(true)) {
+    w.i8(1);
+    for (let i = 0; i < values.length; i += 8)
+      w.i8(nulls.slice(i, i + 8).reduce((bits, isNull, b) => (isNull ? bits | (0x80 >> b) : bits), 0));
+  } else w.i8(0);
+  for (const v of values) if (v !== null) w.lengthPrefixedBytes(Buffer.from(v, 'utf8'));
+  return Buffer.from(w.view());
+}
+
 /** A data set over given blocks with no query id: nothing is sent to any server. */
 function dataSet(
   blocks: Buffer[],
-  type: 'INT32' | 'INT64' = 'INT32',
+  type: 'INT32' | 'INT64' | 'TEXT' = 'INT32',
   int64As: 'bigint' | 'number' = 'bigint',
 ): SessionDataSet {
   return new SessionDataSet(
@@ -122,6 +138,21 @@ describe('SessionDataSet without a server', () => {
     expect(c.rowCount).toBe(3);
     expect(Array.from(c.values[0] as Int32Array)).toEqual([1, 2, 3]);
     expect(Array.from(c.timestamps!)).toEqual([0n, 1n, 2n]);
+  });
+
+  it('gives text as every other reader does, values repeated within and across blocks among them', async () => {
+    // repeated short ASCII values (toColumnar shares them), others longer, non-ASCII, unique, null
+    const columns = [
+      ['ok', 'warn', 'ok', null, 'abc\0', 'abc', 'ok'],
+      ['warn', 'a-value-longer-than-12', 'ok', 'é', null, 'abc\0'],
+      Array.from({ length: 300 }, (_, i) => (i % 2 === 0 ? `id-${i}` : 'ok')),
+    ];
+    const blocks = () => columns.map((v, k) => textBlock(v, k * 1000));
+    const c = await dataSet(blocks(), 'TEXT').toColumnar();
+    const rows: (string | null)[] = [];
+    for await (const row of dataSet(blocks(), 'TEXT')) rows.push(row.getString(2));
+    expect(c.values[0]).toEqual(columns.flat());
+    expect(rows).toEqual(columns.flat());
   });
 });
 
