@@ -81,19 +81,19 @@ function volumeLines(r: RunResult): string[] {
   if (!onlyReads(r))
     return [`points       ${grouped(r.points)}`, `throughput   ${grouped(r.pointsPerS)} points/s, ${ops}`, cpu];
   const rows = rowsRead(r, 'rows');
-  // reading nothing is quick and measures nothing: most often a name that is not there
-  const nothing =
-    r.queryFile === undefined
-      ? 'note         no query read a row: do the series or tables they name exist?'
-      : r.queryFile.query === false
-        ? 'note         not a query: the server answered the statement with no result set'
-        : 'note         the statement read no rows: do the series or tables it names exist?';
   return [
     `rows read    ${grouped(rows)}`,
-    ...(rows === 0 && r.okOps > 0 ? [nothing] : []),
+    ...(rows === 0 && r.okOps > 0 ? [`note         ${whyNoRows(r)}`] : []),
     `throughput   ${grouped(rowsRead(r, 'rowsPerS'))} rows/s, ${ops}`,
     cpu,
   ];
+}
+
+/** Why a run that only read read no rows (reading nothing is quick and measures nothing: most often a name that is not there). */
+function whyNoRows(r: RunResult): string {
+  if (r.queryFile === undefined) return 'no query read a row: do the series or tables they name exist?';
+  if (r.queryFile.query === false) return 'not a query: the server answered the statement with no result set';
+  return 'the statement read no rows: do the series or tables it names exist?';
 }
 
 /** The errors block of a report: how many were collected, the first of them one line each. */
