@@ -39,7 +39,7 @@ const WORKLOAD_KNOBS = [
 
 /**
  * Throws unless `shares` (one run of `label` from each file, in file order) can be one run: the same workload,
- * each over its own devices (a query-file statement: the same statement, devices aside). Merging the same file
+ * each over its own devices (a query-file statement: the same statement, devices aside), at the same time. Merging the same file
  * twice, or two runs of different knobs, would add up figures of no run that happened.
  */
 export function checkShares(label: string, shares: readonly RunResult[]): void {
@@ -60,6 +60,36 @@ export function checkShares(label: string, shares: readonly RunResult[]): void {
     }
   });
   if (first.queryFile === undefined) checkDisjoint(label, shares);
+  checkTogether(label, shares);
+}
+
+/**
+ * How far apart two shares may be and still count as run together: machines' clocks a little apart, and each
+ * run's untimed start (its workers and sessions) before its timed phase.
+ */
+const TOGETHER_SLACK_MS = 1000;
+
+/**
+ * Each share started before every other had ended (its start, `startedAt`, to its start plus `durationS`): shares
+ * run one after another are no run that happened, and their rates over the longest share's time would be wrong.
+ */
+function checkTogether(label: string, shares: readonly RunResult[]): void {
+  const span = (r: RunResult) => {
+    const start = Date.parse(r.startedAt);
+    return [start, start + r.durationS * 1000] as const;
+  };
+  for (let i = 0; i < shares.length; i++) {
+    for (let j = i + 1; j < shares.length; j++) {
+      const [[a0, a1], [b0, b1]] = [span(shares[i]), span(shares[j])];
+      const gapMs = Math.max(b0 - a1, a0 - b1);
+      if (gapMs > TOGETHER_SLACK_MS)
+        throw new Error(
+          `${label}: the runs of files ${i + 1} and ${j + 1} did not run at the same time (started ` +
+            `${shares[i].startedAt} and ${shares[j].startedAt}, ${(gapMs / 1000).toFixed(1)} s between the end of ` +
+            'one and the start of the other): the shares of one run run together',
+        );
+    }
+  }
 }
 
 /** Each share's devices [offset, offset + count) apart from every other's. */

@@ -18,6 +18,7 @@ describe('merge', () => {
     okOps: 900,
     failedOps: 1,
     clientCpuS: 2,
+    durationS: 10,
     pointsPerS: 100,
     peakRssMb: 120,
     histograms: { insertTablet: histogram(fast) },
@@ -29,7 +30,8 @@ describe('merge', () => {
     okOps: 100,
     failedOps: 0,
     clientCpuS: 1,
-    pointsPerS: 300,
+    durationS: 8,
+    pointsPerS: 375,
     peakRssMb: 150,
     histograms: { insertTablet: histogram(slow) },
     verify: { expected: 3_000, actual: 2_999, ok: false },
@@ -43,12 +45,19 @@ describe('merge', () => {
       okOps: 1_000,
       failedOps: 1,
       clientCpuS: 3,
-      pointsPerS: 400,
       peakRssMb: 150,
     });
     expect(m.clientCpuSPerMpts).toBeCloseTo(3 / 0.004);
     expect(m.config).toMatchObject({ deviceOffset: 0, deviceCount: 10 });
     expect(m.verify).toEqual({ expected: 4_000, actual: 3_999, ok: false });
+  });
+
+  it("gives rates over the longest share's time, as one run's are over its time: not the sum of the shares' rates", () => {
+    // share B ended 2 s before share A: for those 2 s the run wrote at share A's rate alone
+    const m = mergeShares([shareA, shareB]);
+    expect(m.durationS).toBe(10);
+    expect(m.pointsPerS).toBe(400); // 4,000 points in 10 s, where 100 + 375 would say 475
+    expect(m.opsPerS).toBe(100);
   });
 
   it('takes percentiles from the merged histograms, as one run over every sample would, never averaged', () => {
@@ -72,7 +81,7 @@ describe('merge', () => {
     });
     const m = mergeShares([withQueries(shareA, [1, 2, 3], 30, 10, [7, 9]), withQueries(shareB, [40, 50], 20, 5, [8])]);
     expect(m.queries).toEqual({
-      TIME_RANGE: { ops: 5, failed: 3, rows: 50, rowsPerS: 15, latency: latency([1, 2, 3, 40, 50]) },
+      TIME_RANGE: { ops: 5, failed: 3, rows: 50, rowsPerS: 5, latency: latency([1, 2, 3, 40, 50]) },
     });
     expect(m.latency['failed TIME_RANGE']).toEqual(latency([7, 8, 9]));
     // --queries after the writes keeps no histogram (the fixture's raw/last): not merged rather than averaged
@@ -127,6 +136,20 @@ describe('merge', () => {
     const overlapping = { ...shareB, config: { ...shareB.config, deviceOffset: 4, deviceCount: 6 } };
     expect(() => mergeFiles([[shareA], [overlapping]])).toThrow(/files 1 and 2 overlap \(devices 0-4 and 4-9\)/);
     expect(mergeFiles([[shareB], [shareA]])[0].points).toBe(4_000);
+  });
+
+  it('refuses shares that did not run at the same time, and takes clocks a second apart as together', () => {
+    const at = (share: typeof shareA, iso: string) => ({ ...share, startedAt: iso });
+    const a = at(shareA, '2026-01-02T03:04:05.000Z'); // 10 s: until 03:04:15
+    expect(() => mergeFiles([[a], [at(shareB, '2026-01-02T03:04:20.000Z')]])).toThrow(
+      'tree-insertTablet: the runs of files 1 and 2 did not run at the same time (started 2026-01-02T03:04:05.000Z ' +
+        'and 2026-01-02T03:04:20.000Z, 5.0 s between the end of one and the start of the other): the shares of one ' +
+        'run run together',
+    );
+    // the later file first: the same gap
+    expect(() => mergeFiles([[at(shareB, '2026-01-02T03:04:20.000Z')], [a]])).toThrow(/5\.0 s between/);
+    expect(mergeFiles([[a], [at(shareB, '2026-01-02T03:04:15.900Z')]])[0].points).toBe(4_000);
+    expect(mergeFiles([[a], [at(shareB, '2026-01-02T03:03:56.500Z')]])[0].points).toBe(4_000); // 8 s, until 03:04:04.5
   });
 
   it('refuses shares of different workloads: they are not one run', () => {

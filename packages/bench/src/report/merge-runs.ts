@@ -1,8 +1,9 @@
 /**
  * `iotdb-bench merge`: the result files of several machines, each having run its share of the devices
  * (`--device-offset/--device-count`) at the same time, as one run per label. Counts and CPU add up exactly,
- * latency percentiles come from the merged histograms (never averaged), throughput adds the shares' rates
- * (points/s, and each query type's rows/s).
+ * latency percentiles come from the merged histograms (never averaged), and rates are the totals over the longest
+ * share's time, as one run's are over the time until its last worker ended (a sum of the shares' rates would
+ * count a share that ended early as still writing).
  */
 import type { RunResult } from '../types.js';
 import { sumActivity } from '../run/client-activity.js';
@@ -22,6 +23,8 @@ export function mergeShares(shares: readonly RunResult[]): RunResult {
   const histograms = mergeHistograms(shares.map((r) => r.histograms));
   const offset = Math.min(...shares.map((r) => r.config.deviceOffset));
   const verified = shares.every((r) => r.verify !== undefined);
+  const durationS = Math.max(...shares.map((r) => r.durationS));
+  const okOps = total(shares, (r) => r.okOps);
   return {
     ...first,
     config: {
@@ -34,12 +37,12 @@ export function mergeShares(shares: readonly RunResult[]): RunResult {
       rateLimit: total(shares, (r) => r.config.rateLimit),
     },
     startedAt: shares.map((r) => r.startedAt).sort()[0],
-    durationS: Math.max(...shares.map((r) => r.durationS)),
+    durationS,
     points,
-    okOps: total(shares, (r) => r.okOps),
+    okOps,
     failedOps: total(shares, (r) => r.failedOps),
-    pointsPerS: total(shares, (r) => r.pointsPerS),
-    opsPerS: total(shares, (r) => r.opsPerS),
+    pointsPerS: points / durationS,
+    opsPerS: okOps / durationS,
     latency: summarize(histograms),
     histograms,
     slowestClientMs: slowestOf(shares.map((r) => r.slowestClientMs ?? {})),
@@ -55,7 +58,7 @@ export function mergeShares(shares: readonly RunResult[]): RunResult {
           ok: shares.every((r) => r.verify!.ok),
         }
       : undefined,
-    queries: mergeQueries(shares, summarize(histograms)),
+    queries: mergeQueries(shares, summarize(histograms), durationS),
     // a query-file statement: each machine ran its own sessions
     ...(first.queryFile && {
       queryFile: { ...first.queryFile, concurrency: total(shares, (r) => r.queryFile?.concurrency ?? 0) },
@@ -67,12 +70,16 @@ export function mergeShares(shares: readonly RunResult[]): RunResult {
 }
 
 /**
- * A mixed run's per-type query figures: operations, rows and rows/s add up as points do (the shares ran at
- * the same time, each over its own devices), latency from the merged histograms. Only the types with
+ * A mixed run's per-type query figures: operations and rows add up, rows/s over the merged run's `durationS` as
+ * points/s, latency from the merged histograms. Only the types with
  * histograms: those of a mixed run; `--queries` after the writes keeps no histogram, so its figures cannot
  * be merged exactly and are left out. Undefined when none is left.
  */
-function mergeQueries(shares: readonly RunResult[], latency: RunResult['latency']): RunResult['queries'] {
+function mergeQueries(
+  shares: readonly RunResult[],
+  latency: RunResult['latency'],
+  durationS: number,
+): RunResult['queries'] {
   const kinds = new Set(
     shares
       .flatMap((r) => Object.keys(r.queries ?? {}))
@@ -82,11 +89,12 @@ function mergeQueries(shares: readonly RunResult[], latency: RunResult['latency'
   const merged: NonNullable<RunResult['queries']> = {};
   for (const kind of kinds) {
     const of = shares.map((r) => r.queries?.[kind]).filter((q) => q !== undefined);
+    const rows = of.reduce((n, q) => n + q.rows, 0);
     merged[kind] = {
       ops: of.reduce((n, q) => n + q.ops, 0),
       failed: of.reduce((n, q) => n + q.failed, 0),
-      rows: of.reduce((n, q) => n + q.rows, 0),
-      rowsPerS: of.reduce((n, q) => n + q.rowsPerS, 0),
+      rows,
+      rowsPerS: rows / durationS,
       latency: latency[kind] ?? NO_LATENCY,
     };
   }
