@@ -24,11 +24,12 @@ export async function routeWrite<N>(
   report: WriteReport,
 ): Promise<void> {
   const started = performance.now();
+  const call: WriteCall<N> = { plan, targets, signal, trace: report.trace };
   const final: ItemErrors = new Map();
   let pending = Array.from({ length: plan.count }, (_, k) => k);
   let attempt = 1;
   for (; pending.length > 0; attempt++) {
-    const errors = await sendOnce(plan, targets, pending, signal, report.trace, attempt === 1);
+    const errors = await sendOnce(call, pending, attempt === 1);
     pending = [];
     let delayMs = 0;
     let retried: unknown;
@@ -59,18 +60,26 @@ export async function routeWrite<N>(
   throw error;
 }
 
-/** One round: every pending item sent once. Returns the items that failed, with why. */
-async function sendOnce<N>(
-  plan: WritePlan<N>,
-  targets: WriteTargets<N>,
-  ks: readonly number[],
-  signal: AbortSignal | undefined,
-  trace: TraceContext | null,
-  first: boolean,
-): Promise<ItemErrors> {
+/** What every round of one write call sends with: the items' plan, the nodes, the caller's signal and trace. */
+interface WriteCall<N> {
+  readonly plan: WritePlan<N>;
+  readonly targets: WriteTargets<N>;
+  readonly signal: AbortSignal | undefined;
+  readonly trace: TraceContext | null;
+}
+
+/** Items going to one node: the node a redirect named, or undefined for the default node. */
+interface Group {
+  readonly target: Endpoint | undefined;
+  readonly ks: number[];
+}
+
+/** One round: every pending item `ks` sent once. Returns the items that failed, with why. */
+async function sendOnce<N>(call: WriteCall<N>, ks: number[], first: boolean): Promise<ItemErrors> {
+  const { plan, targets } = call;
   // no redirect known (one node, redirection off, the first write): one group, and no device key per item
-  if (!targets.routing()) return sendGroup(plan, targets, undefined, ks, signal, trace);
-  if (ks.length === 1) return sendGroup(plan, targets, targets.route(plan.deviceOf(ks[0])), ks, signal, trace);
+  if (!targets.routing()) return sendGroup(call, { target: undefined, ks });
+  if (ks.length === 1) return sendGroup(call, { target: targets.route(plan.deviceOf(ks[0])), ks });
   const groups = new Map<string, Group>();
   const home = targets.defaultKey();
   for (const k of ks) {
@@ -84,32 +93,23 @@ async function sendOnce<N>(
   }
   // later rounds resend items whose cells were encoded once already
   if (first && groups.size > 1 && plan.encode !== undefined) {
-    return sendEncoded(plan, plan.encode, targets, [...groups.values()], signal, trace);
+    return sendEncoded(call, plan.encode, [...groups.values()]);
   }
-  const results = await Promise.all(
-    [...groups.values()].map((g) => sendGroup(plan, targets, g.target, g.ks, signal, trace)),
-  );
+  const results = await Promise.all([...groups.values()].map((g) => sendGroup(call, g)));
   return results.length === 1 ? results[0] : new Map(results.flatMap((r) => [...r]));
 }
 
-/** Items going to one node: the node a redirect named, or undefined for the default node. */
-interface Group {
-  readonly target: Endpoint | undefined;
-  readonly ks: number[];
-}
-
 /**
- * Items split over nodes: every group's request encoded before any node is reached (a refused cell throws with
- * nothing sent, no node reached), then each group sent as encoded as soon as its own node is reached.
+ * Items split over nodes: every group's request encoded (by `encode`, the plan's) before any node is reached (a
+ * refused cell throws with nothing sent, no node reached), then each group sent as encoded as soon as its own node
+ * is reached.
  */
 async function sendEncoded<N>(
-  plan: WritePlan<N>,
+  call: WriteCall<N>,
   encode: NonNullable<WritePlan<N>['encode']>,
-  targets: WriteTargets<N>,
   groups: readonly Group[],
-  signal: AbortSignal | undefined,
-  trace: TraceContext | null,
 ): Promise<ItemErrors> {
+  const { trace } = call;
   const started = trace === null ? 0 : performance.now();
   const encoded: ByteWriter[] = [];
   try {
@@ -122,7 +122,7 @@ async function sendEncoded<N>(
   const results = await Promise.all(
     groups.map(async (g, i) => {
       try {
-        return await sendGroup(plan, targets, g.target, g.ks, signal, trace, encoded[i]);
+        return await sendGroup(call, g, encoded[i]);
       } finally {
         encoded[i].release(); // given back once copied into its request (withSessionId); here if it never was
       }
@@ -132,21 +132,14 @@ async function sendEncoded<N>(
 }
 
 /**
- * Items `ks` to their node (`target`, or the default node), and which of them failed: `encoded`, their request
- * encoded ahead, if any.
+ * A group's items to its node, and which of them failed: `encoded`, their request encoded ahead, if any.
  */
-async function sendGroup<N>(
-  plan: WritePlan<N>,
-  targets: WriteTargets<N>,
-  target: Endpoint | undefined,
-  ks: readonly number[],
-  signal: AbortSignal | undefined,
-  trace: TraceContext | null,
-  encoded?: ByteWriter,
-): Promise<ItemErrors> {
+async function sendGroup<N>(call: WriteCall<N>, group: Group, encoded?: ByteWriter): Promise<ItemErrors> {
+  const { plan, targets, trace } = call;
+  const { target, ks } = group;
   let node: N;
   try {
-    node = await targets.node(target, signal);
+    node = await targets.node(target, call.signal);
   } catch (e) {
     if (target !== undefined && e instanceof IoTDBConnectionError) targets.unreachable(target);
     return allFailed(ks, e);
