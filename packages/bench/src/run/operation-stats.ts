@@ -10,15 +10,18 @@ export class OperationStats {
   /** kind -> client -> total ns */
   readonly #clientTotals = new Map<string, Map<number, number>>();
 
-  /** One operation of `client` (undefined: not a client's, e.g. a traced sub-operation). */
-  record(kind: string, ns: number, client?: number): void {
+  /**
+   * One operation of latency `ns` by `client` (undefined: not a client's, e.g. a traced sub-operation), which spent
+   * `spentNs` in it: in an open loop the latency counts from when it was due, the time spent from its start.
+   */
+  record(kind: string, ns: number, client?: number, spentNs = ns): void {
     let h = this.#latency.get(kind);
     if (h === undefined) this.#latency.set(kind, (h = new LatencyHistogram()));
     h.record(ns);
     if (client === undefined) return;
     let totals = this.#clientTotals.get(kind);
     if (totals === undefined) this.#clientTotals.set(kind, (totals = new Map<number, number>()));
-    totals.set(client, (totals.get(client) ?? 0) + ns);
+    totals.set(client, (totals.get(client) ?? 0) + spentNs);
   }
 
   histograms(): Record<string, HistogramData> {

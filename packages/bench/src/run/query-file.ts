@@ -144,9 +144,9 @@ function statementRead(
 /**
  * What a statement's reads came to: its successes' latency (from the due time with --target-rate; from the start
  * apart, as 'uncorrected'), its failures' apart (report/result-fields.ts), --trace's phases, rows, errors, and
- * each session's time over its reads.
+ * each session's time spent in its reads (from their start: not the wait for their turn).
  */
-class StatementTally {
+export class StatementTally {
   readonly ok = new LatencyHistogram();
   readonly failed = new LatencyHistogram();
   readonly uncorrected = new LatencyHistogram();
@@ -167,7 +167,7 @@ class StatementTally {
 
   readonly done = (d: ReadDone): void => {
     this.rows += d.rows;
-    this.sessionNs[d.session] += d.latencyNs;
+    this.sessionNs[d.session] += d.uncorrectedNs ?? d.latencyNs; // the time it spent reading, not waiting its turn
     if (d.error === undefined) {
       this.ok.record(d.latencyNs);
       if (d.uncorrectedNs !== undefined) this.uncorrected.record(d.uncorrectedNs);

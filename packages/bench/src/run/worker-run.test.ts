@@ -252,6 +252,8 @@ describe('WorkerRun: open loop (--target-rate)', () => {
     const uncorrected = report.latency['uncorrected insertTablet'];
     expect([corrected.min, corrected.max, corrected.avg]).toEqual([250, 1600, 925]);
     expect([uncorrected.min, uncorrected.max, uncorrected.count]).toEqual([250, 250, 10]);
+    // the client spent 10 x 250 ms in its writes (the run lasted 2.5 s), not the 9,250 ms of the corrected latencies
+    expect(report.slowestClientMs).toEqual({ insertTablet: 2500, 'uncorrected insertTablet': 2500 });
   });
 
   it('starts operations on the schedule when the server keeps up: latency is the operation itself, the run lasts count / rate', async () => {

@@ -168,7 +168,7 @@ export class WorkerRun {
       if (this.#barrier.timed) {
         const { latencyNs, uncorrectedNs } = latencies(due, t0, end);
         // a failure's latency (often an instant error, or a timeout) stays out of the operation's own row
-        this.#stats.record(failed ? FAILED_PREFIX + kind : kind, latencyNs, id);
+        this.#stats.record(failed ? FAILED_PREFIX + kind : kind, latencyNs, id, end - t0);
         if (uncorrectedNs !== undefined && !failed) this.#stats.record(UNCORRECTED_PREFIX + kind, uncorrectedNs, id);
         this.#count(ok, failed);
         pause.done(end);
