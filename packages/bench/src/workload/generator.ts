@@ -164,8 +164,9 @@ export class BatchGenerator {
     const cells = col as CellValue[];
     const idx = this.#rowIndex;
     const seed = c.seed;
-    if (c.values === 'random') fillRandom(this.types[s], col, idx, rows, s, d, seed, this.#text, this.#blobs);
-    else fillPattern(this.types[s], col, idx, rows, s, d, this.#text, this.#blobs);
+    const fill: ColumnFill = { col, idx, rows, s, d, seed, text: this.#text, blobs: this.#blobs };
+    if (c.values === 'random') fillRandom(this.types[s], fill);
+    else fillPattern(this.types[s], fill);
     if (c.nullRatio === 0) return 0;
     let nulls = 0;
     for (let i = 0; i < rows; i++) {
@@ -178,17 +179,21 @@ export class BatchGenerator {
   }
 }
 
+/** One column's fill: its cells, the indexes of its rows, its sensor and device, the seed, the pools of values. */
+interface ColumnFill {
+  readonly col: Column;
+  readonly idx: Int32Array;
+  readonly rows: number;
+  readonly s: number;
+  readonly d: number;
+  readonly seed: number;
+  readonly text: string[];
+  readonly blobs: Buffer[];
+}
+
 /** "pattern" values, the Java anchor's formulas; one tight loop per type. */
-function fillPattern(
-  type: TSDataType,
-  col: Column,
-  idx: Int32Array,
-  rows: number,
-  s: number,
-  d: number,
-  text: string[],
-  blobs: Buffer[],
-): void {
+function fillPattern(type: TSDataType, fill: ColumnFill): void {
+  const { col, idx, rows, s, d, text, blobs } = fill;
   const cells = col as CellValue[];
   switch (type) {
     case TSDataType.BOOLEAN:
@@ -221,17 +226,8 @@ function fillPattern(
 }
 
 /** "random" values from the hash of (row, sensor, device, seed). */
-function fillRandom(
-  type: TSDataType,
-  col: Column,
-  idx: Int32Array,
-  rows: number,
-  s: number,
-  d: number,
-  seed: number,
-  text: string[],
-  blobs: Buffer[],
-): void {
+function fillRandom(type: TSDataType, fill: ColumnFill): void {
+  const { col, idx, rows, s, d, seed, text, blobs } = fill;
   const cells = col as CellValue[];
   for (let i = 0; i < rows; i++) {
     const h = hash32(idx[i], s, d, seed);
