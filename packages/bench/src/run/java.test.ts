@@ -35,6 +35,13 @@ describe('the Java anchor run', () => {
     expect(formatReport(r)).not.toContain('NaN');
   });
 
+  it('started its wall time before its output was read (merge checks that shares ran together by it)', () => {
+    const before = Date.now();
+    const r = javaRun(OUTPUT.replace('wall_s=0.50', 'wall_s=30.00'), sampleConfig());
+    expect(Date.parse(r.startedAt)).toBeGreaterThanOrEqual(before - 30_000);
+    expect(Date.parse(r.startedAt)).toBeLessThanOrEqual(Date.now() - 30_000);
+  });
+
   it('is a run stopped at --test-max-time when Java says so, and one run to its end otherwise', () => {
     const stopped = OUTPUT.replace(' max=180.1\n', ' max=180.1 stopped=test-max-time\n');
     expect(javaRun(stopped, sampleConfig()).stopped).toBe('test-max-time');

@@ -1,13 +1,12 @@
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
-import { progressLine } from '../report/format.js';
-import { weightedQueries } from '../workload/operations.js';
 import { combineWorkers, type DoneWorker } from './combine-workers.js';
 import { workerShare } from './device-shares.js';
 import { StartBarrier } from './barrier.js';
-import { liveCounters, liveSum, type LiveCounter } from './live-counters.js';
+import { liveCounters } from './live-counters.js';
 import { RunError } from './run-error.js';
 import { RunStop } from './run-stop.js';
+import { WriteWatch } from './write-watch.js';
 import type { BenchConfig, RunResult, WorkerResult, WorkerTask } from '../types.js';
 
 const workerFile = fileURLToPath(new URL('./worker.js', import.meta.url));
@@ -30,92 +29,31 @@ export async function runWrites(
   target: { host: string; port: number },
   interrupt: AbortSignal,
 ): Promise<WriteOutcome> {
-  const { host, port } = target;
   const counters = liveCounters(c.workers);
   const barrier = new SharedArrayBuffer(8);
-  const shared = { live: new BigInt64Array(counters), barrier: new Int32Array(barrier) };
-  const stop = new RunStop(() => StartBarrier.stop(shared.barrier), c.testMaxTime, interrupt);
-  const tasks: WorkerTask[] = Array.from({ length: c.workers }, (_, w) => {
-    const share = workerShare(c, w);
-    return {
-      kind: 'write',
-      workerId: w,
-      config: c,
-      host,
-      port,
-      firstDevice: share.first,
-      deviceCount: share.count,
-      counters,
-      barrier,
-    };
-  });
+  const barrierView = new Int32Array(barrier);
+  const stop = new RunStop(() => StartBarrier.stop(barrierView), c.testMaxTime, interrupt);
   const piscina = new Piscina({
     filename: workerFile,
     minThreads: c.workers,
     maxThreads: c.workers,
     idleTimeout: 1000,
   });
-  // with queries in the mix the writes' share is drawn, not known: no total, no ETA
-  const mixed = weightedQueries(c.operationProportion).length > 0;
-  const expectedPoints = mixed ? 0 : c.deviceCount * c.sensors * c.batchSize * c.loop;
-  const throughput: [number, number][] = [];
-  let timedAt = 0;
-  let cpuAtStart = process.cpuUsage();
-  let last = { t: 0, points: 0 };
-  const sum = (counter: LiveCounter) => liveSum(shared.live, c.workers, counter);
-  // the timed phase starts when every worker passed the barrier: snapshot CPU then
-  const startWatch = setInterval(() => {
-    if (timedAt === 0 && Atomics.load(shared.barrier, 0) >= c.workers) {
-      timedAt = performance.now();
-      cpuAtStart = process.cpuUsage();
-      last = { t: timedAt, points: 0 };
-      stop.timedPhaseStarted();
-      clearInterval(startWatch);
-    }
-  }, 2);
-  const showProgress = c.progress || process.stdout.isTTY;
-  const progress = setInterval(() => {
-    if (timedAt === 0) return;
-    const now = performance.now();
-    const points = sum('points');
-    const rate = ((points - last.points) * 1000) / Math.max(1, now - last.t);
-    throughput.push([(now - timedAt) / 1000, rate]);
-    last = { t: now, points };
-    if (showProgress) {
-      const line = progressLine({
-        points,
-        totalPoints: expectedPoints,
-        elapsedS: (now - timedAt) / 1000,
-        nowPointsPerS: rate,
-        errors: sum('failedOps'),
-        retries: sum('retries'),
-      });
-      process.stdout.write(process.stdout.isTTY ? `\r${line}` : `${line}\n`);
-    }
-  }, c.reportIntervalMs);
-  const startedAt = new Date().toISOString();
+  const calledAt = new Date().toISOString();
+  const watch = new WriteWatch(c, new BigInt64Array(counters), barrierView, () => stop.timedPhaseStarted());
   let results: WorkerResult[];
   try {
+    const tasks = writeTasks(c, target, counters, barrier);
     results = await Promise.all(tasks.map((t) => piscina.run(t) as Promise<WorkerResult>));
   } finally {
-    clearInterval(progress);
-    clearInterval(startWatch);
+    watch.end();
     stop.dispose();
     await piscina.destroy();
   }
-  if (timedAt > 0) {
-    // the last partial interval, so that even a run shorter than one interval has a point on the chart
-    const now = performance.now();
-    const points = sum('points');
-    if (now > last.t && points > last.points)
-      throughput.push([(now - timedAt) / 1000, ((points - last.points) * 1000) / (now - last.t)]);
-  }
-  if (showProgress && process.stdout.isTTY) process.stdout.write('\n');
   const failed = results.find((r) => r.state === 'failed');
   if (failed && failed.state === 'failed') throw new RunError(`worker ${failed.workerId} failed: ${failed.error}`);
   const done = results.filter((r): r is DoneWorker => r.state === 'done');
-  const cpu = process.cpuUsage(cpuAtStart);
-  const cpuS = (cpu.user + cpu.system) / 1e6;
+  const cpuS = watch.cpuS();
   const combined = combineWorkers(done);
   return {
     writtenPoints: done.reduce((n, r) => n + r.writtenPoints, 0),
@@ -123,12 +61,36 @@ export async function runWrites(
       ...combined,
       label,
       config: c,
-      startedAt,
+      // the timed phase's start, as durationS counts from it (the call's, when no worker got past its warm-up)
+      startedAt: watch.timedStartedAt ?? calledAt,
       clientCpuS: cpuS,
       clientCpuSPerMpts: combined.points > 0 ? cpuS / (combined.points / 1e6) : 0,
       peakRssMb: process.resourceUsage().maxRSS / 1024,
-      throughput,
+      throughput: watch.throughput,
       ...(stop.reason && { stopped: stop.reason }),
     },
   };
+}
+
+/** Each worker's task: its share of the devices, the shared live counters and start barrier. */
+function writeTasks(
+  c: BenchConfig,
+  target: { host: string; port: number },
+  counters: SharedArrayBuffer,
+  barrier: SharedArrayBuffer,
+): WorkerTask[] {
+  return Array.from({ length: c.workers }, (_, w) => {
+    const share = workerShare(c, w);
+    return {
+      kind: 'write',
+      workerId: w,
+      config: c,
+      host: target.host,
+      port: target.port,
+      firstDevice: share.first,
+      deviceCount: share.count,
+      counters,
+      barrier,
+    };
+  });
 }

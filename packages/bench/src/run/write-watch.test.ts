@@ -1,0 +1,34 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { sampleConfig } from '../report/test-fixture.js';
+import { liveCounters, liveSlot } from './live-counters.js';
+import { WriteWatch } from './write-watch.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('WriteWatch', () => {
+  const c = { ...sampleConfig(), workers: 2, reportIntervalMs: 20, progress: false };
+  const live = new BigInt64Array(liveCounters(2));
+  const barrier = new Int32Array(new SharedArrayBuffer(8));
+  let watch: WriteWatch | undefined;
+  afterEach(() => watch?.end());
+
+  it('starts the timed phase when every worker is past the barrier: its wall clock, then samples from there', async () => {
+    let started = 0;
+    watch = new WriteWatch(c, live, barrier, () => started++);
+    Atomics.store(barrier, 0, 1); // one worker of two still warming up
+    await sleep(60);
+    expect([watch.timedStartedAt, started, watch.throughput.length]).toEqual([undefined, 0, 0]);
+    const before = Date.now();
+    Atomics.store(barrier, 0, 2);
+    await vi.waitFor(() => expect(started).toBe(1));
+    expect(Date.parse(watch.timedStartedAt!)).toBeGreaterThanOrEqual(before - 1);
+    Atomics.store(live, liveSlot(0, 'points'), 500n);
+    Atomics.store(live, liveSlot(1, 'points'), 500n);
+    await vi.waitFor(() => expect(watch!.throughput.some(([, rate]) => rate > 0)).toBe(true));
+    const samples = watch.throughput.length;
+    Atomics.store(live, liveSlot(0, 'points'), 600n);
+    watch.end();
+    // the last partial interval: 100 points more since the last sample
+    expect(watch.throughput.length).toBe(samples + 1);
+  });
+});

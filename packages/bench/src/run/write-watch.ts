@@ -1,0 +1,93 @@
+import { progressLine } from '../report/format.js';
+import { weightedQueries } from '../workload/operations.js';
+import { liveSum, type LiveCounter } from './live-counters.js';
+import type { BenchConfig } from '../types.js';
+
+/**
+ * The main thread's watch over a write phase's workers: when the timed phase starts (every worker past the start
+ * barrier: the client's CPU and the wall clock taken then), and from then a throughput sample and the progress
+ * line every reportIntervalMs, from the workers' live counters.
+ */
+export class WriteWatch {
+  /** [seconds into the timed phase, points/s over the interval before] */
+  readonly throughput: [number, number][] = [];
+  /** the wall clock when the timed phase started (undefined until it does) */
+  timedStartedAt: string | undefined;
+  readonly #c: BenchConfig;
+  readonly #live: BigInt64Array;
+  readonly #showProgress: boolean;
+  readonly #startWatch: NodeJS.Timeout;
+  readonly #progress: NodeJS.Timeout;
+  #timedAt = 0;
+  #cpuAtStart = process.cpuUsage();
+  #last = { t: 0, points: 0 };
+
+  constructor(c: BenchConfig, live: BigInt64Array, barrier: Int32Array, onTimedPhase: () => void) {
+    this.#c = c;
+    this.#live = live;
+    this.#showProgress = c.progress || process.stdout.isTTY;
+    this.#startWatch = setInterval(() => {
+      if (Atomics.load(barrier, 0) < c.workers) return;
+      clearInterval(this.#startWatch);
+      this.#timedAt = performance.now();
+      this.timedStartedAt = new Date().toISOString();
+      this.#cpuAtStart = process.cpuUsage();
+      this.#last = { t: this.#timedAt, points: 0 };
+      onTimedPhase();
+    }, 2);
+    this.#progress = setInterval(() => this.#sample(), c.reportIntervalMs);
+  }
+
+  /** The client's CPU seconds since the timed phase started (since the watch began, if it never did). */
+  cpuS(): number {
+    const cpu = process.cpuUsage(this.#cpuAtStart);
+    return (cpu.user + cpu.system) / 1e6;
+  }
+
+  /** The workers are done: no more sampling; the last partial interval is sampled, so that even a run shorter
+   * than one interval has a point on the chart. */
+  end(): void {
+    clearInterval(this.#progress);
+    clearInterval(this.#startWatch);
+    if (this.#timedAt > 0) {
+      const now = performance.now();
+      const points = this.#sum('points');
+      if (now > this.#last.t && points > this.#last.points) this.throughput.push(this.#rate(now, points));
+    }
+    if (this.#showProgress && process.stdout.isTTY) process.stdout.write('\n');
+  }
+
+  #sample(): void {
+    if (this.#timedAt === 0) return;
+    const now = performance.now();
+    const points = this.#sum('points');
+    const sample = this.#rate(now, points);
+    this.throughput.push(sample);
+    this.#last = { t: now, points };
+    if (!this.#showProgress) return;
+    const line = progressLine({
+      points,
+      totalPoints: expectedPoints(this.#c),
+      elapsedS: sample[0],
+      nowPointsPerS: sample[1],
+      errors: this.#sum('failedOps'),
+      retries: this.#sum('retries'),
+    });
+    process.stdout.write(process.stdout.isTTY ? `\r${line}` : `${line}\n`);
+  }
+
+  /** [seconds into the timed phase at `now`, points/s since the last sample] */
+  #rate(now: number, points: number): [number, number] {
+    return [(now - this.#timedAt) / 1000, ((points - this.#last.points) * 1000) / Math.max(1, now - this.#last.t)];
+  }
+
+  #sum(counter: LiveCounter): number {
+    return liveSum(this.#live, this.#c.workers, counter);
+  }
+}
+
+/** The points the timed phase writes; 0 (no total, no ETA) with queries in the mix: the writes' share is drawn. */
+function expectedPoints(c: BenchConfig): number {
+  const mixed = weightedQueries(c.operationProportion).length > 0;
+  return mixed ? 0 : c.deviceCount * c.sensors * c.batchSize * c.loop;
+}
