@@ -89,6 +89,13 @@ describe('--query-file', () => {
     );
     expect(error('g.yaml', '- sql: [unclosed\n')).toMatch(/g\.yaml:\d+: invalid YAML\/JSON/);
     expect(error('h.yaml', '[]')).toMatch(/h\.yaml:1: lists no statement/);
+    // each statement's results go by its label (the report's columns, compare, merge, --persist-results)
+    expect(error('i.yaml', '- sql: SELECT 1\n  label: a\n- sql: SELECT 2\n  label: a\n')).toMatch(
+      /i\.yaml:3: entry 2 has the label "a" of entry 1 \(line 1\): each statement's results go by its label/,
+    );
+    expect(error('j.yaml', '- sql: SELECT 1\n  label: query 2\n- sql: SELECT 2\n')).toMatch(
+      /j\.yaml:3: entry 2 has the label "query 2" of entry 1/,
+    );
     expect(() => readQueryFile(join(dir, 'missing.yaml'), defaults)).toThrow(
       /missing\.yaml: cannot read it \(ENOENT\)/,
     );

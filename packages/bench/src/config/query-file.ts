@@ -52,7 +52,7 @@ export function readQueryFile(path: string, defaults: { model: 'tree' | 'table';
   const list: unknown = isMap(top) && top.has('queries') ? top.get('queries', true) : top;
   if (!isSeq(list)) return fail(lineOf(list as Node | null), 'needs a list of statements (or a "queries:" list)');
   if (list.items.length === 0) return fail(lineOf(list), 'lists no statement');
-  return list.items.map((item, i) => {
+  const entries = list.items.map((item, i) => {
     if (!isMap(item))
       return fail(
         lineOf(item as Node),
@@ -60,6 +60,16 @@ export function readQueryFile(path: string, defaults: { model: 'tree' | 'table';
       );
     return entry(item, i, defaults, lineOf, fail);
   });
+  entries.forEach((e, i) => {
+    const first = entries.findIndex((other) => other.label === e.label);
+    if (first < i)
+      fail(
+        e.line,
+        `entry ${i + 1} has the label ${JSON.stringify(e.label)} of entry ${first + 1} (line ${entries[first].line}): ` +
+          "each statement's results go by its label",
+      );
+  });
+  return entries;
 }
 
 function entry(
