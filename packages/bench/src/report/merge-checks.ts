@@ -39,8 +39,9 @@ const WORKLOAD_KNOBS = [
 
 /**
  * Throws unless `shares` (one run of `label` from each file, in file order) can be one run: the same workload,
- * each over its own devices (a query-file statement: the same statement, devices aside), at the same time. Merging the same file
- * twice, or two runs of different knobs, would add up figures of no run that happened.
+ * each over its own devices (a query-file statement: the same statement, devices aside), at the same time.
+ * Merging the same file twice, two runs of different knobs or of different times would add up figures of no run
+ * that happened.
  */
 export function checkShares(label: string, shares: readonly RunResult[]): void {
   const [first] = shares;
@@ -63,14 +64,11 @@ export function checkShares(label: string, shares: readonly RunResult[]): void {
   checkTogether(label, shares);
 }
 
-/**
- * How far apart two shares may be and still count as run together: machines' clocks a little apart, and each
- * run's untimed start (its workers and sessions) before its timed phase.
- */
+/** How far apart two shares' timed phases may be and still count as run together: machines' clocks a little apart. */
 const TOGETHER_SLACK_MS = 1000;
 
 /**
- * Each share started before every other had ended (its start, `startedAt`, to its start plus `durationS`): shares
+ * Each share's timed phase (`startedAt` to `startedAt` plus `durationS`) began before every other's had ended: shares
  * run one after another are no run that happened, and their rates over the longest share's time would be wrong.
  */
 function checkTogether(label: string, shares: readonly RunResult[]): void {

@@ -128,7 +128,7 @@ export function javaRun(out: string, c: BenchConfig): RunResult {
     ...(v ? { verify: { expected: Number(v[2]), actual: Number(v[1]), ok: v[1] === v[2] } } : {}),
     label: 'java',
     config: c,
-    // its timed phase ended at most its verify and flush ago: its start, about
+    // about its timed phase's start: its output is read after that phase (and the untimed verify and flush)
     startedAt: new Date(Date.now() - (Number.isFinite(durationS) ? durationS * 1000 : 0)).toISOString(),
     durationS,
     points: num('points'),
