@@ -31,6 +31,36 @@ function target(key: KnobKey, spec: Pick<KnobSpec<unknown>, 'flag' | 'arg'>): [s
 export const COMMAND_NAMES = ['compare', 'merge', 'read-compare'] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
+/** Each command's usage line and what it does: its `--help`, the run's `--help`, its usage errors. */
+export const COMMANDS: Record<CommandName, { readonly usage: string; readonly about: string }> = {
+  compare: {
+    usage: 'iotdb-bench compare A/results.json B/results.json',
+    about:
+      "each run's figures in B against the run of the same label in A (points/s, p50, p99, client CPU, peak RSS): " +
+      "their ratio, and whether it is beyond the runs' own noise",
+  },
+  merge: {
+    usage: 'iotdb-bench merge A/results.json B/results.json ... [--out DIR]',
+    about:
+      'the shares of several machines that ran at the same time, each over its devices (--device-offset, ' +
+      '--device-count), as one run per label: counts added, percentiles from the merged histograms (--out: its files)',
+  },
+  'read-compare': {
+    usage:
+      'iotdb-bench read-compare [--host H] [--port P] [--sql SQL] [--database DB (table model)] [--fetch-size N] ' +
+      '[--rounds N] [--out FILE.json] [--server-pid PID[,PID...]]',
+    about:
+      "one statement read in the same run by our rows, our columns and the Java client's iterator, in turn for each " +
+      "round; each reader's values/s, client CPU and, with --server-pid, the server's CPU per value and the most " +
+      'any reader could read beside it',
+  },
+};
+
+/** A command's `--help`. */
+export function commandHelp(name: CommandName): string {
+  return `usage: ${COMMANDS[name].usage}\n\n${COMMANDS[name].about}`;
+}
+
 export function isCommandName(word: string | undefined): word is CommandName {
   return (COMMAND_NAMES as readonly (string | undefined)[]).includes(word);
 }

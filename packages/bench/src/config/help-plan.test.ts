@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { COMMAND_NAMES, COMMANDS, commandHelp } from './argv.js';
 import { KNOB_KEYS, KNOBS, TOTAL_POINTS } from './knobs.js';
 import { describePlan, helpText, resolveConfig } from './resolve.js';
 
@@ -16,6 +17,14 @@ describe('helpText', () => {
     expect(help).toContain(`env ${TOTAL_POINTS.env}`);
     expect(help).toContain('--config FILE');
     expect(help).toContain('--help, -h');
+  });
+
+  it('lists the commands, each with its usage and what it does, as its own --help says them', () => {
+    for (const name of COMMAND_NAMES) {
+      expect(help, name).toContain(`  ${COMMANDS[name].usage}\n      ${COMMANDS[name].about}\n`);
+      expect(commandHelp(name)).toBe(`usage: ${COMMANDS[name].usage}\n\n${COMMANDS[name].about}`);
+    }
+    expect(help).toMatch(/^ {7}iotdb-bench compare\|merge\|read-compare \.\.\./m);
   });
 
   it('every flag is the kebab-case of its field and every env variable is distinct', () => {

@@ -1,10 +1,12 @@
 /** `--help`: every knob with its flag, config-file key, environment variable, default and description. */
+import { COMMAND_NAMES, COMMANDS } from './argv.js';
 import { KNOB_KEYS, KNOBS, TOTAL_POINTS, TOTAL_POINTS_KEY, type KnobSpec } from './knobs.js';
 
 const INTRO = `Usage: iotdb-bench [--config FILE] [--<knob> VALUE | --<knob>=VALUE]... [--help]
+       iotdb-bench ${COMMAND_NAMES.join('|')} ... (commands: below)
 
-IoTDB end-to-end write benchmark. Every knob comes from, lowest precedence first: its default, the
---config file (.json, or flat .yaml/.yml: "key: value" lines, # comments, [a, b] lists; keys are the
+IoTDB end-to-end benchmark: writes, queries and mixes of them. Every knob comes from, lowest precedence first: its
+default, the --config file (.json, or flat .yaml/.yml: "key: value" lines, # comments, [a, b] lists; keys are the
 names in [brackets]), its environment variable, its flag. Boolean flags need no value (--verify) but
 take one (--verify=false).
 
@@ -12,6 +14,12 @@ take one (--verify=false).
       read knobs from a JSON or flat YAML file
   --help, -h
       print this help and exit
+
+Commands (the first word; each prints its own usage with --help):
+
+${COMMAND_NAMES.map((name) => `  ${COMMANDS[name].usage}\n      ${COMMANDS[name].about}`).join('\n')}
+
+Knobs:
 `;
 
 export function helpText(): string {

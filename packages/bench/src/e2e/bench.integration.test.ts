@@ -215,6 +215,17 @@ describe('iotdb-bench against a real server', () => {
     },
   );
 
+  it("prints each command's usage on --help or -h and exits 0, wherever the flag comes", async () => {
+    for (const args of [
+      ['read-compare', '--help'],
+      ['merge', 'a.json', '-h'],
+      ['compare', '--help'],
+    ]) {
+      const { stdout } = await run('node', [cli, ...args]);
+      expect(stdout, args.join(' ')).toMatch(new RegExp(`^usage: iotdb-bench ${args[0]} `));
+    }
+  });
+
   it('read-compare refuses a statement that reads no values, before the rounds (no NaN ratios)', async () => {
     const sql = 'SELECT * FROM root.it_bench_nothing.** ALIGN BY DEVICE';
     const args = [cli, 'read-compare', '--host', host, '--port', String(port), '--sql', sql, '--rounds', '1'];

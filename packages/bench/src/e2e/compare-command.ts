@@ -1,3 +1,4 @@
+import { COMMANDS } from '../config/argv.js';
 import { readFileSync } from 'node:fs';
 import { compareRuns, formatComparison, pairRuns } from '../report/compare-runs.js';
 import type { RunResult } from '../types.js';
@@ -25,7 +26,7 @@ export function readRuns(path: string): RunResult[] {
 /** `iotdb-bench compare A.json B.json`: prints each paired run's figures, B against A; 2 on bad usage. */
 export function compareCommand(args: readonly string[]): number {
   if (args.length !== 2) {
-    console.error('usage: iotdb-bench compare A/results.json B/results.json');
+    console.error(`usage: ${COMMANDS.compare.usage}`);
     return 2;
   }
   let runs: [RunResult[], RunResult[]];

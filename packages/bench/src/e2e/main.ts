@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { isCommandName, type CommandName } from '../config/argv.js';
+import { commandHelp, isCommandName, type CommandName } from '../config/argv.js';
 import { ConfigError, describePlan, helpText, resolveConfig } from '../config/resolve.js';
 import { readQueryFile, type QueryFileEntry } from '../config/query-file.js';
 import { compareTable } from '../report/format.js';
@@ -17,20 +17,27 @@ import { runRepeats } from './run-repeats.js';
 import { readCompareCommand } from './read-compare-command.js';
 import { givenServer } from './target.js';
 
-const COMMANDS: Record<CommandName, (args: readonly string[]) => number | Promise<number>> = {
+const RUN_COMMAND: Record<CommandName, (args: readonly string[]) => number | Promise<number>> = {
   compare: compareCommand,
   merge: mergeCommand,
   'read-compare': readCompareCommand,
 };
 
 /**
- * `pnpm bench:e2e` / `iotdb-bench`: the end-to-end write benchmark. `--help` lists every knob;
+ * `pnpm bench:e2e` / `iotdb-bench`: the end-to-end benchmark. `--help` lists the commands and every knob;
  * `--dry-run` prints the resolved plan. Without --host or --node-urls it starts a local IoTDB on --port
  * (default 6667) and stops it.
  */
 async function main(): Promise<number> {
   const command = process.argv[2];
-  if (isCommandName(command)) return COMMANDS[command](process.argv.slice(3));
+  if (isCommandName(command)) {
+    const args = process.argv.slice(3);
+    if (args.includes('--help') || args.includes('-h')) {
+      console.log(commandHelp(command));
+      return 0;
+    }
+    return RUN_COMMAND[command](args);
+  }
   let config: BenchConfig;
   try {
     const r = resolveConfig(process.argv.slice(2), process.env);

@@ -1,3 +1,4 @@
+import { COMMANDS } from '../config/argv.js';
 import { formatReport, resultLine } from '../report/format.js';
 import { mergeFiles } from '../report/merge-runs.js';
 import { writeResults } from '../report/write-results.js';
@@ -13,7 +14,7 @@ export function mergeCommand(args: readonly string[]): number {
   const out = at === -1 ? undefined : args[at + 1];
   const paths = at === -1 ? args : [...args.slice(0, at), ...args.slice(at + 2)];
   if (paths.length < 2 || (at !== -1 && out === undefined)) {
-    console.error('usage: iotdb-bench merge A/results.json B/results.json ... [--out DIR]');
+    console.error(`usage: ${COMMANDS.merge.usage}`);
     return 2;
   }
   let merged: RunResult[];

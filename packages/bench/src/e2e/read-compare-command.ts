@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname } from 'node:path';
 import { Session, TableSession, type BaseSession } from '@iotdb/client';
+import { COMMANDS } from '../config/argv.js';
 import { integer } from '../config/parsers.js';
 import { fixed, median, times } from '../report/numbers.js';
 import { textTable } from '../report/table.js';
@@ -11,8 +12,7 @@ import { readAsBatches, readAsColumns, readAsRowBatches, readAsRows } from '../r
 import { RunError } from '../run/run-error.js';
 import { ServerCpu } from '../run/server-cpu.js';
 
-const USAGE =
-  'usage: iotdb-bench read-compare [--host H] [--port P] [--sql SQL] [--database DB (table model)] [--fetch-size N] [--rounds N] [--out FILE.json] [--server-pid PID[,PID...]]';
+const USAGE = `usage: ${COMMANDS['read-compare'].usage}`;
 const DEFAULT_SQL = 'SELECT * FROM root.bench.** ALIGN BY DEVICE';
 
 interface Options {
