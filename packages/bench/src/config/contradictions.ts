@@ -86,7 +86,6 @@ function writeRunKnob(c: BenchConfig, origin: (key: keyof BenchConfig) => Origin
   const set: Partial<Record<keyof BenchConfig, boolean>> = {
     dryRunSend: c.dryRunSend,
     serverNoop: c.serverNoop,
-    vsJava: c.vsJava,
     operationProportion: weightedQueries(c.operationProportion).length > 0,
     queries: c.queries.length > 0,
     verify: c.verify,

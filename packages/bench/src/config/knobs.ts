@@ -506,7 +506,7 @@ export const KNOBS: KnobTable = {
   vsJava: onOff(
     '--vs-java',
     'VS_JAVA',
-    'also run packages/bench/java/Bench.java (the Java anchor) on the same workload and compare',
+    'also run packages/bench/java/Bench.java (the Java anchor) on the same workload and compare (with --query-file: java/QueryFile.java on each statement)',
   ),
   repeat: {
     flag: '--repeat',

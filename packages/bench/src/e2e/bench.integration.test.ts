@@ -34,7 +34,7 @@ async function bench(...args: string[]): Promise<{ stdout: string; fields: Map<s
 }
 
 const TREE_DATABASES = [
-  ...['tree', 'mix_tree', 'read', 'qf', 'whole', 'shares', 'records', 'cmp', 'noop', 'vsjava', 'urls'].map(
+  ...['tree', 'mix_tree', 'read', 'qf', 'qfj', 'whole', 'shares', 'records', 'cmp', 'noop', 'vsjava', 'urls'].map(
     (d) => `root.it_bench_${d}`,
   ),
   'root.bench', // the Java anchor's (--vs-java)
@@ -286,6 +286,34 @@ describe('iotdb-bench against a real server', () => {
     await s.close();
     expect(c.values[0][c.rowCount - 1]).toBe(6n);
     expect(q.values.map((v) => v[q.rowCount - 1])).toEqual([6n, 6n, 606n]);
+  });
+
+  it('runs a query file with the Java client too (--vs-java): each statement read alike by both, the same rows', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'iotdb-bench-qf-java-'));
+    await bench('--database', 'it_bench_qfj', '--devices', '2', '--sensors', '4', '--batch-size', '50', '--loop', '2');
+    const file = join(dir, 'queries.yaml');
+    const statements = [
+      ['- label: all rows', '  sql: SELECT * FROM root.it_bench_qfj.d000', '  concurrency: 2', '  repetitions: 3'],
+      ['- label: counts', '  sql: SELECT count(s0) FROM root.it_bench_qfj.**', '  repetitions: 4'],
+    ];
+    writeFileSync(file, statements.flat().join('\n'));
+    const out = join(dir, 'out');
+    const { stdout } = await bench('--query-file', file, '--vs-java', '--target-rate', '50', '--out', out);
+    const runs = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResult[];
+    // each statement's run, the Java client's beside it: the same reads, the same rows
+    expect(runs.map((r) => [r.label, r.okOps, r.failedOps, r.queries?.[r.label].rows])).toEqual([
+      ['all rows', 6, 0, 6 * 101],
+      ['java all rows', 6, 0, 6 * 101],
+      ['counts', 4, 0, 4],
+      ['java counts', 4, 0, 4],
+    ]);
+    expect(Object.keys(runs[1].latency)).toEqual(['java all rows', 'uncorrected java all rows']);
+    expect(stdout).toMatch(/^running the Java client on the same 2 statement\(s\) \.\.\.$/m);
+    expect(stdout).toMatch(
+      /^ours\/Java all rows: reads\/s [\d.]+x, latency p50 [\d.]+x, p99 [\d.]+x, uncorrected p50 /m,
+    );
+    expect(stdout).toMatch(/^ours\/Java counts: reads\/s /m);
+    expect(stdout).not.toContain('rows read differ');
   });
 
   it('paces a query file: --target-rate starts its reads on a schedule (open loop), --batch-interval-ms pauses; --trace', async () => {

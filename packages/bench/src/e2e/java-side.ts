@@ -1,9 +1,11 @@
+import type { QueryFileEntry } from '../config/query-file.js';
 import { formatErrors, resultLine } from '../report/format.js';
 import { UNCORRECTED_PREFIX, cpuSPerOperation, mainOperation } from '../report/result-fields.js';
 import { times } from '../report/numbers.js';
 import { prepareDatabase } from '../run/database.js';
 import { JavaInterrupted, runJava } from '../run/java.js';
 import { runJavaQueries } from '../run/java-queries.js';
+import { runJavaStatement } from '../run/java-query-file.js';
 import { noneSucceeded, withQueriesAfter } from '../run/queries.js';
 import { RunError } from '../run/run-error.js';
 import type { BenchConfig, Environment, RunResult } from '../types.js';
@@ -42,6 +44,56 @@ export async function runJavaSide(
   console.log(resultLine(java));
   if (java.errors.length > 0) console.log(`the Java client's ${formatErrors(java.errors)}`);
   return { java, failed: noneSucceeded(java.queries) };
+}
+
+/**
+ * `--query-file --vs-java`: the Java client on each statement of the file as ours runs it (java/QueryFile.java),
+ * into the data there is (nothing made afresh); each run's RESULT line. `failed`: a statement it never read, or the
+ * Java client failing, said in one line (the statements before stay compared); `interrupted`: Ctrl-C ended it.
+ */
+export function runJavaStatements(
+  config: BenchConfig,
+  entries: readonly QueryFileEntry[],
+  target: { host: string; port: number },
+  environment: Environment,
+): { java: RunResult[]; failed: boolean; interrupted?: boolean } {
+  const when = config.javaFirst ? ' first,' : '';
+  console.log(`running the Java client${when} on the same ${entries.length} statement(s) ...`);
+  const java: RunResult[] = [];
+  for (const e of entries) {
+    try {
+      java.push({ ...runJavaStatement(config, e, target), environment });
+    } catch (err) {
+      if (!(err instanceof RunError)) throw err;
+      console.error(`iotdb-bench: ${err.message}; no comparison from ${e.label} on (ours is reported)`);
+      return { java, failed: true, interrupted: err instanceof JavaInterrupted };
+    }
+    const run = java[java.length - 1];
+    console.log(resultLine(run));
+    if (run.errors.length > 0) console.log(`the Java client's ${formatErrors(run.errors)}`);
+  }
+  return { java, failed: java.some((r) => r.okOps === 0) };
+}
+
+/**
+ * Each statement's ratios ours/Java, when both read it: reads/s, latency p50 and p99 (an open loop's also from each
+ * read's start), client CPU per read; and the rows each read when they differ (the statement read the same data
+ * on both sides, to the end, unless the time limit ended one of them early).
+ */
+export function printStatementRatios(ours: readonly RunResult[], java: readonly RunResult[]): void {
+  ours.forEach((mine, i) => {
+    const theirs = java[i];
+    if (theirs === undefined || mine.okOps === 0 || theirs.okOps === 0) return;
+    const [a, b] = [mine.queries![mine.label], theirs.queries![theirs.label]];
+    const [ua, ub] = [mine.latency[UNCORRECTED_PREFIX + mine.label], theirs.latency[UNCORRECTED_PREFIX + theirs.label]];
+    const uncorrected = ua !== undefined && ub !== undefined ? `, uncorrected p50 ${times(ua.p50, ub.p50)}` : '';
+    const complete = [mine, theirs].every((r) => r.stopped === undefined && r.failedOps === 0);
+    const rows = complete && a.rows !== b.rows ? ` (rows read differ: ours ${a.rows}, Java ${b.rows})` : '';
+    console.log(
+      `ours/Java ${mine.label}: reads/s ${times(mine.opsPerS, theirs.opsPerS)}, latency p50 ${times(a.latency.p50, b.latency.p50)}, ` +
+        `p99 ${times(a.latency.p99, b.latency.p99)}${uncorrected}, client CPU per read ${times(cpuSPerOperation(mine), cpuSPerOperation(theirs))}${rows}`,
+    );
+  });
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sampleRun } from '../report/test-fixture.js';
+import { sampleRun, sampleStatement } from '../report/test-fixture.js';
 import { javaFirstIn, repeatLabel, repeatSummary, type Repeat } from './repeat.js';
 
 describe('--repeat', () => {
@@ -17,7 +17,7 @@ describe('--repeat', () => {
     // ours 2, 3, 4 M points/s; Java 1 M each time; the same CPU: ours' CPU per point falls as its rate rises
     const repeat = (k: number, rate: number, javaFirst: boolean): Repeat => ({
       ours: [sampleRun('tree-insertTablet', {}, rate)],
-      java: sampleRun('java', {}, 1_000_000),
+      java: [sampleRun('java', {}, 1_000_000)],
       javaFirst,
     });
     const lines = repeatSummary([repeat(1, 2e6, false), repeat(2, 4e6, true), repeat(3, 3e6, false)]);
@@ -31,10 +31,37 @@ describe('--repeat', () => {
     expect(lines[4]).toBe('  ours/Java points/s by order: ours first 2.00x, 3.00x; Java first 4.00x');
   });
 
+  it("pairs each Java run with ours' in its place (a query file's statements), the ratios named by ours' label", () => {
+    const repeat = (k: number, javaFirst: boolean): Repeat => ({
+      ours: [sampleStatement('a', 10, { opsPerS: 4 * k }), sampleStatement('b', 10, { opsPerS: 3 })],
+      // the Java client failed on b in the second repeat: that repeat has no pair for it
+      java: [
+        sampleStatement('java a', 10, { opsPerS: 2 }),
+        ...(k === 2 ? [] : [sampleStatement('java b', 10, { opsPerS: 2 })]),
+      ],
+      javaFirst,
+    });
+    const lines = repeatSummary([repeat(1, false), repeat(2, true)]);
+    expect(lines.map((l) => l.split(/ {2}ops\/s| ops\/s/)[0].trim())).toEqual([
+      'over 2 repeats, median (min-max):',
+      'a',
+      'b',
+      'java a',
+      'java b',
+      'ours/Java a',
+      'ours/Java a',
+      'ours/Java b',
+      'ours/Java b',
+    ]);
+    expect(lines[5]).toMatch(/^ {2}ours\/Java a ops\/s: median 3\.00x \(2\.00x-4\.00x\)/);
+    expect(lines[6]).toBe('  ours/Java a ops/s by order: ours first 2.00x; Java first 4.00x');
+    expect(lines[8]).toBe('  ours/Java b ops/s by order: ours first 1.50x; Java first -');
+  });
+
   it('prints ours alone without --vs-java, each of ours’ runs by its place', () => {
     const lines = repeatSummary([
-      { ours: [sampleRun('a', {}, 1e6), sampleRun('b', {}, 2e6)], javaFirst: false },
-      { ours: [sampleRun('a', {}, 3e6), sampleRun('b', {}, 4e6)], javaFirst: false },
+      { ours: [sampleRun('a', {}, 1e6), sampleRun('b', {}, 2e6)], java: [], javaFirst: false },
+      { ours: [sampleRun('a', {}, 3e6), sampleRun('b', {}, 4e6)], java: [], javaFirst: false },
     ]);
     expect(lines.map((l) => l.split(', p50')[0])).toEqual([
       'over 2 repeats, median (min-max):',

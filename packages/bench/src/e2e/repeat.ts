@@ -2,10 +2,14 @@ import { grouped, median, times } from '../report/numbers.js';
 import { cpuSPerOperation, mainOperation } from '../report/result-fields.js';
 import type { RunResult } from '../types.js';
 
-/** One repeat of `--repeat`: ours' runs (a method or a query-file statement each) and, with --vs-java, Java's. */
+/**
+ * One repeat of `--repeat`: ours' runs (a method or a query-file statement each) and, with --vs-java, the Java
+ * client's, each beside ours' run in the same place (a write run's beside ours' first; a statement's beside ours' of
+ * it); none where it did not run.
+ */
 export interface Repeat {
   ours: readonly RunResult[];
-  java?: RunResult;
+  java: readonly RunResult[];
   /** whether the Java client ran first in it */
   javaFirst: boolean;
 }
@@ -22,8 +26,9 @@ export function javaFirstIn(k: number, javaFirst: boolean): boolean {
 
 /**
  * What `--repeat N` prints after its repeats: each run's figures (ours' by their place in a repeat, then the Java
- * client's) as the median and range over the repeats, then the ratios of ours' first run to Java's likewise, and
- * each repeat's ratio by the order it ran in. A run's throughput is points/s when it wrote any, else ops/s.
+ * client's) as the median and range over the repeats, then for each run of the Java client the ratios of ours' run
+ * in its place to it likewise, and each repeat's ratio by the order it ran in. A run's throughput is points/s when it
+ * wrote any, else ops/s.
  */
 export function repeatSummary(repeats: readonly Repeat[]): string[] {
   const lines = [`over ${repeats.length} repeats, median (min-max):`];
@@ -32,21 +37,40 @@ export function repeatSummary(repeats: readonly Repeat[]): string[] {
     repeats[0].ours[i].label,
     repeats.map((r) => r.ours[i]),
   ]);
-  const paired = repeats.flatMap((r) =>
-    r.java === undefined || r.ours.length === 0 ? [] : [{ ours: r.ours[0], java: r.java, javaFirst: r.javaFirst }],
-  );
-  if (paired.length > 0) sides.push(['java', paired.map((r) => r.java)]);
+  const pairs = Array.from({ length: places }, (_, i) => pairsAt(repeats, i)).filter((p) => p.length > 0);
+  for (const paired of pairs) sides.push([paired[0].java.label, paired.map((r) => r.java)]);
   const width = Math.max(...sides.map(([label]) => label.length));
   for (const [label, runs] of sides) lines.push(`  ${label.padEnd(width)}  ${figures(runs)}`);
-  if (paired.length === 0) return lines;
+  for (const paired of pairs) lines.push(...ratioLines(paired, pairs.length > 1 ? ` ${paired[0].ours.label}` : ''));
+  return lines;
+}
+
+interface Pair {
+  ours: RunResult;
+  java: RunResult;
+  javaFirst: boolean;
+}
+
+/** Ours' run in place `i` of each repeat beside the Java client's there, in the repeats where both ran. */
+function pairsAt(repeats: readonly Repeat[], i: number): Pair[] {
+  return repeats.flatMap((r) =>
+    r.ours[i] === undefined || r.java[i] === undefined
+      ? []
+      : [{ ours: r.ours[i], java: r.java[i], javaFirst: r.javaFirst }],
+  );
+}
+
+/** `ours/Java<what> <rate>: median (range), client CPU per <unit>: ...` and the same rate's ratios by order. */
+function ratioLines(paired: readonly Pair[], what: string): string[] {
   const rate = paired.map((r) => throughput(r.ours) / throughput(r.java));
   const cpu = paired.map((r) => cpuPerUnit(r.ours) / cpuPerUnit(r.java));
   const [rateOf, unit] = [rateName(paired[0].ours), unitName(paired[0].ours)];
-  lines.push(`  ours/Java ${rateOf}: ${ratioRange(rate)}, client CPU per ${unit}: ${ratioRange(cpu)}`);
   const order = (javaFirst: boolean) =>
     paired.flatMap((r, i) => (r.javaFirst === javaFirst ? [`${rate[i].toFixed(2)}x`] : [])).join(', ') || '-';
-  lines.push(`  ours/Java ${rateOf} by order: ours first ${order(false)}; Java first ${order(true)}`);
-  return lines;
+  return [
+    `  ours/Java${what} ${rateOf}: ${ratioRange(rate)}, client CPU per ${unit}: ${ratioRange(cpu)}`,
+    `  ours/Java${what} ${rateOf} by order: ours first ${order(false)}; Java first ${order(true)}`,
+  ];
 }
 
 function figures(runs: readonly RunResult[]): string {

@@ -2,7 +2,7 @@ import type { QueryFileEntry } from '../config/query-file.js';
 import { formatReport, resultLine, statementShape } from '../report/format.js';
 import { runQueryFileEntry } from '../run/query-file.js';
 import type { BenchConfig, Environment, RunResult } from '../types.js';
-import { printRatios, runJavaSide } from './java-side.js';
+import { printRatios, printStatementRatios, runJavaSide, runJavaStatements } from './java-side.js';
 import { javaFirstIn, repeatLabel, type Repeat } from './repeat.js';
 import { runMethods } from './run-methods.js';
 
@@ -35,12 +35,11 @@ export async function runRepeats(
     const c = { ...config, javaFirst: config.vsJava && javaFirstIn(k, config.javaFirst) };
     if (config.repeat > 1) console.log(`repeat ${k} of ${config.repeat}${order(c)}`);
     const javaSide = async () => {
-      const freshDatabase = ctx.freshServer();
-      const side = await runJavaSide(c, { ...ctx.target, freshDatabase }, ctx.environment);
+      const side = await runJava(c, ctx);
       if (side.failed) exitCode = side.interrupted === true ? 130 : 1;
       return side.java;
     };
-    let java = c.javaFirst ? await javaSide() : undefined;
+    let java = c.javaFirst ? await javaSide() : [];
     let ours: RunResult[] = [];
     if (!ctx.interrupt.aborted) {
       ctx.freshServer();
@@ -49,11 +48,29 @@ export async function runRepeats(
       if (done.failed) exitCode = 1;
     }
     if (c.vsJava && !c.javaFirst && !ctx.interrupt.aborted) java = await javaSide();
-    if (java !== undefined && ours.length > 0) printRatios(ours[0], java);
+    if (ctx.queryFile !== undefined) printStatementRatios(ours, java);
+    else if (java.length > 0 && ours.length > 0) printRatios(ours[0], java[0]);
     repeats.push({ ours, java, javaFirst: c.javaFirst });
-    runs.push(...[...ours, ...(java === undefined ? [] : [java])].map((r) => repeatLabel(r, k, config.repeat)));
+    const ran = ctx.queryFile === undefined ? [...ours, ...java] : sideBySide(ours, java);
+    runs.push(...ran.map((r) => repeatLabel(r, k, config.repeat)));
   }
   return { runs, repeats, exitCode };
+}
+
+/** The Java client's side: its run of ours' workload, or its runs of the query file's statements. */
+async function runJava(
+  c: BenchConfig,
+  ctx: RunContext,
+): Promise<{ java: RunResult[]; failed: boolean; interrupted?: boolean }> {
+  if (ctx.queryFile !== undefined) return runJavaStatements(c, ctx.queryFile, ctx.target, ctx.environment);
+  const freshDatabase = ctx.freshServer();
+  const side = await runJavaSide(c, { ...ctx.target, freshDatabase }, ctx.environment);
+  return { ...side, java: side.java === undefined ? [] : [side.java] };
+}
+
+/** Ours' runs, each followed by the Java client's run in its place (a statement's beside ours' of it). */
+function sideBySide(ours: readonly RunResult[], java: readonly RunResult[]): RunResult[] {
+  return [...ours.flatMap((r, i) => (java[i] === undefined ? [r] : [r, java[i]])), ...java.slice(ours.length)];
 }
 
 /** `, ours first` or `, the Java client first` in a repeat of a --vs-java run; nothing without it. */

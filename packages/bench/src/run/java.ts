@@ -154,7 +154,7 @@ export function javaRun(out: string, c: BenchConfig): RunResult {
 }
 
 /** A MATRIX or QTYPE line's latency matrix (ms). */
-function latencyOf(kv: Record<string, string>): LatencySummary {
+export function latencyOf(kv: Record<string, string>): LatencySummary {
   const ms = (k: keyof LatencySummary) => Number(kv[k] ?? NaN);
   return {
     count: Number(kv.ops),

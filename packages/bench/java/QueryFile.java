@@ -1,0 +1,166 @@
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.locks.LockSupport;
+import org.apache.iotdb.isession.SessionDataSet;
+import org.apache.iotdb.isession.ITableSession;
+import org.apache.iotdb.session.Session;
+import org.apache.iotdb.session.TableSessionBuilder;
+
+/**
+ * The Java client on one statement of an iotdb-bench query file, run as ours runs it
+ * (packages/bench/src/run/statement-sessions.ts): `threads` sessions at once, each its own Session (an
+ * ITableSession with table=true) opened with its first read, each reading the statement `reps` times to the end,
+ * every value through its typed getter (QueryBench.readAll). Paced as ours: rate=R reads per second over the
+ * sessions, each on a fixed schedule staggered by its id, latency from the due time (and from each read's start,
+ * UNCORRECTED); or pause=MS between a session's reads. maxms=MS: no read starts after that (--test-max-time).
+ * One untimed read first, on a session of its own: the JVM's class loading and JIT would otherwise be in the
+ * first timed reads (ours reads cold).
+ *
+ * Options (key=value): host port fetch table database sql threads reps rate pause maxms
+ * Prints QSTMT ok=N failed=F rows=R wall_s=.. client_cpu_s=.. slowest_s=.. peak_rss_mb=.. and the latency matrix of the
+ * reads that succeeded (Bench.matrix); QSTMT_UNCORRECTED <matrix> when paced; QSTMT_FAILED <matrix> and
+ * QERROR error=<the first failure's message, the rest of the line> when some failed.
+ */
+public class QueryFile {
+  static String host = "127.0.0.1", database = "", sql = null;
+  static int port = 6667, fetch = 5000, threads = 1, reps = 1;
+  static boolean table = false;
+  static double rate = 0;
+  static long pauseMs = 0, maxMs = 0;
+
+  /** What one session's reads came to. */
+  static final class Done {
+    final List<Long> ok = new ArrayList<>(), uncorrected = new ArrayList<>(), failed = new ArrayList<>();
+    long rows, spentNs;
+    String firstError;
+  }
+
+  interface Reader extends AutoCloseable {
+    SessionDataSet query(String q) throws Exception;
+  }
+
+  public static void main(String[] args) throws Exception {
+    for (String a : args) option(a.split("=", 2));
+    if (sql == null) throw new IllegalArgumentException("sql= is required");
+    warmUp();
+    long intervalNs = rate > 0 ? (long) (1e9 * threads / rate) : 0;
+    long cpu0 = Bench.processCpuNanos(), start = System.nanoTime();
+    long deadline = maxMs > 0 ? start + maxMs * 1_000_000L : Long.MAX_VALUE;
+    Done[] done = new Done[threads];
+    Thread[] ts = new Thread[threads];
+    for (int id = 0; id < threads; id++) {
+      final int k = id;
+      done[k] = new Done();
+      ts[k] = new Thread(() -> session(done[k], start + intervalNs * k / threads, intervalNs, deadline));
+      ts[k].start();
+    }
+    for (Thread t : ts) t.join();
+    report(done, System.nanoTime() - start, Bench.processCpuNanos() - cpu0, intervalNs > 0);
+  }
+
+  static void option(String[] kv) {
+    switch (kv[0]) {
+      case "host": host = kv[1]; break;
+      case "port": port = Integer.parseInt(kv[1]); break;
+      case "fetch": fetch = Integer.parseInt(kv[1]); break;
+      case "table": table = Boolean.parseBoolean(kv[1]); break;
+      case "database": database = kv[1]; break;
+      case "sql": sql = kv[1]; break;
+      case "threads": threads = Integer.parseInt(kv[1]); break;
+      case "reps": reps = Integer.parseInt(kv[1]); break;
+      case "rate": rate = Double.parseDouble(kv[1]); break;
+      case "pause": pauseMs = Long.parseLong(kv[1]); break;
+      case "maxms": maxMs = Long.parseLong(kv[1]); break;
+      default: throw new IllegalArgumentException("unknown option " + String.join("=", kv));
+    }
+  }
+
+  /** A session of the statement's model, opened. */
+  static Reader open() throws Exception {
+    if (table) {
+      ITableSession s = new TableSessionBuilder().nodeUrls(List.of(host + ":" + port)).database(database)
+          .fetchSize(fetch).build();
+      return new Reader() {
+        public SessionDataSet query(String q) throws Exception { return s.executeQueryStatement(q); }
+        public void close() throws Exception { s.close(); }
+      };
+    }
+    Session s = new Session.Builder().host(host).port(port).fetchSize(fetch).build();
+    s.open(false);
+    return new Reader() {
+      public SessionDataSet query(String q) throws Exception { return s.executeQueryStatement(q); }
+      public void close() throws Exception { s.close(); }
+    };
+  }
+
+  static void warmUp() {
+    try (Reader r = open(); SessionDataSet ds = r.query(sql)) {
+      QueryBench.readAll(ds, new double[1]);
+    } catch (Exception e) {
+      // a statement the server refuses fails in the timed reads too, where it is counted
+    }
+  }
+
+  /** One session's reads: the first opens it; each waits for its turn (the schedule, or the pause). */
+  static void session(Done d, long firstDueNs, long intervalNs, long deadline) {
+    Reader reader = null;
+    double[] sink = new double[1];
+    long due = firstDueNs;
+    for (int i = 0; i < reps; i++) {
+      if (intervalNs > 0) parkUntil(due);
+      else if (i > 0 && pauseMs > 0) parkUntil(System.nanoTime() + pauseMs * 1_000_000L);
+      long t0 = System.nanoTime();
+      if (t0 >= deadline) break;
+      try {
+        if (reader == null) reader = open();
+        try (SessionDataSet ds = reader.query(sql)) {
+          d.rows += QueryBench.readAll(ds, sink)[0];
+        }
+        long end = System.nanoTime();
+        d.ok.add(end - (intervalNs > 0 ? due : t0));
+        if (intervalNs > 0) d.uncorrected.add(end - t0);
+      } catch (Exception e) {
+        d.failed.add(System.nanoTime() - (intervalNs > 0 ? due : t0));
+        if (d.firstError == null) d.firstError = String.valueOf(e.getMessage()).replaceAll("\\s+", " ");
+      }
+      d.spentNs += System.nanoTime() - t0;
+      due += intervalNs;
+    }
+    try {
+      if (reader != null) reader.close();
+    } catch (Exception e) {
+      // the reads are counted; a failed close changes none of them
+    }
+  }
+
+  static void parkUntil(long at) {
+    for (long now = System.nanoTime(); now < at; now = System.nanoTime()) LockSupport.parkNanos(at - now);
+  }
+
+  static void report(Done[] done, long wallNs, long cpuNs, boolean paced) {
+    long ok = 0, failed = 0, rows = 0, slowest = 0;
+    for (Done d : done) {
+      ok += d.ok.size();
+      failed += d.failed.size();
+      rows += d.rows;
+      slowest = Math.max(slowest, d.spentNs);
+    }
+    System.out.printf("QSTMT ok=%d failed=%d rows=%d wall_s=%.6f client_cpu_s=%.4f slowest_s=%.6f peak_rss_mb=%s %s%n",
+        ok, failed, rows, wallNs / 1e9, cpuNs / 1e9, slowest / 1e9, Bench.peakRssMb(), Bench.matrix(sorted(done, 0)));
+    if (paced) System.out.printf("QSTMT_UNCORRECTED %s%n", Bench.matrix(sorted(done, 1)));
+    if (failed == 0) return;
+    System.out.printf("QSTMT_FAILED %s%n", Bench.matrix(sorted(done, 2)));
+    Arrays.stream(done).map(d -> d.firstError).filter(e -> e != null).findFirst()
+        .ifPresent(e -> System.out.printf("QERROR error=%s%n", e));
+  }
+
+  /** Every session's latencies of one kind (0 ok, 1 uncorrected, 2 failed), sorted. */
+  static long[] sorted(Done[] done, int kind) {
+    List<Long> all = new ArrayList<>();
+    for (Done d : done) all.addAll(kind == 0 ? d.ok : kind == 1 ? d.uncorrected : d.failed);
+    Collections.sort(all);
+    return all.stream().mapToLong(Long::longValue).toArray();
+  }
+}

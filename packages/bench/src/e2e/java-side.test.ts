@@ -1,0 +1,35 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { sampleStatement } from '../report/test-fixture.js';
+import { printStatementRatios } from './java-side.js';
+
+describe('--query-file --vs-java', () => {
+  afterEach(() => vi.restoreAllMocks());
+  const printed = (fn: () => void): string[] => {
+    const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    fn();
+    return log.mock.calls.map((c) => String(c[0]));
+  };
+
+  it("prints each statement's ratios ours/Java, beside the run of the same place, and the rows when they differ", () => {
+    const ours = [sampleStatement('a', 100, { opsPerS: 4 }), sampleStatement('b', 50)];
+    const java = [sampleStatement('java a', 100, { opsPerS: 2 }), sampleStatement('java b', 40)];
+    const lines = printed(() => printStatementRatios(ours, java));
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(
+      /^ours\/Java a: reads\/s 2\.00x, latency p50 1\.00x, p99 1\.00x, client CPU per read [\d.]+x$/,
+    );
+    expect(lines[1]).toMatch(/^ours\/Java b: .* \(rows read differ: ours 50, Java 40\)$/);
+  });
+
+  it('says nothing of a statement one side never read, nor of rows when a side stopped early or failed reads', () => {
+    const ours = [sampleStatement('a', 100), sampleStatement('b', 50), sampleStatement('c', 10)];
+    const java = [
+      sampleStatement('java a', 0, { okOps: 0 }),
+      sampleStatement('java b', 40, { stopped: 'test-max-time' }),
+      sampleStatement('java c', 5, { failedOps: 1 }),
+    ];
+    const lines = printed(() => printStatementRatios(ours, java));
+    expect(lines.map((l) => l.split(':')[0])).toEqual(['ours/Java b', 'ours/Java c']);
+    expect(lines.join('\n')).not.toContain('differ');
+  });
+});

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import type { QueryFileEntry } from '../config/query-file.js';
+import { sampleConfig } from '../report/test-fixture.js';
+import { javaStatementArgs, javaStatementRun } from './java-query-file.js';
+
+const entry: QueryFileEntry = {
+  label: 'one device',
+  sql: 'SELECT s0 FROM root.bench.d000',
+  concurrency: 2,
+  repetitions: 5,
+  model: 'tree',
+  database: 'bench',
+  line: 3,
+};
+const MATRIX =
+  'avg=2.000 min=1.000 p10=1.000 p25=1.500 p50=2.000 p75=2.500 p90=3.000 p95=3.000 p99=3.000 p999=3.000 max=3.000';
+const target = { host: '127.0.0.1', port: 6667 };
+
+describe("the Java client's run of a query-file statement", () => {
+  it('runs the statement as ours does: its sessions, repetitions, model, pacing and time limit', () => {
+    expect(javaStatementArgs(sampleConfig(), entry, target)).toEqual([
+      'host=127.0.0.1',
+      'port=6667',
+      'threads=2',
+      'reps=5',
+      'sql=SELECT s0 FROM root.bench.d000',
+    ]);
+    const paced = { ...sampleConfig(), targetRate: 50, testMaxTime: 2000 };
+    const table = { ...entry, model: 'table' as const, database: 'db1' };
+    expect(javaStatementArgs(paced, table, target)).toEqual([
+      'host=127.0.0.1',
+      'port=6667',
+      'threads=2',
+      'reps=5',
+      'table=true',
+      'database=db1',
+      'rate=50',
+      'maxms=2000',
+      'sql=SELECT s0 FROM root.bench.d000',
+    ]);
+    expect(javaStatementArgs({ ...sampleConfig(), batchIntervalMs: 20 }, entry, target)).toContain('pause=20');
+  });
+
+  it('reads its QSTMT line into a run named for the statement: counts, rows, time, CPU and the matrix', () => {
+    const out = `QSTMT ok=10 failed=0 rows=5010 wall_s=0.500000 client_cpu_s=0.2000 slowest_s=0.240000 peak_rss_mb=88.5 ops=10 ${MATRIX}\n`;
+    const r = javaStatementRun(out, sampleConfig(), entry);
+    expect(r).toMatchObject({ label: 'java one device', okOps: 10, failedOps: 0, opsPerS: 20, durationS: 0.5 });
+    expect(r).toMatchObject({ clientCpuS: 0.2, peakRssMb: 88.5, errors: [], config: { clients: 2, model: 'tree' } });
+    expect(r.queries?.['java one device']).toMatchObject({ ops: 10, failed: 0, rows: 5010, rowsPerS: 10020 });
+    expect(r.latency['java one device']).toMatchObject({ count: 10, p50: 2, p99: 3, max: 3 });
+    expect(r.slowestClientMs).toEqual({ 'java one device': 240 });
+    expect(r.stopped).toBeUndefined();
+    expect(r.queryFile).toEqual({ sql: entry.sql, concurrency: 2, repetitions: 5, line: 3 });
+  });
+
+  it('keeps the open loop uncorrected row, the failures apart with the first error, and a stop at the time limit', () => {
+    const out = [
+      `QSTMT ok=4 failed=2 rows=4 wall_s=1.000000 client_cpu_s=0.1000 slowest_s=0.100000 peak_rss_mb=n/a ops=4 ${MATRIX}`,
+      `QSTMT_UNCORRECTED ops=4 ${MATRIX}`,
+      `QSTMT_FAILED ops=2 ${MATRIX}`,
+      'QERROR error=701: Table root.x does not exist',
+    ].join('\n');
+    const r = javaStatementRun(out, { ...sampleConfig(), targetRate: 10, testMaxTime: 1000 }, entry);
+    expect(Object.keys(r.latency)).toEqual([
+      'java one device',
+      'uncorrected java one device',
+      'failed java one device',
+    ]);
+    expect(r.errors).toEqual(['the Java client: 701: Table root.x does not exist']);
+    expect(r.stopped).toBe('test-max-time'); // 6 reads of 2 x 5
+    expect(Number.isNaN(r.peakRssMb)).toBe(true);
+  });
+
+  it('says what the script printed when it printed no QSTMT line', () => {
+    expect(() => javaStatementRun('Exception in thread "main"\n', sampleConfig(), entry)).toThrow(
+      /java\/query-file\.sh printed no QSTMT line:\nException/,
+    );
+  });
+});

@@ -1,0 +1,90 @@
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { QueryFileEntry } from '../config/query-file.js';
+import { FAILED_PREFIX, UNCORRECTED_PREFIX } from '../report/result-fields.js';
+import type { BenchConfig, RunResult } from '../types.js';
+import { javaFailed, latencyOf } from './java.js';
+import { keyValues } from './key-values.js';
+
+const script = fileURLToPath(new URL('../../java/query-file.sh', import.meta.url));
+
+/** The label of the Java client's run of the statement labelled `label`. */
+export function javaStatementLabel(label: string): string {
+  return `java ${label}`;
+}
+
+/**
+ * The Java client on one statement of the query file (java/QueryFile.java), as ours runs it: its sessions and
+ * repetitions, paced by --target-rate or --batch-interval-ms, ended by --test-max-time.
+ */
+export function runJavaStatement(c: BenchConfig, e: QueryFileEntry, target: { host: string; port: number }): RunResult {
+  let out: string;
+  try {
+    out = execFileSync('bash', [script, ...javaStatementArgs(c, e, target)], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+  } catch (err) {
+    throw javaFailed(err);
+  }
+  return javaStatementRun(out, c, e);
+}
+
+/** QueryFile.java's key=value options for the statement `e` of the run `c`. */
+export function javaStatementArgs(c: BenchConfig, e: QueryFileEntry, target: { host: string; port: number }): string[] {
+  return [
+    `host=${target.host}`,
+    `port=${target.port}`,
+    `threads=${e.concurrency}`,
+    `reps=${e.repetitions}`,
+    ...(e.model === 'table' ? ['table=true', `database=${e.database}`] : []),
+    ...(c.targetRate > 0 ? [`rate=${c.targetRate}`] : []),
+    ...(c.batchIntervalMs > 0 ? [`pause=${c.batchIntervalMs}`] : []),
+    ...(c.testMaxTime > 0 ? [`maxms=${c.testMaxTime}`] : []),
+    `sql=${e.sql}`,
+  ];
+}
+
+/**
+ * The RunResult of QueryFile.java's output, named as ours' run of the statement is (its rows under
+ * `javaStatementLabel`): its QSTMT line (counts, time, CPU and the matrix of the reads that succeeded), and its
+ * QSTMT_UNCORRECTED, QSTMT_FAILED and QERROR lines when it printed them.
+ */
+export function javaStatementRun(out: string, c: BenchConfig, e: QueryFileEntry): RunResult {
+  const lines = out.split('\n');
+  const found = (word: string) => lines.find((l) => l.startsWith(`${word} `));
+  const stmt = found('QSTMT');
+  if (stmt === undefined) throw new Error(`java/query-file.sh printed no QSTMT line:\n${out}`);
+  const kv = keyValues(stmt);
+  const label = javaStatementLabel(e.label);
+  const [ok, failed, rows, durationS] = [Number(kv.ok), Number(kv.failed), Number(kv.rows), Number(kv.wall_s)];
+  const [uncorrected, failures, error] = [found('QSTMT_UNCORRECTED'), found('QSTMT_FAILED'), found('QERROR')];
+  const latency = {
+    ...(ok > 0 && { [label]: latencyOf(kv) }),
+    ...(uncorrected !== undefined && ok > 0 && { [UNCORRECTED_PREFIX + label]: latencyOf(keyValues(uncorrected)) }),
+    ...(failures !== undefined && { [FAILED_PREFIX + label]: latencyOf(keyValues(failures)) }),
+  };
+  return {
+    label,
+    config: { ...c, model: e.model, database: e.database, workers: 1, clients: e.concurrency },
+    startedAt: new Date(Date.now() - durationS * 1000).toISOString(),
+    durationS,
+    points: 0,
+    okOps: ok,
+    failedOps: failed,
+    pointsPerS: 0,
+    opsPerS: ok / durationS,
+    latency,
+    histograms: {},
+    slowestClientMs: { [ok > 0 ? label : FAILED_PREFIX + label]: Number(kv.slowest_s) * 1000 },
+    clientCpuS: Number(kv.client_cpu_s),
+    clientCpuSPerMpts: 0,
+    peakRssMb: Number(kv.peak_rss_mb), // NaN where the JVM had no /proc ("n/a")
+    throughput: [],
+    errors: error === undefined ? [] : [`the Java client: ${error.slice(error.indexOf(' error=') + 7)}`],
+    queries: { [label]: { ops: ok, failed, rows, rowsPerS: rows / durationS, latency: latencyOf(kv) } },
+    queryFile: { sql: e.sql, concurrency: e.concurrency, repetitions: e.repetitions, line: e.line },
+    // --test-max-time ended it: fewer reads than its sessions' repetitions
+    ...(c.testMaxTime > 0 && ok + failed < e.concurrency * e.repetitions && { stopped: 'test-max-time' as const }),
+  };
+}
