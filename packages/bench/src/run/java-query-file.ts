@@ -5,6 +5,7 @@ import { FAILED_PREFIX, UNCORRECTED_PREFIX } from '../report/result-fields.js';
 import type { BenchConfig, RunResult } from '../types.js';
 import { javaFailed, latencyOf } from './java.js';
 import { keyValues } from './key-values.js';
+import { statementRun } from './query-file.js';
 
 const script = fileURLToPath(new URL('../../java/query-file.sh', import.meta.url));
 
@@ -64,23 +65,13 @@ export function javaStatementRun(out: string, c: BenchConfig, e: QueryFileEntry)
     ...(uncorrected !== undefined && ok > 0 && { [UNCORRECTED_PREFIX + label]: latencyOf(keyValues(uncorrected)) }),
     ...(failures !== undefined && { [FAILED_PREFIX + label]: latencyOf(keyValues(failures)) }),
   };
+  const startedAt = new Date(Date.now() - durationS * 1000).toISOString();
   return {
-    label,
-    config: { ...c, model: e.model, database: e.database, workers: 1, clients: e.concurrency },
-    startedAt: new Date(Date.now() - durationS * 1000).toISOString(),
-    durationS,
-    points: 0,
-    okOps: ok,
-    failedOps: failed,
-    pointsPerS: 0,
-    opsPerS: ok / durationS,
+    ...statementRun(c, e, label, { startedAt, durationS, ok, failed, slowestMs: Number(kv.slowest_s) * 1000 }),
     latency,
     histograms: {},
-    slowestClientMs: { [ok > 0 ? label : FAILED_PREFIX + label]: Number(kv.slowest_s) * 1000 },
     clientCpuS: Number(kv.client_cpu_s),
-    clientCpuSPerMpts: 0,
     peakRssMb: Number(kv.peak_rss_mb), // NaN where the JVM had no /proc ("n/a")
-    throughput: [],
     errors: error === undefined ? [] : [`the Java client: ${error.slice(error.indexOf(' error=') + 7)}`],
     queries: { [label]: { ops: ok, failed, rows, rowsPerS: rows / durationS, latency: latencyOf(kv) } },
     queryFile: { sql: e.sql, concurrency: e.concurrency, repetitions: e.repetitions, line: e.line },

@@ -51,23 +51,11 @@ export async function runQueryFileEntry(
   const [ok, failed] = [tally.ok.count, tally.failed.count];
   const histograms = tally.histograms();
   return {
-    label: e.label,
-    config: { ...c, model: e.model, database: e.database, workers: 1, clients: e.concurrency },
-    startedAt,
-    durationS,
-    points: 0,
-    okOps: ok,
-    failedOps: failed,
-    pointsPerS: 0,
-    opsPerS: ok / durationS,
+    ...statementRun(c, e, e.label, { startedAt, durationS, ok, failed, slowestMs: Math.max(...tally.sessionNs) / 1e6 }),
     latency: summarize(histograms),
     histograms,
-    // a session's time over all its repetitions, on the statement's row (its failures' when none succeeded)
-    slowestClientMs: { [ok > 0 ? e.label : FAILED_PREFIX + e.label]: Math.max(...tally.sessionNs) / 1e6 },
     clientCpuS: (cpu.user + cpu.system) / 1e6,
-    clientCpuSPerMpts: 0,
     peakRssMb: process.resourceUsage().maxRSS / 1024,
-    throughput: [],
     errors: tally.errors,
     queries: {
       [e.label]: { ops: ok, failed, rows: tally.rows, rowsPerS: tally.rows / durationS, latency: tally.ok.summaryMs() },
@@ -82,6 +70,33 @@ export async function runQueryFileEntry(
     client,
     ...(stop.reason && { stopped: stop.reason }),
   };
+}
+
+/**
+ * What every run of a query-file statement says alike, ours' or the Java client's (labelled `label`): its statement's
+ * model and sessions, its time, its reads ok and failed and their rate, nothing written, and the slowest session's
+ * time in its reads, on the statement's row (its failures' when none succeeded).
+ */
+export function statementRun(
+  c: BenchConfig,
+  e: QueryFileEntry,
+  label: string,
+  r: { startedAt: string; durationS: number; ok: number; failed: number; slowestMs: number },
+) {
+  return {
+    label,
+    config: { ...c, model: e.model, database: e.database, workers: 1, clients: e.concurrency },
+    startedAt: r.startedAt,
+    durationS: r.durationS,
+    points: 0,
+    okOps: r.ok,
+    failedOps: r.failed,
+    pointsPerS: 0,
+    opsPerS: r.ok / r.durationS,
+    slowestClientMs: { [r.ok > 0 ? label : FAILED_PREFIX + label]: r.slowestMs },
+    clientCpuSPerMpts: 0,
+    throughput: [] as [number, number][],
+  } satisfies Partial<RunResult>;
 }
 
 /**
