@@ -48,14 +48,14 @@ describe('--repeat', () => {
       'b',
       'java a',
       'java b',
-      'ours/Java a',
-      'ours/Java a',
-      'ours/Java b',
-      'ours/Java b',
+      'ours/Java (a)',
+      'ours/Java (a)',
+      'ours/Java (b)',
+      'ours/Java (b)',
     ]);
-    expect(lines[5]).toMatch(/^ {2}ours\/Java a ops\/s: median 3\.00x \(2\.00x-4\.00x\)/);
-    expect(lines[6]).toBe('  ours/Java a ops/s by order: ours first 2.00x; Java first 4.00x');
-    expect(lines[8]).toBe('  ours/Java b ops/s by order: ours first 1.50x; Java first -');
+    expect(lines[5]).toMatch(/^ {2}ours\/Java \(a\) ops\/s: median 3\.00x \(2\.00x-4\.00x\)/);
+    expect(lines[6]).toBe('  ours/Java (a) ops/s by order: ours first 2.00x; Java first 4.00x');
+    expect(lines[8]).toBe('  ours/Java (b) ops/s by order: ours first 1.50x; Java first -');
   });
 
   it('prints ours alone without --vs-java, each of ours’ runs by its place', () => {

@@ -41,7 +41,7 @@ export function repeatSummary(repeats: readonly Repeat[]): string[] {
   for (const paired of pairs) sides.push([paired[0].java.label, paired.map((r) => r.java)]);
   const width = Math.max(...sides.map(([label]) => label.length));
   for (const [label, runs] of sides) lines.push(`  ${label.padEnd(width)}  ${figures(runs)}`);
-  for (const paired of pairs) lines.push(...ratioLines(paired, pairs.length > 1 ? ` ${paired[0].ours.label}` : ''));
+  for (const paired of pairs) lines.push(...ratioLines(paired, pairs.length > 1 ? ` (${paired[0].ours.label})` : ''));
   return lines;
 }
 
