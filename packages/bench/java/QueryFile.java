@@ -15,10 +15,10 @@ import org.apache.iotdb.session.TableSessionBuilder;
  * every value through its typed getter (QueryBench.readAll). Paced as ours: rate=R reads per second over the
  * sessions, each on a fixed schedule staggered by its id, latency from the due time (and from each read's start,
  * UNCORRECTED); or pause=MS between a session's reads. maxms=MS: no read starts after that (--test-max-time).
- * One untimed read first, on a session of its own: the JVM's class loading and JIT would otherwise be in the
- * first timed reads (ours reads cold).
+ * One untimed read first, on a session of its own (warm=false: none, for a statement that changes something): the
+ * JVM's class loading and JIT would otherwise be in the first timed reads (ours warms up alike).
  *
- * Options (key=value): host port fetch table database sql threads reps rate pause maxms
+ * Options (key=value): host port fetch table database sql threads reps rate pause maxms warm
  * Prints QSTMT ok=N failed=F rows=R wall_s=.. client_cpu_s=.. slowest_s=.. peak_rss_mb=.. and the latency matrix of the
  * reads that succeeded (Bench.matrix); QSTMT_UNCORRECTED <matrix> when paced; QSTMT_FAILED <matrix> and
  * QERROR error=<the first failure's message, the rest of the line> when some failed.
@@ -26,7 +26,7 @@ import org.apache.iotdb.session.TableSessionBuilder;
 public class QueryFile {
   static String host = "127.0.0.1", database = "", sql = null;
   static int port = 6667, fetch = 5000, threads = 1, reps = 1;
-  static boolean table = false;
+  static boolean table = false, warm = true;
   static double rate = 0;
   static long pauseMs = 0, maxMs = 0;
 
@@ -44,7 +44,7 @@ public class QueryFile {
   public static void main(String[] args) throws Exception {
     for (String a : args) option(a.split("=", 2));
     if (sql == null) throw new IllegalArgumentException("sql= is required");
-    warmUp();
+    if (warm) warmUp();
     long intervalNs = rate > 0 ? (long) (1e9 * threads / rate) : 0;
     long cpu0 = Bench.processCpuNanos(), start = System.nanoTime();
     long deadline = maxMs > 0 ? start + maxMs * 1_000_000L : Long.MAX_VALUE;
@@ -73,6 +73,7 @@ public class QueryFile {
       case "rate": rate = Double.parseDouble(kv[1]); break;
       case "pause": pauseMs = Long.parseLong(kv[1]); break;
       case "maxms": maxMs = Long.parseLong(kv[1]); break;
+      case "warm": warm = Boolean.parseBoolean(kv[1]); break;
       default: throw new IllegalArgumentException("unknown option " + String.join("=", kv));
     }
   }

@@ -35,7 +35,7 @@ export async function runRepeats(
     const c = { ...config, javaFirst: config.vsJava && javaFirstIn(k, config.javaFirst) };
     if (config.repeat > 1) console.log(`repeat ${k} of ${config.repeat}${order(c)}`);
     const javaSide = async () => {
-      const side = await runJava(c, ctx);
+      const side = await runJavaClient(c, ctx);
       if (side.failed) exitCode = side.interrupted === true ? 130 : 1;
       return side.java;
     };
@@ -58,7 +58,7 @@ export async function runRepeats(
 }
 
 /** The Java client's side: its run of ours' workload, or its runs of the query file's statements. */
-async function runJava(
+async function runJavaClient(
   c: BenchConfig,
   ctx: RunContext,
 ): Promise<{ java: RunResult[]; failed: boolean; interrupted?: boolean }> {
