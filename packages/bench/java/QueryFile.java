@@ -15,10 +15,11 @@ import org.apache.iotdb.session.TableSessionBuilder;
  * every value through its typed getter (QueryBench.readAll). Paced as ours: rate=R reads per second over the
  * sessions, each on a fixed schedule staggered by its id, latency from the due time (and from each read's start,
  * UNCORRECTED); or pause=MS between a session's reads. maxms=MS: no read starts after that (--test-max-time).
- * One untimed read first, on a session of its own (warm=false: none, for a statement that changes something): the
- * JVM's class loading and JIT would otherwise be in the first timed reads (ours warms up alike).
+ * One untimed read first, on a session of its own: the JVM's class loading and JIT would otherwise be in the first
+ * timed reads (ours warms up alike). query=false: a statement that changes something (INSERT, CREATE, FLUSH), run
+ * by executeNonQueryStatement (executeQueryStatement cannot take it), and warmed up by SHOW VERSION instead.
  *
- * Options (key=value): host port fetch table database sql threads reps rate pause maxms warm
+ * Options (key=value): host port fetch table database sql threads reps rate pause maxms query
  * Prints QSTMT ok=N failed=F rows=R wall_s=.. client_cpu_s=.. slowest_s=.. peak_rss_mb=.. and the latency matrix of the
  * reads that succeeded (Bench.matrix); QSTMT_UNCORRECTED <matrix> when paced; QSTMT_FAILED <matrix> and
  * QERROR error=<the first failure's message, the rest of the line> when some failed.
@@ -26,7 +27,7 @@ import org.apache.iotdb.session.TableSessionBuilder;
 public class QueryFile {
   static String host = "127.0.0.1", database = "", sql = null;
   static int port = 6667, fetch = 5000, threads = 1, reps = 1;
-  static boolean table = false, warm = true;
+  static boolean table = false, query = true;
   static double rate = 0;
   static long pauseMs = 0, maxMs = 0;
 
@@ -39,12 +40,14 @@ public class QueryFile {
 
   interface Reader extends AutoCloseable {
     SessionDataSet query(String q) throws Exception;
+
+    void execute(String q) throws Exception;
   }
 
   public static void main(String[] args) throws Exception {
     for (String a : args) option(a.split("=", 2));
     if (sql == null) throw new IllegalArgumentException("sql= is required");
-    if (warm) warmUp();
+    warmUp();
     long intervalNs = rate > 0 ? (long) (1e9 * threads / rate) : 0;
     long cpu0 = Bench.processCpuNanos(), start = System.nanoTime();
     long deadline = maxMs > 0 ? start + maxMs * 1_000_000L : Long.MAX_VALUE;
@@ -73,7 +76,7 @@ public class QueryFile {
       case "rate": rate = Double.parseDouble(kv[1]); break;
       case "pause": pauseMs = Long.parseLong(kv[1]); break;
       case "maxms": maxMs = Long.parseLong(kv[1]); break;
-      case "warm": warm = Boolean.parseBoolean(kv[1]); break;
+      case "query": query = Boolean.parseBoolean(kv[1]); break;
       default: throw new IllegalArgumentException("unknown option " + String.join("=", kv));
     }
   }
@@ -85,6 +88,7 @@ public class QueryFile {
           .fetchSize(fetch).build();
       return new Reader() {
         public SessionDataSet query(String q) throws Exception { return s.executeQueryStatement(q); }
+        public void execute(String q) throws Exception { s.executeNonQueryStatement(q); }
         public void close() throws Exception { s.close(); }
       };
     }
@@ -92,12 +96,14 @@ public class QueryFile {
     s.open(false);
     return new Reader() {
       public SessionDataSet query(String q) throws Exception { return s.executeQueryStatement(q); }
+      public void execute(String q) throws Exception { s.executeNonQueryStatement(q); }
       public void close() throws Exception { s.close(); }
     };
   }
 
+  /** The statement read once, untimed; one that changes something is not run again: SHOW VERSION stands for it. */
   static void warmUp() {
-    try (Reader r = open(); SessionDataSet ds = r.query(sql)) {
+    try (Reader r = open(); SessionDataSet ds = r.query(query ? sql : "SHOW VERSION")) {
       QueryBench.readAll(ds, new double[1]);
     } catch (Exception e) {
       // a statement the server refuses fails in the timed reads too, where it is counted
@@ -116,9 +122,11 @@ public class QueryFile {
       if (t0 >= deadline) break;
       try {
         if (reader == null) reader = open();
-        try (SessionDataSet ds = reader.query(sql)) {
-          d.rows += QueryBench.readAll(ds, sink)[0];
-        }
+        if (query) {
+          try (SessionDataSet ds = reader.query(sql)) {
+            d.rows += QueryBench.readAll(ds, sink)[0];
+          }
+        } else reader.execute(sql);
         long end = System.nanoTime();
         d.ok.add(end - (intervalNs > 0 ? due : t0));
         if (intervalNs > 0) d.uncorrected.add(end - t0);

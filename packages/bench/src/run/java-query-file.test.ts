@@ -39,10 +39,10 @@ describe("the Java client's run of a query-file statement", () => {
       'sql=SELECT s0 FROM root.bench.d000',
     ]);
     expect(javaStatementArgs({ ...sampleConfig(), batchIntervalMs: 20 }, entry, target)).toContain('pause=20');
-    // a statement that changes something is not run once more to warm up
+    // a statement that changes something: executeNonQueryStatement, and not run once more to warm up
     expect(
       javaStatementArgs(sampleConfig(), { ...entry, sql: 'INSERT INTO root.sg.d(time, s) VALUES (1, 1)' }, target),
-    ).toContain('warm=false');
+    ).toContain('query=false');
   });
 
   it('reads its QSTMT line into a run named for the statement: counts, rows, time, CPU and the matrix', () => {

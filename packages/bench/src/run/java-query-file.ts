@@ -42,7 +42,8 @@ export function javaStatementArgs(c: BenchConfig, e: QueryFileEntry, target: { h
     ...(c.targetRate > 0 ? [`rate=${c.targetRate}`] : []),
     ...(c.batchIntervalMs > 0 ? [`pause=${c.batchIntervalMs}`] : []),
     ...(c.testMaxTime > 0 ? [`maxms=${c.testMaxTime}`] : []),
-    ...(readOnly(e.sql) ? [] : ['warm=false']),
+    // a statement that changes something: the Java client's call for it, SHOW VERSION to warm up
+    ...(readOnly(e.sql) ? [] : ['query=false']),
     `sql=${e.sql}`,
   ];
 }
