@@ -295,6 +295,7 @@ describe('iotdb-bench against a real server', () => {
     const statements = [
       ['- label: all rows', '  sql: SELECT * FROM root.it_bench_qfj.d000', '  concurrency: 2', '  repetitions: 3'],
       ['- label: counts', '  sql: SELECT count(s0) FROM root.it_bench_qfj.**', '  repetitions: 4'],
+      ['- label: flush', '  sql: FLUSH'], // not a query: the Java client's executeNonQueryStatement
     ];
     writeFileSync(file, statements.flat().join('\n'));
     const out = join(dir, 'out');
@@ -306,9 +307,11 @@ describe('iotdb-bench against a real server', () => {
       ['java all rows', 6, 0, 6 * 101],
       ['counts', 4, 0, 4],
       ['java counts', 4, 0, 4],
+      ['flush', 1, 0, 0],
+      ['java flush', 1, 0, 0],
     ]);
     expect(Object.keys(runs[1].latency)).toEqual(['java all rows', 'uncorrected java all rows']);
-    expect(stdout).toMatch(/^running the Java client on the same 2 statement\(s\) \.\.\.$/m);
+    expect(stdout).toMatch(/^running the Java client on the same 3 statement\(s\) \.\.\.$/m);
     expect(stdout).toMatch(
       /^ours\/Java all rows: reads\/s [\d.]+x, latency p50 [\d.]+x, p99 [\d.]+x, uncorrected p50 /m,
     );
