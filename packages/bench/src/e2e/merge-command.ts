@@ -18,13 +18,22 @@ export function mergeCommand(args: readonly string[]): number {
     return 2;
   }
   let merged: RunResult[];
+  let unmerged: string[];
   try {
-    merged = mergeFiles(paths.map(readRuns));
+    ({ merged, unmerged } = mergeFiles(paths.map(readRuns)));
   } catch (e) {
     console.error(`iotdb-bench merge: ${(e as Error).message}`);
     return 2;
   }
+  if (merged.length === 0) {
+    console.error(`iotdb-bench merge: nothing to merge: ${unmerged.join(', ')} keep no histograms (the Java client's)`);
+    return 2;
+  }
   for (const run of merged) console.log(`${formatReport(run)}\n${resultLine(run)}`);
+  if (unmerged.length > 0)
+    console.log(
+      `not merged: ${unmerged.join(', ')} (the Java client's runs keep percentiles, no histograms: each file's stands alone)`,
+    );
   if (out !== undefined) {
     const files = writeResults(out, merged);
     console.log(`wrote ${Object.values(files).join(', ')}`);

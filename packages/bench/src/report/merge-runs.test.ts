@@ -125,6 +125,16 @@ describe('merge', () => {
     expect(mergeShares([shareA, { ...shareB, stopped: 'test-max-time' }]).stopped).toBe('test-max-time');
   });
 
+  it("leaves out the Java client's runs, which keep percentiles and no histograms, and names them", () => {
+    const java = (share: typeof shareA) => ({ ...share, label: 'java', histograms: {} });
+    const { merged, unmerged } = mergeFiles([
+      [shareA, java(shareA)],
+      [shareB, java(shareB)],
+    ]);
+    expect(merged.map((r) => r.label)).toEqual(['tree-insertTablet']);
+    expect(unmerged).toEqual(['java']);
+  });
+
   it('refuses files whose labels do not match', () => {
     expect(() => mergeFiles([[shareA], [sampleRun('other')]])).toThrow(/no run labelled tree-insertTablet/);
   });
@@ -135,7 +145,7 @@ describe('merge', () => {
     );
     const overlapping = { ...shareB, config: { ...shareB.config, deviceOffset: 4, deviceCount: 6 } };
     expect(() => mergeFiles([[shareA], [overlapping]])).toThrow(/files 1 and 2 overlap \(devices 0-4 and 4-9\)/);
-    expect(mergeFiles([[shareB], [shareA]])[0].points).toBe(4_000);
+    expect(mergeFiles([[shareB], [shareA]]).merged[0].points).toBe(4_000);
   });
 
   it('refuses shares that did not run at the same time, and takes clocks a second apart as together', () => {
@@ -148,8 +158,8 @@ describe('merge', () => {
     );
     // the later file first: the same gap
     expect(() => mergeFiles([[at(shareB, '2026-01-02T03:04:20.000Z')], [a]])).toThrow(/5\.0 s between/);
-    expect(mergeFiles([[a], [at(shareB, '2026-01-02T03:04:15.900Z')]])[0].points).toBe(4_000);
-    expect(mergeFiles([[a], [at(shareB, '2026-01-02T03:03:56.500Z')]])[0].points).toBe(4_000); // 8 s, until 03:04:04.5
+    expect(mergeFiles([[a], [at(shareB, '2026-01-02T03:04:15.900Z')]]).merged[0].points).toBe(4_000);
+    expect(mergeFiles([[a], [at(shareB, '2026-01-02T03:03:56.500Z')]]).merged[0].points).toBe(4_000); // 8 s, until 03:04:04.5
   });
 
   it('refuses shares of different workloads: they are not one run', () => {
@@ -164,7 +174,7 @@ describe('merge', () => {
     expect(() => mergeFiles([[shareA], [mixed]])).toThrow(/file 2's run has operationProportion \{.*"TIME_RANGE":1/);
     // each machine's own: workers, clients, rates, seed
     const own = { ...shareB, config: { ...shareB.config, workers: 7, clients: 3, targetRate: 5, seed: 9 } };
-    expect(mergeFiles([[shareA], [own]])[0].config.workers).toBe(shareA.config.workers + 7);
+    expect(mergeFiles([[shareA], [own]]).merged[0].config.workers).toBe(shareA.config.workers + 7);
   });
 
   it("merges a query-file statement's shares whatever their devices, when they ran the same statement", () => {
@@ -173,7 +183,7 @@ describe('merge', () => {
       config: { ...share.config, deviceOffset: 0, deviceCount: 10 },
       queryFile: { sql, concurrency: 2, repetitions: 5, line: 1 },
     });
-    expect(mergeFiles([[statement(shareA, 'SELECT 1')], [statement(shareB, 'SELECT 1')]])[0].okOps).toBe(1_000);
+    expect(mergeFiles([[statement(shareA, 'SELECT 1')], [statement(shareB, 'SELECT 1')]]).merged[0].okOps).toBe(1_000);
     expect(() => mergeFiles([[statement(shareA, 'SELECT 1')], [statement(shareB, 'SELECT 2')]])).toThrow(
       `tree-insertTablet: file 2's run has the statement "SELECT 2", file 1's "SELECT 1"`,
     );

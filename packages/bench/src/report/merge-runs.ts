@@ -109,16 +109,29 @@ function sumByIndex(series: readonly [number, number][][]): [number, number][] {
 
 /**
  * Every label's shares merged, in the first file's order; a label missing from a file, or shares that cannot be one
- * run (checkShares), is an error.
+ * run (checkShares), is an error. The Java client's runs (`--vs-java`) keep their latencies as percentiles only, no
+ * histogram: they cannot be merged exactly, so they are left out and named in `unmerged`.
  */
-export function mergeFiles(files: readonly RunResult[][]): RunResult[] {
-  return files[0].map((run) => {
+export function mergeFiles(files: readonly RunResult[][]): { merged: RunResult[]; unmerged: string[] } {
+  const merged: RunResult[] = [];
+  const unmerged: string[] = [];
+  for (const run of files[0]) {
     const shares = files.map((runs, k) => {
       const share = runs.find((r) => r.label === run.label);
       if (share === undefined) throw new Error(`file ${k + 1} has no run labelled ${run.label}`);
       return share;
     });
+    if (shares.some(percentilesOnly)) {
+      unmerged.push(run.label);
+      continue;
+    }
     checkShares(run.label, shares);
-    return mergeShares(shares);
-  });
+    merged.push(mergeShares(shares));
+  }
+  return { merged, unmerged };
+}
+
+/** A run whose latency has no histogram behind it (the Java client's): its percentiles cannot be merged. */
+function percentilesOnly(r: RunResult): boolean {
+  return Object.keys(r.histograms).length === 0 && Object.values(r.latency).some((l) => l.count > 0);
 }
