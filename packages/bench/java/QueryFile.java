@@ -116,8 +116,9 @@ public class QueryFile {
     double[] sink = new double[1];
     long due = firstDueNs;
     for (int i = 0; i < reps; i++) {
-      if (intervalNs > 0) parkUntil(due);
-      else if (i > 0 && pauseMs > 0) parkUntil(System.nanoTime() + pauseMs * 1_000_000L);
+      // no wait goes past the time limit (ours stops there too)
+      if (intervalNs > 0) parkUntil(Math.min(due, deadline));
+      else if (i > 0 && pauseMs > 0) parkUntil(Math.min(System.nanoTime() + pauseMs * 1_000_000L, deadline));
       long t0 = System.nanoTime();
       if (t0 >= deadline) break;
       try {
