@@ -23,6 +23,15 @@ const RUN_COMMAND: Record<CommandName, (args: readonly string[]) => number | Pro
   'read-compare': readCompareCommand,
 };
 
+/** A command (`iotdb-bench merge A.json B.json`): its usage with --help or -h, wherever it comes, else its run. */
+function runCommand(name: CommandName, args: readonly string[]): number | Promise<number> {
+  if (args.includes('--help') || args.includes('-h')) {
+    console.log(commandHelp(name));
+    return 0;
+  }
+  return RUN_COMMAND[name](args);
+}
+
 /**
  * `pnpm bench:e2e` / `iotdb-bench`: the end-to-end benchmark. `--help` lists the commands and every knob;
  * `--dry-run` prints the resolved plan. Without --host or --node-urls it starts a local IoTDB on --port
@@ -30,14 +39,7 @@ const RUN_COMMAND: Record<CommandName, (args: readonly string[]) => number | Pro
  */
 async function main(): Promise<number> {
   const command = process.argv[2];
-  if (isCommandName(command)) {
-    const args = process.argv.slice(3);
-    if (args.includes('--help') || args.includes('-h')) {
-      console.log(commandHelp(command));
-      return 0;
-    }
-    return RUN_COMMAND[command](args);
-  }
+  if (isCommandName(command)) return runCommand(command, process.argv.slice(3));
   let config: BenchConfig;
   try {
     const r = resolveConfig(process.argv.slice(2), process.env);
