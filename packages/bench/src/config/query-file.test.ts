@@ -96,6 +96,12 @@ describe('--query-file', () => {
     expect(error('j.yaml', '- sql: SELECT 1\n  label: query 2\n- sql: SELECT 2\n')).toMatch(
       /j\.yaml:3: entry 2 has the label "query 2" of entry 1/,
     );
+    // with --vs-java, "java x" is the Java client's run of "x"
+    const java = '- sql: SELECT 1\n  label: x\n- sql: SELECT 2\n  label: java x\n';
+    expect(read('k.yaml', java).map((e) => e.label)).toEqual(['x', 'java x']);
+    expect(() => readQueryFile(file('l.yaml', java), defaults, { vsJava: true })).toThrow(
+      /l\.yaml:3: entry 2's label "java x" is the Java client's run of "x" \(line 1\) with --vs-java/,
+    );
     expect(() => readQueryFile(join(dir, 'missing.yaml'), defaults)).toThrow(
       /missing\.yaml: cannot read it \(ENOENT\)/,
     );

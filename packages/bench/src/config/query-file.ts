@@ -32,7 +32,11 @@ export interface QueryFileEntry {
 const KEYS = ['label', 'sql', 'concurrency', 'repetitions', 'model', 'database'] as const;
 type Key = (typeof KEYS)[number];
 
-export function readQueryFile(path: string, defaults: { model: 'tree' | 'table'; database: string }): QueryFileEntry[] {
+export function readQueryFile(
+  path: string,
+  defaults: { model: 'tree' | 'table'; database: string },
+  options: { vsJava?: boolean } = {},
+): QueryFileEntry[] {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -68,8 +72,21 @@ export function readQueryFile(path: string, defaults: { model: 'tree' | 'table';
         `entry ${i + 1} has the label ${JSON.stringify(e.label)} of entry ${first + 1} (line ${entries[first].line}): ` +
           "each statement's results go by its label",
       );
+    const java =
+      options.vsJava === true ? entries.find((other) => javaStatementLabel(other.label) === e.label) : undefined;
+    if (java !== undefined)
+      fail(
+        e.line,
+        `entry ${i + 1}'s label ${JSON.stringify(e.label)} is the Java client's run of ${JSON.stringify(java.label)} ` +
+          `(line ${java.line}) with --vs-java: each statement's results go by its label`,
+      );
   });
   return entries;
+}
+
+/** The label of the Java client's run (`--vs-java`) of the statement labelled `label`. */
+export function javaStatementLabel(label: string): string {
+  return `java ${label}`;
 }
 
 function entry(

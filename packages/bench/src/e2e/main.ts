@@ -66,7 +66,7 @@ async function main(): Promise<number> {
     queryFile =
       config.queryFile === undefined
         ? undefined
-        : readQueryFile(config.queryFile, { model, database: config.database });
+        : readQueryFile(config.queryFile, { model, database: config.database }, { vsJava: config.vsJava });
   } catch (e) {
     if (!(e instanceof ConfigError)) throw e;
     console.error(`iotdb-bench: ${e.message}`);

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { QueryFileEntry } from '../config/query-file.js';
+import { javaStatementLabel, type QueryFileEntry } from '../config/query-file.js';
 import { FAILED_PREFIX, UNCORRECTED_PREFIX } from '../report/result-fields.js';
 import type { BenchConfig, RunResult } from '../types.js';
 import { javaFailed, latencyOf } from './java.js';
@@ -8,11 +8,6 @@ import { keyValues } from './key-values.js';
 import { readOnly, statementRun } from './query-file.js';
 
 const script = fileURLToPath(new URL('../../java/query-file.sh', import.meta.url));
-
-/** The label of the Java client's run of the statement labelled `label`. */
-export function javaStatementLabel(label: string): string {
-  return `java ${label}`;
-}
 
 /**
  * The Java client on one statement of the query file (java/QueryFile.java), as ours runs it: its sessions and
