@@ -64,6 +64,13 @@ export class Recorder {
     this.logger?.debug({ event: 'redirect', device, endpoint }, `iotdb: writes of ${device} go to ${endpoint}`);
   }
 
+  closeFailed(operation: string, error: unknown): void {
+    this.logger?.warn(
+      { event: 'close-failed', operation, ...errorFields(error) },
+      `iotdb: ${operation}: closing the result after its last row failed`,
+    );
+  }
+
   slowCall(operation: string, durationMs: number, endpoint: string | undefined): void {
     this.logger?.warn(
       { event: 'slow-call', operation, durationMs: Math.round(durationMs), endpoint, slowCallMs: this.slowCallMs },

@@ -296,6 +296,7 @@ export abstract class BaseSession {
       timestampAs: this.options.timestampAs,
       precision: ns.precision,
       onClose: (d: SessionDataSet) => this.#dataSets.delete(d),
+      onCloseFailed: (e: unknown) => this.#recorder.closeFailed(`closeOperation of ${operation}`, e),
     };
     const ds = this.#dataSet(ctx, resp);
     if (!ds.isClosed) this.#dataSets.add(ds);

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ByteWriter, IoTDBValidationError, TSDataType } from '@iotdb/fast-serializer';
 import { IoTDBServerError } from '../errors.js';
 import { FakeTransport, type FakeAction } from '../transport/fake-transport.js';
@@ -278,5 +278,83 @@ describe('reading ahead (a session over a scripted transport)', () => {
 
   it('refuses a negative readAhead at construction', () => {
     expect(() => new Session({ readAhead: -1 })).toThrow(IoTDBValidationError);
+  });
+});
+
+describe('after the last row (a session over a scripted transport)', () => {
+  /** One block of rows 1, 2, 3 and no more; closeOperation answered as `close` says. */
+  function server(close: FakeAction): FakeTransport {
+    return new FakeTransport((c) => {
+      if (c.method === 'executeQueryStatementV2') {
+        const reply = { status: { code: 200 }, queryId: 3n, columns: ['root.sg.d.s'], dataTypeList: ['INT32'] };
+        return { reply: { ...reply, queryResult: [block([1, 2, 3], 0)], moreData: false } };
+      }
+      return c.method === 'closeOperation' ? close : undefined;
+    });
+  }
+  const sessions: Session[] = [];
+  afterEach(async () => {
+    for (const s of sessions.splice(0)) await s.close();
+  });
+  async function session(fake: FakeTransport, logged: unknown[][] = []): Promise<Session> {
+    const line = (level: string) => (obj: unknown, msg: string) => void logged.push([level, obj, msg]);
+    const logger = { debug: line('debug'), info: line('info'), warn: line('warn'), error: line('error') };
+    const s = new Session({ nodeUrls: ['10.0.0.1:6667'], transport: fake, logger });
+    sessions.push(s);
+    await s.open();
+    return s;
+  }
+
+  it("ends the rows without waiting for closeOperation's answer; the session's next call goes after it", async () => {
+    const fake = server({ delayMs: 200, then: { reply: { code: 200 } } });
+    const s = await session(fake);
+    const ds = await s.executeQueryStatement('SELECT s FROM root.sg.d');
+    let answered = false;
+    void ds.closed.then(() => (answered = true)); // once the server has answered the close
+    const rows = [];
+    for await (const row of ds) rows.push(row.values[0]);
+    expect(rows).toEqual([1, 2, 3]);
+    expect(ds.isClosed).toBe(true);
+    expect(answered).toBe(false); // the reader has every row while the server has yet to answer the close
+    await s.executeNonQueryStatement('FLUSH');
+    expect(fake.calls.map((c) => c.method).slice(-2)).toEqual(['closeOperation', 'executeUpdateStatementV2']);
+    await ds.closed;
+  });
+
+  it('ends rowBatches() and batches() without waiting for the answer either', async () => {
+    for (const read of [(ds: SessionDataSet) => ds.rowBatches(), (ds: SessionDataSet) => ds.batches()]) {
+      const s = await session(server({ delayMs: 200, then: { reply: { code: 200 } } }));
+      const ds = await s.executeQueryStatement('SELECT s FROM root.sg.d');
+      let answered = false;
+      void ds.closed.then(() => (answered = true));
+      let batches = 0;
+      for await (const _ of read(ds)) batches++;
+      expect([batches, ds.isClosed, answered]).toEqual([1, true, false]);
+      await ds.closed;
+    }
+  });
+
+  it('close() waits for the release sent after the last row, and throws its failure', async () => {
+    const s = await session(server({ delayMs: 50, then: { reply: { code: 710, message: 'no such statement' } } }));
+    const ds = await s.executeQueryStatement('SELECT s FROM root.sg.d');
+    for await (const _row of ds) void _row;
+    await expect(ds.close()).rejects.toMatchObject({ statusCode: 710 });
+    await expect(ds.close()).rejects.toMatchObject({ statusCode: 710 }); // the one release, however often asked
+  });
+
+  it('logs a closeOperation that failed after the last row (close-failed), and gives the reader every row', async () => {
+    const logged: unknown[][] = [];
+    const s = await session(server({ reply: { code: 710, message: 'no such statement' } }), logged);
+    const ds = await s.executeQueryStatement('SELECT s FROM root.sg.d');
+    const c = await ds.toColumnar();
+    expect(Array.from(c.values[0] as Int32Array)).toEqual([1, 2, 3]);
+    const closeFailed = () =>
+      logged.find(([level, obj]) => level === 'warn' && (obj as { event?: string }).event === 'close-failed');
+    await vi.waitFor(() => expect(closeFailed()).toBeDefined());
+    const warned = closeFailed();
+    expect(warned?.[1]).toMatchObject({ event: 'close-failed', statusCode: 710 });
+    expect(warned?.[2]).toMatch(
+      /^iotdb: closeOperation of executeQueryStatement .*: closing the result after its last row failed$/,
+    );
   });
 });

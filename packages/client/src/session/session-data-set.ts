@@ -74,6 +74,8 @@ export interface QueryContext {
   readonly signal?: AbortSignal;
   /** called once the data set is closed */
   readonly onClose?: (ds: SessionDataSet) => void;
+  /** told of a close that failed after the last row was read (the reader, who has every row, is not) */
+  readonly onCloseFailed?: (error: unknown) => void;
   /** batches fetched ahead of the reader (the session's `readAhead`); absent or 0: fetch when needed */
   readonly readAhead?: number;
 }
@@ -157,6 +159,8 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   /** what blocks are decoded with: strings shared while toColumnar() holds the whole result */
   #decodeOptions: DecodeOptions = {};
   #closed = false;
+  /** the release on the server, once asked for (close()) */
+  #closing: Promise<void> | undefined;
   readonly #stats: DataSetReadStats = { blocks: 0, fetches: 0, decodeMs: 0, fetchWaitMs: 0 };
   /** closed by its session (session.close(), pool.close()) while rows were left on the server */
   #abandoned = false;
@@ -230,9 +234,19 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
       }
       if (this.#abandoned)
         throw new IoTDBSessionClosedError('data set', 'its session was closed before all its rows were read');
-      await this.close();
+      this.#closeAfterLastRow();
       return false;
     }
+  }
+
+  /**
+   * The last row is read: the data set closes at once, and its closeOperation goes out without the reader waiting
+   * for the server's answer (a round trip that changes nothing the reader has; the connection still sends it before
+   * any later call of the session, and a pooled session goes back once it is answered). A failure of it goes to
+   * `onCloseFailed` (the session's logger), and to whoever awaits close().
+   */
+  #closeAfterLastRow(): void {
+    this.close().catch((e: unknown) => this.#ctx.onCloseFailed?.(e));
   }
 
   /** The next row; throws IoTDBValidationError past the end (check hasNext() first, or use `for await`). */
@@ -312,7 +326,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
     try {
       while (await this.hasNext(opts)) yield this.#columnar([this.#takeBlock()]);
     } finally {
-      await this.close();
+      await this.#leave();
     }
   }
 
@@ -327,8 +341,13 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
     try {
       while (await this.hasNext(opts)) yield this.#takeRows();
     } finally {
-      await this.close();
+      await this.#leave();
     }
+  }
+
+  /** A batch reader ends: the data set closes, unless the last row already sent its release (not waited for). */
+  async #leave(): Promise<void> {
+    if (this.#closing === undefined) await this.close();
   }
 
   /** The rest of the current block as a RowBatch, marked as read. */
@@ -386,11 +405,17 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   }
 
   /**
-   * Releases the query on the server; safe to call more than once. Rows already received can still be
-   * read; nothing more is fetched.
+   * Releases the query on the server; safe to call more than once: every call waits for the one release (after the
+   * last row, the one sent then) and throws its failure. Rows already received can still be read; nothing more is
+   * fetched.
    */
-  async close(): Promise<void> {
-    if (this.#closed) return;
+  close(): Promise<void> {
+    // closed without a release: no query on the server, or a reply that broke the connection
+    this.#closing ??= this.#closed ? Promise.resolve() : this.#release();
+    return this.#closing;
+  }
+
+  async #release(): Promise<void> {
     this.#closed = true;
     this.#moreData = false;
     // replies fetched ahead are dropped; one still in flight lands before closeOperation (one call at a time)
