@@ -348,6 +348,7 @@ describe('after the last row (a session over a scripted transport)', () => {
     const ds = await s.executeQueryStatement('SELECT s FROM root.sg.d');
     const c = await ds.toColumnar();
     expect(Array.from(c.values[0] as Int32Array)).toEqual([1, 2, 3]);
+    expect(await ds.hasNext()).toBe(false); // asked again at the end: the failure is still told once
     const closeFailed = () =>
       logged.find(([level, obj]) => level === 'warn' && (obj as { event?: string }).event === 'close-failed');
     await vi.waitFor(() => expect(closeFailed()).toBeDefined());
@@ -356,5 +357,7 @@ describe('after the last row (a session over a scripted transport)', () => {
     expect(warned?.[2]).toMatch(
       /^iotdb: closeOperation of executeQueryStatement .*: closing the result after its last row failed$/,
     );
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(logged.filter(([, obj]) => (obj as { event?: string }).event === 'close-failed')).toHaveLength(1);
   });
 });

@@ -246,6 +246,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
    * `onCloseFailed` (the session's logger), and to whoever awaits close().
    */
   #closeAfterLastRow(): void {
+    if (this.#closing !== undefined) return; // asked before (hasNext() again at the end): told once
     this.close().catch((e: unknown) => this.#ctx.onCloseFailed?.(e));
   }
 
