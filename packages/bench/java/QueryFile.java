@@ -15,18 +15,18 @@ import org.apache.iotdb.session.TableSessionBuilder;
  * every value through its typed getter (QueryBench.readAll). Paced as ours: rate=R reads per second over the
  * sessions, each on a fixed schedule staggered by its id, latency from the due time (and from each read's start,
  * UNCORRECTED); or pause=MS between a session's reads. maxms=MS: no read starts after that (--test-max-time).
- * One untimed read first, on a session of its own: the JVM's class loading and JIT would otherwise be in the first
- * timed reads (ours warms up alike). query=false: a statement that changes something (INSERT, CREATE, FLUSH), run
+ * warm=N untimed reads first (default 1), on a session of their own: the JVM's class loading and JIT would otherwise
+ * be in the first timed reads (ours reads as many). query=false: a statement that changes something (INSERT, CREATE, FLUSH), run
  * by executeNonQueryStatement (executeQueryStatement cannot take it), and warmed up by SHOW VERSION instead.
  *
- * Options (key=value): host port fetch table database sql threads reps rate pause maxms query
+ * Options (key=value): host port fetch table database sql threads reps rate pause maxms query warm
  * Prints QSTMT ok=N failed=F rows=R wall_s=.. client_cpu_s=.. slowest_s=.. peak_rss_mb=.. and the latency matrix of the
  * reads that succeeded (Bench.matrix); QSTMT_UNCORRECTED <matrix> when paced; QSTMT_FAILED <matrix> and
  * QERROR error=<the first failure's message, the rest of the line> when some failed.
  */
 public class QueryFile {
   static String host = "127.0.0.1", database = "", sql = null;
-  static int port = 6667, fetch = 5000, threads = 1, reps = 1;
+  static int port = 6667, fetch = 5000, threads = 1, reps = 1, warm = 1;
   static boolean table = false, query = true;
   static double rate = 0;
   static long pauseMs = 0, maxMs = 0;
@@ -77,6 +77,7 @@ public class QueryFile {
       case "pause": pauseMs = Long.parseLong(kv[1]); break;
       case "maxms": maxMs = Long.parseLong(kv[1]); break;
       case "query": query = Boolean.parseBoolean(kv[1]); break;
+      case "warm": warm = Integer.parseInt(kv[1]); break;
       default: throw new IllegalArgumentException("unknown option " + String.join("=", kv));
     }
   }
@@ -101,12 +102,18 @@ public class QueryFile {
     };
   }
 
-  /** The statement read once, untimed; one that changes something is not run again: SHOW VERSION stands for it. */
+  /** The statement read `warm` times, untimed; one that changes something is not run again: SHOW VERSION stands for it. */
   static void warmUp() {
-    try (Reader r = open(); SessionDataSet ds = r.query(query ? sql : "SHOW VERSION")) {
-      QueryBench.readAll(ds, new double[1]);
+    if (warm == 0) return;
+    try (Reader r = open()) {
+      for (int i = 0; i < warm; i++)
+        try (SessionDataSet ds = r.query(query ? sql : "SHOW VERSION")) {
+          QueryBench.readAll(ds, new double[1]);
+        } catch (Exception e) {
+          // a statement the server refuses fails in the timed reads too, where it is counted
+        }
     } catch (Exception e) {
-      // a statement the server refuses fails in the timed reads too, where it is counted
+      // a session that does not open: the timed reads say why
     }
   }
 

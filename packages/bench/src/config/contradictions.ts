@@ -92,7 +92,6 @@ function writeRunKnob(c: BenchConfig, origin: (key: keyof BenchConfig) => Origin
     rateLimit: c.rateLimit > 0,
     compare: c.compare.length > 0,
     method: origin('method').kind !== 'default',
-    warmupRounds: c.warmupRounds > 0,
   };
   return (Object.keys(set) as (keyof BenchConfig)[]).find((k) => set[k]);
 }

@@ -335,7 +335,8 @@ export const KNOBS: KnobTable = {
     parse: countOrZero,
     default: () => 0,
     defaultText: '0',
-    description: 'rounds written before timing starts',
+    description:
+      'rounds written before timing starts (--query-file: untimed reads of each statement before its timed ones, by each side; with --vs-java at least 1)',
   },
   reportIntervalMs: {
     flag: '--report-interval-ms',

@@ -23,6 +23,7 @@ describe("the Java client's run of a query-file statement", () => {
       'port=6667',
       'threads=2',
       'reps=5',
+      'warm=1',
       'sql=SELECT s0 FROM root.bench.d000',
     ]);
     const paced = { ...sampleConfig(), targetRate: 50, testMaxTime: 2000 };
@@ -36,9 +37,16 @@ describe("the Java client's run of a query-file statement", () => {
       'database=db1',
       'rate=50',
       'maxms=2000',
+      'warm=1',
       'sql=SELECT s0 FROM root.bench.d000',
     ]);
     expect(javaStatementArgs({ ...sampleConfig(), batchIntervalMs: 20 }, entry, target)).toContain('pause=20');
+    // as many untimed reads as ours: --warmup-rounds, at least one with --vs-java
+    expect(javaStatementArgs({ ...sampleConfig(), warmupRounds: 0, vsJava: true }, entry, target)).toContain('warm=1');
+    expect(javaStatementArgs({ ...sampleConfig(), warmupRounds: 0 }, entry, target)).toContain('warm=0');
+    expect(javaStatementArgs({ ...sampleConfig(), vsJava: true, warmupRounds: 20 }, entry, target)).toContain(
+      'warm=20',
+    );
     // a statement that changes something: executeNonQueryStatement, and not run once more to warm up
     expect(
       javaStatementArgs(sampleConfig(), { ...entry, sql: 'INSERT INTO root.sg.d(time, s) VALUES (1, 1)' }, target),

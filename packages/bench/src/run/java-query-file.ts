@@ -5,7 +5,7 @@ import { FAILED_PREFIX, UNCORRECTED_PREFIX } from '../report/result-fields.js';
 import type { BenchConfig, RunResult } from '../types.js';
 import { javaFailed, latencyOf } from './java.js';
 import { keyValues } from './key-values.js';
-import { readOnly, statementRun } from './query-file.js';
+import { readOnly, statementRun, warmUpReads } from './query-file.js';
 
 const script = fileURLToPath(new URL('../../java/query-file.sh', import.meta.url));
 
@@ -37,6 +37,7 @@ export function javaStatementArgs(c: BenchConfig, e: QueryFileEntry, target: { h
     ...(c.targetRate > 0 ? [`rate=${c.targetRate}`] : []),
     ...(c.batchIntervalMs > 0 ? [`pause=${c.batchIntervalMs}`] : []),
     ...(c.testMaxTime > 0 ? [`maxms=${c.testMaxTime}`] : []),
+    `warm=${warmUpReads(c)}`,
     // a statement that changes something: the Java client's call for it, SHOW VERSION to warm up
     ...(readOnly(e.sql) ? [] : ['query=false']),
     `sql=${e.sql}`,

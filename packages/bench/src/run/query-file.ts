@@ -29,7 +29,7 @@ export async function runQueryFileEntry(
   const pool =
     e.model === 'table' ? new TableSessionPool({ ...options, database: e.database }) : new SessionPool(options);
   const tally = new StatementTally(e.label, e.concurrency);
-  if (c.vsJava) await warmUp(c, e, target);
+  await warmUp(c, e, target, warmUpReads(c));
   const cpu0 = process.cpuUsage();
   const startedAt = new Date().toISOString();
   const t0 = performance.now();
@@ -108,17 +108,32 @@ export function readOnly(sql: string): boolean {
 }
 
 /**
- * With --vs-java, one untimed read on a session of its own before the timed ones, as the Java client's
- * (java/QueryFile.java: its JVM's class loading and JIT would otherwise be in its first reads): the statement when
- * it only reads, else SHOW VERSION. Both sides start warm, and each timed session still connects with its first read.
+ * The untimed reads of each statement before its timed ones: --warmup-rounds, and with --vs-java at least one (the
+ * Java client's JVM would otherwise load and compile its code in its first timed reads; ours reads as many).
  */
-async function warmUp(c: BenchConfig, e: QueryFileEntry, target: { host: string; port: number }): Promise<void> {
+export function warmUpReads(c: BenchConfig): number {
+  return Math.max(c.warmupRounds, c.vsJava ? 1 : 0);
+}
+
+/**
+ * `reads` untimed reads on a session of their own before the timed ones, as the Java client's
+ * (java/QueryFile.java): the statement when it only reads, else SHOW VERSION. They warm the client and the server
+ * alike, and each timed session still connects with its first read.
+ */
+async function warmUp(
+  c: BenchConfig,
+  e: QueryFileEntry,
+  target: { host: string; port: number },
+  reads: number,
+): Promise<void> {
+  if (reads === 0) return;
   const options = sessionOptions(c, target);
   const session = e.model === 'table' ? new TableSession({ ...options, database: e.database }) : new Session(options);
   const sql = readOnly(e.sql) ? e.sql : 'SHOW VERSION';
   try {
     await session.open();
-    await timedRead(() => session.executeQueryStatement(sql)); // a refused statement is counted in the timed reads
+    // a refused statement is counted in the timed reads
+    for (let i = 0; i < reads; i++) await timedRead(() => session.executeQueryStatement(sql));
   } catch {
     // a session that does not open: the timed reads say why
   } finally {
