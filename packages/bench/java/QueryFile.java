@@ -16,8 +16,8 @@ import org.apache.iotdb.session.TableSessionBuilder;
  * sessions, each on a fixed schedule staggered by its id, latency from the due time (and from each read's start,
  * UNCORRECTED); or pause=MS between a session's reads. maxms=MS: no read starts after that (--test-max-time).
  * warm=N untimed reads first (default 1), on a session of their own: the JVM's class loading and JIT would otherwise
- * be in the first timed reads (ours reads as many). query=false: a statement that changes something (INSERT, CREATE, FLUSH), run
- * by executeNonQueryStatement (executeQueryStatement cannot take it), and warmed up by SHOW VERSION instead.
+ * be in the first timed reads (ours reads as many). query=false: a statement that changes something (INSERT,
+ * CREATE, FLUSH), run by executeNonQueryStatement (executeQueryStatement cannot take it), warmed up by SHOW VERSION.
  *
  * Options (key=value): host port fetch table database sql threads reps rate pause maxms query warm
  * Prints QSTMT ok=N failed=F rows=R wall_s=.. client_cpu_s=.. slowest_s=.. peak_rss_mb=.. and the latency matrix of the
@@ -102,7 +102,7 @@ public class QueryFile {
     };
   }
 
-  /** The statement read `warm` times, untimed; one that changes something is not run again: SHOW VERSION stands for it. */
+  /** The statement read `warm` times, untimed (one that changes something is not run again: SHOW VERSION instead). */
   static void warmUp() {
     if (warm == 0) return;
     try (Reader r = open()) {
