@@ -4,7 +4,7 @@ import { javaStatementLabel, type QueryFileEntry } from '../config/query-file.js
 import { FAILED_PREFIX, UNCORRECTED_PREFIX } from '../report/result-fields.js';
 import type { BenchConfig, RunResult } from '../types.js';
 import { javaFailed, latencyOf } from './java.js';
-import { keyValues } from './key-values.js';
+import { errorField, keyValues } from './key-values.js';
 import { readOnly, statementRun, warmUpReads } from './query-file.js';
 
 const script = fileURLToPath(new URL('../../java/query-file.sh', import.meta.url));
@@ -70,7 +70,7 @@ export function javaStatementRun(out: string, c: BenchConfig, e: QueryFileEntry)
     histograms: {},
     clientCpuS: Number(kv.client_cpu_s),
     peakRssMb: Number(kv.peak_rss_mb), // NaN where the JVM had no /proc ("n/a")
-    errors: error === undefined ? [] : [`the Java client: ${error.slice(error.indexOf(' error=') + 7)}`],
+    errors: error === undefined ? [] : [`the Java client: ${errorField(error)}`],
     queries: { [label]: { ops: ok, failed, rows, rowsPerS: rows / durationS, latency: latencyOf(kv) } },
     queryFile: { sql: e.sql, concurrency: e.concurrency, repetitions: e.repetitions, line: e.line },
     // --test-max-time ended it: fewer reads than its sessions' repetitions

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { javaFailed } from './java.js';
-import { keyValues } from './key-values.js';
+import { errorField, keyValues } from './key-values.js';
 
 const script = fileURLToPath(new URL('../../java/query.sh', import.meta.url));
 
@@ -68,8 +68,7 @@ export function parseQueryResults(out: string): (ReadPass | FailedPass)[] {
     .split('\n')
     .filter((l) => l.startsWith('QRESULT ') || l.startsWith('QFAIL '))
     .map((l): ReadPass | FailedPass => {
-      // a QFAIL line's error is the rest of the line, spaces and all
-      if (l.startsWith('QFAIL ')) return { error: l.slice(l.indexOf(' error=') + 7) };
+      if (l.startsWith('QFAIL ')) return { error: errorField(l) };
       const kv = keyValues(l);
       return {
         rows: Number(kv.rows),

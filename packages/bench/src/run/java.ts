@@ -7,7 +7,7 @@ import type { BenchConfig, LatencySummary, QueryFigures, RunResult } from '../ty
 import { UNCORRECTED_PREFIX } from '../report/result-fields.js';
 import { weightedQueries } from '../workload/operations.js';
 import { javaPlan } from './java-plan.js';
-import { keyValues } from './key-values.js';
+import { errorField, keyValues } from './key-values.js';
 import { RunError, keepErrors } from './run-error.js';
 
 const script = fileURLToPath(new URL('../../java/bench.sh', import.meta.url));
@@ -183,9 +183,7 @@ function queryTypes(lines: readonly string[], durationS: number, errors: string[
   const out: Record<string, QueryFigures> = {};
   for (const l of lines) {
     if (l.startsWith('QERROR ')) {
-      // the error is the rest of the line, spaces and all
-      const kind = keyValues(l).kind;
-      keepErrors(errors, `the Java client: ${kind}: ${l.slice(l.indexOf(' error=') + 7)}`);
+      keepErrors(errors, `the Java client: ${keyValues(l).kind}: ${errorField(l)}`);
     }
     if (!l.startsWith('QTYPE ')) continue;
     const kv = keyValues(l);

@@ -11,3 +11,8 @@ export function keyValues(line: string): Record<string, string> {
       }),
   );
 }
+
+/** A Java line's `error=` field: the rest of the line, spaces and all (an exception's message comes last). */
+export function errorField(line: string): string {
+  return line.slice(line.indexOf(' error=') + 7);
+}
