@@ -3,6 +3,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
 import org.apache.iotdb.isession.SessionDataSet;
 import org.apache.iotdb.isession.ITableSession;
 import org.apache.iotdb.session.Session;
@@ -165,18 +166,19 @@ public class QueryFile {
       slowest = Math.max(slowest, d.spentNs);
     }
     System.out.printf("QSTMT ok=%d failed=%d rows=%d wall_s=%.6f client_cpu_s=%.4f slowest_s=%.6f peak_rss_mb=%s %s%n",
-        ok, failed, rows, wallNs / 1e9, cpuNs / 1e9, slowest / 1e9, Bench.peakRssMb(), Bench.matrix(sorted(done, 0)));
-    if (paced) System.out.printf("QSTMT_UNCORRECTED %s%n", Bench.matrix(sorted(done, 1)));
+        ok, failed, rows, wallNs / 1e9, cpuNs / 1e9, slowest / 1e9, Bench.peakRssMb(),
+        Bench.matrix(sorted(done, d -> d.ok)));
+    if (paced) System.out.printf("QSTMT_UNCORRECTED %s%n", Bench.matrix(sorted(done, d -> d.uncorrected)));
     if (failed == 0) return;
-    System.out.printf("QSTMT_FAILED %s%n", Bench.matrix(sorted(done, 2)));
+    System.out.printf("QSTMT_FAILED %s%n", Bench.matrix(sorted(done, d -> d.failed)));
     Arrays.stream(done).map(d -> d.firstError).filter(e -> e != null).findFirst()
         .ifPresent(e -> System.out.printf("QERROR error=%s%n", e));
   }
 
-  /** Every session's latencies of one kind (0 ok, 1 uncorrected, 2 failed), sorted. */
-  static long[] sorted(Done[] done, int kind) {
+  /** Every session's latencies of one kind (`of`: its ok, uncorrected or failed ones), sorted. */
+  static long[] sorted(Done[] done, Function<Done, List<Long>> of) {
     List<Long> all = new ArrayList<>();
-    for (Done d : done) all.addAll(kind == 0 ? d.ok : kind == 1 ? d.uncorrected : d.failed);
+    for (Done d : done) all.addAll(of.apply(d));
     Collections.sort(all);
     return all.stream().mapToLong(Long::longValue).toArray();
   }
