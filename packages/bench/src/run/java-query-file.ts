@@ -72,7 +72,6 @@ export function javaStatementRun(out: string, c: BenchConfig, e: QueryFileEntry)
     peakRssMb: Number(kv.peak_rss_mb), // NaN where the JVM had no /proc ("n/a")
     errors: error === undefined ? [] : [`the Java client: ${errorField(error)}`],
     queries: { [label]: { ops: ok, failed, rows, rowsPerS: rows / durationS, latency: latencyOf(kv) } },
-    queryFile: { sql: e.sql, concurrency: e.concurrency, repetitions: e.repetitions, line: e.line },
     // --test-max-time ended it: fewer reads than its sessions' repetitions
     ...(c.testMaxTime > 0 && ok + failed < e.concurrency * e.repetitions && { stopped: 'test-max-time' as const }),
   };

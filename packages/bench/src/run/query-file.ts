@@ -29,7 +29,7 @@ export async function runQueryFileEntry(
   const pool =
     e.model === 'table' ? new TableSessionPool({ ...options, database: e.database }) : new SessionPool(options);
   const tally = new StatementTally(e.label, e.concurrency);
-  await warmUp(c, e, target, warmUpReads(c));
+  await warmUp(c, e, target);
   const cpu0 = process.cpuUsage();
   const startedAt = new Date().toISOString();
   const t0 = performance.now();
@@ -50,8 +50,10 @@ export async function runQueryFileEntry(
   const cpu = process.cpuUsage(cpu0);
   const [ok, failed] = [tally.ok.count, tally.failed.count];
   const histograms = tally.histograms();
+  const slowestMs = Math.max(...tally.sessionNs) / 1e6;
+  const query = tally.answered === null ? undefined : tally.answered === 'result set';
   return {
-    ...statementRun(c, e, e.label, { startedAt, durationS, ok, failed, slowestMs: Math.max(...tally.sessionNs) / 1e6 }),
+    ...statementRun(c, e, e.label, { startedAt, durationS, ok, failed, slowestMs, query }),
     latency: summarize(histograms),
     histograms,
     clientCpuS: (cpu.user + cpu.system) / 1e6,
@@ -60,13 +62,6 @@ export async function runQueryFileEntry(
     queries: {
       [e.label]: { ops: ok, failed, rows: tally.rows, rowsPerS: tally.rows / durationS, latency: tally.ok.summaryMs() },
     },
-    queryFile: {
-      sql: e.sql,
-      concurrency: e.concurrency,
-      repetitions: e.repetitions,
-      line: e.line,
-      ...(tally.answered !== null && { query: tally.answered === 'result set' }),
-    },
     client,
     ...(stop.reason && { stopped: stop.reason }),
   };
@@ -74,14 +69,15 @@ export async function runQueryFileEntry(
 
 /**
  * What every run of a query-file statement says alike, ours' or the Java client's (labelled `label`): its statement's
- * model and sessions, its time, its reads ok and failed and their rate, nothing written, and the slowest session's
- * time in its reads, on the statement's row (its failures' when none succeeded).
+ * model and sessions, its time, its reads ok and failed and their rate, nothing written, the slowest session's
+ * time in its reads, on the statement's row (its failures' when none succeeded), and the statement (`query`: whether
+ * the server answered it with a result set, once it answered).
  */
 export function statementRun(
   c: BenchConfig,
   e: QueryFileEntry,
   label: string,
-  r: { startedAt: string; durationS: number; ok: number; failed: number; slowestMs: number },
+  r: { startedAt: string; durationS: number; ok: number; failed: number; slowestMs: number; query?: boolean },
 ) {
   return {
     label,
@@ -96,6 +92,13 @@ export function statementRun(
     slowestClientMs: { [r.ok > 0 ? label : FAILED_PREFIX + label]: r.slowestMs },
     clientCpuSPerMpts: 0,
     throughput: [] as [number, number][],
+    queryFile: {
+      sql: e.sql,
+      concurrency: e.concurrency,
+      repetitions: e.repetitions,
+      line: e.line,
+      ...(r.query !== undefined && { query: r.query }),
+    },
   } satisfies Partial<RunResult>;
 }
 
@@ -116,16 +119,12 @@ export function warmUpReads(c: BenchConfig): number {
 }
 
 /**
- * `reads` untimed reads on a session of their own before the timed ones, as the Java client's
+ * warmUpReads(c) untimed reads on a session of their own before the timed ones, as the Java client's
  * (java/QueryFile.java): the statement when it only reads, else SHOW VERSION. They warm the client and the server
  * alike, and each timed session still connects with its first read.
  */
-async function warmUp(
-  c: BenchConfig,
-  e: QueryFileEntry,
-  target: { host: string; port: number },
-  reads: number,
-): Promise<void> {
+async function warmUp(c: BenchConfig, e: QueryFileEntry, target: { host: string; port: number }): Promise<void> {
+  const reads = warmUpReads(c);
   if (reads === 0) return;
   const options = sessionOptions(c, target);
   const session = e.model === 'table' ? new TableSession({ ...options, database: e.database }) : new Session(options);
