@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { JavaInterrupted } from '../run/java.js';
+import { JavaInterrupted } from '../run/java-child.js';
 import { codecRates, runCodecScript } from './java-reference.js';
 
 const codec = [

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { JavaInterrupted, javaFailed } from '../run/java.js';
+import { JavaInterrupted, javaFailed } from '../run/java-child.js';
 
 /** The Java client's codec rates from java/codec.sh (points/s), or null when Java is not on the machine. */
 export interface JavaCodecRates {

@@ -18,7 +18,7 @@ import {
 } from '@iotdb/fast-serializer';
 import { AnchorTabletBuilder, toPlainColumns, toRowMajor } from '../workload/anchor.js';
 import { anchorQueryReply, noServerContext } from '../workload/anchor-reply.js';
-import { JavaInterrupted } from '../run/java.js';
+import { JavaInterrupted } from '../run/java-child.js';
 import { nonNullValues } from '../run/read-pass.js';
 import { runJavaCodec, type JavaCodecRates } from './java-reference.js';
 import { encodeNaive } from './naive-baseline.js';

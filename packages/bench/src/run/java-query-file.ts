@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { javaStatementLabel, type QueryFileEntry } from '../config/query-file.js';
 import { FAILED_PREFIX, UNCORRECTED_PREFIX } from '../report/result-fields.js';
 import type { BenchConfig, RunResult } from '../types.js';
-import { javaFailed, latencyOf } from './java.js';
+import { runJavaScript } from './java-child.js';
+import { latencyOf } from './java.js';
 import { errorField, keyValues } from './key-values.js';
 import { readOnly, statementRun, warmUpReads } from './query-file.js';
 
@@ -14,16 +14,7 @@ const script = fileURLToPath(new URL('../../java/query-file.sh', import.meta.url
  * repetitions, paced by --target-rate or --batch-interval-ms, ended by --test-max-time.
  */
 export function runJavaStatement(c: BenchConfig, e: QueryFileEntry, target: { host: string; port: number }): RunResult {
-  let out: string;
-  try {
-    out = execFileSync('bash', [script, ...javaStatementArgs(c, e, target)], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-  } catch (err) {
-    throw javaFailed(err);
-  }
-  return javaStatementRun(out, c, e);
+  return javaStatementRun(runJavaScript(script, javaStatementArgs(c, e, target)), c, e);
 }
 
 /** QueryFile.java's key=value options for the statement `e` of the run `c`. */

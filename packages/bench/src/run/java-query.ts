@@ -1,9 +1,5 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { javaFailed } from './java.js';
+import { runJavaScript } from './java-child.js';
 import { errorField, keyValues } from './key-values.js';
 
 const script = fileURLToPath(new URL('../../java/query.sh', import.meta.url));
@@ -41,22 +37,10 @@ export interface JavaQueryOptions {
  */
 export function runJavaQuery(o: JavaQueryOptions): (ReadPass | FailedPass)[] {
   const args = [`host=${o.host}`, `port=${o.port}`, `fetch=${o.fetchSize}`, `reps=${o.reps}`];
-  const dir = typeof o.sql === 'string' ? undefined : mkdtempSync(join(tmpdir(), 'iotdb-bench-queries-'));
-  if (dir === undefined) args.push(`sql=${o.sql as string}`);
-  else {
-    writeFileSync(join(dir, 'queries.sql'), `${(o.sql as string[]).join('\n')}\n`);
-    args.push(`file=${join(dir, 'queries.sql')}`);
-  }
+  if (typeof o.sql === 'string') args.push(`sql=${o.sql}`);
   if (o.database !== undefined) args.push('table=true', `database=${o.database}`);
-  let out: string;
-  try {
-    out = execFileSync('bash', [script, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-  } catch (e) {
-    throw javaFailed(e);
-  } finally {
-    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-  }
-  return parseQueryResults(out);
+  const statements = typeof o.sql === 'string' ? undefined : { key: 'file', lines: o.sql };
+  return parseQueryResults(runJavaScript(script, args, statements));
 }
 
 /**

@@ -1,9 +1,8 @@
-import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { formatReport, resultLine } from '../report/format.js';
 import { sampleConfig } from '../report/test-fixture.js';
 import type { Method } from '../types.js';
-import { JavaInterrupted, javaArgs, javaFailed, javaRun } from './java.js';
+import { javaArgs, javaRun } from './java.js';
 
 const OUTPUT = [
   'setup: 100 devices',
@@ -126,36 +125,5 @@ describe('the Java anchor run', () => {
       .filter((l) => !l.startsWith('MATRIX'))
       .join('\n');
     expect(() => javaRun(old, sampleConfig())).toThrow(/printed no MATRIX line:\nsetup: 100 devices/);
-  });
-});
-
-/** The error execFileSync throws for a bash child running `script` (as it runs java/bench.sh). */
-function childError(script: string): unknown {
-  try {
-    execFileSync('bash', ['-c', script], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-  } catch (e) {
-    return e;
-  }
-  throw new Error('the child succeeded');
-}
-
-describe('a Java child that ended badly', () => {
-  it('was interrupted when Ctrl-C reached it: killed by SIGINT, or the JVM exiting 130 after its shutdown hooks', () => {
-    for (const script of ['kill -INT $$', 'exit 130']) {
-      const e = javaFailed(childError(script));
-      expect(e).toBeInstanceOf(JavaInterrupted);
-      expect(e.message).toBe('the Java client was interrupted (Ctrl-C)');
-    }
-  });
-
-  it('failed otherwise: its exit status or signal, and the first exception line it printed', () => {
-    const threw = 'echo setup: 100 devices; echo "Exception in thread main java.net.ConnectException: refused"; exit 3';
-    expect(javaFailed(childError(threw))).not.toBeInstanceOf(JavaInterrupted);
-    expect(javaFailed(childError(threw)).message).toBe(
-      'the Java client failed (exit 3): Exception in thread main java.net.ConnectException: refused',
-    );
-    expect(javaFailed(childError('kill -KILL $$')).message).toBe(
-      'the Java client failed (exit by SIGKILL): it said no more',
-    );
   });
 });

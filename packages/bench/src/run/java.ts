@@ -1,14 +1,11 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BenchConfig, LatencySummary, QueryFigures, RunResult } from '../types.js';
 import { UNCORRECTED_PREFIX } from '../report/result-fields.js';
 import { weightedQueries } from '../workload/operations.js';
 import { javaPlan } from './java-plan.js';
 import { errorField, keyValues } from './key-values.js';
-import { RunError, keepErrors } from './run-error.js';
+import { runJavaScript } from './java-child.js';
+import { keepErrors } from './run-error.js';
 
 const script = fileURLToPath(new URL('../../java/bench.sh', import.meta.url));
 
@@ -21,39 +18,8 @@ const script = fileURLToPath(new URL('../../java/bench.sh', import.meta.url));
  * series).
  */
 export function runJava(c: BenchConfig, host: string, port: number): RunResult {
-  const args = javaArgs(c, host, port);
-  const dir = planned(c) ? mkdtempSync(join(tmpdir(), 'iotdb-bench-plan-')) : null;
-  if (dir !== null) {
-    writeFileSync(join(dir, 'plan.txt'), `${javaPlan(c).join('\n')}\n`);
-    args.push(`plan=${join(dir, 'plan.txt')}`);
-  }
-  let out: string;
-  try {
-    out = execFileSync('bash', [script, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-  } catch (e) {
-    throw javaFailed(e);
-  } finally {
-    if (dir !== null) rmSync(dir, { recursive: true, force: true });
-  }
-  return javaRun(out, c);
-}
-
-/** A Java child ended by Ctrl-C: the command ends as an interrupted run does (exit status 130). */
-export class JavaInterrupted extends RunError {}
-
-/**
- * What a java/*.sh child that ended badly says, in one line: interrupted (Ctrl-C reaches the JVM too, as the
- * foreground process group's), or failed with its exit status and the first exception line it printed.
- */
-export function javaFailed(e: unknown): RunError {
-  const { status, signal, stdout } = e as { status?: number | null; signal?: string | null; stdout?: string };
-  if (signal === 'SIGINT' || status === 130) return new JavaInterrupted('the Java client was interrupted (Ctrl-C)');
-  const why = String(stdout ?? '')
-    .split('\n')
-    .find((l) => /Exception|Error/.test(l));
-  return new RunError(
-    `the Java client failed (exit ${status ?? `by ${signal ?? 'a signal'}`}): ${why?.trim() ?? 'it said no more'}`,
-  );
+  const plan = planned(c) ? { key: 'plan', lines: javaPlan(c) } : undefined;
+  return javaRun(runJavaScript(script, javaArgs(c, host, port), plan), c);
 }
 
 /** Whether the Java client runs ours' operations from a plan: a mixed run, or a paced one (pacing needs the plan). */

@@ -1,0 +1,83 @@
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { JavaInterrupted, javaFailed, runJavaScript } from './java-child.js';
+
+/** The error execFileSync throws for a bash child running `script` (as it runs java/bench.sh). */
+function childError(script: string): unknown {
+  try {
+    execFileSync('bash', ['-c', script], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  } catch (e) {
+    return e;
+  }
+  throw new Error('the child succeeded');
+}
+
+describe('a Java child that ended badly', () => {
+  it('was interrupted when Ctrl-C reached it: killed by SIGINT, or the JVM exiting 130 after its shutdown hooks', () => {
+    for (const script of ['kill -INT $$', 'exit 130']) {
+      const e = javaFailed(childError(script));
+      expect(e).toBeInstanceOf(JavaInterrupted);
+      expect(e.message).toBe('the Java client was interrupted (Ctrl-C)');
+    }
+  });
+
+  it('failed otherwise: its exit status or signal, and the first exception line it printed', () => {
+    const threw = 'echo setup: 100 devices; echo "Exception in thread main java.net.ConnectException: refused"; exit 3';
+    expect(javaFailed(childError(threw))).not.toBeInstanceOf(JavaInterrupted);
+    expect(javaFailed(childError(threw)).message).toBe(
+      'the Java client failed (exit 3): Exception in thread main java.net.ConnectException: refused',
+    );
+    expect(javaFailed(childError('kill -KILL $$')).message).toBe(
+      'the Java client failed (exit by SIGKILL): it said no more',
+    );
+  });
+});
+
+describe('runJavaScript', () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
+  /** A stand-in for a java/*.sh script: `body` in a bash file. */
+  function script(body: string): string {
+    const dir = mkdtempSync(join(tmpdir(), 'java-child-test-'));
+    dirs.push(dir);
+    const path = join(dir, 'fake.sh');
+    writeFileSync(path, body);
+    chmodSync(path, 0o755);
+    return path;
+  }
+
+  it('passes the options and returns what the script printed', () => {
+    expect(runJavaScript(script('echo "$@"'), ['host=h', 'port=1'])).toBe('host=h port=1\n');
+  });
+
+  it('writes the input into a file of its own, passes it as key=<path>, and removes it after', () => {
+    const out = runJavaScript(
+      script('for a; do case $a in plan=*) echo "${a#plan=}"; cat "${a#plan=}";; esac; done'),
+      ['x=1'],
+      {
+        key: 'plan',
+        lines: ['0 write 0 1,2', '1 query 0 TIME_RANGE'],
+      },
+    );
+    const [path, ...content] = out.trimEnd().split('\n');
+    expect(content).toEqual(['0 write 0 1,2', '1 query 0 TIME_RANGE']);
+    expect(existsSync(path)).toBe(false);
+  });
+
+  it('removes the input when the script fails too, and throws what it said', () => {
+    const seen = join(mkdtempSync(join(tmpdir(), 'java-child-seen-')), 'path');
+    dirs.push(join(seen, '..'));
+    const failing = script(
+      `for a; do case $a in file=*) echo "\${a#file=}" > ${seen};; esac; done; echo "Exception: no server"; exit 2`,
+    );
+    expect(() => runJavaScript(failing, [], { key: 'file', lines: ['SELECT 1'] })).toThrow(
+      'the Java client failed (exit 2): Exception: no server',
+    );
+    expect(existsSync(readFileSync(seen, 'utf8').trim())).toBe(false);
+  });
+});
