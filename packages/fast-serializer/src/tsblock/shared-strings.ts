@@ -19,19 +19,21 @@ const CREDIT = 128;
 const strings: string[] = new Array<string>(SLOTS).fill('');
 const keys = new Int32Array(SLOTS * 4).fill(-1); // per slot: the value's bytes in three words, its length
 
-/**
- * Fills `values` with the rows' strings: row i is `region[starts[i] - regionStart, + lengths[i])` (the latin1
- * decode of the column's bytes from `regionStart`), or null where `nulls` says so.
- */
-export function readSharedAscii(
-  buf: Uint8Array,
-  region: string,
-  regionStart: number,
-  starts: Int32Array,
-  lengths: Int32Array,
-  nulls: Uint8Array | null,
-  values: (string | null)[],
-): void {
+/** Where a binary column's values are: non-null row i's bytes are `buf[starts[i], starts[i] + lengths[i])`. */
+export interface BinaryCells {
+  readonly buf: Buffer;
+  readonly starts: Int32Array;
+  readonly lengths: Int32Array;
+  /** 1 for a null row (its start and length are stale) */
+  readonly nulls: Uint8Array | null;
+  /** the column's bytes, length prefixes included: buf[regionStart, regionEnd) */
+  readonly regionStart: number;
+  readonly regionEnd: number;
+}
+
+/** Fills `values` with the rows' strings, each a substring of `region` (the latin1 decode of the column's bytes). */
+export function readSharedAscii(cells: BinaryCells, region: string, values: (string | null)[]): void {
+  const { buf, starts, lengths, nulls, regionStart } = cells;
   let credit = CREDIT;
   for (let i = 0; i < values.length; i++) {
     if (nulls !== null && nulls[i] === 1) {
