@@ -72,7 +72,7 @@ export interface BenchConfig {
   warmupRounds: number;
   /** progress line interval, ms */
   reportIntervalMs: number;
-  /** print the progress line even when stdout is not a TTY */
+  /** print the progress line at every interval also when stdout is not a TTY (else one every 30 s there) */
   progress: boolean;
   /** 'java-anchor': exactly packages/bench/java/Bench.java (the Java anchor)'s workload; 'custom': the knobs above */
   workload: 'custom' | 'java-anchor';

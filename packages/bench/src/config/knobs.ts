@@ -347,7 +347,11 @@ export const KNOBS: KnobTable = {
     defaultText: '1000',
     description: 'progress line and throughput sample interval',
   },
-  progress: onOff('--progress', 'PROGRESS', 'print the progress line even when stdout is not a TTY'),
+  progress: onOff(
+    '--progress',
+    'PROGRESS',
+    'print the progress line at every interval also when stdout is not a TTY (without it: one line every 30 s there)',
+  ),
   workload: {
     flag: '--workload',
     env: 'WORKLOAD',

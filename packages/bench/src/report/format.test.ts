@@ -314,6 +314,14 @@ describe('progressLine', () => {
     expect(progressLine({ ...stalled, retries: 1234 })).toContain('errors 0  retries 1,234  ETA');
   });
 
+  it("shows a mixed run's operations and their rate: its points stand still while the clients read", () => {
+    const mixed = { points: 301_000, totalPoints: 0, elapsedS: 60, nowPointsPerS: 0, errors: 3 };
+    expect(progressLine(mixed)).not.toContain('ops');
+    expect(progressLine({ ...mixed, ops: 1913, nowOpsPerS: 24.25 })).toContain(
+      'avg 5,017 pts/s  ops 1,913 (now 24.3/s)  errors 3',
+    );
+  });
+
   it('has no ETA without a total or before the first point', () => {
     expect(progressLine({ points: 0, totalPoints: 100, elapsedS: 1, nowPointsPerS: 0, errors: 0 })).toContain('ETA ?');
     expect(progressLine({ points: 5, totalPoints: 0, elapsedS: 1, nowPointsPerS: 5, errors: 0 })).toContain('ETA -');

@@ -223,6 +223,9 @@ export interface Progress {
   errors: number;
   /** the client's retries so far (shown when there are some: operations are waiting on a node) */
   retries?: number;
+  /** a mixed run's operations so far, writes and queries, ok or failed, and their rate over the last interval */
+  ops?: number;
+  nowOpsPerS?: number;
 }
 
 export function progressLine(p: Progress): string {
@@ -233,7 +236,8 @@ export function progressLine(p: Progress): string {
     ? `${grouped(p.points)}/${grouped(p.totalPoints)} points (${fixed((100 * p.points) / p.totalPoints, 1)} %)`
     : `${grouped(p.points)} points`;
   const retries = p.retries ? `  retries ${grouped(p.retries)}` : '';
-  return `[${span(p.elapsedS)}] ${done}  now ${grouped(p.nowPointsPerS)} pts/s  avg ${grouped(avg)} pts/s  errors ${grouped(p.errors)}${retries}  ETA ${eta}`;
+  const ops = p.ops === undefined ? '' : `  ops ${grouped(p.ops)} (now ${fixed(p.nowOpsPerS ?? 0, 1)}/s)`;
+  return `[${span(p.elapsedS)}] ${done}  now ${grouped(p.nowPointsPerS)} pts/s  avg ${grouped(avg)} pts/s${ops}  errors ${grouped(p.errors)}${retries}  ETA ${eta}`;
 }
 
 /** The time `left` units take at `perS` a second: `0.0s` when none is left, `?` at no rate yet. */

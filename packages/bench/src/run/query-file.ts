@@ -5,6 +5,7 @@ import { LatencyHistogram, summarize } from '../report/histogram.js';
 import { FAILED_PREFIX, TRACED_PREFIX, UNCORRECTED_PREFIX } from '../report/result-fields.js';
 import type { BenchConfig, HistogramData, RunResult } from '../types.js';
 import { timedRead } from './queries.js';
+import { ProgressPrinter } from './progress-printer.js';
 import { RunStop } from './run-stop.js';
 import { realClock } from './clock.js';
 import { runStatementSessions, type ReadDone, type StatementRead } from './statement-sessions.js';
@@ -141,11 +142,11 @@ async function warmUp(c: BenchConfig, e: QueryFileEntry, target: { host: string;
 }
 
 /**
- * The statement's progress line every --report-interval-ms, on a terminal or with --progress (as a write run's):
- * reads done of all, their rate, rows, errors, ETA. Returns what ends it.
+ * The statement's progress line (reads done of all, their rate, rows, errors, ETA), sampled every
+ * --report-interval-ms and shown as ProgressPrinter says (as a write run's). Returns what ends it.
  */
 function showReadsProgress(c: BenchConfig, tally: StatementTally, totalReads: number): () => void {
-  if (!c.progress && !process.stdout.isTTY) return () => undefined;
+  const printer = new ProgressPrinter(c.progress);
   const t0 = performance.now();
   let last = { t: t0, reads: 0 };
   const timer = setInterval(() => {
@@ -154,19 +155,13 @@ function showReadsProgress(c: BenchConfig, tally: StatementTally, totalReads: nu
     const nowReadsPerS = ((reads - last.reads) * 1000) / Math.max(1, now - last.t);
     last = { t: now, reads };
     const elapsedS = (now - t0) / 1000;
-    const line = readsProgressLine({
-      reads,
-      totalReads,
-      rows: tally.rows,
-      elapsedS,
-      nowReadsPerS,
-      errors: tally.failed.count,
-    });
-    process.stdout.write(process.stdout.isTTY ? `\r${line}` : `${line}\n`);
+    printer.print(() =>
+      readsProgressLine({ reads, totalReads, rows: tally.rows, elapsedS, nowReadsPerS, errors: tally.failed.count }),
+    );
   }, c.reportIntervalMs);
   return () => {
     clearInterval(timer);
-    if (process.stdout.isTTY && last.t > t0) process.stdout.write('\n');
+    printer.end();
   };
 }
 

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { sampleConfig } from '../report/test-fixture.js';
+import { WRITES_ONLY } from '../workload/operations.js';
 import { liveCounters, liveSlot } from './live-counters.js';
 import { WriteWatch } from './write-watch.js';
 
@@ -30,5 +31,23 @@ describe('WriteWatch', () => {
     watch.end();
     // the last partial interval: 100 points more since the last sample
     expect(watch.throughput.length).toBe(samples + 1);
+  });
+
+  it("prints a mixed run's operations in its progress line (--progress): writes and queries, ok or failed", async () => {
+    const lines: string[] = [];
+    const write = vi.spyOn(process.stdout, 'write').mockImplementation((t) => (lines.push(String(t)), true));
+    try {
+      const mixed = { ...c, progress: true, operationProportion: { ...WRITES_ONLY, TIME_RANGE: 1 } };
+      live.fill(0n);
+      watch = new WriteWatch(mixed, live, barrier, () => undefined);
+      Atomics.store(barrier, 0, 2);
+      Atomics.store(live, liveSlot(0, 'okOps'), 7n);
+      Atomics.store(live, liveSlot(1, 'okOps'), 4n);
+      Atomics.store(live, liveSlot(1, 'failedOps'), 1n);
+      await vi.waitFor(() => expect(lines.join('')).toMatch(/ ops 12 \(now [\d.]+\/s\) {2}errors 1/));
+    } finally {
+      watch?.end();
+      write.mockRestore();
+    }
   });
 });

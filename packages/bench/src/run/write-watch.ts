@@ -1,12 +1,13 @@
 import { progressLine } from '../report/format.js';
 import { weightedQueries } from '../workload/operations.js';
 import { liveSum, type LiveCounter } from './live-counters.js';
+import { ProgressPrinter } from './progress-printer.js';
 import type { BenchConfig } from '../types.js';
 
 /**
  * The main thread's watch over a write phase's workers: when the timed phase starts (every worker past the start
- * barrier: the client's CPU and the wall clock taken then), and from then a throughput sample and the progress
- * line every reportIntervalMs, from the workers' live counters.
+ * barrier: the client's CPU and the wall clock taken then), and from then a throughput sample every
+ * reportIntervalMs and the progress line (ProgressPrinter says how often it shows), from the workers' live counters.
  */
 export class WriteWatch {
   /** [seconds into the timed phase, points/s over the interval before] */
@@ -15,24 +16,27 @@ export class WriteWatch {
   timedStartedAt: string | undefined;
   readonly #c: BenchConfig;
   readonly #live: BigInt64Array;
-  readonly #showProgress: boolean;
+  readonly #printer: ProgressPrinter;
+  /** queries in the mix: the line counts operations too (points alone stand still while the clients read) */
+  readonly #mixed: boolean;
   readonly #startWatch: NodeJS.Timeout;
   readonly #progress: NodeJS.Timeout;
   #timedAt = 0;
   #cpuAtStart = process.cpuUsage();
-  #last = { t: 0, points: 0 };
+  #last = { t: 0, points: 0, ops: 0 };
 
   constructor(c: BenchConfig, live: BigInt64Array, barrier: Int32Array, onTimedPhase: () => void) {
     this.#c = c;
     this.#live = live;
-    this.#showProgress = c.progress || process.stdout.isTTY;
+    this.#printer = new ProgressPrinter(c.progress);
+    this.#mixed = weightedQueries(c.operationProportion).length > 0;
     this.#startWatch = setInterval(() => {
       if (Atomics.load(barrier, 0) < c.workers) return;
       clearInterval(this.#startWatch);
       this.#timedAt = performance.now();
       this.timedStartedAt = new Date().toISOString();
       this.#cpuAtStart = process.cpuUsage();
-      this.#last = { t: this.#timedAt, points: 0 };
+      this.#last = { t: this.#timedAt, points: 0, ops: 0 };
       onTimedPhase();
     }, 2);
     this.#progress = setInterval(() => this.#sample(), c.reportIntervalMs);
@@ -54,26 +58,29 @@ export class WriteWatch {
       const points = this.#sum('points');
       if (now > this.#last.t && points > this.#last.points) this.throughput.push(this.#rate(now, points));
     }
-    if (this.#showProgress && process.stdout.isTTY) process.stdout.write('\n');
+    this.#printer.end();
   }
 
   #sample(): void {
     if (this.#timedAt === 0) return;
     const now = performance.now();
     const points = this.#sum('points');
+    const ops = this.#sum('okOps') + this.#sum('failedOps');
     const sample = this.#rate(now, points);
+    const nowOpsPerS = ((ops - this.#last.ops) * 1000) / Math.max(1, now - this.#last.t);
     this.throughput.push(sample);
-    this.#last = { t: now, points };
-    if (!this.#showProgress) return;
-    const line = progressLine({
-      points,
-      totalPoints: expectedPoints(this.#c),
-      elapsedS: sample[0],
-      nowPointsPerS: sample[1],
-      errors: this.#sum('failedOps'),
-      retries: this.#sum('retries'),
-    });
-    process.stdout.write(process.stdout.isTTY ? `\r${line}` : `${line}\n`);
+    this.#last = { t: now, points, ops };
+    this.#printer.print(() =>
+      progressLine({
+        points,
+        totalPoints: expectedPoints(this.#c),
+        elapsedS: sample[0],
+        nowPointsPerS: sample[1],
+        errors: this.#sum('failedOps'),
+        retries: this.#sum('retries'),
+        ...(this.#mixed ? { ops, nowOpsPerS } : {}),
+      }),
+    );
   }
 
   /** [seconds into the timed phase at `now`, points/s since the last sample] */
