@@ -18,6 +18,15 @@ export interface SessionContext {
   readonly timeZone: string;
 }
 
+/** What a session on one node is opened from: the node, the options, the session's context, its recorder, a signal. */
+interface Dial {
+  readonly endpoint: Endpoint;
+  readonly o: ResolvedSessionOptions;
+  readonly context: SessionContext;
+  readonly recorder: Recorder;
+  readonly signal: AbortSignal | undefined;
+}
+
 /**
  * One server session on one connection to one DataNode (IoTDB binds a session to its connection).
  * A user's Session holds one for its default node and one per node that redirects sent it to.
@@ -60,12 +69,13 @@ export class NodeSession {
     signal?: AbortSignal,
   ): Promise<NodeSession> {
     const started = performance.now();
+    const dial: Dial = { endpoint, o, context, recorder, signal };
     try {
       const ns = connectChannel.hasSubscribers
         ? await traced(connectChannel, connectContext(endpointKey(endpoint)), (trace) =>
-            NodeSession.#open(endpoint, o, context, recorder, signal, trace),
+            NodeSession.#openTraced(dial, trace),
           )
-        : await NodeSession.#open(endpoint, o, context, recorder, signal, null);
+        : await NodeSession.#connectAndLogin(dial, null);
       recorder.connected(ns.key, performance.now() - started);
       return ns;
     } catch (e) {
@@ -74,28 +84,18 @@ export class NodeSession {
     }
   }
 
-  static async #open(
-    endpoint: Endpoint,
-    o: ResolvedSessionOptions,
-    context: SessionContext,
-    recorder: Recorder,
-    signal: AbortSignal | undefined,
-    trace: TraceContext | null,
-  ): Promise<NodeSession> {
-    const started = trace === null ? 0 : performance.now();
+  /** #connectAndLogin as one `iotdb:connect` trace, its duration set before it settles. */
+  static async #openTraced(dial: Dial, trace: TraceContext): Promise<NodeSession> {
+    const started = performance.now();
     try {
-      return await NodeSession.#connectAndLogin(endpoint, o, context, recorder, signal, trace);
+      return await NodeSession.#connectAndLogin(dial, trace);
     } finally {
-      if (trace !== null) trace.durationMs = performance.now() - started;
+      trace.durationMs = performance.now() - started;
     }
   }
 
   static async #connectAndLogin(
-    endpoint: Endpoint,
-    o: ResolvedSessionOptions,
-    context: SessionContext,
-    recorder: Recorder,
-    signal: AbortSignal | undefined,
+    { endpoint, o, context, recorder, signal }: Dial,
     trace: TraceContext | null,
   ): Promise<NodeSession> {
     const connection = await RpcConnection.open(endpoint, {
