@@ -7,7 +7,7 @@ import { RESULTS_DATABASE, persistResults } from '../report/persist.js';
 import { outDirReady, writeResults } from '../report/write-results.js';
 import { collectEnvironment } from '../run/environment.js';
 import { describeError } from '../run/run-error.js';
-import type { BenchConfig } from '../types.js';
+import type { BenchConfig, RunResult } from '../types.js';
 import { compareCommand } from './compare-command.js';
 import { startLocalServer, type LocalServer } from './local-server.js';
 import { interruptOnCtrlC } from './interrupt.js';
@@ -40,49 +40,56 @@ function runCommand(name: CommandName, args: readonly string[]): number | Promis
 async function main(): Promise<number> {
   const command = process.argv[2];
   if (isCommandName(command)) return runCommand(command, process.argv.slice(3));
-  let config: BenchConfig;
+  const run = loadRun(process.argv.slice(2));
+  return typeof run === 'number' ? run : runBench(run);
+}
+
+/** A run as the arguments give it: its knobs, and the statements of its query file when it has one. */
+interface LoadedRun {
+  config: BenchConfig;
+  queryFile: QueryFileEntry[] | undefined;
+}
+
+/** The run the arguments ask for, or the exit status when there is none to run: 0 for --help and --dry-run, 2 for a bad knob. */
+function loadRun(args: string[]): LoadedRun | number {
   try {
-    const r = resolveConfig(process.argv.slice(2), process.env);
+    const r = resolveConfig(args, process.env);
     if (r.help) {
       console.log(helpText());
       return 0;
     }
-    config = r.config;
-  } catch (e) {
-    if (e instanceof ConfigError) {
-      console.error(`iotdb-bench: ${e.message}`);
-      return 2;
+    const config = r.config;
+    if (config.dryRun) {
+      console.log(describePlan(config));
+      return 0;
     }
-    throw e;
-  }
-  if (config.dryRun) {
-    console.log(describePlan(config));
-    return 0;
-  }
-  if (config.out !== undefined && !outDirReady(config.out, 'iotdb-bench')) return 2;
-  let queryFile: QueryFileEntry[] | undefined;
-  try {
+    if (config.out !== undefined && !outDirReady(config.out, 'iotdb-bench')) return 2;
     const model = config.model === 'table' ? 'table' : 'tree';
-    queryFile =
+    const queryFile =
       config.queryFile === undefined
         ? undefined
         : readQueryFile(config.queryFile, { model, database: config.database }, { vsJava: config.vsJava });
+    return { config, queryFile };
   } catch (e) {
     if (!(e instanceof ConfigError)) throw e;
     console.error(`iotdb-bench: ${e.message}`);
     return 2;
   }
+}
+
+/**
+ * Runs it (every repeat, each side) on the server given, or on a local one of its own, fresh for each side, then
+ * prints the summaries and keeps the results. Its exit status: 130 when Ctrl-C ended it.
+ */
+async function runBench({ config, queryFile }: LoadedRun): Promise<number> {
   const needsServer = !config.dryRunSend;
   let server: LocalServer | undefined;
   const interrupt = interruptOnCtrlC(() => server?.stop());
   const given = givenServer(config);
   if (needsServer && given === undefined) server = startLocalServer(config.port);
   const target = given ?? { host: server?.host ?? '127.0.0.1', port: config.port };
-  const { host, port } = target;
-  let exitCode: number;
   try {
-    const environment = await collectEnvironment(needsServer ? { host, port } : undefined);
-    // each side (ours, the Java client's, each repeat) on a server of its own when the harness manages it
+    const environment = await collectEnvironment(needsServer ? target : undefined);
     let serverUsed = false;
     const freshServer = () => {
       if (serverUsed && server !== undefined) {
@@ -92,35 +99,31 @@ async function main(): Promise<number> {
       serverUsed = true;
       return server !== undefined || !needsServer;
     };
-    const { runs, repeats, ...done } = await runRepeats(config, {
-      target,
-      environment,
-      interrupt,
-      queryFile,
-      freshServer,
-    });
-    exitCode = done.exitCode;
-    if (repeats.length > 1) console.log(repeatSummary(repeats).join('\n'));
-    if (runs.length > 1) console.log(compareTable(runs));
-    if (config.out !== undefined) {
-      const files = writeResults(config.out, runs);
-      console.log(`wrote ${Object.values(files).join(', ')}`);
-    }
-    if (config.persistResults !== undefined) {
-      try {
-        const records = await persistResults(config.persistResults, runs);
-        console.log(`persisted ${records} records into ${RESULTS_DATABASE} at ${config.persistResults}`);
-      } catch (e) {
-        console.error(
-          `iotdb-bench: could not persist the results at ${config.persistResults}: ${(e as Error).message}`,
-        );
-        exitCode = 1;
-      }
-    }
+    const done = await runRepeats(config, { target, environment, interrupt, queryFile, freshServer });
+    if (done.repeats.length > 1) console.log(repeatSummary(done.repeats).join('\n'));
+    if (done.runs.length > 1) console.log(compareTable(done.runs));
+    const kept = await keepResults(config, done.runs);
+    return interrupt.aborted ? 130 : kept ? done.exitCode : 1;
   } finally {
     server?.stop();
   }
-  return interrupt.aborted ? 130 : exitCode;
+}
+
+/** The results into --out's files and --persist-results' server; false when they could not be persisted. */
+async function keepResults(config: BenchConfig, runs: RunResult[]): Promise<boolean> {
+  if (config.out !== undefined) {
+    const files = writeResults(config.out, runs);
+    console.log(`wrote ${Object.values(files).join(', ')}`);
+  }
+  if (config.persistResults === undefined) return true;
+  try {
+    const records = await persistResults(config.persistResults, runs);
+    console.log(`persisted ${records} records into ${RESULTS_DATABASE} at ${config.persistResults}`);
+    return true;
+  } catch (e) {
+    console.error(`iotdb-bench: could not persist the results at ${config.persistResults}: ${(e as Error).message}`);
+    return false;
+  }
 }
 
 main().then(
