@@ -23,81 +23,96 @@ export type Send = (
   opts?: { evenWhenStopped?: boolean },
 ) => Promise<void>;
 
+/** What every write of a run shares: its knobs, each client's generator per device slot, and `send`. */
+interface WriteContext {
+  readonly c: BenchConfig;
+  readonly gens: BatchGenerator[];
+  readonly send: Send;
+}
+
 /** The write of one group of devices for one round, by method, model and mode (real, no-op, dry). */
-export function writer(c: BenchConfig, pool: SessionPool | TableSessionPool, gens: BatchGenerator[], send: Send) {
-  const dry = c.dryRunSend;
-  /** --dry-run-send: everything Session.insertTablet does before the socket, into a pooled buffer. */
-  const encode = (write: (w: ByteWriter) => void) => {
-    const w = new ByteWriter(4096, globalBufferPool);
-    write(w);
-    w.release();
-  };
-  if (c.model === 'table') {
-    const p = pool as TableSessionPool;
-    return async (devices: number[], round: number) => {
-      const tablets = devices.map((d, k) => gens[k].table(d, round));
-      const pts = gens.slice(0, devices.length).reduce((n, g) => n + g.points, 0);
-      if (dry)
-        return send(
-          'encode',
-          pts,
-          () => (tablets.forEach((t) => encode((w) => writeInsertTabletReq(w, 1n, prepareTableTablet(t)))), pts),
-        );
-      if (tablets.length === 1) return send('insert', pts, async () => (await p.insert(tablets[0]), pts));
-      return send(
-        'insertParallel',
-        pts,
-        async () => (await p.insertParallel(tablets, { concurrency: tablets.length }), pts),
-      );
-    };
-  }
+export function writer(
+  c: BenchConfig,
+  pool: SessionPool | TableSessionPool,
+  gens: BatchGenerator[],
+  send: Send,
+): (devices: number[], round: number) => Promise<void> {
+  const w: WriteContext = { c, gens, send };
+  if (c.model === 'table') return (devices, round) => writeTable(w, pool as TableSessionPool, devices, round);
   const p = pool as SessionPool;
+  return (devices, round) =>
+    c.method === 'insertRecords' ? writeRecords(w, p, devices, round) : writeTreeTablets(w, p, devices, round);
+}
+
+/** Table model: one tablet through insert, several through insertParallel. */
+function writeTable({ c, gens, send }: WriteContext, p: TableSessionPool, devices: number[], round: number) {
+  const tablets = devices.map((d, k) => gens[k].table(d, round));
+  const pts = pointsOf(gens, devices.length);
+  if (c.dryRunSend)
+    return send('encode', pts, () => {
+      for (const t of tablets) encodeOnly((w) => writeInsertTabletReq(w, 1n, prepareTableTablet(t)));
+      return pts;
+    });
+  if (tablets.length === 1) return send('insert', pts, async () => (await p.insert(tablets[0]), pts));
+  return send(
+    'insertParallel',
+    pts,
+    async () => (await p.insertParallel(tablets, { concurrency: tablets.length }), pts),
+  );
+}
+
+/** insertRecords: the devices' rows as records, one device after another or interleaved (--interlaced-devices). */
+function writeRecords({ c, gens, send }: WriteContext, p: SessionPool, devices: number[], round: number) {
+  const lists = devices.map((d, k) => gens[k].records(d, round));
+  const pts = pointsOf(gens, devices.length);
+  const records = interleave(lists, c.interlacedDevices > 1);
+  if (c.dryRunSend) return send('encode', pts, () => (records.forEach((r) => encodeRecord(r)), pts));
+  if (c.serverNoop)
+    return send('testInsertRecords', pts, async () => (await p.execute((s) => s.testInsertRecords(records)), pts));
+  return send('insertRecords', pts, async () => (await p.insertRecords(records), pts));
+}
+
+/** Tree tablets: insertTablet each (and the schema warm-up, round -1), insertTablets, or insertTabletsParallel. */
+function writeTreeTablets({ c, gens, send }: WriteContext, p: SessionPool, devices: number[], round: number) {
+  const tablets = devices.map((d, k) => gens[k].tree(d, round));
+  const pts = pointsOf(gens, devices.length);
   const noop = c.serverNoop;
-  return async (devices: number[], round: number) => {
-    if (c.method === 'insertRecords') {
-      const lists = devices.map((d, k) => gens[k].records(d, round));
-      const pts = gens.slice(0, devices.length).reduce((n, g) => n + g.points, 0);
-      const records = interleave(lists, c.interlacedDevices > 1);
-      if (dry) return send('encode', pts, () => (records.forEach((r) => encodeRecord(r)), pts));
-      const kind = noop ? 'testInsertRecords' : 'insertRecords';
-      return send(
-        kind,
-        pts,
-        async () => (await (noop ? p.execute((s) => s.testInsertRecords(records)) : p.insertRecords(records)), pts),
+  if (c.dryRunSend)
+    return send('encode', pts, () => {
+      const prepared: PreparedTablet[] = tablets.map((t) => prepareTablet(t));
+      encodeOnly((w) =>
+        prepared.length === 1 ? writeInsertTabletReq(w, 1n, prepared[0]) : writeInsertTabletsReq(w, 1n, prepared),
       );
-    }
-    const tablets = devices.map((d, k) => gens[k].tree(d, round));
-    const pts = gens.slice(0, devices.length).reduce((n, g) => n + g.points, 0);
-    if (dry) {
-      return send('encode', pts, () => {
-        const prepared: PreparedTablet[] = tablets.map((t) => prepareTablet(t));
-        encode((w) =>
-          prepared.length === 1 ? writeInsertTabletReq(w, 1n, prepared[0]) : writeInsertTabletsReq(w, 1n, prepared),
-        );
-        return pts;
-      });
-    }
-    if (round < 0 || c.method === 'insertTablet') {
-      const kind = noop ? 'testInsertTablet' : 'insertTablet';
-      return send(kind, pts, async () => {
-        for (const t of tablets) await (noop ? p.execute((s) => s.testInsertTablet(t)) : p.insertTablet(t));
-        return pts;
-      });
-    }
-    if (c.method === 'insertTablets') {
-      const kind = noop ? 'testInsertTablets' : 'insertTablets';
-      return send(
-        kind,
-        pts,
-        async () => (await (noop ? p.execute((s) => s.testInsertTablets(tablets)) : p.insertTablets(tablets)), pts),
-      );
-    }
+      return pts;
+    });
+  if (round < 0 || c.method === 'insertTablet')
+    return send(noop ? 'testInsertTablet' : 'insertTablet', pts, async () => {
+      for (const t of tablets) await (noop ? p.execute((s) => s.testInsertTablet(t)) : p.insertTablet(t));
+      return pts;
+    });
+  if (c.method === 'insertTablets')
     return send(
-      'insertTabletsParallel',
+      noop ? 'testInsertTablets' : 'insertTablets',
       pts,
-      async () => (await p.insertTabletsParallel(tablets, { concurrency: tablets.length }), pts),
+      async () => (await (noop ? p.execute((s) => s.testInsertTablets(tablets)) : p.insertTablets(tablets)), pts),
     );
-  };
+  return send(
+    'insertTabletsParallel',
+    pts,
+    async () => (await p.insertTabletsParallel(tablets, { concurrency: tablets.length }), pts),
+  );
+}
+
+/** The points of one write of the first `n` device slots. */
+function pointsOf(gens: BatchGenerator[], n: number): number {
+  return gens.slice(0, n).reduce((sum, g) => sum + g.points, 0);
+}
+
+/** --dry-run-send: everything Session.insertTablet does before the socket, into a pooled buffer. */
+function encodeOnly(write: (w: ByteWriter) => void): void {
+  const w = new ByteWriter(4096, globalBufferPool);
+  write(w);
+  w.release();
 }
 
 function interleave<T>(lists: T[][], byRow: boolean): T[] {
