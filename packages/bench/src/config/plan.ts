@@ -38,13 +38,21 @@ function typeMix(c: BenchConfig): string {
   return `${formatValue(p)} (${shares.join(', ')})`;
 }
 
-function derived(c: BenchConfig): [string, string][] {
+/** What the knobs come to, line by line: the volume, the pacing, the operations, the runs, the queries. */
+function derived(c: BenchConfig): Line[] {
+  return [...volume(c), ...pacing(c), ...operations(c), ...runs(c), ...queryShape(c)];
+}
+
+type Line = [string, string];
+
+/** Devices, points, tablets per write, and how the devices are shared out. */
+function volume(c: BenchConfig): Line[] {
   const perDevice = c.sensors * c.batchSize;
   const perRound = c.deviceCount * perDevice;
   const total = perRound * c.loop;
   const perClient = Math.ceil(Math.ceil(c.deviceCount / c.workers) / c.clients);
   const methods = c.compare.length > 0 ? c.compare : [c.method];
-  const out: [string, string][] = [
+  return [
     [
       'devices',
       `${grouped(c.deviceCount)} of ${grouped(c.devices)}: [${c.deviceOffset}, ${c.deviceOffset + c.deviceCount})`,
@@ -73,6 +81,12 @@ function derived(c: BenchConfig): [string, string][] {
       `${split(Math.ceil(c.deviceCount / c.workers), c.clients)} (${plural(c.clients, 'client')} per worker, ${grouped(c.workers * c.clients)} in all)`,
     ],
   ];
+}
+
+/** The rate limit, the open loop, the time limit: those set. */
+function pacing(c: BenchConfig): Line[] {
+  const out: Line[] = [];
+  const total = c.deviceCount * c.sensors * c.batchSize * c.loop;
   if (c.rateLimit > 0)
     out.push(['duration at limit', `at least ${grouped(total / c.rateLimit)} s at ${grouped(c.rateLimit)} points/s`]);
   if (c.targetRate > 0)
@@ -85,18 +99,27 @@ function derived(c: BenchConfig): [string, string][] {
       'time limit',
       `timed phase stops at ${grouped(c.testMaxTime)} ms (--test-max-time) if the loop is not done by then`,
     ]);
-  const mixed = weightedQueries(c.operationProportion);
-  if (mixed.length > 0) {
-    const total = OPERATIONS.reduce((n, op) => n + c.operationProportion[op], 0);
-    const share = (op: Operation) => `${op} ${fixed((100 * c.operationProportion[op]) / total, 1)} %`;
-    const shares = OPERATIONS.filter((op) => c.operationProportion[op] > 0).map(share);
-    out.push(['operations', `each drawn (seeded): ${shares.join(', ')}`]);
-    if (readsOnly(c.operationProportion))
-      out.push([
-        'reads only',
-        `nothing written, the database kept; queries read the ${grouped(storedRows(c))} rows per device a write run with these knobs stored`,
-      ]);
-  }
+  return out;
+}
+
+/** A mixed run's shares of the operations, and whether it only reads. */
+function operations(c: BenchConfig): Line[] {
+  if (weightedQueries(c.operationProportion).length === 0) return [];
+  const total = OPERATIONS.reduce((n, op) => n + c.operationProportion[op], 0);
+  const share = (op: Operation) => `${op} ${fixed((100 * c.operationProportion[op]) / total, 1)} %`;
+  const shares = OPERATIONS.filter((op) => c.operationProportion[op] > 0).map(share);
+  const out: Line[] = [['operations', `each drawn (seeded): ${shares.join(', ')}`]];
+  if (readsOnly(c.operationProportion))
+    out.push([
+      'reads only',
+      `nothing written, the database kept; queries read the ${grouped(storedRows(c))} rows per device a write run with these knobs stored`,
+    ]);
+  return out;
+}
+
+/** The runs it makes: one per compared method, the Java client's, the repeats. */
+function runs(c: BenchConfig): Line[] {
+  const out: Line[] = [];
   if (c.compare.length > 0) out.push(['runs', `one per method: ${c.compare.join(', ')}`]);
   if (c.vsJava)
     out.push(
@@ -109,9 +132,15 @@ function derived(c: BenchConfig): [string, string][] {
       'repeats',
       `${c.repeat}, then each figure's median and range${c.vsJava ? ' (the two clients take turns going first)' : ''}`,
     ]);
+  return out;
+}
+
+/** The queries after the writes, and what every query reads (theirs and a mixed run's). */
+function queryShape(c: BenchConfig): Line[] {
+  const out: Line[] = [];
   if (c.queries.length > 0)
     out.push(['queries', `${c.queries.join(', ')}, ${c.queryLoops} times each, after the writes`]);
-  if (c.queries.length > 0 || mixed.length > 0)
+  if (c.queries.length > 0 || weightedQueries(c.operationProportion).length > 0)
     out.push([
       'queries read',
       `${plural(c.queryDeviceNum, 'device')} x ${plural(c.querySensorNum, 'numeric sensor')}, range ${grouped(c.queryInterval)} ms, group by ${grouped(c.groupByTimeUnit)} ms, ${c.queryAggregateFun}(), values > ${c.queryLowerValue}`,
