@@ -97,4 +97,11 @@ describe('describePlan', () => {
     );
     expect(plan).toMatch(/^ {2}warm-up points +none \(queries only: the write run wrote the 1 warm-up round\)$/m);
   });
+
+  it("gives a mixed run's rate limit as the writes' pace, not the total's duration (it writes a share of it)", () => {
+    const mixed = ['--devices', '10', '--rate-limit', '1000', '--operation-proportion', '1:1:0:0:0:0:0:0:0:0:0'];
+    const plan = describePlan(resolveConfig(mixed, {}).config);
+    expect(plan).toMatch(/^ {2}rate limit +writes paced at 1,000 points\/s over all workers$/m);
+    expect(plan).not.toContain('duration at limit');
+  });
 });

@@ -87,8 +87,13 @@ function volume(c: BenchConfig): Line[] {
 function pacing(c: BenchConfig): Line[] {
   const out: Line[] = [];
   const total = c.deviceCount * c.sensors * c.batchSize * c.loop;
+  // a mixed run writes only INGESTION's share of the total (drawn), a run of queries only none of it
   if (c.rateLimit > 0)
-    out.push(['duration at limit', `at least ${grouped(total / c.rateLimit)} s at ${grouped(c.rateLimit)} points/s`]);
+    out.push(
+      weightedQueries(c.operationProportion).length === 0
+        ? ['duration at limit', `at least ${grouped(total / c.rateLimit)} s at ${grouped(c.rateLimit)} points/s`]
+        : ['rate limit', `writes paced at ${grouped(c.rateLimit)} points/s over all workers`],
+    );
   if (c.targetRate > 0)
     out.push([
       'open loop',
