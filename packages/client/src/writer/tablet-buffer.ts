@@ -222,23 +222,10 @@ export class TabletBuffer {
   take(): TakenTablet {
     const rows = this.rows;
     const stores = this.spec.stores;
-    const allTimes = this.#times;
-    const times = allTimes.subarray(0, rows);
+    const times = this.#times;
+    const timestamps = times.subarray(0, rows);
     const stage = { data: this.#stage.data, width: this.#stage.width };
-    const cols: Column[] = [];
-    const taken: TakenColumn[] = [];
-    for (const c of this.#columns) {
-      const sending = c.hasValues(rows);
-      const t = c.takeValues(rows, this.#capacity, stage);
-      if (sending) {
-        cols.push(c);
-        taken.push(t);
-        continue;
-      }
-      // nulls only: nothing to send, its arrays go back at once
-      if (!(t.values instanceof StridedColumn)) stores.give(t.values as BigInt64Array);
-      stores.give(t.mask);
-    }
+    const { cols, taken } = this.#takeColumns(rows, stage);
     this.#stage.data = stores.typed(Float64Array, this.#capacity * stage.width);
     this.#masks = 0; // takeValues left every column without a mask
     if (this.spec.table) spreadAttributes(cols, taken, rows);
@@ -247,9 +234,9 @@ export class TabletBuffer {
       measurements: cols.map((c) => c.name),
       types: cols.map((c) => c.type),
       rows,
-      timestamps: times,
+      timestamps,
       columns: taken.map((t) => t.values),
-      order: this.#sorted ? null : sortOrder(times, rows),
+      order: this.#sorted ? null : sortOrder(timestamps, rows),
       isAligned: this.spec.isAligned,
       rowMajor: false,
       columnCategories: this.spec.table ? cols.map((c) => c.category) : null,
@@ -259,28 +246,26 @@ export class TabletBuffer {
     this.#times = stores.typed(Float64Array, this.#capacity);
     this.#sorted = true;
     this.rows = 0;
-    return {
-      tablet,
-      timeAt: (i) => times[i],
-      cellsAt: (i, category) => {
-        const out: Record<string, CellValue> = {};
-        cols.forEach((c, k) => {
-          const { values, mask } = taken[k];
-          if (c.category !== category || mask?.[i] === 1) return;
-          const v = values instanceof StridedColumn ? values.at(i) : values[i];
-          if (v != null) out[c.name] = c.type === TSDataType.FLOAT ? Math.fround(v as number) : v;
-        });
-        return out;
-      },
-      release: () => {
-        stores.give(allTimes);
-        stores.give(stage.data);
-        for (const t of taken) {
-          if (!(t.values instanceof StridedColumn)) stores.give(t.values as BigInt64Array);
-          stores.give(t.mask);
-        }
-      },
-    };
+    return takenTablet(tablet, cols, taken, () => {
+      stores.give(times);
+      stores.give(stage.data);
+      for (const t of taken) giveBack(stores, t);
+    });
+  }
+
+  /** Each column's values for `rows` rows; a column of nulls only is left out and its arrays go back at once. */
+  #takeColumns(rows: number, stage: Stage): { cols: Column[]; taken: TakenColumn[] } {
+    const cols: Column[] = [];
+    const taken: TakenColumn[] = [];
+    for (const c of this.#columns) {
+      const sending = c.hasValues(rows);
+      const t = c.takeValues(rows, this.#capacity, stage);
+      if (sending) {
+        cols.push(c);
+        taken.push(t);
+      } else giveBack(this.spec.stores, t);
+    }
+    return { cols, taken };
   }
 
   /** A column for a name the buffer has not seen, holding v at the current row (it joins at commit). */
@@ -381,4 +366,30 @@ function spreadAttributes(cols: readonly Column[], taken: readonly TakenColumn[]
     for (let r = 0; r < rows; r++) if (cells[r] != null) last.set(device[r], cells[r]);
     for (let r = 0; r < rows; r++) cells[r] = last.get(device[r]) ?? null;
   }
+}
+
+/** A taken tablet with what the writer reports of its rows (their times and cells, for a failed write) and its release. */
+function takenTablet(tablet: PreparedTablet, cols: Column[], taken: TakenColumn[], release: () => void): TakenTablet {
+  const times = tablet.timestamps;
+  return {
+    tablet,
+    timeAt: (i) => times[i],
+    cellsAt: (i, category) => {
+      const out: Record<string, CellValue> = {};
+      cols.forEach((c, k) => {
+        const { values, mask } = taken[k];
+        if (c.category !== category || mask?.[i] === 1) return;
+        const v = values instanceof StridedColumn ? values.at(i) : values[i];
+        if (v != null) out[c.name] = c.type === TSDataType.FLOAT ? Math.fround(v as number) : v;
+      });
+      return out;
+    },
+    release,
+  };
+}
+
+/** A taken column's arrays back to the pool (a strided column's values are the stage's, given back with it). */
+function giveBack(stores: StorePool, t: TakenColumn): void {
+  if (!(t.values instanceof StridedColumn)) stores.give(t.values as BigInt64Array);
+  stores.give(t.mask);
 }
