@@ -9,34 +9,62 @@ import { describeOrigin, type Origin } from './source.js';
 const NOOP_METHODS: readonly Method[] = ['insertTablet', 'insertTablets', 'insertRecords'];
 
 export function checkContradictions(c: BenchConfig, origin: (key: keyof BenchConfig) => Origin): void {
-  /** `deviceOffset 90 (--device-offset)` */
-  const is = (key: keyof BenchConfig): string => `${key} ${formatValue(c[key])} (${describeOrigin(origin(key))})`;
-  const fail = (knob: keyof BenchConfig, message: string): never => {
-    throw new ConfigError(knob, message);
+  const k: Knobs = {
+    c,
+    /** `deviceOffset 90 (--device-offset)` */
+    is: (key) => `${key} ${formatValue(c[key])} (${describeOrigin(origin(key))})`,
+    fail: (knob, message) => {
+      throw new ConfigError(knob, message);
+    },
+    // methods run: --compare replaces --method
+    methods: c.compare.length > 0 ? c.compare : [c.method],
+    methodKey: c.compare.length > 0 ? 'compare' : 'method',
   };
-  // methods run: --compare replaces --method
-  const methodKey = c.compare.length > 0 ? 'compare' : 'method';
-  const methods = c.compare.length > 0 ? c.compare : [c.method];
+  checkShare(k);
+  checkMethods(k);
+  checkJava(k);
+  checkVerify(k);
+  const writeOnly = c.queryFile === undefined ? undefined : writeRunKnob(c, origin);
+  if (writeOnly !== undefined)
+    k.fail(
+      'queryFile',
+      `${k.is('queryFile')} runs its statements instead of the writes: it does not go with ${k.is(writeOnly)}`,
+    );
+  checkQueries(k);
+}
 
+/** The knobs, how each is named in a message (`is`), how a contradiction fails, and the methods run. */
+interface Knobs {
+  readonly c: BenchConfig;
+  readonly is: (key: keyof BenchConfig) => string;
+  readonly fail: (knob: keyof BenchConfig, message: string) => never;
+  readonly methods: readonly Method[];
+  readonly methodKey: 'compare' | 'method';
+}
+
+/** This machine's share of the devices, and its workers. */
+function checkShare({ c, is, fail }: Knobs): void {
   if (c.deviceOffset >= c.devices)
     fail('deviceOffset', `${is('deviceOffset')} leaves no devices: needs to be below ${is('devices')}`);
-  if (c.deviceOffset + c.deviceCount > c.devices) {
+  if (c.deviceOffset + c.deviceCount > c.devices)
     fail(
       'deviceCount',
       `deviceOffset + deviceCount exceeds devices: ${is('deviceOffset')} + ${is('deviceCount')} > ${is('devices')}`,
     );
-  }
   if (c.workers > c.deviceCount)
     fail('workers', `${is('workers')} exceeds ${is('deviceCount')}: a worker would have no device`);
+}
+
+/** The write methods against the model, --server-noop and --dry-run-send. */
+function checkMethods({ c, is, fail, methods, methodKey }: Knobs): void {
   if (c.serverNoop && c.model === 'table')
     fail('serverNoop', `${is('serverNoop')} works with the tree and aligned models only, got ${is('model')}`);
   const noNoop = methods.find((m) => !NOOP_METHODS.includes(m));
-  if (c.serverNoop && noNoop !== undefined) {
+  if (c.serverNoop && noNoop !== undefined)
     fail(
       'serverNoop',
       `${is('serverNoop')} works with ${NOOP_METHODS.join(', ')} only, got ${noNoop} in ${is(methodKey)}`,
     );
-  }
   if (c.model === 'table' && methods.includes('insertRecords'))
     fail(methodKey, `${is(methodKey)}: the table model has no insertRecords (${is('model')})`);
   if (c.dryRunSend && methods.includes('writer'))
@@ -44,37 +72,38 @@ export function checkContradictions(c: BenchConfig, origin: (key: keyof BenchCon
       'dryRunSend',
       `${is('dryRunSend')} encodes tablets without sending; the writer sends what it batches (${is(methodKey)})`,
     );
+}
+
+/** --vs-java and --java-first against what the Java client can run. */
+function checkJava({ c, is, fail, methods, methodKey }: Knobs): void {
   if (c.javaFirst && !c.vsJava)
     fail('javaFirst', `${is('javaFirst')} orders the Java client's run before ours: it needs ${is('vsJava')}`);
   if (c.dryRun && c.vsJava)
     fail('vsJava', `${is('vsJava')} runs the Java client but ${is('dryRun')} runs nothing: give one of them`);
-  const paced = (['targetRate', 'rateLimit', 'batchIntervalMs'] as const).find((k) => c[k] > 0);
+  const paced = (['targetRate', 'rateLimit', 'batchIntervalMs'] as const).find((key) => c[key] > 0);
   if (c.vsJava && paced !== undefined && methods.includes('writer'))
     fail(
       'vsJava',
       `${is('vsJava')} paces the Java client's writes as ${is(paced)} paces ours, but it has no batching writer to pace (${is(methodKey)})`,
     );
-  if (c.vsJava && c.workload !== 'java-anchor') {
+  if (c.vsJava && c.workload !== 'java-anchor')
     fail(
       'workload',
       `${is('workload')}: ${is('vsJava')} compares on Bench.java's workload, which is --workload java-anchor`,
     );
-  }
-  if (c.verify && c.serverNoop)
+}
+
+/** --verify reads back what the run stored: a run must store something. */
+function checkVerify({ c, is, fail }: Knobs): void {
+  if (!c.verify) return;
+  if (c.serverNoop)
     fail('verify', `${is('verify')} reads back what was stored, but with ${is('serverNoop')} nothing is`);
-  const writeOnly = c.queryFile === undefined ? undefined : writeRunKnob(c, origin);
-  if (writeOnly !== undefined)
-    fail(
-      'queryFile',
-      `${is('queryFile')} runs its statements instead of the writes: it does not go with ${is(writeOnly)}`,
-    );
-  checkQueries(c, is, fail, methods, methodKey);
-  if (c.verify && readsOnly(c.operationProportion))
+  if (readsOnly(c.operationProportion))
     fail(
       'verify',
       `${is('verify')} counts the points this run writes, and ${is('operationProportion')} has no INGESTION: it writes none`,
     );
-  if (c.verify && c.dryRunSend)
+  if (c.dryRunSend)
     fail('verify', `${is('verify')} reads back what was stored, but with ${is('dryRunSend')} nothing is sent`);
 }
 
@@ -96,11 +125,8 @@ function writeRunKnob(c: BenchConfig, origin: (key: keyof BenchConfig) => Origin
   return (Object.keys(set) as (keyof BenchConfig)[]).find((k) => set[k]);
 }
 
-type Is = (key: keyof BenchConfig) => string;
-type Fail = (knob: keyof BenchConfig, message: string) => never;
-
 /** The query knobs against what the run writes and how. */
-function checkQueries(c: BenchConfig, is: Is, fail: Fail, methods: Method[], methodKey: keyof BenchConfig): void {
+function checkQueries({ c, is, fail, methods, methodKey }: Knobs): void {
   const mixed = weightedQueries(c.operationProportion);
   const asked = [...mixed, ...c.queries];
   if (c.targetRate > 0 && c.rateLimit > 0)
