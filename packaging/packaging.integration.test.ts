@@ -102,7 +102,7 @@ describe('the packed packages, installed with npm into an app outside the worksp
     expect(report.hasTypes).toBe(pkg !== 'bench');
   });
 
-  it('the installed iotdb-bench, given --port and no host, starts its own IoTDB from its package, writes, reports and stops it', async () => {
+  it('the installed iotdb-bench, given --port and no host, starts its own IoTDB from its package (with --tls and --rpc-compression: speaking both), writes, reports and stops it', async () => {
     expect(await portOpen(BENCH_PORT)).toBe(false);
     const env = cleanEnv({
       CN_HEAP: process.env.CN_HEAP ?? '512m',
@@ -113,8 +113,15 @@ describe('the packed packages, installed with npm into an app outside the worksp
     const bench = join(app.dir, 'node_modules', '.bin', 'iotdb-bench');
     const args = ['--port', String(BENCH_PORT), '--devices', '2', '--sensors', '5', '--batch-size', '100'];
     args.push('--loop', '5', '--workers', '1', '--clients', '1', '--database', 'packaging', '--verify');
+    args.push('--tls', '--rpc-compression', '--out', join(app.dir, 'bench-out'));
     const { stdout } = await run(bench, args, { cwd: app.dir, env, timeoutMs: 300_000 });
     expect(stdout).toContain(`ready on 127.0.0.1:${BENCH_PORT}`);
+    expect(stdout).toContain('TLS on the client RPC port');
+    const [result] = JSON.parse(readFileSync(join(app.dir, 'bench-out', 'results.json'), 'utf8')) as {
+      config: { tls: boolean; tlsCa: string; rpcCompression: boolean };
+    }[];
+    expect([result.config.tls, result.config.rpcCompression]).toEqual([true, true]);
+    expect(result.config.tlsCa).toMatch(/tls\/ca\.pem$/); // the local server's own certificate, trusted
     expect(stdout).toMatch(/^RESULT .*\bpoints=5000\b/m);
     expect(stdout).toMatch(/^verify +OK/m);
     expect(stdout).toContain('stopped datanode');

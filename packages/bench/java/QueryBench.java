@@ -42,6 +42,7 @@ public class QueryBench {
     final List<String> statements = file == null ? List.of(sql) : Files.readAllLines(Paths.get(file));
     if (table) {
       try (ITableSession s = new TableSessionBuilder().nodeUrls(List.of(host + ":" + port)).database(database)
+          .username(Login.user()).password(Login.password())
           .fetchSize(fetch).build()) {
         for (int rep = 1; rep <= reps; rep++)
           for (int k = 0; k < statements.size(); k++) {
@@ -50,7 +51,7 @@ public class QueryBench {
           }
       }
     } else {
-      Session s = new Session.Builder().host(host).port(port).fetchSize(fetch).build();
+      Session s = new Session.Builder().host(host).port(port).username(Login.user()).password(Login.password()).fetchSize(fetch).build();
       s.open(false);
       try {
         for (int rep = 1; rep <= reps; rep++)

@@ -87,6 +87,7 @@ public class QueryFile {
   static Reader open() throws Exception {
     if (table) {
       ITableSession s = new TableSessionBuilder().nodeUrls(List.of(host + ":" + port)).database(database)
+          .username(Login.user()).password(Login.password())
           .fetchSize(fetch).build();
       return new Reader() {
         public SessionDataSet query(String q) throws Exception { return s.executeQueryStatement(q); }
@@ -94,7 +95,7 @@ public class QueryFile {
         public void close() throws Exception { s.close(); }
       };
     }
-    Session s = new Session.Builder().host(host).port(port).fetchSize(fetch).build();
+    Session s = new Session.Builder().host(host).port(port).username(Login.user()).password(Login.password()).fetchSize(fetch).build();
     s.open(false);
     return new Reader() {
       public SessionDataSet query(String q) throws Exception { return s.executeQueryStatement(q); }

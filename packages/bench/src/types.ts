@@ -90,6 +90,12 @@ export interface BenchConfig {
   /** value filters keep values above this */
   queryLowerValue: number;
   /** a YAML/JSON list of statements to run instead of the writes (config/query-file.ts) */
+  /** TLS to the server (the client's `tls` option) */
+  tls: boolean;
+  /** PEM file of the CA(s) to trust with tls; undefined: the system's (or a local server's own) */
+  tlsCa: string | undefined;
+  /** Thrift's compact protocol (the client's `rpcCompression`) */
+  rpcCompression: boolean;
   queryFile: string | undefined;
   /** also write each run's figures into IoTDB at HOST:PORT, database root.iotdb_bench_results */
   persistResults: string | undefined;

@@ -1,4 +1,5 @@
 /** Knob combinations that cannot run; each is a ConfigError naming the knobs and where they came from. */
+import { existsSync } from 'node:fs';
 import type { BenchConfig, Method } from '../types.js';
 import { readsOnly, weightedQueries } from '../workload/operations.js';
 import { querySensors } from '../workload/query-sql.js';
@@ -22,6 +23,7 @@ export function checkContradictions(c: BenchConfig, origin: (key: keyof BenchCon
   };
   checkShare(k);
   checkMethods(k);
+  checkTls(k);
   checkJava(k);
   checkVerify(k);
   const writeOnly = c.queryFile === undefined ? undefined : writeRunKnob(c, origin);
@@ -74,6 +76,13 @@ function checkMethods({ c, is, fail, methods, methodKey }: Knobs): void {
     );
 }
 
+/** --tls-ca: a CA to trust for TLS, in a file that is there. */
+function checkTls({ c, is, fail }: Knobs): void {
+  if (c.tlsCa === undefined) return;
+  if (!c.tls) fail('tlsCa', `${is('tlsCa')} is the CA to trust over TLS: it needs ${is('tls')}`);
+  if (!existsSync(c.tlsCa)) fail('tlsCa', `${is('tlsCa')}: no such file`);
+}
+
 /** --vs-java and --java-first against what the Java client can run. */
 function checkJava({ c, is, fail, methods, methodKey }: Knobs): void {
   if (c.javaFirst && !c.vsJava)
@@ -85,6 +94,12 @@ function checkJava({ c, is, fail, methods, methodKey }: Knobs): void {
     fail(
       'vsJava',
       `${is('vsJava')} paces the Java client's writes as ${is(paced)} paces ours, but it has no batching writer to pace (${is(methodKey)})`,
+    );
+  const wire = c.tls ? 'tls' : c.rpcCompression ? 'rpcCompression' : undefined;
+  if (c.vsJava && wire !== undefined)
+    fail(
+      'vsJava',
+      `${is('vsJava')}: the Java client here speaks plain Thrift (binary, no TLS), so it cannot run beside ${is(wire)}`,
     );
   if (c.vsJava && c.workload !== 'java-anchor')
     fail(

@@ -80,6 +80,25 @@ export const KNOBS: KnobTable = {
     defaultText: 'none',
     description: 'DataNodes, host:port each; overrides host/port for the sessions',
   },
+  tls: onOff(
+    '--tls',
+    'IOTDB_TLS',
+    "connect over TLS, trusting the system's CAs (or --tls-ca's); a local IoTDB the run starts speaks TLS then too",
+  ),
+  tlsCa: {
+    flag: '--tls-ca',
+    env: 'IOTDB_TLS_CA',
+    arg: 'FILE',
+    parse: text(),
+    default: () => undefined,
+    defaultText: "none (the system's CAs; a local IoTDB's own CA when the run starts one)",
+    description: 'with --tls, trust the CA certificate(s) in this PEM file (a self-signed server: its certificate)',
+  },
+  rpcCompression: onOff(
+    '--rpc-compression',
+    'IOTDB_RPC_COMPRESSION',
+    "speak Thrift's compact protocol, for a server with dn_rpc_thrift_compression_enable (a local one is started so)",
+  ),
   database: {
     flag: '--database',
     env: 'DATABASE',
@@ -453,7 +472,7 @@ export const KNOBS: KnobTable = {
     default: () => undefined,
     defaultText: 'none',
     description:
-      "also write each run's figures into the IoTDB at HOST:PORT, in its own database root.iotdb_bench_results (user root)",
+      "also write each run's figures into the IoTDB at HOST:PORT, in its own database root.iotdb_bench_results (as IOTDB_USER, default root; plain TCP)",
   },
   queries: {
     flag: '--queries',

@@ -40,6 +40,9 @@ describe('resolveConfig: defaults', () => {
         host: undefined,
         port: 6667,
         nodeUrls: undefined,
+        tls: false,
+        tlsCa: undefined,
+        rpcCompression: false,
         database: 'bench',
         workers: Math.min(availableParallelism(), 100),
         clients: 1,
@@ -523,6 +526,18 @@ describe('resolveConfig: errors name the knob and where it came from', () => {
       'verify',
       /operationProportion .* has no INGESTION: it writes none/,
     );
+  });
+
+  it('--tls-ca needs --tls and a file that is there; --vs-java cannot run beside --tls or --rpc-compression', () => {
+    expect(() => resolveConfig(['--tls-ca', '/etc/hostname'], {})).toThrow(
+      'tlsCa /etc/hostname (--tls-ca) is the CA to trust over TLS: it needs tls false (default)',
+    );
+    expect(() => resolveConfig(['--tls', '--tls-ca', '/nonexistent/ca.pem'], {})).toThrow(
+      'tlsCa /nonexistent/ca.pem (--tls-ca): no such file',
+    );
+    expect(resolveConfig(['--tls', '--tls-ca', '/etc/hostname'], {}).config).toMatchObject({ tls: true });
+    for (const wire of ['--tls', '--rpc-compression'])
+      expect(() => resolveConfig(['--vs-java', wire], {})).toThrow(/the Java client here speaks plain Thrift/);
   });
 
   it('--java-first orders the Java client before ours, so it needs --vs-java', () => {

@@ -18,23 +18,35 @@ export interface LocalServer {
   port: number;
   /** where its configuration, data and logs are: one directory per port */
   dir: string;
+  /** with TLS: its certificate (PEM), to trust */
+  ca: string | undefined;
   stop(): void;
+}
+
+/** What the local server speaks: TLS on its client port, Thrift's compact protocol on every port. */
+export interface LocalServerWire {
+  tls: boolean;
+  rpcCompression: boolean;
 }
 
 /**
  * A fresh 1 ConfigNode + 1 DataNode IoTDB on 127.0.0.1:`port`, its ConfigNode and internal ports shifted by
  * `port - 6667` (the script's PORT_OFFSET) so that it can run beside a server on the default ports. Heaps follow
- * the script's CN_HEAP, DN_HEAP and DN_DIRECT; TLS and RPC compression stay off (the bench speaks neither).
+ * the script's CN_HEAP, DN_HEAP and DN_DIRECT. With `wire.tls` its client port speaks TLS only, with a certificate the
+ * script makes (kept in `dir` across starts: `ca`); with `wire.rpcCompression` every port speaks the compact protocol.
  */
-export function startLocalServer(port: number): LocalServer {
+export function startLocalServer(
+  port: number,
+  wire: LocalServerWire = { tls: false, rpcCompression: false },
+): LocalServer {
   const dir = join(tmpdir(), `iotdb-bench-${port}`);
   const env = {
     ...process.env,
     RPC_PORT: String(port),
     PORT_OFFSET: String(port - DEFAULT_RPC_PORT),
     DATANODES: '1',
-    TLS: '0',
-    RPC_COMPRESSION: '0',
+    TLS: wire.tls ? '1' : '0',
+    RPC_COMPRESSION: wire.rpcCompression ? '1' : '0',
   };
   const run = (command: 'start' | 'stop') =>
     execFileSync('bash', [script, command, dir], { env, stdio: ['ignore', 'inherit', 'inherit'] });
@@ -53,6 +65,7 @@ export function startLocalServer(port: number): LocalServer {
     host: '127.0.0.1',
     port,
     dir,
+    ca: wire.tls ? join(dir, 'tls', 'ca.pem') : undefined,
     stop() {
       if (stopped) return;
       stopped = true;

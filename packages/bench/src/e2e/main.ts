@@ -7,6 +7,7 @@ import { RESULTS_DATABASE, persistResults } from '../report/persist.js';
 import { outDirReady, writeResults } from '../report/write-results.js';
 import { collectEnvironment } from '../run/environment.js';
 import { describeError } from '../run/run-error.js';
+import { connectOptions } from '../run/session-options.js';
 import type { BenchConfig, RunResult } from '../types.js';
 import { compareCommand } from './compare-command.js';
 import { startLocalServer, type LocalServer } from './local-server.js';
@@ -81,20 +82,25 @@ function loadRun(args: string[]): LoadedRun | number {
  * Runs it (every repeat, each side) on the server given, or on a local one of its own, fresh for each side, then
  * prints the summaries and keeps the results. Its exit status: 130 when Ctrl-C ended it.
  */
-async function runBench({ config, queryFile }: LoadedRun): Promise<number> {
+async function runBench(run: LoadedRun): Promise<number> {
+  const { queryFile } = run;
+  let { config } = run;
   const needsServer = !config.dryRunSend;
   let server: LocalServer | undefined;
   const interrupt = interruptOnCtrlC(() => server?.stop());
   const given = givenServer(config);
-  if (needsServer && given === undefined) server = startLocalServer(config.port);
+  const wire = { tls: config.tls, rpcCompression: config.rpcCompression };
+  if (needsServer && given === undefined) server = startLocalServer(config.port, wire);
+  // a local server with TLS: trust its own certificate, unless --tls-ca says otherwise
+  if (server?.ca !== undefined && config.tlsCa === undefined) config = { ...config, tlsCa: server.ca };
   const target = given ?? { host: server?.host ?? '127.0.0.1', port: config.port };
   try {
-    const environment = await collectEnvironment(needsServer ? target : undefined);
+    const environment = await collectEnvironment(needsServer ? connectOptions(config, target) : undefined);
     let serverUsed = false;
     const freshServer = () => {
       if (serverUsed && server !== undefined) {
         server.stop();
-        server = startLocalServer(config.port);
+        server = startLocalServer(config.port, wire);
       }
       serverUsed = true;
       return server !== undefined || !needsServer;

@@ -1,6 +1,7 @@
 import { IoTDBServerError, Session, TableSession } from '@iotdb/client';
 import type { BenchConfig } from '../types.js';
 import { RunError } from './run-error.js';
+import { connectOptions } from './session-options.js';
 import { readsOnly } from '../workload/operations.js';
 import { DEVICE_TAG, TABLE_NAME, deviceName, sensorTypes } from '../workload/schema.js';
 import { dataTypeName } from '@iotdb/fast-serializer';
@@ -14,7 +15,7 @@ import { dataTypeName } from '@iotdb/fast-serializer';
 export async function prepareDatabase(c: BenchConfig, host: string, port: number): Promise<void> {
   const whole = c.deviceOffset === 0 && c.deviceCount === c.devices && !readsOnly(c.operationProportion);
   if (c.model === 'table') {
-    const s = new TableSession({ host, port, nodeUrls: c.nodeUrls });
+    const s = new TableSession(connectOptions(c, { host, port }));
     await s.open();
     try {
       checkPrecision(c, s.timestampPrecision);
@@ -29,7 +30,7 @@ export async function prepareDatabase(c: BenchConfig, host: string, port: number
     }
     return;
   }
-  const s = new Session({ host, port, nodeUrls: c.nodeUrls });
+  const s = new Session(connectOptions(c, { host, port }));
   await s.open();
   try {
     checkPrecision(c, s.timestampPrecision);
@@ -45,7 +46,7 @@ export async function countPoints(c: BenchConfig, host: string, port: number): P
   const devices = Array.from({ length: c.deviceCount }, (_, i) => c.deviceOffset + i);
   const whole = c.deviceCount === c.devices;
   if (c.model === 'table') {
-    const s = new TableSession({ host, port, nodeUrls: c.nodeUrls, database: c.database });
+    const s = new TableSession({ ...connectOptions(c, { host, port }), database: c.database });
     await s.open();
     try {
       const counts = sensorTypes(c)
@@ -57,7 +58,7 @@ export async function countPoints(c: BenchConfig, host: string, port: number): P
       await s.close();
     }
   }
-  const s = new Session({ host, port, nodeUrls: c.nodeUrls });
+  const s = new Session(connectOptions(c, { host, port }));
   await s.open();
   try {
     const from = whole ? `root.${c.database}.**` : devices.map((d) => deviceName(c, d)).join(', ');

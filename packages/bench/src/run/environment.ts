@@ -2,13 +2,16 @@ import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { cpus, arch, release, totalmem, type } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { Session } from '@iotdb/client';
+import { Session, type SessionOptions } from '@iotdb/client';
 import type { Environment, ServerEnvironment } from '../types.js';
 
 const require = createRequire(import.meta.url);
 
-/** Where a run ran, for its result files: this machine, the runtimes, the server, the client's version. */
-export async function collectEnvironment(server: { host: string; port: number } | undefined): Promise<Environment> {
+/**
+ * Where a run ran, for its result files: this machine, the runtimes, the server (reached with `server`, the run's
+ * connectOptions; undefined: no server), the client's version.
+ */
+export async function collectEnvironment(server: SessionOptions | undefined): Promise<Environment> {
   const cores = cpus();
   return {
     cpu: cores[0]?.model.trim() ?? 'unknown',
@@ -17,7 +20,7 @@ export async function collectEnvironment(server: { host: string; port: number } 
     os: `${type()} ${release()} ${arch()}`,
     node: process.version,
     jvm: javaVersion(),
-    server: server === undefined ? null : await serverEnvironment(server.host, server.port),
+    server: server === undefined ? null : await serverEnvironment(server),
     client: {
       version: (require('@iotdb/client/package.json') as { version: string }).version,
       bench: (require('../../package.json') as { version: string }).version,
@@ -41,8 +44,8 @@ function gitCommit(): string | null {
 }
 
 /** The server's version and cluster settings (SHOW VERSION, SHOW VARIABLES); null where it cannot say. */
-async function serverEnvironment(host: string, port: number): Promise<ServerEnvironment | null> {
-  const s = new Session({ host, port });
+async function serverEnvironment(options: SessionOptions): Promise<ServerEnvironment | null> {
+  const s = new Session(options);
   try {
     await s.open();
     const version = await s.executeQueryStatement('SHOW VERSION');

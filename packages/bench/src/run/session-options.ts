@@ -1,9 +1,32 @@
+import { readFileSync } from 'node:fs';
 import type { BenchConfig } from '../types.js';
 
-/** What a run's sessions and pools are opened with: the target node, the DataNodes, the retry budget. */
+type ConnectKnobs = Pick<BenchConfig, 'nodeUrls' | 'tls' | 'tlsCa' | 'rpcCompression'>;
+
+/** How a run's sessions reach the server: the target node, the DataNodes, TLS and the protocol (--rpc-compression). */
+export function connectOptions(c: ConnectKnobs, target: { host: string; port: number }) {
+  return {
+    host: target.host,
+    port: target.port,
+    nodeUrls: c.nodeUrls,
+    tls: c.tls ? (c.tlsCa === undefined ? true : { ca: caOf(c.tlsCa) }) : false,
+    rpcCompression: c.rpcCompression,
+  };
+}
+
+/** What a run's sessions and pools are opened with: connectOptions and the retry budget. */
 export function sessionOptions(
-  c: Pick<BenchConfig, 'nodeUrls' | 'retryMaxMs'>,
+  c: ConnectKnobs & Pick<BenchConfig, 'retryMaxMs'>,
   target: { host: string; port: number },
 ) {
-  return { host: target.host, port: target.port, nodeUrls: c.nodeUrls, retry: { maxElapsedMs: c.retryMaxMs } };
+  return { ...connectOptions(c, target), retry: { maxElapsedMs: c.retryMaxMs } };
+}
+
+const cas = new Map<string, Buffer>();
+
+/** The CA file's certificates, read once per process (every worker's pool and the harness's sessions use them). */
+function caOf(file: string): Buffer {
+  let ca = cas.get(file);
+  if (ca === undefined) cas.set(file, (ca = readFileSync(file)));
+  return ca;
 }
