@@ -30,6 +30,7 @@ public class QueryBench {
       switch (kv[0]) {
         case "host": host = kv[1]; break;
         case "port": port = Integer.parseInt(kv[1]); break;
+        case "compression": Connect.compression = Boolean.parseBoolean(kv[1]); break;
         case "fetch": fetch = Integer.parseInt(kv[1]); break;
         case "reps": reps = Integer.parseInt(kv[1]); break;
         case "table": table = Boolean.parseBoolean(kv[1]); break;
@@ -42,7 +43,7 @@ public class QueryBench {
     final List<String> statements = file == null ? List.of(sql) : Files.readAllLines(Paths.get(file));
     if (table) {
       try (ITableSession s = new TableSessionBuilder().nodeUrls(List.of(host + ":" + port)).database(database)
-          .username(Login.user()).password(Login.password())
+          .username(Connect.user()).password(Connect.password()).enableCompression(Connect.compression)
           .fetchSize(fetch).build()) {
         for (int rep = 1; rep <= reps; rep++)
           for (int k = 0; k < statements.size(); k++) {
@@ -51,8 +52,8 @@ public class QueryBench {
           }
       }
     } else {
-      Session s = new Session.Builder().host(host).port(port).username(Login.user()).password(Login.password()).fetchSize(fetch).build();
-      s.open(false);
+      Session s = new Session.Builder().host(host).port(port).username(Connect.user()).password(Connect.password()).fetchSize(fetch).build();
+      s.open(Connect.compression);
       try {
         for (int rep = 1; rep <= reps; rep++)
           for (int k = 0; k < statements.size(); k++) {

@@ -68,6 +68,7 @@ public class QueryFile {
     switch (kv[0]) {
       case "host": host = kv[1]; break;
       case "port": port = Integer.parseInt(kv[1]); break;
+      case "compression": Connect.compression = Boolean.parseBoolean(kv[1]); break;
       case "fetch": fetch = Integer.parseInt(kv[1]); break;
       case "table": table = Boolean.parseBoolean(kv[1]); break;
       case "database": database = kv[1]; break;
@@ -87,7 +88,7 @@ public class QueryFile {
   static Reader open() throws Exception {
     if (table) {
       ITableSession s = new TableSessionBuilder().nodeUrls(List.of(host + ":" + port)).database(database)
-          .username(Login.user()).password(Login.password())
+          .username(Connect.user()).password(Connect.password()).enableCompression(Connect.compression)
           .fetchSize(fetch).build();
       return new Reader() {
         public SessionDataSet query(String q) throws Exception { return s.executeQueryStatement(q); }
@@ -95,8 +96,8 @@ public class QueryFile {
         public void close() throws Exception { s.close(); }
       };
     }
-    Session s = new Session.Builder().host(host).port(port).username(Login.user()).password(Login.password()).fetchSize(fetch).build();
-    s.open(false);
+    Session s = new Session.Builder().host(host).port(port).username(Connect.user()).password(Connect.password()).fetchSize(fetch).build();
+    s.open(Connect.compression);
     return new Reader() {
       public SessionDataSet query(String q) throws Exception { return s.executeQueryStatement(q); }
       public void execute(String q) throws Exception { s.executeNonQueryStatement(q); }

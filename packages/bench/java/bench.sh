@@ -5,5 +5,5 @@
 # Prints Bench's RESULT, MATRIX and VERIFY lines (with plan=FILE: also QTYPE, QERROR and UNCORRECTED), and the
 # exception lines of a failure. Used by `pnpm bench:e2e --vs-java`.
 set -euo pipefail
-source "$(dirname "$0")/classpath.sh" Bench.java Mixed.java QueryBench.java Login.java
+source "$(dirname "$0")/classpath.sh" Bench.java Mixed.java QueryBench.java Connect.java
 java -cp "$CLS:$LIB/*" Bench "$@" 2>&1 | grep -E '^(setup|RESULT|MATRIX|QTYPE|QERROR|UNCORRECTED|VERIFY|FLUSH)|Exception|Error'

@@ -5,5 +5,5 @@
 # Prints QueryFile's QSTMT, QSTMT_UNCORRECTED, QSTMT_FAILED and QERROR lines, and the exception lines of a failure.
 # Used by `iotdb-bench --query-file FILE --vs-java`.
 set -euo pipefail
-source "$(dirname "$0")/classpath.sh" QueryFile.java Bench.java Mixed.java QueryBench.java Login.java
+source "$(dirname "$0")/classpath.sh" QueryFile.java Bench.java Mixed.java QueryBench.java Connect.java
 java -cp "$CLS:$LIB/*" QueryFile "$@" 2>&1 | grep -E '^(QSTMT|QERROR)|Exception|Error'

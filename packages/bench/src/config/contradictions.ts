@@ -95,12 +95,8 @@ function checkJava({ c, is, fail, methods, methodKey }: Knobs): void {
       'vsJava',
       `${is('vsJava')} paces the Java client's writes as ${is(paced)} paces ours, but it has no batching writer to pace (${is(methodKey)})`,
     );
-  const wire = c.tls ? 'tls' : c.rpcCompression ? 'rpcCompression' : undefined;
-  if (c.vsJava && wire !== undefined)
-    fail(
-      'vsJava',
-      `${is('vsJava')}: the Java client here speaks plain Thrift (binary, no TLS), so it cannot run beside ${is(wire)}`,
-    );
+  if (c.vsJava && c.tls)
+    fail('vsJava', `${is('vsJava')}: the Java client here connects without TLS, so it cannot run beside ${is('tls')}`);
   if (c.vsJava && c.workload !== 'java-anchor')
     fail(
       'workload',

@@ -16,7 +16,9 @@ export function runJavaQueries(c: BenchConfig, host: string, port: number, error
   const statements = c.queries.map((kind) => ({ kind, sqls: querySqls(c, kind) }));
   const all = statements.flatMap((s) => s.sqls);
   const database = c.model === 'table' ? c.database : undefined;
-  const passes = runJavaQuery({ host, port, sql: all, fetchSize: 5000, reps: 2, database }).slice(-all.length);
+  const compression = c.rpcCompression;
+  const passes = runJavaQuery({ host, port, sql: all, fetchSize: 5000, reps: 2, database, compression });
+  passes.splice(0, passes.length - all.length); // the second pass
   if (passes.length !== all.length) throw new Error(`java/query.sh read ${passes.length} of ${all.length} statements`);
   return javaQueryTypes(statements, passes, errors);
 }

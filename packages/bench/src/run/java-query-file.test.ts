@@ -41,6 +41,7 @@ describe("the Java client's run of a query-file statement", () => {
       'sql=SELECT s0 FROM root.bench.d000',
     ]);
     expect(javaStatementArgs({ ...sampleConfig(), batchIntervalMs: 20 }, entry, target)).toContain('pause=20');
+    expect(javaStatementArgs({ ...sampleConfig(), rpcCompression: true }, entry, target)).toContain('compression=true');
     // as many untimed reads as ours: --warmup-rounds, at least one with --vs-java
     expect(javaStatementArgs({ ...sampleConfig(), warmupRounds: 0, vsJava: true }, entry, target)).toContain('warm=1');
     expect(javaStatementArgs({ ...sampleConfig(), warmupRounds: 0 }, entry, target)).toContain('warm=0');

@@ -24,6 +24,7 @@ export function javaStatementArgs(c: BenchConfig, e: QueryFileEntry, target: { h
     `port=${target.port}`,
     `threads=${e.concurrency}`,
     `reps=${e.repetitions}`,
+    ...(c.rpcCompression ? ['compression=true'] : []),
     ...(e.model === 'table' ? ['table=true', `database=${e.database}`] : []),
     ...(c.targetRate > 0 ? [`rate=${c.targetRate}`] : []),
     ...(c.batchIntervalMs > 0 ? [`pause=${c.batchIntervalMs}`] : []),

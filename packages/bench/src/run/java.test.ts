@@ -76,6 +76,11 @@ describe('the Java anchor run', () => {
     expect(javaArgs(sampleConfig({ testMaxTime: 1500 }), 'h', 1)).toContain('maxTimeMs=1500');
   });
 
+  it('speaks the compact protocol with --rpc-compression, as ours', () => {
+    expect(javaArgs(sampleConfig({ rpcCompression: true }), 'h', 1)).toContain('compression=true');
+    expect(javaArgs(sampleConfig(), 'h', 1).some((a) => a.startsWith('compression'))).toBe(false);
+  });
+
   it("reads a mixed run's QTYPE and QERROR lines: each query type's figures beside the writes", () => {
     const mixed = [
       OUTPUT,

@@ -56,6 +56,7 @@ export function javaArgs(c: BenchConfig, host: string, port: number): string[] {
     `tabletsPerRequest=${several ? c.tabletsPerRequest : 1}`,
     `database=${c.database}`,
     `maxTimeMs=${c.testMaxTime}`,
+    ...(c.rpcCompression ? ['compression=true'] : []),
     ...pacing(c),
   ];
 }
