@@ -4,14 +4,15 @@
 //
 // DO NOT EDIT UNLESS YOU ARE SURE THAT YOU KNOW WHAT YOU ARE DOING
 //
-'use strict';
+"use strict";
 
 const thrift = require('thrift');
 const Thrift = thrift.Thrift;
 const Int64 = require('node-int64');
 
-const ttypes = (module.exports = {});
-const TSInsertTabletReq = (module.exports.TSInsertTabletReq = class {
+
+const ttypes = module.exports = {};
+const TSInsertTabletReq = module.exports.TSInsertTabletReq = class {
   constructor(args) {
     this.sessionId = null;
     this.prefixPath = null;
@@ -27,26 +28,17 @@ const TSInsertTabletReq = (module.exports.TSInsertTabletReq = class {
       if (args.sessionId !== undefined && args.sessionId !== null) {
         this.sessionId = args.sessionId;
       } else {
-        throw new Thrift.TProtocolException(
-          Thrift.TProtocolExceptionType.UNKNOWN,
-          'Required field sessionId is unset!',
-        );
+        throw new Thrift.TProtocolException(Thrift.TProtocolExceptionType.UNKNOWN, 'Required field sessionId is unset!');
       }
       if (args.prefixPath !== undefined && args.prefixPath !== null) {
         this.prefixPath = args.prefixPath;
       } else {
-        throw new Thrift.TProtocolException(
-          Thrift.TProtocolExceptionType.UNKNOWN,
-          'Required field prefixPath is unset!',
-        );
+        throw new Thrift.TProtocolException(Thrift.TProtocolExceptionType.UNKNOWN, 'Required field prefixPath is unset!');
       }
       if (args.measurements !== undefined && args.measurements !== null) {
         this.measurements = Thrift.copyList(args.measurements, [null]);
       } else {
-        throw new Thrift.TProtocolException(
-          Thrift.TProtocolExceptionType.UNKNOWN,
-          'Required field measurements is unset!',
-        );
+        throw new Thrift.TProtocolException(Thrift.TProtocolExceptionType.UNKNOWN, 'Required field measurements is unset!');
       }
       if (args.values !== undefined && args.values !== null) {
         this.values = args.values;
@@ -56,10 +48,7 @@ const TSInsertTabletReq = (module.exports.TSInsertTabletReq = class {
       if (args.timestamps !== undefined && args.timestamps !== null) {
         this.timestamps = args.timestamps;
       } else {
-        throw new Thrift.TProtocolException(
-          Thrift.TProtocolExceptionType.UNKNOWN,
-          'Required field timestamps is unset!',
-        );
+        throw new Thrift.TProtocolException(Thrift.TProtocolExceptionType.UNKNOWN, 'Required field timestamps is unset!');
       }
       if (args.types !== undefined && args.types !== null) {
         this.types = Thrift.copyList(args.types, [null]);
@@ -83,7 +72,7 @@ const TSInsertTabletReq = (module.exports.TSInsertTabletReq = class {
     }
   }
 
-  read(input) {
+  read (input) {
     input.readStructBegin();
     while (true) {
       const ret = input.readFieldBegin();
@@ -94,99 +83,99 @@ const TSInsertTabletReq = (module.exports.TSInsertTabletReq = class {
       }
       switch (fid) {
         case 1:
-          if (ftype == Thrift.Type.I64) {
-            this.sessionId = input.readI64();
-          } else {
-            input.skip(ftype);
-          }
-          break;
+        if (ftype == Thrift.Type.I64) {
+          this.sessionId = input.readI64();
+        } else {
+          input.skip(ftype);
+        }
+        break;
         case 2:
-          if (ftype == Thrift.Type.STRING) {
-            this.prefixPath = input.readString();
-          } else {
-            input.skip(ftype);
-          }
-          break;
+        if (ftype == Thrift.Type.STRING) {
+          this.prefixPath = input.readString();
+        } else {
+          input.skip(ftype);
+        }
+        break;
         case 3:
-          if (ftype == Thrift.Type.LIST) {
-            this.measurements = [];
-            const _rtmp31 = input.readListBegin();
-            const _size0 = _rtmp31.size || 0;
-            for (let _i2 = 0; _i2 < _size0; ++_i2) {
-              let elem3 = null;
-              elem3 = input.readString();
-              this.measurements.push(elem3);
-            }
-            input.readListEnd();
-          } else {
-            input.skip(ftype);
+        if (ftype == Thrift.Type.LIST) {
+          this.measurements = [];
+          const _rtmp31 = input.readListBegin();
+          const _size0 = _rtmp31.size || 0;
+          for (let _i2 = 0; _i2 < _size0; ++_i2) {
+            let elem3 = null;
+            elem3 = input.readString();
+            this.measurements.push(elem3);
           }
-          break;
+          input.readListEnd();
+        } else {
+          input.skip(ftype);
+        }
+        break;
         case 4:
-          if (ftype == Thrift.Type.STRING) {
-            this.values = input.readBinary();
-          } else {
-            input.skip(ftype);
-          }
-          break;
+        if (ftype == Thrift.Type.STRING) {
+          this.values = input.readBinary();
+        } else {
+          input.skip(ftype);
+        }
+        break;
         case 5:
-          if (ftype == Thrift.Type.STRING) {
-            this.timestamps = input.readBinary();
-          } else {
-            input.skip(ftype);
-          }
-          break;
+        if (ftype == Thrift.Type.STRING) {
+          this.timestamps = input.readBinary();
+        } else {
+          input.skip(ftype);
+        }
+        break;
         case 6:
-          if (ftype == Thrift.Type.LIST) {
-            this.types = [];
-            const _rtmp35 = input.readListBegin();
-            const _size4 = _rtmp35.size || 0;
-            for (let _i6 = 0; _i6 < _size4; ++_i6) {
-              let elem7 = null;
-              elem7 = input.readI32();
-              this.types.push(elem7);
-            }
-            input.readListEnd();
-          } else {
-            input.skip(ftype);
+        if (ftype == Thrift.Type.LIST) {
+          this.types = [];
+          const _rtmp35 = input.readListBegin();
+          const _size4 = _rtmp35.size || 0;
+          for (let _i6 = 0; _i6 < _size4; ++_i6) {
+            let elem7 = null;
+            elem7 = input.readI32();
+            this.types.push(elem7);
           }
-          break;
+          input.readListEnd();
+        } else {
+          input.skip(ftype);
+        }
+        break;
         case 7:
-          if (ftype == Thrift.Type.I32) {
-            this.size = input.readI32();
-          } else {
-            input.skip(ftype);
-          }
-          break;
+        if (ftype == Thrift.Type.I32) {
+          this.size = input.readI32();
+        } else {
+          input.skip(ftype);
+        }
+        break;
         case 8:
-          if (ftype == Thrift.Type.BOOL) {
-            this.isAligned = input.readBool();
-          } else {
-            input.skip(ftype);
-          }
-          break;
+        if (ftype == Thrift.Type.BOOL) {
+          this.isAligned = input.readBool();
+        } else {
+          input.skip(ftype);
+        }
+        break;
         case 9:
-          if (ftype == Thrift.Type.BOOL) {
-            this.writeToTable = input.readBool();
-          } else {
-            input.skip(ftype);
-          }
-          break;
+        if (ftype == Thrift.Type.BOOL) {
+          this.writeToTable = input.readBool();
+        } else {
+          input.skip(ftype);
+        }
+        break;
         case 10:
-          if (ftype == Thrift.Type.LIST) {
-            this.columnCategories = [];
-            const _rtmp39 = input.readListBegin();
-            const _size8 = _rtmp39.size || 0;
-            for (let _i10 = 0; _i10 < _size8; ++_i10) {
-              let elem11 = null;
-              elem11 = input.readByte();
-              this.columnCategories.push(elem11);
-            }
-            input.readListEnd();
-          } else {
-            input.skip(ftype);
+        if (ftype == Thrift.Type.LIST) {
+          this.columnCategories = [];
+          const _rtmp39 = input.readListBegin();
+          const _size8 = _rtmp39.size || 0;
+          for (let _i10 = 0; _i10 < _size8; ++_i10) {
+            let elem11 = null;
+            elem11 = input.readByte();
+            this.columnCategories.push(elem11);
           }
-          break;
+          input.readListEnd();
+        } else {
+          input.skip(ftype);
+        }
+        break;
         default:
           input.skip(ftype);
       }
@@ -196,7 +185,7 @@ const TSInsertTabletReq = (module.exports.TSInsertTabletReq = class {
     return;
   }
 
-  write(output) {
+  write (output) {
     output.writeStructBegin('TSInsertTabletReq');
     if (this.sessionId !== null && this.sessionId !== undefined) {
       output.writeFieldBegin('sessionId', Thrift.Type.I64, 1);
@@ -273,4 +262,5 @@ const TSInsertTabletReq = (module.exports.TSInsertTabletReq = class {
     output.writeStructEnd();
     return;
   }
-});
+
+};
