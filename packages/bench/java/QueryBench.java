@@ -5,7 +5,6 @@ import java.util.List;
 import org.apache.iotdb.isession.SessionDataSet;
 import org.apache.iotdb.isession.ITableSession;
 import org.apache.iotdb.session.Session;
-import org.apache.iotdb.session.TableSessionBuilder;
 import org.apache.tsfile.enums.TSDataType;
 
 /**
@@ -30,21 +29,18 @@ public class QueryBench {
       switch (kv[0]) {
         case "host": host = kv[1]; break;
         case "port": port = Integer.parseInt(kv[1]); break;
-        case "compression": Connect.compression = Boolean.parseBoolean(kv[1]); break;
         case "fetch": fetch = Integer.parseInt(kv[1]); break;
         case "reps": reps = Integer.parseInt(kv[1]); break;
         case "table": table = Boolean.parseBoolean(kv[1]); break;
         case "database": database = kv[1]; break;
         case "sql": sql = kv[1]; break;
         case "file": file = kv[1]; break;
-        default: throw new IllegalArgumentException("unknown option " + a);
+        default: if (!Connect.option(kv[0], kv.length > 1 ? kv[1] : "")) throw new IllegalArgumentException("unknown option " + a);
       }
     }
     final List<String> statements = file == null ? List.of(sql) : Files.readAllLines(Paths.get(file));
     if (table) {
-      try (ITableSession s = new TableSessionBuilder().nodeUrls(List.of(host + ":" + port)).database(database)
-          .username(Connect.user()).password(Connect.password()).enableCompression(Connect.compression)
-          .fetchSize(fetch).build()) {
+      try (ITableSession s = Connect.table(host, port).database(database).fetchSize(fetch).build()) {
         for (int rep = 1; rep <= reps; rep++)
           for (int k = 0; k < statements.size(); k++) {
             String q = statements.get(k);
@@ -52,7 +48,7 @@ public class QueryBench {
           }
       }
     } else {
-      Session s = new Session.Builder().host(host).port(port).username(Connect.user()).password(Connect.password()).fetchSize(fetch).build();
+      Session s = Connect.tree(host, port).fetchSize(fetch).build();
       s.open(Connect.compression);
       try {
         for (int rep = 1; rep <= reps; rep++)

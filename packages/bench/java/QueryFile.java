@@ -7,7 +7,6 @@ import java.util.function.Function;
 import org.apache.iotdb.isession.SessionDataSet;
 import org.apache.iotdb.isession.ITableSession;
 import org.apache.iotdb.session.Session;
-import org.apache.iotdb.session.TableSessionBuilder;
 
 /**
  * The Java client on one statement of an iotdb-bench query file, run as ours runs it
@@ -68,7 +67,6 @@ public class QueryFile {
     switch (kv[0]) {
       case "host": host = kv[1]; break;
       case "port": port = Integer.parseInt(kv[1]); break;
-      case "compression": Connect.compression = Boolean.parseBoolean(kv[1]); break;
       case "fetch": fetch = Integer.parseInt(kv[1]); break;
       case "table": table = Boolean.parseBoolean(kv[1]); break;
       case "database": database = kv[1]; break;
@@ -80,23 +78,21 @@ public class QueryFile {
       case "maxms": maxMs = Long.parseLong(kv[1]); break;
       case "query": query = Boolean.parseBoolean(kv[1]); break;
       case "warm": warm = Integer.parseInt(kv[1]); break;
-      default: throw new IllegalArgumentException("unknown option " + String.join("=", kv));
+      default: if (!Connect.option(kv[0], kv.length > 1 ? kv[1] : "")) throw new IllegalArgumentException("unknown option " + String.join("=", kv));
     }
   }
 
   /** A session of the statement's model, opened. */
   static Reader open() throws Exception {
     if (table) {
-      ITableSession s = new TableSessionBuilder().nodeUrls(List.of(host + ":" + port)).database(database)
-          .username(Connect.user()).password(Connect.password()).enableCompression(Connect.compression)
-          .fetchSize(fetch).build();
+      ITableSession s = Connect.table(host, port).database(database).fetchSize(fetch).build();
       return new Reader() {
         public SessionDataSet query(String q) throws Exception { return s.executeQueryStatement(q); }
         public void execute(String q) throws Exception { s.executeNonQueryStatement(q); }
         public void close() throws Exception { s.close(); }
       };
     }
-    Session s = new Session.Builder().host(host).port(port).username(Connect.user()).password(Connect.password()).fetchSize(fetch).build();
+    Session s = Connect.tree(host, port).fetchSize(fetch).build();
     s.open(Connect.compression);
     return new Reader() {
       public SessionDataSet query(String q) throws Exception { return s.executeQueryStatement(q); }

@@ -94,6 +94,8 @@ export interface BenchConfig {
   tls: boolean;
   /** PEM file of the CA(s) to trust with tls; undefined: the system's (or a local server's own) */
   tlsCa: string | undefined;
+  /** with tls and vsJava: the JKS trust store of the Java client (its password from JAVA_TRUST_STORE_PASSWORD) */
+  javaTrustStore: string | undefined;
   /** Thrift's compact protocol (the client's `rpcCompression`) */
   rpcCompression: boolean;
   queryFile: string | undefined;

@@ -76,11 +76,14 @@ function checkMethods({ c, is, fail, methods, methodKey }: Knobs): void {
     );
 }
 
-/** --tls-ca: a CA to trust for TLS, in a file that is there. */
+/** --tls-ca, --java-trust-store: what to trust over TLS, in files that are there. */
 function checkTls({ c, is, fail }: Knobs): void {
-  if (c.tlsCa === undefined) return;
-  if (!c.tls) fail('tlsCa', `${is('tlsCa')} is the CA to trust over TLS: it needs ${is('tls')}`);
-  if (!existsSync(c.tlsCa)) fail('tlsCa', `${is('tlsCa')}: no such file`);
+  for (const key of ['tlsCa', 'javaTrustStore'] as const) {
+    const file = c[key];
+    if (file === undefined) continue;
+    if (!c.tls) fail(key, `${is(key)} is what to trust over TLS: it needs ${is('tls')}`);
+    if (!existsSync(file)) fail(key, `${is(key)}: no such file`);
+  }
 }
 
 /** --vs-java and --java-first against what the Java client can run. */
@@ -95,8 +98,13 @@ function checkJava({ c, is, fail, methods, methodKey }: Knobs): void {
       'vsJava',
       `${is('vsJava')} paces the Java client's writes as ${is(paced)} paces ours, but it has no batching writer to pace (${is(methodKey)})`,
     );
-  if (c.vsJava && c.tls)
-    fail('vsJava', `${is('vsJava')}: the Java client here connects without TLS, so it cannot run beside ${is('tls')}`);
+  // a local server the run starts gives its own trust store
+  const givenServer = c.host !== undefined || c.nodeUrls !== undefined;
+  if (c.vsJava && c.tls && givenServer && c.javaTrustStore === undefined)
+    fail(
+      'javaTrustStore',
+      `${is('vsJava')} with ${is('tls')}: the Java client trusts a server through a JKS trust store: give --java-trust-store`,
+    );
   if (c.vsJava && c.workload !== 'java-anchor')
     fail(
       'workload',

@@ -94,6 +94,16 @@ export const KNOBS: KnobTable = {
     defaultText: "none (the system's CAs; a local IoTDB's own CA when the run starts one)",
     description: 'with --tls, trust the CA certificate(s) in this PEM file (a self-signed server: its certificate)',
   },
+  javaTrustStore: {
+    flag: '--java-trust-store',
+    env: 'JAVA_TRUST_STORE',
+    arg: 'FILE',
+    parse: text(),
+    default: () => undefined,
+    defaultText: 'none (a local IoTDB the run starts: its own)',
+    description:
+      'with --tls --vs-java, the JKS trust store the Java client trusts the server with (its password: JAVA_TRUST_STORE_PASSWORD)',
+  },
   rpcCompression: onOff(
     '--rpc-compression',
     'IOTDB_RPC_COMPRESSION',

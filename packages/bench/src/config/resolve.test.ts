@@ -42,6 +42,7 @@ describe('resolveConfig: defaults', () => {
         nodeUrls: undefined,
         tls: false,
         tlsCa: undefined,
+        javaTrustStore: undefined,
         rpcCompression: false,
         database: 'bench',
         workers: Math.min(availableParallelism(), 100),
@@ -528,15 +529,22 @@ describe('resolveConfig: errors name the knob and where it came from', () => {
     );
   });
 
-  it('--tls-ca needs --tls and a file that is there; --vs-java cannot run beside --tls (it can beside --rpc-compression)', () => {
+  it('--tls-ca and --java-trust-store need --tls and a file that is there; --vs-java with --tls a trust store', () => {
     expect(() => resolveConfig(['--tls-ca', '/etc/hostname'], {})).toThrow(
-      'tlsCa /etc/hostname (--tls-ca) is the CA to trust over TLS: it needs tls false (default)',
+      'tlsCa /etc/hostname (--tls-ca) is what to trust over TLS: it needs tls false (default)',
     );
+    expect(() => resolveConfig(['--java-trust-store', '/etc/hostname'], {})).toThrow(/it needs tls false/);
     expect(() => resolveConfig(['--tls', '--tls-ca', '/nonexistent/ca.pem'], {})).toThrow(
       'tlsCa /nonexistent/ca.pem (--tls-ca): no such file',
     );
     expect(resolveConfig(['--tls', '--tls-ca', '/etc/hostname'], {}).config).toMatchObject({ tls: true });
-    expect(() => resolveConfig(['--vs-java', '--tls'], {})).toThrow(/the Java client here connects without TLS/);
+    // a given server: the Java client needs a trust store; a local one the run starts gives its own
+    const given = ['--host', 'h', '--vs-java', '--tls'];
+    expect(() => resolveConfig(given, {})).toThrow(/the Java client trusts a server through a JKS trust store/);
+    expect(resolveConfig([...given, '--java-trust-store', '/etc/hostname'], {}).config.javaTrustStore).toBe(
+      '/etc/hostname',
+    );
+    expect(resolveConfig(['--vs-java', '--tls'], {}).config.tls).toBe(true);
     expect(resolveConfig(['--vs-java', '--rpc-compression'], {}).config).toMatchObject({ rpcCompression: true });
   });
 

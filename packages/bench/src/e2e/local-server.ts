@@ -10,6 +10,9 @@ import { RunError } from '../run/run-error.js';
  */
 const script = fileURLToPath(new URL('../../scripts/iotdb-local.sh', import.meta.url));
 
+/** The password of the trust store the script makes beside its certificate (keytool's -storepass there). */
+export const LOCAL_TRUST_STORE_PASSWORD = 'iotdb-local';
+
 /** The RPC port of the script's default cluster; its internal ports move by `port - DEFAULT_RPC_PORT`. */
 const DEFAULT_RPC_PORT = 6667;
 
@@ -20,6 +23,8 @@ export interface LocalServer {
   dir: string;
   /** with TLS: its certificate (PEM), to trust */
   ca: string | undefined;
+  /** with TLS: the same certificate in a JKS trust store, for the Java client (password LOCAL_TRUST_STORE_PASSWORD) */
+  javaTrustStore: string | undefined;
   stop(): void;
 }
 
@@ -66,6 +71,7 @@ export function startLocalServer(
     port,
     dir,
     ca: wire.tls ? join(dir, 'tls', 'ca.pem') : undefined,
+    javaTrustStore: wire.tls ? join(dir, 'tls', 'truststore.jks') : undefined,
     stop() {
       if (stopped) return;
       stopped = true;

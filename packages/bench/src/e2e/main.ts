@@ -10,7 +10,7 @@ import { describeError } from '../run/run-error.js';
 import { connectOptions } from '../run/session-options.js';
 import type { BenchConfig, RunResult } from '../types.js';
 import { compareCommand } from './compare-command.js';
-import { startLocalServer, type LocalServer } from './local-server.js';
+import { LOCAL_TRUST_STORE_PASSWORD, startLocalServer, type LocalServer } from './local-server.js';
 import { interruptOnCtrlC } from './interrupt.js';
 import { repeatSummary } from './repeat.js';
 import { mergeCommand } from './merge-command.js';
@@ -91,8 +91,7 @@ async function runBench(run: LoadedRun): Promise<number> {
   const given = givenServer(config);
   const wire = { tls: config.tls, rpcCompression: config.rpcCompression };
   if (needsServer && given === undefined) server = startLocalServer(config.port, wire);
-  // a local server with TLS: trust its own certificate, unless --tls-ca says otherwise
-  if (server?.ca !== undefined && config.tlsCa === undefined) config = { ...config, tlsCa: server.ca };
+  if (server !== undefined) config = trustLocalServer(config, server);
   const target = given ?? { host: server?.host ?? '127.0.0.1', port: config.port };
   try {
     const environment = await collectEnvironment(needsServer ? connectOptions(config, target) : undefined);
@@ -113,6 +112,20 @@ async function runBench(run: LoadedRun): Promise<number> {
   } finally {
     server?.stop();
   }
+}
+
+/**
+ * A local server with TLS: both clients trust its own certificate, unless --tls-ca / --java-trust-store say otherwise
+ * (the Java client's trust store password goes to its child through the environment, as a user's would).
+ */
+function trustLocalServer(config: BenchConfig, server: LocalServer): BenchConfig {
+  if (server.ca === undefined || server.javaTrustStore === undefined) return config;
+  if (config.javaTrustStore === undefined) process.env.JAVA_TRUST_STORE_PASSWORD = LOCAL_TRUST_STORE_PASSWORD;
+  return {
+    ...config,
+    tlsCa: config.tlsCa ?? server.ca,
+    javaTrustStore: config.javaTrustStore ?? server.javaTrustStore,
+  };
 }
 
 /** The results into --out's files and --persist-results' server; false when they could not be persisted. */

@@ -13,6 +13,7 @@ export function sampleConfig(over: Partial<BenchConfig> = {}): BenchConfig {
     nodeUrls: undefined,
     tls: false,
     tlsCa: undefined,
+    javaTrustStore: undefined,
     rpcCompression: false,
     database: 'bench',
     workers: 4,

@@ -1,5 +1,6 @@
 import { LatencyHistogram } from '../report/histogram.js';
 import type { BenchConfig, RunResult } from '../types.js';
+import { javaConnectArgs } from './java.js';
 import { runJavaQuery, type FailedPass, type ReadPass } from './java-query.js';
 import { querySqls } from './queries.js';
 import { keepErrors } from './run-error.js';
@@ -16,8 +17,8 @@ export function runJavaQueries(c: BenchConfig, host: string, port: number, error
   const statements = c.queries.map((kind) => ({ kind, sqls: querySqls(c, kind) }));
   const all = statements.flatMap((s) => s.sqls);
   const database = c.model === 'table' ? c.database : undefined;
-  const compression = c.rpcCompression;
-  const passes = runJavaQuery({ host, port, sql: all, fetchSize: 5000, reps: 2, database, compression });
+  const connect = javaConnectArgs(c);
+  const passes = runJavaQuery({ host, port, sql: all, fetchSize: 5000, reps: 2, database, connect });
   passes.splice(0, passes.length - all.length); // the second pass
   if (passes.length !== all.length) throw new Error(`java/query.sh read ${passes.length} of ${all.length} statements`);
   return javaQueryTypes(statements, passes, errors);

@@ -3,7 +3,7 @@ import { javaStatementLabel, type QueryFileEntry } from '../config/query-file.js
 import { FAILED_PREFIX, UNCORRECTED_PREFIX } from '../report/result-fields.js';
 import type { BenchConfig, RunResult } from '../types.js';
 import { runJavaScript } from './java-child.js';
-import { latencyOf } from './java.js';
+import { javaConnectArgs, latencyOf } from './java.js';
 import { errorField, keyValues } from './key-values.js';
 import { readOnly, statementRun, warmUpReads } from './query-file.js';
 
@@ -24,7 +24,7 @@ export function javaStatementArgs(c: BenchConfig, e: QueryFileEntry, target: { h
     `port=${target.port}`,
     `threads=${e.concurrency}`,
     `reps=${e.repetitions}`,
-    ...(c.rpcCompression ? ['compression=true'] : []),
+    ...javaConnectArgs(c),
     ...(e.model === 'table' ? ['table=true', `database=${e.database}`] : []),
     ...(c.targetRate > 0 ? [`rate=${c.targetRate}`] : []),
     ...(c.batchIntervalMs > 0 ? [`pause=${c.batchIntervalMs}`] : []),

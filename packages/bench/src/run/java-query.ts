@@ -29,8 +29,8 @@ export interface JavaQueryOptions {
   reps: number;
   /** table model: a TableSession on `database` */
   database?: string;
-  /** Thrift's compact protocol (--rpc-compression) */
-  compression?: boolean;
+  /** how it connects: java.ts javaConnectArgs (the compact protocol, TLS) */
+  connect?: readonly string[];
 }
 
 /**
@@ -41,7 +41,7 @@ export function runJavaQuery(o: JavaQueryOptions): (ReadPass | FailedPass)[] {
   const args = [`host=${o.host}`, `port=${o.port}`, `fetch=${o.fetchSize}`, `reps=${o.reps}`];
   if (typeof o.sql === 'string') args.push(`sql=${o.sql}`);
   if (o.database !== undefined) args.push('table=true', `database=${o.database}`);
-  if (o.compression === true) args.push('compression=true');
+  args.push(...(o.connect ?? []));
   const statements = typeof o.sql === 'string' ? undefined : { key: 'file', lines: o.sql };
   return parseQueryResults(runJavaScript(script, args, statements));
 }

@@ -76,9 +76,11 @@ describe('the Java anchor run', () => {
     expect(javaArgs(sampleConfig({ testMaxTime: 1500 }), 'h', 1)).toContain('maxTimeMs=1500');
   });
 
-  it('speaks the compact protocol with --rpc-compression, as ours', () => {
+  it('connects as ours: the compact protocol with --rpc-compression, TLS through its trust store with --tls', () => {
     expect(javaArgs(sampleConfig({ rpcCompression: true }), 'h', 1)).toContain('compression=true');
-    expect(javaArgs(sampleConfig(), 'h', 1).some((a) => a.startsWith('compression'))).toBe(false);
+    const tls = sampleConfig({ tls: true, javaTrustStore: '/d/tls/truststore.jks' });
+    expect(javaArgs(tls, 'h', 1)).toContain('trustStore=/d/tls/truststore.jks');
+    expect(javaArgs(sampleConfig(), 'h', 1).filter((a) => /^(compression|trustStore)=/.test(a))).toEqual([]);
   });
 
   it("reads a mixed run's QTYPE and QERROR lines: each query type's figures beside the writes", () => {

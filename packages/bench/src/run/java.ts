@@ -56,8 +56,16 @@ export function javaArgs(c: BenchConfig, host: string, port: number): string[] {
     `tabletsPerRequest=${several ? c.tabletsPerRequest : 1}`,
     `database=${c.database}`,
     `maxTimeMs=${c.testMaxTime}`,
-    ...(c.rpcCompression ? ['compression=true'] : []),
+    ...javaConnectArgs(c),
     ...pacing(c),
+  ];
+}
+
+/** How the Java client connects as ours does (java/Connect.java): the compact protocol, TLS through its trust store. */
+export function javaConnectArgs(c: Pick<BenchConfig, 'rpcCompression' | 'tls' | 'javaTrustStore'>): string[] {
+  return [
+    ...(c.rpcCompression ? ['compression=true'] : []),
+    ...(c.tls && c.javaTrustStore !== undefined ? [`trustStore=${c.javaTrustStore}`] : []),
   ];
 }
 
