@@ -682,6 +682,19 @@ describe('iotdb-bench against a real server', () => {
     expect(stdout).toMatch(/^RESULT .* ok_ops=2 failed_ops=0 /m);
   });
 
+  it('starts its local server speaking TLS and the compact protocol, and both clients reach it so (--vs-java)', async () => {
+    // a port of its own (the script's PORT_OFFSET 6000): no other test's cluster is there
+    const args = [cli, '--port', '12667', '--tls', '--rpc-compression', '--vs-java', '--workers', '1'];
+    args.push(...'--total-points 250000 --queries TIME_RANGE --query-loops 2 --verify'.split(' '));
+    const env = { ...noServerEnv, CN_HEAP: '512m', DN_HEAP: '1g', DN_DIRECT: '512M' };
+    const { stdout } = await run('node', args, { timeout: 300_000, env });
+    expect(stdout).toContain('TLS on the client RPC port');
+    expect(stdout).toMatch(/^verify +OK/m);
+    // the Java client's run, on a fresh server of the same kind: every write acknowledged and stored
+    expect(stdout).toMatch(/^RESULT label=java .*\bfailed_ops=0\b.*\bverify=ok\b/m);
+    expect(stdout).toMatch(/^ours\/Java TIME_RANGE: rows\/s [\d.]+x/m);
+  }, 360_000);
+
   it('says in one line that it could not start its local server, and why (no stack)', async () => {
     // no --host: the harness starts a server on --port, whose ports the running test server holds
     const args = [cli, '--port', String(port), '--devices', '1', '--loop', '1'];
