@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { summary, type Passes } from './read-compare-command.js';
+import { parseOptions, summary, type Passes } from './read-compare-command.js';
 
 const pass = (mValuesPerS: number, cpuSPerMpts: number, serverCpuSPerMpts?: number) => ({
   rows: 1000,
@@ -60,5 +60,28 @@ describe('read-compare summary', () => {
     expect(text).toMatch(/ours: columns \(toColumnar\) .* 0\.000 +40\.00 +6\.67x$/m);
     expect(text).toContain("The server's processes used no CPU the clock could see (under a tick a read).");
     expect(text).not.toMatch(/Infinity|NaN/);
+  });
+});
+
+describe('read-compare options', () => {
+  it('takes --tls and --rpc-compression as switches between the options with values', () => {
+    const o = parseOptions([
+      '--rpc-compression',
+      '--rounds',
+      '2',
+      '--tls',
+      '--java-trust-store',
+      't.jks',
+      '--tls-ca',
+      'ca.pem',
+    ]);
+    expect(o).toMatchObject({ rpcCompression: true, rounds: 2, tls: true, javaTrustStore: 't.jks', tlsCa: 'ca.pem' });
+    expect(parseOptions([])).toMatchObject({ tls: false, rpcCompression: false });
+  });
+
+  it('needs a trust store for the Java reader over TLS, and --tls for what to trust', () => {
+    expect(() => parseOptions(['--tls'])).toThrow('--tls needs --java-trust-store');
+    expect(() => parseOptions(['--tls-ca', 'ca.pem'])).toThrow('they need --tls');
+    expect(() => parseOptions(['--rounds'])).toThrow('--rounds needs a value');
   });
 });

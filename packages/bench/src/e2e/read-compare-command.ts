@@ -7,10 +7,12 @@ import { integer } from '../config/parsers.js';
 import { fixed, median, times } from '../report/numbers.js';
 import { textTable } from '../report/table.js';
 import { outDirReady } from '../report/write-results.js';
+import { javaConnectArgs } from '../run/java.js';
 import { runJavaQuery, type FailedPass, type ReadPass } from '../run/java-query.js';
 import { readAsBatches, readAsColumns, readAsRowBatches, readAsRows } from '../run/read-pass.js';
 import { RunError } from '../run/run-error.js';
 import { ServerCpu } from '../run/server-cpu.js';
+import { connectOptions } from '../run/session-options.js';
 
 const USAGE = `usage: ${COMMANDS['read-compare'].usage}`;
 const DEFAULT_SQL = 'SELECT * FROM root.bench.** ALIGN BY DEVICE';
@@ -25,6 +27,11 @@ interface Options {
   out: string | undefined;
   /** the server's processes on this machine, whose CPU per value read bounds every reader on shared cores */
   serverPids: number[] | undefined;
+  /** how both readers connect, as the run's knobs of the same names */
+  tls: boolean;
+  tlsCa: string | undefined;
+  javaTrustStore: string | undefined;
+  rpcCompression: boolean;
 }
 
 /** A pass, with the server's CPU per million values read when --server-pid is given. */
@@ -70,10 +77,9 @@ export async function readCompareCommand(args: readonly string[]): Promise<numbe
     console.error(`iotdb-bench read-compare: ${(e as Error).message}`);
     return 2;
   }
+  const connect = connectOptions({ ...o, nodeUrls: undefined }, o);
   const session: BaseSession =
-    o.database === undefined
-      ? new Session({ host: o.host, port: o.port })
-      : new TableSession({ host: o.host, port: o.port, database: o.database });
+    o.database === undefined ? new Session(connect) : new TableSession({ ...connect, database: o.database });
   await session.open();
   const read: Record<ReaderKey, () => Promise<Pass>> = {
     rows: () => withServerCpu(serverCpu, 1, () => readAsRows(session, o.sql, o.fetchSize)),
@@ -83,7 +89,7 @@ export async function readCompareCommand(args: readonly string[]): Promise<numbe
     // a child process, run to its end: its first read warms its JVM up, the second is timed
     java: () =>
       withServerCpu(serverCpu, JAVA_READS, () =>
-        Promise.resolve(javaPass(runJavaQuery({ ...o, reps: JAVA_READS }).at(-1)!)),
+        Promise.resolve(javaPass(runJavaQuery({ ...o, reps: JAVA_READS, connect: javaConnectArgs(o) }).at(-1)!)),
       ),
   };
   const passes: Passes = { rows: [], rowBatches: [], columns: [], batches: [], java: [] };
@@ -128,7 +134,7 @@ async function withServerCpu(cpu: ServerCpu | undefined, reads: number, read: ()
   return { ...p, serverCpuSPerMpts: (cpu.seconds() - before) / reads / (p.points / 1e6) };
 }
 
-function parseOptions(args: readonly string[]): Options {
+export function parseOptions(args: readonly string[]): Options {
   const o: Options = {
     host: process.env.IOTDB_HOST ?? '127.0.0.1',
     port: Number(process.env.IOTDB_PORT ?? 6667),
@@ -138,9 +144,20 @@ function parseOptions(args: readonly string[]): Options {
     rounds: 3,
     out: undefined,
     serverPids: undefined,
+    tls: false,
+    tlsCa: undefined,
+    javaTrustStore: undefined,
+    rpcCompression: false,
   };
   for (let i = 0; i < args.length; i += 2) {
-    const [flag, value] = [args[i], args[i + 1]];
+    const flag = args[i];
+    // the switches take no value
+    if (flag === '--tls' || flag === '--rpc-compression') {
+      o[flag === '--tls' ? 'tls' : 'rpcCompression'] = true;
+      i--;
+      continue;
+    }
+    const value = args[i + 1];
     if (value === undefined) throw new Error(`${flag} needs a value`);
     const count = () => positive(flag, value);
     if (flag === '--host') o.host = value;
@@ -151,9 +168,20 @@ function parseOptions(args: readonly string[]): Options {
     else if (flag === '--rounds') o.rounds = count();
     else if (flag === '--out') o.out = value;
     else if (flag === '--server-pid') o.serverPids = value.split(',').map((pid) => positive(flag, pid));
+    else if (flag === '--tls-ca') o.tlsCa = value;
+    else if (flag === '--java-trust-store') o.javaTrustStore = value;
     else throw new Error(`unknown option ${flag}`);
   }
+  checkTls(o);
   return o;
+}
+
+/** Both readers over TLS: ours trusting --tls-ca (or the system's CAs), the Java one its JKS trust store. */
+function checkTls(o: Options): void {
+  if (!o.tls && (o.tlsCa !== undefined || o.javaTrustStore !== undefined))
+    throw new Error('--tls-ca and --java-trust-store are what to trust over TLS: they need --tls');
+  if (o.tls && o.javaTrustStore === undefined)
+    throw new Error('--tls needs --java-trust-store: the Java reader trusts a server through a JKS trust store');
 }
 
 const atLeastOne = integer(1);
