@@ -12,22 +12,18 @@ function out(isTTY: boolean): ProgressOut & { text: string } {
 }
 
 describe('ProgressPrinter', () => {
-  it('on a terminal rewrites every line in place, and ends it with a newline', () => {
-    const tty = out(true);
-    const p = new ProgressPrinter(false, tty, 0);
-    p.print(() => 'a', 1000);
-    p.print(() => 'b', 2000);
-    p.end();
-    expect(tty.text).toBe('\ra\rb\n');
-  });
-
-  it('with --progress and no terminal prints every line on its own', () => {
-    const log = out(false);
-    const p = new ProgressPrinter(true, log, 0);
-    p.print(() => 'a', 1000);
-    p.print(() => 'b', 2000);
-    p.end();
-    expect(log.text).toBe('a\nb\n');
+  it('prints every line: on a terminal in place (a newline at the end), with --progress each on its own', () => {
+    for (const [isTTY, progress, printed] of [
+      [true, false, '\ra\rb\n'],
+      [false, true, 'a\nb\n'],
+    ] as const) {
+      const o = out(isTTY);
+      const p = new ProgressPrinter(progress, o, 0);
+      p.print(() => 'a', 1000);
+      p.print(() => 'b', 2000);
+      p.end();
+      expect(o.text).toBe(printed);
+    }
   });
 
   it('without a terminal or --progress prints a line every HEARTBEAT_MS only: none for a short run', () => {
