@@ -3,33 +3,45 @@ import org.apache.iotdb.session.Session;
 import org.apache.iotdb.session.TableSessionBuilder;
 
 /**
- * How the Java client connects, as ours does: the user of IOTDB_USER and IOTDB_PASSWORD (unset or blank: root /
- * root); with the option compression=true Thrift's compact protocol (--rpc-compression); with trustStore=FILE TLS,
+ * How the Java client connects, as ours does: to host= and port= (default 127.0.0.1:6667), as the user of IOTDB_USER
+ * and IOTDB_PASSWORD (unset or blank: root / root); with the option compression=true Thrift's compact protocol (--rpc-compression); with trustStore=FILE TLS,
  * trusting that JKS trust store, its password in JAVA_TRUST_STORE_PASSWORD (--tls).
  */
 final class Connect {
   private Connect() {}
 
-  static boolean compression = false;
-  static String trustStore = null;
+  private static String host = "127.0.0.1";
+  private static int port = 6667;
+  private static boolean compression = false;
+  private static String trustStore = null;
 
-  /** Takes the options above (true), or leaves the option to the caller (false). */
-  static boolean option(String key, String value) {
-    switch (key) {
-      case "compression": compression = Boolean.parseBoolean(value); return true;
-      case "trustStore": trustStore = value; return true;
-      default: return false;
+  /** One of the options above (`kv`: the key=value split of `option`); any other is unknown to every program. */
+  static void option(String[] kv, String option) {
+    String value = kv.length > 1 ? kv[1] : "";
+    switch (kv[0]) {
+      case "host": host = value; break;
+      case "port": port = Integer.parseInt(value); break;
+      case "compression": compression = Boolean.parseBoolean(value); break;
+      case "trustStore": trustStore = value; break;
+      default: throw new IllegalArgumentException("unknown option " + option);
     }
   }
 
-  /** A tree-model session's builder: the node, the user, TLS when asked (open it with `compression`). */
-  static Session.Builder tree(String host, int port) {
+  /** A tree-model session's builder: the node, the user, TLS when asked (open it with `open`). */
+  static Session.Builder tree() {
     Session.Builder b = new Session.Builder().host(host).port(port).username(user()).password(password());
     return trustStore == null ? b : b.useSSL(true).trustStore(trustStore).trustStorePwd(trustStorePassword());
   }
 
+  /** The session `tree` (and the caller's settings) built, opened in the protocol asked. */
+  static Session open(Session.Builder tree) throws Exception {
+    Session s = tree.build();
+    s.open(compression);
+    return s;
+  }
+
   /** A table-model session's builder: the node, the user, the protocol, TLS when asked. */
-  static TableSessionBuilder table(String host, int port) {
+  static TableSessionBuilder table() {
     TableSessionBuilder b = new TableSessionBuilder().nodeUrls(List.of(host + ":" + port))
         .username(user()).password(password()).enableCompression(compression);
     return trustStore == null ? b : b.useSSL(true).trustStore(trustStore).trustStorePwd(trustStorePassword());

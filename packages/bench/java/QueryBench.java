@@ -13,6 +13,7 @@ import org.apache.tsfile.enums.TSDataType;
  * fastest row access), as iotdb-bench read-compare reads ours.
  *
  * Options (key=value): host=127.0.0.1 port=6667 fetch=5000 reps=3 table=false database= (table model)
+ *   (host, port, compression, trustStore: Connect.java's)
  *   sql=SELECT * FROM root.bench.** ALIGN BY DEVICE, or file=PATH: one statement per line, each read in turn
  * Prints per rep and statement: QRESULT rep=N stmt=K rows=R points=P wall_s=.. points_per_s=.. client_cpu_s_per_Mpts=.. checksum=..
  * (or, for a statement the server refused: QFAIL rep=N stmt=K wall_s=.. error=MESSAGE, the message last)
@@ -21,26 +22,24 @@ import org.apache.tsfile.enums.TSDataType;
  */
 public class QueryBench {
   public static void main(String[] args) throws Exception {
-    String host = "127.0.0.1", database = "", sql = "SELECT * FROM root.bench.** ALIGN BY DEVICE", file = null;
-    int port = 6667, fetch = 5000, reps = 3;
+    String database = "", sql = "SELECT * FROM root.bench.** ALIGN BY DEVICE", file = null;
+    int fetch = 5000, reps = 3;
     boolean table = false;
     for (String a : args) {
       String[] kv = a.split("=", 2);
       switch (kv[0]) {
-        case "host": host = kv[1]; break;
-        case "port": port = Integer.parseInt(kv[1]); break;
         case "fetch": fetch = Integer.parseInt(kv[1]); break;
         case "reps": reps = Integer.parseInt(kv[1]); break;
         case "table": table = Boolean.parseBoolean(kv[1]); break;
         case "database": database = kv[1]; break;
         case "sql": sql = kv[1]; break;
         case "file": file = kv[1]; break;
-        default: if (!Connect.option(kv[0], kv.length > 1 ? kv[1] : "")) throw new IllegalArgumentException("unknown option " + a);
+        default: Connect.option(kv, a);
       }
     }
     final List<String> statements = file == null ? List.of(sql) : Files.readAllLines(Paths.get(file));
     if (table) {
-      try (ITableSession s = Connect.table(host, port).database(database).fetchSize(fetch).build()) {
+      try (ITableSession s = Connect.table().database(database).fetchSize(fetch).build()) {
         for (int rep = 1; rep <= reps; rep++)
           for (int k = 0; k < statements.size(); k++) {
             String q = statements.get(k);
@@ -48,8 +47,7 @@ public class QueryBench {
           }
       }
     } else {
-      Session s = Connect.tree(host, port).fetchSize(fetch).build();
-      s.open(Connect.compression);
+      Session s = Connect.open(Connect.tree().fetchSize(fetch));
       try {
         for (int rep = 1; rep <= reps; rep++)
           for (int k = 0; k < statements.size(); k++) {

@@ -20,13 +20,14 @@ import org.apache.iotdb.session.Session;
  * CREATE, FLUSH), run by executeNonQueryStatement (executeQueryStatement cannot take it), warmed up by SHOW VERSION.
  *
  * Options (key=value): host port fetch table database sql threads reps rate pause maxms query warm
+ *   (host, port, compression, trustStore: Connect.java's)
  * Prints QSTMT ok=N failed=F rows=R wall_s=.. client_cpu_s=.. slowest_s=.. peak_rss_mb=.. and the latency matrix of the
  * reads that succeeded (Bench.matrix); QSTMT_UNCORRECTED <matrix> when paced; QSTMT_FAILED <matrix> and
  * QERROR error=<the first failure's message, the rest of the line> when some failed.
  */
 public class QueryFile {
-  static String host = "127.0.0.1", database = "", sql = null;
-  static int port = 6667, fetch = 5000, threads = 1, reps = 1, warm = 1;
+  static String database = "", sql = null;
+  static int fetch = 5000, threads = 1, reps = 1, warm = 1;
   static boolean table = false, query = true;
   static double rate = 0;
   static long pauseMs = 0, maxMs = 0;
@@ -65,8 +66,6 @@ public class QueryFile {
 
   static void option(String[] kv) {
     switch (kv[0]) {
-      case "host": host = kv[1]; break;
-      case "port": port = Integer.parseInt(kv[1]); break;
       case "fetch": fetch = Integer.parseInt(kv[1]); break;
       case "table": table = Boolean.parseBoolean(kv[1]); break;
       case "database": database = kv[1]; break;
@@ -78,22 +77,21 @@ public class QueryFile {
       case "maxms": maxMs = Long.parseLong(kv[1]); break;
       case "query": query = Boolean.parseBoolean(kv[1]); break;
       case "warm": warm = Integer.parseInt(kv[1]); break;
-      default: if (!Connect.option(kv[0], kv.length > 1 ? kv[1] : "")) throw new IllegalArgumentException("unknown option " + String.join("=", kv));
+      default: Connect.option(kv, String.join("=", kv));
     }
   }
 
   /** A session of the statement's model, opened. */
   static Reader open() throws Exception {
     if (table) {
-      ITableSession s = Connect.table(host, port).database(database).fetchSize(fetch).build();
+      ITableSession s = Connect.table().database(database).fetchSize(fetch).build();
       return new Reader() {
         public SessionDataSet query(String q) throws Exception { return s.executeQueryStatement(q); }
         public void execute(String q) throws Exception { s.executeNonQueryStatement(q); }
         public void close() throws Exception { s.close(); }
       };
     }
-    Session s = Connect.tree(host, port).fetchSize(fetch).build();
-    s.open(Connect.compression);
+    Session s = Connect.open(Connect.tree().fetchSize(fetch));
     return new Reader() {
       public SessionDataSet query(String q) throws Exception { return s.executeQueryStatement(q); }
       public void execute(String q) throws Exception { s.executeNonQueryStatement(q); }

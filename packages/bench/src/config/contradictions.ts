@@ -1,5 +1,6 @@
 /** Knob combinations that cannot run; each is a ConfigError naming the knobs and where they came from. */
 import { existsSync } from 'node:fs';
+import { givenServer } from '../e2e/target.js';
 import type { BenchConfig, Method } from '../types.js';
 import { readsOnly, weightedQueries } from '../workload/operations.js';
 import { querySensors } from '../workload/query-sql.js';
@@ -99,8 +100,7 @@ function checkJava({ c, is, fail, methods, methodKey }: Knobs): void {
       `${is('vsJava')} paces the Java client's writes as ${is(paced)} paces ours, but it has no batching writer to pace (${is(methodKey)})`,
     );
   // a local server the run starts gives its own trust store
-  const givenServer = c.host !== undefined || c.nodeUrls !== undefined;
-  if (c.vsJava && c.tls && givenServer && c.javaTrustStore === undefined)
+  if (c.vsJava && c.tls && givenServer(c) !== undefined && c.javaTrustStore === undefined)
     fail(
       'javaTrustStore',
       `${is('vsJava')} with ${is('tls')}: the Java client trusts a server through a JKS trust store: give --java-trust-store`,
