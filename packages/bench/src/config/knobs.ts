@@ -482,7 +482,7 @@ export const KNOBS: KnobTable = {
     default: () => undefined,
     defaultText: 'none',
     description:
-      "also write each run's figures into the IoTDB at HOST:PORT, in its own database root.iotdb_bench_results (as IOTDB_USER, default root; plain TCP)",
+      "also write each run's figures into the IoTDB at HOST:PORT, in its own database root.iotdb_bench_results (as IOTDB_USER, default root; with --tls, --tls-ca and --rpc-compression as the run)",
   },
   queries: {
     flag: '--queries',

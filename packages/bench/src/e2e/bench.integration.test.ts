@@ -682,10 +682,11 @@ describe('iotdb-bench against a real server', () => {
     expect(stdout).toMatch(/^RESULT .* ok_ops=2 failed_ops=0 /m);
   });
 
-  it('starts its local server speaking TLS and the compact protocol, and both clients reach it so (--vs-java)', async () => {
+  it('starts its local server speaking TLS and the compact protocol, and both clients reach it so (--vs-java, --persist-results)', async () => {
     // a port of its own (the script's PORT_OFFSET 6000): no other test's cluster is there
     const args = [cli, '--port', '12667', '--tls', '--rpc-compression', '--vs-java', '--workers', '1'];
     args.push(...'--total-points 250000 --queries TIME_RANGE --query-loops 2 --verify'.split(' '));
+    args.push('--persist-results', '127.0.0.1:12667');
     const env = { ...noServerEnv, CN_HEAP: '512m', DN_HEAP: '1g', DN_DIRECT: '512M' };
     const { stdout } = await run('node', args, { timeout: 300_000, env });
     expect(stdout).toContain('TLS on the client RPC port');
@@ -693,6 +694,8 @@ describe('iotdb-bench against a real server', () => {
     // the Java client's run, on a fresh server of the same kind: every write acknowledged and stored
     expect(stdout).toMatch(/^RESULT label=java .*\bfailed_ops=0\b.*\bverify=ok\b/m);
     expect(stdout).toMatch(/^ours\/Java TIME_RANGE: rows\/s [\d.]+x/m);
+    // the results server reached as the run's: over TLS, in the compact protocol
+    expect(stdout).toMatch(/^persisted \d+ records into root\.iotdb_bench_results at 127\.0\.0\.1:12667$/m);
   }, 360_000);
 
   it('says in one line that it could not start its local server, and why (no stack)', async () => {

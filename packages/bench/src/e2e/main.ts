@@ -136,7 +136,7 @@ async function keepResults(config: BenchConfig, runs: RunResult[]): Promise<bool
   }
   if (config.persistResults === undefined) return true;
   try {
-    const records = await persistResults(config.persistResults, runs);
+    const records = await persistResults(config.persistResults, runs, config);
     console.log(`persisted ${records} records into ${RESULTS_DATABASE} at ${config.persistResults}`);
     return true;
   } catch (e) {

@@ -8,14 +8,23 @@
  * letters, digits and `_`.
  */
 import { Session, TSDataType, type RecordInput } from '@iotdb/client';
+import { endpointOf } from '../config/parsers.js';
+import { connectOptions, type ConnectKnobs } from '../run/session-options.js';
 import type { LatencySummary, RunResult } from '../types.js';
 import { MATRIX_COLUMNS } from './latency-matrix.js';
 
 export const RESULTS_DATABASE = 'root.iotdb_bench_results';
 
-/** Writes the runs; returns the records written. Throws (with the server's status) when it cannot. */
-export async function persistResults(target: string, runs: readonly RunResult[]): Promise<number> {
-  const session = new Session({ nodeUrls: [target] });
+/**
+ * Writes the runs; returns the records written. Throws (with the server's status) when it cannot. The server is
+ * reached as the run's own (--tls, --tls-ca, --rpc-compression; the user IOTDB_USER), only at `target`.
+ */
+export async function persistResults(
+  target: string,
+  runs: readonly RunResult[],
+  connect: Omit<ConnectKnobs, 'nodeUrls'>,
+): Promise<number> {
+  const session = new Session(connectOptions({ ...connect, nodeUrls: undefined }, endpointOf(target)));
   await session.open();
   try {
     const found = await (await session.executeQueryStatement(`SHOW DATABASES ${RESULTS_DATABASE}`)).toColumnar();

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { BenchConfig } from '../types.js';
 
-type ConnectKnobs = Pick<BenchConfig, 'nodeUrls' | 'tls' | 'tlsCa' | 'rpcCompression'>;
+export type ConnectKnobs = Pick<BenchConfig, 'nodeUrls' | 'tls' | 'tlsCa' | 'rpcCompression'>;
 
 /** How a run's sessions reach the server: the target node, the DataNodes, TLS and the protocol (--rpc-compression). */
 export function connectOptions(c: ConnectKnobs, target: { host: string; port: number }) {
