@@ -60,64 +60,43 @@ function logTicks(lo: number, hi: number): number[] {
   return ticks.length > 9 ? ticks.filter((v) => Number.isInteger(Math.log10(v))) : ticks;
 }
 
+const W = 760;
+const H = 260;
+const M = { l: 64, r: 20, t: 34, b: 40 };
+
+/** The log time axis (ns to x) and the bars' heights (y); lo and hi are the axis's ends. */
+interface Frame {
+  lo: number;
+  hi: number;
+  x: (ns: number) => number;
+  y: (density: number) => number;
+  yTicks: number[];
+}
+
+// the underflow bin starts at 0, which has no place on a log axis: draw it one octave wide
+const start = (b: Bin): number => Math.max(b.loNs, b.hiNs / 2);
+const density = (b: Bin): number => b.count / (MERGE * Math.log2(b.hiNs / start(b)));
+
 export function histogramChart(opts: { title: string; data: HistogramData; colorIndex?: number }): string {
-  const W = 760;
-  const H = 260;
-  const m = { l: 64, r: 20, t: 34, b: 40 };
   const bins = histogramBins(opts.data);
   if (bins.length === 0) return emptyChart(W, H, opts.title);
-  // the underflow bin starts at 0, which has no place on a log axis: draw it one octave wide
-  const start = (b: Bin): number => Math.max(b.loNs, b.hiNs / 2);
-  const density = (b: Bin): number => b.count / (8 * Math.log2(b.hiNs / start(b)));
-  let lo = start(bins[0]);
-  let hi = bins[bins.length - 1].hiNs;
-  if (hi / lo < 10) {
-    // a narrow distribution still gets a decade of axis, so that there are ticks to read it by
-    const mid = Math.sqrt(lo * hi);
-    [lo, hi] = [mid / Math.sqrt(10), mid * Math.sqrt(10)];
-  }
-  const lx = linear(Math.log10(lo), Math.log10(hi), m.l, W - m.r);
-  const x = (ns: number): number => lx(Math.log10(Math.max(ns, lo)));
-  const yTicks = niceTicks(Math.max(...bins.map(density)), 4);
-  const y = linear(0, yTicks[yTicks.length - 1], H - m.b, m.t);
-  const fill = color(opts.colorIndex ?? 0);
+  const f = frame(bins);
   const h = LatencyHistogram.from(opts.data);
-  const marks: [string, number][] = [
-    ['p50', h.percentile(50)],
-    ['p99', h.percentile(99)],
-  ];
   const parts = [
     svgOpen(W, H, opts.title),
-    text(m.l, 18, opts.title, 'class="title"'),
-    yGrid(yTicks, y, m.l, W - m.r, compact),
-    ...bins
-      .filter((b) => b.count > 0)
-      .map((b) => {
-        const top = y(density(b));
-        const x0 = x(start(b));
-        const tip = `${nsLabel(b.loNs)}–${nsLabel(b.hiNs)}: ${b.count}`;
-        return rect(x0, top, Math.max(1, x(b.hiNs) - x0 - 0.5), H - m.b - top, fill, tip);
-      }),
-    ...logTicks(lo, hi).map(
+    text(M.l, 18, opts.title, 'class="title"'),
+    yGrid(f.yTicks, f.y, M.l, W - M.r, compact),
+    ...bars(f, bins, color(opts.colorIndex ?? 0)),
+    ...logTicks(f.lo, f.hi).map(
       (t) =>
-        line(x(t), H - m.b, x(t), H - m.b + 4, 'class="axis"') +
-        text(x(t), H - m.b + 16, nsLabel(t), 'text-anchor="middle"'),
+        line(f.x(t), H - M.b, f.x(t), H - M.b + 4, 'class="axis"') +
+        text(f.x(t), H - M.b + 16, nsLabel(t), 'text-anchor="middle"'),
     ),
-    ...marks.map(([name, ns], i) => {
-      // labels one row apart so that close markers do not overwrite each other; left of the line near the edge
-      const right = x(ns) > W - m.r - 100;
-      const anchor = right ? ' text-anchor="end"' : '';
-      const label = text(
-        x(ns) + (right ? -3 : 3),
-        m.t + 10 + 12 * i,
-        `${name} ${millis(ns / 1e6)} ms`,
-        `class="small"${anchor}`,
-      );
-      return line(x(ns), m.t, x(ns), H - m.b, 'class="mark"') + label;
-    }),
-    line(m.l, H - m.b, W - m.r, H - m.b, 'class="axis"'),
+    percentileMark(f, 'p50', h.percentile(50), 0),
+    percentileMark(f, 'p99', h.percentile(99), 1),
+    line(M.l, H - M.b, W - M.r, H - M.b, 'class="axis"'),
     text(
-      (m.l + W - m.r) / 2,
+      (M.l + W - M.r) / 2,
       H - 6,
       'latency (log scale); bar height: operations per 1/8 octave',
       'text-anchor="middle" class="muted"',
@@ -125,4 +104,44 @@ export function histogramChart(opts: { title: string; data: HistogramData; color
     '</svg>',
   ];
   return parts.join('');
+}
+
+function frame(bins: Bin[]): Frame {
+  let lo = start(bins[0]);
+  let hi = bins[bins.length - 1].hiNs;
+  if (hi / lo < 10) {
+    // a narrow distribution still gets a decade of axis, so that there are ticks to read it by
+    const mid = Math.sqrt(lo * hi);
+    [lo, hi] = [mid / Math.sqrt(10), mid * Math.sqrt(10)];
+  }
+  const lx = linear(Math.log10(lo), Math.log10(hi), M.l, W - M.r);
+  const yTicks = niceTicks(Math.max(...bins.map(density)), 4);
+  return {
+    lo,
+    hi,
+    x: (ns) => lx(Math.log10(Math.max(ns, lo))),
+    y: linear(0, yTicks[yTicks.length - 1], H - M.b, M.t),
+    yTicks,
+  };
+}
+
+function bars(f: Frame, bins: Bin[], fill: string): string[] {
+  return bins
+    .filter((b) => b.count > 0)
+    .map((b) => {
+      const top = f.y(density(b));
+      const x0 = f.x(start(b));
+      const tip = `${nsLabel(b.loNs)}–${nsLabel(b.hiNs)}: ${b.count}`;
+      return rect(x0, top, Math.max(1, f.x(b.hiNs) - x0 - 0.5), H - M.b - top, fill, tip);
+    });
+}
+
+/** A percentile's line and label; labels one row apart so that close marks do not overwrite each other. */
+function percentileMark(f: Frame, name: string, ns: number, row: number): string {
+  // left of the line near the right edge
+  const right = f.x(ns) > W - M.r - 100;
+  const anchor = right ? ' text-anchor="end"' : '';
+  const at = f.x(ns) + (right ? -3 : 3);
+  const label = text(at, M.t + 10 + 12 * row, `${name} ${millis(ns / 1e6)} ms`, `class="small"${anchor}`);
+  return line(f.x(ns), M.t, f.x(ns), H - M.b, 'class="mark"') + label;
 }
