@@ -104,4 +104,37 @@ describe('describePlan', () => {
     expect(plan).toMatch(/^ {2}rate limit +writes paced at 1,000 points\/s over all workers$/m);
     expect(plan).not.toContain('duration at limit');
   });
+
+  it("describes a query file's statements, not writes it will not make", () => {
+    const c = resolveConfig(['--query-file', 'q.yaml', '--warmup-rounds', '2', '--target-rate', '50'], {}).config;
+    const statements = [
+      {
+        label: 'day',
+        sql: 'SELECT s0 FROM root.bench.d000',
+        concurrency: 4,
+        repetitions: 25,
+        model: 'tree' as const,
+        database: 'bench',
+        line: 1,
+      },
+      {
+        label: 'flush',
+        sql: 'FLUSH',
+        concurrency: 1,
+        repetitions: 1,
+        model: 'table' as const,
+        database: 'db',
+        line: 5,
+      },
+    ];
+    const plan = describePlan(c, statements);
+    expect(plan).toMatch(/^ {2}statements +2 statements in turn, instead of the writes \(nothing written\)$/m);
+    expect(plan).toMatch(
+      /^ {2}1\. day +4 sessions x 25 reads, 2 untimed reads first \(tree model, line 1\): SELECT s0 FROM root\.bench\.d000$/m,
+    );
+    // a statement that changes something is not run an extra time
+    expect(plan).toMatch(/^ {2}2\. flush +1 session x 1 read \(table model, database db, line 5\): FLUSH$/m);
+    expect(plan).toMatch(/^ {2}open loop +each statement's reads at 50\/s over its sessions/m);
+    expect(plan).not.toContain('total points');
+  });
 });

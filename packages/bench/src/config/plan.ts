@@ -4,10 +4,12 @@ import type { BenchConfig } from '../types.js';
 import { OPERATIONS, readsOnly, storedRows, weightedQueries, type Operation } from '../workload/operations.js';
 import { formatValue, grouped, plural } from './format.js';
 import { KNOB_KEYS, KNOBS } from './knobs.js';
+import { readOnly, warmUpReads, type QueryFileEntry } from './query-file.js';
 import { TYPE_ORDER } from './type-proportions.js';
 
-export function describePlan(c: BenchConfig): string {
+export function describePlan(c: BenchConfig, queryFile?: readonly QueryFileEntry[]): string {
   const knobs = KNOB_KEYS.map((key) => row(key, show(c, key)));
+  const lines = queryFile === undefined ? derived(c) : statementPlan(c, queryFile);
   return [
     'Resolved plan (dry run: nothing is written)',
     '',
@@ -15,7 +17,7 @@ export function describePlan(c: BenchConfig): string {
     ...knobs,
     '',
     'derived',
-    ...derived(c).map(([k, v]) => row(k, v)),
+    ...lines.map(([k, v]) => row(k, v)),
     '',
   ].join('\n');
 }
@@ -36,6 +38,39 @@ function typeMix(c: BenchConfig): string {
   const sum = TYPE_ORDER.reduce((n, t) => n + p[t], 0);
   const shares = TYPE_ORDER.filter((t) => p[t] > 0).map((t) => `${t} ${grouped((100 * p[t]) / sum)} %`);
   return `${formatValue(p)} (${shares.join(', ')})`;
+}
+
+/** A query file's run: each statement's sessions and reads, the warm-up, the pacing, the runs (no writes). */
+function statementPlan(c: BenchConfig, statements: readonly QueryFileEntry[]): Line[] {
+  const warmUp = warmUpReads(c);
+  return [
+    ['statements', `${plural(statements.length, 'statement')} in turn, instead of the writes (nothing written)`],
+    ...statements.map((e, i): Line => {
+      const where = e.model === 'table' ? `table model, database ${e.database}` : 'tree model';
+      const reads = `${plural(e.concurrency, 'session')} x ${plural(e.repetitions, 'read')}`;
+      const untimed = warmUp > 0 && readOnly(e.sql) ? `, ${plural(warmUp, 'untimed read')} first` : '';
+      return [`${i + 1}. ${e.label}`, `${reads}${untimed} (${where}, line ${e.line}): ${e.sql}`];
+    }),
+    ...statementPacing(c),
+    ...runs(c),
+  ];
+}
+
+/** A query file's open loop, pauses and time limit: each statement's own. */
+function statementPacing(c: BenchConfig): Line[] {
+  const out: Line[] = [];
+  if (c.targetRate > 0)
+    out.push([
+      'open loop',
+      `each statement's reads at ${grouped(c.targetRate)}/s over its sessions on a fixed schedule; latency from the intended start, 'uncorrected' rows from the actual one`,
+    ]);
+  if (c.batchIntervalMs > 0) out.push(['pause', `${grouped(c.batchIntervalMs)} ms between a session's reads`]);
+  if (c.testMaxTime > 0)
+    out.push([
+      'time limit',
+      `each statement stops at ${grouped(c.testMaxTime)} ms (--test-max-time) if not done by then`,
+    ]);
+  return out;
 }
 
 /** What the knobs come to, line by line: the volume, the pacing, the operations, the runs, the queries. */

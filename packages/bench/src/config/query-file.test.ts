@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError } from './errors.js';
-import { readQueryFile } from './query-file.js';
+import { readOnly, readQueryFile } from './query-file.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-query-file-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -74,6 +74,42 @@ describe('--query-file', () => {
     expect(read('l.json', '[{"sql": "SELECT 3", "repetitions": 2}]')[0].repetitions).toBe(2);
   });
 
+  it("follows YAML anchors, aliases and merge keys (`<<: *defaults`), an entry's own keys over merged ones", () => {
+    const entries = read(
+      'anchors.yaml',
+      [
+        'defaults: &defaults',
+        '  concurrency: 4',
+        '  repetitions: 10',
+        'slow: &slow',
+        '  concurrency: 1',
+        'queries:',
+        '  - &point',
+        '    sql: &one SELECT s0 FROM root.bench.d000',
+        '    label: point',
+        '    <<: *defaults',
+        '  - <<: [*slow, *defaults]',
+        '    sql: *one',
+        '    label: slow point',
+        '  - <<: *defaults',
+        '    repetitions: 2',
+        '    sql: SELECT count(*) FROM t',
+        '    model: table',
+      ].join('\n'),
+    );
+    expect(
+      entries.map(({ label, sql, concurrency, repetitions, model }) => [label, sql, concurrency, repetitions, model]),
+    ).toEqual([
+      ['point', 'SELECT s0 FROM root.bench.d000', 4, 10, 'tree'],
+      // the first map of a merge list wins, as YAML's merge key says
+      ['slow point', 'SELECT s0 FROM root.bench.d000', 1, 10, 'tree'],
+      ['query 3', 'SELECT count(*) FROM t', 4, 2, 'table'],
+    ]);
+    expect(error('merge.yaml', 'x: &x 3\nqueries:\n  - sql: SELECT 1\n    <<: *x\n')).toMatch(
+      /merge\.yaml:4: "<<" needs a map or a list of maps to merge/,
+    );
+  });
+
   it('names the file and line of what is wrong', () => {
     expect(error('a.yaml', '- sql: SELECT 1\n- label: x\n')).toMatch(/a\.yaml:2: entry 2 needs "sql:"/);
     expect(error('b.yaml', '- sql: SELECT 1\n  concurency: 2\n')).toMatch(
@@ -117,5 +153,20 @@ describe('examples/queries.yaml', () => {
       'one-minute averages of one device',
       'every device, every value',
     ]);
+  });
+});
+
+describe('readOnly', () => {
+  it('takes the statements that only read, and no statement that changes something', () => {
+    for (const sql of [
+      'SELECT 1',
+      '  select * from t',
+      'SHOW DATABASES',
+      'count timeseries root.**',
+      'EXPLAIN SELECT 1',
+    ])
+      expect(readOnly(sql), sql).toBe(true);
+    for (const sql of ['INSERT INTO root.a.b(time, s) VALUES (1, 1)', 'FLUSH', 'CREATE DATABASE root.x', 'selected'])
+      expect(readOnly(sql), sql).toBe(false);
   });
 });

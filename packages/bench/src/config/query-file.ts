@@ -12,10 +12,22 @@
  *   database: bench       # table model database (default: the run's --database)
  * ```
  *
+ * Anchors, aliases and merge keys (`<<: *defaults`) are followed, so entries can share their settings.
  * Errors name the file and line. JSON is read by the same YAML 1.2 parser, so it gets lines too.
  */
 import { readFileSync } from 'node:fs';
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type YAMLMap } from 'yaml';
+import {
+  isAlias,
+  isMap,
+  isScalar,
+  isSeq,
+  LineCounter,
+  parseDocument,
+  type Document,
+  type Node,
+  type YAMLMap,
+} from 'yaml';
+import type { BenchConfig } from '../types.js';
 import { ConfigError } from './errors.js';
 
 export interface QueryFileEntry {
@@ -44,7 +56,7 @@ export function readQueryFile(
     throw new ConfigError('queryFile', `${path}: cannot read it (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
   }
   const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true });
+  const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true, merge: true });
   const lineOf = (node: Node | null | undefined) => (node?.range ? lines.linePos(node.range[0]).line : 1);
   const fail = (line: number, why: string): never => {
     throw new ConfigError('queryFile', `${path}:${line}: ${why}`);
@@ -56,13 +68,14 @@ export function readQueryFile(
   const list: unknown = isMap(top) && top.has('queries') ? top.get('queries', true) : top;
   if (!isSeq(list)) return fail(lineOf(list as Node | null), 'needs a list of statements (or a "queries:" list)');
   if (list.items.length === 0) return fail(lineOf(list), 'lists no statement');
-  const entries = list.items.map((item, i) => {
+  const entries = list.items.map((listed, i) => {
+    const item = resolved(listed, doc);
     if (!isMap(item))
       return fail(
         lineOf(item as Node),
         `entry ${i + 1} needs "sql:" and optional label, concurrency, repetitions, model, database`,
       );
-    return entry(item, i, defaults, lineOf, fail);
+    return entry(pairsOf(item, doc, lineOf, fail), lineOf(item), i, defaults, lineOf, fail);
   });
   entries.forEach((e, i) => {
     const first = entries.findIndex((other) => other.label === e.label);
@@ -84,20 +97,78 @@ export function readQueryFile(
   return entries;
 }
 
+/**
+ * Whether the statement only reads (SELECT, SHOW, COUNT, ...): one run more of it, untimed, changes nothing. An
+ * INSERT, CREATE or FLUSH is not run an extra time (its timed runs would meet what that one did).
+ */
+export function readOnly(sql: string): boolean {
+  return /^\s*(select|show|count|list|describe|desc|explain)\b/i.test(sql);
+}
+
+/**
+ * The untimed reads of each statement before its timed ones: --warmup-rounds, and with --vs-java at least one (the
+ * Java client's JVM would otherwise load and compile its code in its first timed reads; ours reads as many).
+ */
+export function warmUpReads(c: Pick<BenchConfig, 'warmupRounds' | 'vsJava'>): number {
+  return Math.max(c.warmupRounds, c.vsJava ? 1 : 0);
+}
+
 /** The label of the Java client's run (`--vs-java`) of the statement labelled `label`. */
 export function javaStatementLabel(label: string): string {
   return `java ${label}`;
 }
 
+/** `*name` as the node `&name` marked; any other node as it is. */
+function resolved(node: unknown, doc: Document): unknown {
+  return isAlias(node) ? node.resolve(doc) : node;
+}
+
+/**
+ * A map's pairs, aliased values followed, with its merge keys expanded (`<<: *defaults`, `<<: [*a, *b]`) as YAML's
+ * merge key says: the map's own keys win, then the merged maps in the order listed.
+ */
+function pairsOf(
+  map: YAMLMap,
+  doc: Document,
+  lineOf: (node: Node | null | undefined) => number,
+  fail: (line: number, why: string) => never,
+  seen: ReadonlySet<YAMLMap> = new Set(),
+): { key: unknown; value: unknown }[] {
+  const own = map.items.filter((pair) => !isMergeKey(pair.key));
+  const merged = map.items
+    .filter((pair) => isMergeKey(pair.key))
+    .flatMap((pair) => {
+      const value = resolved(pair.value, doc);
+      const sources = isSeq(value) ? value.items.map((item) => resolved(item, doc)) : [value];
+      return sources.flatMap((source) =>
+        isMap(source) && !seen.has(source)
+          ? pairsOf(source, doc, lineOf, fail, new Set([...seen, map]))
+          : fail(lineOf(pair.key as Node), '"<<" needs a map or a list of maps to merge'),
+      );
+    });
+  const first = new Map<unknown, { key: unknown; value: unknown }>();
+  for (const pair of [...own.map((p) => ({ key: p.key, value: resolved(p.value, doc) })), ...merged]) {
+    const key = isScalar(pair.key) ? pair.key.value : pair.key;
+    if (!first.has(key)) first.set(key, pair);
+  }
+  return [...first.values()];
+}
+
+/** `<<` as a merge key (its value a symbol), not a quoted "<<" */
+function isMergeKey(key: unknown): boolean {
+  return isScalar(key) && typeof key.value === 'symbol';
+}
+
 function entry(
-  item: YAMLMap,
+  pairs: readonly { key: unknown; value: unknown }[],
+  line: number,
   i: number,
   defaults: { model: 'tree' | 'table'; database: string },
   lineOf: (node: Node | null | undefined) => number,
   fail: (line: number, why: string) => never,
 ): QueryFileEntry {
   const at: Partial<Record<Key, { value: string | number | boolean; line: number }>> = {};
-  for (const pair of item.items) {
+  for (const pair of pairs) {
     const key = isScalar(pair.key) ? String(pair.key.value) : '';
     const line = lineOf(pair.key as Node);
     if (!(KEYS as readonly string[]).includes(key)) fail(line, `unknown key "${key}" (known: ${KEYS.join(', ')})`);
@@ -106,7 +177,6 @@ function entry(
       return fail(line, `${key} needs a value`);
     at[key as Key] = { value, line };
   }
-  const line = lineOf(item);
   const sql = at.sql?.value;
   if (typeof sql !== 'string' || sql.trim() === '')
     return fail(at.sql?.line ?? line, `entry ${i + 1} needs "sql:", a statement`);

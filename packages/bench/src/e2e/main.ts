@@ -60,16 +60,16 @@ function loadRun(args: string[]): LoadedRun | number {
       return 0;
     }
     const config = r.config;
-    if (config.dryRun) {
-      console.log(describePlan(config));
-      return 0;
-    }
-    if (config.out !== undefined && !outDirReady(config.out, 'iotdb-bench')) return 2;
     const model = config.model === 'table' ? 'table' : 'tree';
     const queryFile =
       config.queryFile === undefined
         ? undefined
         : readQueryFile(config.queryFile, { model, database: config.database }, { vsJava: config.vsJava });
+    if (config.dryRun) {
+      console.log(describePlan(config, queryFile));
+      return 0;
+    }
+    if (config.out !== undefined && !outDirReady(config.out, 'iotdb-bench')) return 2;
     return { config, queryFile };
   } catch (e) {
     if (!(e instanceof ConfigError)) throw e;

@@ -5,7 +5,8 @@ import type { BenchConfig, RunResult } from '../types.js';
 import { runJavaScript } from './java-child.js';
 import { javaConnectArgs, latencyOf } from './java.js';
 import { errorField, keyValues } from './key-values.js';
-import { readOnly, statementRun, warmUpReads } from './query-file.js';
+import { readOnly, warmUpReads } from '../config/query-file.js';
+import { statementRun } from './query-file.js';
 
 const script = fileURLToPath(new URL('../../java/query-file.sh', import.meta.url));
 

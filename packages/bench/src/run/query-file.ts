@@ -1,5 +1,5 @@
 import { Session, SessionPool, TableSession, TableSessionPool, type SessionDataSet } from '@iotdb/client';
-import type { QueryFileEntry } from '../config/query-file.js';
+import { readOnly, warmUpReads, type QueryFileEntry } from '../config/query-file.js';
 import { readsProgressLine } from '../report/format.js';
 import { LatencyHistogram, summarize } from '../report/histogram.js';
 import { FAILED_PREFIX, TRACED_PREFIX, UNCORRECTED_PREFIX } from '../report/result-fields.js';
@@ -101,22 +101,6 @@ export function statementRun(
       ...(r.query !== undefined && { query: r.query }),
     },
   } satisfies Partial<RunResult>;
-}
-
-/**
- * Whether the statement only reads (SELECT, SHOW, COUNT, ...): one run more of it, untimed, changes nothing. An
- * INSERT, CREATE or FLUSH is not run an extra time (its timed runs would meet what that one did).
- */
-export function readOnly(sql: string): boolean {
-  return /^\s*(select|show|count|list|describe|desc|explain)\b/i.test(sql);
-}
-
-/**
- * The untimed reads of each statement before its timed ones: --warmup-rounds, and with --vs-java at least one (the
- * Java client's JVM would otherwise load and compile its code in its first timed reads; ours reads as many).
- */
-export function warmUpReads(c: BenchConfig): number {
-  return Math.max(c.warmupRounds, c.vsJava ? 1 : 0);
 }
 
 /**
