@@ -37,7 +37,8 @@ export const COMMANDS: Record<CommandName, { readonly usage: string; readonly ab
     usage: 'iotdb-bench compare A/results.json B/results.json',
     about:
       "each run's figures in B against the run of the same label in A (points/s, p50, p99, client CPU, peak RSS): " +
-      "their ratio, and whether it is beyond the runs' own noise",
+      "their ratio, and whether it is beyond the runs' own noise; a label's --repeat runs (label#1, label#2, ...) " +
+      'as one, their means, the noise from their spread',
   },
   merge: {
     usage: 'iotdb-bench merge A/results.json B/results.json ... [--out DIR]',

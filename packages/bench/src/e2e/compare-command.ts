@@ -1,6 +1,7 @@
 import { COMMANDS } from '../config/argv.js';
 import { readFileSync } from 'node:fs';
-import { compareRuns, formatComparison, pairRuns } from '../report/compare-runs.js';
+import { compareGroups } from '../report/compare-repeats.js';
+import { formatComparison } from '../report/compare-runs.js';
 import type { RunResult } from '../types.js';
 
 /** The runs of a results.json; throws, naming the file, when it cannot be read or is not one. */
@@ -36,14 +37,14 @@ export function compareCommand(args: readonly string[]): number {
     console.error(`iotdb-bench compare: ${(e as Error).message}`);
     return 2;
   }
-  const pairs = pairRuns(...runs);
-  if (pairs.length === 0) {
+  const groups = compareGroups(...runs);
+  if (groups.length === 0) {
     const labels = (file: RunResult[]) => file.map((r) => r.label).join(', ');
     console.error(
       `iotdb-bench compare: no run of A has a run of the same label in B (A: ${labels(runs[0])}; B: ${labels(runs[1])})`,
     );
     return 2;
   }
-  for (const [a, b] of pairs) console.log(formatComparison(a.label, compareRuns(a, b)));
+  for (const g of groups) console.log(formatComparison(g.label, g.figures));
   return 0;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareRuns, formatComparison, pairRuns } from './compare-runs.js';
+import { compareRuns, formatComparison } from './compare-runs.js';
 import { LatencyHistogram } from './histogram.js';
 import { sampleHistogram, sampleRun } from './test-fixture.js';
 
@@ -41,16 +41,6 @@ describe('compare', () => {
     const p99 = (r: typeof few) => compareRuns(r, r).find((f) => f.figure === 'insertTablet p99 ms')!;
     expect(p99(few)).toMatchObject({ noise: null, beyond: null });
     expect(p99(many).noise).not.toBeNull();
-  });
-
-  it('pairs runs by label, or the only run of each file', () => {
-    const [a, b, c] = [run('x', 1, 0), run('y', 1, 0), run('z', 1, 0)];
-    expect(pairRuns([a, b], [b, a]).map(([l, r]) => [l.label, r.label])).toEqual([
-      ['x', 'x'],
-      ['y', 'y'],
-    ]);
-    expect(pairRuns([a], [c])).toHaveLength(1);
-    expect(pairRuns([a, b], [c])).toHaveLength(0);
   });
 
   it("compares a mixed run's queries per type: rows/s, and p50/p99 with the noise of their histograms", () => {

@@ -52,30 +52,46 @@ function figure(name: string, a: number, b: number, errors: [number | null, numb
   return { figure: name, a, b, ratio, noise, beyond: noise === null ? null : Math.abs(ratio - 1) > noise };
 }
 
+/** A figure's value in each run, and the relative standard error each run shows of it (null: none). */
+export interface FigureValues {
+  figure: string;
+  a: number;
+  b: number;
+  errors: [number | null, number | null];
+}
+
 /**
  * The figures of `b` against `a`: throughput, latency of the main operation, each query type both ran (rows/s,
  * p50, p99), client CPU, memory. Runs that wrote nothing (query files) have no points/s or CPU per point.
  */
 export function compareRuns(a: RunResult, b: RunResult): FigureComparison[] {
+  return figureValues(a, b).map((f) => figure(f.figure, f.a, f.b, f.errors));
+}
+
+/** compareRuns' figures, their values as they are. */
+export function figureValues(a: RunResult, b: RunResult): FigureValues[] {
   const wrote = a.points > 0 || b.points > 0;
-  const figures: FigureComparison[] = [];
-  if (wrote) figures.push(figure('points/s', a.pointsPerS, b.pointsPerS, [throughputError(a), throughputError(b)]));
+  const none: [null, null] = [null, null];
+  const figures: FigureValues[] = [];
+  const add = (name: string, va: number, vb: number, errors: [number | null, number | null] = none) =>
+    figures.push({ figure: name, a: va, b: vb, errors });
+  if (wrote) add('points/s', a.pointsPerS, b.pointsPerS, [throughputError(a), throughputError(b)]);
   const [main, mainB] = [mainOperation(a)?.kind, mainOperation(b)?.kind];
   if (main !== undefined && mainB !== undefined) figures.push(...latencyFigures(a, b, main, mainB));
   for (const [kind, qa] of Object.entries(a.queries ?? {})) {
     const qb = b.queries?.[kind];
     if (qb === undefined) continue;
-    figures.push(figure(`${kind} rows/s`, qa.rowsPerS, qb.rowsPerS, [null, null]));
+    add(`${kind} rows/s`, qa.rowsPerS, qb.rowsPerS);
     if (kind !== main) figures.push(...latencyFigures(a, b, kind, kind));
   }
-  if (a.failedOps > 0 || b.failedOps > 0) figures.push(figure('failed ops', a.failedOps, b.failedOps, [null, null]));
-  if (wrote) figures.push(figure('client CPU s/Mpts', a.clientCpuSPerMpts, b.clientCpuSPerMpts, [null, null]));
-  figures.push(figure('peak RSS MB', a.peakRssMb, b.peakRssMb, [null, null]));
+  if (a.failedOps > 0 || b.failedOps > 0) add('failed ops', a.failedOps, b.failedOps);
+  if (wrote) add('client CPU s/Mpts', a.clientCpuSPerMpts, b.clientCpuSPerMpts);
+  add('peak RSS MB', a.peakRssMb, b.peakRssMb);
   return figures;
 }
 
 /** p50 and p99 of an operation (named by a's kind), with the noise their histograms show. */
-function latencyFigures(a: RunResult, b: RunResult, kindA: string, kindB: string): FigureComparison[] {
+function latencyFigures(a: RunResult, b: RunResult, kindA: string, kindB: string): FigureValues[] {
   const [la, lb] = [a.latency[kindA], b.latency[kindB]];
   if (la === undefined || lb === undefined) return [];
   return (
@@ -83,20 +99,12 @@ function latencyFigures(a: RunResult, b: RunResult, kindA: string, kindB: string
       ['p50', 0.5],
       ['p99', 0.99],
     ] as const
-  ).map(([name, q]) => {
-    const errors = [percentileError(a.histograms[kindA], q), percentileError(b.histograms[kindB], q)] as const;
-    return figure(`${kindA} ${name} ms`, la[name], lb[name], [...errors]);
-  });
-}
-
-/** Runs of the two files paired by label (or the only run of each when both hold one). */
-export function pairRuns(a: RunResult[], b: RunResult[]): [RunResult, RunResult][] {
-  const pairs = a.flatMap((ra): [RunResult, RunResult][] => {
-    const rb = b.find((r) => r.label === ra.label);
-    return rb === undefined ? [] : [[ra, rb]];
-  });
-  if (pairs.length === 0 && a.length === 1 && b.length === 1) return [[a[0], b[0]]];
-  return pairs;
+  ).map(([name, q]) => ({
+    figure: `${kindA} ${name} ms`,
+    a: la[name],
+    b: lb[name],
+    errors: [percentileError(a.histograms[kindA], q), percentileError(b.histograms[kindB], q)],
+  }));
 }
 
 /** The comparison as a console table. */

@@ -1,0 +1,110 @@
+/**
+ * `iotdb-bench compare A.json B.json` over whole files: their runs paired by label. `--repeat N` labels its runs
+ * `<label>#k`; a label's repeats are compared as one, each figure the mean of A's repeats against the mean of B's,
+ * beyond noise when Welch's t-test at 95 % says so: the repeats' own spread is the run-to-run noise, which one
+ * run's samples cannot show (and client CPU or memory, one value a run, get an estimate too). One run against a
+ * label's repeats takes the repeated side's spread for both (the pooled-variance t-test). Single runs are paired
+ * as compareRuns compares them, each with the noise it shows itself.
+ */
+import type { RunResult } from '../types.js';
+import { compareRuns, figureValues, type FigureComparison } from './compare-runs.js';
+
+export interface GroupComparison {
+  /** the run's label, or the repeats' label and how many there are on each side */
+  label: string;
+  figures: FigureComparison[];
+}
+
+const REPEAT_SUFFIX = /#\d+$/;
+
+/** The runs of each file paired by label, a label's repeats as one group; [] when no label is in both. */
+export function compareGroups(a: readonly RunResult[], b: readonly RunResult[]): GroupComparison[] {
+  const [inA, inB] = [byLabel(a), byLabel(b)];
+  const groups: GroupComparison[] = [];
+  for (const [label, runsA] of inA) {
+    const runsB = inB.get(label);
+    if (runsB === undefined) continue;
+    if (runsA.length === 1 && runsB.length === 1)
+      groups.push({ label: runsA[0].label, figures: compareRuns(runsA[0], runsB[0]) });
+    else groups.push({ label: repeatsLabel(label, runsA.length, runsB.length), figures: compareRepeats(runsA, runsB) });
+  }
+  // the only run of each file, whatever their labels
+  if (groups.length === 0 && a.length === 1 && b.length === 1)
+    groups.push({ label: a[0].label, figures: compareRuns(a[0], b[0]) });
+  return groups;
+}
+
+/** The runs by label, `x#1`, `x#2` and `x` under `x`, in the order of the file. */
+function byLabel(runs: readonly RunResult[]): Map<string, RunResult[]> {
+  const groups = new Map<string, RunResult[]>();
+  for (const run of runs) {
+    const label = run.label.replace(REPEAT_SUFFIX, '');
+    groups.set(label, [...(groups.get(label) ?? []), run]);
+  }
+  return groups;
+}
+
+function repeatsLabel(label: string, inA: number, inB: number): string {
+  const side = (n: number) => (n === 1 ? 'one run' : `mean of ${n} repeats`);
+  return `${label}: ${side(inA)} (A) vs ${inB} (B)`;
+}
+
+/** Each figure every run of both sides has: the means, and the t-test's verdict on their difference. */
+function compareRepeats(runsA: readonly RunResult[], runsB: readonly RunResult[]): FigureComparison[] {
+  const names = figureValues(runsA[0], runsB[0]).map((f) => f.figure);
+  // a figure's value depends on the other run only in which figures there are (those both have)
+  const valuesA = runsA.map((r) => new Map(figureValues(r, runsB[0]).map((f) => [f.figure, f.a])));
+  const valuesB = runsB.map((r) => new Map(figureValues(runsA[0], r).map((f) => [f.figure, f.b])));
+  return names.flatMap((name) => {
+    const xa = valuesA.map((m) => m.get(name));
+    const xb = valuesB.map((m) => m.get(name));
+    if (!allNumbers(xa) || !allNumbers(xb)) return [];
+    return [tTest(name, xa, xb)];
+  });
+}
+
+function allNumbers(xs: (number | undefined)[]): xs is number[] {
+  return xs.every((x) => x !== undefined && Number.isFinite(x));
+}
+
+/** Welch's t-test at 95 % (pooled with the other side's variance when a side has one run). */
+function tTest(name: string, xa: readonly number[], xb: readonly number[]): FigureComparison {
+  const [ma, mb] = [mean(xa), mean(xb)];
+  const [va, vb] = [variance(xa), variance(xb)];
+  const [sa, sb] = [va ?? vb ?? 0, vb ?? va ?? 0];
+  const [ea, eb] = [sa / xa.length, sb / xb.length];
+  const df =
+    va !== null && vb !== null
+      ? ea + eb > 0
+        ? (ea + eb) ** 2 / (ea ** 2 / (xa.length - 1) + eb ** 2 / (xb.length - 1))
+        : xa.length + xb.length - 2
+      : Math.max(xa.length, xb.length) - 1;
+  const halfWidth = studentT95(df) * Math.sqrt(ea + eb);
+  const noise = ma > 0 ? halfWidth / ma : null;
+  const ratio = ma === 0 ? NaN : mb / ma;
+  return { figure: name, a: ma, b: mb, ratio, noise, beyond: noise === null ? null : Math.abs(mb - ma) > halfWidth };
+}
+
+function mean(xs: readonly number[]): number {
+  return xs.reduce((s, x) => s + x, 0) / xs.length;
+}
+
+/** The sample variance; null for one value. */
+function variance(xs: readonly number[]): number | null {
+  if (xs.length < 2) return null;
+  const m = mean(xs);
+  return xs.reduce((s, x) => s + (x - m) ** 2, 0) / (xs.length - 1);
+}
+
+/** Student's t, two-sided 95 %, for 1 to 30 degrees of freedom; then 40, 60, 120, and the normal's beyond. */
+const T95 = [
+  12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11,
+  2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042,
+];
+
+/** The t quantile for `df` degrees of freedom, rounded down (a fractional Welch df gets the wider interval). */
+export function studentT95(df: number): number {
+  const d = Math.max(1, Math.floor(df));
+  if (d <= T95.length) return T95[d - 1];
+  return d < 60 ? 2.021 : d < 120 ? 2.0 : d < 1000 ? 1.98 : 1.96;
+}
