@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
+import { sampleRun } from '../report/test-fixture.js';
 import { compareCommand, readRuns } from './compare-command.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-read-runs-'));
@@ -13,7 +14,7 @@ const file = (name: string, text: string) => {
 
 describe('readRuns: a results.json for compare and merge', () => {
   it('reads the runs of a results.json', () => {
-    const path = file('ok.json', JSON.stringify([{ label: 'a', config: {} }]));
+    const path = file('ok.json', JSON.stringify([sampleRun('a')]));
     expect(readRuns(path).map((r) => r.label)).toEqual(['a']);
   });
 
@@ -21,14 +22,33 @@ describe('readRuns: a results.json for compare and merge', () => {
     expect(() => readRuns(join(dir, 'none.json'))).toThrow(/none\.json: cannot read it \(ENOENT\)$/);
     expect(() => readRuns(file('results.csv', 'label,model\na,tree\n'))).toThrow(/results\.csv: not JSON \(/);
     expect(() => readRuns(file('obj.json', '{"label": "a"}'))).toThrow(/obj\.json: not a results\.json/);
-    expect(() => readRuns(file('nums.json', '[1, 2]'))).toThrow(/nums\.json: not a results\.json/);
+    expect(() => readRuns(file('nums.json', '[1, 2]'))).toThrow(/nums\.json: run 1: the run needs an object/);
+  });
+
+  it('refuses a run without the figures compare and merge read, naming the run and the field', () => {
+    const { throughput: _, ...cut } = sampleRun('tree-insertTablet');
+    expect(() => readRuns(file('cut.json', JSON.stringify([sampleRun('a'), cut])))).toThrow(
+      /cut\.json: run 2 \("tree-insertTablet"\): throughput needs \[seconds, points\/s\] pairs \(not a results\.json/,
+    );
+    const edited = sampleRun('x');
+    (edited.latency.insertTablet as unknown as Record<string, unknown>).p99 = '12 ms';
+    expect(() => readRuns(file('edited.json', JSON.stringify([edited])))).toThrow(
+      /edited\.json: run 1 \("x"\): latency\.insertTablet\.p99 needs a number/,
+    );
+    // a figure not measured (NaN, written as null) is read as NaN
+    const java = { ...sampleRun('java'), peakRssMb: NaN };
+    expect(readRuns(file('java.json', JSON.stringify([java])))[0].peakRssMb).toBeNaN();
+    const minimal = JSON.stringify([{ label: 'x' }]);
+    expect(() => readRuns(file('minimal.json', minimal))).toThrow(
+      /minimal\.json: run 1 \("x"\): startedAt needs a string/,
+    );
   });
 });
 
 describe('compareCommand', () => {
   it('names the runs of each file when none pairs by label', () => {
-    const a = file('a.json', JSON.stringify([{ label: 'tree-insertTablet' }, { label: 'tree-insertRecords' }]));
-    const b = file('b.json', JSON.stringify([{ label: 'count-all' }, { label: 'query 2' }]));
+    const a = file('a.json', JSON.stringify([sampleRun('tree-insertTablet'), sampleRun('tree-insertRecords')]));
+    const b = file('b.json', JSON.stringify([sampleRun('count-all'), sampleRun('query 2')]));
     const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
       expect(compareCommand([a, b])).toBe(2);

@@ -2,6 +2,7 @@ import { COMMANDS } from '../config/argv.js';
 import { readFileSync } from 'node:fs';
 import { compareGroups } from '../report/compare-repeats.js';
 import { formatComparison } from '../report/compare-runs.js';
+import { checkedRuns } from '../report/run-shape.js';
 import type { RunResult } from '../types.js';
 
 /** The runs of a results.json; throws, naming the file, when it cannot be read or is not one. */
@@ -18,10 +19,11 @@ export function readRuns(path: string): RunResult[] {
   } catch (e) {
     throw new Error(`${path}: not JSON (${(e as Error).message})`, { cause: e });
   }
-  const isRun = (r: unknown) => typeof r === 'object' && r !== null && typeof (r as RunResult).label === 'string';
-  if (!Array.isArray(parsed) || !parsed.every(isRun))
-    throw new Error(`${path}: not a results.json (an array of runs, each with its label)`);
-  return parsed as RunResult[];
+  try {
+    return checkedRuns(parsed);
+  } catch (e) {
+    throw new Error(`${path}: ${(e as Error).message}`, { cause: e });
+  }
 }
 
 /** `iotdb-bench compare A.json B.json`: prints each paired run's figures, B against A; 2 on bad usage. */
