@@ -47,7 +47,9 @@ export function checkedRuns(parsed: unknown): RunResult[] {
       checkRun(run);
     } catch (e) {
       if (!(e instanceof BadField)) throw e;
-      throw new Error(`run ${i + 1}${label}: ${e.message} (not a results.json of iotdb-bench, or cut short)`);
+      throw new Error(`run ${i + 1}${label}: ${e.message} (not a results.json of iotdb-bench, or cut short)`, {
+        cause: e,
+      });
     }
   });
   return parsed as RunResult[];
