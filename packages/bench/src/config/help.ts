@@ -6,12 +6,12 @@ const INTRO = `Usage: iotdb-bench [--config FILE] [--<knob> VALUE | --<knob>=VAL
        iotdb-bench ${COMMAND_NAMES.join('|')} ... (commands: below)
 
 IoTDB end-to-end benchmark: writes, queries and mixes of them. Every knob comes from, lowest precedence first: its
-default, the --config file (.json, or flat .yaml/.yml: "key: value" lines, # comments, [a, b] lists; keys are the
+default, the --config file (.json, or .yaml/.yml in any YAML: comments, lists, anchors, << merge keys; keys are the
 names in [brackets]), its environment variable, its flag. Boolean flags need no value (--verify) but
 take one (--verify=false).
 
   --config FILE
-      read knobs from a JSON or flat YAML file
+      read knobs from a JSON or YAML file
   --help, -h
       print this help and exit
 
