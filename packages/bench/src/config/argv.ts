@@ -28,7 +28,7 @@ function target(key: KnobKey, spec: Pick<KnobSpec<unknown>, 'flag' | 'arg'>): [s
 }
 
 /** The words iotdb-bench takes as a command when they come first (`iotdb-bench merge A.json B.json`). */
-export const COMMAND_NAMES = ['compare', 'merge', 'read-compare'] as const;
+export const COMMAND_NAMES = ['compare', 'merge', 'persist', 'read-compare'] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 /** Each command's usage line and what it does: its `--help`, the run's `--help`, its usage errors. */
@@ -45,6 +45,13 @@ export const COMMANDS: Record<CommandName, { readonly usage: string; readonly ab
     about:
       'the shares of several machines that ran at the same time, each over its devices (--device-offset, ' +
       '--device-count), as one run per label: counts added, percentiles from the merged histograms (--out: its files)',
+  },
+  persist: {
+    usage: 'iotdb-bench persist A/results.json ... [--host H] [--port P] [--tls] [--tls-ca CA.pem] [--rpc-compression]',
+    about:
+      "the runs of result files (a run's --out, merge's --out) written into the IoTDB at --host:--port as " +
+      '--persist-results writes them (root.iotdb_bench_results), as IOTDB_USER: the merged shares of several ' +
+      'machines as one, or results kept where their run could not reach that server',
   },
   'read-compare': {
     usage:

@@ -24,7 +24,7 @@ describe('helpText', () => {
       expect(help, name).toContain(`  ${COMMANDS[name].usage}\n      ${COMMANDS[name].about}\n`);
       expect(commandHelp(name)).toBe(`usage: ${COMMANDS[name].usage}\n\n${COMMANDS[name].about}`);
     }
-    expect(help).toMatch(/^ {7}iotdb-bench compare\|merge\|read-compare \.\.\./m);
+    expect(help).toMatch(/^ {7}iotdb-bench compare\|merge\|persist\|read-compare \.\.\./m);
   });
 
   it('every flag is the kebab-case of its field and every env variable is distinct', () => {

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Session, TableSession } from '@iotdb/client';
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { sampleConfig } from '../report/test-fixture.js';
+import { sampleConfig, sampleRun } from '../report/test-fixture.js';
 import { runJava } from '../run/java.js';
 import { RunError } from '../run/run-error.js';
 import type { RunResult } from '../types.js';
@@ -286,6 +286,30 @@ describe('iotdb-bench against a real server', () => {
     await s.close();
     expect(c.values[0][c.rowCount - 1]).toBe(6n);
     expect(q.values.map((v) => v[q.rowCount - 1])).toEqual([6n, 6n, 606n]);
+  });
+
+  it('persists the runs of kept result files (iotdb-bench persist), as --persist-results would have', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'iotdb-bench-persist-'));
+    const file = join(dir, 'results.json');
+    const kept = { ...sampleRun('kept share'), startedAt: '2026-11-26T10:00:00.000Z', okOps: 4242 };
+    writeFileSync(file, JSON.stringify([kept]));
+    const { stdout } = await run('node', [cli, 'persist', file, '--host', host, '--port', String(port)]);
+    expect(stdout).toMatch(/^persisted \d+ records of 1 run into root\.iotdb_bench_results at /m);
+    const s = new Session({ host, port });
+    await s.open();
+    const c = await (
+      await s.executeQueryStatement('SELECT ok_ops, points_per_s FROM root.iotdb_bench_results.kept_share')
+    ).toColumnar();
+    await s.close();
+    expect(c.timestamps).toEqual(BigInt64Array.of(BigInt(Date.parse(kept.startedAt))));
+    expect(c.values.map((v) => v[0])).toEqual([4242n, kept.pointsPerS]);
+    // a server that is not there: exit 1, the results' file kept as it was
+    const refused = await run('node', [cli, 'persist', file, '--host', '127.0.0.1', '--port', '1']).then(
+      () => expect.fail('nothing listens on port 1'),
+      (e: unknown) => e as { code: number; stderr: string },
+    );
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^iotdb-bench persist: could not persist the results at 127\.0\.0\.1:1: /);
   });
 
   it('runs a query file with the Java client too (--vs-java): each statement read alike by both, the same rows', async () => {

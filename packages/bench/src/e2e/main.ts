@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { commandHelp, isCommandName, type CommandName } from '../config/argv.js';
 import { ConfigError, describePlan, helpText, resolveConfig } from '../config/resolve.js';
+import { endpointOf } from '../config/parsers.js';
 import { readQueryFile, type QueryFileEntry } from '../config/query-file.js';
 import { compareTable } from '../report/format.js';
 import { RESULTS_DATABASE, persistResults } from '../report/persist.js';
@@ -14,6 +15,7 @@ import { LOCAL_TRUST_STORE_PASSWORD, startLocalServer, type LocalServer } from '
 import { interruptOnCtrlC } from './interrupt.js';
 import { repeatSummary } from './repeat.js';
 import { mergeCommand } from './merge-command.js';
+import { persistCommand } from './persist-command.js';
 import { runRepeats } from './run-repeats.js';
 import { readCompareCommand } from './read-compare-command.js';
 import { givenServer } from './target.js';
@@ -21,6 +23,7 @@ import { givenServer } from './target.js';
 const RUN_COMMAND: Record<CommandName, (args: readonly string[]) => number | Promise<number>> = {
   compare: compareCommand,
   merge: mergeCommand,
+  persist: persistCommand,
   'read-compare': readCompareCommand,
 };
 
@@ -136,7 +139,7 @@ async function keepResults(config: BenchConfig, runs: RunResult[]): Promise<bool
   }
   if (config.persistResults === undefined) return true;
   try {
-    const records = await persistResults(config.persistResults, runs, config);
+    const records = await persistResults(endpointOf(config.persistResults), runs, config);
     console.log(`persisted ${records} records into ${RESULTS_DATABASE} at ${config.persistResults}`);
     return true;
   } catch (e) {

@@ -8,7 +8,6 @@
  * letters, digits and `_`.
  */
 import { Session, TSDataType, type RecordInput } from '@iotdb/client';
-import { endpointOf } from '../config/parsers.js';
 import { connectOptions, type ConnectKnobs } from '../run/session-options.js';
 import type { LatencySummary, RunResult } from '../types.js';
 import { MATRIX_COLUMNS } from './latency-matrix.js';
@@ -20,11 +19,11 @@ export const RESULTS_DATABASE = 'root.iotdb_bench_results';
  * reached as the run's own (--tls, --tls-ca, --rpc-compression; the user IOTDB_USER), only at `target`.
  */
 export async function persistResults(
-  target: string,
+  target: { host: string; port: number },
   runs: readonly RunResult[],
   connect: Omit<ConnectKnobs, 'nodeUrls'>,
 ): Promise<number> {
-  const session = new Session(connectOptions({ ...connect, nodeUrls: undefined }, endpointOf(target)));
+  const session = new Session(connectOptions({ ...connect, nodeUrls: undefined }, target));
   await session.open();
   try {
     const found = await (await session.executeQueryStatement(`SHOW DATABASES ${RESULTS_DATABASE}`)).toColumnar();

@@ -1,0 +1,38 @@
+import { describe, expect, it, vi } from 'vitest';
+import { parsePersistArgs, persistCommand } from './persist-command.js';
+
+describe('iotdb-bench persist', () => {
+  it('takes the files, the server (IOTDB_HOST / IOTDB_PORT by default) and how to reach it', () => {
+    expect(parsePersistArgs(['a.json', 'b.json'], { IOTDB_HOST: 'db', IOTDB_PORT: '7667' })).toEqual({
+      files: ['a.json', 'b.json'],
+      host: 'db',
+      port: 7667,
+      tls: false,
+      tlsCa: undefined,
+      rpcCompression: false,
+    });
+    const t = parsePersistArgs(['--host', '10.0.0.9', 'a.json', '--port', '6668', '--tls', '--rpc-compression'], {});
+    expect(t).toMatchObject({ files: ['a.json'], host: '10.0.0.9', port: 6668, tls: true, rpcCompression: true });
+  });
+
+  it('refuses what it cannot use, saying why', () => {
+    expect(() => parsePersistArgs([], {})).toThrow('needs one results.json at least');
+    expect(() => parsePersistArgs(['a.json', '--port', '70000'], {})).toThrow('--port needs an integer in [1, 65535]');
+    expect(() => parsePersistArgs(['a.json', '--host'], {})).toThrow('--host needs a value');
+    expect(() => parsePersistArgs(['a.json', '--tls-ca', 'ca.pem'], {})).toThrow('it needs --tls');
+    expect(() => parsePersistArgs(['a.json', '--tls', '--tls-ca', '/no/ca.pem'], {})).toThrow('no such file');
+    expect(() => parsePersistArgs(['a.json', '--user', 'x'], {})).toThrow('unknown option --user');
+  });
+
+  it('exits 2 with the usage on a bad command line, and on a file it cannot read, before connecting', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      expect(await persistCommand(['--port', '0'])).toBe(2);
+      expect(error.mock.calls[0][0]).toMatch(/^iotdb-bench persist: --port needs .*\nusage: iotdb-bench persist /);
+      expect(await persistCommand(['/no/results.json', '--port', '1'])).toBe(2);
+      expect(error.mock.calls[1][0]).toMatch(/^iotdb-bench persist: \/no\/results\.json: cannot read it \(ENOENT\)$/);
+    } finally {
+      error.mockRestore();
+    }
+  });
+});
