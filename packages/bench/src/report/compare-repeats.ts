@@ -71,18 +71,20 @@ function allNumbers(xs: (number | undefined)[]): xs is number[] {
 function tTest(name: string, xa: readonly number[], xb: readonly number[]): FigureComparison {
   const [ma, mb] = [mean(xa), mean(xb)];
   const [va, vb] = [variance(xa), variance(xb)];
-  const [sa, sb] = [va ?? vb ?? 0, vb ?? va ?? 0];
-  const [ea, eb] = [sa / xa.length, sb / xb.length];
-  const df =
-    va !== null && vb !== null
-      ? ea + eb > 0
-        ? (ea + eb) ** 2 / (ea ** 2 / (xa.length - 1) + eb ** 2 / (xb.length - 1))
-        : xa.length + xb.length - 2
-      : Math.max(xa.length, xb.length) - 1;
+  // the squared standard errors of the two means
+  const ea = (va ?? vb ?? 0) / xa.length;
+  const eb = (vb ?? va ?? 0) / xb.length;
+  const df = va !== null && vb !== null ? welchDf(ea, eb, xa.length, xb.length) : Math.max(xa.length, xb.length) - 1;
   const halfWidth = studentT95(df) * Math.sqrt(ea + eb);
   const noise = ma > 0 ? halfWidth / ma : null;
   const ratio = ma === 0 ? NaN : mb / ma;
   return { figure: name, a: ma, b: mb, ratio, noise, beyond: noise === null ? null : Math.abs(mb - ma) > halfWidth };
+}
+
+/** The Welch-Satterthwaite degrees of freedom; with no spread on either side, the pooled test's. */
+function welchDf(ea: number, eb: number, na: number, nb: number): number {
+  if (ea + eb === 0) return na + nb - 2;
+  return (ea + eb) ** 2 / (ea ** 2 / (na - 1) + eb ** 2 / (nb - 1));
 }
 
 function mean(xs: readonly number[]): number {
