@@ -47,6 +47,6 @@ export function compareCommand(args: readonly string[]): number {
     );
     return 2;
   }
-  for (const g of groups) console.log(formatComparison(g.label, g.figures));
+  for (const g of groups) console.log(formatComparison(g.label, g.figures, g.differences));
   return 0;
 }

@@ -8,11 +8,14 @@
  */
 import type { RunResult } from '../types.js';
 import { compareRuns, figureValues, type FigureComparison } from './compare-runs.js';
+import { runDifferences, type Difference } from './run-differences.js';
 
 export interface GroupComparison {
   /** the run's label, or the repeats' label and how many there are on each side */
   label: string;
   figures: FigureComparison[];
+  /** the knobs and environment that differ between A's (first) run and B's */
+  differences: Difference[];
 }
 
 const REPEAT_SUFFIX = /#\d+$/;
@@ -24,13 +27,19 @@ export function compareGroups(a: readonly RunResult[], b: readonly RunResult[]):
   for (const [label, runsA] of inA) {
     const runsB = inB.get(label);
     if (runsB === undefined) continue;
+    const differences = runDifferences(runsA[0], runsB[0]);
     if (runsA.length === 1 && runsB.length === 1)
-      groups.push({ label: runsA[0].label, figures: compareRuns(runsA[0], runsB[0]) });
-    else groups.push({ label: repeatsLabel(label, runsA.length, runsB.length), figures: compareRepeats(runsA, runsB) });
+      groups.push({ label: runsA[0].label, figures: compareRuns(runsA[0], runsB[0]), differences });
+    else
+      groups.push({
+        label: repeatsLabel(label, runsA.length, runsB.length),
+        figures: compareRepeats(runsA, runsB),
+        differences,
+      });
   }
   // the only run of each file, whatever their labels
   if (groups.length === 0 && a.length === 1 && b.length === 1)
-    groups.push({ label: a[0].label, figures: compareRuns(a[0], b[0]) });
+    groups.push({ label: a[0].label, figures: compareRuns(a[0], b[0]), differences: runDifferences(a[0], b[0]) });
   return groups;
 }
 

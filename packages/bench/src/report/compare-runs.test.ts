@@ -93,4 +93,16 @@ describe('compare', () => {
     expect(text).toMatch(/^failed ops\s+0\s+12\s+-\s+no noise estimate$/m);
     expect(text).not.toContain('NaN');
   });
+
+  it('ends with what differs between the runs besides their figures, when anything does', () => {
+    const figures = compareRuns(run('a', 1e6, 0.02), run('a', 1e6, 0.02));
+    expect(formatComparison('a', figures, [])).not.toContain('differs');
+    const text = formatComparison('a', figures, [
+      ['batchSize', '100', '1000'],
+      ['server version', '2.0.1-beta', '2.0.2'],
+    ]);
+    expect(text).toMatch(
+      /\ndiffers, A -> B:\n {2}batchSize {6} 100 -> 1000\n {2}server version {2}2\.0\.1-beta -> 2\.0\.2$/,
+    );
+  });
 });

@@ -107,8 +107,12 @@ function latencyFigures(a: RunResult, b: RunResult, kindA: string, kindB: string
   }));
 }
 
-/** The comparison as a console table. */
-export function formatComparison(label: string, figures: readonly FigureComparison[]): string {
+/** The comparison as a console table, then what differs between the runs besides their figures. */
+export function formatComparison(
+  label: string,
+  figures: readonly FigureComparison[],
+  differences: readonly (readonly [string, string, string])[] = [],
+): string {
   const num = (v: number) =>
     Math.abs(v) >= 1000 || Number.isInteger(v) ? Math.round(v).toLocaleString('en-US') : v.toPrecision(4);
   const verdict = (f: FigureComparison) =>
@@ -128,5 +132,11 @@ export function formatComparison(label: string, figures: readonly FigureComparis
   ];
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
   const lines = rows.map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))));
-  return [`== ${label} ==`, ...lines.map((l) => l.join('  ').trimEnd())].join('\n');
+  const width = Math.max(0, ...differences.map(([what]) => what.length));
+  const differs = differences.map(([what, a, b]) => `  ${what.padEnd(width)}  ${a} -> ${b}`);
+  return [
+    `== ${label} ==`,
+    ...lines.map((l) => l.join('  ').trimEnd()),
+    ...(differs.length > 0 ? ['differs, A -> B:', ...differs] : []),
+  ].join('\n');
 }

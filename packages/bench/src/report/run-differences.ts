@@ -1,0 +1,54 @@
+/**
+ * What differs between two runs `compare` sets side by side, besides their figures: the knobs (the resolved
+ * configuration, in the knobs' order) and where they ran (the result files' environment). A ratio means what
+ * changed between them; this says what that was, or that nothing did that the files know of.
+ */
+import { formatValue } from '../config/format.js';
+import { KNOB_KEYS } from '../config/knobs.js';
+import type { Environment, RunResult } from '../types.js';
+
+/** [what, in A, in B] */
+export type Difference = [string, string, string];
+
+/** Knobs that change nothing a run measures: where its files went, its printing. */
+const NOT_MEASURED = new Set(['out', 'progress', 'persistResults']);
+
+const UNKNOWN = 'unknown';
+
+/** The environment's fields compare names, each read from a run's environment (null: not recorded). */
+const ENVIRONMENT_FIELDS: [string, (e: Environment) => string | number | null | undefined][] = [
+  ['cpu', (e) => e.cpu],
+  ['cores', (e) => e.cores],
+  ['memory GiB', (e) => e.memoryGiB],
+  ['os', (e) => e.os],
+  ['node', (e) => e.node],
+  ['jvm', (e) => e.jvm],
+  ['server version', (e) => e.server?.version],
+  ['server time precision', (e) => e.server?.timestampPrecision],
+  ['client version', (e) => e.client.version],
+  ['bench version', (e) => e.client.bench],
+  ['git commit', (e) => e.client.gitCommit],
+];
+
+export function runDifferences(a: RunResult, b: RunResult): Difference[] {
+  const knobs = KNOB_KEYS.filter((key) => !NOT_MEASURED.has(key)).flatMap((key): Difference[] => {
+    const [va, vb] = [formatValue(a.config[key]), formatValue(b.config[key])];
+    return va === vb ? [] : [[key, va, vb]];
+  });
+  return [...knobs, ...environmentDifferences(a.environment, b.environment)];
+}
+
+function environmentDifferences(a: Environment | undefined, b: Environment | undefined): Difference[] {
+  const text = (e: Environment | undefined, pick: (e: Environment) => unknown) => {
+    const v = e === undefined ? null : pick(e);
+    return v === null || v === undefined ? UNKNOWN : String(v);
+  };
+  const fields = ENVIRONMENT_FIELDS.map(([name, pick]): Difference => [name, text(a, pick), text(b, pick)]);
+  const settings = [...new Set([...Object.keys(a?.server?.settings ?? {}), ...Object.keys(b?.server?.settings ?? {})])];
+  const server = settings.map((k): Difference => [
+    `server ${k}`,
+    a?.server?.settings[k] ?? UNKNOWN,
+    b?.server?.settings[k] ?? UNKNOWN,
+  ]);
+  return [...fields, ...server].filter(([, va, vb]) => va !== vb);
+}
