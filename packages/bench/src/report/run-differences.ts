@@ -39,7 +39,8 @@ export function runDifferences(a: RunResult, b: RunResult): Difference[] {
 }
 
 function environmentDifferences(a: Environment | undefined, b: Environment | undefined): Difference[] {
-  const text = (e: Environment | undefined, pick: (e: Environment) => unknown) => {
+  type Pick = (typeof ENVIRONMENT_FIELDS)[number][1];
+  const text = (e: Environment | undefined, pick: Pick) => {
     const v = e === undefined ? null : pick(e);
     return v === null || v === undefined ? UNKNOWN : String(v);
   };
