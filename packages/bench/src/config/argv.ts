@@ -34,11 +34,12 @@ export type CommandName = (typeof COMMAND_NAMES)[number];
 /** Each command's usage line and what it does: its `--help`, the run's `--help`, its usage errors. */
 export const COMMANDS: Record<CommandName, { readonly usage: string; readonly about: string }> = {
   compare: {
-    usage: 'iotdb-bench compare A/results.json B/results.json',
+    usage: 'iotdb-bench compare A/results.json B/results.json [--fail-on-regression]',
     about:
       "each run's figures in B against the run of the same label in A (points/s, p50, p99, client CPU, peak RSS): " +
       "their ratio, and whether it is beyond the runs' own noise; a label's --repeat runs (label#1, label#2, ...) " +
-      'as one, their means, the noise from their spread',
+      'as one, their means, the noise from their spread; --fail-on-regression: exit 1 when a figure of B is worse ' +
+      'beyond noise',
   },
   merge: {
     usage: 'iotdb-bench merge A/results.json B/results.json ... [--out DIR]',

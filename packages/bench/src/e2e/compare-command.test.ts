@@ -60,4 +60,25 @@ describe('compareCommand', () => {
       error.mockRestore();
     }
   });
+
+  it('with --fail-on-regression, exits 1 naming each figure that got worse beyond noise (and 0 when none did)', () => {
+    const steady = (pointsPerS: number) =>
+      sampleRun(
+        'x',
+        { throughput: Array.from({ length: 12 }, (_, i): [number, number] => [i + 1, pointsPerS]) },
+        pointsPerS,
+      );
+    const base = file('base.json', JSON.stringify([steady(2e6)]));
+    const slower = file('slower.json', JSON.stringify([steady(1e6)]));
+    const faster = file('faster.json', JSON.stringify([steady(4e6)]));
+    const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    try {
+      expect(compareCommand([base, slower])).toBe(0); // without the flag: a report, not a verdict
+      expect(compareCommand([base, slower, '--fail-on-regression'])).toBe(1);
+      expect(log).toHaveBeenLastCalledWith('regressions beyond noise: x points/s 0.500x');
+      expect(compareCommand(['--fail-on-regression', base, faster])).toBe(0);
+    } finally {
+      log.mockRestore();
+    }
+  });
 });

@@ -1,7 +1,7 @@
 import { COMMANDS } from '../config/argv.js';
 import { readFileSync } from 'node:fs';
-import { compareGroups } from '../report/compare-repeats.js';
-import { formatComparison } from '../report/compare-runs.js';
+import { compareGroups, type GroupComparison } from '../report/compare-repeats.js';
+import { formatComparison, regressed } from '../report/compare-runs.js';
 import { checkedRuns } from '../report/run-shape.js';
 import type { RunResult } from '../types.js';
 
@@ -26,15 +26,20 @@ export function readRuns(path: string): RunResult[] {
   }
 }
 
-/** `iotdb-bench compare A.json B.json`: prints each paired run's figures, B against A; 2 on bad usage. */
+/**
+ * `iotdb-bench compare A.json B.json [--fail-on-regression]`: prints each paired run's figures, B against A; 2 on bad
+ * usage; with --fail-on-regression, 1 when a figure of B is worse than A's beyond noise (a gate for CI).
+ */
 export function compareCommand(args: readonly string[]): number {
-  if (args.length !== 2) {
+  const failOnRegression = args.includes(FAIL_ON_REGRESSION);
+  const files = args.filter((a) => a !== FAIL_ON_REGRESSION);
+  if (files.length !== 2) {
     console.error(`usage: ${COMMANDS.compare.usage}`);
     return 2;
   }
   let runs: [RunResult[], RunResult[]];
   try {
-    runs = [readRuns(args[0]), readRuns(args[1])];
+    runs = [readRuns(files[0]), readRuns(files[1])];
   } catch (e) {
     console.error(`iotdb-bench compare: ${(e as Error).message}`);
     return 2;
@@ -48,5 +53,16 @@ export function compareCommand(args: readonly string[]): number {
     return 2;
   }
   for (const g of groups) console.log(formatComparison(g.label, g.figures, g.differences));
-  return 0;
+  return failOnRegression ? regressionVerdict(groups) : 0;
+}
+
+const FAIL_ON_REGRESSION = '--fail-on-regression';
+
+/** 1 and the figures that got worse beyond noise, or 0 when none did. */
+function regressionVerdict(groups: readonly GroupComparison[]): number {
+  const worse = groups.flatMap((g) =>
+    g.figures.filter(regressed).map((f) => `${g.label} ${f.figure} ${f.ratio.toFixed(3)}x`),
+  );
+  console.log(worse.length === 0 ? 'no figure worse beyond noise' : `regressions beyond noise: ${worse.join(', ')}`);
+  return worse.length === 0 ? 0 : 1;
 }

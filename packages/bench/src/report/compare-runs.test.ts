@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareRuns, formatComparison } from './compare-runs.js';
+import { compareRuns, formatComparison, regressed, type FigureComparison } from './compare-runs.js';
 import { LatencyHistogram } from './histogram.js';
 import { sampleHistogram, sampleRun } from './test-fixture.js';
 
@@ -104,5 +104,22 @@ describe('compare', () => {
     expect(text).toMatch(
       /\ndiffers, A -> B:\n {2}batchSize {6} 100 -> 1000\n {2}server version {2}2\.0\.1-beta -> 2\.0\.2$/,
     );
+  });
+
+  it('calls a figure regressed only beyond noise, and in its bad direction: a lower rate, a higher latency or cost', () => {
+    const f = (figure: string, ratio: number, beyond: boolean | null): FigureComparison => ({
+      figure,
+      a: 1,
+      b: ratio,
+      ratio,
+      noise: beyond === null ? null : 0.1,
+      beyond,
+    });
+    expect(regressed(f('points/s', 0.5, true))).toBe(true);
+    expect(regressed(f('TIME_RANGE rows/s', 1.5, true))).toBe(false);
+    expect(regressed(f('insertTablet p99 ms', 1.5, true))).toBe(true);
+    expect(regressed(f('client CPU s/Mpts', 0.8, true))).toBe(false);
+    expect(regressed(f('points/s', 0.5, false))).toBe(false);
+    expect(regressed(f('peak RSS MB', 3, null))).toBe(false);
   });
 });

@@ -107,6 +107,12 @@ function latencyFigures(a: RunResult, b: RunResult, kindA: string, kindB: string
   }));
 }
 
+/** Whether B is worse than A beyond noise: lower for a rate (`points/s`, `rows/s`), higher for the rest. */
+export function regressed(f: FigureComparison): boolean {
+  if (f.beyond !== true) return false;
+  return f.figure.endsWith('/s') ? f.ratio < 1 : f.ratio > 1;
+}
+
 /** The comparison as a console table, then what differs between the runs besides their figures. */
 export function formatComparison(
   label: string,
