@@ -61,7 +61,7 @@ const FAIL_ON_REGRESSION = '--fail-on-regression';
 /** 1 and the figures that got worse beyond noise, or 0 when none did. */
 function regressionVerdict(groups: readonly GroupComparison[]): number {
   const worse = groups.flatMap((g) =>
-    g.figures.filter(regressed).map((f) => `${g.label} ${f.figure} ${f.ratio.toFixed(3)}x`),
+    g.figures.filter(regressed).map((f) => `${g.run} ${f.figure} ${f.ratio.toFixed(3)}x`),
   );
   console.log(worse.length === 0 ? 'no figure worse beyond noise' : `regressions beyond noise: ${worse.join(', ')}`);
   return worse.length === 0 ? 0 : 1;

@@ -11,6 +11,8 @@ import { compareRuns, figureValues, type FigureComparison } from './compare-runs
 import { runDifferences, type Difference } from './run-differences.js';
 
 export interface GroupComparison {
+  /** the runs' label (a repeat's without its `#k`) */
+  run: string;
   /** the run's label, or the repeats' label and how many there are on each side */
   label: string;
   figures: FigureComparison[];
@@ -29,9 +31,10 @@ export function compareGroups(a: readonly RunResult[], b: readonly RunResult[]):
     if (runsB === undefined) continue;
     const differences = runDifferences(runsA[0], runsB[0]);
     if (runsA.length === 1 && runsB.length === 1)
-      groups.push({ label: runsA[0].label, figures: compareRuns(runsA[0], runsB[0]), differences });
+      groups.push({ run: label, label: runsA[0].label, figures: compareRuns(runsA[0], runsB[0]), differences });
     else
       groups.push({
+        run: label,
         label: repeatsLabel(label, runsA.length, runsB.length),
         figures: compareRepeats(runsA, runsB),
         differences,
@@ -39,7 +42,12 @@ export function compareGroups(a: readonly RunResult[], b: readonly RunResult[]):
   }
   // the only run of each file, whatever their labels
   if (groups.length === 0 && a.length === 1 && b.length === 1)
-    groups.push({ label: a[0].label, figures: compareRuns(a[0], b[0]), differences: runDifferences(a[0], b[0]) });
+    groups.push({
+      run: a[0].label,
+      label: a[0].label,
+      figures: compareRuns(a[0], b[0]),
+      differences: runDifferences(a[0], b[0]),
+    });
   return groups;
 }
 
