@@ -1,35 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import type { Environment } from '../types.js';
 import { runDifferences } from './run-differences.js';
-import { sampleConfig, sampleRun } from './test-fixture.js';
-
-const ENVIRONMENT: Environment = {
-  cpu: 'Test CPU, 2 GHz',
-  cores: 2,
-  memoryGiB: 23.4,
-  os: 'Linux 6.1 x64',
-  node: 'v20.20.2',
-  jvm: 'openjdk version "17.0.15"',
-  server: { version: '2.0.1-beta', timestampPrecision: 'ms', settings: { DataReplicationFactor: '1' } },
-  client: { version: '0.1.0', bench: '0.1.0', gitCommit: '0123abc' },
-};
+import { SAMPLE_ENVIRONMENT, sampleConfig, sampleRun } from './test-fixture.js';
 
 describe('runDifferences: what compare says differs between A and B besides the figures', () => {
   it('says nothing for runs of the same knobs on the same machine and server', () => {
-    const a = { ...sampleRun('x'), environment: ENVIRONMENT };
+    const a = { ...sampleRun('x'), environment: SAMPLE_ENVIRONMENT };
     expect(runDifferences(a, { ...a, config: sampleConfig({ out: 'elsewhere' }) })).toEqual([]);
   });
 
   it('names each knob that differs, and where the runs ran when that differs', () => {
-    const a = { ...sampleRun('x'), environment: ENVIRONMENT };
+    const a = { ...sampleRun('x'), environment: SAMPLE_ENVIRONMENT };
     const b = {
       ...sampleRun('x'),
       config: sampleConfig({ batchSize: 1000, host: '10.0.0.9' }),
       environment: {
-        ...ENVIRONMENT,
+        ...SAMPLE_ENVIRONMENT,
         cores: 8,
-        server: { ...ENVIRONMENT.server!, version: '2.0.2', settings: { DataReplicationFactor: '3' } },
-        client: { ...ENVIRONMENT.client, gitCommit: '4567def' },
+        server: { ...SAMPLE_ENVIRONMENT.server!, version: '2.0.2', settings: { DataReplicationFactor: '3' } },
+        client: { ...SAMPLE_ENVIRONMENT.client, gitCommit: '4567def' },
       },
     };
     expect(runDifferences(a, b)).toEqual([
@@ -43,7 +31,7 @@ describe('runDifferences: what compare says differs between A and B besides the 
   });
 
   it('says where a run did not record where it ran (an older results.json)', () => {
-    const a = { ...sampleRun('x'), environment: ENVIRONMENT };
+    const a = { ...sampleRun('x'), environment: SAMPLE_ENVIRONMENT };
     expect(runDifferences(a, sampleRun('x'))).toContainEqual(['server version', '2.0.1-beta', 'unknown']);
   });
 });

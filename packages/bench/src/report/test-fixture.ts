@@ -2,7 +2,7 @@
  * Hand-made RunResults for the report tests. Not a .test.ts file so that the build type-checks it:
  * a field added to BenchConfig or RunResult then fails the build here instead of going unnoticed.
  */
-import type { BenchConfig, HistogramData, LatencySummary, RunResult } from '../types.js';
+import type { BenchConfig, Environment, HistogramData, LatencySummary, RunResult } from '../types.js';
 import { WRITES_ONLY } from '../workload/operations.js';
 import { LatencyHistogram } from './histogram.js';
 
@@ -148,3 +148,15 @@ export function sampleStatement(label: string, rows: number, over: Partial<RunRe
     ...over,
   });
 }
+
+/** Where a sample run ran (a results.json's `environment`). */
+export const SAMPLE_ENVIRONMENT: Environment = {
+  cpu: 'Test CPU, 2 GHz',
+  cores: 2,
+  memoryGiB: 23.4,
+  os: 'Linux 6.1 x64',
+  node: 'v20.20.2',
+  jvm: 'openjdk version "17.0.15"',
+  server: { version: '2.0.1-beta', timestampPrecision: 'ms', settings: { DataReplicationFactor: '1' } },
+  client: { version: '0.1.0', bench: '0.1.0', gitCommit: '0123abc' },
+};

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resultLine } from './format.js';
-import { sampleRun, sampleStatement } from './test-fixture.js';
-import type { Environment, RunResult } from '../types.js';
+import { SAMPLE_ENVIRONMENT, sampleRun, sampleStatement } from './test-fixture.js';
+import type { RunResult } from '../types.js';
 import { makeOutDir, writeResults } from './write-results.js';
 
 const dirs: string[] = [];
@@ -17,17 +17,6 @@ function tempDir(): string {
   dirs.push(d);
   return d;
 }
-
-const ENVIRONMENT: Environment = {
-  cpu: 'Test CPU, 2 GHz',
-  cores: 2,
-  memoryGiB: 23.4,
-  os: 'Linux 6.1 x64',
-  node: 'v20.20.2',
-  jvm: 'openjdk version "17.0.15"',
-  server: { version: '2.0.1-beta', timestampPrecision: 'ms', settings: { DataReplicationFactor: '1' } },
-  client: { version: '0.1.0', bench: '0.1.0', gitCommit: '0123abc' },
-};
 
 function runs() {
   return {
@@ -67,7 +56,7 @@ describe('writeResults', () => {
 
   it('results.csv has the RESULT keys and the environment as header, and one row per run', () => {
     const { results, java } = runs();
-    results[0].environment = ENVIRONMENT;
+    results[0].environment = SAMPLE_ENVIRONMENT;
     const paths = writeResults(tempDir(), [...results, java]);
     const lines = readFileSync(paths.csv, 'utf8').trimEnd().split('\n');
     const pairs = resultLine(results[0])
@@ -88,9 +77,9 @@ describe('writeResults', () => {
 
   it('results.json and report.html carry where the run ran', () => {
     const { results } = runs();
-    results[0].environment = ENVIRONMENT;
+    results[0].environment = SAMPLE_ENVIRONMENT;
     const paths = writeResults(tempDir(), results);
-    expect((JSON.parse(readFileSync(paths.json, 'utf8')) as RunResult[])[0].environment).toEqual(ENVIRONMENT);
+    expect((JSON.parse(readFileSync(paths.json, 'utf8')) as RunResult[])[0].environment).toEqual(SAMPLE_ENVIRONMENT);
     expect(readFileSync(paths.html, 'utf8')).toContain(
       'Test CPU, 2 GHz, 2 cores, 23.4 GiB, Linux 6.1 x64; Node v20.20.2, openjdk version &quot;17.0.15&quot;; IoTDB 2.0.1-beta (ms); client 0.1.0 at 0123abc',
     );
