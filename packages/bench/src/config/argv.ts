@@ -39,7 +39,7 @@ export const COMMANDS: Record<CommandName, { readonly usage: string; readonly ab
       "each run's figures in B against the run of the same label in A (points/s, p50, p99, client CPU, peak RSS): " +
       "their ratio, and whether it is beyond the runs' own noise; a label's --repeat runs (label#1, label#2, ...) " +
       'as one, their means, the noise from their spread; --fail-on-regression: exit 1 when a figure of B is worse ' +
-      'beyond noise',
+      'beyond noise over the whole comparison (Holm, family-wise 5 %)',
   },
   merge: {
     usage: 'iotdb-bench merge A/results.json B/results.json ... [--out DIR]',

@@ -1,7 +1,8 @@
 import { COMMANDS } from '../config/argv.js';
 import { readFileSync } from 'node:fs';
 import { compareGroups, type GroupComparison } from '../report/compare-repeats.js';
-import { formatComparison, regressed } from '../report/compare-runs.js';
+import { formatComparison } from '../report/compare-runs.js';
+import { regressions } from '../report/regressions.js';
 import { checkedRuns } from '../report/run-shape.js';
 import type { RunResult } from '../types.js';
 
@@ -58,11 +59,9 @@ export function compareCommand(args: readonly string[]): number {
 
 const FAIL_ON_REGRESSION = '--fail-on-regression';
 
-/** 1 and the figures that got worse beyond noise, or 0 when none did. */
+/** 1 and the figures that got worse beyond noise (family-wise), or 0 when none did. */
 function regressionVerdict(groups: readonly GroupComparison[]): number {
-  const worse = groups.flatMap((g) =>
-    g.figures.filter(regressed).map((f) => `${g.run} ${f.figure} ${f.ratio.toFixed(3)}x`),
-  );
+  const worse = regressions(groups);
   console.log(worse.length === 0 ? 'no figure worse beyond noise' : `regressions beyond noise: ${worse.join(', ')}`);
   return worse.length === 0 ? 0 : 1;
 }

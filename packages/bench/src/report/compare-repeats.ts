@@ -9,6 +9,7 @@
 import type { RunResult } from '../types.js';
 import { compareRuns, figureValues, type FigureComparison } from './compare-runs.js';
 import { runDifferences, type Difference } from './run-differences.js';
+import { studentTwoSidedP } from './stats.js';
 
 export interface GroupComparison {
   /** the runs' label (a repeat's without its `#k`) */
@@ -92,10 +93,13 @@ function tTest(name: string, xa: readonly number[], xb: readonly number[]): Figu
   const ea = (va ?? vb ?? 0) / xa.length;
   const eb = (vb ?? va ?? 0) / xb.length;
   const df = va !== null && vb !== null ? welchDf(ea, eb, xa.length, xb.length) : Math.max(xa.length, xb.length) - 1;
-  const halfWidth = studentT95(df) * Math.sqrt(ea + eb);
+  const se = Math.sqrt(ea + eb);
+  const halfWidth = studentT95(df) * se;
   const noise = ma > 0 ? halfWidth / ma : null;
   const ratio = ma === 0 ? NaN : mb / ma;
-  return { figure: name, a: ma, b: mb, ratio, noise, beyond: noise === null ? null : Math.abs(mb - ma) > halfWidth };
+  const beyond = noise === null ? null : Math.abs(mb - ma) > halfWidth;
+  const p = se === 0 ? (mb === ma ? 1 : 0) : studentTwoSidedP((mb - ma) / se, df);
+  return { figure: name, a: ma, b: mb, ratio, noise, beyond, p };
 }
 
 /** The Welch-Satterthwaite degrees of freedom; with no spread on either side, the pooled test's. */

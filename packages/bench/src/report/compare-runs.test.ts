@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareRuns, formatComparison, regressed, type FigureComparison } from './compare-runs.js';
+import { compareRuns, formatComparison, isWorse } from './compare-runs.js';
 import { LatencyHistogram } from './histogram.js';
 import { sampleHistogram, sampleRun } from './test-fixture.js';
 
@@ -106,20 +106,21 @@ describe('compare', () => {
     );
   });
 
-  it('calls a figure regressed only beyond noise, and in its bad direction: a lower rate, a higher latency or cost', () => {
-    const f = (figure: string, ratio: number, beyond: boolean | null): FigureComparison => ({
-      figure,
-      a: 1,
-      b: ratio,
-      ratio,
-      noise: beyond === null ? null : 0.1,
-      beyond,
-    });
-    expect(regressed(f('points/s', 0.5, true))).toBe(true);
-    expect(regressed(f('TIME_RANGE rows/s', 1.5, true))).toBe(false);
-    expect(regressed(f('insertTablet p99 ms', 1.5, true))).toBe(true);
-    expect(regressed(f('client CPU s/Mpts', 0.8, true))).toBe(false);
-    expect(regressed(f('points/s', 0.5, false))).toBe(false);
-    expect(regressed(f('peak RSS MB', 3, null))).toBe(false);
+  it('calls a figure worse in its bad direction: a lower rate, a higher latency or cost', () => {
+    const [base] = compareRuns(run('a', 1, 0), run('a', 1, 0));
+    const worse = (figure: string, ratio: number) => isWorse({ ...base, figure, ratio });
+    expect(worse('points/s', 0.5)).toBe(true);
+    expect(worse('TIME_RANGE rows/s', 1.5)).toBe(false);
+    expect(worse('insertTablet p99 ms', 1.5)).toBe(true);
+    expect(worse('client CPU s/Mpts', 0.8)).toBe(false);
+  });
+
+  it('gives each figure with a noise estimate the p of its difference, and none without one', () => {
+    const [same] = compareRuns(run('a', 1e6, 0.02), run('a', 1e6, 0.02));
+    expect(same.p).toBeCloseTo(1, 6);
+    const [doubled] = compareRuns(run('a', 1e6, 0.02), run('a', 2e6, 0.02));
+    expect(doubled.p).toBeLessThan(1e-6);
+    const rss = compareRuns(run('a', 1e6, 0.02), run('a', 1e6, 0.02)).find((f) => f.figure === 'peak RSS MB')!;
+    expect(rss.p).toBeNull();
   });
 });

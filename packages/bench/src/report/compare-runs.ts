@@ -6,8 +6,12 @@
 import type { HistogramData, RunResult } from '../types.js';
 import { LatencyHistogram } from './histogram.js';
 import { mainOperation } from './result-fields.js';
+import { normalTwoSidedP } from './stats.js';
 
-/** One figure of B against A. `noise`: the relative difference the runs' own spread explains (95 %). */
+/**
+ * One figure of B against A. `noise`: the relative difference the runs' own spread explains (95 %); `p`: the
+ * chance of a difference as large as this one between runs of the same setup (null: no estimate).
+ */
 export interface FigureComparison {
   figure: string;
   a: number;
@@ -16,6 +20,7 @@ export interface FigureComparison {
   /** null: the runs carry nothing to estimate it from */
   noise: number | null;
   beyond: boolean | null;
+  p: number | null;
 }
 
 const Z95 = 1.96;
@@ -47,9 +52,18 @@ function percentileError(data: HistogramData | undefined, q: number): number | n
 
 function figure(name: string, a: number, b: number, errors: [number | null, number | null]): FigureComparison {
   const [ea, eb] = errors;
-  const noise = ea === null || eb === null ? null : Z95 * Math.sqrt(ea ** 2 + eb ** 2);
+  const error = ea === null || eb === null ? null : Math.sqrt(ea ** 2 + eb ** 2);
+  const noise = error === null ? null : Z95 * error;
   const ratio = a === 0 ? NaN : b / a;
-  return { figure: name, a, b, ratio, noise, beyond: noise === null ? null : Math.abs(ratio - 1) > noise };
+  const beyond = noise === null ? null : Math.abs(ratio - 1) > noise;
+  return { figure: name, a, b, ratio, noise, beyond, p: pValue(ratio - 1, error) };
+}
+
+/** The normal test's p of a relative difference with this standard error; 0 or 1 when the runs show no spread. */
+function pValue(difference: number, error: number | null): number | null {
+  if (error === null || Number.isNaN(difference)) return null;
+  if (error === 0) return difference === 0 ? 1 : 0;
+  return normalTwoSidedP(difference / error);
 }
 
 /** A figure's value in each run, and the relative standard error each run shows of it (null: none). */
@@ -107,9 +121,8 @@ function latencyFigures(a: RunResult, b: RunResult, kindA: string, kindB: string
   }));
 }
 
-/** Whether B is worse than A beyond noise: lower for a rate (`points/s`, `rows/s`), higher for the rest. */
-export function regressed(f: FigureComparison): boolean {
-  if (f.beyond !== true) return false;
+/** Whether B is worse than A, noise aside: lower for a rate (`points/s`, `rows/s`), higher for the rest. */
+export function isWorse(f: FigureComparison): boolean {
   return f.figure.endsWith('/s') ? f.ratio < 1 : f.ratio > 1;
 }
 
