@@ -13,13 +13,12 @@ import { readAsBatches, readAsColumns, readAsRowBatches, readAsRows } from '../r
 import { RunError } from '../run/run-error.js';
 import { ServerCpu } from '../run/server-cpu.js';
 import { connectOptions } from '../run/session-options.js';
+import { defaultConnection, takeConnectionFlag, type ConnectionArgs } from './connection-args.js';
 
 const USAGE = `usage: ${COMMANDS['read-compare'].usage}`;
 const DEFAULT_SQL = 'SELECT * FROM root.bench.** ALIGN BY DEVICE';
 
-interface Options {
-  host: string;
-  port: number;
+interface Options extends ConnectionArgs {
   sql: string;
   database: string | undefined;
   fetchSize: number;
@@ -27,11 +26,8 @@ interface Options {
   out: string | undefined;
   /** the server's processes on this machine, whose CPU per value read bounds every reader on shared cores */
   serverPids: number[] | undefined;
-  /** how both readers connect, as the run's knobs of the same names */
-  tls: boolean;
-  tlsCa: string | undefined;
+  /** the Java reader's trust store over TLS (ours trusts --tls-ca, or the system's CAs) */
   javaTrustStore: string | undefined;
-  rpcCompression: boolean;
 }
 
 /** A pass, with the server's CPU per million values read when --server-pid is given. */
@@ -77,7 +73,7 @@ export async function readCompareCommand(args: readonly string[]): Promise<numbe
     console.error(`iotdb-bench read-compare: ${(e as Error).message}`);
     return 2;
   }
-  const connect = connectOptions({ ...o, nodeUrls: undefined }, o);
+  const connect = connectOptions(o, o);
   const session: BaseSession =
     o.database === undefined ? new Session(connect) : new TableSession({ ...connect, database: o.database });
   await session.open();
@@ -136,39 +132,31 @@ async function withServerCpu(cpu: ServerCpu | undefined, reads: number, read: ()
 
 export function parseOptions(args: readonly string[]): Options {
   const o: Options = {
-    host: process.env.IOTDB_HOST ?? '127.0.0.1',
-    port: Number(process.env.IOTDB_PORT ?? 6667),
+    ...defaultConnection(),
     sql: DEFAULT_SQL,
     database: undefined,
     fetchSize: 5000,
     rounds: 3,
     out: undefined,
     serverPids: undefined,
-    tls: false,
-    tlsCa: undefined,
     javaTrustStore: undefined,
-    rpcCompression: false,
   };
-  for (let i = 0; i < args.length; i += 2) {
-    const flag = args[i];
-    // the switches take no value
-    if (flag === '--tls' || flag === '--rpc-compression') {
-      o[flag === '--tls' ? 'tls' : 'rpcCompression'] = true;
-      i--;
+  for (let i = 0; i < args.length; i++) {
+    const took = takeConnectionFlag(o, args, i);
+    if (took > 0) {
+      i += took - 1;
       continue;
     }
-    const value = args[i + 1];
+    const flag = args[i];
+    const value = args[++i];
     if (value === undefined) throw new Error(`${flag} needs a value`);
     const count = () => positive(flag, value);
-    if (flag === '--host') o.host = value;
-    else if (flag === '--port') o.port = count();
-    else if (flag === '--sql') o.sql = value;
+    if (flag === '--sql') o.sql = value;
     else if (flag === '--database') o.database = value;
     else if (flag === '--fetch-size') o.fetchSize = count();
     else if (flag === '--rounds') o.rounds = count();
     else if (flag === '--out') o.out = value;
     else if (flag === '--server-pid') o.serverPids = value.split(',').map((pid) => positive(flag, pid));
-    else if (flag === '--tls-ca') o.tlsCa = value;
     else if (flag === '--java-trust-store') o.javaTrustStore = value;
     else throw new Error(`unknown option ${flag}`);
   }

@@ -21,7 +21,7 @@ export const RESULTS_DATABASE = 'root.iotdb_bench_results';
 export async function persistResults(
   target: { host: string; port: number },
   runs: readonly RunResult[],
-  connect: Omit<ConnectKnobs, 'nodeUrls'>,
+  connect: ConnectKnobs,
 ): Promise<number> {
   const session = new Session(connectOptions({ ...connect, nodeUrls: undefined }, target));
   await session.open();

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import type { BenchConfig } from '../types.js';
 
-export type ConnectKnobs = Pick<BenchConfig, 'nodeUrls' | 'tls' | 'tlsCa' | 'rpcCompression'>;
+/** The knobs a connection is made from; without nodeUrls, the target node alone. */
+export type ConnectKnobs = Pick<BenchConfig, 'tls' | 'tlsCa' | 'rpcCompression'> &
+  Partial<Pick<BenchConfig, 'nodeUrls'>>;
 
 /** How a run's sessions reach the server: the target node, the DataNodes, TLS and the protocol (--rpc-compression). */
 export function connectOptions(c: ConnectKnobs, target: { host: string; port: number }) {
