@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compareGroups, studentT95 } from './compare-repeats.js';
+import { compareGroups } from './compare-repeats.js';
+import { studentT95 } from './stats.js';
 import { sampleRun } from './test-fixture.js';
 
 /** `--repeat N`'s runs of one label: `label#1`, `label#2`, ... with these points/s and peak RSS. */

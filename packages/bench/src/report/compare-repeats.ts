@@ -9,7 +9,7 @@
 import type { RunResult } from '../types.js';
 import { compareRuns, figureValues, type FigureComparison } from './compare-runs.js';
 import { runDifferences, type Difference } from './run-differences.js';
-import { studentTwoSidedP } from './stats.js';
+import { studentT95, studentTwoSidedP } from './stats.js';
 
 export interface GroupComparison {
   /** the runs' label (a repeat's without its `#k`) */
@@ -30,25 +30,19 @@ export function compareGroups(a: readonly RunResult[], b: readonly RunResult[]):
   for (const [label, runsA] of inA) {
     const runsB = inB.get(label);
     if (runsB === undefined) continue;
-    const differences = runDifferences(runsA[0], runsB[0]);
-    if (runsA.length === 1 && runsB.length === 1)
-      groups.push({ run: label, label: runsA[0].label, figures: compareRuns(runsA[0], runsB[0]), differences });
-    else
-      groups.push({
-        run: label,
-        label: repeatsLabel(label, runsA.length, runsB.length),
-        figures: compareRepeats(runsA, runsB),
-        differences,
-      });
+    const single = runsA.length === 1 && runsB.length === 1;
+    groups.push({
+      run: label,
+      label: single ? runsA[0].label : repeatsLabel(label, runsA.length, runsB.length),
+      figures: single ? compareRuns(runsA[0], runsB[0]) : compareRepeats(runsA, runsB),
+      differences: runDifferences(runsA[0], runsB[0]),
+    });
   }
   // the only run of each file, whatever their labels
-  if (groups.length === 0 && a.length === 1 && b.length === 1)
-    groups.push({
-      run: a[0].label,
-      label: a[0].label,
-      figures: compareRuns(a[0], b[0]),
-      differences: runDifferences(a[0], b[0]),
-    });
+  if (groups.length === 0 && a.length === 1 && b.length === 1) {
+    const [ra, rb] = [a[0], b[0]];
+    groups.push({ run: ra.label, label: ra.label, figures: compareRuns(ra, rb), differences: runDifferences(ra, rb) });
+  }
   return groups;
 }
 
@@ -117,17 +111,4 @@ function variance(xs: readonly number[]): number | null {
   if (xs.length < 2) return null;
   const m = mean(xs);
   return xs.reduce((s, x) => s + (x - m) ** 2, 0) / (xs.length - 1);
-}
-
-/** Student's t, two-sided 95 %, for 1 to 30 degrees of freedom; then 40, 60, 120, and the normal's beyond. */
-const T95 = [
-  12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11,
-  2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042,
-];
-
-/** The t quantile for `df` degrees of freedom, rounded down (a fractional Welch df gets the wider interval). */
-export function studentT95(df: number): number {
-  const d = Math.max(1, Math.floor(df));
-  if (d <= T95.length) return T95[d - 1];
-  return d < 60 ? 2.021 : d < 120 ? 2.0 : d < 1000 ? 1.98 : 1.96;
 }

@@ -1,6 +1,6 @@
 /**
  * The few distributions compare's tests need, computed here (no statistics package for three functions): the
- * normal and Student's t two-sided tails, and Holm's step-down over a family of tests.
+ * normal and Student's t two-sided tails, Student's t 95 % points, and Holm's step-down over a family of tests.
  */
 
 /** P(|Z| >= z) for a standard normal Z. */
@@ -28,6 +28,19 @@ export function studentTwoSidedP(t: number, df: number): number {
   for (let i = 1; i < n; i++) sum += (i % 2 === 1 ? 4 : 2) * density((x * i) / n);
   const half = ((x / n) * sum) / 3;
   return Math.max(0, Math.min(1, 1 - 2 * half));
+}
+
+/** Student's t, two-sided 95 %, for 1 to 30 degrees of freedom; then 40, 60, 120, and the normal's beyond. */
+const T95 = [
+  12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11,
+  2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042,
+];
+
+/** The t quantile for `df` degrees of freedom, rounded down (a fractional Welch df gets the wider interval). */
+export function studentT95(df: number): number {
+  const d = Math.max(1, Math.floor(df));
+  if (d <= T95.length) return T95[d - 1];
+  return d < 60 ? 2.021 : d < 120 ? 2.0 : d < 1000 ? 1.98 : 1.96;
 }
 
 /** ln Γ(z) for z > 0 (Lanczos, g = 7, nine coefficients). */
