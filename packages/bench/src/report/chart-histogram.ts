@@ -49,7 +49,7 @@ export function nsLabel(ns: number): string {
 }
 
 /** 1, 2, 5 · 10^k inside [lo, hi]; only the powers of ten when that would be too many */
-function logTicks(lo: number, hi: number): number[] {
+export function logTicks(lo: number, hi: number): number[] {
   const ticks: number[] = [];
   for (let d = Math.floor(Math.log10(lo)); d <= Math.ceil(Math.log10(hi)); d++) {
     for (const m of [1, 2, 5]) {

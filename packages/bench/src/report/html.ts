@@ -3,28 +3,28 @@
  * inline CSS: no scripts, fonts, stylesheets or images are loaded, so the file renders offline.
  */
 import type { Environment, RunResult } from '../types.js';
-import { groupedBarChart, hBarChart } from './chart-bars.js';
+import { hBarChart } from './chart-bars.js';
 import { histogramChart } from './chart-histogram.js';
 import { lineChart } from './chart-line.js';
+import { percentileChart } from './chart-percentiles.js';
 import { fixed, grouped, millis, times } from './numbers.js';
 import { QUERY_HEADERS, queryRows } from './format.js';
-import { MATRIX_HEADERS, matrixRows } from './latency-matrix.js';
+import { MATRIX_HEADERS, byReportOrder, matrixRows } from './latency-matrix.js';
 import { cpuPerMillion, mainOperation, onlyReads, ratioBase, rowsRead } from './result-fields.js';
 import { esc } from './svg.js';
 
 const STYLE = `
-body { font: 14px/1.4 system-ui, sans-serif; margin: 24px auto; max-width: 1000px; padding: 0 16px; color: #222; }
+body { font: 14px/1.4 system-ui, sans-serif; margin: 24px auto; max-width: 1200px; padding: 0 16px; color: #222; }
 h1 { font-size: 22px; } h2 { font-size: 18px; margin-top: 32px; border-bottom: 1px solid #ddd; } h3 { font-size: 15px; }
-table { border-collapse: collapse; margin: 8px 0; } th, td { padding: 3px 10px; border-bottom: 1px solid #eee; }
+table { border-collapse: collapse; margin: 8px 0; } th, td { padding: 3px 8px; border-bottom: 1px solid #eee; }
 td { text-align: right; font-variant-numeric: tabular-nums; } th { text-align: left; background: #f6f6f6; }
-td.l { text-align: left; } .bad { color: #c0392b; font-weight: 600; } .ok { color: #27ae60; }
+td.l { text-align: left; white-space: nowrap; } .bad { color: #c0392b; font-weight: 600; } .ok { color: #27ae60; }
 .muted, .meta { color: #777; } pre { background: #f6f6f6; padding: 8px; overflow-x: auto; font-size: 12px; }
+.wide { overflow-x: auto; }
 svg { display: block; margin: 12px 0; max-width: 100%; height: auto; font: 12px system-ui, sans-serif; }
 svg .title { font-size: 14px; font-weight: 600; } svg .small { font-size: 10px; } svg .muted { fill: #777; }
 svg .grid { stroke: #eee; } svg .axis { stroke: #888; } svg .mark { stroke: #c0392b; stroke-dasharray: 4 3; }
 `;
-
-const PERCENTILES = ['p50', 'p90', 'p95', 'p99', 'p999'] as const;
 
 export function renderHtml(runs: RunResult[], generatedAt: Date = new Date()): string {
   const body = [
@@ -86,7 +86,7 @@ function table(header: string[], rows: string[][]): string {
   const body = rows.map(
     (r) => `<tr>${r.map((cell, i) => (i === 0 ? `<td class="l">${cell}</td>` : `<td>${cell}</td>`)).join('')}</tr>`,
   );
-  return `<table>${head}${body.join('')}</table>`;
+  return `<div class="wide"><table>${head}${body.join('')}</table></div>`;
 }
 
 function verifyCell(r: RunResult): string {
@@ -157,21 +157,22 @@ function runSection(r: RunResult, index: number): string {
     parts.push(
       '<h3>Latency, ms</h3>',
       table([...MATRIX_HEADERS], matrixRows(r, esc)),
-      groupedBarChart({
-        title: 'latency percentiles per operation, ms',
-        yLabel: 'ms',
-        series: [...PERCENTILES],
-        groups: kinds.map((k) => ({ label: k, values: PERCENTILES.map((p) => r.latency[k][p]) })),
-        valueLabel: millis,
+      percentileChart({
+        title: 'latency percentiles per operation',
+        rows: byReportOrder(kinds).map((k) => [k, r.latency[k]]),
       }),
     );
   }
-  const hist = Object.entries(r.histograms).filter(([, h]) => h.count > 0);
+  const hist = byReportOrder(Object.keys(r.histograms)).filter((k) => r.histograms[k].count > 0);
   if (hist.length > 0) {
     parts.push(
       '<h3>Latency histograms</h3>',
-      ...hist.map(([k, h], i) =>
-        histogramChart({ title: `${k}: ${grouped(h.count)} operations`, data: h, colorIndex: i }),
+      ...hist.map((k, i) =>
+        histogramChart({
+          title: `${k}: ${grouped(r.histograms[k].count)} operations`,
+          data: r.histograms[k],
+          colorIndex: i,
+        }),
       ),
     );
   }

@@ -70,6 +70,21 @@ export function rect(x: number, y: number, w: number, h: number, fill: string, t
   return `<rect x="${c(x)}" y="${c(y)}" width="${c(w)}" height="${c(h)}" fill="${fill}"><title>${esc(tip)}</title></rect>`;
 }
 
+/** a filled circle with a hover tooltip */
+export function dot(x: number, y: number, r: number, fill: string, tip: string): string {
+  return `<circle cx="${c(x)}" cy="${c(y)}" r="${r}" fill="${fill}"><title>${esc(tip)}</title></circle>`;
+}
+
+/**
+ * A label cut to `max` characters in the middle, so that labels told apart by their end stay apart
+ * (`tree-insertTablet-mixed#1` and `#2`, `uncorrected VALUE_RANGE_QUERY_DESC`).
+ */
+export function shortLabel(s: string, max: number): string {
+  if (s.length <= max) return s;
+  const tail = Math.floor((max - 1) / 2);
+  return `${s.slice(0, max - 1 - tail)}…${s.slice(s.length - tail)}`;
+}
+
 export function line(x1: number, y1: number, x2: number, y2: number, attrs: string): string {
   return `<line x1="${c(x1)}" y1="${c(y1)}" x2="${c(x2)}" y2="${c(y2)}" ${attrs}/>`;
 }

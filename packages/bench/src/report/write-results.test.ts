@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resultLine } from './format.js';
-import { SAMPLE_ENVIRONMENT, sampleRun, sampleStatement } from './test-fixture.js';
+import { SAMPLE_ENVIRONMENT, sampleHistogram, sampleRun, sampleStatement } from './test-fixture.js';
 import type { RunResult } from '../types.js';
 import { makeOutDir, writeResults } from './write-results.js';
 
@@ -102,6 +102,25 @@ describe('writeResults', () => {
     for (const label of ['insertTablet', 'java']) expect(html).toContain(`<th>${label}</th>`);
     expect(html).toContain('<polyline');
     expect(html.match(/<rect /g)?.length).toBeGreaterThan(20);
+  });
+
+  it("report.html draws a run's histograms in the latency table's order, and keeps long run labels apart", () => {
+    const h = sampleHistogram(100, 3);
+    // as a mixed run records them: in the order the first operation of each kind ended
+    const histograms = { RANGE_QUERY_DESC: h, 'uncorrected insertTablet': h, PRECISE_POINT: h, insertTablet: h };
+    const runs = ['tree-insertTablet-mixed-with-a-long-name#1', 'tree-insertTablet-mixed-with-a-long-name#2'].map(
+      (label) => sampleRun(label, { histograms }),
+    );
+    const html = readFileSync(writeResults(tempDir(), runs).html, 'utf8');
+    const titles = [...html.matchAll(/<title>([^<]*): 100 operations<\/title>/g)].map((m) => m[1]);
+    expect(titles.slice(0, 4)).toEqual([
+      'insertTablet',
+      'uncorrected insertTablet',
+      'PRECISE_POINT',
+      'RANGE_QUERY_DESC',
+    ]);
+    const barLabels = [...html.matchAll(/<text [^>]*text-anchor="end">([^<]*#\d)<\/text>/g)].map((m) => m[1]);
+    expect(new Set(barLabels).size).toBe(2);
   });
 
   it('report.html of statements that only read shows their rows read and rows/s, not the write figures', () => {

@@ -1,0 +1,68 @@
+/**
+ * Latency percentiles per operation as a dot plot: one row per operation, a dot per percentile on one logarithmic
+ * time axis. A mixed run has 11 operations and as many 'uncorrected' rows; grouped vertical bars for 22 of them
+ * left each group 30 px, their labels and values written over each other, and a linear axis squeezed every fast
+ * query against the floor under the one slow row. Rows grow with the operations, and a decade is as wide at 1 ms
+ * as at 100 ms.
+ */
+import type { LatencySummary } from '../types.js';
+import { logTicks, nsLabel } from './chart-histogram.js';
+import { millis } from './numbers.js';
+import { color, dot, emptyChart, legend, line, linear, shortLabel, svgOpen, text } from './svg.js';
+
+const PERCENTILES = ['p50', 'p90', 'p95', 'p99', 'p999'] as const;
+const W = 760;
+const ROW = 20;
+const M = { t: 40, b: 36, r: 20 };
+const LONGEST_LABEL = 36;
+
+/** The rows in the order given (the latency table's), each operation's percentiles in ms. */
+export function percentileChart(opts: { title: string; rows: [string, LatencySummary][] }): string {
+  const rows = opts.rows.filter(([, l]) => PERCENTILES.some((p) => l[p] > 0));
+  const H = M.t + M.b + Math.max(1, rows.length) * ROW;
+  if (rows.length === 0) return emptyChart(W, H, opts.title);
+  const left = 12 + 7.2 * Math.max(...rows.map(([op]) => shortLabel(op, LONGEST_LABEL).length));
+  const { lo, hi } = axisRange(rows.flatMap(([, l]) => PERCENTILES.map((p) => l[p] * 1e6)));
+  const lx = linear(Math.log10(lo), Math.log10(hi), left, W - M.r);
+  const x = (ns: number) => lx(Math.log10(Math.min(hi, Math.max(lo, ns))));
+  const parts = [
+    svgOpen(W, H, opts.title),
+    text(10, 18, opts.title, 'class="title"'),
+    legend(
+      PERCENTILES.map((name, i) => ({ name, fill: color(i) })),
+      W - M.r,
+      18,
+    ),
+    ...logTicks(lo, hi).map(
+      (t) =>
+        line(x(t), M.t - 6, x(t), H - M.b, 'class="grid"') +
+        text(x(t), H - M.b + 16, nsLabel(t), 'text-anchor="middle"'),
+    ),
+    ...rows.map(([op, l], i) => row(op, l, M.t + (i + 0.5) * ROW, left, x)),
+    line(left, H - M.b, W - M.r, H - M.b, 'class="axis"'),
+    text((left + W - M.r) / 2, H - 4, 'latency (log scale)', 'text-anchor="middle" class="muted"'),
+    '</svg>',
+  ];
+  return parts.join('');
+}
+
+/** The axis's ends in ns: the values' range, at least a decade wide so that there are ticks to read it by. */
+function axisRange(ns: number[]): { lo: number; hi: number } {
+  const positive = ns.filter((v) => v > 0 && Number.isFinite(v));
+  let [lo, hi] = [Math.min(...positive) / 1.2, Math.max(...positive) * 1.2];
+  if (hi / lo < 10) {
+    const mid = Math.sqrt(lo * hi);
+    [lo, hi] = [mid / Math.sqrt(10), mid * Math.sqrt(10)];
+  }
+  return { lo, hi };
+}
+
+/** One operation: its name, a grey span from p50 to p999 and the percentiles' dots (hover: the value). */
+function row(op: string, l: LatencySummary, y: number, left: number, x: (ns: number) => number): string {
+  const at = (p: (typeof PERCENTILES)[number]) => x(l[p] * 1e6);
+  return [
+    text(left - 8, y + 4, shortLabel(op, LONGEST_LABEL), 'text-anchor="end"'),
+    line(at('p50'), y, at('p999'), y, 'class="axis"'),
+    ...PERCENTILES.map((p, i) => dot(at(p), y, 4, color(i), `${op} ${p} ${millis(l[p])} ms`)),
+  ].join('');
+}
