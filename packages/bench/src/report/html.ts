@@ -97,8 +97,11 @@ function verifyCell(r: RunResult): string {
     : `<span class="bad">mismatch: ${grouped(v.actual)} of ${grouped(v.expected)}</span>`;
 }
 
+/** The rows of a write's figures, left out when every run only read (a query file's statements). */
+const WRITE_ROWS = new Set(['devices x sensors, batch', 'points', 'points/s']);
+
 function summaryTable(runs: RunResult[]): string {
-  const rows: [string, (r: RunResult) => string][] = [
+  const all: [string, (r: RunResult) => string][] = [
     ['model / method', (r) => esc(`${r.config.model} / ${r.queryFile === undefined ? r.config.method : '-'}`)],
     ['workers x clients', (r) => `${r.config.workers} x ${r.config.clients}`],
     [
@@ -133,6 +136,7 @@ function summaryTable(runs: RunResult[]): string {
     ['client retries / failed connects', (r) => (r.client ? `${r.client.retries} / ${r.client.connectFailures}` : '-')],
     ['stopped early', (r) => r.stopped ?? '-'],
   ];
+  const rows = runs.every(onlyReads) ? all.filter(([name]) => !WRITE_ROWS.has(name)) : all;
   return table(
     ['', ...runs.map((r) => r.label)],
     rows.map(([name, cell]) => [esc(name), ...runs.map(cell)]),

@@ -96,6 +96,7 @@ describe('writeResults', () => {
     expect(html).toContain('latency percentiles per operation'); // percentile bars
     expect(html).toContain('insertTablet: 1,000 operations'); // histogram
     expect(html).toContain('Throughput, points/s'); // comparison bars
+    expect(html).toContain('<td class="l">points/s</td>');
     expect(html).toMatch(/<td class="l">client CPU s per million<\/td>(<td>\d+\.\d{3} \/ M points<\/td>){2}/);
     expect(html).toContain('insertRecords, &lt;slow&gt;');
     expect(html).not.toContain('<slow>');
@@ -139,6 +140,8 @@ describe('writeResults', () => {
     expect(html).toMatch(/<td class="l">model \/ method<\/td><td>tree \/ -<\/td>/);
     expect(html).not.toContain('points/s over the run');
     expect(html).not.toContain('Throughput, points/s');
+    for (const writeRow of ['points', 'points/s', 'devices x sensors, batch'])
+      expect(html).not.toContain(`<td class="l">${writeRow}</td>`);
     // a first statement that read nothing (CREATE, INSERT): the ratios are to the first one that read rows
     const afterSetup = readFileSync(
       writeResults(tempDir(), [statement('create', 0), statement('all', 1_000_000), statement('one', 500)]).html,
