@@ -1,5 +1,9 @@
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
@@ -18,15 +22,19 @@ import org.apache.iotdb.session.Session;
  * warm=N untimed reads first (default 1), on a session of their own: the JVM's class loading and JIT would otherwise
  * be in the first timed reads (ours reads as many). query=false: a statement that changes something (INSERT,
  * CREATE, FLUSH), run by executeNonQueryStatement (executeQueryStatement cannot take it), warmed up by SHOW VERSION.
+ * statements=FILE instead of sql= and threads=: a forEach entry's statements, a line each `<session> <base64 SQL>`;
+ * a session per number, reading its statements in order `reps` times over (ours: config/for-each.ts).
  *
- * Options (key=value): host port fetch table database sql threads reps rate pause maxms query warm
+ * Options (key=value): host port fetch table database sql statements threads reps rate pause maxms query warm
  *   (host, port, compression, trustStore: Connect.java's)
  * Prints QSTMT ok=N failed=F rows=R wall_s=.. client_cpu_s=.. slowest_s=.. peak_rss_mb=.. and the latency matrix of the
  * reads that succeeded (Bench.matrix); QSTMT_UNCORRECTED <matrix> when paced; QSTMT_FAILED <matrix> and
  * QERROR error=<the first failure's message, the rest of the line> when some failed.
  */
 public class QueryFile {
-  static String database = "", sql = null;
+  static String database = "";
+  /** each session's statements */
+  static List<List<String>> shares = new ArrayList<>();
   static int fetch = 5000, threads = 1, reps = 1, warm = 1;
   static boolean table = false, query = true;
   static double rate = 0;
@@ -46,9 +54,18 @@ public class QueryFile {
   }
 
   public static void main(String[] args) throws Exception {
-    for (String a : args) option(a.split("=", 2));
-    if (sql == null) throw new IllegalArgumentException("sql= is required");
-    warmUp();
+    String sql = null, statements = null;
+    for (String a : args) {
+      String[] kv = a.split("=", 2);
+      if (kv[0].equals("sql")) sql = kv[1];
+      else if (kv[0].equals("statements")) statements = kv[1];
+      else option(kv);
+    }
+    if (statements != null) readShares(statements);
+    else if (sql != null) for (int k = 0; k < threads; k++) shares.add(List.of(sql));
+    else throw new IllegalArgumentException("sql= or statements= is required");
+    threads = shares.size();
+    warmUp(shares.get(0).get(0));
     long intervalNs = rate > 0 ? (long) (1e9 * threads / rate) : 0;
     long cpu0 = Bench.processCpuNanos(), start = System.nanoTime();
     long deadline = maxMs > 0 ? start + maxMs * 1_000_000L : Long.MAX_VALUE;
@@ -57,7 +74,7 @@ public class QueryFile {
     for (int id = 0; id < threads; id++) {
       final int k = id;
       done[k] = new Done();
-      ts[k] = new Thread(() -> session(done[k], start + intervalNs * k / threads, intervalNs, deadline));
+      ts[k] = new Thread(() -> session(shares.get(k), done[k], start + intervalNs * k / threads, intervalNs, deadline));
       ts[k].start();
     }
     for (Thread t : ts) t.join();
@@ -69,7 +86,6 @@ public class QueryFile {
       case "fetch": fetch = Integer.parseInt(kv[1]); break;
       case "table": table = Boolean.parseBoolean(kv[1]); break;
       case "database": database = kv[1]; break;
-      case "sql": sql = kv[1]; break;
       case "threads": threads = Integer.parseInt(kv[1]); break;
       case "reps": reps = Integer.parseInt(kv[1]); break;
       case "rate": rate = Double.parseDouble(kv[1]); break;
@@ -78,6 +94,17 @@ public class QueryFile {
       case "query": query = Boolean.parseBoolean(kv[1]); break;
       case "warm": warm = Integer.parseInt(kv[1]); break;
       default: Connect.option(kv, String.join("=", kv));
+    }
+  }
+
+  /** statements=FILE: each line `<session> <base64 SQL>`, the sessions numbered from 0. */
+  static void readShares(String file) throws Exception {
+    for (String line : Files.readAllLines(Paths.get(file), StandardCharsets.UTF_8)) {
+      if (line.isEmpty()) continue;
+      String[] parts = line.split(" ", 2);
+      int k = Integer.parseInt(parts[0]);
+      while (shares.size() <= k) shares.add(new ArrayList<>());
+      shares.get(k).add(new String(Base64.getDecoder().decode(parts[1]), StandardCharsets.UTF_8));
     }
   }
 
@@ -100,7 +127,7 @@ public class QueryFile {
   }
 
   /** The statement read `warm` times, untimed (one that changes something is not run again: SHOW VERSION instead). */
-  static void warmUp() {
+  static void warmUp(String sql) {
     if (warm == 0) return;
     try (Reader r = open()) {
       for (int i = 0; i < warm; i++)
@@ -114,12 +141,16 @@ public class QueryFile {
     }
   }
 
-  /** One session's reads: the first opens it; each waits for its turn (the schedule, or the pause). */
-  static void session(Done d, long firstDueNs, long intervalNs, long deadline) {
+  /**
+   * One session's reads, its statements in order `reps` times over: the first opens it; each waits for its turn (the
+   * schedule, or the pause).
+   */
+  static void session(List<String> mine, Done d, long firstDueNs, long intervalNs, long deadline) {
     Reader reader = null;
     double[] sink = new double[1];
     long due = firstDueNs;
-    for (int i = 0; i < reps; i++) {
+    for (int i = 0; i < reps * mine.size(); i++) {
+      String sql = mine.get(i % mine.size());
       // no wait goes past the time limit (ours stops there too)
       if (intervalNs > 0) parkUntil(Math.min(due, deadline));
       else if (i > 0 && pauseMs > 0) parkUntil(Math.min(System.nanoTime() + pauseMs * 1_000_000L, deadline));

@@ -227,10 +227,19 @@ export interface RunResult {
   /** why the run ended before its loop (or its repetitions) was done; absent when it ran to the end */
   stopped?: StopReason;
   /**
-   * a --query-file statement's run: the statement as the file gave it; `query` false when the server answered it
-   * with no result set (INSERT, CREATE, FLUSH, ...), absent before that was recorded or when no read succeeded
+   * a --query-file statement's run: the statement as the file gave it, `concurrency` the sessions that read it;
+   * `query` false when the server answered it with no result set (INSERT, CREATE, FLUSH, ...), absent before that
+   * was recorded or when no read succeeded; with forEach, its query and the statements it stood for
    */
-  queryFile?: { sql: string; concurrency: number; repetitions: number; line: number; query?: boolean };
+  queryFile?: {
+    sql: string;
+    concurrency: number;
+    repetitions: number;
+    line: number;
+    query?: boolean;
+    forEach?: string;
+    statements?: number;
+  };
 }
 
 export interface LatencySummary {

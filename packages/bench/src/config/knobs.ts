@@ -472,7 +472,7 @@ export const KNOBS: KnobTable = {
     default: () => undefined,
     defaultText: 'none',
     description:
-      'run the statements of this YAML/JSON list (sql, label, concurrency, repetitions, model, database), one result each, instead of the writes',
+      'run the statements of this YAML/JSON list (sql, label, concurrency, repetitions, model, database; forEach: the statement once per row of a query, {column} filled from it), one result each, instead of the writes',
   },
   persistResults: {
     flag: '--persist-results',

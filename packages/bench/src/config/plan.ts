@@ -47,7 +47,10 @@ function statementPlan(c: BenchConfig, statements: readonly QueryFileEntry[]): L
     ['statements', `${plural(statements.length, 'statement')} in turn, instead of the writes (nothing written)`],
     ...statements.map((e, i): Line => {
       const where = e.model === 'table' ? `table model, database ${e.database}` : 'tree model';
-      const reads = `${plural(e.concurrency, 'session')} x ${plural(e.repetitions, 'read')}`;
+      const reads =
+        e.forEach === undefined
+          ? `${plural(e.concurrency, 'session')} x ${plural(e.repetitions, 'read')}`
+          : `a statement per row of ${e.forEach}, dealt to up to ${plural(e.concurrency, 'session')}, each read ${plural(e.repetitions, 'time')}`;
       const untimed = warmUp > 0 && readOnly(e.sql) ? `, ${plural(warmUp, 'untimed read')} first` : '';
       return [`${i + 1}. ${e.label}`, `${reads}${untimed} (${where}, line ${e.line}): ${e.sql}`];
     }),

@@ -110,6 +110,18 @@ describe('--query-file', () => {
     );
   });
 
+  it('reads forEach: a query whose rows each give the statement, its {column} placeholders filled', () => {
+    const [e] = read('fe.yaml', '- sql: SELECT LAST s0 FROM {Device}\n  forEach: "  SHOW DEVICES root.bench.** "\n');
+    expect(e).toMatchObject({ sql: 'SELECT LAST s0 FROM {Device}', forEach: 'SHOW DEVICES root.bench.**' });
+    expect(read('nfe.yaml', '- sql: SELECT 1\n')[0].forEach).toBeUndefined();
+    expect(error('fe2.yaml', '- sql: SELECT LAST s0 FROM {Device}\n  forEach: DELETE DATABASE root.x\n')).toMatch(
+      /fe2\.yaml:2: forEach needs a query \(SHOW DEVICES \.\.\., SELECT \.\.\.\), got "DELETE DATABASE root\.x"/,
+    );
+    expect(error('fe3.yaml', '- sql: SELECT LAST s0 FROM root.bench.d0\n  forEach: SHOW DEVICES\n')).toMatch(
+      /fe3\.yaml:2: forEach needs a \{column\} placeholder in sql:/,
+    );
+  });
+
   it('names the file and line of what is wrong', () => {
     expect(error('a.yaml', '- sql: SELECT 1\n- label: x\n')).toMatch(/a\.yaml:2: entry 2 needs "sql:"/);
     expect(error('b.yaml', '- sql: SELECT 1\n  concurency: 2\n')).toMatch(

@@ -10,6 +10,9 @@
  * - sql: SELECT count(*) FROM t
  *   model: table          # tree (default: the run's --model) or table
  *   database: bench       # table model database (default: the run's --database)
+ * - label: latest point of each device
+ *   forEach: SHOW DEVICES root.bench.**   # the statement once per row of this query's answer,
+ *   sql: SELECT LAST s0 FROM {Device}     # {Device}: that row's Device column
  * ```
  *
  * Anchors, aliases and merge keys (`<<: *defaults`) are followed, so entries can share their settings.
@@ -29,6 +32,7 @@ import {
 } from 'yaml';
 import type { BenchConfig } from '../types.js';
 import { ConfigError } from './errors.js';
+import { placeholders } from './for-each.js';
 
 export interface QueryFileEntry {
   label: string;
@@ -37,11 +41,16 @@ export interface QueryFileEntry {
   repetitions: number;
   model: 'tree' | 'table';
   database: string;
+  /**
+   * a query whose rows each give one statement: `sql` with its `{column}` placeholders replaced by the row's values
+   * (config/for-each.ts), as taosBenchmark's super-table queries run theirs over every child table
+   */
+  forEach?: string;
   /** where it is in the file */
   line: number;
 }
 
-const KEYS = ['label', 'sql', 'concurrency', 'repetitions', 'model', 'database'] as const;
+const KEYS = ['label', 'sql', 'concurrency', 'repetitions', 'model', 'database', 'forEach'] as const;
 type Key = (typeof KEYS)[number];
 
 export function readQueryFile(
@@ -73,7 +82,7 @@ export function readQueryFile(
     if (!isMap(item))
       return fail(
         lineOf(item as Node),
-        `entry ${i + 1} needs "sql:" and optional label, concurrency, repetitions, model, database`,
+        `entry ${i + 1} needs "sql:" and optional label, concurrency, repetitions, model, database, forEach`,
       );
     return entry(pairsOf(item, doc, lineOf, fail), lineOf(item), i, defaults, lineOf, fail);
   });
@@ -191,6 +200,7 @@ function entry(
   const model = at.model?.value ?? defaults.model;
   if (model !== 'tree' && model !== 'table')
     return fail(at.model!.line, `model needs tree or table, got ${JSON.stringify(model)}`);
+  const forEach = at.forEach === undefined ? undefined : forEachQuery(sql, at.forEach, fail);
   return {
     label: String(at.label?.value ?? `query ${i + 1}`),
     sql: sql.trim(),
@@ -198,6 +208,21 @@ function entry(
     repetitions: count('repetitions'),
     model,
     database: String(at.database?.value ?? defaults.database),
+    ...(forEach !== undefined && { forEach }),
     line,
   };
+}
+
+/** forEach's query: one that only reads, for a statement with a {column} placeholder to fill from its rows. */
+function forEachQuery(
+  sql: string,
+  given: { value: string | number | boolean; line: number },
+  fail: (line: number, why: string) => never,
+): string {
+  const query = String(given.value).trim();
+  if (!readOnly(query))
+    return fail(given.line, `forEach needs a query (SHOW DEVICES ..., SELECT ...), got ${JSON.stringify(query)}`);
+  if (placeholders(sql).length === 0)
+    return fail(given.line, 'forEach needs a {column} placeholder in sql: (e.g. SELECT LAST s0 FROM {Device})');
+  return query;
 }

@@ -39,7 +39,7 @@ const TREE_DATABASES = [
   ),
   'root.bench', // the Java anchor's (--vs-java)
 ];
-const TABLE_DATABASES = ['it_bench_mix_table', 'it_bench_table'];
+const TABLE_DATABASES = ['it_bench_mix_table', 'it_bench_table', 'it_bench_qfe'];
 
 /** Each test's databases go when it ends: a 1C1D server has room for a few at a time only. */
 afterEach(async () => {
@@ -320,6 +320,9 @@ describe('iotdb-bench against a real server', () => {
       ['- label: all rows', '  sql: SELECT * FROM root.it_bench_qfj.d000', '  concurrency: 2', '  repetitions: 3'],
       ['- label: counts', '  sql: SELECT count(s0) FROM root.it_bench_qfj.**', '  repetitions: 4'],
       ['- label: flush', '  sql: FLUSH'], // not a query: the Java client's executeNonQueryStatement
+      // once per device, the 2 devices dealt to 2 of the 3 sessions, each device's statement read twice
+      ['- label: each device', '  forEach: SHOW DEVICES root.it_bench_qfj.**', '  sql: SELECT s0 FROM {Device}'],
+      ['  concurrency: 3', '  repetitions: 2'],
     ];
     writeFileSync(file, statements.flat().join('\n'));
     const out = join(dir, 'out');
@@ -344,14 +347,51 @@ describe('iotdb-bench against a real server', () => {
       ['java counts', 4, 0, 4],
       ['flush', 1, 0, 0],
       ['java flush', 1, 0, 0],
+      ['each device', 4, 0, 4 * 101],
+      ['java each device', 4, 0, 4 * 101],
     ]);
+    for (const r of runs.slice(6))
+      expect(r.queryFile).toMatchObject({
+        concurrency: 2,
+        forEach: 'SHOW DEVICES root.it_bench_qfj.**',
+        statements: 2,
+      });
+    expect(stdout).toContain('forEach: 2 statements, dealt to 2 sessions');
     expect(Object.keys(runs[1].latency)).toEqual(['java all rows', 'uncorrected java all rows']);
-    expect(stdout).toMatch(/^running the Java client on the same 3 statement\(s\) \.\.\.$/m);
+    expect(stdout).toMatch(/^running the Java client on the same 4 statement\(s\) \.\.\.$/m);
     expect(stdout).toMatch(
       /^ours\/Java all rows: reads\/s [\d.]+x, latency p50 [\d.]+x, p99 [\d.]+x, uncorrected p50 /m,
     );
     expect(stdout).toMatch(/^ours\/Java counts: reads\/s /m);
     expect(stdout).not.toContain('rows read differ');
+  });
+
+  it('runs a forEach statement of a query file once per table-model device, and says why one gave no statement', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'iotdb-bench-qf-each-'));
+    await bench(...'--model table --database it_bench_qfe --devices 3 --sensors 2 --batch-size 10 --loop 1'.split(' '));
+    const file = join(dir, 'queries.yaml');
+    const statements = [
+      ['- label: per device', '  model: table', '  database: it_bench_qfe', '  forEach: SHOW DEVICES FROM t'],
+      ["  sql: SELECT count(*) FROM t WHERE device_id = '{device_id}'", '  concurrency: 2', '  repetitions: 2'],
+      ['- label: unknown column', '  model: table', '  database: it_bench_qfe', '  forEach: SHOW DEVICES FROM t'],
+      ["  sql: SELECT count(*) FROM t WHERE device_id = '{device}'"],
+    ];
+    writeFileSync(file, statements.flat().join('\n'));
+    const out = join(dir, 'out');
+    const failed = await bench('--query-file', file, '--out', out).then(
+      () => undefined,
+      (err: { code?: number }) => err,
+    );
+    expect(failed).toMatchObject({ code: 1 }); // a statement read nothing
+    const runs = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResult[];
+    expect(runs.map((r) => [r.label, r.okOps, r.failedOps, r.queries?.[r.label]?.rows])).toEqual([
+      ['per device', 6, 0, 6],
+      ['unknown column', 0, 0, undefined],
+    ]);
+    expect(runs[0].queryFile).toMatchObject({ concurrency: 2, statements: 3 });
+    expect(runs[1].errors).toEqual([
+      "forEach SHOW DEVICES FROM t: {device} names no column of forEach's answer (its columns: device_id)",
+    ]);
   });
 
   it('paces a query file: --target-rate starts its reads on a schedule (open loop), --batch-interval-ms pauses; --trace', async () => {

@@ -1,4 +1,4 @@
-import type { QueryFileEntry } from '../config/query-file.js';
+import { javaStatementLabel, type QueryFileEntry } from '../config/query-file.js';
 import { formatErrors, resultLine } from '../report/format.js';
 import { UNCORRECTED_PREFIX, cpuSPerOperation, mainOperation } from '../report/result-fields.js';
 import { times } from '../report/numbers.js';
@@ -6,7 +6,9 @@ import { prepareDatabase } from '../run/database.js';
 import { JavaInterrupted } from '../run/java-child.js';
 import { runJava } from '../run/java.js';
 import { runJavaQueries } from '../run/java-queries.js';
+import { entryStatements } from '../run/for-each-rows.js';
 import { runJavaStatement } from '../run/java-query-file.js';
+import { statementNotRun } from '../run/query-file.js';
 import { noneSucceeded, withQueriesAfter } from '../run/queries.js';
 import { RunError } from '../run/run-error.js';
 import type { BenchConfig, Environment, RunResult } from '../types.js';
@@ -52,18 +54,24 @@ export async function runJavaSide(
  * into the data there is (nothing made afresh); each run's RESULT line. `failed`: a statement it never read, or the
  * Java client failing, said in one line (the statements before stay compared); `interrupted`: Ctrl-C ended it.
  */
-export function runJavaStatements(
+export async function runJavaStatements(
   config: BenchConfig,
   entries: readonly QueryFileEntry[],
   target: { host: string; port: number },
   environment: Environment,
-): { java: RunResult[]; failed: boolean; interrupted?: boolean } {
+): Promise<{ java: RunResult[]; failed: boolean; interrupted?: boolean }> {
   const when = config.javaFirst ? ' first,' : '';
   console.log(`running the Java client${when} on the same ${entries.length} statement(s) ...`);
   const java: RunResult[] = [];
   for (const e of entries) {
+    const listed = await entryStatements(config, e, target);
+    if ('error' in listed) {
+      java.push({ ...statementNotRun(config, e, javaStatementLabel(e.label), listed.error), environment });
+      console.log(resultLine(java[java.length - 1]));
+      continue;
+    }
     try {
-      java.push({ ...runJavaStatement(config, e, target), environment });
+      java.push({ ...runJavaStatement(config, e, listed.shares, target), environment });
     } catch (err) {
       if (!(err instanceof RunError)) throw err;
       console.error(`iotdb-bench: ${err.message}; no comparison from ${e.label} on (ours is reported)`);

@@ -1,6 +1,7 @@
 import type { QueryFileEntry } from '../config/query-file.js';
 import { formatReport, resultLine, statementShape } from '../report/format.js';
-import { runQueryFileEntry } from '../run/query-file.js';
+import { entryStatements } from '../run/for-each-rows.js';
+import { runQueryFileEntry, statementNotRun } from '../run/query-file.js';
 import type { BenchConfig, Environment, RunResult } from '../types.js';
 import { printRatios, printStatementRatios, runJavaSide, runJavaStatements } from './java-side.js';
 import { javaFirstIn, repeatLabel, type Repeat } from './repeat.js';
@@ -87,7 +88,14 @@ async function runOurs(config: BenchConfig, ctx: RunContext): Promise<{ runs: Ru
   for (const entry of queryFile) {
     if (interrupt.aborted) break;
     console.log(`run ${entry.label}: ${entry.model} model, ${statementShape(entry)}`);
-    const run = { ...(await runQueryFileEntry(config, entry, target, interrupt)), environment };
+    const listed = await entryStatements(config, entry, target);
+    if ('note' in listed && listed.note !== undefined) console.log(listed.note);
+    const run = {
+      ...('error' in listed
+        ? statementNotRun(config, entry, entry.label, listed.error)
+        : await runQueryFileEntry(config, entry, listed.shares, target, interrupt)),
+      environment,
+    };
     console.log(`${formatReport(run)}\n${resultLine(run)}`);
     runs.push(run);
   }

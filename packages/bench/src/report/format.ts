@@ -36,6 +36,7 @@ export function formatReport(r: RunResult): string {
   const lines = [
     `== ${r.label}: ${what} ==`,
     ...(q ? [`statement    ${oneLine(q.sql)}`] : []),
+    ...(q?.forEach === undefined ? [] : [`forEach      ${oneLine(q.forEach)}`]),
     `started      ${r.startedAt}`,
     `duration     ${fixed(r.durationS, 3)} s`,
     ...(r.stopped === undefined
@@ -107,8 +108,18 @@ export function formatErrors(errors: readonly string[]): string {
 }
 
 /** `query file line 4: 2 sessions x 3 repetitions` */
-export function statementShape(q: { line: number; concurrency: number; repetitions: number }): string {
-  return `query file line ${q.line}: ${many(q.concurrency, 'session')} x ${many(q.repetitions, 'repetition')}`;
+export function statementShape(q: {
+  line: number;
+  concurrency: number;
+  repetitions: number;
+  forEach?: string;
+  statements?: number;
+}): string {
+  const shape = `query file line ${q.line}: ${many(q.concurrency, 'session')} x ${many(q.repetitions, 'repetition')}`;
+  if (q.forEach === undefined) return shape;
+  const over = oneLine(q.forEach);
+  if (q.statements === undefined) return `${shape}, a statement per row of ${over}`;
+  return `${shape} of their share of ${many(q.statements, 'statement')}, one per row of ${over}`;
 }
 
 /** `1 session`, `2 sessions` */

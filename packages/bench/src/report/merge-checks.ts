@@ -54,6 +54,8 @@ export function checkShares(label: string, shares: readonly RunResult[]): void {
     if (first.queryFile !== undefined || share.queryFile !== undefined) {
       const [a, b] = [first.queryFile?.sql, share.queryFile?.sql];
       if (a !== b) throw differs('the statement', JSON.stringify(a), JSON.stringify(b));
+      const [fa, fb] = [first.queryFile?.forEach, share.queryFile?.forEach];
+      if (fa !== fb) throw differs('forEach', JSON.stringify(fa ?? null), JSON.stringify(fb ?? null));
     }
     for (const knob of WORKLOAD_KNOBS) {
       const [a, b] = [JSON.stringify(first.config[knob]), JSON.stringify(share.config[knob])];

@@ -59,9 +59,15 @@ export function mergeShares(shares: readonly RunResult[]): RunResult {
         }
       : undefined,
     queries: mergeQueries(shares, summarize(histograms), durationS),
-    // a query-file statement: each machine ran its own sessions
+    // a query-file statement: each machine ran its own sessions (with forEach: its own statements)
     ...(first.queryFile && {
-      queryFile: { ...first.queryFile, concurrency: total(shares, (r) => r.queryFile?.concurrency ?? 0) },
+      queryFile: {
+        ...first.queryFile,
+        concurrency: total(shares, (r) => r.queryFile?.concurrency ?? 0),
+        ...(first.queryFile.statements !== undefined && {
+          statements: total(shares, (r) => r.queryFile?.statements ?? 0),
+        }),
+      },
     }),
     ...(shares.every((r) => r.client) && { client: sumActivity(shares.map((r) => r.client!)) }),
     // a share that ended early makes the whole run one that did

@@ -15,6 +15,8 @@ const entry: QueryFileEntry = {
 const MATRIX =
   'avg=2.000 min=1.000 p10=1.000 p25=1.500 p50=2.000 p75=2.500 p90=3.000 p95=3.000 p99=3.000 p999=3.000 max=3.000';
 const target = { host: '127.0.0.1', port: 6667 };
+/** two sessions, each the entry's statement */
+const shares = [[entry.sql], [entry.sql]];
 
 describe("the Java client's run of a query-file statement", () => {
   it('runs the statement as ours does: its sessions, repetitions, model, pacing and time limit', () => {
@@ -56,7 +58,7 @@ describe("the Java client's run of a query-file statement", () => {
 
   it('reads its QSTMT line into a run named for the statement: counts, rows, time, CPU and the matrix', () => {
     const out = `QSTMT ok=10 failed=0 rows=5010 wall_s=0.500000 client_cpu_s=0.2000 slowest_s=0.240000 peak_rss_mb=88.5 ops=10 ${MATRIX}\n`;
-    const r = javaStatementRun(out, sampleConfig(), entry);
+    const r = javaStatementRun(out, sampleConfig(), entry, shares);
     expect(r).toMatchObject({ label: 'java one device', okOps: 10, failedOps: 0, opsPerS: 20, durationS: 0.5 });
     expect(r).toMatchObject({ clientCpuS: 0.2, peakRssMb: 88.5, errors: [], config: { clients: 2, model: 'tree' } });
     expect(r.queries?.['java one device']).toMatchObject({ ops: 10, failed: 0, rows: 5010, rowsPerS: 10020 });
@@ -73,7 +75,7 @@ describe("the Java client's run of a query-file statement", () => {
       `QSTMT_FAILED ops=2 ${MATRIX}`,
       'QERROR error=701: Table root.x does not exist',
     ].join('\n');
-    const r = javaStatementRun(out, { ...sampleConfig(), targetRate: 10, testMaxTime: 1000 }, entry);
+    const r = javaStatementRun(out, { ...sampleConfig(), targetRate: 10, testMaxTime: 1000 }, entry, shares);
     expect(Object.keys(r.latency)).toEqual([
       'java one device',
       'uncorrected java one device',
@@ -84,8 +86,24 @@ describe("the Java client's run of a query-file statement", () => {
     expect(Number.isNaN(r.peakRssMb)).toBe(true);
   });
 
+  it('forEach: reads its statements from the file ours wrote instead of sql= and threads=, and records them', () => {
+    const forEach = { ...entry, forEach: 'SHOW DEVICES root.bench.**', sql: 'SELECT LAST s0 FROM {Device}' };
+    const args = javaStatementArgs(sampleConfig(), forEach, target, '/tmp/x/statements.txt');
+    expect(args).toContain('statements=/tmp/x/statements.txt');
+    expect(args.filter((a) => a.startsWith('sql=') || a.startsWith('threads='))).toEqual([]);
+    const three = [
+      ['SELECT LAST s0 FROM root.bench.d0', 'SELECT LAST s0 FROM root.bench.d2'],
+      ['SELECT LAST s0 FROM root.bench.d1'],
+    ];
+    const out = `QSTMT ok=15 failed=0 rows=15 wall_s=0.500000 client_cpu_s=0.2000 slowest_s=0.240000 peak_rss_mb=88.5 ops=15 ${MATRIX}\n`;
+    const r = javaStatementRun(out, { ...sampleConfig(), testMaxTime: 1000 }, forEach, three);
+    expect(r.queryFile).toMatchObject({ concurrency: 2, forEach: 'SHOW DEVICES root.bench.**', statements: 3 });
+    expect(r.config.clients).toBe(2);
+    expect(r.stopped).toBeUndefined(); // 15 reads: 3 statements x 5
+  });
+
   it('says what the script printed when it printed no QSTMT line', () => {
-    expect(() => javaStatementRun('Exception in thread "main"\n', sampleConfig(), entry)).toThrow(
+    expect(() => javaStatementRun('Exception in thread "main"\n', sampleConfig(), entry, shares)).toThrow(
       /java\/query-file\.sh printed no QSTMT line:\nException/,
     );
   });

@@ -1,4 +1,8 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { plannedReads } from '../config/for-each.js';
 import { javaStatementLabel, type QueryFileEntry } from '../config/query-file.js';
 import { FAILED_PREFIX, UNCORRECTED_PREFIX } from '../report/result-fields.js';
 import type { BenchConfig, RunResult } from '../types.js';
@@ -11,19 +15,46 @@ import { statementRun } from './query-file.js';
 const script = fileURLToPath(new URL('../../java/query-file.sh', import.meta.url));
 
 /**
- * The Java client on one statement of the query file (java/QueryFile.java), as ours runs it: its sessions and
- * repetitions, paced by --target-rate or --batch-interval-ms, ended by --test-max-time.
+ * The Java client on one statement of the query file (java/QueryFile.java), as ours runs it: its sessions (each
+ * its share of forEach's statements), repetitions, paced by --target-rate or --batch-interval-ms, ended by
+ * --test-max-time.
  */
-export function runJavaStatement(c: BenchConfig, e: QueryFileEntry, target: { host: string; port: number }): RunResult {
-  return javaStatementRun(runJavaScript(script, javaStatementArgs(c, e, target)), c, e);
+export function runJavaStatement(
+  c: BenchConfig,
+  e: QueryFileEntry,
+  shares: string[][],
+  target: { host: string; port: number },
+): RunResult {
+  const dir = e.forEach === undefined ? undefined : mkdtempSync(join(tmpdir(), 'iotdb-bench-'));
+  try {
+    const sharesFile = dir === undefined ? undefined : writeShares(join(dir, 'statements.txt'), shares);
+    return javaStatementRun(runJavaScript(script, javaStatementArgs(c, e, target, sharesFile)), c, e, shares);
+  } finally {
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  }
 }
 
-/** QueryFile.java's key=value options for the statement `e` of the run `c`. */
-export function javaStatementArgs(c: BenchConfig, e: QueryFileEntry, target: { host: string; port: number }): string[] {
+/** forEach's statements for QueryFile.java: a line each, `<session> <the statement in base64>` (any text goes). */
+function writeShares(path: string, shares: readonly (readonly string[])[]): string {
+  const lines = shares.flatMap((share, k) => share.map((sql) => `${k} ${Buffer.from(sql).toString('base64')}\n`));
+  writeFileSync(path, lines.join(''));
+  return path;
+}
+
+/**
+ * QueryFile.java's key=value options for the statement `e` of the run `c`; `sharesFile`: forEach's statements
+ * (writeShares), read instead of `sql=`, one session per share.
+ */
+export function javaStatementArgs(
+  c: BenchConfig,
+  e: QueryFileEntry,
+  target: { host: string; port: number },
+  sharesFile?: string,
+): string[] {
   return [
     `host=${target.host}`,
     `port=${target.port}`,
-    `threads=${e.concurrency}`,
+    ...(sharesFile === undefined ? [`threads=${e.concurrency}`] : [`statements=${sharesFile}`]),
     `reps=${e.repetitions}`,
     ...javaConnectArgs(c),
     ...(e.model === 'table' ? ['table=true', `database=${e.database}`] : []),
@@ -33,7 +64,7 @@ export function javaStatementArgs(c: BenchConfig, e: QueryFileEntry, target: { h
     `warm=${warmUpReads(c)}`,
     // a statement that changes something: the Java client's call for it, SHOW VERSION to warm up
     ...(readOnly(e.sql) ? [] : ['query=false']),
-    `sql=${e.sql}`,
+    ...(sharesFile === undefined ? [`sql=${e.sql}`] : []),
   ];
 }
 
@@ -42,7 +73,12 @@ export function javaStatementArgs(c: BenchConfig, e: QueryFileEntry, target: { h
  * `javaStatementLabel`): its QSTMT line (counts, time, CPU and the matrix of the reads that succeeded), and its
  * QSTMT_UNCORRECTED, QSTMT_FAILED and QERROR lines when it printed them.
  */
-export function javaStatementRun(out: string, c: BenchConfig, e: QueryFileEntry): RunResult {
+export function javaStatementRun(
+  out: string,
+  c: BenchConfig,
+  e: QueryFileEntry,
+  shares: readonly (readonly string[])[],
+): RunResult {
   const lines = out.split('\n');
   const found = (word: string) => lines.find((l) => l.startsWith(`${word} `));
   const stmt = found('QSTMT');
@@ -58,7 +94,7 @@ export function javaStatementRun(out: string, c: BenchConfig, e: QueryFileEntry)
   };
   const startedAt = new Date(Date.now() - durationS * 1000).toISOString();
   return {
-    ...statementRun(c, e, label, { startedAt, durationS, ok, failed, slowestMs: Number(kv.slowest_s) * 1000 }),
+    ...statementRun(c, e, label, { startedAt, durationS, ok, failed, slowestMs: Number(kv.slowest_s) * 1000 }, shares),
     latency,
     histograms: {},
     clientCpuS: Number(kv.client_cpu_s),
@@ -66,6 +102,7 @@ export function javaStatementRun(out: string, c: BenchConfig, e: QueryFileEntry)
     errors: error === undefined ? [] : [`the Java client: ${errorField(error)}`],
     queries: { [label]: { ops: ok, failed, rows, rowsPerS: rows / durationS, latency: latencyOf(kv) } },
     // --test-max-time ended it: fewer reads than its sessions' repetitions
-    ...(c.testMaxTime > 0 && ok + failed < e.concurrency * e.repetitions && { stopped: 'test-max-time' as const }),
+    ...(c.testMaxTime > 0 &&
+      ok + failed < plannedReads(shares, e.repetitions) && { stopped: 'test-max-time' as const }),
   };
 }

@@ -1,4 +1,5 @@
 import { Session, SessionPool, TableSession, TableSessionPool, type SessionDataSet } from '@iotdb/client';
+import { plannedReads, statementCount } from '../config/for-each.js';
 import { readOnly, warmUpReads, type QueryFileEntry } from '../config/query-file.js';
 import { readsProgressLine } from '../report/format.js';
 import { LatencyHistogram, summarize } from '../report/histogram.js';
@@ -23,24 +24,26 @@ import { sessionOptions } from './session-options.js';
 export async function runQueryFileEntry(
   c: BenchConfig,
   e: QueryFileEntry,
+  shares: string[][],
   target: { host: string; port: number },
   interrupt: AbortSignal,
 ): Promise<RunResult> {
-  const options = { ...sessionOptions(c, target), maxSize: e.concurrency };
+  const options = { ...sessionOptions(c, target), maxSize: shares.length };
   const pool =
     e.model === 'table' ? new TableSessionPool({ ...options, database: e.database }) : new SessionPool(options);
-  const tally = new StatementTally(e.label, e.concurrency);
-  await warmUp(c, e, target);
+  const tally = new StatementTally(e.label, shares.length);
+  await warmUp(c, e, shares[0][0], target);
   const cpu0 = process.cpuUsage();
   const startedAt = new Date().toISOString();
   const t0 = performance.now();
   const stop = new RunStop(() => undefined, c.testMaxTime, interrupt);
   stop.timedPhaseStarted();
-  const endProgress = showReadsProgress(c, tally, e.concurrency * e.repetitions);
+  const endProgress = showReadsProgress(c, tally, plannedReads(shares, e.repetitions));
   try {
     const read = statementRead(pool, e, tally, c.trace);
     const pacing = { targetRate: c.targetRate, pauseMs: c.batchIntervalMs };
-    await runStatementSessions({ ...e, read, done: tally.done }, pacing, realClock, () => stop.stopped);
+    const sessions = { shares, repetitions: e.repetitions, read, done: tally.done };
+    await runStatementSessions(sessions, pacing, realClock, () => stop.stopped);
   } finally {
     endProgress();
     stop.dispose();
@@ -54,7 +57,7 @@ export async function runQueryFileEntry(
   const slowestMs = Math.max(...tally.sessionNs) / 1e6;
   const query = tally.answered === null ? undefined : tally.answered === 'result set';
   return {
-    ...statementRun(c, e, e.label, { startedAt, durationS, ok, failed, slowestMs, query }),
+    ...statementRun(c, e, e.label, { startedAt, durationS, ok, failed, slowestMs, query }, shares),
     latency: summarize(histograms),
     histograms,
     clientCpuS: (cpu.user + cpu.system) / 1e6,
@@ -70,19 +73,22 @@ export async function runQueryFileEntry(
 
 /**
  * What every run of a query-file statement says alike, ours' or the Java client's (labelled `label`): its statement's
- * model and sessions, its time, its reads ok and failed and their rate, nothing written, the slowest session's
- * time in its reads, on the statement's row (its failures' when none succeeded), and the statement (`query`: whether
- * the server answered it with a result set, once it answered).
+ * model and sessions (one per share of its statements), its time, its reads ok and failed and their rate, nothing
+ * written, the slowest session's time in its reads, on the statement's row (its failures' when none succeeded), and
+ * the statement (`query`: whether the server answered it with a result set, once it answered; with forEach, how
+ * many statements it stood for: `shares`, absent when it read none).
  */
 export function statementRun(
   c: BenchConfig,
   e: QueryFileEntry,
   label: string,
   r: { startedAt: string; durationS: number; ok: number; failed: number; slowestMs: number; query?: boolean },
+  shares?: readonly (readonly string[])[],
 ) {
+  const sessions = shares?.length ?? e.concurrency;
   return {
     label,
-    config: { ...c, model: e.model, database: e.database, workers: 1, clients: e.concurrency },
+    config: { ...c, model: e.model, database: e.database, workers: 1, clients: sessions },
     startedAt: r.startedAt,
     durationS: r.durationS,
     points: 0,
@@ -95,25 +101,49 @@ export function statementRun(
     throughput: [] as [number, number][],
     queryFile: {
       sql: e.sql,
-      concurrency: e.concurrency,
+      concurrency: sessions,
       repetitions: e.repetitions,
       line: e.line,
+      ...(e.forEach !== undefined && { forEach: e.forEach }),
+      ...(e.forEach !== undefined && shares !== undefined && { statements: statementCount(shares) }),
       ...(r.query !== undefined && { query: r.query }),
     },
   } satisfies Partial<RunResult>;
 }
 
 /**
+ * An entry that read nothing: forEach's query failed or gave no statement (`error` says which). Its run has no
+ * reads, the error, and exits the run with 1 as a statement whose reads all failed.
+ */
+export function statementNotRun(c: BenchConfig, e: QueryFileEntry, label: string, error: string): RunResult {
+  const r = { startedAt: new Date().toISOString(), durationS: 1e-9, ok: 0, failed: 0, slowestMs: 0 };
+  return {
+    ...statementRun(c, e, label, r),
+    latency: {},
+    histograms: {},
+    clientCpuS: 0,
+    peakRssMb: process.resourceUsage().maxRSS / 1024,
+    errors: [error],
+    queries: {},
+  };
+}
+
+/**
  * warmUpReads(c) untimed reads on a session of their own before the timed ones, as the Java client's
- * (java/QueryFile.java): the statement when it only reads, else SHOW VERSION. They warm the client and the server
+ * (java/QueryFile.java): the (first) statement when it only reads, else SHOW VERSION. They warm the client and the server
  * alike, and each timed session still connects with its first read.
  */
-async function warmUp(c: BenchConfig, e: QueryFileEntry, target: { host: string; port: number }): Promise<void> {
+async function warmUp(
+  c: BenchConfig,
+  e: QueryFileEntry,
+  first: string,
+  target: { host: string; port: number },
+): Promise<void> {
   const reads = warmUpReads(c);
   if (reads === 0) return;
   const options = sessionOptions(c, target);
   const session = e.model === 'table' ? new TableSession({ ...options, database: e.database }) : new Session(options);
-  const sql = readOnly(e.sql) ? e.sql : 'SHOW VERSION';
+  const sql = readOnly(first) ? first : 'SHOW VERSION';
   try {
     await session.open();
     // a refused statement is counted in the timed reads
@@ -159,12 +189,12 @@ function statementRead(
   tally: StatementTally,
   traced: boolean,
 ): StatementRead {
-  return async () => {
+  return async (sql) => {
     const started = performance.now();
     let firstReplyMs = 0;
     let ds: SessionDataSet | undefined;
     const read = await timedRead(async () => {
-      ds = await pool.executeQueryStatement(e.sql);
+      ds = await pool.executeQueryStatement(sql);
       firstReplyMs = performance.now() - started;
       // a statement that is not a query leaves nothing open on the server: its data set is closed from the start
       tally.answered ??= ds.isClosed ? 'no result set' : 'result set';

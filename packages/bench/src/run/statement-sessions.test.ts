@@ -4,9 +4,12 @@ import { SimulatedClock } from './test-fixture.js';
 
 const MS = 1e6;
 
-/** Runs the sessions on simulated time, each read taking `readMs(n)` (n: the reads so far); the reads and the time taken. */
+/**
+ * Runs the sessions on simulated time, each read taking `readMs(n)` (n: the reads so far); the reads, the statements
+ * read in that order and the time taken. `shape.shares`: each session's statements (default: every one `q`).
+ */
 async function run(
-  shape: { concurrency: number; repetitions: number },
+  shape: { concurrency: number; repetitions: number; shares?: string[][] },
   pacing: Partial<StatementPacing>,
   readMs: (n: number) => number,
   stopAtMs = Infinity,
@@ -14,25 +17,36 @@ async function run(
   const clock = new SimulatedClock();
   const t0 = clock.now();
   const reads: ReadDone[] = [];
+  const statements: string[] = [];
   let n = 0;
   let stopped = false;
   if (stopAtMs < Infinity) void clock.sleep(stopAtMs * MS).then(() => (stopped = true));
-  const read = async () => {
+  const read = async (sql: string) => {
+    statements.push(sql);
     await clock.sleep(readMs(n++) * MS);
     return { rows: 7 };
   };
+  const shares = shape.shares ?? Array.from({ length: shape.concurrency }, () => ['q']);
   await clock.drive(
     runStatementSessions(
-      { ...shape, read, done: (d) => reads.push(d) },
+      { shares, repetitions: shape.repetitions, read, done: (d) => reads.push(d) },
       { targetRate: 0, pauseMs: 0, ...pacing },
       clock,
       () => stopped,
     ),
   );
-  return { reads, ms: (clock.now() - t0) / MS };
+  return { reads, statements, ms: (clock.now() - t0) / MS };
 }
 
 describe('runStatementSessions: a query-file statement read by its sessions', () => {
+  it('forEach: each session reads its share of the statements in order, repetitions times over', async () => {
+    const shares = [['d0', 'd2'], ['d1']];
+    const { reads, statements, ms } = await run({ concurrency: 2, repetitions: 2, shares }, {}, () => 10);
+    expect(reads.map((r) => r.session)).toEqual([0, 1, 0, 1, 0, 0]);
+    expect(statements).toEqual(['d0', 'd1', 'd2', 'd1', 'd0', 'd2']);
+    expect(ms).toBe(40); // the session of two statements: 4 reads of 10 ms
+  });
+
   it('closed loop: each session reads its repetitions one after another, latency the read itself', async () => {
     const { reads, ms } = await run({ concurrency: 2, repetitions: 3 }, {}, () => 10);
     expect(reads.map((r) => [r.session, r.latencyNs / MS, r.uncorrectedNs, r.rows])).toEqual([

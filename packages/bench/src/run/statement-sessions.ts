@@ -1,8 +1,8 @@
 import type { Clock } from './clock.js';
 import { OpenLoopSchedule, PauseBetween, latencies, turn } from './pacing.js';
 
-/** One read of the statement: the rows it read, or the error it failed with. */
-export type StatementRead = () => Promise<{ rows: number; error?: string }>;
+/** One read of a statement (`sql`: the entry's, or one of its forEach statements): its rows, or its error. */
+export type StatementRead = (sql: string) => Promise<{ rows: number; error?: string }>;
 
 /** One read done: its latency (from its due time with --target-rate), its own time, its rows or error. */
 export interface ReadDone {
@@ -23,33 +23,36 @@ export interface StatementPacing {
 }
 
 /**
- * A query-file statement's sessions: `concurrency` of them, each reading it `repetitions` times, paced as the
- * write runs are (--target-rate: open loop, the sessions' schedules staggered; --batch-interval-ms: a pause
- * between reads). Once `stopped()`, no read starts and no wait goes on.
+ * A query-file statement's sessions: one per share (config/for-each.ts sessionShares), each reading its statements
+ * in order, `repetitions` times over, paced as the write runs are (--target-rate: open loop over all sessions,
+ * their schedules staggered; --batch-interval-ms: a pause between reads). Once `stopped()`, no read starts and
+ * no wait goes on.
  */
 export async function runStatementSessions(
-  o: { concurrency: number; repetitions: number; read: StatementRead; done: (d: ReadDone) => void },
+  o: { shares: readonly (readonly string[])[]; repetitions: number; read: StatementRead; done: (d: ReadDone) => void },
   pacing: StatementPacing,
   clock: Clock,
   stopped: () => boolean,
 ): Promise<void> {
-  const intervalNs = pacing.targetRate > 0 ? (1e9 * o.concurrency) / pacing.targetRate : 0;
+  const sessions = o.shares.length;
+  const intervalNs = pacing.targetRate > 0 ? (1e9 * sessions) / pacing.targetRate : 0;
   const start = clock.now();
   const session = async (id: number) => {
     const schedule =
       intervalNs > 0
-        ? new OpenLoopSchedule(clock, intervalNs, start + (intervalNs * id) / o.concurrency, stopped)
+        ? new OpenLoopSchedule(clock, intervalNs, start + (intervalNs * id) / sessions, stopped)
         : undefined;
     const pause = new PauseBetween(clock, pacing.pauseMs, stopped);
-    for (let i = 0; i < o.repetitions && !stopped(); i++) {
+    const share = o.shares[id];
+    for (let i = 0; i < o.repetitions * share.length && !stopped(); i++) {
       const due = await turn({ schedule, pause }, 0);
       if (stopped()) break;
       const t0 = clock.now();
-      const { rows, error } = await o.read();
+      const { rows, error } = await o.read(share[i % share.length]);
       const end = clock.now();
       pause.done(end);
       o.done({ session: id, ...latencies(due, t0, end), rows, ...(error !== undefined && { error }) });
     }
   };
-  await Promise.all(Array.from({ length: o.concurrency }, (_, id) => session(id)));
+  await Promise.all(Array.from({ length: sessions }, (_, id) => session(id)));
 }
