@@ -256,6 +256,25 @@ describe('compareTable', () => {
     for (const name of ['ops/s', 'p50 ms', 'p99 ms', 'CPU s/Mpts', 'failed ops']) expect(row(name)).toHaveLength(3);
   });
 
+  it('gives a row per run when a column per run would not fit a terminal', () => {
+    const labels = ['one device, raw range', 'latest values, ten devices', 'one-minute averages of one device'];
+    const runs = labels.flatMap((l) => [sampleStatement(l, 100), sampleStatement(`java ${l}`, 200)]);
+    const lines = compareTable(runs).split('\n');
+    expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(120);
+    expect(lines[0].trim().split(/\s{2,}/)).toEqual([
+      'run',
+      'rows/s',
+      'vs first',
+      'ops/s',
+      'p50 ms',
+      'p99 ms',
+      'CPU ms/op',
+      'failed ops',
+    ]);
+    expect(lines.slice(2).map((l) => l.trim().split(/\s{2,}/)[0])).toEqual(runs.map((r) => r.label));
+    expect(lines[3].trim().split(/\s{2,}/)[2]).toBe('2.00x'); // java one device's rows/s against the first run's
+  });
+
   it('compares query runs (no points written) by the rows they read per second', () => {
     const latency = sampleRun('x').latency.insertTablet;
     const reading = (label: string, rowsPerS: number) =>

@@ -219,11 +219,20 @@ export function compareTable(results: RunResult[]): string {
       : ['CPU ms/op', (r) => fixed(cpuSPerOperation(r) * 1000, 3)],
     ['failed ops', (r) => grouped(r.failedOps)],
   ];
-  return textTable(
+  const byFigure = textTable(
     ['', ...results.map((r) => r.label)],
     rows.map(([name, cell]) => [name, ...results.map(cell)]),
   );
+  if (byFigure.split('\n').every((line) => line.length <= TERMINAL_WIDTH)) return byFigure;
+  // a column per run no longer fits a terminal (a query file's statements beside the Java client's): a row per run
+  return textTable(
+    ['run', ...rows.map(([name]) => name)],
+    results.map((r) => [r.label, ...rows.map(([, cell]) => cell(r))]),
+  );
 }
+
+/** The widest table compareTable prints a column per run: beyond it, a row per run. */
+const TERMINAL_WIDTH = 120;
 
 export interface Progress {
   points: number;
