@@ -48,7 +48,7 @@ final class Mixed {
   static final class Done {
     final List<Long> writes = new ArrayList<>();
     final Map<String, List<Long>> queries = new TreeMap<>();
-    final Map<String, Long> rows = new TreeMap<>();
+    final Map<String, Long> rows = new TreeMap<>(), values = new TreeMap<>();
     final Map<String, Integer> failed = new TreeMap<>();
     final Map<String, String> firstError = new TreeMap<>();
     /** paced by targetRate: each operation's latency from its actual start, by kind (writes: insertTablet) */
@@ -198,11 +198,12 @@ final class Mixed {
    */
   static long query(Bench.Writer w, Op op, long startNs, long due, Done d) {
     try (org.apache.iotdb.isession.SessionDataSet ds = w.query(op.sql)) {
-      long rows = QueryBench.readAll(ds, new double[1])[0];
+      long[] read = QueryBench.readAll(ds, new double[1]);
       long end = System.nanoTime();
       d.queries.computeIfAbsent(op.kind, k -> new ArrayList<>()).add(end - (due >= 0 ? due : startNs));
       if (due >= 0) d.uncorrected.computeIfAbsent(op.kind, k -> new ArrayList<>()).add(end - startNs);
-      d.rows.merge(op.kind, rows, Long::sum);
+      d.rows.merge(op.kind, read[0], Long::sum);
+      d.values.merge(op.kind, read[1], Long::sum);
       return end;
     } catch (Exception e) {
       d.failed.merge(op.kind, 1, Integer::sum);
@@ -224,9 +225,10 @@ final class Mixed {
     }
     for (String k : kinds) {
       long rows = Arrays.stream(done).mapToLong(d -> d.rows.getOrDefault(k, 0L)).sum();
+      long points = Arrays.stream(done).mapToLong(d -> d.values.getOrDefault(k, 0L)).sum();
       int failed = Arrays.stream(done).mapToInt(d -> d.failed.getOrDefault(k, 0)).sum();
       long[] lat = sorted(done, d -> d.queries.getOrDefault(k, List.of()));
-      System.out.printf("QTYPE kind=%s failed=%d rows=%d %s%n", k, failed, rows, Bench.matrix(lat));
+      System.out.printf("QTYPE kind=%s failed=%d rows=%d points=%d %s%n", k, failed, rows, points, Bench.matrix(lat));
       Arrays.stream(done).map(d -> d.firstError.get(k)).filter(e -> e != null).findFirst()
           .ifPresent(e -> System.out.printf("QERROR kind=%s error=%s%n", k, e));
     }

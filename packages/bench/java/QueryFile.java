@@ -27,7 +27,7 @@ import org.apache.iotdb.session.Session;
  *
  * Options (key=value): host port fetch table database sql statements threads reps rate pause maxms query warm
  *   (host, port, compression, trustStore: Connect.java's)
- * Prints QSTMT ok=N failed=F rows=R wall_s=.. client_cpu_s=.. slowest_s=.. peak_rss_mb=.. and the latency matrix of the
+ * Prints QSTMT ok=N failed=F rows=R points=P (non-null values) wall_s=.. client_cpu_s=.. slowest_s=.. peak_rss_mb=.. and the latency matrix of the
  * reads that succeeded (Bench.matrix); QSTMT_UNCORRECTED <matrix> when paced; QSTMT_FAILED <matrix> and
  * QERROR error=<the first failure's message, the rest of the line> when some failed.
  */
@@ -43,7 +43,7 @@ public class QueryFile {
   /** What one session's reads came to. */
   static final class Done {
     final List<Long> ok = new ArrayList<>(), uncorrected = new ArrayList<>(), failed = new ArrayList<>();
-    long rows, spentNs;
+    long rows, points, spentNs;
     String firstError;
   }
 
@@ -160,7 +160,9 @@ public class QueryFile {
         if (reader == null) reader = open();
         if (query) {
           try (SessionDataSet ds = reader.query(sql)) {
-            d.rows += QueryBench.readAll(ds, sink)[0];
+            long[] read = QueryBench.readAll(ds, sink);
+            d.rows += read[0];
+            d.points += read[1];
           }
         } else reader.execute(sql);
         long end = System.nanoTime();
@@ -185,15 +187,16 @@ public class QueryFile {
   }
 
   static void report(Done[] done, long wallNs, long cpuNs, boolean paced) {
-    long ok = 0, failed = 0, rows = 0, slowest = 0;
+    long ok = 0, failed = 0, rows = 0, points = 0, slowest = 0;
     for (Done d : done) {
       ok += d.ok.size();
       failed += d.failed.size();
       rows += d.rows;
+      points += d.points;
       slowest = Math.max(slowest, d.spentNs);
     }
-    System.out.printf("QSTMT ok=%d failed=%d rows=%d wall_s=%.6f client_cpu_s=%.4f slowest_s=%.6f peak_rss_mb=%s %s%n",
-        ok, failed, rows, wallNs / 1e9, cpuNs / 1e9, slowest / 1e9, Bench.peakRssMb(),
+    System.out.printf("QSTMT ok=%d failed=%d rows=%d points=%d wall_s=%.6f client_cpu_s=%.4f slowest_s=%.6f peak_rss_mb=%s %s%n",
+        ok, failed, rows, points, wallNs / 1e9, cpuNs / 1e9, slowest / 1e9, Bench.peakRssMb(),
         Bench.matrix(sorted(done, d -> d.ok)));
     if (paced) System.out.printf("QSTMT_UNCORRECTED %s%n", Bench.matrix(sorted(done, d -> d.uncorrected)));
     if (failed == 0) return;

@@ -162,6 +162,8 @@ export type WorkerResult =
       slowestClientNs: Record<string, number>;
       /** rows read per query type (mixed runs) */
       rowsRead: Record<string, number>;
+      /** non-null values read per query type (mixed runs) */
+      pointsRead: Record<string, number>;
       /** first errors seen, at most 10 */
       errors: string[];
       /** what the worker's pool did besides the operations, warm-up included */
@@ -263,5 +265,10 @@ export interface QueryFigures {
   failed: number;
   rows: number;
   rowsPerS: number;
+  /**
+   * the values read that were not null, every value of every row looked at (iot-benchmark's okPoint of a query);
+   * absent in results.json files written before it was recorded
+   */
+  points?: number;
   latency: LatencySummary;
 }

@@ -21,6 +21,19 @@ describe('--query-file --vs-java', () => {
     expect(lines[1]).toMatch(/^ours\/Java b: .* \(rows read differ: ours 50, Java 40\)$/);
   });
 
+  it('says so when both read the same rows but not the same values', () => {
+    const withPoints = (label: string, points: number) => {
+      const r = sampleStatement(label, 100);
+      return { ...r, queries: { [label]: { ...r.queries![label], points } } };
+    };
+    const lines = printed(() => printStatementRatios([withPoints('a', 300)], [withPoints('java a', 290)]));
+    expect(lines[0]).toMatch(/\(points read differ: ours 300, Java 290\)$/);
+    vi.restoreAllMocks();
+    const same = printed(() => printStatementRatios([withPoints('a', 300)], [withPoints('java a', 300)]));
+    expect(same).toHaveLength(1);
+    expect(same[0]).not.toContain('differ');
+  });
+
   it('says nothing of a statement one side never read, nor of rows when a side stopped early or failed reads', () => {
     const ours = [sampleStatement('a', 100), sampleStatement('b', 50), sampleStatement('c', 10)];
     const java = [

@@ -11,7 +11,7 @@ import { runJavaStatement } from '../run/java-query-file.js';
 import { statementNotRun } from '../run/query-file.js';
 import { noneSucceeded, withQueriesAfter } from '../run/queries.js';
 import { RunError } from '../run/run-error.js';
-import type { BenchConfig, Environment, RunResult } from '../types.js';
+import type { BenchConfig, Environment, QueryFigures, RunResult } from '../types.js';
 import { readsOnly, weightedQueries } from '../workload/operations.js';
 
 /**
@@ -84,10 +84,18 @@ export async function runJavaStatements(
   return { java, failed: java.some((r) => r.okOps === 0) };
 }
 
+/** ` (rows read differ: ours 10, Java 9)` when both sides' reads did not read the same (points when both have them). */
+function readDifference(a: QueryFigures, b: QueryFigures): string {
+  if (a.rows !== b.rows) return ` (rows read differ: ours ${a.rows}, Java ${b.rows})`;
+  if (a.points !== undefined && b.points !== undefined && a.points !== b.points)
+    return ` (points read differ: ours ${a.points}, Java ${b.points})`;
+  return '';
+}
+
 /**
  * Each statement's ratios ours/Java, when both read it: reads/s, latency p50 and p99 (an open loop's also from each
- * read's start), client CPU per read; and the rows each read when they differ (the statement read the same data
- * on both sides, to the end, unless the time limit ended one of them early).
+ * read's start), client CPU per read; and the rows (or points) each read when they differ (the statement read the
+ * same data on both sides, to the end, unless the time limit ended one of them early).
  */
 export function printStatementRatios(ours: readonly RunResult[], java: readonly RunResult[]): void {
   ours.forEach((mine, i) => {
@@ -97,7 +105,7 @@ export function printStatementRatios(ours: readonly RunResult[], java: readonly 
     const [ua, ub] = [mine.latency[UNCORRECTED_PREFIX + mine.label], theirs.latency[UNCORRECTED_PREFIX + theirs.label]];
     const uncorrected = ua !== undefined && ub !== undefined ? `, uncorrected p50 ${times(ua.p50, ub.p50)}` : '';
     const complete = [mine, theirs].every((r) => r.stopped === undefined && r.failedOps === 0);
-    const rows = complete && a.rows !== b.rows ? ` (rows read differ: ours ${a.rows}, Java ${b.rows})` : '';
+    const rows = complete ? readDifference(a, b) : '';
     console.log(
       `ours/Java ${mine.label}: reads/s ${times(mine.opsPerS, theirs.opsPerS)}, latency p50 ${times(a.latency.p50, b.latency.p50)}, ` +
         `p99 ${times(a.latency.p99, b.latency.p99)}${uncorrected}, client CPU per read ${times(cpuSPerOperation(mine), cpuSPerOperation(theirs))}${rows}`,
@@ -130,9 +138,7 @@ export function printRatios(ours: RunResult, java: RunResult): void {
       );
       continue;
     }
-    const rows =
-      sameRows(ours, java) && mine.rows !== q.rows ? ` (rows read differ: ours ${mine.rows}, Java ${q.rows})` : '';
-    printLatencyRatio(ours, java, [kind, kind], rows);
+    printLatencyRatio(ours, java, [kind, kind], sameRows(ours, java) ? readDifference(mine, q) : '');
   }
 }
 

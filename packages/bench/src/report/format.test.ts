@@ -173,6 +173,20 @@ describe('formatReport', () => {
     expect(formatReport(sampleRun('mixed'))).toMatch(/^points\s+5,000,000$/m);
   });
 
+  it("gives each query type's points read (its values not null) beside its rows; '-' where a file has none", () => {
+    const latency = sampleRun('x').latency.insertTablet;
+    const run = sampleRun('reads', {
+      queries: {
+        TIME_RANGE: { ops: 5, failed: 0, rows: 500, rowsPerS: 100, points: 1_450, latency },
+        LATEST_POINT: { ops: 5, failed: 0, rows: 5, rowsPerS: 1, latency },
+      },
+    });
+    const text = formatReport(run);
+    expect(text).toMatch(/^ +query +ops +failed +rows +rows\/s +points +p50 ms +p99 ms +max ms$/m);
+    expect(text).toMatch(/^ +TIME_RANGE +5 +0 +500 +100 +1,450 /m);
+    expect(text).toMatch(/^ +LATEST_POINT +5 +0 +5 +1 +- /m);
+  });
+
   it('says when a run that only read read no rows at all (a statement naming series or tables that are not there)', () => {
     const statement = (rows: number) => formatReport(sampleStatement('q', rows));
     expect(statement(0)).toMatch(/^note {9}the statement read no rows: do the series or tables it names exist\?$/m);

@@ -282,7 +282,8 @@ export function readsProgressLine(p: ReadsProgress): string {
   return `[${span(p.elapsedS)}] ${done}  now ${fixed(p.nowReadsPerS, 1)} reads/s  avg ${fixed(avg, 1)} reads/s  rows ${grouped(p.rows)}  errors ${grouped(p.errors)}  ETA ${eta}`;
 }
 
-export const QUERY_HEADERS = ['query', 'ops', 'failed', 'rows', 'rows/s', 'p50 ms', 'p99 ms', 'max ms'];
+/** `points`: the values read that were not null (iot-benchmark's okPoint of a query; `-` in older results). */
+export const QUERY_HEADERS = ['query', 'ops', 'failed', 'rows', 'rows/s', 'points', 'p50 ms', 'p99 ms', 'max ms'];
 
 /** One row per query kind, cells formatted; `name` escapes the kind where the output needs it (HTML). */
 export function queryRows(
@@ -295,6 +296,7 @@ export function queryRows(
     grouped(q.failed),
     grouped(q.rows),
     grouped(q.rowsPerS),
+    q.points === undefined ? '-' : grouped(q.points),
     millis(q.latency.p50),
     millis(q.latency.p99),
     millis(q.latency.max),

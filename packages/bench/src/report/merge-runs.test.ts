@@ -86,6 +86,12 @@ describe('merge', () => {
     expect(m.latency['failed TIME_RANGE']).toEqual(latency([7, 8, 9]));
     // --queries after the writes keeps no histogram (the fixture's raw/last): not merged rather than averaged
     expect(mergeShares([shareA, shareB]).queries).toBeUndefined();
+    // the points read add up; a share from before they were recorded leaves them out
+    const [a, b] = [withQueries(shareA, [1], 30, 10, []), withQueries(shareB, [2], 20, 5, [])];
+    a.queries.TIME_RANGE = { ...a.queries.TIME_RANGE, points: 90 } as typeof a.queries.TIME_RANGE;
+    const both = { ...b, queries: { TIME_RANGE: { ...b.queries.TIME_RANGE, points: 60 } } };
+    expect(mergeShares([a, both]).queries?.TIME_RANGE.points).toBe(150);
+    expect(mergeShares([a, b]).queries?.TIME_RANGE.points).toBeUndefined();
   });
 
   it("adds up each machine's workers, open-loop target and rate limit: the merged run had all of them", () => {

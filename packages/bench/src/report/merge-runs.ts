@@ -101,6 +101,8 @@ function mergeQueries(
       failed: of.reduce((n, q) => n + q.failed, 0),
       rows,
       rowsPerS: rows / durationS,
+      // a share from before points were recorded leaves the total unknown
+      ...(of.every((q) => q.points !== undefined) && { points: of.reduce((n, q) => n + q.points!, 0) }),
       latency: latency[kind] ?? NO_LATENCY,
     };
   }

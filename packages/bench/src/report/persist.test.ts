@@ -22,4 +22,13 @@ describe('persistedRecords: what --persist-results writes of a run', () => {
     expect(raws.map((r) => r.measurements.filter((m) => m === 'p99').length)).toEqual([1, 0]);
     expect(raws[1].measurements).toEqual(['ops', 'failed', 'rows', 'rows_per_s']);
   });
+
+  it('writes the points a query type read beside its rows, when the run recorded them', () => {
+    const run = sampleRun('points');
+    run.queries!.raw.points = 40_000;
+    const raw = persistedRecords(run).find((r) => r.deviceId.endsWith('.raw'));
+    expect(raw?.measurements.slice(0, 5)).toEqual(['ops', 'failed', 'rows', 'rows_per_s', 'points']);
+    expect(raw?.values.slice(0, 5)).toEqual([10, 0, 10_000, 50_000, 40_000]);
+    expect(raw?.dataTypes.length).toBe(raw?.measurements.length);
+  });
 });

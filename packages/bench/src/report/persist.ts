@@ -110,24 +110,34 @@ function latencyColumns(l: LatencySummary): Pick<RecordInput, 'measurements' | '
 }
 
 /**
- * Per query type (`--queries`, a mixed run's, a query-file statement's) its operations, failures, rows and rows/s,
- * beside the operation's latency row (the same device); with no such row (`--queries` after the writes), its latency.
+ * Per query type (`--queries`, a mixed run's, a query-file statement's) its operations, failures, rows, rows/s and
+ * points read (when recorded), beside the operation's latency row (the same device); with no such row (`--queries`
+ * after the writes), its latency.
  */
 function queryRecords(r: RunResult, device: string, timestamp: Date): RecordInput[] {
   return Object.entries(r.queries ?? {}).map(([kind, q]): RecordInput => {
     const latency = kind in r.latency ? undefined : latencyColumns(q.latency);
+    const points = q.points === undefined ? [] : ['points'];
     return {
       deviceId: `${device}.${pathNode(kind)}`,
       timestamp,
-      measurements: ['ops', 'failed', 'rows', 'rows_per_s', ...(latency?.measurements ?? [])],
+      measurements: ['ops', 'failed', 'rows', 'rows_per_s', ...points, ...(latency?.measurements ?? [])],
       dataTypes: [
         TSDataType.INT64,
         TSDataType.INT64,
         TSDataType.INT64,
         TSDataType.DOUBLE,
+        ...points.map(() => TSDataType.INT64),
         ...(latency?.dataTypes ?? []),
       ],
-      values: [q.ops, q.failed, q.rows, q.rowsPerS, ...(latency?.values ?? [])],
+      values: [
+        q.ops,
+        q.failed,
+        q.rows,
+        q.rowsPerS,
+        ...(q.points === undefined ? [] : [q.points]),
+        ...(latency?.values ?? []),
+      ],
     };
   });
 }

@@ -51,8 +51,8 @@ export function combineWorkers(
 }
 
 /**
- * A mixed run's queries: per type, operations that succeeded and failed, rows read and their rate over the run;
- * undefined without any.
+ * A mixed run's queries: per type, operations that succeeded and failed, rows read and their rate over the run,
+ * the values read; undefined without any.
  */
 function queriesOf(
   done: readonly DoneWorker[],
@@ -65,8 +65,9 @@ function queriesOf(
   return Object.fromEntries(
     kinds.map((k) => {
       const rows = done.reduce((n, r) => n + (r.rowsRead[k] ?? 0), 0);
+      const points = done.reduce((n, r) => n + (r.pointsRead[k] ?? 0), 0);
       const ok = latency[k] ?? NO_LATENCY;
-      return [k, { ops: ok.count, failed: failedOf(k), rows, rowsPerS: rows / durationS, latency: ok }];
+      return [k, { ops: ok.count, failed: failedOf(k), rows, rowsPerS: rows / durationS, points, latency: ok }];
     }),
   );
 }

@@ -21,7 +21,7 @@ async function ranBy(config: BenchConfig): Promise<string[]> {
     rowWriter: () => {
       throw new Error('not a --method writer run');
     },
-    query: (sql, kind) => (did.push(`0 query ${kind} ${sql}`), Promise.resolve(1)),
+    query: (sql, kind) => (did.push(`0 query ${kind} ${sql}`), Promise.resolve({ rows: 1, points: 1 })),
     activity: () => ({ retries: 0, connects: 0, connectFailures: 0, failovers: 0, redirects: 0 }),
   };
   const task = workerTask(config);

@@ -45,6 +45,7 @@ function summary(passes: readonly ReadPass[], failed: number): QueryTypes[string
   const h = new LatencyHistogram();
   for (const p of passes) h.record(p.wallS * 1e9);
   const rows = passes.reduce((n, p) => n + p.rows, 0);
+  const points = passes.reduce((n, p) => n + p.points, 0);
   const secs = passes.reduce((n, p) => n + p.wallS, 0);
-  return { ops: passes.length, failed, rows, rowsPerS: secs > 0 ? rows / secs : 0, latency: h.summaryMs() };
+  return { ops: passes.length, failed, rows, rowsPerS: secs > 0 ? rows / secs : 0, points, latency: h.summaryMs() };
 }

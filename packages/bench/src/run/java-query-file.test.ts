@@ -57,11 +57,17 @@ describe("the Java client's run of a query-file statement", () => {
   });
 
   it('reads its QSTMT line into a run named for the statement: counts, rows, time, CPU and the matrix', () => {
-    const out = `QSTMT ok=10 failed=0 rows=5010 wall_s=0.500000 client_cpu_s=0.2000 slowest_s=0.240000 peak_rss_mb=88.5 ops=10 ${MATRIX}\n`;
+    const out = `QSTMT ok=10 failed=0 rows=5010 points=20040 wall_s=0.500000 client_cpu_s=0.2000 slowest_s=0.240000 peak_rss_mb=88.5 ops=10 ${MATRIX}\n`;
     const r = javaStatementRun(out, sampleConfig(), entry, shares);
     expect(r).toMatchObject({ label: 'java one device', okOps: 10, failedOps: 0, opsPerS: 20, durationS: 0.5 });
     expect(r).toMatchObject({ clientCpuS: 0.2, peakRssMb: 88.5, errors: [], config: { clients: 2, model: 'tree' } });
-    expect(r.queries?.['java one device']).toMatchObject({ ops: 10, failed: 0, rows: 5010, rowsPerS: 10020 });
+    expect(r.queries?.['java one device']).toMatchObject({
+      ops: 10,
+      failed: 0,
+      rows: 5010,
+      rowsPerS: 10020,
+      points: 20040,
+    });
     expect(r.latency['java one device']).toMatchObject({ count: 10, p50: 2, p99: 3, max: 3 });
     expect(r.slowestClientMs).toEqual({ 'java one device': 240 });
     expect(r.stopped).toBeUndefined();

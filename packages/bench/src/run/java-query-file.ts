@@ -7,7 +7,7 @@ import { javaStatementLabel, type QueryFileEntry } from '../config/query-file.js
 import { FAILED_PREFIX, UNCORRECTED_PREFIX } from '../report/result-fields.js';
 import type { BenchConfig, RunResult } from '../types.js';
 import { runJavaScript } from './java-child.js';
-import { javaConnectArgs, latencyOf } from './java.js';
+import { javaConnectArgs, latencyOf, pointsOf } from './java.js';
 import { errorField, keyValues } from './key-values.js';
 import { readOnly, warmUpReads } from '../config/query-file.js';
 import { statementRun } from './query-file.js';
@@ -100,7 +100,9 @@ export function javaStatementRun(
     clientCpuS: Number(kv.client_cpu_s),
     peakRssMb: Number(kv.peak_rss_mb), // NaN where the JVM had no /proc ("n/a")
     errors: error === undefined ? [] : [`the Java client: ${errorField(error)}`],
-    queries: { [label]: { ops: ok, failed, rows, rowsPerS: rows / durationS, latency: latencyOf(kv) } },
+    queries: {
+      [label]: { ops: ok, failed, rows, rowsPerS: rows / durationS, ...pointsOf(kv), latency: latencyOf(kv) },
+    },
     // --test-max-time ended it: fewer reads than its sessions' repetitions
     ...(c.testMaxTime > 0 &&
       ok + failed < plannedReads(shares, e.repetitions) && { stopped: 'test-max-time' as const }),

@@ -88,7 +88,7 @@ describe('the Java anchor run', () => {
       OUTPUT,
       'QTYPE kind=AGG_RANGE failed=2 rows=0 ops=0 avg=0.000 min=0.000 p10=0.000 p25=0.000 p50=0.000 p75=0.000 p90=0.000 p95=0.000 p99=0.000 p999=0.000 max=0.000',
       'QERROR kind=AGG_RANGE error=701: Msg: line 1:7 mismatched input nosuch(s0)',
-      'QTYPE kind=TIME_RANGE failed=0 rows=5000 ops=10 avg=4.000 min=2.000 p10=2.500 p25=3.000 p50=4.000 p75=5.000 p90=6.000 p95=7.000 p99=8.000 p999=8.000 max=8.000',
+      'QTYPE kind=TIME_RANGE failed=0 rows=5000 points=4900 ops=10 avg=4.000 min=2.000 p10=2.500 p25=3.000 p50=4.000 p75=5.000 p90=6.000 p95=7.000 p99=8.000 p999=8.000 max=8.000',
     ].join('\n');
     const r = javaRun(mixed, sampleConfig());
     // ops/s: what succeeded (110 in 0.5 s), as ours
@@ -98,6 +98,7 @@ describe('the Java anchor run', () => {
       failed: 0,
       rows: 5000,
       rowsPerS: 10_000, // over the run, as ours
+      points: 4900, // the values read that were not null
       latency: { count: 10, min: 2, avg: 4, p10: 2.5, p25: 3, p50: 4, p75: 5, p90: 6, p95: 7, p99: 8, p999: 8, max: 8 },
     });
     expect(r.latency.TIME_RANGE).toEqual(r.queries?.TIME_RANGE.latency);

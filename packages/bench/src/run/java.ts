@@ -168,8 +168,14 @@ function queryTypes(lines: readonly string[], durationS: number, errors: string[
       failed: Number(kv.failed),
       rows,
       rowsPerS: rows / durationS,
+      ...pointsOf(kv),
       latency: latencyOf(kv),
     };
   }
   return out;
+}
+
+/** A Java line's `points=` (the non-null values its reads looked at), when it printed one. */
+export function pointsOf(kv: Record<string, string>): { points?: number } {
+  return kv.points === undefined ? {} : { points: Number(kv.points) };
 }

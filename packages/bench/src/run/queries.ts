@@ -4,27 +4,40 @@ import type { BenchConfig, QueryKind, RunResult } from '../types.js';
 import { drawTarget, querySql } from '../workload/query-sql.js';
 import { storedRows } from '../workload/operations.js';
 import { unit } from '../workload/values.js';
+import { nonNullValues } from './read-pass.js';
 import { keepErrors } from './run-error.js';
 import { sessionOptions } from './session-options.js';
 
-/** Reads a query's result to the end, row by row as an application would; returns the rows. */
-export async function readRows(ds: SessionDataSet): Promise<number> {
-  let rows = 0;
-  for await (const _row of ds) rows++;
-  return rows;
+/** What a read of a query's result came to: its rows, and its values that were not null (the points read). */
+export interface RowsRead {
+  rows: number;
+  points: number;
 }
 
-/** One statement run and read to its end, timed: its rows, or the message of the error it failed with. */
+/**
+ * Reads a query's result to the end, row by row as an application would, every value of every row made and looked
+ * at, as the Java client's reads in --vs-java runs read each through its getter (java/QueryBench.java readAll).
+ */
+export async function readRows(ds: SessionDataSet): Promise<RowsRead> {
+  let rows = 0;
+  let points = 0;
+  for await (const row of ds) {
+    rows++;
+    points += nonNullValues(row);
+  }
+  return { rows, points };
+}
+
+/** One statement run and read to its end, timed: its rows and points, or the message of the error it failed with. */
 export async function timedRead(
   execute: () => Promise<SessionDataSet>,
-): Promise<{ ns: number; rows: number; error?: string }> {
+): Promise<{ ns: number; rows: number; points: number; error?: string }> {
   const started = process.hrtime.bigint();
   const ns = () => Number(process.hrtime.bigint() - started);
   try {
-    const rows = await readRows(await execute());
-    return { ns: ns(), rows };
+    return { ns: ns(), ...(await readRows(await execute())) };
   } catch (e) {
-    return { ns: ns(), rows: 0, error: (e as Error).message };
+    return { ns: ns(), rows: 0, points: 0, error: (e as Error).message };
   }
 }
 
@@ -60,11 +73,13 @@ export async function runQueries(
     for (const kind of c.queries) {
       const h = new LatencyHistogram();
       let rows = 0;
+      let points = 0;
       let failed = 0;
       const t0 = performance.now();
       for (const sql of querySqls(c, kind)) {
         const read = await timedRead(() => session.executeQueryStatement(sql));
         rows += read.rows;
+        points += read.points;
         if (read.error === undefined) h.record(read.ns);
         else {
           failed++;
@@ -72,7 +87,7 @@ export async function runQueries(
         }
       }
       const secs = (performance.now() - t0) / 1000;
-      out[kind] = { ops: h.count, failed, rows, rowsPerS: rows / secs, latency: h.summaryMs() };
+      out[kind] = { ops: h.count, failed, rows, rowsPerS: rows / secs, points, latency: h.summaryMs() };
     }
   } finally {
     await session.close();

@@ -5,11 +5,12 @@ describe('StatementTally', () => {
   it("counts a session's time spent in its reads from their start, not from when they were due (open loop)", () => {
     const tally = new StatementTally('q', 2);
     // session 0's reads each took 100 ms, due 400 ms before they ended: the server fell behind the rate
-    tally.done({ session: 0, latencyNs: 400e6, uncorrectedNs: 100e6, rows: 1 });
-    tally.done({ session: 0, latencyNs: 500e6, uncorrectedNs: 100e6, rows: 1, error: 'refused' });
+    tally.done({ session: 0, latencyNs: 400e6, uncorrectedNs: 100e6, rows: 1, points: 2 });
+    tally.done({ session: 0, latencyNs: 500e6, uncorrectedNs: 100e6, rows: 0, points: 0, error: 'refused' });
     // closed loop: the latency is the time spent
-    tally.done({ session: 1, latencyNs: 150e6, rows: 1 });
+    tally.done({ session: 1, latencyNs: 150e6, rows: 1, points: 3 });
     expect(tally.sessionNs).toEqual([200e6, 150e6]);
     expect(tally.ok.summaryMs().max).toBeCloseTo(400, -1);
+    expect([tally.rows, tally.points]).toEqual([2, 5]);
   });
 });

@@ -64,7 +64,14 @@ export async function runQueryFileEntry(
     peakRssMb: process.resourceUsage().maxRSS / 1024,
     errors: tally.errors,
     queries: {
-      [e.label]: { ops: ok, failed, rows: tally.rows, rowsPerS: tally.rows / durationS, latency: tally.ok.summaryMs() },
+      [e.label]: {
+        ops: ok,
+        failed,
+        rows: tally.rows,
+        rowsPerS: tally.rows / durationS,
+        points: tally.points,
+        latency: tally.ok.summaryMs(),
+      },
     },
     client,
     ...(stop.reason && { stopped: stop.reason }),
@@ -209,7 +216,7 @@ function statementRead(
 
 /**
  * What a statement's reads came to: its successes' latency (from the due time with --target-rate; from the start
- * apart, as 'uncorrected'), its failures' apart (report/result-fields.ts), --trace's phases, rows, errors, and
+ * apart, as 'uncorrected'), its failures' apart (report/result-fields.ts), --trace's phases, rows, points, errors, and
  * each session's time spent in its reads (from their start: not the wait for their turn).
  */
 export class StatementTally {
@@ -220,6 +227,8 @@ export class StatementTally {
   readonly traced: Record<string, LatencyHistogram> = {};
   readonly errors: string[] = [];
   rows = 0;
+  /** the non-null values read */
+  points = 0;
   /** what the server answered the statement with, once it answered */
   answered: 'result set' | 'no result set' | null = null;
   readonly sessionNs: number[];
@@ -233,6 +242,7 @@ export class StatementTally {
 
   readonly done = (d: ReadDone): void => {
     this.rows += d.rows;
+    this.points += d.points;
     this.sessionNs[d.session] += d.uncorrectedNs ?? d.latencyNs; // the time it spent reading, not waiting its turn
     if (d.error === undefined) {
       this.ok.record(d.latencyNs);

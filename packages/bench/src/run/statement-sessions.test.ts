@@ -24,7 +24,7 @@ async function run(
   const read = async (sql: string) => {
     statements.push(sql);
     await clock.sleep(readMs(n++) * MS);
-    return { rows: 7 };
+    return { rows: 7, points: 14 };
   };
   const shares = shape.shares ?? Array.from({ length: shape.concurrency }, () => ['q']);
   await clock.drive(

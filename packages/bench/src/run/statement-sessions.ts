@@ -1,10 +1,10 @@
 import type { Clock } from './clock.js';
 import { OpenLoopSchedule, PauseBetween, latencies, turn } from './pacing.js';
 
-/** One read of a statement (`sql`: the entry's, or one of its forEach statements): its rows, or its error. */
-export type StatementRead = (sql: string) => Promise<{ rows: number; error?: string }>;
+/** One read of a statement (`sql`: the entry's, or one of its forEach statements): its rows and points, or its error. */
+export type StatementRead = (sql: string) => Promise<{ rows: number; points: number; error?: string }>;
 
-/** One read done: its latency (from its due time with --target-rate), its own time, its rows or error. */
+/** One read done: its latency (from its due time with --target-rate), its own time, its rows and points or error. */
 export interface ReadDone {
   session: number;
   /** from when it was due (open loop) or started, ns */
@@ -12,6 +12,7 @@ export interface ReadDone {
   /** from when it started, ns: the uncorrected latency, with --target-rate only */
   uncorrectedNs?: number;
   rows: number;
+  points: number;
   error?: string;
 }
 
@@ -48,10 +49,10 @@ export async function runStatementSessions(
       const due = await turn({ schedule, pause }, 0);
       if (stopped()) break;
       const t0 = clock.now();
-      const { rows, error } = await o.read(share[i % share.length]);
+      const { rows, points, error } = await o.read(share[i % share.length]);
       const end = clock.now();
       pause.done(end);
-      o.done({ session: id, ...latencies(due, t0, end), rows, ...(error !== undefined && { error }) });
+      o.done({ session: id, ...latencies(due, t0, end), rows, points, ...(error !== undefined && { error }) });
     }
   };
   await Promise.all(Array.from({ length: sessions }, (_, id) => session(id)));

@@ -43,7 +43,7 @@ function backend(clock: SimulatedClock, latencyMs: (kind: string, n: number) => 
     query: async (sql, kind) => {
       sqls.push(sql);
       await take(kind);
-      return 1;
+      return { rows: 1, points: 3 };
     },
     activity: () => ({ retries: 2, connects: 1, connectFailures: 0, failovers: 0, redirects: 0 }),
   };

@@ -3,6 +3,7 @@ import { FAILED_PREFIX, TRACED_PREFIX, UNCORRECTED_PREFIX } from '../report/resu
 import type { ClientActivity, WorkerResult, WorkerTask } from '../types.js';
 import { readsOnly, type QueryKind } from '../workload/operations.js';
 import { querySensors } from '../workload/query-sql.js';
+import type { RowsRead } from './queries.js';
 import { StartBarrier } from './barrier.js';
 import { clientOperations } from './client-operations.js';
 import type { Clock } from './clock.js';
@@ -19,8 +20,8 @@ export interface Backend {
   writer(groupSize: number, send: Send): (devices: number[], round: number) => Promise<void>;
   /** --method writer: one client's rounds, row by row, through `send`. */
   rowWriter(devices: number[], send: Send): { round(round: number): Promise<void>; close(): Promise<void> };
-  /** Runs a query (`sql`, of type `kind`) and reads its rows to the end; returns them. */
-  query(sql: string, kind: QueryKind): Promise<number>;
+  /** Runs a query (`sql`, of type `kind`) and reads its rows to the end, every value; returns what it read. */
+  query(sql: string, kind: QueryKind): Promise<RowsRead>;
   /** What the client did besides the operations so far: retries, connects, failovers, redirects. */
   activity(): ClientActivity;
 }
@@ -41,8 +42,9 @@ export class WorkerRun {
   readonly #ended = (): boolean => this.#barrier.ended;
   readonly #sensors: string[];
   readonly #errors: string[] = [];
-  /** rows read per query type, timed phase */
+  /** rows and non-null values read per query type, timed phase */
   readonly #rowsRead: Record<string, number> = {};
+  readonly #pointsRead: Record<string, number> = {};
   #points = 0;
   #writtenPoints = 0;
   #okOps = 0;
@@ -86,6 +88,7 @@ export class WorkerRun {
         latency: this.#stats.histograms(),
         slowestClientNs: this.#stats.slowestClientNs(),
         rowsRead: this.#rowsRead,
+        pointsRead: this.#pointsRead,
         errors: this.#errors,
         client: this.backend.activity(),
         timedStartMs: this.#barrier.timedStartMs,
@@ -133,8 +136,11 @@ export class WorkerRun {
 
   #query(send: Send, kind: QueryKind, sql: string): Promise<void> {
     return send(kind, 0, async () => {
-      const rows = await this.backend.query(sql, kind);
-      if (this.#barrier.timed) this.#rowsRead[kind] = (this.#rowsRead[kind] ?? 0) + rows;
+      const { rows, points } = await this.backend.query(sql, kind);
+      if (this.#barrier.timed) {
+        this.#rowsRead[kind] = (this.#rowsRead[kind] ?? 0) + rows;
+        this.#pointsRead[kind] = (this.#pointsRead[kind] ?? 0) + points;
+      }
       return 0;
     });
   }

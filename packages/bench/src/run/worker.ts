@@ -32,9 +32,9 @@ export default async function run(task: WorkerTask): Promise<WorkerResult> {
       const started = performance.now();
       const ds = await pool.executeQueryStatement(sql);
       const firstReplyMs = performance.now() - started;
-      const rows = await readRows(ds);
+      const read = await readRows(ds);
       if (c.trace) worker.traced(queryLatencies(kind, firstReplyMs, ds.readStats()));
-      return rows;
+      return read;
     },
     activity: () => clientActivity(pool.stats()),
   };
