@@ -1,6 +1,6 @@
 /** Horizontal bars: the runs' throughput side by side. */
 import { compact } from './numbers.js';
-import { color, emptyChart, line, linear, rect, shortLabel, svgOpen, text } from './svg.js';
+import { color, emptyChart, line, linear, rect, shortLabel, svgOpen, text, textWidth } from './svg.js';
 
 const LONGEST_LABEL = 36;
 
@@ -16,7 +16,7 @@ export function hBarChart(opts: { title: string; bars: HBar[] }): string {
   const W = 760;
   const rowH = 26;
   const m = {
-    l: 12 + 7.2 * Math.max(0, ...opts.bars.map((b) => shortLabel(b.label, LONGEST_LABEL).length)),
+    l: 14 + Math.max(0, ...opts.bars.map((b) => textWidth(shortLabel(b.label, LONGEST_LABEL)))),
     r: 190,
     t: 34,
     b: 12,

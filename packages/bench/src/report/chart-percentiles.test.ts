@@ -42,6 +42,12 @@ describe('percentileChart', () => {
     for (const tick of ['1ms', '10ms', '100ms']) expect(svg).toContain(`>${tick}</text>`);
   });
 
+  it('ends the axis on ticks around the values, so that the fastest and slowest dots can be read', () => {
+    const svg = percentileChart({ title: 't', rows: [['q', latency(3)]] }); // 3 to 15 ms
+    const ticks = [...svg.matchAll(/text-anchor="middle">([\d.]+(?:µs|ms|s))<\/text>/g)].map((m) => m[1]);
+    expect(ticks).toEqual(['2ms', '5ms', '10ms', '20ms']);
+  });
+
   it('spans a decade at least, so that one fast operation still gets ticks to read it by', () => {
     const svg = percentileChart({ title: 't', rows: [['only', latency(0.2)]] });
     expect(svg.match(/text-anchor="middle">[\d.]+(µs|ms)<\/text>/g)?.length).toBeGreaterThanOrEqual(2);

@@ -8,7 +8,7 @@
 import type { LatencySummary } from '../types.js';
 import { logTicks, nsLabel } from './chart-histogram.js';
 import { millis } from './numbers.js';
-import { color, dot, emptyChart, legend, line, linear, shortLabel, svgOpen, text } from './svg.js';
+import { color, dot, emptyChart, legend, line, linear, shortLabel, svgOpen, text, textWidth } from './svg.js';
 
 const PERCENTILES = ['p50', 'p90', 'p95', 'p99', 'p999'] as const;
 const W = 760;
@@ -21,7 +21,7 @@ export function percentileChart(opts: { title: string; rows: [string, LatencySum
   const rows = opts.rows.filter(([, l]) => PERCENTILES.some((p) => l[p] > 0));
   const H = M.t + M.b + Math.max(1, rows.length) * ROW;
   if (rows.length === 0) return emptyChart(W, H, opts.title);
-  const left = 12 + 7.2 * Math.max(...rows.map(([op]) => shortLabel(op, LONGEST_LABEL).length));
+  const left = 14 + Math.max(...rows.map(([op]) => textWidth(shortLabel(op, LONGEST_LABEL))));
   const { lo, hi } = axisRange(rows.flatMap(([, l]) => PERCENTILES.map((p) => l[p] * 1e6)));
   const lx = linear(Math.log10(lo), Math.log10(hi), left, W - M.r);
   const x = (ns: number) => lx(Math.log10(Math.min(hi, Math.max(lo, ns))));
@@ -46,15 +46,32 @@ export function percentileChart(opts: { title: string; rows: [string, LatencySum
   return parts.join('');
 }
 
-/** The axis's ends in ns: the values' range, at least a decade wide so that there are ticks to read it by. */
+/**
+ * The axis's ends in ns: the values' range widened to the 1-2-5 steps around it, so that both ends have a tick, and
+ * at least a decade wide.
+ */
 function axisRange(ns: number[]): { lo: number; hi: number } {
   const positive = ns.filter((v) => v > 0 && Number.isFinite(v));
-  let [lo, hi] = [Math.min(...positive) / 1.2, Math.max(...positive) * 1.2];
+  let [lo, hi] = [niceBelow(Math.min(...positive)), niceAbove(Math.max(...positive))];
   if (hi / lo < 10) {
     const mid = Math.sqrt(lo * hi);
     [lo, hi] = [mid / Math.sqrt(10), mid * Math.sqrt(10)];
   }
   return { lo, hi };
+}
+
+const STEPS = [1, 2, 5, 10];
+
+/** The largest 1, 2 or 5 x 10^k below v (a little room left for the dot). */
+function niceBelow(v: number): number {
+  const mag = 10 ** Math.floor(Math.log10(v / 1.05));
+  return mag * Math.max(...STEPS.filter((m) => m * mag <= v / 1.05));
+}
+
+/** The smallest 1, 2 or 5 x 10^k above v. */
+function niceAbove(v: number): number {
+  const mag = 10 ** Math.floor(Math.log10(v * 1.05));
+  return mag * Math.min(...STEPS.filter((m) => m * mag >= v * 1.05));
 }
 
 /** One operation: its name, a grey span from p50 to p999 and the percentiles' dots (hover: the value). */

@@ -76,6 +76,16 @@ export function dot(x: number, y: number, r: number, fill: string, tip: string):
 }
 
 /**
+ * About how wide `s` is at the charts' 12 px font: capitals and `_` ~8 px, the rest ~6.6 (an estimate for the
+ * margin a column of labels needs; a query type's name is all capitals).
+ */
+export function textWidth(s: string): number {
+  let w = 0;
+  for (const ch of s) w += /[A-Z_#%@]/.test(ch) ? 8.2 : 6.6;
+  return w;
+}
+
+/**
  * A label cut to `max` characters in the middle, so that labels told apart by their end stay apart
  * (`tree-insertTablet-mixed#1` and `#2`, `uncorrected VALUE_RANGE_QUERY_DESC`).
  */
