@@ -44,7 +44,8 @@ export function lineChart(opts: { title: string; xLabel: string; yLabel: string;
         ? `<circle cx="${c(x(s.points[0][0]))}" cy="${c(y(s.points[0][1]))}" r="3" fill="${s.fill}"/>`
         : `<polyline points="${pts}" fill="none" stroke="${s.fill}" stroke-width="1.8"/>`;
     }),
-    series.length > 1 ? legend(series, W - m.r, 18) : '',
+    // named whenever the page has several runs, also when only one of them was sampled (the Java client's is not)
+    opts.series.length > 1 ? legend(series, W - m.r, 18) : '',
     '</svg>',
   ];
   return parts.join('');
