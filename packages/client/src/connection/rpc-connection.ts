@@ -117,7 +117,10 @@ export class RpcConnection {
   readonly #options: ConnectionOptions;
   readonly #decoder: FrameDecoder;
   #stream: TransportStream | null = null;
-  #pending: Pending | null = null;
+  /** the replies awaited, in the order their requests went out */
+  #replies: Pending[] = [];
+  /** a callSoon request not written yet: it goes out ahead of the next call's, or alone on the next turn */
+  #soon: ByteWriter | null = null;
   #queue: Promise<unknown> = Promise.resolve();
   #seqid = 0;
   readonly #counters: WireCounters;
@@ -165,6 +168,70 @@ export class RpcConnection {
     return next;
   }
 
+  /**
+   * Like call(), for a call nobody waits on before going on (closeOperation after a result's last row): the next
+   * call does not wait for its reply. Its request goes out in one write with the next call's, or alone on the next
+   * turn of the event loop when none comes; the server answers the two in order, as every call. A pipeline of
+   * two, not more: saves the next call a round trip and a write (docs/PERFORMANCE.md, "A result's release goes
+   * out with the next call"). `queued` settles once the next call may be made (a pool lends the session again).
+   */
+  callSoon<M extends ClientMethod>(
+    method: M,
+    args: ArgsOf<M>,
+    options: CallOptions = {},
+  ): { queued: Promise<void>; reply: Promise<ResultOf<M>> } {
+    let reply!: Promise<ResultOf<M>>;
+    const register = () => {
+      reply = this.#registerSoon(method, args, options);
+    };
+    const queued = this.#queue.then(register, register);
+    this.#queue = queued;
+    return { queued, reply: queued.then(() => reply) };
+  }
+
+  #registerSoon<M extends ClientMethod>(method: M, args: ArgsOf<M>, options: CallOptions): Promise<ResultOf<M>> {
+    if (this.#broken) return Promise.reject(this.#notSent(this.#broken));
+    const seqid = (this.#seqid = (this.#seqid + 1) | 0);
+    let request: ByteWriter;
+    try {
+      request = this.#encode(method, seqid, args, false);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    this.#flushSoon(); // one waiting already (two results released back to back) goes first, alone
+    const reply = this.#awaitReply(method, options);
+    this.#soon = request;
+    setImmediate(() => {
+      if (this.#soon === request) this.#flushSoon();
+    });
+    return reply.then((frame) => {
+      this.#counters.bytesIn += frame.length + FRAME_HEADER_BYTES;
+      return this.#decodeReply(method, seqid, frame);
+    });
+  }
+
+  /** The callSoon request waiting to go out, taken (its bytes counted as sent). */
+  #takeSoon(): Uint8Array | null {
+    const soon = this.#soon;
+    if (soon === null) return null;
+    this.#soon = null;
+    const bytes = soon.view();
+    this.#counters.requests++;
+    this.#counters.bytesOut += bytes.length;
+    return bytes;
+  }
+
+  /** Writes the callSoon request waiting, alone. */
+  #flushSoon(): void {
+    const soon = this.#soon;
+    const bytes = this.#takeSoon();
+    if (bytes !== null) this.#write(bytes, () => soon!.release());
+  }
+
+  #write(bytes: Uint8Array, onWritten: () => void): void {
+    this.#stream!.write(bytes, onWritten);
+  }
+
   async #call<M extends ClientMethod>(
     method: M,
     args: ArgsOf<M> | ArgsWriter,
@@ -188,7 +255,13 @@ export class RpcConnection {
       trace.serializeMs += -mark + (mark = performance.now());
     }
     // the pooled buffer goes back once written
-    this.#stream!.write(bytes, () => release(request, options.sensitive === true));
+    try {
+      this.#writeAfterSoon(bytes, () => release(request, options.sensitive === true), options.sensitive === true);
+    } catch (e) {
+      // a stream that throws took nothing: no reply comes for this call
+      clearTimeout(this.#replies.pop()?.timer);
+      throw e;
+    }
     const frame = await reply;
     counters.bytesIn += frame.length + FRAME_HEADER_BYTES;
     if (trace === null) return this.#decodeReply(method, seqid, frame);
@@ -265,6 +338,26 @@ export class RpcConnection {
     }
   }
 
+  /**
+   * Writes a call's request, a callSoon request waiting ahead of it first: in one write (copied together; a
+   * request with a secret is not copied out of its pooled buffer, so it goes in a write of its own).
+   */
+  #writeAfterSoon(bytes: Uint8Array, onWritten: () => void, sensitive: boolean): void {
+    const soon = this.#soon;
+    const ahead = this.#takeSoon();
+    if (ahead === null) return this.#write(bytes, onWritten);
+    if (sensitive) {
+      this.#write(ahead, () => soon!.release());
+      return this.#write(bytes, onWritten);
+    }
+    const both = Buffer.allocUnsafe(ahead.length + bytes.length);
+    both.set(ahead, 0);
+    both.set(bytes, ahead.length);
+    soon!.release();
+    onWritten();
+    this.#write(both, () => undefined);
+  }
+
   #awaitReply(method: string, options: CallOptions): Promise<Buffer> {
     return new Promise<Buffer>((resolve, reject) => {
       const timeout = options.timeoutMs ?? this.#options.requestTimeoutMs;
@@ -277,12 +370,13 @@ export class RpcConnection {
       timer?.unref();
       const signal = options.signal;
       if (signal !== undefined) {
-        const onAbort = () => this.#abort(signal.reason);
+        const onAbort = () => this.#abort(entry, signal.reason);
         signal.addEventListener('abort', onAbort, { once: true });
         const done = () => signal.removeEventListener('abort', onAbort);
-        this.#pending = { resolve: (f) => (done(), resolve(f)), reject: (e) => (done(), reject(e)), timer };
+        const entry: Pending = { resolve: (f) => (done(), resolve(f)), reject: (e) => (done(), reject(e)), timer };
+        this.#replies.push(entry);
       } else {
-        this.#pending = { resolve, reject, timer };
+        this.#replies.push({ resolve, reject, timer });
       }
     });
   }
@@ -290,9 +384,8 @@ export class RpcConnection {
   #onData(chunk: Buffer): void {
     try {
       this.#decoder.push(chunk, (frame) => {
-        const p = this.#pending;
-        if (p === null) throw new IoTDBProtocolError('received a reply nobody asked for');
-        this.#pending = null;
+        const p = this.#replies.shift();
+        if (p === undefined) throw new IoTDBProtocolError('received a reply nobody asked for');
         clearTimeout(p.timer);
         p.resolve(frame);
       });
@@ -312,12 +405,12 @@ export class RpcConnection {
   }
 
   /** The caller gave up on the call in flight: its reply must never be read as another call's. */
-  #abort(reason: unknown): void {
-    const p = this.#pending;
-    this.#pending = null;
-    if (p) {
-      clearTimeout(p.timer);
-      p.reject(reason as Error);
+  #abort(aborted: Pending, reason: unknown): void {
+    const at = this.#replies.indexOf(aborted);
+    if (at >= 0) {
+      this.#replies.splice(at, 1);
+      clearTimeout(aborted.timer);
+      aborted.reject(reason as Error);
     }
     this.#fail('closed', 'a call was aborted', reason);
   }
@@ -331,12 +424,16 @@ export class RpcConnection {
   #breakWith(error: IoTDBConnectionError | IoTDBProtocolError): void {
     if (this.#broken) return;
     this.#broken = error;
-    const p = this.#pending;
-    this.#pending = null;
-    if (p) {
+    // a callSoon request not written yet never reached the server
+    const unsent = this.#soon;
+    this.#soon = null;
+    unsent?.release();
+    const replies = this.#replies.splice(0);
+    replies.forEach((p, i) => {
       clearTimeout(p.timer);
-      p.reject(error);
-    }
+      // an unwritten callSoon request's reply is the last awaited
+      p.reject(unsent !== null && i === replies.length - 1 ? this.#notSent(error) : error);
+    });
     this.#stream?.close();
   }
 

@@ -12,7 +12,7 @@ import {
 import type { AlignedTimeseriesSpec, SchemaTemplateSpec, TimeseriesSpec } from '../sql/schema-statements.js';
 import type { BaseSession, CallOptions, QueryOptions, StatementOptions } from '../session/base-session.js';
 import type { SessionOptions, TableSessionOptions } from '../session/options.js';
-import type { SessionDataSet } from '../session/session-data-set.js';
+import { sessionFree, type SessionDataSet } from '../session/session-data-set.js';
 import { Session } from '../session/session.js';
 import type { OneDeviceOptions, OneDeviceRow } from '../session/tree-writes.js';
 import { TableSession } from '../session/table-session.js';
@@ -43,7 +43,8 @@ abstract class StatementPool<S extends BaseSession> extends Pool<S> {
     const borrowed = this.execute(async (s) => {
       const ds = await s.executeQueryStatement(sql, opts);
       handOver(ds);
-      await ds.closed;
+      // lent again once the data set's release is queued: it goes out ahead of the next borrower's call
+      await ds[sessionFree];
     }, opts);
     return Promise.race([dataSet, borrowed.then(() => dataSet)]);
   }

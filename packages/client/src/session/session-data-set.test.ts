@@ -5,6 +5,7 @@ import { FakeTransport, type FakeAction } from '../transport/fake-transport.js';
 import { SessionDataSet, type RowBatch } from './session-data-set.js';
 import type { RowRecord } from './row-record.js';
 import { Session } from './session.js';
+import { SessionPool } from '../pool/session-pool.js';
 
 /** A TsBlock of one INT32 column (INT32_ARRAY, no nulls) with times 0..n-1, built by hand (protocol.md 6.1). */
 function block(values: number[], firstTime: number): Buffer {
@@ -205,6 +206,7 @@ describe('reading ahead (a session over a scripted transport)', () => {
     for await (const row of ds) rest.push(row.values[0]);
     expect(rest).toEqual([2, 3, 4, 5, 6, 7, 8]);
     expect(fake.callsOf('fetchResultsV2')).toHaveLength(3);
+    await ds.closed; // the release goes out on the next turn, with no call after it
     expect(fake.callsOf('closeOperation')).toHaveLength(1);
   });
 
@@ -236,9 +238,11 @@ describe('reading ahead (a session over a scripted transport)', () => {
   it('rowBatches() gives each reply as rows, fetching as it goes, and releases the query at the end', async () => {
     const fake = server();
     const got = [];
-    for await (const rows of (await query(fake)).rowBatches()) got.push(Array.from(rows, (r) => r.values[0]));
+    const ds = await query(fake);
+    for await (const rows of ds.rowBatches()) got.push(Array.from(rows, (r) => r.values[0]));
     expect(got).toEqual(BATCHES);
     expect(fake.callsOf('fetchResultsV2')).toHaveLength(3);
+    await ds.closed;
     expect(fake.callsOf('closeOperation')).toHaveLength(1);
   });
 
@@ -319,6 +323,33 @@ describe('after the last row (a session over a scripted transport)', () => {
     await s.executeNonQueryStatement('FLUSH');
     expect(fake.calls.map((c) => c.method).slice(-2)).toEqual(['closeOperation', 'executeUpdateStatementV2']);
     await ds.closed;
+  });
+
+  it("sends the release with the session's next call, which goes out before the release is answered", async () => {
+    const fake = server({ delayMs: 200, then: { reply: { code: 200 } } });
+    const s = await session(fake);
+    const ds = await s.executeQueryStatement('SELECT s FROM root.sg.d');
+    for await (const _row of ds) void _row;
+    const flushed = s.executeNonQueryStatement('FLUSH');
+    await new Promise((r) => setTimeout(r, 50)); // the server is still on the release
+    expect(fake.calls.map((c) => c.method).slice(-2)).toEqual(['closeOperation', 'executeUpdateStatementV2']);
+    await flushed;
+    await ds.closed;
+  });
+
+  it("lends a pooled session again once its data set's release is queued, not once it is answered", async () => {
+    const fake = server({ delayMs: 200, then: { reply: { code: 200 } } });
+    const pool = new SessionPool({ nodeUrls: ['10.0.0.1:6667'], transport: fake, maxSize: 1 });
+    try {
+      const ds = await pool.executeQueryStatement('SELECT s FROM root.sg.d');
+      for await (const _row of ds) void _row;
+      const flushed = pool.executeNonQueryStatement('FLUSH'); // the pool's one session
+      await new Promise((r) => setTimeout(r, 50));
+      expect(fake.calls.map((c) => c.method).slice(-2)).toEqual(['closeOperation', 'executeUpdateStatementV2']);
+      await flushed;
+    } finally {
+      await pool.close();
+    }
   });
 
   it('ends rowBatches() and batches() without waiting for the answer either', async () => {

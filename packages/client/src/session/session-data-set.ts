@@ -51,6 +51,13 @@ export function cleanupTimeoutMs(timeoutMs: number): number {
 /** How a session closes its data sets (not part of the public API). */
 export const closeByOwner = Symbol('closeByOwner');
 
+/**
+ * Settles once the data set's session may take its next call: closed, or its release handed to the connection,
+ * which sends it ahead of that call (RpcConnection.callSoon). A pool lends the session out again then (not part of
+ * the public API).
+ */
+export const sessionFree = Symbol('sessionFree');
+
 interface BlockPiece {
   readonly block: DecodedTsBlock;
   /** first row not read yet */
@@ -164,9 +171,16 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   readonly #stats: DataSetReadStats = { blocks: 0, fetches: 0, decodeMs: 0, fetchWaitMs: 0 };
   /** closed by its session (session.close(), pool.close()) while rows were left on the server */
   #abandoned = false;
+  #markFree!: () => void;
+  readonly [sessionFree]: Promise<void> = new Promise((resolve) => (this.#markFree = resolve));
   #markClosed!: () => void;
   /** Settles once the data set is closed (its rows read to the end, or close() called). */
-  readonly closed: Promise<void> = new Promise((resolve) => (this.#markClosed = resolve));
+  readonly closed: Promise<void> = new Promise((resolve) => {
+    this.#markClosed = () => {
+      this.#markFree();
+      resolve();
+    };
+  });
 
   /** @internal data sets are made by the query calls (`executeQueryStatement`, ...). */
   constructor(ctx: QueryContext, resp: TSExecuteStatementResp) {
@@ -424,10 +438,12 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
     try {
       if (!this.#ctx.connection.isOpen) return;
       const req = { sessionId: this.#ctx.sessionId, queryId: this.#queryId, statementId: this.#ctx.statementId }; // statementId mandatory (else 710)
-      const status = await this.#ctx.connection.call('closeOperation', req, {
+      // written with the session's next call, which does not wait for its answer (RpcConnection.callSoon)
+      const { queued, reply } = this.#ctx.connection.callSoon('closeOperation', req, {
         timeoutMs: cleanupTimeoutMs(this.#ctx.timeoutMs),
       });
-      verifySuccess(status, 'closeOperation');
+      void queued.then(this.#markFree);
+      verifySuccess(await reply, 'closeOperation');
     } finally {
       this.#markClosed();
       this.#ctx.onClose?.(this);

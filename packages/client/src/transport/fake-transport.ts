@@ -150,6 +150,12 @@ class FakeStream implements TransportStream {
   readonly #decoder = new FrameDecoder(64 * 1024 * 1024);
   readonly #timers = new Set<NodeJS.Timeout>();
   #closed = false;
+  /**
+   * Requests received (recorded in `calls` and decided by the script as they come) while one is being answered: a
+   * server answers a connection's requests one by one, in order.
+   */
+  readonly #waiting: { action: FakeAction; to: ReplyTo }[] = [];
+  #busy = false;
 
   constructor(node: string, id: number, events: StreamEvents, fake: FakeTransport, onGone: () => void) {
     this.node = node;
@@ -163,7 +169,26 @@ class FakeStream implements TransportStream {
     const copy = Buffer.from(data); // the caller's pooled buffer goes back now
     onWritten();
     if (this.#closed) return;
-    this.#decoder.push(copy, (frame) => this.#handle(Buffer.from(frame)));
+    this.#decoder.push(copy, (frame) => {
+      this.#waiting.push(this.#receive(Buffer.from(frame)));
+      if (!this.#busy) this.#next();
+    });
+  }
+
+  /** Answers the next request waiting, then the one after it once that is answered. */
+  #next(): void {
+    const next = this.#waiting.shift();
+    if (next === undefined) return;
+    this.#busy = true;
+    try {
+      this.#act(next.action, next.to, () => {
+        this.#busy = false;
+        this.#next();
+      });
+    } catch (e) {
+      this.#busy = false; // a script whose reply cannot be encoded: the error reaches the writer, as ever
+      throw e;
+    }
   }
 
   close(): void {
@@ -184,24 +209,25 @@ class FakeStream implements TransportStream {
     this.#onGone();
   }
 
-  /** A request in the binary protocol, or the compact one (RPC compression): answered in the same. */
-  #handle(frame: Buffer): void {
+  /** A request in the binary protocol, or the compact one (RPC compression, answered in the same): the script's say. */
+  #receive(frame: Buffer): { action: FakeAction; to: ReplyTo } {
     const r = new ByteReader(frame);
     const compact = frame[0] !== VERSION_1 >>> 24; // binary starts 0x80 0x01, compact 0x82
     const header = compact ? readMessageHeaderCompact(r) : readMessageHeader(r);
     const method = header.method as ClientMethod;
     const schema = argsSchema(method, IClientRPCService[method].args);
     const args = (compact ? readStructCompact(r, schema) : readStruct(r, schema)).req as DecodedArgs<ClientMethod>;
-    const call = this.#fake.answer({ node: this.node, method, args, connection: this.#id });
-    this.#act(call, { method, seqid: header.seqid, compact });
+    const action = this.#fake.answer({ node: this.node, method, args, connection: this.#id });
+    return { action, to: { method, seqid: header.seqid, compact } };
   }
 
-  #act(action: FakeAction, to: ReplyTo): void {
+  /** Does what the script said; `done` once the reply is sent (never for a hang: nothing after it is answered). */
+  #act(action: FakeAction, to: ReplyTo, done: () => void): void {
     if ('hang' in action) return;
     if ('delayMs' in action) {
       const t = setTimeout(() => {
         this.#timers.delete(t);
-        this.#act(action.then, to);
+        this.#act(action.then, to, done);
       }, action.delayMs);
       this.#timers.add(t);
       return;
@@ -213,6 +239,7 @@ class FakeStream implements TransportStream {
       return;
     }
     this.#send(encodeReply(to.method, to.seqid, action.reply, to.compact));
+    done();
   }
 
   #send(bytes: Buffer): void {
