@@ -89,7 +89,7 @@ async function runOurs(config: BenchConfig, ctx: RunContext): Promise<{ runs: Ru
     if (interrupt.aborted) break;
     console.log(`run ${entry.label}: ${entry.model} model, ${statementShape(entry)}`);
     const listed = await entryStatements(config, entry, target);
-    if ('note' in listed && listed.note !== undefined) console.log(listed.note);
+    if ('note' in listed) console.log(listed.note);
     const run = {
       ...('error' in listed
         ? statementNotRun(config, entry, entry.label, listed.error)

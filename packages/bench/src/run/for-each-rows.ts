@@ -6,7 +6,7 @@ import { describeError } from './run-error.js';
 import { sessionOptions } from './session-options.js';
 
 /** What a query-file entry reads: each session's statements, and what the console says of forEach's answer. */
-export type EntryStatements = { shares: string[][]; statements: number; note?: string } | { error: string };
+export type EntryStatements = { shares: string[][]; note?: string } | { error: string };
 
 /**
  * The statements of a query-file entry, dealt to its sessions (config/for-each.ts): its sql for every session, or
@@ -18,7 +18,7 @@ export async function entryStatements(
   e: QueryFileEntry,
   target: { host: string; port: number },
 ): Promise<EntryStatements> {
-  if (e.forEach === undefined) return { shares: sessionShares([e.sql], e.concurrency, false), statements: 1 };
+  if (e.forEach === undefined) return { shares: sessionShares([e.sql], e.concurrency, false) };
   let answer: ForEachRows;
   try {
     answer = await forEachAnswer(c, e, e.forEach, target);
@@ -40,7 +40,7 @@ export async function entryStatements(
   const nulls =
     skipped > 0 ? ` (${skipped} of ${answer.rows.length} rows left out: null where a placeholder reads)` : '';
   const note = `forEach: ${statements.length} statements${nulls}, dealt to ${shares.length} sessions`;
-  return { shares, statements: statements.length, note };
+  return { shares, note };
 }
 
 async function forEachAnswer(

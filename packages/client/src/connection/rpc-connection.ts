@@ -106,9 +106,10 @@ const resultSchemas = new Map(Object.entries(IClientRPCService).map(([m, spec]) 
 
 /**
  * One framed TBinaryProtocol connection to one DataNode over a Transport stream. IoTDB binds a
- * session to its connection, so calls are strictly one at a time: each waits for the previous reply
- * (protocol.md 1). A timeout, an abort after the bytes left, or a stream failure breaks the connection
- * for good: a late reply could otherwise be taken for the answer to the next call.
+ * session to its connection and answers its requests one by one, in order: a call waits for the previous
+ * call's reply (protocol.md 1), but not for a callSoon's (a result's release), which goes out ahead of it.
+ * A timeout, an abort after the bytes left, or a stream failure breaks the connection for good: a late
+ * reply could otherwise be taken for the answer to the next call.
  * Every failure says whether the request may have reached the server (`requestSent`).
  */
 export class RpcConnection {
@@ -171,9 +172,9 @@ export class RpcConnection {
   /**
    * Like call(), for a call nobody waits on before going on (closeOperation after a result's last row): the next
    * call does not wait for its reply. Its request goes out in one write with the next call's, or alone on the next
-   * turn of the event loop when none comes; the server answers the two in order, as every call. A pipeline of
-   * two, not more: saves the next call a round trip and a write (docs/PERFORMANCE.md, "A result's release goes
-   * out with the next call"). `queued` settles once the next call may be made (a pool lends the session again).
+   * turn of the event loop when none comes; the server answers them in order. Only such calls go out ahead of
+   * another: it saves the next call a round trip and a write (docs/PERFORMANCE.md, "A result's release goes out
+   * with the next call"). `queued` settles once the next call may be made (a pool lends the session again).
    */
   callSoon<M extends ClientMethod>(
     method: M,
