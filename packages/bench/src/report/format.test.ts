@@ -57,12 +57,14 @@ describe('resultLine', () => {
       points: 0,
       pointsPerS: 0,
       latency: { count_all: latency },
-      queries: { count_all: { ops: 10, failed: 0, rows: 250, rowsPerS: 125, latency } },
+      queries: { count_all: { ops: 10, failed: 0, rows: 250, rowsPerS: 125, points: 740, latency } },
       queryFile: { sql: 'select count(s0) from root.x.**', concurrency: 3, repetitions: 5, line: 1 },
     });
     const f = parseResult(resultLine(r));
     expect([f.get('method'), f.get('devices'), f.get('sensors'), f.get('batch_size')]).toEqual(['-', '-', '-', '-']);
-    expect([f.get('rows'), f.get('rows_per_s')]).toEqual(['250', '125']);
+    expect([f.get('rows'), f.get('rows_per_s'), f.get('points_read')]).toEqual(['250', '125', '740']);
+    // a results file from before points were recorded: not known
+    expect(parseResult(resultLine(sampleRun('old'))).get('points_read')).toBe('-');
     expect(parseResult(resultLine(sampleRun('writes', { queries: undefined }))).get('rows')).toBe('0');
   });
 

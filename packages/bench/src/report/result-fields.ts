@@ -56,6 +56,12 @@ export const onlyReads = (r: RunResult): boolean =>
 export const rowsRead = (r: RunResult, of: 'rows' | 'rowsPerS'): number =>
   Object.values(r.queries ?? {}).reduce((n, q) => n + q[of], 0);
 
+/** The values not null read by a run's queries, all types together; null where a type did not record them. */
+export function pointsRead(r: RunResult): number | null {
+  const figures = Object.values(r.queries ?? {});
+  return figures.every((q) => q.points !== undefined) ? figures.reduce((n, q) => n + q.points!, 0) : null;
+}
+
 /**
  * The client's CPU seconds per million points written, or per million rows read for a run that only read (its
  * points are 0); null when such a run read no rows.
@@ -105,6 +111,7 @@ const FIELDS: readonly Field[] = [
   ['verify', (r) => (r.verify === undefined ? 'none' : r.verify.ok ? 'ok' : 'mismatch')],
   ['rows', (r) => fixed(rowsRead(r, 'rows'), 0)],
   ['rows_per_s', (r) => fixed(rowsRead(r, 'rowsPerS'), 0)],
+  ['points_read', (r) => String(pointsRead(r) ?? '-')],
   ['client_retries', (r) => (r.client === undefined ? '-' : String(r.client.retries))],
   ['stopped', (r) => r.stopped ?? 'no'],
 ];
