@@ -1,17 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LatencyHistogram } from '../report/histogram.js';
-import { SessionDataSet } from '@iotdb/client';
-import { anchorQueryReply, noServerContext } from '../workload/anchor-reply.js';
-import { noneSucceeded, readRows, timedRead } from './queries.js';
-
-describe('readRows', () => {
-  it("reads every value of every row, as the Java client's reads do: its rows and the values not null", async () => {
-    // 30 rows of 10 columns, a third of each column's cells null
-    const { block, reply } = anchorQueryReply(30, 10, 3);
-    const ds = new SessionDataSet(noServerContext(30), { ...reply, queryResult: [block] });
-    expect(await readRows(ds)).toEqual({ rows: 30, points: 200 });
-  });
-});
+import { noneSucceeded, timedRead } from './queries.js';
 
 describe('timedRead', () => {
   it('gives the error of a statement the server refuses instead of throwing it, with the time it took', async () => {

@@ -4,29 +4,9 @@ import type { BenchConfig, QueryKind, RunResult } from '../types.js';
 import { drawTarget, querySql } from '../workload/query-sql.js';
 import { storedRows } from '../workload/operations.js';
 import { unit } from '../workload/values.js';
-import { nonNullValues } from './read-pass.js';
+import { readRows } from './read-pass.js';
 import { keepErrors } from './run-error.js';
 import { sessionOptions } from './session-options.js';
-
-/** What a read of a query's result came to: its rows, and its values that were not null (the points read). */
-export interface RowsRead {
-  rows: number;
-  points: number;
-}
-
-/**
- * Reads a query's result to the end, row by row as an application would, every value of every row made and looked
- * at, as the Java client's reads in --vs-java runs read each through its getter (java/QueryBench.java readAll).
- */
-export async function readRows(ds: SessionDataSet): Promise<RowsRead> {
-  let rows = 0;
-  let points = 0;
-  for await (const row of ds) {
-    rows++;
-    points += nonNullValues(row);
-  }
-  return { rows, points };
-}
 
 /** One statement run and read to its end, timed: its rows and points, or the message of the error it failed with. */
 export async function timedRead(

@@ -1,17 +1,29 @@
-import type { BaseSession, ColumnValues, ColumnarResult, RowRecord } from '@iotdb/client';
+import type { BaseSession, ColumnValues, ColumnarResult, RowRecord, SessionDataSet } from '@iotdb/client';
 import type { ReadPass } from './java-query.js';
+
+/** What a read of a query's result came to: its rows, and its values that were not null (the points read). */
+export interface RowsRead {
+  rows: number;
+  points: number;
+}
+
+/**
+ * Reads a query's result to the end, row by row as an application would, every value of every row made and looked
+ * at, as the Java client's reads in --vs-java runs read each through its getter (java/QueryBench.java readAll).
+ */
+export async function readRows(ds: SessionDataSet): Promise<RowsRead> {
+  let rows = 0;
+  let points = 0;
+  for await (const row of ds) {
+    rows++;
+    points += nonNullValues(row);
+  }
+  return { rows, points };
+}
 
 /** `sql` read as rows (`for await`), every value of every row through `row.values`. */
 export function readAsRows(session: BaseSession, sql: string, fetchSize: number): Promise<ReadPass> {
-  return timed(async () => {
-    let rows = 0;
-    let points = 0;
-    for await (const row of await session.executeQueryStatement(sql, { fetchSize })) {
-      rows++;
-      points += nonNullValues(row);
-    }
-    return { rows, points };
-  });
+  return timed(async () => readRows(await session.executeQueryStatement(sql, { fetchSize })));
 }
 
 /** `sql` read as rows a block at a time (`rowBatches()`), every value of every row through `row.values`. */

@@ -3,7 +3,7 @@ import { FAILED_PREFIX, TRACED_PREFIX, UNCORRECTED_PREFIX } from '../report/resu
 import type { ClientActivity, WorkerResult, WorkerTask } from '../types.js';
 import { readsOnly, type QueryKind } from '../workload/operations.js';
 import { querySensors } from '../workload/query-sql.js';
-import type { RowsRead } from './queries.js';
+import type { RowsRead } from './read-pass.js';
 import { StartBarrier } from './barrier.js';
 import { clientOperations } from './client-operations.js';
 import type { Clock } from './clock.js';

@@ -3,7 +3,7 @@ import type { WorkerResult, WorkerTask } from '../types.js';
 import { BatchGenerator } from '../workload/generator.js';
 import { clientActivity } from './client-activity.js';
 import { realClock } from './clock.js';
-import { readRows } from './queries.js';
+import { readRows } from './read-pass.js';
 import { rowWriter } from './row-writer.js';
 import { sessionOptions } from './session-options.js';
 import { queryLatencies, traceClient, tracedLatencies } from './trace.js';
