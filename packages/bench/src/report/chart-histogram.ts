@@ -48,6 +48,13 @@ export function nsLabel(ns: number): string {
   return `${compact(ns)}ns`;
 }
 
+/** [lo, hi] widened around its middle to a decade when narrower, so that a log axis has ticks to read it by. */
+export function atLeastADecade(lo: number, hi: number): [number, number] {
+  if (hi / lo >= 10) return [lo, hi];
+  const mid = Math.sqrt(lo * hi);
+  return [mid / Math.sqrt(10), mid * Math.sqrt(10)];
+}
+
 /** 1, 2, 5 · 10^k inside [lo, hi]; only the powers of ten when that would be too many */
 export function logTicks(lo: number, hi: number): number[] {
   const ticks: number[] = [];
@@ -107,13 +114,7 @@ export function histogramChart(opts: { title: string; data: HistogramData; color
 }
 
 function frame(bins: Bin[]): Frame {
-  let lo = start(bins[0]);
-  let hi = bins[bins.length - 1].hiNs;
-  if (hi / lo < 10) {
-    // a narrow distribution still gets a decade of axis, so that there are ticks to read it by
-    const mid = Math.sqrt(lo * hi);
-    [lo, hi] = [mid / Math.sqrt(10), mid * Math.sqrt(10)];
-  }
+  const [lo, hi] = atLeastADecade(start(bins[0]), bins[bins.length - 1].hiNs);
   const lx = linear(Math.log10(lo), Math.log10(hi), M.l, W - M.r);
   const yTicks = niceTicks(Math.max(...bins.map(density)), 4);
   return {

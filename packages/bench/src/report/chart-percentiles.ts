@@ -6,7 +6,7 @@
  * as at 100 ms.
  */
 import type { LatencySummary } from '../types.js';
-import { logTicks, nsLabel } from './chart-histogram.js';
+import { atLeastADecade, logTicks, nsLabel } from './chart-histogram.js';
 import { millis } from './numbers.js';
 import { color, dot, emptyChart, legend, line, linear, shortLabel, svgOpen, text, textWidth } from './svg.js';
 
@@ -52,11 +52,7 @@ export function percentileChart(opts: { title: string; rows: [string, LatencySum
  */
 function axisRange(ns: number[]): { lo: number; hi: number } {
   const positive = ns.filter((v) => v > 0 && Number.isFinite(v));
-  let [lo, hi] = [niceBelow(Math.min(...positive)), niceAbove(Math.max(...positive))];
-  if (hi / lo < 10) {
-    const mid = Math.sqrt(lo * hi);
-    [lo, hi] = [mid / Math.sqrt(10), mid * Math.sqrt(10)];
-  }
+  const [lo, hi] = atLeastADecade(niceBelow(Math.min(...positive)), niceAbove(Math.max(...positive)));
   return { lo, hi };
 }
 
