@@ -158,6 +158,12 @@ describe('iotdb-bench against a real server', () => {
       // every TIME_RANGE found all of its range's rows, none fell beyond the stored data
       const perRange = model === 'table' ? 100 : 50;
       expect(run.queries?.TIME_RANGE.rows).toBe(perRange * (run.queries?.TIME_RANGE.ops ?? 0));
+      // points are the sensor values read: tree, 2 sensors of 2 devices a row (LAST: a row a series, its Value);
+      // table, 2 sensors a row (time, device_id, window_start, last(time) hold none)
+      for (const kind of QUERY_KINDS) {
+        const { rows, points } = run.queries![kind];
+        expect(points, kind).toBe(rows * (model === 'table' ? 2 : kind === 'LATEST_POINT' ? 1 : 4));
+      }
     },
   );
 

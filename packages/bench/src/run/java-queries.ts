@@ -1,5 +1,6 @@
 import { LatencyHistogram } from '../report/histogram.js';
-import type { BenchConfig, RunResult } from '../types.js';
+import type { BenchConfig, QueryKind, RunResult } from '../types.js';
+import { sensorValuesRead } from '../workload/query-sql.js';
 import { javaConnectArgs } from './java.js';
 import { runJavaQuery, type FailedPass, type ReadPass } from './java-query.js';
 import { querySqls } from './queries.js';
@@ -21,12 +22,13 @@ export function runJavaQueries(c: BenchConfig, host: string, port: number, error
   const passes = runJavaQuery({ host, port, sql: all, fetchSize: 5000, reps: 2, database, connect });
   passes.splice(0, passes.length - all.length); // the second pass
   if (passes.length !== all.length) throw new Error(`java/query.sh read ${passes.length} of ${all.length} statements`);
-  return javaQueryTypes(statements, passes, errors);
+  return javaQueryTypes(c.model, statements, passes, errors);
 }
 
 /** The passes of `statements` (in their order) summed up by query type. */
 export function javaQueryTypes(
-  statements: readonly { kind: string; sqls: readonly string[] }[],
+  model: BenchConfig['model'],
+  statements: readonly { kind: QueryKind; sqls: readonly string[] }[],
   passes: readonly (ReadPass | FailedPass)[],
   errors: string[],
 ): QueryTypes {
@@ -36,16 +38,21 @@ export function javaQueryTypes(
       const mine = passes.slice(at, (at += sqls.length));
       const read = mine.filter((p): p is ReadPass => !('error' in p));
       for (const p of mine) if ('error' in p) keepErrors(errors, `the Java client: ${p.error}`);
-      return [kind, summary(read, mine.length - read.length)];
+      return [kind, summary(model, kind, read, mine.length - read.length)];
     }),
   );
 }
 
-function summary(passes: readonly ReadPass[], failed: number): QueryTypes[string] {
+function summary(
+  model: BenchConfig['model'],
+  kind: QueryKind,
+  passes: readonly ReadPass[],
+  failed: number,
+): QueryTypes[string] {
   const h = new LatencyHistogram();
   for (const p of passes) h.record(p.wallS * 1e9);
   const rows = passes.reduce((n, p) => n + p.rows, 0);
-  const points = passes.reduce((n, p) => n + p.points, 0);
+  const points = sensorValuesRead(model, kind, { rows, points: passes.reduce((n, p) => n + p.points, 0) });
   const secs = passes.reduce((n, p) => n + p.wallS, 0);
   return { ops: passes.length, failed, rows, rowsPerS: secs > 0 ? rows / secs : 0, points, latency: h.summaryMs() };
 }

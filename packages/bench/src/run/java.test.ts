@@ -108,6 +108,27 @@ describe('the Java anchor run', () => {
     expect(formatReport(r)).not.toContain('NaN');
   });
 
+  it("counts a query type's sensor values as its points, not the table model's time and tag columns or LAST's path", () => {
+    // the Java client's reads count every value not null (QueryBench.readAll), as ours: time and device_id too
+    const qtype = (kind: string, rows: number, points: number) =>
+      `QTYPE kind=${kind} failed=0 rows=${rows} points=${points} ops=1 avg=1 min=1 p10=1 p25=1 p50=1 p75=1 p90=1 p95=1 p99=1 p999=1 max=1`;
+    const out = [OUTPUT, qtype('TIME_RANGE', 100, 400), qtype('AGG_RANGE', 2, 6), qtype('LATEST_POINT', 2, 8)];
+    const points = (model: 'tree' | 'table') =>
+      Object.entries(javaRun(out.join('\n'), sampleConfig({ model })).queries ?? {}).map(([k, q]) => [k, q.points]);
+    // table: time, device_id, 2 sensors a row; device_id and 2 aggregates; device_id, last(time), 2 last_by
+    expect(points('table')).toEqual([
+      ['TIME_RANGE', 200],
+      ['AGG_RANGE', 4],
+      ['LATEST_POINT', 4],
+    ]);
+    // tree: the time is no value; a LAST row is Timeseries, Value, DataType (here 4 rows would print 12)
+    expect(points('tree')).toEqual([
+      ['TIME_RANGE', 400],
+      ['AGG_RANGE', 6],
+      ['LATEST_POINT', 4],
+    ]);
+  });
+
   it('passes the pacing on (--target-rate, --rate-limit, --batch-interval-ms); an unpaced run gives none', () => {
     const paced = javaArgs(sampleConfig({ targetRate: 250, rateLimit: 0, batchIntervalMs: 5 }), 'h', 1);
     expect(paced).toEqual(expect.arrayContaining(['targetRate=250', 'batchIntervalMs=5']));

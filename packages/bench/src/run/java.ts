@@ -1,7 +1,8 @@
 import { fileURLToPath } from 'node:url';
-import type { BenchConfig, LatencySummary, QueryFigures, RunResult } from '../types.js';
+import type { BenchConfig, LatencySummary, QueryFigures, QueryKind, RunResult } from '../types.js';
 import { UNCORRECTED_PREFIX } from '../report/result-fields.js';
 import { weightedQueries } from '../workload/operations.js';
+import { sensorValuesRead } from '../workload/query-sql.js';
 import { javaPlan } from './java-plan.js';
 import { errorField, keyValues } from './key-values.js';
 import { runJavaScript } from './java-child.js';
@@ -95,7 +96,7 @@ export function javaRun(out: string, c: BenchConfig): RunResult {
   const writes = latencyOf(matrix);
   const durationS = num('wall_s');
   const errors: string[] = [];
-  const queries = queryTypes(lines, durationS, errors);
+  const queries = queryTypes(lines, durationS, c.model, errors);
   const okOps = writes.count + Object.values(queries).reduce((n, q) => n + q.ops, 0);
   const failedOps = Object.values(queries).reduce((n, q) => n + q.failed, 0);
   const v = /^VERIFY count=(\d+) expected=(\d+)/m.exec(out);
@@ -154,7 +155,12 @@ function uncorrected(lines: readonly string[]): Record<string, LatencySummary> {
 }
 
 /** A mixed run's query types (QTYPE lines; rows/s over the run, as ours'); QERROR lines kept in `errors`. */
-function queryTypes(lines: readonly string[], durationS: number, errors: string[]): Record<string, QueryFigures> {
+function queryTypes(
+  lines: readonly string[],
+  durationS: number,
+  model: BenchConfig['model'],
+  errors: string[],
+): Record<string, QueryFigures> {
   const out: Record<string, QueryFigures> = {};
   for (const l of lines) {
     if (l.startsWith('QERROR ')) {
@@ -163,12 +169,13 @@ function queryTypes(lines: readonly string[], durationS: number, errors: string[
     if (!l.startsWith('QTYPE ')) continue;
     const kv = keyValues(l);
     const rows = Number(kv.rows);
+    const { points } = pointsOf(kv);
     out[kv.kind] = {
       ops: Number(kv.ops),
       failed: Number(kv.failed),
       rows,
       rowsPerS: rows / durationS,
-      ...pointsOf(kv),
+      ...(points !== undefined && { points: sensorValuesRead(model, kv.kind as QueryKind, { rows, points }) }),
       latency: latencyOf(kv),
     };
   }

@@ -1,7 +1,7 @@
 import { Session, TableSession, type BaseSession, type SessionDataSet } from '@iotdb/client';
 import { LatencyHistogram } from '../report/histogram.js';
 import type { BenchConfig, QueryKind, RunResult } from '../types.js';
-import { drawTarget, querySql } from '../workload/query-sql.js';
+import { drawTarget, querySql, sensorValuesRead } from '../workload/query-sql.js';
 import { storedRows } from '../workload/operations.js';
 import { unit } from '../workload/values.js';
 import { readRows } from './read-pass.js';
@@ -59,7 +59,7 @@ export async function runQueries(
       for (const sql of querySqls(c, kind)) {
         const read = await timedRead(() => session.executeQueryStatement(sql));
         rows += read.rows;
-        points += read.points;
+        points += sensorValuesRead(c.model, kind, read);
         if (read.error === undefined) h.record(read.ns);
         else {
           failed++;

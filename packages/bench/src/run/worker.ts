@@ -1,6 +1,7 @@
 import { SessionPool, TableSessionPool } from '@iotdb/client';
 import type { WorkerResult, WorkerTask } from '../types.js';
 import { BatchGenerator } from '../workload/generator.js';
+import { sensorValuesRead } from '../workload/query-sql.js';
 import { clientActivity } from './client-activity.js';
 import { realClock } from './clock.js';
 import { readRows } from './read-pass.js';
@@ -34,7 +35,7 @@ export default async function run(task: WorkerTask): Promise<WorkerResult> {
       const firstReplyMs = performance.now() - started;
       const read = await readRows(ds);
       if (c.trace) worker.traced(queryLatencies(kind, firstReplyMs, ds.readStats()));
-      return read;
+      return { rows: read.rows, points: sensorValuesRead(c.model, kind, read) };
     },
     activity: () => clientActivity(pool.stats()),
   };

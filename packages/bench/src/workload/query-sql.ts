@@ -142,3 +142,22 @@ function tableSql(kind: QueryKind, q: Parts, devices: string[]): string {
       return `${raw} AND ${range} AND ${q.above} ORDER BY time DESC`;
   }
 }
+
+/**
+ * The columns of a query type's result rows that hold no sensor value, all of them never null: the table model's
+ * time and device_id (GROUP_BY's window_start in time's place, LATEST_POINT's last(time)), the aggregates' device_id;
+ * the tree model's LAST rows' Timeseries and DataType (Value is the point). The tree model's time is no value.
+ */
+export function keyColumns(model: BenchConfig['model'], kind: QueryKind): number {
+  if (model !== 'table') return kind === 'LATEST_POINT' ? 2 : 0;
+  return kind === 'AGG_RANGE' || kind === 'AGG_VALUE' || kind === 'AGG_RANGE_VALUE' ? 1 : 2;
+}
+
+/** The sensor values among a read of `kind`'s rows whose values not null were `read.points`: the points it read. */
+export function sensorValuesRead(
+  model: BenchConfig['model'],
+  kind: QueryKind,
+  read: { rows: number; points: number },
+): number {
+  return read.points - read.rows * keyColumns(model, kind);
+}
