@@ -104,6 +104,10 @@ describe('formatReport', () => {
     expect(openLoop(250, 1)).toMatch(
       /achieved 200\.0, operations started 1\.000 ms .*: NOT met, though operations kept/,
     );
+    // the rate kept, but 500 ms late on average: the corrected rows are mostly the wait (a cold start, a slow spell)
+    expect(openLoop(200, 500)).toMatch(
+      /achieved 200\.0, operations started 500\.0 ms .*: rate met, but operations fell behind their schedule/,
+    );
     expect(formatReport(sampleRun('closed'))).not.toContain('open loop');
   });
 
