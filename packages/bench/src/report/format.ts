@@ -2,8 +2,8 @@
 import type { ClientActivity, RunResult } from '../types.js';
 import { fixed, grouped, millis, span, times } from './numbers.js';
 import { MATRIX_HEADERS, matrixRows } from './latency-matrix.js';
+import { openLoopFigures, openLoopVerdict, type OpenLoopFigures } from './open-loop.js';
 import {
-  UNCORRECTED_PREFIX,
   cpuPerMillion,
   cpuSPerOperation,
   mainOperation,
@@ -30,6 +30,7 @@ export function formatReport(r: RunResult): string {
         ? ' [server no-op]'
         : '';
   const q = r.queryFile;
+  const openLoop = openLoopFigures(r);
   const what = q
     ? `${c.model} model, ${statementShape(q)}`
     : `${c.model} model, ${c.method}, ${c.workers} workers x ${c.clients} clients${mode}`;
@@ -48,7 +49,7 @@ export function formatReport(r: RunResult): string {
     `operations   ${grouped(r.okOps)} ok, ${failed} (${success})`,
     ...(r.client === undefined ? [] : [`client       ${activityLine(r.client)}`]),
     ...volumeLines(r),
-    ...(c.targetRate > 0 ? [openLoopLine(r)] : []),
+    ...(openLoop === null ? [] : [openLoopLine(openLoop)]),
     `peak RSS     ${fixed(r.peakRssMb, 1)} MB`,
   ];
   if (r.verify !== undefined) {
@@ -133,46 +134,12 @@ function oneLine(s: string): string {
   return t.length > MAX_ERROR_LENGTH ? `${t.slice(0, MAX_ERROR_LENGTH - 3)}...` : t;
 }
 
-/**
- * Whether an open-loop run kept its rate, and how late its operations started on average (the corrected
- * latency less the uncorrected, over every operation). 10 % slack on the rate: the clients' staggered starts
- * and the last operations' latency stretch a run that kept its schedule a little past count / rate. Late by
- * more than a client's interval between operations: the clients or the server could not keep up, for the whole
- * run or a spell of it (a short run can keep its rate with a cold start's lag carried to its end).
- */
-function openLoopLine(r: RunResult): string {
-  const { targetRate, workers, clients } = r.config;
-  const delayMs = meanStartDelayMs(r.latency);
-  // the schedule's rate: every operation started, failed or not (ops/s counts the ones that succeeded)
-  const startedPerS = (r.okOps + r.failedOps) / r.durationS;
-  const behind = delayMs > (1000 * workers * clients) / targetRate;
+/** The open-loop line: the target, the rate achieved, how late operations started, and the verdict. */
+function openLoopLine(o: OpenLoopFigures): string {
   return (
-    `open loop    target ${targetRate} ops/s, achieved ${fixed(startedPerS, 1)}, ` +
-    `operations started ${millis(delayMs)} ms after their due time on average: ${openLoopVerdict(startedPerS >= 0.9 * targetRate, behind)}`
+    `open loop    target ${o.targetRate} ops/s, achieved ${fixed(o.startedPerS, 1)}, ` +
+    `operations started ${millis(o.delayMs)} ms after their due time on average: ${openLoopVerdict(o)}`
   );
-}
-
-function openLoopVerdict(rateMet: boolean, behind: boolean): string {
-  if (rateMet)
-    return behind
-      ? 'rate met, but operations fell behind their schedule (the corrected rows include the wait: a cold start or a slow spell; a longer run shows whether it lasts)'
-      : 'met';
-  return behind
-    ? 'NOT met: operations fell behind their schedule (the corrected rows include the wait)'
-    : 'NOT met, though operations kept their schedule: the last operations or clients with less work stretched the run';
-}
-
-/** Mean of (corrected - uncorrected) latency over every operation that has both rows, ms. */
-function meanStartDelayMs(latency: RunResult['latency']): number {
-  let count = 0;
-  let delay = 0;
-  for (const [kind, uncorrected] of Object.entries(latency)) {
-    const corrected = kind.startsWith(UNCORRECTED_PREFIX) ? latency[kind.slice(UNCORRECTED_PREFIX.length)] : undefined;
-    if (corrected === undefined) continue;
-    count += uncorrected.count;
-    delay += (corrected.avg - uncorrected.avg) * uncorrected.count;
-  }
-  return count === 0 ? 0 : delay / count;
 }
 
 /** What the client did besides the operations, warm-up included. */

@@ -10,6 +10,7 @@ import { percentileChart } from './chart-percentiles.js';
 import { fixed, grouped, millis, times } from './numbers.js';
 import { QUERY_HEADERS, queryRows } from './format.js';
 import { MATRIX_HEADERS, byReportOrder, matrixRows } from './latency-matrix.js';
+import { openLoopFigures, openLoopVerdict, shortVerdict } from './open-loop.js';
 import { cpuPerMillion, mainOperation, onlyReads, ratioBase, rowsRead } from './result-fields.js';
 import { esc } from './svg.js';
 
@@ -97,6 +98,15 @@ function verifyCell(r: RunResult): string {
     : `<span class="bad">mismatch: ${grouped(v.actual)} of ${grouped(v.expected)}</span>`;
 }
 
+/** An open-loop run's target and achieved rate, how late operations started, and whether it kept its schedule. */
+function openLoopCell(r: RunResult): string {
+  const o = openLoopFigures(r);
+  if (o === null) return '-';
+  const kept = o.rateMet && !o.behind;
+  const verdict = `<span class="${kept ? 'ok' : 'bad'}" title="${esc(openLoopVerdict(o))}">${shortVerdict(o)}</span>`;
+  return `${grouped(o.targetRate)}, ${fixed(o.startedPerS, 1)}: ${verdict}; started ${millis(o.delayMs)} ms late on average`;
+}
+
 /** The rows of a write's figures, left out when every run only read (a query file's statements). */
 const WRITE_ROWS = new Set(['devices x sensors, batch', 'points', 'points/s']);
 
@@ -116,6 +126,7 @@ function summaryTable(runs: RunResult[]): string {
     ['ops/s', (r) => fixed(r.opsPerS, 1)],
     ['ok ops', (r) => grouped(r.okOps)],
     ['failed ops', (r) => (r.failedOps > 0 ? `<span class="bad">${grouped(r.failedOps)}</span>` : '0')],
+    ['open loop: target, achieved ops/s', openLoopCell],
     ['main op', (r) => esc(mainOperation(r)?.kind ?? '-')],
     [
       'p50 / p99 ms',

@@ -152,6 +152,27 @@ describe('writeResults', () => {
     expect(afterSetup).toContain('100 rows/s (0.00x)');
   });
 
+  it("report.html says whether an open-loop run kept its schedule, as the console's open loop line", () => {
+    const base = sampleRun('x'); // 4 workers x 8 clients, 1000 insertTablet over 5 s: 200 started a second
+    const open = (label: string, targetRate: number, lateMs: number) => {
+      const corrected = base.latency.insertTablet;
+      const latency = { ...base.latency, 'uncorrected insertTablet': { ...corrected, avg: corrected.avg - lateMs } };
+      return sampleRun(label, { config: { ...base.config, targetRate }, latency });
+    };
+    const html = readFileSync(
+      writeResults(tempDir(), [open('kept', 200, 0.25), open('late', 200, 500), sampleRun('closed')]).html,
+      'utf8',
+    );
+    const row = /<td class="l">open loop: target, achieved ops\/s<\/td>(.*?)<\/tr>/.exec(html)?.[1] ?? '';
+    const cells = [...row.matchAll(/<td>(.*?)<\/td>/g)].map((m) => m[1].replace(/<[^>]+>/g, ''));
+    expect(cells).toEqual([
+      '200, 200.0: met; started 0.250 ms late on average',
+      '200, 200.0: rate met, behind its schedule; started 500.0 ms late on average',
+      '-',
+    ]);
+    expect(row).toContain('title="rate met, but operations fell behind their schedule (the corrected rows include');
+  });
+
   it('copes with runs that have no samples at all', () => {
     const none = {
       throughput: [],
