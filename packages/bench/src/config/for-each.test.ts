@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { placeholders, plannedReads, sessionShares, statementsOver } from './for-each.js';
+import { dealStatements, everySession, placeholders, plannedReads, statementsOver } from './for-each.js';
 
 const devices = {
   columns: ['Device', 'IsAligned', 'Template', 'TTL(ms)'],
@@ -29,6 +29,21 @@ describe('forEach statements', () => {
     });
   });
 
+  it("keeps a value with quotes one literal: its quotes doubled inside the statement's quotes, as given outside", () => {
+    const tags = { columns: ['device_id', 'path'], rows: [["d'1", 'root.sg.`a``b`']] };
+    expect(statementsOver("SELECT s0 FROM t WHERE device_id = '{device_id}'", tags).statements).toEqual([
+      "SELECT s0 FROM t WHERE device_id = 'd''1'",
+    ]);
+    expect(
+      statementsOver("SELECT \"{device_id}\" FROM `x{device_id}` WHERE a = 'it''s {device_id}'", tags).statements,
+    ).toEqual(["SELECT \"d'1\" FROM `xd'1` WHERE a = 'it''s d''1'"]);
+    // a path the server gave, its own backquotes in it, goes in as given where the statement has no quotes
+    expect(statementsOver('SELECT LAST s0 FROM {path}', tags).statements).toEqual([
+      'SELECT LAST s0 FROM root.sg.`a``b`',
+    ]);
+    expect(statementsOver('SELECT s0 FROM `{path}`', tags).statements).toEqual(['SELECT s0 FROM `root.sg.``a````b```']);
+  });
+
   it('leaves out a row with a null where a placeholder reads, and names the columns of an unknown placeholder', () => {
     expect(statementsOver('SELECT {Template} FROM x', devices)).toEqual({ statements: [], skipped: 2 });
     expect(() => statementsOver('SELECT LAST s0 FROM {Path}', devices)).toThrow(
@@ -37,15 +52,15 @@ describe('forEach statements', () => {
   });
 
   it("deals forEach's statements to the sessions in turn, no more sessions than statements", () => {
-    expect(sessionShares(['a', 'b', 'c', 'd', 'e'], 2, true)).toEqual([
+    expect(dealStatements(['a', 'b', 'c', 'd', 'e'], 2)).toEqual([
       ['a', 'c', 'e'],
       ['b', 'd'],
     ]);
-    expect(sessionShares(['a', 'b'], 4, true)).toEqual([['a'], ['b']]);
+    expect(dealStatements(['a', 'b'], 4)).toEqual([['a'], ['b']]);
     // without forEach every session reads the one statement
-    const every = sessionShares(['q'], 3, false);
+    const every = everySession('q', 3);
     expect(every).toEqual([['q'], ['q'], ['q']]);
     expect(plannedReads(every, 5)).toBe(15);
-    expect(plannedReads(sessionShares(['a', 'b', 'c', 'd', 'e'], 2, true), 5)).toBe(25);
+    expect(plannedReads(dealStatements(['a', 'b', 'c', 'd', 'e'], 2), 5)).toBe(25);
   });
 });

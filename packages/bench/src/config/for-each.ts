@@ -3,11 +3,15 @@
  * `{column}` placeholder replaced by that row's value of the column (named as the server names it, in any case),
  * as taosBenchmark's super-table queries run theirs once per child table (its `xxxx`). `forEach: SHOW DEVICES
  * root.bench.**` with `SELECT LAST s0 FROM {Device}` reads each device's latest point; in the table model
- * `forEach: SHOW DEVICES FROM t` with `... WHERE device_id = '{device_id}'`. Values go in as the server gave them,
- * unquoted and unescaped: the statement's own quotes are around them.
+ * `forEach: SHOW DEVICES FROM t` with `... WHERE device_id = '{device_id}'`. The statement's own quotes go around
+ * a value where SQL needs them; inside them the value's quotes of that kind are doubled, so it stays one literal.
  */
 
 const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+/** A placeholder starting exactly where lastIndex says. */
+const PLACEHOLDER_HERE = /\{([A-Za-z_][A-Za-z0-9_]*)\}/y;
+/** IoTDB SQL's quotes: string literals ('...', and "..." in the tree model), quoted identifiers (`...`, "..."). */
+const QUOTES = new Set(["'", '"', '`']);
 
 /** The column names a statement's placeholders name, each once, in order. */
 export function placeholders(sql: string): string[] {
@@ -39,18 +43,49 @@ export function statementsOver(sql: string, answer: ForEachRows): { statements: 
   let skipped = 0;
   for (const row of answer.rows) {
     if ([...at.values()].some((k) => row[k] === null)) skipped++;
-    else statements.push(sql.replace(PLACEHOLDER, (_, name: string) => row[at.get(name)!]!));
+    else statements.push(fillIn(sql, (name) => row[at.get(name)!]!));
   }
   return { statements, skipped };
 }
 
 /**
- * Each session's statements: every session the one statement of an entry without forEach; forEach's statements
- * dealt out in turn (session k the k-th, the (k + concurrency)-th, ...), as taosBenchmark shares the child tables
- * among its threads. A session reads its statements in order, `repetitions` times over.
+ * `sql` with each placeholder replaced by `valueOf(its name)`: as given outside quotes (a path the server gave,
+ * backquoted where it needs to be), its quotes of that kind doubled inside a quoted literal or identifier (SQL's
+ * escape) so that `'{device_id}'` stays one literal whatever the tag's value holds.
  */
-export function sessionShares(statements: readonly string[], concurrency: number, forEach: boolean): string[][] {
-  if (!forEach) return Array.from({ length: concurrency }, () => [...statements]);
+function fillIn(sql: string, valueOf: (name: string) => string): string {
+  let out = '';
+  let quote: string | null = null;
+  for (let i = 0; i < sql.length;) {
+    PLACEHOLDER_HERE.lastIndex = i;
+    const placeholder = sql[i] === '{' ? PLACEHOLDER_HERE.exec(sql) : null;
+    if (placeholder !== null) {
+      const value = valueOf(placeholder[1]);
+      out += quote === null ? value : value.replaceAll(quote, quote + quote);
+      i += placeholder[0].length;
+      continue;
+    }
+    const ch = sql[i];
+    // a doubled quote inside its own quotes is an escaped one: the literal goes on
+    const step = ch === quote && sql[i + 1] === quote ? 2 : 1;
+    if (step === 1 && QUOTES.has(ch)) quote = quote === null ? ch : ch === quote ? null : quote;
+    out += sql.slice(i, i + step);
+    i += step;
+  }
+  return out;
+}
+
+/** An entry without forEach: every one of its `concurrency` sessions reads its one statement. */
+export function everySession(sql: string, concurrency: number): string[][] {
+  return Array.from({ length: concurrency }, () => [sql]);
+}
+
+/**
+ * forEach's statements dealt out to the sessions in turn (session k the k-th, the (k + concurrency)-th, ...), as
+ * taosBenchmark shares the child tables among its threads; no more sessions than statements. A session reads its
+ * statements in order, `repetitions` times over.
+ */
+export function dealStatements(statements: readonly string[], concurrency: number): string[][] {
   const shares = Array.from({ length: Math.min(concurrency, statements.length) }, () => [] as string[]);
   statements.forEach((sql, i) => shares[i % shares.length].push(sql));
   return shares;

@@ -13,6 +13,7 @@ import {
   rowsRead,
 } from './result-fields.js';
 import { textTable } from './table.js';
+import { plural } from '../config/format.js';
 
 const MAX_ERRORS = 5;
 const MAX_ERROR_LENGTH = 300;
@@ -116,16 +117,11 @@ export function statementShape(q: {
   forEach?: string;
   statements?: number;
 }): string {
-  const shape = `query file line ${q.line}: ${many(q.concurrency, 'session')} x ${many(q.repetitions, 'repetition')}`;
+  const shape = `query file line ${q.line}: ${plural(q.concurrency, 'session')} x ${plural(q.repetitions, 'repetition')}`;
   if (q.forEach === undefined) return shape;
   const over = oneLine(q.forEach);
   if (q.statements === undefined) return `${shape}, a statement per row of ${over}`;
-  return `${shape} of their share of ${many(q.statements, 'statement')}, one per row of ${over}`;
-}
-
-/** `1 session`, `2 sessions` */
-function many(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+  return `${shape} of their share of ${plural(q.statements, 'statement')}, one per row of ${over}`;
 }
 
 /** error messages can be multi-line stack traces; the report wants one short line each */

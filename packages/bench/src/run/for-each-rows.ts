@@ -1,5 +1,6 @@
 import { Session, TableSession, type ColumnarResult } from '@iotdb/client';
-import { sessionShares, statementsOver, type ForEachRows } from '../config/for-each.js';
+import { dealStatements, everySession, statementsOver, type ForEachRows } from '../config/for-each.js';
+import { plural } from '../config/format.js';
 import type { QueryFileEntry } from '../config/query-file.js';
 import type { BenchConfig } from '../types.js';
 import { describeError } from './run-error.js';
@@ -18,7 +19,7 @@ export async function entryStatements(
   e: QueryFileEntry,
   target: { host: string; port: number },
 ): Promise<EntryStatements> {
-  if (e.forEach === undefined) return { shares: sessionShares([e.sql], e.concurrency, false) };
+  if (e.forEach === undefined) return { shares: everySession(e.sql, e.concurrency) };
   let answer: ForEachRows;
   try {
     answer = await forEachAnswer(c, e, e.forEach, target);
@@ -36,10 +37,10 @@ export async function entryStatements(
     return {
       error: `forEach ${e.forEach}: ${answer.rows.length} rows, none to fill the statement's placeholders from`,
     };
-  const shares = sessionShares(statements, e.concurrency, true);
+  const shares = dealStatements(statements, e.concurrency);
   const nulls =
     skipped > 0 ? ` (${skipped} of ${answer.rows.length} rows left out: null where a placeholder reads)` : '';
-  const note = `forEach: ${statements.length} statements${nulls}, dealt to ${shares.length} sessions`;
+  const note = `forEach: ${plural(statements.length, 'statement')}${nulls}, dealt to ${plural(shares.length, 'session')}`;
   return { shares, note };
 }
 
