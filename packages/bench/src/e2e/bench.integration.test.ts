@@ -377,6 +377,12 @@ describe('iotdb-bench against a real server', () => {
   it('runs a forEach statement of a query file once per table-model device, and says why one gave no statement', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'iotdb-bench-qf-each-'));
     await bench(...'--model table --database it_bench_qfe --devices 3 --sensors 2 --batch-size 10 --loop 1'.split(' '));
+    const table = new TableSession({ host, port, database: 'it_bench_qfe' });
+    await table.open();
+    // a fourth device whose tag holds a quote: its statement must stay one literal
+    await table
+      .executeNonQueryStatement("INSERT INTO t(time, device_id, s0) VALUES (1, 'd''q', 1)")
+      .finally(() => table.close());
     const file = join(dir, 'queries.yaml');
     const statements = [
       ['- label: per device', '  model: table', '  database: it_bench_qfe', '  forEach: SHOW DEVICES FROM t'],
@@ -393,10 +399,10 @@ describe('iotdb-bench against a real server', () => {
     expect(failed).toMatchObject({ code: 1 }); // a statement read nothing
     const runs = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResult[];
     expect(runs.map((r) => [r.label, r.okOps, r.failedOps, r.queries?.[r.label]?.rows])).toEqual([
-      ['per device', 6, 0, 6],
+      ['per device', 8, 0, 8],
       ['unknown column', 0, 0, undefined],
     ]);
-    expect(runs[0].queryFile).toMatchObject({ concurrency: 2, statements: 3 });
+    expect(runs[0].queryFile).toMatchObject({ concurrency: 2, statements: 4 });
     expect(runs[1].errors).toEqual([
       "forEach SHOW DEVICES FROM t: {device} names no column of forEach's answer (its columns: device_id)",
     ]);
