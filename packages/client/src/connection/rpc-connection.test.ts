@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, connect, type Server, type Socket } from 'node:net';
+import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BufferPool, IoTDBProtocolError, IoTDBValidationError } from '@iotdb/fast-serializer';
 import { IoTDBConnectionError, IoTDBTimeoutError } from '../errors.js';
@@ -113,6 +114,12 @@ async function open(port: number, over: Partial<ConnectionOptions> = {}): Promis
 async function drained(pool: BufferPool): Promise<number> {
   for (let i = 0; i < 50 && pool.getStats().outstanding !== 0; i++) await new Promise((r) => setTimeout(r, 10));
   return pool.getStats().outstanding;
+}
+
+/** Synchronous work that holds the event loop for `ms`. */
+function blockEventLoop(ms: number): void {
+  const end = performance.now() + ms;
+  while (performance.now() < end);
 }
 
 function int32(n: number): Buffer {
@@ -290,6 +297,16 @@ describe('RpcConnection.callSoon: a call the next one does not wait for', () => 
     await expect(sent.reply).rejects.toMatchObject({ requestSent: true });
   });
 
+  it('counts its timeout from when it goes out, not while it waits through a blocked event loop', async () => {
+    const srv = answeringServer();
+    const c = await open(await srv.port, { requestTimeoutMs: 50 });
+    const soon = c.callSoon(R, 1n);
+    await soon.queued;
+    blockEventLoop(150); // the application's synchronous work (read-compare: the Java client's run)
+    expect(await Promise.all([soon.reply, c.call(R, 2n)])).toEqual([10n, 20n]);
+    expect(c.isOpen).toBe(true);
+  });
+
   it('times out as a call does, breaking the connection for the call behind it too', async () => {
     const srv = answeringServer(() => Buffer.alloc(0));
     const c = await open(await srv.port, { requestTimeoutMs: 50 });
@@ -299,6 +316,52 @@ describe('RpcConnection.callSoon: a call the next one does not wait for', () => 
     await expect(soon.reply).rejects.toBeInstanceOf(IoTDBTimeoutError);
     await expect(next).rejects.toBeInstanceOf(IoTDBTimeoutError);
     expect(c.isOpen).toBe(false);
+  });
+});
+
+/**
+ * A server on a thread of its own, answering while this thread's event loop is blocked: every call with the i64
+ * seqid * 10, as answeringServer (the reply's bytes written out here, the thread shares no code).
+ */
+async function threadServer(): Promise<number> {
+  const worker = new Worker(
+    `const { parentPort } = require('node:worker_threads');
+     const server = require('node:net').createServer((s) => {
+       let buf = Buffer.alloc(0);
+       s.on('data', (chunk) => {
+         buf = Buffer.concat([buf, chunk]);
+         while (buf.length >= 4 && buf.length >= 4 + buf.readInt32BE(0)) {
+           const len = buf.readInt32BE(8), method = buf.subarray(12, 12 + len), seqid = buf.readInt32BE(12 + len);
+           buf = buf.subarray(4 + buf.readInt32BE(0));
+           const body = Buffer.alloc(24 + method.length); // ends in STOP (0)
+           let p = body.writeInt32BE(0x80010002 | 0, 0);
+           p = body.writeInt32BE(method.length, p);
+           p += method.copy(body, p);
+           p = body.writeInt32BE(seqid, p);
+           p = body.writeInt8(10, p);
+           p = body.writeInt16BE(0, p);
+           body.writeBigInt64BE(BigInt(seqid) * 10n, p);
+           const header = Buffer.alloc(4);
+           header.writeInt32BE(body.length, 0);
+           s.write(Buffer.concat([header, body]));
+         }
+       });
+     });
+     server.listen(0, '127.0.0.1', () => parentPort.postMessage(server.address().port));`,
+    { eval: true },
+  );
+  cleanups.push(() => worker.terminate().then(() => undefined));
+  return new Promise<number>((resolve) => worker.once('message', resolve));
+}
+
+describe('RpcConnection when the application blocks the event loop', () => {
+  it('takes a reply that came while the loop was blocked, though the timeout had passed', async () => {
+    const c = await open(await threadServer(), { requestTimeoutMs: 50 });
+    const reply = c.call('requestStatementId', 1n);
+    // blocked in the check phase: the timers phase (the timeout) comes before the poll phase (the reply's bytes)
+    await new Promise<void>((r) => setImmediate(() => (blockEventLoop(150), r())));
+    expect(await reply).toBe(10n);
+    expect(c.isOpen).toBe(true);
   });
 });
 

@@ -67,9 +67,9 @@ export interface CallOptions {
 }
 
 interface Pending {
-  readonly resolve: (frame: Buffer) => void;
-  readonly reject: (e: Error) => void;
-  readonly timer: NodeJS.Timeout | undefined;
+  resolve: (frame: Buffer) => void;
+  reject: (e: Error) => void;
+  timer: NodeJS.Timeout | undefined;
 }
 
 /** Gives a request buffer back to its pool, zeroed first when it held a secret. */
@@ -122,6 +122,8 @@ export class RpcConnection {
   #replies: Pending[] = [];
   /** a callSoon request not written yet: it goes out ahead of the next call's, or alone on the next turn */
   #soon: ByteWriter | null = null;
+  /** starts the timeout of #soon's reply: it runs from the request's write, not from its wait for one */
+  #armSoon: (() => void) | null = null;
   #queue: Promise<unknown> = Promise.resolve();
   #seqid = 0;
   readonly #counters: WireCounters;
@@ -200,7 +202,7 @@ export class RpcConnection {
       return Promise.reject(e);
     }
     this.#flushSoon(); // one waiting already (two results released back to back) goes first, alone
-    const reply = this.#awaitReply(method, options);
+    const reply = this.#awaitReply(method, options, true);
     this.#soon = request;
     setImmediate(() => {
       if (this.#soon === request) this.#flushSoon();
@@ -216,6 +218,8 @@ export class RpcConnection {
     const soon = this.#soon;
     if (soon === null) return null;
     this.#soon = null;
+    this.#armSoon?.();
+    this.#armSoon = null;
     const bytes = soon.view();
     this.#counters.requests++;
     this.#counters.bytesOut += bytes.length;
@@ -359,27 +363,45 @@ export class RpcConnection {
     this.#write(both, () => undefined);
   }
 
-  #awaitReply(method: string, options: CallOptions): Promise<Buffer> {
+  /**
+   * The next reply awaited (they come in the order the requests went out). Its timeout runs from now, or with
+   * `armLater` from when #armSoon is called (a callSoon request, when it is written).
+   */
+  #awaitReply(method: string, options: CallOptions, armLater = false): Promise<Buffer> {
     return new Promise<Buffer>((resolve, reject) => {
-      const timeout = options.timeoutMs ?? this.#options.requestTimeoutMs;
-      const knob = options.timeoutMs === undefined ? 'requestTimeoutMs' : 'timeoutMs';
-      const operation = options.operation ?? method;
-      const timer =
-        timeout > 0
-          ? setTimeout(() => this.#timeout(operation, `no reply within ${knob}=${timeout}`), timeout)
-          : undefined;
-      timer?.unref();
+      const entry: Pending = { resolve, reject, timer: undefined };
       const signal = options.signal;
       if (signal !== undefined) {
         const onAbort = () => this.#abort(entry, signal.reason);
         signal.addEventListener('abort', onAbort, { once: true });
         const done = () => signal.removeEventListener('abort', onAbort);
-        const entry: Pending = { resolve: (f) => (done(), resolve(f)), reject: (e) => (done(), reject(e)), timer };
-        this.#replies.push(entry);
-      } else {
-        this.#replies.push({ resolve, reject, timer });
+        entry.resolve = (f) => (done(), resolve(f));
+        entry.reject = (e) => (done(), reject(e));
       }
+      this.#replies.push(entry);
+      const timeout = options.timeoutMs ?? this.#options.requestTimeoutMs;
+      if (timeout <= 0) return;
+      const knob = options.timeoutMs === undefined ? 'requestTimeoutMs' : 'timeoutMs';
+      const operation = options.operation ?? method;
+      if (armLater) this.#armSoon = () => this.#armTimeout(entry, operation, knob, timeout);
+      else this.#armTimeout(entry, operation, knob, timeout);
     });
+  }
+
+  /**
+   * Fails `entry`'s call when no reply came within `ms`. A timer that fires is checked once more after the event
+   * loop's next read of the socket: when the application held the loop (synchronous work) past the timeout, the
+   * reply may be waiting in the socket already, and the timers run before the socket is read.
+   */
+  #armTimeout(entry: Pending, operation: string, knob: string, ms: number): void {
+    entry.timer = setTimeout(
+      () =>
+        setImmediate(() => {
+          if (this.#replies.includes(entry)) this.#timeout(operation, `no reply within ${knob}=${ms}`);
+        }),
+      ms,
+    );
+    entry.timer.unref();
   }
 
   #onData(chunk: Buffer): void {
@@ -428,6 +450,7 @@ export class RpcConnection {
     // a callSoon request not written yet never reached the server
     const unsent = this.#soon;
     this.#soon = null;
+    this.#armSoon = null;
     unsent?.release();
     const replies = this.#replies.splice(0);
     replies.forEach((p, i) => {

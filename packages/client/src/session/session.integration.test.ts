@@ -799,6 +799,21 @@ describe('queries', () => {
     const again = await rowsOf(await session.executeQueryStatement(`SELECT n FROM ${bigDevice} WHERE time <= 2`));
     expect(again.map((r) => r.values[0])).toEqual([0, 3]);
   });
+
+  it('keeps working when the application holds the event loop after the last row, past the release timeout', async () => {
+    // the release goes out with the next call: its timeout (at most requestTimeoutMs) runs from that write
+    const s = new Session({ host, port, requestTimeoutMs: 200 });
+    await s.open();
+    try {
+      const sql = `SELECT n FROM ${bigDevice} WHERE time <= 2`;
+      expect((await rowsOf(await s.executeQueryStatement(sql))).map((r) => r.values[0])).toEqual([0, 3]);
+      const end = performance.now() + 500; // synchronous work on the rows read
+      while (performance.now() < end);
+      expect((await rowsOf(await s.executeQueryStatement(sql))).map((r) => r.values[0])).toEqual([0, 3]);
+    } finally {
+      await s.close();
+    }
+  });
 });
 
 describe('edge values and result shapes', () => {
