@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseOptions, summary, type Passes } from './read-compare-command.js';
+import { parseOptions, summary, warmUpReads, type Passes } from './read-compare-command.js';
 
 const pass = (mValuesPerS: number, cpuSPerMpts: number, serverCpuSPerMpts?: number) => ({
   rows: 1000,
@@ -64,6 +64,12 @@ describe('read-compare summary', () => {
 });
 
 describe('read-compare options', () => {
+  it('warms each reader up on 5 M values before timing it, in one read of a big result, at most 30 of a small one', () => {
+    expect(warmUpReads(10_000_000)).toBe(1); // the java-anchor data
+    expect(warmUpReads(360_000)).toBe(14);
+    expect(warmUpReads(1)).toBe(30);
+  });
+
   it('takes --tls and --rpc-compression as switches between the options with values', () => {
     const o = parseOptions([
       '--rpc-compression',

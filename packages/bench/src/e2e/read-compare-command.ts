@@ -52,8 +52,8 @@ export type Passes = Record<ReaderKey, Pass[]>;
 /**
  * `iotdb-bench read-compare`: one statement read in the same run by our rows (`for await` and `rowBatches()`,
  * every value), our columns (`toColumnar()`, and `batches()` streamed) and the Java client's iterator
- * (java/QueryBench.java), alternating, `rounds` times after an untimed warm-up of ours (Java warms up on its own
- * first read in each JVM, which is not counted); prints each round's points/s and the medians' ratios. 2 on bad
+ * (java/QueryBench.java), alternating, `rounds` times after an untimed warm-up of ours (Java warms up alike in each
+ * JVM, its reads before the last not counted: warmUpReads); prints each round's points/s and the medians' ratios. 2 on bad
  * usage, 1 when the statement reads no values (nothing to compare) or the readers did not read the same rows and
  * values.
  */
@@ -77,25 +77,30 @@ export async function readCompareCommand(args: readonly string[]): Promise<numbe
   const session: BaseSession =
     o.database === undefined ? new Session(connect) : new TableSession({ ...connect, database: o.database });
   await session.open();
+  /** the Java child's reads of the statement: its warm-up's, then the one timed (set after the first read) */
+  let javaReads = 2;
   const read: Record<ReaderKey, () => Promise<Pass>> = {
     rows: () => withServerCpu(serverCpu, 1, () => readAsRows(session, o.sql, o.fetchSize)),
     rowBatches: () => withServerCpu(serverCpu, 1, () => readAsRowBatches(session, o.sql, o.fetchSize)),
     columns: () => withServerCpu(serverCpu, 1, () => readAsColumns(session, o.sql, o.fetchSize)),
     batches: () => withServerCpu(serverCpu, 1, () => readAsBatches(session, o.sql, o.fetchSize)),
-    // a child process, run to its end: its first read warms its JVM up, the second is timed
+    // a child process, run to its end: its reads but the last warm its JVM up, the last is timed
     java: () =>
-      withServerCpu(serverCpu, JAVA_READS, () =>
-        Promise.resolve(javaPass(runJavaQuery({ ...o, reps: JAVA_READS, connect: javaConnectArgs(o) }).at(-1)!)),
+      withServerCpu(serverCpu, javaReads, () =>
+        Promise.resolve(javaPass(runJavaQuery({ ...o, reps: javaReads, connect: javaConnectArgs(o) }).at(-1)!)),
       ),
   };
   const passes: Passes = { rows: [], rowBatches: [], columns: [], batches: [], java: [] };
   try {
-    const warmUp = await read.rows();
-    for (const { key } of READERS) if (key !== 'java' && key !== 'rows') await read[key]();
-    if (warmUp.points === 0)
+    const first = await read.rows();
+    if (first.points === 0)
       throw new RunError(
-        `the statement read no values (${warmUp.rows} rows): nothing to compare; --sql must read data (default: ${DEFAULT_SQL}, what iotdb-bench writes)`,
+        `the statement read no values (${first.rows} rows): nothing to compare; --sql must read data (default: ${DEFAULT_SQL}, what iotdb-bench writes)`,
       );
+    const warmUps = warmUpReads(first.points);
+    javaReads = warmUps + 1;
+    for (const { key } of READERS)
+      if (key !== 'java') for (let k = key === 'rows' ? 1 : 0; k < warmUps; k++) await read[key]();
     for (let round = 1; round <= o.rounds; round++) {
       for (const { key } of READERS) passes[key].push(await read[key]());
       console.log(roundLine(round, passes));
@@ -116,8 +121,18 @@ export async function readCompareCommand(args: readonly string[]): Promise<numbe
   return 0;
 }
 
-/** Reads the Java child makes of the statement: a warm-up, then the one counted. */
-const JAVA_READS = 2;
+/** Values each reader reads untimed before its timed reads: enough for the JITs, V8's and the JVM's, to settle. */
+const WARM_UP_VALUES = 5_000_000;
+const MAX_WARM_UP_READS = 30;
+
+/**
+ * The untimed reads that warm a reader up on a statement of `values` values: WARM_UP_VALUES in all, at least one,
+ * at most 30. One read of a small result leaves a fresh JVM at a third of its speed: 360,000 values (the table
+ * model, every type, a fifth null) read at 1.24 M values/s on its second read, 3.7 M from its eighth.
+ */
+export function warmUpReads(values: number): number {
+  return Math.min(MAX_WARM_UP_READS, Math.max(1, Math.ceil(WARM_UP_VALUES / Math.max(1, values))));
+}
 
 /**
  * `read`, with the server's CPU per million values over it when the server's processes are known. `reads`: how
