@@ -500,6 +500,14 @@ describe('RpcConnection.connect', () => {
     expect(c.isOpen).toBe(true);
   });
 
+  it('connects when the application held the event loop past connectTimeoutMs while the connection was made', async () => {
+    const port = await fakeServer(() => {});
+    const opening = open(port, { connectTimeoutMs: 50 });
+    // held in the check phase: the timers (the timeout) come before the poll phase (the connection's completion)
+    await new Promise<void>((r) => setImmediate(() => (blockEventLoop(150), r())));
+    expect((await opening).isOpen).toBe(true);
+  });
+
   describe('connectTimeoutMs', () => {
     let child: ChildProcess | undefined;
     const fillers: Socket[] = [];

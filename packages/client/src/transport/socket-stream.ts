@@ -46,7 +46,10 @@ export function whenReady(
 ): Promise<TransportStream> {
   const { signal, timeoutMs } = options;
   return new Promise((resolve, reject) => {
+    let settled = false;
     const settle = (error: Error | null) => {
+      if (settled) return;
+      settled = true;
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
       socket.off('error', onError);
@@ -56,8 +59,13 @@ export function whenReady(
       reject(error);
     };
     const what = ready === 'connect' ? 'connection' : 'TLS session';
+    // confirmed after the socket's next poll: an application that held the event loop past the timeout may have
+    // let the connection complete meanwhile, and the timers run before its completion is read
     const timer = setTimeout(
-      () => settle(new IoTDBTimeoutError(key, 'connect', `no ${what} within connectTimeoutMs=${timeoutMs}`, false)),
+      () =>
+        setImmediate(() =>
+          settle(new IoTDBTimeoutError(key, 'connect', `no ${what} within connectTimeoutMs=${timeoutMs}`, false)),
+        ),
       timeoutMs,
     );
     const onAbort = () => settle(signal!.reason as Error);
