@@ -52,10 +52,10 @@ export type Passes = Record<ReaderKey, Pass[]>;
 /**
  * `iotdb-bench read-compare`: one statement read in the same run by our rows (`for await` and `rowBatches()`,
  * every value), our columns (`toColumnar()`, and `batches()` streamed) and the Java client's iterator
- * (java/QueryBench.java), alternating, `rounds` times after an untimed warm-up of ours (Java warms up alike in each
- * JVM, its reads before the last not counted: warmUpReads); prints each round's points/s and the medians' ratios. 2 on bad
- * usage, 1 when the statement reads no values (nothing to compare) or the readers did not read the same rows and
- * values.
+ * (java/QueryBench.java), alternating, `rounds` times after an untimed warm-up of each (warmUpReads; the Java
+ * client's in each of its JVMs, its reads before the last not counted); prints each round's points/s and the
+ * medians' ratios. 2 on bad usage, 1 when the statement reads no values (nothing to compare) or the readers did not
+ * read the same rows and values.
  */
 export async function readCompareCommand(args: readonly string[]): Promise<number> {
   let o: Options;

@@ -24,10 +24,10 @@ export interface StatementPacing {
 }
 
 /**
- * A query-file statement's sessions: one per share (config/for-each.ts everySession, dealStatements), each reading its statements
- * in order, `repetitions` times over, paced as the write runs are (--target-rate: open loop over all sessions,
- * their schedules staggered; --batch-interval-ms: a pause between reads). Once `stopped()`, no read starts and
- * no wait goes on.
+ * A query-file statement's sessions: one per share (config/for-each.ts everySession, dealStatements), each reading
+ * its statements in order, `repetitions` times over, paced as the write runs are (--target-rate: open loop over all
+ * sessions, their schedules staggered; --batch-interval-ms: a pause between reads). Once `stopped()`, no read starts
+ * and no wait goes on.
  */
 export async function runStatementSessions(
   o: { shares: readonly (readonly string[])[]; repetitions: number; read: StatementRead; done: (d: ReadDone) => void },

@@ -20,7 +20,7 @@ export interface Backend {
   writer(groupSize: number, send: Send): (devices: number[], round: number) => Promise<void>;
   /** --method writer: one client's rounds, row by row, through `send`. */
   rowWriter(devices: number[], send: Send): { round(round: number): Promise<void>; close(): Promise<void> };
-  /** Runs a query (`sql`, of type `kind`) and reads its rows to the end, every value; returns its rows and sensor values. */
+  /** Runs a query (`sql`, of type `kind`) and reads its rows to the end, every value; its rows and sensor values. */
   query(sql: string, kind: QueryKind): Promise<RowsRead>;
   /** What the client did besides the operations so far: retries, connects, failovers, redirects. */
   activity(): ClientActivity;
