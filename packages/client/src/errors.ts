@@ -11,6 +11,7 @@ import type { TSStatus } from '@iotdb/fast-serializer';
  * - IoTDBAbortError: the caller's AbortSignal fired;
  * - IoTDBBatchError: some items of a multi-item call failed (each listed by its index in your input);
  * - IoTDBProtocolError: the server's bytes did not follow the protocol;
+ * - IoTDBResultIncompleteError: the server ended a query's rows with no error after dropping the query;
  * - IoTDBWriterClosedError, IoTDBWriteFailedError: a batching writer's (see writer/writer.ts).
  */
 export { IoTDBError, IoTDBValidationError, IoTDBProtocolError } from '@iotdb/fast-serializer';
@@ -108,6 +109,29 @@ export class IoTDBTimeoutError extends IoTDBConnectionError {
   constructor(endpoint: string, operation: string, message: string, requestSent: boolean) {
     super('timeout', endpoint, `${operation}: ${message}`, requestSent);
     this.operation = operation;
+  }
+}
+
+/**
+ * The server ended a query's rows without an error, but only because it no longer had the query: IoTDB drops a query
+ * that outlives its timeout (the call's `timeoutMs`, else `requestTimeoutMs`, sent with it), and answers a fetch for
+ * it as if no rows were left. The rows read before are the server's; the ones after them are missing. Read faster, or
+ * give the query a longer `timeoutMs` (0: none).
+ */
+export class IoTDBResultIncompleteError extends IoTDBError {
+  override readonly code = 'IOTDB_RESULT_INCOMPLETE';
+  /** the query's timeout, ms */
+  readonly timeoutMs: number;
+  /** how long the query had run when its rows ended, ms */
+  readonly elapsedMs: number;
+
+  constructor(operation: string, timeoutMs: number, elapsedMs: number) {
+    super(
+      `${operation}: the server ended the rows ${Math.round(elapsedMs)} ms into the query, past the query's timeout ` +
+        `(timeoutMs=${timeoutMs}), when it drops the query: the rows after those read are missing`,
+    );
+    this.timeoutMs = timeoutMs;
+    this.elapsedMs = elapsedMs;
   }
 }
 

@@ -38,6 +38,7 @@ export {
   IoTDBConnectionError,
   IoTDBTimeoutError,
   IoTDBSessionClosedError,
+  IoTDBResultIncompleteError,
   IoTDBBatchError,
   IoTDBPoolTimeoutError,
   IoTDBAbortError,

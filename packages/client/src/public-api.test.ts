@@ -119,6 +119,7 @@ describe('the public API', () => {
       'IoTDBTimeoutError',
       'IoTDBProtocolError',
       'IoTDBSessionClosedError',
+      'IoTDBResultIncompleteError',
       'IoTDBAbortError',
       'IoTDBBatchError',
       'IoTDBPoolTimeoutError',

@@ -271,11 +271,13 @@ export abstract class BaseSession {
     const fetchSize = optionalInt('fetchSize', opts.fetchSize, 1) ?? this.options.fetchSize;
     const readAhead = optionalInt('readAhead', opts.readAhead, 0) ?? this.options.readAhead;
     const timeoutMs = optionalInt('timeoutMs', opts.timeoutMs, 0) ?? this.options.requestTimeoutMs;
+    let sentAt = 0;
     const { ns, resp } = await this.runOnDefault(
       'query',
       operation,
       opts,
       async (ns, signal) => {
+        sentAt = performance.now(); // the last attempt's: the server's timeout for the query runs from about then
         const resp = await send(ns, { fetchSize, timeoutMs, call: { timeoutMs, operation, signal } });
         verifySuccess(resp.status, operation);
         return { ns, resp };
@@ -291,6 +293,7 @@ export abstract class BaseSession {
       fetchSize,
       readAhead,
       timeoutMs,
+      sentAt,
       signal: opts.signal,
       int64As: this.options.int64As,
       timestampAs: this.options.timestampAs,

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ByteWriter, IoTDBValidationError, TSDataType } from '@iotdb/fast-serializer';
-import { IoTDBServerError } from '../errors.js';
+import { IoTDBResultIncompleteError, IoTDBServerError } from '../errors.js';
 import { FakeTransport, type FakeAction } from '../transport/fake-transport.js';
 import { SessionDataSet, type RowBatch } from './session-data-set.js';
 import type { RowRecord } from './row-record.js';
@@ -390,5 +390,52 @@ describe('after the last row (a session over a scripted transport)', () => {
     );
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(logged.filter(([, obj]) => (obj as { event?: string }).event === 'close-failed')).toHaveLength(1);
+  });
+});
+
+describe("a result the server ends with no rows (IoTDB's answer for a query it no longer has)", () => {
+  /** One batch with the query's reply, more announced; every fetch answered with no result set and no more data. */
+  function server(): FakeTransport {
+    return new FakeTransport((c) => {
+      if (c.method === 'executeQueryStatementV2') {
+        const reply = { status: { code: 200 }, queryId: 3n, columns: ['root.sg.d.s'], dataTypeList: ['INT32'] };
+        return { reply: { ...reply, queryResult: [block([1, 2, 3], 0)], moreData: true } };
+      }
+      if (c.method === 'fetchResultsV2')
+        return { reply: { status: { code: 200 }, hasResultSet: false, isAlign: true, moreData: false } };
+      return undefined;
+    });
+  }
+  const sessions: Session[] = [];
+  afterEach(async () => {
+    for (const s of sessions.splice(0)) await s.close();
+  });
+  /** Reads every row, `pauseMs` after each (a slow consumer); the rows read and how the read ended. */
+  async function readSlowly(requestTimeoutMs: number, pauseMs: number): Promise<{ rows: unknown[]; error?: unknown }> {
+    const s = new Session({ nodeUrls: ['10.0.0.1:6667'], transport: server(), readAhead: 0, requestTimeoutMs });
+    sessions.push(s);
+    await s.open();
+    const rows: unknown[] = [];
+    try {
+      for await (const row of await s.executeQueryStatement('SELECT s FROM root.sg.d')) {
+        rows.push(row.values[0]);
+        await new Promise((r) => setTimeout(r, pauseMs));
+      }
+      return { rows };
+    } catch (error) {
+      return { rows, error };
+    }
+  }
+
+  it('fails the read past the query timeout (the server dropped it), rather than end it as if complete', async () => {
+    const { rows, error } = await readSlowly(50, 30);
+    expect(rows).toEqual([1, 2, 3]);
+    expect(error).toBeInstanceOf(IoTDBResultIncompleteError);
+    expect(error).toMatchObject({ code: 'IOTDB_RESULT_INCOMPLETE', timeoutMs: 50 });
+    expect((error as Error).message).toMatch(/SELECT s FROM root\.sg\.d.*past the query's timeout \(timeoutMs=50\)/);
+  });
+
+  it('ends the rows so within the timeout: the server had none left after the last batch', async () => {
+    expect(await readSlowly(60_000, 1)).toEqual({ rows: [1, 2, 3] });
   });
 });

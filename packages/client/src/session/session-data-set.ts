@@ -9,7 +9,7 @@ import {
   type TSExecuteStatementResp,
 } from '@iotdb/fast-serializer';
 import type { RpcConnection } from '../connection/rpc-connection.js';
-import { IoTDBAbortError, IoTDBSessionClosedError, withCallerStack } from '../errors.js';
+import { IoTDBAbortError, IoTDBResultIncompleteError, IoTDBSessionClosedError, withCallerStack } from '../errors.js';
 import { verifySuccess } from '../protocol/status.js';
 import { joinColumn, joinTimes, type ColumnPiece, type ColumnarResult } from './columnar.js';
 import type { Int64Mode, TimestampMode } from './options.js';
@@ -71,7 +71,10 @@ export interface QueryContext {
   readonly statementId: bigint;
   readonly sql: string;
   readonly fetchSize: number;
+  /** the query's timeout, ms (0: none): the call's, and the server's for the whole query */
   readonly timeoutMs: number;
+  /** performance.now() when the query went out: the server drops it once timeoutMs after about then */
+  readonly sentAt?: number;
   readonly int64As: Int64Mode;
   /** how row timestamps come back */
   readonly timestampAs: TimestampMode;
@@ -555,6 +558,18 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
     }
   }
 
+  /**
+   * A fetch answered with no result set: the rows' end, or a query the server no longer has, which IoTDB answers
+   * alike. It drops a query that outlives its timeout (and may end it with an error instead, 301), so an end past
+   * the timeout is taken for that (an end within it needs a query that had no rows left: the end it says).
+   */
+  #checkNotDropped(operation: string): void {
+    const { timeoutMs, sentAt } = this.#ctx;
+    if (timeoutMs <= 0 || sentAt === undefined) return;
+    const elapsedMs = performance.now() - sentAt;
+    if (elapsedMs >= timeoutMs) throw new IoTDBResultIncompleteError(operation, timeoutMs, elapsedMs);
+  }
+
   async #request(signal: AbortSignal | undefined): Promise<Fetched> {
     this.#stats.fetches++;
     const req = {
@@ -571,8 +586,11 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
       operation,
       signal,
     });
-    verifySuccess(resp.status, 'fetchResults');
-    if (!resp.hasResultSet) return { raw: [], moreData: false };
+    verifySuccess(resp.status, operation);
+    if (!resp.hasResultSet) {
+      this.#checkNotDropped(operation);
+      return { raw: [], moreData: false };
+    }
     return { raw: resp.queryResult ?? [], moreData: resp.moreData === true };
   }
 }

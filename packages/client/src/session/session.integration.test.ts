@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it, vi } from 'vitest';
 import {
+  IoTDBResultIncompleteError,
   IoTDBServerError,
   Session,
   TSDataType,
@@ -798,6 +799,35 @@ describe('queries', () => {
     expect(close.mock.calls).toHaveLength(1);
     const again = await rowsOf(await session.executeQueryStatement(`SELECT n FROM ${bigDevice} WHERE time <= 2`));
     expect(again.map((r) => r.values[0])).toEqual([0, 3]);
+  });
+
+  it('never ends a result as complete once the server dropped the query at its timeout (a reader slower than it)', async () => {
+    const s = new Session({ host, port, readAhead: 0 });
+    await s.open();
+    try {
+      const ds = await s.executeQueryStatement(manySql(), { fetchSize: 100, timeoutMs: 800 }); // a fetch a device
+      let rows = 0;
+      const reading = (async () => {
+        for await (const batch of ds.rowBatches()) {
+          rows += batch.length;
+          await new Promise((r) => setTimeout(r, 150));
+        }
+      })();
+      // the server answers a fetch past the timeout with 301, or, once the query is gone, as if no rows were left
+      const e = await reading.then(
+        () => undefined,
+        (x: unknown) => x,
+      );
+      expect(rows).toBeLessThan(DEVICES * PER_DEVICE);
+      if (e instanceof IoTDBServerError) expect(e.statusCode).toBe(301);
+      else expect(e).toBeInstanceOf(IoTDBResultIncompleteError);
+      // the session goes on
+      expect((await rowsOf(await s.executeQueryStatement(`SELECT n FROM ${bigDevice} WHERE time <= 2`))).length).toBe(
+        2,
+      );
+    } finally {
+      await s.close();
+    }
   });
 
   it('keeps working when the application holds the event loop after the last row, past the release timeout', async () => {
