@@ -11,7 +11,7 @@ import type { TSStatus } from '@iotdb/fast-serializer';
  * - IoTDBAbortError: the caller's AbortSignal fired;
  * - IoTDBBatchError: some items of a multi-item call failed (each listed by its index in your input);
  * - IoTDBProtocolError: the server's bytes did not follow the protocol;
- * - IoTDBResultIncompleteError: the server ended a query's rows with no error after dropping the query;
+ * - IoTDBQueryTimeoutError: a query's rows ended past its timeout, when the server may have dropped it;
  * - IoTDBWriterClosedError, IoTDBWriteFailedError: a batching writer's (see writer/writer.ts).
  */
 export { IoTDBError, IoTDBValidationError, IoTDBProtocolError } from '@iotdb/fast-serializer';
@@ -113,13 +113,13 @@ export class IoTDBTimeoutError extends IoTDBConnectionError {
 }
 
 /**
- * The server ended a query's rows without an error, but only because it no longer had the query: IoTDB drops a query
- * that outlives its timeout (the call's `timeoutMs`, else `requestTimeoutMs`, sent with it), and answers a fetch for
- * it as if no rows were left. The rows read before are the server's; the ones after them are missing. Read faster, or
- * give the query a longer `timeoutMs` (0: none).
+ * A query's rows ended past its timeout (the call's `timeoutMs`, else `requestTimeoutMs`, sent with the query):
+ * IoTDB drops a query still running then and answers its next fetch as it answers the end of a result, so the rows
+ * read may not be all of them (a query the server had finished is served to its end, and its end looks the same).
+ * Read faster, or give the query a longer `timeoutMs` (0: none).
  */
-export class IoTDBResultIncompleteError extends IoTDBError {
-  override readonly code = 'IOTDB_RESULT_INCOMPLETE';
+export class IoTDBQueryTimeoutError extends IoTDBError {
+  override readonly code = 'IOTDB_QUERY_TIMEOUT';
   /** the query's timeout, ms */
   readonly timeoutMs: number;
   /** how long the query had run when its rows ended, ms */
@@ -127,8 +127,8 @@ export class IoTDBResultIncompleteError extends IoTDBError {
 
   constructor(operation: string, timeoutMs: number, elapsedMs: number) {
     super(
-      `${operation}: the server ended the rows ${Math.round(elapsedMs)} ms into the query, past the query's timeout ` +
-        `(timeoutMs=${timeoutMs}), when it drops the query: the rows after those read are missing`,
+      `${operation}: the rows ended ${Math.round(elapsedMs)} ms into the query, past its timeout (timeoutMs=${timeoutMs}), ` +
+        'when IoTDB drops a query still running and ends its rows as if none were left: the rows read may not be all',
     );
     this.timeoutMs = timeoutMs;
     this.elapsedMs = elapsedMs;

@@ -38,7 +38,7 @@ export {
   IoTDBConnectionError,
   IoTDBTimeoutError,
   IoTDBSessionClosedError,
-  IoTDBResultIncompleteError,
+  IoTDBQueryTimeoutError,
   IoTDBBatchError,
   IoTDBPoolTimeoutError,
   IoTDBAbortError,

@@ -119,7 +119,7 @@ describe('the public API', () => {
       'IoTDBTimeoutError',
       'IoTDBProtocolError',
       'IoTDBSessionClosedError',
-      'IoTDBResultIncompleteError',
+      'IoTDBQueryTimeoutError',
       'IoTDBAbortError',
       'IoTDBBatchError',
       'IoTDBPoolTimeoutError',

@@ -9,7 +9,7 @@ import {
   type TSExecuteStatementResp,
 } from '@iotdb/fast-serializer';
 import type { RpcConnection } from '../connection/rpc-connection.js';
-import { IoTDBAbortError, IoTDBResultIncompleteError, IoTDBSessionClosedError, withCallerStack } from '../errors.js';
+import { IoTDBAbortError, IoTDBQueryTimeoutError, IoTDBSessionClosedError, withCallerStack } from '../errors.js';
 import { verifySuccess } from '../protocol/status.js';
 import { joinColumn, joinTimes, type ColumnPiece, type ColumnarResult } from './columnar.js';
 import type { Int64Mode, TimestampMode } from './options.js';
@@ -560,14 +560,14 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
 
   /**
    * A fetch answered with no result set: the rows' end, or a query the server no longer has, which IoTDB answers
-   * alike. It drops a query that outlives its timeout (and may end it with an error instead, 301), so an end past
-   * the timeout is taken for that (an end within it needs a query that had no rows left: the end it says).
+   * alike. It drops a query still running at its timeout (or ends it with an error, 301), so an end past the timeout
+   * cannot be told from a cut and fails the read; an end within it is the end it says.
    */
   #checkNotDropped(operation: string): void {
     const { timeoutMs, sentAt } = this.#ctx;
     if (timeoutMs <= 0 || sentAt === undefined) return;
     const elapsedMs = performance.now() - sentAt;
-    if (elapsedMs >= timeoutMs) throw new IoTDBResultIncompleteError(operation, timeoutMs, elapsedMs);
+    if (elapsedMs >= timeoutMs) throw new IoTDBQueryTimeoutError(operation, timeoutMs, elapsedMs);
   }
 
   async #request(signal: AbortSignal | undefined): Promise<Fetched> {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it, vi } from 'vitest';
 import {
-  IoTDBResultIncompleteError,
+  IoTDBQueryTimeoutError,
   IoTDBServerError,
   Session,
   TSDataType,
@@ -801,7 +801,7 @@ describe('queries', () => {
     expect(again.map((r) => r.values[0])).toEqual([0, 3]);
   });
 
-  it('never ends a result as complete once the server dropped the query at its timeout (a reader slower than it)', async () => {
+  it('never ends a result short without an error when its reader outlives the query timeout', async () => {
     const s = new Session({ host, port, readAhead: 0 });
     await s.open();
     try {
@@ -813,14 +813,16 @@ describe('queries', () => {
           await new Promise((r) => setTimeout(r, 150));
         }
       })();
-      // the server answers a fetch past the timeout with 301, or, once the query is gone, as if no rows were left
+      // a query still running at its timeout is dropped: the server answers the next fetch with 301, or, once the
+      // query is gone, as if no rows were left; one it had finished it serves to the end (a cluster of 2 DataNodes
+      // did), whose end past the timeout looks the same and fails the read too
       const e = await reading.then(
         () => undefined,
         (x: unknown) => x,
       );
-      expect(rows).toBeLessThan(DEVICES * PER_DEVICE);
-      if (e instanceof IoTDBServerError) expect(e.statusCode).toBe(301);
-      else expect(e).toBeInstanceOf(IoTDBResultIncompleteError);
+      if (e === undefined) expect(rows).toBe(DEVICES * PER_DEVICE);
+      else if (e instanceof IoTDBServerError) expect(e.statusCode).toBe(301);
+      else expect(e).toBeInstanceOf(IoTDBQueryTimeoutError);
       // the session goes on
       expect((await rowsOf(await s.executeQueryStatement(`SELECT n FROM ${bigDevice} WHERE time <= 2`))).length).toBe(
         2,
