@@ -1,8 +1,6 @@
 /** Horizontal bars: the runs' throughput side by side. */
 import { compact } from './numbers.js';
-import { color, emptyChart, line, linear, rect, shortLabel, svgOpen, text, textWidth } from './svg.js';
-
-const LONGEST_LABEL = 36;
+import { color, emptyChart, labelMargin, line, linear, rect, shortLabel, svgOpen, text } from './svg.js';
 
 export interface HBar {
   label: string;
@@ -15,12 +13,7 @@ export interface HBar {
 export function hBarChart(opts: { title: string; bars: HBar[] }): string {
   const W = 760;
   const rowH = 26;
-  const m = {
-    l: 14 + Math.max(0, ...opts.bars.map((b) => textWidth(shortLabel(b.label, LONGEST_LABEL)))),
-    r: 190,
-    t: 34,
-    b: 12,
-  };
+  const m = { l: labelMargin(opts.bars.map((b) => b.label)), r: 190, t: 34, b: 12 };
   const H = m.t + m.b + Math.max(1, opts.bars.length) * rowH;
   if (opts.bars.length === 0) return emptyChart(W, H, opts.title);
   const max = Math.max(...opts.bars.map((b) => b.value));
@@ -30,7 +23,7 @@ export function hBarChart(opts: { title: string; bars: HBar[] }): string {
     const top = m.t + i * rowH;
     const w = Math.max(0, x(b.value) - m.l);
     parts.push(
-      text(m.l - 8, top + rowH / 2 + 4, shortLabel(b.label, LONGEST_LABEL), 'text-anchor="end"'),
+      text(m.l - 8, top + rowH / 2 + 4, shortLabel(b.label), 'text-anchor="end"'),
       rect(m.l, top + 3, w, rowH - 6, color(i), b.label),
       text(m.l + w + 6, top + rowH / 2 + 4, b.note ?? compact(b.value)),
     );

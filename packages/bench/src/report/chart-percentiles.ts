@@ -8,20 +8,19 @@
 import type { LatencySummary } from '../types.js';
 import { atLeastADecade, logTicks, nsLabel } from './chart-histogram.js';
 import { millis } from './numbers.js';
-import { color, dot, emptyChart, legend, line, linear, shortLabel, svgOpen, text, textWidth } from './svg.js';
+import { color, dot, emptyChart, labelMargin, legend, line, linear, shortLabel, svgOpen, text } from './svg.js';
 
 const PERCENTILES = ['p50', 'p90', 'p95', 'p99', 'p999'] as const;
 const W = 760;
 const ROW = 20;
 const M = { t: 40, b: 36, r: 20 };
-const LONGEST_LABEL = 36;
 
 /** The rows in the order given (the latency table's), each operation's percentiles in ms. */
 export function percentileChart(opts: { title: string; rows: [string, LatencySummary][] }): string {
   const rows = opts.rows.filter(([, l]) => PERCENTILES.some((p) => l[p] > 0));
   const H = M.t + M.b + Math.max(1, rows.length) * ROW;
   if (rows.length === 0) return emptyChart(W, H, opts.title);
-  const left = 14 + Math.max(...rows.map(([op]) => textWidth(shortLabel(op, LONGEST_LABEL))));
+  const left = labelMargin(rows.map(([op]) => op));
   const { lo, hi } = axisRange(rows.flatMap(([, l]) => PERCENTILES.map((p) => l[p] * 1e6)));
   const lx = linear(Math.log10(lo), Math.log10(hi), left, W - M.r);
   const x = (ns: number) => lx(Math.log10(Math.min(hi, Math.max(lo, ns))));
@@ -74,7 +73,7 @@ function niceAbove(v: number): number {
 function row(op: string, l: LatencySummary, y: number, left: number, x: (ns: number) => number): string {
   const at = (p: (typeof PERCENTILES)[number]) => x(l[p] * 1e6);
   return [
-    text(left - 8, y + 4, shortLabel(op, LONGEST_LABEL), 'text-anchor="end"'),
+    text(left - 8, y + 4, shortLabel(op), 'text-anchor="end"'),
     line(at('p50'), y, at('p999'), y, 'class="axis"'),
     ...PERCENTILES.map((p, i) => dot(at(p), y, 4, color(i), `${op} ${p} ${millis(l[p])} ms`)),
   ].join('');

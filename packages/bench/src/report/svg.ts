@@ -85,11 +85,19 @@ export function textWidth(s: string): number {
   return w;
 }
 
+/** The most characters of a chart's row label (`uncorrected VALUE_RANGE_QUERY_DESC` is 34). */
+const LONGEST_LABEL = 36;
+
+/** The left margin a column of row labels (shortLabel's) needs, right-aligned 8 px before the plot. */
+export function labelMargin(labels: readonly string[]): number {
+  return 14 + Math.max(0, ...labels.map((l) => textWidth(shortLabel(l))));
+}
+
 /**
  * A label cut to `max` characters in the middle, so that labels told apart by their end stay apart
  * (`tree-insertTablet-mixed#1` and `#2`, `uncorrected VALUE_RANGE_QUERY_DESC`).
  */
-export function shortLabel(s: string, max: number): string {
+export function shortLabel(s: string, max = LONGEST_LABEL): string {
   if (s.length <= max) return s;
   const tail = Math.floor((max - 1) / 2);
   return `${s.slice(0, max - 1 - tail)}…${s.slice(s.length - tail)}`;
