@@ -10,7 +10,7 @@ import { sumActivity } from '../run/client-activity.js';
 import { slowestOf } from '../run/operation-stats.js';
 import { MAX_ERRORS } from '../run/run-error.js';
 import { mergeHistograms, summarize } from './histogram.js';
-import { FAILED_PREFIX, NO_LATENCY } from './result-fields.js';
+import { FAILED_PREFIX, NO_LATENCY, totalPoints } from './result-fields.js';
 import { checkShares } from './merge-checks.js';
 
 const total = (runs: readonly RunResult[], of: (r: RunResult) => number) => runs.reduce((n, r) => n + of(r), 0);
@@ -101,8 +101,7 @@ function mergeQueries(
       failed: of.reduce((n, q) => n + q.failed, 0),
       rows,
       rowsPerS: rows / durationS,
-      // a share from before points were recorded leaves the total unknown
-      ...(of.every((q) => q.points !== undefined) && { points: of.reduce((n, q) => n + q.points!, 0) }),
+      points: totalPoints(of),
       latency: latency[kind] ?? NO_LATENCY,
     };
   }

@@ -117,11 +117,18 @@ function latencyColumns(l: LatencySummary): Pick<RecordInput, 'measurements' | '
 function queryRecords(r: RunResult, device: string, timestamp: Date): RecordInput[] {
   return Object.entries(r.queries ?? {}).map(([kind, q]): RecordInput => {
     const latency = kind in r.latency ? undefined : latencyColumns(q.latency);
-    const points = q.points === undefined ? [] : ['points'];
+    const points = q.points === undefined ? [] : [q.points];
     return {
       deviceId: `${device}.${pathNode(kind)}`,
       timestamp,
-      measurements: ['ops', 'failed', 'rows', 'rows_per_s', ...points, ...(latency?.measurements ?? [])],
+      measurements: [
+        'ops',
+        'failed',
+        'rows',
+        'rows_per_s',
+        ...points.map(() => 'points'),
+        ...(latency?.measurements ?? []),
+      ],
       dataTypes: [
         TSDataType.INT64,
         TSDataType.INT64,
@@ -130,14 +137,7 @@ function queryRecords(r: RunResult, device: string, timestamp: Date): RecordInpu
         ...points.map(() => TSDataType.INT64),
         ...(latency?.dataTypes ?? []),
       ],
-      values: [
-        q.ops,
-        q.failed,
-        q.rows,
-        q.rowsPerS,
-        ...(q.points === undefined ? [] : [q.points]),
-        ...(latency?.values ?? []),
-      ],
+      values: [q.ops, q.failed, q.rows, q.rowsPerS, ...points, ...(latency?.values ?? [])],
     };
   });
 }

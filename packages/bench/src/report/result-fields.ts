@@ -2,7 +2,7 @@
  * The machine-readable fields of one run, in a fixed order: the `RESULT key=value` line and the
  * columns of results.csv are both made from this list, so they cannot drift apart.
  */
-import type { LatencySummary, RunResult } from '../types.js';
+import type { LatencySummary, QueryFigures, RunResult } from '../types.js';
 import { QUERY_KINDS, readsOnly } from '../workload/operations.js';
 import { LatencyHistogram } from './histogram.js';
 import { fixed } from './numbers.js';
@@ -56,10 +56,9 @@ export const onlyReads = (r: RunResult): boolean =>
 export const rowsRead = (r: RunResult, of: 'rows' | 'rowsPerS'): number =>
   Object.values(r.queries ?? {}).reduce((n, q) => n + q[of], 0);
 
-/** The values not null read by a run's queries, all types together; null where a type did not record them. */
-export function pointsRead(r: RunResult): number | null {
-  const figures = Object.values(r.queries ?? {});
-  return figures.every((q) => q.points !== undefined) ? figures.reduce((n, q) => n + q.points!, 0) : null;
+/** The points these query figures read together; undefined when one did not record them (a file from before). */
+export function totalPoints(figures: readonly QueryFigures[]): number | undefined {
+  return figures.every((q) => q.points !== undefined) ? figures.reduce((n, q) => n + q.points!, 0) : undefined;
 }
 
 /**
@@ -111,7 +110,7 @@ const FIELDS: readonly Field[] = [
   ['verify', (r) => (r.verify === undefined ? 'none' : r.verify.ok ? 'ok' : 'mismatch')],
   ['rows', (r) => fixed(rowsRead(r, 'rows'), 0)],
   ['rows_per_s', (r) => fixed(rowsRead(r, 'rowsPerS'), 0)],
-  ['points_read', (r) => String(pointsRead(r) ?? '-')],
+  ['points_read', (r) => String(totalPoints(Object.values(r.queries ?? {})) ?? '-')],
   ['client_retries', (r) => (r.client === undefined ? '-' : String(r.client.retries))],
   ['stopped', (r) => r.stopped ?? 'no'],
 ];

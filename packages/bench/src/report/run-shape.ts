@@ -73,7 +73,7 @@ function checkRun(run: unknown): void {
     eachOf(r, 'queries', (figures, path) => {
       const q = obj(figures, path);
       for (const key of ['ops', 'failed', 'rows', 'rowsPerS']) num(q, key, path);
-      if (q.points !== undefined) num(q, 'points', path); // recorded since stop 42
+      if (q.points !== undefined) num(q, 'points', path); // absent in files written before points were recorded
       checkSummary(q.latency, `${path}.latency`);
     });
 }

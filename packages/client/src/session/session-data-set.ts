@@ -177,7 +177,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   #markFree!: () => void;
   readonly [sessionFree]: Promise<void> = new Promise((resolve) => (this.#markFree = resolve));
   #markClosed!: () => void;
-  // a function kept on the data set that closes over a field initializer's `this` (stop 42's #markClosed calling
+  // a function kept on the data set that closes over a field initializer's `this` (a #markClosed that called
   // #markFree) made its rows 1.7x slower to read (Node 20; measured, cause not known): #settleClosed does that
   /** Settles once the data set is closed (its rows read to the end, or close() called). */
   readonly closed: Promise<void> = new Promise((resolve) => (this.#markClosed = resolve));
