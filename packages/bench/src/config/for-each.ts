@@ -6,6 +6,7 @@
  * `forEach: SHOW DEVICES FROM t` with `... WHERE device_id = '{device_id}'`. The statement's own quotes go around
  * a value where SQL needs them; inside them the value's quotes of that kind are doubled, so it stays one literal.
  */
+import { ConfigError } from './errors.js';
 
 const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 /** A placeholder starting exactly where lastIndex says. */
@@ -26,8 +27,8 @@ export interface ForEachRows {
 
 /**
  * The statements `sql` stands for over `answer`'s rows, in their order; a row with a null where a placeholder reads
- * gives none (counted in `skipped`: no text stands for null in every place a placeholder can be). Throws when a
- * placeholder names no column of the answer.
+ * gives none (counted in `skipped`: no text stands for null in every place a placeholder can be). Throws
+ * ConfigError when a placeholder names no column of the answer.
  */
 export function statementsOver(sql: string, answer: ForEachRows): { statements: string[]; skipped: number } {
   const lower = answer.columns.map((name) => name.toLowerCase());
@@ -35,7 +36,10 @@ export function statementsOver(sql: string, answer: ForEachRows): { statements: 
     placeholders(sql).map((name) => {
       const k = lower.indexOf(name.toLowerCase());
       if (k < 0)
-        throw new Error(`{${name}} names no column of forEach's answer (its columns: ${answer.columns.join(', ')})`);
+        throw new ConfigError(
+          'queryFile',
+          `{${name}} names no column of forEach's answer (its columns: ${answer.columns.join(', ')})`,
+        );
       return [name, k] as const;
     }),
   );

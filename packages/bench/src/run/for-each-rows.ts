@@ -21,16 +21,12 @@ export async function entryStatements(
 ): Promise<EntryStatements> {
   if (e.forEach === undefined) return { shares: everySession(e.sql, e.concurrency) };
   let answer: ForEachRows;
-  try {
-    answer = await forEachAnswer(c, e, e.forEach, target);
-  } catch (err) {
-    return { error: `forEach ${e.forEach}: ${describeError(err)}` };
-  }
   let over: ReturnType<typeof statementsOver>;
   try {
+    answer = await forEachAnswer(c, e, e.forEach, target);
     over = statementsOver(e.sql, answer);
   } catch (err) {
-    return { error: `forEach ${e.forEach}: ${(err as Error).message}` };
+    return { error: `forEach ${e.forEach}: ${describeError(err)}` };
   }
   const { statements, skipped } = over;
   if (statements.length === 0)
