@@ -113,22 +113,23 @@ export class IoTDBTimeoutError extends IoTDBConnectionError {
 }
 
 /**
- * A query's rows ended past its timeout (the call's `timeoutMs`, else `requestTimeoutMs`, sent with the query):
- * IoTDB drops a query still running then and answers its next fetch as it answers the end of a result, so the rows
- * read may not be all of them (a query the server had finished is served to its end, and its end looks the same).
- * Read faster, or give the query a longer `timeoutMs` (0: none).
+ * A query's rows ended past its timeout (`queryTimeoutMs`, else its reply wait: the call's `timeoutMs`, else
+ * `requestTimeoutMs`; sent with the query): IoTDB drops a query still running then and answers its next fetch as it
+ * answers the end of a result, so the rows read may not be all of them (a query the server had finished is served
+ * to its end, and its end looks the same). Read faster, or give the query a longer `queryTimeoutMs` (0: no limit).
  */
 export class IoTDBQueryTimeoutError extends IoTDBError {
   override readonly code = 'IOTDB_QUERY_TIMEOUT';
-  /** the query's timeout, ms */
+  /** the query's timeout (its queryTimeoutMs), ms */
   readonly timeoutMs: number;
   /** how long the query had run when its rows ended, ms */
   readonly elapsedMs: number;
 
   constructor(operation: string, timeoutMs: number, elapsedMs: number) {
     super(
-      `${operation}: the rows ended ${Math.round(elapsedMs)} ms into the query, past its timeout (timeoutMs=${timeoutMs}), ` +
-        'when IoTDB drops a query still running and ends its rows as if none were left: the rows read may not be all',
+      `${operation}: the rows ended ${Math.round(elapsedMs)} ms into the query, past its timeout (queryTimeoutMs=${timeoutMs}), ` +
+        'when IoTDB drops a query still running and ends its rows as if none were left: the rows read may not be all ' +
+        '(a longer queryTimeoutMs, or 0 for no limit, keeps a slow read)',
     );
     this.timeoutMs = timeoutMs;
     this.elapsedMs = elapsedMs;

@@ -22,6 +22,31 @@ export function checkOneOf<T extends string>(field: string, v: unknown, allowed:
   return v as T;
 }
 
+/** The longest a Node timer waits (2^31 - 1 ms): a longer one fires at once, with only a warning. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** A time the client waits with a timer: a positive (or, allowZero, zero) integer, at most MAX_TIMER_MS. */
+export function timerMs(field: string, v: number, allowZero = false): number {
+  positiveInt(field, v, allowZero);
+  if (v > MAX_TIMER_MS) {
+    throw new IoTDBValidationError(
+      field,
+      `needs at most ${MAX_TIMER_MS} (about 24.8 days, the longest a timer waits), got ${v}`,
+    );
+  }
+  return v;
+}
+
+export function positiveInt(field: string, v: number, allowZero = false): number {
+  if (!Number.isSafeInteger(v) || v < 0 || (!allowZero && v === 0)) {
+    throw new IoTDBValidationError(
+      field,
+      `needs a ${allowZero ? 'non-negative' : 'positive'} integer, got ${describe(v)}`,
+    );
+  }
+  return v;
+}
+
 /** An object with these methods (checked by shape: any implementation will do). */
 export function checkMethods<T extends object>(field: string, v: unknown, methods: readonly string[]): T {
   const missing =

@@ -31,6 +31,7 @@ const SESSION: Record<keyof SessionOptions, ParamType> = {
   timeZone: 'string',
   connectTimeoutMs: 'integer',
   requestTimeoutMs: 'integer',
+  queryTimeoutMs: 'integer',
   maxFrameBytes: 'integer',
   enableFastSerialization: 'boolean',
   int64As: 'string',

@@ -1,5 +1,5 @@
 import { IoTDBValidationError } from '@iotdb/fast-serializer';
-import { checkBoolean, describe } from '../config/checks.js';
+import { checkBoolean, positiveInt, timerMs } from '../config/checks.js';
 import { IssueList } from '../config/issues.js';
 
 /** Pool settings; every field is optional. */
@@ -51,23 +51,17 @@ export function resolvePoolOptions(o: PoolOptions): ResolvedPoolOptions {
 
 /** Pool options checked one by one (problems go to `issues`) and completed with the defaults. */
 export function collectPoolOptions(o: PoolOptions, issues: IssueList): ResolvedPoolOptions {
-  const count = (k: Exclude<keyof PoolOptions, 'deviceBinding'>): number =>
-    issues.take(() => nonNegative(k, o[k] ?? DEFAULTS[k])) ?? DEFAULTS[k];
+  const count = (k: Exclude<keyof PoolOptions, 'deviceBinding'>, check = positiveInt): number =>
+    issues.take(() => check(k, o[k] ?? DEFAULTS[k], true)) ?? DEFAULTS[k];
   const r = {
     maxSize: count('maxSize'),
     minSize: count('minSize'),
     maxIdleTimeMs: count('maxIdleTimeMs'),
-    waitTimeoutMs: count('waitTimeoutMs'),
-    healthCheckIntervalMs: count('healthCheckIntervalMs'),
+    waitTimeoutMs: count('waitTimeoutMs', timerMs),
+    healthCheckIntervalMs: count('healthCheckIntervalMs', timerMs),
     deviceBinding: issues.take(() => checkBoolean('deviceBinding', o.deviceBinding ?? DEFAULTS.deviceBinding)) ?? true,
   };
   if (o.maxSize !== undefined && r.maxSize < 1) issues.add('maxSize', 'needs at least 1');
   if (r.minSize > r.maxSize) issues.add('minSize', `${r.minSize} is above maxSize ${r.maxSize}`);
   return Object.freeze(r);
-}
-
-function nonNegative(field: string, v: unknown): number {
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0)
-    throw new IoTDBValidationError(field, `needs a non-negative integer, got ${describe(v)}`);
-  return v;
 }

@@ -1,4 +1,5 @@
 import { IoTDBValidationError } from '@iotdb/fast-serializer';
+import { positiveInt, timerMs } from '../config/checks.js';
 import { IoTDBConnectionError, IoTDBServerError } from '../errors.js';
 import { isRetryableWriteStatus } from './retryable-status.js';
 
@@ -33,13 +34,15 @@ export function resolveRetryOptions(o: RetryOptions = {}): ResolvedRetryOptions 
   if (o === null || typeof o !== 'object')
     throw new IoTDBValidationError('retry', `needs an object, got ${o === null ? 'null' : typeof o}`);
   const r = { ...RETRY_DEFAULTS, ...definedOnly(o) };
-  for (const k of ['maxElapsedMs', 'initialDelayMs', 'maxDelayMs'] as const) {
-    if (!Number.isSafeInteger(r[k]) || r[k] < 0)
-      throw new IoTDBValidationError(`retry.${k}`, `needs a non-negative integer, got ${String(r[k])}`);
-  }
+  for (const k of ['maxElapsedMs', 'initialDelayMs', 'maxDelayMs'] as const) checkRetryValue(k, r[k]);
   if (r.maxDelayMs < r.initialDelayMs)
     throw new IoTDBValidationError('retry.maxDelayMs', `${r.maxDelayMs} is below initialDelayMs ${r.initialDelayMs}`);
   return Object.freeze(r);
+}
+
+/** One `retry` value: a budget (maxElapsedMs) or a wait between attempts, which a timer keeps. */
+export function checkRetryValue(key: keyof RetryOptions, v: number): number {
+  return (key === 'maxElapsedMs' ? positiveInt : timerMs)(`retry.${key}`, v, true);
 }
 
 function definedOnly(o: RetryOptions): RetryOptions {

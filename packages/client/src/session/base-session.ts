@@ -31,13 +31,9 @@ import type { WritePlan, WriteReport, WriteTargets } from '../write/write-plan.j
 import { routeWrite } from '../write/write-router.js';
 import { NodeSession, type SessionContext, type SqlDialect, type TimestampPrecision } from './node-session.js';
 import { NodeSessions } from './node-sessions.js';
-import {
-  positiveInt,
-  resolveSessionOptions,
-  type ResolvedSessionOptions,
-  type TableSessionOptions,
-} from './options.js';
-import { SessionDataSet, closeByOwner, sqlContext } from './session-data-set.js';
+import { positiveInt, timerMs } from '../config/checks.js';
+import { resolveSessionOptions, type ResolvedSessionOptions, type TableSessionOptions } from './options.js';
+import { SessionDataSet, closeByOwner, serverQueryTimeout, sqlContext } from './session-data-set.js';
 
 export type { SqlDialect, TimestampPrecision } from './node-session.js';
 
@@ -57,8 +53,21 @@ export interface QueryOptions extends CallOptions {
   fetchSize?: number;
   /** batches fetched ahead of the reader for this query (0 = none). @default the session's readAhead */
   readAhead?: number;
-  /** server-side query timeout and reply wait, ms. @default the session's requestTimeoutMs */
+  /** reply wait for this query's calls (its execute and fetches), ms. @default the session's requestTimeoutMs */
   timeoutMs?: number;
+  /**
+   * how long the server keeps this query (its execute to its last fetch), ms; 0 = no limit.
+   * @default the session's queryTimeoutMs, else this query's reply wait
+   */
+  queryTimeoutMs?: number;
+}
+
+/** What every query RPC sends alike, and how its call is made. */
+export interface QueryFields {
+  readonly fetchSize: number;
+  /** the query's server-side timeout, as sent (serverQueryTimeout) */
+  readonly timeout: number;
+  readonly call: { timeoutMs: number; operation: string; signal: AbortSignal };
 }
 
 /** A node's server session is quarantined 1 s after its first failure, doubling up to a minute. */
@@ -216,7 +225,7 @@ export abstract class BaseSession {
   /** Runs a statement that returns no rows (DDL, INSERT, DELETE, ...), never twice. Server failures throw IoTDBServerError. */
   async executeNonQueryStatement(sql: string, opts: StatementOptions = {}): Promise<void> {
     checkSql(sql);
-    optionalInt('timeoutMs', opts.timeoutMs, 0);
+    optional('timeoutMs', opts.timeoutMs, timerMs, true);
     const operation = `executeNonQueryStatement ${sqlContext(sql)}`;
     const resp = await this.runOnDefault(
       'statement',
@@ -247,7 +256,7 @@ export abstract class BaseSession {
           statement: sql,
           statementId: ns.statementId,
           fetchSize: q.fetchSize,
-          timeout: q.timeoutMs,
+          timeout: q.timeout,
           enableRedirectQuery: false,
         },
         q.call,
@@ -263,14 +272,14 @@ export abstract class BaseSession {
     operation: string,
     statement: string,
     opts: QueryOptions,
-    send: (
-      ns: NodeSession,
-      q: { fetchSize: number; timeoutMs: number; call: { timeoutMs: number; operation: string; signal: AbortSignal } },
-    ) => Promise<TSExecuteStatementResp>,
+    send: (ns: NodeSession, q: QueryFields) => Promise<TSExecuteStatementResp>,
   ): Promise<SessionDataSet> {
-    const fetchSize = optionalInt('fetchSize', opts.fetchSize, 1) ?? this.options.fetchSize;
-    const readAhead = optionalInt('readAhead', opts.readAhead, 0) ?? this.options.readAhead;
-    const timeoutMs = optionalInt('timeoutMs', opts.timeoutMs, 0) ?? this.options.requestTimeoutMs;
+    const fetchSize = optional('fetchSize', opts.fetchSize) ?? this.options.fetchSize;
+    const readAhead = optional('readAhead', opts.readAhead, positiveInt, true) ?? this.options.readAhead;
+    const timeoutMs = optional('timeoutMs', opts.timeoutMs, timerMs, true) ?? this.options.requestTimeoutMs;
+    const queryTimeoutMs =
+      optional('queryTimeoutMs', opts.queryTimeoutMs, positiveInt, true) ?? this.options.queryTimeoutMs ?? timeoutMs;
+    const timeout = serverQueryTimeout(queryTimeoutMs);
     let sentAt = 0;
     const { ns, resp } = await this.runOnDefault(
       'query',
@@ -278,7 +287,7 @@ export abstract class BaseSession {
       opts,
       async (ns, signal) => {
         sentAt = performance.now(); // the last attempt's: the server's timeout for the query runs from about then
-        const resp = await send(ns, { fetchSize, timeoutMs, call: { timeoutMs, operation, signal } });
+        const resp = await send(ns, { fetchSize, timeout, call: { timeoutMs, operation, signal } });
         verifySuccess(resp.status, operation);
         return { ns, resp };
       },
@@ -293,6 +302,7 @@ export abstract class BaseSession {
       fetchSize,
       readAhead,
       timeoutMs,
+      queryTimeoutMs,
       sentAt,
       signal: opts.signal,
       int64As: this.options.int64As,
@@ -527,8 +537,8 @@ function operationOf(what: string): string {
 }
 
 /** An optional integer option of a call: undefined, or checked as the session's options are. */
-function optionalInt(field: string, v: number | undefined, min: 0 | 1): number | undefined {
-  return v === undefined ? undefined : positiveInt(field, v, min === 0);
+function optional(field: string, v: number | undefined, check = positiveInt, allowZero = false): number | undefined {
+  return v === undefined ? undefined : check(field, v, allowZero);
 }
 
 function checkSql(sql: unknown): asserts sql is string {

@@ -1,11 +1,20 @@
 import { IoTDBValidationError, globalBufferPool, type BufferPool } from '@iotdb/fast-serializer';
 import { parseEndpoint, type Endpoint } from '../cluster/endpoint.js';
-import { checkBoolean, checkMethods, checkOneOf, checkString, describe } from '../config/checks.js';
+import {
+  checkBoolean,
+  checkMethods,
+  checkOneOf,
+  checkString,
+  describe,
+  positiveInt,
+  timerMs,
+} from '../config/checks.js';
 import { IssueList } from '../config/issues.js';
 import { DEFAULT_PORT, RETRY_KEYS } from '../config/known-options.js';
 import { layerOptions, type LayeredOptions } from '../config/layers.js';
 import {
   RETRY_DEFAULTS,
+  checkRetryValue,
   resolveRetryOptions,
   type ResolvedRetryOptions,
   type RetryOptions,
@@ -58,8 +67,18 @@ export interface SessionOptions {
   timeZone?: string;
   /** Time to establish the connection (TCP, the TLS handshake and the login). @default 10000 */
   connectTimeoutMs?: number;
-  /** Time to wait for each reply; also the server-side query timeout. 0 = no limit. @default 60000 */
+  /**
+   * Time to wait for each reply, at most 2147483647 (about 24.8 days, the longest a Node timer waits). 0 = no
+   * limit. Also a query's server-side timeout unless `queryTimeoutMs` is given. @default 60000
+   */
   requestTimeoutMs?: number;
+  /**
+   * How long the server keeps a query (from its execute to its last fetch) before it drops it, so that a slow
+   * reader can have a long one while replies are still awaited for `requestTimeoutMs`. 0 = no limit (IoTDB would
+   * read a 0 as its own `query_timeout_threshold`, 60 s by default: the client asks for the longest instead).
+   * @default the reply wait (the call's `timeoutMs`, else `requestTimeoutMs`)
+   */
+  queryTimeoutMs?: number;
   /** Largest reply frame accepted. @default 536870912 (512 MiB, the server's own limit) */
   maxFrameBytes?: number;
   /**
@@ -138,6 +157,8 @@ export interface ResolvedSessionOptions {
   readonly timeZone: string;
   readonly connectTimeoutMs: number;
   readonly requestTimeoutMs: number;
+  /** undefined: a query's timeout is its reply wait */
+  readonly queryTimeoutMs: number | undefined;
   readonly maxFrameBytes: number;
   readonly enableFastSerialization: boolean;
   readonly int64As: Int64Mode;
@@ -171,16 +192,6 @@ const DEFAULTS = Object.freeze({
   recordsAsTablets: true,
   slowCallMs: 1000,
 });
-
-export function positiveInt(field: string, v: number, allowZero = false): number {
-  if (!Number.isSafeInteger(v) || v < 0 || (!allowZero && v === 0)) {
-    throw new IoTDBValidationError(
-      field,
-      `needs a ${allowZero ? 'non-negative' : 'positive'} integer, got ${describe(v)}`,
-    );
-  }
-  return v;
-}
 
 /**
  * Passwords of resolved options, kept off every object a user can reach: not a property (enumerable
@@ -221,8 +232,8 @@ function isResolved(input: unknown): input is ResolvedSessionOptions {
 
 /** Options with every layer applied, checked one by one (problems go to `issues`) and completed with the defaults. */
 export function collectSessionOptions(o: LayeredOptions, issues: IssueList): ResolvedSessionOptions {
-  const int = (field: keyof LayeredOptions, fallback: number, allowZero = false): number =>
-    issues.take(() => positiveInt(field, (o[field] as number | undefined) ?? fallback, allowZero)) ?? fallback;
+  const int = (field: keyof LayeredOptions, fallback: number, allowZero = false, check = positiveInt): number =>
+    issues.take(() => check(field, (o[field] as number | undefined) ?? fallback, allowZero)) ?? fallback;
   const bool = (field: keyof LayeredOptions, fallback: boolean): boolean =>
     issues.take(() => checkBoolean(field, o[field] ?? fallback)) ?? fallback;
   const int64As = (): Int64Mode =>
@@ -240,8 +251,9 @@ export function collectSessionOptions(o: LayeredOptions, issues: IssueList): Res
     fetchSize: int('fetchSize', DEFAULTS.fetchSize),
     readAhead: int('readAhead', DEFAULTS.readAhead, true),
     timeZone: issues.take(() => checkString('timeZone', o.timeZone ?? processTimeZone())) ?? processTimeZone(),
-    connectTimeoutMs: int('connectTimeoutMs', DEFAULTS.connectTimeoutMs),
-    requestTimeoutMs: int('requestTimeoutMs', DEFAULTS.requestTimeoutMs, true),
+    connectTimeoutMs: int('connectTimeoutMs', DEFAULTS.connectTimeoutMs, false, timerMs),
+    requestTimeoutMs: int('requestTimeoutMs', DEFAULTS.requestTimeoutMs, true, timerMs),
+    queryTimeoutMs: o.queryTimeoutMs === undefined ? undefined : int('queryTimeoutMs', 0, true),
     maxFrameBytes: int('maxFrameBytes', DEFAULTS.maxFrameBytes),
     enableFastSerialization: bool('enableFastSerialization', DEFAULTS.enableFastSerialization),
     int64As: (int64 = int64As()),
@@ -290,7 +302,8 @@ function retryOf(retry: unknown, issues: IssueList): ResolvedRetryOptions {
   const before = issues.size;
   if (typeof retry === 'object' && retry !== null) {
     for (const [key, v] of Object.entries(retry)) {
-      if (RETRY_KEYS.has(key) && v !== undefined) issues.take(() => positiveInt(`retry.${key}`, v as number, true));
+      if (RETRY_KEYS.has(key) && v !== undefined)
+        issues.take(() => checkRetryValue(key as keyof RetryOptions, v as number));
     }
   }
   if (issues.size > before) return RETRY_DEFAULTS;

@@ -44,6 +44,14 @@ export interface FetchOptions {
 }
 
 /** Releasing a query or a session waits at most 2 s for its reply: a hung server must not hang close(). */
+/**
+ * A query's timeout as the server is sent it: IoTDB reads 0 or less as its own query_timeout_threshold (60 s by
+ * default) and drops the query there, so no limit (0) goes as the largest exact number.
+ */
+export function serverQueryTimeout(queryTimeoutMs: number): number {
+  return queryTimeoutMs === 0 ? Number.MAX_SAFE_INTEGER : queryTimeoutMs;
+}
+
 export function cleanupTimeoutMs(timeoutMs: number): number {
   return timeoutMs > 0 ? Math.min(timeoutMs, 2_000) : 2_000;
 }
@@ -71,9 +79,11 @@ export interface QueryContext {
   readonly statementId: bigint;
   readonly sql: string;
   readonly fetchSize: number;
-  /** the query's timeout, ms (0: none): the call's, and the server's for the whole query */
+  /** reply wait of each fetch, ms (0: none) */
   readonly timeoutMs: number;
-  /** performance.now() when the query went out: the server drops it once timeoutMs after about then */
+  /** how long the server keeps the query, ms (0: no limit); absent: timeoutMs */
+  readonly queryTimeoutMs?: number;
+  /** performance.now() when the query went out: the server drops it once queryTimeoutMs after about then */
   readonly sentAt?: number;
   readonly int64As: Int64Mode;
   /** how row timestamps come back */
@@ -564,10 +574,15 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
    * cannot be told from a cut and fails the read; an end within it is the end it says.
    */
   #checkNotDropped(operation: string): void {
-    const { timeoutMs, sentAt } = this.#ctx;
-    if (timeoutMs <= 0 || sentAt === undefined) return;
+    const { sentAt } = this.#ctx;
+    const limitMs = this.#queryTimeoutMs;
+    if (limitMs <= 0 || sentAt === undefined) return;
     const elapsedMs = performance.now() - sentAt;
-    if (elapsedMs >= timeoutMs) throw new IoTDBQueryTimeoutError(operation, timeoutMs, elapsedMs);
+    if (elapsedMs >= limitMs) throw new IoTDBQueryTimeoutError(operation, limitMs, elapsedMs);
+  }
+
+  get #queryTimeoutMs(): number {
+    return this.#ctx.queryTimeoutMs ?? this.#ctx.timeoutMs;
   }
 
   async #request(signal: AbortSignal | undefined): Promise<Fetched> {
@@ -578,7 +593,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
       fetchSize: this.#ctx.fetchSize,
       queryId: this.#queryId,
       isAlign: true,
-      timeout: this.#ctx.timeoutMs,
+      timeout: serverQueryTimeout(this.#queryTimeoutMs),
     };
     const operation = `fetchResults ${sqlContext(this.#ctx.sql)}`;
     const resp = await this.#ctx.connection.call('fetchResultsV2', req, {

@@ -13,7 +13,7 @@ import {
   type SchemaTemplateSpec,
   type TimeseriesSpec,
 } from '../sql/schema-statements.js';
-import type { CallOptions, QueryOptions, StatementOptions } from './base-session.js';
+import type { CallOptions, QueryFields, QueryOptions, StatementOptions } from './base-session.js';
 import type { NodeSession } from './node-session.js';
 import type { SessionOptions } from './options.js';
 import type { SessionDataSet } from './session-data-set.js';
@@ -163,7 +163,7 @@ export class Session extends TreeWriteSession {
           aggregations: codes,
           ...range,
           fetchSize: q.fetchSize,
-          timeout: q.timeoutMs,
+          timeout: q.timeout,
           legalPathNodes: false,
         },
         q.call,
@@ -257,11 +257,11 @@ export class Session extends TreeWriteSession {
 }
 
 /** What the path queries (raw data, last, last of one device) send alike after their own fields. */
-function pathQueryFields(ns: NodeSession, q: { fetchSize: number; timeoutMs: number }) {
+function pathQueryFields(ns: NodeSession, q: QueryFields) {
   return {
     statementId: ns.statementId,
     fetchSize: q.fetchSize,
-    timeout: q.timeoutMs,
+    timeout: q.timeout,
     enableRedirectQuery: false,
     legalPathNodes: false,
   };

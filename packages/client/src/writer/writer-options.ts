@@ -1,5 +1,5 @@
 import { IoTDBValidationError, dataTypeCode, type DataTypeInput, type TSDataType } from '@iotdb/fast-serializer';
-import { positiveInt } from '../session/options.js';
+import { positiveInt, timerMs } from '../config/checks.js';
 
 /** What a batching writer takes; every limit has a default. `Row` is what `onError` hands back. */
 export interface WriterOptions<Row> {
@@ -71,7 +71,7 @@ export function resolveWriterOptions<Row>(
       `must be at least maxRows (${maxRows}): a device's rows go in one request`,
     );
   }
-  const flushIntervalMs = limit('flushIntervalMs', o.flushIntervalMs, WRITER_DEFAULTS.flushIntervalMs, true);
+  const flushIntervalMs = limit('flushIntervalMs', o.flushIntervalMs, WRITER_DEFAULTS.flushIntervalMs, true, timerMs);
   if (o.onError !== undefined && typeof o.onError !== 'function')
     throw new IoTDBValidationError('onError', 'needs a function');
   return {
@@ -86,6 +86,6 @@ export function resolveWriterOptions<Row>(
   };
 }
 
-function limit(field: string, v: number | undefined, fallback: number, allowZero = false): number {
-  return v === undefined ? fallback : positiveInt(field, v, allowZero);
+function limit(field: string, v: number | undefined, fallback: number, allowZero = false, check = positiveInt): number {
+  return v === undefined ? fallback : check(field, v, allowZero);
 }

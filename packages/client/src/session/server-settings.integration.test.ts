@@ -5,41 +5,91 @@ import { Session, type TimestampPrecision } from '../index.js';
 import { spyRpc } from '../testing/rpc-spy.js';
 
 /**
- * Dates against servers that count time in microseconds and nanoseconds: two 1C1D clusters started here
- * with `timestamp_precision` set (scripts/iotdb-local.sh EXTRA_PROPS; the ConfigNode decides it).
+ * Servers set otherwise than the suite's: two 1C1D clusters started here (scripts/iotdb-local.sh EXTRA_PROPS),
+ * counting time in microseconds and nanoseconds (`timestamp_precision`: the ConfigNode decides it), the first also
+ * dropping a query that asks for no timeout of its own after 2 s (`query_timeout_threshold`, 60 s by default).
  */
 const control = inject('iotdb').control;
 const exec = promisify(execFile);
-const SERVERS: { precision: TimestampPrecision; port: number; offset: number }[] = [
-  { precision: 'us', port: 9667, offset: 3000 },
+const SERVERS: { precision: TimestampPrecision; port: number; offset: number; props?: string }[] = [
+  { precision: 'us', port: 9667, offset: 3000, props: 'query_timeout_threshold=2000' },
   { precision: 'ns', port: 9767, offset: 4000 },
 ];
 const UNIT = { ms: 1n, us: 1_000n, ns: 1_000_000n };
 const dirOf = (p: string) => `${control?.dir}-${p}`;
 
-describe.skipIf(control === null)('timestamp precision', () => {
-  beforeAll(async () => {
-    for (const s of SERVERS) {
-      await exec('bash', [control!.script, 'start', dirOf(s.precision)], {
-        timeout: 240_000,
-        env: {
-          ...process.env,
-          PORT_OFFSET: String(s.offset),
-          RPC_PORT: String(s.port),
-          DATANODES: '1',
-          DN_HEAP: '1g',
-          TLS: '0',
-          RPC_COMPRESSION: '0',
-          EXTRA_PROPS: `timestamp_precision=${s.precision}`,
-        },
-      });
-    }
-  }, 480_000);
-  afterAll(async () => {
-    for (const s of SERVERS)
-      await exec('bash', [control!.script, 'stop', dirOf(s.precision)], { timeout: 120_000 }).catch(() => undefined);
-  }, 240_000);
+beforeAll(async () => {
+  if (control === null) return;
+  for (const s of SERVERS) {
+    await exec('bash', [control.script, 'start', dirOf(s.precision)], {
+      timeout: 240_000,
+      env: {
+        ...process.env,
+        PORT_OFFSET: String(s.offset),
+        RPC_PORT: String(s.port),
+        DATANODES: '1',
+        DN_HEAP: '1g',
+        TLS: '0',
+        RPC_COMPRESSION: '0',
+        EXTRA_PROPS: [`timestamp_precision=${s.precision}`, s.props ?? ''].join('\n'),
+      },
+    });
+  }
+}, 480_000);
+afterAll(async () => {
+  if (control === null) return;
+  for (const s of SERVERS)
+    await exec('bash', [control.script, 'stop', dirOf(s.precision)], { timeout: 120_000 }).catch(() => undefined);
+}, 240_000);
 
+describe.skipIf(control === null)("a server's own query timeout (query_timeout_threshold 2 s)", () => {
+  const { port } = SERVERS[0];
+  /** Reads `SELECT v FROM root.qt.d` (20,000 rows, 500 a fetch), 100 ms a fetch (4 s): the rows and how it ended. */
+  async function readSlowly(options: { requestTimeoutMs?: number; queryTimeoutMs?: number }) {
+    const s = new Session({ port, fetchSize: 500, readAhead: 0, ...options });
+    await s.open();
+    try {
+      let rows = 0;
+      const ds = await s.executeQueryStatement('SELECT v FROM root.qt.d');
+      try {
+        for await (const row of ds) {
+          if (++rows % 500 === 0) await new Promise((r) => setTimeout(r, 100, row));
+        }
+        return { rows };
+      } catch (error) {
+        return { rows, error };
+      }
+    } finally {
+      await s.close();
+    }
+  }
+
+  beforeAll(async () => {
+    const s = new Session({ port });
+    await s.open();
+    const timestamps = Array.from({ length: 20_000 }, (_, i) => i + 1);
+    await s.insertTablet({
+      deviceId: 'root.qt.d',
+      measurements: ['v'],
+      dataTypes: ['INT32'],
+      timestamps,
+      columns: [timestamps],
+    });
+    await s.close();
+  });
+
+  it('a query asking for no limit (queryTimeoutMs 0, or requestTimeoutMs 0) is read to its last row', async () => {
+    // IoTDB reads a timeout of 0 as its threshold and drops the query there: the client asks for the longest
+    expect(await readSlowly({ queryTimeoutMs: 0 })).toEqual({ rows: 20_000 });
+    expect(await readSlowly({ requestTimeoutMs: 0 })).toEqual({ rows: 20_000 });
+  });
+
+  it('a query whose own timeout is longer than the threshold is read to its last row, its replies awaited 1 s', async () => {
+    expect(await readSlowly({ requestTimeoutMs: 1_000, queryTimeoutMs: 60_000 })).toEqual({ rows: 20_000 });
+  });
+});
+
+describe.skipIf(control === null)('timestamp precision', () => {
   it.each(SERVERS)(
     'a server in $precision: Dates go in converted and come back the same',
     async ({ precision, port }) => {
