@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ByteWriter, IoTDBValidationError, TSDataType } from '@iotdb/fast-serializer';
-import { IoTDBQueryTimeoutError, IoTDBServerError } from '../errors.js';
+import { IoTDBAbortError, IoTDBQueryTimeoutError, IoTDBServerError } from '../errors.js';
 import { FakeTransport, type FakeAction } from '../transport/fake-transport.js';
 import { SessionDataSet, type RowBatch } from './session-data-set.js';
 import type { RowRecord } from './row-record.js';
@@ -437,5 +437,76 @@ describe("a result the server ends with no rows (IoTDB's answer for a query it n
 
   it('ends the rows so within the timeout: the server had none left after the last batch', async () => {
     expect(await readSlowly(60_000, 1)).toEqual({ rows: [1, 2, 3] });
+  });
+});
+
+describe("a query's signal, once it fires", () => {
+  /** Two blocks with the query's reply, one more a fetch; then the end. */
+  function server(): FakeTransport {
+    let fetched = 0;
+    return new FakeTransport((c) => {
+      if (c.method === 'executeQueryStatementV2') {
+        const reply = { status: { code: 200 }, queryId: 3n, columns: ['root.sg.d.s'], dataTypeList: ['INT32'] };
+        return { reply: { ...reply, queryResult: [block([1, 2, 3], 0), block([4, 5, 6], 3)], moreData: true } };
+      }
+      if (c.method === 'fetchResultsV2')
+        return fetched++ === 0
+          ? { reply: { status: { code: 200 }, hasResultSet: true, queryResult: [block([7, 8], 6)], moreData: false } }
+          : { reply: { status: { code: 200 }, hasResultSet: false, moreData: false } };
+      return undefined;
+    });
+  }
+  const sessions: Session[] = [];
+  afterEach(async () => {
+    for (const s of sessions.splice(0)) await s.close();
+  });
+  async function query(fake: FakeTransport, signal: AbortSignal) {
+    const s = new Session({ nodeUrls: ['10.0.0.1:6667'], transport: fake, readAhead: 0 });
+    sessions.push(s);
+    await s.open();
+    return { s, ds: await s.executeQueryStatement('SELECT s FROM root.sg.d', { signal }) };
+  }
+
+  it('ends the rows at the next one, received or not: IoTDBAbortError, the query released', async () => {
+    const fake = server();
+    const ac = new AbortController();
+    const { s, ds } = await query(fake, ac.signal);
+    const rows: unknown[] = [];
+    const error = await (async () => {
+      for await (const row of ds) {
+        rows.push(row.values[0]);
+        if (rows.length === 2) ac.abort(new Error('enough'));
+      }
+    })().catch((x: unknown) => x);
+    expect(rows).toEqual([1, 2]);
+    expect(error).toBeInstanceOf(IoTDBAbortError);
+    expect((error as Error).cause).toEqual(new Error('enough'));
+    expect((error as Error).message).toMatch(/SELECT s FROM root\.sg\.d.*aborted/);
+    expect(ds.isClosed).toBe(true);
+    await s.executeNonQueryStatement('FLUSH'); // the session goes on; the release went out before it
+    expect(fake.callsOf('closeOperation')).toHaveLength(1);
+  });
+
+  it('ends rowBatches(), batches() and toColumnar() at their next block', async () => {
+    for (const read of [(ds: SessionDataSet) => ds.rowBatches(), (ds: SessionDataSet) => ds.batches()] as const) {
+      const ac = new AbortController();
+      const { ds } = await query(server(), ac.signal);
+      let batches = 0;
+      const error = await (async () => {
+        for await (const _ of read(ds)) if (++batches === 1) ac.abort();
+      })().catch((x: unknown) => x);
+      expect(batches).toBe(1);
+      expect(error).toBeInstanceOf(IoTDBAbortError);
+    }
+    const ac = new AbortController();
+    const { ds } = await query(server(), ac.signal);
+    ac.abort();
+    await expect(ds.toColumnar()).rejects.toThrow(IoTDBAbortError);
+  });
+
+  it("a read's own signal ends that read the same way", async () => {
+    const { ds } = await query(server(), new AbortController().signal);
+    expect((await ds.next()).values).toEqual([1]);
+    await expect(ds.hasNext({ signal: AbortSignal.abort() })).rejects.toThrow(IoTDBAbortError);
   });
 });

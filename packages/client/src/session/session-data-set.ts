@@ -191,10 +191,13 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   // #markFree) made its rows 1.7x slower to read (Node 20; measured, cause not known): #settleClosed does that
   /** Settles once the data set is closed (its rows read to the end, or close() called). */
   readonly closed: Promise<void> = new Promise((resolve) => (this.#markClosed = resolve));
+  /** the query's signal: once it fires, no further row is given (read by every row: a field of its own) */
+  readonly #signal: AbortSignal | undefined;
 
   /** @internal data sets are made by the query calls (`executeQueryStatement`, ...). */
   constructor(ctx: QueryContext, resp: TSExecuteStatementResp) {
     this.#ctx = ctx;
+    this.#signal = ctx.signal;
     this.#queryId = resp.queryId ?? -1n;
     this.#hasTime = resp.ignoreTimeStamp !== true;
     this.#valueNames = resp.columns ?? [];
@@ -243,9 +246,11 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
 
   /**
    * Whether a row is left; fetches more from the server when needed (`signal` gives up on that fetch, or on
-   * waiting for the one already fetching ahead).
+   * waiting for the one already fetching ahead). Once `signal` or the query's has fired it throws IoTDBAbortError,
+   * rows received or not, and releases the query.
    */
   async hasNext(opts: FetchOptions = {}): Promise<boolean> {
+    if (opts.signal?.aborted === true || this.#signal?.aborted === true) await this.#stopAborted(opts.signal);
     for (;;) {
       if (this.#block !== null && this.#row < this.#block.rows) {
         this.#fetchAhead();
@@ -291,7 +296,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
     return {
       next: () => {
         const block = this.#block;
-        if (block === null || this.#row >= block.rows) return this.#nextFetching();
+        if (block === null || this.#row >= block.rows || this.#signal?.aborted === true) return this.#nextFetching();
         try {
           return Promise.resolve({ value: this.#rowAt(this.#row++), done: false });
         } catch (e) {
@@ -302,7 +307,18 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
     };
   }
 
-  /** The iterator's next row when the block is used up: the next block, fetched if need be. */
+  /** A read given up: the query is released (nothing more is read), the reader told why. */
+  async #stopAborted(given: AbortSignal | undefined): Promise<never> {
+    const reason: unknown = given?.aborted === true ? given.reason : this.#signal?.reason;
+    await this.close().catch(() => undefined); // a failed release is not the reader's error: the abort is
+    throw withCallerStack(new IoTDBAbortError(this.#reading, reason), new Error());
+  }
+
+  get #reading(): string {
+    return `reading ${sqlContext(this.#ctx.sql)}`;
+  }
+
+  /** The iterator's next row when the block is used up (the next block, fetched if need be), or its abort. */
   async #nextFetching(): Promise<IteratorResult<RowRecord>> {
     try {
       if (!(await this.hasNext())) return { value: undefined, done: true };
@@ -528,10 +544,10 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
       void this.#ahead.shift(); // settled: the reader has met its error; the next read fetches again
       this.#aheadFailed = false;
       const aborted = [given, this.#ctx.signal].some((s) => s?.aborted && e === s.reason);
-      throw withCallerStack(aborted ? new IoTDBAbortError('fetchResults', e) : e, new Error());
+      throw withCallerStack(aborted ? new IoTDBAbortError(this.#reading, e) : e, new Error());
     });
     if (outcome === GAVE_UP) {
-      throw withCallerStack(new IoTDBAbortError('fetchResults', given?.reason), new Error());
+      throw withCallerStack(new IoTDBAbortError(this.#reading, given?.reason), new Error());
     }
     void this.#ahead.shift(); // settled: its reply is taken below
     this.#stats.fetchWaitMs += performance.now() - started;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it, vi } from 'vitest';
 import {
+  IoTDBAbortError,
   IoTDBQueryTimeoutError,
   IoTDBServerError,
   Session,
@@ -799,6 +800,24 @@ describe('queries', () => {
     expect(close.mock.calls).toHaveLength(1);
     const again = await rowsOf(await session.executeQueryStatement(`SELECT n FROM ${bigDevice} WHERE time <= 2`));
     expect(again.map((r) => r.values[0])).toEqual([0, 3]);
+  });
+
+  it("stops at the row its query's signal fires on, rows received or not, releasing the query", async () => {
+    const close = spyRpc('closeOperation');
+    const ac = new AbortController();
+    const ds = await session.executeQueryStatement(manySql(), { fetchSize: 500, readAhead: 0, signal: ac.signal });
+    let n = 0;
+    const e = await (async () => {
+      for await (const _ of ds) if (++n === 150) ac.abort(new Error('enough'));
+    })().catch((x: unknown) => x);
+    expect(n).toBe(150); // the reply in hand held 500 rows
+    expect(e).toBeInstanceOf(IoTDBAbortError);
+    expect((e as Error).cause).toEqual(new Error('enough'));
+    expect(ds.isClosed).toBe(true);
+    const again = await rowsOf(await session.executeQueryStatement(`SELECT n FROM ${bigDevice} WHERE time <= 2`));
+    expect(again.map((r) => r.values[0])).toEqual([0, 3]);
+    expect(close.mock.calls).toHaveLength(2); // its release, then the second query's after its last row
+    expect(fetches.mock.calls).toHaveLength(0);
   });
 
   it('never ends a result short without an error when its reader outlives the query timeout', async () => {
