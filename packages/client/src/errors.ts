@@ -188,9 +188,13 @@ export class IoTDBBatchError<T = unknown> extends IoTDBError {
 /** No pooled session became free within `waitTimeoutMs`. */
 export class IoTDBPoolTimeoutError extends IoTDBError {
   override readonly code = 'IOTDB_POOL_TIMEOUT';
-  constructor(waitTimeoutMs: number, stats: { size: number; inUse: number; waiting: number }) {
+  constructor(waitTimeoutMs: number, stats: { size: number; inUse: number; waiting: number; openDataSets: number }) {
+    const n = stats.openDataSets;
+    // a data set holds its session until it is read to its end or closed: the pool's usual leak, named
+    const sets = n === 1 ? 'a data set not read to its end' : 'data sets not read to their end';
+    const held = n === 0 ? '' : ` (${n} by ${sets} nor closed)`;
     super(
-      `no pooled session free within waitTimeoutMs=${waitTimeoutMs} (size ${stats.size}, in use ${stats.inUse}, waiting ${stats.waiting})`,
+      `no pooled session free within waitTimeoutMs=${waitTimeoutMs} (size ${stats.size}, in use ${stats.inUse}${held}, waiting ${stats.waiting})`,
     );
   }
 }

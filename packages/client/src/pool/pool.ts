@@ -25,6 +25,8 @@ export interface PoolStats extends SessionStats {
   sessionsCreated: number;
   /** sessions closed since the pool was made: idle too long, broken, context changed, the pool closed */
   sessionsClosed: number;
+  /** sessions in use held by a data set (executeQueryStatement) not read to its end nor closed yet */
+  openDataSets: number;
 }
 
 /** Why a pooled session was closed, as the logs say. */
@@ -74,6 +76,8 @@ export class Pool<S extends BaseSession> {
   readonly #recorder: Recorder;
   #sessionsCreated = 0;
   #sessionsClosed = 0;
+  /** sessions lent to data sets until they are read to the end or closed (counted by the query pools) */
+  protected openDataSets = 0;
 
   constructor(create: () => S, options: PoolOptions & { retry?: RetryOptions; logger?: Logger }) {
     this.poolOptions = resolvePoolOptions(options);
@@ -143,6 +147,7 @@ export class Pool<S extends BaseSession> {
       opening: this.#opening,
       sessionsCreated: this.#sessionsCreated,
       sessionsClosed: this.#sessionsClosed,
+      openDataSets: this.openDataSets,
     };
   }
 

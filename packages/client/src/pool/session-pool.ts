@@ -44,7 +44,8 @@ abstract class StatementPool<S extends BaseSession> extends Pool<S> {
       const ds = await s.executeQueryStatement(sql, opts);
       handOver(ds);
       // lent again once the data set's release is queued: it goes out ahead of the next borrower's call
-      await ds[sessionFree];
+      this.openDataSets++;
+      await ds[sessionFree].finally(() => this.openDataSets--);
     }, opts);
     return Promise.race([dataSet, borrowed.then(() => dataSet)]);
   }

@@ -510,3 +510,28 @@ describe("a query's signal, once it fires", () => {
     await expect(ds.hasNext({ signal: AbortSignal.abort() })).rejects.toThrow(IoTDBAbortError);
   });
 });
+
+describe('a pool whose sessions are held by data sets', () => {
+  it('says so when a caller times out waiting, and counts them in stats()', async () => {
+    const fake = new FakeTransport((c) => {
+      if (c.method !== 'executeQueryStatementV2') return undefined;
+      const reply = { status: { code: 200 }, queryId: 3n, columns: ['root.sg.d.s'], dataTypeList: ['INT32'] };
+      return { reply: { ...reply, queryResult: [block([1, 2, 3], 0)], moreData: true } };
+    });
+    const pool = new SessionPool({ nodeUrls: ['10.0.0.1:6667'], transport: fake, maxSize: 1, waitTimeoutMs: 50 });
+    try {
+      const ds = await pool.executeQueryStatement('SELECT s FROM root.sg.d', { readAhead: 0 });
+      await ds.next(); // and then forgotten: neither read to its end nor closed
+      expect(pool.stats()).toMatchObject({ inUse: 1, openDataSets: 1 });
+      const e = await pool.executeNonQueryStatement('FLUSH').catch((x: unknown) => x);
+      expect((e as Error).message).toMatch(
+        /\(size 1, in use 1 \(1 by a data set not read to its end nor closed\), waiting 1\)/,
+      );
+      await ds.close();
+      expect(pool.stats()).toMatchObject({ inUse: 0, openDataSets: 0 });
+      await pool.executeNonQueryStatement('FLUSH');
+    } finally {
+      await pool.close();
+    }
+  });
+});
