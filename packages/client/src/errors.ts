@@ -127,7 +127,7 @@ export class IoTDBQueryTimeoutError extends IoTDBError {
 
   constructor(operation: string, timeoutMs: number, elapsedMs: number) {
     super(
-      `${operation}: the rows ended ${Math.round(elapsedMs)} ms into the query, past its timeout (queryTimeoutMs=${timeoutMs}), ` +
+      `${operation}: the rows ended ${Math.round(elapsedMs)} ms into the query, past its timeout of ${timeoutMs} ms, ` +
         'when IoTDB drops a query still running and ends its rows as if none were left: the rows read may not be all ' +
         '(a longer queryTimeoutMs, or 0 for no limit, keeps a slow read)',
     );

@@ -11,6 +11,7 @@ import {
   type TSStatus,
 } from '@iotdb/fast-serializer';
 import { endpointKey, type Endpoint } from '../cluster/endpoint.js';
+import { positiveInt, timerMs } from '../config/checks.js';
 import { withSessionId, writeArgs, type ArgsOf, type ArgsWriter, type ResultOf } from '../connection/rpc-connection.js';
 import { NodeRegistry } from '../cluster/node-registry.js';
 import {
@@ -31,7 +32,6 @@ import type { WritePlan, WriteReport, WriteTargets } from '../write/write-plan.j
 import { routeWrite } from '../write/write-router.js';
 import { NodeSession, type SessionContext, type SqlDialect, type TimestampPrecision } from './node-session.js';
 import { NodeSessions } from './node-sessions.js';
-import { positiveInt, timerMs } from '../config/checks.js';
 import { resolveSessionOptions, type ResolvedSessionOptions, type TableSessionOptions } from './options.js';
 import { SessionDataSet, closeByOwner, serverQueryTimeout, sqlContext } from './session-data-set.js';
 

@@ -432,7 +432,7 @@ describe("a result the server ends with no rows (IoTDB's answer for a query it n
     expect(rows).toEqual([1, 2, 3]);
     expect(error).toBeInstanceOf(IoTDBQueryTimeoutError);
     expect(error).toMatchObject({ code: 'IOTDB_QUERY_TIMEOUT', timeoutMs: 50 });
-    expect((error as Error).message).toMatch(/SELECT s FROM root\.sg\.d.*past its timeout \(queryTimeoutMs=50\)/);
+    expect((error as Error).message).toMatch(/SELECT s FROM root\.sg\.d.*past its timeout of 50 ms/);
   });
 
   it('ends the rows so within the timeout: the server had none left after the last batch', async () => {

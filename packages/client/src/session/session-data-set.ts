@@ -43,7 +43,6 @@ export interface FetchOptions {
   signal?: AbortSignal;
 }
 
-/** Releasing a query or a session waits at most 2 s for its reply: a hung server must not hang close(). */
 /**
  * A query's timeout as the server is sent it: IoTDB reads 0 or less as its own query_timeout_threshold (60 s by
  * default) and drops the query there, so no limit (0) goes as the largest exact number.
@@ -52,6 +51,7 @@ export function serverQueryTimeout(queryTimeoutMs: number): number {
   return queryTimeoutMs === 0 ? Number.MAX_SAFE_INTEGER : queryTimeoutMs;
 }
 
+/** Releasing a query or a session waits at most 2 s for its reply: a hung server must not hang close(). */
 export function cleanupTimeoutMs(timeoutMs: number): number {
   return timeoutMs > 0 ? Math.min(timeoutMs, 2_000) : 2_000;
 }
@@ -314,8 +314,9 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
     throw withCallerStack(new IoTDBAbortError(this.#reading, reason), new Error());
   }
 
+  /** What a read is called in its errors: the statement's, or the path query's (which has none: '') */
   get #reading(): string {
-    return `reading ${sqlContext(this.#ctx.sql)}`;
+    return this.#ctx.sql === '' ? 'reading a result' : `reading ${sqlContext(this.#ctx.sql)}`;
   }
 
   /** The iterator's next row when the block is used up (the next block, fetched if need be), or its abort. */
