@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { persistedRecords } from './persist.js';
+import { pathNode, persistedRecords } from './persist.js';
 import { sampleRun } from './test-fixture.js';
 
 describe('persistedRecords: what --persist-results writes of a run', () => {
@@ -30,5 +30,28 @@ describe('persistedRecords: what --persist-results writes of a run', () => {
     expect(raw?.measurements.slice(0, 5)).toEqual(['ops', 'failed', 'rows', 'rows_per_s', 'points']);
     expect(raw?.values.slice(0, 5)).toEqual([10, 0, 10_000, 50_000, 40_000]);
     expect(raw?.dataTypes.length).toBe(raw?.measurements.length);
+  });
+});
+
+describe('pathNode: a label or operation as one path node', () => {
+  it('keeps letters, digits and _, and reduces other ASCII to _ (as the names persisted so far)', () => {
+    expect(pathNode('p99')).toBe('p99');
+    expect(pathNode('tree-insertTablet')).toBe('tree_insertTablet');
+    expect(pathNode('uncorrected insertTablet')).toBe('uncorrected_insertTablet');
+    expect(pathNode('3 clients')).toBe('_3_clients');
+  });
+
+  it('keeps the letters of every script, quoted: two labels in Chinese are two devices, not both `_`', () => {
+    expect(pathNode('温度')).toBe('`温度`');
+    expect(pathNode('湿度 p99')).toBe('`湿度_p99`');
+    expect(pathNode('Température moyenne')).toBe('`Température_moyenne`');
+    expect(new Set(['温度', '湿度', '気温', 'давление'].map(pathNode)).size).toBe(4);
+  });
+
+  it('records the label as given beside the run', () => {
+    const run = sampleRun('温度 (p99)');
+    const [record] = persistedRecords(run);
+    expect(record.deviceId).toBe('root.iotdb_bench_results.`温度_p99_`');
+    expect(record.values[record.measurements.indexOf('label')]).toBe('温度 (p99)');
   });
 });

@@ -5,7 +5,7 @@
  * each operation's count and latency matrix (latency-matrix.ts's columns, ms) at
  * `root.iotdb_bench_results.<label>.<operation>`, and beside it each query type's ops, failed, rows and rows/s
  * (with its latency when the run has no latency row of it: `--queries` after the writes). Names are reduced to
- * letters, digits and `_`.
+ * letters, digits and `_` (pathNode); the run's `label` measurement holds its label as given.
  */
 import { Session, TSDataType, type RecordInput } from '@iotdb/client';
 import { connectOptions, type ConnectKnobs } from '../run/session-options.js';
@@ -36,9 +36,14 @@ export async function persistResults(
   }
 }
 
-/** A name as one path node: letters, digits and `_`, not starting with a digit. */
+/**
+ * A name as one path node: its letters and digits, any other run of characters as `_`. ASCII ones as they are (not
+ * starting with a digit); one with letters of other scripts in backquotes, as IoTDB takes them (reduced to ASCII,
+ * every label in Chinese became `_`, one device for them all).
+ */
 export function pathNode(name: string): string {
-  const s = name.replace(/[^A-Za-z0-9_]+/g, '_');
+  const s = name.replace(/[^\p{L}\p{N}_]+/gu, '_');
+  if (/[^A-Za-z0-9_]/.test(s)) return `\`${s}\``;
   return /^[0-9]/.test(s) || s === '' ? `_${s}` : s;
 }
 
@@ -51,6 +56,7 @@ export function persistedRecords(r: RunResult): RecordInput[] {
     deviceId: device,
     timestamp,
     measurements: [
+      'label',
       'points_per_s',
       'ops_per_s',
       'ok_ops',
@@ -63,6 +69,7 @@ export function persistedRecords(r: RunResult): RecordInput[] {
       'git_commit',
     ],
     dataTypes: [
+      TSDataType.TEXT,
       TSDataType.DOUBLE,
       TSDataType.DOUBLE,
       TSDataType.INT64,
@@ -75,6 +82,7 @@ export function persistedRecords(r: RunResult): RecordInput[] {
       TSDataType.TEXT,
     ],
     values: [
+      r.label,
       r.pointsPerS,
       r.opsPerS,
       r.okOps,
