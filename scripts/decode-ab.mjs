@@ -1,7 +1,7 @@
-// Before/after for a decoder or row change: decodeTsBlock and rows through rowBatches() of two built checkouts, in
-// one process, alternating, on the 5000 x 50 anchor block and on the same block with a third of its cells null,
-// the anchor block's rows with int64As 'number', and the decode of the block sizes the server sends (at most 1000
-// rows; 400 in the anchor's ALIGN BY DEVICE result).
+// Before/after for a decoder or row change: decodeTsBlock, rows through rowBatches() and `for await` of two built
+// checkouts, in one process, alternating, on the 5000 x 50 anchor block and on the same block with a third of its
+// cells null, the anchor block's rows with int64As 'number' and through `for await` with a query's signal, and the
+// decode of the block sizes the server sends (at most 1000 rows; 400 in the anchor's ALIGN BY DEVICE result).
 // Prints each checkout's median µs per block and the ratio old/new of every round:
 //   node scripts/decode-ab.mjs /path/to/old-checkout .
 // (the blocks are built by the second checkout's bench package, so the first needs no nullEvery of its own).
@@ -26,6 +26,14 @@ for (const [name, repo] of [
 const { anchorQueryReply, noServerContext } = await load(newRepo, 'bench/dist/workload/anchor-reply.js');
 const ctx = noServerContext(ROWS);
 
+/** Rows through `for await` (a query's signal given or not: the iterator checks it at every row). */
+async function forAwait(c, { block, reply }, signal) {
+  let n = 0;
+  const ds = new c.SessionDataSet({ ...ctx, signal }, { ...reply, queryResult: [block] });
+  for await (const row of ds) for (const v of row.values) if (v !== null) n++;
+  return n;
+}
+
 async function rowBatches(c, { block, reply }, int64As = 'bigint') {
   let n = 0;
   const numbers = int64As === 'number' ? { int64As, timestampAs: 'number' } : {};
@@ -44,6 +52,9 @@ for (const [label, result] of [
   tasks.push([`rowBatches(), ${label}`, (c) => () => rowBatches(c, result)]);
 }
 tasks.push([`rowBatches(), int64As 'number'`, (c) => () => rowBatches(c, dense, 'number')]);
+tasks.push([`for await, dense`, (c) => () => forAwait(c, dense)]);
+const signal = new AbortController().signal;
+tasks.push([`for await, dense, a signal`, (c) => () => forAwait(c, dense, signal)]);
 for (const rows of [1000, 400]) {
   const { block, types } = anchorQueryReply(rows, SENSORS);
   tasks.push([`decodeTsBlock, ${rows} x ${SENSORS}`, (c) => () => c.decodeTsBlock(block, types)]);
