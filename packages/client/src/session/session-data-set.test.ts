@@ -451,8 +451,16 @@ describe("a query's signal, once it fires", () => {
       }
       if (c.method === 'fetchResultsV2')
         return fetched++ === 0
-          ? { reply: { status: { code: 200 }, hasResultSet: true, queryResult: [block([7, 8], 6)], moreData: false } }
-          : { reply: { status: { code: 200 }, hasResultSet: false, moreData: false } };
+          ? {
+              reply: {
+                status: { code: 200 },
+                hasResultSet: true,
+                isAlign: true,
+                queryResult: [block([7, 8], 6)],
+                moreData: false,
+              },
+            }
+          : { reply: { status: { code: 200 }, hasResultSet: false, isAlign: true, moreData: false } };
       return undefined;
     });
   }
@@ -534,4 +542,79 @@ describe('a pool whose sessions are held by data sets', () => {
       await pool.close();
     }
   });
+});
+
+describe('a data set read from several places at once', () => {
+  /** 10 fetches of 3 rows after the query's own 3 (0..32), each fetch answered after a few ms. */
+  function server(): FakeTransport {
+    let fetched = 0;
+    return new FakeTransport((c) => {
+      if (c.method === 'executeQueryStatementV2') {
+        const reply = { status: { code: 200 }, queryId: 3n, columns: ['root.sg.d.s'], dataTypeList: ['INT32'] };
+        return { reply: { ...reply, queryResult: [block([0, 1, 2], 0)], moreData: true } };
+      }
+      if (c.method !== 'fetchResultsV2') return undefined;
+      const k = ++fetched;
+      const rows = [3 * k, 3 * k + 1, 3 * k + 2];
+      return {
+        delayMs: 2,
+        then: {
+          reply: {
+            status: { code: 200 },
+            hasResultSet: true,
+            isAlign: true,
+            queryResult: [block(rows, 3 * k)],
+            moreData: k < 10,
+          },
+        },
+      };
+    });
+  }
+  const ALL = Array.from({ length: 33 }, (_, i) => i);
+  const sessions: Session[] = [];
+  afterEach(async () => {
+    for (const s of sessions.splice(0)) await s.close();
+  });
+  async function query(readAhead: number): Promise<SessionDataSet> {
+    const s = new Session({ nodeUrls: ['10.0.0.1:6667'], transport: server(), readAhead });
+    sessions.push(s);
+    await s.open();
+    return s.executeQueryStatement('SELECT s FROM root.sg.d');
+  }
+  const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
+
+  it.each([0, 1, 3])(
+    'gives each row once to readers taking turns with hasNext()/next() (readAhead %i)',
+    async (readAhead) => {
+      const ds = await query(readAhead);
+      const got: number[] = [];
+      const reader = async () => {
+        while (await ds.hasNext()) {
+          const row = await ds.next().catch(() => null); // another reader may have taken the last row meanwhile
+          if (row !== null) got.push(row.values[0] as number);
+        }
+      };
+      await Promise.all([reader(), reader(), reader()]);
+      expect(sorted(got)).toEqual(ALL);
+    },
+  );
+
+  it.each([0, 1, 3])(
+    'gives each row once to next() calls made together, and each iterator its own rows (readAhead %i)',
+    async (readAhead) => {
+      const ds = await query(readAhead);
+      const rows = await Promise.all(ALL.map(() => ds.next()));
+      expect(rows.map((r) => r.values[0])).toEqual(ALL);
+      const again = await query(readAhead);
+      const got: number[] = [];
+      const iterate = async () => {
+        for await (const row of again) got.push(row.values[0] as number);
+      };
+      const batches = async () => {
+        for await (const rows of again.rowBatches()) for (const row of rows) got.push(row.values[0] as number);
+      };
+      await Promise.all([iterate(), iterate(), batches()]);
+      expect(sorted(got)).toEqual(ALL);
+    },
+  );
 });

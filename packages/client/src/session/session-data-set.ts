@@ -170,6 +170,8 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   /** replies fetched ahead of the reader, oldest first: landed or in flight (one fetch in flight at a time) */
   #ahead: Promise<Fetched>[] = [];
   #fetching = false;
+  /** a reader's wait for the next reply: another reader waits for it too, then looks again (a reply taken once) */
+  #receiving: Promise<void> | null = null;
   /** a fetch ahead failed: nothing more is fetched ahead until the reader has met its error */
   #aheadFailed = false;
   #block: DecodedTsBlock | null = null;
@@ -252,7 +254,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   async hasNext(opts: FetchOptions = {}): Promise<boolean> {
     if (opts.signal?.aborted === true || this.#signal?.aborted === true) await this.#stopAborted(opts.signal);
     for (;;) {
-      if (this.#block !== null && this.#row < this.#block.rows) {
+      if (this.#rowsLeft()) {
         this.#fetchAhead();
         return true;
       }
@@ -281,10 +283,18 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
 
   /** The next row; throws IoTDBValidationError past the end (check hasNext() first, or use `for await`). */
   async next(opts: FetchOptions = {}): Promise<RowRecord> {
-    if (!(await this.hasNext(opts))) throw new IoTDBValidationError('next', 'no more rows in this result');
-    const row = this.#rowAt(this.#row);
-    this.#row++; // only past a row that could be read: an unsafe INT64 (int64As 'number') does not skip it
-    return row;
+    while (await this.hasNext(opts)) {
+      if (!this.#rowsLeft()) continue; // another reader took it while this one waited
+      const row = this.#rowAt(this.#row);
+      this.#row++; // only past a row that could be read: an unsafe INT64 (int64As 'number') does not skip it
+      return row;
+    }
+    throw new IoTDBValidationError('next', 'no more rows in this result');
+  }
+
+  /** Rows of the current block not read yet. */
+  #rowsLeft(): boolean {
+    return this.#block !== null && this.#row < this.#block.rows;
   }
 
   /**
@@ -322,8 +332,8 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   /** The iterator's next row when the block is used up (the next block, fetched if need be), or its abort. */
   async #nextFetching(): Promise<IteratorResult<RowRecord>> {
     try {
-      if (!(await this.hasNext())) return { value: undefined, done: true };
-      return { value: this.#rowAt(this.#row++), done: false };
+      while (await this.hasNext()) if (this.#rowsLeft()) return { value: this.#rowAt(this.#row++), done: false };
+      return { value: undefined, done: true };
     } catch (e) {
       await this.close();
       throw e;
@@ -356,7 +366,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   async toColumnar(opts: FetchOptions = {}): Promise<ColumnarResult> {
     const pieces: BlockPiece[] = [];
     this.#decodeOptions = SHARED_STRINGS;
-    while (await this.hasNext(opts)) pieces.push(this.#takeBlock());
+    while (await this.hasNext(opts)) if (this.#rowsLeft()) pieces.push(this.#takeBlock());
     return this.#columnar(pieces);
   }
 
@@ -366,7 +376,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
    */
   async *batches(opts: FetchOptions = {}): AsyncGenerator<ColumnarResult, void, undefined> {
     try {
-      while (await this.hasNext(opts)) yield this.#columnar([this.#takeBlock()]);
+      while (await this.hasNext(opts)) if (this.#rowsLeft()) yield this.#columnar([this.#takeBlock()]);
     } finally {
       await this.#leave();
     }
@@ -381,7 +391,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
    */
   async *rowBatches(opts: FetchOptions = {}): AsyncGenerator<RowBatch, void, undefined> {
     try {
-      while (await this.hasNext(opts)) yield this.#takeRows();
+      while (await this.hasNext(opts)) if (this.#rowsLeft()) yield this.#takeRows();
     } finally {
       await this.#leave();
     }
@@ -534,11 +544,30 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   }
 
   /**
+   * The next reply becomes the blocks to read, once: a reader that asks while another waits for it waits too (its
+   * `signal` giving up that wait only), then looks again (data sets read from several places at once).
+   */
+  async #receive(given: AbortSignal | undefined): Promise<void> {
+    if (this.#receiving !== null) {
+      // another reader's: its reply (or its error) is that reader's; this one looks again once it is taken
+      const outcome = await untilAborted(
+        this.#receiving.catch(() => undefined),
+        given,
+      );
+      if (outcome === GAVE_UP) throw withCallerStack(new IoTDBAbortError(this.#reading, given?.reason), new Error());
+      return;
+    }
+    const receiving = this.#receiveNext(given).finally(() => (this.#receiving = null));
+    this.#receiving = receiving;
+    await receiving;
+  }
+
+  /**
    * The next reply, fetched ahead or now, becomes the blocks to read. A fetch made now takes the reader's
    * `signal` (aborting it breaks the connection, as any call aborted after its bytes left); for a fetch made
    * ahead, the signal gives up the wait only: its reply is kept for the next read.
    */
-  async #receive(given: AbortSignal | undefined): Promise<void> {
+  async #receiveNext(given: AbortSignal | undefined): Promise<void> {
     if (this.#ahead.length === 0) this.#startFetch(given ?? this.#ctx.signal);
     const started = performance.now();
     const outcome = await untilAborted(this.#ahead[0], given).catch((e: unknown) => {
