@@ -802,6 +802,21 @@ describe('queries', () => {
     expect(again.map((r) => r.values[0])).toEqual([0, 3]);
   });
 
+  it('gives every row once to three readers of one data set at once (fetchSize 100, readAhead 3)', async () => {
+    const ds = await session.executeQueryStatement(manySql(), { fetchSize: 100, readAhead: 3 });
+    const got: string[] = [];
+    const reader = async () => {
+      while (await ds.hasNext()) {
+        const row = await ds.next().catch(() => null); // another reader may have taken the last row meanwhile
+        if (row !== null) got.push(`${String(row.values[0])}@${row.timestamp}`);
+      }
+    };
+    await Promise.all([reader(), reader(), reader()]);
+    const want = Array.from({ length: DEVICES * PER_DEVICE }, (_, k) => `${manyRow(k).device}@${manyRow(k).time}`);
+    expect(got.sort()).toEqual(want.sort());
+    expect(fetches.mock.calls.length).toBeGreaterThan(5); // the premise: the rows did come in many fetches
+  });
+
   it("stops at the row its query's signal fires on, rows received or not, releasing the query", async () => {
     const close = spyRpc('closeOperation');
     const ac = new AbortController();
