@@ -67,6 +67,40 @@ function dataSet(
   );
 }
 
+/**
+ * A scripted server of one query whose rows come in `batches` (INT32, times from 0): the first with the query's
+ * reply, the others one per fetch, each fetch's reply as `fetchReply` makes it of the plain one (`delayMs` later);
+ * a fetch after the last batch is answered with no result set.
+ */
+function queryInBatches(
+  batches: readonly number[][],
+  { delayMs = 0, fetchReply = (_n: number, reply: FakeAction): FakeAction | undefined => reply } = {},
+): FakeTransport {
+  let fetches = 0;
+  let time = 0;
+  const next = (values: number[]) => block(values, (time += values.length) - values.length);
+  return new FakeTransport((c) => {
+    if (c.method === 'executeQueryStatementV2') {
+      const reply = { status: { code: 200 }, queryId: 3n, columns: ['root.sg.d.s'], dataTypeList: ['INT32'] };
+      return { reply: { ...reply, queryResult: [next(batches[0])], moreData: batches.length > 1 } };
+    }
+    if (c.method !== 'fetchResultsV2') return undefined;
+    const n = ++fetches;
+    const reply =
+      n < batches.length
+        ? {
+            status: { code: 200 },
+            hasResultSet: true,
+            isAlign: true,
+            queryResult: [next(batches[n])],
+            moreData: n < batches.length - 1,
+          }
+        : { status: { code: 200 }, hasResultSet: false, isAlign: true, moreData: false };
+    const action = fetchReply(n, { reply });
+    return action === undefined || delayMs === 0 ? action : { delayMs, then: action };
+  });
+}
+
 describe('SessionDataSet without a server', () => {
   it('streams one columnar batch per block, rows in order', async () => {
     const ds = dataSet([block([1, 2, 3], 0), block([4, 5], 3)]);
@@ -163,26 +197,7 @@ describe('reading ahead (a session over a scripted transport)', () => {
   function server(
     fetchReply: (n: number, reply: FakeAction) => FakeAction | undefined = () => undefined,
   ): FakeTransport {
-    let fetches = 0;
-    let time = 0;
-    const next = (values: number[]) => block(values, (time += values.length) - values.length);
-    return new FakeTransport((c) => {
-      if (c.method === 'executeQueryStatementV2') {
-        const reply = { status: { code: 200 }, queryId: 3n, columns: ['root.sg.d.s'], dataTypeList: ['INT32'] };
-        return { reply: { ...reply, queryResult: [next(BATCHES[0])], moreData: true } };
-      }
-      if (c.method !== 'fetchResultsV2') return undefined;
-      const n = ++fetches;
-      const moreData = n < BATCHES.length - 1;
-      const reply = {
-        status: { code: 200 },
-        hasResultSet: true,
-        isAlign: true,
-        queryResult: [next(BATCHES[n])],
-        moreData,
-      };
-      return fetchReply(n, { reply }) ?? { reply };
-    });
+    return queryInBatches(BATCHES, { fetchReply: (n, reply) => fetchReply(n, reply) ?? reply });
   }
   const sessions: Session[] = [];
   afterEach(async () => {
@@ -441,29 +456,12 @@ describe("a result the server ends with no rows (IoTDB's answer for a query it n
 });
 
 describe("a query's signal, once it fires", () => {
-  /** Two blocks with the query's reply, one more a fetch; then the end. */
-  function server(): FakeTransport {
-    let fetched = 0;
-    return new FakeTransport((c) => {
-      if (c.method === 'executeQueryStatementV2') {
-        const reply = { status: { code: 200 }, queryId: 3n, columns: ['root.sg.d.s'], dataTypeList: ['INT32'] };
-        return { reply: { ...reply, queryResult: [block([1, 2, 3], 0), block([4, 5, 6], 3)], moreData: true } };
-      }
-      if (c.method === 'fetchResultsV2')
-        return fetched++ === 0
-          ? {
-              reply: {
-                status: { code: 200 },
-                hasResultSet: true,
-                isAlign: true,
-                queryResult: [block([7, 8], 6)],
-                moreData: false,
-              },
-            }
-          : { reply: { status: { code: 200 }, hasResultSet: false, isAlign: true, moreData: false } };
-      return undefined;
-    });
-  }
+  const server = () =>
+    queryInBatches([
+      [1, 2, 3],
+      [4, 5, 6],
+      [7, 8],
+    ]);
   const sessions: Session[] = [];
   afterEach(async () => {
     for (const s of sessions.splice(0)) await s.close();
@@ -521,11 +519,7 @@ describe("a query's signal, once it fires", () => {
 
 describe('a pool whose sessions are held by data sets', () => {
   it('says so when a caller times out waiting, and counts them in stats()', async () => {
-    const fake = new FakeTransport((c) => {
-      if (c.method !== 'executeQueryStatementV2') return undefined;
-      const reply = { status: { code: 200 }, queryId: 3n, columns: ['root.sg.d.s'], dataTypeList: ['INT32'] };
-      return { reply: { ...reply, queryResult: [block([1, 2, 3], 0)], moreData: true } };
-    });
+    const fake = queryInBatches([[1, 2, 3], [4]]);
     const pool = new SessionPool({ nodeUrls: ['10.0.0.1:6667'], transport: fake, maxSize: 1, waitTimeoutMs: 50 });
     try {
       const ds = await pool.executeQueryStatement('SELECT s FROM root.sg.d', { readAhead: 0 });
@@ -545,31 +539,12 @@ describe('a pool whose sessions are held by data sets', () => {
 });
 
 describe('a data set read from several places at once', () => {
-  /** 10 fetches of 3 rows after the query's own 3 (0..32), each fetch answered after a few ms. */
-  function server(): FakeTransport {
-    let fetched = 0;
-    return new FakeTransport((c) => {
-      if (c.method === 'executeQueryStatementV2') {
-        const reply = { status: { code: 200 }, queryId: 3n, columns: ['root.sg.d.s'], dataTypeList: ['INT32'] };
-        return { reply: { ...reply, queryResult: [block([0, 1, 2], 0)], moreData: true } };
-      }
-      if (c.method !== 'fetchResultsV2') return undefined;
-      const k = ++fetched;
-      const rows = [3 * k, 3 * k + 1, 3 * k + 2];
-      return {
-        delayMs: 2,
-        then: {
-          reply: {
-            status: { code: 200 },
-            hasResultSet: true,
-            isAlign: true,
-            queryResult: [block(rows, 3 * k)],
-            moreData: k < 10,
-          },
-        },
-      };
-    });
-  }
+  /** 0..32: three rows with the query's reply, then ten fetches of three, each answered 2 ms later. */
+  const server = () =>
+    queryInBatches(
+      Array.from({ length: 11 }, (_, k) => [3 * k, 3 * k + 1, 3 * k + 2]),
+      { delayMs: 2 },
+    );
   const ALL = Array.from({ length: 33 }, (_, i) => i);
   const sessions: Session[] = [];
   afterEach(async () => {

@@ -808,7 +808,7 @@ describe('queries', () => {
     const reader = async () => {
       while (await ds.hasNext()) {
         const row = await ds.next().catch(() => null); // another reader may have taken the last row meanwhile
-        if (row !== null) got.push(`${String(row.values[0])}@${row.timestamp}`);
+        if (row !== null) got.push(`${String(row.values[0])}@${String(row.timestamp)}`);
       }
     };
     await Promise.all([reader(), reader(), reader()]);
