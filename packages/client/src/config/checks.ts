@@ -37,6 +37,17 @@ export function timerMs(field: string, v: number, allowZero = false): number {
   return v;
 }
 
+/** The largest value of a 32-bit field of the protocol (a query's fetchSize). */
+export const MAX_I32 = 2 ** 31 - 1;
+
+/** A count sent in a 32-bit field: a positive integer, at most MAX_I32 (a larger one fails the encoder). */
+export function int32Count(field: string, v: number): number {
+  positiveInt(field, v);
+  if (v > MAX_I32)
+    throw new IoTDBValidationError(field, `needs at most ${MAX_I32} (a 32-bit field of the protocol), got ${v}`);
+  return v;
+}
+
 export function positiveInt(field: string, v: number, allowZero = false): number {
   if (!Number.isSafeInteger(v) || v < 0 || (!allowZero && v === 0)) {
     throw new IoTDBValidationError(

@@ -134,6 +134,25 @@ describe('validation of nested options', () => {
   });
 });
 
+describe("validation against the protocol's field sizes", () => {
+  it("fetchSize beyond its 32-bit field: the session option and a query's, before anything is sent", async () => {
+    expect(errorOf(() => new Session({ fetchSize: 2 ** 31 })).message).toBe(
+      'fetchSize: needs at most 2147483647 (a 32-bit field of the protocol), got 2147483648',
+    );
+    const fake = new FakeTransport();
+    const s = new Session({ nodeUrls: ['10.0.0.1:6667'], transport: fake });
+    await s.open();
+    try {
+      const e = await s.executeQueryStatement('SELECT 1', { fetchSize: 5e9 }).catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(IoTDBValidationError); // it was Node's RangeError, thrown by the encoder
+      expect(fake.callsOf('executeQueryStatementV2')).toHaveLength(0);
+      await s.executeQueryStatement('SELECT 1', { fetchSize: 2 ** 31 - 1 }).then((ds) => ds.close());
+    } finally {
+      await s.close();
+    }
+  });
+});
+
 describe('passwords stay out of errors and objects', () => {
   const secret = 'Zs9-hunter2';
 

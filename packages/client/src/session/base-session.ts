@@ -11,7 +11,7 @@ import {
   type TSStatus,
 } from '@iotdb/fast-serializer';
 import { endpointKey, type Endpoint } from '../cluster/endpoint.js';
-import { positiveInt, timerMs } from '../config/checks.js';
+import { int32Count, positiveInt, timerMs } from '../config/checks.js';
 import { withSessionId, writeArgs, type ArgsOf, type ArgsWriter, type ResultOf } from '../connection/rpc-connection.js';
 import { NodeRegistry } from '../cluster/node-registry.js';
 import {
@@ -274,7 +274,7 @@ export abstract class BaseSession {
     opts: QueryOptions,
     send: (ns: NodeSession, q: QueryFields) => Promise<TSExecuteStatementResp>,
   ): Promise<SessionDataSet> {
-    const fetchSize = optional('fetchSize', opts.fetchSize) ?? this.options.fetchSize;
+    const fetchSize = optional('fetchSize', opts.fetchSize, int32Count) ?? this.options.fetchSize;
     const readAhead = optional('readAhead', opts.readAhead, positiveInt, true) ?? this.options.readAhead;
     const timeoutMs = optional('timeoutMs', opts.timeoutMs, timerMs, true) ?? this.options.requestTimeoutMs;
     const queryTimeoutMs =

@@ -6,6 +6,7 @@ import {
   checkOneOf,
   checkString,
   describe,
+  int32Count,
   positiveInt,
   timerMs,
 } from '../config/checks.js';
@@ -248,7 +249,7 @@ export function collectSessionOptions(o: LayeredOptions, issues: IssueList): Res
     host: issues.take(() => checkString('host', o.host ?? DEFAULTS.host)) ?? DEFAULTS.host,
     port: issues.take(() => portOf(o.port ?? DEFAULTS.port)) ?? DEFAULTS.port,
     username: issues.take(() => checkString('username', o.username ?? DEFAULTS.username)) ?? DEFAULTS.username,
-    fetchSize: int('fetchSize', DEFAULTS.fetchSize),
+    fetchSize: int('fetchSize', DEFAULTS.fetchSize, false, int32Count),
     readAhead: int('readAhead', DEFAULTS.readAhead, true),
     timeZone: issues.take(() => checkString('timeZone', o.timeZone ?? processTimeZone())) ?? processTimeZone(),
     connectTimeoutMs: int('connectTimeoutMs', DEFAULTS.connectTimeoutMs, false, timerMs),
