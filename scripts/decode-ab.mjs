@@ -1,7 +1,8 @@
 // Before/after for a decoder or row change: decodeTsBlock, rows through rowBatches() and `for await` of two built
 // checkouts, in one process, alternating, on the 5000 x 50 anchor block and on the same block with a third of its
-// cells null, the anchor block's rows with int64As 'number' and through `for await` with a query's signal, and the
-// decode of the block sizes the server sends (at most 1000 rows; 400 in the anchor's ALIGN BY DEVICE result).
+// cells null, the anchor block's rows with int64As 'number' and through `for await` with a query's signal, a 5000 x 10
+// block's rows through `for await` and hasNext()/next(), and the decode of the block sizes the server sends (at most
+// 1000 rows; 400 in the anchor's ALIGN BY DEVICE result).
 // Prints each checkout's median µs per block and the ratio old/new of every round:
 //   node scripts/decode-ab.mjs /path/to/old-checkout .
 // (the blocks are built by the second checkout's bench package, so the first needs no nullEvery of its own).
@@ -34,6 +35,14 @@ async function forAwait(c, { block, reply }, signal) {
   return n;
 }
 
+/** Rows the Java way: `while (await ds.hasNext()) await ds.next()`. */
+async function hasNextNext(c, { block, reply }) {
+  let n = 0;
+  const ds = new c.SessionDataSet(ctx, { ...reply, queryResult: [block] });
+  while (await ds.hasNext()) for (const v of (await ds.next()).values) if (v !== null) n++;
+  return n;
+}
+
 async function rowBatches(c, { block, reply }, int64As = 'bigint') {
   let n = 0;
   const numbers = int64As === 'number' ? { int64As, timestampAs: 'number' } : {};
@@ -55,6 +64,9 @@ tasks.push([`rowBatches(), int64As 'number'`, (c) => () => rowBatches(c, dense, 
 tasks.push([`for await, dense`, (c) => () => forAwait(c, dense)]);
 const signal = new AbortController().signal;
 tasks.push([`for await, dense, a signal`, (c) => () => forAwait(c, dense, signal)]);
+const narrow = anchorQueryReply(ROWS, 10);
+tasks.push([`for await, ${ROWS} x 10`, (c) => () => forAwait(c, narrow)]);
+tasks.push([`hasNext()/next(), ${ROWS} x 10`, (c) => () => hasNextNext(c, narrow)]);
 for (const rows of [1000, 400]) {
   const { block, types } = anchorQueryReply(rows, SENSORS);
   tasks.push([`decodeTsBlock, ${rows} x ${SENSORS}`, (c) => () => c.decodeTsBlock(block, types)]);
