@@ -72,6 +72,9 @@ interface BlockPiece {
   readonly from: number;
 }
 
+/** The options of a read given none (hasNext() and next() are called a row at a time). */
+const NO_OPTIONS: FetchOptions = Object.freeze({});
+
 /** hasNext()'s answer while the current block has rows: settled once, shared. */
 const ROW_LEFT: Promise<boolean> = Promise.resolve(true);
 
@@ -257,7 +260,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
    * waiting for the one already fetching ahead). Once `signal` or the query's has fired it throws IoTDBAbortError,
    * rows received or not, and releases the query.
    */
-  hasNext(opts: FetchOptions = {}): Promise<boolean> {
+  hasNext(opts: FetchOptions = NO_OPTIONS): Promise<boolean> {
     if (this.#rowReady(opts)) {
       this.#fetchAhead();
       return ROW_LEFT;
@@ -304,7 +307,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   }
 
   /** The next row; throws IoTDBValidationError past the end (check hasNext() first, or use `for await`). */
-  next(opts: FetchOptions = {}): Promise<RowRecord> {
+  next(opts: FetchOptions = NO_OPTIONS): Promise<RowRecord> {
     if (this.#nextsWaiting > 0 || !this.#rowReady(opts)) return this.#nextInTurn(opts);
     try {
       const row = this.#rowAt(this.#row);
