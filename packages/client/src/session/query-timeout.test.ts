@@ -20,7 +20,7 @@ afterEach(async () => {
   for (const c of closers.splice(0)) await c().catch(() => undefined);
 });
 
-/** A server with one batch of three rows and more announced; each fetch answered with no result set. */
+/** A query (or raw data query) answered with no rows and more announced; each fetch with no result set. */
 function server(): FakeTransport {
   return new FakeTransport((c) => {
     if (c.method === 'executeQueryStatementV2' || c.method === 'executeRawDataQueryV2') {
