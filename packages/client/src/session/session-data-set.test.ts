@@ -59,6 +59,7 @@ function dataSet(
       sql: '',
       fetchSize: 10,
       timeoutMs: 0,
+      queryTimeoutMs: 0,
       int64As,
       timestampAs: 'bigint',
       precision: 'ms',

@@ -75,7 +75,7 @@ interface BlockPiece {
 /** The options of a read given none (hasNext() and next() are called a row at a time). */
 const NO_OPTIONS: FetchOptions = Object.freeze({});
 
-/** hasNext()'s answer while the current block has rows: settled once, shared. */
+/** hasNext()'s answer while the current block has rows (and the first next() call's turn): settled once, shared. */
 const ROW_LEFT: Promise<boolean> = Promise.resolve(true);
 
 /** What a data set needs from the session that ran the query. */
@@ -87,8 +87,8 @@ export interface QueryContext {
   readonly fetchSize: number;
   /** reply wait of each fetch, ms (0: none) */
   readonly timeoutMs: number;
-  /** how long the server keeps the query, ms (0: no limit); absent: timeoutMs */
-  readonly queryTimeoutMs?: number;
+  /** how long the server keeps the query, ms (0: no limit) */
+  readonly queryTimeoutMs: number;
   /** performance.now() when the query went out: the server drops it once queryTimeoutMs after about then */
   readonly sentAt?: number;
   readonly int64As: Int64Mode;
@@ -180,7 +180,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   #receiving: Promise<void> | null = null;
   /** next() calls waiting for a row, and the last of them: a later call waits its turn */
   #nextsWaiting = 0;
-  #lastNext: Promise<unknown> = Promise.resolve();
+  #lastNext: Promise<unknown> = ROW_LEFT;
   /** a fetch ahead failed: nothing more is fetched ahead until the reader has met its error */
   #aheadFailed = false;
   #block: DecodedTsBlock | null = null;
@@ -273,11 +273,18 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
    * own promise and await (they took 3x the time of `for await` a row).
    */
   #rowReady(opts: FetchOptions): boolean {
-    return this.#rowsLeft() && opts.signal?.aborted !== true && this.#signal?.aborted !== true;
+    return this.#rowsLeft() && this.#fired(opts) === undefined;
+  }
+
+  /** The read's signal or the query's, whichever has fired (the read's first). */
+  #fired(opts: FetchOptions): AbortSignal | undefined {
+    if (opts.signal?.aborted === true) return opts.signal;
+    return this.#signal?.aborted === true ? this.#signal : undefined;
   }
 
   async #hasNextWaiting(opts: FetchOptions): Promise<boolean> {
-    if (opts.signal?.aborted === true || this.#signal?.aborted === true) await this.#stopAborted(opts.signal);
+    const fired = this.#fired(opts);
+    if (fired !== undefined) await this.#stopAborted(fired.reason);
     for (;;) {
       if (this.#rowsLeft()) {
         this.#fetchAhead();
@@ -310,8 +317,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   next(opts: FetchOptions = NO_OPTIONS): Promise<RowRecord> {
     if (this.#nextsWaiting > 0 || !this.#rowReady(opts)) return this.#nextInTurn(opts);
     try {
-      const row = this.#rowAt(this.#row);
-      this.#row++; // only past a row that could be read: an unsafe INT64 (int64As 'number') does not skip it
+      const row = this.#takeRow();
       this.#fetchAhead();
       return Promise.resolve(row);
     } catch (e) {
@@ -328,13 +334,16 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   }
 
   async #nextWaiting(opts: FetchOptions): Promise<RowRecord> {
-    while (await this.hasNext(opts)) {
-      if (!this.#rowsLeft()) continue; // another reader took it while this one waited
-      const row = this.#rowAt(this.#row);
-      this.#row++; // only past a row that could be read: an unsafe INT64 (int64As 'number') does not skip it
-      return row;
-    }
+    // a row another reader took while this one waited: look again
+    while (await this.hasNext(opts)) if (this.#rowsLeft()) return this.#takeRow();
     throw new IoTDBValidationError('next', 'no more rows in this result');
+  }
+
+  /** The current block's next row, marked read only once it could be made (an unsafe INT64 as number throws). */
+  #takeRow(): RowRecord {
+    const row = this.#rowAt(this.#row);
+    this.#row++;
+    return row;
   }
 
   /** Rows of the current block not read yet. */
@@ -353,7 +362,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
         const block = this.#block;
         if (block === null || this.#row >= block.rows || this.#signal?.aborted === true) return this.#nextFetching();
         try {
-          return Promise.resolve({ value: this.#rowAt(this.#row++), done: false });
+          return Promise.resolve({ value: this.#takeRow(), done: false });
         } catch (e) {
           return this.close().then(() => Promise.reject(e));
         }
@@ -363,8 +372,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   }
 
   /** A read given up: the query is released (nothing more is read), the reader told why. */
-  async #stopAborted(given: AbortSignal | undefined): Promise<never> {
-    const reason: unknown = given?.aborted === true ? given.reason : this.#signal?.reason;
+  async #stopAborted(reason: unknown): Promise<never> {
     await this.close().catch(() => undefined); // a failed release is not the reader's error: the abort is
     throw withCallerStack(new IoTDBAbortError(this.#reading, reason), new Error());
   }
@@ -377,7 +385,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   /** The iterator's next row when the block is used up (the next block, fetched if need be), or its abort. */
   async #nextFetching(): Promise<IteratorResult<RowRecord>> {
     try {
-      while (await this.hasNext()) if (this.#rowsLeft()) return { value: this.#rowAt(this.#row++), done: false };
+      while (await this.hasNext()) if (this.#rowsLeft()) return { value: this.#takeRow(), done: false };
       return { value: undefined, done: true };
     } catch (e) {
       await this.close();
@@ -613,12 +621,12 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
    * ahead, the signal gives up the wait only: its reply is kept for the next read.
    */
   async #receiveNext(given: AbortSignal | undefined): Promise<void> {
-    if (this.#ahead.length === 0) this.#startFetch(given ?? this.#ctx.signal);
+    if (this.#ahead.length === 0) this.#startFetch(given ?? this.#signal);
     const started = performance.now();
     const outcome = await untilAborted(this.#ahead[0], given).catch((e: unknown) => {
       void this.#ahead.shift(); // settled: the reader has met its error; the next read fetches again
       this.#aheadFailed = false;
-      const aborted = [given, this.#ctx.signal].some((s) => s?.aborted && e === s.reason);
+      const aborted = [given, this.#signal].some((s) => s?.aborted && e === s.reason);
       throw withCallerStack(aborted ? new IoTDBAbortError(this.#reading, e) : e, new Error());
     });
     if (outcome === GAVE_UP) {
@@ -634,7 +642,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   #fetchAhead(): void {
     const depth = this.#ctx.readAhead ?? 0;
     if (this.#ahead.length >= depth || this.#fetching || !this.#moreData || this.#closed || this.#aheadFailed) return;
-    this.#startFetch(this.#ctx.signal);
+    this.#startFetch(this.#signal);
   }
 
   #startFetch(signal: AbortSignal | undefined): void {
@@ -666,14 +674,10 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
    */
   #checkNotDropped(operation: string): void {
     const { sentAt } = this.#ctx;
-    const limitMs = this.#queryTimeoutMs;
+    const limitMs = this.#ctx.queryTimeoutMs;
     if (limitMs <= 0 || sentAt === undefined) return;
     const elapsedMs = performance.now() - sentAt;
     if (elapsedMs >= limitMs) throw new IoTDBQueryTimeoutError(operation, limitMs, elapsedMs);
-  }
-
-  get #queryTimeoutMs(): number {
-    return this.#ctx.queryTimeoutMs ?? this.#ctx.timeoutMs;
   }
 
   async #request(signal: AbortSignal | undefined): Promise<Fetched> {
@@ -684,7 +688,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
       fetchSize: this.#ctx.fetchSize,
       queryId: this.#queryId,
       isAlign: true,
-      timeout: serverQueryTimeout(this.#queryTimeoutMs),
+      timeout: serverQueryTimeout(this.#ctx.queryTimeoutMs),
     };
     const operation = `fetchResults ${sqlContext(this.#ctx.sql)}`;
     const resp = await this.#ctx.connection.call('fetchResultsV2', req, {
