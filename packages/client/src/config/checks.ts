@@ -27,14 +27,7 @@ export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** A time the client waits with a timer: a positive (or, allowZero, zero) integer, at most MAX_TIMER_MS. */
 export function timerMs(field: string, v: number, allowZero = false): number {
-  positiveInt(field, v, allowZero);
-  if (v > MAX_TIMER_MS) {
-    throw new IoTDBValidationError(
-      field,
-      `needs at most ${MAX_TIMER_MS} (about 24.8 days, the longest a timer waits), got ${v}`,
-    );
-  }
-  return v;
+  return atMost(field, positiveInt(field, v, allowZero), MAX_TIMER_MS, 'about 24.8 days, the longest a timer waits');
 }
 
 /** The largest value of a 32-bit field of the protocol (a query's fetchSize). */
@@ -42,9 +35,11 @@ export const MAX_I32 = 2 ** 31 - 1;
 
 /** A count sent in a 32-bit field: a positive integer, at most MAX_I32 (a larger one fails the encoder). */
 export function int32Count(field: string, v: number): number {
-  positiveInt(field, v);
-  if (v > MAX_I32)
-    throw new IoTDBValidationError(field, `needs at most ${MAX_I32} (a 32-bit field of the protocol), got ${v}`);
+  return atMost(field, positiveInt(field, v), MAX_I32, 'a 32-bit field of the protocol');
+}
+
+function atMost(field: string, v: number, max: number, why: string): number {
+  if (v > max) throw new IoTDBValidationError(field, `needs at most ${max} (${why}), got ${v}`);
   return v;
 }
 
