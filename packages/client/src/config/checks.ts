@@ -38,6 +38,22 @@ export function int32Count(field: string, v: number): number {
   return atMost(field, positiveInt(field, v), MAX_I32, 'a 32-bit field of the protocol');
 }
 
+/**
+ * The most sessions a pool holds. Each is a connection, and a DataNode takes 65535 at most by default
+ * (dn_rpc_max_concurrent_client_num); the pool's slots are allocated up front.
+ */
+export const MAX_POOL_SIZE = 65_535;
+
+/** A pool's session count: a positive (or, allowZero, zero) integer, at most MAX_POOL_SIZE. */
+export function poolSize(field: string, v: number, allowZero = false): number {
+  return atMost(
+    field,
+    positiveInt(field, v, allowZero),
+    MAX_POOL_SIZE,
+    'a session is a connection, and a DataNode takes 65535 by default',
+  );
+}
+
 function atMost(field: string, v: number, max: number, why: string): number {
   if (v > max) throw new IoTDBValidationError(field, `needs at most ${max} (${why}), got ${v}`);
   return v;

@@ -1,10 +1,10 @@
 import { IoTDBValidationError } from '@iotdb/fast-serializer';
-import { checkBoolean, positiveInt, timerMs } from '../config/checks.js';
+import { checkBoolean, poolSize, positiveInt, timerMs } from '../config/checks.js';
 import { IssueList } from '../config/issues.js';
 
 /** Pool settings; every field is optional. */
 export interface PoolOptions {
-  /** Sessions (connections) at most. @default 8 */
+  /** Sessions (connections) at most, up to 65535. @default 8 */
   maxSize?: number;
   /** Sessions opened by open() and kept even when idle. @default 0 */
   minSize?: number;
@@ -54,8 +54,8 @@ export function collectPoolOptions(o: PoolOptions, issues: IssueList): ResolvedP
   const count = (k: Exclude<keyof PoolOptions, 'deviceBinding'>, check = positiveInt): number =>
     issues.take(() => check(k, o[k] ?? DEFAULTS[k], true)) ?? DEFAULTS[k];
   const r = {
-    maxSize: count('maxSize'),
-    minSize: count('minSize'),
+    maxSize: count('maxSize', poolSize),
+    minSize: count('minSize', poolSize),
     maxIdleTimeMs: count('maxIdleTimeMs'),
     waitTimeoutMs: count('waitTimeoutMs', timerMs),
     healthCheckIntervalMs: count('healthCheckIntervalMs', timerMs),
