@@ -5,7 +5,8 @@ import org.apache.iotdb.session.TableSessionBuilder;
 /**
  * How the Java client connects, as ours does: to host= and port= (default 127.0.0.1:6667), as the user of IOTDB_USER
  * and IOTDB_PASSWORD (unset or blank: root / root); with the option compression=true Thrift's compact protocol (--rpc-compression); with trustStore=FILE TLS,
- * trusting that JKS trust store, its password in JAVA_TRUST_STORE_PASSWORD (--tls).
+ * trusting that JKS trust store, its password in JAVA_TRUST_STORE_PASSWORD (--tls); with queryTimeout=MS each query's
+ * life on the server (--query-timeout-ms; 0: no limit, sent as Long.MAX_VALUE since IoTDB reads 0 as its own 60 s).
  */
 final class Connect {
   private Connect() {}
@@ -14,6 +15,8 @@ final class Connect {
   private static int port = 6667;
   private static boolean compression = false;
   private static String trustStore = null;
+  /** the query timeout sent with every query, ms; null: the client's default */
+  private static Long queryTimeoutMs = null;
 
   /** One of the options above (`kv`: the key=value split of `option`); any other is unknown to every program. */
   static void option(String[] kv, String option) {
@@ -23,6 +26,7 @@ final class Connect {
       case "port": port = Integer.parseInt(value); break;
       case "compression": compression = Boolean.parseBoolean(value); break;
       case "trustStore": trustStore = value; break;
+      case "queryTimeout": queryTimeoutMs = noLimitAsMax(Long.parseLong(value)); break;
       default: throw new IllegalArgumentException("unknown option " + option);
     }
   }
@@ -30,6 +34,7 @@ final class Connect {
   /** A tree-model session's builder: the node, the user, TLS when asked (open it with `open`). */
   static Session.Builder tree() {
     Session.Builder b = new Session.Builder().host(host).port(port).username(user()).password(password());
+    if (queryTimeoutMs != null) b.timeOut(queryTimeoutMs);
     return trustStore == null ? b : b.useSSL(true).trustStore(trustStore).trustStorePwd(trustStorePassword());
   }
 
@@ -44,7 +49,12 @@ final class Connect {
   static TableSessionBuilder table() {
     TableSessionBuilder b = new TableSessionBuilder().nodeUrls(List.of(host + ":" + port))
         .username(user()).password(password()).enableCompression(compression);
+    if (queryTimeoutMs != null) b.queryTimeoutInMs(queryTimeoutMs);
     return trustStore == null ? b : b.useSSL(true).trustStore(trustStore).trustStorePwd(trustStorePassword());
+  }
+
+  private static long noLimitAsMax(long ms) {
+    return ms == 0 ? Long.MAX_VALUE : ms;
   }
 
   static String user() {

@@ -68,6 +68,11 @@ export interface BenchConfig {
   testMaxTime: number;
   /** the client's retry budget of an operation, ms (its sessions' retry.maxElapsedMs); 0 = no retries */
   retryMaxMs: number;
+  /**
+   * how long a query may take, ms: the server keeps it and the client waits for each of its replies that long
+   * (a query's queryTimeoutMs and timeoutMs); 0 = no limit; undefined = the client's defaults
+   */
+  queryTimeoutMs: number | undefined;
   /** rounds written before timing starts */
   warmupRounds: number;
   /** progress line interval, ms */

@@ -21,6 +21,7 @@ export { RowRecord } from './session/row-record.js';
 export type { IoTDBValue } from './session/cell-value.js';
 export type { ColumnarResult } from './session/columnar.js';
 export type { SessionOptions, TableSessionOptions, Int64Mode, TimestampMode } from './session/options.js';
+export { SESSION_DEFAULTS } from './session/options.js';
 export { CHANNELS } from './diagnostics/channels.js';
 export type {
   TraceContext,
@@ -59,6 +60,7 @@ export type {
 } from './sql/schema-statements.js';
 export { RETRYABLE_WRITE_CODES, isRetryableWriteStatus } from './retry/retryable-status.js';
 export { decideRetry, RETRY_DEFAULTS } from './retry/retry-policy.js';
+export { MAX_TIMER_MS } from './config/checks.js';
 export type { RetryOptions, OperationKind, RetryDecision, FailedAttempt } from './retry/retry-policy.js';
 export { tcpTransport } from './transport/tcp-transport.js';
 export { tlsTransport } from './transport/tls-transport.js';

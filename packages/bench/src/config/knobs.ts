@@ -3,7 +3,7 @@
  * parser, default and description. The config-file key is the field name. Order is --help's order.
  */
 import { availableParallelism } from 'node:os';
-import { RETRY_DEFAULTS } from '@iotdb/client';
+import { MAX_TIMER_MS, RETRY_DEFAULTS } from '@iotdb/client';
 import type { BenchConfig, Method, Model, Precision, ValuePattern } from '../types.js';
 import { OPERATIONS, QUERY_KINDS, WRITES_ONLY } from '../workload/operations.js';
 import { parseOperationProportion, parseQueryKind } from './operation-proportion.js';
@@ -356,6 +356,16 @@ export const KNOBS: KnobTable = {
     defaultText: `${RETRY_DEFAULTS.maxElapsedMs} (the client's default)`,
     description:
       "how long the client retries an operation whose node failed or was not ready before it counts as failed (the sessions' retry.maxElapsedMs); 0 fails at once",
+  },
+  queryTimeoutMs: {
+    flag: '--query-timeout-ms',
+    env: 'QUERY_TIMEOUT_MS',
+    arg: 'MS',
+    parse: integer(0, MAX_TIMER_MS),
+    default: () => undefined,
+    defaultText: "none: the client's reply wait (60000), which is also the query's life on the server",
+    description:
+      "how long a query may take: the server keeps it and the client waits for each of its replies that long (our queries' queryTimeoutMs and timeoutMs, the Java client's query timeout); 0 = no limit. Writes keep the client's reply wait",
   },
   warmupRounds: {
     flag: '--warmup-rounds',

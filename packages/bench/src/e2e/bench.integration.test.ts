@@ -34,7 +34,7 @@ async function bench(...args: string[]): Promise<{ stdout: string; fields: Map<s
 }
 
 const TREE_DATABASES = [
-  ...['tree', 'mix_tree', 'read', 'qf', 'qfj', 'whole', 'shares', 'records', 'cmp', 'noop', 'vsjava', 'urls'].map(
+  ...['tree', 'mix_tree', 'read', 'qf', 'qfj', 'whole', 'shares', 'records', 'cmp', 'noop', 'vsjava', 'urls', 'qt'].map(
     (d) => `root.it_bench_${d}`,
   ),
   'root.bench', // the Java anchor's (--vs-java)
@@ -630,6 +630,36 @@ describe('iotdb-bench against a real server', () => {
     expect(e.stdout).toContain('[701]');
     const [run] = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResult[];
     expect(run.queries?.AGG_RANGE).toMatchObject({ ops: 0, failed: 2 });
+  });
+
+  it('--query-timeout-ms reaches every query of both clients: 1 ms is cut by the server ([712]), 0 is no limit', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'iotdb-bench-qt-'));
+    // queries after the writes (--queries): ours cut, the writes not
+    const after = await bench(
+      ...'--database it_bench_qt --devices 4 --sensors 10 --batch-size 500 --loop 4 --queries TIME_RANGE'.split(' '),
+      ...'--query-loops 2 --query-timeout-ms 1'.split(' '),
+    ).catch((e: { stdout: string }) => ({ stdout: e.stdout })); // every TIME_RANGE failed: exit 1
+    expect(after.stdout).toMatch(/ ok_ops=16 failed_ops=0 /);
+    expect(after.stdout).toMatch(/\[712\] Current query is time out/);
+    const file = join(dir, 'queries.yaml');
+    writeFileSync(file, ['- label: all', '  sql: SELECT * FROM root.it_bench_qt.**', '  repetitions: 2'].join('\n'));
+    const runs = async (timeoutMs: number) => {
+      const out = join(dir, `out${timeoutMs}`);
+      const args = ['--query-file', file, '--vs-java', '--query-timeout-ms', String(timeoutMs), '--out', out];
+      await bench(...args).catch(() => undefined); // a failed statement: exit 1
+      return JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResult[];
+    };
+    const cut = await runs(1);
+    expect(cut.map((r) => [r.label, r.okOps, r.failedOps])).toEqual([
+      ['all', 0, 2],
+      ['java all', 0, 2],
+    ]);
+    for (const r of cut) expect(r.errors[0]).toMatch(/712\]?:? Current query is time out/);
+    const whole = await runs(0);
+    expect(whole.map((r) => [r.label, r.okOps, r.queries?.[r.label].rows])).toEqual([
+      ['all', 2, 2 * 2001],
+      ['java all', 2, 2 * 2001],
+    ]);
   });
 
   it("--vs-java: the Java client's refused statements are counted and shown as ours are, the files kept", async () => {

@@ -53,6 +53,7 @@ export function sampleConfig(over: Partial<BenchConfig> = {}): BenchConfig {
     batchIntervalMs: 0,
     testMaxTime: 0,
     retryMaxMs: 60_000,
+    queryTimeoutMs: undefined,
     warmupRounds: 1,
     reportIntervalMs: 1000,
     progress: false,

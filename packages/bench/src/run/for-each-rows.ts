@@ -4,7 +4,7 @@ import { plural } from '../config/format.js';
 import type { QueryFileEntry } from '../config/query-file.js';
 import type { BenchConfig } from '../types.js';
 import { describeError } from './run-error.js';
-import { sessionOptions } from './session-options.js';
+import { queryOptions, sessionOptions } from './session-options.js';
 
 /** What a query-file entry reads: each session's statements, and what the console says of forEach's answer. */
 export type EntryStatements = { shares: string[][]; note?: string } | { error: string };
@@ -50,7 +50,7 @@ async function forEachAnswer(
   const session = e.model === 'table' ? new TableSession({ ...options, database: e.database }) : new Session(options);
   try {
     await session.open();
-    return asText(await (await session.executeQueryStatement(query)).toColumnar());
+    return asText(await (await session.executeQueryStatement(query, queryOptions(c))).toColumnar());
   } finally {
     await session.close().catch(() => undefined);
   }

@@ -62,11 +62,17 @@ export function javaArgs(c: BenchConfig, host: string, port: number): string[] {
   ];
 }
 
-/** How the Java client connects as ours does (java/Connect.java): the compact protocol, TLS through its trust store. */
-export function javaConnectArgs(c: Pick<BenchConfig, 'rpcCompression' | 'tls' | 'javaTrustStore'>): string[] {
+/**
+ * How the Java client connects as ours does (java/Connect.java): the compact protocol, TLS through its trust store,
+ * the query timeout of --query-timeout-ms.
+ */
+export function javaConnectArgs(
+  c: Pick<BenchConfig, 'rpcCompression' | 'tls' | 'javaTrustStore'> & Partial<Pick<BenchConfig, 'queryTimeoutMs'>>,
+): string[] {
   return [
     ...(c.rpcCompression ? ['compression=true'] : []),
     ...(c.tls && c.javaTrustStore !== undefined ? [`trustStore=${c.javaTrustStore}`] : []),
+    ...(c.queryTimeoutMs !== undefined ? [`queryTimeout=${c.queryTimeoutMs}`] : []),
   ];
 }
 

@@ -6,7 +6,7 @@ import { storedRows } from '../workload/operations.js';
 import { unit } from '../workload/values.js';
 import { readRows } from './read-pass.js';
 import { keepErrors } from './run-error.js';
-import { sessionOptions } from './session-options.js';
+import { queryOptions, sessionOptions } from './session-options.js';
 
 /** One statement run and read to its end, timed: its rows and points, or the message of the error it failed with. */
 export async function timedRead(
@@ -39,6 +39,7 @@ export async function runQueries(
   port: number,
 ): Promise<{ queries: NonNullable<RunResult['queries']>; errors: string[] }> {
   const options = sessionOptions(c, { host, port });
+  const perQuery = queryOptions(c);
   const session: BaseSession =
     c.model === 'table' ? new TableSession({ ...options, database: c.database }) : new Session(options);
   await session.open();
@@ -49,7 +50,7 @@ export async function runQueries(
     // a failure there is the timed pass's to count
     if (c.vsJava)
       for (const kind of c.queries)
-        for (const sql of querySqls(c, kind)) await timedRead(() => session.executeQueryStatement(sql));
+        for (const sql of querySqls(c, kind)) await timedRead(() => session.executeQueryStatement(sql, perQuery));
     for (const kind of c.queries) {
       const h = new LatencyHistogram();
       let rows = 0;
@@ -57,7 +58,7 @@ export async function runQueries(
       let failed = 0;
       const t0 = performance.now();
       for (const sql of querySqls(c, kind)) {
-        const read = await timedRead(() => session.executeQueryStatement(sql));
+        const read = await timedRead(() => session.executeQueryStatement(sql, perQuery));
         rows += read.rows;
         points += sensorValuesRead(c.model, kind, read);
         if (read.error === undefined) h.record(read.ns);

@@ -13,7 +13,7 @@ import { runStatementSessions, type ReadDone, type StatementRead } from './state
 import { queryLatencies } from './trace.js';
 import { clientActivity } from './client-activity.js';
 import { keepErrors } from './run-error.js';
-import { sessionOptions } from './session-options.js';
+import { queryOptions, sessionOptions } from './session-options.js';
 
 /**
  * One statement of a query file: `concurrency` pooled sessions each run it `repetitions` times, reading
@@ -40,7 +40,7 @@ export async function runQueryFileEntry(
   stop.timedPhaseStarted();
   const endProgress = showReadsProgress(c, tally, plannedReads(shares, e.repetitions));
   try {
-    const read = statementRead(pool, e, tally, c.trace);
+    const read = statementRead(pool, e, tally, c);
     const pacing = { targetRate: c.targetRate, pauseMs: c.batchIntervalMs };
     const sessions = { shares, repetitions: e.repetitions, read, done: tally.done };
     await runStatementSessions(sessions, pacing, realClock, () => stop.stopped);
@@ -154,7 +154,7 @@ async function warmUp(
   try {
     await session.open();
     // a refused statement is counted in the timed reads
-    for (let i = 0; i < reads; i++) await timedRead(() => session.executeQueryStatement(sql));
+    for (let i = 0; i < reads; i++) await timedRead(() => session.executeQueryStatement(sql, queryOptions(c)));
   } catch {
     // a session that does not open: the timed reads say why
   } finally {
@@ -187,27 +187,28 @@ function showReadsProgress(c: BenchConfig, tally: StatementTally, totalReads: nu
 }
 
 /**
- * A read of the statement to its end; what the server answered with goes to the tally, and with `traced` its first
+ * A read of the statement to its end (under --query-timeout-ms); what the server answered with goes to the tally, and with --trace its first
  * reply, decode and fetch waits.
  */
 function statementRead(
   pool: SessionPool | TableSessionPool,
   e: QueryFileEntry,
   tally: StatementTally,
-  traced: boolean,
+  c: Pick<BenchConfig, 'trace' | 'queryTimeoutMs'>,
 ): StatementRead {
+  const perQuery = queryOptions(c);
   return async (sql) => {
     const started = performance.now();
     let firstReplyMs = 0;
     let ds: SessionDataSet | undefined;
     const read = await timedRead(async () => {
-      ds = await pool.executeQueryStatement(sql);
+      ds = await pool.executeQueryStatement(sql, perQuery);
       firstReplyMs = performance.now() - started;
       // a statement that is not a query leaves nothing open on the server: its data set is closed from the start
       tally.answered ??= ds.isClosed ? 'no result set' : 'result set';
       return ds;
     });
-    if (traced && ds !== undefined && read.error === undefined)
+    if (c.trace && ds !== undefined && read.error === undefined)
       for (const [kind, ms] of queryLatencies(e.label, firstReplyMs, ds.readStats()))
         (tally.traced[TRACED_PREFIX + kind] ??= new LatencyHistogram()).record(ms * 1e6);
     return read;

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { SESSION_DEFAULTS } from '@iotdb/client';
 import type { BenchConfig } from '../types.js';
 
 /** The knobs a connection is made from; without nodeUrls, the target node alone. */
@@ -22,6 +23,17 @@ export function sessionOptions(
   target: { host: string; port: number },
 ) {
   return { ...connectOptions(c, target), retry: { maxElapsedMs: c.retryMaxMs } };
+}
+
+/**
+ * A query's options under --query-timeout-ms: the server keeps the query that long (0: no limit), and the client
+ * waits for each of its replies at least as long as for any other (a longer query waits that long). The Java client
+ * has no reply wait: with a short timeout both sides are held to the server's alone.
+ */
+export function queryOptions(c: Pick<BenchConfig, 'queryTimeoutMs'>): { timeoutMs?: number; queryTimeoutMs?: number } {
+  const ms = c.queryTimeoutMs;
+  if (ms === undefined) return {};
+  return { queryTimeoutMs: ms, timeoutMs: ms === 0 ? 0 : Math.max(ms, SESSION_DEFAULTS.requestTimeoutMs) };
 }
 
 const cas = new Map<string, Buffer>();

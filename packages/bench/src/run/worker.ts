@@ -6,7 +6,7 @@ import { clientActivity } from './client-activity.js';
 import { realClock } from './clock.js';
 import { readRows } from './read-pass.js';
 import { rowWriter } from './row-writer.js';
-import { sessionOptions } from './session-options.js';
+import { queryOptions, sessionOptions } from './session-options.js';
 import { queryLatencies, traceClient, tracedLatencies } from './trace.js';
 import { WorkerRun, type Backend } from './worker-run.js';
 import { writer } from './write-ops.js';
@@ -18,6 +18,7 @@ import { writer } from './write-ops.js';
 export default async function run(task: WorkerTask): Promise<WorkerResult> {
   const c = task.config;
   const options = { ...sessionOptions(c, task), maxSize: c.poolMaxSize };
+  const perQuery = queryOptions(c);
   const pool =
     c.model === 'table' ? new TableSessionPool({ ...options, database: c.database }) : new SessionPool(options);
   const backend: Backend = {
@@ -31,7 +32,7 @@ export default async function run(task: WorkerTask): Promise<WorkerResult> {
     rowWriter: (devices, send) => rowWriter(c, pool, devices, send),
     query: async (sql, kind) => {
       const started = performance.now();
-      const ds = await pool.executeQueryStatement(sql);
+      const ds = await pool.executeQueryStatement(sql, perQuery);
       const firstReplyMs = performance.now() - started;
       const read = await readRows(ds);
       if (c.trace) worker.traced(queryLatencies(kind, firstReplyMs, ds.readStats()));

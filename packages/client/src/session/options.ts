@@ -177,7 +177,8 @@ export interface ResolvedSessionOptions {
   readonly database: string | undefined;
 }
 
-const DEFAULTS = Object.freeze({
+/** The session options' defaults (those a user leaves out). */
+export const SESSION_DEFAULTS = Object.freeze({
   host: '127.0.0.1',
   port: DEFAULT_PORT,
   username: 'root',
@@ -202,7 +203,7 @@ const DEFAULTS = Object.freeze({
 const passwords = new WeakMap<ResolvedSessionOptions, string>();
 
 export function passwordOf(options: ResolvedSessionOptions): string {
-  return passwords.get(options) ?? DEFAULTS.password;
+  return passwords.get(options) ?? SESSION_DEFAULTS.password;
 }
 
 /** The model a session speaks; table sessions also take `database`. */
@@ -238,7 +239,8 @@ export function collectSessionOptions(o: LayeredOptions, issues: IssueList): Res
   const bool = (field: keyof LayeredOptions, fallback: boolean): boolean =>
     issues.take(() => checkBoolean(field, o[field] ?? fallback)) ?? fallback;
   const int64As = (): Int64Mode =>
-    issues.take(() => checkOneOf('int64As', o.int64As ?? DEFAULTS.int64As, INT64_MODES)) ?? DEFAULTS.int64As;
+    issues.take(() => checkOneOf('int64As', o.int64As ?? SESSION_DEFAULTS.int64As, INT64_MODES)) ??
+    SESSION_DEFAULTS.int64As;
   const timestampAs = (int64: Int64Mode): TimestampMode => {
     const fallback = int64 === 'number' ? 'number' : 'bigint';
     return issues.take(() => checkOneOf('timestampAs', o.timestampAs ?? fallback, TIMESTAMP_MODES)) ?? fallback;
@@ -246,17 +248,18 @@ export function collectSessionOptions(o: LayeredOptions, issues: IssueList): Res
   // in the order of the fields, so that the problems are listed in that order
   let int64: Int64Mode;
   const r: ResolvedSessionOptions = {
-    host: issues.take(() => checkString('host', o.host ?? DEFAULTS.host)) ?? DEFAULTS.host,
-    port: issues.take(() => portOf(o.port ?? DEFAULTS.port)) ?? DEFAULTS.port,
-    username: issues.take(() => checkString('username', o.username ?? DEFAULTS.username)) ?? DEFAULTS.username,
-    fetchSize: int('fetchSize', DEFAULTS.fetchSize, false, int32Count),
-    readAhead: int('readAhead', DEFAULTS.readAhead, true),
+    host: issues.take(() => checkString('host', o.host ?? SESSION_DEFAULTS.host)) ?? SESSION_DEFAULTS.host,
+    port: issues.take(() => portOf(o.port ?? SESSION_DEFAULTS.port)) ?? SESSION_DEFAULTS.port,
+    username:
+      issues.take(() => checkString('username', o.username ?? SESSION_DEFAULTS.username)) ?? SESSION_DEFAULTS.username,
+    fetchSize: int('fetchSize', SESSION_DEFAULTS.fetchSize, false, int32Count),
+    readAhead: int('readAhead', SESSION_DEFAULTS.readAhead, true),
     timeZone: issues.take(() => checkString('timeZone', o.timeZone ?? processTimeZone())) ?? processTimeZone(),
-    connectTimeoutMs: int('connectTimeoutMs', DEFAULTS.connectTimeoutMs, false, timerMs),
-    requestTimeoutMs: int('requestTimeoutMs', DEFAULTS.requestTimeoutMs, true, timerMs),
+    connectTimeoutMs: int('connectTimeoutMs', SESSION_DEFAULTS.connectTimeoutMs, false, timerMs),
+    requestTimeoutMs: int('requestTimeoutMs', SESSION_DEFAULTS.requestTimeoutMs, true, timerMs),
     queryTimeoutMs: o.queryTimeoutMs === undefined ? undefined : int('queryTimeoutMs', 0, true),
-    maxFrameBytes: int('maxFrameBytes', DEFAULTS.maxFrameBytes),
-    enableFastSerialization: bool('enableFastSerialization', DEFAULTS.enableFastSerialization),
+    maxFrameBytes: int('maxFrameBytes', SESSION_DEFAULTS.maxFrameBytes),
+    enableFastSerialization: bool('enableFastSerialization', SESSION_DEFAULTS.enableFastSerialization),
     int64As: (int64 = int64As()),
     timestampAs: timestampAs(int64),
     bufferPool: issues.take(() => bufferPoolOf(o.bufferPool)) ?? globalBufferPool,
@@ -264,16 +267,16 @@ export function collectSessionOptions(o: LayeredOptions, issues: IssueList): Res
     retry: retryOf(o.retry, issues),
     transport: transportFor(o, issues),
     rpcCompression: bool('rpcCompression', false),
-    enableRedirection: bool('enableRedirection', DEFAULTS.enableRedirection),
-    recordsAsTablets: bool('recordsAsTablets', DEFAULTS.recordsAsTablets),
+    enableRedirection: bool('enableRedirection', SESSION_DEFAULTS.enableRedirection),
+    recordsAsTablets: bool('recordsAsTablets', SESSION_DEFAULTS.recordsAsTablets),
     logger: issues.take(() => checkLogger(o.logger)),
-    slowCallMs: int('slowCallMs', DEFAULTS.slowCallMs, true),
+    slowCallMs: int('slowCallMs', SESSION_DEFAULTS.slowCallMs, true),
     database: o.database === undefined ? undefined : issues.take(() => checkString('database', o.database)),
   };
-  const password: unknown = o.password ?? DEFAULTS.password;
+  const password: unknown = o.password ?? SESSION_DEFAULTS.password;
   if (typeof password !== 'string') issues.add('password', 'needs a string');
   const resolved = Object.freeze(r);
-  passwords.set(resolved, typeof password === 'string' ? password : DEFAULTS.password);
+  passwords.set(resolved, typeof password === 'string' ? password : SESSION_DEFAULTS.password);
   return resolved;
 }
 
@@ -326,7 +329,8 @@ function transportOf(tls: unknown): Transport {
 }
 
 function endpointsOf(o: LayeredOptions): Endpoint[] {
-  if (o.nodeUrls === undefined) return [{ host: o.host ?? DEFAULTS.host, port: o.port ?? DEFAULTS.port }];
+  if (o.nodeUrls === undefined)
+    return [{ host: o.host ?? SESSION_DEFAULTS.host, port: o.port ?? SESSION_DEFAULTS.port }];
   if (!Array.isArray(o.nodeUrls) || o.nodeUrls.length === 0)
     throw new IoTDBValidationError('nodeUrls', "needs at least one 'host:port'");
   const issues = new IssueList();
