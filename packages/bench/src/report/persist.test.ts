@@ -48,6 +48,19 @@ describe('pathNode: a label or operation as one path node', () => {
     expect(new Set(['温度', '湿度', '気温', 'давление'].map(pathNode)).size).toBe(4);
   });
 
+  it('prefixes the names IoTDB refuses as a node (time, timestamp, root, any case) with _, as one starting with a digit', () => {
+    // the server answered [509] ILLEGAL_PATH and the whole --persist-results failed
+    expect(['time', 'Timestamp', 'ROOT', 'root time'].map(pathNode)).toEqual([
+      '_time',
+      '_Timestamp',
+      '_ROOT',
+      'root_time',
+    ]);
+    const [run, latency] = persistedRecords(sampleRun('time'));
+    expect(run.deviceId).toBe('root.iotdb_bench_results._time');
+    expect(latency.deviceId).toMatch(/^root\.iotdb_bench_results\._time\./);
+  });
+
   it('records the label as given beside the run', () => {
     const run = sampleRun('温度 (p99)');
     const [record] = persistedRecords(run);

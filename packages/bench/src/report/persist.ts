@@ -38,14 +38,17 @@ export async function persistResults(
 
 /**
  * A name as one path node: its letters and digits, any other run of characters as `_`. ASCII ones as they are (not
- * starting with a digit); one with letters of other scripts in backquotes, as IoTDB takes them (reduced to ASCII,
+ * starting with a digit, nor a name IoTDB refuses: `_` before them); one with letters of other scripts in backquotes, as IoTDB takes them (reduced to ASCII,
  * every label in Chinese became `_`, one device for them all).
  */
 export function pathNode(name: string): string {
   const s = name.replace(/[^\p{L}\p{N}_]+/gu, '_');
   if (/[^A-Za-z0-9_]/.test(s)) return `\`${s}\``;
-  return /^[0-9]/.test(s) || s === '' ? `_${s}` : s;
+  return /^[0-9]/.test(s) || s === '' || REFUSED_NODES.test(s) ? `_${s}` : s;
 }
+
+/** Names IoTDB refuses as a path node, backquoted or not ([509]; a backquoted `root` is taken, then breaks SHOW DEVICES). */
+const REFUSED_NODES = /^(time|timestamp|root)$/i;
 
 /** A run's records: the run, its operations' latency, its query types' figures. */
 export function persistedRecords(r: RunResult): RecordInput[] {
