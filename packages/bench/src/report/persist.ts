@@ -37,9 +37,9 @@ export async function persistResults(
 }
 
 /**
- * A name as one path node: its letters and digits, any other run of characters as `_`. ASCII ones as they are (not
- * starting with a digit, nor a name IoTDB refuses: `_` before them); one with letters of other scripts in backquotes, as IoTDB takes them (reduced to ASCII,
- * every label in Chinese became `_`, one device for them all).
+ * A name as one path node: its letters and digits, any other run of characters as `_`. ASCII ones as they are (but
+ * `_` before one starting with a digit or one IoTDB refuses); one with letters of other scripts in backquotes, as
+ * IoTDB takes them (reduced to ASCII, every label in Chinese became `_`, one device for them all).
  */
 export function pathNode(name: string): string {
   const s = name.replace(/[^\p{L}\p{N}_]+/gu, '_');
@@ -47,7 +47,7 @@ export function pathNode(name: string): string {
   return /^[0-9]/.test(s) || s === '' || REFUSED_NODES.test(s) ? `_${s}` : s;
 }
 
-/** Names IoTDB refuses as a path node, backquoted or not ([509]; a backquoted `root` is taken, then breaks SHOW DEVICES). */
+/** Names IoTDB refuses as a node, backquoted or not ([509]; a backquoted `root` is taken, then breaks SHOW DEVICES). */
 const REFUSED_NODES = /^(time|timestamp|root)$/i;
 
 /** A run's records: the run, its operations' latency, its query types' figures. */

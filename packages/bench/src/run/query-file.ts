@@ -187,8 +187,8 @@ function showReadsProgress(c: BenchConfig, tally: StatementTally, totalReads: nu
 }
 
 /**
- * A read of the statement to its end (under --query-timeout-ms); what the server answered with goes to the tally, and with --trace its first
- * reply, decode and fetch waits.
+ * A read of the statement to its end (under --query-timeout-ms); what the server answered with goes to the tally,
+ * and with --trace its first reply, decode and fetch waits.
  */
 function statementRead(
   pool: SessionPool | TableSessionPool,
