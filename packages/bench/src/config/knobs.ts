@@ -3,7 +3,7 @@
  * parser, default and description. The config-file key is the field name. Order is --help's order.
  */
 import { availableParallelism } from 'node:os';
-import { MAX_TIMER_MS, RETRY_DEFAULTS } from '@iotdb/client';
+import { MAX_POOL_SIZE, MAX_TIMER_MS, RETRY_DEFAULTS } from '@iotdb/client';
 import type { BenchConfig, Method, Model, Precision, ValuePattern } from '../types.js';
 import { OPERATIONS, QUERY_KINDS, WRITES_ONLY } from '../workload/operations.js';
 import { parseOperationProportion, parseQueryKind } from './operation-proportion.js';
@@ -140,9 +140,9 @@ export const KNOBS: KnobTable = {
     flag: '--pool-max-size',
     env: 'POOL_MAX_SIZE',
     arg: 'N',
-    parse: count,
-    default: (get) => (get('method') === 'writer' ? 2 : 1) * get('clients'),
-    defaultText: 'clients (2 x clients for --method writer)',
+    parse: integer(1, MAX_POOL_SIZE),
+    default: (get) => Math.min((get('method') === 'writer' ? 2 : 1) * get('clients'), MAX_POOL_SIZE),
+    defaultText: `clients (2 x clients for --method writer), at most ${MAX_POOL_SIZE}`,
     description: 'session pool size per worker (a writer keeps two requests in flight)',
   },
   devices: {

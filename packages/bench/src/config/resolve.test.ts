@@ -107,6 +107,19 @@ describe('resolveConfig: defaults', () => {
   });
 });
 
+describe("resolveConfig: the client's bounds", () => {
+  it("a pool of at most 65535 sessions, the client's bound: refused here, not by a worker with a stack", () => {
+    rejects(['--pool-max-size', '70000'], {}, 'poolMaxSize', /needs an integer in \[1, 65535\]/);
+    expect(resolve(['--clients', '40000', '--method', 'writer']).poolMaxSize).toBe(65535);
+  });
+
+  it('a query timeout a timer can wait (2^31 - 1 ms at most), 0 for none', () => {
+    rejects(['--query-timeout-ms', '3000000000'], {}, 'queryTimeoutMs', /needs an integer in \[0, 2147483647\]/);
+    expect(resolve(['--query-timeout-ms', '0']).queryTimeoutMs).toBe(0);
+    expect(resolve([]).queryTimeoutMs).toBeUndefined();
+  });
+});
+
 describe('resolveConfig: sources and precedence', () => {
   it('defaults < config file < environment < flags', () => {
     const yaml = file('p.yaml', 'workers: 2\nsensors: 3\nbatchSize: 4\nhost: from-file\n');
