@@ -29,7 +29,7 @@ if (process.env.READ_CPU_CHILD) {
   const reads = [];
   for (let i = 0; i < 6; i++) {
     const gc0 = gcMs;
-    const pass = await read(s, `SELECT * FROM ${db}.** ALIGN BY DEVICE`, 5000);
+    const pass = await read(s, `SELECT * FROM ${db}.** ALIGN BY DEVICE`, { fetchSize: 5000 });
     const cpuMs = pass.cpuSPerMpts * pass.points * 1e-3;
     reads.push({ rate: pass.pointsPerS / 1e6, cpu: cpuMs, gc: gcMs - gc0 });
     await new Promise((r) => setTimeout(r, 50)); // the entries of a collection that ended the read come in

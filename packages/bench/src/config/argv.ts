@@ -57,7 +57,7 @@ export const COMMANDS: Record<CommandName, { readonly usage: string; readonly ab
   'read-compare': {
     usage:
       'iotdb-bench read-compare [--host H] [--port P] [--sql SQL] [--database DB (table model)] [--fetch-size N] ' +
-      '[--rounds N] [--out FILE.json] [--server-pid PID[,PID...]] [--rpc-compression] ' +
+      '[--rounds N] [--out FILE.json] [--server-pid PID[,PID...]] [--query-timeout-ms MS] [--rpc-compression] ' +
       '[--tls --tls-ca CA.pem --java-trust-store TRUST.jks]',
     about:
       "one statement read in the same run by our rows, our columns and the Java client's iterator, in turn for each " +

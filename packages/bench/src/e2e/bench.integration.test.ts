@@ -173,11 +173,9 @@ describe('iotdb-bench against a real server', () => {
       ...'--database it_bench_read --devices 3 --sensors 6 --batch-size 50 --loop 2 --null-ratio 0.1'.split(' '),
     );
     const sql = 'SELECT * FROM root.it_bench_read.** ALIGN BY DEVICE';
-    const { stdout } = await run(
-      'node',
-      [cli, 'read-compare', '--host', host, '--port', String(port), '--sql', sql, '--rounds', '1', '--out', out],
-      { timeout: 120_000 },
-    );
+    const args = [cli, 'read-compare', '--host', host, '--port', String(port), '--sql', sql, '--rounds', '1'];
+    // no limit to the query (0): both readers read it whole
+    const { stdout } = await run('node', [...args, '--out', out, '--query-timeout-ms', '0'], { timeout: 120_000 });
     expect(stdout).toMatch(/Java: SessionDataSet iterator/);
     const { passes } = JSON.parse(readFileSync(out, 'utf8')) as Record<
       'passes',
@@ -187,6 +185,13 @@ describe('iotdb-bench against a real server', () => {
     const all = [...passes.rows, ...passes.rowBatches, ...passes.columns, ...passes.batches, ...passes.java];
     expect(all.map((p) => p.rows)).toEqual([303, 303, 303, 303, 303]); // 3 devices x (2 x 50 rows + the warm-up row)
     expect(new Set(all.map((p) => p.points)).size).toBe(1); // the same values, nulls skipped alike
+    // a query timeout of 1 ms reaches our readers: the server cuts the statement
+    const cut = (await run('node', [...args, '--query-timeout-ms', '1']).then(
+      () => expect.fail('the statement was cut'),
+      (err: unknown) => err,
+    )) as { code: number; stderr: string };
+    expect(cut.code).toBe(1);
+    expect(cut.stderr).toMatch(/\[712\] Current query is time out/);
   });
 
   it.runIf(control !== null)(

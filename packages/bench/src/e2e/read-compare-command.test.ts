@@ -85,6 +85,14 @@ describe('read-compare options', () => {
     expect(parseOptions([])).toMatchObject({ tls: false, rpcCompression: false });
   });
 
+  it("--query-timeout-ms as the main command takes it: 0 for no limit, at most a timer's 2147483647", () => {
+    expect(parseOptions(['--query-timeout-ms', '0']).queryTimeoutMs).toBe(0);
+    expect(parseOptions([]).queryTimeoutMs).toBeUndefined();
+    expect(() => parseOptions(['--query-timeout-ms', '3000000000'])).toThrow(
+      '--query-timeout-ms needs an integer in [0, 2147483647], got 3000000000',
+    );
+  });
+
   it('needs a trust store for the Java reader over TLS, and --tls for what to trust', () => {
     expect(() => parseOptions(['--tls'])).toThrow('--tls needs --java-trust-store');
     expect(() => parseOptions(['--tls-ca', 'ca.pem'])).toThrow('they need --tls');

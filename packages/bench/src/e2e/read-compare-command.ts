@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname } from 'node:path';
-import { Session, TableSession, type BaseSession } from '@iotdb/client';
+import { MAX_TIMER_MS, Session, TableSession, type BaseSession } from '@iotdb/client';
 import { COMMANDS } from '../config/argv.js';
 import { integer } from '../config/parsers.js';
 import { fixed, median, times } from '../report/numbers.js';
@@ -12,7 +12,7 @@ import { runJavaQuery, type FailedPass, type ReadPass } from '../run/java-query.
 import { readAsBatches, readAsColumns, readAsRowBatches, readAsRows } from '../run/read-pass.js';
 import { RunError } from '../run/run-error.js';
 import { ServerCpu } from '../run/server-cpu.js';
-import { connectOptions } from '../run/session-options.js';
+import { connectOptions, queryOptions } from '../run/session-options.js';
 import { defaultConnection, takeConnectionFlag, type ConnectionArgs } from './connection-args.js';
 
 const USAGE = `usage: ${COMMANDS['read-compare'].usage}`;
@@ -28,6 +28,8 @@ interface Options extends ConnectionArgs {
   serverPids: number[] | undefined;
   /** the Java reader's trust store over TLS (ours trusts --tls-ca, or the system's CAs) */
   javaTrustStore: string | undefined;
+  /** --query-timeout-ms, as the main command's: how long the statement may take, both clients; 0 = no limit */
+  queryTimeoutMs: number | undefined;
 }
 
 /** A pass, with the server's CPU per million values read when --server-pid is given. */
@@ -77,13 +79,14 @@ export async function readCompareCommand(args: readonly string[]): Promise<numbe
   const session: BaseSession =
     o.database === undefined ? new Session(connect) : new TableSession({ ...connect, database: o.database });
   await session.open();
+  const perQuery = { fetchSize: o.fetchSize, ...queryOptions(o) };
   /** the Java child's reads of the statement: its warm-up's, then the one timed (set after the first read) */
   let javaReads = 2;
   const read: Record<ReaderKey, () => Promise<Pass>> = {
-    rows: () => withServerCpu(serverCpu, 1, () => readAsRows(session, o.sql, o.fetchSize)),
-    rowBatches: () => withServerCpu(serverCpu, 1, () => readAsRowBatches(session, o.sql, o.fetchSize)),
-    columns: () => withServerCpu(serverCpu, 1, () => readAsColumns(session, o.sql, o.fetchSize)),
-    batches: () => withServerCpu(serverCpu, 1, () => readAsBatches(session, o.sql, o.fetchSize)),
+    rows: () => withServerCpu(serverCpu, 1, () => readAsRows(session, o.sql, perQuery)),
+    rowBatches: () => withServerCpu(serverCpu, 1, () => readAsRowBatches(session, o.sql, perQuery)),
+    columns: () => withServerCpu(serverCpu, 1, () => readAsColumns(session, o.sql, perQuery)),
+    batches: () => withServerCpu(serverCpu, 1, () => readAsBatches(session, o.sql, perQuery)),
     // a child process, run to its end: its reads but the last warm its JVM up, the last is timed
     java: () =>
       withServerCpu(serverCpu, javaReads, () =>
@@ -158,6 +161,7 @@ export function parseOptions(args: readonly string[]): Options {
     out: undefined,
     serverPids: undefined,
     javaTrustStore: undefined,
+    queryTimeoutMs: undefined,
   };
   for (let i = 0; i < args.length; i++) {
     const took = takeConnectionFlag(o, args, i);
@@ -176,6 +180,7 @@ export function parseOptions(args: readonly string[]): Options {
     else if (flag === '--out') o.out = value;
     else if (flag === '--server-pid') o.serverPids = value.split(',').map((pid) => positive(flag, pid));
     else if (flag === '--java-trust-store') o.javaTrustStore = value;
+    else if (flag === '--query-timeout-ms') o.queryTimeoutMs = checked(flag, value, timeoutMs);
     else throw new Error(`unknown option ${flag}`);
   }
   checkTls(o);
@@ -191,11 +196,17 @@ function checkTls(o: Options): void {
 }
 
 const atLeastOne = integer(1);
+const timeoutMs = integer(0, MAX_TIMER_MS);
 
 /** `value` as the main command's knobs read an integer >= 1, or why not, naming the flag. */
 function positive(flag: string, value: string): number {
+  return checked(flag, value, atLeastOne);
+}
+
+/** `value` read by `parse`, or why not, naming the flag. */
+function checked(flag: string, value: string, parse: (raw: string) => number): number {
   try {
-    return atLeastOne(value);
+    return parse(value);
   } catch (e) {
     throw new Error(`${flag} ${(e as Error).message}, got ${value}`, { cause: e });
   }

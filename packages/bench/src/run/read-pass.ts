@@ -1,4 +1,4 @@
-import type { BaseSession, ColumnValues, ColumnarResult, RowRecord, SessionDataSet } from '@iotdb/client';
+import type { BaseSession, ColumnValues, ColumnarResult, QueryOptions, RowRecord, SessionDataSet } from '@iotdb/client';
 import type { ReadPass } from './java-query.js';
 
 /** What a read of a query's result came to: its rows, and its values that were not null (the points read). */
@@ -22,16 +22,16 @@ export async function readRows(ds: SessionDataSet): Promise<RowsRead> {
 }
 
 /** `sql` read as rows (`for await`), every value of every row through `row.values`. */
-export function readAsRows(session: BaseSession, sql: string, fetchSize: number): Promise<ReadPass> {
-  return timed(async () => readRows(await session.executeQueryStatement(sql, { fetchSize })));
+export function readAsRows(session: BaseSession, sql: string, opts: QueryOptions): Promise<ReadPass> {
+  return timed(async () => readRows(await session.executeQueryStatement(sql, opts)));
 }
 
 /** `sql` read as rows a block at a time (`rowBatches()`), every value of every row through `row.values`. */
-export function readAsRowBatches(session: BaseSession, sql: string, fetchSize: number): Promise<ReadPass> {
+export function readAsRowBatches(session: BaseSession, sql: string, opts: QueryOptions): Promise<ReadPass> {
   return timed(async () => {
     let rows = 0;
     let points = 0;
-    for await (const batch of (await session.executeQueryStatement(sql, { fetchSize })).rowBatches())
+    for await (const batch of (await session.executeQueryStatement(sql, opts)).rowBatches())
       for (const row of batch) {
         rows++;
         points += nonNullValues(row);
@@ -49,19 +49,19 @@ export function nonNullValues(row: RowRecord): number {
 }
 
 /** `sql` read as columns (`toColumnar()`), every cell looked at. */
-export function readAsColumns(session: BaseSession, sql: string, fetchSize: number): Promise<ReadPass> {
+export function readAsColumns(session: BaseSession, sql: string, opts: QueryOptions): Promise<ReadPass> {
   return timed(async () => {
-    const c = await (await session.executeQueryStatement(sql, { fetchSize })).toColumnar();
+    const c = await (await session.executeQueryStatement(sql, opts)).toColumnar();
     return { rows: c.rowCount, points: readColumns(c) };
   });
 }
 
 /** `sql` read as a stream of columnar batches (`batches()`, one per TsBlock), every cell looked at. */
-export function readAsBatches(session: BaseSession, sql: string, fetchSize: number): Promise<ReadPass> {
+export function readAsBatches(session: BaseSession, sql: string, opts: QueryOptions): Promise<ReadPass> {
   return timed(async () => {
     let rows = 0;
     let points = 0;
-    for await (const c of (await session.executeQueryStatement(sql, { fetchSize })).batches()) {
+    for await (const c of (await session.executeQueryStatement(sql, opts)).batches()) {
       rows += c.rowCount;
       points += readColumns(c);
     }
