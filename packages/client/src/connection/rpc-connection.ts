@@ -107,7 +107,8 @@ const resultSchemas = new Map(Object.entries(IClientRPCService).map(([m, spec]) 
 /**
  * One framed TBinaryProtocol connection to one DataNode over a Transport stream. IoTDB binds a
  * session to its connection and answers its requests one by one, in order: a call waits for the previous
- * call's reply (protocol.md 1), but not for a callSoon's (a result's release), which goes out ahead of it.
+ * call's reply (protocol.md 1). One request in flight: two replies back to back would stall on a hop that holds
+ * small writes (Nagle's algorithm), 40 ms a call through a proxy without TCP_NODELAY.
  * A timeout, an abort after the bytes left, or a stream failure breaks the connection for good: a late
  * reply could otherwise be taken for the answer to the next call.
  * Every failure says whether the request may have reached the server (`requestSent`).
@@ -120,10 +121,6 @@ export class RpcConnection {
   #stream: TransportStream | null = null;
   /** the replies awaited, in the order their requests went out */
   #replies: Pending[] = [];
-  /** a callSoon request not written yet: it goes out ahead of the next call's, or alone on the next turn */
-  #soon: ByteWriter | null = null;
-  /** starts the timeout of #soon's reply: it runs from the request's write, not from its wait for one */
-  #armSoon: (() => void) | null = null;
   #queue: Promise<unknown> = Promise.resolve();
   #seqid = 0;
   readonly #counters: WireCounters;
@@ -171,68 +168,6 @@ export class RpcConnection {
     return next;
   }
 
-  /**
-   * Like call(), for a call nobody waits on before going on (closeOperation after a result's last row): the next
-   * call does not wait for its reply. Its request goes out in one write with the next call's, or alone on the next
-   * turn of the event loop when none comes; the server answers them in order. Only such calls go out ahead of
-   * another: it saves the next call a round trip and a write (docs/PERFORMANCE.md, "A result's release goes out
-   * with the next call"). `queued` settles once the next call may be made (a pool lends the session again).
-   */
-  callSoon<M extends ClientMethod>(
-    method: M,
-    args: ArgsOf<M>,
-    options: CallOptions = {},
-  ): { queued: Promise<void>; reply: Promise<ResultOf<M>> } {
-    let reply!: Promise<ResultOf<M>>;
-    const register = () => {
-      reply = this.#registerSoon(method, args, options);
-    };
-    const queued = this.#queue.then(register, register);
-    this.#queue = queued;
-    return { queued, reply: queued.then(() => reply) };
-  }
-
-  #registerSoon<M extends ClientMethod>(method: M, args: ArgsOf<M>, options: CallOptions): Promise<ResultOf<M>> {
-    if (this.#broken) return Promise.reject(this.#notSent(this.#broken));
-    const seqid = (this.#seqid = (this.#seqid + 1) | 0);
-    let request: ByteWriter;
-    try {
-      request = this.#encode(method, seqid, args, false);
-    } catch (e) {
-      return Promise.reject(e);
-    }
-    this.#flushSoon(); // one waiting already (two results released back to back) goes first, alone
-    const reply = this.#awaitReply(method, options, true);
-    this.#soon = request;
-    setImmediate(() => {
-      if (this.#soon === request) this.#flushSoon();
-    });
-    return reply.then((frame) => {
-      this.#counters.bytesIn += frame.length + FRAME_HEADER_BYTES;
-      return this.#decodeReply(method, seqid, frame);
-    });
-  }
-
-  /** The callSoon request waiting to go out, taken (its bytes counted as sent). */
-  #takeSoon(): Uint8Array | null {
-    const soon = this.#soon;
-    if (soon === null) return null;
-    this.#soon = null;
-    this.#armSoon?.();
-    this.#armSoon = null;
-    const bytes = soon.view();
-    this.#counters.requests++;
-    this.#counters.bytesOut += bytes.length;
-    return bytes;
-  }
-
-  /** Writes the callSoon request waiting, alone. */
-  #flushSoon(): void {
-    const soon = this.#soon;
-    const bytes = this.#takeSoon();
-    if (bytes !== null) this.#write(bytes, () => soon!.release());
-  }
-
   #write(bytes: Uint8Array, onWritten: () => void): void {
     this.#stream!.write(bytes, onWritten);
   }
@@ -261,7 +196,7 @@ export class RpcConnection {
     }
     // the pooled buffer goes back once written
     try {
-      this.#writeAfterSoon(bytes, () => release(request, options.sensitive === true), options.sensitive === true);
+      this.#write(bytes, () => release(request, options.sensitive === true));
     } catch (e) {
       // a stream that throws took nothing: no reply comes for this call
       clearTimeout(this.#replies.pop()?.timer);
@@ -343,31 +278,8 @@ export class RpcConnection {
     }
   }
 
-  /**
-   * Writes a call's request, a callSoon request waiting ahead of it first: in one write (copied together; a
-   * request with a secret is not copied out of its pooled buffer, so it goes in a write of its own).
-   */
-  #writeAfterSoon(bytes: Uint8Array, onWritten: () => void, sensitive: boolean): void {
-    const soon = this.#soon;
-    const ahead = this.#takeSoon();
-    if (ahead === null) return this.#write(bytes, onWritten);
-    if (sensitive) {
-      this.#write(ahead, () => soon!.release());
-      return this.#write(bytes, onWritten);
-    }
-    const both = Buffer.allocUnsafe(ahead.length + bytes.length);
-    both.set(ahead, 0);
-    both.set(bytes, ahead.length);
-    soon!.release();
-    onWritten();
-    this.#write(both, () => undefined);
-  }
-
-  /**
-   * The next reply awaited (they come in the order the requests went out). Its timeout runs from now, or with
-   * `armLater` from when #armSoon is called (a callSoon request, when it is written).
-   */
-  #awaitReply(method: string, options: CallOptions, armLater = false): Promise<Buffer> {
+  /** The next reply awaited (they come in the order the requests went out); its timeout runs from now. */
+  #awaitReply(method: string, options: CallOptions): Promise<Buffer> {
     return new Promise<Buffer>((resolve, reject) => {
       const entry: Pending = { resolve, reject, timer: undefined };
       const signal = options.signal;
@@ -383,8 +295,7 @@ export class RpcConnection {
       if (timeout <= 0) return;
       const knob = options.timeoutMs === undefined ? 'requestTimeoutMs' : 'timeoutMs';
       const operation = options.operation ?? method;
-      if (armLater) this.#armSoon = () => this.#armTimeout(entry, operation, knob, timeout);
-      else this.#armTimeout(entry, operation, knob, timeout);
+      this.#armTimeout(entry, operation, knob, timeout);
     });
   }
 
@@ -447,17 +358,10 @@ export class RpcConnection {
   #breakWith(error: IoTDBConnectionError | IoTDBProtocolError): void {
     if (this.#broken) return;
     this.#broken = error;
-    // a callSoon request not written yet never reached the server
-    const unsent = this.#soon;
-    this.#soon = null;
-    this.#armSoon = null;
-    unsent?.release();
-    const replies = this.#replies.splice(0);
-    replies.forEach((p, i) => {
+    for (const p of this.#replies.splice(0)) {
       clearTimeout(p.timer);
-      // an unwritten callSoon request's reply is the last awaited
-      p.reject(unsent !== null && i === replies.length - 1 ? this.#notSent(error) : error);
-    });
+      p.reject(error);
+    }
     this.#stream?.close();
   }
 

@@ -61,8 +61,8 @@ export const closeByOwner = Symbol('closeByOwner');
 
 /**
  * Settles once the data set's session may take its next call: closed, or its release handed to the connection,
- * which sends it ahead of that call (RpcConnection.callSoon). A pool lends the session out again then (not part of
- * the public API).
+ * which sends that call once the release is answered. A pool lends the session out again then (not part of the
+ * public API).
  */
 export const sessionFree = Symbol('sessionFree');
 
@@ -153,7 +153,8 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): 
  * The result of a query: rows through `for await` (or hasNext()/next()), or everything as columns
  * through `toColumnar()`. Further rows are fetched from the server as they are needed
  * (fetchResultsV2, `fetchSize` rows at a time). Exhausting the rows or calling close() releases the
- * query on the server (closeOperation).
+ * query on the server (closeOperation: IoTDB keeps the query's id in the session until then, even once it has
+ * sent the last rows).
  */
 export class SessionDataSet implements AsyncIterable<RowRecord> {
   /** column names as Java reports them: `Time` first when the result has a time column */
@@ -304,9 +305,8 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
 
   /**
    * The last row is read: the data set closes at once, and its closeOperation goes out without the reader waiting
-   * for the server's answer (a round trip that changes nothing the reader has; the connection still sends it before
-   * any later call of the session, and a pooled session goes back once it is answered). A failure of it goes to
-   * `onCloseFailed` (the session's logger), and to whoever awaits close().
+   * for the answer (a round trip that changes nothing the reader has; the session's next call goes once it is
+   * answered). A failure of it goes to `onCloseFailed` (the session's logger), and to whoever awaits close().
    */
   #closeAfterLastRow(): void {
     if (this.#closing !== undefined) return; // asked before (hasNext() again at the end): told once
@@ -528,11 +528,12 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
     try {
       if (!this.#ctx.connection.isOpen) return;
       const req = { sessionId: this.#ctx.sessionId, queryId: this.#queryId, statementId: this.#ctx.statementId }; // statementId mandatory (else 710)
-      // written with the session's next call, which does not wait for its answer (RpcConnection.callSoon)
-      const { queued, reply } = this.#ctx.connection.callSoon('closeOperation', req, {
+      const reply = this.#ctx.connection.call('closeOperation', req, {
         timeoutMs: cleanupTimeoutMs(this.#ctx.timeoutMs),
       });
-      void queued.then(this.#markFree);
+      // the session's next call may be made: the connection sends it once this one is answered (one request in
+      // flight: two replies back to back stalled on a hop that holds small writes)
+      this.#markFree();
       verifySuccess(await reply, 'closeOperation');
     } finally {
       this.#settleClosed();

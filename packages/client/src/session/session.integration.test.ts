@@ -802,6 +802,17 @@ describe('queries', () => {
     expect(again.map((r) => r.values[0])).toEqual([0, 3]);
   });
 
+  it('releases a query read to its end too (IoTDB keeps its id in the session until closeOperation)', async () => {
+    const close = spyRpc('closeOperation');
+    for await (const _ of await session.executeQueryStatement(manySql(), { fetchSize: 100 })) void _;
+    await (await session.executeQueryStatement(`SELECT n FROM ${bigDevice} WHERE time <= 2`)).toColumnar();
+    await (await session.executeQueryStatement(`SELECT n FROM ${bigDevice} WHERE time < 0`)).close(); // no rows
+    await Promise.all(close.mock.results.map((r) => r.value));
+    expect(close.mock.calls).toHaveLength(3);
+    const again = await rowsOf(await session.executeQueryStatement(`SELECT n FROM ${bigDevice} WHERE time <= 2`));
+    expect(again.map((r) => r.values[0])).toEqual([0, 3]);
+  });
+
   it('gives every row once to three readers of one data set at once (fetchSize 100, readAhead 3)', async () => {
     const ds = await session.executeQueryStatement(manySql(), { fetchSize: 100, readAhead: 3 });
     const got: string[] = [];

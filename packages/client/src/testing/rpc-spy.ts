@@ -19,8 +19,8 @@ type Watched = 'insertTablet' | 'insertTablets' | 'insertRecords' | 'fetchResult
 /**
  * Records the requests of one kind that sessions send, as [connection, sessionId, tablet(s)] for
  * tablet writes, [connection, { prefixPaths }] for insertRecords and [connection, request] for the
- * rest; `results` are the replies' promises (closeOperation's: callSoon's { queued, reply }). Test-only: it spies
- * on the session's send methods (tablet writes) or on RpcConnection.call (callSoon for closeOperation).
+ * rest; `results` are the replies' promises. Test-only: it spies on the session's send methods (tablet writes) or
+ * on RpcConnection.call.
  */
 export function spyRpc(method: Watched): RpcSpy {
   const proto = (method === 'insertTablet' ? BaseSession.prototype : Session.prototype) as unknown as Record<
@@ -45,11 +45,9 @@ export function spyRpc(method: Watched): RpcSpy {
         : null,
     );
   }
-  // closeOperation goes out with the next call (RpcConnection.callSoon), the rest one at a time
-  const spy = vi.spyOn(
-    RpcConnection.prototype,
-    method === 'closeOperation' ? 'callSoon' : 'call',
-  ) as unknown as MockInstance<(m: string, req: unknown) => unknown>;
+  const spy = vi.spyOn(RpcConnection.prototype, 'call') as unknown as MockInstance<
+    (m: string, req: unknown) => unknown
+  >;
   return view(spy, (args, self) => (args[0] === method ? [self as RpcConnection, args[1]] : null));
 }
 
