@@ -345,19 +345,6 @@ describe('after the last row (a session over a scripted transport)', () => {
     await ds.closed;
   });
 
-  it("sends the session's next call once the release is answered: one request in flight", async () => {
-    const fake = server({ delayMs: 200, then: { reply: { code: 200 } } });
-    const s = await session(fake);
-    const ds = await s.executeQueryStatement('SELECT s FROM root.sg.d');
-    for await (const _row of ds) void _row;
-    const flushed = s.executeNonQueryStatement('FLUSH');
-    await new Promise((r) => setTimeout(r, 50)); // the server is still on the release
-    expect(fake.calls.map((c) => c.method).at(-1)).toBe('closeOperation');
-    await flushed;
-    expect(fake.calls.map((c) => c.method).slice(-2)).toEqual(['closeOperation', 'executeUpdateStatementV2']);
-    await ds.closed;
-  });
-
   it("lends a pooled session again once its data set's release is sent, not once it is answered", async () => {
     const fake = server({ delayMs: 200, then: { reply: { code: 200 } } });
     const pool = new SessionPool({ nodeUrls: ['10.0.0.1:6667'], transport: fake, maxSize: 1 });
@@ -422,13 +409,13 @@ describe("a query's release (closeOperation): one request in flight", () => {
   afterEach(async () => {
     for (const s of sessions.splice(0)) await s.close();
   });
-  /** A session over `fake`; its closeOperation answered 100 ms late. */
   async function session(fake: FakeTransport): Promise<Session> {
     const s = new Session({ nodeUrls: ['10.0.0.1:6667'], transport: fake });
     sessions.push(s);
     await s.open();
     return s;
   }
+  /** closeOperation answered 100 ms late */
   const slowClose = (c: { method: string }): FakeAction | undefined =>
     c.method === 'closeOperation' ? { delayMs: 100, then: { reply: { code: 200 } } } : undefined;
 
