@@ -5,7 +5,7 @@ import { IoTDBSessionClosedError } from '../errors.js';
 import { Session } from './session.js';
 import { TableSession } from './table-session.js';
 import { SessionPool } from '../pool/session-pool.js';
-import { passwordOf, resolveSessionOptions, type SessionOptions } from './options.js';
+import { SESSION_DEFAULTS, passwordOf, resolveSessionOptions, type SessionOptions } from './options.js';
 
 function validationErrorOf(o: SessionOptions): IoTDBValidationError {
   try {
@@ -32,6 +32,13 @@ describe('resolveSessionOptions defaults', () => {
     expect(r.int64As).toBe('bigint');
     expect(r.bufferPool).toBe(globalBufferPool);
     expect(r.timeZone).toBe(Intl.DateTimeFormat().resolvedOptions().timeZone);
+  });
+
+  it('exports the defaults it fills in (SESSION_DEFAULTS), frozen and without a password', () => {
+    const r = resolveSessionOptions();
+    for (const [k, v] of Object.entries(SESSION_DEFAULTS)) expect(r[k as keyof typeof r], k).toBe(v);
+    expect(Object.isFrozen(SESSION_DEFAULTS)).toBe(true);
+    expect(Object.keys(SESSION_DEFAULTS)).not.toContain('password');
   });
 
   it('treats an empty object like no options', () => {

@@ -177,12 +177,14 @@ export interface ResolvedSessionOptions {
   readonly database: string | undefined;
 }
 
-/** The session options' defaults (those a user leaves out). */
+/** IoTDB's own default password: not in SESSION_DEFAULTS, so that no exported object holds a password. */
+const DEFAULT_PASSWORD = 'root';
+
+/** The session options' defaults (those a user leaves out; the password's is IoTDB's own, `root`). */
 export const SESSION_DEFAULTS = Object.freeze({
   host: '127.0.0.1',
   port: DEFAULT_PORT,
   username: 'root',
-  password: 'root',
   fetchSize: 5000,
   readAhead: 1,
   connectTimeoutMs: 10_000,
@@ -203,7 +205,7 @@ export const SESSION_DEFAULTS = Object.freeze({
 const passwords = new WeakMap<ResolvedSessionOptions, string>();
 
 export function passwordOf(options: ResolvedSessionOptions): string {
-  return passwords.get(options) ?? SESSION_DEFAULTS.password;
+  return passwords.get(options) ?? DEFAULT_PASSWORD;
 }
 
 /** The model a session speaks; table sessions also take `database`. */
@@ -273,10 +275,10 @@ export function collectSessionOptions(o: LayeredOptions, issues: IssueList): Res
     slowCallMs: int('slowCallMs', SESSION_DEFAULTS.slowCallMs, true),
     database: o.database === undefined ? undefined : issues.take(() => checkString('database', o.database)),
   };
-  const password: unknown = o.password ?? SESSION_DEFAULTS.password;
+  const password: unknown = o.password ?? DEFAULT_PASSWORD;
   if (typeof password !== 'string') issues.add('password', 'needs a string');
   const resolved = Object.freeze(r);
-  passwords.set(resolved, typeof password === 'string' ? password : SESSION_DEFAULTS.password);
+  passwords.set(resolved, typeof password === 'string' ? password : DEFAULT_PASSWORD);
   return resolved;
 }
 
