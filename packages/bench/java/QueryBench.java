@@ -13,7 +13,7 @@ import org.apache.tsfile.enums.TSDataType;
  * fastest row access), as iotdb-bench read-compare reads ours.
  *
  * Options (key=value): host=127.0.0.1 port=6667 fetch=5000 reps=3 table=false database= (table model)
- *   (host, port, compression, trustStore: Connect.java's)
+ *   (host, port, compression, trustStore, queryTimeout: Connect.java's)
  *   sql=SELECT * FROM root.bench.** ALIGN BY DEVICE, or file=PATH: one statement per line, each read in turn
  * Prints per rep and statement: QRESULT rep=N stmt=K rows=R points=P wall_s=.. points_per_s=.. client_cpu_s_per_Mpts=.. checksum=..
  * (or, for a statement the server refused: QFAIL rep=N stmt=K wall_s=.. error=MESSAGE, the message last)
