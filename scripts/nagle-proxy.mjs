@@ -1,7 +1,7 @@
 // A TCP hop without TCP_NODELAY in front of IoTDB, as socat or a Node or Java proxy that does not set it: Nagle's
 // algorithm holds a small write while an earlier one is unacknowledged, and the receiver's delayed ACK can take
-// 40 ms. A client with two replies in flight at once stalls behind such a hop; one with a request at a time does
-// not. Forwards PROXY_PORT (default 6700) to IOTDB_HOST:IOTDB_PORT (default 127.0.0.1:6667) until killed.
+// 40 ms. A client with two replies in flight at once stalls behind such a hop on every call; one with a request at
+// a time only where the server writes a reply in two pieces. Forwards PROXY_PORT (default 6700) to IOTDB_HOST:IOTDB_PORT (default 127.0.0.1:6667) until killed.
 //   node scripts/nagle-proxy.mjs &
 //   IOTDB_PORT=6700 AB_BASE=/tmp/base node scripts/small-query-ab.mjs 300
 import net from 'node:net';

@@ -69,8 +69,8 @@ export interface BenchConfig {
   /** the client's retry budget of an operation, ms (its sessions' retry.maxElapsedMs); 0 = no retries */
   retryMaxMs: number;
   /**
-   * how long a query may take, ms: the server keeps it and the client waits for each of its replies that long
-   * (a query's queryTimeoutMs and timeoutMs); 0 = no limit; undefined = the client's defaults
+   * how long a query may take, ms: the server keeps it that long (a query's queryTimeoutMs) and the client waits at
+   * least as long for each of its replies (its timeoutMs); 0 = no limit; undefined = the client's defaults
    */
   queryTimeoutMs: number | undefined;
   /** rounds written before timing starts */

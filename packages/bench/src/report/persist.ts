@@ -4,8 +4,8 @@
  * the run at `root.iotdb_bench_results.<label>` (points/s, ops/s, counts, CPU, client version and commit),
  * each operation's count and latency matrix (latency-matrix.ts's columns, ms) at
  * `root.iotdb_bench_results.<label>.<operation>`, and beside it each query type's ops, failed, rows and rows/s
- * (with its latency when the run has no latency row of it: `--queries` after the writes). Names are reduced to
- * letters, digits and `_` (pathNode); the run's `label` measurement holds its label as given.
+ * (with its latency when the run has no latency row of it: `--queries` after the writes). Labels and operations
+ * become path nodes by pathNode; the run's `label` measurement holds its label as given.
  */
 import { Session, TSDataType, type RecordInput } from '@iotdb/client';
 import { connectOptions, type ConnectKnobs } from '../run/session-options.js';

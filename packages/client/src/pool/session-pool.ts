@@ -43,7 +43,7 @@ abstract class StatementPool<S extends BaseSession> extends Pool<S> {
     const borrowed = this.execute(async (s) => {
       const ds = await s.executeQueryStatement(sql, opts);
       handOver(ds);
-      // lent again once the data set's release is queued: it goes out ahead of the next borrower's call
+      // lent again once the data set's release is sent: the next borrower's call goes once it is answered
       this.openDataSets++;
       await ds[sessionFree].finally(() => this.openDataSets--);
     }, opts);
