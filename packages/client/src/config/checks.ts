@@ -54,6 +54,16 @@ export function poolSize(field: string, v: number, allowZero = false): number {
   );
 }
 
+/** A number option given or not: checked by `check` when given (`allowZero` as `check` takes it), else undefined. */
+export function checkedIfGiven(
+  field: string,
+  v: number | undefined,
+  check: (field: string, v: number, allowZero?: boolean) => number = positiveInt,
+  allowZero = false,
+): number | undefined {
+  return v === undefined ? undefined : check(field, v, allowZero);
+}
+
 function atMost(field: string, v: number, max: number, why: string): number {
   if (v > max) throw new IoTDBValidationError(field, `needs at most ${max} (${why}), got ${v}`);
   return v;

@@ -11,7 +11,7 @@ import {
   type TSStatus,
 } from '@iotdb/fast-serializer';
 import { endpointKey, type Endpoint } from '../cluster/endpoint.js';
-import { int32Count, positiveInt, timerMs } from '../config/checks.js';
+import { checkedIfGiven, int32Count, positiveInt, timerMs } from '../config/checks.js';
 import { withSessionId, writeArgs, type ArgsOf, type ArgsWriter, type ResultOf } from '../connection/rpc-connection.js';
 import { NodeRegistry } from '../cluster/node-registry.js';
 import {
@@ -225,7 +225,7 @@ export abstract class BaseSession {
   /** Runs a statement that returns no rows (DDL, INSERT, DELETE, ...), never twice. Server failures throw IoTDBServerError. */
   async executeNonQueryStatement(sql: string, opts: StatementOptions = {}): Promise<void> {
     checkSql(sql);
-    optional('timeoutMs', opts.timeoutMs, timerMs, true);
+    checkedIfGiven('timeoutMs', opts.timeoutMs, timerMs, true);
     const operation = `executeNonQueryStatement ${sqlContext(sql)}`;
     const resp = await this.runOnDefault(
       'statement',
@@ -274,11 +274,13 @@ export abstract class BaseSession {
     opts: QueryOptions,
     send: (ns: NodeSession, q: QueryFields) => Promise<TSExecuteStatementResp>,
   ): Promise<SessionDataSet> {
-    const fetchSize = optional('fetchSize', opts.fetchSize, int32Count) ?? this.options.fetchSize;
-    const readAhead = optional('readAhead', opts.readAhead, positiveInt, true) ?? this.options.readAhead;
-    const timeoutMs = optional('timeoutMs', opts.timeoutMs, timerMs, true) ?? this.options.requestTimeoutMs;
+    const fetchSize = checkedIfGiven('fetchSize', opts.fetchSize, int32Count) ?? this.options.fetchSize;
+    const readAhead = checkedIfGiven('readAhead', opts.readAhead, positiveInt, true) ?? this.options.readAhead;
+    const timeoutMs = checkedIfGiven('timeoutMs', opts.timeoutMs, timerMs, true) ?? this.options.requestTimeoutMs;
     const queryTimeoutMs =
-      optional('queryTimeoutMs', opts.queryTimeoutMs, positiveInt, true) ?? this.options.queryTimeoutMs ?? timeoutMs;
+      checkedIfGiven('queryTimeoutMs', opts.queryTimeoutMs, positiveInt, true) ??
+      this.options.queryTimeoutMs ??
+      timeoutMs;
     const timeout = serverQueryTimeout(queryTimeoutMs);
     let sentAt = 0;
     const { ns, resp } = await this.runOnDefault(
@@ -534,11 +536,6 @@ function sizeOf(items: readonly WriteItem[] | undefined, count: number): { rows:
 function operationOf(what: string): string {
   const space = what.indexOf(' ');
   return space < 0 ? what : what.slice(0, space);
-}
-
-/** An optional integer option of a call: undefined, or checked as the session's options are. */
-function optional(field: string, v: number | undefined, check = positiveInt, allowZero = false): number | undefined {
-  return v === undefined ? undefined : check(field, v, allowZero);
 }
 
 function checkSql(sql: unknown): asserts sql is string {

@@ -1,5 +1,5 @@
 import { IoTDBValidationError, dataTypeCode, type DataTypeInput, type TSDataType } from '@iotdb/fast-serializer';
-import { positiveInt, timerMs } from '../config/checks.js';
+import { checkedIfGiven, positiveInt, timerMs } from '../config/checks.js';
 
 /** What a batching writer takes; every limit has a default. `Row` is what `onError` hands back. */
 export interface WriterOptions<Row> {
@@ -87,5 +87,5 @@ export function resolveWriterOptions<Row>(
 }
 
 function limit(field: string, v: number | undefined, fallback: number, allowZero = false, check = positiveInt): number {
-  return v === undefined ? fallback : check(field, v, allowZero);
+  return checkedIfGiven(field, v, check, allowZero) ?? fallback;
 }
