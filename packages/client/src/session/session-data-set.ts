@@ -359,8 +359,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   [Symbol.asyncIterator](): AsyncIterator<RowRecord> {
     return {
       next: () => {
-        const block = this.#block;
-        if (block === null || this.#row >= block.rows || this.#signal?.aborted === true) return this.#nextFetching();
+        if (!this.#rowsLeft() || this.#signal?.aborted === true) return this.#nextFetching();
         try {
           return Promise.resolve({ value: this.#takeRow(), done: false });
         } catch (e) {
@@ -674,8 +673,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
    * cannot be told from a cut and fails the read; an end within it is the end it says.
    */
   #checkNotDropped(operation: string): void {
-    const { sentAt } = this.#ctx;
-    const limitMs = this.#ctx.queryTimeoutMs;
+    const { sentAt, queryTimeoutMs: limitMs } = this.#ctx;
     if (limitMs <= 0 || sentAt === undefined) return;
     const elapsedMs = performance.now() - sentAt;
     if (elapsedMs >= limitMs) throw new IoTDBQueryTimeoutError(operation, limitMs, elapsedMs);
