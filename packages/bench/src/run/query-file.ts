@@ -154,7 +154,8 @@ async function warmUp(
   try {
     await session.open();
     // a refused statement is counted in the timed reads
-    for (let i = 0; i < reads; i++) await timedRead(() => session.executeQueryStatement(sql, queryOptions(c)));
+    const perQuery = queryOptions(c);
+    for (let i = 0; i < reads; i++) await timedRead(() => session.executeQueryStatement(sql, perQuery));
   } catch {
     // a session that does not open: the timed reads say why
   } finally {
