@@ -42,6 +42,8 @@ const SESSION: Record<keyof SessionOptions, ParamType> = {
   rpcCompression: 'boolean',
   transport: null,
   enableRedirection: 'boolean',
+  spreadQueries: 'boolean',
+  discoverNodes: 'boolean',
   recordsAsTablets: 'boolean',
   logger: null,
   slowCallMs: 'integer',

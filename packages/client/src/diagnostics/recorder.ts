@@ -64,6 +64,17 @@ export class Recorder {
     this.logger?.debug({ event: 'redirect', device, endpoint }, `iotdb: writes of ${device} go to ${endpoint}`);
   }
 
+  queryNodes(endpoints: readonly string[]): void {
+    this.logger?.info({ event: 'query-nodes', endpoints }, `iotdb: queries take turns on ${endpoints.join(', ')}`);
+  }
+
+  discoveryFailed(error: unknown): void {
+    this.logger?.warn(
+      { event: 'discovery-failed', ...errorFields(error) },
+      'iotdb: could not learn the DataNodes (SHOW DATANODES); queries take turns on the nodes known so far',
+    );
+  }
+
   closeFailed(operation: string, error: unknown): void {
     this.logger?.warn(
       { event: 'close-failed', operation, ...errorFields(error) },

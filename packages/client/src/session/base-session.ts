@@ -14,6 +14,8 @@ import { endpointKey, type Endpoint } from '../cluster/endpoint.js';
 import { checkedIfGiven, int32Count, positiveInt, timerMs } from '../config/checks.js';
 import { withSessionId, writeArgs, type ArgsOf, type ArgsWriter, type ResultOf } from '../connection/rpc-connection.js';
 import { NodeRegistry } from '../cluster/node-registry.js';
+import { queryableNodes, SHOW_DATANODES } from '../cluster/data-nodes.js';
+import { QueryNodes } from '../cluster/query-nodes.js';
 import {
   insertChannel,
   insertContext,
@@ -24,7 +26,7 @@ import {
 } from '../diagnostics/channels.js';
 import { Recorder } from '../diagnostics/recorder.js';
 import type { SessionStats } from '../diagnostics/stats.js';
-import { IoTDBAbortError, IoTDBSessionClosedError, withCallerStack } from '../errors.js';
+import { IoTDBAbortError, IoTDBConnectionError, IoTDBSessionClosedError, withCallerStack } from '../errors.js';
 import { verifySuccess } from '../protocol/status.js';
 import type { OperationKind } from '../retry/retry-policy.js';
 import { withRetry } from '../retry/with-retry.js';
@@ -33,7 +35,8 @@ import { routeWrite } from '../write/write-router.js';
 import { NodeSession, type SessionContext, type SqlDialect, type TimestampPrecision } from './node-session.js';
 import { NodeSessions } from './node-sessions.js';
 import { resolveSessionOptions, type ResolvedSessionOptions, type TableSessionOptions } from './options.js';
-import { SessionDataSet, closeByOwner, serverQueryTimeout, sqlContext } from './session-data-set.js';
+import { QueryRouter } from './query-router.js';
+import { SessionDataSet, closeByOwner, serverQueryTimeout, sqlContext, type QueryContext } from './session-data-set.js';
 
 export type { SqlDialect, TimestampPrecision } from './node-session.js';
 
@@ -70,8 +73,13 @@ export interface QueryFields {
   readonly call: { timeoutMs: number; operation: string; signal: AbortSignal };
 }
 
+/** A query's settings, as given or the session's. */
+type QuerySettings = Pick<QueryContext, 'fetchSize' | 'readAhead' | 'timeoutMs' | 'queryTimeoutMs'>;
+
 /** A node's server session is quarantined 1 s after its first failure, doubling up to a minute. */
 const QUARANTINE = { firstMs: 1_000, maxMs: 60_000 };
+/** How often a session asks the cluster for its DataNodes again (discoverNodes), as the Java Session. */
+const DATANODES_REFRESH_MS = 60_000;
 const SET_DIALECT = /^\s*set\s+sql_dialect\s*=\s*(tree|table)\s*;?\s*$/i;
 
 /**
@@ -91,6 +99,7 @@ export abstract class BaseSession {
   protected readonly options: ResolvedSessionOptions;
   readonly #registry: NodeRegistry;
   readonly #nodes: NodeSessions;
+  readonly #router: QueryRouter;
   readonly #initial: SessionContext;
   #context: SessionContext;
   #lifetime = new AbortController();
@@ -119,6 +128,14 @@ export abstract class BaseSession {
       recorder,
     );
     this.#targets = this.#writeTargets();
+    const { spreadQueries, discoverNodes } = this.options;
+    this.#router = new QueryRouter(
+      spreadQueries ? new QueryNodes(this.options.endpoints, DATANODES_REFRESH_MS) : null,
+      this.#nodes,
+      this.#registry,
+      recorder,
+      spreadQueries && discoverNodes ? () => this.#discoverNodes() : null,
+    );
   }
 
   /** Opened and not closed (a lost connection is re-established by the next call). */
@@ -179,6 +196,14 @@ export abstract class BaseSession {
   /** The node the session talks to by default, 'host:port'. */
   get currentEndpoint(): string | undefined {
     return this.#nodes.defaultKey;
+  }
+
+  /**
+   * The nodes queries take turns on, 'host:port' (spreadQueries): `nodeUrls`, or the cluster's DataNodes once
+   * learnt (discoverNodes); the default node alone without spreadQueries.
+   */
+  get queryEndpoints(): string[] {
+    return this.#router.keys;
   }
 
   /** What this session did since it was made: calls, errors, retries, failovers, bytes (a copy). */
@@ -248,25 +273,13 @@ export abstract class BaseSession {
   /** Runs a query; read the rows with `for await`, or all at once with `toColumnar()`. Close it if you stop early. */
   async executeQueryStatement(sql: string, opts: QueryOptions = {}): Promise<SessionDataSet> {
     checkSql(sql);
-    return this.query(`executeQueryStatement ${sqlContext(sql)}`, sql, opts, (ns, q) =>
-      ns.connection.call(
-        'executeQueryStatementV2',
-        {
-          sessionId: ns.sessionId,
-          statement: sql,
-          statementId: ns.statementId,
-          fetchSize: q.fetchSize,
-          timeout: q.timeout,
-          enableRedirectQuery: false,
-        },
-        q.call,
-      ),
-    );
+    return this.query(`executeQueryStatement ${sqlContext(sql)}`, sql, opts, sqlQuery(sql));
   }
 
   /**
-   * Runs a query RPC on the default node (never sent twice) and wraps its reply in a data set.
-   * `statement` is what later fetches name (the SQL, or '' for the structured queries, as Java).
+   * Runs a query RPC (never sent twice) on the node whose turn it is (spreadQueries), and wraps its reply in a
+   * data set that fetches from that node. `statement` is what later fetches name (the SQL, or '' for the
+   * structured queries, as Java).
    */
   protected async query(
     operation: string,
@@ -274,55 +287,100 @@ export abstract class BaseSession {
     opts: QueryOptions,
     send: (ns: NodeSession, q: QueryFields) => Promise<TSExecuteStatementResp>,
   ): Promise<SessionDataSet> {
-    const fetchSize = checkedIfGiven('fetchSize', opts.fetchSize, int32Count) ?? this.options.fetchSize;
-    const readAhead = checkedIfGiven('readAhead', opts.readAhead, positiveInt, true) ?? this.options.readAhead;
-    const timeoutMs = checkedIfGiven('timeoutMs', opts.timeoutMs, timerMs, true) ?? this.options.requestTimeoutMs;
-    const queryTimeoutMs =
-      checkedIfGiven('queryTimeoutMs', opts.queryTimeoutMs, positiveInt, true) ??
-      this.options.queryTimeoutMs ??
-      timeoutMs;
-    const timeout = serverQueryTimeout(queryTimeoutMs);
+    const settings = this.#querySettings(opts);
+    const { fetchSize, timeoutMs } = settings;
+    const timeout = serverQueryTimeout(settings.queryTimeoutMs);
     let sentAt = 0;
-    const { ns, resp } = await this.runOnDefault(
+    const { ns, resp } = await this.#runOn(
+      (signal) => this.#router.node(signal),
       'query',
       operation,
       opts,
       async (ns, signal) => {
         sentAt = performance.now(); // the last attempt's: the server's timeout for the query runs from about then
-        const resp = await send(ns, { fetchSize, timeout, call: { timeoutMs, operation, signal } });
-        verifySuccess(resp.status, operation);
-        return { ns, resp };
+        try {
+          const resp = await send(ns, { fetchSize, timeout, call: { timeoutMs, operation, signal } });
+          verifySuccess(resp.status, operation);
+          return { ns, resp };
+        } catch (e) {
+          if (e instanceof IoTDBConnectionError) this.#router.failed(ns);
+          throw e;
+        }
       },
       statement === '' ? undefined : statement,
     );
+    const ds = this.#dataSet(
+      this.#queryContext(ns, { ...settings, sql: statement, sentAt, signal: opts.signal }, operation),
+      resp,
+    );
+    if (!ds.isClosed) this.#dataSets.add(ds);
+    return ds;
+  }
+
+  /** A query's settings: those `opts` give (checked), else the session's. */
+  #querySettings(opts: QueryOptions): QuerySettings {
+    const timeoutMs = checkedIfGiven('timeoutMs', opts.timeoutMs, timerMs, true) ?? this.options.requestTimeoutMs;
+    return {
+      fetchSize: checkedIfGiven('fetchSize', opts.fetchSize, int32Count) ?? this.options.fetchSize,
+      readAhead: checkedIfGiven('readAhead', opts.readAhead, positiveInt, true) ?? this.options.readAhead,
+      timeoutMs,
+      queryTimeoutMs:
+        checkedIfGiven('queryTimeoutMs', opts.queryTimeoutMs, positiveInt, true) ??
+        this.options.queryTimeoutMs ??
+        timeoutMs,
+    };
+  }
+
+  /** What the data set of a query on `ns` needs; `operation` names it in the log of a failed release. */
+  #queryContext(
+    ns: NodeSession,
+    query: QuerySettings & Pick<QueryContext, 'sql' | 'sentAt' | 'signal'>,
+    operation: string,
+  ): QueryContext {
     const { connection, sessionId, statementId } = ns;
-    const ctx = {
+    return {
+      ...query,
       connection,
       sessionId,
       statementId,
-      sql: statement,
-      fetchSize,
-      readAhead,
-      timeoutMs,
-      queryTimeoutMs,
-      sentAt,
-      signal: opts.signal,
       int64As: this.options.int64As,
       timestampAs: this.options.timestampAs,
       precision: ns.precision,
       onClose: (d: SessionDataSet) => this.#dataSets.delete(d),
       onCloseFailed: (e: unknown) => this.#recorder.closeFailed(`closeOperation of ${operation}`, e),
     };
-    const ds = this.#dataSet(ctx, resp);
-    if (!ds.isClosed) this.#dataSets.add(ds);
-    return ds;
+  }
+
+  /**
+   * The cluster's DataNodes that take queries (discoverNodes): SHOW DATANODES in a server session of its own on
+   * the default node, closed after it, as the Java Session asks on a connection of its own: however the server
+   * answers it (late, not at all, with an error), the session's calls do not wait behind it. Not one of the
+   * session's calls: not counted in its stats, traced, logged or retried (the router logs a failure).
+   */
+  async #discoverNodes(): Promise<Endpoint[]> {
+    const signal = this.#lifetime.signal;
+    const at = this.#nodes.current?.endpoint ?? this.#registry.candidates()[0];
+    const tree = { dialect: 'tree' as const, database: undefined, timeZone: this.#context.timeZone };
+    const ns = await NodeSession.open(at, this.options, tree, new Recorder(undefined, 0), signal);
+    try {
+      const settings = this.#querySettings({});
+      const operation = `discover DataNodes (${SHOW_DATANODES})`;
+      const sentAt = performance.now();
+      const resp = await sqlQuery(SHOW_DATANODES)(ns, {
+        fetchSize: settings.fetchSize,
+        timeout: serverQueryTimeout(settings.queryTimeoutMs),
+        call: { timeoutMs: settings.timeoutMs, operation, signal },
+      });
+      verifySuccess(resp.status, operation);
+      const ctx = this.#queryContext(ns, { ...settings, sql: SHOW_DATANODES, sentAt, signal }, operation);
+      return queryableNodes(await this.#dataSet(ctx, resp).toColumnar());
+    } finally {
+      await ns.close().catch(() => undefined); // the list is learnt; a failed logout ends with the socket
+    }
   }
 
   /** A reply that does not describe a result the client can read closes the connection it came on. */
-  #dataSet(
-    ctx: ConstructorParameters<typeof SessionDataSet>[0],
-    resp: ConstructorParameters<typeof SessionDataSet>[1],
-  ): SessionDataSet {
+  #dataSet(ctx: QueryContext, resp: TSExecuteStatementResp): SessionDataSet {
     try {
       return new SessionDataSet(ctx, resp);
     } catch (e) {
@@ -341,7 +399,19 @@ export abstract class BaseSession {
    * retried, on the next node, as the policy says; once the bytes may have reached the server, never.
    * One `iotdb:query` trace when subscribed; `statement`: the SQL, for it.
    */
-  protected async runOnDefault<T>(
+  protected runOnDefault<T>(
+    kind: Exclude<OperationKind, 'write'>,
+    what: string,
+    opts: CallOptions,
+    fn: (ns: NodeSession, signal: AbortSignal) => Promise<T>,
+    statement?: string,
+  ): Promise<T> {
+    return this.#runOn((signal) => this.#nodes.defaultSession(signal), kind, what, opts, fn, statement);
+  }
+
+  /** runOnDefault on the node `pick` gives for each attempt. */
+  async #runOn<T>(
+    pick: (signal: AbortSignal) => Promise<NodeSession>,
     kind: Exclude<OperationKind, 'write'>,
     what: string,
     opts: CallOptions,
@@ -357,7 +427,7 @@ export abstract class BaseSession {
           this.options.retry,
           signal,
           async () => {
-            const ns = await this.#nodes.defaultSession(signal);
+            const ns = await pick(signal);
             return trace === null ? fn(ns, signal) : ns.connection.withTrace(trace, () => fn(ns, signal));
           },
           { recorder: this.#recorder, operation: what, trace },
@@ -530,6 +600,23 @@ function sizeOf(items: readonly WriteItem[] | undefined, count: number): { rows:
     points += n * (columns ?? item.measurements.length);
   }
   return { rows, points };
+}
+
+/** A query of SQL as executeQueryStatement sends it. */
+function sqlQuery(sql: string): (ns: NodeSession, q: QueryFields) => Promise<TSExecuteStatementResp> {
+  return (ns, q) =>
+    ns.connection.call(
+      'executeQueryStatementV2',
+      {
+        sessionId: ns.sessionId,
+        statement: sql,
+        statementId: ns.statementId,
+        fetchSize: q.fetchSize,
+        timeout: q.timeout,
+        enableRedirectQuery: false,
+      },
+      q.call,
+    );
 }
 
 /** The method in a call's description (`insertTablet`, `executeQueryStatement "SELECT ..."`, `insert t1`). */

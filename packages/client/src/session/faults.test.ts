@@ -43,8 +43,9 @@ afterEach(async () => {
   for (const c of closers.splice(0)) await c().catch(() => undefined);
 });
 
+/** A session over `fake`; its scripts answer every query as the one under test (discovery: query-routing.test). */
 function session(fake: FakeTransport, o: SessionOptions = {}): Session {
-  const s = new Session({ nodeUrls: [A], transport: fake, retry: FAST, ...o });
+  const s = new Session({ nodeUrls: [A], transport: fake, retry: FAST, discoverNodes: false, ...o });
   closers.push(() => s.close());
   return s;
 }

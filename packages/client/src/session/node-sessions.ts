@@ -7,7 +7,8 @@ import type { ResolvedSessionOptions } from './options.js';
 
 /**
  * The server sessions of one user Session: one on its default node (the first available of
- * `nodeUrls`, failing over to the next when it breaks) and one per node a redirect sent writes to.
+ * `nodeUrls`, failing over to the next when it breaks) and one per node a redirect sent writes to
+ * or queries take turns on.
  * Each is opened on first use and re-opened after its connection broke.
  */
 export class NodeSessions {
@@ -22,6 +23,8 @@ export class NodeSessions {
   #defaultIndex = 0;
   #connecting: Promise<NodeSession> | null = null;
   readonly #others = new Map<string, Promise<NodeSession>>();
+  /** the sessions of #others that opened, by key: what openedAt() hands out without waiting */
+  readonly #ready = new Map<string, NodeSession>();
 
   /** `lifetime`: the owning session's signal, which close() aborts; opens are shared between calls and end with it. */
   constructor(
@@ -67,29 +70,53 @@ export class NodeSessions {
     if (this.#default?.isOpen && this.#default.key === key) return Promise.resolve(this.#default);
     let p = this.#others.get(key);
     if (p === undefined) {
-      p = NodeSession.open(target, this.#options, this.#context(), this.#recorder, this.#lifetime());
-      p.catch(() => this.#others.delete(key));
-      this.#others.set(key, p);
+      const opening = NodeSession.open(target, this.#options, this.#context(), this.#recorder, this.#lifetime());
+      opening.then(
+        (ns) => {
+          if (this.#others.get(key) === opening) this.#ready.set(key, ns);
+        },
+        () => this.#others.delete(key),
+      );
+      this.#others.set(key, (p = opening));
     }
     const opened = p;
     return abortable(opened, signal).then((ns) => {
       if (ns.isOpen) return ns;
-      if (this.#others.get(key) === opened) this.#others.delete(key);
+      if (this.#others.get(key) === opened) this.#forget(key);
       return this.sessionAt(target, signal);
     });
+  }
+
+  /**
+   * The open session on `target` (the default node's, when it is that node) if there is one now; else
+   * undefined, and a session on it is opened for later calls: a node that cannot be reached or refuses
+   * the login is quarantined. Never waits for a connect (a query is not held up by a node it has not met).
+   */
+  openedAt(target: Endpoint): NodeSession | undefined {
+    const key = endpointKey(target);
+    if (this.#default?.isOpen && this.#default.key === key) return this.#default;
+    const ready = this.#ready.get(key);
+    if (ready?.isOpen) return ready;
+    if (ready === undefined && this.#others.has(key)) return undefined; // being opened
+    const lifetime = this.#lifetime();
+    this.sessionAt(target).catch(() => {
+      if (!lifetime.aborted) this.#registry.markFailed(target);
+    });
+    return undefined;
   }
 
   /** `ns`'s connection failed: quarantine its node and let the next call reconnect. */
   failed(ns: NodeSession): void {
     this.#registry.markFailed(ns.endpoint);
     ns.connection.close();
-    if (this.#others.has(ns.key)) this.#others.delete(ns.key);
+    if (this.#others.has(ns.key)) this.#forget(ns.key);
   }
 
   /** Closes the redirect targets' sessions (they reopen lazily, e.g. in a new database). */
   async closeOthers(): Promise<void> {
     const nodes = [...this.#others.values()];
     this.#others.clear();
+    this.#ready.clear();
     await Promise.all(
       nodes.map((p) =>
         p
@@ -109,6 +136,11 @@ export class NodeSessions {
     const d = this.#default;
     this.#default = null;
     await d?.close().catch(() => undefined);
+  }
+
+  #forget(key: string): void {
+    this.#others.delete(key);
+    this.#ready.delete(key);
   }
 
   async #connectDefault(signal: AbortSignal): Promise<NodeSession> {

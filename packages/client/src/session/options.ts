@@ -123,6 +123,21 @@ export interface SessionOptions {
   /** Send each device's writes to the DataNode that leads its region, as the server recommends. @default true */
   enableRedirection?: boolean;
   /**
+   * Queries take turns on the cluster's DataNodes (each query to the next node; its rows are fetched from that
+   * node), as the Java Session's do, instead of all going to the default node: the coordinators' work of reads
+   * is spread. A node is used once a server session on it is open (opened in the background at its first turn);
+   * until then, and while it is quarantined after a failure, its turns go to the default node. Statements and
+   * writes are not affected. @default true
+   */
+  spreadQueries?: boolean;
+  /**
+   * With `spreadQueries`, learn the DataNodes from the cluster (`SHOW DATANODES` on the default node, at the
+   * first query and every minute after), as the Java Session's `enableAutoFetch`; off, queries take turns on
+   * `nodeUrls` alone. Turn it off when the addresses the nodes report (`dn_rpc_address`) are not ones the
+   * client can reach (behind NAT, a proxy or a port mapping). @default true
+   */
+  discoverNodes?: boolean;
+  /**
    * `insertRecords` of many rows of a few devices (40 records or more, at most one device for every two), and
    * `insertRecordsOfOneDevice` of 40 rows or more, are sent as those devices' tablets in one insertTablets
    * request, as the Java Session does by default (`enableRecordsAutoConvertTablet`): the server stores them
@@ -170,6 +185,8 @@ export interface ResolvedSessionOptions {
   readonly transport: Transport;
   readonly rpcCompression: boolean;
   readonly enableRedirection: boolean;
+  readonly spreadQueries: boolean;
+  readonly discoverNodes: boolean;
   readonly recordsAsTablets: boolean;
   readonly logger: Logger | undefined;
   readonly slowCallMs: number;
@@ -193,6 +210,8 @@ export const SESSION_DEFAULTS = Object.freeze({
   enableFastSerialization: true,
   int64As: 'bigint',
   enableRedirection: true,
+  spreadQueries: true,
+  discoverNodes: true,
   recordsAsTablets: true,
   slowCallMs: 1000,
 });
@@ -270,6 +289,8 @@ export function collectSessionOptions(o: LayeredOptions, issues: IssueList): Res
     transport: transportFor(o, issues),
     rpcCompression: bool('rpcCompression', false),
     enableRedirection: bool('enableRedirection', SESSION_DEFAULTS.enableRedirection),
+    spreadQueries: bool('spreadQueries', SESSION_DEFAULTS.spreadQueries),
+    discoverNodes: bool('discoverNodes', SESSION_DEFAULTS.discoverNodes),
     recordsAsTablets: bool('recordsAsTablets', SESSION_DEFAULTS.recordsAsTablets),
     logger: issues.take(() => checkLogger(o.logger)),
     slowCallMs: int('slowCallMs', SESSION_DEFAULTS.slowCallMs, true),

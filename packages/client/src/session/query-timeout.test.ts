@@ -34,7 +34,8 @@ function server(): FakeTransport {
 }
 
 async function session(fake: FakeTransport, o: SessionOptions = {}): Promise<Session> {
-  const s = new Session({ nodeUrls: [A], transport: fake, readAhead: 0, ...o });
+  // one scripted node, every query the one under test (node discovery has tests of its own: query-routing.test)
+  const s = new Session({ nodeUrls: [A], transport: fake, readAhead: 0, discoverNodes: false, ...o });
   closers.push(() => s.close());
   await s.open();
   return s;

@@ -7,6 +7,9 @@ import type { RowRecord } from './row-record.js';
 import { Session } from './session.js';
 import { SessionPool } from '../pool/session-pool.js';
 
+// The sessions here talk to one scripted node whose every query is the one under test: discoverNodes off (node
+// discovery and query routing: query-routing.test).
+
 /** A TsBlock of one INT32 column (INT32_ARRAY, no nulls) with times 0..n-1, built by hand (protocol.md 6.1). */
 function block(values: number[], firstTime: number): Buffer {
   const w = new ByteWriter(64);
@@ -209,7 +212,7 @@ describe('reading ahead (a session over a scripted transport)', () => {
     for (const s of sessions.splice(0)) await s.close();
   });
   async function query(fake: FakeTransport, readAhead?: number): Promise<SessionDataSet> {
-    const s = new Session({ nodeUrls: ['10.0.0.1:6667'], transport: fake, readAhead });
+    const s = new Session({ nodeUrls: ['10.0.0.1:6667'], discoverNodes: false, transport: fake, readAhead });
     sessions.push(s);
     await s.open();
     return s.executeQueryStatement('SELECT s FROM root.sg.d');
@@ -323,7 +326,7 @@ describe('after the last row (a session over a scripted transport)', () => {
   async function session(fake: FakeTransport, logged: unknown[][] = []): Promise<Session> {
     const line = (level: string) => (obj: unknown, msg: string) => void logged.push([level, obj, msg]);
     const logger = { debug: line('debug'), info: line('info'), warn: line('warn'), error: line('error') };
-    const s = new Session({ nodeUrls: ['10.0.0.1:6667'], transport: fake, logger });
+    const s = new Session({ nodeUrls: ['10.0.0.1:6667'], discoverNodes: false, transport: fake, logger });
     sessions.push(s);
     await s.open();
     return s;
@@ -347,7 +350,7 @@ describe('after the last row (a session over a scripted transport)', () => {
 
   it("lends a pooled session again once its data set's release is sent, not once it is answered", async () => {
     const fake = server({ delayMs: 200, then: { reply: { code: 200 } } });
-    const pool = new SessionPool({ nodeUrls: ['10.0.0.1:6667'], transport: fake, maxSize: 1 });
+    const pool = new SessionPool({ nodeUrls: ['10.0.0.1:6667'], discoverNodes: false, transport: fake, maxSize: 1 });
     try {
       const ds = await pool.executeQueryStatement('SELECT s FROM root.sg.d');
       for await (const _row of ds) void _row;
@@ -410,7 +413,7 @@ describe("a query's release (closeOperation): one request in flight", () => {
     for (const s of sessions.splice(0)) await s.close();
   });
   async function session(fake: FakeTransport): Promise<Session> {
-    const s = new Session({ nodeUrls: ['10.0.0.1:6667'], transport: fake });
+    const s = new Session({ nodeUrls: ['10.0.0.1:6667'], discoverNodes: false, transport: fake });
     sessions.push(s);
     await s.open();
     return s;
@@ -475,7 +478,13 @@ describe("a result the server ends with no rows (IoTDB's answer for a query it n
   });
   /** Reads every row, `pauseMs` after each (a slow consumer); the rows read and how the read ended. */
   async function readSlowly(requestTimeoutMs: number, pauseMs: number): Promise<{ rows: unknown[]; error?: unknown }> {
-    const s = new Session({ nodeUrls: ['10.0.0.1:6667'], transport: server(), readAhead: 0, requestTimeoutMs });
+    const s = new Session({
+      nodeUrls: ['10.0.0.1:6667'],
+      discoverNodes: false,
+      transport: server(),
+      readAhead: 0,
+      requestTimeoutMs,
+    });
     sessions.push(s);
     await s.open();
     const rows: unknown[] = [];
@@ -515,7 +524,7 @@ describe("a query's signal, once it fires", () => {
     for (const s of sessions.splice(0)) await s.close();
   });
   async function query(fake: FakeTransport, signal: AbortSignal) {
-    const s = new Session({ nodeUrls: ['10.0.0.1:6667'], transport: fake, readAhead: 0 });
+    const s = new Session({ nodeUrls: ['10.0.0.1:6667'], discoverNodes: false, transport: fake, readAhead: 0 });
     sessions.push(s);
     await s.open();
     return { s, ds: await s.executeQueryStatement('SELECT s FROM root.sg.d', { signal }) };
@@ -568,7 +577,13 @@ describe("a query's signal, once it fires", () => {
 describe('a pool whose sessions are held by data sets', () => {
   it('says so when a caller times out waiting, and counts them in stats()', async () => {
     const fake = queryInBatches([[1, 2, 3], [4]]);
-    const pool = new SessionPool({ nodeUrls: ['10.0.0.1:6667'], transport: fake, maxSize: 1, waitTimeoutMs: 50 });
+    const pool = new SessionPool({
+      nodeUrls: ['10.0.0.1:6667'],
+      discoverNodes: false,
+      transport: fake,
+      maxSize: 1,
+      waitTimeoutMs: 50,
+    });
     try {
       const ds = await pool.executeQueryStatement('SELECT s FROM root.sg.d', { readAhead: 0 });
       await ds.next(); // and then forgotten: neither read to its end nor closed
@@ -599,7 +614,7 @@ describe('a data set read from several places at once', () => {
     for (const s of sessions.splice(0)) await s.close();
   });
   async function query(readAhead: number): Promise<SessionDataSet> {
-    const s = new Session({ nodeUrls: ['10.0.0.1:6667'], transport: server(), readAhead });
+    const s = new Session({ nodeUrls: ['10.0.0.1:6667'], discoverNodes: false, transport: server(), readAhead });
     sessions.push(s);
     await s.open();
     return s.executeQueryStatement('SELECT s FROM root.sg.d');

@@ -14,7 +14,8 @@ export interface RpcSpy {
   mockRestore(): void;
 }
 
-type Watched = 'insertTablet' | 'insertTablets' | 'insertRecords' | 'fetchResultsV2' | 'closeOperation';
+type Watched =
+  'insertTablet' | 'insertTablets' | 'insertRecords' | 'executeQueryStatementV2' | 'fetchResultsV2' | 'closeOperation';
 
 /**
  * Records the requests of one kind that sessions send, as [connection, sessionId, tablet(s)] for

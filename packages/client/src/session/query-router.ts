@@ -1,0 +1,75 @@
+import type { Endpoint } from '../cluster/endpoint.js';
+import type { NodeRegistry } from '../cluster/node-registry.js';
+import type { QueryNodes } from '../cluster/query-nodes.js';
+import type { Recorder } from '../diagnostics/recorder.js';
+import { IoTDBSessionClosedError } from '../errors.js';
+import type { NodeSession } from './node-session.js';
+import type { NodeSessions } from './node-sessions.js';
+
+/**
+ * Where a session's next query goes. With `spreadQueries`, queries take turns on the cluster's DataNodes (the
+ * Java Session's default): each to the next available node whose server session is open; while it is not
+ * (the first turn of a node, or after its connection broke) that session is opened in the background and the
+ * query goes to the default node, so that no query waits on a node it has not met or that does not answer.
+ * Without it (`nodes` null), every query goes to the default node.
+ */
+export class QueryRouter {
+  readonly #nodes: QueryNodes | null;
+  readonly #sessions: NodeSessions;
+  readonly #registry: NodeRegistry;
+  readonly #recorder: Recorder;
+  /** asks the cluster for its DataNodes (null: `discoverNodes` off, the turn is `nodeUrls`) */
+  readonly #discover: (() => Promise<Endpoint[]>) | null;
+  #discoveryFailed = false;
+
+  constructor(
+    nodes: QueryNodes | null,
+    sessions: NodeSessions,
+    registry: NodeRegistry,
+    recorder: Recorder,
+    discover: (() => Promise<Endpoint[]>) | null,
+  ) {
+    this.#nodes = nodes;
+    this.#sessions = sessions;
+    this.#registry = registry;
+    this.#recorder = recorder;
+    this.#discover = discover;
+  }
+
+  /** 'host:port' of the nodes queries take turns on now (the default node's alone without spreadQueries). */
+  get keys(): string[] {
+    const d = this.#sessions.defaultKey;
+    return this.#nodes?.keys ?? (d === undefined ? [] : [d]);
+  }
+
+  /** The server session the next query goes out on. */
+  node(signal: AbortSignal): Promise<NodeSession> {
+    if (this.#nodes === null) return this.#sessions.defaultSession(signal);
+    this.#learnIfDue(this.#nodes);
+    const target = this.#nodes.next((e) => this.#registry.isAvailable(e));
+    const ns = target === undefined ? undefined : this.#sessions.openedAt(target);
+    return ns !== undefined ? Promise.resolve(ns) : this.#sessions.defaultSession(signal);
+  }
+
+  /** A query's connection to `ns` failed: a node other than the default one leaves the turn for its quarantine. */
+  failed(ns: NodeSession): void {
+    if (ns.key !== this.#sessions.defaultKey) this.#sessions.failed(ns);
+  }
+
+  /** Asks the cluster for its DataNodes in the background when the list is due (at the first query, then every refreshMs). */
+  #learnIfDue(nodes: QueryNodes): void {
+    if (this.#discover === null || !nodes.startLearning(performance.now())) return;
+    this.#discover().then(
+      (found) => {
+        this.#discoveryFailed = false;
+        if (nodes.learnt(found)) this.#recorder.queryNodes(nodes.keys);
+      },
+      (error: unknown) => {
+        nodes.learnt(undefined);
+        if (error instanceof IoTDBSessionClosedError) return;
+        if (!this.#discoveryFailed) this.#recorder.discoveryFailed(error); // once until it works again
+        this.#discoveryFailed = true;
+      },
+    );
+  }
+}

@@ -1,0 +1,231 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { IoTDBConnectionError } from '../errors.js';
+import { showDataNodesReply, type ListedNode } from '../testing/data-nodes-reply.js';
+import { FakeTransport, type FakeCall, type FakeScript } from '../transport/fake-transport.js';
+import type { SessionOptions } from './options.js';
+import { Session } from './session.js';
+import { TableSession } from './table-session.js';
+
+// Queries taking turns on the cluster's DataNodes (spreadQueries, discoverNodes), through a scripted fake cluster.
+
+const A = '10.0.0.1:6667';
+const B = '10.0.0.2:6667';
+const C = '10.0.0.3:6667';
+const SQL = 'SELECT s FROM root.sg.d';
+
+const closers: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const c of closers.splice(0)) await c().catch(() => undefined);
+});
+
+const statementOf = (c: FakeCall) => (c.args as { statement?: unknown }).statement;
+
+/** A fake cluster whose SHOW DATANODES lists `listed`; `script` decides the rest. */
+function cluster(listed: readonly ListedNode[], script: FakeScript = () => undefined): FakeTransport {
+  return new FakeTransport((c) =>
+    c.method === 'executeQueryStatementV2' && statementOf(c) === 'SHOW DATANODES'
+      ? { reply: showDataNodesReply(listed) }
+      : script(c),
+  );
+}
+
+function session(fake: FakeTransport, o: SessionOptions = {}): Session {
+  const s = new Session({ nodeUrls: [A], transport: fake, retry: { maxElapsedMs: 0 }, ...o });
+  closers.push(() => s.close());
+  return s;
+}
+
+/** Runs SQL and reads it to its end. */
+async function query(s: Session | TableSession, sql = SQL): Promise<void> {
+  const ds = await s.executeQueryStatement(sql);
+  for await (const row of ds) void row;
+}
+
+/** The user's queries (not the discovery's) each node received. */
+function queriesPerNode(fake: FakeTransport): Record<string, number> {
+  const count: Record<string, number> = {};
+  for (const c of fake.callsOf('executeQueryStatementV2'))
+    if (statementOf(c) !== 'SHOW DATANODES') count[c.node] = (count[c.node] ?? 0) + 1;
+  return count;
+}
+
+/** Queries until the session has learnt `nodes` and holds an open server session on each. */
+async function settle(s: Session, fake: FakeTransport, nodes: string[]): Promise<void> {
+  await vi.waitFor(async () => {
+    await query(s);
+    expect(s.queryEndpoints).toEqual(nodes);
+    expect(s.stats().connects).toBe(nodes.length); // the default node's and one per other node (discovery not counted)
+  });
+  fake.calls.length = 0;
+}
+
+describe('queries take turns on the DataNodes', () => {
+  it('learns the DataNodes with SHOW DATANODES and sends each query to the next one, its release to the same node', async () => {
+    const fake = cluster([{ url: A }, { url: B }, { url: C }]);
+    const s = session(fake);
+    await s.open();
+    expect(s.queryEndpoints).toEqual([A]); // nodeUrls until the cluster says more
+    await settle(s, fake, [A, B, C]);
+    for (let i = 0; i < 30; i++) await query(s);
+    expect(queriesPerNode(fake)).toEqual({ [A]: 10, [B]: 10, [C]: 10 });
+    // every query's release went to the node that ran it, with that node's session
+    const nodes = (m: string) => fake.callsOf(m as never).map((c) => `${c.node}#${c.connection}`);
+    expect(nodes('closeOperation')).toEqual(
+      fake
+        .callsOf('executeQueryStatementV2')
+        .filter((c) => statementOf(c) === SQL)
+        .map((c) => `${c.node}#${c.connection}`),
+    );
+    // statements stay on the default node
+    await s.executeNonQueryStatement('FLUSH');
+    expect(fake.callsOf('executeUpdateStatementV2').map((c) => c.node)).toEqual([A]);
+  });
+
+  it('leaves out nodes being removed, lost to the ConfigNode, or listed at the wildcard address', async () => {
+    const listed = [
+      { url: A },
+      { url: B, status: 'Removing' },
+      { url: C, status: 'Unknown' },
+      { url: '0.0.0.0:6667' },
+      { url: '10.0.0.4:6667', status: 'ReadOnly' },
+    ];
+    const s = session(cluster(listed));
+    await s.open();
+    await query(s);
+    await vi.waitFor(() => expect(s.queryEndpoints).toEqual([A, '10.0.0.4:6667']));
+  });
+
+  it('never holds a query up for a node it has not met: a node that does not answer a connect gets no query', async () => {
+    const fake = cluster([{ url: A }, { url: B }, { url: C }]);
+    fake.setNode(C, 'blackhole');
+    const s = session(fake, { connectTimeoutMs: 60_000 });
+    await s.open();
+    await vi.waitFor(async () => {
+      await query(s);
+      expect(s.stats().connects).toBe(2); // A, B (C's connect still waiting)
+    });
+    const started = performance.now();
+    for (let i = 0; i < 20; i++) await query(s);
+    expect(performance.now() - started).toBeLessThan(1_000); // no query waited on C's connect
+    expect(queriesPerNode(fake)[C]).toBeUndefined();
+    expect(queriesPerNode(fake)[B]).toBeGreaterThan(0);
+  });
+
+  it('quarantines a node that refuses connections and gives its turns to the others', async () => {
+    const fake = cluster([{ url: A }, { url: B }, { url: C }]);
+    fake.setNode(B, 'refuse');
+    const s = session(fake);
+    await s.open();
+    await vi.waitFor(async () => {
+      await query(s);
+      expect(s.queryEndpoints).toEqual([A, B, C]);
+      expect(s.stats().connectFailures).toBe(1); // B, at its first turn
+      expect(s.stats().connects).toBe(2); // A, C
+    });
+    fake.calls.length = 0;
+    for (let i = 0; i < 20; i++) await query(s);
+    expect(queriesPerNode(fake)[B]).toBeUndefined();
+    expect(fake.callsOf('openSession').filter((c) => c.node === B)).toEqual([]); // quarantined: not even tried
+  });
+
+  it('a query whose node drops the connection fails once (never sent twice); that node leaves the turn', async () => {
+    let dropB = false;
+    const fake = cluster([{ url: A }, { url: B }], (c) =>
+      dropB && c.node === B && c.method === 'executeQueryStatementV2' ? { reset: true } : undefined,
+    );
+    const s = session(fake, { retry: { maxElapsedMs: 5_000, initialDelayMs: 1, maxDelayMs: 2 } });
+    await s.open();
+    await settle(s, fake, [A, B]);
+    dropB = true;
+    const errors: unknown[] = [];
+    for (let i = 0; i < 10; i++) {
+      await query(s).catch((e: unknown) => errors.push(e));
+      await new Promise((r) => setTimeout(r, 5)); // time for a connection to open in the background
+    }
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toBeInstanceOf(IoTDBConnectionError);
+    expect(queriesPerNode(fake)).toEqual({ [A]: 9, [B]: 1 });
+  });
+
+  it('a SHOW DATANODES that never answers holds up no query; the failure is logged once', async () => {
+    const warn = vi.fn();
+    const logger = { debug: vi.fn(), info: vi.fn(), warn, error: vi.fn() };
+    const fake = new FakeTransport((c) => (statementOf(c) === 'SHOW DATANODES' ? { hang: true } : undefined));
+    const s = session(fake, { nodeUrls: [A, B], requestTimeoutMs: 100, logger });
+    await s.open();
+    const started = performance.now();
+    for (let i = 0; i < 10; i++) await query(s);
+    expect(performance.now() - started).toBeLessThan(100); // not one waited for the discovery's reply
+    await vi.waitFor(() =>
+      expect(warn.mock.calls.map(([o]) => (o as { event: string }).event)).toContain('discovery-failed'),
+    );
+    expect(s.queryEndpoints).toEqual([A, B]); // nodeUrls stay the turn
+    expect(warn.mock.calls.filter(([o]) => (o as { event: string }).event === 'discovery-failed')).toHaveLength(1);
+  });
+
+  it('a SHOW DATANODES the server refuses (no privilege) keeps nodeUrls as the turn', async () => {
+    const fake = new FakeTransport((c) =>
+      statementOf(c) === 'SHOW DATANODES' ? { reply: { status: { code: 803, message: 'No permissions' } } } : undefined,
+    );
+    const s = session(fake, { nodeUrls: [A, B] });
+    await s.open();
+    await vi.waitFor(async () => {
+      await query(s);
+      expect(s.stats().connects).toBe(2);
+    });
+    fake.calls.length = 0;
+    for (let i = 0; i < 10; i++) await query(s);
+    expect(queriesPerNode(fake)).toEqual({ [A]: 5, [B]: 5 });
+  });
+
+  it('with discoverNodes off, takes turns on nodeUrls and asks the cluster nothing', async () => {
+    const fake = cluster([{ url: A }, { url: B }, { url: C }]);
+    const s = session(fake, { nodeUrls: [A, B], discoverNodes: false });
+    await s.open();
+    await vi.waitFor(async () => {
+      await query(s);
+      expect(s.stats().connects).toBe(2);
+    });
+    for (let i = 0; i < 10; i++) await query(s);
+    expect(fake.calls.filter((c) => statementOf(c) === 'SHOW DATANODES')).toEqual([]);
+    expect(queriesPerNode(fake)[C]).toBeUndefined();
+    expect(s.queryEndpoints).toEqual([A, B]);
+  });
+
+  it('with spreadQueries off, sends every query to the default node and asks the cluster nothing', async () => {
+    const fake = cluster([{ url: A }, { url: B }, { url: C }]);
+    const s = session(fake, { nodeUrls: [A, B], spreadQueries: false });
+    await s.open();
+    for (let i = 0; i < 10; i++) await query(s);
+    expect(queriesPerNode(fake)).toEqual({ [A]: 10 });
+    expect(fake.calls.filter((c) => statementOf(c) === 'SHOW DATANODES')).toEqual([]);
+    expect(s.queryEndpoints).toEqual([A]);
+    expect(fake.connects).toBe(1);
+  });
+
+  it("a table session's queries on other nodes run in its database, also after USE", async () => {
+    const fake = cluster([{ url: A }, { url: B }], (c) =>
+      c.method === 'executeUpdateStatementV2' && statementOf(c) === 'USE db2'
+        ? { reply: { status: { code: 200 }, database: 'db2' } }
+        : undefined,
+    );
+    const s = new TableSession({ nodeUrls: [A], transport: fake, database: 'db1' });
+    closers.push(() => s.close());
+    await s.open();
+    const dbOf = (c: FakeCall) => (c.args as { configuration: Map<string, string> }).configuration.get('db');
+    const loginsAt = (node: string) =>
+      fake
+        .callsOf('openSession')
+        .filter((c) => c.node === node && dbOf(c) !== undefined)
+        .map(dbOf);
+    await vi.waitFor(async () => {
+      await query(s, 'SELECT * FROM t');
+      expect(loginsAt(B)).toEqual(['db1']);
+    });
+    await s.executeNonQueryStatement('USE db2');
+    await vi.waitFor(async () => {
+      await query(s, 'SELECT * FROM t');
+      expect(loginsAt(B)).toEqual(['db1', 'db2']);
+    });
+  });
+});
