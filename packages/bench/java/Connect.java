@@ -6,7 +6,9 @@ import org.apache.iotdb.session.TableSessionBuilder;
  * How the Java client connects, as ours does: to host= and port= (default 127.0.0.1:6667), as the user of IOTDB_USER
  * and IOTDB_PASSWORD (unset or blank: root / root); with the option compression=true Thrift's compact protocol (--rpc-compression); with trustStore=FILE TLS,
  * trusting that JKS trust store, its password in JAVA_TRUST_STORE_PASSWORD (--tls); with queryTimeout=MS each query's
- * life on the server (--query-timeout-ms; 0: no limit, sent as Long.MAX_VALUE since IoTDB reads 0 as its own 60 s).
+ * life on the server (--query-timeout-ms; 0: no limit, sent as Long.MAX_VALUE since IoTDB reads 0 as its own 60 s);
+ * with autoFetch=false its queries stay on its node (enableAutoFetch: on by default, they take turns on the DataNodes
+ * SHOW DATANODES lists; --spread-queries false, --discover-nodes false).
  */
 final class Connect {
   private Connect() {}
@@ -17,6 +19,7 @@ final class Connect {
   private static String trustStore = null;
   /** the query timeout sent with every query, ms; null: the client's default */
   private static Long queryTimeoutMs = null;
+  private static boolean autoFetch = true;
 
   /** One of the options above (`kv`: the key=value split of `option`); any other is unknown to every program. */
   static void option(String[] kv, String option) {
@@ -27,13 +30,15 @@ final class Connect {
       case "compression": compression = Boolean.parseBoolean(value); break;
       case "trustStore": trustStore = value; break;
       case "queryTimeout": queryTimeoutMs = noLimitAsMax(Long.parseLong(value)); break;
+      case "autoFetch": autoFetch = Boolean.parseBoolean(value); break;
       default: throw new IllegalArgumentException("unknown option " + option);
     }
   }
 
   /** A tree-model session's builder: the node, the user, TLS when asked (open it with `open`). */
   static Session.Builder tree() {
-    Session.Builder b = new Session.Builder().host(host).port(port).username(user()).password(password());
+    Session.Builder b = new Session.Builder().host(host).port(port).username(user()).password(password())
+        .enableAutoFetch(autoFetch);
     if (queryTimeoutMs != null) b.timeOut(queryTimeoutMs);
     return trustStore == null ? b : b.useSSL(true).trustStore(trustStore).trustStorePwd(trustStorePassword());
   }
@@ -48,7 +53,7 @@ final class Connect {
   /** A table-model session's builder: the node, the user, the protocol, TLS when asked. */
   static TableSessionBuilder table() {
     TableSessionBuilder b = new TableSessionBuilder().nodeUrls(List.of(host + ":" + port))
-        .username(user()).password(password()).enableCompression(compression);
+        .username(user()).password(password()).enableCompression(compression).enableAutoFetch(autoFetch);
     if (queryTimeoutMs != null) b.queryTimeoutInMs(queryTimeoutMs);
     return trustStore == null ? b : b.useSSL(true).trustStore(trustStore).trustStorePwd(trustStorePassword());
   }

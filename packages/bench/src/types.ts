@@ -103,6 +103,10 @@ export interface BenchConfig {
   javaTrustStore: string | undefined;
   /** Thrift's compact protocol (the client's `rpcCompression`) */
   rpcCompression: boolean;
+  /** queries take turns on the DataNodes (the client's `spreadQueries`) */
+  spreadQueries: boolean;
+  /** with spreadQueries, learn the DataNodes from the cluster (the client's `discoverNodes`) */
+  discoverNodes: boolean;
   queryFile: string | undefined;
   /** also write each run's figures into IoTDB at HOST:PORT, database root.iotdb_bench_results */
   persistResults: string | undefined;

@@ -109,6 +109,26 @@ export const KNOBS: KnobTable = {
     'IOTDB_RPC_COMPRESSION',
     "speak Thrift's compact protocol, for a server with dn_rpc_thrift_compression_enable (a local one is started so)",
   ),
+  spreadQueries: {
+    flag: '--spread-queries',
+    env: 'IOTDB_SPREAD_QUERIES',
+    arg: 'BOOL',
+    parse: bool,
+    default: () => true,
+    defaultText: 'true',
+    description:
+      "queries take turns on the cluster's DataNodes (the client's spreadQueries; the Java client's enableAutoFetch); false: every query to the node a session is connected to",
+  },
+  discoverNodes: {
+    flag: '--discover-nodes',
+    env: 'IOTDB_DISCOVER_NODES',
+    arg: 'BOOL',
+    parse: bool,
+    default: () => true,
+    defaultText: 'true',
+    description:
+      "with --spread-queries, learn the DataNodes with SHOW DATANODES (the client's discoverNodes); false: take turns on --node-urls alone (behind NAT or a proxy); the Java client then queries its node alone",
+  },
   database: {
     flag: '--database',
     env: 'DATABASE',

@@ -44,6 +44,8 @@ describe('resolveConfig: defaults', () => {
         tlsCa: undefined,
         javaTrustStore: undefined,
         rpcCompression: false,
+        spreadQueries: true,
+        discoverNodes: true,
         database: 'bench',
         workers: Math.min(availableParallelism(), 100),
         clients: 1,

@@ -15,6 +15,8 @@ export function sampleConfig(over: Partial<BenchConfig> = {}): BenchConfig {
     tlsCa: undefined,
     javaTrustStore: undefined,
     rpcCompression: false,
+    spreadQueries: true,
+    discoverNodes: true,
     database: 'bench',
     workers: 4,
     clients: 8,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatReport, resultLine } from '../report/format.js';
 import { sampleConfig } from '../report/test-fixture.js';
-import type { Method } from '../types.js';
+import type { BenchConfig, Method } from '../types.js';
 import { javaArgs, javaRun } from './java.js';
 
 const OUTPUT = [
@@ -81,6 +81,14 @@ describe('the Java anchor run', () => {
     const tls = sampleConfig({ tls: true, javaTrustStore: '/d/tls/truststore.jks' });
     expect(javaArgs(tls, 'h', 1)).toContain('trustStore=/d/tls/truststore.jks');
     expect(javaArgs(sampleConfig(), 'h', 1).filter((a) => /^(compression|trustStore)=/.test(a))).toEqual([]);
+  });
+
+  it('keeps its queries on its node when ours do not take turns on the DataNodes it would learn (enableAutoFetch off)', () => {
+    const autoFetch = (o: Partial<BenchConfig>) =>
+      javaArgs(sampleConfig(o), 'h', 1).filter((a) => a.startsWith('autoFetch='));
+    expect(autoFetch({})).toEqual([]); // the Java client's default: its queries take turns, as ours
+    expect(autoFetch({ spreadQueries: false })).toEqual(['autoFetch=false']);
+    expect(autoFetch({ discoverNodes: false })).toEqual(['autoFetch=false']);
   });
 
   it("reads a mixed run's QTYPE and QERROR lines: each query type's figures beside the writes", () => {

@@ -4,9 +4,12 @@ import type { BenchConfig } from '../types.js';
 
 /** The knobs a connection is made from; without nodeUrls, the target node alone. */
 export type ConnectKnobs = Pick<BenchConfig, 'tls' | 'tlsCa' | 'rpcCompression'> &
-  Partial<Pick<BenchConfig, 'nodeUrls'>>;
+  Partial<Pick<BenchConfig, 'nodeUrls' | 'spreadQueries' | 'discoverNodes'>>;
 
-/** How a run's sessions reach the server: the target node, the DataNodes, TLS and the protocol (--rpc-compression). */
+/**
+ * How a run's sessions reach the server: the target node, the DataNodes, TLS, the protocol (--rpc-compression) and
+ * which nodes queries take turns on (--spread-queries, --discover-nodes; the client's defaults when not given).
+ */
 export function connectOptions(c: ConnectKnobs, target: { host: string; port: number }) {
   return {
     host: target.host,
@@ -14,6 +17,8 @@ export function connectOptions(c: ConnectKnobs, target: { host: string; port: nu
     nodeUrls: c.nodeUrls,
     tls: c.tls ? (c.tlsCa === undefined ? true : { ca: caOf(c.tlsCa) }) : false,
     rpcCompression: c.rpcCompression,
+    spreadQueries: c.spreadQueries,
+    discoverNodes: c.discoverNodes,
   };
 }
 
