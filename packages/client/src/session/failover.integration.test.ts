@@ -153,6 +153,13 @@ function tablet(device: string, t0: number, rows: number): Tablet {
   };
 }
 
+/** The databases SHOW DATABASES lists (the ConfigNode answers it: any DataNode can while another is down). */
+async function databases(s: Session): Promise<unknown[]> {
+  const names: unknown[] = [];
+  for await (const r of await s.executeQueryStatement('SHOW DATABASES')) names.push(r.values[0]);
+  return names;
+}
+
 describe('while a DataNode is down', () => {
   const bPrefix = `${DB}.down`;
   const qPrefix = `${DB}.query`;
@@ -164,6 +171,8 @@ describe('while a DataNode is down', () => {
   let querySession: Session;
   /** knows only UP, warmed up before the stop: it knows which devices live on DOWN */
   let splitSession: Session;
+  /** knows only UP; its queries take turns on both nodes (learnt with SHOW DATANODES) before the stop */
+  let spreadSession: Session;
   const splitRoutes = new Map<string, string>();
   /** points the split test was told were written (checked once the node is back) */
   let splitWritten: number | undefined;
@@ -184,19 +193,26 @@ describe('while a DataNode is down', () => {
     }
     failoverSession = new Session({ nodeUrls: [DOWN, UP] });
     await failoverSession.open();
-    querySession = new Session({ nodeUrls: [DOWN], retry: NO_RETRY });
+    querySession = new Session({ nodeUrls: [DOWN], retry: NO_RETRY, spreadQueries: false }); // its queries on DOWN
     await querySession.open();
     splitSession = new Session({ nodeUrls: [UP], retry: NO_RETRY });
     await splitSession.open();
     for (let d = 0; d < DEVICES; d++) await setUp(() => splitSession.insertTablet(tablet(dev(splitPrefix, d), 1, 1)));
     for (let d = 0; d < DEVICES; d++)
       splitRoutes.set(dev(splitPrefix, d), splitSession.nodeOf(dev(splitPrefix, d)) ?? UP);
+    spreadSession = new Session({ nodeUrls: [UP], retry: NO_RETRY });
+    await spreadSession.open();
+    for (let i = 0; i < 100 && spreadSession.stats().connects < 2; i++) {
+      await databases(spreadSession); // the first learns the nodes, the next ones open a session on DOWN
+      await sleep(20);
+    }
   }, 60_000);
 
   afterAll(async () => {
     await failoverSession?.close().catch(() => undefined);
     await querySession?.close().catch(() => undefined);
     await splitSession?.close().catch(() => undefined);
+    await spreadSession?.close().catch(() => undefined);
     if (canFault) await ensureUp();
   }, 240_000);
 
@@ -243,6 +259,21 @@ describe('while a DataNode is down', () => {
       expect(names).toContain(DB);
       expect(failoverSession.currentEndpoint).toBe(UP);
       expect(failoverSession.isOpen).toBe(true);
+    },
+    120_000,
+  );
+
+  it.skipIf(!canFault)(
+    'a session whose queries take turns on both nodes sends them to the one that is up once the other is gone',
+    async () => {
+      expect([...spreadSession.queryEndpoints].sort()).toEqual([UP, DOWN].sort()); // the premise: both in turn
+      expect(spreadSession.stats().connects).toBe(2); // and a server session open on each
+      await ensureDown();
+      for (let i = 0; i < 10; i++) {
+        expect(await within(databases(spreadSession), 30_000, 'SHOW DATABASES')).toContain(DB);
+        await sleep(20);
+      }
+      expect(spreadSession.stats().errors).toBe(0);
     },
     120_000,
   );
