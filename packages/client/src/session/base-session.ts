@@ -12,7 +12,14 @@ import {
 } from '@iotdb/fast-serializer';
 import { endpointKey, type Endpoint } from '../cluster/endpoint.js';
 import { checkedIfGiven, int32Count, positiveInt, timerMs } from '../config/checks.js';
-import { withSessionId, writeArgs, type ArgsOf, type ArgsWriter, type ResultOf } from '../connection/rpc-connection.js';
+import {
+  withSessionId,
+  writeArgs,
+  type ArgsOf,
+  type ArgsWriter,
+  type ResultOf,
+  type RpcConnection,
+} from '../connection/rpc-connection.js';
 import { NodeRegistry } from '../cluster/node-registry.js';
 import { queryableNodes, SHOW_DATANODES } from '../cluster/data-nodes.js';
 import { QueryNodes } from '../cluster/query-nodes.js';
@@ -104,7 +111,8 @@ export abstract class BaseSession {
   #context: SessionContext;
   #lifetime = new AbortController();
   #open = false;
-  readonly #dataSets = new Set<SessionDataSet>();
+  /** the data sets not closed yet, each with the connection it reads from */
+  readonly #dataSets = new Map<SessionDataSet, RpcConnection>();
   readonly #targets: WriteTargets<NodeSession>;
   readonly #recorder: Recorder;
   /** what an untraced write reports to (built once: writes are the hot path) */
@@ -184,7 +192,7 @@ export abstract class BaseSession {
       verifySuccess(status, `setTimeZone ${JSON.stringify(zone)}`);
     });
     this.#context = { ...this.#context, timeZone: zone };
-    await this.#nodes.closeOthers(); // redirect targets reopen in the new zone
+    await this.#nodes.closeOthers(this.#reading); // the other nodes' sessions reopen in the new zone
   }
 
   /** The node this session sends `device`'s writes to, 'host:port', when a redirect named one (else the default node). */
@@ -244,7 +252,7 @@ export abstract class BaseSession {
    * readers get the rows already received, then IoTDBSessionClosedError if more were on the server.
    */
   async closeDataSets(): Promise<void> {
-    await Promise.all([...this.#dataSets].map((ds) => ds[closeByOwner]().catch(() => undefined)));
+    await Promise.all([...this.#dataSets.keys()].map((ds) => ds[closeByOwner]().catch(() => undefined)));
   }
 
   /** Runs a statement that returns no rows (DDL, INSERT, DELETE, ...), never twice. Server failures throw IoTDBServerError. */
@@ -313,7 +321,7 @@ export abstract class BaseSession {
       this.#queryContext(ns, { ...settings, sql: statement, sentAt, signal: opts.signal }, operation),
       resp,
     );
-    if (!ds.isClosed) this.#dataSets.add(ds);
+    if (!ds.isClosed) this.#dataSets.set(ds, ns.connection);
     return ds;
   }
 
@@ -346,7 +354,10 @@ export abstract class BaseSession {
       int64As: this.options.int64As,
       timestampAs: this.options.timestampAs,
       precision: ns.precision,
-      onClose: (d: SessionDataSet) => this.#dataSets.delete(d),
+      onClose: (d: SessionDataSet) => {
+        this.#dataSets.delete(d);
+        this.#nodes.resultClosed(connection, this.#reading);
+      },
       onCloseFailed: (e: unknown) => this.#recorder.closeFailed(`closeOperation of ${operation}`, e),
     };
   }
@@ -523,6 +534,12 @@ export abstract class BaseSession {
     };
   }
 
+  /** A data set not closed yet reads from `ns`. */
+  readonly #reading = (ns: NodeSession): boolean => {
+    for (const connection of this.#dataSets.values()) if (connection === ns.connection) return true;
+    return false;
+  };
+
   /** The wait a pool noted before handing this session over, once: the first traced call reports it. */
   #takePoolWait(): number {
     const ms = this[POOL_WAIT];
@@ -576,7 +593,7 @@ export abstract class BaseSession {
     if (next.dialect === this.#context.dialect && next.database === this.#context.database) return;
     this.#context = next;
     this.#registry.clearRoutes();
-    await this.#nodes.closeOthers();
+    await this.#nodes.closeOthers(this.#reading);
   }
 }
 

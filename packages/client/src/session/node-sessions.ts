@@ -1,5 +1,6 @@
 import { endpointKey, type Endpoint } from '../cluster/endpoint.js';
 import type { NodeRegistry } from '../cluster/node-registry.js';
+import type { RpcConnection } from '../connection/rpc-connection.js';
 import type { Recorder } from '../diagnostics/recorder.js';
 import { IoTDBConnectionError } from '../errors.js';
 import { NodeSession, type SessionContext, type TimestampPrecision } from './node-session.js';
@@ -25,6 +26,8 @@ export class NodeSessions {
   readonly #others = new Map<string, Promise<NodeSession>>();
   /** the sessions of #others that opened, by key: what openedAt() hands out without waiting */
   readonly #ready = new Map<string, NodeSession>();
+  /** sessions closeOthers() left open for a result still read on them: closed once the last such result is */
+  readonly #retired = new Set<NodeSession>();
 
   /** `lifetime`: the owning session's signal, which close() aborts; opens are shared between calls and end with it. */
   constructor(
@@ -112,27 +115,35 @@ export class NodeSessions {
     if (this.#others.has(ns.key)) this.#forget(ns.key);
   }
 
-  /** Closes the redirect targets' sessions (they reopen lazily, e.g. in a new database). */
-  async closeOthers(): Promise<void> {
+  /**
+   * Closes the other nodes' sessions (they reopen lazily, e.g. in a new database); one a result is still read on
+   * (`reading`) is closed once that result is (resultClosed), so that a USE does not cut off a result being read.
+   */
+  async closeOthers(reading: (ns: NodeSession) => boolean = () => false): Promise<void> {
     const nodes = [...this.#others.values()];
     this.#others.clear();
     this.#ready.clear();
-    await Promise.all(
-      nodes.map((p) =>
-        p
-          .then(
-            (ns) => ns.close(),
-            () => undefined,
-          )
-          .catch(() => undefined),
-      ),
-    );
+    const close = (ns: NodeSession) => (reading(ns) ? void this.#retired.add(ns) : ns.close());
+    await Promise.all(nodes.map((p) => p.then(close, () => undefined).catch(() => undefined)));
+  }
+
+  /** A result read on `connection` closed: a session closeOthers() left open for it closes unless another is read there. */
+  resultClosed(connection: RpcConnection, reading: (ns: NodeSession) => boolean): void {
+    if (this.#retired.size === 0) return;
+    for (const ns of this.#retired) {
+      if (ns.connection !== connection || reading(ns)) continue;
+      this.#retired.delete(ns);
+      void ns.close().catch(() => undefined);
+    }
   }
 
   /** Logs out of every node and closes every connection. */
   async closeAll(): Promise<void> {
     await this.#connecting?.catch(() => undefined);
     await this.closeOthers();
+    const retired = [...this.#retired];
+    this.#retired.clear();
+    await Promise.all(retired.map((ns) => ns.close().catch(() => undefined)));
     const d = this.#default;
     this.#default = null;
     await d?.close().catch(() => undefined);

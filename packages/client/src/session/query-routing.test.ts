@@ -203,6 +203,49 @@ describe('queries take turns on the DataNodes', () => {
     expect(fake.connects).toBe(1);
   });
 
+  it('a result being read on another node survives USE and setTimeZone, whose new server sessions open beside it', async () => {
+    let fetches = 0;
+    const fake = cluster([{ url: A }, { url: B }], (c) => {
+      if (c.method === 'executeUpdateStatementV2' && statementOf(c) === 'USE db2')
+        return { reply: { status: { code: 200 }, database: 'db2' } };
+      if (c.method === 'executeQueryStatementV2' && statementOf(c) === 'SELECT * FROM t')
+        return { reply: { ...showDataNodesReply([{ url: A }], 5n), moreData: true } };
+      if (c.method === 'fetchResultsV2' && ++fetches === 1)
+        return {
+          reply: {
+            status: { code: 200 },
+            hasResultSet: true,
+            isAlign: true,
+            queryResult: showDataNodesReply([{ url: B }]).queryResult,
+            moreData: false,
+          },
+        };
+      return undefined;
+    });
+    const s = new TableSession({ nodeUrls: [A], transport: fake, database: 'db1', readAhead: 0 });
+    closers.push(() => s.close());
+    await s.open();
+    await vi.waitFor(async () => {
+      await query(s, 'SHOW TABLES');
+      expect(s.stats().connects).toBe(2);
+    });
+    let ds = await s.executeQueryStatement('SELECT * FROM t');
+    while (fake.callsOf('executeQueryStatementV2').at(-1)!.node !== B)
+      ds = await s.executeQueryStatement('SELECT * FROM t');
+    const rows: unknown[] = [];
+    for await (const row of ds) {
+      rows.push(row.getString('RpcAddress'));
+      if (rows.length === 1) {
+        await s.executeNonQueryStatement('USE db2');
+        await s.setTimeZone('+05:00');
+      }
+    }
+    expect(rows).toEqual(['10.0.0.1', '10.0.0.2']); // the second row came in a fetch from B after the USE
+    expect(fake.callsOf('fetchResultsV2').map((c) => c.node)).toEqual([B]);
+    // the old server session on B closed once the result was read; later queries there open in db2
+    await vi.waitFor(() => expect(fake.callsOf('closeSession').filter((c) => c.node === B).length).toBeGreaterThan(0));
+  });
+
   it("a table session's queries on other nodes run in its database, also after USE", async () => {
     const fake = cluster([{ url: A }, { url: B }], (c) =>
       c.method === 'executeUpdateStatementV2' && statementOf(c) === 'USE db2'
