@@ -431,18 +431,25 @@ export abstract class BaseSession {
   ): Promise<T> {
     this.checkOpen();
     const signal = this.#signal(opts.signal);
+    let at: string | undefined; // the node of the last attempt, for the slow-call log
     const run = (trace: TraceContext | null) =>
-      this.#guard(what, opts.signal, trace, () =>
-        withRetry(
-          kind,
-          this.options.retry,
-          signal,
-          async () => {
-            const ns = await pick(signal);
-            return trace === null ? fn(ns, signal) : ns.connection.withTrace(trace, () => fn(ns, signal));
-          },
-          { recorder: this.#recorder, operation: what, trace },
-        ),
+      this.#guard(
+        what,
+        opts.signal,
+        trace,
+        () =>
+          withRetry(
+            kind,
+            this.options.retry,
+            signal,
+            async () => {
+              const ns = await pick(signal);
+              at = ns.key;
+              return trace === null ? fn(ns, signal) : ns.connection.withTrace(trace, () => fn(ns, signal));
+            },
+            { recorder: this.#recorder, operation: what, trace },
+          ),
+        () => at,
       );
     if (!queryChannel.hasSubscribers) return run(null);
     return traced(queryChannel, queryContext(operationOf(what), statement, this.#takePoolWait()), run);
@@ -554,13 +561,15 @@ export abstract class BaseSession {
 
   /**
    * Runs `fn`; when the caller's signal ended it, throws IoTDBAbortError (close() ends it with
-   * IoTDBSessionClosedError). Every error leaves with the caller's call site in its stack.
+   * IoTDBSessionClosedError). Every error leaves with the caller's call site in its stack. `node`: where the
+   * call went, for the slow-call log (the default node unless the caller knows better).
    */
   async #guard<T>(
     what: string,
     caller: AbortSignal | undefined,
     trace: TraceContext | null,
     fn: () => Promise<T>,
+    node: () => string | undefined = () => this.currentEndpoint,
   ): Promise<T> {
     if (caller?.aborted) throw new IoTDBAbortError(what, caller.reason);
     const recorder = this.#recorder;
@@ -577,7 +586,7 @@ export abstract class BaseSession {
       if (started > 0) {
         const ms = performance.now() - started;
         if (trace !== null) trace.durationMs = ms;
-        if (recorder.slowCallMs > 0 && ms > recorder.slowCallMs) recorder.slowCall(what, ms, this.currentEndpoint);
+        if (recorder.slowCallMs > 0 && ms > recorder.slowCallMs) recorder.slowCall(what, ms, node());
       }
     }
   }

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { IoTDBConnectionError } from '../errors.js';
 import { showDataNodesReply, type ListedNode } from '../testing/data-nodes-reply.js';
-import { FakeTransport, type FakeCall, type FakeScript } from '../transport/fake-transport.js';
+import { FakeTransport, defaultReply, type FakeCall, type FakeScript } from '../transport/fake-transport.js';
 import type { SessionOptions } from './options.js';
 import { Session } from './session.js';
 import { TableSession } from './table-session.js';
@@ -201,6 +201,22 @@ describe('queries take turns on the DataNodes', () => {
     expect(fake.calls.filter((c) => statementOf(c) === 'SHOW DATANODES')).toEqual([]);
     expect(s.queryEndpoints).toEqual([A]);
     expect(fake.connects).toBe(1);
+  });
+
+  it('logs a slow query with the node that ran it', async () => {
+    const lines: [string, { event?: string; endpoint?: string }][] = [];
+    const at = (level: string) => (o: object) => lines.push([level, o]);
+    const logger = { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
+    const fake = cluster([{ url: A }, { url: B }], (c) =>
+      c.node === B && statementOf(c) === SQL ? { delayMs: 200, then: { reply: defaultReply(c) } } : undefined,
+    );
+    const s = session(fake, { logger, slowCallMs: 100 });
+    await s.open();
+    await settle(s, fake, [A, B]);
+    await query(s);
+    await query(s);
+    const slow = lines.filter(([, o]) => o.event === 'slow-call').map(([, o]) => o.endpoint);
+    expect(slow).toEqual([B]);
   });
 
   it('a result being read on another node survives USE and setTimeZone, whose new server sessions open beside it', async () => {
