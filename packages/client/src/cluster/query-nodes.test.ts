@@ -15,7 +15,7 @@ describe('QueryNodes', () => {
     expect(q.next(() => false)).toBeUndefined();
   });
 
-  it('sessions made together start at different nodes (a random start), so a pool does not call one node at once', () => {
+  it('turns made together start at different nodes (a random start), so processes started together spread too', () => {
     const firsts = new Set(Array.from({ length: 50 }, () => new QueryNodes([A, B, C], 60_000).next(all)));
     expect(firsts.size).toBe(3);
   });
@@ -27,6 +27,16 @@ describe('QueryNodes', () => {
     q.learnt([A, B]);
     expect(q.startLearning(60_999)).toBe(false);
     expect(q.startLearning(61_000)).toBe(true);
+  });
+
+  it('a learning cut short (its session closed) may start again at once; a failed one waits refreshMs', () => {
+    const q = new QueryNodes([A], 60_000, 0);
+    expect(q.startLearning(0)).toBe(true);
+    q.abandoned();
+    expect(q.startLearning(1)).toBe(true);
+    q.learnt(undefined);
+    expect(q.startLearning(2)).toBe(false);
+    expect(q.startLearning(60_001)).toBe(true);
   });
 
   it('takes the list learnt, and keeps the one in use when asking failed or the cluster listed no node', () => {

@@ -3,9 +3,9 @@ import { endpointKey, type Endpoint } from './endpoint.js';
 /**
  * The DataNodes a session's queries take turns on: `nodeUrls` at first, then the cluster's own list
  * (SHOW DATANODES, learnt again every `refreshMs`) once it has one. Each query goes to the next node
- * in turn that `isAvailable` (not quarantined), as the Java Session's round-robin query policy does;
- * each session starts at a random place, so that a pool's sessions do not all call the same node
- * together.
+ * in turn that `isAvailable` (not quarantined), as the Java Session's round-robin query policy does.
+ * A pool's sessions share one; each pool or session of its own starts at a random place, so that
+ * processes started together do not all call the same node first.
  */
 export class QueryNodes {
   #nodes: readonly Endpoint[];
@@ -41,6 +41,12 @@ export class QueryNodes {
     this.#learning = true;
     this.#learntAt = now;
     return true;
+  }
+
+  /** The asking was cut short (its session closed): the next query may ask again at once. */
+  abandoned(): void {
+    this.#learning = false;
+    this.#learntAt = -Infinity;
   }
 
   /** The asking ended: `nodes` is the cluster's list (an empty one keeps the list in use), or undefined if it failed. */

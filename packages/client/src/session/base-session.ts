@@ -80,6 +80,18 @@ export interface QueryFields {
   readonly call: { timeoutMs: number; operation: string; signal: AbortSignal };
 }
 
+/**
+ * The query turn of the sessions made from one resolved options object: a pool's sessions share one (one SHOW
+ * DATANODES a minute for the pool, its queries spread evenly over the nodes); a session of its own has its own.
+ */
+const queryTurns = new WeakMap<ResolvedSessionOptions, QueryNodes>();
+
+function queryNodesOf(options: ResolvedSessionOptions): QueryNodes {
+  let nodes = queryTurns.get(options);
+  if (nodes === undefined) queryTurns.set(options, (nodes = new QueryNodes(options.endpoints, DATANODES_REFRESH_MS)));
+  return nodes;
+}
+
 /** A query's settings, as given or the session's. */
 type QuerySettings = Pick<QueryContext, 'fetchSize' | 'readAhead' | 'timeoutMs' | 'queryTimeoutMs'>;
 
@@ -138,7 +150,7 @@ export abstract class BaseSession {
     this.#targets = this.#writeTargets();
     const { spreadQueries, discoverNodes } = this.options;
     this.#router = new QueryRouter(
-      spreadQueries ? new QueryNodes(this.options.endpoints, DATANODES_REFRESH_MS) : null,
+      spreadQueries ? queryNodesOf(this.options) : null,
       this.#nodes,
       this.#registry,
       recorder,

@@ -65,8 +65,8 @@ export class QueryRouter {
         if (nodes.learnt(found)) this.#recorder.queryNodes(nodes.keys);
       },
       (error: unknown) => {
+        if (error instanceof IoTDBSessionClosedError) return nodes.abandoned(); // a pool's other sessions ask
         nodes.learnt(undefined);
-        if (error instanceof IoTDBSessionClosedError) return;
         if (!this.#discoveryFailed) this.#recorder.discoveryFailed(error); // once until it works again
         this.#discoveryFailed = true;
       },

@@ -5,6 +5,7 @@ import { FakeTransport, defaultReply, type FakeCall, type FakeScript } from '../
 import type { SessionOptions } from './options.js';
 import { Session } from './session.js';
 import { TableSession } from './table-session.js';
+import { SessionPool } from '../pool/session-pool.js';
 
 // Queries taking turns on the cluster's DataNodes (spreadQueries, discoverNodes), through a scripted fake cluster.
 
@@ -201,6 +202,42 @@ describe('queries take turns on the DataNodes', () => {
     expect(fake.calls.filter((c) => statementOf(c) === 'SHOW DATANODES')).toEqual([]);
     expect(s.queryEndpoints).toEqual([A]);
     expect(fake.connects).toBe(1);
+  });
+
+  it("a pool's sessions share one turn: its queries spread evenly over the nodes", async () => {
+    const fake = cluster([{ url: A }, { url: B }, { url: C }]);
+    const pool = new SessionPool({ nodeUrls: [A], transport: fake, maxSize: 3 });
+    closers.push(() => pool.close());
+    const read = () => pool.executeQueryStatement(SQL).then((ds) => ds.toColumnar());
+    const rounds = async (n: number) => {
+      for (let i = 0; i < n; i++) await Promise.all([read(), read(), read()]);
+    };
+    await vi.waitFor(async () => {
+      fake.calls.length = 0;
+      await rounds(2); // until the nodes are learnt and the sessions the turn gives are open
+      expect(queriesPerNode(fake)).toEqual({ [A]: 2, [B]: 2, [C]: 2 });
+    });
+    fake.calls.length = 0;
+    await rounds(10);
+    expect(queriesPerNode(fake)).toEqual({ [A]: 10, [B]: 10, [C]: 10 });
+  });
+
+  it("a pool's sessions learn the DataNodes with one SHOW DATANODES between them", async () => {
+    const fake = cluster([{ url: A }, { url: B }]);
+    const pool = new SessionPool({ nodeUrls: [A], transport: fake, maxSize: 4 });
+    closers.push(() => pool.close());
+    const read = () => pool.executeQueryStatement(SQL).then((ds) => ds.toColumnar());
+    const asked = () => fake.calls.filter((c) => statementOf(c) === 'SHOW DATANODES');
+    await vi.waitFor(async () => {
+      await Promise.all([read(), read(), read(), read()]);
+      expect(pool.stats().size).toBe(4);
+      expect(asked()).toHaveLength(1);
+    });
+    for (let i = 0; i < 5; i++) {
+      await Promise.all([read(), read(), read(), read()]);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    expect(asked()).toHaveLength(1); // the list is good for a minute, for the whole pool
   });
 
   it('logs a slow query with the node that ran it', async () => {
