@@ -3,7 +3,8 @@
 // its end with `for await`, GAP_MS between them (0: back to back; 1: as an application between requests); the p50
 // and p90 of a query, from its execute to the loop's end, and the queries per second. With POOL=P, LOOPS loops
 // (default 8) each run N queries at once through a SessionPool of P sessions instead. A process per build, AB_BASE's
-// build and this one alternating, three rounds. Connects through IOTDB_HOST/IOTDB_PORT; needs `pnpm build`.
+// build and this one alternating, three rounds. Connects through IOTDB_HOST/IOTDB_PORT, every query to that node
+// (spreadQueries off); needs `pnpm build`.
 //   git worktree add /tmp/base <rev> && (cd /tmp/base && pnpm install && pnpm build)
 //   AB_BASE=/tmp/base GAP_MS=1 node scripts/small-query-ab.mjs [N, default 1000]
 //   AB_BASE=/tmp/base POOL=2 LOOPS=8 node scripts/small-query-ab.mjs 500
@@ -17,12 +18,15 @@ const gapMs = Number(process.env.GAP_MS ?? 0);
 const at = (xs, q) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * q)];
 
 if (process.env.SMALL_QUERY_CHILD) {
-  const { Session, SessionPool } = await import(
+  const { Session, SessionPool, SESSION_DEFAULTS } = await import(
     pathToFileURL(`${process.env.SMALL_QUERY_CHILD}/packages/client/dist/index.js`).href
   );
   const poolSize = Number(process.env.POOL ?? 0);
   const loops = poolSize > 0 ? Number(process.env.LOOPS ?? 8) : 1;
-  const s = poolSize > 0 ? new SessionPool({ maxSize: poolSize }) : new Session();
+  // the node given, even behind a proxy: queries do not take turns on the DataNodes the cluster reports (builds
+  // since stop 46 would: the addresses behind the proxy)
+  const options = SESSION_DEFAULTS?.spreadQueries === undefined ? {} : { spreadQueries: false };
+  const s = poolSize > 0 ? new SessionPool({ maxSize: poolSize, ...options }) : new Session(options);
   if (poolSize === 0) await s.open();
   const sql = (i) =>
     `SELECT s0 FROM root.bench.d${String(i % 100).padStart(3, '0')} WHERE time = ${1700000000000 + (i % 500) * 1000}`;
