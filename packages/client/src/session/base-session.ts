@@ -21,7 +21,6 @@ import {
   type RpcConnection,
 } from '../connection/rpc-connection.js';
 import { NodeRegistry } from '../cluster/node-registry.js';
-import { queryableNodes, SHOW_DATANODES } from '../cluster/data-nodes.js';
 import { QueryNodes } from '../cluster/query-nodes.js';
 import {
   insertChannel,
@@ -39,13 +38,20 @@ import type { OperationKind } from '../retry/retry-policy.js';
 import { withRetry } from '../retry/with-retry.js';
 import type { WritePlan, WriteReport, WriteTargets } from '../write/write-plan.js';
 import { routeWrite } from '../write/write-router.js';
-import { NodeSession, type SessionContext, type SqlDialect, type TimestampPrecision } from './node-session.js';
+import {
+  type NodeSession,
+  type QueryFields,
+  type SessionContext,
+  type SqlDialect,
+  type TimestampPrecision,
+} from './node-session.js';
+import { discoverDataNodes } from './discover-nodes.js';
 import { NodeSessions } from './node-sessions.js';
 import { resolveSessionOptions, type ResolvedSessionOptions, type TableSessionOptions } from './options.js';
 import { QueryRouter } from './query-router.js';
 import { SessionDataSet, closeByOwner, serverQueryTimeout, sqlContext, type QueryContext } from './session-data-set.js';
 
-export type { SqlDialect, TimestampPrecision } from './node-session.js';
+export type { QueryFields, SqlDialect, TimestampPrecision } from './node-session.js';
 
 /** Options every async call takes. */
 export interface CallOptions {
@@ -72,14 +78,8 @@ export interface QueryOptions extends CallOptions {
   queryTimeoutMs?: number;
 }
 
-/** What every query RPC sends alike, and how its call is made. */
-export interface QueryFields {
-  readonly fetchSize: number;
-  /** the query's server-side timeout, as sent (serverQueryTimeout) */
-  readonly timeout: number;
-  readonly call: { timeoutMs: number; operation: string; signal: AbortSignal };
-}
-
+/** How often a session asks the cluster for its DataNodes again (discoverNodes), as the Java Session. */
+const DATANODES_REFRESH_MS = 60_000;
 /**
  * The query turn of the sessions made from one resolved options object: a pool's sessions share one (one SHOW
  * DATANODES a minute for the pool, its queries spread evenly over the nodes); a session of its own has its own.
@@ -97,8 +97,6 @@ type QuerySettings = Pick<QueryContext, 'fetchSize' | 'readAhead' | 'timeoutMs' 
 
 /** A node's server session is quarantined 1 s after its first failure, doubling up to a minute. */
 const QUARANTINE = { firstMs: 1_000, maxMs: 60_000 };
-/** How often a session asks the cluster for its DataNodes again (discoverNodes), as the Java Session. */
-const DATANODES_REFRESH_MS = 60_000;
 const SET_DIALECT = /^\s*set\s+sql_dialect\s*=\s*(tree|table)\s*;?\s*$/i;
 
 /**
@@ -293,7 +291,7 @@ export abstract class BaseSession {
   /** Runs a query; read the rows with `for await`, or all at once with `toColumnar()`. Close it if you stop early. */
   async executeQueryStatement(sql: string, opts: QueryOptions = {}): Promise<SessionDataSet> {
     checkSql(sql);
-    return this.query(`executeQueryStatement ${sqlContext(sql)}`, sql, opts, sqlQuery(sql));
+    return this.query(`executeQueryStatement ${sqlContext(sql)}`, sql, opts, (ns, q) => ns.querySql(sql, q));
   }
 
   /**
@@ -374,32 +372,10 @@ export abstract class BaseSession {
     };
   }
 
-  /**
-   * The cluster's DataNodes that take queries (discoverNodes): SHOW DATANODES in a server session of its own on
-   * the default node, closed after it, as the Java Session asks on a connection of its own: however the server
-   * answers it (late, not at all, with an error), the session's calls do not wait behind it. Not one of the
-   * session's calls: not counted in its stats, traced, logged or retried (the router logs a failure).
-   */
-  async #discoverNodes(): Promise<Endpoint[]> {
-    const signal = this.#lifetime.signal;
+  /** The cluster's DataNodes that take queries (discoverNodes), asked through the default node. */
+  #discoverNodes(): Promise<Endpoint[]> {
     const at = this.#nodes.current?.endpoint ?? this.#registry.candidates()[0];
-    const tree = { dialect: 'tree' as const, database: undefined, timeZone: this.#context.timeZone };
-    const ns = await NodeSession.open(at, this.options, tree, new Recorder(undefined, 0), signal);
-    try {
-      const settings = this.#querySettings({});
-      const operation = `discover DataNodes (${SHOW_DATANODES})`;
-      const sentAt = performance.now();
-      const resp = await sqlQuery(SHOW_DATANODES)(ns, {
-        fetchSize: settings.fetchSize,
-        timeout: serverQueryTimeout(settings.queryTimeoutMs),
-        call: { timeoutMs: settings.timeoutMs, operation, signal },
-      });
-      verifySuccess(resp.status, operation);
-      const ctx = this.#queryContext(ns, { ...settings, sql: SHOW_DATANODES, sentAt, signal }, operation);
-      return queryableNodes(await this.#dataSet(ctx, resp).toColumnar());
-    } finally {
-      await ns.close().catch(() => undefined); // the list is learnt; a failed logout ends with the socket
-    }
+    return discoverDataNodes(at, this.options, this.#context.timeZone, this.#lifetime.signal);
   }
 
   /** A reply that does not describe a result the client can read closes the connection it came on. */
@@ -638,23 +614,6 @@ function sizeOf(items: readonly WriteItem[] | undefined, count: number): { rows:
     points += n * (columns ?? item.measurements.length);
   }
   return { rows, points };
-}
-
-/** A query of SQL as executeQueryStatement sends it. */
-function sqlQuery(sql: string): (ns: NodeSession, q: QueryFields) => Promise<TSExecuteStatementResp> {
-  return (ns, q) =>
-    ns.connection.call(
-      'executeQueryStatementV2',
-      {
-        sessionId: ns.sessionId,
-        statement: sql,
-        statementId: ns.statementId,
-        fetchSize: q.fetchSize,
-        timeout: q.timeout,
-        enableRedirectQuery: false,
-      },
-      q.call,
-    );
 }
 
 /** The method in a call's description (`insertTablet`, `executeQueryStatement "SELECT ..."`, `insert t1`). */

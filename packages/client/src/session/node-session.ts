@@ -1,4 +1,4 @@
-import { IOTDB_SERVICE_PROTOCOL_V3, IoTDBProtocolError } from '@iotdb/fast-serializer';
+import { IOTDB_SERVICE_PROTOCOL_V3, IoTDBProtocolError, type TSExecuteStatementResp } from '@iotdb/fast-serializer';
 import { endpointKey, type Endpoint } from '../cluster/endpoint.js';
 import { connectChannel, connectContext, traced, type TraceContext } from '../diagnostics/channels.js';
 import type { Recorder } from '../diagnostics/recorder.js';
@@ -9,6 +9,14 @@ import { cleanupTimeoutMs } from './session-data-set.js';
 
 export type SqlDialect = 'tree' | 'table';
 export type TimestampPrecision = 'ms' | 'us' | 'ns';
+
+/** What every query RPC sends alike, and how its call is made. */
+export interface QueryFields {
+  readonly fetchSize: number;
+  /** the query's server-side timeout, as sent (serverQueryTimeout) */
+  readonly timeout: number;
+  readonly call: { timeoutMs: number; operation: string; signal: AbortSignal };
+}
 
 /** Where a server session starts: its SQL dialect and (table model) database. */
 export interface SessionContext {
@@ -145,6 +153,14 @@ export class NodeSession {
 
   get isOpen(): boolean {
     return this.connection.isOpen;
+  }
+
+  /** Runs `sql` as a query (executeQueryStatementV2, as the Java Session sends it); its reply as it comes. */
+  querySql(sql: string, q: QueryFields): Promise<TSExecuteStatementResp> {
+    const { sessionId, statementId } = this;
+    const { fetchSize, timeout } = q;
+    const req = { sessionId, statement: sql, statementId, fetchSize, timeout, enableRedirectQuery: false };
+    return this.connection.call('executeQueryStatementV2', req, q.call);
   }
 
   /** Logs out (when the connection still works) and closes the socket. */

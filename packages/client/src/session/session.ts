@@ -13,8 +13,8 @@ import {
   type SchemaTemplateSpec,
   type TimeseriesSpec,
 } from '../sql/schema-statements.js';
-import type { CallOptions, QueryFields, QueryOptions, StatementOptions } from './base-session.js';
-import type { NodeSession } from './node-session.js';
+import type { CallOptions, QueryOptions, StatementOptions } from './base-session.js';
+import type { NodeSession, QueryFields } from './node-session.js';
 import type { SessionOptions } from './options.js';
 import type { SessionDataSet } from './session-data-set.js';
 import { TreeWriteSession } from './tree-writes.js';
