@@ -6,9 +6,9 @@ const A = { host: '10.0.0.1', port: 6667 };
 const B = { host: '10.0.0.2', port: 6667 };
 const C = { host: '10.0.0.3', port: 6667 };
 
-function registry(seeds = [A, B, C]) {
+function registry(seeds = [A, B, C], learnt: () => readonly (typeof A)[] = () => []) {
   let now = 1_000_000;
-  const r = new NodeRegistry(seeds, { firstMs: 1_000, maxMs: 8_000 }, () => now);
+  const r = new NodeRegistry(seeds, { firstMs: 1_000, maxMs: 8_000 }, () => now, undefined, learnt);
   return { r, advance: (ms: number) => (now += ms) };
 }
 
@@ -61,11 +61,23 @@ describe('NodeRegistry: health', () => {
 
   it('orders candidates from the preferred node, available ones first, then the quarantined soonest released', () => {
     const { r, advance } = registry();
-    expect(r.candidates(1)).toEqual([B, C, A]);
+    expect(r.candidates('10.0.0.2:6667')).toEqual([B, C, A]);
     r.markFailed(B);
     advance(10);
     r.markFailed(A);
-    expect(r.candidates(0)).toEqual([C, B, A]);
+    expect(r.candidates('10.0.0.1:6667')).toEqual([C, B, A]);
+  });
+
+  it('offers the DataNodes learnt from the cluster after nodeUrls, each node once, from the preferred one', () => {
+    const D = { host: '10.0.0.4', port: 6667 };
+    let learnt = [B, C, D];
+    const { r } = registry([A, B], () => learnt);
+    expect(r.candidates()).toEqual([A, B, C, D]);
+    expect(r.candidates('10.0.0.4:6667')).toEqual([D, A, B, C]);
+    expect(r.candidates('10.0.0.9:6667')).toEqual([A, B, C, D]); // a node no longer known: from the first
+    learnt = [D];
+    r.markFailed(D);
+    expect(r.candidates('10.0.0.4:6667')).toEqual([A, B, D]);
   });
 
   it('still offers every node when all are quarantined (a cluster that is all down is still tried)', () => {

@@ -15,8 +15,9 @@ interface Health {
 }
 
 /**
- * What a session knows about the cluster: the nodes it was given (`nodeUrls`), which of them failed
- * recently, and which node leads each device (the redirect cache).
+ * What a session knows about the cluster: the nodes it was given (`nodeUrls`) and those the cluster
+ * listed (`learnt`: SHOW DATANODES, with discoverNodes), which of them failed recently, and which node
+ * leads each device (the redirect cache).
  *
  * A node whose connection failed is quarantined: not chosen while others are available, and redirects
  * to it are ignored. The quarantine starts at `firstMs` and doubles for each failure in a row, up to
@@ -30,15 +31,21 @@ export class NodeRegistry {
   readonly #health = new Map<string, Health>();
   readonly #quarantine: QuarantineOptions;
   readonly #now: () => number;
+  readonly #learnt: () => readonly Endpoint[];
 
-  /** `onRoute`: told when a redirect sends a device's writes to another node */
+  /**
+   * `onRoute`: told when a redirect sends a device's writes to another node; `learnt`: the DataNodes the cluster
+   * listed so far, offered after `seeds` when the default node fails (as the Java Session fails over to them)
+   */
   constructor(
     seeds: readonly Endpoint[],
     quarantine: QuarantineOptions,
     now: () => number = Date.now,
     onRoute?: (device: string, endpoint: Endpoint) => void,
+    learnt: () => readonly Endpoint[] = () => [],
   ) {
     this.seeds = seeds;
+    this.#learnt = learnt;
     this.#redirects = new RedirectCache(onRoute);
     this.#quarantine = quarantine;
     this.#now = now;
@@ -52,13 +59,19 @@ export class NodeRegistry {
   }
 
   /**
-   * The seed nodes in the order to try them: from `preferred` (the node in use) on, available ones
-   * first, then the quarantined ones, soonest released first, so that a cluster that is all down
-   * is still tried.
+   * The nodes in the order to try them: `nodeUrls`, then the DataNodes learnt, from `preferred` ('host:port' of
+   * the node in use; the first when it is not among them) on, available ones first, then the quarantined ones,
+   * soonest released first, so that a cluster that is all down is still tried.
    */
-  candidates(preferred = 0): Endpoint[] {
-    const n = this.seeds.length;
-    const rotated = Array.from({ length: n }, (_, k) => this.seeds[(preferred + k) % n]);
+  candidates(preferred?: string): Endpoint[] {
+    const keys = new Set(this.seeds.map(endpointKey));
+    const nodes = [...this.seeds, ...this.#learnt().filter((e) => !keys.has(endpointKey(e)))];
+    const n = nodes.length;
+    const from = Math.max(
+      0,
+      nodes.findIndex((e) => endpointKey(e) === preferred),
+    );
+    const rotated = Array.from({ length: n }, (_, k) => nodes[(from + k) % n]);
     const available = rotated.filter((e) => this.isAvailable(e));
     const quarantined = rotated.filter((e) => !this.isAvailable(e)).sort((a, b) => this.#until(a) - this.#until(b));
     return [...available, ...quarantined];

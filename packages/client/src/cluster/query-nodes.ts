@@ -25,6 +25,11 @@ export class QueryNodes {
     return this.#nodes.map(endpointKey);
   }
 
+  /** The nodes in the turn. */
+  get endpoints(): readonly Endpoint[] {
+    return this.#nodes;
+  }
+
   /** The next node in turn that is available; undefined when none is. */
   next(isAvailable: (e: Endpoint) => boolean): Endpoint | undefined {
     const n = this.#nodes.length;

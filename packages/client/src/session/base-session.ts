@@ -135,8 +135,14 @@ export abstract class BaseSession {
     this.#initial = this.#context = { dialect, database, timeZone: this.options.timeZone };
     const recorder = (this.#recorder = new Recorder(this.options.logger, this.options.slowCallMs));
     this.#untraced = { recorder, trace: null };
-    this.#registry = new NodeRegistry(this.options.endpoints, QUARANTINE, Date.now, (device, e) =>
-      recorder.redirected(device, endpointKey(e)),
+    const { spreadQueries, discoverNodes } = this.options;
+    const turn = spreadQueries ? queryNodesOf(this.options) : null;
+    this.#registry = new NodeRegistry(
+      this.options.endpoints,
+      QUARANTINE,
+      Date.now,
+      (device, e) => recorder.redirected(device, endpointKey(e)),
+      () => (discoverNodes && turn !== null ? turn.endpoints : []),
     );
     this.#nodes = new NodeSessions(
       this.options,
@@ -146,9 +152,8 @@ export abstract class BaseSession {
       recorder,
     );
     this.#targets = this.#writeTargets();
-    const { spreadQueries, discoverNodes } = this.options;
     this.#router = new QueryRouter(
-      spreadQueries ? queryNodesOf(this.options) : null,
+      turn,
       this.#nodes,
       this.#registry,
       recorder,

@@ -173,6 +173,8 @@ describe('while a DataNode is down', () => {
   let splitSession: Session;
   /** knows only UP; its queries take turns on both nodes (learnt with SHOW DATANODES) before the stop */
   let spreadSession: Session;
+  /** knows only DOWN, and UP from SHOW DATANODES before the stop */
+  let loneSession: Session;
   const splitRoutes = new Map<string, string>();
   /** points the split test was told were written (checked once the node is back) */
   let splitWritten: number | undefined;
@@ -202,8 +204,11 @@ describe('while a DataNode is down', () => {
       splitRoutes.set(dev(splitPrefix, d), splitSession.nodeOf(dev(splitPrefix, d)) ?? UP);
     spreadSession = new Session({ nodeUrls: [UP], retry: NO_RETRY });
     await spreadSession.open();
-    for (let i = 0; i < 100 && spreadSession.stats().connects < 2; i++) {
+    loneSession = new Session({ nodeUrls: [DOWN], retry: NO_RETRY });
+    await loneSession.open();
+    for (let i = 0; i < 100 && (spreadSession.stats().connects < 2 || loneSession.queryEndpoints.length < 2); i++) {
       await databases(spreadSession); // the first learns the nodes, the next ones open a session on DOWN
+      await databases(loneSession);
       await sleep(20);
     }
   }, 60_000);
@@ -213,6 +218,7 @@ describe('while a DataNode is down', () => {
     await querySession?.close().catch(() => undefined);
     await splitSession?.close().catch(() => undefined);
     await spreadSession?.close().catch(() => undefined);
+    await loneSession?.close().catch(() => undefined);
     if (canFault) await ensureUp();
   }, 240_000);
 
@@ -274,6 +280,19 @@ describe('while a DataNode is down', () => {
         await sleep(20);
       }
       expect(spreadSession.stats().errors).toBe(0);
+    },
+    120_000,
+  );
+
+  it.skipIf(!canFault)(
+    'a session given only the node that stopped fails over to a DataNode the cluster listed (as the Java Session)',
+    async () => {
+      expect(loneSession.currentEndpoint).toBe(DOWN);
+      expect([...loneSession.queryEndpoints].sort()).toEqual([UP, DOWN].sort()); // the premise: UP learnt
+      await ensureDown();
+      for (let i = 0; i < 4; i++) expect(await within(databases(loneSession), 30_000, 'SHOW DATABASES')).toContain(DB);
+      expect(loneSession.currentEndpoint).toBe(UP);
+      expect(loneSession.stats()).toMatchObject({ errors: 0, failovers: 1 });
     },
     120_000,
   );

@@ -21,7 +21,8 @@ export class NodeSessions {
   #default: NodeSession | null = null;
   /** the server's time unit, from the last login (kept while reconnecting) */
   #precision: TimestampPrecision | undefined;
-  #defaultIndex = 0;
+  /** 'host:port' of the node the default session was last on: reconnects try it first */
+  #defaultAt: string | undefined;
   #connecting: Promise<NodeSession> | null = null;
   readonly #others = new Map<string, Promise<NodeSession>>();
   /** the sessions of #others that opened, by key: what openedAt() hands out without waiting */
@@ -158,13 +159,13 @@ export class NodeSessions {
     this.#default?.connection.close();
     this.#default = null;
     let last: unknown;
-    const preferred = endpointKey(this.#registry.seeds[this.#defaultIndex]);
-    for (const endpoint of this.#registry.candidates(this.#defaultIndex)) {
+    const preferred = this.#defaultAt ?? endpointKey(this.#registry.seeds[0]);
+    for (const endpoint of this.#registry.candidates(preferred)) {
       try {
         const ns = await NodeSession.open(endpoint, this.#options, this.#context(), this.#recorder, signal);
         if (ns.key !== preferred) this.#recorder.failedOver(preferred, ns.key);
         this.#registry.markHealthy(endpoint);
-        this.#defaultIndex = this.#registry.seeds.indexOf(endpoint);
+        this.#defaultAt = ns.key;
         this.#default = ns;
         this.#precision = ns.precision;
         return ns;

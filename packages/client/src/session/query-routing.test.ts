@@ -240,6 +240,21 @@ describe('queries take turns on the DataNodes', () => {
     expect(asked()).toHaveLength(1); // the list is good for a minute, for the whole pool
   });
 
+  it('fails over to a DataNode the cluster listed when every node of nodeUrls is down (as the Java Session)', async () => {
+    const fake = cluster([{ url: A }, { url: B }]);
+    const s = session(fake, { retry: { maxElapsedMs: 1_000, initialDelayMs: 1, maxDelayMs: 5 } });
+    await s.open();
+    await vi.waitFor(async () => {
+      await query(s);
+      expect(s.queryEndpoints).toEqual([A, B]);
+    });
+    fake.setNode(A, 'refuse');
+    await s.executeNonQueryStatement('FLUSH'); // never left the client on A: sent to B
+    expect(fake.callsOf('executeUpdateStatementV2').map((c) => c.node)).toEqual([B]);
+    expect(s.currentEndpoint).toBe(B);
+    expect(s.stats().failovers).toBe(1);
+  });
+
   it('logs a slow query with the node that ran it', async () => {
     const lines: [string, { event?: string; endpoint?: string }][] = [];
     const at = (level: string) => (o: object) => lines.push([level, o]);
