@@ -133,8 +133,9 @@ export interface SessionOptions {
   /**
    * With `spreadQueries`, learn the DataNodes from the cluster (`SHOW DATANODES` on the default node, at the
    * first query and every minute after), as the Java Session's `enableAutoFetch`: queries take turns on them, and
-   * the session fails over to them after `nodeUrls`; off, both keep to `nodeUrls`. Turn it off when the addresses the nodes report (`dn_rpc_address`) are not ones the
-   * client can reach (behind NAT, a proxy or a port mapping). @default true
+   * the session fails over to them after `nodeUrls`; off, both keep to `nodeUrls`. Turn it off when the addresses
+   * the nodes report (`dn_rpc_address`) are not ones the client can reach (behind NAT, a proxy or a port
+   * mapping). @default true
    */
   discoverNodes?: boolean;
   /**
