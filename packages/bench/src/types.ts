@@ -204,6 +204,11 @@ export interface ServerEnvironment {
   timestampPrecision: string;
   /** SHOW VARIABLES: the cluster's settings (replication, consensus, partitioning, ...) */
   settings: Record<string, string>;
+  /**
+   * SHOW DATANODES: each DataNode as 'host:port Status' (`127.0.0.1:6667 Running`), in the server's order; null
+   * when the user may not ask (the admin user only) or the file is older than the field
+   */
+  dataNodes?: string[] | null;
 }
 
 export interface RunResult {

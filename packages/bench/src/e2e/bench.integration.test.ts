@@ -98,6 +98,7 @@ describe('iotdb-bench against a real server', () => {
     const [run] = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResult[];
     expect(run.environment?.server?.version).toMatch(/^2\./); // where it ran: the server's own word
     expect(run.environment?.server?.settings).toHaveProperty('DataReplicationFactor');
+    expect(run.environment?.server?.dataNodes).toContain(`${host}:${port} Running`); // the node it ran against, among them
     expect(run.config.verify).toBe(true); // and the whole resolved configuration
     // a healthy cluster: nothing retried, no connect failed (a pool connects once per session it opens, and once
     // per node a redirect sends it to: with several DataNodes, redirects and connects grow with the devices)

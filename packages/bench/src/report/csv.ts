@@ -15,6 +15,7 @@ const ENVIRONMENT: readonly [key: string, value: (e: Environment) => string][] =
   ['jvm', (e) => e.jvm ?? ''],
   ['server_version', (e) => e.server?.version ?? ''],
   ['timestamp_precision', (e) => e.server?.timestampPrecision ?? ''],
+  ['data_nodes', (e) => String(e.server?.dataNodes?.length ?? '')],
   ['client_version', (e) => e.client.version],
   ['git_commit', (e) => e.client.gitCommit ?? ''],
 ];

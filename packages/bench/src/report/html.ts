@@ -156,7 +156,10 @@ function summaryTable(runs: RunResult[]): string {
 
 /** Where the run ran, in one line (results.json has the server's settings and the whole configuration). */
 function environmentLine(e: Environment): string {
-  const server = e.server ? `IoTDB ${e.server.version} (${e.server.timestampPrecision})` : 'server unknown';
+  const nodes = e.server?.dataNodes
+    ? `, ${e.server.dataNodes.length} DataNode${e.server.dataNodes.length === 1 ? '' : 's'}`
+    : '';
+  const server = e.server ? `IoTDB ${e.server.version} (${e.server.timestampPrecision}${nodes})` : 'server unknown';
   const commit = e.client.gitCommit ? ` at ${e.client.gitCommit.slice(0, 12)}` : '';
   return `${e.cpu}, ${e.cores} cores, ${e.memoryGiB} GiB, ${e.os}; Node ${e.node}${e.jvm ? `, ${e.jvm}` : ''}; ${server}; client ${e.client.version}${commit}`;
 }

@@ -16,7 +16,12 @@ describe('runDifferences: what compare says differs between A and B besides the 
       environment: {
         ...SAMPLE_ENVIRONMENT,
         cores: 8,
-        server: { ...SAMPLE_ENVIRONMENT.server!, version: '2.0.2', settings: { DataReplicationFactor: '3' } },
+        server: {
+          ...SAMPLE_ENVIRONMENT.server!,
+          version: '2.0.2',
+          settings: { DataReplicationFactor: '3' },
+          dataNodes: ['10.0.0.1:6667 Running', '10.0.0.2:6667 Running'],
+        },
         client: { ...SAMPLE_ENVIRONMENT.client, gitCommit: '4567def' },
       },
     };
@@ -25,6 +30,7 @@ describe('runDifferences: what compare says differs between A and B besides the 
       ['batchSize', '100', '1000'],
       ['cores', '2', '8'],
       ['server version', '2.0.1-beta', '2.0.2'],
+      ['server DataNodes', '127.0.0.1:6667 Running', '10.0.0.1:6667 Running, 10.0.0.2:6667 Running'],
       ['git commit', '0123abc', '4567def'],
       ['server DataReplicationFactor', '1', '3'],
     ]);

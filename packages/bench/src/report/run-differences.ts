@@ -25,6 +25,7 @@ const ENVIRONMENT_FIELDS: [string, (e: Environment) => string | number | null | 
   ['jvm', (e) => e.jvm],
   ['server version', (e) => e.server?.version],
   ['server time precision', (e) => e.server?.timestampPrecision],
+  ['server DataNodes', (e) => e.server?.dataNodes?.join(', ')],
   ['client version', (e) => e.client.version],
   ['bench version', (e) => e.client.bench],
   ['git commit', (e) => e.client.gitCommit],

@@ -160,6 +160,11 @@ export const SAMPLE_ENVIRONMENT: Environment = {
   os: 'Linux 6.1 x64',
   node: 'v20.20.2',
   jvm: 'openjdk version "17.0.15"',
-  server: { version: '2.0.1-beta', timestampPrecision: 'ms', settings: { DataReplicationFactor: '1' } },
+  server: {
+    version: '2.0.1-beta',
+    timestampPrecision: 'ms',
+    settings: { DataReplicationFactor: '1' },
+    dataNodes: ['127.0.0.1:6667 Running'],
+  },
   client: { version: '0.1.0', bench: '0.1.0', gitCommit: '0123abc' },
 };

@@ -64,11 +64,11 @@ describe('writeResults', () => {
       .slice(1)
       .map((p) => p.split('='));
     const environmentKeys =
-      'cpu,cores,memory_gib,os,node,jvm,server_version,timestamp_precision,client_version,git_commit';
+      'cpu,cores,memory_gib,os,node,jvm,server_version,timestamp_precision,data_nodes,client_version,git_commit';
     expect(lines[0]).toBe([...pairs.map(([k]) => k), environmentKeys].join(','));
     expect(lines).toHaveLength(1 + 3);
     const environment =
-      '"Test CPU, 2 GHz",2,23.4,Linux 6.1 x64,v20.20.2,"openjdk version ""17.0.15""",2.0.1-beta,ms,0.1.0,0123abc';
+      '"Test CPU, 2 GHz",2,23.4,Linux 6.1 x64,v20.20.2,"openjdk version ""17.0.15""",2.0.1-beta,ms,1,0.1.0,0123abc';
     expect(lines[1]).toBe([...pairs.map(([, v]) => v), environment].join(','));
     expect(lines[2].startsWith('"insertRecords,_<slow>",')).toBe(true); // quoted: the label has a comma
     expect(lines[3].startsWith('java,')).toBe(true);
@@ -81,7 +81,7 @@ describe('writeResults', () => {
     const paths = writeResults(tempDir(), results);
     expect((JSON.parse(readFileSync(paths.json, 'utf8')) as RunResult[])[0].environment).toEqual(SAMPLE_ENVIRONMENT);
     expect(readFileSync(paths.html, 'utf8')).toContain(
-      'Test CPU, 2 GHz, 2 cores, 23.4 GiB, Linux 6.1 x64; Node v20.20.2, openjdk version &quot;17.0.15&quot;; IoTDB 2.0.1-beta (ms); client 0.1.0 at 0123abc',
+      'Test CPU, 2 GHz, 2 cores, 23.4 GiB, Linux 6.1 x64; Node v20.20.2, openjdk version &quot;17.0.15&quot;; IoTDB 2.0.1-beta (ms, 1 DataNode); client 0.1.0 at 0123abc',
     );
   });
 

@@ -43,22 +43,36 @@ function gitCommit(): string | null {
   return r.status === 0 ? r.stdout.trim() : null;
 }
 
-/** The server's version and cluster settings (SHOW VERSION, SHOW VARIABLES); null where it cannot say. */
+/** The server's version, cluster settings and DataNodes (SHOW VERSION, SHOW VARIABLES, SHOW DATANODES); null where it cannot say. */
 async function serverEnvironment(options: SessionOptions): Promise<ServerEnvironment | null> {
   const s = new Session(options);
   try {
     await s.open();
     const version = await s.executeQueryStatement('SHOW VERSION');
+    const first = await version.next();
     const settings: Record<string, string> = {};
     for await (const row of await s.executeQueryStatement('SHOW VARIABLES')) {
       const [name, value] = row.values;
       settings[String(name)] = String(value);
     }
-    const first = await version.next();
-    return { version: String(first.values[0]), timestampPrecision: s.timestampPrecision, settings };
+    const dataNodes = await showDataNodes(s);
+    return { version: String(first.values[0]), timestampPrecision: s.timestampPrecision, settings, dataNodes };
   } catch {
     return null; // an older server or a user without the privilege: the run still counts
   } finally {
     await s.close();
+  }
+}
+
+/** Each DataNode as 'host:port Status', or null when the user may not ask (SHOW DATANODES is the admin's). */
+async function showDataNodes(s: Session): Promise<string[] | null> {
+  try {
+    const nodes: string[] = [];
+    for await (const row of await s.executeQueryStatement('SHOW DATANODES')) {
+      nodes.push(`${row.getString('RpcAddress')}:${row.getString('RpcPort')} ${row.getString('Status')}`);
+    }
+    return nodes;
+  } catch {
+    return null;
   }
 }
