@@ -92,6 +92,19 @@ function queryNodesOf(options: ResolvedSessionOptions): QueryNodes {
   return nodes;
 }
 
+/** A statement's or a query's call, as #run makes it. */
+interface Call<T> {
+  readonly kind: Exclude<OperationKind, 'write'>;
+  /** what logs and errors call it */
+  readonly what: string;
+  readonly opts: CallOptions;
+  readonly fn: (ns: NodeSession, signal: AbortSignal) => Promise<T>;
+  /** the SQL, for the trace */
+  readonly statement?: string;
+  /** the server session each attempt goes out on; the default node's when absent */
+  readonly node?: (signal: AbortSignal) => Promise<NodeSession>;
+}
+
 /** A query's settings, as given or the session's. */
 type QuerySettings = Pick<QueryContext, 'fetchSize' | 'readAhead' | 'timeoutMs' | 'queryTimeoutMs'>;
 
@@ -202,9 +215,14 @@ export abstract class BaseSession {
   async setTimeZone(zone: string, opts: CallOptions = {}): Promise<void> {
     if (typeof zone !== 'string' || zone.trim().length === 0)
       throw new IoTDBValidationError('zone', 'needs a time zone such as Asia/Tokyo or +05:30');
-    await this.runOnDefault('statement', `setTimeZone ${zone}`, opts, async (ns, signal) => {
-      const status = await ns.connection.call('setTimeZone', { sessionId: ns.sessionId, timeZone: zone }, { signal });
-      verifySuccess(status, `setTimeZone ${JSON.stringify(zone)}`);
+    await this.#run({
+      kind: 'statement',
+      what: `setTimeZone ${zone}`,
+      opts,
+      fn: async (ns, signal) => {
+        const status = await ns.connection.call('setTimeZone', { sessionId: ns.sessionId, timeZone: zone }, { signal });
+        verifySuccess(status, `setTimeZone ${JSON.stringify(zone)}`);
+      },
     });
     this.#context = { ...this.#context, timeZone: zone };
     await this.#nodes.closeOthers(this.#reading); // the other nodes' sessions reopen in the new zone
@@ -275,11 +293,11 @@ export abstract class BaseSession {
     checkSql(sql);
     checkedIfGiven('timeoutMs', opts.timeoutMs, timerMs, true);
     const operation = `executeNonQueryStatement ${sqlContext(sql)}`;
-    const resp = await this.runOnDefault(
-      'statement',
-      operation,
+    const resp = await this.#run({
+      kind: 'statement',
+      what: operation,
       opts,
-      async (ns, signal) => {
+      fn: async (ns, signal) => {
         const resp = await ns.connection.call(
           'executeUpdateStatementV2',
           { sessionId: ns.sessionId, statement: sql, statementId: ns.statementId },
@@ -288,8 +306,8 @@ export abstract class BaseSession {
         verifySuccess(resp.status, sqlContext(sql)); // inside: the trace reports a refused statement as an error
         return resp;
       },
-      sql,
-    );
+      statement: sql,
+    });
     await this.#learnContext(sql, resp.database);
   }
 
@@ -314,12 +332,11 @@ export abstract class BaseSession {
     const { fetchSize, timeoutMs } = settings;
     const timeout = serverQueryTimeout(settings.queryTimeoutMs);
     let sentAt = 0;
-    const { ns, resp } = await this.#runOn(
-      (signal) => this.#router.node(signal),
-      'query',
-      operation,
+    const { ns, resp } = await this.#run({
+      kind: 'query',
+      what: operation,
       opts,
-      async (ns, signal) => {
+      fn: async (ns, signal) => {
         sentAt = performance.now(); // the last attempt's: the server's timeout for the query runs from about then
         try {
           const resp = await send(ns, { fetchSize, timeout, call: { timeoutMs, operation, signal } });
@@ -330,8 +347,9 @@ export abstract class BaseSession {
           throw e;
         }
       },
-      statement === '' ? undefined : statement,
-    );
+      statement: statement === '' ? undefined : statement,
+      node: (signal) => this.#router.node(signal),
+    });
     const ds = this.#dataSet(
       this.#queryContext(ns, { ...settings, sql: statement, sentAt, signal: opts.signal }, operation),
       resp,
@@ -399,29 +417,12 @@ export abstract class BaseSession {
   }
 
   /**
-   * Runs `fn` on the default node. A failure before the request left the client (no connection) is
-   * retried, on the next node, as the policy says; once the bytes may have reached the server, never.
-   * One `iotdb:query` trace when subscribed; `statement`: the SQL, for it.
+   * Runs `fn` on the default node (or the one `node` gives for each attempt). A failure before the request left
+   * the client (no connection) is retried, on the next node, as the policy says; once the bytes may have reached
+   * the server, never. One `iotdb:query` trace when subscribed; `statement`: the SQL, for it.
    */
-  protected runOnDefault<T>(
-    kind: Exclude<OperationKind, 'write'>,
-    what: string,
-    opts: CallOptions,
-    fn: (ns: NodeSession, signal: AbortSignal) => Promise<T>,
-    statement?: string,
-  ): Promise<T> {
-    return this.#runOn((signal) => this.#nodes.defaultSession(signal), kind, what, opts, fn, statement);
-  }
-
-  /** runOnDefault on the node `pick` gives for each attempt. */
-  async #runOn<T>(
-    pick: (signal: AbortSignal) => Promise<NodeSession>,
-    kind: Exclude<OperationKind, 'write'>,
-    what: string,
-    opts: CallOptions,
-    fn: (ns: NodeSession, signal: AbortSignal) => Promise<T>,
-    statement?: string,
-  ): Promise<T> {
+  async #run<T>({ kind, what, opts, fn, statement, node }: Call<T>): Promise<T> {
+    const pick = node ?? ((signal: AbortSignal) => this.#nodes.defaultSession(signal));
     this.checkOpen();
     const signal = this.#signal(opts.signal);
     let at: string | undefined; // the node of the last attempt, for the slow-call log
