@@ -22,6 +22,9 @@ function listing(rows: [status: string, address: string, port: number][]): Colum
   };
 }
 
+/** Asked through the loopback address: every address listed is one to keep. */
+const LOCAL = { host: '127.0.0.1', port: 6667 };
+
 describe('queryableNodes', () => {
   it('keeps Running and ReadOnly nodes in the listed order, IPv6 too', () => {
     expect(
@@ -30,6 +33,7 @@ describe('queryableNodes', () => {
           ['Running', '10.0.0.2', 6668],
           ['ReadOnly', '::1', 6667],
         ]),
+        LOCAL,
       ),
     ).toEqual([
       { host: '10.0.0.2', port: 6668 },
@@ -46,12 +50,25 @@ describe('queryableNodes', () => {
       ['Running', '', 6667],
       ['Running', '10.0.0.4', 6667],
     ];
-    expect(queryableNodes(listing(rows))).toEqual([{ host: '10.0.0.4', port: 6667 }]);
+    expect(queryableNodes(listing(rows), LOCAL)).toEqual([{ host: '10.0.0.4', port: 6667 }]);
+  });
+
+  it("leaves out loopback addresses when asked through another address: they would name the client's own machine", () => {
+    const rows: [string, string, number][] = [
+      ['Running', '127.0.0.1', 6667],
+      ['Running', '127.0.1.1', 6668],
+      ['Running', '::1', 6669],
+      ['Running', 'localhost', 6670],
+      ['Running', '10.0.0.4', 6667],
+    ];
+    expect(queryableNodes(listing(rows), { host: '10.0.0.1', port: 6667 })).toEqual([{ host: '10.0.0.4', port: 6667 }]);
+    expect(queryableNodes(listing(rows), { host: '127.0.0.1', port: 6667 })).toHaveLength(5);
+    expect(queryableNodes(listing(rows), { host: 'localhost', port: 6667 })).toHaveLength(5);
   });
 
   it('a listing without the columns it reads is an IoTDBProtocolError naming the one missing', () => {
     const bad = { ...listing([]), columnNames: ['NodeID', 'Status', 'Address', 'RpcPort', 'a', 'b'] };
-    expect(() => queryableNodes(bad)).toThrow(IoTDBProtocolError);
-    expect(() => queryableNodes(bad)).toThrow(/RpcAddress/);
+    expect(() => queryableNodes(bad, LOCAL)).toThrow(IoTDBProtocolError);
+    expect(() => queryableNodes(bad, LOCAL)).toThrow(/RpcAddress/);
   });
 });

@@ -38,7 +38,7 @@ export async function discoverDataNodes(
     const { fetchSize, int64As, timestampAs } = o;
     const ctx = { connection, sessionId, statementId, sql: SHOW_DATANODES, fetchSize, timeoutMs, queryTimeoutMs };
     const ds = new SessionDataSet({ ...ctx, sentAt, signal, int64As, timestampAs, precision }, resp);
-    return queryableNodes(await ds.toColumnar());
+    return queryableNodes(await ds.toColumnar(), at);
   } finally {
     await ns.close().catch(() => undefined); // the list is learnt; a failed logout ends with the socket
   }

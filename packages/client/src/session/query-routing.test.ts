@@ -96,6 +96,17 @@ describe('queries take turns on the DataNodes', () => {
     await vi.waitFor(() => expect(s.queryEndpoints).toEqual([A, '10.0.0.4:6667']));
   });
 
+  it("leaves out the loopback addresses of a cluster reached by another address: they are this machine's", async () => {
+    const fake = cluster([{ url: '127.0.0.1:6667' }, { url: '127.0.0.1:6668' }]);
+    const s = session(fake);
+    await s.open();
+    await query(s);
+    await vi.waitFor(() => expect(fake.callsOf('closeSession')).toHaveLength(1)); // the discovery's session ended
+    for (let i = 0; i < 5; i++) await query(s);
+    expect(s.queryEndpoints).toEqual([A]); // nothing left: nodeUrls stay the turn
+    expect(fake.connects).toBe(2); // the default node's, the discovery's
+  });
+
   it('never holds a query up for a node it has not met: a node that does not answer a connect gets no query', async () => {
     const fake = cluster([{ url: A }, { url: B }, { url: C }]);
     fake.setNode(C, 'blackhole');
