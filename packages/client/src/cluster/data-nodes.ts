@@ -1,6 +1,12 @@
 import { IoTDBProtocolError } from '@iotdb/fast-serializer';
-import type { ColumnarResult } from '../session/columnar.js';
 import type { Endpoint } from './endpoint.js';
+
+/** A result as columns, as a data set's toColumnar() gives it. */
+interface Columns {
+  readonly columnNames: readonly string[];
+  readonly values: readonly ArrayLike<unknown>[];
+  readonly rowCount: number;
+}
 
 /** The statement that lists a cluster's DataNodes, in either SQL dialect. */
 export const SHOW_DATANODES = 'SHOW DATANODES';
@@ -12,13 +18,13 @@ export const SHOW_DATANODES = 'SHOW DATANODES';
  * was reached by an address other than a loopback one, one reporting a loopback address (127.0.0.1 there is the
  * client's own machine, where another server may listen), in the server's order.
  */
-export function queryableNodes(result: ColumnarResult, asked: Endpoint): Endpoint[] {
+export function queryableNodes(result: Columns, asked: Endpoint): Endpoint[] {
   const loopbackOk = isLoopback(asked.host);
   const column = (name: string) => {
     const k = result.columnNames.indexOf(name);
     if (k < 0)
       throw new IoTDBProtocolError(`${SHOW_DATANODES} has no ${name} column (${result.columnNames.join(', ')})`);
-    return result.values[k] as ArrayLike<unknown>;
+    return result.values[k];
   };
   const [status, address, port] = [column('Status'), column('RpcAddress'), column('RpcPort')];
   const nodes: Endpoint[] = [];
