@@ -110,7 +110,7 @@ describe('connection string: parameters', () => {
     const url =
       'iotdb://h?fetchSize=10000&tls=true&rpcCompression=false&int64As=number&timestampAs=Date' +
       '&timeZone=%2B08:00&connectTimeoutMs=5&requestTimeoutMs=0&maxFrameBytes=1024&enableFastSerialization=false' +
-      '&enableRedirection=false&slowCallMs=250';
+      '&enableRedirection=false&slowCallMs=250&spreadQueries=false&discoverNodes=false';
     const { parts, problems } = parse(url);
     expect(problems).toEqual([]);
     expect(parts.params).toEqual({
@@ -126,6 +126,8 @@ describe('connection string: parameters', () => {
       enableFastSerialization: false,
       enableRedirection: false,
       slowCallMs: 250,
+      spreadQueries: false,
+      discoverNodes: false,
     });
   });
 
