@@ -151,6 +151,12 @@ export class RpcConnection {
     return this.#broken === null;
   }
 
+  /** 'host:port' the connection reached (the resolved address), when the transport says; else undefined. */
+  get peerKey(): string | undefined {
+    const peer = this.#stream?.peer;
+    return peer === undefined ? undefined : endpointKey(peer);
+  }
+
   /**
    * Sends `method(args)` and resolves with its decoded return value. `args` is the request struct, or
    * a writer that puts it straight into the buffer. The request is encoded before anything is written:

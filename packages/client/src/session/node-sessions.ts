@@ -71,7 +71,7 @@ export class NodeSessions {
   sessionAt(target: Endpoint | undefined, signal?: AbortSignal): Promise<NodeSession> {
     if (target === undefined) return this.defaultSession(signal);
     const key = endpointKey(target);
-    if (this.#default?.isOpen && this.#default.key === key) return Promise.resolve(this.#default);
+    if (this.#isDefault(key)) return Promise.resolve(this.#default!);
     let p = this.#others.get(key);
     if (p === undefined) {
       const opening = NodeSession.open(target, this.#options, this.#context(), this.#recorder, this.#lifetime());
@@ -98,7 +98,7 @@ export class NodeSessions {
    */
   openedAt(target: Endpoint): NodeSession | undefined {
     const key = endpointKey(target);
-    if (this.#default?.isOpen && this.#default.key === key) return this.#default;
+    if (this.#isDefault(key)) return this.#default!;
     const ready = this.#ready.get(key);
     if (ready?.isOpen) return ready;
     if (ready === undefined && this.#others.has(key)) return undefined; // being opened
@@ -148,6 +148,12 @@ export class NodeSessions {
     const d = this.#default;
     this.#default = null;
     await d?.close().catch(() => undefined);
+  }
+
+  /** `key` names the default node, whose connection works: as it was given, or as the address it reached. */
+  #isDefault(key: string): boolean {
+    const d = this.#default;
+    return d !== null && d.isOpen && (d.key === key || d.connection.peerKey === key);
   }
 
   #forget(key: string): void {

@@ -107,6 +107,18 @@ describe('queries take turns on the DataNodes', () => {
     expect(fake.connects).toBe(2); // the default node's, the discovery's
   });
 
+  it('takes a node listed by its IP for the default node reached by a name: no second connection to it', async () => {
+    const local = '127.0.0.1:6667';
+    const fake = cluster([{ url: local }, { url: B }]);
+    fake.setPeer('localhost:6667', local); // 'localhost' resolves to the address the cluster lists
+    const s = session(fake, { nodeUrls: ['localhost:6667'] });
+    await s.open();
+    await settle(s, fake, [local, B]);
+    for (let i = 0; i < 10; i++) await query(s);
+    expect(queriesPerNode(fake)).toEqual({ 'localhost:6667': 5, [B]: 5 });
+    expect(fake.connects).toBe(3); // the default node, B, the discovery's own (closed)
+  });
+
   it('never holds a query up for a node it has not met: a node that does not answer a connect gets no query', async () => {
     const fake = cluster([{ url: A }, { url: B }, { url: C }]);
     fake.setNode(C, 'blackhole');

@@ -64,6 +64,7 @@ export type NodeState = 'up' | 'refuse' | 'blackhole';
 export class FakeTransport implements Transport {
   readonly calls: FakeCall[] = [];
   readonly #states = new Map<string, NodeState>();
+  readonly #peers = new Map<string, Endpoint>();
   readonly #script: FakeScript;
   readonly #chunkBytes: number;
   readonly #open = new Set<FakeStream>();
@@ -78,6 +79,12 @@ export class FakeTransport implements Transport {
   setNode(node: string, state: NodeState): void {
     this.#states.set(node, state);
     if (state !== 'up') for (const s of this.#open) if (s.node === node) s.serverReset();
+  }
+
+  /** The address a connection to `node` reaches, as a socket's remote address says ('host:port'; `node` itself by default). */
+  setPeer(node: string, peer: string): void {
+    const at = peer.lastIndexOf(':');
+    this.#peers.set(node, { host: peer.slice(0, at), port: Number(peer.slice(at + 1)) });
   }
 
   /** Connections open right now. */
@@ -107,6 +114,7 @@ export class FakeTransport implements Transport {
         options.signal?.removeEventListener('abort', onAbort);
         if (error) return reject(error);
         const stream = new FakeStream(node, id, events, this, () => this.#open.delete(stream));
+        stream.peer = this.#peers.get(node) ?? endpoint;
         this.#open.add(stream);
         resolve(stream);
       };
@@ -143,6 +151,7 @@ export class FakeTransport implements Transport {
 
 class FakeStream implements TransportStream {
   readonly node: string;
+  peer: Endpoint | undefined;
   readonly #id: number;
   readonly #events: StreamEvents;
   readonly #fake: FakeTransport;

@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
 import { IoTDBConnectionError, IoTDBTimeoutError } from '../errors.js';
+import type { Endpoint } from '../cluster/endpoint.js';
 import type { ConnectOptions, StreamEvents, TransportStream } from './transport.js';
 
 /** A connected socket (TCP or TLS) as a TransportStream. */
@@ -13,6 +14,13 @@ export class SocketStream implements TransportStream {
     socket.on('data', (chunk: Buffer) => events.onData(chunk));
     socket.on('error', (e) => this.#end(events, e));
     socket.on('close', () => this.#end(events));
+  }
+
+  get peer(): Endpoint | undefined {
+    const { remoteAddress, remotePort } = this.#socket;
+    return remoteAddress === undefined || remotePort === undefined
+      ? undefined
+      : { host: remoteAddress, port: remotePort };
   }
 
   write(data: Uint8Array, onWritten: () => void): void {

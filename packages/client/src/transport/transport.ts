@@ -21,6 +21,11 @@ export interface TransportStream {
   write(data: Uint8Array, onWritten: () => void): void;
   /** Closes the stream at once; no events follow. */
   close(): void;
+  /**
+   * The address the stream reached, when the transport knows it (a socket's remote address and port): a node
+   * given by name is then known under the IP the cluster reports for it.
+   */
+  readonly peer?: Endpoint;
 }
 
 /**
