@@ -51,7 +51,7 @@ import { resolveSessionOptions, type ResolvedSessionOptions, type TableSessionOp
 import { QueryRouter } from './query-router.js';
 import { SessionDataSet, closeByOwner, serverQueryTimeout, sqlContext, type QueryContext } from './session-data-set.js';
 
-export type { QueryFields, SqlDialect, TimestampPrecision } from './node-session.js';
+export type { SqlDialect, TimestampPrecision } from './node-session.js';
 
 /** Options every async call takes. */
 export interface CallOptions {
@@ -430,7 +430,6 @@ export abstract class BaseSession {
    * the server, never. One `iotdb:query` trace when subscribed; `statement`: the SQL, for it.
    */
   async #run<T>({ kind, what, opts, fn, statement, node }: Call<T>): Promise<T> {
-    const pick = node ?? ((signal: AbortSignal) => this.#nodes.defaultSession(signal));
     this.checkOpen();
     const signal = this.#signal(opts.signal);
     let at: string | undefined; // the node of the last attempt, for the slow-call log
@@ -445,7 +444,7 @@ export abstract class BaseSession {
             this.options.retry,
             signal,
             async () => {
-              const ns = await pick(signal);
+              const ns = await (node === undefined ? this.#nodes.defaultSession(signal) : node(signal));
               at = ns.key;
               return trace === null ? fn(ns, signal) : ns.connection.withTrace(trace, () => fn(ns, signal));
             },
@@ -571,7 +570,7 @@ export abstract class BaseSession {
     caller: AbortSignal | undefined,
     trace: TraceContext | null,
     fn: () => Promise<T>,
-    node: () => string | undefined = () => this.currentEndpoint,
+    node?: () => string | undefined,
   ): Promise<T> {
     if (caller?.aborted) throw new IoTDBAbortError(what, caller.reason);
     const recorder = this.#recorder;
@@ -588,7 +587,8 @@ export abstract class BaseSession {
       if (started > 0) {
         const ms = performance.now() - started;
         if (trace !== null) trace.durationMs = ms;
-        if (recorder.slowCallMs > 0 && ms > recorder.slowCallMs) recorder.slowCall(what, ms, node());
+        if (recorder.slowCallMs > 0 && ms > recorder.slowCallMs)
+          recorder.slowCall(what, ms, node === undefined ? this.currentEndpoint : node());
       }
     }
   }
