@@ -119,6 +119,8 @@ export class RpcConnection {
   readonly #options: ConnectionOptions;
   readonly #decoder: FrameDecoder;
   #stream: TransportStream | null = null;
+  /** the stream's peer as a key, read once it is open (asked on every query routed by name: see NodeSessions) */
+  #peerKey: string | undefined;
   /** the replies awaited, in the order their requests went out */
   #replies: Pending[] = [];
   #queue: Promise<unknown> = Promise.resolve();
@@ -144,6 +146,8 @@ export class RpcConnection {
       { onData: (chunk) => c.#onData(chunk), onClose: (e) => c.#onClose(e) },
       { timeoutMs: options.connectTimeoutMs, signal: options.signal },
     );
+    const peer = c.#stream.peer;
+    c.#peerKey = peer === undefined ? undefined : endpointKey(peer);
     return c;
   }
 
@@ -153,8 +157,7 @@ export class RpcConnection {
 
   /** 'host:port' the connection reached (the resolved address), when the transport says; else undefined. */
   get peerKey(): string | undefined {
-    const peer = this.#stream?.peer;
-    return peer === undefined ? undefined : endpointKey(peer);
+    return this.#peerKey;
   }
 
   /**

@@ -17,7 +17,7 @@ import {
   writeStructCompact,
   type ClientMethod,
 } from '@iotdb/fast-serializer';
-import { endpointKey, type Endpoint } from '../cluster/endpoint.js';
+import { endpointKey, parseEndpoint, type Endpoint } from '../cluster/endpoint.js';
 import { FrameDecoder } from '../connection/frame-decoder.js';
 import type { ArgsOf, ResultOf } from '../connection/rpc-connection.js';
 import { IoTDBConnectionError, IoTDBTimeoutError } from '../errors.js';
@@ -83,8 +83,7 @@ export class FakeTransport implements Transport {
 
   /** The address a connection to `node` reaches, as a socket's remote address says ('host:port'; `node` itself by default). */
   setPeer(node: string, peer: string): void {
-    const at = peer.lastIndexOf(':');
-    this.#peers.set(node, { host: peer.slice(0, at), port: Number(peer.slice(at + 1)) });
+    this.#peers.set(node, parseEndpoint(peer, 'peer'));
   }
 
   /** Connections open right now. */
