@@ -61,7 +61,10 @@ export class Recorder {
 
   redirected(device: string, endpoint: string): void {
     this.stats.redirects++;
-    this.logger?.debug({ event: 'redirect', device, endpoint }, `iotdb: writes of ${device} go to ${endpoint}`);
+    this.logger?.debug(
+      { event: 'redirect', device, endpoint },
+      `iotdb: ${device}: its writes and one-device queries go to ${endpoint}`,
+    );
   }
 
   queryNodes(endpoints: readonly string[]): void {

@@ -171,6 +171,7 @@ export abstract class BaseSession {
       this.#registry,
       recorder,
       spreadQueries && discoverNodes ? () => this.#discoverNodes() : null,
+      this.options.enableRedirection,
     );
   }
 
@@ -228,7 +229,10 @@ export abstract class BaseSession {
     await this.#nodes.closeOthers(this.#reading); // the other nodes' sessions reopen in the new zone
   }
 
-  /** The node this session sends `device`'s writes to, 'host:port', when a redirect named one (else the default node). */
+  /**
+   * The node this session sends `device`'s writes and one-device queries to, 'host:port', when a redirect named
+   * one (else undefined: the default node's, and queries' turns).
+   */
   nodeOf(device: string): string | undefined {
     const e = this.options.enableRedirection ? this.#registry.routeOf(device) : undefined;
     return e === undefined ? undefined : endpointKey(e);
@@ -320,13 +324,15 @@ export abstract class BaseSession {
   /**
    * Runs a query RPC (never sent twice) on the node whose turn it is (spreadQueries), and wraps its reply in a
    * data set that fetches from that node. `statement` is what later fetches name (the SQL, or '' for the
-   * structured queries, as Java).
+   * structured queries, as Java). `device`: the one device a structured query reads, whose node it goes to when
+   * known (QueryRouter).
    */
   protected async query(
     operation: string,
     statement: string,
     opts: QueryOptions,
     send: (ns: NodeSession, q: QueryFields) => Promise<TSExecuteStatementResp>,
+    device?: string,
   ): Promise<SessionDataSet> {
     const settings = this.#querySettings(opts);
     const { fetchSize, timeoutMs } = settings;
@@ -341,6 +347,7 @@ export abstract class BaseSession {
         try {
           const resp = await send(ns, { fetchSize, timeout, call: { timeoutMs, operation, signal } });
           verifySuccess(resp.status, operation);
+          if (device !== undefined) this.#router.learn(resp.status, device);
           return { ns, resp };
         } catch (e) {
           if (e instanceof IoTDBConnectionError) this.#router.failed(ns);
@@ -348,7 +355,7 @@ export abstract class BaseSession {
         }
       },
       statement: statement === '' ? undefined : statement,
-      node: (signal) => this.#router.node(signal),
+      node: (signal) => this.#router.node(signal, device),
     });
     return this.#openDataSet(ns, resp, settings, { sql: statement, sentAt, signal: opts.signal, operation });
   }

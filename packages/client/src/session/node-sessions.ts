@@ -8,8 +8,8 @@ import type { ResolvedSessionOptions } from './options.js';
 
 /**
  * The server sessions of one user Session: one on its default node (the first available of
- * `nodeUrls`, failing over to the next when it breaks) and one per node a redirect sent writes to
- * or queries take turns on.
+ * `nodeUrls`, failing over to the next when it breaks) and one per node a redirect sent a device's writes
+ * or queries to, or queries take turns on.
  * Each is opened on first use and re-opened after its connection broke.
  */
 export class NodeSessions {

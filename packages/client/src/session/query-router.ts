@@ -1,3 +1,4 @@
+import type { TSStatus } from '@iotdb/fast-serializer';
 import type { Endpoint } from '../cluster/endpoint.js';
 import type { NodeRegistry } from '../cluster/node-registry.js';
 import type { QueryNodes } from '../cluster/query-nodes.js';
@@ -7,7 +8,10 @@ import type { NodeSession } from './node-session.js';
 import type { NodeSessions } from './node-sessions.js';
 
 /**
- * Where a session's next query goes. With `spreadQueries`, queries take turns on the cluster's DataNodes (the
+ * Where a session's next query goes. A query of one device goes to the node that leads the device's region when
+ * a redirect named it (a write's, or a fast last query's: enableRedirection, as the Java Session routes
+ * executeLastDataQueryForOneDevice) and a server session there is open: its coordinator then reads the data
+ * where it lies. Other queries: with `spreadQueries`, queries take turns on the cluster's DataNodes (the
  * Java Session's default): each to the next available node whose server session is open; while it is not
  * (the first turn of a node, or after its connection broke) that session is opened in the background and the
  * query goes to the default node, so that no query waits on a node it has not met or that does not answer.
@@ -20,6 +24,8 @@ export class QueryRouter {
   readonly #recorder: Recorder;
   /** asks the cluster for its DataNodes (null: `discoverNodes` off, the turn is `nodeUrls`) */
   readonly #discover: (() => Promise<Endpoint[]>) | null;
+  /** enableRedirection: a device's queries go to its node */
+  readonly #byDevice: boolean;
   #discoveryFailed = false;
 
   constructor(
@@ -28,7 +34,9 @@ export class QueryRouter {
     registry: NodeRegistry,
     recorder: Recorder,
     discover: (() => Promise<Endpoint[]>) | null,
+    byDevice: boolean,
   ) {
+    this.#byDevice = byDevice;
     this.#nodes = nodes;
     this.#sessions = sessions;
     this.#registry = registry;
@@ -42,8 +50,10 @@ export class QueryRouter {
     return this.#nodes?.keys ?? (d === undefined ? [] : [d]);
   }
 
-  /** The server session the next query goes out on. */
-  node(signal: AbortSignal): Promise<NodeSession> {
+  /** The server session the next query goes out on; `device`: the one device the query reads, if it reads one. */
+  node(signal: AbortSignal, device?: string): Promise<NodeSession> {
+    const led = device === undefined ? undefined : this.#ledBy(device);
+    if (led !== undefined) return Promise.resolve(led);
     if (this.#nodes === null) return this.#sessions.defaultSession(signal);
     this.#learnIfDue(this.#nodes);
     const target = this.#nodes.next((e) => this.#registry.isAvailable(e));
@@ -54,6 +64,20 @@ export class QueryRouter {
   /** A query's connection to `ns` failed: a node other than the default one leaves the turn for its quarantine. */
   failed(ns: NodeSession): void {
     if (ns.key !== this.#sessions.defaultKey) this.#sessions.failed(ns);
+  }
+
+  /** A query of `device` was answered with `status`: a fast last query's names the node leading the device's region. */
+  learn(status: TSStatus, device: string): void {
+    if (!this.#byDevice || status.redirectNode === undefined) return;
+    this.#registry.learn(status, device, () => null);
+    const led = this.#registry.routeOf(device);
+    if (led !== undefined) this.#sessions.openedAt(led); // opened now, in the background, for the device's next query
+  }
+
+  /** The open server session on the node leading `device`'s region, when a redirect named one (else one opens). */
+  #ledBy(device: string): NodeSession | undefined {
+    const led = this.#byDevice ? this.#registry.routeOf(device) : undefined;
+    return led === undefined ? undefined : this.#sessions.openedAt(led);
   }
 
   /** Asks the cluster for its DataNodes in the background when the list is due (at the first query, then every refreshMs). */

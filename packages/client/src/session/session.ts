@@ -6,6 +6,7 @@ import {
   type TAggregationTypeName,
   isArray,
 } from '@iotdb/fast-serializer';
+import { deviceOfPaths } from '../sql/device-path.js';
 import { checkPath } from '../sql/escape.js';
 import {
   schemaSql,
@@ -70,18 +71,23 @@ export class Session extends TreeWriteSession {
     const ps = pathList(paths);
     const start = this.#time(startTime, 'startTime');
     const end = this.#time(endTime, 'endTime');
-    return this.query(`executeRawDataQuery ${ps.length} paths`, '', opts, (ns, q) =>
-      ns.connection.call(
-        'executeRawDataQueryV2',
-        {
-          sessionId: ns.sessionId,
-          paths: ps,
-          startTime: start,
-          endTime: end,
-          ...pathQueryFields(ns, q),
-        },
-        q.call,
-      ),
+    return this.query(
+      `executeRawDataQuery ${ps.length} paths`,
+      '',
+      opts,
+      (ns, q) =>
+        ns.connection.call(
+          'executeRawDataQueryV2',
+          {
+            sessionId: ns.sessionId,
+            paths: ps,
+            startTime: start,
+            endTime: end,
+            ...pathQueryFields(ns, q),
+          },
+          q.call,
+        ),
+      deviceOfPaths(ps),
     );
   }
 
@@ -89,17 +95,22 @@ export class Session extends TreeWriteSession {
   executeLastDataQuery(paths: readonly string[], opts: LastQueryOptions = {}): Promise<SessionDataSet> {
     const ps = pathList(paths);
     const time = opts.lastTime === undefined ? -(2n ** 63n) : this.#time(opts.lastTime, 'lastTime');
-    return this.query(`executeLastDataQuery ${ps.length} paths`, '', opts, (ns, q) =>
-      ns.connection.call(
-        'executeLastDataQueryV2',
-        {
-          sessionId: ns.sessionId,
-          paths: ps,
-          time,
-          ...pathQueryFields(ns, q),
-        },
-        q.call,
-      ),
+    return this.query(
+      `executeLastDataQuery ${ps.length} paths`,
+      '',
+      opts,
+      (ns, q) =>
+        ns.connection.call(
+          'executeLastDataQueryV2',
+          {
+            sessionId: ns.sessionId,
+            paths: ps,
+            time,
+            ...pathQueryFields(ns, q),
+          },
+          q.call,
+        ),
+      deviceOfPaths(ps),
     );
   }
 
@@ -119,18 +130,23 @@ export class Session extends TreeWriteSession {
     ) {
       throw new IoTDBValidationError('measurements', 'needs at least one measurement name');
     }
-    return this.query(`executeLastDataQueryForOneDevice ${deviceId}`, '', opts, (ns, q) =>
-      ns.connection.call(
-        'executeFastLastDataQueryForOneDeviceV2',
-        {
-          sessionId: ns.sessionId,
-          db: database,
-          deviceId,
-          sensors: measurements,
-          ...pathQueryFields(ns, q),
-        },
-        q.call,
-      ),
+    return this.query(
+      `executeLastDataQueryForOneDevice ${deviceId}`,
+      '',
+      opts,
+      (ns, q) =>
+        ns.connection.call(
+          'executeFastLastDataQueryForOneDeviceV2',
+          {
+            sessionId: ns.sessionId,
+            db: database,
+            deviceId,
+            sensors: measurements,
+            ...pathQueryFields(ns, q),
+          },
+          q.call,
+        ),
+      deviceId,
     );
   }
 
@@ -153,21 +169,26 @@ export class Session extends TreeWriteSession {
       ...(opts.interval === undefined ? {} : { interval: positiveTime(opts.interval, 'interval') }),
       ...(opts.slidingStep === undefined ? {} : { slidingStep: positiveTime(opts.slidingStep, 'slidingStep') }),
     };
-    return this.query(`executeAggregationQuery ${ps.length} paths`, '', opts, (ns, q) =>
-      ns.connection.call(
-        'executeAggregationQueryV2',
-        {
-          sessionId: ns.sessionId,
-          statementId: ns.statementId,
-          paths: ps,
-          aggregations: codes,
-          ...range,
-          fetchSize: q.fetchSize,
-          timeout: q.timeout,
-          legalPathNodes: false,
-        },
-        q.call,
-      ),
+    return this.query(
+      `executeAggregationQuery ${ps.length} paths`,
+      '',
+      opts,
+      (ns, q) =>
+        ns.connection.call(
+          'executeAggregationQueryV2',
+          {
+            sessionId: ns.sessionId,
+            statementId: ns.statementId,
+            paths: ps,
+            aggregations: codes,
+            ...range,
+            fetchSize: q.fetchSize,
+            timeout: q.timeout,
+            legalPathNodes: false,
+          },
+          q.call,
+        ),
+      deviceOfPaths(ps),
     );
   }
 

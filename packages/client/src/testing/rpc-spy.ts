@@ -15,7 +15,16 @@ export interface RpcSpy {
 }
 
 type Watched =
-  'insertTablet' | 'insertTablets' | 'insertRecords' | 'executeQueryStatementV2' | 'fetchResultsV2' | 'closeOperation';
+  | 'insertTablet'
+  | 'insertTablets'
+  | 'insertRecords'
+  | 'executeQueryStatementV2'
+  | 'executeFastLastDataQueryForOneDeviceV2'
+  | 'executeRawDataQueryV2'
+  | 'executeLastDataQueryV2'
+  | 'executeAggregationQueryV2'
+  | 'fetchResultsV2'
+  | 'closeOperation';
 
 /**
  * Records the requests of one kind that sessions send, as [connection, sessionId, tablet(s)] for

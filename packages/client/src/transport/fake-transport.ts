@@ -294,6 +294,10 @@ export function defaultReply(call: Pick<FakeCall, 'method'>): ResultOf<ClientMet
     case 'requestStatementId':
       return 1n;
     case 'executeQueryStatementV2':
+    case 'executeRawDataQueryV2':
+    case 'executeLastDataQueryV2':
+    case 'executeFastLastDataQueryForOneDeviceV2':
+    case 'executeAggregationQueryV2':
       return {
         status: OK,
         queryId: 1n,

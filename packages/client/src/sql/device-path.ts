@@ -1,0 +1,28 @@
+/**
+ * The device that measurement paths all belong to (`root.sg.d1` for `root.sg.d1.s1` and `root.sg.d1.s2`), as a
+ * write names it; undefined for paths of several devices or with a wildcard. A backquoted node stays whole
+ * (`` root.sg.`d.1`.s `` is of `` root.sg.`d.1` ``).
+ */
+export function deviceOfPaths(paths: readonly string[]): string | undefined {
+  let device: string | undefined;
+  for (const path of paths) {
+    if (path.includes('*')) return undefined;
+    const end = lastSeparator(path);
+    if (end <= 0) return undefined;
+    if (device === undefined) device = path.slice(0, end);
+    else if (device.length !== end || !path.startsWith(device)) return undefined;
+  }
+  return device;
+}
+
+/** The index of the last dot of `path` outside backquotes (a doubled backquote inside them toggles twice). */
+function lastSeparator(path: string): number {
+  let last = -1;
+  let quoted = false;
+  for (let i = 0; i < path.length; i++) {
+    const c = path.charCodeAt(i);
+    if (c === 0x60) quoted = !quoted;
+    else if (c === 0x2e && !quoted) last = i;
+  }
+  return last;
+}
