@@ -1,4 +1,4 @@
-import type { TSStatus } from '@iotdb/fast-serializer';
+import type { TEndPoint, TSStatus } from '@iotdb/fast-serializer';
 import { endpointKey, type Endpoint } from './endpoint.js';
 import { RedirectCache } from './redirect-cache.js';
 
@@ -86,6 +86,11 @@ export class NodeRegistry {
   /** Learns device -> node from a successful write's status (protocol.md 5). */
   learn(status: TSStatus, device: string | null, deviceOf: (i: number) => string | null): void {
     this.#redirects.learn(status, device, deviceOf, (e) => this.isAvailable(e));
+  }
+
+  /** `device` is led by `e` (a query's reply said so), unless `e` is quarantined. */
+  lead(device: string, e: TEndPoint): void {
+    this.#redirects.set(device, e, (x) => this.isAvailable(x));
   }
 
   /** A connection to `e` failed: quarantine it and route its devices to the default node meanwhile. */

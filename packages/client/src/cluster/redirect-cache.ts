@@ -33,10 +33,10 @@ export class RedirectCache {
     deviceOf: (i: number) => string | null,
     accept: (e: Endpoint) => boolean,
   ): void {
-    if (device !== null && status.redirectNode) this.#set(device, status.redirectNode, accept);
+    if (device !== null && status.redirectNode) this.set(device, status.redirectNode, accept);
     status.subStatus?.forEach((sub, i) => {
       const d = sub.redirectNode ? deviceOf(i) : null;
-      if (d !== null && sub.redirectNode) this.#set(d, sub.redirectNode, accept);
+      if (d !== null && sub.redirectNode) this.set(d, sub.redirectNode, accept);
     });
   }
 
@@ -50,7 +50,8 @@ export class RedirectCache {
     this.#byDevice.clear();
   }
 
-  #set(device: string, e: TEndPoint, accept: (e: Endpoint) => boolean): void {
+  /** `device` is led by `e` from now on, unless `accept` refuses it. */
+  set(device: string, e: TEndPoint, accept: (e: Endpoint) => boolean): void {
     if (e.ip === '0.0.0.0' || !e.ip) return; // a node that does not know its own address
     const known = this.#byDevice.get(device);
     if (known !== undefined && known.host === e.ip && known.port === e.port) return;

@@ -48,7 +48,7 @@ import {
 import { discoverDataNodes } from './discover-nodes.js';
 import { NodeSessions } from './node-sessions.js';
 import { resolveSessionOptions, type ResolvedSessionOptions, type TableSessionOptions } from './options.js';
-import { QueryRouter } from './query-router.js';
+import { QueryRouter, type DeviceQuery } from './query-router.js';
 import { SessionDataSet, closeByOwner, serverQueryTimeout, sqlContext, type QueryContext } from './session-data-set.js';
 
 export type { SqlDialect, TimestampPrecision } from './node-session.js';
@@ -325,14 +325,14 @@ export abstract class BaseSession {
    * Runs a query RPC (never sent twice) on the node whose turn it is (spreadQueries), and wraps its reply in a
    * data set that fetches from that node. `statement` is what later fetches name (the SQL, or '' for the
    * structured queries, as Java). `device`: the one device a structured query reads, whose node it goes to when
-   * known (QueryRouter).
+   * known (QueryRouter), and whose node its reply may name.
    */
   protected async query(
     operation: string,
     statement: string,
     opts: QueryOptions,
     send: (ns: NodeSession, q: QueryFields) => Promise<TSExecuteStatementResp>,
-    device?: string,
+    device?: DeviceQuery,
   ): Promise<SessionDataSet> {
     const settings = this.#querySettings(opts);
     const { fetchSize, timeoutMs } = settings;
@@ -347,7 +347,7 @@ export abstract class BaseSession {
         try {
           const resp = await send(ns, { fetchSize, timeout, call: { timeoutMs, operation, signal } });
           verifySuccess(resp.status, operation);
-          if (device !== undefined) this.#router.learn(resp.status, device);
+          if (device !== undefined) this.#router.learn(resp.status, ns, device);
           return { ns, resp };
         } catch (e) {
           if (e instanceof IoTDBConnectionError) this.#router.failed(ns);

@@ -82,6 +82,29 @@ describe("a device's queries go to the node that leads its region", () => {
     expect(fake.callsOf('closeOperation').map((c) => c.node)).toEqual([B, B, B, B, B]); // released where they ran
   });
 
+  it('takes the node that answers a fast last query without a redirect for the one leading the device', async () => {
+    // IoTDB 2.0.1 names another node only when the data is elsewhere (probed): a spreading session keeps such a
+    // device's fast last queries on the node that answered so, not taking turns
+    const fake = cluster(A);
+    const s = session(fake, { nodeUrls: [A, B], spreadQueries: true, discoverNodes: false });
+    await s.open();
+    await vi.waitFor(async () => {
+      fake.calls.length = 0;
+      await s.executeLastDataQuery(['root.sg.d2.s']).then((ds) => ds.close());
+      expect(queryNodes(fake)).toEqual([B]); // B open, and A's turn next
+    });
+    fake.calls.length = 0;
+    await lastOfDevice(s);
+    expect(queryNodes(fake)).toEqual([A]); // answered without a redirect
+    expect(s.nodeOf(DEVICE)).toBe(A);
+    fake.calls.length = 0;
+    for (let i = 0; i < 6; i++) await lastOfDevice(s);
+    expect(queryNodes(fake)).toEqual(Array(6).fill(A));
+    // a structured query's reply other than a fast last query's says nothing of where the data is
+    await s.executeLastDataQuery(['root.sg.d3.s']).then((ds) => ds.close());
+    expect(s.nodeOf('root.sg.d3')).toBeUndefined();
+  });
+
   it("sends a structured query whose paths all name one device to that device's node, learnt from its writes", async () => {
     const fake = cluster();
     const s = session(fake);

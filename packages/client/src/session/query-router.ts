@@ -8,6 +8,16 @@ import type { NodeSession } from './node-session.js';
 import type { NodeSessions } from './node-sessions.js';
 
 /**
+ * The one device a structured query reads. `named`: its reply tells where the device's data lies (a fast last
+ * query's, as IoTDB answers it: a redirect naming the node that leads the device, or none when the node that
+ * answered leads it; the other queries' replies name no node).
+ */
+export interface DeviceQuery {
+  readonly device: string;
+  readonly named: boolean;
+}
+
+/**
  * Where a session's next query goes. A query of one device goes to the node that leads the device's region when
  * a redirect named it (a write's, or a fast last query's: enableRedirection, as the Java Session routes
  * executeLastDataQueryForOneDevice) and a server session there is open: its coordinator then reads the data
@@ -50,9 +60,9 @@ export class QueryRouter {
     return this.#nodes?.keys ?? (d === undefined ? [] : [d]);
   }
 
-  /** The server session the next query goes out on; `device`: the one device the query reads, if it reads one. */
-  node(signal: AbortSignal, device?: string): Promise<NodeSession> {
-    const led = device === undefined ? undefined : this.#ledBy(device);
+  /** The server session the next query goes out on; `q`: the one device the query reads, if it reads one. */
+  node(signal: AbortSignal, q?: DeviceQuery): Promise<NodeSession> {
+    const led = q === undefined ? undefined : this.#ledBy(q.device);
     if (led !== undefined) return Promise.resolve(led);
     if (this.#nodes === null) return this.#sessions.defaultSession(signal);
     this.#learnIfDue(this.#nodes);
@@ -66,11 +76,11 @@ export class QueryRouter {
     if (ns.key !== this.#sessions.defaultKey) this.#sessions.failed(ns);
   }
 
-  /** A query of `device` was answered with `status`: a fast last query's names the node leading the device's region. */
-  learn(status: TSStatus, device: string): void {
-    if (!this.#byDevice || status.redirectNode === undefined) return;
-    this.#registry.learn(status, device, () => null);
-    const led = this.#registry.routeOf(device);
+  /** `ns` answered a query of one device with `status`: a fast last query's names the node leading the device. */
+  learn(status: TSStatus, ns: NodeSession, q: DeviceQuery): void {
+    if (!this.#byDevice || !q.named) return;
+    this.#registry.lead(q.device, status.redirectNode ?? { ip: ns.endpoint.host, port: ns.endpoint.port });
+    const led = this.#registry.routeOf(q.device);
     if (led !== undefined) this.#sessions.openedAt(led); // opened now, in the background, for the device's next query
   }
 

@@ -17,6 +17,7 @@ import {
 import type { CallOptions, QueryOptions, StatementOptions } from './base-session.js';
 import type { NodeSession, QueryFields } from './node-session.js';
 import type { SessionOptions } from './options.js';
+import type { DeviceQuery } from './query-router.js';
 import type { SessionDataSet } from './session-data-set.js';
 import { TreeWriteSession } from './tree-writes.js';
 
@@ -87,7 +88,7 @@ export class Session extends TreeWriteSession {
           },
           q.call,
         ),
-      deviceOfPaths(ps),
+      oneDevice(ps),
     );
   }
 
@@ -110,7 +111,7 @@ export class Session extends TreeWriteSession {
           },
           q.call,
         ),
-      deviceOfPaths(ps),
+      oneDevice(ps),
     );
   }
 
@@ -146,7 +147,7 @@ export class Session extends TreeWriteSession {
           },
           q.call,
         ),
-      deviceId,
+      { device: deviceId, named: true },
     );
   }
 
@@ -188,7 +189,7 @@ export class Session extends TreeWriteSession {
           },
           q.call,
         ),
-      deviceOfPaths(ps),
+      oneDevice(ps),
     );
   }
 
@@ -286,6 +287,12 @@ function pathQueryFields(ns: NodeSession, q: QueryFields) {
     enableRedirectQuery: false,
     legalPathNodes: false,
   };
+}
+
+/** The device the paths all belong to, if one: the query goes to its node (its reply names none). */
+function oneDevice(paths: readonly string[]): DeviceQuery | undefined {
+  const device = deviceOfPaths(paths);
+  return device === undefined ? undefined : { device, named: false };
 }
 
 function pathList(paths: readonly string[]): string[] {

@@ -1,0 +1,60 @@
+// One-device queries sent to the DataNode leading the device's region (enableRedirection, the default since stop
+// 47) against the same queries sent as any other (enableRedirection: false: in turn on the DataNodes, as before
+// stop 47), on a cluster of several DataNodes with the data `iotdb-bench --workload java-anchor` writes
+// (root.bench.d000..d099, s0..s49, a row a second from 1700000000000). One session per side in one process, the
+// sides alternating, ROUNDS rounds (default 4) of N queries of each kind (default 1000), devices in turn: the
+// last points of one device (executeLastDataQueryForOneDevice, 10 measurements), the last point of one series
+// (executeLastDataQuery), 100 raw points of one series (executeRawDataQuery), a count over one series
+// (executeAggregationQuery). Prints each kind's p50 (ms, execute to the data set's end) and queries per second.
+// Connects through IOTDB_HOST/IOTDB_PORT; needs `pnpm build`.
+//   node scripts/device-query-ab.mjs [N]
+import { resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const here = resolve(fileURLToPath(import.meta.url), '../..');
+const { Session } = await import(pathToFileURL(`${here}/packages/client/dist/index.js`).href);
+const n = Number(process.argv[2] ?? 1000);
+const rounds = Number(process.env.ROUNDS ?? 4);
+const T0 = 1700000000000;
+const device = (i) => `root.bench.d${String(i % 100).padStart(3, '0')}`;
+const SENSORS = Array.from({ length: 10 }, (_, k) => `s${k}`);
+
+const kinds = {
+  'last of device': (s, i) => s.executeLastDataQueryForOneDevice('root.bench', device(i), SENSORS),
+  'last of series': (s, i) => s.executeLastDataQuery([`${device(i)}.s0`]),
+  'raw 100 points': (s, i) => s.executeRawDataQuery([`${device(i)}.s0`], T0 + (i % 400) * 1000, T0 + (i % 400) * 1000 + 100_000),
+  'count of series': (s, i) => s.executeAggregationQuery([`${device(i)}.s0`], ['COUNT']),
+};
+
+async function run(s, query) {
+  const ms = [];
+  const t0 = performance.now();
+  for (let i = 0; i < n; i++) {
+    const q0 = performance.now();
+    for await (const _row of await query(s, i));
+    ms.push(performance.now() - q0);
+  }
+  const qps = n / ((performance.now() - t0) / 1000);
+  ms.sort((a, b) => a - b);
+  return { p50: ms[Math.floor(n / 2)], qps };
+}
+
+const sides = { routed: new Session({}), 'in turn': new Session({ enableRedirection: false }) };
+for (const s of Object.values(sides)) {
+  await s.open();
+  for (let i = 0; i < 300; i++) for await (const _row of await kinds['last of device'](s, i)); // learn, open
+}
+const results = {};
+for (let r = 0; r < rounds; r++)
+  for (const [kind, query] of Object.entries(kinds))
+    for (const [side, s] of r % 2 === 0 ? Object.entries(sides) : Object.entries(sides).reverse())
+      ((results[kind] ??= {})[side] ??= []).push(await run(s, query));
+const routes = new Map();
+for (let i = 0; i < 100; i++) routes.set(sides.routed.nodeOf(device(i)), (routes.get(sides.routed.nodeOf(device(i))) ?? 0) + 1);
+console.log(`devices per node (routed): ${[...routes].map(([k, v]) => `${k} ${v}`).join(', ')}; turns: ${sides['in turn'].queryEndpoints.join(', ')}`);
+for (const [kind, bySide] of Object.entries(results))
+  for (const [side, rs] of Object.entries(bySide))
+    console.log(
+      `${kind.padEnd(16)} ${side.padEnd(8)} p50 ms ${rs.map((x) => x.p50.toFixed(3)).join(', ')}; queries/s ${rs.map((x) => Math.round(x.qps)).join(', ')}`,
+    );
+for (const s of Object.values(sides)) await s.close();
