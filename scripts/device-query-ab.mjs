@@ -22,7 +22,8 @@ const SENSORS = Array.from({ length: 10 }, (_, k) => `s${k}`);
 const kinds = {
   'last of device': (s, i) => s.executeLastDataQueryForOneDevice('root.bench', device(i), SENSORS),
   'last of series': (s, i) => s.executeLastDataQuery([`${device(i)}.s0`]),
-  'raw 100 points': (s, i) => s.executeRawDataQuery([`${device(i)}.s0`], T0 + (i % 400) * 1000, T0 + (i % 400) * 1000 + 100_000),
+  'raw 100 points': (s, i) =>
+    s.executeRawDataQuery([`${device(i)}.s0`], T0 + (i % 400) * 1000, T0 + (i % 400) * 1000 + 100_000),
   'count of series': (s, i) => s.executeAggregationQuery([`${device(i)}.s0`], ['COUNT']),
 };
 
@@ -50,8 +51,11 @@ for (let r = 0; r < rounds; r++)
     for (const [side, s] of r % 2 === 0 ? Object.entries(sides) : Object.entries(sides).reverse())
       ((results[kind] ??= {})[side] ??= []).push(await run(s, query));
 const routes = new Map();
-for (let i = 0; i < 100; i++) routes.set(sides.routed.nodeOf(device(i)), (routes.get(sides.routed.nodeOf(device(i))) ?? 0) + 1);
-console.log(`devices per node (routed): ${[...routes].map(([k, v]) => `${k} ${v}`).join(', ')}; turns: ${sides['in turn'].queryEndpoints.join(', ')}`);
+for (let i = 0; i < 100; i++)
+  routes.set(sides.routed.nodeOf(device(i)), (routes.get(sides.routed.nodeOf(device(i))) ?? 0) + 1);
+console.log(
+  `devices per node (routed): ${[...routes].map(([k, v]) => `${k} ${v}`).join(', ')}; turns: ${sides['in turn'].queryEndpoints.join(', ')}`,
+);
 for (const [kind, bySide] of Object.entries(results))
   for (const [side, rs] of Object.entries(bySide))
     console.log(
