@@ -11,7 +11,7 @@ export interface SessionStats {
   retries: number;
   /** times the default node changed because the one in use (or the first of `nodeUrls`) could not be reached */
   failovers: number;
-  /** devices whose writes a redirect sent to another DataNode */
+  /** times a redirect (a write's, a fast last query's) sent a device's writes and one-device queries to another DataNode */
   redirects: number;
   /** connections opened (the login included): the default node, reconnects, redirect targets */
   connects: number;

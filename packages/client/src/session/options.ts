@@ -120,7 +120,10 @@ export interface SessionOptions {
   rpcCompression?: boolean;
   /** How connections reach the nodes; overrides `tls`. @default plain TCP, or TLS with `tls` */
   transport?: Transport;
-  /** Send each device's writes to the DataNode that leads its region, as the server recommends. @default true */
+  /**
+   * Send each device's writes, and the structured queries of one device, to the DataNode that leads its region, as
+   * the server recommends. @default true
+   */
   enableRedirection?: boolean;
   /**
    * Queries take turns on the cluster's DataNodes (each query to the next node; its rows are fetched from that
