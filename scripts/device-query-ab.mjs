@@ -5,7 +5,8 @@
 // sides alternating, ROUNDS rounds (default 4) of N queries of each kind (default 1000), devices in turn: the
 // last points of one device (executeLastDataQueryForOneDevice, 10 measurements), the last point of one series
 // (executeLastDataQuery), 100 raw points of one series (executeRawDataQuery), a count over one series
-// (executeAggregationQuery). Prints each kind's p50 (ms, execute to the data set's end) and queries per second.
+// (executeAggregationQuery), a point of one series by SQL (`SELECT s0 FROM d WHERE time = t`), its last point by
+// SQL (`SELECT last s0 FROM d`). Prints each kind's p50 (ms, execute to the data set's end) and queries per second.
 // Connects through IOTDB_HOST/IOTDB_PORT; needs `pnpm build`.
 //   node scripts/device-query-ab.mjs [N]
 import { resolve } from 'node:path';
@@ -25,6 +26,8 @@ const kinds = {
   'raw 100 points': (s, i) =>
     s.executeRawDataQuery([`${device(i)}.s0`], T0 + (i % 400) * 1000, T0 + (i % 400) * 1000 + 100_000),
   'count of series': (s, i) => s.executeAggregationQuery([`${device(i)}.s0`], ['COUNT']),
+  'SQL point': (s, i) => s.executeQueryStatement(`SELECT s0 FROM ${device(i)} WHERE time = ${T0 + (i % 500) * 1000}`),
+  'SQL last': (s, i) => s.executeQueryStatement(`SELECT last s0 FROM ${device(i)}`),
 };
 
 async function run(s, query) {

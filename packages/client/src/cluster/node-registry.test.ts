@@ -8,7 +8,7 @@ const C = { host: '10.0.0.3', port: 6667 };
 
 function registry(seeds = [A, B, C], learnt: () => readonly (typeof A)[] = () => []) {
   let now = 1_000_000;
-  const r = new NodeRegistry(seeds, { firstMs: 1_000, maxMs: 8_000 }, () => now, undefined, learnt);
+  const r = new NodeRegistry(seeds, { firstMs: 1_000, maxMs: 8_000 }, { now: () => now, learnt });
   return { r, advance: (ms: number) => (now += ms) };
 }
 

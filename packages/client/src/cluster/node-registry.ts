@@ -1,6 +1,6 @@
 import type { TEndPoint, TSStatus } from '@iotdb/fast-serializer';
 import { endpointKey, type Endpoint } from './endpoint.js';
-import { RedirectCache } from './redirect-cache.js';
+import { RedirectCache, type RoutePolicy } from './redirect-cache.js';
 
 export interface QuarantineOptions {
   /** quarantine after a node's first failure; doubles with each further failure in a row */
@@ -12,6 +12,17 @@ export interface QuarantineOptions {
 interface Health {
   failures: number;
   until: number;
+}
+
+export interface RegistryOptions {
+  /** the clock of the quarantines, ms */
+  readonly now?: () => number;
+  /** told when a redirect sends a device's writes and queries to another node */
+  readonly onRoute?: (device: string, endpoint: Endpoint) => void;
+  /** the DataNodes the cluster listed so far, offered after `seeds` when the default node fails (as the Java Session fails over to them) */
+  readonly learnt?: () => readonly Endpoint[];
+  /** where device -> node is kept: one shared with other sessions (a pool's), else a cache of its own */
+  readonly redirects?: RedirectCache;
 }
 
 /**
@@ -28,27 +39,19 @@ interface Health {
 export class NodeRegistry {
   readonly seeds: readonly Endpoint[];
   readonly #redirects: RedirectCache;
+  readonly #policy: RoutePolicy;
   readonly #health = new Map<string, Health>();
   readonly #quarantine: QuarantineOptions;
   readonly #now: () => number;
   readonly #learnt: () => readonly Endpoint[];
 
-  /**
-   * `onRoute`: told when a redirect sends a device's writes to another node; `learnt`: the DataNodes the cluster
-   * listed so far, offered after `seeds` when the default node fails (as the Java Session fails over to them)
-   */
-  constructor(
-    seeds: readonly Endpoint[],
-    quarantine: QuarantineOptions,
-    now: () => number = Date.now,
-    onRoute?: (device: string, endpoint: Endpoint) => void,
-    learnt: () => readonly Endpoint[] = () => [],
-  ) {
+  constructor(seeds: readonly Endpoint[], quarantine: QuarantineOptions, o: RegistryOptions = {}) {
     this.seeds = seeds;
-    this.#learnt = learnt;
-    this.#redirects = new RedirectCache(onRoute);
     this.#quarantine = quarantine;
-    this.#now = now;
+    this.#now = o.now ?? Date.now;
+    this.#learnt = o.learnt ?? (() => []);
+    this.#redirects = o.redirects ?? new RedirectCache();
+    this.#policy = { accept: (e) => this.isAvailable(e), routed: o.onRoute };
   }
 
   /** Not in quarantine now. */
@@ -85,12 +88,12 @@ export class NodeRegistry {
 
   /** Learns device -> node from a successful write's status (protocol.md 5). */
   learn(status: TSStatus, device: string | null, deviceOf: (i: number) => string | null): void {
-    this.#redirects.learn(status, device, deviceOf, (e) => this.isAvailable(e));
+    this.#redirects.learn(status, device, deviceOf, this.#policy);
   }
 
   /** `device` is led by `e` (a query's reply said so), unless `e` is quarantined. */
   lead(device: string, e: TEndPoint): void {
-    this.#redirects.set(device, e, (x) => this.isAvailable(x));
+    this.#redirects.set(device, e, this.#policy);
   }
 
   /** A connection to `e` failed: quarantine it and route its devices to the default node meanwhile. */

@@ -1,19 +1,21 @@
 import type { TEndPoint, TSStatus } from '@iotdb/fast-serializer';
 import { endpointKey, type Endpoint } from './endpoint.js';
 
+/** What one session lets into a redirect cache: `accept` says whether a node may be routed to now (not while it is
+ * quarantined), `routed` hears of each device sent to another node (for stats and logs). */
+export interface RoutePolicy {
+  accept(e: Endpoint): boolean;
+  routed?(device: string, e: Endpoint): void;
+}
+
 /**
  * Redirection as the Java client does it: successful writes tell which DataNode leads the device's
  * region (`redirectNode`, per entry in `subStatus` for multi-device writes); later writes of that
- * device go there directly. Keys: the tree device path, or the table name plus the TAG values.
+ * device go there directly. Keys: the tree device path, or the table name plus the TAG values. A pool's tree
+ * sessions share one cache (the device paths mean the same to each).
  */
 export class RedirectCache {
   readonly #byDevice = new Map<string, Endpoint>();
-  readonly #onRoute: ((device: string, endpoint: Endpoint) => void) | undefined;
-
-  /** `onRoute`: told when a device's writes go to another node from now on (for stats and logs) */
-  constructor(onRoute?: (device: string, endpoint: Endpoint) => void) {
-    this.#onRoute = onRoute;
-  }
 
   get size(): number {
     return this.#byDevice.size;
@@ -23,20 +25,12 @@ export class RedirectCache {
     return this.#byDevice.get(device);
   }
 
-  /**
-   * Learns from a write's status; `deviceOf(i)` names the device of sub-status i (entry or row), and
-   * `accept` says whether a node may be routed to now (not while it is quarantined).
-   */
-  learn(
-    status: TSStatus,
-    device: string | null,
-    deviceOf: (i: number) => string | null,
-    accept: (e: Endpoint) => boolean,
-  ): void {
-    if (device !== null && status.redirectNode) this.set(device, status.redirectNode, accept);
+  /** Learns from a write's status; `deviceOf(i)` names the device of sub-status i (entry or row). */
+  learn(status: TSStatus, device: string | null, deviceOf: (i: number) => string | null, policy: RoutePolicy): void {
+    if (device !== null && status.redirectNode) this.set(device, status.redirectNode, policy);
     status.subStatus?.forEach((sub, i) => {
       const d = sub.redirectNode ? deviceOf(i) : null;
-      if (d !== null && sub.redirectNode) this.set(d, sub.redirectNode, accept);
+      if (d !== null && sub.redirectNode) this.set(d, sub.redirectNode, policy);
     });
   }
 
@@ -50,14 +44,14 @@ export class RedirectCache {
     this.#byDevice.clear();
   }
 
-  /** `device` is led by `e` from now on, unless `accept` refuses it. */
-  set(device: string, e: TEndPoint, accept: (e: Endpoint) => boolean): void {
+  /** `device` is led by `e` from now on, unless the policy refuses it. */
+  set(device: string, e: TEndPoint, policy: RoutePolicy): void {
     if (e.ip === '0.0.0.0' || !e.ip) return; // a node that does not know its own address
     const known = this.#byDevice.get(device);
     if (known !== undefined && known.host === e.ip && known.port === e.port) return;
     const endpoint = { host: e.ip, port: e.port };
-    if (!accept(endpoint)) return;
+    if (!policy.accept(endpoint)) return;
     this.#byDevice.set(device, endpoint);
-    this.#onRoute?.(device, endpoint);
+    policy.routed?.(device, endpoint);
   }
 }

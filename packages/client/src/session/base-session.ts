@@ -21,7 +21,6 @@ import {
   type RpcConnection,
 } from '../connection/rpc-connection.js';
 import { NodeRegistry } from '../cluster/node-registry.js';
-import { QueryNodes } from '../cluster/query-nodes.js';
 import {
   insertChannel,
   insertContext,
@@ -36,6 +35,7 @@ import { IoTDBAbortError, IoTDBConnectionError, IoTDBSessionClosedError, withCal
 import { verifySuccess } from '../protocol/status.js';
 import type { OperationKind } from '../retry/retry-policy.js';
 import { withRetry } from '../retry/with-retry.js';
+import { deviceOfSelect } from '../sql/select-device.js';
 import type { WritePlan, WriteReport, WriteTargets } from '../write/write-plan.js';
 import { routeWrite } from '../write/write-router.js';
 import {
@@ -47,6 +47,7 @@ import {
 } from './node-session.js';
 import { discoverDataNodes } from './discover-nodes.js';
 import { NodeSessions } from './node-sessions.js';
+import { queryNodesOf, redirectsOf } from './pool-shared.js';
 import { resolveSessionOptions, type ResolvedSessionOptions, type TableSessionOptions } from './options.js';
 import { QueryRouter, type DeviceQuery } from './query-router.js';
 import { SessionDataSet, closeByOwner, serverQueryTimeout, sqlContext, type QueryContext } from './session-data-set.js';
@@ -76,20 +77,6 @@ export interface QueryOptions extends CallOptions {
    * @default the session's queryTimeoutMs, else this query's reply wait
    */
   queryTimeoutMs?: number;
-}
-
-/** How often a session asks the cluster for its DataNodes again (discoverNodes), as the Java Session. */
-const DATANODES_REFRESH_MS = 60_000;
-/**
- * The query turn of the sessions made from one resolved options object: a pool's sessions share one (one SHOW
- * DATANODES a minute for the pool, its queries spread evenly over the nodes); a session of its own has its own.
- */
-const queryTurns = new WeakMap<ResolvedSessionOptions, QueryNodes>();
-
-function queryNodesOf(options: ResolvedSessionOptions): QueryNodes {
-  let nodes = queryTurns.get(options);
-  if (nodes === undefined) queryTurns.set(options, (nodes = new QueryNodes(options.endpoints, DATANODES_REFRESH_MS)));
-  return nodes;
 }
 
 /** A statement's or a query's call, as #run makes it. */
@@ -128,6 +115,8 @@ export abstract class BaseSession {
   [POOL_WAIT] = 0;
   protected readonly options: ResolvedSessionOptions;
   readonly #registry: NodeRegistry;
+  /** a tree session's redirects are its pool's (device paths mean the same to each), kept when it closes */
+  readonly #sharedRoutes: boolean;
   readonly #nodes: NodeSessions;
   readonly #router: QueryRouter;
   readonly #initial: SessionContext;
@@ -150,13 +139,12 @@ export abstract class BaseSession {
     this.#untraced = { recorder, trace: null };
     const { spreadQueries, discoverNodes } = this.options;
     const turn = spreadQueries ? queryNodesOf(this.options) : null;
-    this.#registry = new NodeRegistry(
-      this.options.endpoints,
-      QUARANTINE,
-      Date.now,
-      (device, e) => recorder.redirected(device, endpointKey(e)),
-      () => (discoverNodes && turn !== null ? turn.endpoints : []),
-    );
+    this.#sharedRoutes = dialect === 'tree';
+    this.#registry = new NodeRegistry(this.options.endpoints, QUARANTINE, {
+      onRoute: (device, e) => recorder.redirected(device, endpointKey(e)),
+      learnt: () => (discoverNodes && turn !== null ? turn.endpoints : []),
+      redirects: this.#sharedRoutes ? redirectsOf(this.options) : undefined,
+    });
     this.#nodes = new NodeSessions(
       this.options,
       this.#registry,
@@ -276,7 +264,7 @@ export abstract class BaseSession {
     this.#open = false;
     this.#lifetime.abort(new IoTDBSessionClosedError('session', 'it was closed while the call was in progress'));
     await this.closeDataSets();
-    this.#registry.clearRoutes();
+    if (!this.#sharedRoutes) this.#registry.clearRoutes();
     await this.#nodes.closeAll();
   }
 
@@ -318,7 +306,21 @@ export abstract class BaseSession {
   /** Runs a query; read the rows with `for await`, or all at once with `toColumnar()`. Close it if you stop early. */
   async executeQueryStatement(sql: string, opts: QueryOptions = {}): Promise<SessionDataSet> {
     checkSql(sql);
-    return this.query(`executeQueryStatement ${sqlContext(sql)}`, sql, opts, (ns, q) => ns.querySql(sql, q));
+    return this.query(
+      `executeQueryStatement ${sqlContext(sql)}`,
+      sql,
+      opts,
+      (ns, q) => ns.querySql(sql, q),
+      this.#deviceOf(sql),
+    );
+  }
+
+  /** The device a tree SELECT reads, if one; looked for only once a redirect named some device's node. */
+  #deviceOf(sql: string): DeviceQuery | undefined {
+    if (this.#registry.routeCount === 0 || this.#context.dialect !== 'tree' || !this.options.enableRedirection)
+      return undefined;
+    const device = deviceOfSelect(sql);
+    return device === undefined ? undefined : { device, named: false };
   }
 
   /**
@@ -610,7 +612,7 @@ export abstract class BaseSession {
     };
     if (next.dialect === this.#context.dialect && next.database === this.#context.database) return;
     this.#context = next;
-    this.#registry.clearRoutes();
+    if (!this.#sharedRoutes) this.#registry.clearRoutes(); // a table's key means another table in another database
     await this.#nodes.closeOthers(this.#reading);
   }
 }

@@ -9,7 +9,7 @@ import { useTreeDatabase } from '../testing/tree-database.js';
 /**
  * A device's queries sent to the DataNode leading its region, on a real cluster (the suite's has two): a session
  * that never wrote learns each device's node from a fast last query's reply (IoTDB answers it with a redirect
- * naming that node), and then its one-device queries go there, where the server names no other node.
+ * naming that node), and then its one-device queries (the structured ones and a tree SELECT) go there.
  */
 const { host, port, nodeUrls } = inject('iotdb');
 const twoNodes = nodeUrls.length >= 2;
@@ -58,6 +58,7 @@ describe.skipIf(!twoNodes)("a device's queries go to the node that leads its reg
 
     const fastLast = spyRpc('executeFastLastDataQueryForOneDeviceV2');
     const others = [
+      spyRpc('executeQueryStatementV2'),
       spyRpc('executeRawDataQueryV2'),
       spyRpc('executeLastDataQueryV2'),
       spyRpc('executeAggregationQueryV2'),
@@ -71,6 +72,9 @@ describe.skipIf(!twoNodes)("a device's queries go to the node that leads its reg
       expect(lastOf.map((r) => String(r.Value))).toEqual([lastValue]);
       const count = await rows(s.executeAggregationQuery([`${device}.v`], ['COUNT']));
       expect(count.map((r) => Object.values(r).map(String))).toEqual([[String(POINTS)]]);
+      expect(await rows(s.executeQueryStatement(`SELECT v FROM ${device} WHERE time > ${POINTS / 2}`))).toHaveLength(
+        POINTS / 2,
+      );
     }
     const calls = [fastLast, ...others].map((spy) => spy.mock.calls.map(nodeOfCall));
     for (const sent of calls) expect(sent).toEqual(DEVICES.map((d) => leaders.get(d)));

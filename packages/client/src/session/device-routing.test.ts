@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { IoTDBConnectionError } from '../errors.js';
 import { FakeTransport, type FakeScript } from '../transport/fake-transport.js';
 import type { SessionOptions } from './options.js';
+import { SessionPool } from '../pool/session-pool.js';
 import { Session } from './session.js';
 
 // Queries of one device go to the DataNode that leads its region (enableRedirection), through a scripted fake cluster.
@@ -128,6 +129,52 @@ describe("a device's queries go to the node that leads its region", () => {
     await s.executeRawDataQuery([`${DEVICE}.s`, 'root.sg.d2.s'], 0, 10).then((ds) => ds.close());
     await s.executeLastDataQuery([`${DEVICE}.*`]).then((ds) => ds.close());
     expect(queryNodes(fake)).toEqual([A, A]);
+  });
+
+  it("sends a tree SELECT of one device to that device's node; a SELECT that may read more goes as any other", async () => {
+    const fake = cluster();
+    const s = session(fake);
+    await s.open();
+    await lastOfDevice(s);
+    await settle(s, fake, B);
+    const sqlNodes = () => fake.callsOf('executeQueryStatementV2').map((c) => c.node);
+    for (const sql of [
+      `SELECT s FROM ${DEVICE} WHERE time >= 0 LIMIT 10`,
+      `select last s from ${DEVICE}`,
+      `SELECT count(s) FROM ${DEVICE} GROUP BY ([0, 100), 10ms)`,
+    ])
+      await s.executeQueryStatement(sql).then((ds) => ds.close());
+    expect(sqlNodes()).toEqual([B, B, B]);
+    fake.calls.length = 0;
+    for (const sql of [`SELECT s FROM root.sg.*`, `SELECT d1.s FROM root.sg`, `SELECT s FROM ${DEVICE}, root.sg.d2`])
+      await s.executeQueryStatement(sql).then((ds) => ds.close());
+    expect(sqlNodes()).toEqual([A, A, A]);
+    // the table dialect's FROM names a table, never a device
+    fake.calls.length = 0;
+    await s.executeNonQueryStatement('SET SQL_DIALECT=TABLE');
+    await s.executeQueryStatement(`SELECT s FROM ${DEVICE}`).then((ds) => ds.close());
+    expect(sqlNodes()).toEqual([A]);
+  });
+
+  it("a pool's sessions share what the redirects taught: a device's queries go to its node whichever session runs them", async () => {
+    const fake = cluster();
+    const pool = new SessionPool({ nodeUrls: [A], transport: fake, spreadQueries: false, maxSize: 3 });
+    closers.push(() => pool.close());
+    const tablet = {
+      deviceId: DEVICE,
+      measurements: ['s'],
+      dataTypes: [TSDataType.INT64],
+      timestamps: [1],
+      values: [[1n]],
+    };
+    await pool.insertTablet(tablet); // one session (the device's, deviceBinding) learns B
+    const read = () => pool.executeQueryStatement(`SELECT s FROM ${DEVICE}`).then((ds) => ds.toColumnar());
+    await vi.waitFor(async () => {
+      fake.calls.length = 0;
+      await Promise.all([read(), read(), read()]); // three sessions at once
+      expect(fake.callsOf('executeQueryStatementV2').map((c) => c.node)).toEqual([B, B, B]);
+    });
+    expect(pool.stats().size).toBe(3);
   });
 
   it('takes a backquoted node holding a dot as one node of the device', async () => {
