@@ -8,7 +8,9 @@ import org.apache.iotdb.session.TableSessionBuilder;
  * trusting that JKS trust store, its password in JAVA_TRUST_STORE_PASSWORD (--tls); with queryTimeout=MS each query's
  * life on the server (--query-timeout-ms; 0: no limit, sent as Long.MAX_VALUE since IoTDB reads 0 as its own 60 s);
  * with autoFetch=false its queries stay on its node (enableAutoFetch: on by default, they take turns on the DataNodes
- * SHOW DATANODES lists; --spread-queries false, --discover-nodes false).
+ * SHOW DATANODES lists; --spread-queries false, --discover-nodes false); with redirection=false its writes and its
+ * one-device last queries too (enableRedirection: on by default, they go to the node leading the device; --redirection
+ * false).
  */
 final class Connect {
   private Connect() {}
@@ -20,6 +22,7 @@ final class Connect {
   /** the query timeout sent with every query, ms; null: the client's default */
   private static Long queryTimeoutMs = null;
   private static boolean autoFetch = true;
+  private static boolean redirection = true;
 
   /** One of the options above (`kv`: the key=value split of `option`); any other is unknown to every program. */
   static void option(String[] kv, String option) {
@@ -31,6 +34,7 @@ final class Connect {
       case "trustStore": trustStore = value; break;
       case "queryTimeout": queryTimeoutMs = noLimitAsMax(Long.parseLong(value)); break;
       case "autoFetch": autoFetch = Boolean.parseBoolean(value); break;
+      case "redirection": redirection = Boolean.parseBoolean(value); break;
       default: throw new IllegalArgumentException("unknown option " + option);
     }
   }
@@ -38,7 +42,7 @@ final class Connect {
   /** A tree-model session's builder: the node, the user, TLS when asked (open it with `open`). */
   static Session.Builder tree() {
     Session.Builder b = new Session.Builder().host(host).port(port).username(user()).password(password())
-        .enableAutoFetch(autoFetch);
+        .enableAutoFetch(autoFetch).enableRedirection(redirection);
     if (queryTimeoutMs != null) b.timeOut(queryTimeoutMs);
     return trustStore == null ? b : b.useSSL(true).trustStore(trustStore).trustStorePwd(trustStorePassword());
   }
@@ -53,7 +57,8 @@ final class Connect {
   /** A table-model session's builder: the node, the user, the protocol, TLS when asked. */
   static TableSessionBuilder table() {
     TableSessionBuilder b = new TableSessionBuilder().nodeUrls(List.of(host + ":" + port))
-        .username(user()).password(password()).enableCompression(compression).enableAutoFetch(autoFetch);
+        .username(user()).password(password()).enableCompression(compression).enableAutoFetch(autoFetch)
+        .enableRedirection(redirection);
     if (queryTimeoutMs != null) b.queryTimeoutInMs(queryTimeoutMs);
     return trustStore == null ? b : b.useSSL(true).trustStore(trustStore).trustStorePwd(trustStorePassword());
   }

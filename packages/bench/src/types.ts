@@ -107,6 +107,8 @@ export interface BenchConfig {
   spreadQueries: boolean;
   /** with spreadQueries, learn the DataNodes from the cluster (the client's `discoverNodes`) */
   discoverNodes: boolean;
+  /** a device's writes and one-device queries go to the DataNode leading it (the client's `enableRedirection`) */
+  redirection: boolean;
   queryFile: string | undefined;
   /** also write each run's figures into IoTDB at HOST:PORT, database root.iotdb_bench_results */
   persistResults: string | undefined;

@@ -129,6 +129,16 @@ export const KNOBS: KnobTable = {
     description:
       "with --spread-queries, learn the DataNodes with SHOW DATANODES (the client's discoverNodes); false: take turns on --node-urls alone (behind NAT or a proxy); the Java client then queries its node alone",
   },
+  redirection: {
+    flag: '--redirection',
+    env: 'IOTDB_REDIRECTION',
+    arg: 'BOOL',
+    parse: bool,
+    default: () => true,
+    defaultText: 'true',
+    description:
+      "a device's writes, and its queries when they read that device alone, go to the DataNode leading its region (the client's enableRedirection; the Java client's, which routes its writes and its one-device last queries); false: to the node a session is connected to, or the query's turn",
+  },
   database: {
     flag: '--database',
     env: 'DATABASE',

@@ -46,6 +46,7 @@ describe('resolveConfig: defaults', () => {
         rpcCompression: false,
         spreadQueries: true,
         discoverNodes: true,
+        redirection: true,
         database: 'bench',
         workers: Math.min(availableParallelism(), 100),
         clients: 1,

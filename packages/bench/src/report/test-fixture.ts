@@ -17,6 +17,7 @@ export function sampleConfig(over: Partial<BenchConfig> = {}): BenchConfig {
     rpcCompression: false,
     spreadQueries: true,
     discoverNodes: true,
+    redirection: true,
     database: 'bench',
     workers: 4,
     clients: 8,

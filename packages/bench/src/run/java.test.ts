@@ -91,6 +91,13 @@ describe('the Java anchor run', () => {
     expect(autoFetch({ discoverNodes: false })).toEqual(['autoFetch=false']);
   });
 
+  it('sends its writes and one-device last queries to its node alone when ours do not follow redirects', () => {
+    const redirection = (o: Partial<BenchConfig>) =>
+      javaArgs(sampleConfig(o), 'h', 1).filter((a) => a.startsWith('redirection='));
+    expect(redirection({})).toEqual([]); // the Java client's default: enableRedirection, as ours
+    expect(redirection({ redirection: false })).toEqual(['redirection=false']);
+  });
+
   it("reads a mixed run's QTYPE and QERROR lines: each query type's figures beside the writes", () => {
     const mixed = [
       OUTPUT,

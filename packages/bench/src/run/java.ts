@@ -65,14 +65,16 @@ export function javaArgs(c: BenchConfig, host: string, port: number): string[] {
 /**
  * How the Java client connects as ours does (java/Connect.java): the compact protocol, TLS through its trust store,
  * the query timeout of --query-timeout-ms, and its queries on its node alone (enableAutoFetch off) when ours do not
- * spread theirs or learn the nodes (the Java client knows its one node only: it spreads over the nodes it learns).
+ * spread theirs or learn the nodes (the Java client knows its one node only: it spreads over the nodes it learns),
+ * and its writes on its node too (enableRedirection off) when ours do not follow redirects.
  */
 export function javaConnectArgs(
   c: Pick<BenchConfig, 'rpcCompression' | 'tls' | 'javaTrustStore'> &
-    Partial<Pick<BenchConfig, 'queryTimeoutMs' | 'spreadQueries' | 'discoverNodes'>>,
+    Partial<Pick<BenchConfig, 'queryTimeoutMs' | 'spreadQueries' | 'discoverNodes' | 'redirection'>>,
 ): string[] {
   return [
     ...(c.spreadQueries === false || c.discoverNodes === false ? ['autoFetch=false'] : []),
+    ...(c.redirection === false ? ['redirection=false'] : []),
     ...(c.rpcCompression ? ['compression=true'] : []),
     ...(c.tls && c.javaTrustStore !== undefined ? [`trustStore=${c.javaTrustStore}`] : []),
     ...(c.queryTimeoutMs !== undefined ? [`queryTimeout=${c.queryTimeoutMs}`] : []),

@@ -4,11 +4,12 @@ import type { BenchConfig } from '../types.js';
 
 /** The knobs a connection is made from; without nodeUrls, the target node alone. */
 export type ConnectKnobs = Pick<BenchConfig, 'tls' | 'tlsCa' | 'rpcCompression'> &
-  Partial<Pick<BenchConfig, 'nodeUrls' | 'spreadQueries' | 'discoverNodes'>>;
+  Partial<Pick<BenchConfig, 'nodeUrls' | 'spreadQueries' | 'discoverNodes' | 'redirection'>>;
 
 /**
  * How a run's sessions reach the server: the target node, the DataNodes, TLS, the protocol (--rpc-compression) and
- * which nodes queries take turns on (--spread-queries, --discover-nodes; the client's defaults when not given).
+ * which nodes queries take turns on (--spread-queries, --discover-nodes) and whether a device's writes and queries go
+ * to its node (--redirection; the client's defaults when not given).
  */
 export function connectOptions(c: ConnectKnobs, target: { host: string; port: number }) {
   return {
@@ -19,6 +20,7 @@ export function connectOptions(c: ConnectKnobs, target: { host: string; port: nu
     rpcCompression: c.rpcCompression,
     spreadQueries: c.spreadQueries,
     discoverNodes: c.discoverNodes,
+    enableRedirection: c.redirection,
   };
 }
 

@@ -16,7 +16,8 @@ export interface PoolOptions {
   healthCheckIntervalMs?: number;
   /**
    * A device's writes always go through the same session (chosen by hashing the device id), so they
-   * stay in order and that session's redirect cache stays warm. @default true
+   * stay in order (a SessionPool's sessions share the redirects they learn; a TableSessionPool's session keeps
+   * its own warm). @default true
    */
   deviceBinding?: boolean;
 }
