@@ -326,8 +326,8 @@ export abstract class BaseSession {
   /**
    * Runs a query RPC (never sent twice) on the node whose turn it is (spreadQueries), and wraps its reply in a
    * data set that fetches from that node. `statement` is what later fetches name (the SQL, or '' for the
-   * structured queries, as Java). `device`: the one device a structured query reads, whose node it goes to when
-   * known (QueryRouter), and whose node its reply may name.
+   * structured queries, as Java). `device`: the one device the query reads, if known: the query goes to that
+   * device's node when the session knows it (QueryRouter), and its reply may name that node.
    */
   protected async query(
     operation: string,

@@ -8,9 +8,9 @@ import type { NodeSession } from './node-session.js';
 import type { NodeSessions } from './node-sessions.js';
 
 /**
- * The one device a structured query reads. `named`: its reply tells where the device's data lies (a fast last
- * query's, as IoTDB answers it: a redirect naming the node that leads the device, or none when the node that
- * answered leads it; the other queries' replies name no node).
+ * The one device a query reads (a structured query's paths, a tree SELECT's FROM). `named`: its reply tells where
+ * the device's data lies (a fast last query's, as IoTDB answers it: a redirect naming the node that leads the
+ * device, or none when the node that answered leads it; the other queries' replies name no node).
  */
 export interface DeviceQuery {
   readonly device: string;
