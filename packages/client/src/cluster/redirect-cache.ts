@@ -1,8 +1,10 @@
 import type { TEndPoint, TSStatus } from '@iotdb/fast-serializer';
 import { endpointKey, type Endpoint } from './endpoint.js';
 
-/** What one session lets into a redirect cache: `accept` says whether a node may be routed to now (not while it is
- * quarantined), `routed` hears of each device sent to another node (for stats and logs). */
+/**
+ * What one session lets into a redirect cache: `accept` says whether a node may be routed to now (not while it is
+ * quarantined), `routed` hears of each device sent to another node (for stats and logs).
+ */
 export interface RoutePolicy {
   accept(e: Endpoint): boolean;
   routed?(device: string, e: Endpoint): void;
