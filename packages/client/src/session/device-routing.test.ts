@@ -1,4 +1,4 @@
-import { TSDataType, type TSStatus } from '@iotdb/fast-serializer';
+import { TSDataType, type TSStatus, type Tablet } from '@iotdb/fast-serializer';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { IoTDBConnectionError } from '../errors.js';
 import { FakeTransport, type FakeScript } from '../transport/fake-transport.js';
@@ -50,6 +50,15 @@ function session(fake: FakeTransport, o: SessionOptions = {}): Session {
   closers.push(() => s.close());
   return s;
 }
+
+/** One point of DEVICE: a write the fake cluster redirects to the leader when it reaches the other node. */
+const TABLET: Tablet = {
+  deviceId: DEVICE,
+  measurements: ['s'],
+  dataTypes: [TSDataType.INT64],
+  timestamps: [1],
+  values: [[1n]],
+};
 
 const lastOfDevice = (s: Session, device = DEVICE) =>
   s.executeLastDataQueryForOneDevice('root.sg', device, ['s']).then((ds) => ds.close());
@@ -110,15 +119,8 @@ describe("a device's queries go to the node that leads its region", () => {
     const fake = cluster();
     const s = session(fake);
     await s.open();
-    const tablet = {
-      deviceId: DEVICE,
-      measurements: ['s'],
-      dataTypes: [TSDataType.INT64],
-      timestamps: [1],
-      values: [[1n]],
-    };
-    await s.insertTablet(tablet);
-    await s.insertTablet(tablet); // the second write goes to B: B's session is open
+    await s.insertTablet(TABLET);
+    await s.insertTablet(TABLET); // the second write goes to B: B's session is open
     fake.calls.length = 0;
     await s.executeRawDataQuery([`${DEVICE}.s`, `${DEVICE}.t`], 0, 10).then((ds) => ds.close());
     await s.executeLastDataQuery([`${DEVICE}.s`]).then((ds) => ds.close());
@@ -160,14 +162,7 @@ describe("a device's queries go to the node that leads its region", () => {
     const fake = cluster();
     const pool = new SessionPool({ nodeUrls: [A], transport: fake, spreadQueries: false, maxSize: 3 });
     closers.push(() => pool.close());
-    const tablet = {
-      deviceId: DEVICE,
-      measurements: ['s'],
-      dataTypes: [TSDataType.INT64],
-      timestamps: [1],
-      values: [[1n]],
-    };
-    await pool.insertTablet(tablet); // one session (the device's, deviceBinding) learns B
+    await pool.insertTablet(TABLET); // one session (the device's, deviceBinding) learns B
     const read = () => pool.executeQueryStatement(`SELECT s FROM ${DEVICE}`).then((ds) => ds.toColumnar());
     await vi.waitFor(async () => {
       fake.calls.length = 0;

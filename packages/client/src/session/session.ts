@@ -14,12 +14,20 @@ import {
   type SchemaTemplateSpec,
   type TimeseriesSpec,
 } from '../sql/schema-statements.js';
+import type { ArgsOf } from '../connection/rpc-connection.js';
 import type { CallOptions, QueryOptions, StatementOptions } from './base-session.js';
 import type { NodeSession, QueryFields } from './node-session.js';
 import type { SessionOptions } from './options.js';
 import type { DeviceQuery } from './query-router.js';
 import type { SessionDataSet } from './session-data-set.js';
 import { TreeWriteSession } from './tree-writes.js';
+
+/** The structured queries' RPCs: each answers with a TSExecuteStatementResp. */
+type StructuredQuery =
+  | 'executeRawDataQueryV2'
+  | 'executeLastDataQueryV2'
+  | 'executeFastLastDataQueryForOneDeviceV2'
+  | 'executeAggregationQueryV2';
 
 /** A time argument: in the server's unit (number or bigint), or a Date converted to it. */
 export type TimeInput = number | bigint | Date;
@@ -72,22 +80,17 @@ export class Session extends TreeWriteSession {
     const ps = pathList(paths);
     const start = this.#time(startTime, 'startTime');
     const end = this.#time(endTime, 'endTime');
-    return this.query(
+    return this.#structured(
       `executeRawDataQuery ${ps.length} paths`,
-      '',
+      'executeRawDataQueryV2',
       opts,
-      (ns, q) =>
-        ns.connection.call(
-          'executeRawDataQueryV2',
-          {
-            sessionId: ns.sessionId,
-            paths: ps,
-            startTime: start,
-            endTime: end,
-            ...pathQueryFields(ns, q),
-          },
-          q.call,
-        ),
+      (ns, q) => ({
+        sessionId: ns.sessionId,
+        paths: ps,
+        startTime: start,
+        endTime: end,
+        ...pathQueryFields(ns, q),
+      }),
       oneDevice(ps),
     );
   }
@@ -96,21 +99,16 @@ export class Session extends TreeWriteSession {
   executeLastDataQuery(paths: readonly string[], opts: LastQueryOptions = {}): Promise<SessionDataSet> {
     const ps = pathList(paths);
     const time = opts.lastTime === undefined ? -(2n ** 63n) : this.#time(opts.lastTime, 'lastTime');
-    return this.query(
+    return this.#structured(
       `executeLastDataQuery ${ps.length} paths`,
-      '',
+      'executeLastDataQueryV2',
       opts,
-      (ns, q) =>
-        ns.connection.call(
-          'executeLastDataQueryV2',
-          {
-            sessionId: ns.sessionId,
-            paths: ps,
-            time,
-            ...pathQueryFields(ns, q),
-          },
-          q.call,
-        ),
+      (ns, q) => ({
+        sessionId: ns.sessionId,
+        paths: ps,
+        time,
+        ...pathQueryFields(ns, q),
+      }),
       oneDevice(ps),
     );
   }
@@ -131,22 +129,17 @@ export class Session extends TreeWriteSession {
     ) {
       throw new IoTDBValidationError('measurements', 'needs at least one measurement name');
     }
-    return this.query(
+    return this.#structured(
       `executeLastDataQueryForOneDevice ${deviceId}`,
-      '',
+      'executeFastLastDataQueryForOneDeviceV2',
       opts,
-      (ns, q) =>
-        ns.connection.call(
-          'executeFastLastDataQueryForOneDeviceV2',
-          {
-            sessionId: ns.sessionId,
-            db: database,
-            deviceId,
-            sensors: measurements,
-            ...pathQueryFields(ns, q),
-          },
-          q.call,
-        ),
+      (ns, q) => ({
+        sessionId: ns.sessionId,
+        db: database,
+        deviceId,
+        sensors: measurements,
+        ...pathQueryFields(ns, q),
+      }),
       { device: deviceId, named: true },
     );
   }
@@ -170,25 +163,20 @@ export class Session extends TreeWriteSession {
       ...(opts.interval === undefined ? {} : { interval: positiveTime(opts.interval, 'interval') }),
       ...(opts.slidingStep === undefined ? {} : { slidingStep: positiveTime(opts.slidingStep, 'slidingStep') }),
     };
-    return this.query(
+    return this.#structured(
       `executeAggregationQuery ${ps.length} paths`,
-      '',
+      'executeAggregationQueryV2',
       opts,
-      (ns, q) =>
-        ns.connection.call(
-          'executeAggregationQueryV2',
-          {
-            sessionId: ns.sessionId,
-            statementId: ns.statementId,
-            paths: ps,
-            aggregations: codes,
-            ...range,
-            fetchSize: q.fetchSize,
-            timeout: q.timeout,
-            legalPathNodes: false,
-          },
-          q.call,
-        ),
+      (ns, q) => ({
+        sessionId: ns.sessionId,
+        statementId: ns.statementId,
+        paths: ps,
+        aggregations: codes,
+        ...range,
+        fetchSize: q.fetchSize,
+        timeout: q.timeout,
+        legalPathNodes: false,
+      }),
       oneDevice(ps),
     );
   }
@@ -268,6 +256,17 @@ export class Session extends TreeWriteSession {
 
   dropSchemaTemplate(name: string, opts: StatementOptions = {}): Promise<void> {
     return this.executeNonQueryStatement(schemaSql.dropSchemaTemplate(name), opts);
+  }
+
+  /** A structured query: `method` with the request `request` makes, on the node its device or the turn gives. */
+  #structured<M extends StructuredQuery>(
+    operation: string,
+    method: M,
+    opts: QueryOptions,
+    request: (ns: NodeSession, q: QueryFields) => ArgsOf<M>,
+    device: DeviceQuery | undefined,
+  ): Promise<SessionDataSet> {
+    return this.query(operation, '', opts, (ns, q) => ns.connection.call(method, request(ns, q), q.call), device);
   }
 
   /** A time argument in the server's unit. */
