@@ -15,28 +15,45 @@ function registry(seeds = [A, B, C], learnt: () => readonly (typeof A)[] = () =>
 describe('NodeRegistry: redirects', () => {
   it('learns a single-device redirect and per-entry sub-status redirects', () => {
     const { r } = registry();
-    r.learn(ok('10.0.0.2', 6667), 'root.sg.d1', () => null);
-    r.learn({ code: 400, subStatus: [ok('10.0.0.3', 6667), { code: 200 }] }, null, (i) => `root.sg.m${i}`);
+    r.learn(ok('10.0.0.2', 6667), () => 'root.sg.d1', 1);
+    r.learn({ code: 400, subStatus: [ok('10.0.0.3', 6667), { code: 200 }] }, (i) => `root.sg.m${i}`, 2);
     expect(r.routeOf('root.sg.d1')).toEqual(B);
     expect(r.routeOf('root.sg.m0')).toEqual(C);
     expect(r.routeOf('root.sg.m1')).toBeUndefined();
   });
 
+  it('takes the node that answered for the leader of the devices it acknowledged without a redirect (not a redirect)', () => {
+    let redirects = 0;
+    const r = new NodeRegistry([A, B, C], { firstMs: 1_000, maxMs: 8_000 }, { onRoute: () => redirects++ });
+    r.learn({ code: 200 }, () => 'root.sg.d1', 1, A);
+    r.learn({ code: 200 }, (i) => `root.sg.all${i}`, 2, B);
+    r.learn({ code: 400, subStatus: [{ code: 200 }, ok('10.0.0.3', 6667)] }, (i) => `root.sg.m${i}`, 2, A);
+    r.learn({ code: 200 }, () => 'root.sg.nobody', 1); // no node given: nothing learnt
+    expect(['root.sg.d1', 'root.sg.all0', 'root.sg.all1', 'root.sg.m0', 'root.sg.m1'].map((d) => r.routeOf(d))).toEqual(
+      [A, B, B, A, C],
+    );
+    expect(r.routeOf('root.sg.nobody')).toBeUndefined();
+    expect(redirects).toBe(1); // the one a reply named
+    r.lead('root.sg.q', undefined, C);
+    r.lead('root.sg.q2', { ip: '10.0.0.2', port: 6667 }, C);
+    expect([r.routeOf('root.sg.q'), r.routeOf('root.sg.q2')]).toEqual([C, B]);
+  });
+
   it('ignores redirects to 0.0.0.0', () => {
     const { r } = registry();
-    r.learn(ok('0.0.0.0', 6667), 'root.sg.d1', () => null);
+    r.learn(ok('0.0.0.0', 6667), () => 'root.sg.d1', 1);
     expect(r.routeCount).toBe(0);
   });
 
   it('forgets a failed node’s devices, ignores redirects to it while quarantined, then learns them again', () => {
     const { r, advance } = registry();
-    r.learn(ok('10.0.0.2', 6667), 'root.sg.d1', () => null);
+    r.learn(ok('10.0.0.2', 6667), () => 'root.sg.d1', 1);
     r.markFailed(B);
     expect(r.routeOf('root.sg.d1')).toBeUndefined();
-    r.learn(ok('10.0.0.2', 6667), 'root.sg.d1', () => null);
+    r.learn(ok('10.0.0.2', 6667), () => 'root.sg.d1', 1);
     expect(r.routeOf('root.sg.d1')).toBeUndefined();
     advance(1_001);
-    r.learn(ok('10.0.0.2', 6667), 'root.sg.d1', () => null);
+    r.learn(ok('10.0.0.2', 6667), () => 'root.sg.d1', 1);
     expect(r.routeOf('root.sg.d1')).toEqual(B);
   });
 });

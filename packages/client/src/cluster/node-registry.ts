@@ -86,14 +86,17 @@ export class NodeRegistry {
     return e !== undefined && this.isAvailable(e) ? e : undefined;
   }
 
-  /** Learns device -> node from a successful write's status (protocol.md 5). */
-  learn(status: TSStatus, device: string | null, deviceOf: (i: number) => string | null): void {
-    this.#redirects.learn(status, device, deviceOf, this.#policy);
+  /**
+   * Learns device -> node from a successful write's status about its `count` items (protocol.md 5); `answeredAt`:
+   * the node that answered, taken for the leader of the devices it acknowledged without a redirect.
+   */
+  learn(status: TSStatus, deviceOf: (i: number) => string, count: number, answeredAt?: Endpoint): void {
+    this.#redirects.learn(status, deviceOf, count, this.#policy, answeredAt);
   }
 
-  /** `device` is led by `e` (a query's reply said so), unless `e` is quarantined. */
-  lead(device: string, e: TEndPoint): void {
-    this.#redirects.set(device, e, this.#policy);
+  /** `device` is led by the node a query's reply `named`, else by the node that answered it (`answeredAt`). */
+  lead(device: string, named: TEndPoint | undefined, answeredAt: Endpoint): void {
+    this.#redirects.learnOne(device, named, answeredAt, this.#policy);
   }
 
   /** A connection to `e` failed: quarantine it and route its devices to the default node meanwhile. */

@@ -13,7 +13,7 @@ export interface RoutePolicy {
 /**
  * Redirection as the Java client does it: successful writes tell which DataNode leads the device's
  * region (`redirectNode`, per entry in `subStatus` for multi-device writes); later writes of that
- * device go there directly. Keys: the tree device path, or the table name plus the TAG values. A pool's tree
+ * device go there directly; a device acknowledged without a redirect is led by the node that answered. Keys: the tree device path, or the table name plus the TAG values. A pool's tree
  * sessions share one cache (the device paths mean the same to each).
  */
 export class RedirectCache {
@@ -27,13 +27,36 @@ export class RedirectCache {
     return this.#byDevice.get(device);
   }
 
-  /** Learns from a write's status; `deviceOf(i)` names the device of sub-status i (entry or row). */
-  learn(status: TSStatus, device: string | null, deviceOf: (i: number) => string | null, policy: RoutePolicy): void {
-    if (device !== null && status.redirectNode) this.set(device, status.redirectNode, policy);
-    status.subStatus?.forEach((sub, i) => {
-      const d = sub.redirectNode ? deviceOf(i) : null;
-      if (d !== null && sub.redirectNode) this.set(d, sub.redirectNode, policy);
-    });
+  /**
+   * Learns from a successful write's status about its `count` items (`deviceOf(i)`: the device of item i, which
+   * sub-status i answers): the node each redirect names and, given `answeredAt`, the node that answered for the
+   * devices it acknowledged without naming another (IoTDB names a node only when the device is led elsewhere).
+   */
+  learn(
+    status: TSStatus,
+    deviceOf: (i: number) => string,
+    count: number,
+    policy: RoutePolicy,
+    answeredAt?: Endpoint,
+  ): void {
+    const subs = status.subStatus;
+    if (count === 1)
+      return this.learnOne(deviceOf(0), status.redirectNode ?? subs?.[0]?.redirectNode, answeredAt, policy);
+    if (subs !== undefined) {
+      for (let i = 0; i < Math.min(count, subs.length); i++)
+        this.learnOne(deviceOf(i), subs[i].redirectNode, answeredAt, policy);
+    } else if (answeredAt !== undefined) {
+      for (let i = 0; i < count; i++) this.#set(deviceOf(i), answeredAt, policy, false); // all acknowledged there
+    }
+  }
+
+  /** `device` is led by the node a reply `named`, else (given) by the node that `answeredAt` without naming one. */
+  learnOne(device: string, named: TEndPoint | undefined, answeredAt: Endpoint | undefined, policy: RoutePolicy): void {
+    if (named !== undefined) {
+      if (named.ip !== '0.0.0.0' && named.ip) this.#set(device, { host: named.ip, port: named.port }, policy, true);
+    } else if (answeredAt !== undefined) {
+      this.#set(device, answeredAt, policy, false);
+    }
   }
 
   /** Forgets every device routed to `endpoint`: they go to the default node until a redirect names it again. */
@@ -46,14 +69,12 @@ export class RedirectCache {
     this.#byDevice.clear();
   }
 
-  /** `device` is led by `e` from now on, unless the policy refuses it. */
-  set(device: string, e: TEndPoint, policy: RoutePolicy): void {
-    if (e.ip === '0.0.0.0' || !e.ip) return; // a node that does not know its own address
+  /** `device` is led by `e` from now on, unless the policy refuses it; `redirected`: a reply named `e` (logged). */
+  #set(device: string, e: Endpoint, policy: RoutePolicy, redirected: boolean): void {
     const known = this.#byDevice.get(device);
-    if (known !== undefined && known.host === e.ip && known.port === e.port) return;
-    const endpoint = { host: e.ip, port: e.port };
-    if (!policy.accept(endpoint)) return;
-    this.#byDevice.set(device, endpoint);
-    policy.routed?.(device, endpoint);
+    if (known !== undefined && known.host === e.host && known.port === e.port) return;
+    if (!policy.accept(e)) return;
+    this.#byDevice.set(device, e);
+    if (redirected) policy.routed?.(device, e);
   }
 }

@@ -544,8 +544,9 @@ export abstract class BaseSession {
       unreachable: (target) => this.#registry.markFailed(target),
       failed: (ns) => this.#nodes.failed(ns),
       answered: (ns) => this.#registry.markHealthy(ns.endpoint),
-      learn: (status, device, deviceOf) => {
-        if (redirect) this.#registry.learn(status, device, deviceOf);
+      // a tree session takes the node that acknowledged a device for its leader (its queries go there)
+      learn: (ns, status, deviceOf, count) => {
+        if (redirect) this.#registry.learn(status, deviceOf, count, this.#sharedRoutes ? ns.endpoint : undefined);
       },
       traced: (ns, trace, send) => ns.connection.withTrace(trace, send),
     };

@@ -158,6 +158,34 @@ describe("a device's queries go to the node that leads its region", () => {
     expect(sqlNodes()).toEqual([A]);
   });
 
+  it('takes the node that acknowledged a write without a redirect for the one leading its devices', async () => {
+    // IoTDB 2.0.1 names another node in a write's status only when the device is led elsewhere (probed: insertTablet
+    // 200 or 200 with redirectNode, insertTablets 200 alone or 400 with one sub-status per tablet)
+    const fake = cluster(A, (c) =>
+      c.method === 'insertTablets'
+        ? { reply: c.node === A ? { code: 400, subStatus: [{ code: 200 }, redirectTo(B)] } : { code: 200 } }
+        : undefined,
+    );
+    const s = session(fake, { nodeUrls: [A, B], spreadQueries: true, discoverNodes: false });
+    await s.open();
+    await s.insertTablet(TABLET);
+    await s.insertTablets([
+      { ...TABLET, deviceId: 'root.sg.d2' },
+      { ...TABLET, deviceId: 'root.sg.d3' },
+    ]);
+    expect([s.nodeOf(DEVICE), s.nodeOf('root.sg.d2'), s.nodeOf('root.sg.d3')]).toEqual([A, A, B]);
+    expect(s.stats().redirects).toBe(1); // only the redirect counts as one
+    await vi.waitFor(async () => {
+      await s.executeQueryStatement('SELECT s FROM root.sg.d3').then((ds) => ds.close());
+      expect(s.stats().connects).toBe(2); // B open
+    });
+    fake.calls.length = 0;
+    for (let i = 0; i < 3; i++)
+      for (const d of [DEVICE, 'root.sg.d2', 'root.sg.d3'])
+        await s.executeQueryStatement(`SELECT s FROM ${d}`).then((ds) => ds.close());
+    expect(fake.callsOf('executeQueryStatementV2').map((c) => c.node)).toEqual([A, A, B, A, A, B, A, A, B]);
+  });
+
   it("a pool's sessions share what the redirects taught: a device's queries go to its node whichever session runs them", async () => {
     const fake = cluster();
     const pool = new SessionPool({ nodeUrls: [A], transport: fake, spreadQueries: false, maxSize: 3 });

@@ -79,7 +79,7 @@ export class QueryRouter {
   /** `ns` answered a query of one device with `status`: a fast last query's names the node leading the device. */
   learn(status: TSStatus, ns: NodeSession, q: DeviceQuery): void {
     if (!this.#byDevice || !q.named) return;
-    this.#registry.lead(q.device, status.redirectNode ?? { ip: ns.endpoint.host, port: ns.endpoint.port });
+    this.#registry.lead(q.device, status.redirectNode, ns.endpoint);
     const led = this.#registry.routeOf(q.device);
     if (led !== undefined) this.#sessions.openedAt(led); // opened now, in the background, for the device's next query
   }

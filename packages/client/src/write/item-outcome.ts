@@ -8,18 +8,17 @@ import type { WritePlan, WriteTargets } from './write-plan.js';
 /** The items of a write that failed, by item, with why. */
 export type ItemErrors = Map<number, Error>;
 
-/** A reply's status, spread over the items it answers. */
+/** `node`'s reply's status, spread over the items it answers. */
 export function mergeStatus<N>(
   plan: WritePlan<N>,
   targets: WriteTargets<N>,
+  node: N,
   ks: readonly number[],
   status: TSStatus,
 ): ItemErrors {
   const errors: ItemErrors = new Map();
   if (isSuccess(status.code)) {
-    targets.learn(status, ks.length === 1 ? plan.deviceOf(ks[0]) : null, (i) =>
-      i < ks.length ? plan.deviceOf(ks[i]) : null,
-    );
+    targets.learn(node, status, (i) => plan.deviceOf(ks[i]), ks.length);
     return errors;
   }
   const subs = status.subStatus;

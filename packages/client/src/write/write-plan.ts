@@ -53,8 +53,8 @@ export interface WriteTargets<N> {
   failed(node: N): void;
   /** `node` answered: whatever failed there before is over */
   answered(node: N): void;
-  /** learns redirects from a successful status: `device` for its own redirectNode, `deviceOf(i)` for sub-status i */
-  learn(status: TSStatus, device: string | null, deviceOf: (i: number) => string | null): void;
+  /** learns from `node`'s successful status about `count` items: `deviceOf(i)` is item i's, which sub-status i answers */
+  learn(node: N, status: TSStatus, deviceOf: (i: number) => string, count: number): void;
   /** runs `send`, counting the request it starts on `node` into `trace` (only while the channels are subscribed) */
   traced(node: N, trace: TraceContext, send: () => Promise<TSStatus>): Promise<TSStatus>;
 }

@@ -153,5 +153,5 @@ async function sendGroup<N>(call: WriteCall<N>, group: Group, encoded?: ByteWrit
     return allFailed(ks, e);
   }
   targets.answered(node);
-  return mergeStatus(plan, targets, ks, status);
+  return mergeStatus(plan, targets, node, ks, status);
 }
