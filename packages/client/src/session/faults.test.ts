@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   BufferPool,
   ByteReader,
@@ -166,6 +166,62 @@ describe('writes retry through faults', () => {
     await s.insertTablet(tablet('root.sg.d1'));
     expect(sentTo(fake, 'insertTablet')).toEqual([B]);
     expect(s.currentEndpoint).toBe(B);
+  });
+});
+
+describe('a node that does not answer costs no connect timeout', () => {
+  it('opens on the next of nodeUrls while the first still does not answer its connect, and closes nothing open', async () => {
+    const fake = new FakeTransport();
+    fake.setNode(A, 'blackhole');
+    const s = session(fake, { nodeUrls: [A, B], connectTimeoutMs: 60_000 });
+    const started = performance.now();
+    await s.open();
+    expect(performance.now() - started).toBeLessThan(5_000); // about the stagger, not connectTimeoutMs
+    expect(s.currentEndpoint).toBe(B);
+    expect(s.stats()).toMatchObject({ connects: 1, connectFailures: 0 }); // A given up on, not failed
+    expect(fake.openConnections).toBe(1);
+  });
+
+  it('fails over past a node that stopped answering within about the stagger', async () => {
+    const fake = new FakeTransport();
+    const s = session(fake, { nodeUrls: [A, B], connectTimeoutMs: 60_000 });
+    await s.open();
+    fake.setNode(A, 'blackhole'); // its connection reset, its connects never complete
+    const started = performance.now();
+    await s.insertTablet(tablet('root.sg.d1'));
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(sentTo(fake, 'insertTablet')).toEqual([B]);
+  });
+
+  it('keeps the first of nodeUrls when it answers within the stagger, even after a slower login', async () => {
+    const fake = new FakeTransport((c) =>
+      c.method === 'openSession' && c.node === A ? { delayMs: 100, then: { reply: defaultReply(c) } } : undefined,
+    );
+    const s = session(fake, { nodeUrls: [A, B] });
+    await s.open();
+    expect(s.currentEndpoint).toBe(A);
+    expect(fake.callsOf('openSession').map((c) => c.node)).toEqual([A]); // B never tried
+  });
+
+  it('gives up on a node still logging in once another won: its connection is closed', async () => {
+    const fake = new FakeTransport((c) =>
+      c.method === 'openSession' && c.node === A ? { delayMs: 2_500, then: { reply: defaultReply(c) } } : undefined,
+    );
+    const s = session(fake, { nodeUrls: [A, B] });
+    await s.open();
+    expect(s.currentEndpoint).toBe(B);
+    await vi.waitFor(() => expect(fake.openConnections).toBe(1));
+    expect(s.stats()).toMatchObject({ connects: 1, connectFailures: 0 });
+  });
+
+  it('a refused login ends the attempt at once: the next node would refuse it too', async () => {
+    const fake = new FakeTransport((c) =>
+      c.method === 'openSession' ? { reply: { ...(defaultReply(c) as object), status: { code: 801 } } } : undefined,
+    );
+    const s = session(fake, { nodeUrls: [A, B] });
+    const e = await s.open().catch((x: unknown) => x);
+    expect(e).toMatchObject({ statusCode: 801 });
+    expect(fake.callsOf('openSession').map((c) => c.node)).toEqual([A]);
   });
 });
 

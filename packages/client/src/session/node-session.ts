@@ -87,7 +87,7 @@ export class NodeSession {
       recorder.connected(ns.key, performance.now() - started);
       return ns;
     } catch (e) {
-      recorder.connectFailed(endpointKey(endpoint), e);
+      if (signal?.aborted !== true) recorder.connectFailed(endpointKey(endpoint), e); // not when given up on
       throw e;
     }
   }

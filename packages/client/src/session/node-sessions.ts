@@ -2,7 +2,7 @@ import { endpointKey, type Endpoint } from '../cluster/endpoint.js';
 import type { NodeRegistry } from '../cluster/node-registry.js';
 import type { RpcConnection } from '../connection/rpc-connection.js';
 import type { Recorder } from '../diagnostics/recorder.js';
-import { IoTDBConnectionError } from '../errors.js';
+import { CONNECT_STAGGER_MS, connectFirst } from './connect-first.js';
 import { NodeSession, type SessionContext, type TimestampPrecision } from './node-session.js';
 import type { ResolvedSessionOptions } from './options.js';
 
@@ -161,27 +161,28 @@ export class NodeSessions {
     this.#ready.delete(key);
   }
 
+  /** The default node's session: the preferred node (the last one used) first, the others after it (connectFirst). */
   async #connectDefault(signal: AbortSignal): Promise<NodeSession> {
     this.#default?.connection.close();
     this.#default = null;
-    let last: unknown;
     const preferred = this.#defaultAt ?? endpointKey(this.#registry.seeds[0]);
-    for (const endpoint of this.#registry.candidates(preferred)) {
-      try {
-        const ns = await NodeSession.open(endpoint, this.#options, this.#context(), this.#recorder, signal);
-        if (ns.key !== preferred) this.#recorder.failedOver(preferred, ns.key);
-        this.#registry.markHealthy(endpoint);
-        this.#defaultAt = ns.key;
-        this.#default = ns;
-        this.#precision = ns.precision;
-        return ns;
-      } catch (e) {
-        if (!(e instanceof IoTDBConnectionError)) throw e; // e.g. a wrong password: the next node would say the same
-        this.#registry.markFailed(endpoint);
-        last = e;
-      }
-    }
-    throw last;
+    const context = this.#context();
+    const ns = await connectFirst(
+      this.#registry.candidates(preferred),
+      (endpoint, attempt) => NodeSession.open(endpoint, this.#options, context, this.#recorder, attempt),
+      {
+        staggerMs: CONNECT_STAGGER_MS,
+        signal,
+        failed: (endpoint) => this.#registry.markFailed(endpoint),
+        discard: (late) => void late.close().catch(() => undefined),
+      },
+    );
+    if (ns.key !== preferred) this.#recorder.failedOver(preferred, ns.key);
+    this.#registry.markHealthy(ns.endpoint);
+    this.#defaultAt = ns.key;
+    this.#default = ns;
+    this.#precision = ns.precision;
+    return ns;
   }
 }
 
