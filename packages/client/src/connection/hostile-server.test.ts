@@ -134,4 +134,25 @@ describe('a hostile server', () => {
     expect(after.rss - before.rss).toBeLessThan(100 << 20);
     await pool.close();
   });
+
+  it('a node of nodeUrls that answers something else than IoTDB (an HTTP server) is passed over: the next one opens', async () => {
+    const http = createServer((c) => {
+      sockets.add(c);
+      c.on('error', () => {});
+      c.once('data', () => c.end('HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n'));
+    });
+    servers.push(http);
+    await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+    const httpPort = (http.address() as { port: number }).port;
+    const good = await hostile('executeUpdateStatementV2', () => null);
+    const s = new Session({ nodeUrls: [`127.0.0.1:${httpPort}`, `127.0.0.1:${good}`], retry: { maxElapsedMs: 0 } });
+    await s.open();
+    expect(s.currentEndpoint).toBe(`127.0.0.1:${good}`);
+    expect(s.stats()).toMatchObject({ connects: 1, connectFailures: 1 });
+    await s.close();
+    // alone, it fails the open with what it is: not IoTDB
+    const alone = new Session({ port: httpPort, retry: { maxElapsedMs: 0 } });
+    expect(await alone.open().catch((x: unknown) => x)).toBeInstanceOf(IoTDBProtocolError);
+    await alone.close();
+  });
 });

@@ -1,5 +1,5 @@
 import type { Endpoint } from '../cluster/endpoint.js';
-import { IoTDBConnectionError } from '../errors.js';
+import { IoTDBConnectionError, IoTDBProtocolError } from '../errors.js';
 
 /**
  * How long a node's connect and login may take before the next node is tried beside it. A working node answers in
@@ -11,8 +11,8 @@ export interface RaceOptions<T> {
   readonly staggerMs: number;
   /** ends every attempt (the session's close) */
   readonly signal: AbortSignal;
-  /** `e` failed for a connection reason (not given up on) */
-  readonly failed: (e: Endpoint, error: IoTDBConnectionError) => void;
+  /** `e` could not be reached or did not speak IoTDB's protocol (not: given up on) */
+  readonly failed: (e: Endpoint, error: IoTDBConnectionError | IoTDBProtocolError) => void;
   /** an attempt that succeeded after another had won: to be closed */
   readonly discard: (value: T) => void;
 }
@@ -21,9 +21,10 @@ export interface RaceOptions<T> {
  * The first of `nodes` that `open` reaches. They are tried in order, the next as soon as the previous failed or
  * `staggerMs` after it started while it has not settled (as clients race a host's addresses, RFC 8305), so that a
  * node that does not answer costs `staggerMs`, not a connect timeout, and a working first node keeps its place.
- * Once one opens, the others are given up on (aborted; closed if they open all the same). A failure that is not a
- * connection's (a refused login) ends the race with that error: the next node would say the same. When every node
- * failed, rejects with the last failure.
+ * Once one opens, the others are given up on (aborted; closed if they open all the same). A node that cannot be
+ * reached or does not speak IoTDB's protocol (another service at that port) is passed over; any other failure (the
+ * server refusing the login: the next node would say the same; the session closing) ends the race with that error.
+ * When every node failed, rejects with the last failure.
  */
 export function connectFirst<T>(
   nodes: readonly Endpoint[],
@@ -63,7 +64,7 @@ export function connectFirst<T>(
         (error: unknown) => {
           running--;
           if (done) return;
-          if (!(error instanceof IoTDBConnectionError)) return lose(error);
+          if (!(error instanceof IoTDBConnectionError || error instanceof IoTDBProtocolError)) return lose(error);
           o.failed(e, error);
           last = error;
           start();
