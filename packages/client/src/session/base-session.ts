@@ -218,8 +218,9 @@ export abstract class BaseSession {
   }
 
   /**
-   * The node this session sends `device`'s writes and one-device queries to, 'host:port', when a redirect named
-   * one (else undefined: the default node's, and queries' turns).
+   * The node this session sends `device`'s writes and one-device queries to, 'host:port', when known: a reply named
+   * it, or (tree sessions) it acknowledged the device's write or fast last query naming no other. Else undefined:
+   * writes go to the default node, queries take turns.
    */
   nodeOf(device: string): string | undefined {
     const e = this.options.enableRedirection ? this.#registry.routeOf(device) : undefined;
