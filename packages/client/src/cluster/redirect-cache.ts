@@ -13,7 +13,8 @@ export interface RoutePolicy {
 /**
  * Redirection as the Java client does it: successful writes tell which DataNode leads the device's
  * region (`redirectNode`, per entry in `subStatus` for multi-device writes); later writes of that
- * device go there directly; a device acknowledged without a redirect is led by the node that answered. Keys: the tree device path, or the table name plus the TAG values. A pool's tree
+ * device go there directly. A device acknowledged without a redirect is led by the node that answered (tree
+ * sessions, for their queries). Keys: the tree device path, or the table name plus the TAG values. A pool's tree
  * sessions share one cache (the device paths mean the same to each).
  */
 export class RedirectCache {
