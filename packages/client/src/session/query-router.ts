@@ -84,7 +84,7 @@ export class QueryRouter {
     if (led !== undefined) this.#sessions.openedAt(led); // opened now, in the background, for the device's next query
   }
 
-  /** The open server session on the node leading `device`'s region, when a redirect named one (else one opens). */
+  /** The open server session on the node leading `device`'s region, when it is known (else one opens). */
   #ledBy(device: string): NodeSession | undefined {
     const led = this.#byDevice ? this.#registry.routeOf(device) : undefined;
     return led === undefined ? undefined : this.#sessions.openedAt(led);
