@@ -34,6 +34,7 @@ describe('NodeRegistry: redirects', () => {
     );
     expect(r.routeOf('root.sg.nobody')).toBeUndefined();
     expect(redirects).toBe(1); // the one a reply named
+    expect([r.routeCount, r.redirectCount]).toEqual([5, 1]); // writes route by the named ones alone
     r.lead('root.sg.q', undefined, C);
     r.lead('root.sg.q2', { ip: '10.0.0.2', port: 6667 }, C);
     expect([r.routeOf('root.sg.q'), r.routeOf('root.sg.q2')]).toEqual([C, B]);

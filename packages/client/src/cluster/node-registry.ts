@@ -118,8 +118,14 @@ export class NodeRegistry {
     this.#redirects.clear();
   }
 
+  /** Devices whose node is known (a reply named it, or it acknowledged them). */
   get routeCount(): number {
     return this.#redirects.size;
+  }
+
+  /** Devices whose node a reply named: while none, writes go to the default node with no key per item. */
+  get redirectCount(): number {
+    return this.#redirects.namedCount;
   }
 
   #until(e: Endpoint): number {

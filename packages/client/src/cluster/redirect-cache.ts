@@ -19,9 +19,16 @@ export interface RoutePolicy {
  */
 export class RedirectCache {
   readonly #byDevice = new Map<string, Endpoint>();
+  /** the devices whose node a reply named (not taken from the node that answered) */
+  readonly #named = new Set<string>();
 
   get size(): number {
     return this.#byDevice.size;
+  }
+
+  /** How many devices' nodes a reply named: while none, every known node is one that answered (writes need no key). */
+  get namedCount(): number {
+    return this.#named.size;
   }
 
   get(device: string): Endpoint | undefined {
@@ -63,11 +70,16 @@ export class RedirectCache {
   /** Forgets every device routed to `endpoint`: they go to the default node until a redirect names it again. */
   forgetEndpoint(endpoint: Endpoint): void {
     const key = endpointKey(endpoint);
-    for (const [d, e] of this.#byDevice) if (endpointKey(e) === key) this.#byDevice.delete(d);
+    for (const [d, e] of this.#byDevice) {
+      if (endpointKey(e) !== key) continue;
+      this.#byDevice.delete(d);
+      this.#named.delete(d);
+    }
   }
 
   clear(): void {
     this.#byDevice.clear();
+    this.#named.clear();
   }
 
   /** `device` is led by `e` from now on, unless the policy refuses it; `redirected`: a reply named `e` (logged). */
@@ -76,6 +88,8 @@ export class RedirectCache {
     if (known !== undefined && known.host === e.host && known.port === e.port) return;
     if (!policy.accept(e)) return;
     this.#byDevice.set(device, e);
-    if (redirected) policy.routed?.(device, e);
+    if (!redirected) return void this.#named.delete(device);
+    this.#named.add(device);
+    policy.routed?.(device, e);
   }
 }

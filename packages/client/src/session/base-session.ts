@@ -316,10 +316,14 @@ export abstract class BaseSession {
     );
   }
 
-  /** The device a tree SELECT reads, if one; looked for only once a redirect named some device's node. */
+  /**
+   * The device a tree SELECT reads, if one; looked for only when it may change where the query goes: some device's
+   * node is known and either a reply named it or queries take turns on several nodes.
+   */
   #deviceOf(sql: string): DeviceQuery | undefined {
-    if (this.#registry.routeCount === 0 || this.#context.dialect !== 'tree' || !this.options.enableRedirection)
-      return undefined;
+    const registry = this.#registry;
+    if (registry.routeCount === 0 || (registry.redirectCount === 0 && !this.#router.spreads)) return undefined;
+    if (this.#context.dialect !== 'tree' || !this.options.enableRedirection) return undefined;
     const device = deviceOfSelect(sql);
     return device === undefined ? undefined : { device, named: false };
   }
@@ -538,19 +542,29 @@ export abstract class BaseSession {
   #writeTargets(): WriteTargets<NodeSession> {
     const redirect = this.options.enableRedirection;
     return {
-      routing: () => redirect && this.#registry.routeCount > 0,
+      // the nodes that acknowledged devices without a redirect are the default one, or ones a redirect named
+      routing: () => redirect && this.#registry.redirectCount > 0,
       route: (device) => this.#registry.routeOf(device),
       defaultKey: () => this.#nodes.defaultKey,
       node: (target: Endpoint | undefined, signal) => this.#nodes.sessionAt(target, signal),
       unreachable: (target) => this.#registry.markFailed(target),
       failed: (ns) => this.#nodes.failed(ns),
       answered: (ns) => this.#registry.markHealthy(ns.endpoint),
-      // a tree session takes the node that acknowledged a device for its leader (its queries go there)
       learn: (ns, status, deviceOf, count) => {
-        if (redirect) this.#registry.learn(status, deviceOf, count, this.#sharedRoutes ? ns.endpoint : undefined);
+        if (redirect) this.#registry.learn(status, deviceOf, count, this.#answeredAt(ns));
       },
       traced: (ns, trace, send) => ns.connection.withTrace(trace, send),
     };
+  }
+
+  /**
+   * The node to take for the leader of the devices a write of it acknowledged without a redirect: a tree session's
+   * queries of those devices then go there, when that can change where they go (some reply named another node, or
+   * queries take turns on several); undefined otherwise (one node: nothing to learn, and no key per item to read).
+   */
+  #answeredAt(ns: NodeSession): Endpoint | undefined {
+    if (!this.#sharedRoutes || (this.#registry.redirectCount === 0 && !this.#router.spreads)) return undefined;
+    return ns.endpoint;
   }
 
   /** A data set not closed yet reads from `ns`. */

@@ -186,6 +186,17 @@ describe("a device's queries go to the node that leads its region", () => {
     expect(fake.callsOf('executeQueryStatementV2').map((c) => c.node)).toEqual([A, A, B, A, A, B, A, A, B]);
   });
 
+  it('learns nothing from the writes a lone node acknowledges: no query could go elsewhere', async () => {
+    const fake = cluster(A);
+    const s = session(fake); // one node, queries not spread
+    await s.open();
+    await s.insertTablets([TABLET, { ...TABLET, deviceId: 'root.sg.d2' }]);
+    await s.insertTablet(TABLET);
+    expect(s.nodeOf(DEVICE)).toBeUndefined();
+    expect(s.stats().redirects).toBe(0);
+    expect(fake.callsOf('insertTablet').map((c) => c.node)).toEqual([A]);
+  });
+
   it("a pool's sessions share what the redirects taught: a device's queries go to its node whichever session runs them", async () => {
     const fake = cluster();
     const pool = new SessionPool({ nodeUrls: [A], transport: fake, spreadQueries: false, maxSize: 3 });

@@ -60,6 +60,11 @@ export class QueryRouter {
     return this.#nodes?.keys ?? (d === undefined ? [] : [d]);
   }
 
+  /** Whether queries take turns on more than one node now. */
+  get spreads(): boolean {
+    return this.#nodes !== null && this.#nodes.endpoints.length > 1;
+  }
+
   /** The server session the next query goes out on; `q`: the one device the query reads, if it reads one. */
   node(signal: AbortSignal, q?: DeviceQuery): Promise<NodeSession> {
     const led = q === undefined ? undefined : this.#ledBy(q.device);
