@@ -115,8 +115,11 @@ export abstract class BaseSession {
   [POOL_WAIT] = 0;
   protected readonly options: ResolvedSessionOptions;
   readonly #registry: NodeRegistry;
-  /** a tree session's redirects are its pool's (device paths mean the same to each), kept when it closes */
-  readonly #sharedRoutes: boolean;
+  /**
+   * the redirects are keyed by tree device paths: shared with the session's pool (a path means the same to each), kept
+   * across USE and close, and learnt from acknowledgements too (a device's queries follow them)
+   */
+  readonly #treeKeys: boolean;
   readonly #nodes: NodeSessions;
   readonly #router: QueryRouter;
   readonly #initial: SessionContext;
@@ -139,11 +142,11 @@ export abstract class BaseSession {
     this.#untraced = { recorder, trace: null };
     const { spreadQueries, discoverNodes } = this.options;
     const turn = spreadQueries ? queryNodesOf(this.options) : null;
-    this.#sharedRoutes = dialect === 'tree';
+    this.#treeKeys = dialect === 'tree';
     this.#registry = new NodeRegistry(this.options.endpoints, QUARANTINE, {
       onRoute: (device, e) => recorder.redirected(device, endpointKey(e)),
       learnt: () => (discoverNodes && turn !== null ? turn.endpoints : []),
-      redirects: this.#sharedRoutes ? redirectsOf(this.options) : undefined,
+      redirects: this.#treeKeys ? redirectsOf(this.options) : undefined,
     });
     this.#nodes = new NodeSessions(
       this.options,
@@ -265,7 +268,7 @@ export abstract class BaseSession {
     this.#open = false;
     this.#lifetime.abort(new IoTDBSessionClosedError('session', 'it was closed while the call was in progress'));
     await this.closeDataSets();
-    if (!this.#sharedRoutes) this.#registry.clearRoutes();
+    if (!this.#treeKeys) this.#registry.clearRoutes();
     await this.#nodes.closeAll();
   }
 
@@ -321,8 +324,7 @@ export abstract class BaseSession {
    * node is known and either a reply named it or queries take turns on several nodes.
    */
   #deviceOf(sql: string): DeviceQuery | undefined {
-    const registry = this.#registry;
-    if (registry.routeCount === 0 || (registry.redirectCount === 0 && !this.#router.spreads)) return undefined;
+    if (this.#registry.routeCount === 0 || !this.#nodesDiffer) return undefined;
     if (this.#context.dialect !== 'tree' || !this.options.enableRedirection) return undefined;
     const device = deviceOfSelect(sql);
     return device === undefined ? undefined : { device, named: false };
@@ -563,8 +565,12 @@ export abstract class BaseSession {
    * queries take turns on several); undefined otherwise (one node: nothing to learn, and no key per item to read).
    */
   #answeredAt(ns: NodeSession): Endpoint | undefined {
-    if (!this.#sharedRoutes || (this.#registry.redirectCount === 0 && !this.#router.spreads)) return undefined;
-    return ns.endpoint;
+    return this.#treeKeys && this.#nodesDiffer ? ns.endpoint : undefined;
+  }
+
+  /** Whether a device's node may differ from where its query would go anyway: a reply named another node, or queries take turns. */
+  get #nodesDiffer(): boolean {
+    return this.#registry.redirectCount > 0 || this.#router.spreads;
   }
 
   /** A data set not closed yet reads from `ns`. */
@@ -628,7 +634,7 @@ export abstract class BaseSession {
     };
     if (next.dialect === this.#context.dialect && next.database === this.#context.database) return;
     this.#context = next;
-    if (!this.#sharedRoutes) this.#registry.clearRoutes(); // a table's key means another table in another database
+    if (!this.#treeKeys) this.#registry.clearRoutes(); // a table's key means another table in another database
     await this.#nodes.closeOthers(this.#reading);
   }
 }
