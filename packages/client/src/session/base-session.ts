@@ -568,7 +568,10 @@ export abstract class BaseSession {
     return this.#treeKeys && this.#nodesDiffer ? ns.endpoint : undefined;
   }
 
-  /** Whether a device's node may differ from where its query would go anyway: a reply named another node, or queries take turns. */
+  /**
+   * Whether a device's node may differ from where its query would go anyway: a reply named another node, or
+   * queries take turns on several.
+   */
   get #nodesDiffer(): boolean {
     return this.#registry.redirectCount > 0 || this.#router.spreads;
   }
