@@ -27,6 +27,8 @@ export class NodeSessions {
   readonly #others = new Map<string, Promise<NodeSession>>();
   /** the sessions of #others that opened, by key: what openedAt() hands out without waiting */
   readonly #ready = new Map<string, NodeSession>();
+  /** the address a node given by name resolved to (its connection's peer) -> the key its session is kept under */
+  readonly #aliases = new Map<string, string>();
   /** sessions closeOthers() left open for a result still read on them: closed once the last such result is */
   readonly #retired = new Set<NodeSession>();
 
@@ -70,14 +72,17 @@ export class NodeSessions {
   /** The session on `target` (a node a redirect named), or the default node's when `target` is undefined. */
   sessionAt(target: Endpoint | undefined, signal?: AbortSignal): Promise<NodeSession> {
     if (target === undefined) return this.defaultSession(signal);
-    const key = endpointKey(target);
+    const key = this.#keyOf(endpointKey(target));
     if (this.#isDefault(key)) return Promise.resolve(this.#default!);
     let p = this.#others.get(key);
     if (p === undefined) {
       const opening = NodeSession.open(target, this.#options, this.#context(), this.#recorder, this.#lifetime());
       opening.then(
         (ns) => {
-          if (this.#others.get(key) === opening) this.#ready.set(key, ns);
+          if (this.#others.get(key) !== opening) return;
+          this.#ready.set(key, ns);
+          const peer = ns.connection.peerKey;
+          if (peer !== undefined && peer !== key) this.#aliases.set(peer, key);
         },
         () => this.#others.delete(key),
       );
@@ -97,7 +102,7 @@ export class NodeSessions {
    * the login is quarantined. Never waits for a connect (a query is not held up by a node it has not met).
    */
   openedAt(target: Endpoint): NodeSession | undefined {
-    const key = endpointKey(target);
+    const key = this.#keyOf(endpointKey(target));
     if (this.#isDefault(key)) return this.#default!;
     const ready = this.#ready.get(key);
     if (ready?.isOpen) return ready;
@@ -123,6 +128,7 @@ export class NodeSessions {
   async closeOthers(reading: (ns: NodeSession) => boolean = () => false): Promise<void> {
     const nodes = [...this.#others.values()];
     this.#others.clear();
+    this.#aliases.clear();
     this.#ready.clear();
     const close = (ns: NodeSession) => (reading(ns) ? void this.#retired.add(ns) : ns.close());
     await Promise.all(nodes.map((p) => p.then(close, () => undefined).catch(() => undefined)));
@@ -159,6 +165,16 @@ export class NodeSessions {
   #forget(key: string): void {
     this.#others.delete(key);
     this.#ready.delete(key);
+    for (const [peer, k] of this.#aliases) if (k === key) this.#aliases.delete(peer);
+  }
+
+  /**
+   * The key `key`'s session is kept under: its own, or, for the address a node given by name resolved to, that
+   * name's (a cluster lists its nodes by address: the node is not connected to twice).
+   */
+  #keyOf(key: string): string {
+    const named = this.#aliases.size === 0 ? undefined : this.#aliases.get(key);
+    return named !== undefined && this.#others.has(named) ? named : key;
   }
 
   /** The default node's session: the preferred node (the last one used) first, the others after it (connectFirst). */

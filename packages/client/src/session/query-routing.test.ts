@@ -119,6 +119,31 @@ describe('queries take turns on the DataNodes', () => {
     expect(fake.connects).toBe(3); // the default node, B, the discovery's own (closed)
   });
 
+  it('takes a node listed by its IP for a node of nodeUrls reached by a name: no second connection to it', async () => {
+    // SHOW DATANODES answers late: the turn is nodeUrls meanwhile, and node-b's session opens by its name
+    const listing = { reply: showDataNodesReply([{ url: A }, { url: B }]) };
+    const fake = new FakeTransport((c) =>
+      c.method === 'executeQueryStatementV2' && statementOf(c) === 'SHOW DATANODES'
+        ? { delayMs: 300, then: listing }
+        : undefined,
+    );
+    fake.setPeer('node-b:6667', B); // 'node-b' resolves to the address the cluster lists
+    const s = session(fake, { nodeUrls: [A, 'node-b:6667'] });
+    await s.open();
+    await vi.waitFor(async () => {
+      await query(s);
+      expect(queriesPerNode(fake)['node-b:6667']).toBeGreaterThan(0);
+    });
+    await vi.waitFor(async () => {
+      await query(s);
+      expect(s.queryEndpoints).toEqual([A, B]); // the listed addresses now
+    });
+    fake.calls.length = 0;
+    for (let i = 0; i < 10; i++) await query(s);
+    expect(queriesPerNode(fake)).toEqual({ [A]: 5, 'node-b:6667': 5 });
+    expect(fake.connects).toBe(3); // A, node-b, the discovery's own (closed): none to B by its IP
+  });
+
   it('never holds a query up for a node it has not met: a node that does not answer a connect gets no query', async () => {
     const fake = cluster([{ url: A }, { url: B }, { url: C }]);
     fake.setNode(C, 'blackhole');
