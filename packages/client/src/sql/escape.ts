@@ -18,8 +18,10 @@ export function escapeString(value: string): string {
   return "'" + value.replaceAll("'", "''") + "'";
 }
 
-/** A path as IoTDB's grammar takes it: `root`, then nodes that are plain words or backquoted (`` `a.b` ``). */
-const PATH = /^root(\.(`(?:[^`]|``)+`|[^\s.`'"();,=]+))*$/;
+/** One node of a path: a plain word (wildcards `*` included) or backquoted (`` `a.b` ``), as a pattern's source. */
+export const PATH_NODE = /`(?:[^`]|``)+`|[^\s.`'"();,=]+/.source;
+/** A path as IoTDB's grammar takes it: `root`, then nodes. */
+const PATH = new RegExp(`^root(\\.(${PATH_NODE}))*$`);
 
 /** `path` when it is one path of IoTDB's grammar (nothing that could end it or start another clause), else IoTDBValidationError. */
 export function checkPath(path: unknown, field: string, wildcard = false): string {

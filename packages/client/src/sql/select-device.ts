@@ -1,10 +1,14 @@
+import { PATH_NODE } from './escape.js';
+
 /**
  * A tree-model SELECT of one device: plain names in its select list (no path, no quote, no `**`, no INTO), one
  * path without a wildcard after FROM, then only the clauses of a query. The select list and the path are checked
  * by what they may hold, not parsed: whatever else is written is taken as not known to read one device.
  */
-const SELECT =
-  /^\s*select\s+([\w(),*`]+(?:\s+[\w(),*`]+)*?)\s+from\s+(root(?:\.(?:`(?:[^`]|``)+`|[^\s.`'"();,=*]+))+)(\s[\s\S]*|;\s*)?$/i;
+const SELECT = new RegExp(
+  `^\\s*select\\s+([\\w(),*\`]+(?:\\s+[\\w(),*\`]+)*?)\\s+from\\s+(root(?:\\.(?:${PATH_NODE}))+)(\\s[\\s\\S]*|;\\s*)?$`,
+  'i',
+);
 /** longer statements are not looked at: a query of one device is short (and the pattern's cost grows with the length) */
 const MAX_LENGTH = 1000;
 const CLAUSES = /^\s*(?:(?:where|group|order|limit|offset|slimit|soffset|fill|align|having)\b[^;]*)?;?\s*$/i;
@@ -17,6 +21,6 @@ const CLAUSES = /^\s*(?:(?:where|group|order|limit|offset|slimit|soffset|fill|al
 export function deviceOfSelect(sql: string): string | undefined {
   if (sql.length > MAX_LENGTH) return undefined;
   const m = SELECT.exec(sql);
-  if (m === null || m[1].includes('**') || /\binto\b/i.test(m[1])) return undefined;
+  if (m === null || m[1].includes('**') || m[2].includes('*') || /\binto\b/i.test(m[1])) return undefined;
   return CLAUSES.test(m[3] ?? '') ? m[2] : undefined;
 }
