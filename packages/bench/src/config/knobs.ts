@@ -46,6 +46,11 @@ const WORKLOADS: readonly BenchConfig['workload'][] = ['custom', 'java-anchor'];
 
 const count = integer(1);
 const countOrZero = integer(0);
+/** A boolean knob on unless given false (its flag takes `true` or `false`), as the client's option it sets. */
+function onUnlessFalse(flag: `--${string}`, env: string, description: string): Knob<boolean> {
+  return { flag, env, arg: 'BOOL', parse: bool, default: () => true, defaultText: 'true', description };
+}
+
 /** A boolean knob: false unless given; the flag needs no value. */
 function onOff(flag: `--${string}`, env: string, description: string): Knob<boolean> {
   return { flag, env, arg: undefined, parse: bool, default: () => false, defaultText: 'false', description };
@@ -109,36 +114,21 @@ export const KNOBS: KnobTable = {
     'IOTDB_RPC_COMPRESSION',
     "speak Thrift's compact protocol, for a server with dn_rpc_thrift_compression_enable (a local one is started so)",
   ),
-  spreadQueries: {
-    flag: '--spread-queries',
-    env: 'IOTDB_SPREAD_QUERIES',
-    arg: 'BOOL',
-    parse: bool,
-    default: () => true,
-    defaultText: 'true',
-    description:
-      "queries take turns on the cluster's DataNodes (the client's spreadQueries; the Java client's enableAutoFetch); false: every query to the node a session is connected to",
-  },
-  discoverNodes: {
-    flag: '--discover-nodes',
-    env: 'IOTDB_DISCOVER_NODES',
-    arg: 'BOOL',
-    parse: bool,
-    default: () => true,
-    defaultText: 'true',
-    description:
-      "with --spread-queries, learn the DataNodes with SHOW DATANODES (the client's discoverNodes); false: take turns on --node-urls alone (behind NAT or a proxy); the Java client then queries its node alone",
-  },
-  redirection: {
-    flag: '--redirection',
-    env: 'IOTDB_REDIRECTION',
-    arg: 'BOOL',
-    parse: bool,
-    default: () => true,
-    defaultText: 'true',
-    description:
-      "a device's writes, and its queries when they read that device alone, go to the DataNode leading its region (the client's enableRedirection; the Java client's, which routes its writes and its one-device last queries); false: to the node a session is connected to, or the query's turn",
-  },
+  spreadQueries: onUnlessFalse(
+    '--spread-queries',
+    'IOTDB_SPREAD_QUERIES',
+    "queries take turns on the cluster's DataNodes (the client's spreadQueries; the Java client's enableAutoFetch); false: every query to the node a session is connected to",
+  ),
+  discoverNodes: onUnlessFalse(
+    '--discover-nodes',
+    'IOTDB_DISCOVER_NODES',
+    "with --spread-queries, learn the DataNodes with SHOW DATANODES (the client's discoverNodes); false: take turns on --node-urls alone (behind NAT or a proxy); the Java client then queries its node alone",
+  ),
+  redirection: onUnlessFalse(
+    '--redirection',
+    'IOTDB_REDIRECTION',
+    "a device's writes, and its queries when they read that device alone, go to the DataNode leading its region (the client's enableRedirection; the Java client's, which routes its writes and its one-device last queries); false: to the node a session is connected to, or the query's turn",
+  ),
   database: {
     flag: '--database',
     env: 'DATABASE',
