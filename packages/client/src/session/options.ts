@@ -121,8 +121,8 @@ export interface SessionOptions {
   /** How connections reach the nodes; overrides `tls`. @default plain TCP, or TLS with `tls` */
   transport?: Transport;
   /**
-   * Send each device's writes, and the structured queries of one device, to the DataNode that leads its region, as
-   * the server recommends. @default true
+   * Send each device's writes, and the queries of one device (structured ones, a tree SELECT of one device), to the
+   * DataNode that leads its region, as the server's replies name it. @default true
    */
   enableRedirection?: boolean;
   /**
