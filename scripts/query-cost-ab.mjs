@@ -4,15 +4,15 @@
 // with SPREAD=0: spreadQueries off) alternating, three rounds. Needs `pnpm build` in both.
 //   git worktree add /tmp/base <rev> && (cd /tmp/base && pnpm install && pnpm build)
 //   AB_BASE=/tmp/base node scripts/query-cost-ab.mjs [N, default 20000]
-import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { alternate, childBuild } from './alternate.mjs';
 
 const here = resolve(fileURLToPath(import.meta.url), '../..');
 const n = Number(process.argv[2] ?? 20_000);
 
-if (process.env.QUERY_COST_CHILD) {
-  const dist = `${process.env.QUERY_COST_CHILD}/packages/client/dist`;
+if (childBuild !== undefined) {
+  const dist = `${childBuild}/packages/client/dist`;
   const { Session } = await import(pathToFileURL(`${dist}/index.js`).href);
   const { FakeTransport } = await import(pathToFileURL(`${dist}/transport/fake-transport.js`).href);
   const spread = process.env.SPREAD === '0' ? { spreadQueries: false } : {};
@@ -33,18 +33,12 @@ if (process.env.QUERY_COST_CHILD) {
 } else {
   const base = process.env.AB_BASE;
   if (base === undefined) throw new Error('AB_BASE: the checkout of the build to compare with (built)');
-  const builds = [
-    ['base', base, {}],
-    ['this', here, {}],
-    ['this, spreadQueries off', here, { SPREAD: '0' }],
+  const sides = [
+    { name: 'base', dir: base },
+    { name: 'this', dir: here },
+    { name: 'this, spreadQueries off', dir: here, env: { SPREAD: '0' } },
   ];
-  for (let round = 1; round <= 3; round++) {
-    for (const [name, dir, env] of builds) {
-      const out = execFileSync(process.execPath, [fileURLToPath(import.meta.url), String(n)], {
-        env: { ...process.env, ...env, QUERY_COST_CHILD: dir },
-        encoding: 'utf8',
-      });
-      console.log(`round ${round} ${name}: ${out.trim()}`);
-    }
-  }
+  const out = alternate(import.meta.url, sides, 3, [String(n)]);
+  for (const [name, rounds] of Object.entries(out))
+    rounds.forEach((o, r) => console.log(`round ${r + 1} ${name}: ${o.trim()}`));
 }

@@ -8,18 +8,18 @@
 //   git worktree add /tmp/base <rev> && (cd /tmp/base && pnpm install && pnpm build)
 //   AB_BASE=/tmp/base GAP_MS=1 node scripts/small-query-ab.mjs [N, default 1000]
 //   AB_BASE=/tmp/base POOL=2 LOOPS=8 node scripts/small-query-ab.mjs 500
-import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { alternate, childBuild } from './alternate.mjs';
 
 const here = resolve(fileURLToPath(import.meta.url), '../..');
 const n = Number(process.argv[2] ?? 1000);
 const gapMs = Number(process.env.GAP_MS ?? 0);
 const at = (xs, q) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * q)];
 
-if (process.env.SMALL_QUERY_CHILD) {
+if (childBuild !== undefined) {
   const { Session, SessionPool, SESSION_DEFAULTS } = await import(
-    pathToFileURL(`${process.env.SMALL_QUERY_CHILD}/packages/client/dist/index.js`).href
+    pathToFileURL(`${childBuild}/packages/client/dist/index.js`).href
   );
   const poolSize = Number(process.env.POOL ?? 0);
   const loops = poolSize > 0 ? Number(process.env.LOOPS ?? 8) : 1;
@@ -56,12 +56,9 @@ if (process.env.SMALL_QUERY_CHILD) {
   process.stdout.write(JSON.stringify({ p50: at(ms, 0.5), p90: at(ms, 0.9), qps, rows }));
 } else {
   const builds = { old: resolve(process.env.AB_BASE ?? here), new: here };
-  const runs = { old: [], new: [] };
-  for (let round = 0; round < 3; round++)
-    for (const side of ['old', 'new']) {
-      const env = { ...process.env, SMALL_QUERY_CHILD: builds[side] };
-      runs[side].push(JSON.parse(execFileSync(process.execPath, [fileURLToPath(import.meta.url), String(n)], { env })));
-    }
+  const sides = ['old', 'new'].map((name) => ({ name, dir: builds[name] }));
+  const out = alternate(import.meta.url, sides, 3, [String(n)]);
+  const runs = { old: out.old.map((o) => JSON.parse(o)), new: out.new.map((o) => JSON.parse(o)) };
   for (const side of ['old', 'new'])
     console.log(
       `${side} (${builds[side]}), ${n} queries${process.env.POOL ? ` x ${process.env.LOOPS ?? 8} loops, pool ${process.env.POOL}` : ''}, ${gapMs} ms apart: p50 ms ${runs[side].map((r) => r.p50.toFixed(3)).join(', ')}; ` +
