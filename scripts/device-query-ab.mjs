@@ -7,20 +7,27 @@
 // (executeLastDataQuery), 100 raw points of one series (executeRawDataQuery), a count over one series
 // (executeAggregationQuery), a point of one series by SQL (`SELECT s0 FROM d WHERE time = t`), its last point by
 // SQL (`SELECT last s0 FROM d`). Prints each kind's p50 (ms, execute to the data set's end) and queries per second.
+// MODEL=table: the table model's (stop 48), TableSessions in database `device_query_ab`: each side writes table
+// `t` (TAGs region and device_id, 100 devices, FIELDs s0..s9, 2,000 rows each; the same rows on both sides, so
+// that each learns where the devices are), then SELECTs of one device: a point, 100 rows, its last value, a count.
 // Connects through IOTDB_HOST/IOTDB_PORT; needs `pnpm build`.
 //   node scripts/device-query-ab.mjs [N]
+//   MODEL=table node scripts/device-query-ab.mjs [N]
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = resolve(fileURLToPath(import.meta.url), '../..');
-const { Session } = await import(pathToFileURL(`${here}/packages/client/dist/index.js`).href);
+const { Session, TableSession } = await import(pathToFileURL(`${here}/packages/client/dist/index.js`).href);
 const n = Number(process.argv[2] ?? 1000);
 const rounds = Number(process.env.ROUNDS ?? 4);
 const T0 = 1700000000000;
 const device = (i) => `root.bench.d${String(i % 100).padStart(3, '0')}`;
 const SENSORS = Array.from({ length: 10 }, (_, k) => `s${k}`);
 
-const kinds = {
+const table = process.env.MODEL === 'table';
+const tags = (i) => `region = 'r${i % 4}' AND device_id = 'd${String(i % 100).padStart(3, '0')}'`;
+
+const treeKinds = {
   'last of device': (s, i) => s.executeLastDataQueryForOneDevice('root.bench', device(i), SENSORS),
   'last of series': (s, i) => s.executeLastDataQuery([`${device(i)}.s0`]),
   'raw 100 points': (s, i) =>
@@ -29,6 +36,33 @@ const kinds = {
   'SQL point': (s, i) => s.executeQueryStatement(`SELECT s0 FROM ${device(i)} WHERE time = ${T0 + (i % 500) * 1000}`),
   'SQL last': (s, i) => s.executeQueryStatement(`SELECT last s0 FROM ${device(i)}`),
 };
+
+const tableKinds = {
+  'SQL point': (s, i) =>
+    s.executeQueryStatement(`SELECT s0 FROM t WHERE ${tags(i)} AND time = ${T0 + (i % 2000) * 1000}`),
+  'SQL 100 rows': (s, i) =>
+    s.executeQueryStatement(`SELECT * FROM t WHERE ${tags(i)} AND time >= ${T0 + (i % 1900) * 1000} LIMIT 100`),
+  'SQL last': (s, i) => s.executeQueryStatement(`SELECT last(s0) FROM t WHERE ${tags(i)}`),
+  'SQL count': (s, i) => s.executeQueryStatement(`SELECT count(s0) FROM t WHERE ${tags(i)}`),
+};
+const kinds = table ? tableKinds : treeKinds;
+
+/** Writes the table's rows through `s` (a table session learns where its devices are from its writes). */
+async function writeTable(s) {
+  await s.executeNonQueryStatement('CREATE DATABASE IF NOT EXISTS device_query_ab');
+  await s.executeNonQueryStatement('USE device_query_ab');
+  const fields = Array.from({ length: 10 }, (_, k) => `s${k}`);
+  const timestamps = Array.from({ length: 2000 }, (_, r) => T0 + r * 1000);
+  for (let d = 0; d < 100; d++)
+    await s.insert({
+      tableName: 't',
+      columnNames: ['region', 'device_id', ...fields],
+      dataTypes: ['STRING', 'STRING', ...fields.map(() => 'DOUBLE')],
+      columnCategories: ['TAG', 'TAG', ...fields.map(() => 'FIELD')],
+      timestamps,
+      values: timestamps.map((_, r) => [`r${d % 4}`, `d${String(d).padStart(3, '0')}`, ...fields.map((_, k) => r + k)]),
+    });
+}
 
 async function run(s, query) {
   const ms = [];
@@ -43,10 +77,13 @@ async function run(s, query) {
   return { p50: ms[Math.floor(n / 2)], qps };
 }
 
-const sides = { routed: new Session({}), 'in turn': new Session({ enableRedirection: false }) };
+const Side = table ? TableSession : Session;
+const sides = { routed: new Side({}), 'in turn': new Side({ enableRedirection: false }) };
 for (const s of Object.values(sides)) {
   await s.open();
-  for (let i = 0; i < 300; i++) for await (const _row of await kinds['last of device'](s, i)); // learn, open
+  if (table) await writeTable(s);
+  const warm = table ? kinds['SQL last'] : kinds['last of device'];
+  for (let i = 0; i < 300; i++) for await (const _row of await warm(s, i)); // learn, open
 }
 const results = {};
 for (let r = 0; r < rounds; r++)
@@ -54,8 +91,10 @@ for (let r = 0; r < rounds; r++)
     for (const [side, s] of r % 2 === 0 ? Object.entries(sides) : Object.entries(sides).reverse())
       ((results[kind] ??= {})[side] ??= []).push(await run(s, query));
 const routes = new Map();
+// a table's device: `database.table`, then its TAG values in the order of the TAGs' names
+const keyOf = (i) => (table ? `device_query_ab.t\u0000d${String(i).padStart(3, '0')}\u0000r${i % 4}` : device(i));
 for (let i = 0; i < 100; i++)
-  routes.set(sides.routed.nodeOf(device(i)), (routes.get(sides.routed.nodeOf(device(i))) ?? 0) + 1);
+  routes.set(sides.routed.nodeOf(keyOf(i)), (routes.get(sides.routed.nodeOf(keyOf(i))) ?? 0) + 1);
 console.log(
   `devices per node (routed): ${[...routes].map(([k, v]) => `${k} ${v}`).join(', ')}; turns: ${sides['in turn'].queryEndpoints.join(', ')}`,
 );

@@ -113,11 +113,6 @@ export class NodeRegistry {
     if (this.#health.size > 0) this.#health.delete(endpointKey(e));
   }
 
-  /** Forgets the redirects (the session's database changed: the table keys mean other tables now). */
-  clearRoutes(): void {
-    this.#redirects.clear();
-  }
-
   /** Devices whose node is known (a reply named it, or it acknowledged them). */
   get routeCount(): number {
     return this.#redirects.size;

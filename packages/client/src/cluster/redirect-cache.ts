@@ -13,8 +13,8 @@ export interface RoutePolicy {
 /**
  * Redirection as the Java client does it: successful writes tell which DataNode leads the device's
  * region (`redirectNode`, per entry in `subStatus` for multi-device writes); later writes of that
- * device go there directly. A device acknowledged without a redirect is led by the node that answered (tree
- * sessions, for their queries). Keys: the tree device path, or the table name plus the TAG values. A pool's tree
+ * device go there directly. A device acknowledged without a redirect is led by the node that answered (for its
+ * queries). Keys: the tree device path, or the table name plus the TAG values (TableDevices). A pool's tree
  * sessions share one cache (the device paths mean the same to each).
  */
 export class RedirectCache {
@@ -54,7 +54,11 @@ export class RedirectCache {
       for (let i = 0; i < Math.min(count, subs.length); i++)
         this.learnOne(deviceOf(i), subs[i].redirectNode, answeredAt, policy);
     } else if (answeredAt !== undefined) {
-      for (let i = 0; i < count; i++) this.#set(deviceOf(i), answeredAt, policy, false); // all acknowledged there
+      // all acknowledged there; a table's rows: a device's rows mostly one after another
+      for (let i = 0, last: string | undefined; i < count; i++) {
+        const device = deviceOf(i);
+        if (device !== last) this.#set((last = device), answeredAt, policy, false);
+      }
     }
   }
 

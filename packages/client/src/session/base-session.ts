@@ -115,11 +115,6 @@ export abstract class BaseSession {
   [POOL_WAIT] = 0;
   protected readonly options: ResolvedSessionOptions;
   readonly #registry: NodeRegistry;
-  /**
-   * the redirects are keyed by tree device paths: shared with the session's pool (a path means the same to each), kept
-   * across USE and close, and learnt from acknowledgements too (a device's queries follow them)
-   */
-  readonly #treeKeys: boolean;
   readonly #nodes: NodeSessions;
   readonly #router: QueryRouter;
   readonly #initial: SessionContext;
@@ -142,11 +137,10 @@ export abstract class BaseSession {
     this.#untraced = { recorder, trace: null };
     const { spreadQueries, discoverNodes } = this.options;
     const turn = spreadQueries ? queryNodesOf(this.options) : null;
-    this.#treeKeys = dialect === 'tree';
     this.#registry = new NodeRegistry(this.options.endpoints, QUARANTINE, {
       onRoute: (device, e) => recorder.redirected(device, endpointKey(e)),
       learnt: () => (discoverNodes && turn !== null ? turn.endpoints : []),
-      redirects: this.#treeKeys ? redirectsOf(this.options) : undefined,
+      redirects: redirectsOf(this.options), // shared with the session's pool, kept across USE and close
     });
     this.#nodes = new NodeSessions(
       this.options,
@@ -222,8 +216,9 @@ export abstract class BaseSession {
 
   /**
    * The node this session sends `device`'s writes and one-device queries to, 'host:port', when known: a reply named
-   * it, or (tree sessions) it acknowledged the device's write or fast last query naming no other. Else undefined:
-   * writes go to the default node, queries take turns.
+   * it, or it acknowledged the device's write or fast last query naming no other. Else undefined: writes go to the
+   * default node, queries take turns. `device`: a tree path, or a table's device as `database.table` then each TAG
+   * value after a NUL, the TAGs in the order of their names (names lower case).
    */
   nodeOf(device: string): string | undefined {
     const e = this.options.enableRedirection ? this.#registry.routeOf(device) : undefined;
@@ -268,7 +263,6 @@ export abstract class BaseSession {
     this.#open = false;
     this.#lifetime.abort(new IoTDBSessionClosedError('session', 'it was closed while the call was in progress'));
     await this.closeDataSets();
-    if (!this.#treeKeys) this.#registry.clearRoutes();
     await this.#nodes.closeAll();
   }
 
@@ -320,14 +314,18 @@ export abstract class BaseSession {
   }
 
   /**
-   * The device a tree SELECT reads, if one; looked for only when it may change where the query goes: some device's
+   * The device a SELECT reads, if one; looked for only when it may change where the query goes: some device's
    * node is known and either a reply named it or queries take turns on several nodes.
    */
   #deviceOf(sql: string): DeviceQuery | undefined {
-    if (this.#registry.routeCount === 0 || !this.#nodesDiffer) return undefined;
-    if (this.#context.dialect !== 'tree' || !this.options.enableRedirection) return undefined;
-    const device = deviceOfSelect(sql);
+    if (this.#registry.routeCount === 0 || !this.#nodesDiffer || !this.options.enableRedirection) return undefined;
+    const device = this.#context.dialect === 'tree' ? deviceOfSelect(sql) : this.deviceOfTableSelect(sql);
     return device === undefined ? undefined : { device, named: false };
+  }
+
+  /** The key of the device a table-model SELECT reads, when the session can tell (TableSession: of a table it wrote). */
+  protected deviceOfTableSelect(_sql: string): string | undefined {
+    return undefined;
   }
 
   /**
@@ -560,12 +558,12 @@ export abstract class BaseSession {
   }
 
   /**
-   * The node to take for the leader of the devices a write of it acknowledged without a redirect: a tree session's
+   * The node to take for the leader of the devices a write of it acknowledged without a redirect: the session's
    * queries of those devices then go there, when that can change where they go (some reply named another node, or
    * queries take turns on several); undefined otherwise (one node: nothing to learn, and no key per item to read).
    */
   #answeredAt(ns: NodeSession): Endpoint | undefined {
-    return this.#treeKeys && this.#nodesDiffer ? ns.endpoint : undefined;
+    return this.#nodesDiffer ? ns.endpoint : undefined;
   }
 
   /**
@@ -637,7 +635,6 @@ export abstract class BaseSession {
     };
     if (next.dialect === this.#context.dialect && next.database === this.#context.database) return;
     this.#context = next;
-    if (!this.#treeKeys) this.#registry.clearRoutes(); // a table's key means another table in another database
     await this.#nodes.closeOthers(this.#reading);
   }
 }

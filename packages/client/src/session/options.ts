@@ -121,8 +121,9 @@ export interface SessionOptions {
   /** How connections reach the nodes; overrides `tls`. @default plain TCP, or TLS with `tls` */
   transport?: Transport;
   /**
-   * Send each device's writes, and the queries of one device (structured ones, a tree SELECT of one device), to the
-   * DataNode that leads its region, as the server's replies name it. @default true
+   * Send each device's writes, and the queries of one device (structured ones, a tree SELECT of one device, a
+   * TableSession's SELECT of one device of a table it or its pool wrote), to the DataNode that leads its region, as the
+   * server's replies name it. @default true
    */
   enableRedirection?: boolean;
   /**

@@ -1,6 +1,7 @@
 import { QueryNodes } from '../cluster/query-nodes.js';
 import { RedirectCache } from '../cluster/redirect-cache.js';
 import type { ResolvedSessionOptions } from './options.js';
+import { TableDevices } from './table-devices.js';
 
 /**
  * What the sessions made from one resolved options object share: a pool's sessions (a session of its own shares
@@ -12,6 +13,7 @@ const DATANODES_REFRESH_MS = 60_000;
 
 const queryTurns = new WeakMap<ResolvedSessionOptions, QueryNodes>();
 const redirects = new WeakMap<ResolvedSessionOptions, RedirectCache>();
+const tables = new WeakMap<ResolvedSessionOptions, TableDevices>();
 
 /** The query turn: one SHOW DATANODES a minute for a pool, its queries spread evenly over the nodes. */
 export function queryNodesOf(options: ResolvedSessionOptions): QueryNodes {
@@ -21,11 +23,18 @@ export function queryNodesOf(options: ResolvedSessionOptions): QueryNodes {
 }
 
 /**
- * Which node leads each device, for tree sessions: what one session's writes and queries learnt routes every
- * session's (a device path means the same to each; a table session's keys depend on its database, its own).
+ * Which node leads each device: what one session's writes and queries learnt routes every session's (a device's key,
+ * a tree path or a table's in its database, means the same to each).
  */
 export function redirectsOf(options: ResolvedSessionOptions): RedirectCache {
   let cache = redirects.get(options);
   if (cache === undefined) redirects.set(options, (cache = new RedirectCache()));
   return cache;
+}
+
+/** The TAGs of the tables the sessions wrote: any session can tell a SELECT of one device of them. */
+export function tableDevicesOf(options: ResolvedSessionOptions): TableDevices {
+  let devices = tables.get(options);
+  if (devices === undefined) tables.set(options, (devices = new TableDevices()));
+  return devices;
 }

@@ -1,6 +1,4 @@
 import {
-  ColumnCategory,
-  columnCells,
   prepareTableTablet,
   type ByteWriter,
   type PreparedTablet,
@@ -14,6 +12,7 @@ import type { TableSessionOptions } from './options.js';
 import { sendForWriter, tableWriter, type TableWriterOptions } from '../writer/sink.js';
 import type { Writer } from '../writer/writer.js';
 import type { TableRow } from '../writer/rows.js';
+import { tableDevicesOf } from './pool-shared.js';
 
 /**
  * A table-model session (`sql_dialect=table`): databases hold tables whose TAG columns identify
@@ -25,6 +24,9 @@ import type { TableRow } from '../writer/rows.js';
  * ```
  */
 export class TableSession extends BaseSession {
+  /** the devices' keys of the tables this session (or its pool) writes, and of its SELECTs of one of them */
+  readonly #devices = tableDevicesOf(this.options);
+
   /**
    * @param options options, or a connection string (`iotdb://user:password@host:port/database?name=value`);
    *   options over their `url`, over the IOTDB_* environment variables, over the defaults.
@@ -58,6 +60,11 @@ export class TableSession extends BaseSession {
     return tableWriter((fn) => (this.checkOpen(), fn(this)), options, 2);
   }
 
+  /** A SELECT of one device of a table this session wrote: its key (its queries go to its node, as its writes). */
+  protected override deviceOfTableSelect(sql: string): string | undefined {
+    return this.#devices.ofSelect(sql, this.currentDatabase);
+  }
+
   /** @internal one request of a writer: one table's tablet, split by node and retried as insert */
   [sendForWriter](tablets: readonly PreparedTablet[]): Promise<void> {
     this.checkOpen();
@@ -68,6 +75,7 @@ export class TableSession extends BaseSession {
   #tablePlan(p: PreparedTablet): WritePlan<NodeSession> {
     return tablePlan(
       p,
+      this.#devices.rowKeys(p, this.currentDatabase),
       (ns, part, encoded) => this.sendTablet(ns, part, 'insertTablet', encoded),
       (part) => this.encodeArgs('insertTablet', this.tabletArgs(part)),
     );
@@ -77,10 +85,10 @@ export class TableSession extends BaseSession {
 /** The rows of a table tablet as write items, in time order: item k is the k-th row by time. */
 function tablePlan(
   p: PreparedTablet,
+  deviceOfRow: (row: number) => string,
   send: (ns: NodeSession, part: PreparedTablet, encoded?: ByteWriter) => Promise<TSStatus>,
   encode: (part: PreparedTablet) => ByteWriter,
 ): WritePlan<NodeSession> {
-  const deviceOfRow = deviceKeys(p);
   const rowOf = (k: number) => (p.order === null ? k : p.order[k]);
   // all rows: the tablet as it is; a part: its rows, still in time order
   const partOf = (ks: readonly number[]): PreparedTablet =>
@@ -94,11 +102,4 @@ function tablePlan(
     send: (ns, ks, encoded) => send(ns, partOf(ks), encoded),
     encode: (ks) => encode(partOf(ks)),
   };
-}
-
-/** The device of a source row: the table and its TAG values (the key of table-model redirects). */
-function deviceKeys(p: PreparedTablet): (row: number) => string {
-  // TAG columns are of type STRING
-  const tags = p.columnCategories!.flatMap((c, i) => (c === ColumnCategory.TAG ? [columnCells(p.columns[i])] : []));
-  return (row) => [p.prefixPath, ...tags.map((col) => String(col[row] ?? ''))].join('\u0000');
 }

@@ -1,0 +1,59 @@
+import { ColumnCategory, columnCells, type PreparedTablet } from '@iotdb/fast-serializer';
+import { tableSelectOf } from '../sql/table-select.js';
+
+/**
+ * Table sessions' device keys: a device is its database, its table and its TAG values, the key its writes' redirects
+ * are learnt under and its one-device queries are routed by. The TAGs are taken in the order of their names, so that
+ * tablets naming them in any order, and a WHERE, key a device alike (the server takes them in the table's order: the
+ * same device whatever the tablet's). Knows the TAGs of the tables written, to tell a query of one device.
+ */
+export class TableDevices {
+  /** `database.table` -> the names of the TAG columns of its last tablet, in order */
+  readonly #tags = new Map<string, readonly string[]>();
+
+  /** The key of each row of `p`, written in `database` (the TAGs of its table noted); computed once a row. */
+  rowKeys(p: PreparedTablet, database: string | undefined): (row: number) => string {
+    const table = tableOf(database, p.prefixPath.toLowerCase());
+    const tags = p
+      .columnCategories!.flatMap((c, i) =>
+        c === ColumnCategory.TAG ? [{ name: p.measurements[i].toLowerCase(), cells: columnCells(p.columns[i]) }] : [],
+      )
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    this.#tags.set(
+      table,
+      tags.map((t) => t.name),
+    );
+    const keys = new Array<string | undefined>(p.rows);
+    return (row) =>
+      (keys[row] ??= deviceKey(
+        table,
+        tags.map((t) => String(t.cells[row] ?? '')),
+      ));
+  }
+
+  /** The key of the device a table-model SELECT reads, when it reads one of a table written (in `database`, the session's). */
+  ofSelect(sql: string, database: string | undefined): string | undefined {
+    const q = tableSelectOf(sql);
+    if (q === undefined || (q.database !== undefined && q.database !== database?.toLowerCase())) return undefined;
+    const table = tableOf(database, q.table);
+    const tags = this.#tags.get(table);
+    if (tags === undefined) return undefined;
+    const values: string[] = [];
+    for (const tag of tags) {
+      const value = q.equal.get(tag);
+      if (value === undefined) return undefined; // not one device
+      values.push(value);
+    }
+    return deviceKey(table, values);
+  }
+}
+
+/** A table's name in `database` (`db.t`), the key of its TAGs and the start of its devices' keys. */
+function tableOf(database: string | undefined, table: string): string {
+  return `${database?.toLowerCase()}.${table}`;
+}
+
+/** A device's key: its table (`db.t`), then its TAG values in the order of their names. */
+function deviceKey(table: string, tagValues: readonly string[]): string {
+  return tagValues.length === 0 ? table : `${table}\u0000${tagValues.join('\u0000')}`;
+}
