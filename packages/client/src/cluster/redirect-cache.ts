@@ -14,8 +14,8 @@ export interface RoutePolicy {
  * Redirection as the Java client does it: successful writes tell which DataNode leads the device's
  * region (`redirectNode`, per entry in `subStatus` for multi-device writes); later writes of that
  * device go there directly. A device acknowledged without a redirect is led by the node that answered (for its
- * queries). Keys: the tree device path, or the table name plus the TAG values (TableDevices). A pool's tree
- * sessions share one cache (the device paths mean the same to each).
+ * queries). Keys: the tree device path, or a table's device (TableDevices: its database, table and TAG values). A
+ * pool's sessions share one cache (a key means the same to each).
  */
 export class RedirectCache {
   readonly #byDevice = new Map<string, Endpoint>();

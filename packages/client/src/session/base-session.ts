@@ -323,7 +323,7 @@ export abstract class BaseSession {
     return device === undefined ? undefined : { device, named: false };
   }
 
-  /** The key of the device a table-model SELECT reads, when the session can tell (TableSession: of a table it wrote). */
+  /** The key of the device a table-model SELECT reads, when the session can tell (a TableSession: of a table written). */
   protected deviceOfTableSelect(_sql: string): string | undefined {
     return undefined;
   }

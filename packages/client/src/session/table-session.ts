@@ -60,7 +60,7 @@ export class TableSession extends BaseSession {
     return tableWriter((fn) => (this.checkOpen(), fn(this)), options, 2);
   }
 
-  /** A SELECT of one device of a table this session wrote: its key (its queries go to its node, as its writes). */
+  /** A SELECT of one device of a table this session or its pool wrote: its key (its queries go to its node, as its writes). */
   protected override deviceOfTableSelect(sql: string): string | undefined {
     return this.#devices.ofSelect(sql, this.currentDatabase);
   }
