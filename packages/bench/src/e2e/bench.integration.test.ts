@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,8 +41,17 @@ const TREE_DATABASES = [
 ];
 const TABLE_DATABASES = ['it_bench_mix_table', 'it_bench_table', 'it_bench_qfe'];
 
+/** The directories a test wrote its files to (tempDir): removed when it ends. */
+const tempDirs: string[] = [];
+function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  tempDirs.push(dir);
+  return dir;
+}
+
 /** Each test's databases go when it ends: a 1C1D server has room for a few at a time only. */
 afterEach(async () => {
+  for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   const tree = new Session({ host, port });
   const table = new TableSession({ host, port });
   await Promise.all([tree.open(), table.open()]);
@@ -57,7 +66,7 @@ afterEach(async () => {
 
 describe('iotdb-bench against a real server', () => {
   it('writes, verifies count(*) against what was acknowledged, runs queries and writes its results', async () => {
-    const out = mkdtempSync(join(tmpdir(), 'iotdb-bench-'));
+    const out = tempDir('iotdb-bench-');
     const { stdout, fields } = await bench(
       '--database',
       'it_bench_tree',
@@ -109,7 +118,7 @@ describe('iotdb-bench against a real server', () => {
   it.each(['tree', 'table'])(
     '%s model: a mixed run of ingestion and every query type shows the latency matrix in the console and the files',
     async (model) => {
-      const out = mkdtempSync(join(tmpdir(), `iotdb-bench-mix-${model}-`));
+      const out = tempDir(`iotdb-bench-mix-${model}-`);
       const { stdout, fields } = await bench(
         ...['--database', `it_bench_mix_${model}`, '--model', model, '--workers', '1', '--clients', '2'],
         ...['--devices', '4', '--sensors', '6', '--batch-size', '50', '--loop', '40', '--warmup-rounds', '1'],
@@ -144,7 +153,7 @@ describe('iotdb-bench against a real server', () => {
       ];
       const written = await bench(...knobs, '--verify');
       expect(written.fields.get('verify')).toBe('ok');
-      const out = mkdtempSync(join(tmpdir(), `iotdb-bench-reads-${model}-`));
+      const out = tempDir(`iotdb-bench-reads-${model}-`);
       const reads = await bench(
         ...knobs,
         ...['--operation-proportion', '0:1:1:1:1:1:1:1:1:1:1', '--query-device-num', '2', '--query-sensor-num', '2'],
@@ -169,7 +178,7 @@ describe('iotdb-bench against a real server', () => {
   );
 
   it('read-compare reads the same rows and values as the Java client, in the same run', async () => {
-    const out = join(mkdtempSync(join(tmpdir(), 'iotdb-bench-read-')), 'read.json');
+    const out = join(tempDir('iotdb-bench-read-'), 'read.json');
     await bench(
       ...'--database it_bench_read --devices 3 --sensors 6 --batch-size 50 --loop 2 --null-ratio 0.1'.split(' '),
     );
@@ -198,7 +207,7 @@ describe('iotdb-bench against a real server', () => {
   it.runIf(control !== null)(
     "read-compare with --server-pid: the server's CPU per value read, and the most a reader can read beside it",
     async () => {
-      const out = join(mkdtempSync(join(tmpdir(), 'iotdb-bench-read-')), 'read.json');
+      const out = join(tempDir('iotdb-bench-read-'), 'read.json');
       await bench(...'--database it_bench_srv --devices 2 --sensors 10 --batch-size 500 --loop 20'.split(' '));
       // the server's processes, as iotdb-local.sh gives them for this flag
       const pids = (await run('bash', [control!.script, 'pids', control!.dir])).stdout.trim();
@@ -251,7 +260,7 @@ describe('iotdb-bench against a real server', () => {
   });
 
   it('runs a query file: one result per statement, its rows, its failures with the status code; persists them', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'iotdb-bench-qf-'));
+    const dir = tempDir('iotdb-bench-qf-');
     await bench('--database', 'it_bench_qf', '--devices', '2', '--sensors', '4', '--batch-size', '50', '--loop', '2');
     const file = join(dir, 'queries.yaml');
     writeFileSync(
@@ -301,7 +310,7 @@ describe('iotdb-bench against a real server', () => {
   });
 
   it('persists the runs of kept result files (iotdb-bench persist), as --persist-results would have', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'iotdb-bench-persist-'));
+    const dir = tempDir('iotdb-bench-persist-');
     const file = join(dir, 'results.json');
     const kept = { ...sampleRun('kept share'), startedAt: '2026-11-26T10:00:00.000Z', okOps: 4242 };
     writeFileSync(file, JSON.stringify([kept]));
@@ -325,7 +334,7 @@ describe('iotdb-bench against a real server', () => {
   });
 
   it('runs a query file with the Java client too (--vs-java): each statement read alike by both, the same rows', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'iotdb-bench-qf-java-'));
+    const dir = tempDir('iotdb-bench-qf-java-');
     await bench('--database', 'it_bench_qfj', '--devices', '2', '--sensors', '4', '--batch-size', '50', '--loop', '2');
     const file = join(dir, 'queries.yaml');
     const statements = [
@@ -381,7 +390,7 @@ describe('iotdb-bench against a real server', () => {
   });
 
   it('runs a forEach statement of a query file once per table-model device, and says why one gave no statement', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'iotdb-bench-qf-each-'));
+    const dir = tempDir('iotdb-bench-qf-each-');
     await bench(...'--model table --database it_bench_qfe --devices 3 --sensors 2 --batch-size 10 --loop 1'.split(' '));
     const table = new TableSession({ host, port, database: 'it_bench_qfe' });
     await table.open();
@@ -415,7 +424,7 @@ describe('iotdb-bench against a real server', () => {
   });
 
   it('paces a query file: --target-rate starts its reads on a schedule (open loop), --batch-interval-ms pauses; --trace', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'iotdb-bench-qf-rate-'));
+    const dir = tempDir('iotdb-bench-qf-rate-');
     const file = join(dir, 'queries.yaml');
     writeFileSync(file, ['- label: one', '  sql: SHOW VERSION', '  concurrency: 2', '  repetitions: 5'].join('\n'));
     const paced = await bench('--query-file', file, '--target-rate', '20', '--progress', '--report-interval-ms', '100');
@@ -448,7 +457,7 @@ describe('iotdb-bench against a real server', () => {
       '1',
       '--verify',
     ];
-    const dirs = ['whole', 'a', 'b', 'merged'].map((d) => mkdtempSync(join(tmpdir(), `iotdb-bench-${d}-`)));
+    const dirs = ['whole', 'a', 'b', 'merged'].map((d) => tempDir(`iotdb-bench-${d}-`));
     await bench(...knobs, '--database', 'it_bench_whole', '--out', dirs[0]);
     // the two machines' shares run at the same time (merge refuses shares that did not)
     const share = (offset: string, count: string, out: string) =>
@@ -622,7 +631,7 @@ describe('iotdb-bench against a real server', () => {
   });
 
   it('keeps the write run and its files when the queries after it fail: failed queries counted, exit 1', async () => {
-    const out = mkdtempSync(join(tmpdir(), 'iotdb-bench-'));
+    const out = tempDir('iotdb-bench-');
     const args = ['--database', 'it_bench_tree', '--devices', '2', '--sensors', '3', '--loop', '2', '--verify'];
     const queries = ['--queries', 'AGG_RANGE,TIME_RANGE', '--query-aggregate-fun', 'nosuch', '--query-loops', '2'];
     const e = (await bench(...args, ...queries, '--out', out).then(
@@ -639,7 +648,7 @@ describe('iotdb-bench against a real server', () => {
   });
 
   it('--query-timeout-ms reaches every query of both clients: 1 ms is cut by the server ([712]), 0 is no limit', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'iotdb-bench-qt-'));
+    const dir = tempDir('iotdb-bench-qt-');
     // queries after the writes (--queries): ours cut, the writes not
     const after = await bench(
       ...'--database it_bench_qt --devices 4 --sensors 10 --batch-size 500 --loop 4 --queries TIME_RANGE'.split(' '),
@@ -669,7 +678,7 @@ describe('iotdb-bench against a real server', () => {
   });
 
   it("--vs-java: the Java client's refused statements are counted and shown as ours are, the files kept", async () => {
-    const out = mkdtempSync(join(tmpdir(), 'iotdb-bench-vsjava-'));
+    const out = tempDir('iotdb-bench-vsjava-');
     const queries = ['--queries', 'AGG_RANGE,TIME_RANGE', '--query-aggregate-fun', 'nosuch', '--query-loops', '2'];
     const e = (await bench('--database', 'it_bench_vsjava', '--loop', '1', '--vs-java', ...queries, '--out', out).then(
       () => expect.fail('a run whose query type all failed exits 1'),
@@ -696,7 +705,7 @@ describe('iotdb-bench against a real server', () => {
   });
 
   it('--vs-java with --operation-proportion: the Java client runs our very operations; queries only keep the data', async () => {
-    const out = mkdtempSync(join(tmpdir(), 'iotdb-bench-vsjava-mix-'));
+    const out = tempDir('iotdb-bench-vsjava-mix-');
     const mix = ['--database', 'it_bench_vsjava', '--vs-java', '--loop', '1', '--warmup-rounds', '1'];
     const weights = (ingestion: number) => ['--operation-proportion', `${ingestion}:1:1:1:1:1:1:1:1:1:1`];
     const { stdout } = await bench(...mix, ...weights(1), '--out', out);
@@ -732,7 +741,7 @@ describe('iotdb-bench against a real server', () => {
   ])(
     '--vs-java --method %s %j: the Java client makes the same calls, --tablets-per-request devices each',
     async (method, more) => {
-      const out = mkdtempSync(join(tmpdir(), 'iotdb-bench-vsjava-calls-'));
+      const out = tempDir('iotdb-bench-vsjava-calls-');
       const knobs = ['--database', 'it_bench_vsjava', '--vs-java', '--loop', '1', '--tablets-per-request', '25'];
       const { stdout } = await bench(...knobs, ...more, '--method', method, '--verify', '--out', out);
       const [ours, java] = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResult[];
@@ -748,7 +757,7 @@ describe('iotdb-bench against a real server', () => {
   );
 
   it('--repeat 2: both runs kept, labelled by repeat, and each figure as the median and range over them', async () => {
-    const out = mkdtempSync(join(tmpdir(), 'iotdb-bench-repeat-'));
+    const out = tempDir('iotdb-bench-repeat-');
     const knobs = '--database it_bench_repeat --devices 2 --sensors 2 --batch-size 10 --loop 2 --repeat 2';
     const { stdout } = await bench(...knobs.split(' '), '--verify', '--out', out);
     const runs = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResult[];
@@ -761,7 +770,7 @@ describe('iotdb-bench against a real server', () => {
   });
 
   it('--vs-java --target-rate: the Java client runs our writes on the same open-loop schedule', async () => {
-    const out = mkdtempSync(join(tmpdir(), 'iotdb-bench-vsjava-paced-'));
+    const out = tempDir('iotdb-bench-vsjava-paced-');
     const { stdout } = await bench(
       '--database',
       'it_bench_vsjava',
