@@ -21,6 +21,8 @@ export class RedirectCache {
   readonly #byDevice = new Map<string, Endpoint>();
   /** the devices whose node a reply named (not taken from the node that answered) */
   readonly #named = new Set<string>();
+  /** one object per node, the route of each of its devices ('host:port' -> it) */
+  readonly #nodes = new Map<string, Endpoint>();
 
   get size(): number {
     return this.#byDevice.size;
@@ -81,9 +83,13 @@ export class RedirectCache {
     }
   }
 
-  clear(): void {
-    this.#byDevice.clear();
-    this.#named.clear();
+  /** The one object standing for `e`'s node. */
+  #node(e: Endpoint): Endpoint {
+    const key = endpointKey(e);
+    const known = this.#nodes.get(key);
+    if (known !== undefined) return known;
+    this.#nodes.set(key, e);
+    return e;
   }
 
   /** `device` is led by `e` from now on, unless the policy refuses it; `redirected`: a reply named `e` (logged). */
@@ -91,7 +97,7 @@ export class RedirectCache {
     const known = this.#byDevice.get(device);
     if (known !== undefined && known.host === e.host && known.port === e.port) return;
     if (!policy.accept(e)) return;
-    this.#byDevice.set(device, e);
+    this.#byDevice.set(device, this.#node(e));
     if (!redirected) return void this.#named.delete(device);
     this.#named.add(device);
     policy.routed?.(device, e);

@@ -82,9 +82,12 @@ async function sendOnce<N>(call: WriteCall<N>, ks: number[], first: boolean): Pr
   if (ks.length === 1) return sendGroup(call, { target: targets.route(plan.deviceOf(ks[0])), ks });
   const groups = new Map<string, Group>();
   const home = targets.defaultKey();
+  // the routes of a node's devices are one object (RedirectCache): its key built once, not once an item
+  const keys = new Map<Endpoint | undefined, string>([[undefined, '']]);
   for (const k of ks) {
     let target = targets.route(plan.deviceOf(k));
-    let key = target === undefined ? '' : endpointKey(target);
+    let key = keys.get(target);
+    if (key === undefined) keys.set(target, (key = endpointKey(target!)));
     // the default node's own devices (a failover made it theirs) go in its request with those of no route
     if (key === home) [target, key] = [undefined, ''];
     let g = groups.get(key);
