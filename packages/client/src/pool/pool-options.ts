@@ -15,9 +15,8 @@ export interface PoolOptions {
   /** How often idle sessions are checked (broken connections dropped, idle ones beyond minSize closed). @default 10000 */
   healthCheckIntervalMs?: number;
   /**
-   * A device's writes always go through the same session (chosen by hashing the device id), so they
-   * stay in order (a SessionPool's sessions share the redirects they learn; a TableSessionPool's session keeps
-   * its own warm). @default true
+   * A device's writes always go through the same session (chosen by hashing the device id; a table tablet's: its
+   * first row's device), so they stay in order. @default true
    */
   deviceBinding?: boolean;
 }

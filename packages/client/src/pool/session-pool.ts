@@ -16,6 +16,7 @@ import { sessionFree, type SessionDataSet } from '../session/session-data-set.js
 import { Session } from '../session/session.js';
 import type { OneDeviceOptions, OneDeviceRow } from '../session/tree-writes.js';
 import { TableSession } from '../session/table-session.js';
+import { firstDeviceOf } from '../session/table-devices.js';
 import { runAll, slotOf } from './parallel.js';
 import { Pool } from './pool.js';
 import { resolvePoolConfig } from '../config/pool-config.js';
@@ -201,8 +202,9 @@ export class SessionPool extends StatementPool<Session> {
 }
 
 /**
- * A pool of table-model sessions; device binding keys on the table name. A session whose borrower
- * changed its database (`USE`) or dialect is not handed on: the next borrower gets a fresh one.
+ * A pool of table-model sessions; device binding keys on a tablet's device (its first row's: the tablets of one
+ * device stay in order, a table's devices are written at once). A session whose borrower changed its database
+ * (`USE`) or dialect is not handed on: the next borrower gets a fresh one.
  */
 export class TableSessionPool extends StatementPool<TableSession> {
   /**
@@ -220,8 +222,10 @@ export class TableSessionPool extends StatementPool<TableSession> {
     return tableWriter((fn) => this.execute(fn), options, this.maxSize);
   }
 
+  /** Writes a tablet through a session (with deviceBinding: the session of the device of its first row). */
   async insert(tablet: TableTablet, opts: CallOptions = {}): Promise<void> {
-    return this.executeOn(this.slotFor(tablet?.tableName), (s) => s.insert(tablet, opts), opts.signal);
+    const device = tablet === null || typeof tablet !== 'object' ? undefined : firstDeviceOf(tablet);
+    return this.executeOn(this.slotFor(device), (s) => s.insert(tablet, opts), opts.signal);
   }
 
   /** One insert per tablet across pooled sessions; failures as in SessionPool.insertTabletsParallel. */

@@ -1,6 +1,6 @@
 import { prepareTableTablet, type TableTablet } from '@iotdb/fast-serializer';
 import { describe, expect, it } from 'vitest';
-import { TableDevices } from './table-devices.js';
+import { TableDevices, firstDeviceOf } from './table-devices.js';
 
 const tablet = (columnNames: string[], values: unknown[][]): TableTablet => ({
   tableName: 'Sensors',
@@ -43,5 +43,19 @@ describe('TableDevices', () => {
       ["SELECT * FROM readings WHERE device_id = 'd1' AND region = 'north'", 'db'], // a table not written
     ])
       expect(devices.ofSelect(sql, database), sql).toBeUndefined();
+  });
+
+  it("names a tablet's first device as its rows are keyed, but for the database; undefined when it cannot", () => {
+    const t = tablet(
+      ['model', 'Device_ID', 's0', 'REGION'],
+      [
+        ['m', 'd1', 1, 'north'],
+        ['m', 'd2', 2, 'south'],
+      ],
+    );
+    expect(firstDeviceOf(t)).toBe('sensors\u0000d1\u0000north');
+    const columns = { ...t, values: undefined, columns: [['m'], ['d1'], new Float64Array([1]), ['north']] };
+    expect(firstDeviceOf(columns)).toBe('sensors\u0000d1\u0000north');
+    expect(firstDeviceOf({ ...t, columnCategories: null } as unknown as TableTablet)).toBeUndefined();
   });
 });

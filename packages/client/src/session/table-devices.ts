@@ -1,4 +1,10 @@
-import { ColumnCategory, columnCells, type PreparedTablet } from '@iotdb/fast-serializer';
+import {
+  ColumnCategory,
+  columnCells,
+  type CellValue,
+  type PreparedTablet,
+  type TableTablet,
+} from '@iotdb/fast-serializer';
 import { tableSelectOf } from '../sql/table-select.js';
 
 /**
@@ -18,7 +24,7 @@ export class TableDevices {
       .columnCategories!.flatMap((c, i) =>
         c === ColumnCategory.TAG ? [{ name: p.measurements[i].toLowerCase(), cells: columnCells(p.columns[i]) }] : [],
       )
-      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      .sort(byName);
     this.#tags.set(
       table,
       tags.map((t) => t.name),
@@ -46,6 +52,33 @@ export class TableDevices {
     }
     return deviceKey(table, values);
   }
+}
+
+/**
+ * The device of a table tablet's first row as a table's devices are keyed but for the database (a pool binds a
+ * table's writes to its sessions by it); undefined when the tablet cannot be read so (its write names why).
+ */
+export function firstDeviceOf(t: TableTablet): string | undefined {
+  try {
+    const tags: { name: string; cell: CellValue }[] = [];
+    t.columnCategories.forEach((c, i) => {
+      if (c !== ColumnCategory.TAG && c !== 'TAG') return;
+      const cell = t.values !== undefined ? t.values[0]?.[i] : t.columns?.[i]?.[0];
+      tags.push({ name: String(t.columnNames[i]).toLowerCase(), cell });
+    });
+    tags.sort(byName);
+    return deviceKey(
+      String(t.tableName).toLowerCase(),
+      tags.map((x) => String(x.cell ?? '')),
+    );
+  } catch {
+    return undefined;
+  }
+}
+
+/** TAG columns in the order of their names. */
+function byName(a: { name: string }, b: { name: string }): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
 /** A table's name in `database` (`db.t`), the key of its TAGs and the start of its devices' keys. */
