@@ -3,7 +3,8 @@
 // build against this one, a process per build and round, the two alternating, ROUNDS rounds (default 5). Each run
 // writes table `t` (TAGs region and device_id, 10 DOUBLE fields) of database `table_write_ab` (dropped at its end):
 // tablets of one device of 500 rows, and tablets of 10 devices of 50 rows each (split over the nodes), 5 of each
-// untimed over the 100 devices, then 40 timed; prints each kind's median client CPU and wall ms per call.
+// untimed over the 100 devices, then 40 timed; and through a TableSessionPool of 4 sessions, insertParallel of 10
+// tablets of one device of 50 rows each. Prints each kind's median client CPU and wall ms per call.
 // Connects through IOTDB_HOST/IOTDB_PORT; needs `pnpm build` in both.
 //   git worktree add /tmp/base <rev> && (cd /tmp/base && pnpm install && pnpm build)
 //   AB_BASE=/tmp/base node scripts/table-write-ab.mjs
@@ -13,12 +14,15 @@ import { alternate, childBuild } from './alternate.mjs';
 
 const here = resolve(fileURLToPath(import.meta.url), '../..');
 const med = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
-const KINDS = { 'one device x 500 rows': [1, 500], '10 devices x 50 rows': [10, 50] };
+const KINDS = { 'one device x 500 rows': [1, 500], '10 devices x 50 rows': [10, 50], 'pool: 10 x one device': [1, 50] };
 
 if (childBuild !== undefined) {
-  const { TableSession } = await import(pathToFileURL(`${childBuild}/packages/client/dist/index.js`).href);
+  const { TableSession, TableSessionPool } = await import(
+    pathToFileURL(`${childBuild}/packages/client/dist/index.js`).href
+  );
   const s = new TableSession({});
   await s.open();
+  const pool = new TableSessionPool({ database: 'table_write_ab', maxSize: 4 });
   await s.executeNonQueryStatement('CREATE DATABASE IF NOT EXISTS table_write_ab');
   await s.executeNonQueryStatement('USE table_write_ab');
   const fields = Array.from({ length: 10 }, (_, k) => `s${k}`);
@@ -43,20 +47,27 @@ if (childBuild !== undefined) {
   };
   const result = {};
   for (const [kind, shape] of Object.entries(KINDS)) {
-    for (let c = 0; c < 5; c++) await s.insert(tablet(shape, c));
+    // the pool: one call writes 10 tablets of one device each
+    const inPool = kind.startsWith('pool');
+    const make = inPool
+      ? (c) => Array.from({ length: 10 }, (_, k) => tablet(shape, c * 10 + k))
+      : (c) => tablet(shape, c);
+    const send = inPool ? (tablets) => pool.insertParallel(tablets) : (t) => s.insert(t);
+    for (let c = 0; c < 5; c++) await send(make(c));
     const cpu = [];
     const wall = [];
     for (let c = 5; c < 45; c++) {
-      const t = tablet(shape, c);
+      const data = make(c);
       const c0 = process.cpuUsage();
       const w0 = performance.now();
-      await s.insert(t);
+      await send(data);
       const used = process.cpuUsage(c0);
       cpu.push((used.user + used.system) / 1000);
       wall.push(performance.now() - w0);
     }
     result[kind] = { cpu: med(cpu), wall: med(wall) };
   }
+  await pool.close();
   await s.executeNonQueryStatement('DROP DATABASE table_write_ab'); // the next run makes it again, untimed
   await s.close();
   process.stdout.write(JSON.stringify(result));

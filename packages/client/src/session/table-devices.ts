@@ -14,7 +14,7 @@ import { tableSelectOf } from '../sql/table-select.js';
  * same device whatever the tablet's). Knows the TAGs of the tables written, to tell a query of one device.
  */
 export class TableDevices {
-  /** `database.table` -> the names of the TAG columns of its last tablet, in order */
+  /** `database.table` -> the names of the TAG columns of its last tablet, in the order of the names */
   readonly #tags = new Map<string, readonly string[]>();
 
   /** The key of each row of `p`, written in `database` (the TAGs of its table noted); computed once a row. */
