@@ -21,19 +21,21 @@ const { Session, TableSession } = await import(pathToFileURL(`${here}/packages/c
 const n = Number(process.argv[2] ?? 1000);
 const rounds = Number(process.env.ROUNDS ?? 4);
 const T0 = 1700000000000;
-const device = (i) => `root.bench.d${String(i % 100).padStart(3, '0')}`;
 const SENSORS = Array.from({ length: 10 }, (_, k) => `s${k}`);
 
 const table = process.env.MODEL === 'table';
-// the devices in a shuffled order: on the test cluster d000, d001, ... were led by the two nodes alternately (probed),
-// so queries of them in that order, taking turns on the nodes, would all or none reach the leader
+// the devices in a shuffled order (since stop 48): on the test cluster a table's d000, d001, ... were led by the two
+// nodes alternately (probed), so queries of them in that order, taking turns on the nodes, would all or none reach
+// the leader
 const order = Array.from({ length: 100 }, (_, d) => d);
 for (let k = 99, x = 42; k > 0; k--) {
   x = (x * 1103515245 + 12345) % 2 ** 31;
   const j = x % (k + 1);
   [order[k], order[j]] = [order[j], order[k]];
 }
-const tags = (i) => `region = 'r${order[i % 100] % 4}' AND device_id = 'd${String(order[i % 100]).padStart(3, '0')}'`;
+const name = (i) => `d${String(order[i % 100]).padStart(3, '0')}`;
+const device = (i) => `root.bench.${name(i)}`;
+const tags = (i) => `region = 'r${order[i % 100] % 4}' AND device_id = '${name(i)}'`;
 
 const treeKinds = {
   'last of device': (s, i) => s.executeLastDataQueryForOneDevice('root.bench', device(i), SENSORS),
