@@ -101,10 +101,11 @@ for (let r = 0; r < rounds; r++)
     for (const [side, s] of r % 2 === 0 ? Object.entries(sides) : Object.entries(sides).reverse())
       ((results[kind] ??= {})[side] ??= []).push(await run(s, query));
 const routes = new Map();
-// a table's device: `database.table`, then its TAG values in the order of the TAGs' names
-const keyOf = (i) => (table ? `device_query_ab.t\u0000d${String(i).padStart(3, '0')}\u0000r${i % 4}` : device(i));
-for (let i = 0; i < 100; i++)
-  routes.set(sides.routed.nodeOf(keyOf(i)), (routes.get(sides.routed.nodeOf(keyOf(i))) ?? 0) + 1);
+const nodeOf = (i) =>
+  table
+    ? sides.routed.nodeOfDevice('t', { region: `r${order[i] % 4}`, device_id: name(i) })
+    : sides.routed.nodeOf(device(i));
+for (let i = 0; i < 100; i++) routes.set(nodeOf(i), (routes.get(nodeOf(i)) ?? 0) + 1);
 console.log(
   `devices per node (routed): ${[...routes].map(([k, v]) => `${k} ${v}`).join(', ')}; turns: ${sides['in turn'].queryEndpoints.join(', ')}`,
 );

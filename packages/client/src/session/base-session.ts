@@ -217,8 +217,7 @@ export abstract class BaseSession {
   /**
    * The node this session sends `device`'s writes and one-device queries to, 'host:port', when known: a reply named
    * it, or it acknowledged the device's write or fast last query naming no other. Else undefined: writes go to the
-   * default node, queries take turns. `device`: a tree path, or a table's device as `database.table` then each TAG
-   * value after a NUL, the TAGs in the order of their names (names lower case).
+   * default node, queries take turns. `device`: a tree path (a table's device: TableSession.nodeOfDevice).
    */
   nodeOf(device: string): string | undefined {
     const e = this.options.enableRedirection ? this.#registry.routeOf(device) : undefined;

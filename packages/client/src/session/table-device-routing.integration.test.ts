@@ -57,6 +57,9 @@ describe.skipIf(!twoNodes)("a table session's SELECT of one device goes to its n
       return named === undefined ? nodeUrls[0] : `${named.ip}:${named.port}`;
     });
     for (const node of leaders) expect(nodeUrls).toContain(node);
+    // the devices a reply named another node for are known by it; the others go to the default node (nodeUrls[0])
+    const known = leaders.map((_, d) => s.nodeOfDevice('readings', { region: 'north', device_id: `d${d}` }));
+    expect(known.map((node) => node ?? nodeUrls[0])).toEqual(leaders);
     const where = (d: number) => `WHERE region = 'north' AND device_id = 'd${d}'`;
     // a device's first SELECT opens its node's session in the background (no query waits on a connect)
     for (let d = 0; d < DEVICES; d++)

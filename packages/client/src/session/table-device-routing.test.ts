@@ -1,4 +1,4 @@
-import type { TSStatus, TableTablet } from '@iotdb/fast-serializer';
+import { IoTDBValidationError, type TSStatus, type TableTablet } from '@iotdb/fast-serializer';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FakeTransport } from '../transport/fake-transport.js';
 import { TableSessionPool } from '../pool/session-pool.js';
@@ -90,6 +90,11 @@ describe("a table session's SELECT of one device goes to the node that leads it"
     }
     // d2, acknowledged by A without a redirect, stays on A: it does not take turns
     expect(sqlNodes(fake)).toEqual([B, A, B, B, A, B, B, A, B]);
+    const node = (device: string) => s.nodeOfDevice('SENSORS', { device_id: device, Region: 'north' });
+    expect([node('d1'), node('d2'), node('d3'), node('d4')]).toEqual([B, A, B, undefined]);
+    expect(s.nodeOfDevice('sensors', { device_id: 'd1' })).toBeUndefined(); // not every TAG: no device of it
+    expect(() => s.nodeOfDevice('sensors', { device_id: 1 } as never)).toThrow(IoTDBValidationError);
+    expect(() => s.nodeOfDevice(undefined as never, {})).toThrow(IoTDBValidationError);
     // a tablet naming the TAGs in another order keys its devices alike: d1's rows go straight to B
     fake.calls.length = 0;
     await s.insert(rows([1], true));

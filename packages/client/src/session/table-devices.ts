@@ -37,6 +37,15 @@ export class TableDevices {
       ));
   }
 
+  /** The key of `table`'s device whose TAG values are `tags` (TAG name -> value; a missing or null one is null), in `database`. */
+  keyOf(database: string | undefined, table: string, tags: Readonly<Record<string, string | null>>): string {
+    const byTag = Object.entries(tags).map(([name, value]) => ({ name: name.toLowerCase(), value: value ?? '' }));
+    return deviceKey(
+      tableOf(database, table.toLowerCase()),
+      byTag.sort(byName).map((t) => t.value),
+    );
+  }
+
   /** The key of the device a table-model SELECT reads, when it reads one of a table written (in `database`, the session's). */
   ofSelect(sql: string, database: string | undefined): string | undefined {
     const q = tableSelectOf(sql);

@@ -1,4 +1,5 @@
 import {
+  IoTDBValidationError,
   prepareTableTablet,
   type ByteWriter,
   type PreparedTablet,
@@ -39,6 +40,21 @@ export class TableSession extends BaseSession {
   /** The current database: the `database` option, or the last `USE`. */
   get database(): string | undefined {
     return this.currentDatabase;
+  }
+
+  /**
+   * The node this session sends a device's writes and SELECTs to, 'host:port', when known (see nodeOf): the device of
+   * `table` in the session's database whose TAG values are `tags` (every TAG of the table, by name, in any order
+   * and case). Else undefined: its writes go to the default node, its SELECTs take turns.
+   * @throws IoTDBValidationError when `table` is not a string or `tags` not an object of strings
+   */
+  nodeOfDevice(table: string, tags: Readonly<Record<string, string | null>>): string | undefined {
+    if (typeof table !== 'string') throw new IoTDBValidationError('table', 'needs a table name');
+    const values = tags === null || typeof tags !== 'object' ? [0] : Object.values(tags);
+    if (values.some((v) => v !== null && typeof v !== 'string')) {
+      throw new IoTDBValidationError('tags', "needs each TAG's value by its name, a string or null");
+    }
+    return this.nodeOf(this.#devices.keyOf(this.currentDatabase, table, tags));
   }
 
   /**
