@@ -37,7 +37,7 @@ export class TableDevices {
       ));
   }
 
-  /** The key of `table`'s device whose TAG values are `tags` (TAG name -> value; a missing or null one is null), in `database`. */
+  /** The key of `table`'s device in `database` whose TAG values are `tags` (each TAG's name -> its value, null for a null one). */
   keyOf(database: string | undefined, table: string, tags: Readonly<Record<string, string | null>>): string {
     const byTag = Object.entries(tags).map(([name, value]) => ({ name: name.toLowerCase(), value: value ?? '' }));
     return deviceKey(

@@ -50,8 +50,8 @@ export class TableSession extends BaseSession {
    */
   nodeOfDevice(table: string, tags: Readonly<Record<string, string | null>>): string | undefined {
     if (typeof table !== 'string') throw new IoTDBValidationError('table', 'needs a table name');
-    const values = tags === null || typeof tags !== 'object' ? [0] : Object.values(tags);
-    if (values.some((v) => v !== null && typeof v !== 'string')) {
+    const strings = (o: object) => Object.values(o).every((v) => v === null || typeof v === 'string');
+    if (tags === null || typeof tags !== 'object' || !strings(tags)) {
       throw new IoTDBValidationError('tags', "needs each TAG's value by its name, a string or null");
     }
     return this.nodeOf(this.#devices.keyOf(this.currentDatabase, table, tags));
