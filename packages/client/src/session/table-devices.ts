@@ -17,7 +17,10 @@ export class TableDevices {
   /** `database.table` -> the names of the TAG columns of its last tablet, in the order of the names */
   readonly #tags = new Map<string, readonly string[]>();
 
-  /** The key of each row of `p`, written in `database` (the TAGs of its table noted); computed once a row. */
+  /**
+   * The key of each row of `p`, written in `database` (the TAGs of its table noted); computed once a row, and shared
+   * by a row whose TAG values are the previous row's (a device's rows mostly follow one another).
+   */
   rowKeys(p: PreparedTablet, database: string | undefined): (row: number) => string {
     const table = tableOf(database, p.prefixPath.toLowerCase());
     const tags = p
@@ -30,20 +33,26 @@ export class TableDevices {
       tags.map((t) => t.name),
     );
     const keys = new Array<string | undefined>(p.rows);
-    return (row) =>
-      (keys[row] ??= deviceKey(
-        table,
-        tags.map((t) => String(t.cells[row] ?? '')),
-      ));
+    const values = new Array<string>(tags.length); // the TAG values of the row keyed last
+    let last = -1;
+    const keyOf = (row: number): string => {
+      let same = last >= 0;
+      for (let k = 0; k < tags.length; k++) {
+        const value = String(tags[k].cells[row] ?? '');
+        same &&= value === values[k];
+        values[k] = value;
+      }
+      const key = same ? keys[last]! : deviceKey(table, values);
+      last = row;
+      return key;
+    };
+    return (row) => (keys[row] ??= keyOf(row));
   }
 
   /** The key of `table`'s device in `database` whose TAG values are `tags` (each TAG's name -> its value, null for a null one). */
   keyOf(database: string | undefined, table: string, tags: Readonly<Record<string, string | null>>): string {
     const byTag = Object.entries(tags).map(([name, value]) => ({ name: name.toLowerCase(), value: value ?? '' }));
-    return deviceKey(
-      tableOf(database, table.toLowerCase()),
-      byTag.sort(byName).map((t) => t.value),
-    );
+    return keyOfTags(tableOf(database, table.toLowerCase()), byTag);
   }
 
   /** The key of the device a table-model SELECT reads, when it reads one of a table written (in `database`, the session's). */
@@ -69,20 +78,24 @@ export class TableDevices {
  */
 export function firstDeviceOf(t: TableTablet): string | undefined {
   try {
-    const tags: { name: string; cell: CellValue }[] = [];
+    const tags: { name: string; value: string }[] = [];
     t.columnCategories.forEach((c, i) => {
       if (c !== ColumnCategory.TAG && c !== 'TAG') return;
-      const cell = t.values !== undefined ? t.values[0]?.[i] : t.columns?.[i]?.[0];
-      tags.push({ name: String(t.columnNames[i]).toLowerCase(), cell });
+      const cell: CellValue = t.values !== undefined ? t.values[0]?.[i] : t.columns?.[i]?.[0];
+      tags.push({ name: String(t.columnNames[i]).toLowerCase(), value: String(cell ?? '') });
     });
-    tags.sort(byName);
-    return deviceKey(
-      String(t.tableName).toLowerCase(),
-      tags.map((x) => String(x.cell ?? '')),
-    );
+    return keyOfTags(String(t.tableName).toLowerCase(), tags);
   } catch {
     return undefined;
   }
+}
+
+/** A device's key from its TAGs' names and values in any order: `table`, then the values in the order of the names. */
+function keyOfTags(table: string, tags: { name: string; value: string }[]): string {
+  return deviceKey(
+    table,
+    tags.sort(byName).map((t) => t.value),
+  );
 }
 
 /** TAG columns in the order of their names. */
