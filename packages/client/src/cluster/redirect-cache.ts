@@ -75,9 +75,10 @@ export class RedirectCache {
 
   /** Forgets every device routed to `endpoint`: they go to the default node until a redirect names it again. */
   forgetEndpoint(endpoint: Endpoint): void {
-    const key = endpointKey(endpoint);
+    const node = this.#nodes.get(endpointKey(endpoint)); // every route to it is this object
+    if (node === undefined) return;
     for (const [d, e] of this.#byDevice) {
-      if (endpointKey(e) !== key) continue;
+      if (e !== node) continue;
       this.#byDevice.delete(d);
       this.#named.delete(d);
     }
