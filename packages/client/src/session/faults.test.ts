@@ -193,10 +193,14 @@ describe('a node that does not answer costs no connect timeout', () => {
     expect(sentTo(fake, 'insertTablet')).toEqual([B]);
   });
 
-  it('keeps the first of nodeUrls when it answers within the stagger, even after a slower login', async () => {
-    const fake = new FakeTransport((c) =>
-      c.method === 'openSession' && c.node === A ? { delayMs: 100, then: { reply: defaultReply(c) } } : undefined,
+  /** A cluster whose node A answers a login after `ms`. */
+  const loginAtATakes = (ms: number) =>
+    new FakeTransport((c) =>
+      c.method === 'openSession' && c.node === A ? { delayMs: ms, then: { reply: defaultReply(c) } } : undefined,
     );
+
+  it('keeps the first of nodeUrls when it answers within the stagger, even after a slower login', async () => {
+    const fake = loginAtATakes(100);
     const s = session(fake, { nodeUrls: [A, B] });
     await s.open();
     expect(s.currentEndpoint).toBe(A);
@@ -204,9 +208,7 @@ describe('a node that does not answer costs no connect timeout', () => {
   });
 
   it('gives up on a node still logging in once another won: its connection is closed', async () => {
-    const fake = new FakeTransport((c) =>
-      c.method === 'openSession' && c.node === A ? { delayMs: 2_500, then: { reply: defaultReply(c) } } : undefined,
-    );
+    const fake = loginAtATakes(2_500);
     const s = session(fake, { nodeUrls: [A, B] });
     await s.open();
     expect(s.currentEndpoint).toBe(B);
