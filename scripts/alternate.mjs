@@ -1,5 +1,5 @@
-// What the A/B scripts that compare builds share (small-query-ab, query-cost-ab, device-records-ab): each side's
-// run in a process of its own, the sides alternating round by round.
+// What the A/B scripts that compare builds share (small-query-ab, query-cost-ab, device-records-ab, table-write-ab):
+// each side's run in a process of its own, the sides alternating round by round; a run's timed calls.
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -19,4 +19,26 @@ export function alternate(script, sides, rounds, args = []) {
       out[side.name].push(execFileSync(process.execPath, [fileURLToPath(script), ...args], { env, encoding: 'utf8' }));
     }
   return out;
+}
+
+/** The median of `xs`. */
+export const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+
+/**
+ * Runs `send(make(c))` for c in [from, to), each argument made before its timing starts; the medians of the client
+ * CPU ms and wall ms of a call.
+ */
+export async function timedCalls(make, send, from, to) {
+  const cpu = [];
+  const wall = [];
+  for (let c = from; c < to; c++) {
+    const data = make(c);
+    const c0 = process.cpuUsage();
+    const w0 = performance.now();
+    await send(data);
+    const used = process.cpuUsage(c0);
+    cpu.push((used.user + used.system) / 1000);
+    wall.push(performance.now() - w0);
+  }
+  return { cpu: median(cpu), wall: median(wall) };
 }

@@ -7,10 +7,9 @@
 //   AB_BASE=/tmp/base node scripts/device-records-ab.mjs
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { alternate, childBuild } from './alternate.mjs';
+import { alternate, childBuild, timedCalls } from './alternate.mjs';
 
 const here = resolve(fileURLToPath(import.meta.url), '../..');
-const med = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
 if (childBuild !== undefined) {
   const { Session } = await import(pathToFileURL(`${childBuild}/packages/client/dist/index.js`).href);
@@ -26,20 +25,10 @@ if (childBuild !== undefined) {
       values: ms.map((_, i) => BigInt(t + i)),
     }));
   for (let t = 0; t < 5; t++) await s.insertRecords(records(t));
-  const cpu = [];
-  const wall = [];
-  for (let t = 5; t < 45; t++) {
-    const batch = records(t);
-    const c0 = process.cpuUsage();
-    const w0 = performance.now();
-    await s.insertRecords(batch);
-    const c = process.cpuUsage(c0);
-    cpu.push((c.user + c.system) / 1000);
-    wall.push(performance.now() - w0);
-  }
+  const cost = await timedCalls(records, (batch) => s.insertRecords(batch), 5, 45);
   await s.executeNonQueryStatement('DELETE DATABASE root.recab'); // the next run makes it again, untimed
   await s.close();
-  process.stdout.write(JSON.stringify({ wall: med(wall), cpu: med(cpu) }));
+  process.stdout.write(JSON.stringify(cost));
 } else {
   const builds = { base: resolve(process.env.AB_BASE ?? here), this: here };
   const sides = ['this', 'base'].map((name) => ({ name, dir: builds[name] }));

@@ -10,10 +10,9 @@
 //   AB_BASE=/tmp/base node scripts/table-write-ab.mjs
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { alternate, childBuild } from './alternate.mjs';
+import { alternate, childBuild, timedCalls } from './alternate.mjs';
 
 const here = resolve(fileURLToPath(import.meta.url), '../..');
-const med = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 const KINDS = { 'one device x 500 rows': [1, 500], '10 devices x 50 rows': [10, 50], 'pool: 10 x one device': [1, 50] };
 
 if (childBuild !== undefined) {
@@ -54,18 +53,7 @@ if (childBuild !== undefined) {
       : (c) => tablet(shape, c);
     const send = inPool ? (tablets) => pool.insertParallel(tablets) : (t) => s.insert(t);
     for (let c = 0; c < 5; c++) await send(make(c));
-    const cpu = [];
-    const wall = [];
-    for (let c = 5; c < 45; c++) {
-      const data = make(c);
-      const c0 = process.cpuUsage();
-      const w0 = performance.now();
-      await send(data);
-      const used = process.cpuUsage(c0);
-      cpu.push((used.user + used.system) / 1000);
-      wall.push(performance.now() - w0);
-    }
-    result[kind] = { cpu: med(cpu), wall: med(wall) };
+    result[kind] = await timedCalls(make, send, 5, 45);
   }
   await pool.close();
   await s.executeNonQueryStatement('DROP DATABASE table_write_ab'); // the next run makes it again, untimed
