@@ -1,3 +1,5 @@
+import { PreciseTimer } from './precise-timer.js';
+
 /** Time for the operation loop: the real one, or a test's, in which sleeping moves time forward. */
 export interface Clock {
   /** monotonic, ns */
@@ -5,7 +7,10 @@ export interface Clock {
   sleep(ns: number): Promise<void>;
 }
 
+const now = (): number => Number(process.hrtime.bigint());
+const timer = new PreciseTimer(now);
+
 export const realClock: Clock = {
-  now: () => Number(process.hrtime.bigint()),
-  sleep: (ns) => new Promise((resolve) => setTimeout(resolve, ns / 1e6)),
+  now,
+  sleep: (ns) => timer.sleepUntil(now() + ns),
 };

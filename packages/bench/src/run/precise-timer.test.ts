@@ -1,0 +1,77 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { PreciseTimer } from './precise-timer.js';
+
+const now = (): number => Number(process.hrtime.bigint());
+const MS = 1e6;
+
+/** Sleeps each of `offsetsMs` (from one start, in the order given); resolves with who woke when, in wake order. */
+async function sleepAll(timer: PreciseTimer, offsetsMs: number[]): Promise<{ at: number; woke: number }[]> {
+  const start = now();
+  const woken: { at: number; woke: number }[] = [];
+  await Promise.all(
+    offsetsMs.map((ms) => {
+      const at = start + ms * MS;
+      return timer.sleepUntil(at).then(() => woken.push({ at, woke: now() }));
+    }),
+  );
+  return woken;
+}
+
+describe('PreciseTimer', () => {
+  it('wakes every sleeper no sooner than its time, earliest first, whatever order they came in', async () => {
+    const woken = await sleepAll(new PreciseTimer(now), [30, 4, 17, 1, 25, 9, 9, 2, 40, 13]);
+    expect(woken.map((w) => w.at)).toEqual([...woken.map((w) => w.at)].sort((a, b) => a - b));
+    for (const w of woken) expect(w.woke).toBeGreaterThanOrEqual(w.at);
+  });
+
+  it('wakes a sleeper that came after a later one first (the thread waits for the earliest)', async () => {
+    const timer = new PreciseTimer(now);
+    await timer.sleepUntil(now() + MS); // the thread has started
+    const order: string[] = [];
+    const late = timer.sleepUntil(now() + 60 * MS).then(() => order.push('late'));
+    const early = timer.sleepUntil(now() + 5 * MS).then(() => order.push('early'));
+    await Promise.all([late, early]);
+    expect(order).toEqual(['early', 'late']);
+  });
+
+  it('resolves a time already passed at once, and sleeps again after its sleepers are all woken', async () => {
+    const timer = new PreciseTimer(now);
+    await timer.sleepUntil(now() - MS);
+    for (const ms of [3, 1, 2]) {
+      const at = now() + ms * MS;
+      await timer.sleepUntil(at);
+      expect(now()).toBeGreaterThanOrEqual(at);
+    }
+  });
+
+  it('keeps time by its thread once it runs (the event loop timer is the fallback)', async () => {
+    const timer = new PreciseTimer(now);
+    for (let i = 0; i < 20; i++) await timer.sleepUntil(now() + 3 * MS);
+    const woken = timer.woken();
+    expect(woken.thread + woken.fallback).toBe(20);
+    expect(woken.thread).toBeGreaterThan(0);
+  });
+
+  it('leaves nothing keeping a process alive once its sleepers are woken (its thread does not)', async () => {
+    // the built module (pnpm test builds first), run in a child that must end on its own
+    const built = fileURLToPath(new URL('../../dist/run/precise-timer.js', import.meta.url));
+    const body = `const now = () => Number(process.hrtime.bigint());
+      const timer = new PreciseTimer(now);
+      for (let i = 0; i < 5; i++) await timer.sleepUntil(now() + 2e6);
+      console.log('woken');`;
+    const child = spawn(process.execPath, [
+      '--input-type=module',
+      '-e',
+      `import { PreciseTimer } from ${JSON.stringify(built)};\n${body}`,
+    ]);
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    const killer = setTimeout(() => child.kill('SIGKILL'), 4_000);
+    const code = await new Promise((resolve) => child.on('exit', resolve));
+    clearTimeout(killer);
+    expect({ code, out: out.trim() }).toEqual({ code: 0, out: 'woken' });
+  });
+});

@@ -1,0 +1,72 @@
+// Two builds' open-loop runs (--target-rate) against one server, alternating round by round: how late each
+// started its operations after they were due (the mean of corrected minus uncorrected latency, over every
+// operation), and its corrected and uncorrected p50s. Extra arguments go to both sides' iotdb-bench.
+// Usage: AB_BASE=/tmp/base IOTDB_HOST=127.0.0.1 node scripts/open-loop-ab.mjs [rounds=4] [bench args...]
+// (default bench args: a tree mixed run, 1 worker x 2 clients, 2:1:...:1, --loop 30 --target-rate 200)
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { median } from './alternate.mjs';
+
+const UNCORRECTED = 'uncorrected ';
+const [rounds = '4', ...extra] = process.argv.slice(2);
+const benchArgs = extra.length
+  ? extra
+  : '--workers 1 --clients 2 --operation-proportion 2:1:1:1:1:1:1:1:1:1:1 --loop 30 --target-rate 200 --warmup-rounds 1'.split(
+      ' ',
+    );
+const sides = [
+  { name: 'base', dir: process.env.AB_BASE ?? '/tmp/base' },
+  { name: 'this', dir: fileURLToPath(new URL('..', import.meta.url)) },
+];
+
+/** One side's run: its start lag (ms, mean over operations) and each operation's corrected/uncorrected p50. */
+function run(dir) {
+  const out = mkdtempSync(join(tmpdir(), 'open-loop-ab-'));
+  try {
+    const main = join(dir, 'packages/bench/dist/e2e/main.js');
+    const host = ['--host', process.env.IOTDB_HOST ?? '127.0.0.1'];
+    execFileSync(process.execPath, [main, ...host, ...benchArgs, '--out', out], { stdio: 'ignore' });
+    const latency = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'))[0].latency;
+    let [lagMs, count] = [0, 0];
+    const p50 = {};
+    for (const [kind, corrected] of Object.entries(latency)) {
+      const uncorrected = latency[UNCORRECTED + kind];
+      if (uncorrected === undefined) continue;
+      lagMs += (corrected.avg - uncorrected.avg) * corrected.count;
+      count += corrected.count;
+      p50[kind] = [corrected.p50, uncorrected.p50];
+    }
+    return { lagMs: lagMs / count, p50 };
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
+const runs = Object.fromEntries(sides.map((s) => [s.name, []]));
+for (let round = 0; round < Number(rounds); round++)
+  for (const side of sides) {
+    const r = run(side.dir);
+    runs[side.name].push(r);
+    const kinds = Object.entries(r.p50).map(([k, [c, u]]) => `${k} ${c.toFixed(2)}/${u.toFixed(2)}`);
+    console.log(
+      round,
+      side.name,
+      `started late by ${r.lagMs.toFixed(3)} ms;`,
+      'p50 corrected/uncorrected:',
+      kinds.join(', '),
+    );
+  }
+for (const side of sides) {
+  const rs = runs[side.name];
+  const ratio = median(rs.map((r) => median(Object.values(r.p50).map(([c, u]) => c / u))));
+  console.log(
+    side.name,
+    'median start lag',
+    median(rs.map((r) => r.lagMs)).toFixed(3),
+    'ms; median corrected/uncorrected p50',
+    ratio.toFixed(3),
+  );
+}

@@ -1,0 +1,71 @@
+// How late an open-loop schedule starts its operations: the bench's PreciseTimer against setTimeout, in one
+// process, rounds alternating. Each of CLIENTS clients is due every 1/RATE s (staggered) and, once started,
+// sends 1 KB to an echo server on 127.0.0.1 and waits for it back (the event loop busy as a bench worker's is).
+// Prints each timer's start lag percentiles (us) per round and their medians over the rounds, and the CPU used.
+// Usage: pnpm build && node scripts/timer-lag.mjs [rate=200] [seconds=5] [rounds=6] [clients=2]
+import { createServer, connect } from 'node:net';
+import { PreciseTimer } from '../packages/bench/dist/run/precise-timer.js';
+import { median } from './alternate.mjs';
+
+const [rate = 200, seconds = 5, rounds = 6, clients = 2] = process.argv.slice(2).map(Number);
+const now = () => Number(process.hrtime.bigint());
+const timers = {
+  setTimeout: (at) => new Promise((resolve) => setTimeout(resolve, (at - now()) / 1e6)),
+  PreciseTimer: (
+    (t) => (at) =>
+      t.sleepUntil(at)
+  )(new PreciseTimer(now)),
+};
+
+const server = createServer((s) => s.pipe(s));
+await new Promise((r) => server.listen(0, '127.0.0.1', r));
+const { port } = server.address();
+
+/** One client's run: its lags (ns) from when each operation was due to when it started. */
+async function client(sleepUntil, id) {
+  const socket = connect(port, '127.0.0.1');
+  socket.setNoDelay(true);
+  await new Promise((r) => socket.once('connect', r));
+  const payload = Buffer.alloc(1024, id);
+  const interval = (1e9 * clients) / rate;
+  const lags = [];
+  let due = now() + 10e6 + (interval * id) / clients;
+  for (let i = 0; i < (rate / clients) * seconds; i++, due += interval) {
+    while (now() < due) await sleepUntil(due); // as pacing.ts's sleepUntil: never before
+    lags.push(now() - due);
+    let got = 0;
+    await new Promise((r) => {
+      const onData = (d) => (got += d.length) >= payload.length && (socket.off('data', onData), r());
+      socket.on('data', onData);
+      socket.write(payload);
+    });
+  }
+  socket.destroy();
+  return lags;
+}
+
+const q = (xs, p) => xs[Math.min(xs.length - 1, Math.floor(p * xs.length))] / 1e3;
+const results = Object.fromEntries(Object.keys(timers).map((k) => [k, []]));
+for (let round = 0; round < rounds; round++)
+  for (const [name, sleepUntil] of Object.entries(timers)) {
+    const cpu0 = process.cpuUsage();
+    const lags = (await Promise.all(Array.from({ length: clients }, (_, id) => client(sleepUntil, id)))).flat();
+    const cpu = process.cpuUsage(cpu0);
+    lags.sort((a, b) => a - b);
+    const row = { p50: q(lags, 0.5), p90: q(lags, 0.9), p99: q(lags, 0.99), cpuMs: (cpu.user + cpu.system) / 1e3 };
+    results[name].push(row);
+    console.log(
+      round,
+      name.padEnd(12),
+      Object.entries(row)
+        .map(([k, v]) => `${k} ${v.toFixed(0)}`)
+        .join('  '),
+    );
+  }
+for (const [name, rows] of Object.entries(results))
+  console.log(
+    'median',
+    name.padEnd(12),
+    ['p50', 'p90', 'p99', 'cpuMs'].map((k) => `${k} ${median(rows.map((r) => r[k])).toFixed(0)}`).join('  '),
+  );
+server.close();
