@@ -41,7 +41,7 @@ export class PreciseTimer {
   readonly #shared = new SharedArrayBuffer(16);
   readonly #deadline = new BigInt64Array(this.#shared, 0, 1);
   readonly #counters = new Int32Array(this.#shared, 8, 2);
-  #thread: Worker | undefined;
+  #threadStarted = false;
   /** by `at`, earliest first */
   readonly #sleepers: Sleeper[] = [];
   /** the thread is running (else the fallback timer keeps time alone, at the deadline) */
@@ -67,7 +67,7 @@ export class PreciseTimer {
 
   /** Sets the thread's and the fallback's deadline to the earliest sleeper's, `at`. */
   #arm(at: number): void {
-    this.#thread ??= this.#startThread();
+    if (!this.#threadStarted) this.#startThread();
     Atomics.store(this.#deadline, 0, BigInt(Math.ceil(at)));
     Atomics.add(this.#counters, 0, 1);
     Atomics.notify(this.#counters, 0);
@@ -107,13 +107,13 @@ export class PreciseTimer {
     }
   }
 
-  #startThread(): Worker {
+  #startThread(): void {
+    this.#threadStarted = true;
     const thread = new Worker(THREAD, { eval: true, workerData: this.#shared });
     thread.unref(); // a waiting thread does not keep the process alive: the fallback timer does
     thread.on('online', () => (this.#threadRuns = true));
     // should it ever stop, the fallback timer keeps time (to the millisecond, as before)
     thread.on('exit', () => (this.#threadRuns = false));
     thread.on('error', () => undefined);
-    return thread;
   }
 }
