@@ -10,6 +10,16 @@ export interface RoutePolicy {
   routed?(device: string, e: Endpoint): void;
 }
 
+/** Whether a reply names a node to go to (IoTDB fills in 0.0.0.0 where it has none). */
+function names(node: TEndPoint | undefined): node is TEndPoint {
+  return node !== undefined && !!node.ip && node.ip !== '0.0.0.0';
+}
+
+/** Whether a write's status names another node than the one that answered, for the write or one of its items. */
+export function namesNode(status: TSStatus): boolean {
+  return names(status.redirectNode) || (status.subStatus?.some((s) => names(s.redirectNode)) ?? false);
+}
+
 /**
  * Redirection as the Java client does it: successful writes tell which DataNode leads the device's
  * region (`redirectNode`, per entry in `subStatus` for multi-device writes); later writes of that
@@ -67,7 +77,7 @@ export class RedirectCache {
   /** `device` is led by the node a reply `named`, else (given) by the node that `answeredAt` without naming one. */
   learnOne(device: string, named: TEndPoint | undefined, answeredAt: Endpoint | undefined, policy: RoutePolicy): void {
     if (named !== undefined) {
-      if (named.ip !== '0.0.0.0' && named.ip) this.#set(device, { host: named.ip, port: named.port }, policy, true);
+      if (names(named)) this.#set(device, { host: named.ip, port: named.port }, policy, true);
     } else if (answeredAt !== undefined) {
       this.#set(device, answeredAt, policy, false);
     }

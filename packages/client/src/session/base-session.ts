@@ -21,6 +21,7 @@ import {
   type RpcConnection,
 } from '../connection/rpc-connection.js';
 import { NodeRegistry } from '../cluster/node-registry.js';
+import { namesNode } from '../cluster/redirect-cache.js';
 import {
   insertChannel,
   insertContext,
@@ -550,7 +551,7 @@ export abstract class BaseSession {
       failed: (ns) => this.#nodes.failed(ns),
       answered: (ns) => this.#registry.markHealthy(ns.endpoint),
       learn: (ns, status, deviceOf, count) => {
-        if (redirect) this.#registry.learn(status, deviceOf, count, this.#answeredAt(ns));
+        if (redirect) this.#registry.learn(status, deviceOf, count, this.#answeredAt(ns, status));
       },
       traced: (ns, trace, send) => ns.connection.withTrace(trace, send),
     };
@@ -558,11 +559,12 @@ export abstract class BaseSession {
 
   /**
    * The node to take for the leader of the devices a write of it acknowledged without a redirect: the session's
-   * queries of those devices then go there, when that can change where they go (some reply named another node, or
-   * queries take turns on several); undefined otherwise (one node: nothing to learn, and no key per item to read).
+   * queries of those devices then go there, when that can change where they go (some reply, this write's
+   * `status` too, named another node, or queries take turns on several); undefined otherwise (one node: nothing to
+   * learn, and no key per item to read).
    */
-  #answeredAt(ns: NodeSession): Endpoint | undefined {
-    return this.#nodesDiffer ? ns.endpoint : undefined;
+  #answeredAt(ns: NodeSession, status: TSStatus): Endpoint | undefined {
+    return this.#nodesDiffer || namesNode(status) ? ns.endpoint : undefined;
   }
 
   /**

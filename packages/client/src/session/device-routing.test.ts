@@ -186,6 +186,20 @@ describe("a device's queries go to the node that leads its region", () => {
     expect(fake.callsOf('executeQueryStatementV2').map((c) => c.node)).toEqual([A, A, B, A, A, B, A, A, B]);
   });
 
+  it('learns the devices a first write acknowledged when its reply names another node for the others', async () => {
+    // queries not spread: until a reply names another node, a write's acknowledged devices teach nothing
+    const fake = cluster(A, (c) =>
+      c.method === 'insertTablets' ? { reply: { code: 400, subStatus: [{ code: 200 }, redirectTo(B)] } } : undefined,
+    );
+    const s = session(fake);
+    await s.open();
+    await s.insertTablets([
+      { ...TABLET, deviceId: 'root.sg.d2' },
+      { ...TABLET, deviceId: 'root.sg.d3' },
+    ]);
+    expect([s.nodeOf('root.sg.d2'), s.nodeOf('root.sg.d3')]).toEqual([A, B]);
+  });
+
   it('learns nothing from the writes a lone node acknowledges: no query could go elsewhere', async () => {
     const fake = cluster(A);
     const s = session(fake); // one node, queries not spread

@@ -101,6 +101,15 @@ describe("a table session's SELECT of one device goes to the node that leads it"
     expect(fake.callsOf('insertTablet').map((c) => c.node)).toEqual([B]);
   });
 
+  it('learns the devices its first write acknowledged, when the reply names another node for other rows', async () => {
+    const fake = cluster();
+    const s = session(fake, { spreadQueries: false }); // nothing known, queries not spread: no node differs yet
+    await s.open();
+    await s.insert(rows([1, 2, 3]));
+    const node = (device: string) => s.nodeOfDevice('sensors', { device_id: device, region: 'north' });
+    expect([node('d1'), node('d2'), node('d3')]).toEqual([B, A, B]);
+  });
+
   it('sends a SELECT that may read more than one device, or a table it did not write, as any other', async () => {
     const fake = cluster();
     const s = session(fake, { spreadQueries: false }); // a query not routed goes to A
