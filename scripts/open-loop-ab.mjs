@@ -1,6 +1,6 @@
 // Two builds' open-loop runs (--target-rate) against one server, alternating round by round: how late each
 // started its operations after they were due (the mean of corrected minus uncorrected latency, over every
-// operation), and its corrected and uncorrected p50s. Extra arguments go to both sides' iotdb-bench.
+// operation), its corrected and uncorrected p50s, and its client CPU an operation (the process's: the timer too). Extra arguments go to both sides' iotdb-bench.
 // Usage: AB_BASE=/tmp/base IOTDB_HOST=127.0.0.1 node scripts/open-loop-ab.mjs [rounds=4] [bench args...]
 // (default bench args: a tree mixed run, 1 worker x 2 clients, 2:1:...:1, --loop 30 --target-rate 200)
 import { execFileSync } from 'node:child_process';
@@ -29,7 +29,8 @@ function run(dir) {
     const main = join(dir, 'packages/bench/dist/e2e/main.js');
     const host = ['--host', process.env.IOTDB_HOST ?? '127.0.0.1'];
     execFileSync(process.execPath, [main, ...host, ...benchArgs, '--out', out], { stdio: 'ignore' });
-    const latency = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'))[0].latency;
+    const result = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'))[0];
+    const latency = result.latency;
     let [lagMs, count] = [0, 0];
     const p50 = {};
     for (const [kind, corrected] of Object.entries(latency)) {
@@ -39,7 +40,7 @@ function run(dir) {
       count += corrected.count;
       p50[kind] = [corrected.p50, uncorrected.p50];
     }
-    return { lagMs: lagMs / count, p50 };
+    return { lagMs: lagMs / count, p50, cpuUsPerOp: (result.clientCpuS / result.okOps) * 1e6 };
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
@@ -54,7 +55,7 @@ for (let round = 0; round < Number(rounds); round++)
     console.log(
       round,
       side.name,
-      `started late by ${r.lagMs.toFixed(3)} ms;`,
+      `started late by ${r.lagMs.toFixed(3)} ms; client CPU ${r.cpuUsPerOp.toFixed(0)} us an operation;`,
       'p50 corrected/uncorrected:',
       kinds.join(', '),
     );
@@ -68,5 +69,8 @@ for (const side of sides) {
     median(rs.map((r) => r.lagMs)).toFixed(3),
     'ms; median corrected/uncorrected p50',
     ratio.toFixed(3),
+    '; median client CPU an operation',
+    median(rs.map((r) => r.cpuUsPerOp)).toFixed(0),
+    'us',
   );
 }

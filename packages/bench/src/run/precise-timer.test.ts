@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { Worker } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { PreciseTimer } from './precise-timer.js';
@@ -17,6 +18,12 @@ async function sleepAll(timer: PreciseTimer, offsetsMs: number[]): Promise<{ at:
     }),
   );
   return woken;
+}
+
+/** `timer` once its thread runs (until then its fallback timer keeps time). */
+async function running(timer: PreciseTimer): Promise<PreciseTimer> {
+  while (timer.woken().thread === 0) await timer.sleepUntil(now() + MS);
+  return timer;
 }
 
 describe('PreciseTimer', () => {
@@ -46,6 +53,23 @@ describe('PreciseTimer', () => {
     }
   });
 
+  it('loses no wake when the thread fires again while the last wake is handled (busy cores)', async () => {
+    // a fire between a wake's re-arming and the listener's next wait was lost when the event loop was held up
+    // there, and the sleepers waited for ever: busy threads beside it make that likely within a second
+    const spin = 'const end = Date.now() + 5000; while (Date.now() < end);'; // ends on its own should the test fail
+    const busy = Array.from({ length: 3 }, () => new Worker(spin, { eval: true }));
+    try {
+      const timer = await running(new PreciseTimer(now));
+      const client = async (id: number) => {
+        let due = now() + MS + id * 0.1 * MS;
+        for (let i = 0; i < 400; i++, due += 0.4 * MS) await timer.sleepUntil(due);
+      };
+      await Promise.all([0, 1, 2, 3].map(client));
+    } finally {
+      await Promise.all(busy.map((w) => w.terminate()));
+    }
+  }, 10_000);
+
   it('keeps time by its thread once it runs (the event loop timer is the fallback)', async () => {
     const timer = new PreciseTimer(now);
     for (let i = 0; i < 20; i++) await timer.sleepUntil(now() + 3 * MS);
@@ -54,12 +78,13 @@ describe('PreciseTimer', () => {
     expect(woken.thread).toBeGreaterThan(0);
   });
 
-  it('leaves nothing keeping a process alive once its sleepers are woken (its thread does not)', async () => {
-    // the built module (pnpm test builds first), run in a child that must end on its own
+  it('keeps a process alive while someone sleeps, and nothing after (its thread does not)', async () => {
+    // the built module (pnpm test builds first), run in a child that must end on its own, once woken
     const built = fileURLToPath(new URL('../../dist/run/precise-timer.js', import.meta.url));
     const body = `const now = () => Number(process.hrtime.bigint());
       const timer = new PreciseTimer(now);
-      for (let i = 0; i < 5; i++) await timer.sleepUntil(now() + 2e6);
+      while (timer.woken().thread === 0) await timer.sleepUntil(now() + 2e6);
+      await timer.sleepUntil(now() + 300e6); // nothing else pending meanwhile
       console.log('woken');`;
     const child = spawn(process.execPath, [
       '--input-type=module',
