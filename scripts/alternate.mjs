@@ -1,4 +1,5 @@
-// What the A/B scripts that compare builds share (small-query-ab, query-cost-ab, device-records-ab, table-write-ab):
+// What the A/B scripts that compare builds share (small-query-ab, query-cost-ab, device-records-ab, table-write-ab;
+// open-loop-ab and timer-lag take `median`):
 // each side's run in a process of its own, the sides alternating round by round; a run's timed calls.
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

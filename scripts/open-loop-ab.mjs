@@ -1,6 +1,7 @@
 // Two builds' open-loop runs (--target-rate) against one server, alternating round by round: how late each
 // started its operations after they were due (the mean of corrected minus uncorrected latency, over every
-// operation), its corrected and uncorrected p50s, and its client CPU an operation (the process's: the timer too). Extra arguments go to both sides' iotdb-bench.
+// operation), its corrected and uncorrected p50s, and its client CPU an operation (the whole process's: the timer's
+// thread too). Extra arguments go to both sides' iotdb-bench.
 // Usage: AB_BASE=/tmp/base IOTDB_HOST=127.0.0.1 node scripts/open-loop-ab.mjs [rounds=4] [bench args...]
 // (default bench args: a tree mixed run, 1 worker x 2 clients, 2:1:...:1, --loop 30 --target-rate 200)
 import { execFileSync } from 'node:child_process';
@@ -12,17 +13,14 @@ import { median } from './alternate.mjs';
 
 const UNCORRECTED = 'uncorrected ';
 const [rounds = '4', ...extra] = process.argv.slice(2);
-const benchArgs = extra.length
-  ? extra
-  : '--workers 1 --clients 2 --operation-proportion 2:1:1:1:1:1:1:1:1:1:1 --loop 30 --target-rate 200 --warmup-rounds 1'.split(
-      ' ',
-    );
+const DEFAULT_ARGS = '--workers 1 --clients 2 --operation-proportion 2:1:1:1:1:1:1:1:1:1:1 --loop 30 --target-rate 200';
+const benchArgs = extra.length ? extra : `${DEFAULT_ARGS} --warmup-rounds 1`.split(' ');
 const sides = [
   { name: 'base', dir: process.env.AB_BASE ?? '/tmp/base' },
   { name: 'this', dir: fileURLToPath(new URL('..', import.meta.url)) },
 ];
 
-/** One side's run: its start lag (ms, mean over operations) and each operation's corrected/uncorrected p50. */
+/** One side's run: its start lag (ms, mean over operations), each operation's corrected/uncorrected p50, its CPU. */
 function run(dir) {
   const out = mkdtempSync(join(tmpdir(), 'open-loop-ab-'));
   try {
