@@ -9,7 +9,7 @@ import { median } from './alternate.mjs';
 
 const [rate = 200, seconds = 5, rounds = 6, clients = 2] = process.argv.slice(2).map(Number);
 const now = () => Number(process.hrtime.bigint());
-const precise = new PreciseTimer(now);
+const precise = new PreciseTimer();
 const timers = {
   setTimeout: (at) => new Promise((resolve) => setTimeout(resolve, (at - now()) / 1e6)),
   PreciseTimer: (at) => precise.sleepUntil(at),

@@ -7,10 +7,10 @@ export interface Clock {
   sleep(ns: number): Promise<void>;
 }
 
-const now = (): number => Number(process.hrtime.bigint());
-const timer = new PreciseTimer(now);
+const timer = new PreciseTimer();
 
+/** process.hrtime, the clock the timer's thread keeps. */
 export const realClock: Clock = {
-  now,
-  sleep: (ns) => timer.sleepUntil(now() + ns),
+  now: () => timer.now(),
+  sleep: (ns) => timer.sleepUntil(timer.now() + ns),
 };

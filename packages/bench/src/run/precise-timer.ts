@@ -5,18 +5,28 @@ const NONE = -1n;
 
 /*
  * The thread that keeps time (an eval'd script, CommonJS or ES module as the process runs them: hence the
- * dynamic import): it waits on the deadline slot's change counter until the deadline (Atomics.wait
- * takes a fractional timeout, kept to tens of microseconds by the OS), then clears the deadline and bumps the
- * fired counter, which wakes the event loop's Atomics.waitAsync. Shared: [deadline ns (BigInt64)][changes, fired (Int32)].
+ * dynamic import). Shared: [the earliest sleeper's deadline, the next one's, the deadline the thread waits for (ns,
+ * BigInt64, -1 for none)][changes, fired (Int32)]. It waits on the change counter until the earlier of the two
+ * deadlines it has not fired yet (Atomics.wait takes a fractional timeout, kept to tens of microseconds by the OS),
+ * then bumps the fired counter, which wakes the event loop's Atomics.waitAsync, and goes on to the next deadline
+ * without being told: with several sleepers the event loop seldom has to wake it.
  */
 const THREAD = `
 import('node:worker_threads').then(({ workerData: shared }) => {
-  const deadline = new BigInt64Array(shared, 0, 1), counters = new Int32Array(shared, 8, 2);
+  const slots = new BigInt64Array(shared, 0, 3), counters = new Int32Array(shared, 24, 2);
+  let fired = -1n;
   for (;;) {
-    const changes = Atomics.load(counters, 0), at = Atomics.load(deadline, 0);
+    const changes = Atomics.load(counters, 0);
+    let at = ${NONE}n;
+    for (let i = 0; i < 2; i++) {
+      const d = Atomics.load(slots, i);
+      if (d > fired && (at < 0n || d < at)) at = d;
+    }
+    Atomics.store(slots, 2, at);
     const left = at < 0n ? Infinity : Number(at - process.hrtime.bigint()) / 1e6;
     if (left > 0) Atomics.wait(counters, 0, changes, left);
-    else if (Atomics.compareExchange(deadline, 0, at, ${NONE}n) === at) {
+    else {
+      fired = at;
       Atomics.add(counters, 1, 1);
       Atomics.notify(counters, 1);
     }
@@ -31,14 +41,15 @@ interface Sleeper {
 /**
  * Sleeps to the microsecond where setTimeout keeps to the millisecond: an open-loop schedule (--target-rate)
  * timed by setTimeout starts its operations 0.1-1.3 ms late (p50 0.65 ms), a lag every corrected latency would
- * count as the server's; this timer's is 0.1-0.3 ms. One thread per event loop sleeps for the earliest sleeper,
+ * count as the server's; this timer's is 0.1-0.3 ms. One thread per event loop sleeps for the earliest sleepers,
  * and keeps the process alive while someone sleeps (no longer). Until the thread runs (it takes some 20 ms to
  * start), or should it stop, the event loop's own timer keeps time, to the millisecond.
  */
 export class PreciseTimer {
-  readonly #shared = new SharedArrayBuffer(16);
-  readonly #deadline = new BigInt64Array(this.#shared, 0, 1);
-  readonly #counters = new Int32Array(this.#shared, 8, 2);
+  readonly #shared = new SharedArrayBuffer(32);
+  /** the two earliest sleepers' deadlines, and the one the thread waits for */
+  readonly #slots = new BigInt64Array(this.#shared, 0, 3);
+  readonly #counters = new Int32Array(this.#shared, 24, 2);
   #thread: Worker | undefined;
   /** the thread is running: it keeps time (else the fallback timer does) */
   #threadRuns = false;
@@ -51,8 +62,13 @@ export class PreciseTimer {
   /** sleepers woken by the thread, and by the fallback timer */
   #woken = { thread: 0, fallback: 0 };
 
-  constructor(private readonly now: () => number) {
-    this.#deadline[0] = NONE;
+  constructor() {
+    this.#slots.fill(NONE);
+  }
+
+  /** The thread's clock: process.hrtime, ns. */
+  now(): number {
+    return Number(process.hrtime.bigint());
   }
 
   /** Resolves once `now()` has reached `at` (ns), never before. */
@@ -61,7 +77,7 @@ export class PreciseTimer {
     return new Promise((wake) => {
       const i = this.#sleepers.findIndex((s) => s.at > at);
       this.#sleepers.splice(i < 0 ? this.#sleepers.length : i, 0, { at, wake });
-      if (this.#sleepers[0].at === at) this.#arm(at);
+      if (i === 0 || i === 1 || this.#sleepers.length <= 2) this.#arm();
     });
   }
 
@@ -70,15 +86,22 @@ export class PreciseTimer {
     return { ...this.#woken };
   }
 
-  /** Sets the deadline to the earliest sleeper's, `at`: the thread's, or the fallback timer's while it does not run. */
-  #arm(at: number): void {
+  /**
+   * Gives the thread the two earliest sleepers' deadlines (or the fallback timer the earliest, while the thread does
+   * not run). The change counter always moves, so that a thread about to wait on what it read before looks again;
+   * the thread is woken only when it waits for another deadline than the earliest.
+   */
+  #arm(): void {
     const thread = (this.#thread ??= this.#startThread());
-    Atomics.store(this.#deadline, 0, BigInt(Math.ceil(at)));
+    const [first, second] = this.#sleepers;
+    const earliest = BigInt(Math.ceil(first.at));
+    Atomics.store(this.#slots, 0, earliest);
+    Atomics.store(this.#slots, 1, second === undefined ? NONE : BigInt(Math.ceil(second.at)));
     Atomics.add(this.#counters, 0, 1);
-    Atomics.notify(this.#counters, 0);
+    if (Atomics.load(this.#slots, 2) !== earliest) Atomics.notify(this.#counters, 0);
     clearTimeout(this.#fallback);
     if (this.#threadRuns) thread.ref();
-    else this.#fallback = setTimeout(() => this.#wake('fallback'), (at - this.now()) / 1e6);
+    else this.#fallback = setTimeout(() => this.#wake('fallback'), (first.at - this.now()) / 1e6);
     if (!this.#listening) void this.#listen();
   }
 
@@ -105,8 +128,9 @@ export class PreciseTimer {
     while (due < this.#sleepers.length && this.#sleepers[due].at <= now) due++;
     this.#woken[by] += due;
     for (const s of this.#sleepers.splice(0, due)) s.wake();
-    if (this.#sleepers.length > 0) return this.#arm(this.#sleepers[0].at);
-    Atomics.store(this.#deadline, 0, NONE);
+    if (this.#sleepers.length > 0) return this.#arm();
+    Atomics.store(this.#slots, 0, NONE);
+    Atomics.store(this.#slots, 1, NONE);
     clearTimeout(this.#fallback);
     this.#thread?.unref();
   }
@@ -117,7 +141,7 @@ export class PreciseTimer {
     // from now on the thread keeps time; should it ever stop, the fallback timer does again
     const keeper = (runs: boolean) => () => {
       this.#threadRuns = runs;
-      if (this.#sleepers.length > 0) this.#arm(this.#sleepers[0].at);
+      if (this.#sleepers.length > 0) this.#arm();
     };
     thread.on('online', keeper(true));
     thread.on('exit', keeper(false));
