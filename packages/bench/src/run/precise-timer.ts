@@ -75,9 +75,10 @@ export class PreciseTimer {
   sleepUntil(at: number): Promise<void> {
     if (this.now() >= at) return Promise.resolve();
     return new Promise((wake) => {
-      const i = this.#sleepers.findIndex((s) => s.at > at);
-      this.#sleepers.splice(i < 0 ? this.#sleepers.length : i, 0, { at, wake });
-      if (i === 0 || i === 1 || this.#sleepers.length <= 2) this.#arm();
+      const later = this.#sleepers.findIndex((s) => s.at > at);
+      const place = later < 0 ? this.#sleepers.length : later;
+      this.#sleepers.splice(place, 0, { at, wake });
+      if (place < 2) this.#arm(); // one of the two deadlines the thread holds
     });
   }
 
