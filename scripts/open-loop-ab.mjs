@@ -2,16 +2,17 @@
 // started its operations after they were due (the mean of corrected minus uncorrected latency, over every
 // operation), its corrected and uncorrected p50s, and its client CPU an operation (the whole process's: the timer's
 // thread too). Extra arguments go to both sides' iotdb-bench.
-// Usage: AB_BASE=/tmp/base IOTDB_HOST=127.0.0.1 node scripts/open-loop-ab.mjs [rounds=4] [bench args...]
+// Usage (pnpm build in both): AB_BASE=/tmp/base IOTDB_HOST=127.0.0.1 node scripts/open-loop-ab.mjs [rounds=4] [bench args...]
 // (default bench args: a tree mixed run, 1 worker x 2 clients, 2:1:...:1, --loop 30 --target-rate 200)
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { openLoopFigures } from '../packages/bench/dist/report/open-loop.js';
+import { UNCORRECTED_PREFIX } from '../packages/bench/dist/report/result-fields.js';
 import { median } from './alternate.mjs';
 
-const UNCORRECTED = 'uncorrected ';
 const [rounds = '4', ...extra] = process.argv.slice(2);
 const DEFAULT_ARGS = '--workers 1 --clients 2 --operation-proportion 2:1:1:1:1:1:1:1:1:1:1 --loop 30 --target-rate 200';
 const benchArgs = extra.length ? extra : `${DEFAULT_ARGS} --warmup-rounds 1`.split(' ');
@@ -28,17 +29,14 @@ function run(dir) {
     const host = ['--host', process.env.IOTDB_HOST ?? '127.0.0.1'];
     execFileSync(process.execPath, [main, ...host, ...benchArgs, '--out', out], { stdio: 'ignore' });
     const result = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'))[0];
-    const latency = result.latency;
-    let [lagMs, count] = [0, 0];
     const p50 = {};
-    for (const [kind, corrected] of Object.entries(latency)) {
-      const uncorrected = latency[UNCORRECTED + kind];
-      if (uncorrected === undefined) continue;
-      lagMs += (corrected.avg - uncorrected.avg) * corrected.count;
-      count += corrected.count;
-      p50[kind] = [corrected.p50, uncorrected.p50];
+    for (const [kind, corrected] of Object.entries(result.latency)) {
+      const uncorrected = result.latency[UNCORRECTED_PREFIX + kind];
+      if (uncorrected !== undefined) p50[kind] = [corrected.p50, uncorrected.p50];
     }
-    return { lagMs: lagMs / count, p50, cpuUsPerOp: (result.clientCpuS / result.okOps) * 1e6 };
+    // the report's own figure (its open loop line)
+    const lagMs = openLoopFigures(result).delayMs;
+    return { lagMs, p50, cpuUsPerOp: (result.clientCpuS / result.okOps) * 1e6 };
   } finally {
     rmSync(out, { recursive: true, force: true });
   }

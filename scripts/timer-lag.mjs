@@ -4,15 +4,17 @@
 // Prints each timer's start lag percentiles (us) per round and their medians over the rounds, and the CPU used.
 // Usage: pnpm build && node scripts/timer-lag.mjs [rate=200] [seconds=5] [rounds=6] [clients=2]
 import { createServer, connect } from 'node:net';
+import { OpenLoopSchedule } from '../packages/bench/dist/run/pacing.js';
 import { PreciseTimer } from '../packages/bench/dist/run/precise-timer.js';
 import { median } from './alternate.mjs';
 
 const [rate = 200, seconds = 5, rounds = 6, clients = 2] = process.argv.slice(2).map(Number);
 const now = () => Number(process.hrtime.bigint());
+// each timer as the bench's Clock, paced by the bench's own OpenLoopSchedule
 const precise = new PreciseTimer();
 const timers = {
-  setTimeout: (at) => new Promise((resolve) => setTimeout(resolve, (at - now()) / 1e6)),
-  PreciseTimer: (at) => precise.sleepUntil(at),
+  setTimeout: { now, sleep: (ns) => new Promise((resolve) => setTimeout(resolve, ns / 1e6)) },
+  PreciseTimer: { now, sleep: (ns) => precise.sleepUntil(now() + ns) },
 };
 
 const server = createServer((s) => s.pipe(s));
@@ -20,16 +22,16 @@ await new Promise((r) => server.listen(0, '127.0.0.1', r));
 const { port } = server.address();
 
 /** One client's run: its lags (ns) from when each operation was due to when it started. */
-async function client(sleepUntil, id) {
+async function client(clock, id) {
   const socket = connect(port, '127.0.0.1');
   socket.setNoDelay(true);
   await new Promise((r) => socket.once('connect', r));
   const payload = Buffer.alloc(1024, id);
   const interval = (1e9 * clients) / rate;
   const lags = [];
-  let due = now() + 10e6 + (interval * id) / clients;
-  for (let i = 0; i < (rate / clients) * seconds; i++, due += interval) {
-    while (now() < due) await sleepUntil(due); // as pacing.ts's sleepUntil: never before
+  const schedule = new OpenLoopSchedule(clock, interval, now() + 10e6 + (interval * id) / clients, () => false);
+  for (let i = 0; i < (rate / clients) * seconds; i++) {
+    const due = await schedule.next();
     lags.push(now() - due);
     let got = 0;
     await new Promise((r) => {
@@ -45,9 +47,9 @@ async function client(sleepUntil, id) {
 const q = (xs, p) => xs[Math.min(xs.length - 1, Math.floor(p * xs.length))] / 1e3;
 const results = Object.fromEntries(Object.keys(timers).map((k) => [k, []]));
 for (let round = 0; round < rounds; round++)
-  for (const [name, sleepUntil] of Object.entries(timers)) {
+  for (const [name, clock] of Object.entries(timers)) {
     const cpu0 = process.cpuUsage();
-    const lags = (await Promise.all(Array.from({ length: clients }, (_, id) => client(sleepUntil, id)))).flat();
+    const lags = (await Promise.all(Array.from({ length: clients }, (_, id) => client(clock, id)))).flat();
     const cpu = process.cpuUsage(cpu0);
     lags.sort((a, b) => a - b);
     const row = { p50: q(lags, 0.5), p90: q(lags, 0.9), p99: q(lags, 0.99), cpuMs: (cpu.user + cpu.system) / 1e3 };
