@@ -53,6 +53,8 @@ final class Mixed {
     final Map<String, String> firstError = new TreeMap<>();
     /** paced by targetRate: each operation's latency from its actual start, by kind (writes: insertTablet) */
     final Map<String, List<Long>> uncorrected = new TreeMap<>();
+    /** paced by targetRate: how late each operation started after it was due */
+    final List<Long> startLag = new ArrayList<>();
     long points, warmupPoints, endNs;
   }
 
@@ -158,6 +160,7 @@ final class Mixed {
         long due = pacer.turn(op.isWrite() ? points(op) : 0);
         if (System.nanoTime() >= Bench.deadline) { Bench.stoppedEarly.set(true); break; }
         long a = System.nanoTime();
+        if (due >= 0) d.startLag.add(Math.max(0, a - due));
         if (op.isWrite()) {
           d.points += write(w, t, op);
           long end = System.nanoTime();
@@ -236,6 +239,8 @@ final class Mixed {
     for (Done d : done) paced.addAll(d.uncorrected.keySet());
     for (String k : paced)
       System.out.printf("UNCORRECTED kind=%s %s%n", k, Bench.matrix(sorted(done, d -> d.uncorrected.getOrDefault(k, List.of()))));
+    long[] lag = sorted(done, d -> d.startLag);
+    if (lag.length > 0) System.out.printf("START_LAG %s%n", Bench.matrix(lag));
     long written = n + Arrays.stream(done).mapToLong(d -> d.warmupPoints).sum();
     if (written > 0 && !Bench.noop && Bench.verify) Bench.verifyCount(written);
     if (written > 0) Bench.flush();

@@ -28,7 +28,7 @@ import org.apache.iotdb.session.Session;
  * Options (key=value): host port fetch table database sql statements threads reps rate pause maxms query warm
  *   (host, port, compression, trustStore, queryTimeout: Connect.java's)
  * Prints QSTMT ok=N failed=F rows=R points=P (non-null values) wall_s=.. client_cpu_s=.. slowest_s=.. peak_rss_mb=.. and the latency matrix of the
- * reads that succeeded (Bench.matrix); QSTMT_UNCORRECTED <matrix> when paced; QSTMT_FAILED <matrix> and
+ * reads that succeeded (Bench.matrix); QSTMT_UNCORRECTED <matrix> and QSTMT_START_LAG <matrix> when paced; QSTMT_FAILED <matrix> and
  * QERROR error=<the first failure's message, the rest of the line> when some failed.
  */
 public class QueryFile {
@@ -43,6 +43,8 @@ public class QueryFile {
   /** What one session's reads came to. */
   static final class Done {
     final List<Long> ok = new ArrayList<>(), uncorrected = new ArrayList<>(), failed = new ArrayList<>();
+    /** paced: how late each read started after it was due */
+    final List<Long> startLag = new ArrayList<>();
     long rows, points, spentNs;
     String firstError;
   }
@@ -156,6 +158,7 @@ public class QueryFile {
       else if (i > 0 && pauseMs > 0) parkUntil(Math.min(System.nanoTime() + pauseMs * 1_000_000L, deadline));
       long t0 = System.nanoTime();
       if (t0 >= deadline) break;
+      if (intervalNs > 0) d.startLag.add(Math.max(0, t0 - due));
       try {
         if (reader == null) reader = open();
         if (query) {
@@ -199,6 +202,7 @@ public class QueryFile {
         ok, failed, rows, points, wallNs / 1e9, cpuNs / 1e9, slowest / 1e9, Bench.peakRssMb(),
         Bench.matrix(sorted(done, d -> d.ok)));
     if (paced) System.out.printf("QSTMT_UNCORRECTED %s%n", Bench.matrix(sorted(done, d -> d.uncorrected)));
+    if (paced) System.out.printf("QSTMT_START_LAG %s%n", Bench.matrix(sorted(done, d -> d.startLag)));
     if (failed == 0) return;
     System.out.printf("QSTMT_FAILED %s%n", Bench.matrix(sorted(done, d -> d.failed)));
     Arrays.stream(done).map(d -> d.firstError).filter(e -> e != null).findFirst()

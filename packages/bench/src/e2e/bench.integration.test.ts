@@ -380,10 +380,10 @@ describe('iotdb-bench against a real server', () => {
         statements: 2,
       });
     expect(stdout).toContain('forEach: 2 statements, dealt to 2 sessions');
-    expect(Object.keys(runs[1].latency)).toEqual(['java all rows', 'uncorrected java all rows']);
+    expect(Object.keys(runs[1].latency)).toEqual(['java all rows', 'uncorrected java all rows', 'start lag']);
     expect(stdout).toMatch(/^running the Java client on the same 4 statement\(s\) \.\.\.$/m);
     expect(stdout).toMatch(
-      /^ours\/Java all rows: reads\/s [\d.]+x, latency p50 [\d.]+x, p99 [\d.]+x, uncorrected p50 /m,
+      /^ours\/Java all rows: reads\/s [\d.]+x, latency p50 [\d.]+x, p99 [\d.]+x, uncorrected p50 [\d.]+x, start lag p50 [\d.]+x \(/m,
     );
     expect(stdout).toMatch(/^ours\/Java counts: reads\/s /m);
     expect(stdout).not.toMatch(/(rows|points) read differ/);
@@ -434,6 +434,9 @@ describe('iotdb-bench against a real server', () => {
     expect(Number(paced.fields.get('wall_s'))).toBeGreaterThanOrEqual(0.45);
     expect(paced.stdout).toMatch(/^open loop {4}target 20 ops\/s, achieved /m);
     expect(paced.stdout).toMatch(/^ {2}uncorrected one +10 /m);
+    // how late the reads started: every one, in a row of its own and in the open loop line
+    expect(paced.stdout).toMatch(/^ {2}start lag +10 /m);
+    expect(paced.stdout).toMatch(/after their due time on average \(p50 [\d.]+, p99 [\d.]+, max [\d.]+ ms\)/);
     const traced = await bench('--query-file', file, '--trace');
     expect(traced.stdout).toMatch(/^ {2}traced one: first reply +10 /m);
     expect(traced.stdout).toMatch(/^ {2}traced one: decode +10 /m);
@@ -787,6 +790,8 @@ describe('iotdb-bench against a real server', () => {
     // 100 writes due 20 ms apart: the schedule, not the server, sets how long it takes (unpaced: a fraction of it)
     expect(java.durationS).toBeGreaterThan(1.5);
     expect(java.latency['uncorrected insertTablet']?.count).toBe(100);
+    expect([ours.latency['start lag']?.count, java.latency['start lag']?.count]).toEqual([100, 100]);
+    expect(stdout).toMatch(/^ours\/Java start lag: p50 [\d.]+x \([\d.]+ vs [\d.]+ ms\), p99 [\d.]+x /m);
     expect(stdout).toMatch(/^ours\/Java insertTablet: latency p50 [\d.]+x, p99 [\d.]+x, uncorrected p50 [\d.]+x$/m);
   });
 

@@ -34,6 +34,20 @@ describe('--query-file --vs-java', () => {
     expect(same[0]).not.toContain('differ');
   });
 
+  it('gives how late each side started its paced reads, the times beside their ratio', () => {
+    const lagged = (label: string, p50: number, p99: number) => {
+      const r = sampleStatement(label, 100);
+      return { ...r, latency: { ...r.latency, 'start lag': { ...r.latency[label], p50, p99 } } };
+    };
+    const lines = printed(() => printStatementRatios([lagged('a', 0.4, 3)], [lagged('java a', 0.16, 3.75)]));
+    expect(lines[0]).toMatch(
+      /, start lag p50 2\.50x \(0\.400 vs 0\.160 ms\), p99 0\.80x \(3\.000 vs 3\.750 ms\), client CPU/,
+    );
+    vi.restoreAllMocks();
+    const unpaced = printed(() => printStatementRatios([lagged('a', 0.4, 3)], [sampleStatement('java a', 100)]));
+    expect(unpaced[0]).not.toContain('start lag');
+  });
+
   it('says nothing of a statement one side never read, nor of rows when a side stopped early or failed reads', () => {
     const ours = [sampleStatement('a', 100), sampleStatement('b', 50), sampleStatement('c', 10)];
     const java = [

@@ -1,7 +1,7 @@
 import { javaStatementLabel, type QueryFileEntry } from '../config/query-file.js';
 import { formatErrors, resultLine } from '../report/format.js';
-import { UNCORRECTED_PREFIX, cpuSPerOperation, mainOperation } from '../report/result-fields.js';
-import { times } from '../report/numbers.js';
+import { START_LAG, UNCORRECTED_PREFIX, cpuSPerOperation, mainOperation } from '../report/result-fields.js';
+import { millis, times } from '../report/numbers.js';
 import { prepareDatabase } from '../run/database.js';
 import { JavaInterrupted } from '../run/java-child.js';
 import { runJava } from '../run/java.js';
@@ -94,7 +94,7 @@ function readDifference(a: QueryFigures, b: QueryFigures): string {
 
 /**
  * Each statement's ratios ours/Java, when both read it: reads/s, latency p50 and p99 (an open loop's also from each
- * read's start), client CPU per read; and the rows (or points) each read when they differ (the statement read the
+ * read's start, and how late reads started), client CPU per read; and the rows (or points) each read when they differ (the statement read the
  * same data on both sides, to the end, unless the time limit ended one of them early).
  */
 export function printStatementRatios(ours: readonly RunResult[], java: readonly RunResult[]): void {
@@ -104,11 +104,13 @@ export function printStatementRatios(ours: readonly RunResult[], java: readonly 
     const [a, b] = [mine.queries![mine.label], theirs.queries![theirs.label]];
     const [ua, ub] = [mine.latency[UNCORRECTED_PREFIX + mine.label], theirs.latency[UNCORRECTED_PREFIX + theirs.label]];
     const uncorrected = ua !== undefined && ub !== undefined ? `, uncorrected p50 ${times(ua.p50, ub.p50)}` : '';
+    const lagRatio = startLag(mine, theirs);
+    const lag = lagRatio === undefined ? '' : `, start lag ${lagRatio}`;
     const complete = [mine, theirs].every((r) => r.stopped === undefined && r.failedOps === 0);
     const rows = complete ? readDifference(a, b) : '';
     console.log(
       `ours/Java ${mine.label}: reads/s ${times(mine.opsPerS, theirs.opsPerS)}, latency p50 ${times(a.latency.p50, b.latency.p50)}, ` +
-        `p99 ${times(a.latency.p99, b.latency.p99)}${uncorrected}, client CPU per read ${times(cpuSPerOperation(mine), cpuSPerOperation(theirs))}${rows}`,
+        `p99 ${times(a.latency.p99, b.latency.p99)}${uncorrected}${lag}, client CPU per read ${times(cpuSPerOperation(mine), cpuSPerOperation(theirs))}${rows}`,
     );
   });
 }
@@ -116,7 +118,7 @@ export function printStatementRatios(ours: readonly RunResult[], java: readonly 
 /**
  * The ratios ours/Java: throughput and client CPU, then per operation. A mixed or paced run ran the very same
  * operations on both sides, so their latencies compare directly (an open loop's also from each operation's
- * actual start: `uncorrected`), and in a queries-only run their rows must match (a difference is said);
+ * actual start: `uncorrected`, and how late they started: `start lag`), and in a queries-only run their rows must match (a difference is said);
  * `--queries` after the writes compare rows/s and p50.
  */
 export function printRatios(ours: RunResult, java: RunResult): void {
@@ -129,6 +131,8 @@ export function printRatios(ours: RunResult, java: RunResult): void {
   // the writes: ours' method (insertTablet, insertRecords, ...) beside the Java client's calls of them
   const [write, javaWrite] = [mainOperation(ours)?.kind, mainOperation(java)?.kind];
   if (planned && write !== undefined && javaWrite !== undefined) printLatencyRatio(ours, java, [write, javaWrite], '');
+  const lag = startLag(ours, java);
+  if (lag !== undefined) console.log(`ours/Java start lag: ${lag}`);
   for (const [kind, q] of Object.entries(java.queries ?? {})) {
     const mine = ours.queries?.[kind];
     if (mine === undefined || mine.ops === 0 || q.ops === 0) continue;
@@ -152,6 +156,17 @@ function printLatencyRatio(ours: RunResult, java: RunResult, [op, javaOp]: [stri
   const [ua, ub] = [ours.latency[UNCORRECTED_PREFIX + op], java.latency[UNCORRECTED_PREFIX + javaOp]];
   const uncorrected = ua !== undefined && ub !== undefined ? `, uncorrected p50 ${times(ua.p50, ub.p50)}` : '';
   console.log(`ours/Java ${op}: latency p50 ${times(a.p50, b.p50)}, p99 ${times(a.p99, b.p99)}${uncorrected}${note}`);
+}
+
+/**
+ * How late each side's open loop started its operations, when both recorded it: `p50 2.63x (0.402 vs 0.153 ms), p99
+ * ...` (the times too: a ratio of fractions of a millisecond says little alone).
+ */
+function startLag(ours: RunResult, java: RunResult): string | undefined {
+  const [a, b] = [ours.latency[START_LAG], java.latency[START_LAG]];
+  if (a === undefined || b === undefined || a.count === 0 || b.count === 0) return undefined;
+  const at = (p: 'p50' | 'p99') => `${p} ${times(a[p], b[p])} (${millis(a[p])} vs ${millis(b[p])} ms)`;
+  return `${at('p50')}, ${at('p99')}`;
 }
 
 /**

@@ -111,6 +111,19 @@ describe('formatReport', () => {
     expect(formatReport(sampleRun('closed'))).not.toContain('open loop');
   });
 
+  it("gives the start lag's percentiles where the run recorded them, its mean as the line's average", () => {
+    const base = sampleRun('x');
+    const lag = { ...base.latency.insertTablet, count: 1500, avg: 0.2, p50: 0.11, p99: 0.54, max: 2.31 };
+    const latency = { ...base.latency, 'uncorrected insertTablet': base.latency.insertTablet, 'start lag': lag };
+    const text = formatReport(sampleRun('open', { config: { ...base.config, targetRate: 200 }, latency }));
+    expect(text).toMatch(
+      /operations started 0\.200 ms after their due time on average \(p50 0\.110, p99 0\.540, max 2\.310 ms\): met/,
+    );
+    // more samples than any operation (all of them), yet not the run's main operation
+    expect(resultLine(sampleRun('open', { latency }))).toContain('insert_op=insertTablet');
+    expect(text).toMatch(/\n  start lag +1,500 /);
+  });
+
   it("counts an open-loop run's failed operations as started on schedule: its rate is not its throughput", () => {
     const base = sampleRun('x'); // 1000 operations over 5 s
     const latency = { ...base.latency, 'uncorrected insertTablet': base.latency.insertTablet };

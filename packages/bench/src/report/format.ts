@@ -2,7 +2,7 @@
 import type { ClientActivity, RunResult } from '../types.js';
 import { fixed, grouped, millis, span, times } from './numbers.js';
 import { MATRIX_HEADERS, matrixRows } from './latency-matrix.js';
-import { openLoopFigures, openLoopVerdict, type OpenLoopFigures } from './open-loop.js';
+import { lagPercentiles, openLoopFigures, openLoopVerdict, type OpenLoopFigures } from './open-loop.js';
 import {
   cpuPerMillion,
   cpuSPerOperation,
@@ -134,7 +134,7 @@ function oneLine(s: string): string {
 function openLoopLine(o: OpenLoopFigures): string {
   return (
     `open loop    target ${o.targetRate} ops/s, achieved ${fixed(o.startedPerS, 1)}, ` +
-    `operations started ${millis(o.delayMs)} ms after their due time on average: ${openLoopVerdict(o)}`
+    `operations started ${millis(o.delayMs)} ms after their due time on average${lagPercentiles(o)}: ${openLoopVerdict(o)}`
   );
 }
 

@@ -10,7 +10,7 @@ import { percentileChart } from './chart-percentiles.js';
 import { fixed, grouped, millis, times } from './numbers.js';
 import { QUERY_HEADERS, queryRows } from './format.js';
 import { MATRIX_HEADERS, byReportOrder, matrixRows } from './latency-matrix.js';
-import { openLoopFigures, openLoopVerdict, shortVerdict } from './open-loop.js';
+import { lagPercentiles, openLoopFigures, openLoopVerdict, shortVerdict } from './open-loop.js';
 import { cpuPerMillion, mainOperation, onlyReads, ratioBase, rowsRead } from './result-fields.js';
 import { esc } from './svg.js';
 
@@ -104,7 +104,7 @@ function openLoopCell(r: RunResult): string {
   if (o === null) return '-';
   const kept = o.rateMet && !o.behind;
   const verdict = `<span class="${kept ? 'ok' : 'bad'}" title="${esc(openLoopVerdict(o))}">${shortVerdict(o)}</span>`;
-  return `${grouped(o.targetRate)}, ${fixed(o.startedPerS, 1)}: ${verdict}; started ${millis(o.delayMs)} ms late on average`;
+  return `${grouped(o.targetRate)}, ${fixed(o.startedPerS, 1)}: ${verdict}; started ${millis(o.delayMs)} ms late on average${lagPercentiles(o)}`;
 }
 
 /** The rows of a write's figures, left out when every run only read (a query file's statements). */

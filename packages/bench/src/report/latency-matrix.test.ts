@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { byReportOrder } from './latency-matrix.js';
 
 describe('the latency matrix', () => {
-  it('lists writes first, then the query types in order, each with its uncorrected and traced rows after it', () => {
+  it('lists writes first, then the query types in order, each with its uncorrected and traced rows after it, the start lag last', () => {
     const ops = [
       'traced GROUP_BY: decode',
       'GROUP_BY',
@@ -11,6 +11,7 @@ describe('the latency matrix', () => {
       'traced insertTablet',
       'traced insertTablet: serialize',
       'PRECISE_POINT',
+      'start lag',
       'insertTablet',
       'uncorrected insertTablet',
     ];
@@ -24,6 +25,7 @@ describe('the latency matrix', () => {
       'uncorrected TIME_RANGE',
       'GROUP_BY',
       'traced GROUP_BY: decode',
+      'start lag',
     ]);
   });
 });

@@ -5,7 +5,7 @@
 import type { LatencySummary, RunResult } from '../types.js';
 import { QUERY_KINDS, type QueryKind } from '../workload/operations.js';
 import { fixed, grouped, millis } from './numbers.js';
-import { DERIVED_PREFIXES } from './result-fields.js';
+import { DERIVED_PREFIXES, START_LAG } from './result-fields.js';
 
 export const MATRIX_COLUMNS: readonly [header: string, value: (l: LatencySummary) => number][] = [
   ['AVG', (l) => l.avg],
@@ -28,10 +28,11 @@ export const MATRIX_HEADERS: readonly string[] = ['operation', 'count', ...MATRI
 
 /**
  * The operations in report order: writes, then the query types in iot-benchmark's order, each followed by
- * its 'failed', 'uncorrected' and 'traced' rows.
+ * its 'failed', 'uncorrected' and 'traced' rows; the open loop's start lag last.
  */
 export function byReportOrder(ops: readonly string[]): string[] {
   const rank = (op: string): [number, number] => {
+    if (op === START_LAG) return [QUERY_KINDS.length + 1, 0];
     const d = DERIVED_PREFIXES.findIndex((p) => op.startsWith(p));
     const base = (d < 0 ? op : op.slice(DERIVED_PREFIXES[d].length)).split(': ')[0]; // 'GROUP_BY: decode' goes with GROUP_BY
     return [1 + QUERY_KINDS.indexOf(base as QueryKind), d + 1];

@@ -16,6 +16,12 @@ export const UNCORRECTED_PREFIX = 'uncorrected ';
  * that of the operations that succeeded (as iot-benchmark's matrix), and shown in a row of their own.
  */
 export const FAILED_PREFIX = 'failed ';
+/**
+ * With `--target-rate`, one row for the whole run: how late each operation started after it was due (its corrected
+ * less its uncorrected latency), failed ones too. Its tail is the client's own lag (event loop, timers) or a client
+ * still busy with its previous operation when the next fell due.
+ */
+export const START_LAG = 'start lag';
 /** The prefixes of rows that describe an operation without being its own successes. */
 export const DERIVED_PREFIXES: readonly string[] = [FAILED_PREFIX, UNCORRECTED_PREFIX, TRACED_PREFIX];
 
@@ -27,8 +33,8 @@ export const NO_LATENCY: LatencySummary = new LatencyHistogram().summaryMs();
 export function mainOperation(r: RunResult): { kind: string; latency: LatencySummary } | undefined {
   let best: { kind: string; latency: LatencySummary } | undefined;
   for (const [kind, latency] of Object.entries(r.latency)) {
-    // the failed, uncorrected and --trace's rows describe the main operation, they are not it
-    if (DERIVED_PREFIXES.some((p) => kind.startsWith(p)) || QUERIES.has(kind)) continue;
+    // the failed, uncorrected and --trace's rows describe the main operation, they are not it; the start lag all of them
+    if (DERIVED_PREFIXES.some((p) => kind.startsWith(p)) || QUERIES.has(kind) || kind === START_LAG) continue;
     if (best === undefined || latency.count > best.latency.count) best = { kind, latency };
   }
   return best;

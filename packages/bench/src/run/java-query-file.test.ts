@@ -74,10 +74,11 @@ describe("the Java client's run of a query-file statement", () => {
     expect(r.queryFile).toEqual({ sql: entry.sql, concurrency: 2, repetitions: 5, line: 3 });
   });
 
-  it('keeps the open loop uncorrected row, the failures apart with the first error, and a stop at the time limit', () => {
+  it('keeps the open loop uncorrected and start lag rows, the failures apart with the first error, and a stop at the time limit', () => {
     const out = [
       `QSTMT ok=4 failed=2 rows=4 wall_s=1.000000 client_cpu_s=0.1000 slowest_s=0.100000 peak_rss_mb=n/a ops=4 ${MATRIX}`,
       `QSTMT_UNCORRECTED ops=4 ${MATRIX}`,
+      `QSTMT_START_LAG ops=6 ${MATRIX}`,
       `QSTMT_FAILED ops=2 ${MATRIX}`,
       'QERROR error=701: Table root.x does not exist',
     ].join('\n');
@@ -86,7 +87,9 @@ describe("the Java client's run of a query-file statement", () => {
       'java one device',
       'uncorrected java one device',
       'failed java one device',
+      'start lag',
     ]);
+    expect(r.latency['start lag'].count).toBe(6);
     expect(r.errors).toEqual(['the Java client: 701: Table root.x does not exist']);
     expect(r.stopped).toBe('test-max-time'); // 6 reads of 2 x 5
     expect(Number.isNaN(r.peakRssMb)).toBe(true);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { plannedReads } from '../config/for-each.js';
 import { javaStatementLabel, type QueryFileEntry } from '../config/query-file.js';
-import { FAILED_PREFIX, UNCORRECTED_PREFIX } from '../report/result-fields.js';
+import { FAILED_PREFIX, START_LAG, UNCORRECTED_PREFIX } from '../report/result-fields.js';
 import type { BenchConfig, RunResult } from '../types.js';
 import { runJavaScript } from './java-child.js';
 import { javaConnectArgs, latencyOf, pointsOf } from './java.js';
@@ -71,7 +71,7 @@ export function javaStatementArgs(
 /**
  * The RunResult of QueryFile.java's output, named as ours' run of the statement is (its rows under
  * `javaStatementLabel`): its QSTMT line (counts, time, CPU and the matrix of the reads that succeeded), and its
- * QSTMT_UNCORRECTED, QSTMT_FAILED and QERROR lines when it printed them.
+ * QSTMT_UNCORRECTED, QSTMT_START_LAG, QSTMT_FAILED and QERROR lines when it printed them.
  */
 export function javaStatementRun(
   out: string,
@@ -87,10 +87,12 @@ export function javaStatementRun(
   const label = javaStatementLabel(e.label);
   const [ok, failed, rows, durationS] = [Number(kv.ok), Number(kv.failed), Number(kv.rows), Number(kv.wall_s)];
   const [uncorrected, failures, error] = [found('QSTMT_UNCORRECTED'), found('QSTMT_FAILED'), found('QERROR')];
+  const lag = found('QSTMT_START_LAG');
   const latency = {
     ...(ok > 0 && { [label]: latencyOf(kv) }),
     ...(uncorrected !== undefined && ok > 0 && { [UNCORRECTED_PREFIX + label]: latencyOf(keyValues(uncorrected)) }),
     ...(failures !== undefined && { [FAILED_PREFIX + label]: latencyOf(keyValues(failures)) }),
+    ...(lag !== undefined && ok + failed > 0 && { [START_LAG]: latencyOf(keyValues(lag)) }),
   };
   const startedAt = new Date(Date.now() - durationS * 1000).toISOString();
   return {

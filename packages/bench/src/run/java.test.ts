@@ -164,6 +164,16 @@ describe('the Java anchor run', () => {
     expect(r.latency.insertTablet.p50).toBe(2.7); // from the due time
   });
 
+  it("reads an open-loop run's START_LAG line as the 'start lag' row, as ours", () => {
+    const paced = [
+      OUTPUT,
+      'START_LAG ops=140 avg=0.080 min=0.010 p10=0.020 p25=0.030 p50=0.060 p75=0.090 p90=0.120 p95=0.150 p99=0.400 p999=0.900 max=0.950',
+    ].join('\n');
+    const r = javaRun(paced, sampleConfig({ targetRate: 200 }));
+    expect(r.latency['start lag']).toMatchObject({ count: 140, p50: 0.06, p99: 0.4, max: 0.95 });
+    expect(javaRun(OUTPUT, sampleConfig({ targetRate: 200 })).latency['start lag']).toBeUndefined();
+  });
+
   it('refuses output without its MATRIX line, quoting it', () => {
     const old = OUTPUT.split('\n')
       .filter((l) => !l.startsWith('MATRIX'))

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import type { BenchConfig, LatencySummary, QueryFigures, QueryKind, RunResult } from '../types.js';
-import { UNCORRECTED_PREFIX } from '../report/result-fields.js';
+import { START_LAG, UNCORRECTED_PREFIX } from '../report/result-fields.js';
 import { weightedQueries } from '../workload/operations.js';
 import { sensorValuesRead } from '../workload/query-sql.js';
 import { javaPlan } from './java-plan.js';
@@ -128,6 +128,7 @@ export function javaRun(out: string, c: BenchConfig): RunResult {
       ...((writes.count > 0 || Object.keys(queries).length === 0) && { [javaMethod(c)]: writes }),
       ...Object.fromEntries(Object.entries(queries).flatMap(([k, q]) => (q.ops > 0 ? [[k, q.latency]] : []))),
       ...uncorrected(lines),
+      ...startLag(lines),
     },
     histograms: {},
     clientCpuS: num('client_cpu_s'),
@@ -163,6 +164,12 @@ export function latencyOf(kv: Record<string, string>): LatencySummary {
 function uncorrected(lines: readonly string[]): Record<string, LatencySummary> {
   const rows = lines.filter((l) => l.startsWith('UNCORRECTED ')).map(keyValues);
   return Object.fromEntries(rows.map((kv) => [UNCORRECTED_PREFIX + kv.kind, latencyOf(kv)]));
+}
+
+/** An open-loop run's START_LAG line (how late its operations started) as ours' row. */
+function startLag(lines: readonly string[]): Record<string, LatencySummary> {
+  const line = lines.find((l) => l.startsWith('START_LAG '));
+  return line === undefined ? {} : { [START_LAG]: latencyOf(keyValues(line)) };
 }
 
 /** A mixed run's query types (QTYPE lines; rows/s over the run, as ours'); QERROR lines kept in `errors`. */

@@ -13,4 +13,15 @@ describe('StatementTally', () => {
     expect(tally.ok.summaryMs().max).toBeCloseTo(400, -1);
     expect([tally.rows, tally.points]).toEqual([2, 5]);
   });
+
+  it('keeps how late each paced read started, failed ones too, in a start lag row; none in a closed loop', () => {
+    const tally = new StatementTally('q', 1);
+    tally.done({ session: 0, latencyNs: 400e6, uncorrectedNs: 100e6, rows: 1, points: 2 });
+    tally.done({ session: 0, latencyNs: 500e6, uncorrectedNs: 100e6, rows: 0, points: 0, error: 'refused' });
+    const lag = tally.histograms()['start lag'];
+    expect([lag.count, lag.min, lag.max]).toEqual([2, 300e6, 400e6]);
+    const closed = new StatementTally('q', 1);
+    closed.done({ session: 0, latencyNs: 150e6, rows: 1, points: 3 });
+    expect(Object.keys(closed.histograms())).toEqual(['q']);
+  });
 });

@@ -3,7 +3,7 @@ import { plannedReads, statementCount } from '../config/for-each.js';
 import { readOnly, warmUpReads, type QueryFileEntry } from '../config/query-file.js';
 import { readsProgressLine } from '../report/format.js';
 import { LatencyHistogram, summarize } from '../report/histogram.js';
-import { FAILED_PREFIX, TRACED_PREFIX, UNCORRECTED_PREFIX } from '../report/result-fields.js';
+import { FAILED_PREFIX, START_LAG, TRACED_PREFIX, UNCORRECTED_PREFIX } from '../report/result-fields.js';
 import type { BenchConfig, HistogramData, RunResult } from '../types.js';
 import { timedRead } from './queries.js';
 import { ProgressPrinter } from './progress-printer.js';
@@ -218,13 +218,15 @@ function statementRead(
 
 /**
  * What a statement's reads came to: its successes' latency (from the due time with --target-rate; from the start
- * apart, as 'uncorrected'), its failures' apart (report/result-fields.ts), --trace's phases, rows, points, errors, and
+ * apart, as 'uncorrected'; how late each read started, as 'start lag'), its failures' apart (report/result-fields.ts), --trace's phases, rows, points, errors, and
  * each session's time spent in its reads (from their start: not the wait for their turn).
  */
 export class StatementTally {
   readonly ok = new LatencyHistogram();
   readonly failed = new LatencyHistogram();
   readonly uncorrected = new LatencyHistogram();
+  /** with --target-rate, how late each read started (failed ones too) */
+  readonly startLag = new LatencyHistogram();
   /** 'traced <label>: first reply', ... */
   readonly traced: Record<string, LatencyHistogram> = {};
   readonly errors: string[] = [];
@@ -246,6 +248,7 @@ export class StatementTally {
     this.rows += d.rows;
     this.points += d.points;
     this.sessionNs[d.session] += d.uncorrectedNs ?? d.latencyNs; // the time it spent reading, not waiting its turn
+    if (d.uncorrectedNs !== undefined) this.startLag.record(Math.max(0, d.latencyNs - d.uncorrectedNs));
     if (d.error === undefined) {
       this.ok.record(d.latencyNs);
       if (d.uncorrectedNs !== undefined) this.uncorrected.record(d.uncorrectedNs);
@@ -262,6 +265,7 @@ export class StatementTally {
     if (this.failed.count > 0) rows[FAILED_PREFIX + this.label] = this.failed.toData();
     if (this.uncorrected.count > 0) rows[UNCORRECTED_PREFIX + this.label] = this.uncorrected.toData();
     for (const [kind, h] of Object.entries(this.traced)) rows[kind] = h.toData();
+    if (this.startLag.count > 0) rows[START_LAG] = this.startLag.toData();
     return rows;
   }
 }

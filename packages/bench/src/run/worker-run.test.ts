@@ -256,6 +256,19 @@ describe('WorkerRun: open loop (--target-rate)', () => {
     expect(report.slowestClientMs).toEqual({ insertTablet: 2500, 'uncorrected insertTablet': 2500 });
   });
 
+  it('records how late each operation started in one start lag row: 0 for the first, 150 ms more for each after', async () => {
+    const { report } = await run({ clients: 1, devices: 1, deviceCount: 1, loop: 10, targetRate: 10 }, () => 250);
+    const lag = report.latency['start lag'];
+    expect([lag.count, lag.min, lag.max, lag.avg]).toEqual([10, 0, 1350, 675]);
+    // not an operation of a client: none is its slowest
+    expect(report.slowestClientMs?.['start lag']).toBeUndefined();
+  });
+
+  it('keeps no start lag row in a closed loop', async () => {
+    const { report } = await run({ clients: 1, devices: 1, deviceCount: 1, loop: 3 }, () => 250);
+    expect(report.latency['start lag']).toBeUndefined();
+  });
+
   it('starts operations on the schedule when the server keeps up: latency is the operation itself, the run lasts count / rate', async () => {
     const { report } = await run({ clients: 2, devices: 2, deviceCount: 2, loop: 10, targetRate: 20 }, () => 30);
     expect(report.latency.insertTablet.max).toBe(30);

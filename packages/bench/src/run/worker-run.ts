@@ -1,5 +1,5 @@
 import { IoTDBBatchError } from '@iotdb/client';
-import { FAILED_PREFIX, TRACED_PREFIX, UNCORRECTED_PREFIX } from '../report/result-fields.js';
+import { FAILED_PREFIX, START_LAG, TRACED_PREFIX, UNCORRECTED_PREFIX } from '../report/result-fields.js';
 import type { ClientActivity, WorkerResult, WorkerTask } from '../types.js';
 import { readsOnly, type QueryKind } from '../workload/operations.js';
 import { querySensors } from '../workload/query-sql.js';
@@ -176,6 +176,8 @@ export class WorkerRun {
         // a failure's latency (often an instant error, or a timeout) stays out of the operation's own row
         this.#stats.record(failed ? FAILED_PREFIX + kind : kind, latencyNs, id, end - t0);
         if (uncorrectedNs !== undefined && !failed) this.#stats.record(UNCORRECTED_PREFIX + kind, uncorrectedNs, id);
+        // 0 for an operation let start early by the end of the run
+        if (due !== undefined) this.#stats.record(START_LAG, Math.max(0, t0 - due));
         this.#count(ok, failed);
         pause.done(end);
       }
