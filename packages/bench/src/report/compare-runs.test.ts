@@ -61,6 +61,24 @@ describe('compare', () => {
     expect(figures.map((f) => f.figure)).toContain('points/s');
   });
 
+  it("compares two open loops' start lag, p50 and p99 with their noise; a closed loop has none to compare", () => {
+    const paced = (lateBy: number) => {
+      const h = sampleHistogram(10_000, lateBy);
+      return sampleRun('open', {
+        histograms: { 'start lag': h },
+        latency: { 'start lag': LatencyHistogram.from(h).summaryMs() },
+      });
+    };
+    const lag = compareRuns(paced(0.2), paced(0.4)).filter((f) => f.figure.startsWith('start lag'));
+    expect(lag.map((f) => [f.figure, f.beyond])).toEqual([
+      ['start lag p50 ms', true],
+      ['start lag p99 ms', true],
+    ]);
+    expect(lag.every((f) => isWorse(f))).toBe(true);
+    const closed = compareRuns(sampleRun('a'), sampleRun('a')).map((f) => f.figure);
+    expect(closed.some((f) => f.startsWith('start lag'))).toBe(false);
+  });
+
   it('compares query-file runs by rows/s and latency, without the write figures they have none of', () => {
     const statement = (rowsPerS: number) => {
       const h = sampleHistogram(100, 5);

@@ -5,7 +5,7 @@
  */
 import type { HistogramData, RunResult } from '../types.js';
 import { LatencyHistogram } from './histogram.js';
-import { mainOperation } from './result-fields.js';
+import { START_LAG, mainOperation } from './result-fields.js';
 import { normalTwoSidedP } from './stats.js';
 
 /**
@@ -76,7 +76,7 @@ export interface FigureValues {
 
 /**
  * The figures of `b` against `a`: throughput, latency of the main operation, each query type both ran (rows/s,
- * p50, p99), client CPU, memory. Runs that wrote nothing (query files) have no points/s or CPU per point.
+ * p50, p99), the open loop's start lag (p50, p99, when both ran one), client CPU, memory. Runs that wrote nothing (query files) have no points/s or CPU per point.
  */
 export function compareRuns(a: RunResult, b: RunResult): FigureComparison[] {
   return figureValues(a, b).map((f) => figure(f.figure, f.a, f.b, f.errors));
@@ -98,6 +98,8 @@ export function figureValues(a: RunResult, b: RunResult): FigureValues[] {
     add(`${kind} rows/s`, qa.rowsPerS, qb.rowsPerS);
     if (kind !== main) figures.push(...latencyFigures(a, b, kind, kind));
   }
+  // an open loop's own lateness: what of a change in the corrected latency is the client's scheduling
+  figures.push(...latencyFigures(a, b, START_LAG, START_LAG));
   if (a.failedOps > 0 || b.failedOps > 0) add('failed ops', a.failedOps, b.failedOps);
   if (wrote) add('client CPU s/Mpts', a.clientCpuSPerMpts, b.clientCpuSPerMpts);
   add('peak RSS MB', a.peakRssMb, b.peakRssMb);
