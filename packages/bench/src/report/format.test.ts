@@ -121,7 +121,7 @@ describe('formatReport', () => {
     );
     // more samples than any operation (all of them), yet not the run's main operation
     expect(resultLine(sampleRun('open', { latency }))).toContain('insert_op=insertTablet');
-    expect(text).toMatch(/\n  start lag +1,500 /);
+    expect(text).toMatch(/\n {2}start lag +1,500 /);
   });
 
   it("counts an open-loop run's failed operations as started on schedule: its rate is not its throughput", () => {
