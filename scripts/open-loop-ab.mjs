@@ -1,6 +1,6 @@
 // Two builds' open-loop runs (--target-rate) against one server, alternating round by round: how late each
-// started its operations after they were due (the mean of corrected minus uncorrected latency, over every
-// operation), its corrected and uncorrected p50s, and its client CPU an operation (the whole process's: the timer's
+// started its operations after they were due (the report's mean, and the start lag row's p50 and p99 where the
+// build records it), its corrected and uncorrected p50s, and its client CPU an operation (the whole process's: the timer's
 // thread too). Extra arguments go to both sides' iotdb-bench.
 // Usage (pnpm build in both): AB_BASE=/tmp/base IOTDB_HOST=127.0.0.1 node scripts/open-loop-ab.mjs [rounds=4] [bench args...]
 // (default bench args: a tree mixed run, 1 worker x 2 clients, 2:1:...:1, --loop 30 --target-rate 200)
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openLoopFigures } from '../packages/bench/dist/report/open-loop.js';
-import { UNCORRECTED_PREFIX } from '../packages/bench/dist/report/result-fields.js';
+import { START_LAG, UNCORRECTED_PREFIX } from '../packages/bench/dist/report/result-fields.js';
 import { median } from './alternate.mjs';
 
 const [rounds = '4', ...extra] = process.argv.slice(2);
@@ -21,7 +21,7 @@ const sides = [
   { name: 'this', dir: fileURLToPath(new URL('..', import.meta.url)) },
 ];
 
-/** One side's run: its start lag (ms, mean over operations), each operation's corrected/uncorrected p50, its CPU. */
+/** One side's run: its start lag (ms: mean, p50, p99), each operation's corrected/uncorrected p50, its CPU. */
 function run(dir) {
   const out = mkdtempSync(join(tmpdir(), 'open-loop-ab-'));
   try {
@@ -36,7 +36,8 @@ function run(dir) {
     }
     // the report's own figure (its open loop line)
     const lagMs = openLoopFigures(result).delayMs;
-    return { lagMs, p50, cpuUsPerOp: (result.clientCpuS / result.okOps) * 1e6 };
+    const lag = result.latency[START_LAG] ?? { p50: NaN, p99: NaN };
+    return { lagMs, lagP50: lag.p50, lagP99: lag.p99, p50, cpuUsPerOp: (result.clientCpuS / result.okOps) * 1e6 };
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
@@ -51,7 +52,7 @@ for (let round = 0; round < Number(rounds); round++)
     console.log(
       round,
       side.name,
-      `started late by ${r.lagMs.toFixed(3)} ms; client CPU ${r.cpuUsPerOp.toFixed(0)} us an operation;`,
+      `started late by ${r.lagMs.toFixed(3)} ms (p50 ${r.lagP50.toFixed(3)}, p99 ${r.lagP99.toFixed(3)}); client CPU ${r.cpuUsPerOp.toFixed(0)} us an operation;`,
       'p50 corrected/uncorrected:',
       kinds.join(', '),
     );
@@ -63,7 +64,11 @@ for (const side of sides) {
     side.name,
     'median start lag',
     median(rs.map((r) => r.lagMs)).toFixed(3),
-    'ms; median corrected/uncorrected p50',
+    'ms (p50',
+    median(rs.map((r) => r.lagP50)).toFixed(3),
+    'p99',
+    median(rs.map((r) => r.lagP99)).toFixed(3),
+    'ms); median corrected/uncorrected p50',
     ratio.toFixed(3),
     '; median client CPU an operation',
     median(rs.map((r) => r.cpuUsPerOp)).toFixed(0),

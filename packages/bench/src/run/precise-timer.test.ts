@@ -74,6 +74,28 @@ describe('PreciseTimer', () => {
     }
   }, 10_000);
 
+  it('wakes every sleeper the thread fired ahead for, though the event loop heard it after both fires', async () => {
+    // the thread fires 0.3 ms ahead of a deadline; the event loop, held up, hears it only after it fired for both
+    // sleepers (0.1 ms apart), before either is due: a version that waited out the first one's deadline alone left
+    // the second waiting for a fire that had come already
+    const timer = await running(new PreciseTimer(0.3 * MS));
+    const at = now() + 20 * MS;
+    const woke: number[] = [];
+    const sleeping = [at, at + 0.1 * MS].map((t) => timer.sleepUntil(t).then(() => woke.push(now() - t)));
+    while (now() < at - 0.05 * MS); // held up past both fires, not past either deadline
+    await Promise.all(sleeping);
+    expect(woke).toHaveLength(2);
+    expect(woke.every((late) => late >= 0)).toBe(true);
+  }, 5_000);
+
+  it('learns how early its thread fires, within its bound, and never wakes anyone before their time', async () => {
+    const timer = await running(new PreciseTimer());
+    const woken = await sleepAll(timer, [0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30]);
+    expect(woken.every(({ at, woke }) => woke >= at)).toBe(true);
+    expect(timer.leadNs()).toBeGreaterThanOrEqual(0);
+    expect(timer.leadNs()).toBeLessThanOrEqual(MS);
+  });
+
   it('keeps time by its thread once it runs (the event loop timer is the fallback)', async () => {
     const timer = new PreciseTimer();
     for (let i = 0; i < 20; i++) await timer.sleepUntil(now() + 3 * MS);
