@@ -94,8 +94,8 @@ function readDifference(a: QueryFigures, b: QueryFigures): string {
 
 /**
  * Each statement's ratios ours/Java, when both read it: reads/s, latency p50 and p99 (an open loop's also from each
- * read's start, and how late reads started), client CPU per read; and the rows (or points) each read when they differ (the statement read the
- * same data on both sides, to the end, unless the time limit ended one of them early).
+ * read's start, and how late reads started), client CPU per read; and the rows (or points) each read when they
+ * differ (the statement read the same data on both sides, to the end, unless the time limit ended one of them early).
  */
 export function printStatementRatios(ours: readonly RunResult[], java: readonly RunResult[]): void {
   ours.forEach((mine, i) => {
@@ -118,8 +118,8 @@ export function printStatementRatios(ours: readonly RunResult[], java: readonly 
 /**
  * The ratios ours/Java: throughput and client CPU, then per operation. A mixed or paced run ran the very same
  * operations on both sides, so their latencies compare directly (an open loop's also from each operation's
- * actual start: `uncorrected`, and how late they started: `start lag`), and in a queries-only run their rows must match (a difference is said);
- * `--queries` after the writes compare rows/s and p50.
+ * actual start: `uncorrected`, and how late they started: `start lag`), and in a queries-only run their rows must
+ * match (a difference is said); `--queries` after the writes compare rows/s and p50.
  */
 export function printRatios(ours: RunResult, java: RunResult): void {
   const planned = weightedQueries(ours.config.operationProportion).length > 0 || ours.config.targetRate > 0;

@@ -33,7 +33,7 @@ export const NO_LATENCY: LatencySummary = new LatencyHistogram().summaryMs();
 export function mainOperation(r: RunResult): { kind: string; latency: LatencySummary } | undefined {
   let best: { kind: string; latency: LatencySummary } | undefined;
   for (const [kind, latency] of Object.entries(r.latency)) {
-    // the failed, uncorrected and --trace's rows describe the main operation, they are not it; the start lag all of them
+    // the failed, uncorrected and --trace's rows describe the main operation, they are not it; the start lag, all
     if (DERIVED_PREFIXES.some((p) => kind.startsWith(p)) || QUERIES.has(kind) || kind === START_LAG) continue;
     if (best === undefined || latency.count > best.latency.count) best = { kind, latency };
   }

@@ -88,7 +88,7 @@ describe('PreciseTimer', () => {
     expect(woke.every((late) => late >= 0)).toBe(true);
   }, 5_000);
 
-  it('learns how early its thread fires, within its bound, and never wakes anyone before their time', async () => {
+  it('never wakes anyone before their time while it learns its lead, which stays within its bound', async () => {
     const timer = await running(new PreciseTimer());
     const woken = await sleepAll(timer, [0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30]);
     expect(woken.every(({ at, woke }) => woke >= at)).toBe(true);

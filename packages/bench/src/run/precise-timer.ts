@@ -16,10 +16,11 @@ const MAX_LEAD_NS = 1_000_000;
 /*
  * The thread that keeps time (an eval'd script, CommonJS or ES module as the process runs them: hence the
  * dynamic import). Shared: [the earliest sleeper's deadline, the next one's, the deadline the thread waits for, the
- * lead, the deadline last fired (ns, BigInt64, -1 for none)][changes, fired (Int32)]. It waits on the change counter until the lead before
- * the earlier of the two deadlines it has not fired yet (Atomics.wait takes a fractional timeout, kept to tens of
- * microseconds by the OS), then bumps the fired counter, which wakes the event loop's Atomics.waitAsync, and goes on
- * to the next deadline without being told: with several sleepers the event loop seldom has to wake it.
+ * lead, the deadline last fired (ns, BigInt64, -1 for none)][changes, fired (Int32)]. It waits on the change counter
+ * until the lead before the earlier of the two deadlines it has not fired yet (Atomics.wait takes a fractional
+ * timeout, kept to tens of microseconds by the OS), then bumps the fired counter, which wakes the event loop's
+ * Atomics.waitAsync, and goes on to the next deadline without being told: with several sleepers the event loop
+ * seldom has to wake it.
  */
 const THREAD = `
 import('node:worker_threads').then(({ workerData: shared }) => {

@@ -218,8 +218,9 @@ function statementRead(
 
 /**
  * What a statement's reads came to: its successes' latency (from the due time with --target-rate; from the start
- * apart, as 'uncorrected'; how late each read started, as 'start lag'), its failures' apart (report/result-fields.ts), --trace's phases, rows, points, errors, and
- * each session's time spent in its reads (from their start: not the wait for their turn).
+ * apart, as 'uncorrected'; how late each read started, as 'start lag'), its failures' apart
+ * (report/result-fields.ts), --trace's phases, rows, points, errors, and each session's time spent in its reads (from
+ * their start: not the wait for their turn).
  */
 export class StatementTally {
   readonly ok = new LatencyHistogram();
