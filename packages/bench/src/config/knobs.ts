@@ -345,7 +345,7 @@ export const KNOBS: KnobTable = {
     default: () => 0,
     defaultText: '0 (closed loop: each client starts its next operation when the last one ends)',
     description:
-      "open loop: operations per second over all clients (a query-file statement: its reads over its sessions), each started on a fixed schedule; latency counts from the intended start (corrected for coordinated omission), 'uncorrected <op>' rows from the actual start",
+      "open loop: operations per second over all clients (a query-file statement: its reads over its sessions), each started on a fixed schedule; latency counts from the intended start (corrected for coordinated omission), 'uncorrected <op>' rows from the actual start, a 'start lag' row of how late each started",
   },
   batchIntervalMs: {
     flag: '--batch-interval-ms',
