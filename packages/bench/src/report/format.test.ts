@@ -374,6 +374,15 @@ describe('progressLine', () => {
     );
   });
 
+  it("tells whether an open loop keeps its schedule: behind once its earliest due operation is later than a client's interval", () => {
+    const open = { points: 500, totalPoints: 1000, elapsedS: 5, nowPointsPerS: 100, errors: 0 };
+    expect(progressLine(open)).not.toMatch(/schedule|behind/);
+    expect(progressLine({ ...open, schedule: { behindMs: 0, slackMs: 10 } })).toContain('pts/s  on schedule  errors');
+    expect(progressLine({ ...open, schedule: { behindMs: 9.9, slackMs: 10 } })).toContain('on schedule');
+    expect(progressLine({ ...open, schedule: { behindMs: 450.5, slackMs: 10 } })).toContain('  behind 450.5 ms  ');
+    expect(progressLine({ ...open, schedule: { behindMs: 2250, slackMs: 10 } })).toMatch(/ {2}behind 2\.\ds {2}/);
+  });
+
   it('has no ETA without a total or before the first point', () => {
     expect(progressLine({ points: 0, totalPoints: 100, elapsedS: 1, nowPointsPerS: 0, errors: 0 })).toContain('ETA ?');
     expect(progressLine({ points: 5, totalPoints: 0, elapsedS: 1, nowPointsPerS: 5, errors: 0 })).toContain('ETA -');

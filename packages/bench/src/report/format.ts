@@ -215,6 +215,11 @@ export interface Progress {
   /** a mixed run's operations so far, writes and queries, ok or failed, and their rate over the last interval */
   ops?: number;
   nowOpsPerS?: number;
+  /**
+   * an open loop's: how far behind its schedule the run is (its earliest operation due and not started, ms), and
+   * how late counts as behind (a client's interval between operations)
+   */
+  schedule?: { behindMs: number; slackMs: number };
 }
 
 export function progressLine(p: Progress): string {
@@ -226,7 +231,14 @@ export function progressLine(p: Progress): string {
     : `${grouped(p.points)} points`;
   const retries = p.retries ? `  retries ${grouped(p.retries)}` : '';
   const ops = p.ops === undefined ? '' : `  ops ${grouped(p.ops)} (now ${fixed(p.nowOpsPerS ?? 0, 1)}/s)`;
-  return `[${span(p.elapsedS)}] ${done}  now ${grouped(p.nowPointsPerS)} pts/s  avg ${grouped(avg)} pts/s${ops}  errors ${grouped(p.errors)}${retries}  ETA ${eta}`;
+  return `[${span(p.elapsedS)}] ${done}  now ${grouped(p.nowPointsPerS)} pts/s  avg ${grouped(avg)} pts/s${ops}${scheduleText(p.schedule)}  errors ${grouped(p.errors)}${retries}  ETA ${eta}`;
+}
+
+/** `  on schedule`, or `  behind 1.25 s` once the earliest due operation is late by more than the slack. */
+function scheduleText(s: Progress['schedule']): string {
+  if (s === undefined) return '';
+  if (s.behindMs <= s.slackMs) return '  on schedule';
+  return `  behind ${s.behindMs < 1000 ? `${millis(s.behindMs)} ms` : span(s.behindMs / 1000)}`;
 }
 
 /** The time `left` units take at `perS` a second: `0.0s` when none is left, `?` at no rate yet. */

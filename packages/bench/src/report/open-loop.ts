@@ -1,4 +1,4 @@
-import type { LatencySummary, RunResult } from '../types.js';
+import type { BenchConfig, LatencySummary, RunResult } from '../types.js';
 import { millis } from './numbers.js';
 import { START_LAG, UNCORRECTED_PREFIX } from './result-fields.js';
 
@@ -25,13 +25,18 @@ export interface OpenLoopFigures {
  * start's lag carried to its end).
  */
 export function openLoopFigures(r: RunResult): OpenLoopFigures | null {
-  const { targetRate, workers, clients } = r.config;
+  const { targetRate } = r.config;
   if (!(targetRate > 0)) return null;
   const lag = r.latency[START_LAG];
   const delayMs = lag?.avg ?? meanStartDelayMs(r.latency);
   const startedPerS = (r.okOps + r.failedOps) / r.durationS;
-  const behind = delayMs > (1000 * workers * clients) / targetRate;
+  const behind = delayMs > clientIntervalMs(r.config);
   return { targetRate, startedPerS, delayMs, rateMet: startedPerS >= 0.9 * targetRate, behind, ...(lag && { lag }) };
+}
+
+/** An open loop's interval between one client's operations, ms (as if every client had an equal share). */
+export function clientIntervalMs({ workers, clients, targetRate }: BenchConfig): number {
+  return (1000 * workers * clients) / targetRate;
 }
 
 /** Whether the run kept its schedule, and what its corrected rows then are, in a sentence. */

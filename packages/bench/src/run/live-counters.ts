@@ -2,8 +2,8 @@
  * The workers' live counters, read by the main thread for the progress line: a BigInt64Array over a
  * SharedArrayBuffer, LIVE_PER_WORKER slots per worker, in LIVE's order.
  */
-export const LIVE = { points: 0, okOps: 1, failedOps: 2, retries: 3 } as const;
-export const LIVE_PER_WORKER = 4;
+export const LIVE = { points: 0, okOps: 1, failedOps: 2, retries: 3, nextDueNs: 4 } as const;
+export const LIVE_PER_WORKER = 5;
 
 export type LiveCounter = keyof typeof LIVE;
 
@@ -21,4 +21,17 @@ export function liveSum(counters: BigInt64Array, workers: number, counter: LiveC
   let n = 0;
   for (let w = 0; w < workers; w++) n += Number(Atomics.load(counters, liveSlot(w, counter)));
   return n;
+}
+
+/**
+ * Open loop: how far behind its schedule the run is at `nowNs` (process.hrtime, the workers' clock), ms: the most
+ * any worker's earliest due operation not started yet (its `nextDueNs` slot; 0: none) is overdue, 0 if none is.
+ */
+export function behindMs(counters: BigInt64Array, workers: number, nowNs: bigint): number {
+  let behind = 0n;
+  for (let w = 0; w < workers; w++) {
+    const due = Atomics.load(counters, liveSlot(w, 'nextDueNs'));
+    if (due > 0n && nowNs - due > behind) behind = nowNs - due;
+  }
+  return Number(behind) / 1e6;
 }

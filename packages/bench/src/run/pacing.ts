@@ -29,6 +29,11 @@ export class OpenLoopSchedule {
     this.#due = firstDueNs;
   }
 
+  /** When the operation after the one next() last returned is due, ns. */
+  get nextDue(): number {
+    return this.#due;
+  }
+
   /** Waits until the next operation is due (not at all when late, less when the run ends) and returns when it was due, ns. */
   async next(): Promise<number> {
     const due = this.#due;

@@ -45,6 +45,8 @@ export class WorkerRun {
   /** rows and non-null values read per query type, timed phase */
   readonly #rowsRead: Record<string, number> = {};
   readonly #pointsRead: Record<string, number> = {};
+  /** open loop: each client's due time of its next operation, while it has operations left (ns) */
+  readonly #nextDue = new Map<number, number>();
   #points = 0;
   #writtenPoints = 0;
   #okOps = 0;
@@ -76,7 +78,10 @@ export class WorkerRun {
   async run(): Promise<WorkerResult> {
     const { workerId } = this.task;
     try {
-      await Promise.all(Array.from({ length: this.#c.clients }, (_, k) => this.#client(k)));
+      const clients = Array.from({ length: this.#c.clients }, (_, k) =>
+        this.#client(k).finally(() => this.#nextDueIs(this.#clientId(k), undefined)),
+      );
+      await Promise.all(clients);
       this.publishActivity();
       return {
         state: 'done',
@@ -100,9 +105,14 @@ export class WorkerRun {
     }
   }
 
+  /** Client `k` of this worker's id, unique over all workers. */
+  #clientId(k: number): number {
+    return this.task.workerId * this.#c.clients + k;
+  }
+
   async #client(k: number): Promise<void> {
     const c = this.#c;
-    const id = this.task.workerId * c.clients + k; // unique over all workers
+    const id = this.#clientId(k);
     const mine = clientDevices(c, { first: this.task.firstDevice, count: this.task.deviceCount }, k);
     const groups = deviceGroups(c, mine);
     const send = this.#sender(id);
@@ -166,6 +176,7 @@ export class WorkerRun {
         );
       // the untimed warm-up runs unpaced by the rate limit, as by the open loop
       const due = await turn({ schedule, rateLimit: this.#barrier.timed ? this.#rateLimit : undefined, pause }, pts);
+      if (schedule !== undefined) this.#nextDueIs(id, schedule.nextDue);
       if (this.#barrier.ended && opts?.evenWhenStopped !== true) return; // stopped before its turn came
       const t0 = this.clock.now();
       const { ok, failed } = await this.#attempt(pts, fn);
@@ -195,6 +206,18 @@ export class WorkerRun {
           : 0;
       return { ok, failed: true };
     }
+  }
+
+  /**
+   * Client `id`'s next operation is due `at` (undefined: it has none left): the worker's earliest such due time goes
+   * to its live slot, whence the progress line tells how far behind its schedule the run is.
+   */
+  #nextDueIs(id: number, at: number | undefined): void {
+    if (at === undefined) this.#nextDue.delete(id);
+    else this.#nextDue.set(id, at);
+    let earliest = 0;
+    for (const due of this.#nextDue.values()) if (earliest === 0 || due < earliest) earliest = due;
+    Atomics.store(this.#counters, liveSlot(this.task.workerId, 'nextDueNs'), BigInt(Math.round(earliest)));
   }
 
   #count(points: number, failed: boolean): void {

@@ -50,4 +50,22 @@ describe('WriteWatch', () => {
       write.mockRestore();
     }
   });
+
+  it("tells in an open loop's progress line how far behind its schedule the run is, by its workers' earliest due", async () => {
+    const lines: string[] = [];
+    const write = vi.spyOn(process.stdout, 'write').mockImplementation((t) => (lines.push(String(t)), true));
+    try {
+      live.fill(0n);
+      watch = new WriteWatch({ ...c, progress: true, targetRate: 100 }, live, barrier, () => undefined);
+      Atomics.store(barrier, 0, 2);
+      const now = process.hrtime.bigint();
+      Atomics.store(live, liveSlot(0, 'nextDueNs'), now + 5_000_000n); // due in 5 ms
+      await vi.waitFor(() => expect(lines.join('')).toContain('on schedule'));
+      Atomics.store(live, liveSlot(1, 'nextDueNs'), now - 3_000_000_000n); // overdue by 3 s: a stalled server
+      await vi.waitFor(() => expect(lines.join('')).toMatch(/ {2}behind 3\.\ds {2}/));
+    } finally {
+      watch?.end();
+      write.mockRestore();
+    }
+  });
 });

@@ -1,6 +1,7 @@
 import { progressLine } from '../report/format.js';
+import { clientIntervalMs } from '../report/open-loop.js';
 import { weightedQueries } from '../workload/operations.js';
-import { liveSum, type LiveCounter } from './live-counters.js';
+import { behindMs, liveSum, type LiveCounter } from './live-counters.js';
 import { ProgressPrinter } from './progress-printer.js';
 import type { BenchConfig } from '../types.js';
 
@@ -79,8 +80,15 @@ export class WriteWatch {
         errors: this.#sum('failedOps'),
         retries: this.#sum('retries'),
         ...(this.#mixed ? { ops, nowOpsPerS } : {}),
+        ...(this.#c.targetRate > 0 && { schedule: this.#schedule() }),
       }),
     );
+  }
+
+  /** An open loop's: how far behind its schedule the run is, and a client's interval between operations (ms). */
+  #schedule(): { behindMs: number; slackMs: number } {
+    const behind = behindMs(this.#live, this.#c.workers, process.hrtime.bigint());
+    return { behindMs: behind, slackMs: clientIntervalMs(this.#c) };
   }
 
   /** [seconds into the timed phase at `now`, points/s since the last sample] */
