@@ -406,4 +406,12 @@ describe('readsProgressLine', () => {
       '[5.0s] 25/100 reads (25.0 %)  now 4.0 reads/s  avg 5.0 reads/s  rows 2,500  errors 1  ETA 15.0s',
     );
   });
+
+  it('says whether a paced statement keeps its schedule, as a write run does', () => {
+    const paced = { reads: 25, totalReads: 100, rows: 2_500, elapsedS: 5, nowReadsPerS: 4, errors: 0 };
+    expect(readsProgressLine({ ...paced, schedule: { behindMs: 1, slackMs: 100 } })).toContain(
+      'rows 2,500  on schedule  errors 0',
+    );
+    expect(readsProgressLine({ ...paced, schedule: { behindMs: 1500, slackMs: 100 } })).toContain('  behind 1.5s  ');
+  });
 });

@@ -254,13 +254,15 @@ export interface ReadsProgress {
   elapsedS: number;
   nowReadsPerS: number;
   errors: number;
+  /** an open loop's, as a write run's (Progress) */
+  schedule?: Progress['schedule'];
 }
 
 export function readsProgressLine(p: ReadsProgress): string {
   const avg = p.elapsedS > 0 ? p.reads / p.elapsedS : 0;
   const eta = etaText(p.totalReads - p.reads, avg);
   const done = `${grouped(p.reads)}/${grouped(p.totalReads)} reads (${fixed((100 * p.reads) / p.totalReads, 1)} %)`;
-  return `[${span(p.elapsedS)}] ${done}  now ${fixed(p.nowReadsPerS, 1)} reads/s  avg ${fixed(avg, 1)} reads/s  rows ${grouped(p.rows)}  errors ${grouped(p.errors)}  ETA ${eta}`;
+  return `[${span(p.elapsedS)}] ${done}  now ${fixed(p.nowReadsPerS, 1)} reads/s  avg ${fixed(avg, 1)} reads/s  rows ${grouped(p.rows)}${scheduleText(p.schedule)}  errors ${grouped(p.errors)}  ETA ${eta}`;
 }
 
 /** `points`: the values read that were not null (iot-benchmark's okPoint of a query; `-` in older results). */

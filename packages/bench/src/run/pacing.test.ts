@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Clock } from './clock.js';
-import { OpenLoopSchedule, PauseBetween, PointRateLimit, latencies, turn } from './pacing.js';
+import { NextDueTimes, OpenLoopSchedule, PauseBetween, PointRateLimit, latencies, turn } from './pacing.js';
 
 /** A clock whose timers fire `early` ns before they are due, as a millisecond timer may. */
 function earlyClock(early: number): Clock & { at: number } {
@@ -66,5 +66,20 @@ describe('turn', () => {
     expect(await turn({ pause: new PauseBetween(clock, 0, () => false) }, 10)).toBeUndefined();
     expect(latencies(undefined, 5, 12)).toEqual({ latencyNs: 7 });
     expect(latencies(1, 5, 12)).toEqual({ latencyNs: 11, uncorrectedNs: 7 });
+  });
+});
+
+describe('NextDueTimes', () => {
+  it('gives the earliest next due time of those with operations left, 0 once none has', () => {
+    const due = new NextDueTimes();
+    expect(due.earliest()).toBe(0);
+    due.set(1, 300);
+    due.set(2, 200);
+    expect(due.earliest()).toBe(200);
+    due.set(2, 400); // client 2 went on to its next operation
+    expect(due.earliest()).toBe(300);
+    due.set(1, undefined);
+    due.set(2, undefined);
+    expect(due.earliest()).toBe(0);
   });
 });

@@ -43,6 +43,27 @@ export class OpenLoopSchedule {
   }
 }
 
+/**
+ * Open loop: each client's (or statement session's) due time of its next operation, while it has operations left;
+ * the earliest of them says how far behind its schedule a run is (the progress line's `behind`).
+ */
+export class NextDueTimes {
+  readonly #due = new Map<number, number>();
+
+  /** `id`'s next operation is due `at`, ns (undefined: it has none left). */
+  set(id: number, at: number | undefined): void {
+    if (at === undefined) this.#due.delete(id);
+    else this.#due.set(id, at);
+  }
+
+  /** The earliest, ns; 0 when no one has an operation left. */
+  earliest(): number {
+    let earliest = 0;
+    for (const due of this.#due.values()) if (earliest === 0 || due < earliest) earliest = due;
+    return earliest;
+  }
+}
+
 /** `--rate-limit`: a worker's writes spaced so that its points/s stays at `pointsPerS`. */
 export class PointRateLimit {
   #nextAt = -Infinity;

@@ -9,6 +9,7 @@ import { timedRead } from './queries.js';
 import { ProgressPrinter } from './progress-printer.js';
 import { RunStop } from './run-stop.js';
 import { realClock } from './clock.js';
+import { NextDueTimes } from './pacing.js';
 import { runStatementSessions, type ReadDone, type StatementRead } from './statement-sessions.js';
 import { queryLatencies } from './trace.js';
 import { clientActivity } from './client-activity.js';
@@ -38,11 +39,11 @@ export async function runQueryFileEntry(
   const t0 = performance.now();
   const stop = new RunStop(() => undefined, c.testMaxTime, interrupt);
   stop.timedPhaseStarted();
-  const endProgress = showReadsProgress(c, tally, plannedReads(shares, e.repetitions));
+  const endProgress = showReadsProgress(c, tally, plannedReads(shares, e.repetitions), shares.length);
   try {
     const read = statementRead(pool, e, tally, c);
     const pacing = { targetRate: c.targetRate, pauseMs: c.batchIntervalMs };
-    const sessions = { shares, repetitions: e.repetitions, read, done: tally.done };
+    const sessions = { shares, repetitions: e.repetitions, read, done: tally.done, nextDue: tally.nextDue };
     await runStatementSessions(sessions, pacing, realClock, () => stop.stopped);
   } finally {
     endProgress();
@@ -164,10 +165,11 @@ async function warmUp(
 }
 
 /**
- * The statement's progress line (reads done of all, their rate, rows, errors, ETA), sampled every
- * --report-interval-ms and shown as ProgressPrinter says (as a write run's). Returns what ends it.
+ * The statement's progress line (reads done of all, their rate, rows, whether an open loop keeps its schedule,
+ * errors, ETA), sampled every --report-interval-ms and shown as ProgressPrinter says (as a write run's). Returns
+ * what ends it.
  */
-function showReadsProgress(c: BenchConfig, tally: StatementTally, totalReads: number): () => void {
+function showReadsProgress(c: BenchConfig, tally: StatementTally, totalReads: number, sessions: number): () => void {
   const printer = new ProgressPrinter(c.progress);
   const t0 = performance.now();
   let last = { t: t0, reads: 0 };
@@ -177,8 +179,20 @@ function showReadsProgress(c: BenchConfig, tally: StatementTally, totalReads: nu
     const nowReadsPerS = ((reads - last.reads) * 1000) / Math.max(1, now - last.t);
     last = { t: now, reads };
     const elapsedS = (now - t0) / 1000;
+    // an open loop: behind once later than a session's interval between reads
+    const schedule = c.targetRate > 0 && {
+      schedule: { behindMs: tally.behindMs(), slackMs: (1000 * sessions) / c.targetRate },
+    };
     printer.print(() =>
-      readsProgressLine({ reads, totalReads, rows: tally.rows, elapsedS, nowReadsPerS, errors: tally.failed.count }),
+      readsProgressLine({
+        reads,
+        totalReads,
+        rows: tally.rows,
+        elapsedS,
+        nowReadsPerS,
+        errors: tally.failed.count,
+        ...schedule,
+      }),
     );
   }, c.reportIntervalMs);
   return () => {
@@ -228,6 +242,8 @@ export class StatementTally {
   readonly uncorrected = new LatencyHistogram();
   /** with --target-rate, how late each read started (failed ones too) */
   readonly startLag = new LatencyHistogram();
+  /** with --target-rate, each session's next due time while it has reads left */
+  readonly nextDue = new NextDueTimes();
   /** 'traced <label>: first reply', ... */
   readonly traced: Record<string, LatencyHistogram> = {};
   readonly errors: string[] = [];
@@ -258,6 +274,12 @@ export class StatementTally {
       keepErrors(this.errors, d.error);
     }
   };
+
+  /** How far behind its schedule the statement's reads are now (its earliest due read not started), ms. */
+  behindMs(): number {
+    const earliest = this.nextDue.earliest();
+    return earliest === 0 ? 0 : Math.max(0, (realClock.now() - earliest) / 1e6);
+  }
 
   /** Rows for what happened: the statement's own when some succeeded, 'failed <label>' when some failed, ... */
   histograms(): Record<string, HistogramData> {

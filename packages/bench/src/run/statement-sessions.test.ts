@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { NextDueTimes } from './pacing.js';
 import { runStatementSessions, type ReadDone, type StatementPacing } from './statement-sessions.js';
 import { SimulatedClock } from './test-fixture.js';
 
@@ -13,6 +14,7 @@ async function run(
   pacing: Partial<StatementPacing>,
   readMs: (n: number) => number,
   stopAtMs = Infinity,
+  nextDue?: NextDueTimes,
 ) {
   const clock = new SimulatedClock();
   const t0 = clock.now();
@@ -29,7 +31,7 @@ async function run(
   const shares = shape.shares ?? Array.from({ length: shape.concurrency }, () => ['q']);
   await clock.drive(
     runStatementSessions(
-      { shares, repetitions: shape.repetitions, read, done: (d) => reads.push(d) },
+      { shares, repetitions: shape.repetitions, read, done: (d) => reads.push(d), nextDue },
       { targetRate: 0, pauseMs: 0, ...pacing },
       clock,
       () => stopped,
@@ -73,6 +75,22 @@ describe('runStatementSessions: a query-file statement read by its sessions', ()
     const { reads } = await run({ concurrency: 1, repetitions: 5 }, { targetRate: 10 }, () => 250);
     expect(reads.map((r) => r.latencyNs / MS)).toEqual([250, 400, 550, 700, 850]);
     expect(reads.map((r) => (r.uncorrectedNs ?? 0) / MS)).toEqual([250, 250, 250, 250, 250]);
+  });
+
+  it('--target-rate: tells each session’s next due time while it has reads left, and none after', async () => {
+    // 10 reads/s, 250 ms each: as each read starts, the next is due 100 ms after it was, however late it started
+    const nextDue = new NextDueTimes();
+    const seen: number[] = [];
+    await run(
+      { concurrency: 1, repetitions: 5 },
+      { targetRate: 10 },
+      () => (seen.push(nextDue.earliest()), 250),
+      Infinity,
+      nextDue,
+    );
+    const t0 = seen[0] - 100 * MS; // when the first read was due
+    expect(seen.map((at) => (at - t0) / MS)).toEqual([100, 200, 300, 400, 500]);
+    expect(nextDue.earliest()).toBe(0);
   });
 
   it('--batch-interval-ms: a pause between a session’s reads, none after the last', async () => {

@@ -1,5 +1,5 @@
 import type { Clock } from './clock.js';
-import { OpenLoopSchedule, PauseBetween, latencies, turn } from './pacing.js';
+import { OpenLoopSchedule, PauseBetween, latencies, turn, type NextDueTimes } from './pacing.js';
 
 /** One read of a statement (`sql`: the entry's, or one of its forEach statements): its rows and points, or its error. */
 export type StatementRead = (sql: string) => Promise<{ rows: number; points: number; error?: string }>;
@@ -27,10 +27,16 @@ export interface StatementPacing {
  * A query-file statement's sessions: one per share (config/for-each.ts everySession, dealStatements), each reading
  * its statements in order, `repetitions` times over, paced as the write runs are (--target-rate: open loop over all
  * sessions, their schedules staggered; --batch-interval-ms: a pause between reads). Once `stopped()`, no read starts
- * and no wait goes on.
+ * and no wait goes on. `nextDue` is told each session's next due time while it has reads left (open loop).
  */
 export async function runStatementSessions(
-  o: { shares: readonly (readonly string[])[]; repetitions: number; read: StatementRead; done: (d: ReadDone) => void },
+  o: {
+    shares: readonly (readonly string[])[];
+    repetitions: number;
+    read: StatementRead;
+    done: (d: ReadDone) => void;
+    nextDue?: NextDueTimes;
+  },
   pacing: StatementPacing,
   clock: Clock,
   stopped: () => boolean,
@@ -47,6 +53,7 @@ export async function runStatementSessions(
     const share = o.shares[id];
     for (let i = 0; i < o.repetitions * share.length && !stopped(); i++) {
       const due = await turn({ schedule, pause }, 0);
+      if (schedule !== undefined) o.nextDue?.set(id, schedule.nextDue);
       if (stopped()) break;
       const t0 = clock.now();
       const { rows, points, error } = await o.read(share[i % share.length]);
@@ -54,6 +61,7 @@ export async function runStatementSessions(
       pause.done(end);
       o.done({ session: id, ...latencies(due, t0, end), rows, points, ...(error !== undefined && { error }) });
     }
+    o.nextDue?.set(id, undefined);
   };
   await Promise.all(Array.from({ length: sessions }, (_, id) => session(id)));
 }

@@ -10,7 +10,7 @@ import type { Clock } from './clock.js';
 import { clientDevices, deviceGroups, groupSize, operationShare } from './device-shares.js';
 import { liveSlot } from './live-counters.js';
 import { OperationStats } from './operation-stats.js';
-import { OpenLoopSchedule, PauseBetween, PointRateLimit, latencies, turn } from './pacing.js';
+import { NextDueTimes, OpenLoopSchedule, PauseBetween, PointRateLimit, latencies, turn } from './pacing.js';
 import { describeError, keepErrors } from './run-error.js';
 import type { Send } from './write-ops.js';
 
@@ -45,8 +45,7 @@ export class WorkerRun {
   /** rows and non-null values read per query type, timed phase */
   readonly #rowsRead: Record<string, number> = {};
   readonly #pointsRead: Record<string, number> = {};
-  /** open loop: each client's due time of its next operation, while it has operations left (ns) */
-  readonly #nextDue = new Map<number, number>();
+  readonly #nextDue = new NextDueTimes();
   #points = 0;
   #writtenPoints = 0;
   #okOps = 0;
@@ -213,11 +212,9 @@ export class WorkerRun {
    * to its live slot, whence the progress line tells how far behind its schedule the run is.
    */
   #nextDueIs(id: number, at: number | undefined): void {
-    if (at === undefined) this.#nextDue.delete(id);
-    else this.#nextDue.set(id, at);
-    let earliest = 0;
-    for (const due of this.#nextDue.values()) if (earliest === 0 || due < earliest) earliest = due;
-    Atomics.store(this.#counters, liveSlot(this.task.workerId, 'nextDueNs'), BigInt(Math.round(earliest)));
+    this.#nextDue.set(id, at);
+    const earliest = BigInt(Math.round(this.#nextDue.earliest()));
+    Atomics.store(this.#counters, liveSlot(this.task.workerId, 'nextDueNs'), earliest);
   }
 
   #count(points: number, failed: boolean): void {
