@@ -140,6 +140,14 @@ export interface HistogramData {
   sum: number;
 }
 
+/** A HistogramData of its non-empty buckets only (an interval's few operations): `buckets[i]` holds `counts[i]`. */
+export interface SparseHistogramData extends HistogramData {
+  buckets: number[];
+}
+
+/** Latency over the timed phase: each interval's operations (by their end), as [interval number, histogram]. */
+export type IntervalHistograms = [interval: number, histogram: SparseHistogramData][];
+
 /** What the main thread hands one piscina worker. */
 export interface WorkerTask {
   kind: 'write';
@@ -171,6 +179,8 @@ export type WorkerResult =
       latency: Record<string, HistogramData>;
       /** per operation kind, the largest total latency of one client, ns */
       slowestClientNs: Record<string, number>;
+      /** every operation that succeeded, per --report-interval-ms of the timed phase */
+      latencyOverTime: IntervalHistograms;
       /** rows read per query type (mixed runs) */
       rowsRead: Record<string, number>;
       /** non-null values read per query type (mixed runs) */
@@ -231,6 +241,12 @@ export interface RunResult {
   slowestClientMs?: Record<string, number>;
   /** latency histograms, ns, for the HTML page */
   histograms: Record<string, HistogramData>;
+  /**
+   * a write or mixed run's operations that succeeded, every kind together, per --report-interval-ms: [seconds since
+   * the start at the interval's end, operations, p50, p99, max (ms)]; absent for the Java client's runs, query-file
+   * statements, merged runs and files from before it was recorded
+   */
+  latencyOverTime?: [atS: number, count: number, p50: number, p99: number, max: number][];
   clientCpuS: number;
   clientCpuSPerMpts: number;
   peakRssMb: number;

@@ -5,7 +5,7 @@
  * Values below 1 µs share one underflow bucket, values beyond the last major land in the last bucket;
  * min, max, sum and count are tracked exactly, and percentiles are clamped to [min, max].
  */
-import type { HistogramData, LatencySummary } from '../types.js';
+import type { HistogramData, LatencySummary, SparseHistogramData } from '../types.js';
 
 const LOWEST_NS = 1_000;
 const SUB_BUCKETS = 64;
@@ -86,6 +86,26 @@ export class LatencyHistogram {
       max: empty ? 0 : this.max,
       sum: this.sum,
     };
+  }
+
+  /** toData() with its non-empty buckets only. */
+  toSparseData(): SparseHistogramData {
+    const data = this.toData();
+    const buckets: number[] = [];
+    const counts: number[] = [];
+    data.counts.forEach((n, i) => {
+      if (n === 0) return;
+      buckets.push(i);
+      counts.push(n);
+    });
+    return { ...data, buckets, counts };
+  }
+
+  /** Adds a sparse histogram's counts (toSparseData()). */
+  mergeSparse(data: SparseHistogramData): void {
+    const counts = new Array<number>(data.buckets.length === 0 ? 0 : data.buckets[data.buckets.length - 1] + 1).fill(0);
+    data.buckets.forEach((b, i) => (counts[b] = data.counts[i]));
+    this.merge({ ...data, counts });
   }
 
   /** Nearest-rank percentile, ns; q in 0..100. 0 for an empty histogram. */

@@ -81,6 +81,21 @@ function throughputLines(runs: RunResult[]): string {
   });
 }
 
+/** A run's p50, p99 and max over time, every operation that succeeded together: a steady tail, or a spell. */
+function latencyLines(r: RunResult): string {
+  const samples = r.latencyOverTime ?? [];
+  const series = (name: string, at: 2 | 3 | 4) => ({
+    name,
+    points: samples.map((s): [number, number] => [s[0], s[at]]),
+  });
+  return lineChart({
+    title: `latency over the run, every operation that succeeded, per ${fixed(r.config.reportIntervalMs / 1000, 1)} s (ms)`,
+    xLabel: 'seconds since start',
+    yLabel: 'ms',
+    series: [series('p50', 2), series('p99', 3), series('max', 4)],
+  });
+}
+
 function table(header: string[], rows: string[][]): string {
   const head = `<tr>${header.map((h) => `<th>${esc(h)}</th>`).join('')}</tr>`;
   // cells are already escaped HTML; the first column is a name, left-aligned
@@ -181,6 +196,7 @@ function runSection(r: RunResult, index: number): string {
       }),
     );
   }
+  if ((r.latencyOverTime?.length ?? 0) > 1) parts.push(latencyLines(r));
   const hist = byReportOrder(Object.keys(r.histograms)).filter((k) => r.histograms[k].count > 0);
   if (hist.length > 0) {
     parts.push(

@@ -52,6 +52,13 @@ describe('merge', () => {
     expect(m.verify).toEqual({ expected: 4_000, actual: 3_999, ok: false });
   });
 
+  it("keeps one share's latency over time, and none of several (their percentiles do not add up)", () => {
+    const overTime: [number, number, number, number, number][] = [[1, 10, 1, 2, 3]];
+    expect(mergeShares([{ ...shareA, latencyOverTime: overTime }]).latencyOverTime).toEqual(overTime);
+    const shares = [shareA, shareB].map((r) => ({ ...r, latencyOverTime: overTime }));
+    expect(mergeShares(shares).latencyOverTime).toBeUndefined();
+  });
+
   it("gives rates over the longest share's time, as one run's are over its time: not the sum of the shares' rates", () => {
     // share B ended 2 s before share A: for those 2 s the run wrote at share A's rate alone
     const m = mergeShares([shareA, shareB]);

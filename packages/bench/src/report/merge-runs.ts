@@ -50,6 +50,8 @@ export function mergeShares(shares: readonly RunResult[]): RunResult {
     clientCpuSPerMpts: points > 0 ? cpuS / (points / 1e6) : 0,
     peakRssMb: Math.max(...shares.map((r) => r.peakRssMb)),
     throughput: sumByIndex(shares.map((r) => r.throughput)),
+    // each machine's percentiles over time: they do not add up to the run's
+    latencyOverTime: shares.length === 1 ? first.latencyOverTime : undefined,
     errors: shares.flatMap((r) => r.errors).slice(0, MAX_ERRORS),
     verify: verified
       ? {

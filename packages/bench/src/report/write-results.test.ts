@@ -105,6 +105,24 @@ describe('writeResults', () => {
     expect(html.match(/<rect /g)?.length).toBeGreaterThan(20);
   });
 
+  it("report.html draws a run's latency over time when it has two intervals or more", () => {
+    const overTime = sampleRun('over time', {
+      latencyOverTime: [
+        [1, 200, 4.1, 9.5, 12],
+        [2, 198, 4.3, 480.2, 1990],
+      ],
+    });
+    const html = readFileSync(
+      writeResults(tempDir(), [overTime, sampleRun('one interval', { latencyOverTime: [[1, 5, 1, 2, 3]] })]).html,
+      'utf8',
+    );
+    // one chart: the run with a single interval has none
+    expect(
+      html.match(/class="title">latency over the run, every operation that succeeded, per 1\.0 s \(ms\)</g),
+    ).toHaveLength(1);
+    for (const series of ['p50', 'p99', 'max']) expect(html).toContain(`>${series}</text>`);
+  });
+
   it("report.html draws a run's histograms in the latency table's order, and keeps long run labels apart", () => {
     const h = sampleHistogram(100, 3);
     // as a mixed run records them: in the order the first operation of each kind ended

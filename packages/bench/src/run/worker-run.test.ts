@@ -7,6 +7,7 @@ import { QUERY_KINDS, WRITES_ONLY, type OperationWeights, type QueryKind } from 
 import type { Clock } from './clock.js';
 import { StartBarrier } from './barrier.js';
 import { combineWorkers } from './combine-workers.js';
+import { latencyOverTime } from './interval-latency.js';
 import { liveCounters, liveSlot } from './live-counters.js';
 import { SimulatedClock, workerTask } from './test-fixture.js';
 import { WorkerRun, type Backend } from './worker-run.js';
@@ -241,6 +242,22 @@ describe('WorkerRun: stopped (Ctrl-C, --test-max-time)', () => {
     const { log } = await run(over, () => 10, { barrier }, stopAt);
     expect(log.at(-1)?.kind).toBe('close');
     expect(log.filter((o) => o.kind === 'writer').length).toBeLessThanOrEqual(3);
+  });
+});
+
+describe('WorkerRun: latency over the run', () => {
+  it('counts every operation that succeeded in the interval it ended in, failures left out', async () => {
+    // 10 writes of 100 ms back to back, the 4th failing: they end at 100, 200, ..., 1000 ms; intervals of 250 ms
+    const over = { clients: 1, devices: 1, deviceCount: 1, loop: 10, reportIntervalMs: 250 };
+    const { result } = await run(over, (_kind, n) => (n === 3 ? -100 : 100));
+    const samples = latencyOverTime([result.latencyOverTime], 250);
+    expect(samples.map(([atS, count, p50]) => [atS, count, p50])).toEqual([
+      [0.25, 2, 100],
+      [0.5, 1, 100],
+      [0.75, 3, 100],
+      [1, 2, 100],
+      [1.25, 1, 100],
+    ]);
   });
 });
 

@@ -8,6 +8,7 @@ import { StartBarrier } from './barrier.js';
 import { clientOperations } from './client-operations.js';
 import type { Clock } from './clock.js';
 import { clientDevices, deviceGroups, groupSize, operationShare } from './device-shares.js';
+import { IntervalLatency } from './interval-latency.js';
 import { liveSlot } from './live-counters.js';
 import { OperationStats } from './operation-stats.js';
 import { NextDueTimes, OpenLoopSchedule, PauseBetween, PointRateLimit, latencies, turn } from './pacing.js';
@@ -35,6 +36,7 @@ export interface Backend {
 export class WorkerRun {
   readonly #c: WorkerTask['config'];
   readonly #stats = new OperationStats();
+  readonly #overTime: IntervalLatency;
   readonly #counters: BigInt64Array;
   readonly #barrier: StartBarrier;
   readonly #rateLimit: PointRateLimit;
@@ -66,6 +68,7 @@ export class WorkerRun {
       this.#ended,
     );
     this.#sensors = querySensors(this.#c);
+    this.#overTime = new IntervalLatency(this.#c.reportIntervalMs);
   }
 
   /** Records traced durations (`--trace`: a write's phases, a query's) while timed. */
@@ -91,6 +94,7 @@ export class WorkerRun {
         failedOps: this.#failedOps,
         latency: this.#stats.histograms(),
         slowestClientNs: this.#stats.slowestClientNs(),
+        latencyOverTime: this.#overTime.data(),
         rowsRead: this.#rowsRead,
         pointsRead: this.#pointsRead,
         errors: this.#errors,
@@ -186,6 +190,7 @@ export class WorkerRun {
         // a failure's latency (often an instant error, or a timeout) stays out of the operation's own row
         this.#stats.record(failed ? FAILED_PREFIX + kind : kind, latencyNs, id, end - t0);
         if (uncorrectedNs !== undefined && !failed) this.#stats.record(UNCORRECTED_PREFIX + kind, uncorrectedNs, id);
+        if (!failed) this.#overTime.record(latencyNs, end / 1e6 - this.#barrier.timedStartMs);
         // 0 for an operation let start early by the end of the run
         if (due !== undefined) this.#stats.record(START_LAG, Math.max(0, t0 - due));
         this.#count(ok, failed);
