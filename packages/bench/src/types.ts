@@ -242,9 +242,9 @@ export interface RunResult {
   /** latency histograms, ns, for the HTML page */
   histograms: Record<string, HistogramData>;
   /**
-   * a write or mixed run's operations that succeeded, every kind together, per --report-interval-ms: [seconds since
-   * the start at the interval's end, operations, p50, p99, max (ms)]; absent for the Java client's runs, query-file
-   * statements, merged runs and files from before it was recorded
+   * a run's operations that succeeded (a query-file statement's reads), every kind together, per
+   * --report-interval-ms: [seconds since the start at the interval's end, operations, p50, p99, max (ms)]; absent for
+   * the Java client's runs, runs merged from several machines and files from before it was recorded
    */
   latencyOverTime?: [atS: number, count: number, p50: number, p99: number, max: number][];
   clientCpuS: number;

@@ -9,6 +9,7 @@ import { timedRead } from './queries.js';
 import { ProgressPrinter } from './progress-printer.js';
 import { RunStop } from './run-stop.js';
 import { realClock } from './clock.js';
+import { IntervalLatency, latencyOverTime } from './interval-latency.js';
 import { NextDueTimes } from './pacing.js';
 import { runStatementSessions, type ReadDone, type StatementRead } from './statement-sessions.js';
 import { queryLatencies } from './trace.js';
@@ -32,11 +33,12 @@ export async function runQueryFileEntry(
   const options = { ...sessionOptions(c, target), maxSize: shares.length };
   const pool =
     e.model === 'table' ? new TableSessionPool({ ...options, database: e.database }) : new SessionPool(options);
-  const tally = new StatementTally(e.label, shares.length);
+  const tally = new StatementTally(e.label, shares.length, c.reportIntervalMs);
   await warmUp(c, e, shares[0][0], target);
   const cpu0 = process.cpuUsage();
   const startedAt = new Date().toISOString();
   const t0 = performance.now();
+  tally.timedPhaseStarts();
   const stop = new RunStop(() => undefined, c.testMaxTime, interrupt);
   stop.timedPhaseStarted();
   const endProgress = showReadsProgress(c, tally, plannedReads(shares, e.repetitions), shares.length);
@@ -61,6 +63,7 @@ export async function runQueryFileEntry(
     ...statementRun(c, e, e.label, { startedAt, durationS, ok, failed, slowestMs, query }, shares),
     latency: summarize(histograms),
     histograms,
+    latencyOverTime: latencyOverTime([tally.overTime.data()], c.reportIntervalMs),
     clientCpuS: (cpu.user + cpu.system) / 1e6,
     peakRssMb: process.resourceUsage().maxRSS / 1024,
     errors: tally.errors,
@@ -244,6 +247,10 @@ export class StatementTally {
   readonly startLag = new LatencyHistogram();
   /** with --target-rate, each session's next due time while it has reads left */
   readonly nextDue = new NextDueTimes();
+  /** the reads that succeeded, per --report-interval-ms */
+  readonly overTime: IntervalLatency;
+  /** when the timed reads started (realClock) */
+  #startNs = realClock.now();
   /** 'traced <label>: first reply', ... */
   readonly traced: Record<string, LatencyHistogram> = {};
   readonly errors: string[] = [];
@@ -257,8 +264,15 @@ export class StatementTally {
   constructor(
     private readonly label: string,
     concurrency: number,
+    intervalMs: number,
   ) {
     this.sessionNs = new Array<number>(concurrency).fill(0);
+    this.overTime = new IntervalLatency(intervalMs);
+  }
+
+  /** The timed reads start now: latency over time counts from here. */
+  timedPhaseStarts(): void {
+    this.#startNs = realClock.now();
   }
 
   readonly done = (d: ReadDone): void => {
@@ -268,6 +282,7 @@ export class StatementTally {
     if (d.uncorrectedNs !== undefined) this.startLag.record(Math.max(0, d.latencyNs - d.uncorrectedNs));
     if (d.error === undefined) {
       this.ok.record(d.latencyNs);
+      this.overTime.record(d.latencyNs, (realClock.now() - this.#startNs) / 1e6);
       if (d.uncorrectedNs !== undefined) this.uncorrected.record(d.uncorrectedNs);
     } else {
       this.failed.record(d.latencyNs);
