@@ -150,6 +150,10 @@ describe('--query-file', () => {
     expect(() => readQueryFile(file('l.yaml', java), defaults, { vsJava: true })).toThrow(
       /l\.yaml:3: entry 2's label "java x" is the Java client's run of "x" \(line 1\) with --vs-java/,
     );
+    // the open loop's row of how late each read started: a statement's own row of that name would be lost
+    expect(error('m.yaml', '- sql: SELECT 1\n  label: start lag\n')).toMatch(
+      /m\.yaml:1: entry 1's label "start lag" names the open loop's start lag row: each statement's results go by its label/,
+    );
     expect(() => readQueryFile(join(dir, 'missing.yaml'), defaults)).toThrow(
       /missing\.yaml: cannot read it \(ENOENT\)/,
     );

@@ -31,6 +31,7 @@ import {
   type YAMLMap,
 } from 'yaml';
 import type { BenchConfig } from '../types.js';
+import { START_LAG } from '../report/result-fields.js';
 import { ConfigError } from './errors.js';
 import { placeholders } from './for-each.js';
 
@@ -87,6 +88,12 @@ export function readQueryFile(
     return entry(pairsOf(item, doc, lineOf, fail), lineOf(item), i, defaults, lineOf, fail);
   });
   entries.forEach((e, i) => {
+    if (e.label === START_LAG)
+      fail(
+        e.line,
+        `entry ${i + 1}'s label ${JSON.stringify(e.label)} names the open loop's start lag row: ` +
+          "each statement's results go by its label",
+      );
     const first = entries.findIndex((other) => other.label === e.label);
     if (first < i)
       fail(

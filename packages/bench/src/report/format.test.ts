@@ -85,6 +85,14 @@ describe('resultLine', () => {
   });
 });
 
+describe("a query-file statement's RESULT line", () => {
+  it("gives the statement's own latency whatever its label says (`failed logins` is a statement, not a failure row)", () => {
+    const f = parseResult(resultLine(sampleStatement('failed logins', 100)));
+    expect(f.get('insert_op')).toBe('failed_logins');
+    expect(Number(f.get('insert_ms_p50'))).toBeGreaterThan(0);
+  });
+});
+
 describe('formatReport', () => {
   it('says whether an open-loop run kept its target rate (corrected latency is the latency at that rate only then)', () => {
     const base = sampleRun('x'); // 4 workers x 8 clients, 1000 insertTablet at 200 ops/s, avg about 4 ms

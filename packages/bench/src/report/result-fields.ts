@@ -29,8 +29,15 @@ const QUERIES: ReadonlySet<string> = new Set(QUERY_KINDS);
 
 export const NO_LATENCY: LatencySummary = new LatencyHistogram().summaryMs();
 
-/** The write kind with the most latency samples (the first such on a tie): the run's main write operation. */
+/**
+ * The write kind with the most latency samples (the first such on a tie): the run's main write operation; a query-file
+ * statement's own row (its label, whatever the label says: `failed logins`, `TIME_RANGE`), once a read succeeded.
+ */
 export function mainOperation(r: RunResult): { kind: string; latency: LatencySummary } | undefined {
+  if (r.queryFile !== undefined) {
+    const own = r.latency[r.label];
+    return own === undefined ? undefined : { kind: r.label, latency: own };
+  }
   let best: { kind: string; latency: LatencySummary } | undefined;
   for (const [kind, latency] of Object.entries(r.latency)) {
     // the failed, uncorrected and --trace's rows describe the main operation, they are not it; the start lag, all
