@@ -31,6 +31,23 @@ describe('--repeat', () => {
     expect(lines[4]).toBe('  ours/Java points/s by order: ours first 2.00x, 3.00x; Java first 4.00x');
   });
 
+  it("gives an open loop's start lag p50 for each side, when every repeat recorded one", () => {
+    const lagged = (label: string, p50: number) => {
+      const r = sampleRun(label);
+      return { ...r, latency: { ...r.latency, 'start lag': { ...r.latency.insertTablet, p50 } } };
+    };
+    const repeat = (ours: number, java: number, javaFirst: boolean): Repeat => ({
+      ours: [lagged('tree-insertTablet', ours)],
+      java: [lagged('java', java)],
+      javaFirst,
+    });
+    const lines = repeatSummary([repeat(0.05, 0.12, false), repeat(0.07, 0.11, true)]);
+    expect(lines[1]).toContain(', start lag p50 ms 0.060 (0.050-0.070), client CPU');
+    expect(lines[2]).toContain(', start lag p50 ms 0.115 (0.110-0.120), client CPU');
+    const closed = repeatSummary([{ ours: [sampleRun('a')], java: [sampleRun('java')], javaFirst: false }]);
+    expect(closed.join('\n')).not.toContain('start lag');
+  });
+
   it("pairs each Java run with ours' in its place (a query file's statements), the ratios named by ours' label", () => {
     const repeat = (k: number, javaFirst: boolean): Repeat => ({
       ours: [sampleStatement('a', 10, { opsPerS: 4 * k }), sampleStatement('b', 10, { opsPerS: 3 })],

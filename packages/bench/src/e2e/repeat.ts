@@ -1,5 +1,5 @@
 import { grouped, median, times } from '../report/numbers.js';
-import { cpuSPerOperation, mainOperation } from '../report/result-fields.js';
+import { START_LAG, cpuSPerOperation, mainOperation } from '../report/result-fields.js';
 import type { RunResult } from '../types.js';
 
 /**
@@ -28,7 +28,7 @@ export function javaFirstIn(k: number, javaFirst: boolean): boolean {
  * What `--repeat N` prints after its repeats: each run's figures (ours' by their place in a repeat, then the Java
  * client's) as the median and range over the repeats, then for each run of the Java client the ratios of ours' run
  * in its place to it likewise, and each repeat's ratio by the order it ran in. A run's throughput is points/s when it
- * wrote any, else ops/s.
+ * wrote any, else ops/s; an open loop's runs add their start lag's p50.
  */
 export function repeatSummary(repeats: readonly Repeat[]): string[] {
   const lines = [`over ${repeats.length} repeats, median (min-max):`];
@@ -75,9 +75,12 @@ function ratioLines(paired: readonly Pair[], what: string): string[] {
 
 function figures(runs: readonly RunResult[]): string {
   const p50 = runs.map((r) => mainOperation(r)?.latency.p50 ?? NaN);
+  // an open loop's: how late operations started, each side's own scheduling
+  const lag = runs.map((r) => r.latency[START_LAG]?.p50 ?? NaN);
   const parts = [
     `${rateName(runs[0])} ${range(runs.map(throughput), grouped)}`,
     `p50 ms ${range(p50, (x) => x.toFixed(2))}`,
+    ...(lag.some(Number.isNaN) ? [] : [`start lag p50 ms ${range(lag, (x) => x.toFixed(3))}`]),
     `client CPU s/M${unitName(runs[0]) === 'point' ? 'pts' : 'ops'} ${range(
       runs.map((r) => cpuPerUnit(r) * 1e6),
       (x) => x.toFixed(3),
