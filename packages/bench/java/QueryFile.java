@@ -28,8 +28,8 @@ import org.apache.iotdb.session.Session;
  * Options (key=value): host port fetch table database sql statements threads reps rate pause maxms query warm
  *   (host, port, compression, trustStore, queryTimeout: Connect.java's)
  * Prints QSTMT ok=N failed=F rows=R points=P (non-null values) wall_s=.. client_cpu_s=.. slowest_s=.. peak_rss_mb=.. and the latency matrix of the
- * reads that succeeded (Bench.matrix); QSTMT_UNCORRECTED <matrix> and QSTMT_START_LAG <matrix> when paced; QSTMT_FAILED <matrix> and
- * QERROR error=<the first failure's message, the rest of the line> when some failed.
+ * reads that succeeded (Bench.matrix); QSTMT_UNCORRECTED <matrix> and QSTMT_START_LAG <matrix> when paced;
+ * QSTMT_FAILED <matrix> and QERROR error=<the first failure's message, the rest of the line> when some failed.
  */
 public class QueryFile {
   static String database = "";
