@@ -51,9 +51,11 @@ export async function runStatementSessions(
         : undefined;
     const pause = new PauseBetween(clock, pacing.pauseMs, stopped);
     const share = o.shares[id];
-    for (let i = 0; i < o.repetitions * share.length && !stopped(); i++) {
+    const reads = o.repetitions * share.length;
+    for (let i = 0; i < reads && !stopped(); i++) {
       const due = await turn({ schedule, pause }, 0);
-      if (schedule !== undefined) o.nextDue?.set(id, schedule.nextDue);
+      // the last read has none due behind it
+      if (schedule !== undefined) o.nextDue?.set(id, i === reads - 1 ? undefined : schedule.nextDue);
       if (stopped()) break;
       const t0 = clock.now();
       const { rows, points, error } = await o.read(share[i % share.length]);

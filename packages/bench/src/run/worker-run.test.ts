@@ -281,38 +281,18 @@ describe('WorkerRun: open loop (--target-rate)', () => {
     expect(report.slowestClientMs?.['start lag']).toBeUndefined();
   });
 
-  it("keeps a client's next due time in the worker's live slot while it has operations left, none after", async () => {
-    // 10 ops/s, 250 ms each: while an operation runs, the next one falls due and waits
-    const config = sampleConfig({
-      workers: 1,
-      warmupRounds: 0,
-      clients: 1,
-      devices: 1,
-      deviceCount: 1,
-      loop: 4,
-      targetRate: 10,
-    });
-    const task = workerTask(config);
-    const clock = new SimulatedClock();
-    const live = new BigInt64Array(task.counters);
-    const overdue: number[] = [];
-    const { fake } = backend(clock, () => 250);
-    const slow: Backend = {
-      ...fake,
-      writer: (groupSize, send) => {
-        const write = fake.writer(groupSize, send);
-        return async (devices, round) => {
-          if (round >= 0) overdue.push((clock.now() - Number(live[liveSlot(0, 'nextDueNs')])) / MS);
-          await write(devices, round);
-        };
-      },
-    };
-    const result = await clock.drive(new WorkerRun(task, slow, clock).run());
-    expect(result.state).toBe('done');
-    // looked at as each write was asked for (the first before any was due): write k due at 100 k ms, asked for when
-    // the one before ended, at 250 k ms
-    expect(overdue.slice(1)).toEqual([150, 300, 450]);
-    expect(live[liveSlot(0, 'nextDueNs')]).toBe(0n); // none left
+  it("keeps a client's next due time in the worker's live slot while it has operations left, none during its last", async () => {
+    // 10 ops/s, 250 ms each: while a write runs, the next one is due (and falls behind); the last has none after it
+    const counters = liveCounters(1);
+    const live = new BigInt64Array(counters);
+    const slots: bigint[] = [];
+    const slot = () => (slots.push(live[liveSlot(0, 'nextDueNs')]), 250);
+    await run({ clients: 1, devices: 1, deviceCount: 1, loop: 4, targetRate: 10 }, slot, { counters });
+    // during write k (due at 100 k ms) the next is due at 100 (k + 1) ms
+    const due = slots.map((ns) => Number(ns - slots[0]) / MS);
+    expect(due.slice(0, 3)).toEqual([0, 100, 200]);
+    expect(slots[3]).toBe(0n); // the last write: no operation will fall due behind it
+    expect(live[liveSlot(0, 'nextDueNs')]).toBe(0n);
   });
 
   it('keeps no start lag row in a closed loop', async () => {

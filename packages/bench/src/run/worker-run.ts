@@ -118,7 +118,8 @@ export class WorkerRun {
     const id = this.#clientId(k);
     const mine = clientDevices(c, { first: this.task.firstDevice, count: this.task.deviceCount }, k);
     const groups = deviceGroups(c, mine);
-    const send = this.#sender(id);
+    // its timed operations (clientOperations'); --method writer's rows are not counted
+    const send = this.#sender(id, c.method === 'writer' ? undefined : c.loop * groups.length);
     const write = this.backend.writer(Math.min(groupSize(c), Math.max(1, mine.length)), send);
     // queries only: nothing written (rows written again would land beside the stored ones and change what the
     // queries read); they range over the rows an earlier write run with these knobs stored
@@ -158,8 +159,11 @@ export class WorkerRun {
     });
   }
 
-  /** The Send of client `id`: paced (rate limit or open-loop schedule), timed, counted; never throws. */
-  #sender(id: number): Send {
+  /**
+   * The Send of client `id`, which has `timedOps` timed operations (undefined: not counted): paced (rate limit or
+   * open-loop schedule), timed, counted; never throws.
+   */
+  #sender(id: number, timedOps: number | undefined): Send {
     const c = this.#c;
     const clients = c.workers * c.clients;
     // each client at its share of the target rate (--method writer: an operation is one row of each of the
@@ -167,6 +171,7 @@ export class WorkerRun {
     const share = c.method === 'writer' ? 1 / clients : operationShare(c, id);
     const intervalNs = c.targetRate > 0 && share > 0 ? 1e9 / (share * c.targetRate) : 0;
     let schedule: OpenLoopSchedule | undefined;
+    let scheduled = 0; // operations started on the schedule
     const pause = new PauseBetween(this.clock, c.batchIntervalMs, this.#ended); // between timed operations
     return async (kind, pts, fn, opts) => {
       if (intervalNs > 0 && this.#barrier.timed)
@@ -179,7 +184,8 @@ export class WorkerRun {
         );
       // the untimed warm-up runs unpaced by the rate limit, as by the open loop
       const due = await turn({ schedule, rateLimit: this.#barrier.timed ? this.#rateLimit : undefined, pause }, pts);
-      if (schedule !== undefined) this.#nextDueIs(id, schedule.nextDue);
+      // the last one has no operation due behind it
+      if (schedule !== undefined) this.#nextDueIs(id, ++scheduled === timedOps ? undefined : schedule.nextDue);
       if (this.#barrier.ended && opts?.evenWhenStopped !== true) return; // stopped before its turn came
       const t0 = this.clock.now();
       const { ok, failed } = await this.#attempt(pts, fn);
