@@ -4,17 +4,16 @@
 // Prints each timer's start lag percentiles (us) per round and their medians over the rounds, and the CPU used.
 // Usage: pnpm build && node scripts/timer-lag.mjs [rate=200] [seconds=5] [rounds=6] [clients=2]
 import { createServer, connect } from 'node:net';
+import { realClock } from '../packages/bench/dist/run/clock.js';
 import { OpenLoopSchedule } from '../packages/bench/dist/run/pacing.js';
-import { PreciseTimer } from '../packages/bench/dist/run/precise-timer.js';
 import { median } from './alternate.mjs';
 
 const [rate = 200, seconds = 5, rounds = 6, clients = 2] = process.argv.slice(2).map(Number);
 const now = () => Number(process.hrtime.bigint());
-// each timer as the bench's Clock, paced by the bench's own OpenLoopSchedule
-const precise = new PreciseTimer();
+// each timer as a bench Clock (PreciseTimer: the bench's own, realClock), paced by the bench's OpenLoopSchedule
 const timers = {
   setTimeout: { now, sleep: (ns) => new Promise((resolve) => setTimeout(resolve, ns / 1e6)) },
-  PreciseTimer: { now, sleep: (ns) => precise.sleepUntil(now() + ns) },
+  PreciseTimer: realClock,
 };
 
 const server = createServer((s) => s.pipe(s));

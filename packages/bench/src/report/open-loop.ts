@@ -35,7 +35,11 @@ export function openLoopFigures(r: RunResult): OpenLoopFigures | null {
 }
 
 /** An open loop's interval between one client's operations, ms (as if every client had an equal share). */
-export function clientIntervalMs({ workers, clients, targetRate }: BenchConfig): number {
+export function clientIntervalMs({
+  workers,
+  clients,
+  targetRate,
+}: Pick<BenchConfig, 'workers' | 'clients' | 'targetRate'>): number {
   return (1000 * workers * clients) / targetRate;
 }
 

@@ -1,3 +1,5 @@
+import { overdueMs } from './pacing.js';
+
 /**
  * The workers' live counters, read by the main thread for the progress line: a BigInt64Array over a
  * SharedArrayBuffer, LIVE_PER_WORKER slots per worker, in LIVE's order.
@@ -27,11 +29,9 @@ export function liveSum(counters: BigInt64Array, workers: number, counter: LiveC
  * Open loop: how far behind its schedule the run is at `nowNs` (process.hrtime, the workers' clock), ms: the most
  * any worker's earliest due operation not started yet (its `nextDueNs` slot; 0: none) is overdue, 0 if none is.
  */
-export function behindMs(counters: BigInt64Array, workers: number, nowNs: bigint): number {
-  let behind = 0n;
-  for (let w = 0; w < workers; w++) {
-    const due = Atomics.load(counters, liveSlot(w, 'nextDueNs'));
-    if (due > 0n && nowNs - due > behind) behind = nowNs - due;
-  }
-  return Number(behind) / 1e6;
+export function behindMs(counters: BigInt64Array, workers: number, nowNs: number): number {
+  let behind = 0;
+  for (let w = 0; w < workers; w++)
+    behind = Math.max(behind, overdueMs(Number(Atomics.load(counters, liveSlot(w, 'nextDueNs'))), nowNs));
+  return behind;
 }

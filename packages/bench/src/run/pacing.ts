@@ -64,6 +64,11 @@ export class NextDueTimes {
   }
 }
 
+/** How long past due `dueNs` is at `nowNs`, ms: 0 when it is not yet due, or when there is none (0, as earliest()'s). */
+export function overdueMs(dueNs: number, nowNs: number): number {
+  return dueNs === 0 ? 0 : Math.max(0, (nowNs - dueNs) / 1e6);
+}
+
 /** `--rate-limit`: a worker's writes spaced so that its points/s stays at `pointsPerS`. */
 export class PointRateLimit {
   #nextAt = -Infinity;

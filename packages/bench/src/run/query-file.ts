@@ -2,6 +2,7 @@ import { Session, SessionPool, TableSession, TableSessionPool, type SessionDataS
 import { plannedReads, statementCount } from '../config/for-each.js';
 import { readOnly, warmUpReads, type QueryFileEntry } from '../config/query-file.js';
 import { readsProgressLine } from '../report/format.js';
+import { clientIntervalMs } from '../report/open-loop.js';
 import { LatencyHistogram, summarize } from '../report/histogram.js';
 import { FAILED_PREFIX, START_LAG, TRACED_PREFIX, UNCORRECTED_PREFIX } from '../report/result-fields.js';
 import type { BenchConfig, HistogramData, RunResult } from '../types.js';
@@ -10,7 +11,7 @@ import { ProgressPrinter } from './progress-printer.js';
 import { RunStop } from './run-stop.js';
 import { realClock } from './clock.js';
 import { IntervalLatency, latencyOverTime } from './interval-latency.js';
-import { NextDueTimes } from './pacing.js';
+import { NextDueTimes, overdueMs } from './pacing.js';
 import { runStatementSessions, type ReadDone, type StatementRead } from './statement-sessions.js';
 import { queryLatencies } from './trace.js';
 import { clientActivity } from './client-activity.js';
@@ -182,9 +183,9 @@ function showReadsProgress(c: BenchConfig, tally: StatementTally, totalReads: nu
     const nowReadsPerS = ((reads - last.reads) * 1000) / Math.max(1, now - last.t);
     last = { t: now, reads };
     const elapsedS = (now - t0) / 1000;
-    // an open loop: behind once later than a session's interval between reads
+    // an open loop: behind once later than a session's interval between reads (its sessions are its clients)
     const schedule = c.targetRate > 0 && {
-      schedule: { behindMs: tally.behindMs(), slackMs: (1000 * sessions) / c.targetRate },
+      schedule: { behindMs: tally.behindMs(), slackMs: clientIntervalMs({ ...c, workers: 1, clients: sessions }) },
     };
     printer.print(() =>
       readsProgressLine({
@@ -292,8 +293,7 @@ export class StatementTally {
 
   /** How far behind its schedule the statement's reads are now (its earliest due read not started), ms. */
   behindMs(): number {
-    const earliest = this.nextDue.earliest();
-    return earliest === 0 ? 0 : Math.max(0, (realClock.now() - earliest) / 1e6);
+    return overdueMs(this.nextDue.earliest(), realClock.now());
   }
 
   /** Rows for what happened: the statement's own when some succeeded, 'failed <label>' when some failed, ... */

@@ -87,7 +87,7 @@ export class WriteWatch {
 
   /** An open loop's: how far behind its schedule the run is, and a client's interval between operations (ms). */
   #schedule(): { behindMs: number; slackMs: number } {
-    const behind = behindMs(this.#live, this.#c.workers, process.hrtime.bigint());
+    const behind = behindMs(this.#live, this.#c.workers, Number(process.hrtime.bigint()));
     return { behindMs: behind, slackMs: clientIntervalMs(this.#c) };
   }
 
