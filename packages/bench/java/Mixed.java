@@ -55,6 +55,8 @@ final class Mixed {
     final Map<String, List<Long>> uncorrected = new TreeMap<>();
     /** paced by targetRate: how late each operation started after it was due */
     final List<Long> startLag = new ArrayList<>();
+    /** the operations that succeeded, by when they ended */
+    final Timeline timeline = new Timeline();
     long points, warmupPoints, endNs;
   }
 
@@ -165,6 +167,7 @@ final class Mixed {
           d.points += write(w, t, op);
           long end = System.nanoTime();
           d.writes.add(end - (due >= 0 ? due : a));
+          d.timeline.add(end, end - (due >= 0 ? due : a), points(op));
           if (due >= 0) d.uncorrected.computeIfAbsent(Bench.method, k -> new ArrayList<>()).add(end - a);
           pacer.lastEnd = end;
         } else pacer.lastEnd = query(w, op, a, due, d);
@@ -204,6 +207,7 @@ final class Mixed {
       long[] read = QueryBench.readAll(ds, new double[1]);
       long end = System.nanoTime();
       d.queries.computeIfAbsent(op.kind, k -> new ArrayList<>()).add(end - (due >= 0 ? due : startNs));
+      d.timeline.add(end, end - (due >= 0 ? due : startNs), 0);
       if (due >= 0) d.uncorrected.computeIfAbsent(op.kind, k -> new ArrayList<>()).add(end - startNs);
       d.rows.merge(op.kind, read[0], Long::sum);
       d.values.merge(op.kind, read[1], Long::sum);
@@ -215,12 +219,17 @@ final class Mixed {
     }
   }
 
-  /** RESULT and MATRIX as Bench prints them (the writes), a QTYPE line per query kind, QERROR per kind failed. */
+  /**
+   * RESULT, MATRIX and INTERVAL as Bench prints them (the writes; INTERVAL: every operation), a QTYPE line per query
+   * kind, QERROR per kind failed.
+   */
   static void report(Done[] done) throws Exception {
     long end = Arrays.stream(done).mapToLong(d -> d.endNs).max().orElse(timedStartNs);
     long cpuNs = Bench.processCpuNanos() - cpuStartNs, srvTicks = Bench.serverCpuTicks() - serverStartTicks;
     long n = Arrays.stream(done).mapToLong(d -> d.points).sum();
     Bench.printResult(done.length, n, end - timedStartNs, cpuNs, srvTicks, sorted(done, d -> d.writes));
+    Timeline.print(Arrays.stream(done).map(d -> d.timeline).toArray(Timeline[]::new), timedStartNs, end,
+        Bench.intervalMs);
     Set<String> kinds = new TreeSet<>();
     for (Done d : done) {
       kinds.addAll(d.queries.keySet());

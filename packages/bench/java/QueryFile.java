@@ -26,9 +26,11 @@ import org.apache.iotdb.session.Session;
  * a session per number, reading its statements in order `reps` times over (ours: config/for-each.ts).
  *
  * Options (key=value): host port fetch table database sql statements threads reps rate pause maxms query warm
+ *   intervalMs (of the INTERVAL lines, as --report-interval-ms)
  *   (host, port, compression, trustStore, queryTimeout: Connect.java's)
  * Prints QSTMT ok=N failed=F rows=R points=P (non-null values) wall_s=.. client_cpu_s=.. slowest_s=.. peak_rss_mb=.. and the latency matrix of the
  * reads that succeeded (Bench.matrix); QSTMT_UNCORRECTED <matrix> and QSTMT_START_LAG <matrix> when paced;
+ * an INTERVAL line per interval of the timed reads (Timeline: the reads that succeeded, ended in it);
  * QSTMT_FAILED <matrix> and QERROR error=<the first failure's message, the rest of the line> when some failed.
  */
 public class QueryFile {
@@ -38,13 +40,15 @@ public class QueryFile {
   static int fetch = 5000, threads = 1, reps = 1, warm = 1;
   static boolean table = false, query = true;
   static double rate = 0;
-  static long pauseMs = 0, maxMs = 0;
+  static long pauseMs = 0, maxMs = 0, intervalMs = 1000;
 
   /** What one session's reads came to. */
   static final class Done {
     final List<Long> ok = new ArrayList<>(), uncorrected = new ArrayList<>(), failed = new ArrayList<>();
     /** paced: how late each read started after it was due */
     final List<Long> startLag = new ArrayList<>();
+    /** the reads that succeeded, by when they ended */
+    final Timeline timeline = new Timeline();
     long rows, points, spentNs;
     String firstError;
   }
@@ -80,7 +84,7 @@ public class QueryFile {
       ts[k].start();
     }
     for (Thread t : ts) t.join();
-    report(done, System.nanoTime() - start, Bench.processCpuNanos() - cpu0, intervalNs > 0);
+    report(done, start, System.nanoTime(), Bench.processCpuNanos() - cpu0, intervalNs > 0);
   }
 
   static void option(String[] kv) {
@@ -95,6 +99,7 @@ public class QueryFile {
       case "maxms": maxMs = Long.parseLong(kv[1]); break;
       case "query": query = Boolean.parseBoolean(kv[1]); break;
       case "warm": warm = Integer.parseInt(kv[1]); break;
+      case "intervalMs": intervalMs = Long.parseLong(kv[1]); break;
       default: Connect.option(kv, String.join("=", kv));
     }
   }
@@ -170,6 +175,7 @@ public class QueryFile {
         } else reader.execute(sql);
         long end = System.nanoTime();
         d.ok.add(end - (intervalNs > 0 ? due : t0));
+        d.timeline.add(end, end - (intervalNs > 0 ? due : t0), 0);
         if (intervalNs > 0) d.uncorrected.add(end - t0);
       } catch (Exception e) {
         d.failed.add(System.nanoTime() - (intervalNs > 0 ? due : t0));
@@ -189,8 +195,8 @@ public class QueryFile {
     for (long now = System.nanoTime(); now < at; now = System.nanoTime()) LockSupport.parkNanos(at - now);
   }
 
-  static void report(Done[] done, long wallNs, long cpuNs, boolean paced) {
-    long ok = 0, failed = 0, rows = 0, points = 0, slowest = 0;
+  static void report(Done[] done, long startNs, long endNs, long cpuNs, boolean paced) {
+    long wallNs = endNs - startNs, ok = 0, failed = 0, rows = 0, points = 0, slowest = 0;
     for (Done d : done) {
       ok += d.ok.size();
       failed += d.failed.size();
@@ -203,6 +209,7 @@ public class QueryFile {
         Bench.matrix(sorted(done, d -> d.ok)));
     if (paced) System.out.printf("QSTMT_UNCORRECTED %s%n", Bench.matrix(sorted(done, d -> d.uncorrected)));
     if (paced) System.out.printf("QSTMT_START_LAG %s%n", Bench.matrix(sorted(done, d -> d.startLag)));
+    Timeline.print(Arrays.stream(done).map(d -> d.timeline).toArray(Timeline[]::new), startNs, endNs, intervalMs);
     if (failed == 0) return;
     System.out.printf("QSTMT_FAILED %s%n", Bench.matrix(sorted(done, d -> d.failed)));
     Arrays.stream(done).map(d -> d.firstError).filter(e -> e != null).findFirst()

@@ -243,8 +243,9 @@ export interface RunResult {
   histograms: Record<string, HistogramData>;
   /**
    * a run's operations that succeeded (a query-file statement's reads), every kind together, per
-   * --report-interval-ms: [seconds since the start at the interval's end, operations, p50, p99, max (ms)]; absent for
-   * the Java client's runs, runs merged from several machines and files from before it was recorded
+   * --report-interval-ms: [seconds since the start at the interval's end, operations, p50, p99, max (ms)]; an interval
+   * in which none ended has no sample; absent for runs merged from several machines and files from before it was
+   * recorded (the Java client's too)
    */
   latencyOverTime?: [atS: number, count: number, p50: number, p99: number, max: number][];
   clientCpuS: number;

@@ -35,6 +35,7 @@ export function renderHtml(runs: RunResult[], generatedAt: Date = new Date()): s
     summaryTable(runs),
     throughputBars(runs),
     ...(runs.every(onlyReads) ? [] : [`<h2>Throughput over time</h2>`, throughputLines(runs)]),
+    ...(runs.filter(overTime).length > 1 ? [`<h2>p99 over time</h2>`, p99Lines(runs.filter(overTime))] : []),
     ...runs.map(runSection),
   ];
   return [
@@ -78,6 +79,24 @@ function throughputLines(runs: RunResult[]): string {
     xLabel: 'seconds since start',
     yLabel: 'points/s',
     series: runs.map((r) => ({ name: r.label, points: r.throughput })),
+  });
+}
+
+/** Whether a run has latency over time to draw: a line, two samples at least. */
+function overTime(r: RunResult): boolean {
+  return (r.latencyOverTime?.length ?? 0) > 1;
+}
+
+/** Each run's p99 over time in one chart (ours and the Java client's): whether a spell of one is in the other. */
+function p99Lines(runs: RunResult[]): string {
+  return lineChart({
+    title: 'p99 over the run, every operation that succeeded, each run (ms)',
+    xLabel: 'seconds since start',
+    yLabel: 'ms',
+    series: runs.map((r) => ({
+      name: r.label,
+      points: (r.latencyOverTime ?? []).map((s): [number, number] => [s[0], s[3]]),
+    })),
   });
 }
 
@@ -196,7 +215,7 @@ function runSection(r: RunResult, index: number): string {
       }),
     );
   }
-  if ((r.latencyOverTime?.length ?? 0) > 1) parts.push(latencyLines(r));
+  if (overTime(r)) parts.push(latencyLines(r));
   const hist = byReportOrder(Object.keys(r.histograms)).filter((k) => r.histograms[k].count > 0);
   if (hist.length > 0) {
     parts.push(

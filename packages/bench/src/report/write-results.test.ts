@@ -33,7 +33,7 @@ function runs() {
 }
 
 describe('writeResults', () => {
-  it('writes the four files into a new directory and returns their paths', () => {
+  it('writes the five files into a new directory and returns their paths', () => {
     const dir = join(tempDir(), 'nested', 'out');
     const { results } = runs();
     const paths = writeResults(dir, results);
@@ -41,6 +41,7 @@ describe('writeResults', () => {
       json: join(dir, 'results.json'),
       csv: join(dir, 'results.csv'),
       latencyCsv: join(dir, 'latency.csv'),
+      overTimeCsv: join(dir, 'latency-over-time.csv'),
       html: join(dir, 'report.html'),
     });
     for (const p of Object.values(paths)) expect(dirname(p)).toBe(dir);
@@ -121,6 +122,45 @@ describe('writeResults', () => {
       html.match(/class="title">latency over the run, every operation that succeeded, per 1\.0 s \(ms\)</g),
     ).toHaveLength(1);
     for (const series of ['p50', 'p99', 'max']) expect(html).toContain(`>${series}</text>`);
+  });
+
+  it('latency-over-time.csv has a row per run and interval, labels quoted where they need it', () => {
+    const runs = [
+      sampleRun('ours, paced', { latencyOverTime: [[0.5, 120, 1.25, 9.5, 12.0004]] }),
+      sampleRun('no samples'),
+      sampleRun('java', {
+        latencyOverTime: [
+          [0.5, 80, 2, 30, 31],
+          [1, 75, 2.5, 40, 44],
+        ],
+      }),
+    ];
+    expect(readFileSync(writeResults(tempDir(), runs).overTimeCsv, 'utf8')).toBe(
+      [
+        'label,at_s,operations,p50_ms,p99_ms,max_ms',
+        '"ours, paced",0.500,120,1.250,9.500,12.000',
+        'java,0.500,80,2.000,30.000,31.000',
+        'java,1.000,75,2.500,40.000,44.000',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it("report.html draws the runs' p99 over time in one chart when two runs or more have latency over time", () => {
+    const samples = (p99: number): NonNullable<RunResult['latencyOverTime']> => [
+      [1, 100, 2, p99, p99],
+      [2, 100, 2, p99 * 2, p99 * 2],
+    ];
+    const title = /class="title">p99 over the run, every operation that succeeded, each run \(ms\)</g;
+    const ours = sampleRun('ours', { latencyOverTime: samples(5) });
+    const java = sampleRun('java', { latencyOverTime: samples(90) });
+    const both = readFileSync(writeResults(tempDir(), [ours, java, sampleRun('neither')]).html, 'utf8');
+    expect(both.match(title)).toHaveLength(1);
+    const chart = both.slice(both.search(title), both.indexOf('</svg>', both.search(title)));
+    for (const label of ['ours', 'java']) expect(chart).toContain(`>${label}</text>`);
+    expect(chart).not.toContain('>neither</text>'); // a run without samples has no line in it
+    // one run with samples: its own chart only
+    expect(readFileSync(writeResults(tempDir(), [ours, sampleRun('neither')]).html, 'utf8')).not.toMatch(title);
   });
 
   it("report.html draws a run's histograms in the latency table's order, and keeps long run labels apart", () => {

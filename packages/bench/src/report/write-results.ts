@@ -1,4 +1,4 @@
-/** Writes a run's files: results.json, results.csv, latency.csv and report.html. */
+/** Writes a run's files: results.json, results.csv, latency.csv, latency-over-time.csv and report.html. */
 import { accessSync, constants, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { RunError } from '../run/run-error.js';
@@ -7,25 +7,28 @@ import { toCsv } from './csv.js';
 import { renderHtml } from './html.js';
 import { matrixCsv } from './latency-matrix.js';
 import { prettyJson } from './json.js';
+import { overTimeCsv } from './over-time-csv.js';
 
 /**
- * Writes the four files into `dir` (created if missing) and returns their paths: every run in `runs`, in their
+ * Writes the five files into `dir` (created if missing) and returns their paths: every run in `runs`, in their
  * order (a --vs-java run's Java run among them, compared like any other).
  */
 export function writeResults(
   dir: string,
   runs: RunResult[],
-): { json: string; csv: string; latencyCsv: string; html: string } {
+): { json: string; csv: string; latencyCsv: string; overTimeCsv: string; html: string } {
   makeOutDir(dir);
   const paths = {
     json: join(dir, 'results.json'),
     csv: join(dir, 'results.csv'),
     latencyCsv: join(dir, 'latency.csv'),
+    overTimeCsv: join(dir, 'latency-over-time.csv'),
     html: join(dir, 'report.html'),
   };
   writeFileSync(paths.json, `${prettyJson(runs)}\n`);
   writeFileSync(paths.csv, toCsv(runs));
   writeFileSync(paths.latencyCsv, matrixCsv(runs));
+  writeFileSync(paths.overTimeCsv, overTimeCsv(runs));
   writeFileSync(paths.html, renderHtml(runs));
   return paths;
 }

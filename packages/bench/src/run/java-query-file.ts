@@ -7,7 +7,7 @@ import { javaStatementLabel, type QueryFileEntry } from '../config/query-file.js
 import { FAILED_PREFIX, START_LAG, UNCORRECTED_PREFIX } from '../report/result-fields.js';
 import type { BenchConfig, RunResult } from '../types.js';
 import { runJavaScript } from './java-child.js';
-import { javaConnectArgs, latencyOf, pointsOf } from './java.js';
+import { javaConnectArgs, latencyOf, overTime, pointsOf } from './java.js';
 import { errorField, keyValues } from './key-values.js';
 import { readOnly, warmUpReads } from '../config/query-file.js';
 import { statementRun } from './query-file.js';
@@ -61,6 +61,7 @@ export function javaStatementArgs(
     ...(c.targetRate > 0 ? [`rate=${c.targetRate}`] : []),
     ...(c.batchIntervalMs > 0 ? [`pause=${c.batchIntervalMs}`] : []),
     ...(c.testMaxTime > 0 ? [`maxms=${c.testMaxTime}`] : []),
+    `intervalMs=${c.reportIntervalMs}`,
     `warm=${warmUpReads(c)}`,
     // a statement that changes something: the Java client's call for it, SHOW VERSION to warm up
     ...(readOnly(e.sql) ? [] : ['query=false']),
@@ -70,8 +71,9 @@ export function javaStatementArgs(
 
 /**
  * The RunResult of QueryFile.java's output, named as ours' run of the statement is (its rows under
- * `javaStatementLabel`): its QSTMT line (counts, time, CPU and the matrix of the reads that succeeded), and its
- * QSTMT_UNCORRECTED, QSTMT_START_LAG, QSTMT_FAILED and QERROR lines when it printed them.
+ * `javaStatementLabel`): its QSTMT line (counts, time, CPU and the matrix of the reads that succeeded), its INTERVAL
+ * lines (latency over time), and its QSTMT_UNCORRECTED, QSTMT_START_LAG, QSTMT_FAILED and QERROR lines when it
+ * printed them.
  */
 export function javaStatementRun(
   out: string,
@@ -95,9 +97,11 @@ export function javaStatementRun(
     ...(lag !== undefined && ok + failed > 0 && { [START_LAG]: latencyOf(keyValues(lag)) }),
   };
   const startedAt = new Date(Date.now() - durationS * 1000).toISOString();
+  const { latencyOverTime } = overTime(lines); // reads: no points/s over the run, as ours
   return {
     ...statementRun(c, e, label, { startedAt, durationS, ok, failed, slowestMs: Number(kv.slowest_s) * 1000 }, shares),
     latency,
+    ...(latencyOverTime !== undefined && { latencyOverTime }),
     histograms: {},
     clientCpuS: Number(kv.client_cpu_s),
     peakRssMb: Number(kv.peak_rss_mb), // NaN where the JVM had no /proc ("n/a")

@@ -15,8 +15,7 @@ const script = fileURLToPath(new URL('../../java/bench.sh', import.meta.url));
  * with as many writer threads as we have writers (workers x clients) and the same number of points; for a mixed
  * or paced run (`--operation-proportion` with queries, `--target-rate`, `--rate-limit`, `--batch-interval-ms`),
  * the very operations ours' clients ran, paced as ours (java/Mixed.java, the plan from javaPlan). Its RESULT,
- * MATRIX, QTYPE and UNCORRECTED lines become a RunResult with what Java reports (no histograms, no throughput
- * series).
+ * MATRIX, INTERVAL, QTYPE and UNCORRECTED lines become a RunResult with what Java reports (no histograms).
  */
 export function runJava(c: BenchConfig, host: string, port: number): RunResult {
   const plan = planned(c) ? { key: 'plan', lines: javaPlan(c) } : undefined;
@@ -57,6 +56,7 @@ export function javaArgs(c: BenchConfig, host: string, port: number): string[] {
     `tabletsPerRequest=${several ? c.tabletsPerRequest : 1}`,
     `database=${c.database}`,
     `maxTimeMs=${c.testMaxTime}`,
+    `intervalMs=${c.reportIntervalMs}`,
     ...javaConnectArgs(c),
     ...pacing(c),
   ];
@@ -134,10 +134,30 @@ export function javaRun(out: string, c: BenchConfig): RunResult {
     clientCpuS: num('client_cpu_s'),
     clientCpuSPerMpts: num('client_cpu_s_per_Mpts'),
     peakRssMb: Number(matrix.peak_rss_mb), // NaN where the JVM had no /proc ("n/a")
-    throughput: [],
+    ...overTime(lines),
     errors,
     ...(Object.keys(queries).length > 0 && { queries }),
     ...(kv.stopped === 'test-max-time' && { stopped: 'test-max-time' as const }),
+  };
+}
+
+/**
+ * The INTERVAL lines (java/Timeline.java: the operations that succeeded in each --report-interval-ms of the timed
+ * phase) as ours' latency over time (at the interval's end) and points/s over the run (at the end of its part in the
+ * phase, as ours' last sample); none printed (output from before them): neither.
+ */
+export function overTime(lines: readonly string[]): Pick<RunResult, 'latencyOverTime' | 'throughput'> {
+  const intervals = lines.filter((l) => l.startsWith('INTERVAL ')).map(keyValues);
+  const latencyOverTime = intervals.map((kv): NonNullable<RunResult['latencyOverTime']>[number] => {
+    const n = (k: string) => Number(kv[k]);
+    return [n('at_s'), n('ops'), n('p50'), n('p99'), n('max')];
+  });
+  return {
+    ...(latencyOverTime.length > 0 && { latencyOverTime }),
+    // as ours' samples, an interval that wrote nothing has none
+    throughput: intervals
+      .filter((kv) => Number(kv.points) > 0)
+      .map((kv): [number, number] => [Number(kv.to_s), Number(kv.points_per_s)]),
   };
 }
 
