@@ -312,7 +312,15 @@ describe('iotdb-bench against a real server', () => {
   it('persists the runs of kept result files (iotdb-bench persist), as --persist-results would have', async () => {
     const dir = tempDir('iotdb-bench-persist-');
     const file = join(dir, 'results.json');
-    const kept = { ...sampleRun('kept share'), startedAt: '2026-11-26T10:00:00.000Z', okOps: 4242 };
+    const kept = {
+      ...sampleRun('kept share'),
+      startedAt: '2026-11-26T10:00:00.000Z',
+      okOps: 4242,
+      latencyOverTime: [
+        [1, 2000, 1.5, 8.25, 9],
+        [2, 2242, 1.75, 120.5, 130],
+      ] as RunResult['latencyOverTime'],
+    };
     writeFileSync(file, JSON.stringify([kept]));
     const { stdout } = await run('node', [cli, 'persist', file, '--host', host, '--port', String(port)]);
     expect(stdout).toMatch(/^persisted \d+ records of 1 run into root\.iotdb_bench_results at /m);
@@ -321,9 +329,18 @@ describe('iotdb-bench against a real server', () => {
     const c = await (
       await s.executeQueryStatement('SELECT ok_ops, points_per_s FROM root.iotdb_bench_results.kept_share')
     ).toColumnar();
+    // its latency over time: a series at the run's device, each interval at its time
+    const p99 = await (
+      await s.executeQueryStatement('SELECT interval_p99_ms FROM root.iotdb_bench_results.kept_share')
+    ).toColumnar();
     await s.close();
     expect(c.timestamps).toEqual(BigInt64Array.of(BigInt(Date.parse(kept.startedAt))));
     expect(c.values.map((v) => v[0])).toEqual([4242n, kept.pointsPerS]);
+    const second = (n: number) => BigInt(Date.parse(kept.startedAt) + n * 1000);
+    expect([p99.timestamps, p99.values[0]]).toEqual([
+      BigInt64Array.of(second(1), second(2)),
+      Float64Array.of(8.25, 120.5),
+    ]);
     // a server that is not there: exit 1, the results' file kept as it was
     const refused = await run('node', [cli, 'persist', file, '--host', '127.0.0.1', '--port', '1']).then(
       () => expect.fail('nothing listens on port 1'),

@@ -31,6 +31,39 @@ describe('persistedRecords: what --persist-results writes of a run', () => {
     expect(raw?.values.slice(0, 5)).toEqual([10, 0, 10_000, 50_000, 40_000]);
     expect(raw?.dataTypes.length).toBe(raw?.measurements.length);
   });
+
+  it("writes the run's latency and points/s over time at the run's device, each sample at its own time", () => {
+    const run = sampleRun('timed', {
+      startedAt: '2026-11-27T10:00:00.000Z',
+      latencyOverTime: [
+        [1, 120, 2.5, 9, 12],
+        [2, 80, 3, 450.5, 900],
+      ],
+      throughput: [
+        [0.9995, 1_200_000],
+        [2, 800_000],
+      ],
+    });
+    const device = 'root.iotdb_bench_results.timed';
+    const overTime = persistedRecords(run)
+      .filter((r) => r.deviceId === device)
+      .slice(1); // the run's own first
+    expect(overTime.map((r) => [(r.timestamp as Date).toISOString(), r.measurements, r.values])).toEqual([
+      [
+        '2026-11-27T10:00:01.000Z',
+        ['interval_ops', 'interval_p50_ms', 'interval_p99_ms', 'interval_max_ms'],
+        [120, 2.5, 9, 12],
+      ],
+      [
+        '2026-11-27T10:00:02.000Z',
+        ['interval_ops', 'interval_p50_ms', 'interval_p99_ms', 'interval_max_ms'],
+        [80, 3, 450.5, 900],
+      ],
+      ['2026-11-27T10:00:01.000Z', ['interval_points_per_s'], [1_200_000]], // to the ms
+      ['2026-11-27T10:00:02.000Z', ['interval_points_per_s'], [800_000]],
+    ]);
+    for (const r of overTime) expect(r.dataTypes.length).toBe(r.measurements.length);
+  });
 });
 
 describe('pathNode: a label or operation as one path node', () => {

@@ -4,8 +4,10 @@
  * the run at `root.iotdb_bench_results.<label>` (points/s, ops/s, counts, CPU, client version and commit),
  * each operation's count and latency matrix (latency-matrix.ts's columns, ms) at
  * `root.iotdb_bench_results.<label>.<operation>`, and beside it each query type's ops, failed, rows and rows/s
- * (with its latency when the run has no latency row of it: `--queries` after the writes). Labels and operations
- * become path nodes by pathNode; the run's `label` measurement holds its label as given.
+ * (with its latency when the run has no latency row of it: `--queries` after the writes), and at the run's device,
+ * each at its own time, its latency over time (interval_ops, interval_p50_ms, ...) and points/s over the run
+ * (interval_points_per_s). Labels and operations become path nodes by pathNode; the run's `label` measurement holds
+ * its label as given.
  */
 import { Session, TSDataType, type RecordInput } from '@iotdb/client';
 import { connectOptions, type ConnectKnobs } from '../run/session-options.js';
@@ -108,7 +110,31 @@ export function persistedRecords(r: RunResult): RecordInput[] {
       values: [...values, r.slowestClientMs?.[op] ?? null],
     };
   });
-  return [run, ...operations, ...queryRecords(r, device, timestamp)];
+  return [run, ...operations, ...queryRecords(r, device, timestamp), ...overTimeRecords(r, device)];
+}
+
+/**
+ * The run's latency over time and points/s over the run beside the run's own figures (the run's device), each
+ * sample at its own time (the run's start and the sample's seconds, to the ms): a series to draw, as
+ * iot-benchmark's persisted records are.
+ */
+function overTimeRecords(r: RunResult, device: string): RecordInput[] {
+  const at = (s: number) => new Date(Date.parse(r.startedAt) + Math.round(s * 1000));
+  const latency = (r.latencyOverTime ?? []).map(([s, count, p50, p99, max]): RecordInput => ({
+    deviceId: device,
+    timestamp: at(s),
+    measurements: ['interval_ops', 'interval_p50_ms', 'interval_p99_ms', 'interval_max_ms'],
+    dataTypes: [TSDataType.INT64, TSDataType.DOUBLE, TSDataType.DOUBLE, TSDataType.DOUBLE],
+    values: [count, p50, p99, max],
+  }));
+  const throughput = r.throughput.map(([s, pointsPerS]): RecordInput => ({
+    deviceId: device,
+    timestamp: at(s),
+    measurements: ['interval_points_per_s'],
+    dataTypes: [TSDataType.DOUBLE],
+    values: [pointsPerS],
+  }));
+  return [...latency, ...throughput];
 }
 
 /** A latency row's columns: count and the matrix's, ms. */
