@@ -55,7 +55,7 @@ final class Mixed {
     final Map<String, List<Long>> uncorrected = new TreeMap<>();
     /** paced by targetRate: how late each operation started after it was due */
     final List<Long> startLag = new ArrayList<>();
-    /** the operations that succeeded, by when they ended */
+    /** the operations, by when they ended */
     final Timeline timeline = new Timeline();
     long points, warmupPoints, endNs;
   }
@@ -213,9 +213,11 @@ final class Mixed {
       d.values.merge(op.kind, read[1], Long::sum);
       return end;
     } catch (Exception e) {
+      long end = System.nanoTime();
       d.failed.merge(op.kind, 1, Integer::sum);
+      d.timeline.fail(end);
       d.firstError.putIfAbsent(op.kind, String.valueOf(e.getMessage()).replaceAll("\\s+", " "));
-      return System.nanoTime();
+      return end;
     }
   }
 

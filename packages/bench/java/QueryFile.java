@@ -30,7 +30,7 @@ import org.apache.iotdb.session.Session;
  *   (host, port, compression, trustStore, queryTimeout: Connect.java's)
  * Prints QSTMT ok=N failed=F rows=R points=P (non-null values) wall_s=.. client_cpu_s=.. slowest_s=.. peak_rss_mb=.. and the latency matrix of the
  * reads that succeeded (Bench.matrix); QSTMT_UNCORRECTED <matrix> and QSTMT_START_LAG <matrix> when paced;
- * an INTERVAL line per interval of the timed reads (Timeline: the reads that succeeded, ended in it);
+ * an INTERVAL line per interval of the timed reads (Timeline: the reads that ended in it, ok and failed);
  * QSTMT_FAILED <matrix> and QERROR error=<the first failure's message, the rest of the line> when some failed.
  */
 public class QueryFile {
@@ -47,7 +47,7 @@ public class QueryFile {
     final List<Long> ok = new ArrayList<>(), uncorrected = new ArrayList<>(), failed = new ArrayList<>();
     /** paced: how late each read started after it was due */
     final List<Long> startLag = new ArrayList<>();
-    /** the reads that succeeded, by when they ended */
+    /** the reads, by when they ended */
     final Timeline timeline = new Timeline();
     long rows, points, spentNs;
     String firstError;
@@ -178,7 +178,9 @@ public class QueryFile {
         d.timeline.add(end, end - (intervalNs > 0 ? due : t0), 0);
         if (intervalNs > 0) d.uncorrected.add(end - t0);
       } catch (Exception e) {
-        d.failed.add(System.nanoTime() - (intervalNs > 0 ? due : t0));
+        long end = System.nanoTime();
+        d.failed.add(end - (intervalNs > 0 ? due : t0));
+        d.timeline.fail(end);
         if (d.firstError == null) d.firstError = String.valueOf(e.getMessage()).replaceAll("\\s+", " ");
       }
       d.spentNs += System.nanoTime() - t0;

@@ -148,6 +148,9 @@ export interface SparseHistogramData extends HistogramData {
 /** Latency over the timed phase: each interval's operations (by their end), as [interval number, histogram]. */
 export type IntervalHistograms = [interval: number, histogram: SparseHistogramData][];
 
+/** The operations that failed over the timed phase, as [interval number, how many ended in it]. */
+export type IntervalCounts = [interval: number, count: number][];
+
 /** What the main thread hands one piscina worker. */
 export interface WorkerTask {
   kind: 'write';
@@ -181,6 +184,8 @@ export type WorkerResult =
       slowestClientNs: Record<string, number>;
       /** every operation that succeeded, per --report-interval-ms of the timed phase */
       latencyOverTime: IntervalHistograms;
+      /** every operation that failed, counted per --report-interval-ms of the timed phase */
+      failuresOverTime: IntervalCounts;
       /** rows read per query type (mixed runs) */
       rowsRead: Record<string, number>;
       /** non-null values read per query type (mixed runs) */
@@ -248,6 +253,11 @@ export interface RunResult {
    * recorded (the Java client's too)
    */
   latencyOverTime?: [atS: number, count: number, p50: number, p99: number, max: number][];
+  /**
+   * the operations that failed, per --report-interval-ms, as latencyOverTime: [seconds since the start at the
+   * interval's end, operations that failed in it], the intervals with a failure only; absent where latencyOverTime is
+   */
+  failuresOverTime?: [atS: number, failed: number][];
   clientCpuS: number;
   clientCpuSPerMpts: number;
   peakRssMb: number;

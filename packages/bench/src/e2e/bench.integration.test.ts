@@ -294,6 +294,9 @@ describe('iotdb-bench against a real server', () => {
     expect(Object.keys(runs[1].latency)).toEqual(['failed a typo']);
     expect(Object.keys(runs[1].slowestClientMs ?? {})).toEqual(['failed a typo']);
     expect(runs[1].queries?.['a typo']).toMatchObject({ ops: 0, failed: 1 });
+    // when it failed: in the first interval, none of the others' reads
+    expect([runs[0].failuresOverTime, runs[1].failuresOverTime]).toEqual([[], [[1, 1]]]);
+    expect(stdout).toMatch(/^failures {5}ended 0\.0-1\.0 s into the run; the most, 1, in 0\.0-1\.0 s$/m);
     expect(stdout).toMatch(/persisted \d+ records into root\.iotdb_bench_results/);
     const s = new Session({ host, port });
     await s.open();

@@ -142,6 +142,22 @@ describe('formatReport', () => {
     expect(text).toMatch(/open loop\s+target 200 ops\/s, achieved 200\.0, .*: met/);
   });
 
+  it('says when the failures ended: the span of the intervals that had one, and the one that had the most', () => {
+    const failed = sampleRun('fault', {
+      okOps: 980,
+      failedOps: 20,
+      failuresOverTime: [
+        [4, 3],
+        [5, 12],
+        [6, 5],
+      ],
+    });
+    expect(formatReport(failed)).toMatch(/^failures {5}ended 3\.0-6\.0 s into the run; the most, 12, in 4\.0-5\.0 s$/m);
+    // none failed, or a file from before it was recorded: no line
+    expect(formatReport(sampleRun('base', { failuresOverTime: [] }))).not.toMatch(/^failures/m);
+    expect(formatReport({ ...failed, failuresOverTime: undefined })).not.toMatch(/^failures/m);
+  });
+
   it('reports the figures and the latency table', () => {
     const text = formatReport(sampleRun('base'));
     expect(text).toContain('base');

@@ -18,6 +18,22 @@ import { plural } from '../config/format.js';
 const MAX_ERRORS = 5;
 const MAX_ERROR_LENGTH = 300;
 
+/**
+ * When the failures ended (failuresOverTime): from the start of the first interval that had one to the end of the
+ * last, and the interval that had the most (the first of equals); none without failures over time.
+ */
+function failuresLine(r: RunResult): string[] {
+  const over = r.failuresOverTime ?? [];
+  if (over.length === 0) return [];
+  const intervalS = r.config.reportIntervalMs / 1000;
+  const most = over.reduce((m, s) => (s[1] > m[1] ? s : m));
+  const span = (from: number, to: number) => `${fixed(from, 1)}-${fixed(to, 1)} s`;
+  return [
+    `failures     ended ${span(over[0][0] - intervalS, over[over.length - 1][0])} into the run; ` +
+      `the most, ${grouped(most[1])}, in ${span(most[0] - intervalS, most[0])}`,
+  ];
+}
+
 export function formatReport(r: RunResult): string {
   const c = r.config;
   const total = r.okOps + r.failedOps;
@@ -48,6 +64,7 @@ export function formatReport(r: RunResult): string {
       ? []
       : [`workload     ${c.workload}: ${c.devices} devices x ${c.sensors} sensors, batch ${c.batchSize} rows`]),
     `operations   ${grouped(r.okOps)} ok, ${failed} (${success})`,
+    ...failuresLine(r),
     ...(r.client === undefined ? [] : [`client       ${activityLine(r.client)}`]),
     ...volumeLines(r),
     ...(openLoop === null ? [] : [openLoopLine(openLoop)]),

@@ -115,6 +115,26 @@ function latencyLines(r: RunResult): string {
   });
 }
 
+/**
+ * A run's failed operations per interval over the whole run (0 where none failed, so that a spell of failures
+ * stands out against the rest): when a fault hit it, and for how long.
+ */
+function failureLines(r: RunResult): string {
+  const intervalS = r.config.reportIntervalMs / 1000;
+  const failed = new Map((r.failuresOverTime ?? []).map(([atS, n]) => [Math.round(atS / intervalS), n]));
+  const intervals = Math.max(Math.ceil(r.durationS / intervalS), ...failed.keys());
+  const points = Array.from({ length: intervals }, (_, i): [number, number] => [
+    (i + 1) * intervalS,
+    failed.get(i + 1) ?? 0,
+  ]);
+  return lineChart({
+    title: `operations that failed, per ${fixed(intervalS, 1)} s`,
+    xLabel: 'seconds since start',
+    yLabel: 'failed',
+    series: [{ name: 'failed', points }],
+  });
+}
+
 function table(header: string[], rows: string[][]): string {
   const head = `<tr>${header.map((h) => `<th>${esc(h)}</th>`).join('')}</tr>`;
   // cells are already escaped HTML; the first column is a name, left-aligned
@@ -216,6 +236,7 @@ function runSection(r: RunResult, index: number): string {
     );
   }
   if (overTime(r)) parts.push(latencyLines(r));
+  if ((r.failuresOverTime?.length ?? 0) > 0) parts.push(failureLines(r));
   const hist = byReportOrder(Object.keys(r.histograms)).filter((k) => r.histograms[k].count > 0);
   if (hist.length > 0) {
     parts.push(

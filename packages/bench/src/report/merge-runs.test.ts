@@ -59,6 +59,30 @@ describe('merge', () => {
     expect(mergeShares(shares).latencyOverTime).toBeUndefined();
   });
 
+  it("adds the shares' failures interval by interval, as their throughput samples", () => {
+    const a = {
+      ...shareA,
+      failuresOverTime: [
+        [2, 5],
+        [3, 1],
+      ] as [number, number][],
+    };
+    const b = {
+      ...shareB,
+      failuresOverTime: [
+        [3, 4],
+        [7, 2],
+      ] as [number, number][],
+    };
+    expect(mergeShares([a, b]).failuresOverTime).toEqual([
+      [2, 5],
+      [3, 5],
+      [7, 2],
+    ]);
+    // files from before it was recorded: none
+    expect(mergeShares([shareA, b]).failuresOverTime).toBeUndefined();
+  });
+
   it("gives rates over the longest share's time, as one run's are over its time: not the sum of the shares' rates", () => {
     // share B ended 2 s before share A: for those 2 s the run wrote at share A's rate alone
     const m = mergeShares([shareA, shareB]);

@@ -52,6 +52,7 @@ export function mergeShares(shares: readonly RunResult[]): RunResult {
     throughput: sumByIndex(shares.map((r) => r.throughput)),
     // each machine's percentiles over time: they do not add up to the run's
     latencyOverTime: shares.length === 1 ? first.latencyOverTime : undefined,
+    failuresOverTime: sumByTime(shares.map((r) => r.failuresOverTime)),
     errors: shares.flatMap((r) => r.errors).slice(0, MAX_ERRORS),
     verify: verified
       ? {
@@ -111,6 +112,14 @@ function mergeQueries(
 }
 
 /** The shares' throughput samples added sample by sample (they ran at the same time, sampled alike). */
+/** Counts over time (failuresOverTime) added at each time any share has; none when a share has none recorded. */
+function sumByTime(series: readonly ([number, number][] | undefined)[]): [number, number][] | undefined {
+  if (series.some((s) => s === undefined)) return undefined;
+  const added = new Map<number, number>();
+  for (const s of series as [number, number][][]) for (const [at, n] of s) added.set(at, (added.get(at) ?? 0) + n);
+  return [...added].sort(([a], [b]) => a - b);
+}
+
 function sumByIndex(series: readonly [number, number][][]): [number, number][] {
   const length = Math.min(...series.map((s) => s.length));
   return Array.from({ length }, (_, i): [number, number] => [series[0][i][0], series.reduce((n, s) => n + s[i][1], 0)]);

@@ -32,7 +32,7 @@ describe('persistedRecords: what --persist-results writes of a run', () => {
     expect(raw?.dataTypes.length).toBe(raw?.measurements.length);
   });
 
-  it("writes the run's latency and points/s over time at the run's device, each sample at its own time", () => {
+  it("writes the run's latency, failures and points/s over time at the run's device, each sample at its own time", () => {
     const run = sampleRun('timed', {
       startedAt: '2026-11-27T10:00:00.000Z',
       latencyOverTime: [
@@ -43,6 +43,7 @@ describe('persistedRecords: what --persist-results writes of a run', () => {
         [0.9995, 1_200_000],
         [2, 800_000],
       ],
+      failuresOverTime: [[3, 17]],
     });
     const device = 'root.iotdb_bench_results.timed';
     const overTime = persistedRecords(run)
@@ -61,6 +62,7 @@ describe('persistedRecords: what --persist-results writes of a run', () => {
       ],
       ['2026-11-27T10:00:01.000Z', ['interval_points_per_s'], [1_200_000]], // to the ms
       ['2026-11-27T10:00:02.000Z', ['interval_points_per_s'], [800_000]],
+      ['2026-11-27T10:00:03.000Z', ['interval_failed'], [17]],
     ]);
     for (const r of overTime) expect(r.dataTypes.length).toBe(r.measurements.length);
   });

@@ -5,8 +5,8 @@
  * each operation's count and latency matrix (latency-matrix.ts's columns, ms) at
  * `root.iotdb_bench_results.<label>.<operation>`, and beside it each query type's ops, failed, rows and rows/s
  * (with its latency when the run has no latency row of it: `--queries` after the writes), and at the run's device,
- * each at its own time, its latency over time (interval_ops, interval_p50_ms, ...) and points/s over the run
- * (interval_points_per_s). Labels and operations become path nodes by pathNode; the run's `label` measurement holds
+ * each at its own time, its latency over time (interval_ops, interval_p50_ms, ...), failures over time
+ * (interval_failed) and points/s over the run (interval_points_per_s). Labels and operations become path nodes by pathNode; the run's `label` measurement holds
  * its label as given.
  */
 import { Session, TSDataType, type RecordInput } from '@iotdb/client';
@@ -114,7 +114,7 @@ export function persistedRecords(r: RunResult): RecordInput[] {
 }
 
 /**
- * The run's latency over time and points/s over the run beside the run's own figures (the run's device), each
+ * The run's latency over time, failures over time and points/s over the run beside the run's own figures (the run's device), each
  * sample at its own time (the run's start and the sample's seconds, to the ms): a series to draw, as
  * iot-benchmark's persisted records are.
  */
@@ -134,7 +134,14 @@ function overTimeRecords(r: RunResult, device: string): RecordInput[] {
     dataTypes: [TSDataType.DOUBLE],
     values: [pointsPerS],
   }));
-  return [...latency, ...throughput];
+  const failures = (r.failuresOverTime ?? []).map(([s, failed]): RecordInput => ({
+    deviceId: device,
+    timestamp: at(s),
+    measurements: ['interval_failed'],
+    dataTypes: [TSDataType.INT64],
+    values: [failed],
+  }));
+  return [...latency, ...throughput, ...failures];
 }
 
 /** A latency row's columns: count and the matrix's, ms. */

@@ -124,9 +124,15 @@ describe('writeResults', () => {
     for (const series of ['p50', 'p99', 'max']) expect(html).toContain(`>${series}</text>`);
   });
 
-  it('latency-over-time.csv has a row per run and interval, labels quoted where they need it', () => {
+  it('latency-over-time.csv has a row per run and interval with operations or failures, labels quoted where they need it', () => {
     const runs = [
-      sampleRun('ours, paced', { latencyOverTime: [[0.5, 120, 1.25, 9.5, 12.0004]] }),
+      sampleRun('ours, paced', {
+        latencyOverTime: [[0.5, 120, 1.25, 9.5, 12.0004]],
+        failuresOverTime: [
+          [0.5, 2],
+          [1, 7], // failures alone: no latency
+        ],
+      }),
       sampleRun('no samples'),
       sampleRun('java', {
         latencyOverTime: [
@@ -137,13 +143,30 @@ describe('writeResults', () => {
     ];
     expect(readFileSync(writeResults(tempDir(), runs).overTimeCsv, 'utf8')).toBe(
       [
-        'label,at_s,operations,p50_ms,p99_ms,max_ms',
-        '"ours, paced",0.500,120,1.250,9.500,12.000',
-        'java,0.500,80,2.000,30.000,31.000',
-        'java,1.000,75,2.500,40.000,44.000',
+        'label,at_s,operations,failed,p50_ms,p99_ms,max_ms',
+        '"ours, paced",0.500,120,2,1.250,9.500,12.000',
+        '"ours, paced",1.000,0,7,,,',
+        'java,0.500,80,0,2.000,30.000,31.000',
+        'java,1.000,75,0,2.500,40.000,44.000',
         '',
       ].join('\n'),
     );
+  });
+
+  it("report.html draws a run's failures per interval over the whole run, 0 where none failed", () => {
+    const fault = sampleRun('fault', { durationS: 5, failuresOverTime: [[3, 40]] });
+    const html = readFileSync(
+      writeResults(tempDir(), [fault, sampleRun('none', { failuresOverTime: [] })]).html,
+      'utf8',
+    );
+    expect(html.match(/class="title">operations that failed, per 1\.0 s</g)).toHaveLength(1);
+    const chart = html.slice(
+      html.indexOf('operations that failed'),
+      html.indexOf('</svg>', html.indexOf('operations that failed')),
+    );
+    // five intervals: a line through each
+    const line = /<polyline[^>]* points="([^"]*)"/.exec(chart);
+    expect(line?.[1].trim().split(/\s+/)).toHaveLength(5);
   });
 
   it("report.html draws the runs' p99 over time in one chart when two runs or more have latency over time", () => {

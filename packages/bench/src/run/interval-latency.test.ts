@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { IntervalLatency, latencyOverTime } from './interval-latency.js';
+import { IntervalLatency, failuresOverTime, latencyOverTime } from './interval-latency.js';
 
 const MS = 1e6;
 
@@ -24,6 +24,21 @@ describe('latency over time', () => {
       [0.5, 100, expect.closeTo(1, 1), 90], // a bucket's middle: within 0.8 % of the value
       [1, 1, 40, 40],
     ]);
+  });
+
+  it("counts failures apart, in the interval each ended in, the workers' added: none in the latency", () => {
+    const [a, b] = [new IntervalLatency(1000), new IntervalLatency(1000)];
+    a.record(2 * MS, 100);
+    for (const ms of [2100, 2200, 2900]) a.fail(ms); // a node down in the third second
+    b.fail(2500);
+    b.fail(4000); // the fifth second's first instant
+    expect(failuresOverTime([a.failures(), b.failures()], 1000)).toEqual([
+      [3, 4],
+      [5, 1],
+    ]);
+    // an interval with failures alone has no latency sample
+    expect(latencyOverTime([a.data(), b.data()], 1000)).toEqual([[1, 1, 2, 2, 2]]);
+    expect(failuresOverTime([new IntervalLatency(1000).failures()], 1000)).toEqual([]);
   });
 
   it('keeps a few operations of a wide range in a few numbers (only the buckets it has)', () => {

@@ -100,14 +100,15 @@ describe("the Java client's run of a query-file statement", () => {
   it("reads its INTERVAL lines as the statement's latency over time (reads: no points/s over the run)", () => {
     const out = [
       `QSTMT ok=10 failed=0 rows=10 wall_s=2.000000 client_cpu_s=0.1000 slowest_s=0.100000 peak_rss_mb=80 ops=10 ${MATRIX}`,
-      'INTERVAL at_s=1.000 to_s=1.000 ops=6 points=0 points_per_s=0 p50=2.000 p99=3.000 max=3.000',
-      'INTERVAL at_s=2.000 to_s=1.800 ops=4 points=0 points_per_s=0 p50=1.500 p99=40.000 max=40.000',
+      'INTERVAL at_s=1.000 to_s=1.000 ops=6 failed=1 points=0 points_per_s=0 p50=2.000 p99=3.000 max=3.000',
+      'INTERVAL at_s=2.000 to_s=1.800 ops=4 failed=0 points=0 points_per_s=0 p50=1.500 p99=40.000 max=40.000',
     ].join('\n');
     const r = javaStatementRun(out, sampleConfig(), entry, shares);
     expect(r.latencyOverTime).toEqual([
       [1, 6, 2, 3, 3],
       [2, 4, 1.5, 40, 40],
     ]);
+    expect(r.failuresOverTime).toEqual([[1, 1]]);
     expect(r.throughput).toEqual([]);
     expect(javaStatementArgs({ ...sampleConfig(), reportIntervalMs: 500 }, entry, target)).toContain('intervalMs=500');
   });

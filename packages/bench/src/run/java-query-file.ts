@@ -97,11 +97,11 @@ export function javaStatementRun(
     ...(lag !== undefined && ok + failed > 0 && { [START_LAG]: latencyOf(keyValues(lag)) }),
   };
   const startedAt = new Date(Date.now() - durationS * 1000).toISOString();
-  const { latencyOverTime } = overTime(lines); // reads: no points/s over the run, as ours
+  const { latencyOverTime, failuresOverTime } = overTime(lines); // reads: no points/s over the run, as ours
   return {
     ...statementRun(c, e, label, { startedAt, durationS, ok, failed, slowestMs: Number(kv.slowest_s) * 1000 }, shares),
     latency,
-    ...(latencyOverTime !== undefined && { latencyOverTime }),
+    ...(latencyOverTime !== undefined && { latencyOverTime, failuresOverTime }),
     histograms: {},
     clientCpuS: Number(kv.client_cpu_s),
     peakRssMb: Number(kv.peak_rss_mb), // NaN where the JVM had no /proc ("n/a")

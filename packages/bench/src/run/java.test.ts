@@ -174,26 +174,32 @@ describe('the Java anchor run', () => {
     expect(javaRun(OUTPUT, sampleConfig({ targetRate: 200 })).latency['start lag']).toBeUndefined();
   });
 
-  it('reads its INTERVAL lines as latency over time and points/s over the run; an interval of reads alone adds no points/s', () => {
+  it('reads its INTERVAL lines as latency and failures over time and points/s over the run; reads alone add no points/s', () => {
     const timed = [
       OUTPUT,
-      'INTERVAL at_s=1.000 to_s=1.000 ops=60 points=1500000 points_per_s=1500000 p50=2.500 p99=9.000 max=12.000',
-      'INTERVAL at_s=2.000 to_s=2.000 ops=3 points=0 points_per_s=0 p50=4.000 p99=5.000 max=5.000',
+      'INTERVAL at_s=1.000 to_s=1.000 ops=60 failed=0 points=1500000 points_per_s=1500000 p50=2.500 p99=9.000 max=12.000',
+      'INTERVAL at_s=2.000 to_s=2.000 ops=3 failed=2 points=0 points_per_s=0 p50=4.000 p99=5.000 max=5.000',
+      'INTERVAL at_s=3.000 to_s=3.000 ops=0 failed=6 points=0 points_per_s=0', // failures alone: no percentiles
       // the last interval: the phase ended half way through it
-      'INTERVAL at_s=3.000 to_s=2.500 ops=40 points=1000000 points_per_s=2000000 p50=2.000 p99=150.000 max=180.100',
+      'INTERVAL at_s=4.000 to_s=3.500 ops=40 failed=0 points=1000000 points_per_s=2000000 p50=2.000 p99=150.000 max=180.100',
     ].join('\n');
     const r = javaRun(timed, sampleConfig());
     expect(r.latencyOverTime).toEqual([
       [1, 60, 2.5, 9, 12],
       [2, 3, 4, 5, 5],
-      [3, 40, 2, 150, 180.1],
+      [4, 40, 2, 150, 180.1],
+    ]);
+    expect(r.failuresOverTime).toEqual([
+      [2, 2],
+      [3, 6],
     ]);
     expect(r.throughput).toEqual([
       [1, 1_500_000],
-      [2.5, 2_000_000],
+      [3.5, 2_000_000],
     ]);
     // output from before the lines: neither, as before
     expect(javaRun(OUTPUT, sampleConfig()).latencyOverTime).toBeUndefined();
+    expect(javaRun(OUTPUT, sampleConfig()).failuresOverTime).toBeUndefined();
     expect(javaRun(OUTPUT, sampleConfig()).throughput).toEqual([]);
   });
 

@@ -142,18 +142,25 @@ export function javaRun(out: string, c: BenchConfig): RunResult {
 }
 
 /**
- * The INTERVAL lines (java/Timeline.java: the operations that succeeded in each --report-interval-ms of the timed
- * phase) as ours' latency over time (at the interval's end) and points/s over the run (at the end of its part in the
- * phase, as ours' last sample); none printed (output from before them): neither.
+ * The INTERVAL lines (java/Timeline.java: the operations that ended in each --report-interval-ms of the timed phase)
+ * as ours' latency and failures over time (at the interval's end) and points/s over the run (at the end of its part
+ * in the phase, as ours' last sample); none printed (output from before them): none of them.
  */
-export function overTime(lines: readonly string[]): Pick<RunResult, 'latencyOverTime' | 'throughput'> {
+export function overTime(
+  lines: readonly string[],
+): Pick<RunResult, 'latencyOverTime' | 'failuresOverTime' | 'throughput'> {
   const intervals = lines.filter((l) => l.startsWith('INTERVAL ')).map(keyValues);
-  const latencyOverTime = intervals.map((kv): NonNullable<RunResult['latencyOverTime']>[number] => {
-    const n = (k: string) => Number(kv[k]);
-    return [n('at_s'), n('ops'), n('p50'), n('p99'), n('max')];
-  });
+  const latencyOverTime = intervals
+    .filter((kv) => Number(kv.ops) > 0) // failures alone: no latency
+    .map((kv): NonNullable<RunResult['latencyOverTime']>[number] => {
+      const n = (k: string) => Number(kv[k]);
+      return [n('at_s'), n('ops'), n('p50'), n('p99'), n('max')];
+    });
+  const failuresOverTime = intervals
+    .filter((kv) => Number(kv.failed) > 0)
+    .map((kv): [number, number] => [Number(kv.at_s), Number(kv.failed)]);
   return {
-    ...(latencyOverTime.length > 0 && { latencyOverTime }),
+    ...(intervals.length > 0 && { latencyOverTime, failuresOverTime }),
     // as ours' samples, an interval that wrote nothing has none
     throughput: intervals
       .filter((kv) => Number(kv.points) > 0)

@@ -25,7 +25,7 @@ describe('StatementTally', () => {
     expect(Object.keys(closed.histograms())).toEqual(['q']);
   });
 
-  it('counts the reads that succeeded in the interval they ended in, from the start of the timed reads', () => {
+  it('counts the reads that succeeded in the interval they ended in, from the start of the timed reads, failures apart', () => {
     const tally = new StatementTally('q', 1, 60_000);
     tally.timedPhaseStarts();
     tally.done({ session: 0, latencyNs: 4e6, rows: 1, points: 1 });
@@ -33,5 +33,6 @@ describe('StatementTally', () => {
     tally.done({ session: 0, latencyNs: 9e6, rows: 0, points: 0, error: 'refused' });
     const [[interval, data]] = tally.overTime.data();
     expect([interval, data.count, data.max]).toEqual([0, 2, 6e6]);
+    expect(tally.overTime.failures()).toEqual([[0, 1]]); // the refused one apart
   });
 });

@@ -10,7 +10,7 @@ import { timedRead } from './queries.js';
 import { ProgressPrinter } from './progress-printer.js';
 import { RunStop } from './run-stop.js';
 import { realClock } from './clock.js';
-import { IntervalLatency, latencyOverTime } from './interval-latency.js';
+import { IntervalLatency, failuresOverTime, latencyOverTime } from './interval-latency.js';
 import { NextDueTimes, overdueMs } from './pacing.js';
 import { runStatementSessions, type ReadDone, type StatementRead } from './statement-sessions.js';
 import { queryLatencies } from './trace.js';
@@ -65,6 +65,7 @@ export async function runQueryFileEntry(
     latency: summarize(histograms),
     histograms,
     latencyOverTime: latencyOverTime([tally.overTime.data()], c.reportIntervalMs),
+    failuresOverTime: failuresOverTime([tally.overTime.failures()], c.reportIntervalMs),
     clientCpuS: (cpu.user + cpu.system) / 1e6,
     peakRssMb: process.resourceUsage().maxRSS / 1024,
     errors: tally.errors,
@@ -281,12 +282,14 @@ export class StatementTally {
     this.points += d.points;
     this.sessionNs[d.session] += d.uncorrectedNs ?? d.latencyNs; // the time it spent reading, not waiting its turn
     if (d.uncorrectedNs !== undefined) this.startLag.record(Math.max(0, d.latencyNs - d.uncorrectedNs));
+    const sinceStartMs = (realClock.now() - this.#startNs) / 1e6;
     if (d.error === undefined) {
       this.ok.record(d.latencyNs);
-      this.overTime.record(d.latencyNs, (realClock.now() - this.#startNs) / 1e6);
+      this.overTime.record(d.latencyNs, sinceStartMs);
       if (d.uncorrectedNs !== undefined) this.uncorrected.record(d.uncorrectedNs);
     } else {
       this.failed.record(d.latencyNs);
+      this.overTime.fail(sinceStartMs);
       keepErrors(this.errors, d.error);
     }
   };

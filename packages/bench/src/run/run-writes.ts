@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { combineWorkers, type DoneWorker } from './combine-workers.js';
-import { latencyOverTime } from './interval-latency.js';
+import { failuresOverTime, latencyOverTime } from './interval-latency.js';
 import { workerShare } from './device-shares.js';
 import { StartBarrier } from './barrier.js';
 import { liveCounters } from './live-counters.js';
@@ -70,6 +70,10 @@ export async function runWrites(
       throughput: watch.throughput,
       latencyOverTime: latencyOverTime(
         done.map((r) => r.latencyOverTime),
+        c.reportIntervalMs,
+      ),
+      failuresOverTime: failuresOverTime(
+        done.map((r) => r.failuresOverTime),
         c.reportIntervalMs,
       ),
       ...(stop.reason && { stopped: stop.reason }),

@@ -7,7 +7,7 @@ import { QUERY_KINDS, WRITES_ONLY, type OperationWeights, type QueryKind } from 
 import type { Clock } from './clock.js';
 import { StartBarrier } from './barrier.js';
 import { combineWorkers } from './combine-workers.js';
-import { latencyOverTime } from './interval-latency.js';
+import { failuresOverTime, latencyOverTime } from './interval-latency.js';
 import { liveCounters, liveSlot } from './live-counters.js';
 import { SimulatedClock, workerTask } from './test-fixture.js';
 import { WorkerRun, type Backend } from './worker-run.js';
@@ -258,6 +258,8 @@ describe('WorkerRun: latency over the run', () => {
       [1, 2, 100],
       [1.25, 1, 100],
     ]);
+    // the failure apart, in the interval it ended in (at 400 ms)
+    expect(failuresOverTime([result.failuresOverTime], 250)).toEqual([[0.5, 1]]);
   });
 });
 

@@ -95,6 +95,7 @@ export class WorkerRun {
         latency: this.#stats.histograms(),
         slowestClientNs: this.#stats.slowestClientNs(),
         latencyOverTime: this.#overTime.data(),
+        failuresOverTime: this.#overTime.failures(),
         rowsRead: this.#rowsRead,
         pointsRead: this.#pointsRead,
         errors: this.#errors,
@@ -196,7 +197,9 @@ export class WorkerRun {
         // a failure's latency (often an instant error, or a timeout) stays out of the operation's own row
         this.#stats.record(failed ? FAILED_PREFIX + kind : kind, latencyNs, id, end - t0);
         if (uncorrectedNs !== undefined && !failed) this.#stats.record(UNCORRECTED_PREFIX + kind, uncorrectedNs, id);
-        if (!failed) this.#overTime.record(latencyNs, end / 1e6 - this.#barrier.timedStartMs);
+        const sinceStartMs = end / 1e6 - this.#barrier.timedStartMs;
+        if (failed) this.#overTime.fail(sinceStartMs);
+        else this.#overTime.record(latencyNs, sinceStartMs);
         // 0 for an operation let start early by the end of the run
         if (due !== undefined) this.#stats.record(START_LAG, Math.max(0, t0 - due));
         this.#count(ok, failed);
