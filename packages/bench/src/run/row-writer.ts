@@ -59,7 +59,7 @@ export function rowWriter(
      */
     close(): Promise<void> {
       const flush = async () => (await writer.close(), -failedPoints);
-      return send('writer', 0, flush, { evenWhenStopped: true });
+      return send('writer', 0, flush, { evenWhenStopped: true, last: true });
     },
   };
 }

@@ -39,7 +39,7 @@ function backend(clock: SimulatedClock, latencyMs: (kind: string, n: number) => 
     // --method writer: a round is one operation; close() the final flush, which must always run
     rowWriter: (devices, send) => ({
       round: () => send('writer', 10 * devices.length, async () => (await take('writer'), 10 * devices.length)),
-      close: () => send('writer', 0, async () => (log.push({ kind: 'close', ms: 0 }), 0), { evenWhenStopped: true }),
+      close: () => send('writer', 0, async () => (await take('close'), 0), { evenWhenStopped: true, last: true }),
     }),
     query: async (sql, kind) => {
       sqls.push(sql);
@@ -295,6 +295,20 @@ describe('WorkerRun: open loop (--target-rate)', () => {
     expect(due.slice(0, 3)).toEqual([0, 100, 200]);
     expect(slots[3]).toBe(0n); // the last write: no operation will fall due behind it
     expect(live[liveSlot(0, 'nextDueNs')]).toBe(0n);
+  });
+
+  it("--method writer: no next due time during a client's final flush, its last operation", async () => {
+    const counters = liveCounters(1);
+    const live = new BigInt64Array(counters);
+    const during = new Map<string, bigint[]>();
+    const slot = (kind: string) => (
+      during.set(kind, [...(during.get(kind) ?? []), live[liveSlot(0, 'nextDueNs')]]),
+      50
+    );
+    const over = { method: 'writer' as const, clients: 1, devices: 1, deviceCount: 1, loop: 3, targetRate: 10 };
+    await run(over, slot, { counters });
+    expect(during.get('writer')?.every((ns) => ns > 0n)).toBe(true); // each row: the next row or the flush is due
+    expect(during.get('close')).toEqual([0n]);
   });
 
   it('keeps no start lag row in a closed loop', async () => {

@@ -119,7 +119,7 @@ export class WorkerRun {
     const id = this.#clientId(k);
     const mine = clientDevices(c, { first: this.task.firstDevice, count: this.task.deviceCount }, k);
     const groups = deviceGroups(c, mine);
-    // its timed operations (clientOperations'); --method writer's rows are not counted
+    // its timed operations (clientOperations'); --method writer's rows are not counted, its flush says it is last
     const send = this.#sender(id, c.method === 'writer' ? undefined : c.loop * groups.length);
     const write = this.backend.writer(Math.min(groupSize(c), Math.max(1, mine.length)), send);
     // queries only: nothing written (rows written again would land beside the stored ones and change what the
@@ -186,7 +186,8 @@ export class WorkerRun {
       // the untimed warm-up runs unpaced by the rate limit, as by the open loop
       const due = await turn({ schedule, rateLimit: this.#barrier.timed ? this.#rateLimit : undefined, pause }, pts);
       // the last one has no operation due behind it
-      if (schedule !== undefined) this.#nextDueIs(id, ++scheduled === timedOps ? undefined : schedule.nextDue);
+      if (schedule !== undefined)
+        this.#nextDueIs(id, ++scheduled === timedOps || opts?.last === true ? undefined : schedule.nextDue);
       if (this.#barrier.ended && opts?.evenWhenStopped !== true) return; // stopped before its turn came
       const t0 = this.clock.now();
       const { ok, failed } = await this.#attempt(pts, fn);

@@ -20,7 +20,8 @@ export type Send = (
   kind: string,
   pts: number,
   fn: () => number | Promise<number>,
-  opts?: { evenWhenStopped?: boolean },
+  /** evenWhenStopped: run after a stop too; last: the client's last operation (no other falls due after it) */
+  opts?: { evenWhenStopped?: boolean; last?: boolean },
 ) => Promise<void>;
 
 /** What every write of a run shares: its knobs, each client's generator per device slot, and `send`. */
