@@ -79,38 +79,9 @@ export async function readCompareCommand(args: readonly string[]): Promise<numbe
   const session: BaseSession =
     o.database === undefined ? new Session(connect) : new TableSession({ ...connect, database: o.database });
   await session.open();
-  const perQuery = { fetchSize: o.fetchSize, ...queryOptions(o) };
-  /** the Java child's reads of the statement: its warm-up's, then the one timed (set after the first read) */
-  let javaReads = 2;
-  const read: Record<ReaderKey, () => Promise<Pass>> = {
-    rows: () => withServerCpu(serverCpu, 1, () => readAsRows(session, o.sql, perQuery)),
-    rowBatches: () => withServerCpu(serverCpu, 1, () => readAsRowBatches(session, o.sql, perQuery)),
-    columns: () => withServerCpu(serverCpu, 1, () => readAsColumns(session, o.sql, perQuery)),
-    batches: () => withServerCpu(serverCpu, 1, () => readAsBatches(session, o.sql, perQuery)),
-    // a child process, run to its end: its reads but the last warm its JVM up, the last is timed
-    java: () =>
-      withServerCpu(serverCpu, javaReads, () =>
-        Promise.resolve(javaPass(runJavaQuery({ ...o, reps: javaReads, connect: javaConnectArgs(o) }).at(-1)!)),
-      ),
-  };
-  const passes: Passes = { rows: [], rowBatches: [], columns: [], batches: [], java: [] };
+  let passes: Passes;
   try {
-    const first = await read.rows();
-    if (first.points === 0)
-      throw new RunError(
-        `the statement read no values (${first.rows} rows): nothing to compare; --sql must read data (default: ${DEFAULT_SQL}, what iotdb-bench writes)`,
-      );
-    const warmUps = warmUpReads(first.points);
-    javaReads = warmUps + 1;
-    for (const { key } of READERS)
-      if (key !== 'java') for (let k = key === 'rows' ? 1 : 0; k < warmUps; k++) await read[key]();
-    for (let round = 1; round <= o.rounds; round++) {
-      // the first read after the Java child's run (seconds of a synchronous child) took ours 1.3-2x its CPU, cold
-      // caches: one untimed, so that no reader of ours pays it
-      if (round > 1) await read.rows();
-      for (const { key } of READERS) passes[key].push(await read[key]());
-      console.log(roundLine(round, passes));
-    }
+    passes = await readRounds(o, readers(o, session, serverCpu));
   } finally {
     await session.close();
   }
@@ -125,6 +96,57 @@ export async function readCompareCommand(args: readonly string[]): Promise<numbe
     return 1;
   }
   return 0;
+}
+
+/** A pass of each reader; the Java child's `javaReads`: its reads of the statement, the last one timed. */
+type Readers = { read: Record<ReaderKey, () => Promise<Pass>>; javaReads: number };
+
+/** Each reader's pass over the statement, on `session` (ours) or a Java child process. */
+function readers(o: Options, session: BaseSession, serverCpu: ServerCpu | undefined): Readers {
+  const perQuery = { fetchSize: o.fetchSize, ...queryOptions(o) };
+  const ours = (pass: typeof readAsRows) => () => withServerCpu(serverCpu, 1, () => pass(session, o.sql, perQuery));
+  // the Java child's warm-up reads, then the one timed (set after the first read)
+  const r: Readers = {
+    javaReads: 2,
+    read: {
+      rows: ours(readAsRows),
+      rowBatches: ours(readAsRowBatches),
+      columns: ours(readAsColumns),
+      batches: ours(readAsBatches),
+      // a child process, run to its end: its reads but the last warm its JVM up, the last is timed
+      java: () =>
+        withServerCpu(serverCpu, r.javaReads, () =>
+          Promise.resolve(javaPass(runJavaQuery({ ...o, reps: r.javaReads, connect: javaConnectArgs(o) }).at(-1)!)),
+        ),
+    },
+  };
+  return r;
+}
+
+/**
+ * The readers warmed up (warmUpReads of the first read's values), then `o.rounds` rounds of a timed pass each,
+ * a line printed per round. Throws a RunError when the statement reads no values.
+ */
+async function readRounds(o: Options, readers: Readers): Promise<Passes> {
+  const { read } = readers;
+  const passes: Passes = { rows: [], rowBatches: [], columns: [], batches: [], java: [] };
+  const first = await read.rows();
+  if (first.points === 0)
+    throw new RunError(
+      `the statement read no values (${first.rows} rows): nothing to compare; --sql must read data (default: ${DEFAULT_SQL}, what iotdb-bench writes)`,
+    );
+  const warmUps = warmUpReads(first.points);
+  readers.javaReads = warmUps + 1;
+  for (const { key } of READERS)
+    if (key !== 'java') for (let k = key === 'rows' ? 1 : 0; k < warmUps; k++) await read[key]();
+  for (let round = 1; round <= o.rounds; round++) {
+    // the first read after the Java child's run (seconds of a synchronous child) took ours 1.3-2x its CPU, cold
+    // caches: one untimed, so that no reader of ours pays it
+    if (round > 1) await read.rows();
+    for (const { key } of READERS) passes[key].push(await read[key]());
+    console.log(roundLine(round, passes));
+  }
+  return passes;
 }
 
 /** Values each reader reads untimed before its timed reads: enough for the JITs, V8's and the JVM's, to settle. */

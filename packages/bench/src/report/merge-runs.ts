@@ -21,21 +21,12 @@ export function mergeShares(shares: readonly RunResult[]): RunResult {
   const points = total(shares, (r) => r.points);
   const cpuS = total(shares, (r) => r.clientCpuS);
   const histograms = mergeHistograms(shares.map((r) => r.histograms));
-  const offset = Math.min(...shares.map((r) => r.config.deviceOffset));
   const verified = shares.every((r) => r.verify !== undefined);
   const durationS = Math.max(...shares.map((r) => r.durationS));
   const okOps = total(shares, (r) => r.okOps);
   return {
     ...first,
-    config: {
-      ...first.config,
-      deviceOffset: offset,
-      deviceCount: total(shares, (r) => r.config.deviceCount),
-      // each machine's workers, open-loop target and rate limit were its own: the run had all of them
-      workers: total(shares, (r) => r.config.workers),
-      targetRate: total(shares, (r) => r.config.targetRate),
-      rateLimit: total(shares, (r) => r.config.rateLimit),
-    },
+    config: mergedConfig(shares),
     startedAt: shares.map((r) => r.startedAt).sort()[0],
     durationS,
     points,
@@ -62,16 +53,7 @@ export function mergeShares(shares: readonly RunResult[]): RunResult {
         }
       : undefined,
     queries: mergeQueries(shares, summarize(histograms), durationS),
-    // a query-file statement: each machine ran its own sessions (with forEach: its own statements)
-    ...(first.queryFile && {
-      queryFile: {
-        ...first.queryFile,
-        concurrency: total(shares, (r) => r.queryFile?.concurrency ?? 0),
-        ...(first.queryFile.statements !== undefined && {
-          statements: total(shares, (r) => r.queryFile?.statements ?? 0),
-        }),
-      },
-    }),
+    ...(first.queryFile && { queryFile: mergedQueryFile(shares, first.queryFile) }),
     ...(shares.every((r) => r.client) && { client: sumActivity(shares.map((r) => r.client!)) }),
     // a share that ended early makes the whole run one that did
     ...(shares.some((r) => r.stopped) && { stopped: shares.find((r) => r.stopped)!.stopped }),
@@ -118,6 +100,31 @@ function sumByTime(series: readonly ([number, number][] | undefined)[]): [number
   const added = new Map<number, number>();
   for (const s of series as [number, number][][]) for (const [at, n] of s) added.set(at, (added.get(at) ?? 0) + n);
   return [...added].sort(([a], [b]) => a - b);
+}
+
+/** The shares' configuration as one run's: the union of their devices, and the sum of what each had of its own. */
+function mergedConfig(shares: readonly RunResult[]): RunResult['config'] {
+  return {
+    ...shares[0].config,
+    deviceOffset: Math.min(...shares.map((r) => r.config.deviceOffset)),
+    deviceCount: total(shares, (r) => r.config.deviceCount),
+    // each machine's workers, open-loop target and rate limit were its own: the run had all of them
+    workers: total(shares, (r) => r.config.workers),
+    targetRate: total(shares, (r) => r.config.targetRate),
+    rateLimit: total(shares, (r) => r.config.rateLimit),
+  };
+}
+
+/** A query-file statement's shares: each machine ran its own sessions (with forEach: its own statements). */
+function mergedQueryFile(
+  shares: readonly RunResult[],
+  first: NonNullable<RunResult['queryFile']>,
+): NonNullable<RunResult['queryFile']> {
+  return {
+    ...first,
+    concurrency: total(shares, (r) => r.queryFile?.concurrency ?? 0),
+    ...(first.statements !== undefined && { statements: total(shares, (r) => r.queryFile?.statements ?? 0) }),
+  };
 }
 
 function sumByIndex(series: readonly [number, number][][]): [number, number][] {
