@@ -97,7 +97,7 @@ describe("the Java client's run of a query-file statement", () => {
     expect(Number.isNaN(r.peakRssMb)).toBe(true);
   });
 
-  it("reads its INTERVAL lines as the statement's latency over time (reads: no points/s over the run)", () => {
+  it("reads its INTERVAL lines as the statement's latency and failures over time (reads: no points/s over the run)", () => {
     const out = [
       `QSTMT ok=10 failed=0 rows=10 wall_s=2.000000 client_cpu_s=0.1000 slowest_s=0.100000 peak_rss_mb=80 ops=10 ${MATRIX}`,
       'INTERVAL at_s=1.000 to_s=1.000 ops=6 failed=1 points=0 points_per_s=0 p50=2.000 p99=3.000 max=3.000',
