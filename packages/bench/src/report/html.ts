@@ -116,22 +116,25 @@ function latencyLines(r: RunResult): string {
 }
 
 /**
- * A run's failed operations per interval over the whole run (0 where none failed, so that a spell of failures
- * stands out against the rest): when a fault hit it, and for how long.
+ * A run's operations per second over the whole run: those that succeeded and, when some failed, those that failed,
+ * interval by interval, 0 where none ended (so that a spell of a fault stands out against the rest), each interval
+ * over its part of the run (the last is cut short by the run's end).
  */
-function failureLines(r: RunResult): string {
+function operationLines(r: RunResult): string {
   const intervalS = r.config.reportIntervalMs / 1000;
+  const ok = new Map((r.latencyOverTime ?? []).map(([atS, n]) => [Math.round(atS / intervalS), n]));
   const failed = new Map((r.failuresOverTime ?? []).map(([atS, n]) => [Math.round(atS / intervalS), n]));
-  const intervals = Math.max(Math.ceil(r.durationS / intervalS), ...failed.keys());
-  const points = Array.from({ length: intervals }, (_, i): [number, number] => [
-    (i + 1) * intervalS,
-    failed.get(i + 1) ?? 0,
-  ]);
+  const intervals = Math.max(Math.ceil(r.durationS / intervalS), ...ok.keys(), ...failed.keys());
+  const perS = (counts: Map<number, number>) =>
+    Array.from({ length: intervals }, (_, i): [number, number] => {
+      const span = Math.min(intervalS, r.durationS - i * intervalS);
+      return [(i + 1) * intervalS, (counts.get(i + 1) ?? 0) / (span > 0 ? span : intervalS)];
+    });
   return lineChart({
-    title: `operations that failed, per ${fixed(intervalS, 1)} s`,
+    title: `operations/s over the run, per ${fixed(intervalS, 1)} s`,
     xLabel: 'seconds since start',
-    yLabel: 'failed',
-    series: [{ name: 'failed', points }],
+    yLabel: 'ops/s',
+    series: [{ name: 'ok', points: perS(ok) }, ...(failed.size > 0 ? [{ name: 'failed', points: perS(failed) }] : [])],
   });
 }
 
@@ -235,8 +238,8 @@ function runSection(r: RunResult, index: number): string {
       }),
     );
   }
+  if (overTime(r) || (r.failuresOverTime?.length ?? 0) > 0) parts.push(operationLines(r));
   if (overTime(r)) parts.push(latencyLines(r));
-  if ((r.failuresOverTime?.length ?? 0) > 0) parts.push(failureLines(r));
   const hist = byReportOrder(Object.keys(r.histograms)).filter((k) => r.histograms[k].count > 0);
   if (hist.length > 0) {
     parts.push(

@@ -153,20 +153,30 @@ describe('writeResults', () => {
     );
   });
 
-  it("report.html draws a run's failures per interval over the whole run, 0 where none failed", () => {
-    const fault = sampleRun('fault', { durationS: 5, failuresOverTime: [[3, 40]] });
-    const html = readFileSync(
-      writeResults(tempDir(), [fault, sampleRun('none', { failuresOverTime: [] })]).html,
-      'utf8',
-    );
-    expect(html.match(/class="title">operations that failed, per 1\.0 s</g)).toHaveLength(1);
-    const chart = html.slice(
-      html.indexOf('operations that failed'),
-      html.indexOf('</svg>', html.indexOf('operations that failed')),
-    );
-    // five intervals: a line through each
-    const line = /<polyline[^>]* points="([^"]*)"/.exec(chart);
-    expect(line?.[1].trim().split(/\s+/)).toHaveLength(5);
+  it("report.html draws a run's operations/s over the whole run, those that failed apart, 0 where none ended", () => {
+    const fault = sampleRun('fault', {
+      durationS: 4.5,
+      latencyOverTime: [
+        [1, 100, 1, 2, 3],
+        [5, 20, 1, 2, 3], // the last, cut short: 0.5 s of the run
+      ],
+      failuresOverTime: [[3, 40]],
+    });
+    const html = readFileSync(writeResults(tempDir(), [fault, sampleRun('none')]).html, 'utf8');
+    const title = 'class="title">operations/s over the run, per 1.0 s<';
+    expect(html.split(title)).toHaveLength(2); // one chart: the run without samples has none
+    const chart = html.slice(html.indexOf(title), html.indexOf('</svg>', html.indexOf(title)));
+    for (const series of ['ok', 'failed']) expect(chart).toContain(`>${series}</text>`);
+    // five intervals a line, 0 where none ended
+    const lines = [...chart.matchAll(/<polyline[^>]* points="([^"]*)"/g)].map((m) => m[1].trim().split(/\s+/));
+    expect(lines.map((l) => l.length)).toEqual([5, 5]);
+    const ys = (l: string[]) => l.map((xy) => Number(xy.split(',')[1]));
+    const [ok, failed] = lines.map(ys);
+    // an svg's y grows downwards: 100/s in the 1st second above the last's 20 in 0.5 s (40/s), above none at all
+    expect(ok[1]).toBe(ok[2]); // none in the 2nd and 3rd seconds: both at 0
+    expect(ok[0]).toBeLessThan(ok[4]);
+    expect(ok[4]).toBeLessThan(ok[1]);
+    expect(failed[2]).toBe(ok[4]); // 40 failed in the 3rd second: 40/s, as the last's
   });
 
   it("report.html draws the runs' p99 over time in one chart when two runs or more have latency over time", () => {
