@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { RunResult } from '../types.js';
 import { compareTable, formatReport, progressLine, readsProgressLine, resultLine } from './format.js';
 import { RESULT_KEYS } from './result-fields.js';
 import { sampleConfig, sampleRun, sampleStatement } from './test-fixture.js';
@@ -156,6 +157,18 @@ describe('formatReport', () => {
     // none failed, or a file from before it was recorded: no line
     expect(formatReport(sampleRun('base', { failuresOverTime: [] }))).not.toMatch(/^failures/m);
     expect(formatReport({ ...failed, failuresOverTime: undefined })).not.toMatch(/^failures/m);
+  });
+
+  it("says whether its p99 held over the run: a typical interval's (their median) against the worst one's", () => {
+    const overTime = (p99s: number[]): NonNullable<RunResult['latencyOverTime']> =>
+      p99s.map((p99, i) => [i + 1, 100, 1, p99, p99 + 1]);
+    const spell = sampleRun('spell', { latencyOverTime: overTime([4, 4.2, 480.2, 3.9, 4.1]) });
+    expect(formatReport(spell)).toMatch(
+      /^over time {4}p99 4\.100 ms in a typical 1\.0 s \(the median of 5\), 480\.2 ms in the worst \(2\.0-3\.0 s\)$/m,
+    );
+    // too few intervals to tell, or none recorded: no line
+    expect(formatReport(sampleRun('short', { latencyOverTime: overTime([4, 9]) }))).not.toMatch(/^over time/m);
+    expect(formatReport(sampleRun('old'))).not.toMatch(/^over time/m);
   });
 
   it('reports the figures and the latency table', () => {

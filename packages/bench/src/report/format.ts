@@ -1,6 +1,6 @@
 /** The text outputs: the final report, the RESULT line, the comparison table and the progress line. */
 import type { ClientActivity, RunResult } from '../types.js';
-import { fixed, grouped, millis, span, times } from './numbers.js';
+import { fixed, grouped, median, millis, span, times } from './numbers.js';
 import { MATRIX_HEADERS, matrixRows } from './latency-matrix.js';
 import { lagPercentiles, openLoopFigures, openLoopVerdict, type OpenLoopFigures } from './open-loop.js';
 import {
@@ -31,6 +31,25 @@ function failuresLine(r: RunResult): string[] {
   return [
     `failures     ended ${span(over[0][0] - intervalS, over[over.length - 1][0])} into the run; ` +
       `the most, ${grouped(most[1])}, in ${span(most[0] - intervalS, most[0])}`,
+  ];
+}
+
+/** Intervals a run needs before its p99 over time is summed up: with fewer, the worst is most of them. */
+const MIN_INTERVALS = 3;
+
+/**
+ * Whether the run's p99 held over its time (latencyOverTime): a typical interval's p99 (the median of the
+ * intervals') against the worst interval's, and when that was; none for runs of fewer intervals.
+ */
+function overTimeLine(r: RunResult): string[] {
+  const over = r.latencyOverTime ?? [];
+  if (over.length < MIN_INTERVALS) return [];
+  const intervalS = r.config.reportIntervalMs / 1000;
+  const worst = over.reduce((w, s) => (s[3] > w[3] ? s : w));
+  const typical = median(over.map((s) => s[3]));
+  return [
+    `over time    p99 ${millis(typical)} ms in a typical ${fixed(intervalS, 1)} s (the median of ${over.length}), ` +
+      `${millis(worst[3])} ms in the worst (${fixed(worst[0] - intervalS, 1)}-${fixed(worst[0], 1)} s)`,
   ];
 }
 
@@ -68,6 +87,7 @@ export function formatReport(r: RunResult): string {
     ...(r.client === undefined ? [] : [`client       ${activityLine(r.client)}`]),
     ...volumeLines(r),
     ...(openLoop === null ? [] : [openLoopLine(openLoop)]),
+    ...overTimeLine(r),
     `peak RSS     ${fixed(r.peakRssMb, 1)} MB`,
   ];
   if (r.verify !== undefined) {
