@@ -556,7 +556,8 @@ export const KNOBS: KnobTable = {
     parse: text(),
     default: () => undefined,
     defaultText: 'none',
-    description: 'write results.json, results.csv, latency.csv, latency-over-time.csv and report.html into this directory',
+    description:
+      'write results.json, results.csv, latency.csv, latency-over-time.csv and report.html into this directory',
   },
   compare: {
     flag: '--compare',
