@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { sampleStatement } from '../report/test-fixture.js';
-import { printStatementRatios } from './java-side.js';
+import { sampleRun, sampleStatement } from '../report/test-fixture.js';
+import type { RunResult } from '../types.js';
+import { printRatios, printStatementRatios } from './java-side.js';
 
 describe('--query-file --vs-java', () => {
   afterEach(() => vi.restoreAllMocks());
@@ -58,5 +59,23 @@ describe('--query-file --vs-java', () => {
     const lines = printed(() => printStatementRatios(ours, java));
     expect(lines.map((l) => l.split(':')[0])).toEqual(['ours/Java b', 'ours/Java c']);
     expect(lines.join('\n')).not.toContain('differ');
+  });
+});
+
+describe('--vs-java: p99 over time', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it("sets each side's typical and worst interval's p99 beside the other's, when both kept three intervals or more", () => {
+    const overTime = (p99s: number[]): NonNullable<RunResult['latencyOverTime']> =>
+      p99s.map((p99, i) => [i + 1, 100, 1, p99, p99]);
+    const ours = sampleRun('tree-insertTablet', { latencyOverTime: overTime([4, 4.2, 9.5, 4.1]) });
+    const java = sampleRun('java', { latencyOverTime: overTime([5, 20.5, 4.8, 5.2]) });
+    const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    printRatios(ours, java);
+    printRatios(ours, { ...java, latencyOverTime: overTime([5, 6]) }); // too few to tell: no line
+    const lines = log.mock.calls.map((c) => String(c[0])).filter((l) => l.includes('over time'));
+    expect(lines).toEqual([
+      'ours/Java p99 over time: typical 0.81x (4.150 vs 5.100 ms), worst 0.46x (9.500 vs 20.50 ms)',
+    ]);
   });
 });

@@ -2,6 +2,7 @@ import { javaStatementLabel, type QueryFileEntry } from '../config/query-file.js
 import { formatErrors, resultLine } from '../report/format.js';
 import { START_LAG, UNCORRECTED_PREFIX, cpuSPerOperation, mainOperation } from '../report/result-fields.js';
 import { millis, times } from '../report/numbers.js';
+import { p99OverTime } from '../report/over-time.js';
 import { prepareDatabase } from '../run/database.js';
 import { JavaInterrupted } from '../run/java-child.js';
 import { runJava } from '../run/java.js';
@@ -133,6 +134,8 @@ export function printRatios(ours: RunResult, java: RunResult): void {
   if (planned && write !== undefined && javaWrite !== undefined) printLatencyRatio(ours, java, [write, javaWrite], '');
   const lag = startLag(ours, java);
   if (lag !== undefined) console.log(`ours/Java start lag: ${lag}`);
+  const overTime = p99Ratios(ours, java);
+  if (overTime !== undefined) console.log(`ours/Java p99 over time: ${overTime}`);
   for (const [kind, q] of Object.entries(java.queries ?? {})) {
     const mine = ours.queries?.[kind];
     if (mine === undefined || mine.ops === 0 || q.ops === 0) continue;
@@ -167,6 +170,17 @@ function startLag(ours: RunResult, java: RunResult): string | undefined {
   if (a === undefined || b === undefined || a.count === 0 || b.count === 0) return undefined;
   const at = (p: 'p50' | 'p99') => `${p} ${times(a[p], b[p])} (${millis(a[p])} vs ${millis(b[p])} ms)`;
   return `${at('p50')}, ${at('p99')}`;
+}
+
+/**
+ * Each side's typical and worst interval's p99 (p99OverTime), when both kept enough intervals: `typical 0.81x (4.150
+ * vs 5.100 ms), worst 0.46x (...)`: whether one side's tail held where the other's had a spell.
+ */
+function p99Ratios(ours: RunResult, java: RunResult): string | undefined {
+  const [a, b] = [p99OverTime(ours), p99OverTime(java)];
+  if (a === null || b === null) return undefined;
+  const at = (name: string, x: number, y: number) => `${name} ${times(x, y)} (${millis(x)} vs ${millis(y)} ms)`;
+  return `${at('typical', a.typicalMs, b.typicalMs)}, ${at('worst', a.worstMs, b.worstMs)}`;
 }
 
 /**

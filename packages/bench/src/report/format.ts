@@ -1,6 +1,7 @@
 /** The text outputs: the final report, the RESULT line, the comparison table and the progress line. */
 import type { ClientActivity, RunResult } from '../types.js';
-import { fixed, grouped, median, millis, span, times } from './numbers.js';
+import { fixed, grouped, millis, span, times } from './numbers.js';
+import { p99OverTime } from './over-time.js';
 import { MATRIX_HEADERS, matrixRows } from './latency-matrix.js';
 import { lagPercentiles, openLoopFigures, openLoopVerdict, type OpenLoopFigures } from './open-loop.js';
 import {
@@ -34,22 +35,18 @@ function failuresLine(r: RunResult): string[] {
   ];
 }
 
-/** Intervals a run needs before its p99 over time is summed up: with fewer, the worst is most of them. */
-const MIN_INTERVALS = 3;
-
 /**
- * Whether the run's p99 held over its time (latencyOverTime): a typical interval's p99 (the median of the
- * intervals') against the worst interval's, and when that was; none for runs of fewer intervals.
+ * Whether the run's p99 held over its time: a typical interval's p99 (the median of the intervals') against the
+ * worst interval's, and when that was; none for runs of fewer intervals (p99OverTime).
  */
 function overTimeLine(r: RunResult): string[] {
-  const over = r.latencyOverTime ?? [];
-  if (over.length < MIN_INTERVALS) return [];
+  const p99 = p99OverTime(r);
+  if (p99 === null) return [];
   const intervalS = r.config.reportIntervalMs / 1000;
-  const worst = over.reduce((w, s) => (s[3] > w[3] ? s : w));
-  const typical = median(over.map((s) => s[3]));
+  const worstSpan = `${fixed(p99.worstAtS - intervalS, 1)}-${fixed(p99.worstAtS, 1)} s`;
   return [
-    `over time    p99 ${millis(typical)} ms in a typical ${fixed(intervalS, 1)} s (the median of ${over.length}), ` +
-      `${millis(worst[3])} ms in the worst (${fixed(worst[0] - intervalS, 1)}-${fixed(worst[0], 1)} s)`,
+    `over time    p99 ${millis(p99.typicalMs)} ms in a typical ${fixed(intervalS, 1)} s (the median of ${p99.intervals}), ` +
+      `${millis(p99.worstMs)} ms in the worst (${worstSpan})`,
   ];
 }
 

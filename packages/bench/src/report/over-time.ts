@@ -1,0 +1,24 @@
+import type { RunResult } from '../types.js';
+import { median } from './numbers.js';
+
+/** Intervals a run needs before its p99 over time is summed up: with fewer, the worst is most of them. */
+const MIN_INTERVALS = 3;
+
+/** A run's p99 over time summed up: a typical interval's, the worst one's, and when the worst ended (s). */
+export interface P99OverTime {
+  intervals: number;
+  typicalMs: number;
+  worstMs: number;
+  worstAtS: number;
+}
+
+/**
+ * The run's p99 over its time (latencyOverTime): a typical interval's (the median of the intervals' p99) and the
+ * worst interval's; null for runs of fewer than three intervals, or none recorded.
+ */
+export function p99OverTime(r: RunResult): P99OverTime | null {
+  const over = r.latencyOverTime ?? [];
+  if (over.length < MIN_INTERVALS) return null;
+  const worst = over.reduce((w, s) => (s[3] > w[3] ? s : w));
+  return { intervals: over.length, typicalMs: median(over.map((s) => s[3])), worstMs: worst[3], worstAtS: worst[0] };
+}
