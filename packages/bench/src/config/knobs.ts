@@ -404,7 +404,7 @@ export const KNOBS: KnobTable = {
     parse: count,
     default: () => 1000,
     defaultText: '1000',
-    description: 'progress line and throughput sample interval',
+    description: 'the interval of the progress line, of points/s and of latency and failures over time (both clients)',
   },
   progress: onOff(
     '--progress',
