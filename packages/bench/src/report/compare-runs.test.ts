@@ -35,6 +35,17 @@ describe('compare', () => {
     expect(p50(many).beyond).toBe(false);
   });
 
+  it("puts a percentile's noise at 95 %, not wider: the standard error from its order statistics, times 1.96", () => {
+    // 2,500 latencies spread evenly over 1..10,000 ms: the median's rank has a standard error of
+    // sqrt(2500 x 0.5 x 0.5) = 25 ranks, 100 ms at 4 ms a rank: 2 % of the median (5,000 ms)
+    const h = new LatencyHistogram();
+    for (let i = 1; i <= 2500; i++) h.record(i * 4 * 1e6);
+    const r = sampleRun('a', { histograms: { insertTablet: h.toData() } });
+    const p50 = compareRuns(r, r).find((f) => f.figure === 'insertTablet p50 ms')!;
+    // two runs' standard errors of 2 % each: 1.96 x sqrt(2) x 2 % = 5.5 % (the histogram's buckets: within 0.8 %)
+    expect(p50.noise).toBeCloseTo(1.96 * Math.SQRT2 * 0.02, 2);
+  });
+
   it('gives no noise estimate for a percentile whose interval runs past the samples (p99 of 20 operations)', () => {
     const few = sampleRun('a', { histograms: { insertTablet: sampleHistogram(20, 4) } });
     const many = sampleRun('a', { histograms: { insertTablet: sampleHistogram(100_000, 4) } });

@@ -35,19 +35,26 @@ function throughputError(r: RunResult): number | null {
 }
 
 /**
- * Relative half-width of a percentile's 95 % interval from its histogram: the values at the ranks
- * n·q ± 1.96·√(n·q·(1-q)) (the order-statistic interval), over the percentile itself. None when those ranks
- * run past the samples (p99 of a few hundred operations): the run cannot bound that percentile.
+ * Relative standard error of a percentile from its histogram: the half-width of its 95 % interval, the values at
+ * the ranks n·q ± 1.96·√(n·q·(1-q)) (the order-statistic interval), over 1.96 and the percentile itself (the
+ * comparison widens the errors to 95 % itself). None when those ranks run past the samples (p99 of a few hundred
+ * operations): the run cannot bound that percentile.
  */
 function percentileError(data: HistogramData | undefined, q: number): number | null {
   if (data === undefined || data.count < 10) return null;
   const h = LatencyHistogram.from(data);
-  const n = data.count;
+  const at = (rank: number) => h.percentile((100 * rank) / data.count);
+  return orderStatisticError(data.count, q, at, h.percentile(100 * q));
+}
+
+/**
+ * The relative standard error of the q-quantile `value` of n samples, from the values `at` the ranks of its 95 %
+ * order-statistic interval; null when those ranks run past the samples.
+ */
+function orderStatisticError(n: number, q: number, at: (rank: number) => number, value: number): number | null {
   const spread = Z95 * Math.sqrt(n * q * (1 - q));
   if (n * q - spread < 1 || n * q + spread > n) return null;
-  const at = (rank: number) => h.percentile((100 * rank) / n);
-  const value = h.percentile(100 * q);
-  return value > 0 ? (at(n * q + spread) - at(n * q - spread)) / (2 * value) : null;
+  return value > 0 ? (at(n * q + spread) - at(n * q - spread)) / (2 * Z95 * value) : null;
 }
 
 function figure(name: string, a: number, b: number, errors: [number | null, number | null]): FigureComparison {
