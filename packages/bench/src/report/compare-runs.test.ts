@@ -90,6 +90,24 @@ describe('compare', () => {
     expect(closed.some((f) => f.startsWith('start lag'))).toBe(false);
   });
 
+  it("compares a typical interval's p99, its noise from the intervals' spread; none for runs of few intervals", () => {
+    // 20 intervals whose p99 swings around 10 ms (one spell of 400 ms), against the same 1.5x higher
+    const p99s = (scale: number) => Array.from({ length: 20 }, (_, i) => (i === 7 ? 400 : 10 + (i % 5)) * scale);
+    const overTime = (scale: number) => ({
+      latencyOverTime: p99s(scale).map((p99, i): [number, number, number, number, number] => [i + 1, 50, 1, p99, p99]),
+    });
+    const typical = (a: object, b: object) =>
+      compareRuns(sampleRun('a', a), sampleRun('a', b)).find((f) => f.figure === 'typical interval p99 ms');
+    expect(typical(overTime(1), overTime(1))).toMatchObject({ a: 12, b: 12, ratio: 1, beyond: false });
+    const worse = typical(overTime(1), overTime(1.5));
+    expect(worse).toMatchObject({ a: 12, b: 18, beyond: true }); // the spell moves neither
+    expect(worse?.noise).toBeGreaterThan(0);
+    // 5 intervals: a figure, but no noise estimate (the median's interval runs past them)
+    const few = { latencyOverTime: overTime(1).latencyOverTime.slice(0, 5) };
+    expect(typical(few, few)?.noise).toBeNull();
+    expect(typical({}, overTime(1))).toBeUndefined(); // one run without it: no figure
+  });
+
   it('compares query-file runs by rows/s and latency, without the write figures they have none of', () => {
     const statement = (rowsPerS: number) => {
       const h = sampleHistogram(100, 5);

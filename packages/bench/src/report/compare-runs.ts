@@ -5,6 +5,7 @@
  */
 import type { HistogramData, RunResult } from '../types.js';
 import { LatencyHistogram } from './histogram.js';
+import { p99OverTime } from './over-time.js';
 import { START_LAG, mainOperation } from './result-fields.js';
 import { normalTwoSidedP } from './stats.js';
 
@@ -57,6 +58,18 @@ function orderStatisticError(n: number, q: number, at: (rank: number) => number,
   return value > 0 ? (at(n * q + spread) - at(n * q - spread)) / (2 * Z95 * value) : null;
 }
 
+/**
+ * Relative standard error of a run's typical interval p99 (the median of its intervals' p99s, p99OverTime), from
+ * the spread of the intervals' p99s: the order-statistic interval of their median.
+ */
+function typicalP99Error(r: RunResult): number | null {
+  const p99s = (r.latencyOverTime ?? []).map((s) => s[3]).sort((x, y) => x - y);
+  const typical = p99OverTime(r);
+  if (typical === null) return null;
+  const at = (rank: number) => p99s[Math.min(p99s.length, Math.max(1, Math.ceil(rank))) - 1];
+  return orderStatisticError(p99s.length, 0.5, at, typical.typicalMs);
+}
+
 function figure(name: string, a: number, b: number, errors: [number | null, number | null]): FigureComparison {
   const [ea, eb] = errors;
   const error = ea === null || eb === null ? null : Math.sqrt(ea ** 2 + eb ** 2);
@@ -83,7 +96,8 @@ export interface FigureValues {
 
 /**
  * The figures of `b` against `a`: throughput, latency of the main operation, each query type both ran (rows/s,
- * p50, p99), the open loop's start lag (p50, p99, when both ran one), client CPU, memory. Runs that wrote nothing
+ * p50, p99), a typical interval's p99 (when both kept latency over time), the open loop's start lag (p50, p99, when
+ * both ran one), client CPU, memory. Runs that wrote nothing
  * (query files) have no points/s or CPU per point.
  */
 export function compareRuns(a: RunResult, b: RunResult): FigureComparison[] {
@@ -106,6 +120,10 @@ export function figureValues(a: RunResult, b: RunResult): FigureValues[] {
     add(`${kind} rows/s`, qa.rowsPerS, qb.rowsPerS);
     if (kind !== main) figures.push(...latencyFigures(a, b, kind, kind));
   }
+  // the tail of a typical interval, every operation: the steady state, whatever spell the whole-run p99 took in
+  const [ta, tb] = [p99OverTime(a), p99OverTime(b)];
+  if (ta !== null && tb !== null)
+    add('typical interval p99 ms', ta.typicalMs, tb.typicalMs, [typicalP99Error(a), typicalP99Error(b)]);
   // an open loop's own lateness: what of a change in the corrected latency is the client's scheduling
   figures.push(...latencyFigures(a, b, START_LAG, START_LAG));
   if (a.failedOps > 0 || b.failedOps > 0) add('failed ops', a.failedOps, b.failedOps);
