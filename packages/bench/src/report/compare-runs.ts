@@ -97,8 +97,7 @@ export interface FigureValues {
 /**
  * The figures of `b` against `a`: throughput, latency of the main operation, each query type both ran (rows/s,
  * p50, p99), a typical interval's p99 (when both kept latency over time), the open loop's start lag (p50, p99, when
- * both ran one), client CPU, memory. Runs that wrote nothing
- * (query files) have no points/s or CPU per point.
+ * both ran one), client CPU, memory. Runs that wrote nothing (query files) have no points/s or CPU per point.
  */
 export function compareRuns(a: RunResult, b: RunResult): FigureComparison[] {
   return figureValues(a, b).map((f) => figure(f.figure, f.a, f.b, f.errors));

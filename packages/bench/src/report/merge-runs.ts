@@ -93,7 +93,6 @@ function mergeQueries(
   return merged;
 }
 
-/** The shares' throughput samples added sample by sample (they ran at the same time, sampled alike). */
 /** Counts over time (failuresOverTime) added at each time any share has; none when a share has none recorded. */
 function sumByTime(series: readonly ([number, number][] | undefined)[]): [number, number][] | undefined {
   if (series.some((s) => s === undefined)) return undefined;
@@ -127,6 +126,7 @@ function mergedQueryFile(
   };
 }
 
+/** The shares' throughput samples added sample by sample (they ran at the same time, sampled alike). */
 function sumByIndex(series: readonly [number, number][][]): [number, number][] {
   const length = Math.min(...series.map((s) => s.length));
   return Array.from({ length }, (_, i): [number, number] => [series[0][i][0], series.reduce((n, s) => n + s[i][1], 0)]);

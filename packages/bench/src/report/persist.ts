@@ -6,8 +6,8 @@
  * `root.iotdb_bench_results.<label>.<operation>`, and beside it each query type's ops, failed, rows and rows/s
  * (with its latency when the run has no latency row of it: `--queries` after the writes), and at the run's device,
  * each at its own time, its latency over time (interval_ops, interval_p50_ms, ...), failures over time
- * (interval_failed) and points/s over the run (interval_points_per_s). Labels and operations become path nodes by pathNode; the run's `label` measurement holds
- * its label as given.
+ * (interval_failed) and points/s over the run (interval_points_per_s). Labels and operations become path nodes by
+ * pathNode; the run's `label` measurement holds its label as given.
  */
 import { Session, TSDataType, type RecordInput } from '@iotdb/client';
 import { connectOptions, type ConnectKnobs } from '../run/session-options.js';
