@@ -6,4 +6,5 @@
 # START_LAG), and the exception lines of a failure. Used by `pnpm bench:e2e --vs-java`.
 set -euo pipefail
 source "$(dirname "$0")/classpath.sh" Bench.java Mixed.java QueryBench.java Connect.java Timeline.java
-java -cp "$CLS:$LIB/*" Bench "$@" 2>&1 | grep -E '^(setup|RESULT|MATRIX|INTERVAL|QTYPE|QERROR|UNCORRECTED|START_LAG|VERIFY|FLUSH)|Exception|Error'
+PASSED='setup|RESULT|MATRIX|INTERVAL|QTYPE|QERROR|UNCORRECTED|START_LAG|VERIFY|FLUSH'
+java -cp "$CLS:$LIB/*" Bench "$@" 2>&1 | grep -E "^($PASSED)|Exception|Error"
