@@ -33,4 +33,19 @@ describe('lineChart', () => {
       ]),
     ).not.toContain('>only</text>');
   });
+
+  it('spaces a log axis by decades: 1, 10 and 100 ms evenly, a spell of seconds not flattening the rest', () => {
+    const points: [number, number][] = [
+      [1, 1],
+      [2, 10],
+      [3, 100],
+    ];
+    const svg = lineChart({ title: 't', xLabel: 'x', yLabel: 'ms', series: [{ name: 'p99', points }], logY: true });
+    const ys = /<polyline points="([^"]*)"/
+      .exec(svg)![1]
+      .split(' ')
+      .map((xy) => Number(xy.split(',')[1]));
+    expect(ys[0] - ys[1]).toBeCloseTo(ys[1] - ys[2], 0);
+    expect(svg).toContain('>10</text>'); // a tick at each decade
+  });
 });

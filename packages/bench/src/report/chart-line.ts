@@ -1,4 +1,5 @@
-/** Line chart (one line per series) for throughput over time. */
+/** Line chart (one line per series) of figures over time: throughput, operations, latency (a log axis). */
+import { axisRange, logTicks } from './log-axis.js';
 import { compact } from './numbers.js';
 import { c, color, emptyChart, legend, line, linear, niceTicks, svgOpen, text, yGrid } from './svg.js';
 
@@ -7,7 +8,36 @@ export interface Series {
   points: [number, number][];
 }
 
-export function lineChart(opts: { title: string; xLabel: string; yLabel: string; series: Series[] }): string {
+/** A y axis: its ticks and where a value goes. */
+interface YAxis {
+  ticks: number[];
+  y: (v: number) => number;
+}
+
+/** From 0 to a nice step above the largest value. */
+function linearAxis(values: number[], bottom: number, top: number): YAxis {
+  const ticks = niceTicks(Math.max(...values));
+  return { ticks, y: linear(0, ticks[ticks.length - 1], bottom, top) };
+}
+
+/** Decades (1-2-5 ticks) around the values; a value at or below the lowest tick sits on it. */
+function logAxis(values: number[], bottom: number, top: number): YAxis {
+  const { lo, hi } = axisRange(values);
+  const to = linear(Math.log10(lo), Math.log10(hi), bottom, top);
+  return { ticks: logTicks(lo, hi), y: (v) => to(Math.log10(Math.max(v, lo))) };
+}
+
+/**
+ * `logY`: a log axis (latency, where a spell of seconds would flatten a steady state of milliseconds on a linear
+ * one); else from 0.
+ */
+export function lineChart(opts: {
+  title: string;
+  xLabel: string;
+  yLabel: string;
+  series: Series[];
+  logY?: boolean;
+}): string {
   const W = 760;
   const H = 320;
   const m = { l: 64, r: 20, t: 34, b: 44 };
@@ -16,9 +46,9 @@ export function lineChart(opts: { title: string; xLabel: string; yLabel: string;
   if (series.length === 0) return emptyChart(W, H, opts.title);
   const all = series.flatMap((s) => s.points);
   const xTicks = niceTicks(Math.max(...all.map(([x]) => x)), 8);
-  const yTicks = niceTicks(Math.max(...all.map(([, y]) => y)));
+  const ys = all.map(([, v]) => v);
+  const { ticks: yTicks, y } = (opts.logY === true ? logAxis : linearAxis)(ys, H - m.b, m.t);
   const x = linear(0, xTicks[xTicks.length - 1], m.l, W - m.r);
-  const y = linear(0, yTicks[yTicks.length - 1], H - m.b, m.t);
   const parts = [
     svgOpen(W, H, opts.title),
     text(m.l, 18, opts.title, 'class="title"'),

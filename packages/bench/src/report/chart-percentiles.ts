@@ -6,7 +6,7 @@
  * as at 100 ms.
  */
 import type { LatencySummary } from '../types.js';
-import { atLeastADecade, logTicks, nsLabel } from './log-axis.js';
+import { atLeastADecade, axisRange, logTicks, nsLabel } from './log-axis.js';
 import { millis } from './numbers.js';
 import { color, dot, emptyChart, labelMargin, legend, line, linear, shortLabel, svgOpen, text } from './svg.js';
 
@@ -43,30 +43,6 @@ export function percentileChart(opts: { title: string; rows: [string, LatencySum
     '</svg>',
   ];
   return parts.join('');
-}
-
-/**
- * The axis's ends in ns: the values' range widened to the 1-2-5 steps around it, so that both ends have a tick, and
- * at least a decade wide.
- */
-function axisRange(ns: number[]): { lo: number; hi: number } {
-  const positive = ns.filter((v) => v > 0 && Number.isFinite(v));
-  const [lo, hi] = atLeastADecade(niceBelow(Math.min(...positive)), niceAbove(Math.max(...positive)));
-  return { lo, hi };
-}
-
-const STEPS = [1, 2, 5, 10];
-
-/** The largest 1, 2 or 5 x 10^k below v (a little room left for the dot). */
-function niceBelow(v: number): number {
-  const mag = 10 ** Math.floor(Math.log10(v / 1.05));
-  return mag * Math.max(...STEPS.filter((m) => m * mag <= v / 1.05));
-}
-
-/** The smallest 1, 2 or 5 x 10^k above v. */
-function niceAbove(v: number): number {
-  const mag = 10 ** Math.floor(Math.log10(v * 1.05));
-  return mag * Math.min(...STEPS.filter((m) => m * mag >= v * 1.05));
 }
 
 /** One operation: its name, a grey span from p50 to p999 and the percentiles' dots (hover: the value). */

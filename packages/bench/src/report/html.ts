@@ -90,9 +90,10 @@ function overTime(r: RunResult): boolean {
 /** Each run's p99 over time in one chart (ours and the Java client's): whether a spell of one is in the other. */
 function p99Lines(runs: RunResult[]): string {
   return lineChart({
-    title: 'p99 over the run, every operation that succeeded, each run (ms)',
+    title: 'p99 over the run, every operation that succeeded, each run (ms, log scale)',
     xLabel: 'seconds since start',
     yLabel: 'ms',
+    logY: true,
     series: runs.map((r) => ({
       name: r.label,
       points: (r.latencyOverTime ?? []).map((s): [number, number] => [s[0], s[3]]),
@@ -108,9 +109,10 @@ function latencyLines(r: RunResult): string {
     points: samples.map((s): [number, number] => [s[0], s[at]]),
   });
   return lineChart({
-    title: `latency over the run, every operation that succeeded, per ${fixed(r.config.reportIntervalMs / 1000, 1)} s (ms)`,
+    title: `latency over the run, every operation that succeeded, per ${fixed(r.config.reportIntervalMs / 1000, 1)} s (ms, log scale)`,
     xLabel: 'seconds since start',
     yLabel: 'ms',
+    logY: true,
     series: [series('p50', 2), series('p99', 3), series('max', 4)],
   });
 }

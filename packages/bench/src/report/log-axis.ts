@@ -30,3 +30,27 @@ export function logTicks(lo: number, hi: number): number[] {
   }
   return ticks.length > 9 ? ticks.filter((v) => Number.isInteger(Math.log10(v))) : ticks;
 }
+
+/**
+ * A log axis's ends for `values` (any unit): their range widened to the 1-2-5 steps around it, so that both ends
+ * have a tick, and at least a decade wide.
+ */
+export function axisRange(values: number[]): { lo: number; hi: number } {
+  const positive = values.filter((v) => v > 0 && Number.isFinite(v));
+  const [lo, hi] = atLeastADecade(niceBelow(Math.min(...positive)), niceAbove(Math.max(...positive)));
+  return { lo, hi };
+}
+
+const STEPS = [1, 2, 5, 10];
+
+/** The largest 1, 2 or 5 x 10^k below v (a little room left for the dot). */
+function niceBelow(v: number): number {
+  const mag = 10 ** Math.floor(Math.log10(v / 1.05));
+  return mag * Math.max(...STEPS.filter((m) => m * mag <= v / 1.05));
+}
+
+/** The smallest 1, 2 or 5 x 10^k above v. */
+function niceAbove(v: number): number {
+  const mag = 10 ** Math.floor(Math.log10(v * 1.05));
+  return mag * Math.min(...STEPS.filter((m) => m * mag >= v * 1.05));
+}

@@ -119,7 +119,7 @@ describe('writeResults', () => {
     );
     // one chart: the run with a single interval has none
     expect(
-      html.match(/class="title">latency over the run, every operation that succeeded, per 1\.0 s \(ms\)</g),
+      html.match(/class="title">latency over the run, every operation that succeeded, per 1\.0 s \(ms, log scale\)</g),
     ).toHaveLength(1);
     for (const series of ['p50', 'p99', 'max']) expect(html).toContain(`>${series}</text>`);
   });
@@ -184,7 +184,7 @@ describe('writeResults', () => {
       [1, 100, 2, p99, p99],
       [2, 100, 2, p99 * 2, p99 * 2],
     ];
-    const title = /class="title">p99 over the run, every operation that succeeded, each run \(ms\)</g;
+    const title = /class="title">p99 over the run, every operation that succeeded, each run \(ms, log scale\)</g;
     const ours = sampleRun('ours', { latencyOverTime: samples(5) });
     const java = sampleRun('java', { latencyOverTime: samples(90) });
     const both = readFileSync(writeResults(tempDir(), [ours, java, sampleRun('neither')]).html, 'utf8');
