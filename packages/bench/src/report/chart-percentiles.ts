@@ -6,7 +6,7 @@
  * as at 100 ms.
  */
 import type { LatencySummary } from '../types.js';
-import { atLeastADecade, axisRange, logTicks, nsLabel } from './log-axis.js';
+import { axisRange, logTicks, nsLabel } from './log-axis.js';
 import { millis } from './numbers.js';
 import { color, dot, emptyChart, labelMargin, legend, line, linear, shortLabel, svgOpen, text } from './svg.js';
 
