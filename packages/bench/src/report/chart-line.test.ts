@@ -48,4 +48,13 @@ describe('lineChart', () => {
     expect(ys[0] - ys[1]).toBeCloseTo(ys[1] - ys[2], 0);
     expect(svg).toContain('>10</text>'); // a tick at each decade
   });
+
+  it('keeps a linear axis for a log one when no value is above 0 (nothing to put decades around)', () => {
+    const points: [number, number][] = [
+      [1, 0],
+      [2, 0],
+    ];
+    const svg = lineChart({ title: 't', xLabel: 'x', yLabel: 'ms', series: [{ name: 'p99', points }], logY: true });
+    expect(svg).not.toContain('NaN');
+  });
 });

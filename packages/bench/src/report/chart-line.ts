@@ -47,7 +47,9 @@ export function lineChart(opts: {
   const all = series.flatMap((s) => s.points);
   const xTicks = niceTicks(Math.max(...all.map(([x]) => x)), 8);
   const ys = all.map(([, v]) => v);
-  const { ticks: yTicks, y } = (opts.logY === true ? logAxis : linearAxis)(ys, H - m.b, m.t);
+  // a log axis needs a value above 0 to have ends
+  const logY = opts.logY === true && ys.some((v) => v > 0 && Number.isFinite(v));
+  const { ticks: yTicks, y } = (logY ? logAxis : linearAxis)(ys, H - m.b, m.t);
   const x = linear(0, xTicks[xTicks.length - 1], m.l, W - m.r);
   const parts = [
     svgOpen(W, H, opts.title),
