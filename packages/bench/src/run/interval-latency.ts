@@ -7,6 +7,12 @@ import type { IntervalCounts, IntervalHistograms, RunResult } from '../types.js'
  * count, p50, p99 and max: whether a high percentile is the run's steady state or one spell of it. The operations
  * that failed are counted apart, by the interval they ended in: when a fault hit the run, and for how long.
  */
+/** A worker's (or a statement's) intervals: their histograms, and their failures. */
+export interface IntervalTally {
+  latencyOverTime: IntervalHistograms;
+  failuresOverTime: IntervalCounts;
+}
+
 export class IntervalLatency {
   readonly #intervals = new Map<number, LatencyHistogram>();
   readonly #failed = new Map<number, number>();
@@ -33,6 +39,11 @@ export class IntervalLatency {
 
   failures(): IntervalCounts {
     return [...this.#failed];
+  }
+
+  /** Both, as a worker hands them over (overTime merges several). */
+  tally(): IntervalTally {
+    return { latencyOverTime: this.data(), failuresOverTime: this.failures() };
   }
 
   #interval(sinceStartMs: number): number {
@@ -69,4 +80,21 @@ export function latencyOverTime(
       const l = h.summaryMs();
       return [((interval + 1) * intervalMs) / 1000, l.count, l.p50, l.p99, l.max];
     });
+}
+
+/** Several tallies as the run's latency and failures over time. */
+export function overTime(
+  tallies: readonly IntervalTally[],
+  intervalMs: number,
+): Required<Pick<RunResult, 'latencyOverTime' | 'failuresOverTime'>> {
+  return {
+    latencyOverTime: latencyOverTime(
+      tallies.map((t) => t.latencyOverTime),
+      intervalMs,
+    ),
+    failuresOverTime: failuresOverTime(
+      tallies.map((t) => t.failuresOverTime),
+      intervalMs,
+    ),
+  };
 }

@@ -10,7 +10,7 @@ import { timedRead } from './queries.js';
 import { ProgressPrinter } from './progress-printer.js';
 import { RunStop } from './run-stop.js';
 import { realClock } from './clock.js';
-import { IntervalLatency, failuresOverTime, latencyOverTime } from './interval-latency.js';
+import { IntervalLatency, overTime } from './interval-latency.js';
 import { NextDueTimes, overdueMs } from './pacing.js';
 import { runStatementSessions, type ReadDone, type StatementRead } from './statement-sessions.js';
 import { queryLatencies } from './trace.js';
@@ -64,8 +64,7 @@ export async function runQueryFileEntry(
     ...statementRun(c, e, e.label, { startedAt, durationS, ok, failed, slowestMs, query }, shares),
     latency: summarize(histograms),
     histograms,
-    latencyOverTime: latencyOverTime([tally.overTime.data()], c.reportIntervalMs),
-    failuresOverTime: failuresOverTime([tally.overTime.failures()], c.reportIntervalMs),
+    ...overTime([tally.overTime.tally()], c.reportIntervalMs),
     clientCpuS: (cpu.user + cpu.system) / 1e6,
     peakRssMb: process.resourceUsage().maxRSS / 1024,
     errors: tally.errors,
@@ -249,7 +248,7 @@ export class StatementTally {
   readonly startLag = new LatencyHistogram();
   /** with --target-rate, each session's next due time while it has reads left */
   readonly nextDue = new NextDueTimes();
-  /** the reads that succeeded, per --report-interval-ms */
+  /** the reads, per --report-interval-ms: the successes' latency, the failures counted apart */
   readonly overTime: IntervalLatency;
   /** when the timed reads started (realClock) */
   #startNs = realClock.now();

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { combineWorkers, type DoneWorker } from './combine-workers.js';
-import { failuresOverTime, latencyOverTime } from './interval-latency.js';
+import { overTime } from './interval-latency.js';
 import { workerShare } from './device-shares.js';
 import { StartBarrier } from './barrier.js';
 import { liveCounters } from './live-counters.js';
@@ -68,14 +68,7 @@ export async function runWrites(
       clientCpuSPerMpts: combined.points > 0 ? cpuS / (combined.points / 1e6) : 0,
       peakRssMb: process.resourceUsage().maxRSS / 1024,
       throughput: watch.throughput,
-      latencyOverTime: latencyOverTime(
-        done.map((r) => r.latencyOverTime),
-        c.reportIntervalMs,
-      ),
-      failuresOverTime: failuresOverTime(
-        done.map((r) => r.failuresOverTime),
-        c.reportIntervalMs,
-      ),
+      ...overTime(done, c.reportIntervalMs),
       ...(stop.reason && { stopped: stop.reason }),
     },
   };
