@@ -20,18 +20,24 @@ const MAX_ERRORS = 5;
 const MAX_ERROR_LENGTH = 300;
 
 /**
+ * Seconds into the run, `3.0-6.0 s`: from the start of the interval that ended at `firstEndS` (latencyOverTime's and
+ * failuresOverTime's times are the intervals' ends) to `lastEndS`.
+ */
+function intervalsSpan(r: RunResult, firstEndS: number, lastEndS: number): string {
+  return `${fixed(firstEndS - r.config.reportIntervalMs / 1000, 1)}-${fixed(lastEndS, 1)} s`;
+}
+
+/**
  * When the failures ended (failuresOverTime): from the start of the first interval that had one to the end of the
  * last, and the interval that had the most (the first of equals); none without failures over time.
  */
 function failuresLine(r: RunResult): string[] {
   const over = r.failuresOverTime ?? [];
   if (over.length === 0) return [];
-  const intervalS = r.config.reportIntervalMs / 1000;
   const most = over.reduce((m, s) => (s[1] > m[1] ? s : m));
-  const span = (from: number, to: number) => `${fixed(from, 1)}-${fixed(to, 1)} s`;
   return [
-    `failures     ended ${span(over[0][0] - intervalS, over[over.length - 1][0])} into the run; ` +
-      `the most, ${grouped(most[1])}, in ${span(most[0] - intervalS, most[0])}`,
+    `failures     ended ${intervalsSpan(r, over[0][0], over[over.length - 1][0])} into the run; ` +
+      `the most, ${grouped(most[1])}, in ${intervalsSpan(r, most[0], most[0])}`,
   ];
 }
 
@@ -42,11 +48,10 @@ function failuresLine(r: RunResult): string[] {
 function overTimeLine(r: RunResult): string[] {
   const p99 = p99OverTime(r);
   if (p99 === null) return [];
-  const intervalS = r.config.reportIntervalMs / 1000;
-  const worstSpan = `${fixed(p99.worstAtS - intervalS, 1)}-${fixed(p99.worstAtS, 1)} s`;
+  const typical = `a typical ${fixed(r.config.reportIntervalMs / 1000, 1)} s (the median of ${p99.intervals})`;
   return [
-    `over time    p99 ${millis(p99.typicalMs)} ms in a typical ${fixed(intervalS, 1)} s (the median of ${p99.intervals}), ` +
-      `${millis(p99.worstMs)} ms in the worst (${worstSpan})`,
+    `over time    p99 ${millis(p99.typicalMs)} ms in ${typical}, ` +
+      `${millis(p99.worstMs)} ms in the worst (${intervalsSpan(r, p99.worstAtS, p99.worstAtS)})`,
   ];
 }
 
