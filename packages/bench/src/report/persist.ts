@@ -119,29 +119,21 @@ export function persistedRecords(r: RunResult): RecordInput[] {
  * iot-benchmark's persisted records are.
  */
 function overTimeRecords(r: RunResult, device: string): RecordInput[] {
-  const at = (s: number) => new Date(Date.parse(r.startedAt) + Math.round(s * 1000));
-  const latency = (r.latencyOverTime ?? []).map(([s, count, p50, p99, max]): RecordInput => ({
+  // a sample s seconds after the run's start, at the run's device
+  const sample = (s: number, measurements: string[], dataTypes: TSDataType[], values: number[]): RecordInput => ({
     deviceId: device,
-    timestamp: at(s),
-    measurements: ['interval_ops', 'interval_p50_ms', 'interval_p99_ms', 'interval_max_ms'],
-    dataTypes: [TSDataType.INT64, TSDataType.DOUBLE, TSDataType.DOUBLE, TSDataType.DOUBLE],
-    values: [count, p50, p99, max],
-  }));
-  const throughput = r.throughput.map(([s, pointsPerS]): RecordInput => ({
-    deviceId: device,
-    timestamp: at(s),
-    measurements: ['interval_points_per_s'],
-    dataTypes: [TSDataType.DOUBLE],
-    values: [pointsPerS],
-  }));
-  const failures = (r.failuresOverTime ?? []).map(([s, failed]): RecordInput => ({
-    deviceId: device,
-    timestamp: at(s),
-    measurements: ['interval_failed'],
-    dataTypes: [TSDataType.INT64],
-    values: [failed],
-  }));
-  return [...latency, ...throughput, ...failures];
+    timestamp: new Date(Date.parse(r.startedAt) + Math.round(s * 1000)),
+    measurements,
+    dataTypes,
+    values,
+  });
+  const { INT64, DOUBLE } = TSDataType;
+  const latencyNames = ['interval_ops', 'interval_p50_ms', 'interval_p99_ms', 'interval_max_ms'];
+  return [
+    ...(r.latencyOverTime ?? []).map(([s, ...v]) => sample(s, latencyNames, [INT64, DOUBLE, DOUBLE, DOUBLE], v)),
+    ...r.throughput.map(([s, pointsPerS]) => sample(s, ['interval_points_per_s'], [DOUBLE], [pointsPerS])),
+    ...(r.failuresOverTime ?? []).map(([s, failed]) => sample(s, ['interval_failed'], [INT64], [failed])),
+  ];
 }
 
 /** A latency row's columns: count and the matrix's, ms. */
