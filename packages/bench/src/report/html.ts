@@ -28,6 +28,7 @@ svg .grid { stroke: #eee; } svg .axis { stroke: #888; } svg .mark { stroke: #c03
 `;
 
 export function renderHtml(runs: RunResult[], generatedAt: Date = new Date()): string {
+  const overTimeRuns = runs.filter(overTime);
   const body = [
     `<h1>IoTDB benchmark</h1>`,
     `<p class="meta">${runs.length} run${runs.length === 1 ? '' : 's'}, generated ${esc(generatedAt.toISOString())}</p>`,
@@ -35,7 +36,7 @@ export function renderHtml(runs: RunResult[], generatedAt: Date = new Date()): s
     summaryTable(runs),
     throughputBars(runs),
     ...(runs.every(onlyReads) ? [] : [`<h2>Throughput over time</h2>`, throughputLines(runs)]),
-    ...(runs.filter(overTime).length > 1 ? [`<h2>p99 over time</h2>`, p99Lines(runs.filter(overTime))] : []),
+    ...(overTimeRuns.length > 1 ? [`<h2>p99 over time</h2>`, p99Lines(overTimeRuns)] : []),
     ...runs.map(runSection),
   ];
   return [
@@ -124,8 +125,10 @@ function latencyLines(r: RunResult): string {
  */
 function operationLines(r: RunResult): string {
   const intervalS = r.config.reportIntervalMs / 1000;
-  const ok = new Map((r.latencyOverTime ?? []).map(([atS, n]) => [Math.round(atS / intervalS), n]));
-  const failed = new Map((r.failuresOverTime ?? []).map(([atS, n]) => [Math.round(atS / intervalS), n]));
+  // interval number (from 1) -> operations, from samples timed by their interval's end
+  const byInterval = (samples: readonly (readonly number[])[]) =>
+    new Map(samples.map(([atS, n]) => [Math.round(atS / intervalS), n]));
+  const [ok, failed] = [byInterval(r.latencyOverTime ?? []), byInterval(r.failuresOverTime ?? [])];
   const intervals = Math.max(Math.ceil(r.durationS / intervalS), ...ok.keys(), ...failed.keys());
   const perS = (counts: Map<number, number>) =>
     Array.from({ length: intervals }, (_, i): [number, number] => {
