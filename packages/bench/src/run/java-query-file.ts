@@ -7,7 +7,7 @@ import { javaStatementLabel, type QueryFileEntry } from '../config/query-file.js
 import { FAILED_PREFIX, START_LAG, UNCORRECTED_PREFIX } from '../report/result-fields.js';
 import type { BenchConfig, RunResult } from '../types.js';
 import { runJavaScript } from './java-child.js';
-import { javaConnectArgs, latencyOf, overTime, pointsOf } from './java.js';
+import { javaConnectArgs, javaOverTime, latencyOf, pointsOf } from './java.js';
 import { errorField, keyValues } from './key-values.js';
 import { readOnly, warmUpReads } from '../config/query-file.js';
 import { statementRun } from './query-file.js';
@@ -97,7 +97,7 @@ export function javaStatementRun(
     ...(lag !== undefined && ok + failed > 0 && { [START_LAG]: latencyOf(keyValues(lag)) }),
   };
   const startedAt = new Date(Date.now() - durationS * 1000).toISOString();
-  const { latencyOverTime, failuresOverTime } = overTime(lines); // reads: no points/s over the run, as ours
+  const { latencyOverTime, failuresOverTime } = javaOverTime(lines); // reads: no points/s over the run, as ours
   return {
     ...statementRun(c, e, label, { startedAt, durationS, ok, failed, slowestMs: Number(kv.slowest_s) * 1000 }, shares),
     latency,

@@ -134,7 +134,7 @@ export function javaRun(out: string, c: BenchConfig): RunResult {
     clientCpuS: num('client_cpu_s'),
     clientCpuSPerMpts: num('client_cpu_s_per_Mpts'),
     peakRssMb: Number(matrix.peak_rss_mb), // NaN where the JVM had no /proc ("n/a")
-    ...overTime(lines),
+    ...javaOverTime(lines),
     errors,
     ...(Object.keys(queries).length > 0 && { queries }),
     ...(kv.stopped === 'test-max-time' && { stopped: 'test-max-time' as const }),
@@ -146,7 +146,7 @@ export function javaRun(out: string, c: BenchConfig): RunResult {
  * as ours' latency and failures over time (at the interval's end) and points/s over the run (at the end of its part
  * in the phase, as ours' last sample); none printed (output from before them): none of them.
  */
-export function overTime(
+export function javaOverTime(
   lines: readonly string[],
 ): Pick<RunResult, 'latencyOverTime' | 'failuresOverTime' | 'throughput'> {
   const intervals = lines.filter((l) => l.startsWith('INTERVAL ')).map(keyValues);
