@@ -19,7 +19,7 @@ import java.util.stream.Collectors;
  * warm-up writes untimed, then, once every thread is ready, the timed writes and queries, each timed alone and
  * paced as the harness paces them (Pacer). Writes are Bench's tablets (rows 1 + round x rows of each device of the
  * line), so both clients store the same points; a query is read to the end, every value through the iterator's
- * typed getters. A write that fails ends the run, as in Bench; a query that fails is counted, as ours.
+ * typed getters. An operation that fails is counted (Timeline), as ours counts it, and the run goes on.
  */
 final class Mixed {
   /** One line of the plan: a warm-up or timed write (kind "warmup"/"write") of devices for a round, or a query. */
@@ -49,8 +49,6 @@ final class Mixed {
     final List<Long> writes = new ArrayList<>();
     final Map<String, List<Long>> queries = new TreeMap<>();
     final Map<String, Long> rows = new TreeMap<>(), values = new TreeMap<>();
-    final Map<String, Integer> failed = new TreeMap<>();
-    final Map<String, String> firstError = new TreeMap<>();
     /** paced by targetRate: each operation's latency from its actual start, by kind (writes: insertTablet) */
     final Map<String, List<Long>> uncorrected = new TreeMap<>();
     /** paced by targetRate: how late each operation started after it was due */
@@ -163,14 +161,7 @@ final class Mixed {
         if (System.nanoTime() >= Bench.deadline) { Bench.stoppedEarly.set(true); break; }
         long a = System.nanoTime();
         if (due >= 0) d.startLag.add(Math.max(0, a - due));
-        if (op.isWrite()) {
-          d.points += write(w, t, op);
-          long end = System.nanoTime();
-          d.writes.add(end - (due >= 0 ? due : a));
-          d.timeline.add(end, end - (due >= 0 ? due : a), points(op));
-          if (due >= 0) d.uncorrected.computeIfAbsent(Bench.method, k -> new ArrayList<>()).add(end - a);
-          pacer.lastEnd = end;
-        } else pacer.lastEnd = query(w, op, a, due, d);
+        pacer.lastEnd = op.isWrite() ? timedWrite(w, t, op, a, due, d) : query(w, op, a, due, d);
       }
       d.endNs = System.nanoTime();
     } finally {
@@ -199,52 +190,68 @@ final class Mixed {
   }
 
   /**
+   * Writes the op's tablets, its latency from `due` on the open loop (else from its start); a failure is counted
+   * and its first error kept. Returns when it ended.
+   */
+  static long timedWrite(Bench.Writer w, Bench.Tablets t, Op op, long startNs, long due, Done d) {
+    long from = due >= 0 ? due : startNs;
+    try {
+      d.points += write(w, t, op);
+    } catch (Exception e) {
+      long end = System.nanoTime();
+      d.timeline.fail(Bench.method, end, end - from, e);
+      return end;
+    }
+    long end = System.nanoTime();
+    d.writes.add(end - from);
+    d.timeline.add(end, end - from, points(op));
+    if (due >= 0) d.uncorrected.computeIfAbsent(Bench.method, k -> new ArrayList<>()).add(end - startNs);
+    return end;
+  }
+
+  /**
    * Reads the op's statement to the end, its latency from `due` on the open loop (else from its start); a failure
    * is counted and its first error kept. Returns when it ended.
    */
   static long query(Bench.Writer w, Op op, long startNs, long due, Done d) {
+    long from = due >= 0 ? due : startNs;
     try (org.apache.iotdb.isession.SessionDataSet ds = w.query(op.sql)) {
       long[] read = QueryBench.readAll(ds, new double[1]);
       long end = System.nanoTime();
-      d.queries.computeIfAbsent(op.kind, k -> new ArrayList<>()).add(end - (due >= 0 ? due : startNs));
-      d.timeline.add(end, end - (due >= 0 ? due : startNs), 0);
+      d.queries.computeIfAbsent(op.kind, k -> new ArrayList<>()).add(end - from);
+      d.timeline.add(end, end - from, 0);
       if (due >= 0) d.uncorrected.computeIfAbsent(op.kind, k -> new ArrayList<>()).add(end - startNs);
       d.rows.merge(op.kind, read[0], Long::sum);
       d.values.merge(op.kind, read[1], Long::sum);
       return end;
     } catch (Exception e) {
       long end = System.nanoTime();
-      d.failed.merge(op.kind, 1, Integer::sum);
-      d.timeline.fail(end);
-      d.firstError.putIfAbsent(op.kind, String.valueOf(e.getMessage()).replaceAll("\\s+", " "));
+      d.timeline.fail(op.kind, end, end - from, e);
       return end;
     }
   }
 
   /**
-   * RESULT, MATRIX and INTERVAL as Bench prints them (the writes; INTERVAL: every operation), a QTYPE line per query
-   * kind, QERROR per kind failed.
+   * RESULT, MATRIX, INTERVAL, FAILED and QERROR as Bench prints them (the writes; INTERVAL: every operation; FAILED
+   * and QERROR: each kind that failed), a QTYPE line per query kind.
    */
   static void report(Done[] done) throws Exception {
     long end = Arrays.stream(done).mapToLong(d -> d.endNs).max().orElse(timedStartNs);
     long cpuNs = Bench.processCpuNanos() - cpuStartNs, srvTicks = Bench.serverCpuTicks() - serverStartTicks;
     long n = Arrays.stream(done).mapToLong(d -> d.points).sum();
     Bench.printResult(done.length, n, end - timedStartNs, cpuNs, srvTicks, sorted(done, d -> d.writes));
-    Timeline.print(Arrays.stream(done).map(d -> d.timeline).toArray(Timeline[]::new), timedStartNs, end,
-        Bench.intervalMs);
-    Set<String> kinds = new TreeSet<>();
-    for (Done d : done) {
-      kinds.addAll(d.queries.keySet());
-      kinds.addAll(d.failed.keySet());
-    }
+    Timeline[] timelines = Arrays.stream(done).map(d -> d.timeline).toArray(Timeline[]::new);
+    Timeline.print(timelines, timedStartNs, end, Bench.intervalMs);
+    Timeline.printFailures(timelines);
+    Set<String> kinds = Timeline.failedKinds(timelines);
+    kinds.remove(Bench.method); // the writes': the RESULT and MATRIX lines
+    for (Done d : done) kinds.addAll(d.queries.keySet());
     for (String k : kinds) {
       long rows = Arrays.stream(done).mapToLong(d -> d.rows.getOrDefault(k, 0L)).sum();
       long points = Arrays.stream(done).mapToLong(d -> d.values.getOrDefault(k, 0L)).sum();
-      int failed = Arrays.stream(done).mapToInt(d -> d.failed.getOrDefault(k, 0)).sum();
+      int failed = Timeline.failed(timelines, k).length;
       long[] lat = sorted(done, d -> d.queries.getOrDefault(k, List.of()));
       System.out.printf("QTYPE kind=%s failed=%d rows=%d points=%d %s%n", k, failed, rows, points, Bench.matrix(lat));
-      Arrays.stream(done).map(d -> d.firstError.get(k)).filter(e -> e != null).findFirst()
-          .ifPresent(e -> System.out.printf("QERROR kind=%s error=%s%n", k, e));
     }
     Set<String> paced = new TreeSet<>();
     for (Done d : done) paced.addAll(d.uncorrected.keySet());

@@ -37,6 +37,8 @@ public class QueryFile {
   static String database = "";
   /** each session's statements */
   static List<List<String>> shares = new ArrayList<>();
+  /** the kind of this process's every read, in its Timeline */
+  static final String STATEMENT = "statement";
   static int fetch = 5000, threads = 1, reps = 1, warm = 1;
   static boolean table = false, query = true;
   static double rate = 0;
@@ -44,13 +46,12 @@ public class QueryFile {
 
   /** What one session's reads came to. */
   static final class Done {
-    final List<Long> ok = new ArrayList<>(), uncorrected = new ArrayList<>(), failed = new ArrayList<>();
+    final List<Long> ok = new ArrayList<>(), uncorrected = new ArrayList<>();
     /** paced: how late each read started after it was due */
     final List<Long> startLag = new ArrayList<>();
-    /** the reads, by when they ended */
+    /** the reads, by when they ended; the failed ones' latencies and first error */
     final Timeline timeline = new Timeline();
     long rows, points, spentNs;
-    String firstError;
   }
 
   interface Reader extends AutoCloseable {
@@ -179,9 +180,7 @@ public class QueryFile {
         if (intervalNs > 0) d.uncorrected.add(end - t0);
       } catch (Exception e) {
         long end = System.nanoTime();
-        d.failed.add(end - (intervalNs > 0 ? due : t0));
-        d.timeline.fail(end);
-        if (d.firstError == null) d.firstError = String.valueOf(e.getMessage()).replaceAll("\\s+", " ");
+        d.timeline.fail(STATEMENT, end, end - (intervalNs > 0 ? due : t0), e);
       }
       d.spentNs += System.nanoTime() - t0;
       due += intervalNs;
@@ -198,27 +197,27 @@ public class QueryFile {
   }
 
   static void report(Done[] done, long startNs, long endNs, long cpuNs, boolean paced) {
-    long wallNs = endNs - startNs, ok = 0, failed = 0, rows = 0, points = 0, slowest = 0;
+    Timeline[] timelines = Arrays.stream(done).map(d -> d.timeline).toArray(Timeline[]::new);
+    long[] failed = Timeline.failed(timelines, STATEMENT);
+    long wallNs = endNs - startNs, ok = 0, rows = 0, points = 0, slowest = 0;
     for (Done d : done) {
       ok += d.ok.size();
-      failed += d.failed.size();
       rows += d.rows;
       points += d.points;
       slowest = Math.max(slowest, d.spentNs);
     }
     System.out.printf("QSTMT ok=%d failed=%d rows=%d points=%d wall_s=%.6f client_cpu_s=%.4f slowest_s=%.6f peak_rss_mb=%s %s%n",
-        ok, failed, rows, points, wallNs / 1e9, cpuNs / 1e9, slowest / 1e9, Bench.peakRssMb(),
+        ok, failed.length, rows, points, wallNs / 1e9, cpuNs / 1e9, slowest / 1e9, Bench.peakRssMb(),
         Bench.matrix(sorted(done, d -> d.ok)));
     if (paced) System.out.printf("QSTMT_UNCORRECTED %s%n", Bench.matrix(sorted(done, d -> d.uncorrected)));
     if (paced) System.out.printf("QSTMT_START_LAG %s%n", Bench.matrix(sorted(done, d -> d.startLag)));
-    Timeline.print(Arrays.stream(done).map(d -> d.timeline).toArray(Timeline[]::new), startNs, endNs, intervalMs);
-    if (failed == 0) return;
-    System.out.printf("QSTMT_FAILED %s%n", Bench.matrix(sorted(done, d -> d.failed)));
-    Arrays.stream(done).map(d -> d.firstError).filter(e -> e != null).findFirst()
-        .ifPresent(e -> System.out.printf("QERROR error=%s%n", e));
+    Timeline.print(timelines, startNs, endNs, intervalMs);
+    if (failed.length == 0) return;
+    System.out.printf("QSTMT_FAILED %s%n", Bench.matrix(failed));
+    System.out.printf("QERROR error=%s%n", Timeline.firstError(timelines, STATEMENT));
   }
 
-  /** Every session's latencies of one kind (`of`: its ok, uncorrected or failed ones), sorted. */
+  /** Every session's latencies of one kind (`of`: its ok or uncorrected ones), sorted. */
   static long[] sorted(Done[] done, Function<Done, List<Long>> of) {
     List<Long> all = new ArrayList<>();
     for (Done d : done) all.addAll(of.apply(d));

@@ -1,4 +1,9 @@
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * One thread's timed operations, by when they ended: the harness's latency and failures over time and points/s over
@@ -6,11 +11,14 @@ import java.util.Arrays;
  * timed phase in which an operation ended: where it ends (at_s, seconds since the start) and where its part inside
  * the phase ends (to_s: the last one's at the phase's end), its operations that succeeded and those that failed,
  * the points written and their rate over that part, and, when one succeeded, their latencies' p50, p99 and max (ms,
- * as the MATRIX line's percentiles).
+ * as the MATRIX line's percentiles). The failed operations' latencies and first error are kept by kind (the
+ * harness's "failed <kind>" rows and errors): FAILED and QERROR lines (printFailures).
  */
 final class Timeline {
   private long[] ends = new long[256], latencies = new long[256], points = new long[256], failedEnds = new long[16];
   private int n, failed;
+  private final Map<String, List<Long>> failedLatencies = new TreeMap<>();
+  private final Map<String, String> firstError = new TreeMap<>();
 
   /** An operation that ended at `endNs` (System.nanoTime), took `latencyNs` and wrote `written` points. */
   void add(long endNs, long latencyNs, long written) {
@@ -24,10 +32,40 @@ final class Timeline {
     points[n++] = written;
   }
 
-  /** An operation that failed at `endNs`. */
-  void fail(long endNs) {
+  /** An operation of `kind` that failed with `e` at `endNs`, having taken `latencyNs`. */
+  void fail(String kind, long endNs, long latencyNs, Exception e) {
     if (failed == failedEnds.length) failedEnds = Arrays.copyOf(failedEnds, failed * 2);
     failedEnds[failed++] = endNs;
+    failedLatencies.computeIfAbsent(kind, k -> new ArrayList<>()).add(latencyNs);
+    firstError.putIfAbsent(kind, String.valueOf(e.getMessage()).replaceAll("\\s+", " "));
+  }
+
+  /** Every thread's failed operations of `kind`: their latencies (ns), sorted. */
+  static long[] failed(Timeline[] threads, String kind) {
+    return Arrays.stream(threads).filter(t -> t != null)
+        .flatMap(t -> t.failedLatencies.getOrDefault(kind, List.of()).stream())
+        .mapToLong(Long::longValue).sorted().toArray();
+  }
+
+  /** The first error of a failed operation of `kind` (one line), or null when none failed. */
+  static String firstError(Timeline[] threads, String kind) {
+    return Arrays.stream(threads).filter(t -> t != null).map(t -> t.firstError.get(kind)).filter(e -> e != null)
+        .findFirst().orElse(null);
+  }
+
+  /** The kinds of operation that failed in any thread. */
+  static TreeSet<String> failedKinds(Timeline[] threads) {
+    TreeSet<String> kinds = new TreeSet<>();
+    for (Timeline t : threads) if (t != null) kinds.addAll(t.failedLatencies.keySet());
+    return kinds;
+  }
+
+  /** A FAILED line (the failures' latency matrix) and a QERROR line (the first error) per kind that failed. */
+  static void printFailures(Timeline[] threads) {
+    for (String k : failedKinds(threads)) {
+      System.out.printf("FAILED kind=%s %s%n", k, Bench.matrix(failed(threads, k)));
+      System.out.printf("QERROR kind=%s error=%s%n", k, firstError(threads, k));
+    }
   }
 
   /** The INTERVAL lines of every thread's operations over the timed phase [startNs, endNs]. */

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { QueryFileEntry } from '../config/query-file.js';
 import { sampleConfig } from '../report/test-fixture.js';
-import { javaStatementArgs, javaStatementRun } from './java-query-file.js';
+import type { BenchConfig } from '../types.js';
+import { javaStatementArgs, javaStatementRun as parse } from './java-query-file.js';
+import { throughScript } from './test-fixture.js';
+
+/** A statement's RunResult of the Java process's output `out`, read as the harness reads it: through java/query-file.sh. */
+const javaStatementRun = (out: string, c: BenchConfig, e: QueryFileEntry, shares: readonly (readonly string[])[]) =>
+  parse(throughScript('query-file.sh', out), c, e, shares);
 
 const entry: QueryFileEntry = {
   label: 'one device',

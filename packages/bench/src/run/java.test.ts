@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { formatReport, resultLine } from '../report/format.js';
 import { sampleConfig } from '../report/test-fixture.js';
 import type { BenchConfig, Method } from '../types.js';
-import { javaArgs, javaRun } from './java.js';
+import { javaArgs, javaRun as parse } from './java.js';
+import { throughScript } from './test-fixture.js';
+
+/** The RunResult of the Java process's output `out`, read as the harness reads it: through java/bench.sh. */
+const javaRun = (out: string, c: BenchConfig) => parse(throughScript('bench.sh', out), c);
 
 const OUTPUT = [
   'setup: 100 devices',
@@ -98,11 +102,28 @@ describe('the Java anchor run', () => {
     expect(redirection({ redirection: false })).toEqual(['redirection=false']);
   });
 
-  it("reads a mixed run's QTYPE and QERROR lines: each query type's figures beside the writes", () => {
+  it('counts the writes that failed, as ours: their latencies in a row of their own, the first error kept', () => {
+    const out = [
+      OUTPUT,
+      'FAILED kind=insertTablet ops=3 avg=40.000 min=2.000 p10=2.000 p25=2.000 p50=18.000 p75=100.000 p90=100.000 p95=100.000 p99=100.000 p999=100.000 max=100.000',
+      'QERROR kind=insertTablet error=org.apache.iotdb.rpc.IoTDBConnectionException: Fail to reconnect to server.',
+    ].join('\n');
+    const r = javaRun(out, sampleConfig());
+    expect([r.okOps, r.failedOps]).toEqual([100, 3]);
+    expect(r.latency['failed insertTablet']).toMatchObject({ count: 3, p50: 18, max: 100 });
+    expect(r.latency.insertTablet.count).toBe(100); // the writes that succeeded alone
+    expect(r.errors).toEqual([
+      'the Java client: insertTablet: org.apache.iotdb.rpc.IoTDBConnectionException: Fail to reconnect to server.',
+    ]);
+    expect(formatReport(r)).toMatch(/^ +failed insertTablet +3 /m);
+  });
+
+  it("reads a mixed run's QTYPE, FAILED and QERROR lines: each query type's figures beside the writes", () => {
     const mixed = [
       OUTPUT,
-      'QTYPE kind=AGG_RANGE failed=2 rows=0 ops=0 avg=0.000 min=0.000 p10=0.000 p25=0.000 p50=0.000 p75=0.000 p90=0.000 p95=0.000 p99=0.000 p999=0.000 max=0.000',
+      'FAILED kind=AGG_RANGE ops=2 avg=1.500 min=1.000 p10=1.000 p25=1.000 p50=2.000 p75=2.000 p90=2.000 p95=2.000 p99=2.000 p999=2.000 max=2.000',
       'QERROR kind=AGG_RANGE error=701: Msg: line 1:7 mismatched input nosuch(s0)',
+      'QTYPE kind=AGG_RANGE failed=2 rows=0 ops=0 avg=0.000 min=0.000 p10=0.000 p25=0.000 p50=0.000 p75=0.000 p90=0.000 p95=0.000 p99=0.000 p999=0.000 max=0.000',
       'QTYPE kind=TIME_RANGE failed=0 rows=5000 points=4900 ops=10 avg=4.000 min=2.000 p10=2.500 p25=3.000 p50=4.000 p75=5.000 p90=6.000 p95=7.000 p99=8.000 p999=8.000 max=8.000',
     ].join('\n');
     const r = javaRun(mixed, sampleConfig());
@@ -119,6 +140,7 @@ describe('the Java anchor run', () => {
     expect(r.latency.TIME_RANGE).toEqual(r.queries?.TIME_RANGE.latency);
     expect(r.queries?.AGG_RANGE).toMatchObject({ ops: 0, failed: 2, rows: 0 });
     expect(r.latency.AGG_RANGE).toBeUndefined(); // no latency of nothing read, as ours
+    expect(r.latency['failed AGG_RANGE']).toMatchObject({ count: 2, avg: 1.5, max: 2 }); // the failures' own row
     expect(r.errors).toEqual(['the Java client: AGG_RANGE: 701: Msg: line 1:7 mismatched input nosuch(s0)']);
     expect(formatReport(r)).not.toContain('NaN');
   });

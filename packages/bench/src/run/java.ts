@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import type { BenchConfig, LatencySummary, QueryFigures, QueryKind, RunResult } from '../types.js';
-import { START_LAG, UNCORRECTED_PREFIX } from '../report/result-fields.js';
+import { FAILED_PREFIX, START_LAG, UNCORRECTED_PREFIX } from '../report/result-fields.js';
 import { weightedQueries } from '../workload/operations.js';
 import { sensorValuesRead } from '../workload/query-sql.js';
 import { javaPlan } from './java-plan.js';
@@ -91,8 +91,9 @@ function javaMethod(c: BenchConfig): 'insertTablet' | 'insertTablets' | 'insertR
 }
 
 /**
- * The RunResult of java/bench.sh's output: its RESULT, MATRIX (latency ms, peak RSS) and VERIFY lines, and a
- * mixed run's QTYPE (a query type's figures) and QERROR lines (its first error).
+ * The RunResult of java/bench.sh's output: its RESULT, MATRIX (latency ms, peak RSS) and VERIFY lines, FAILED and
+ * QERROR lines (a kind of operation that failed: its failures' latencies, its first error), and a mixed run's QTYPE
+ * lines (a query type's figures).
  */
 export function javaRun(out: string, c: BenchConfig): RunResult {
   const lines = out.split('\n');
@@ -108,8 +109,9 @@ export function javaRun(out: string, c: BenchConfig): RunResult {
   const durationS = num('wall_s');
   const errors: string[] = [];
   const queries = queryTypes(lines, durationS, c.model, errors);
+  const failures = failedKinds(lines);
   const okOps = writes.count + Object.values(queries).reduce((n, q) => n + q.ops, 0);
-  const failedOps = Object.values(queries).reduce((n, q) => n + q.failed, 0);
+  const failedOps = Object.values(failures).reduce((n, f) => n + f.count, 0);
   const v = /^VERIFY count=(\d+) expected=(\d+)/m.exec(out);
   return {
     ...(v ? { verify: { expected: Number(v[2]), actual: Number(v[1]), ok: v[1] === v[2] } } : {}),
@@ -127,6 +129,7 @@ export function javaRun(out: string, c: BenchConfig): RunResult {
       // a queries-only run has no write row, as ours
       ...((writes.count > 0 || Object.keys(queries).length === 0) && { [javaMethod(c)]: writes }),
       ...Object.fromEntries(Object.entries(queries).flatMap(([k, q]) => (q.ops > 0 ? [[k, q.latency]] : []))),
+      ...failures,
       ...uncorrected(lines),
       ...startLag(lines),
     },
@@ -185,6 +188,12 @@ export function latencyOf(kv: Record<string, string>): LatencySummary {
     p999: ms('p999'),
     max: ms('max'),
   };
+}
+
+/** The latencies of each kind of operation that failed (FAILED lines), named as ours' ("failed insertTablet"). */
+function failedKinds(lines: readonly string[]): Record<string, LatencySummary> {
+  const rows = lines.filter((l) => l.startsWith('FAILED ')).map(keyValues);
+  return Object.fromEntries(rows.map((kv) => [FAILED_PREFIX + kv.kind, latencyOf(kv)]));
 }
 
 /** An open-loop run's latencies from each operation's actual start (UNCORRECTED lines), named as ours'. */

@@ -1,4 +1,6 @@
 /** Test helpers of run/ (not a .test.ts file: shared by several). */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { BenchConfig, WorkerTask } from '../types.js';
 import type { Clock } from './clock.js';
 import { liveCounters } from './live-counters.js';
@@ -49,4 +51,21 @@ export class SimulatedClock implements Clock {
     }
     return work;
   }
+}
+
+/**
+ * What java/`script` (bench.sh, query-file.sh) lets through of its Java process's output: the lines its `grep -E`
+ * passes. The parsers' tests read their output through it, so that a line a parser reads and the script drops fails
+ * there (the grep hid START_LAG once, and the failures' FAILED lines another time).
+ */
+export function throughScript(script: string, out: string): string {
+  const text = readFileSync(fileURLToPath(new URL(`../../java/${script}`, import.meta.url)), 'utf8');
+  const passed = /^PASSED='([^']*)'$/m.exec(text)?.[1];
+  const grep = /\| grep -E (["'])(.*)\1$/m.exec(text)?.[2];
+  if (grep === undefined) throw new Error(`java/${script} has no grep -E of its output`);
+  const pattern = new RegExp(passed === undefined ? grep : grep.replace('$PASSED', passed));
+  return out
+    .split('\n')
+    .filter((l) => pattern.test(l))
+    .join('\n');
 }
