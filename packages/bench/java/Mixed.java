@@ -165,7 +165,7 @@ final class Mixed {
       }
       d.endNs = System.nanoTime();
     } finally {
-      if (w != null) w.close();
+      Bench.closeAfterTimed(w);
     }
     return d;
   }

@@ -37,7 +37,7 @@ final class Timeline {
     if (failed == failedEnds.length) failedEnds = Arrays.copyOf(failedEnds, failed * 2);
     failedEnds[failed++] = endNs;
     failedLatencies.computeIfAbsent(kind, k -> new ArrayList<>()).add(latencyNs);
-    firstError.putIfAbsent(kind, String.valueOf(e.getMessage()).replaceAll("\\s+", " "));
+    firstError.putIfAbsent(kind, Bench.oneLine(e));
   }
 
   /** Every thread's failed operations of `kind`: their latencies (ns), sorted. */

@@ -228,6 +228,12 @@ export interface ServerEnvironment {
   dataNodes?: string[] | null;
 }
 
+/**
+ * --verify: the points read back against those acknowledged (`expected`), or why they could not be read (`error`:
+ * the server not back after a fault, a count that timed out), which fails the run as a mismatch does.
+ */
+export type Verify = { expected: number; actual: number; ok: boolean } | { expected: number; ok: false; error: string };
+
 export interface RunResult {
   label: string;
   /** the full resolved configuration */
@@ -264,7 +270,7 @@ export interface RunResult {
   /** points/s sampled every reportIntervalMs: [seconds since start, points/s] */
   throughput: [number, number][];
   errors: string[];
-  verify?: { expected: number; actual: number; ok: boolean };
+  verify?: Verify;
   /** per query type: operations that succeeded and failed, rows read, and the successes' latency */
   queries?: Record<string, QueryFigures>;
   /** what the client's sessions did besides the operations (warm-up included): absent for the Java run */

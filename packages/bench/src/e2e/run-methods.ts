@@ -1,5 +1,6 @@
 import { formatReport, resultLine } from '../report/format.js';
-import { countPoints, prepareDatabase } from '../run/database.js';
+import { prepareDatabase } from '../run/database.js';
+import { verifyPoints } from '../run/verify.js';
 import { noneSucceeded, runQueries, withQueriesAfter } from '../run/queries.js';
 import { keepErrors } from '../run/run-error.js';
 import { runWrites } from '../run/run-writes.js';
@@ -38,8 +39,7 @@ export async function runMethods(
     const { result, writtenPoints } = await runWrites(c, label, target, interrupt);
     result.environment = environment;
     if (c.verify && needsServer && !c.serverNoop) {
-      const actual = await countPoints(c, host, port);
-      result.verify = { expected: writtenPoints, actual, ok: actual === writtenPoints };
+      result.verify = await verifyPoints(c, host, port, writtenPoints);
       if (!result.verify.ok) failed = true;
     }
     if (c.queries.length > 0 && needsServer && !c.serverNoop && !interrupt.aborted) {

@@ -1,5 +1,5 @@
 /** The text outputs: the final report, the RESULT line, the comparison table and the progress line. */
-import type { ClientActivity, RunResult } from '../types.js';
+import type { ClientActivity, RunResult, Verify } from '../types.js';
 import { fixed, grouped, millis, span, times } from './numbers.js';
 import { p99OverTime } from './over-time.js';
 import { MATRIX_HEADERS, matrixRows } from './latency-matrix.js';
@@ -92,12 +92,7 @@ export function formatReport(r: RunResult): string {
     ...overTimeLine(r),
     `peak RSS     ${fixed(r.peakRssMb, 1)} MB`,
   ];
-  if (r.verify !== undefined) {
-    const v = r.verify;
-    lines.push(
-      `verify       ${v.ok ? 'OK' : 'MISMATCH'}: expected ${grouped(v.expected)} points, read back ${grouped(v.actual)}`,
-    );
-  }
+  if (r.verify !== undefined) lines.push(`verify       ${verifyText(r.verify)}`);
   lines.push(
     '',
     'latency (ms)',
@@ -114,6 +109,12 @@ export function formatReport(r: RunResult): string {
  * What the run moved and what it cost the client: points written, or rows read for a run that only read (a
  * query-file statement, queries without ingestion), where points would all be 0.
  */
+/** What --verify read back, or why it could not. */
+function verifyText(v: Verify): string {
+  if ('error' in v) return `NOT READ BACK: expected ${grouped(v.expected)} points; ${oneLine(v.error)}`;
+  return `${v.ok ? 'OK' : 'MISMATCH'}: expected ${grouped(v.expected)} points, read back ${grouped(v.actual)}`;
+}
+
 function volumeLines(r: RunResult): string[] {
   const perMillion = cpuPerMillion(r);
   const cpu =

@@ -155,6 +155,7 @@ function table(header: string[], rows: string[][]): string {
 function verifyCell(r: RunResult): string {
   if (r.verify === undefined) return '<span class="muted">not run</span>';
   const v = r.verify;
+  if ('error' in v) return `<span class="bad">not read back: ${esc(v.error)}</span>`;
   return v.ok
     ? `<span class="ok">ok</span>`
     : `<span class="bad">mismatch: ${grouped(v.actual)} of ${grouped(v.expected)}</span>`;

@@ -52,6 +52,11 @@ describe('merge', () => {
     expect(m.verify).toEqual({ expected: 4_000, actual: 3_999, ok: false });
   });
 
+  it('leaves the whole verify unread, with the reason, when a share could not read its points back', () => {
+    const unread = { ...shareB, verify: { expected: 3_000, ok: false as const, error: 'connect ECONNREFUSED' } };
+    expect(mergeShares([shareA, unread]).verify).toEqual({ expected: 4_000, ok: false, error: 'connect ECONNREFUSED' });
+  });
+
   it("keeps one share's latency over time, and none of several (their percentiles do not add up)", () => {
     const overTime: [number, number, number, number, number][] = [[1, 10, 1, 2, 3]];
     expect(mergeShares([{ ...shareA, latencyOverTime: overTime }]).latencyOverTime).toEqual(overTime);

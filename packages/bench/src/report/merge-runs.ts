@@ -5,7 +5,7 @@
  * share's time, as one run's are over the time until its last worker ended (a sum of the shares' rates would
  * count a share that ended early as still writing).
  */
-import type { RunResult } from '../types.js';
+import type { RunResult, Verify } from '../types.js';
 import { sumActivity } from '../run/client-activity.js';
 import { slowestOf } from '../run/operation-stats.js';
 import { MAX_ERRORS } from '../run/run-error.js';
@@ -45,13 +45,7 @@ export function mergeShares(shares: readonly RunResult[]): RunResult {
     latencyOverTime: shares.length === 1 ? first.latencyOverTime : undefined,
     failuresOverTime: sumByTime(shares.map((r) => r.failuresOverTime)),
     errors: shares.flatMap((r) => r.errors).slice(0, MAX_ERRORS),
-    verify: verified
-      ? {
-          expected: total(shares, (r) => r.verify!.expected),
-          actual: total(shares, (r) => r.verify!.actual),
-          ok: shares.every((r) => r.verify!.ok),
-        }
-      : undefined,
+    verify: verified ? mergedVerify(shares.map((r) => r.verify!)) : undefined,
     queries: mergeQueries(shares, summarize(histograms), durationS),
     ...(first.queryFile && { queryFile: mergedQueryFile(shares, first.queryFile) }),
     ...(shares.every((r) => r.client) && { client: sumActivity(shares.map((r) => r.client!)) }),
@@ -159,4 +153,15 @@ export function mergeFiles(files: readonly RunResult[][]): { merged: RunResult[]
 /** A run whose latency has no histogram behind it (the Java client's): its percentiles cannot be merged. */
 function percentilesOnly(r: RunResult): boolean {
   return Object.keys(r.histograms).length === 0 && Object.values(r.latency).some((l) => l.count > 0);
+}
+
+/** The shares' counts added; a share that could not read its points back leaves the whole unread, with its reason. */
+function mergedVerify(shares: readonly Verify[]): Verify {
+  const expected = shares.reduce((n, v) => n + v.expected, 0);
+  let actual = 0;
+  for (const v of shares) {
+    if ('error' in v) return { expected, ok: false, error: v.error };
+    actual += v.actual;
+  }
+  return { expected, actual, ok: shares.every((v) => v.ok) };
 }

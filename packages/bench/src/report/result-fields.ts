@@ -120,7 +120,10 @@ const FIELDS: readonly Field[] = [
   ['p999', (_r, _op, l) => fixed(l.p999, 3)],
   ['max', (_r, _op, l) => fixed(l.max, 3)],
   ['peak_rss_mb', (r) => fixed(r.peakRssMb, 1)],
-  ['verify', (r) => (r.verify === undefined ? 'none' : r.verify.ok ? 'ok' : 'mismatch')],
+  [
+    'verify',
+    (r) => (r.verify === undefined ? 'none' : r.verify.ok ? 'ok' : 'error' in r.verify ? 'unread' : 'mismatch'),
+  ],
   ['rows', (r) => fixed(rowsRead(r, 'rows'), 0)],
   ['rows_per_s', (r) => fixed(rowsRead(r, 'rowsPerS'), 0)],
   ['points_read', (r) => String(totalPoints(Object.values(r.queries ?? {})) ?? '-')],

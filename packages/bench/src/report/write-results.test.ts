@@ -106,6 +106,16 @@ describe('writeResults', () => {
     expect(html.match(/<rect /g)?.length).toBeGreaterThan(20);
   });
 
+  it('report.html says whether each run read its points back: ok, a mismatch, or why it could not', () => {
+    const unread = { expected: 10, ok: false as const, error: 'connect ECONNREFUSED <127.0.0.1:1>' };
+    const mismatch = { expected: 10, actual: 9, ok: false };
+    const verified = [sampleRun('a'), sampleRun('b', { verify: mismatch }), sampleRun('c', { verify: unread })];
+    const html = readFileSync(writeResults(tempDir(), verified).html, 'utf8');
+    expect(html).toContain('<td><span class="ok">ok</span></td>');
+    expect(html).toContain('<span class="bad">mismatch: 9 of 10</span>');
+    expect(html).toContain('<span class="bad">not read back: connect ECONNREFUSED &lt;127.0.0.1:1&gt;</span>');
+  });
+
   it("report.html draws a run's latency over time when it has two intervals or more", () => {
     const overTime = sampleRun('over time', {
       latencyOverTime: [

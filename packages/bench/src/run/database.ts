@@ -3,7 +3,7 @@ import type { BenchConfig } from '../types.js';
 import { RunError } from './run-error.js';
 import { connectOptions } from './session-options.js';
 import { readsOnly } from '../workload/operations.js';
-import { DEVICE_TAG, TABLE_NAME, deviceName, sensorTypes } from '../workload/schema.js';
+import { DEVICE_TAG, TABLE_NAME, sensorTypes } from '../workload/schema.js';
 import { dataTypeName } from '@iotdb/fast-serializer';
 
 /**
@@ -39,39 +39,6 @@ export async function prepareDatabase(c: BenchConfig, host: string, port: number
   } finally {
     await s.close();
   }
-}
-
-/** Points stored for this machine's devices (count of non-null values). */
-export async function countPoints(c: BenchConfig, host: string, port: number): Promise<number> {
-  const devices = Array.from({ length: c.deviceCount }, (_, i) => c.deviceOffset + i);
-  const whole = c.deviceCount === c.devices;
-  if (c.model === 'table') {
-    const s = new TableSession({ ...connectOptions(c, { host, port }), database: c.database });
-    await s.open();
-    try {
-      const counts = sensorTypes(c)
-        .map((_, i) => `count(s${i})`)
-        .join(', ');
-      const where = whole ? '' : ` WHERE ${DEVICE_TAG} IN (${devices.map((d) => `'${deviceName(c, d)}'`).join(', ')})`;
-      return await sumFirstRow(await s.executeQueryStatement(`SELECT ${counts} FROM ${TABLE_NAME}${where}`));
-    } finally {
-      await s.close();
-    }
-  }
-  const s = new Session(connectOptions(c, { host, port }));
-  await s.open();
-  try {
-    const from = whole ? `root.${c.database}.**` : devices.map((d) => deviceName(c, d)).join(', ');
-    return await sumFirstRow(await s.executeQueryStatement(`SELECT count(*) FROM ${from}`));
-  } finally {
-    await s.close();
-  }
-}
-
-async function sumFirstRow(ds: AsyncIterable<{ values: readonly unknown[] }>): Promise<number> {
-  let sum = 0;
-  for await (const row of ds) for (const v of row.values) sum += Number(v ?? 0);
-  return sum;
 }
 
 async function ignoreCode(p: Promise<void>, code: number): Promise<void> {

@@ -102,6 +102,22 @@ describe('the Java anchor run', () => {
     expect(redirection({ redirection: false })).toEqual(['redirection=false']);
   });
 
+  it('keeps its run when its count cannot be read back after it (the server not back yet): verify says why', () => {
+    const unread = OUTPUT.replace(
+      'VERIFY count=2500000 expected=2500000',
+      'VERIFY expected=2505000 error=720: Query execution is time out\nFLUSH error=Fail to reconnect to server.',
+    );
+    const r = javaRun(unread, sampleConfig());
+    expect(r.verify).toEqual({
+      expected: 2_505_000,
+      ok: false,
+      error: 'the Java client: 720: Query execution is time out',
+    });
+    expect([r.okOps, r.points]).toEqual([100, 2_500_000]); // the run's figures, kept
+    expect(formatReport(r)).toMatch(/^verify +NOT READ BACK: expected 2,505,000 points; the Java client: 720: /m);
+    expect(resultLine(r)).toMatch(/ verify=unread /);
+  });
+
   it('counts the writes that failed, as ours: their latencies in a row of their own, the first error kept', () => {
     const out = [
       OUTPUT,

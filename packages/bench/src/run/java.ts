@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import type { BenchConfig, LatencySummary, QueryFigures, QueryKind, RunResult } from '../types.js';
+import type { BenchConfig, LatencySummary, QueryFigures, QueryKind, RunResult, Verify } from '../types.js';
 import { FAILED_PREFIX, START_LAG, UNCORRECTED_PREFIX } from '../report/result-fields.js';
 import { weightedQueries } from '../workload/operations.js';
 import { sensorValuesRead } from '../workload/query-sql.js';
@@ -112,9 +112,9 @@ export function javaRun(out: string, c: BenchConfig): RunResult {
   const failures = failedKinds(lines);
   const okOps = writes.count + Object.values(queries).reduce((n, q) => n + q.ops, 0);
   const failedOps = Object.values(failures).reduce((n, f) => n + f.count, 0);
-  const v = /^VERIFY count=(\d+) expected=(\d+)/m.exec(out);
+  const verify = javaVerify(lines);
   return {
-    ...(v ? { verify: { expected: Number(v[2]), actual: Number(v[1]), ok: v[1] === v[2] } } : {}),
+    ...(verify !== undefined && { verify }),
     label: 'java',
     config: c,
     // about its timed phase's start: its output is read after that phase (and the untimed verify and flush)
@@ -188,6 +188,16 @@ export function latencyOf(kv: Record<string, string>): LatencySummary {
     p999: ms('p999'),
     max: ms('max'),
   };
+}
+
+/** The VERIFY line: the count read back against the points expected, or why it could not be read. */
+function javaVerify(lines: readonly string[]): Verify | undefined {
+  const line = lines.find((l) => l.startsWith('VERIFY '));
+  if (line === undefined) return undefined;
+  const kv = keyValues(line);
+  const expected = Number(kv.expected);
+  if (kv.error !== undefined) return { expected, ok: false, error: `the Java client: ${errorField(line)}` };
+  return { expected, actual: Number(kv.count), ok: kv.count === kv.expected };
 }
 
 /** The latencies of each kind of operation that failed (FAILED lines), named as ours' ("failed insertTablet"). */
