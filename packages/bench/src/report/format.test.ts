@@ -154,6 +154,18 @@ describe('formatReport', () => {
       ],
     });
     expect(formatReport(failed)).toMatch(/^failures {5}ended 3\.0-6\.0 s into the run; the most, 12, in 4\.0-5\.0 s$/m);
+    // several intervals had the most: how many, not the first of them alone as if it stood out
+    const flat = {
+      ...failed,
+      failuresOverTime: [
+        [10, 1],
+        [28, 1],
+        [29, 1],
+      ] as [number, number][],
+    };
+    expect(formatReport(flat)).toMatch(
+      /^failures {5}ended 9\.0-29\.0 s into the run; the most, 1, in each of 3 intervals, the first 9\.0-10\.0 s$/m,
+    );
     // none failed, or a file from before it was recorded: no line
     expect(formatReport(sampleRun('base', { failuresOverTime: [] }))).not.toMatch(/^failures/m);
     expect(formatReport({ ...failed, failuresOverTime: undefined })).not.toMatch(/^failures/m);

@@ -29,15 +29,17 @@ function intervalsSpan(r: RunResult, firstEndS: number, lastEndS: number): strin
 
 /**
  * When the failures ended (failuresOverTime): from the start of the first interval that had one to the end of the
- * last, and the interval that had the most (the first of equals); none without failures over time.
+ * last, and the interval that had the most (or how many had it, and the first); none without failures over time.
  */
 function failuresLine(r: RunResult): string[] {
   const over = r.failuresOverTime ?? [];
   if (over.length === 0) return [];
   const most = over.reduce((m, s) => (s[1] > m[1] ? s : m));
+  const ties = over.filter((s) => s[1] === most[1]).length;
+  const where = intervalsSpan(r, most[0], most[0]);
   return [
     `failures     ended ${intervalsSpan(r, over[0][0], over[over.length - 1][0])} into the run; ` +
-      `the most, ${grouped(most[1])}, in ${intervalsSpan(r, most[0], most[0])}`,
+      `the most, ${grouped(most[1])}, in ${ties === 1 ? where : `each of ${ties} intervals, the first ${where}`}`,
   ];
 }
 
