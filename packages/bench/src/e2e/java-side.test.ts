@@ -49,6 +49,20 @@ describe('--query-file --vs-java', () => {
     expect(unpaced[0]).not.toContain('start lag');
   });
 
+  it("sets each statement's typical and worst interval p99 beside the Java client's, in a line of its own", () => {
+    const overTime = (p99s: number[]): NonNullable<RunResult['latencyOverTime']> =>
+      p99s.map((p99, i) => [i + 1, 10, 1, p99, p99]);
+    const ours = [sampleStatement('a', 100, { latencyOverTime: overTime([2, 2.2, 6, 2.1]) }), sampleStatement('b', 5)];
+    const java = [
+      sampleStatement('java a', 100, { latencyOverTime: overTime([3, 9, 2.8, 3.2]) }),
+      sampleStatement('java b', 5),
+    ];
+    const lines = printed(() => printStatementRatios(ours, java));
+    expect(lines.filter((l) => l.includes('over time'))).toEqual([
+      'ours/Java a p99 over time: typical 0.69x (2.150 vs 3.100 ms), worst 0.67x (6.000 vs 9.000 ms)',
+    ]); // b: too few intervals to tell
+  });
+
   it('says nothing of a statement one side never read, nor of rows when a side stopped early or failed reads', () => {
     const ours = [sampleStatement('a', 100), sampleStatement('b', 50), sampleStatement('c', 10)];
     const java = [

@@ -96,7 +96,8 @@ function readDifference(a: QueryFigures, b: QueryFigures): string {
 /**
  * Each statement's ratios ours/Java, when both read it: reads/s, latency p50 and p99 (an open loop's also from each
  * read's start, and how late reads started), client CPU per read; and the rows (or points) each read when they
- * differ (the statement read the same data on both sides, to the end, unless the time limit ended one of them early).
+ * differ (the statement read the same data on both sides, to the end, unless the time limit ended one of them
+ * early). Then, in a line of its own, its p99 over time beside the Java client's (three intervals or more).
  */
 export function printStatementRatios(ours: readonly RunResult[], java: readonly RunResult[]): void {
   ours.forEach((mine, i) => {
@@ -113,6 +114,8 @@ export function printStatementRatios(ours: readonly RunResult[], java: readonly 
       `ours/Java ${mine.label}: reads/s ${times(mine.opsPerS, theirs.opsPerS)}, latency p50 ${times(a.latency.p50, b.latency.p50)}, ` +
         `p99 ${times(a.latency.p99, b.latency.p99)}${uncorrected}${lag}, client CPU per read ${times(cpuSPerOperation(mine), cpuSPerOperation(theirs))}${rows}`,
     );
+    const overTime = p99Ratios(mine, theirs);
+    if (overTime !== undefined) console.log(`ours/Java ${mine.label} p99 over time: ${overTime}`);
   });
 }
 
