@@ -401,7 +401,8 @@ export const KNOBS: KnobTable = {
     flag: '--report-interval-ms',
     env: 'REPORT_INTERVAL',
     arg: 'MS',
-    parse: count,
+    // finer intervals flood the progress line, and each costs both clients memory over the whole run
+    parse: integer(100),
     default: () => 1000,
     defaultText: '1000',
     description: 'the interval of the progress line, of points/s and of latency and failures over time (both clients)',

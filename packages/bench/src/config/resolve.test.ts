@@ -116,6 +116,11 @@ describe("resolveConfig: the client's bounds", () => {
     expect(resolve(['--clients', '40000', '--method', 'writer']).poolMaxSize).toBe(65535);
   });
 
+  it('an interval of 100 ms or more (finer ones flood the progress line and cost both clients memory per interval)', () => {
+    rejects(['--report-interval-ms', '1'], {}, 'reportIntervalMs', /needs an integer >= 100/);
+    expect(resolve(['--report-interval-ms', '100']).reportIntervalMs).toBe(100);
+  });
+
   it('a query timeout a timer can wait (2^31 - 1 ms at most), 0 for none', () => {
     rejects(['--query-timeout-ms', '3000000000'], {}, 'queryTimeoutMs', /needs an integer in \[0, 2147483647\]/);
     expect(resolve(['--query-timeout-ms', '0']).queryTimeoutMs).toBe(0);
