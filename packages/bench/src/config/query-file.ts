@@ -31,7 +31,7 @@ import {
   type YAMLMap,
 } from 'yaml';
 import type { BenchConfig } from '../types.js';
-import { START_LAG } from '../report/result-fields.js';
+import { START_LAG } from '../latency-rows.js';
 import { ConfigError } from './errors.js';
 import { placeholders } from './for-each.js';
 

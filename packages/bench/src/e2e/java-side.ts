@@ -1,6 +1,7 @@
 import { javaStatementLabel, type QueryFileEntry } from '../config/query-file.js';
 import { formatErrors, resultLine } from '../report/format.js';
-import { START_LAG, UNCORRECTED_PREFIX, cpuSPerOperation, mainOperation } from '../report/result-fields.js';
+import { cpuSPerOperation, mainOperation } from '../report/result-fields.js';
+import { START_LAG, UNCORRECTED_PREFIX } from '../latency-rows.js';
 import { millis, times } from '../report/numbers.js';
 import { p99OverTime } from '../report/over-time.js';
 import { prepareDatabase } from '../run/database.js';

@@ -1,5 +1,6 @@
 import { grouped, median, times } from '../report/numbers.js';
-import { START_LAG, cpuSPerOperation, mainOperation } from '../report/result-fields.js';
+import { cpuSPerOperation, mainOperation } from '../report/result-fields.js';
+import { START_LAG } from '../latency-rows.js';
 import type { RunResult } from '../types.js';
 
 /**

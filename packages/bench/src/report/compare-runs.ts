@@ -6,7 +6,8 @@
 import type { HistogramData, RunResult } from '../types.js';
 import { LatencyHistogram } from './histogram.js';
 import { p99OverTime } from './over-time.js';
-import { START_LAG, mainOperation } from './result-fields.js';
+import { mainOperation } from './result-fields.js';
+import { START_LAG } from '../latency-rows.js';
 import { normalTwoSidedP } from './stats.js';
 
 /**

@@ -5,7 +5,7 @@
 import type { LatencySummary, RunResult } from '../types.js';
 import { QUERY_KINDS, type QueryKind } from '../workload/operations.js';
 import { fixed, grouped, millis } from './numbers.js';
-import { DERIVED_PREFIXES, START_LAG } from './result-fields.js';
+import { DERIVED_PREFIXES, START_LAG } from '../latency-rows.js';
 
 export const MATRIX_COLUMNS: readonly [header: string, value: (l: LatencySummary) => number][] = [
   ['AVG', (l) => l.avg],

@@ -10,7 +10,8 @@ import { sumActivity } from '../run/client-activity.js';
 import { slowestOf } from '../run/operation-stats.js';
 import { MAX_ERRORS } from '../run/run-error.js';
 import { mergeHistograms, summarize } from './histogram.js';
-import { FAILED_PREFIX, NO_LATENCY, totalPoints } from './result-fields.js';
+import { NO_LATENCY, totalPoints } from './result-fields.js';
+import { FAILED_PREFIX } from '../latency-rows.js';
 import { checkShares } from './merge-checks.js';
 
 const total = (runs: readonly RunResult[], of: (r: RunResult) => number) => runs.reduce((n, r) => n + of(r), 0);

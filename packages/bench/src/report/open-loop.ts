@@ -1,6 +1,6 @@
 import type { BenchConfig, LatencySummary, RunResult } from '../types.js';
 import { millis } from './numbers.js';
-import { START_LAG, UNCORRECTED_PREFIX } from './result-fields.js';
+import { START_LAG, UNCORRECTED_PREFIX } from '../latency-rows.js';
 
 /** How an open-loop run (--target-rate) kept its schedule. */
 export interface OpenLoopFigures {

@@ -4,7 +4,8 @@ import { QUERY_KINDS } from '../workload/operations.js';
 import { sumActivity } from './client-activity.js';
 import { slowestOf } from './operation-stats.js';
 import { MAX_ERRORS } from './run-error.js';
-import { FAILED_PREFIX, NO_LATENCY } from '../report/result-fields.js';
+import { NO_LATENCY } from '../report/result-fields.js';
+import { FAILED_PREFIX } from '../latency-rows.js';
 
 export type DoneWorker = Extract<WorkerResult, { state: 'done' }>;
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { plannedReads } from '../config/for-each.js';
 import { javaStatementLabel, type QueryFileEntry } from '../config/query-file.js';
-import { FAILED_PREFIX, START_LAG, UNCORRECTED_PREFIX } from '../report/result-fields.js';
+import { FAILED_PREFIX, START_LAG, UNCORRECTED_PREFIX } from '../latency-rows.js';
 import type { BenchConfig, RunResult } from '../types.js';
 import { runJavaScript } from './java-child.js';
 import { javaConnectArgs, javaOverTime, latencyOf, pointsOf } from './java.js';

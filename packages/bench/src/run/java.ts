@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import type { BenchConfig, LatencySummary, QueryFigures, QueryKind, RunResult, Verify } from '../types.js';
-import { FAILED_PREFIX, START_LAG, UNCORRECTED_PREFIX } from '../report/result-fields.js';
+import { FAILED_PREFIX, START_LAG, UNCORRECTED_PREFIX } from '../latency-rows.js';
 import { weightedQueries } from '../workload/operations.js';
 import { sensorValuesRead } from '../workload/query-sql.js';
 import { javaPlan } from './java-plan.js';

@@ -4,7 +4,7 @@ import { readOnly, warmUpReads, type QueryFileEntry } from '../config/query-file
 import { readsProgressLine } from '../report/format.js';
 import { clientIntervalMs } from '../report/open-loop.js';
 import { LatencyHistogram, summarize } from '../report/histogram.js';
-import { FAILED_PREFIX, START_LAG, TRACED_PREFIX, UNCORRECTED_PREFIX } from '../report/result-fields.js';
+import { FAILED_PREFIX, START_LAG, TRACED_PREFIX, UNCORRECTED_PREFIX } from '../latency-rows.js';
 import type { BenchConfig, HistogramData, RunResult } from '../types.js';
 import { timedRead } from './queries.js';
 import { ProgressPrinter } from './progress-printer.js';

@@ -1,5 +1,5 @@
 import { IoTDBBatchError } from '@iotdb/client';
-import { FAILED_PREFIX, START_LAG, TRACED_PREFIX, UNCORRECTED_PREFIX } from '../report/result-fields.js';
+import { FAILED_PREFIX, START_LAG, TRACED_PREFIX, UNCORRECTED_PREFIX } from '../latency-rows.js';
 import type { ClientActivity, WorkerResult, WorkerTask } from '../types.js';
 import { readsOnly, type QueryKind } from '../workload/operations.js';
 import { querySensors } from '../workload/query-sql.js';
