@@ -6,6 +6,12 @@ describe('times: a ratio for the reports', () => {
     expect(times(3, 2)).toBe('1.50x');
   });
 
+  it('keeps two significant digits of a ratio under 0.01, which two decimals would show as 0.00x (none)', () => {
+    expect(times(102.9, 19_629)).toBe('0.0052x'); // a p99 beside a fault's 19.6 s stall
+    expect(times(0.644, 19_097)).toBe('0.000034x');
+    expect(times(0, 2)).toBe('0.00x');
+  });
+
   it('is n/a where there is no ratio (nothing to divide by, or not a number), never NaNx or Infinityx', () => {
     expect(times(3, 0)).toBe('n/a');
     expect(times(0, 0)).toBe('n/a');

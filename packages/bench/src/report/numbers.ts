@@ -8,10 +8,11 @@ export function fixed(n: number, digits: number): string {
   return Number.isFinite(n) ? n.toFixed(digits) : String(n);
 }
 
-/** `a / b` as `1.50x`; `n/a` when there is no ratio (b is 0, or either is not a number) */
+/** `a / b` as `1.50x` (under 0.01: two significant digits, `0.0052x`); `n/a` when there is no ratio (b is 0, or either is not a number) */
 export function times(a: number, b: number): string {
   const r = a / b;
-  return b === 0 || !Number.isFinite(r) ? 'n/a' : `${r.toFixed(2)}x`;
+  if (b === 0 || !Number.isFinite(r)) return 'n/a';
+  return r > 0 && r < 0.01 ? `${Number(r.toPrecision(2))}x` : `${r.toFixed(2)}x`;
 }
 
 /** The median: the middle value, or the mean of the two middle ones. */
