@@ -11,16 +11,17 @@ import { runJavaQueries } from '../run/java-queries.js';
 import { entryStatements } from '../run/for-each-rows.js';
 import { runJavaStatement } from '../run/java-query-file.js';
 import { statementNotRun } from '../run/query-file.js';
-import { noneSucceeded, withQueriesAfter } from '../run/queries.js';
+import { withQueriesAfter } from '../run/queries.js';
 import { RunError } from '../run/run-error.js';
 import type { BenchConfig, Environment, QueryFigures, RunResult } from '../types.js';
 import { readsOnly, weightedQueries } from '../workload/operations.js';
+import { runFailed } from './run-failed.js';
 
 /**
  * `--vs-java`: the Java client on ours' workload (a mixed run's very operations) and `--queries`, into
  * `--database` made afresh (unless `freshDatabase`: a fresh server, or none needed); its RESULT line and errors.
- * `failed`: a query type it never read, or the Java client failing, which is said in one line; ours' report and
- * files stay either way. `interrupted`: Ctrl-C ended the Java client. It runs before ours or after (`javaFirst`):
+ * `failed`: its run failed as ours would (runFailed), or the Java client itself failed, which is said in one line;
+ * ours' report and files stay either way. `interrupted`: Ctrl-C ended the Java client. It runs before ours or after (`javaFirst`):
  * the ratios are printed by printRatios once both have run.
  */
 export async function runJavaSide(
@@ -48,7 +49,7 @@ export async function runJavaSide(
   }
   console.log(resultLine(java));
   if (java.errors.length > 0) console.log(`the Java client's ${formatErrors(java.errors)}`);
-  return { java, failed: noneSucceeded(java.queries) };
+  return { java, failed: runFailed(java) };
 }
 
 /**

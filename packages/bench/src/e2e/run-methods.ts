@@ -1,16 +1,16 @@
 import { formatReport, resultLine } from '../report/format.js';
 import { prepareDatabase } from '../run/database.js';
 import { verifyPoints } from '../run/verify.js';
-import { noneSucceeded, runQueries, withQueriesAfter } from '../run/queries.js';
+import { runQueries, withQueriesAfter } from '../run/queries.js';
 import { keepErrors } from '../run/run-error.js';
 import { runWrites } from '../run/run-writes.js';
 import type { BenchConfig, Environment, RunResult } from '../types.js';
 import { weightedQueries } from '../workload/operations.js';
+import { runFailed } from './run-failed.js';
 
 /**
  * The write runs: one per method (`--compare`) or the one method, each on a freshly prepared database, then
- * its --verify count and its --queries; each reported as it ends. `failed`: a verify mismatch, no write ok, or a
- * query type of --queries none of whose statements succeeded.
+ * its --verify count and its --queries; each reported as it ends. `failed`: a run that failed (runFailed).
  * After Ctrl-C (`interrupt`) the run under way ends early (verified and reported) and no other one starts.
  */
 export async function runMethods(
@@ -40,17 +40,15 @@ export async function runMethods(
     result.environment = environment;
     if (c.verify && needsServer && !c.serverNoop) {
       result.verify = await verifyPoints(c, host, port, writtenPoints);
-      if (!result.verify.ok) failed = true;
     }
     if (c.queries.length > 0 && needsServer && !c.serverNoop && !interrupt.aborted) {
       const { queries, errors } = await runQueries(c, host, port);
       result.queries = withQueriesAfter(result.queries, queries);
       keepErrors(result.errors, ...errors);
-      if (noneSucceeded(queries)) failed = true;
     }
     console.log(formatReport(result));
     console.log(resultLine(result));
-    if (result.okOps === 0 && result.failedOps > 0) failed = true;
+    if (runFailed(result)) failed = true;
     runs.push(result);
   }
   return { runs, failed };
