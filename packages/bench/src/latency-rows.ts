@@ -2,6 +2,7 @@
  * The names of a run's latency rows besides its operations' own (`insertTablet`, `TIME_RANGE`, a statement's label):
  * what the workers record, the Java client's output is read into, and the report shows, each under one name.
  */
+
 /** Latency kinds that `--trace` adds ('traced insertTablet', ...): never the run's main operation. */
 export const TRACED_PREFIX = 'traced ';
 /** With `--target-rate`, latency from the actual start ('uncorrected insertTablet', ...) beside the corrected. */

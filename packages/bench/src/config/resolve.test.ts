@@ -116,7 +116,7 @@ describe("resolveConfig: the client's bounds", () => {
     expect(resolve(['--clients', '40000', '--method', 'writer']).poolMaxSize).toBe(65535);
   });
 
-  it('an interval of 100 ms or more (finer ones flood the progress line and cost both clients memory per interval)', () => {
+  it('an interval of 100 ms or more (finer ones flood the progress line, and cost memory per interval)', () => {
     rejects(['--report-interval-ms', '1'], {}, 'reportIntervalMs', /needs an integer >= 100/);
     expect(resolve(['--report-interval-ms', '100']).reportIntervalMs).toBe(100);
   });

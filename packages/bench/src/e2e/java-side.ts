@@ -21,8 +21,8 @@ import { runFailed } from './run-failed.js';
  * `--vs-java`: the Java client on ours' workload (a mixed run's very operations) and `--queries`, into
  * `--database` made afresh (unless `freshDatabase`: a fresh server, or none needed); its RESULT line and errors.
  * `failed`: its run failed as ours would (runFailed), or the Java client itself failed, which is said in one line;
- * ours' report and files stay either way. `interrupted`: Ctrl-C ended the Java client. It runs before ours or after (`javaFirst`):
- * the ratios are printed by printRatios once both have run.
+ * ours' report and files stay either way. `interrupted`: Ctrl-C ended the Java client. It runs before ours or after
+ * (`javaFirst`): the ratios are printed by printRatios once both have run.
  */
 export async function runJavaSide(
   config: BenchConfig,

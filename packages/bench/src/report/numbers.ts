@@ -8,7 +8,10 @@ export function fixed(n: number, digits: number): string {
   return Number.isFinite(n) ? n.toFixed(digits) : String(n);
 }
 
-/** `a / b` as `1.50x` (under 0.01: two significant digits, `0.0052x`); `n/a` when there is no ratio (b is 0, or either is not a number) */
+/**
+ * `a / b` as `1.50x` (under 0.01 two significant digits, `0.0052x`, not `0.00x` as if none); `n/a` when there is no
+ * ratio (b is 0, or either is not a number)
+ */
 export function times(a: number, b: number): string {
   const r = a / b;
   if (b === 0 || !Number.isFinite(r)) return 'n/a';

@@ -5,7 +5,7 @@ import type { BenchConfig } from '../types.js';
 import { javaStatementArgs, javaStatementRun as parse } from './java-query-file.js';
 import { throughScript } from './test-fixture.js';
 
-/** A statement's RunResult of the Java process's output `out`, read as the harness reads it: through java/query-file.sh. */
+/** A statement's RunResult of the Java process's output `out`, as the harness reads it: through java/query-file.sh. */
 const javaStatementRun = (out: string, c: BenchConfig, e: QueryFileEntry, shares: readonly (readonly string[])[]) =>
   parse(throughScript('query-file.sh', out), c, e, shares);
 
