@@ -49,6 +49,36 @@ function tempDir(prefix: string): string {
   return dir;
 }
 
+/**
+ * Once `series` exists (SHOW TIMESERIES: schema queries answer at once where a count waits for the writes under
+ * way), drops it and makes it again a BOOLEAN: the next FLOAT written to it is refused at once ([507], the row's
+ * other columns stored). Gives up when `run` ends first.
+ */
+async function retypeOnceMade(series: string, run: Promise<unknown>): Promise<void> {
+  let ended = false;
+  void run.finally(() => (ended = true)).catch(() => undefined);
+  const made = () =>
+    withSession(
+      async (s) => (await (await s.executeQueryStatement(`SHOW TIMESERIES ${series}`)).toColumnar()).rowCount,
+    );
+  while (!ended && (await made().catch(() => 0)) === 0) await new Promise((r) => setTimeout(r, 20));
+  if (ended) return;
+  await withSession(async (s) => {
+    await s.executeNonQueryStatement(`DELETE TIMESERIES ${series}`);
+    await s.executeNonQueryStatement(`CREATE TIMESERIES ${series} WITH DATATYPE=BOOLEAN`);
+  });
+}
+
+async function withSession<T>(fn: (s: Session) => Promise<T>): Promise<T> {
+  const s = new Session({ host, port });
+  await s.open();
+  try {
+    return await fn(s);
+  } finally {
+    await s.close();
+  }
+}
+
 /** Each test's databases go when it ends: a 1C1D server has room for a few at a time only. */
 afterEach(async () => {
   for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
@@ -792,33 +822,36 @@ describe('iotdb-bench against a real server', () => {
     expect(stdout).toMatch(/^ {2}tree-insertTablet {2}points\/s [\d,]+ \([\d,]+-[\d,]+\), p50 ms /m);
   });
 
-  it('--vs-java --target-rate: the Java client runs our writes on the same open-loop schedule', async () => {
+  it('--vs-java --target-rate: the Java client runs our writes on the same open-loop schedule; one the server refuses is counted, its run goes on', async () => {
     const out = tempDir('iotdb-bench-vsjava-paced-');
-    const { stdout } = await bench(
-      '--database',
-      'it_bench_vsjava',
-      '--vs-java',
-      '--loop',
-      '1',
-      '--target-rate',
-      '50',
-      '--out',
-      out,
-    );
+    await withSession((s) => s.deleteDatabase('root.it_bench_vsjava').catch(() => undefined)); // no series before
+    const args = ['--database', 'it_bench_vsjava', '--vs-java', '--java-first', '--loop', '1', '--target-rate', '25'];
+    const running = bench(...args, '--out', out);
+    // its last device's s0 made a BOOLEAN once the Java client's warm-up made it: that device's timed write (the
+    // round's last, 4 s on) fails
+    await retypeOnceMade('root.it_bench_vsjava.d099.s0', running);
+    const { stdout } = await running;
     const [ours, java] = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResult[];
-    expect(java.points).toBe(ours.points);
-    // 100 writes due 20 ms apart: the schedule, not the server, sets how long it takes (unpaced: a fraction of it)
-    expect(java.durationS).toBeGreaterThan(1.5);
-    expect(java.latency['uncorrected insertTablet']?.count).toBe(100);
+    expect(java.label).toBe('java'); // ours first in the files, whichever ran first
+    // the refused write counted, the others done: its run went on (ours, on the database made again, refused none)
+    expect([java.okOps, java.failedOps, ours.okOps, ours.failedOps]).toEqual([99, 1, 100, 0]);
+    expect(java.latency['failed insertTablet']?.count).toBe(1);
+    expect(java.failuresOverTime?.map(([, failed]) => failed)).toEqual([1]);
+    expect(java.errors[0]).toMatch(/^the Java client: insertTablet: 507: .*d099\.s0 is not consistent/);
+    expect(java.points).toBe(ours.points - 25_000); // a write: 500 rows x 50 sensors
+    // 100 writes due 40 ms apart: the schedule, not the server, sets how long it takes (unpaced: a fraction of it)
+    expect(java.durationS).toBeGreaterThan(3);
+    expect(java.latency['uncorrected insertTablet']?.count).toBe(99);
     expect([ours.latency['start lag']?.count, java.latency['start lag']?.count]).toEqual([100, 100]);
-    // each side's latency over the run, interval by interval (2 s of writes: at least two), every write in one
+    // each side's latency over the run, interval by interval (4 s of writes: at least two), every write that
+    // succeeded in one
     for (const r of [ours, java]) {
       const overTime = r.latencyOverTime ?? [];
       expect(overTime.length).toBeGreaterThanOrEqual(2);
-      expect(overTime.reduce((n, [, count]) => n + count, 0)).toBe(100);
+      expect(overTime.reduce((n, [, count]) => n + count, 0)).toBe(r.okOps);
     }
     expect(java.throughput.length).toBeGreaterThanOrEqual(2); // its points/s over the run, as ours'
-    expect(readFileSync(join(out, 'latency-over-time.csv'), 'utf8')).toMatch(/^java,[\d.]+,\d+,/m);
+    expect(readFileSync(join(out, 'latency-over-time.csv'), 'utf8')).toMatch(/^java,[\d.]+,\d+,1,/m); // its failure's interval
     expect(stdout).toMatch(/^ours\/Java start lag: p50 [\d.]+x \([\d.]+ vs [\d.]+ ms\), p99 [\d.]+x /m);
     expect(stdout).toMatch(/^ours\/Java insertTablet: latency p50 [\d.]+x, p99 [\d.]+x, uncorrected p50 [\d.]+x$/m);
   });
