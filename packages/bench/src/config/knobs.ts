@@ -405,7 +405,8 @@ export const KNOBS: KnobTable = {
     parse: integer(100),
     default: () => 1000,
     defaultText: '1000',
-    description: 'the interval of the progress line, of points/s and of latency and failures over time (both clients)',
+    description:
+      'the interval of the progress line, of points/s and of latency and failures over time (both clients); 100 at least',
   },
   progress: onOff(
     '--progress',
