@@ -10,6 +10,7 @@ import { sumActivity } from '../run/client-activity.js';
 import { slowestOf } from '../run/operation-stats.js';
 import { MAX_ERRORS } from '../run/run-error.js';
 import { mergeHistograms, summarize } from './histogram.js';
+import { sumByKey } from './numbers.js';
 import { NO_LATENCY, totalPoints } from './result-fields.js';
 import { FAILED_PREFIX } from '../latency-rows.js';
 import { checkShares } from './merge-checks.js';
@@ -90,10 +91,7 @@ function mergeQueries(
 
 /** Counts over time (failuresOverTime) added at each time any share has; none when a share has none recorded. */
 function sumByTime(series: readonly ([number, number][] | undefined)[]): [number, number][] | undefined {
-  if (series.some((s) => s === undefined)) return undefined;
-  const added = new Map<number, number>();
-  for (const s of series as [number, number][][]) for (const [at, n] of s) added.set(at, (added.get(at) ?? 0) + n);
-  return [...added].sort(([a], [b]) => a - b);
+  return series.some((s) => s === undefined) ? undefined : sumByKey(series as [number, number][][]);
 }
 
 /** The shares' configuration as one run's: the union of their devices, and the sum of what each had of its own. */

@@ -67,3 +67,10 @@ export function compact(n: number): string {
 function trim(s: string): string {
   return s.includes('.') ? s.replace(/\.?0+$/, '') : s;
 }
+
+/** Pairs of [key, count] from several series, the counts of each key added, in key order. */
+export function sumByKey(series: readonly Iterable<readonly [number, number]>[]): [number, number][] {
+  const added = new Map<number, number>();
+  for (const pairs of series) for (const [key, n] of pairs) added.set(key, (added.get(key) ?? 0) + n);
+  return [...added].sort(([a], [b]) => a - b);
+}

@@ -1,4 +1,5 @@
 import { LatencyHistogram } from '../report/histogram.js';
+import { sumByKey } from '../report/numbers.js';
 import type { IntervalCounts, IntervalHistograms, RunResult } from '../types.js';
 
 /**
@@ -56,10 +57,7 @@ export function failuresOverTime(
   workers: readonly IntervalCounts[],
   intervalMs: number,
 ): NonNullable<RunResult['failuresOverTime']> {
-  const added = new Map<number, number>();
-  for (const intervals of workers)
-    for (const [interval, n] of intervals) added.set(interval, (added.get(interval) ?? 0) + n);
-  return [...added].sort(([a], [b]) => a - b).map(([interval, n]) => [((interval + 1) * intervalMs) / 1000, n]);
+  return sumByKey(workers).map(([interval, n]) => [((interval + 1) * intervalMs) / 1000, n]);
 }
 
 /** Several workers' intervals merged, as the run's samples: [seconds at the interval's end, count, p50, p99, max]. */
