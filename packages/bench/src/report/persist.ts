@@ -114,9 +114,9 @@ export function persistedRecords(r: RunResult): RecordInput[] {
 }
 
 /**
- * The run's latency over time, failures over time and points/s over the run beside the run's own figures (the run's device), each
- * sample at its own time (the run's start and the sample's seconds, to the ms): a series to draw, as
- * iot-benchmark's persisted records are.
+ * The run's latency over time, failures over time and points/s over the run beside the run's own figures (the
+ * run's device), each sample at its own time (the run's start and the sample's seconds, to the ms): a series to
+ * draw, as iot-benchmark's persisted records are.
  */
 function overTimeRecords(r: RunResult, device: string): RecordInput[] {
   // a sample s seconds after the run's start, at the run's device
