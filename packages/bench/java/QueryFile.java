@@ -31,7 +31,8 @@ import org.apache.iotdb.session.Session;
  * Prints QSTMT ok=N failed=F rows=R points=P (non-null values) wall_s=.. client_cpu_s=.. slowest_s=.. peak_rss_mb=.. and the latency matrix of the
  * reads that succeeded (Bench.matrix); QSTMT_UNCORRECTED <matrix> and QSTMT_START_LAG <matrix> when paced;
  * an INTERVAL line per interval of the timed reads (Timeline: the reads that ended in it, ok and failed);
- * QSTMT_FAILED <matrix> and QERROR error=<the first failure's message, the rest of the line> when some failed.
+ * FAILED kind=statement <matrix> and QERROR kind=statement error=<the first failure's message, the rest of the line>
+ * when some failed (Timeline.printFailures, as Bench's).
  */
 public class QueryFile {
   static String database = "";
@@ -212,9 +213,7 @@ public class QueryFile {
     if (paced) System.out.printf("QSTMT_UNCORRECTED %s%n", Bench.matrix(sorted(done, d -> d.uncorrected)));
     if (paced) System.out.printf("QSTMT_START_LAG %s%n", Bench.matrix(sorted(done, d -> d.startLag)));
     Timeline.print(timelines, startNs, endNs, intervalMs);
-    if (failed.length == 0) return;
-    System.out.printf("QSTMT_FAILED %s%n", Bench.matrix(failed));
-    System.out.printf("QERROR error=%s%n", Timeline.firstError(timelines, STATEMENT));
+    Timeline.printFailures(timelines);
   }
 
   /** Every session's latencies of one kind (`of`: its ok or uncorrected ones), sorted. */

@@ -48,7 +48,7 @@ final class Timeline {
   }
 
   /** The first error of a failed operation of `kind` (one line), or null when none failed. */
-  static String firstError(Timeline[] threads, String kind) {
+  private static String firstError(Timeline[] threads, String kind) {
     return Arrays.stream(threads).filter(t -> t != null).map(t -> t.firstError.get(kind)).filter(e -> e != null)
         .findFirst().orElse(null);
   }

@@ -87,8 +87,8 @@ describe("the Java client's run of a query-file statement", () => {
       `QSTMT ok=4 failed=2 rows=4 wall_s=1.000000 client_cpu_s=0.1000 slowest_s=0.100000 peak_rss_mb=n/a ops=4 ${MATRIX}`,
       `QSTMT_UNCORRECTED ops=4 ${MATRIX}`,
       `QSTMT_START_LAG ops=6 ${MATRIX}`,
-      `QSTMT_FAILED ops=2 ${MATRIX}`,
-      'QERROR error=701: Table root.x does not exist',
+      `FAILED kind=statement ops=2 ${MATRIX}`,
+      'QERROR kind=statement error=701: Table root.x does not exist',
     ].join('\n');
     const r = javaStatementRun(out, { ...sampleConfig(), targetRate: 10, testMaxTime: 1000 }, entry, shares);
     expect(Object.keys(r.latency)).toEqual([

@@ -72,7 +72,7 @@ export function javaStatementArgs(
 /**
  * The RunResult of QueryFile.java's output, named as ours' run of the statement is (its rows under
  * `javaStatementLabel`): its QSTMT line (counts, time, CPU and the matrix of the reads that succeeded), its INTERVAL
- * lines (latency over time), and its QSTMT_UNCORRECTED, QSTMT_START_LAG, QSTMT_FAILED and QERROR lines when it
+ * lines (latency over time), and its QSTMT_UNCORRECTED, QSTMT_START_LAG, FAILED and QERROR lines when it
  * printed them.
  */
 export function javaStatementRun(
@@ -88,7 +88,7 @@ export function javaStatementRun(
   const kv = keyValues(stmt);
   const label = javaStatementLabel(e.label);
   const [ok, failed, rows, durationS] = [Number(kv.ok), Number(kv.failed), Number(kv.rows), Number(kv.wall_s)];
-  const [uncorrected, failures, error] = [found('QSTMT_UNCORRECTED'), found('QSTMT_FAILED'), found('QERROR')];
+  const [uncorrected, failures, error] = [found('QSTMT_UNCORRECTED'), found('FAILED'), found('QERROR')];
   const lag = found('QSTMT_START_LAG');
   const latency = {
     ...(ok > 0 && { [label]: latencyOf(kv) }),
