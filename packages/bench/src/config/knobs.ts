@@ -385,7 +385,7 @@ export const KNOBS: KnobTable = {
     default: () => undefined,
     defaultText: "none: the client's reply wait (60000), which is also the query's life on the server",
     description:
-      "how long a query may take: the server keeps it that long (our queries' queryTimeoutMs, the Java client's query timeout) and our client waits as long for each of its replies when that is over its reply wait; 0 = no limit. Writes keep the client's reply wait",
+      "how long a query may take: the server keeps it that long (our queries' queryTimeoutMs, the Java client's query timeout) and our client waits as long for each of its replies when that is over its reply wait; 0 = no limit. --verify's count is a query too; writes keep the client's reply wait",
   },
   warmupRounds: {
     flag: '--warmup-rounds',

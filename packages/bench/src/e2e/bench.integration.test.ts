@@ -702,13 +702,15 @@ describe('iotdb-bench against a real server', () => {
 
   it('--query-timeout-ms reaches every query of both clients: 1 ms is cut by the server ([712]), 0 is no limit', async () => {
     const dir = tempDir('iotdb-bench-qt-');
-    // queries after the writes (--queries): ours cut, the writes not
+    // queries after the writes (--queries) and --verify's count: ours cut, the writes not
     const after = await bench(
       ...'--database it_bench_qt --devices 4 --sensors 10 --batch-size 500 --loop 4 --queries TIME_RANGE'.split(' '),
-      ...'--query-loops 2 --query-timeout-ms 1'.split(' '),
+      ...'--query-loops 2 --query-timeout-ms 1 --verify'.split(' '),
     ).catch((e: { stdout: string }) => ({ stdout: e.stdout })); // every TIME_RANGE failed: exit 1
     expect(after.stdout).toMatch(/ ok_ops=16 failed_ops=0 /);
     expect(after.stdout).toMatch(/\[712\] Current query is time out/);
+    expect(after.stdout).toMatch(/^verify +NOT READ BACK: expected 80,040 points; .*\[712\]/m);
+    expect(after.stdout).toMatch(/ verify=unread /);
     const file = join(dir, 'queries.yaml');
     writeFileSync(file, ['- label: all', '  sql: SELECT * FROM root.it_bench_qt.**', '  repetitions: 2'].join('\n'));
     const runs = async (timeoutMs: number) => {

@@ -1,13 +1,14 @@
 import { Session, TableSession } from '@iotdb/client';
 import type { BenchConfig, Verify } from '../types.js';
 import { describeError } from './run-error.js';
-import { connectOptions } from './session-options.js';
+import { connectOptions, queryOptions } from './session-options.js';
 import { DEVICE_TAG, TABLE_NAME, deviceName, sensorTypes } from '../workload/schema.js';
 
 /**
  * --verify: the points stored for this machine's devices against the `expected` ones (every acknowledged point).
- * A count that cannot be read (the server not back yet after a fault, the count timed out) is said with its reason:
- * the run keeps its figures, and fails.
+ * The count is a query like the run's (--query-timeout-ms holds it, as the Java client's count). A count that cannot
+ * be read (the server not back yet after a fault, the count timed out) is said with its reason: the run keeps its
+ * figures, and fails.
  */
 export async function verifyPoints(c: BenchConfig, host: string, port: number, expected: number): Promise<Verify> {
   try {
@@ -30,7 +31,8 @@ async function countPoints(c: BenchConfig, host: string, port: number): Promise<
         .map((_, i) => `count(s${i})`)
         .join(', ');
       const where = whole ? '' : ` WHERE ${DEVICE_TAG} IN (${devices.map((d) => `'${deviceName(c, d)}'`).join(', ')})`;
-      return await sumFirstRow(await s.executeQueryStatement(`SELECT ${counts} FROM ${TABLE_NAME}${where}`));
+      const sql = `SELECT ${counts} FROM ${TABLE_NAME}${where}`;
+      return await sumFirstRow(await s.executeQueryStatement(sql, queryOptions(c)));
     } finally {
       await s.close();
     }
@@ -39,7 +41,7 @@ async function countPoints(c: BenchConfig, host: string, port: number): Promise<
   await s.open();
   try {
     const from = whole ? `root.${c.database}.**` : devices.map((d) => deviceName(c, d)).join(', ');
-    return await sumFirstRow(await s.executeQueryStatement(`SELECT count(*) FROM ${from}`));
+    return await sumFirstRow(await s.executeQueryStatement(`SELECT count(*) FROM ${from}`, queryOptions(c)));
   } finally {
     await s.close();
   }
