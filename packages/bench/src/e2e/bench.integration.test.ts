@@ -139,6 +139,8 @@ describe('iotdb-bench against a real server', () => {
     expect(run.environment?.server?.settings).toHaveProperty('DataReplicationFactor');
     expect(run.environment?.server?.dataNodes).toContain(`${host}:${port} Running`); // the node it ran against, among them
     expect(run.config.verify).toBe(true); // and the whole resolved configuration
+    // each query timed to its last row: none under a round trip to the server (a read timed to its call was 2 us)
+    for (const q of Object.values(run.queries ?? {})) expect(q.latency.min).toBeGreaterThan(0.05);
     // a healthy cluster: nothing retried, no connect failed (a pool connects once per session it opens, and once
     // per node a redirect sends it to: with several DataNodes, redirects and connects grow with the devices)
     expect(stdout).toMatch(/\nclient +retries 0, connects \d+, failovers 0, redirects \d+ /);
