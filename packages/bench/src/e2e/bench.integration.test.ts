@@ -141,6 +141,9 @@ describe('iotdb-bench against a real server', () => {
     expect(run.config.verify).toBe(true); // and the whole resolved configuration
     // each query timed to its last row: none under a round trip to the server (a read timed to its call was 2 us)
     for (const q of Object.values(run.queries ?? {})) expect(q.latency.min).toBeGreaterThan(0.05);
+    // and each type's latency matrix beside the writes' (console and files), as a mixed run's query types have
+    for (const [kind, q] of Object.entries(run.queries ?? {})) expect(run.latency[kind]?.count).toBe(q.ops);
+    expect(stdout).toMatch(/^ {2}TIME_RANGE +2 +[\d.]+ /m);
     // a healthy cluster: nothing retried, no connect failed (a pool connects once per session it opens, and once
     // per node a redirect sends it to: with several DataNodes, redirects and connects grow with the devices)
     expect(stdout).toMatch(/\nclient +retries 0, connects \d+, failovers 0, redirects \d+ /);

@@ -11,7 +11,7 @@ import { runJavaQueries } from '../run/java-queries.js';
 import { entryStatements } from '../run/for-each-rows.js';
 import { runJavaStatement } from '../run/java-query-file.js';
 import { statementNotRun } from '../run/query-file.js';
-import { withQueriesAfter } from '../run/queries.js';
+import { addQueriesAfter } from '../run/queries.js';
 import { RunError } from '../run/run-error.js';
 import type { BenchConfig, Environment, QueryFigures, RunResult } from '../types.js';
 import { readsOnly, weightedQueries } from '../workload/operations.js';
@@ -40,7 +40,7 @@ export async function runJavaSide(
     java = { ...runJava(config, host, port), environment };
     if (config.queries.length > 0) {
       console.log(`the Java client's queries: the same ${config.queries.length} x ${config.queryLoops} statements ...`);
-      java.queries = withQueriesAfter(java.queries, runJavaQueries(config, host, port, java.errors));
+      addQueriesAfter(java, runJavaQueries(config, host, port, java.errors));
     }
   } catch (e) {
     if (!(e instanceof RunError)) throw e;

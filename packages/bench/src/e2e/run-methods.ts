@@ -1,7 +1,7 @@
 import { formatReport, resultLine } from '../report/format.js';
 import { prepareDatabase } from '../run/database.js';
 import { verifyPoints } from '../run/verify.js';
-import { runQueries, withQueriesAfter } from '../run/queries.js';
+import { addQueriesAfter, runQueries } from '../run/queries.js';
 import { keepErrors } from '../run/run-error.js';
 import { runWrites } from '../run/run-writes.js';
 import type { BenchConfig, Environment, RunResult } from '../types.js';
@@ -42,8 +42,8 @@ export async function runMethods(
       result.verify = await verifyPoints(c, host, port, writtenPoints);
     }
     if (c.queries.length > 0 && needsServer && !c.serverNoop && !interrupt.aborted) {
-      const { queries, errors } = await runQueries(c, host, port);
-      result.queries = withQueriesAfter(result.queries, queries);
+      const { after, errors } = await runQueries(c, host, port);
+      addQueriesAfter(result, after);
       keepErrors(result.errors, ...errors);
     }
     console.log(formatReport(result));

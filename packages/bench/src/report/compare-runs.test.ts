@@ -119,6 +119,7 @@ describe('compare', () => {
         latency: { count: latency },
         histograms: { count: h },
         queries: { count: { ops: 100, failed: 0, rows: 100, rowsPerS, latency } },
+        queryFile: { sql: 'SELECT count(*) FROM root.bench.**', concurrency: 1, repetitions: 100, line: 1 },
       });
     };
     const names = compareRuns(statement(50), statement(60)).map((f) => f.figure);

@@ -175,6 +175,18 @@ describe('merge', () => {
     ]);
     expect(merged.map((r) => r.label)).toEqual(['tree-insertTablet']);
     expect(unmerged).toEqual(['java']);
+    // its --queries keep a histogram per query type, its writes still none
+    const javaWithQueries = (share: typeof shareA) => {
+      const latency = LatencyHistogram.from(histogram([1, 2])).summaryMs();
+      return {
+        ...java(share),
+        histograms: { TIME_RANGE: histogram([1, 2]) },
+        latency: { ...share.latency, TIME_RANGE: latency },
+        queries: { TIME_RANGE: { ops: 2, failed: 0, rows: 2, rowsPerS: 1, latency } },
+      };
+    };
+    const withQueries = mergeFiles([[javaWithQueries(shareA)], [javaWithQueries(shareB)]]);
+    expect([withQueries.merged, withQueries.unmerged]).toEqual([[], ['java']]);
   });
 
   it('refuses files whose labels do not match', () => {

@@ -57,10 +57,10 @@ export function mergeShares(shares: readonly RunResult[]): RunResult {
 }
 
 /**
- * A mixed run's per-type query figures: operations and rows add up, rows/s over the merged run's `durationS` as
- * points/s, latency from the merged histograms. Only the types with
- * histograms: those of a mixed run; `--queries` after the writes keeps no histogram, so its figures cannot
- * be merged exactly and are left out. Undefined when none is left.
+ * The per-type query figures (a mixed run's, `--queries` after the writes): operations and rows add up, rows/s
+ * over the merged run's `durationS` as points/s, latency from the merged histograms. Only the types with
+ * histograms: `--queries` kept none before 2026-11-28, and a file of then cannot be merged exactly: left out.
+ * Undefined when none is left.
  */
 function mergeQueries(
   shares: readonly RunResult[],
@@ -149,9 +149,14 @@ export function mergeFiles(files: readonly RunResult[][]): { merged: RunResult[]
   return { merged, unmerged };
 }
 
-/** A run whose latency has no histogram behind it (the Java client's): its percentiles cannot be merged. */
+/**
+ * A run whose operations' latency has no histogram behind it (the Java client's; its --queries keep histograms, its
+ * writes none): its percentiles cannot be merged.
+ */
 function percentilesOnly(r: RunResult): boolean {
-  return Object.keys(r.histograms).length === 0 && Object.values(r.latency).some((l) => l.count > 0);
+  const operation = (kind: string) => r.queries?.[kind] === undefined;
+  const latency = Object.entries(r.latency).filter(([kind, l]) => operation(kind) && l.count > 0);
+  return latency.length > 0 && Object.keys(r.histograms).every((kind) => !operation(kind));
 }
 
 /** The shares' counts added; a share that could not read its points back leaves the whole unread, with its reason. */

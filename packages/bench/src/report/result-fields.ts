@@ -23,8 +23,10 @@ export function mainOperation(r: RunResult): { kind: string; latency: LatencySum
   }
   let best: { kind: string; latency: LatencySummary } | undefined;
   for (const [kind, latency] of Object.entries(r.latency)) {
-    // the failed, uncorrected and --trace's rows describe the main operation, they are not it; the start lag, all
-    if (DERIVED_PREFIXES.some((p) => kind.startsWith(p)) || QUERIES.has(kind) || kind === START_LAG) continue;
+    // the failed, uncorrected and --trace's rows describe the main operation, they are not it; the start lag, all;
+    // a query type's, a mixed run's or --queries' (`<type> after the writes`), is a read
+    if (DERIVED_PREFIXES.some((p) => kind.startsWith(p)) || kind === START_LAG) continue;
+    if (QUERIES.has(kind) || r.queries?.[kind] !== undefined) continue;
     if (best === undefined || latency.count > best.latency.count) best = { kind, latency };
   }
   return best;

@@ -1,12 +1,10 @@
 import { LatencyHistogram } from '../report/histogram.js';
-import type { BenchConfig, QueryKind, RunResult } from '../types.js';
+import type { BenchConfig, QueryFigures, QueryKind } from '../types.js';
 import { sensorValuesRead } from '../workload/query-sql.js';
 import { javaConnectArgs } from './java.js';
 import { runJavaQuery, type FailedPass, type ReadPass } from './java-query.js';
-import { querySqls } from './queries.js';
+import { querySqls, type QueriesAfter } from './queries.js';
 import { keepErrors } from './run-error.js';
-
-type QueryTypes = NonNullable<RunResult['queries']>;
 
 /**
  * `--vs-java` with `--queries`: the Java client (java/QueryBench.java) runs the same statements as ours, each
@@ -14,7 +12,7 @@ type QueryTypes = NonNullable<RunResult['queries']>;
  * warms its JIT). Per type: operations, rows, rows/s and latency, as ours; a statement the server refuses is
  * counted failed, its error kept in `errors`, as ours.
  */
-export function runJavaQueries(c: BenchConfig, host: string, port: number, errors: string[]): QueryTypes {
+export function runJavaQueries(c: BenchConfig, host: string, port: number, errors: string[]): QueriesAfter {
   const statements = c.queries.map((kind) => ({ kind, sqls: querySqls(c, kind) }));
   const all = statements.flatMap((s) => s.sqls);
   const database = c.model === 'table' ? c.database : undefined;
@@ -31,26 +29,28 @@ export function javaQueryTypes(
   statements: readonly { kind: QueryKind; sqls: readonly string[] }[],
   passes: readonly (ReadPass | FailedPass)[],
   errors: string[],
-): QueryTypes {
+): QueriesAfter {
+  const after: QueriesAfter = { queries: {}, histograms: {} };
   let at = 0;
-  return Object.fromEntries(
-    statements.map(({ kind, sqls }) => {
-      const mine = passes.slice(at, (at += sqls.length));
-      const read = mine.filter((p): p is ReadPass => !('error' in p));
-      for (const p of mine) if ('error' in p) keepErrors(errors, `the Java client: ${p.error}`);
-      return [kind, summary(model, kind, read, mine.length - read.length)];
-    }),
-  );
+  for (const { kind, sqls } of statements) {
+    const mine = passes.slice(at, (at += sqls.length));
+    const read = mine.filter((p): p is ReadPass => !('error' in p));
+    for (const p of mine) if ('error' in p) keepErrors(errors, `the Java client: ${p.error}`);
+    const h = new LatencyHistogram();
+    for (const p of read) h.record(p.wallS * 1e9);
+    after.queries[kind] = figures(model, kind, read, mine.length - read.length, h);
+    after.histograms[kind] = h;
+  }
+  return after;
 }
 
-function summary(
+function figures(
   model: BenchConfig['model'],
   kind: QueryKind,
   passes: readonly ReadPass[],
   failed: number,
-): QueryTypes[string] {
-  const h = new LatencyHistogram();
-  for (const p of passes) h.record(p.wallS * 1e9);
+  h: LatencyHistogram,
+): QueryFigures {
   const rows = passes.reduce((n, p) => n + p.rows, 0);
   const points = sensorValuesRead(model, kind, { rows, points: passes.reduce((n, p) => n + p.points, 0) });
   const secs = passes.reduce((n, p) => n + p.wallS, 0);

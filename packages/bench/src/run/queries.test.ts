@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionDataSet } from '@iotdb/client';
 import { LatencyHistogram } from '../report/histogram.js';
-import { noneSucceeded, timedRead } from './queries.js';
+import { compareRuns } from '../report/compare-runs.js';
+import { mergeShares } from '../report/merge-runs.js';
+import { mainOperation } from '../report/result-fields.js';
+import { sampleRun } from '../report/test-fixture.js';
+import { addQueriesAfter, noneSucceeded, timedRead, type QueriesAfter } from './queries.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -43,5 +47,68 @@ describe('noneSucceeded', () => {
     expect(noneSucceeded({ AGG_RANGE: type(1, 1), TIME_RANGE: type(2, 0) })).toBe(false);
     expect(noneSucceeded({ AGG_RANGE: type(0, 0) })).toBe(false);
     expect(noneSucceeded(undefined)).toBe(false);
+  });
+});
+
+/** `--queries`' outcome: TIME_RANGE read at each of `ms` (ms), AGG_RANGE refused twice. */
+function queriesAfter(ms: number[]): QueriesAfter {
+  const h = new LatencyHistogram();
+  for (const v of ms) h.record(v * 1e6);
+  const refused = new LatencyHistogram();
+  return {
+    queries: {
+      TIME_RANGE: { ops: h.count, failed: 0, rows: 10 * h.count, rowsPerS: 100, latency: h.summaryMs() },
+      AGG_RANGE: { ops: 0, failed: 2, rows: 0, rowsPerS: 0, latency: refused.summaryMs() },
+    },
+    histograms: { TIME_RANGE: h, AGG_RANGE: refused },
+  };
+}
+
+/** A write run (sampleRun's 1000 insertTablets) with no queries of its own. */
+const writeRun = () => sampleRun('tree-insertTablet', { queries: undefined });
+
+describe('addQueriesAfter', () => {
+  it("gives each query type read its latency matrix and histogram beside the run's writes, and its session's time", () => {
+    const run = writeRun();
+    addQueriesAfter(run, queriesAfter([2, 4, 6]));
+    expect(run.queries?.TIME_RANGE).toMatchObject({ ops: 3, rows: 30 });
+    const { count, min, max } = run.latency.TIME_RANGE;
+    expect([count, Math.round(min), Math.round(max)]).toEqual([3, 2, 6]);
+    expect(run.histograms.TIME_RANGE.count).toBe(3);
+    expect(run.slowestClientMs?.TIME_RANGE).toBeCloseTo(12, 0); // one session read them all
+    // a type never read has its failures counted, and no latency
+    expect(run.queries?.AGG_RANGE).toMatchObject({ ops: 0, failed: 2 });
+    expect(run.latency.AGG_RANGE).toBeUndefined();
+  });
+
+  it("names them '<type> after the writes' after a mixed run's own queries of that type", () => {
+    const run = sampleRun('tree-insertTablet-mixed'); // its own queries: raw, last
+    addQueriesAfter(run, queriesAfter([2]));
+    expect(Object.keys(run.queries ?? {})).toEqual([
+      'raw',
+      'last',
+      'TIME_RANGE after the writes',
+      'AGG_RANGE after the writes',
+    ]);
+    expect(run.latency['TIME_RANGE after the writes'].count).toBe(1);
+  });
+
+  it('leaves the writes the main operation, however many statements were read', () => {
+    const [run, mixed] = [writeRun(), sampleRun('tree-insertTablet-mixed')];
+    for (const r of [run, mixed]) addQueriesAfter(r, queriesAfter(Array.from({ length: 5000 }, () => 1)));
+    expect(mainOperation(run)?.kind).toBe('insertTablet');
+    expect(mainOperation(mixed)?.kind).toBe('insertTablet'); // not 'TIME_RANGE after the writes'
+  });
+
+  it("lets compare set each type's p50 and p99 against another run's, and merge add shares' histograms exactly", () => {
+    const [a, b] = [writeRun(), writeRun()];
+    addQueriesAfter(a, queriesAfter([2, 2, 2, 2]));
+    addQueriesAfter(b, queriesAfter([4, 4, 4, 4]));
+    const p50 = compareRuns(a, b).find((f) => f.figure === 'TIME_RANGE p50 ms');
+    expect(p50?.ratio).toBeCloseTo(2, 1);
+    const merged = mergeShares([a, b]);
+    expect(merged.queries?.TIME_RANGE).toMatchObject({ ops: 8, rows: 80 });
+    const { count, min, max } = merged.latency.TIME_RANGE;
+    expect([count, Math.round(min), Math.round(max)]).toEqual([8, 2, 4]);
   });
 });

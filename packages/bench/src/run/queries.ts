@@ -1,6 +1,6 @@
 import { Session, TableSession, type BaseSession, type SessionDataSet } from '@iotdb/client';
 import { LatencyHistogram } from '../report/histogram.js';
-import type { BenchConfig, QueryKind, RunResult } from '../types.js';
+import type { BenchConfig, QueryFigures, QueryKind, RunResult } from '../types.js';
 import { drawTarget, querySql, sensorValuesRead } from '../workload/query-sql.js';
 import { storedRows } from '../workload/operations.js';
 import { unit } from '../workload/values.js';
@@ -30,6 +30,15 @@ export function querySqls(c: BenchConfig, kind: QueryKind): string[] {
 }
 
 /**
+ * What `--queries` after the writes came to, ours or the Java client's: each query type's figures and the latency
+ * histogram of its statements that were read (kept in the run as a mixed run's are: its matrix, compare, merge).
+ */
+export interface QueriesAfter {
+  queries: Record<string, QueryFigures>;
+  histograms: Record<string, LatencyHistogram>;
+}
+
+/**
  * `--queries` after the writes: `queryLoops` runs of each query type, one after another on one session,
  * over all the rows written (with --vs-java after an untimed pass of them all, as Java's). A statement that
  * fails is counted as failed with its error (the first MAX_ERRORS kept), and the others go on.
@@ -38,13 +47,13 @@ export async function runQueries(
   c: BenchConfig,
   host: string,
   port: number,
-): Promise<{ queries: NonNullable<RunResult['queries']>; errors: string[] }> {
+): Promise<{ after: QueriesAfter; errors: string[] }> {
   const options = sessionOptions(c, { host, port });
   const perQuery = queryOptions(c);
   const session: BaseSession =
     c.model === 'table' ? new TableSession({ ...options, database: c.database }) : new Session(options);
   await session.open();
-  const out: NonNullable<RunResult['queries']> = {};
+  const after: QueriesAfter = { queries: {}, histograms: {} };
   const errors: string[] = [];
   try {
     // with --vs-java every statement runs once untimed first, as the Java side's first pass (JIT, server caches);
@@ -69,24 +78,33 @@ export async function runQueries(
         }
       }
       const secs = (performance.now() - t0) / 1000;
-      out[kind] = { ops: h.count, failed, rows, rowsPerS: rows / secs, points, latency: h.summaryMs() };
+      after.queries[kind] = { ops: h.count, failed, rows, rowsPerS: rows / secs, points, latency: h.summaryMs() };
+      after.histograms[kind] = h;
     }
   } finally {
     await session.close();
   }
-  return { queries: out, errors };
+  return { after, errors };
 }
 
 /**
- * A run's query types with `--queries`' figures (`after`) added: after a mixed run's own queries (`during`),
- * `<type> after the writes`, told apart by name.
+ * `--queries`' figures added to `run`: each query type beside the run's own operations, its latency matrix and
+ * histogram with them, and the session's time in it as its slowest client's (one session ran them all). After a
+ * mixed run's own queries they are `<type> after the writes`, told apart by name.
  */
-export function withQueriesAfter(
-  during: RunResult['queries'],
-  after: NonNullable<RunResult['queries']>,
-): NonNullable<RunResult['queries']> {
-  const name = (k: string) => (during === undefined ? k : `${k} after the writes`);
-  return { ...during, ...Object.fromEntries(Object.entries(after).map(([k, q]) => [name(k), q])) };
+export function addQueriesAfter(run: RunResult, after: QueriesAfter): void {
+  const name = (k: string) => (run.queries === undefined ? k : `${k} after the writes`);
+  const queries = { ...run.queries };
+  for (const [kind, figures] of Object.entries(after.queries)) {
+    const n = name(kind);
+    queries[n] = figures;
+    const h = after.histograms[kind];
+    if (h === undefined || h.count === 0) continue;
+    run.latency[n] = figures.latency;
+    run.histograms[n] = h.toData();
+    (run.slowestClientMs ??= {})[n] = figures.latency.avg * h.count;
+  }
+  run.queries = queries;
 }
 
 /** Whether a query type ran and none of its statements succeeded: that fails the run, as no write ok does. */
