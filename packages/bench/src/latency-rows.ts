@@ -20,3 +20,5 @@ export const FAILED_PREFIX = 'failed ';
 export const START_LAG = 'start lag';
 /** The prefixes of rows that describe an operation without being its own successes. */
 export const DERIVED_PREFIXES: readonly string[] = [FAILED_PREFIX, UNCORRECTED_PREFIX, TRACED_PREFIX];
+/** `--queries` after a mixed run's own queries: `TIME_RANGE after the writes` beside the mixed run's `TIME_RANGE`. */
+export const AFTER_THE_WRITES = ' after the writes';

@@ -69,6 +69,18 @@ describe('resultLine', () => {
     expect(parseResult(resultLine(sampleRun('writes', { queries: undefined }))).get('rows')).toBe('0');
   });
 
+  it('rates --queries after the writes over the time they took one type after another, not by adding their rates', () => {
+    const latency = sampleRun('x').latency.insertTablet;
+    // 1,000 rows in 0.1 s, then 10 rows in 0.1 s: 1,010 rows in 0.2 s
+    const r = sampleRun('tree-insertTablet', {
+      queries: {
+        TIME_RANGE: { ops: 10, failed: 0, rows: 1_000, rowsPerS: 10_000, latency },
+        LATEST_POINT: { ops: 10, failed: 0, rows: 10, rowsPerS: 100, latency },
+      },
+    });
+    expect(parseResult(resultLine(r)).get('rows_per_s')).toBe('5050');
+  });
+
   it('describes the op kind with the most samples', () => {
     const r = sampleRun('a');
     const f = parseResult(resultLine(r));

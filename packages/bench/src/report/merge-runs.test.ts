@@ -115,7 +115,8 @@ describe('merge', () => {
       },
       queries: { TIME_RANGE: { ops: ms.length, failed: failedMs.length, rows, rowsPerS, latency: latency(ms) } },
     });
-    const m = mergeShares([withQueries(shareA, [1, 2, 3], 30, 10, [7, 9]), withQueries(shareB, [40, 50], 20, 5, [8])]);
+    // a mixed run's rows/s are over its whole time: 30 in shareA's 10 s, 20 in shareB's 8 s
+    const m = mergeShares([withQueries(shareA, [1, 2, 3], 30, 3, [7, 9]), withQueries(shareB, [40, 50], 20, 2.5, [8])]);
     expect(m.queries).toEqual({
       TIME_RANGE: { ops: 5, failed: 3, rows: 50, rowsPerS: 5, latency: latency([1, 2, 3, 40, 50]) },
     });
@@ -130,6 +131,26 @@ describe('merge', () => {
     expect(mergeShares([a, b]).queries?.TIME_RANGE.points).toBeUndefined();
   });
 
+  it("merges --queries after the writes over the longest share's time in each type, not the writes' time", () => {
+    const read = (share: typeof shareA, ms: number[], rows: number, seconds: number) => ({
+      ...share,
+      histograms: { ...share.histograms, TIME_RANGE: histogram(ms) },
+      latency: { ...share.latency, TIME_RANGE: LatencyHistogram.from(histogram(ms)).summaryMs() },
+      queries: {
+        TIME_RANGE: {
+          ops: ms.length,
+          failed: 0,
+          rows,
+          rowsPerS: rows / seconds,
+          latency: LatencyHistogram.from(histogram(ms)).summaryMs(),
+        },
+      },
+    });
+    // the writes took 10 s and 8 s; the queries after them 0.1 s and 0.2 s, at the same time on both machines
+    const m = mergeShares([read(shareA, [1, 2], 1_000, 0.1), read(shareB, [3, 4], 1_000, 0.2)]);
+    expect(m.queries?.TIME_RANGE).toMatchObject({ ops: 4, rows: 2_000, rowsPerS: 10_000 });
+    expect(m.latency.TIME_RANGE.count).toBe(4);
+  });
   it("adds up each machine's workers, open-loop target and rate limit: the merged run had all of them", () => {
     const open = (share: typeof shareA, workers: number, targetRate: number) => ({
       ...share,

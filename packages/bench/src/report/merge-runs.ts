@@ -48,7 +48,7 @@ export function mergeShares(shares: readonly RunResult[]): RunResult {
     failuresOverTime: sumByTime(shares.map((r) => r.failuresOverTime)),
     errors: shares.flatMap((r) => r.errors).slice(0, MAX_ERRORS),
     verify: verified ? mergedVerify(shares.map((r) => r.verify!)) : undefined,
-    queries: mergeQueries(shares, summarize(histograms), durationS),
+    queries: mergeQueries(shares, summarize(histograms)),
     ...(first.queryFile && { queryFile: mergedQueryFile(shares, first.queryFile) }),
     ...(shares.every((r) => r.client) && { client: sumActivity(shares.map((r) => r.client!)) }),
     // a share that ended early makes the whole run one that did
@@ -58,15 +58,11 @@ export function mergeShares(shares: readonly RunResult[]): RunResult {
 
 /**
  * The per-type query figures (a mixed run's, `--queries` after the writes): operations and rows add up, rows/s
- * over the merged run's `durationS` as points/s, latency from the merged histograms. Only the types with
+ * over the longest time a share spent in the type, latency from the merged histograms. Only the types with
  * histograms: `--queries` kept none before 2026-11-28, and a file of then cannot be merged exactly: left out.
  * Undefined when none is left.
  */
-function mergeQueries(
-  shares: readonly RunResult[],
-  latency: RunResult['latency'],
-  durationS: number,
-): RunResult['queries'] {
+function mergeQueries(shares: readonly RunResult[], latency: RunResult['latency']): RunResult['queries'] {
   const kinds = new Set(
     shares
       .flatMap((r) => Object.keys(r.queries ?? {}))
@@ -77,11 +73,14 @@ function mergeQueries(
   for (const kind of kinds) {
     const of = shares.map((r) => r.queries?.[kind]).filter((q) => q !== undefined);
     const rows = of.reduce((n, q) => n + q.rows, 0);
+    // the shares ran at the same time: the type's rows over the longest time a share spent in it (a mixed run's
+    // types and a statement's: the share's whole run; --queries after the writes: their own time)
+    const seconds = Math.max(...of.map((q) => (q.rows > 0 && q.rowsPerS > 0 ? q.rows / q.rowsPerS : 0)));
     merged[kind] = {
       ops: of.reduce((n, q) => n + q.ops, 0),
       failed: of.reduce((n, q) => n + q.failed, 0),
       rows,
-      rowsPerS: rows / durationS,
+      rowsPerS: seconds > 0 ? rows / seconds : 0,
       points: totalPoints(of),
       latency: latency[kind] ?? NO_LATENCY,
     };

@@ -3,7 +3,7 @@
  * columns of results.csv are both made from this list, so they cannot drift apart.
  */
 import type { LatencySummary, QueryFigures, RunResult } from '../types.js';
-import { QUERY_KINDS, readsOnly } from '../workload/operations.js';
+import { QUERY_KINDS, readsOnly, weightedQueries } from '../workload/operations.js';
 import { LatencyHistogram } from './histogram.js';
 import { fixed } from './numbers.js';
 import { DERIVED_PREFIXES, START_LAG } from '../latency-rows.js';
@@ -50,9 +50,24 @@ const ofWrites =
 export const onlyReads = (r: RunResult): boolean =>
   r.queryFile !== undefined || readsOnly(r.config.operationProportion);
 
-/** Rows read by a run's queries, all types together, and their rate. */
+/** Rows read by a run's queries, all types together, and their rate (readRate). */
 export const rowsRead = (r: RunResult, of: 'rows' | 'rowsPerS'): number =>
-  Object.values(r.queries ?? {}).reduce((n, q) => n + q[of], 0);
+  of === 'rows' ? Object.values(r.queries ?? {}).reduce((n, q) => n + q.rows, 0) : readRate(r);
+
+/**
+ * The rate of a run's rows read: a mixed run's query types (a statement's reads) ran together through the run, so
+ * their rates add up; --queries after a run of writes ran one type after another, so their rows over the time all
+ * of them took. (A mixed run with --queries after it: the rates added, as before.)
+ */
+function readRate(r: RunResult): number {
+  const types = Object.entries(r.queries ?? {});
+  const mixed = r.queryFile !== undefined || weightedQueries(r.config.operationProportion).length > 0;
+  const afterWrites = !mixed && types.length > 0;
+  if (!afterWrites) return types.reduce((n, [, q]) => n + q.rowsPerS, 0);
+  const rows = types.reduce((n, [, q]) => n + q.rows, 0);
+  const seconds = types.reduce((n, [, q]) => n + (q.rowsPerS > 0 ? q.rows / q.rowsPerS : 0), 0);
+  return seconds > 0 ? rows / seconds : 0;
+}
 
 /** The points these query figures read together; undefined when one did not record them (a file from before). */
 export function totalPoints(figures: readonly QueryFigures[]): number | undefined {

@@ -1,4 +1,5 @@
 import { Session, TableSession, type BaseSession, type SessionDataSet } from '@iotdb/client';
+import { AFTER_THE_WRITES } from '../latency-rows.js';
 import { LatencyHistogram } from '../report/histogram.js';
 import type { BenchConfig, QueryFigures, QueryKind, RunResult } from '../types.js';
 import { drawTarget, querySql, sensorValuesRead } from '../workload/query-sql.js';
@@ -93,7 +94,7 @@ export async function runQueries(
  * mixed run's own queries they are `<type> after the writes`, told apart by name.
  */
 export function addQueriesAfter(run: RunResult, after: QueriesAfter): void {
-  const name = (k: string) => (run.queries === undefined ? k : `${k} after the writes`);
+  const name = (k: string) => (run.queries === undefined ? k : k + AFTER_THE_WRITES);
   const queries = { ...run.queries };
   for (const [kind, figures] of Object.entries(after.queries)) {
     const n = name(kind);
