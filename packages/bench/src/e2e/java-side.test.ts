@@ -93,3 +93,23 @@ describe('--vs-java: p99 over time', () => {
     ]);
   });
 });
+
+describe('--vs-java --queries: each query type after the writes', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it("sets its rows/s, p50 and p99 beside the Java client's, both sides keeping its latency row", () => {
+    const latency = sampleRun('x').latency.insertTablet;
+    const withQueries = (label: string, rowsPerS: number, p50: number, p99: number) => {
+      const l = { ...latency, p50, p99 };
+      const time = { ops: 10, failed: 0, rows: 5_000, rowsPerS, latency: l };
+      return sampleRun(label, {
+        latency: { insertTablet: latency, TIME_RANGE: l },
+        queries: { TIME_RANGE: time },
+      });
+    };
+    const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    printRatios(withQueries('tree-insertTablet', 20_000, 2, 6), withQueries('java', 10_000, 1, 2));
+    const lines = log.mock.calls.map((c) => String(c[0])).filter((l) => l.startsWith('ours/Java TIME_RANGE'));
+    expect(lines).toEqual(['ours/Java TIME_RANGE: rows/s 2.00x, p50 2.00x, p99 3.00x']);
+  });
+});

@@ -1,7 +1,7 @@
 import { javaStatementLabel, type QueryFileEntry } from '../config/query-file.js';
 import { formatErrors, resultLine } from '../report/format.js';
 import { cpuSPerOperation, mainOperation } from '../report/result-fields.js';
-import { START_LAG, UNCORRECTED_PREFIX } from '../latency-rows.js';
+import { AFTER_THE_WRITES, START_LAG, UNCORRECTED_PREFIX } from '../latency-rows.js';
 import { millis, times } from '../report/numbers.js';
 import { p99OverTime } from '../report/over-time.js';
 import { prepareDatabase } from '../run/database.js';
@@ -125,10 +125,11 @@ export function printStatementRatios(ours: readonly RunResult[], java: readonly 
  * The ratios ours/Java: throughput and client CPU, then per operation. A mixed or paced run ran the very same
  * operations on both sides, so their latencies compare directly (an open loop's also from each operation's
  * actual start: `uncorrected`, and how late they started: `start lag`), and in a queries-only run their rows must
- * match (a difference is said); `--queries` after the writes compare rows/s and p50.
+ * match (a difference is said); `--queries` after the writes compare rows/s, p50 and p99.
  */
 export function printRatios(ours: RunResult, java: RunResult): void {
-  const planned = weightedQueries(ours.config.operationProportion).length > 0 || ours.config.targetRate > 0;
+  const mixed = weightedQueries(ours.config.operationProportion).length > 0;
+  const planned = mixed || ours.config.targetRate > 0;
   console.log(
     planned
       ? `ours/Java ops/s: ${times(ours.opsPerS, java.opsPerS)}, points/s: ${times(ours.pointsPerS, java.pointsPerS)}, client CPU per operation: ${times(cpuSPerOperation(ours), cpuSPerOperation(java))}`
@@ -144,10 +145,10 @@ export function printRatios(ours: RunResult, java: RunResult): void {
   for (const [kind, q] of Object.entries(java.queries ?? {})) {
     const mine = ours.queries?.[kind];
     if (mine === undefined || mine.ops === 0 || q.ops === 0) continue;
-    if (ours.latency[kind] === undefined) {
-      console.log(
-        `ours/Java ${kind}: rows/s ${times(mine.rowsPerS, q.rowsPerS)}, p50 ${times(mine.latency.p50, q.latency.p50)}`,
-      );
+    if (!mixed || kind.endsWith(AFTER_THE_WRITES)) {
+      const [a, b] = [mine.latency, q.latency];
+      const latency = `p50 ${times(a.p50, b.p50)}, p99 ${times(a.p99, b.p99)}`;
+      console.log(`ours/Java ${kind}: rows/s ${times(mine.rowsPerS, q.rowsPerS)}, ${latency}`);
       continue;
     }
     printLatencyRatio(ours, java, [kind, kind], sameRows(ours, java) ? readDifference(mine, q) : '');
