@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LatencyHistogram } from './histogram.js';
 import { mergeFiles, mergeShares } from './merge-runs.js';
-import { sampleRun } from './test-fixture.js';
+import { sampleRun, sampleStatement } from './test-fixture.js';
 
 /** A histogram of the given latencies, ms. */
 function histogram(ms: number[]) {
@@ -22,6 +22,7 @@ describe('merge', () => {
     pointsPerS: 100,
     peakRssMb: 120,
     histograms: { insertTablet: histogram(fast) },
+    latency: { insertTablet: LatencyHistogram.from(histogram(fast)).summaryMs() }, // as a run's: from its histograms
     verify: { expected: 1_000, actual: 1_000, ok: true },
     config: { ...sampleRun('x').config, deviceOffset: 0, deviceCount: 5 },
   });
@@ -34,6 +35,7 @@ describe('merge', () => {
     pointsPerS: 375,
     peakRssMb: 150,
     histograms: { insertTablet: histogram(slow) },
+    latency: { insertTablet: LatencyHistogram.from(histogram(slow)).summaryMs() }, // as a run's: from its histograms
     verify: { expected: 3_000, actual: 2_999, ok: false },
     config: { ...sampleRun('x').config, deviceOffset: 5, deviceCount: 5 },
   });
@@ -208,6 +210,10 @@ describe('merge', () => {
     };
     const withQueries = mergeFiles([[javaWithQueries(shareA)], [javaWithQueries(shareB)]]);
     expect([withQueries.merged, withQueries.unmerged]).toEqual([[], ['java']]);
+    // a query file's statement, read by the Java client: percentiles from its output, no histogram
+    const statement = sampleStatement('java count', 100, { histograms: {} });
+    const statements = mergeFiles([[statement], [{ ...statement, config: { ...statement.config, deviceOffset: 50 } }]]);
+    expect([statements.merged, statements.unmerged]).toEqual([[], ['java count']]);
   });
 
   it('refuses files whose labels do not match', () => {

@@ -149,13 +149,11 @@ export function mergeFiles(files: readonly RunResult[][]): { merged: RunResult[]
 }
 
 /**
- * A run whose operations' latency has no histogram behind it (the Java client's; its --queries keep histograms, its
- * writes none): its percentiles cannot be merged.
+ * A run with a latency row no histogram stands behind (the Java client's writes and statements; its --queries keep
+ * histograms): its percentiles cannot be merged.
  */
 function percentilesOnly(r: RunResult): boolean {
-  const operation = (kind: string) => r.queries?.[kind] === undefined;
-  const latency = Object.entries(r.latency).filter(([kind, l]) => operation(kind) && l.count > 0);
-  return latency.length > 0 && Object.keys(r.histograms).every((kind) => !operation(kind));
+  return Object.entries(r.latency).some(([kind, l]) => l.count > 0 && r.histograms[kind] === undefined);
 }
 
 /** The shares' counts added; a share that could not read its points back leaves the whole unread, with its reason. */
