@@ -1,7 +1,7 @@
 import { javaStatementLabel, type QueryFileEntry } from '../config/query-file.js';
 import { formatErrors, resultLine } from '../report/format.js';
-import { cpuSPerOperation, mainOperation } from '../report/result-fields.js';
-import { AFTER_THE_WRITES, START_LAG, UNCORRECTED_PREFIX } from '../latency-rows.js';
+import { afterTheWrites, cpuSPerOperation, mainOperation } from '../report/result-fields.js';
+import { START_LAG, UNCORRECTED_PREFIX } from '../latency-rows.js';
 import { millis, times } from '../report/numbers.js';
 import { p99OverTime } from '../report/over-time.js';
 import { prepareDatabase } from '../run/database.js';
@@ -128,8 +128,7 @@ export function printStatementRatios(ours: readonly RunResult[], java: readonly 
  * match (a difference is said); `--queries` after the writes compare rows/s, p50 and p99.
  */
 export function printRatios(ours: RunResult, java: RunResult): void {
-  const mixed = weightedQueries(ours.config.operationProportion).length > 0;
-  const planned = mixed || ours.config.targetRate > 0;
+  const planned = weightedQueries(ours.config.operationProportion).length > 0 || ours.config.targetRate > 0;
   console.log(
     planned
       ? `ours/Java ops/s: ${times(ours.opsPerS, java.opsPerS)}, points/s: ${times(ours.pointsPerS, java.pointsPerS)}, client CPU per operation: ${times(cpuSPerOperation(ours), cpuSPerOperation(java))}`
@@ -145,7 +144,7 @@ export function printRatios(ours: RunResult, java: RunResult): void {
   for (const [kind, q] of Object.entries(java.queries ?? {})) {
     const mine = ours.queries?.[kind];
     if (mine === undefined || mine.ops === 0 || q.ops === 0) continue;
-    if (!mixed || kind.endsWith(AFTER_THE_WRITES)) {
+    if (afterTheWrites(ours, kind)) {
       const [a, b] = [mine.latency, q.latency];
       const latency = `p50 ${times(a.p50, b.p50)}, p99 ${times(a.p99, b.p99)}`;
       console.log(`ours/Java ${kind}: rows/s ${times(mine.rowsPerS, q.rowsPerS)}, ${latency}`);

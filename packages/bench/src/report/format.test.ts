@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RunResult } from '../types.js';
+import { WRITES_ONLY } from '../workload/operations.js';
 import { compareTable, formatReport, progressLine, readsProgressLine, resultLine } from './format.js';
 import { RESULT_KEYS } from './result-fields.js';
 import { sampleConfig, sampleRun, sampleStatement } from './test-fixture.js';
@@ -79,6 +80,15 @@ describe('resultLine', () => {
       },
     });
     expect(parseResult(resultLine(r)).get('rows_per_s')).toBe('5050');
+    // after a mixed run's own: 1,000 rows through its 5 s, then 1,000 in 0.1 s after it: 2,000 rows in 5.1 s
+    const mixed = sampleRun('tree-insertTablet-mixed', {
+      config: sampleConfig({ operationProportion: { ...WRITES_ONLY, TIME_RANGE: 1 } }),
+      queries: {
+        TIME_RANGE: { ops: 10, failed: 0, rows: 1_000, rowsPerS: 200, latency },
+        'TIME_RANGE after the writes': { ops: 10, failed: 0, rows: 1_000, rowsPerS: 10_000, latency },
+      },
+    });
+    expect(parseResult(resultLine(mixed)).get('rows_per_s')).toBe('392');
   });
 
   it('describes the op kind with the most samples', () => {

@@ -6,7 +6,7 @@ import type { LatencySummary, QueryFigures, RunResult } from '../types.js';
 import { QUERY_KINDS, readsOnly, weightedQueries } from '../workload/operations.js';
 import { LatencyHistogram } from './histogram.js';
 import { fixed } from './numbers.js';
-import { DERIVED_PREFIXES, START_LAG } from '../latency-rows.js';
+import { AFTER_THE_WRITES, DERIVED_PREFIXES, START_LAG } from '../latency-rows.js';
 
 const QUERIES: ReadonlySet<string> = new Set(QUERY_KINDS);
 
@@ -55,18 +55,30 @@ export const rowsRead = (r: RunResult, of: 'rows' | 'rowsPerS'): number =>
   of === 'rows' ? Object.values(r.queries ?? {}).reduce((n, q) => n + q.rows, 0) : readRate(r);
 
 /**
- * The rate of a run's rows read: a mixed run's query types (a statement's reads) ran together through the run, so
- * their rates add up; --queries after a run of writes ran one type after another, so their rows over the time all
- * of them took. (A mixed run with --queries after it: the rates added, as before.)
+ * Whether a query type of `r` is `--queries` after the writes, read after the run one type after another: every type
+ * of a run without queries of its own; `<type> after the writes` beside a mixed run's. A mixed run's own types and a
+ * query-file statement read through the run, together.
+ */
+export function afterTheWrites(r: RunResult, kind: string): boolean {
+  const ownQueries = r.queryFile !== undefined || weightedQueries(r.config.operationProportion).length > 0;
+  return !ownQueries || kind.endsWith(AFTER_THE_WRITES);
+}
+
+/**
+ * The rate of a run's rows read, over the time they were read in: the run's own query types read together (the
+ * longest of their times), then --queries after the writes, one type after another (each its own time).
  */
 function readRate(r: RunResult): number {
-  const types = Object.entries(r.queries ?? {});
-  const mixed = r.queryFile !== undefined || weightedQueries(r.config.operationProportion).length > 0;
-  const afterWrites = !mixed && types.length > 0;
-  if (!afterWrites) return types.reduce((n, [, q]) => n + q.rowsPerS, 0);
-  const rows = types.reduce((n, [, q]) => n + q.rows, 0);
-  const seconds = types.reduce((n, [, q]) => n + (q.rowsPerS > 0 ? q.rows / q.rowsPerS : 0), 0);
-  return seconds > 0 ? rows / seconds : 0;
+  let rows = 0;
+  let together = 0;
+  let after = 0;
+  for (const [kind, q] of Object.entries(r.queries ?? {})) {
+    rows += q.rows;
+    const seconds = q.rows > 0 && q.rowsPerS > 0 ? q.rows / q.rowsPerS : 0;
+    if (afterTheWrites(r, kind)) after += seconds;
+    else together = Math.max(together, seconds);
+  }
+  return together + after > 0 ? rows / (together + after) : 0;
 }
 
 /** The points these query figures read together; undefined when one did not record them (a file from before). */
