@@ -29,3 +29,16 @@ describe('the latency matrix', () => {
     ]);
   });
 });
+
+describe('the latency matrix after --queries', () => {
+  it("puts each type's row after the writes right after the mixed run's own row of that type", () => {
+    const ops = ['GROUP_BY after the writes', 'TIME_RANGE after the writes', 'insertTablet', 'TIME_RANGE', 'GROUP_BY'];
+    expect(byReportOrder(ops)).toEqual([
+      'insertTablet',
+      'TIME_RANGE',
+      'TIME_RANGE after the writes',
+      'GROUP_BY',
+      'GROUP_BY after the writes',
+    ]);
+  });
+});

@@ -5,7 +5,7 @@
 import type { LatencySummary, RunResult } from '../types.js';
 import { QUERY_KINDS, type QueryKind } from '../workload/operations.js';
 import { fixed, grouped, millis } from './numbers.js';
-import { DERIVED_PREFIXES, START_LAG } from '../latency-rows.js';
+import { AFTER_THE_WRITES, DERIVED_PREFIXES, START_LAG } from '../latency-rows.js';
 
 export const MATRIX_COLUMNS: readonly [header: string, value: (l: LatencySummary) => number][] = [
   ['AVG', (l) => l.avg],
@@ -28,18 +28,20 @@ export const MATRIX_HEADERS: readonly string[] = ['operation', 'count', ...MATRI
 
 /**
  * The operations in report order: writes, then the query types in iot-benchmark's order, each followed by
- * its 'failed', 'uncorrected' and 'traced' rows; the open loop's start lag last.
+ * its 'failed', 'uncorrected' and 'traced' rows and its row of --queries after the writes; the start lag last.
  */
 export function byReportOrder(ops: readonly string[]): string[] {
-  const rank = (op: string): [number, number] => {
-    if (op === START_LAG) return [QUERY_KINDS.length + 1, 0];
+  const rank = (op: string): [number, number, number] => {
+    if (op === START_LAG) return [QUERY_KINDS.length + 1, 0, 0];
     const d = DERIVED_PREFIXES.findIndex((p) => op.startsWith(p));
     const base = (d < 0 ? op : op.slice(DERIVED_PREFIXES[d].length)).split(': ')[0]; // 'GROUP_BY: decode' goes with GROUP_BY
-    return [1 + QUERY_KINDS.indexOf(base as QueryKind), d + 1];
+    const after = base.endsWith(AFTER_THE_WRITES); // 'GROUP_BY after the writes' after GROUP_BY's rows
+    const kind = after ? base.slice(0, -AFTER_THE_WRITES.length) : base;
+    return [1 + QUERY_KINDS.indexOf(kind as QueryKind), after ? 1 : 0, d + 1];
   };
   return [...ops].sort((a, b) => {
     const [ra, rb] = [rank(a), rank(b)];
-    return ra[0] - rb[0] || ra[1] - rb[1]; // ties keep their order (a traced write's phases in flow order)
+    return ra[0] - rb[0] || ra[1] - rb[1] || ra[2] - rb[2]; // ties keep their order (a traced write's phases in flow order)
   });
 }
 
