@@ -152,6 +152,16 @@ describe('merge', () => {
     const m = mergeShares([read(shareA, [1, 2], 1_000, 0.1), read(shareB, [3, 4], 1_000, 0.2)]);
     expect(m.queries?.TIME_RANGE).toMatchObject({ ops: 4, rows: 2_000, rowsPerS: 10_000 });
     expect(m.latency.TIME_RANGE.count).toBe(4);
+    // a share whose every statement of the type failed has no histogram of it: its failures count all the same
+    const refused = { ...shareB, queries: { TIME_RANGE: { ...read(shareB, [], 0, 1).queries.TIME_RANGE, failed: 2 } } };
+    expect(mergeShares([read(shareA, [1, 2], 1_000, 0.1), refused]).queries?.TIME_RANGE).toMatchObject({
+      ops: 2,
+      failed: 2,
+      latency: { count: 2 },
+    });
+    // a share's file from before --queries kept a histogram: the type cannot be merged exactly, and is left out
+    const before = { ...read(shareB, [3, 4], 1_000, 0.2), histograms: shareB.histograms, latency: shareB.latency };
+    expect(mergeShares([read(shareA, [1, 2], 1_000, 0.1), before]).queries).toBeUndefined();
   });
   it("adds up each machine's workers, open-loop target and rate limit: the merged run had all of them", () => {
     const open = (share: typeof shareA, workers: number, targetRate: number) => ({

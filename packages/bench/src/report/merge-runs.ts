@@ -58,15 +58,18 @@ export function mergeShares(shares: readonly RunResult[]): RunResult {
 
 /**
  * The per-type query figures (a mixed run's, `--queries` after the writes): operations and rows add up, rows/s
- * over the longest time a share spent in the type, latency from the merged histograms. Only the types with
- * histograms: `--queries` kept none before 2026-11-28, and a file of then cannot be merged exactly: left out.
- * Undefined when none is left.
+ * over the longest time a share spent in the type, latency from the merged histograms. Only the types whose every
+ * share that read some of it kept its histogram: `--queries` kept none before 2026-11-28, and a type with a share
+ * of then cannot be merged exactly: left out. Undefined when none is left.
  */
 function mergeQueries(shares: readonly RunResult[], latency: RunResult['latency']): RunResult['queries'] {
+  const histogramBehind = (k: string) =>
+    shares.every((r) => (r.queries?.[k]?.ops ?? 0) === 0 || r.histograms[k] !== undefined);
   const kinds = new Set(
     shares
       .flatMap((r) => Object.keys(r.queries ?? {}))
-      .filter((k) => latency[k] !== undefined || latency[FAILED_PREFIX + k] !== undefined),
+      .filter((k) => latency[k] !== undefined || latency[FAILED_PREFIX + k] !== undefined)
+      .filter(histogramBehind),
   );
   if (kinds.size === 0) return undefined;
   const merged: NonNullable<RunResult['queries']> = {};
