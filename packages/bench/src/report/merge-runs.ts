@@ -5,7 +5,7 @@
  * share's time, as one run's are over the time until its last worker ended (a sum of the shares' rates would
  * count a share that ended early as still writing).
  */
-import type { RunResult, Verify } from '../types.js';
+import type { HistogramData, RunResult, Verify } from '../types.js';
 import { sumActivity } from '../run/client-activity.js';
 import { slowestOf } from '../run/operation-stats.js';
 import { MAX_ERRORS } from '../run/run-error.js';
@@ -22,7 +22,9 @@ export function mergeShares(shares: readonly RunResult[]): RunResult {
   const [first] = shares;
   const points = total(shares, (r) => r.points);
   const cpuS = total(shares, (r) => r.clientCpuS);
-  const histograms = mergeHistograms(shares.map((r) => r.histograms));
+  const all = mergeHistograms(shares.map((r) => r.histograms));
+  const queries = mergeQueries(shares, summarize(all));
+  const histograms = withoutUnmerged(shares, queries, all);
   const verified = shares.every((r) => r.verify !== undefined);
   const durationS = Math.max(...shares.map((r) => r.durationS));
   const okOps = total(shares, (r) => r.okOps);
@@ -48,7 +50,7 @@ export function mergeShares(shares: readonly RunResult[]): RunResult {
     failuresOverTime: sumByTime(shares.map((r) => r.failuresOverTime)),
     errors: shares.flatMap((r) => r.errors).slice(0, MAX_ERRORS),
     verify: verified ? mergedVerify(shares.map((r) => r.verify!)) : undefined,
-    queries: mergeQueries(shares, summarize(histograms)),
+    queries,
     ...(first.queryFile && { queryFile: mergedQueryFile(shares, first.queryFile) }),
     ...(shares.every((r) => r.client) && { client: sumActivity(shares.map((r) => r.client!)) }),
     // a share that ended early makes the whole run one that did
@@ -89,6 +91,17 @@ function mergeQueries(shares: readonly RunResult[], latency: RunResult['latency'
     };
   }
   return merged;
+}
+
+/** The merged histograms but those of the shares' query types left out of `queries` (mergeQueries): no partial rows. */
+function withoutUnmerged(
+  shares: readonly RunResult[],
+  queries: RunResult['queries'],
+  histograms: Record<string, HistogramData>,
+): Record<string, HistogramData> {
+  const left = new Set(shares.flatMap((r) => Object.keys(r.queries ?? {})).filter((k) => queries?.[k] === undefined));
+  const type = (k: string) => (k.startsWith(FAILED_PREFIX) ? k.slice(FAILED_PREFIX.length) : k);
+  return Object.fromEntries(Object.entries(histograms).filter(([k]) => !left.has(type(k))));
 }
 
 /** Counts over time (failuresOverTime) added at each time any share has; none when a share has none recorded. */
