@@ -107,16 +107,16 @@ export function formatReport(r: RunResult): string {
   return lines.join('\n');
 }
 
-/**
- * What the run moved and what it cost the client: points written, or rows read for a run that only read (a
- * query-file statement, queries without ingestion), where points would all be 0.
- */
 /** What --verify read back, or why it could not. */
 function verifyText(v: Verify): string {
   if ('error' in v) return `NOT READ BACK: expected ${grouped(v.expected)} points; ${oneLine(v.error)}`;
   return `${v.ok ? 'OK' : 'MISMATCH'}: expected ${grouped(v.expected)} points, read back ${grouped(v.actual)}`;
 }
 
+/**
+ * What the run moved and what it cost the client: points written, or rows read for a run that only read (a
+ * query-file statement, queries without ingestion), where points would all be 0.
+ */
 function volumeLines(r: RunResult): string[] {
   const perMillion = cpuPerMillion(r);
   const cpu =
