@@ -21,30 +21,24 @@ export async function verifyPoints(c: BenchConfig, host: string, port: number, e
 
 /** Points stored for this machine's devices (count of non-null values). */
 async function countPoints(c: BenchConfig, host: string, port: number): Promise<number> {
-  const devices = Array.from({ length: c.deviceCount }, (_, i) => c.deviceOffset + i);
-  const whole = c.deviceCount === c.devices;
-  if (c.model === 'table') {
-    const s = new TableSession({ ...connectOptions(c, { host, port }), database: c.database });
-    await s.open();
-    try {
-      const counts = sensorTypes(c)
-        .map((_, i) => `count(s${i})`)
-        .join(', ');
-      const where = whole ? '' : ` WHERE ${DEVICE_TAG} IN (${devices.map((d) => `'${deviceName(c, d)}'`).join(', ')})`;
-      const sql = `SELECT ${counts} FROM ${TABLE_NAME}${where}`;
-      return await sumFirstRow(await s.executeQueryStatement(sql, queryOptions(c)));
-    } finally {
-      await s.close();
-    }
-  }
-  const s = new Session(connectOptions(c, { host, port }));
+  const options = connectOptions(c, { host, port });
+  const s = c.model === 'table' ? new TableSession({ ...options, database: c.database }) : new Session(options);
   await s.open();
   try {
-    const from = whole ? `root.${c.database}.**` : devices.map((d) => deviceName(c, d)).join(', ');
-    return await sumFirstRow(await s.executeQueryStatement(`SELECT count(*) FROM ${from}`, queryOptions(c)));
+    return await sumFirstRow(await s.executeQueryStatement(countStatement(c), queryOptions(c)));
   } finally {
     await s.close();
   }
+}
+
+/** The count of this machine's devices' values: all of the database's when it has every device. */
+function countStatement(c: BenchConfig): string {
+  const devices = Array.from({ length: c.deviceCount }, (_, i) => deviceName(c, c.deviceOffset + i));
+  const whole = c.deviceCount === c.devices;
+  if (c.model !== 'table') return `SELECT count(*) FROM ${whole ? `root.${c.database}.**` : devices.join(', ')}`;
+  const counts = sensorTypes(c).map((_, i) => `count(s${i})`);
+  const where = whole ? '' : ` WHERE ${DEVICE_TAG} IN (${devices.map((d) => `'${d}'`).join(', ')})`;
+  return `SELECT ${counts.join(', ')} FROM ${TABLE_NAME}${where}`;
 }
 
 async function sumFirstRow(ds: AsyncIterable<{ values: readonly unknown[] }>): Promise<number> {
