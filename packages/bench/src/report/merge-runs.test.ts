@@ -10,6 +10,9 @@ function histogram(ms: number[]) {
   return h.toData();
 }
 
+/** The latency summary of the given latencies, ms, as a run's is made from its histogram. */
+const summary = (ms: number[]) => LatencyHistogram.from(histogram(ms)).summaryMs();
+
 describe('merge', () => {
   const fast = Array.from({ length: 900 }, (_, i) => 1 + (i % 10) / 10);
   const slow = Array.from({ length: 100 }, (_, i) => 50 + i);
@@ -22,7 +25,7 @@ describe('merge', () => {
     pointsPerS: 100,
     peakRssMb: 120,
     histograms: { insertTablet: histogram(fast) },
-    latency: { insertTablet: LatencyHistogram.from(histogram(fast)).summaryMs() }, // as a run's: from its histograms
+    latency: { insertTablet: summary(fast) }, // as a run's: from its histograms
     verify: { expected: 1_000, actual: 1_000, ok: true },
     config: { ...sampleRun('x').config, deviceOffset: 0, deviceCount: 5 },
   });
@@ -35,7 +38,7 @@ describe('merge', () => {
     pointsPerS: 375,
     peakRssMb: 150,
     histograms: { insertTablet: histogram(slow) },
-    latency: { insertTablet: LatencyHistogram.from(histogram(slow)).summaryMs() }, // as a run's: from its histograms
+    latency: { insertTablet: summary(slow) }, // as a run's: from its histograms
     verify: { expected: 3_000, actual: 2_999, ok: false },
     config: { ...sampleRun('x').config, deviceOffset: 5, deviceCount: 5 },
   });
@@ -99,7 +102,7 @@ describe('merge', () => {
   });
 
   it('takes percentiles from the merged histograms, as one run over every sample would, never averaged', () => {
-    const whole = LatencyHistogram.from(histogram([...fast, ...slow])).summaryMs();
+    const whole = summary([...fast, ...slow]);
     const m = mergeShares([shareA, shareB]);
     expect(m.latency.insertTablet).toEqual(whole);
     expect(m.latency.insertTablet.p95).toBeGreaterThan(50); // the slow share's tail, which an average would hide
@@ -107,7 +110,6 @@ describe('merge', () => {
   });
 
   it("adds up a mixed run's queries per type: operations, failures, rows and rates; latency from the merged histograms", () => {
-    const latency = (ms: number[]) => LatencyHistogram.from(histogram(ms)).summaryMs();
     const withQueries = (share: typeof shareA, ms: number[], rows: number, rowsPerS: number, failedMs: number[]) => ({
       ...share,
       histograms: {
@@ -115,14 +117,14 @@ describe('merge', () => {
         TIME_RANGE: histogram(ms),
         ...(failedMs.length > 0 ? { 'failed TIME_RANGE': histogram(failedMs) } : {}),
       },
-      queries: { TIME_RANGE: { ops: ms.length, failed: failedMs.length, rows, rowsPerS, latency: latency(ms) } },
+      queries: { TIME_RANGE: { ops: ms.length, failed: failedMs.length, rows, rowsPerS, latency: summary(ms) } },
     });
     // a mixed run's rows/s are over its whole time: 30 in shareA's 10 s, 20 in shareB's 8 s
     const m = mergeShares([withQueries(shareA, [1, 2, 3], 30, 3, [7, 9]), withQueries(shareB, [40, 50], 20, 2.5, [8])]);
     expect(m.queries).toEqual({
-      TIME_RANGE: { ops: 5, failed: 3, rows: 50, rowsPerS: 5, latency: latency([1, 2, 3, 40, 50]) },
+      TIME_RANGE: { ops: 5, failed: 3, rows: 50, rowsPerS: 5, latency: summary([1, 2, 3, 40, 50]) },
     });
-    expect(m.latency['failed TIME_RANGE']).toEqual(latency([7, 8, 9]));
+    expect(m.latency['failed TIME_RANGE']).toEqual(summary([7, 8, 9]));
     // --queries after the writes keeps no histogram (the fixture's raw/last): not merged rather than averaged
     expect(mergeShares([shareA, shareB]).queries).toBeUndefined();
     // the points read add up; a share from before they were recorded leaves them out
@@ -134,20 +136,15 @@ describe('merge', () => {
   });
 
   it("merges --queries after the writes over the longest share's time in each type, not the writes' time", () => {
-    const read = (share: typeof shareA, ms: number[], rows: number, seconds: number) => ({
-      ...share,
-      histograms: { ...share.histograms, TIME_RANGE: histogram(ms) },
-      latency: { ...share.latency, TIME_RANGE: LatencyHistogram.from(histogram(ms)).summaryMs() },
-      queries: {
-        TIME_RANGE: {
-          ops: ms.length,
-          failed: 0,
-          rows,
-          rowsPerS: rows / seconds,
-          latency: LatencyHistogram.from(histogram(ms)).summaryMs(),
-        },
-      },
-    });
+    const read = (share: typeof shareA, ms: number[], rows: number, seconds: number) => {
+      const latency = summary(ms);
+      return {
+        ...share,
+        histograms: { ...share.histograms, TIME_RANGE: histogram(ms) },
+        latency: { ...share.latency, TIME_RANGE: latency },
+        queries: { TIME_RANGE: { ops: ms.length, failed: 0, rows, rowsPerS: rows / seconds, latency } },
+      };
+    };
     // the writes took 10 s and 8 s; the queries after them 0.1 s and 0.2 s, at the same time on both machines
     const m = mergeShares([read(shareA, [1, 2], 1_000, 0.1), read(shareB, [3, 4], 1_000, 0.2)]);
     expect(m.queries?.TIME_RANGE).toMatchObject({ ops: 4, rows: 2_000, rowsPerS: 10_000 });
@@ -211,7 +208,7 @@ describe('merge', () => {
     expect(unmerged).toEqual(['java']);
     // its --queries keep a histogram per query type, its writes still none
     const javaWithQueries = (share: typeof shareA) => {
-      const latency = LatencyHistogram.from(histogram([1, 2])).summaryMs();
+      const latency = summary([1, 2]);
       return {
         ...java(share),
         histograms: { TIME_RANGE: histogram([1, 2]) },
