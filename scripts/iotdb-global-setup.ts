@@ -5,7 +5,7 @@ import type { TestProject } from 'vitest/node';
 /**
  * Integration suite setup: uses the IoTDB given by IOTDB_HOST/IOTDB_PORT, or starts a fresh local
  * cluster (1 ConfigNode + 2 DataNodes on 127.0.0.1:6667 and :6668, data_replication_factor=1, from
- * Maven Central jars via scripts/iotdb-local.sh) and stops it at the end. Two DataNodes make regions,
+ * Maven Central jars via scripts/iotdb-local.sh) and kills it at the end. Two DataNodes make regions,
  * and therefore redirects, land on two nodes. It never stops a server it did not start.
  */
 export interface IoTDBTestServer {
@@ -41,7 +41,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   await bash([script, 'start', dir], { DATANODES: String(DATANODES) });
   const nodeUrls = Array.from({ length: DATANODES }, (_, k) => `127.0.0.1:${6667 + k}`);
   project.provide('iotdb', { host: '127.0.0.1', port: 6667, nodeUrls, control: { script, dir } });
-  return () => bash([script, 'stop', dir]);
+  return () => bash([script, 'kill', dir]); // its data is the suite's alone (the next start wipes it): no flush
 }
 
 /**

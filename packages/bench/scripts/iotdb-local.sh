@@ -9,6 +9,8 @@
 #   iotdb-local.sh start   [DIR]      fresh config+data under DIR, start CN then DNs, wait until writable
 #   iotdb-local.sh restart [DIR]      stop every node and start them again, KEEPING the data
 #   iotdb-local.sh stop    [DIR]      stop the processes this script started (recorded pids only)
+#   iotdb-local.sh kill    [DIR]      SIGKILL them all at once: no flush, for data the next start wipes anyway
+#                                     (a 1C1D stop is ~10 s of IoTDB's own shutdown, mostly the ConfigNode's; kill <1 s)
 #   iotdb-local.sh stop-node  DIR NODE   stop one node (confignode, datanode, datanode1, ...), keep data
 #   iotdb-local.sh start-node DIR NODE   start that node again on its existing data, wait until writable
 #   iotdb-local.sh status  [DIR]      pids, ports, `show cluster`
@@ -296,6 +298,12 @@ wait_port() {  # wait_port <port> <node> <timeout>
 }
 
 all_nodes() { local k; echo confignode; for ((k = 0; k < DATANODES; k++)); do dn_name $k; done; }
+cluster_ports() {   # every port the cluster listens on
+  local k; echo $CN_PORT $((CN_PORT + 10))
+  for ((k = 0; k < DATANODES; k++)); do
+    echo $((RPC_PORT + k)) $(dn_base $k) $(($(dn_base $k) + 10)) $(($(dn_base $k) + 20)) $(($(dn_base $k) + 30))
+  done
+}
 
 launch_node() {   # launch_node <node>: start one node on its existing config and data
   local node=$1 home=$DIR/$1 k
@@ -323,17 +331,12 @@ wait_ready() {
 
 start() {
   install
-  local n p k t0=$SECONDS
+  local n p t0=$SECONDS
   for n in $(all_nodes); do if our_pid "$n" >/dev/null; then die "already running in $DIR (stop first)"; fi; done
   if [ -d "$DIR" ] && [ -n "$(ls -A "$DIR")" ] && [ ! -f "$DIR/$MARK" ]; then
     die "$DIR exists, is not empty and was not created by this script; refusing to wipe it"
   fi
-  for p in $CN_PORT $((CN_PORT + 10)); do if port_open "$p"; then die "port $p is already in use on 127.0.0.1"; fi; done
-  for ((k = 0; k < DATANODES; k++)); do
-    for p in $((RPC_PORT + k)) $(dn_base $k) $(($(dn_base $k) + 10)) $(($(dn_base $k) + 20)) $(($(dn_base $k) + 30)); do
-      if port_open "$p"; then die "port $p is already in use on 127.0.0.1"; fi
-    done
-  done
+  for p in $(cluster_ports); do if port_open "$p"; then die "port $p is already in use on 127.0.0.1"; fi; done
   rm -rf "$DIR/conf" "$DIR/confignode" "$DIR"/datanode* "$DIR/logs" "$DIR/run"   # fresh every start
   mkdir -p "$DIR" && touch "$DIR/$MARK"
   if on "$TLS"; then tls_material; fi
@@ -360,6 +363,23 @@ stop_node() {
 stop() {   # DataNodes first: they flush on SIGTERM
   local n
   for n in $(all_nodes | tac); do stop_node "$n"; done
+}
+
+kill_nodes() {   # every node at once, SIGKILL; returns when their ports are closed
+  local n pid i open killed=0
+  for n in $(all_nodes); do
+    if pid=$(our_pid "$n"); then kill -KILL "$pid"; killed=1; echo "killed $n (pid $pid)"
+    else echo "$n not running (for $DIR)"; fi
+    rm -f "$DIR/run/$n.pid"
+  done
+  [ $killed = 1 ] || return 0
+  # a killed JVM's threads exit one by one, its sockets closed with the last: done when no port answers
+  for ((i = 0; i < 200; i++)); do
+    open=$(for p in $(cluster_ports); do if port_open "$p"; then echo "$p"; fi; done)
+    [ -n "$open" ] || return 0
+    sleep 0.05
+  done
+  die "ports still open 10 s after SIGKILL: $open"
 }
 
 restart() {
@@ -400,6 +420,7 @@ case "$CMD" in
   install) install; echo "lib: $LIB" ;;
   start) start ;;
   stop) stop ;;
+  kill) kill_nodes ;;
   restart) restart ;;
   stop-node) check_node "$NODE_ARG"; stop_node "$NODE_ARG" ;;
   start-node) check_node "$NODE_ARG"; if our_pid "$NODE_ARG" >/dev/null; then die "$NODE_ARG already running"; fi

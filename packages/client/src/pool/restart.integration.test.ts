@@ -244,7 +244,7 @@ describe.skipIf(control === null)('writes through restarts, default options', ()
     }, 240_000);
     afterAll(async () => {
       await Promise.all([outcomes?.catch(() => undefined), restarted?.catch(() => undefined)]);
-      await script(['stop', dir]).catch(() => undefined);
+      await script(['kill', dir]).catch(() => undefined);
     }, 240_000);
 
     it('tree tablets, 4 in flight: none fails; count(*) equals the acknowledged points', async () => {

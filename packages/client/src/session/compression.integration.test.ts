@@ -25,7 +25,7 @@ describe.skipIf(control === null)('RPC compression', () => {
     });
   }, 240_000);
   afterAll(async () => {
-    await exec('bash', [control!.script, 'stop', dir], { timeout: 120_000 }).catch(() => undefined);
+    await exec('bash', [control!.script, 'kill', dir], { timeout: 120_000 }).catch(() => undefined);
   }, 120_000);
 
   it.each([true, false])('tablets, records and queries round-trip (fast path %s)', async (fast) => {

@@ -35,7 +35,7 @@ describe.skipIf(control === null)('TLS', () => {
     wrongCa = readFileSync(`${dir}/tls/wrong-ca.pem`);
   }, 240_000);
   afterAll(async () => {
-    await exec('bash', [control!.script, 'stop', dir], { timeout: 120_000 }).catch(() => undefined);
+    await exec('bash', [control!.script, 'kill', dir], { timeout: 120_000 }).catch(() => undefined);
   }, 120_000);
 
   it('writes and reads back over TLS with the certificate verified against its CA', async () => {
