@@ -312,6 +312,15 @@ describe('formatReport', () => {
     expect(text).not.toContain('error 5');
     expect(text).toContain('2 more');
   });
+
+  it('says why a count may read back nothing: IoTDB answers a user that may not read with no rows, not an error', () => {
+    const none = formatReport(sampleRun('none', { verify: { expected: 100, actual: 0, ok: false } }));
+    expect(none).toContain(
+      'verify       MISMATCH: expected 100 points, read back 0 (IoTDB counts nothing, without an error, for a user',
+    );
+    const some = formatReport(sampleRun('some', { verify: { expected: 100, actual: 90, ok: false } }));
+    expect(some).toMatch(/^verify {7}MISMATCH: expected 100 points, read back 90$/m);
+  });
 });
 
 describe("the client's activity", () => {
