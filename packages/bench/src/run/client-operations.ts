@@ -1,7 +1,8 @@
 import type { BenchConfig } from '../types.js';
-import { pickOperation, readsOnly, storedRows, type QueryKind } from '../workload/operations.js';
+import { pickOperation, readsOnly, storedRows, weightedQueries, type QueryKind } from '../workload/operations.js';
 import { drawTarget, querySql } from '../workload/query-sql.js';
 import { unit } from '../workload/values.js';
+import { clientDevices, deviceGroups, workerShare } from './device-shares.js';
 
 /** One timed operation of a client: a write of a device group for a round, or a query statement. */
 export type ClientOperation = { op: 'INGESTION'; devices: number[]; round: number } | { op: QueryKind; sql: string };
@@ -26,7 +27,7 @@ export function* clientOperations(
   const stored = readsOnly(c.operationProportion) ? storedRows(c) : 0;
   let writes = 0;
   for (let i = 0; i < c.loop * groups.length; i++) {
-    const op = pickOperation(c.operationProportion, unit(i, id, DRAW_OPERATION, c.seed));
+    const op = operationAt(c, id, i);
     const round = c.warmupRounds + Math.floor(writes / groups.length);
     if (op === 'INGESTION') {
       yield { op, devices: groups[writes++ % groups.length], round };
@@ -40,4 +41,29 @@ export function* clientOperations(
     );
     yield { op, sql: querySql(c, op, target, sensors) };
   }
+}
+
+/** Client `id`'s operation `i`. */
+function operationAt(c: BenchConfig, id: number, i: number): ClientOperation['op'] {
+  return pickOperation(c.operationProportion, unit(i, id, DRAW_OPERATION, c.seed));
+}
+
+/**
+ * The rows every device of this machine's share has once the timed run is done, what `--queries` after it range
+ * over: the warm-up rounds and the fewest full rounds of writes any client gave its device groups (a mixed run's
+ * clients write only its INGESTION share of their operations); a run of queries only, what the write run before it
+ * stored.
+ */
+export function rowsAfterTheRun(c: BenchConfig): number {
+  const mixed = weightedQueries(c.operationProportion).length > 0;
+  if (!mixed || readsOnly(c.operationProportion)) return storedRows(c);
+  let fewestRounds = c.loop;
+  for (let w = 0; w < c.workers; w++)
+    for (let k = 0; k < c.clients; k++) {
+      const groups = deviceGroups(c, clientDevices(c, workerShare(c, w), k)).length;
+      let writes = 0;
+      for (let i = 0; i < c.loop * groups; i++) if (operationAt(c, w * c.clients + k, i) === 'INGESTION') writes++;
+      if (groups > 0) fewestRounds = Math.min(fewestRounds, Math.floor(writes / groups));
+    }
+  return (c.warmupRounds + fewestRounds) * c.batchSize;
 }

@@ -4,8 +4,12 @@ import { LatencyHistogram } from '../report/histogram.js';
 import { compareRuns } from '../report/compare-runs.js';
 import { mergeShares } from '../report/merge-runs.js';
 import { mainOperation } from '../report/result-fields.js';
-import { sampleRun } from '../report/test-fixture.js';
-import { addQueriesAfter, noneSucceeded, timedRead, type QueriesAfter } from './queries.js';
+import { sampleConfig, sampleRun } from '../report/test-fixture.js';
+import type { BenchConfig } from '../types.js';
+import { FIRST_ROW, rowTime } from '../workload/generator.js';
+import { OPERATIONS, storedRows, type OperationWeights } from '../workload/operations.js';
+import { javaPlan } from './java-plan.js';
+import { addQueriesAfter, noneSucceeded, querySqls, timedRead, type QueriesAfter } from './queries.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -29,6 +33,41 @@ describe('timedRead', () => {
     const refused = await timedRead(() => Promise.reject(new Error('[701] UDF NOSUCH has not been registered')));
     expect(refused).toMatchObject({ rows: 0, points: 0, error: '[701] UDF NOSUCH has not been registered' });
     expect(refused.ns).toBeGreaterThanOrEqual(0);
+  });
+});
+
+describe('querySqls (--queries after the writes)', () => {
+  const weights = (ingestion: number) =>
+    Object.fromEntries(OPERATIONS.map((op) => [op, op === 'INGESTION' ? ingestion : 0])) as OperationWeights;
+  const knobs = { workers: 2, clients: 2, devices: 8, deviceCount: 8, loop: 20, warmupRounds: 1, queryLoops: 200 };
+  /** The latest start of a TIME_RANGE statement of the run `c`, as a row of the device. */
+  const latestStartRow = (c: BenchConfig) => {
+    const starts = querySqls(c, 'TIME_RANGE').map((sql) => BigInt(/time >= (\d+)/.exec(sql)![1]));
+    const latest = starts.reduce((a, b) => (a > b ? a : b));
+    return Number((latest - rowTime(c, FIRST_ROW)) / BigInt(c.timeStep)) + FIRST_ROW;
+  };
+  const RANGE_ROWS = 100; // queryInterval 100 s over rows 1 s apart
+
+  it('range over the rows every device has after a mixed run, whose writes were a share of its operations', () => {
+    const c = sampleConfig({ ...knobs, operationProportion: { ...weights(1), TIME_RANGE: 3 } });
+    // each device's rows, from the writes of the plan its clients ran: its warm-up round and its timed writes
+    const writes = new Map<string, number>();
+    for (const line of javaPlan(c).filter((l) => l.includes(' write ')))
+      for (const d of line.split(' ')[3].split(',')) writes.set(d, (writes.get(d) ?? 0) + 1);
+    const fewest = (c.warmupRounds + Math.min(...[...Array(8).keys()].map((d) => writes.get(String(d)) ?? 0))) * 100;
+    expect(fewest).toBeLessThan(storedRows(c) / 2); // a quarter of the operations wrote
+    const latest = latestStartRow(c);
+    expect(latest + RANGE_ROWS - 1).toBeLessThanOrEqual(FIRST_ROW + fewest - 1); // every range ends within them
+    expect(latest).toBeGreaterThan(FIRST_ROW + fewest / 2); // and they spread over them
+  });
+
+  it('range over every row the loop wrote in a run of writes only, and over what such a run stored when reading only', () => {
+    for (const operationProportion of [weights(1), { ...weights(0), TIME_RANGE: 1 }]) {
+      const c = sampleConfig({ ...knobs, operationProportion });
+      const latest = latestStartRow(c);
+      expect(latest + RANGE_ROWS - 1).toBeLessThanOrEqual(FIRST_ROW + storedRows(c) - 1);
+      expect(latest).toBeGreaterThan(FIRST_ROW + storedRows(c) * 0.9);
+    }
   });
 });
 

@@ -3,8 +3,8 @@ import { AFTER_THE_WRITES } from '../latency-rows.js';
 import { LatencyHistogram } from '../report/histogram.js';
 import type { BenchConfig, QueryFigures, QueryKind, RunResult } from '../types.js';
 import { drawTarget, querySql, sensorValuesRead } from '../workload/query-sql.js';
-import { storedRows } from '../workload/operations.js';
 import { unit } from '../workload/values.js';
+import { rowsAfterTheRun } from './client-operations.js';
 import { readRows } from './read-pass.js';
 import { keepErrors } from './run-error.js';
 import { queryOptions, sessionOptions } from './session-options.js';
@@ -23,10 +23,14 @@ export async function timedRead(
   }
 }
 
-/** The statements of `--queries` for one type: `queryLoops` of them over all the rows written (the same for every client, Java's too). */
+/**
+ * The statements of `--queries` for one type: `queryLoops` of them over the rows every device has after the run (the
+ * same for every client, Java's too).
+ */
 export function querySqls(c: BenchConfig, kind: QueryKind): string[] {
+  const rows = rowsAfterTheRun(c);
   return Array.from({ length: c.queryLoops }, (_, i) =>
-    querySql(c, kind, drawTarget(c, unit(i, 1, 11, c.seed), unit(i, 2, 11, c.seed), storedRows(c))),
+    querySql(c, kind, drawTarget(c, unit(i, 1, 11, c.seed), unit(i, 2, 11, c.seed), rows)),
   );
 }
 
