@@ -47,7 +47,8 @@ describe('querySql', () => {
       AGG_RANGE: `${agg} AND ${range} GROUP BY device_id`,
       AGG_VALUE: `${agg} AND s9 > -5 AND s10 > -5 GROUP BY device_id`,
       AGG_RANGE_VALUE: `${agg} AND ${range} AND s9 > -5 AND s10 > -5 GROUP BY device_id`,
-      GROUP_BY: `SELECT device_id, date_bin(10000ms, time) AS window_start, avg(s9), avg(s10) FROM t WHERE device_id IN ('d003', 'd004') AND ${range} GROUP BY 1, 2`,
+      // windows from A, as the tree's GROUP BY ([A, B), U): the same windows in both models, not the epoch's
+      GROUP_BY: `SELECT device_id, date_bin(10000ms, time, 1700000101000) AS window_start, avg(s9), avg(s10) FROM t WHERE device_id IN ('d003', 'd004') AND ${range} GROUP BY 1, 2`,
       LATEST_POINT:
         "SELECT device_id, last(time), last_by(s9, time), last_by(s10, time) FROM t WHERE device_id IN ('d003', 'd004') GROUP BY device_id",
       RANGE_QUERY_DESC: `${raw} AND ${range} ORDER BY time DESC`,

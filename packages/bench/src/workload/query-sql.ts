@@ -133,7 +133,7 @@ function tableSql(kind: QueryKind, q: Parts, devices: string[]): string {
     case 'AGG_RANGE_VALUE':
       return `${agg} AND ${range} AND ${q.above} ${perDevice}`;
     case 'GROUP_BY':
-      return `SELECT ${DEVICE_TAG}, date_bin(${q.unit}, time) AS window_start, ${q.agg} FROM ${TABLE_NAME} WHERE ${which} AND ${range} GROUP BY 1, 2`;
+      return `SELECT ${DEVICE_TAG}, date_bin(${q.unit}, time, ${q.start}) AS window_start, ${q.agg} FROM ${TABLE_NAME} WHERE ${which} AND ${range} GROUP BY 1, 2`;
     case 'LATEST_POINT':
       return `SELECT ${DEVICE_TAG}, last(time), ${q.sensors.map((s) => `last_by(${s}, time)`).join(', ')} FROM ${TABLE_NAME} WHERE ${which} ${perDevice}`;
     case 'RANGE_QUERY_DESC':
