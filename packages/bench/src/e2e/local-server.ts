@@ -76,6 +76,7 @@ export function startLocalServer(
     stop() {
       if (stopped) return;
       stopped = true;
+      console.log(`stopping the local IoTDB on 127.0.0.1:${port} at once (SIGKILL): its data was this run's alone`);
       run('kill');
     },
   };
