@@ -501,7 +501,7 @@ describe('iotdb-bench against a real server', () => {
     expect(paused.fields.get('ok_ops')).toBe('10');
   });
 
-  it("merges two machines' shares into the totals of one run over every device", async () => {
+  it("merges two machines' shares into the totals of one run over every device, each share's devices afresh", async () => {
     const knobs = [
       '--devices',
       '10',
@@ -517,6 +517,8 @@ describe('iotdb-bench against a real server', () => {
     ];
     const dirs = ['whole', 'a', 'b', 'merged'].map((d) => tempDir(`iotdb-bench-${d}-`));
     await bench(...knobs, '--database', 'it_bench_whole', '--out', dirs[0]);
+    // an earlier run left more rows on every device: each share deletes its own devices' before it writes
+    await bench(...knobs, '--loop', '5', '--database', 'it_bench_shares'); // the last --loop counts
     // the two machines' shares run at the same time (merge refuses shares that did not)
     const share = (offset: string, count: string, out: string) =>
       bench(
@@ -544,6 +546,13 @@ describe('iotdb-bench against a real server', () => {
     expect(merged.histograms[merged.config.method].count).toBe(whole.histograms[whole.config.method].count);
     expect(merged.config).toMatchObject({ deviceOffset: 0, deviceCount: 10 });
     expect(merged.pointsPerS).toBeCloseTo(merged.points / merged.durationS);
+    // a share of two devices later: the others keep what the shares wrote (3 rounds of 50 rows, the untimed first)
+    await bench(...knobs, '--loop', '1', '--database', 'it_bench_shares', '--device-count', '2');
+    const rows = await withSession(async (s) => {
+      const ds = await s.executeQueryStatement('SELECT count(s0) FROM root.it_bench_shares.** ALIGN BY DEVICE');
+      return (await ds.toColumnar()).values[1];
+    });
+    expect(Array.from(rows, Number)).toEqual([51, 51, ...Array<number>(8).fill(151)]);
   });
 
   it('writes the table model and insertRecords, each verified', async () => {

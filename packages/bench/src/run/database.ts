@@ -3,17 +3,20 @@ import type { BenchConfig } from '../types.js';
 import { RunError } from './run-error.js';
 import { connectOptions } from './session-options.js';
 import { readsOnly } from '../workload/operations.js';
-import { DEVICE_TAG, TABLE_NAME, sensorTypes } from '../workload/schema.js';
+import { DEVICE_TAG, TABLE_NAME, deviceName, sensorTypes } from '../workload/schema.js';
 import { dataTypeName } from '@iotdb/fast-serializer';
 
 /**
  * The benchmark's database: created before a run, and dropped first when this machine writes every
- * device (`deviceOffset` 0, `deviceCount` = devices); with a slice of a shared cluster it is only created
- * if missing, and a run of queries only keeps it (it reads what an earlier run wrote). Nothing outside it is
- * created.
+ * device (`deviceOffset` 0, `deviceCount` = devices); with a share of the devices it is only created if missing
+ * and the share's own devices are deleted (what an earlier run left on them would be counted and read with this
+ * run's; the other machines' devices are theirs). A run of queries only keeps it all (it reads what an earlier run
+ * wrote). Nothing outside it is created.
  */
 export async function prepareDatabase(c: BenchConfig, host: string, port: number): Promise<void> {
-  const whole = c.deviceOffset === 0 && c.deviceCount === c.devices && !readsOnly(c.operationProportion);
+  const writes = !readsOnly(c.operationProportion);
+  const whole = c.deviceOffset === 0 && c.deviceCount === c.devices && writes;
+  const share = writes && !whole;
   if (c.model === 'table') {
     const s = new TableSession(connectOptions(c, { host, port }));
     await s.open();
@@ -25,6 +28,11 @@ export async function prepareDatabase(c: BenchConfig, host: string, port: number
       await s.executeNonQueryStatement(
         `CREATE TABLE IF NOT EXISTS ${c.database}.${TABLE_NAME} (${DEVICE_TAG} STRING TAG, ${fields.join(', ')})`,
       );
+      if (share)
+        for (const names of shareChunks(c))
+          await s.executeNonQueryStatement(
+            `DELETE FROM ${c.database}.${TABLE_NAME} WHERE ${names.map((d) => `${DEVICE_TAG} = '${d}'`).join(' OR ')}`,
+          );
     } finally {
       await s.close();
     }
@@ -36,9 +44,24 @@ export async function prepareDatabase(c: BenchConfig, host: string, port: number
     checkPrecision(c, s.timestampPrecision);
     if (whole) await ignoreCode(s.executeNonQueryStatement(`DELETE DATABASE root.${c.database}`), 508); // 508: no such path
     await ignoreCode(s.executeNonQueryStatement(`CREATE DATABASE root.${c.database}`), 501); // 501: exists already
+    if (share)
+      for (const names of shareChunks(c)) {
+        const series = names.map((d) => `${d}.**`).join(', ');
+        await ignoreCode(s.executeNonQueryStatement(`DELETE TIMESERIES ${series}`), 508); // 508: none of them
+      }
   } finally {
     await s.close();
   }
+}
+
+/** The names of this machine's devices, in statements of at most 500 (IoTDB takes long statements, not endless ones). */
+function shareChunks(c: BenchConfig): string[][] {
+  const chunks: string[][] = [];
+  for (let d = c.deviceOffset; d < c.deviceOffset + c.deviceCount; d += 500) {
+    const last = Math.min(d + 500, c.deviceOffset + c.deviceCount);
+    chunks.push(Array.from({ length: last - d }, (_, k) => deviceName(c, d + k)));
+  }
+  return chunks;
 }
 
 async function ignoreCode(p: Promise<void>, code: number): Promise<void> {
