@@ -495,6 +495,7 @@ describe('iotdb-bench against a real server', () => {
     const traced = await bench('--query-file', file, '--trace');
     expect(traced.stdout).toMatch(/^ {2}traced one: first reply +10 /m);
     expect(traced.stdout).toMatch(/^ {2}traced one: decode +10 /m);
+    expect(traced.stdout).toMatch(/^ {2}traced one: other client work +10 /m);
     const paused = await bench('--query-file', file, '--batch-interval-ms', '200');
     // each session: 5 reads, 4 pauses of 200 ms between them
     expect(Number(paused.fields.get('wall_s'))).toBeGreaterThanOrEqual(0.8);

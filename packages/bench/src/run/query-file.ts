@@ -207,7 +207,7 @@ function showReadsProgress(c: BenchConfig, tally: StatementTally, totalReads: nu
 
 /**
  * A read of the statement to its end (under --query-timeout-ms); what the server answered with goes to the tally,
- * and with --trace its first reply, decode and fetch waits.
+ * and with --trace its first reply, decode, fetch waits and the rest.
  */
 function statementRead(
   pool: SessionPool | TableSessionPool,
@@ -227,8 +227,9 @@ function statementRead(
       tally.answered ??= ds.isClosed ? 'no result set' : 'result set';
       return ds;
     });
+    const totalMs = performance.now() - started;
     if (c.trace && ds !== undefined && read.error === undefined)
-      for (const [kind, ms] of queryLatencies(e.label, firstReplyMs, ds.readStats()))
+      for (const [kind, ms] of queryLatencies(e.label, firstReplyMs, totalMs, ds.readStats()))
         (tally.traced[TRACED_PREFIX + kind] ??= new LatencyHistogram()).record(ms * 1e6);
     return read;
   };

@@ -40,11 +40,13 @@ describe('--trace', () => {
     ]);
   });
 
-  it('breaks a query into its first reply, decoding and waiting for fetches', () => {
-    expect(queryLatencies('TIME_RANGE', 4, { blocks: 3, fetches: 2, decodeMs: 1.5, fetchWaitMs: 0.25 })).toEqual([
+  it('breaks a query into its first reply, decoding, waiting for fetches and the rest: the parts add up', () => {
+    const stats = { blocks: 3, fetches: 2, decodeMs: 1.5, fetchWaitMs: 0.25 };
+    expect(queryLatencies('TIME_RANGE', 4, 7, stats)).toEqual([
       ['TIME_RANGE: first reply', 4],
       ['TIME_RANGE: decode', 1.5],
       ['TIME_RANGE: waiting for fetches', 0.25],
+      ['TIME_RANGE: other client work', 1.25], // making the rows and handing them over
     ]);
   });
 });

@@ -38,18 +38,21 @@ export function tracedLatencies(ctx: TraceContext): [kind: string, ms: number][]
 }
 
 /**
- * A query as latency rows, ms (its own duration is the operation's row): the wait for its first reply
- * (a pooled session, the request, the server's first batch), decoding its blocks, and waiting for later
- * fetches (what reading ahead did not hide).
+ * A query read to its end in `totalMs` as latency rows, ms (its own duration is the operation's row): the wait for
+ * its first reply (a pooled session, the request, the server's first batch), decoding its blocks, waiting for later
+ * fetches (what reading ahead did not hide), and the rest: making the rows and handing them over.
  */
 export function queryLatencies(
   kind: string,
   firstReplyMs: number,
+  totalMs: number,
   read: DataSetReadStats,
 ): [kind: string, ms: number][] {
+  const other = totalMs - firstReplyMs - read.decodeMs - read.fetchWaitMs;
   return [
     [`${kind}: first reply`, firstReplyMs],
     [`${kind}: decode`, read.decodeMs],
     [`${kind}: waiting for fetches`, read.fetchWaitMs],
+    [`${kind}: other client work`, Math.max(0, other)],
   ];
 }

@@ -35,7 +35,7 @@ export default async function run(task: WorkerTask): Promise<WorkerResult> {
       const ds = await pool.executeQueryStatement(sql, perQuery);
       const firstReplyMs = performance.now() - started;
       const read = await readRows(ds);
-      if (c.trace) worker.traced(queryLatencies(kind, firstReplyMs, ds.readStats()));
+      if (c.trace) worker.traced(queryLatencies(kind, firstReplyMs, performance.now() - started, ds.readStats()));
       return { rows: read.rows, points: sensorValuesRead(c.model, kind, read) };
     },
     activity: () => clientActivity(pool.stats()),
