@@ -176,6 +176,8 @@ export type WorkerResult =
       points: number;
       /** every point the server acknowledged, schema warm-up and warm-up rounds included (for --verify) */
       writtenPoints: number;
+      /** the rounds (warm-up rounds first) every device of the worker was written in: all, or those before a stop */
+      fullRounds: number;
       okOps: number;
       failedOps: number;
       /** latency per operation kind, nanoseconds */

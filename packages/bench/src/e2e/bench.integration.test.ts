@@ -660,8 +660,10 @@ describe('iotdb-bench against a real server', () => {
 
   it('ends the timed phase at --test-max-time, or at Ctrl-C: a report of what ran, every acknowledged point stored', async () => {
     const endless = ['--database', 'it_bench_tree', '--devices', '4', '--sensors', '5', '--batch-size', '10'];
-    const timed = await bench(...endless, '--loop', '1000000', '--test-max-time', '1500', '--verify');
+    const queries = ['--queries', 'TIME_RANGE', '--query-loops', '5']; // each over 10 rows (a write's time)
+    const timed = await bench(...endless, '--loop', '1000000', '--test-max-time', '1500', '--verify', ...queries);
     expect(timed.fields.get('stopped')).toBe('test-max-time');
+    expect(timed.fields.get('rows')).toBe('50'); // over the rows written before the stop, not the loop's million
     expect(Number(timed.fields.get('wall_s'))).toBeGreaterThan(1.4);
     expect(Number(timed.fields.get('wall_s'))).toBeLessThan(10);
     expect(timed.fields.get('verify')).toBe('ok');

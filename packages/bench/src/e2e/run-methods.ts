@@ -1,6 +1,7 @@
 import { formatReport, resultLine } from '../report/format.js';
 import { prepareDatabase } from '../run/database.js';
 import { verifyPoints } from '../run/verify.js';
+import { rowsAfterRounds } from '../run/client-operations.js';
 import { addQueriesAfter, runQueries } from '../run/queries.js';
 import { keepErrors } from '../run/run-error.js';
 import { runWrites } from '../run/run-writes.js';
@@ -36,13 +37,14 @@ export async function runMethods(
     console.log(
       `run ${label}: ${c.workers} worker(s) x ${c.clients} client(s), ${c.deviceCount} devices x ${c.sensors} sensors x ${c.batchSize} rows x ${c.loop} rounds`,
     );
-    const { result, writtenPoints } = await runWrites(c, label, target, interrupt);
+    const { result, writtenPoints, fullRounds } = await runWrites(c, label, target, interrupt);
     result.environment = environment;
     if (c.verify && needsServer && !c.serverNoop) {
       result.verify = await verifyPoints(c, host, port, writtenPoints);
     }
     if (c.queries.length > 0 && needsServer && !c.serverNoop && !interrupt.aborted) {
-      const { after, errors } = await runQueries(c, host, port);
+      // over the rows the run wrote: one stopped early (--test-max-time) wrote fewer than planned
+      const { after, errors } = await runQueries(c, target, rowsAfterRounds(c, fullRounds));
       addQueriesAfter(result, after);
       keepErrors(result.errors, ...errors);
     }

@@ -49,14 +49,12 @@ function operationAt(c: BenchConfig, id: number, i: number): ClientOperation['op
 }
 
 /**
- * The rows every device of this machine's share has once the timed run is done, what `--queries` after it range
- * over: the warm-up rounds and the fewest full rounds of writes any client gave its device groups (a mixed run's
- * clients write only its INGESTION share of their operations); a run of queries only, what the write run before it
- * stored.
+ * The rows every device of this machine's share has once the timed run is done as planned, what `--queries` after
+ * it range over: the warm-up rounds and the fewest full rounds of writes any client gave its device groups (a mixed
+ * run's clients write only its INGESTION share of their operations).
  */
 export function rowsAfterTheRun(c: BenchConfig): number {
-  const mixed = weightedQueries(c.operationProportion).length > 0;
-  if (!mixed || readsOnly(c.operationProportion)) return storedRows(c);
+  if (weightedQueries(c.operationProportion).length === 0) return storedRows(c);
   let fewestRounds = c.loop;
   for (let w = 0; w < c.workers; w++)
     for (let k = 0; k < c.clients; k++) {
@@ -65,5 +63,13 @@ export function rowsAfterTheRun(c: BenchConfig): number {
       for (let i = 0; i < c.loop * groups; i++) if (operationAt(c, w * c.clients + k, i) === 'INGESTION') writes++;
       if (groups > 0) fewestRounds = Math.min(fewestRounds, Math.floor(writes / groups));
     }
-  return (c.warmupRounds + fewestRounds) * c.batchSize;
+  return rowsAfterRounds(c, c.warmupRounds + fewestRounds);
+}
+
+/**
+ * The rows every device has after a run that wrote `fullRounds` rounds to each (warm-up rounds included); a run of
+ * queries only: what the write run before it stored.
+ */
+export function rowsAfterRounds(c: BenchConfig, fullRounds: number): number {
+  return readsOnly(c.operationProportion) ? storedRows(c) : fullRounds * c.batchSize;
 }

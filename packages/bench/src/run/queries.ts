@@ -24,11 +24,10 @@ export async function timedRead(
 }
 
 /**
- * The statements of `--queries` for one type: `queryLoops` of them over the rows every device has after the run (the
- * same for every client, Java's too).
+ * The statements of `--queries` for one type: `queryLoops` of them over the `rows` every device has after the run
+ * (by default as planned: the same for every client, Java's too).
  */
-export function querySqls(c: BenchConfig, kind: QueryKind): string[] {
-  const rows = rowsAfterTheRun(c);
+export function querySqls(c: BenchConfig, kind: QueryKind, rows = rowsAfterTheRun(c)): string[] {
   return Array.from({ length: c.queryLoops }, (_, i) =>
     querySql(c, kind, drawTarget(c, unit(i, 1, 11, c.seed), unit(i, 2, 11, c.seed), rows)),
   );
@@ -45,15 +44,15 @@ export interface QueriesAfter {
 
 /**
  * `--queries` after the writes: `queryLoops` runs of each query type, one after another on one session,
- * over all the rows written (with --vs-java after an untimed pass of them all, as Java's). A statement that
- * fails is counted as failed with its error (the first MAX_ERRORS kept), and the others go on.
+ * over the `deviceRows` every device has (with --vs-java after an untimed pass of them all, as Java's). A statement
+ * that fails is counted as failed with its error (the first MAX_ERRORS kept), and the others go on.
  */
 export async function runQueries(
   c: BenchConfig,
-  host: string,
-  port: number,
+  target: { host: string; port: number },
+  deviceRows: number,
 ): Promise<{ after: QueriesAfter; errors: string[] }> {
-  const options = sessionOptions(c, { host, port });
+  const options = sessionOptions(c, target);
   const perQuery = queryOptions(c);
   const session: BaseSession =
     c.model === 'table' ? new TableSession({ ...options, database: c.database }) : new Session(options);
@@ -65,14 +64,15 @@ export async function runQueries(
     // a failure there is the timed pass's to count
     if (c.vsJava)
       for (const kind of c.queries)
-        for (const sql of querySqls(c, kind)) await timedRead(() => session.executeQueryStatement(sql, perQuery));
+        for (const sql of querySqls(c, kind, deviceRows))
+          await timedRead(() => session.executeQueryStatement(sql, perQuery));
     for (const kind of c.queries) {
       const h = new LatencyHistogram();
       let rows = 0;
       let points = 0;
       let failed = 0;
       const t0 = performance.now();
-      for (const sql of querySqls(c, kind)) {
+      for (const sql of querySqls(c, kind, deviceRows)) {
         const read = await timedRead(() => session.executeQueryStatement(sql, perQuery));
         rows += read.rows;
         points += sensorValuesRead(c.model, kind, read);

@@ -16,6 +16,8 @@ export interface WriteOutcome {
   result: RunResult;
   /** every acknowledged point, warm-ups included: what --verify expects to find */
   writtenPoints: number;
+  /** the rounds every device was written in (warm-up rounds included): all, or those before a stop */
+  fullRounds: number;
 }
 
 /**
@@ -58,6 +60,7 @@ export async function runWrites(
   const combined = combineWorkers(done);
   return {
     writtenPoints: done.reduce((n, r) => n + r.writtenPoints, 0),
+    fullRounds: Math.min(...done.map((r) => r.fullRounds)),
     result: {
       ...combined,
       label,

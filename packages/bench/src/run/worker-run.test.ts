@@ -235,6 +235,17 @@ describe('WorkerRun: stopped (Ctrl-C, --test-max-time)', () => {
       expect(result.timedEndMs - result.timedStartMs).toBeLessThanOrEqual(2600);
     }
   });
+  it('reports the rounds every device was written in: those done before the stop, or all of them', async () => {
+    const barrier = new SharedArrayBuffer(8);
+    // one client, two devices, 10 ms writes: d0 and d1 of round 0, d0 of round 1, then d1's under way at 35 ms
+    const stopAt = (clock: Clock) => void clock.sleep(35 * MS).then(() => StartBarrier.stop(new Int32Array(barrier)));
+    const two = { clients: 1, devices: 2, deviceCount: 2, loop: 10 };
+    expect((await run(two, () => 10, { barrier }, stopAt)).result.fullRounds).toBe(2);
+    expect((await run({ ...two, warmupRounds: 1, loop: 3 }, () => 10)).result.fullRounds).toBe(4);
+    const writer = { ...two, method: 'writer' as const, warmupRounds: 1, loop: 3 };
+    expect((await run(writer, () => 10)).result.fullRounds).toBe(4);
+  });
+
   it("--method writer: the writer's final flush runs after the stop (its rows were counted as written)", async () => {
     const barrier = new SharedArrayBuffer(8);
     const stopAt = (clock: Clock) => void clock.sleep(2500 * MS).then(() => StartBarrier.stop(new Int32Array(barrier)));

@@ -50,6 +50,8 @@ export class WorkerRun {
   readonly #nextDue = new NextDueTimes();
   #points = 0;
   #writtenPoints = 0;
+  /** per client with devices: the rounds its every device was written in so far */
+  readonly #fullRounds = new Map<number, number>();
   #okOps = 0;
   #failedOps = 0;
 
@@ -90,6 +92,7 @@ export class WorkerRun {
         workerId,
         points: this.#points,
         writtenPoints: this.#writtenPoints,
+        fullRounds: Math.min(...this.#fullRounds.values(), this.#c.warmupRounds + this.#c.loop),
         okOps: this.#okOps,
         failedOps: this.#failedOps,
         latency: this.#stats.histograms(),
@@ -125,26 +128,42 @@ export class WorkerRun {
     // queries read); they range over the rows an earlier write run with these knobs stored
     const reads = readsOnly(c.operationProportion);
     if (!reads) for (const d of mine) await write([d], -1); // schema warm-up row, untimed
-    if (c.method === 'writer') return this.#rowWriterClient(mine, send);
+    if (mine.length > 0) this.#fullRounds.set(k, 0);
+    if (c.method === 'writer') return this.#rowWriterClient(k, mine, send);
     if (!reads)
-      for (let round = 0; round < c.warmupRounds && !this.#barrier.ended; round++)
+      for (let round = 0; round < c.warmupRounds && !this.#barrier.ended; round++) {
         for (const g of groups) await write(g, round);
+        this.#roundDone(k, round);
+      }
     await this.#barrier.arrive();
     for (const o of clientOperations(c, id, groups, this.#sensors)) {
       if (this.#barrier.ended) break;
-      if (o.op === 'INGESTION') await write(o.devices, o.round);
-      else await this.#query(send, o.op, o.sql);
+      if (o.op !== 'INGESTION') await this.#query(send, o.op, o.sql);
+      else {
+        await write(o.devices, o.round);
+        if (o.devices === groups.at(-1)) this.#roundDone(k, o.round); // a client writes its groups in turn
+      }
     }
   }
 
+  /** Client `k` has written `round` to every one of its devices (whether the server took every write or not). */
+  #roundDone(k: number, round: number): void {
+    this.#fullRounds.set(k, round + 1);
+  }
+
   /** --method writer: every round row by row through one batching writer per client. */
-  async #rowWriterClient(mine: number[], send: Send): Promise<void> {
+  async #rowWriterClient(k: number, mine: number[], send: Send): Promise<void> {
     const c = this.#c;
     const w = this.backend.rowWriter(mine, send);
-    for (let round = 0; round < c.warmupRounds && !this.#barrier.ended; round++) await w.round(round);
-    await this.#barrier.arrive();
-    for (let round = c.warmupRounds; round < c.warmupRounds + c.loop && !this.#barrier.ended; round++)
+    for (let round = 0; round < c.warmupRounds && !this.#barrier.ended; round++) {
       await w.round(round);
+      this.#roundDone(k, round);
+    }
+    await this.#barrier.arrive();
+    for (let round = c.warmupRounds; round < c.warmupRounds + c.loop && !this.#barrier.ended; round++) {
+      await w.round(round);
+      this.#roundDone(k, round);
+    }
     await w.close();
   }
 
