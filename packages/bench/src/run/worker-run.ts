@@ -146,9 +146,12 @@ export class WorkerRun {
     }
   }
 
-  /** Client `k` has written `round` to every one of its devices (whether the server took every write or not). */
+  /**
+   * Client `k` has written `round` to every one of its devices (whether the server took every write or not); not
+   * counted once the run is stopped: a write waiting for its turn then returns without writing.
+   */
   #roundDone(k: number, round: number): void {
-    this.#fullRounds.set(k, round + 1);
+    if (!this.#barrier.ended) this.#fullRounds.set(k, round + 1);
   }
 
   /** --method writer: every round row by row through one batching writer per client. */
