@@ -65,6 +65,13 @@ MARK=".iotdb-local"   # a DIR carrying this file was created by this script
 die() { echo "iotdb-local: $*" >&2; exit 1; }
 on() { case "${1,,}" in 1 | true | yes | on) return 0 ;; *) return 1 ;; esac; }
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+# a process not yet gone: a zombie counts as gone once its last thread has exited (its sockets closed with it), so
+# that a PID 1 that does not reap (a container without an init) does not hold a stop for its 60 s
+running() {
+  [ -d "/proc/$1" ] || return 1
+  grep -q '^State:[[:space:]]*Z' "/proc/$1/status" 2>/dev/null || return 0
+  [ "$(ls "/proc/$1/task" 2>/dev/null | wc -l)" -gt 1 ]
+}
 # pid from DIR/run/<node>.pid, printed only if that process is alive AND is ours
 our_pid() {
   local f=$DIR/run/$1.pid pid
@@ -351,8 +358,8 @@ stop_node() {
   local node=$1 pid i
   if pid=$(our_pid "$node"); then
     kill -TERM "$pid"
-    for ((i = 0; i < 600; i++)); do [ -d "/proc/$pid" ] || break; sleep 0.1; done
-    if [ -d "/proc/$pid" ]; then echo "$node $pid still alive after 60 s, SIGKILL"; kill -KILL "$pid"; fi
+    for ((i = 0; i < 600; i++)); do running "$pid" || break; sleep 0.1; done
+    if running "$pid"; then echo "$node $pid still alive after 60 s, SIGKILL"; kill -KILL "$pid"; fi
     echo "stopped $node (pid $pid)"
   else
     echo "$node not running (for $DIR)"
