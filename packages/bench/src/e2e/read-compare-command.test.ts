@@ -47,6 +47,18 @@ describe('read-compare summary', () => {
     );
   });
 
+  it("bounds a reader round by round: its median rate never above its median bound (a round's rate is under its own)", () => {
+    const ours = [pass(8, 0.04, 0.16), pass(8, 0.04, 0.16)];
+    // two rounds at their own bound: 2 / (0.10 + 0.30) = 5, 2 / (0.05 + 0.17) = 9.09; the medians of the CPU
+    // figures (0.075, 0.235) would bound it at 6.45, under its median rate of 7
+    const java = [pass(5, 0.1, 0.3), pass(9, 0.05, 0.17)];
+    const passes: Passes = { rows: ours, rowBatches: ours, columns: ours, batches: ours, java };
+    const text = summary({ ...options, rounds: 2 }, passes, 2);
+    expect(text).toMatch(
+      /Java: SessionDataSet iterator +5\.00, 9\.00 +7\.00 +1\.00x +0\.075 +1\.00x +0\.235 +7\.05 +1\.01x$/m,
+    );
+  });
+
   it('gives no bound where the clock saw no CPU (a read under a clock tick)', () => {
     const passes: Passes = {
       rows: [pass(8, 0, 0)],

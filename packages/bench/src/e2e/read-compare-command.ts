@@ -253,16 +253,22 @@ const orDash = (n: number) => (Number.isFinite(n) ? fixed(n, 2) : '-');
 /**
  * The comparison's table: each reader's rate per round, median and ratio to Java's, its client CPU per value;
  * with the server's CPU per value (--server-pid), also the most each reader could read on the `cores` the
- * server and the reader share, cores / (server's + reader's CPU per value), and the most a reader that cost no
- * CPU could: what the server alone allows here.
+ * server and the reader share, cores / (server's + reader's CPU per value) (each round's, their median), and the
+ * most a reader that cost no CPU could: what the server alone allows here.
  */
 export function summary(o: Pick<Options, 'sql' | 'fetchSize' | 'rounds'>, p: Passes, cores: number): string {
   const med = (k: ReaderKey) => median(p[k].map((x) => x.pointsPerS));
   const cpu = (k: ReaderKey) => median(p[k].map((x) => x.cpuSPerMpts));
   const server = (k: ReaderKey) => median(p[k].map((x) => x.serverCpuSPerMpts ?? NaN));
   const withServer = READERS.every(({ key }) => p[key].every((x) => x.serverCpuSPerMpts !== undefined));
-  // no bound from a reader or server that used no CPU the clock could see (under a tick, on a tiny result)
-  const bound = (k: ReaderKey) => (server(k) + cpu(k) > 0 ? (cores / (server(k) + cpu(k))) * 1e6 : NaN);
+  // each round's bound, then their median: a round's rate is under its own bound, so the median rate is under the
+  // median bound (the medians of the CPU figures, from other rounds, could bound it below what it read); none from a
+  // round whose reader and server used no CPU the clock could see (under a tick, on a tiny result)
+  const roundBound = (x: Pass) => {
+    const perValue = (x.serverCpuSPerMpts ?? NaN) + x.cpuSPerMpts;
+    return perValue > 0 ? (cores / perValue) * 1e6 : NaN;
+  };
+  const bound = (k: ReaderKey) => median(p[k].map(roundBound).filter(Number.isFinite));
   const row = ({ key, name }: (typeof READERS)[number]) => [
     name,
     p[key].map((x) => fixed(x.pointsPerS / 1e6, 2)).join(', '),
