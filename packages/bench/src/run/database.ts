@@ -3,7 +3,7 @@ import type { BenchConfig } from '../types.js';
 import { RunError } from './run-error.js';
 import { connectOptions } from './session-options.js';
 import { readsOnly } from '../workload/operations.js';
-import { DEVICE_TAG, TABLE_NAME, deviceName, sensorTypes } from '../workload/schema.js';
+import { DEVICE_TAG, TABLE_NAME, sensorTypes, shareDeviceNames } from '../workload/schema.js';
 import { dataTypeName } from '@iotdb/fast-serializer';
 
 /**
@@ -56,12 +56,8 @@ export async function prepareDatabase(c: BenchConfig, host: string, port: number
 
 /** The names of this machine's devices, in statements of at most 500 (IoTDB takes long statements, not endless ones). */
 function shareChunks(c: BenchConfig): string[][] {
-  const chunks: string[][] = [];
-  for (let d = c.deviceOffset; d < c.deviceOffset + c.deviceCount; d += 500) {
-    const last = Math.min(d + 500, c.deviceOffset + c.deviceCount);
-    chunks.push(Array.from({ length: last - d }, (_, k) => deviceName(c, d + k)));
-  }
-  return chunks;
+  const names = shareDeviceNames(c);
+  return Array.from({ length: Math.ceil(names.length / 500) }, (_, i) => names.slice(i * 500, (i + 1) * 500));
 }
 
 async function ignoreCode(p: Promise<void>, code: number): Promise<void> {

@@ -2,7 +2,7 @@ import { Session, TableSession } from '@iotdb/client';
 import type { BenchConfig, Verify } from '../types.js';
 import { describeError } from './run-error.js';
 import { connectOptions, queryOptions } from './session-options.js';
-import { DEVICE_TAG, TABLE_NAME, deviceName, sensorTypes } from '../workload/schema.js';
+import { DEVICE_TAG, TABLE_NAME, sensorTypes, shareDeviceNames } from '../workload/schema.js';
 
 /**
  * --verify: the points stored for this machine's devices against the `expected` ones (every acknowledged point).
@@ -33,7 +33,7 @@ async function countPoints(c: BenchConfig, host: string, port: number): Promise<
 
 /** The count of this machine's devices' values: all of the database's when it has every device. */
 function countStatement(c: BenchConfig): string {
-  const devices = Array.from({ length: c.deviceCount }, (_, i) => deviceName(c, c.deviceOffset + i));
+  const devices = shareDeviceNames(c);
   const whole = c.deviceCount === c.devices;
   if (c.model !== 'table') return `SELECT count(*) FROM ${whole ? `root.${c.database}.**` : devices.join(', ')}`;
   const counts = sensorTypes(c).map((_, i) => `count(s${i})`);

@@ -30,5 +30,10 @@ export function deviceName(c: BenchConfig, d: number): string {
   return c.model === 'table' ? name : `root.${c.database}.${name}`;
 }
 
+/** The names of this machine's devices, [deviceOffset, deviceOffset + deviceCount), in order. */
+export function shareDeviceNames(c: BenchConfig): string[] {
+  return Array.from({ length: c.deviceCount }, (_, i) => deviceName(c, c.deviceOffset + i));
+}
+
 export const TABLE_NAME = 't';
 export const DEVICE_TAG = 'device_id';
