@@ -2,7 +2,7 @@ import type { BenchConfig } from '../types.js';
 import { pickOperation, readsOnly, storedRows, weightedQueries, type QueryKind } from '../workload/operations.js';
 import { drawTarget, querySql } from '../workload/query-sql.js';
 import { unit } from '../workload/values.js';
-import { clientDevices, deviceGroups, workerShare } from './device-shares.js';
+import { everyClient } from './device-shares.js';
 
 /** One timed operation of a client: a write of a device group for a round, or a query statement. */
 export type ClientOperation = { op: 'INGESTION'; devices: number[]; round: number } | { op: QueryKind; sql: string };
@@ -56,13 +56,11 @@ function operationAt(c: BenchConfig, id: number, i: number): ClientOperation['op
 export function rowsAfterTheRun(c: BenchConfig): number {
   if (weightedQueries(c.operationProportion).length === 0) return storedRows(c);
   let fewestRounds = c.loop;
-  for (let w = 0; w < c.workers; w++)
-    for (let k = 0; k < c.clients; k++) {
-      const groups = deviceGroups(c, clientDevices(c, workerShare(c, w), k)).length;
-      let writes = 0;
-      for (let i = 0; i < c.loop * groups; i++) if (operationAt(c, w * c.clients + k, i) === 'INGESTION') writes++;
-      if (groups > 0) fewestRounds = Math.min(fewestRounds, Math.floor(writes / groups));
-    }
+  for (const { id, groups } of everyClient(c)) {
+    let writes = 0;
+    for (let i = 0; i < c.loop * groups.length; i++) if (operationAt(c, id, i) === 'INGESTION') writes++;
+    if (groups.length > 0) fewestRounds = Math.min(fewestRounds, Math.floor(writes / groups.length));
+  }
   return rowsAfterRounds(c, c.warmupRounds + fewestRounds);
 }
 

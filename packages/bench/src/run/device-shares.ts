@@ -39,13 +39,18 @@ export function groupSize(c: ShareConfig): number {
 export function operationShare(c: ShareConfig, id: number): number {
   let all = 0;
   let mine = 0;
-  for (let w = 0; w < c.workers; w++) {
-    const share = workerShare(c, w);
-    for (let k = 0; k < c.clients; k++) {
-      const groups = deviceGroups(c, clientDevices(c, share, k)).length;
-      all += groups;
-      if (w * c.clients + k === id) mine = groups;
-    }
+  for (const client of everyClient(c)) {
+    all += client.groups.length;
+    if (client.id === id) mine = client.groups.length;
   }
   return all === 0 ? 0 : mine / all;
+}
+
+/** Every client of the run (worker x clients + k, in that order) with its device groups, as the workers make them. */
+export function* everyClient(c: ShareConfig): Generator<{ id: number; groups: number[][] }, void, undefined> {
+  for (let w = 0; w < c.workers; w++) {
+    const share = workerShare(c, w);
+    for (let k = 0; k < c.clients; k++)
+      yield { id: w * c.clients + k, groups: deviceGroups(c, clientDevices(c, share, k)) };
+  }
 }

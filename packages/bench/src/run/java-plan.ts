@@ -2,7 +2,7 @@ import type { BenchConfig } from '../types.js';
 import { readsOnly } from '../workload/operations.js';
 import { querySensors } from '../workload/query-sql.js';
 import { clientOperations } from './client-operations.js';
-import { clientDevices, deviceGroups, workerShare } from './device-shares.js';
+import { everyClient } from './device-shares.js';
 
 /**
  * A mixed run's operations for the Java client (`--vs-java` with `--operation-proportion`), one line each, as
@@ -16,16 +16,13 @@ export function javaPlan(c: BenchConfig): string[] {
   const lines: string[] = [];
   const sensors = querySensors(c);
   const warmupRounds = readsOnly(c.operationProportion) ? 0 : c.warmupRounds;
-  for (let w = 0; w < c.workers; w++)
-    for (let k = 0; k < c.clients; k++) {
-      const id = w * c.clients + k;
-      const groups = deviceGroups(c, clientDevices(c, workerShare(c, w), k));
-      for (let round = 0; round < warmupRounds; round++)
-        for (const g of groups) lines.push(`${id} warmup ${round} ${g.join(',')}`);
-      for (const o of clientOperations(c, id, groups, sensors))
-        lines.push(
-          o.op === 'INGESTION' ? `${id} write ${o.round} ${o.devices.join(',')}` : `${id} query ${o.op} ${o.sql}`,
-        );
-    }
+  for (const { id, groups } of everyClient(c)) {
+    for (let round = 0; round < warmupRounds; round++)
+      for (const g of groups) lines.push(`${id} warmup ${round} ${g.join(',')}`);
+    for (const o of clientOperations(c, id, groups, sensors))
+      lines.push(
+        o.op === 'INGESTION' ? `${id} write ${o.round} ${o.devices.join(',')}` : `${id} query ${o.op} ${o.sql}`,
+      );
+  }
   return lines;
 }
