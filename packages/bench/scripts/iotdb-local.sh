@@ -372,21 +372,17 @@ stop() {   # DataNodes first: they flush on SIGTERM
   for n in $(all_nodes | tac); do stop_node "$n"; done
 }
 
-kill_nodes() {   # every node at once, SIGKILL; returns when their ports are closed
-  local n pid i open killed=0
+kill_nodes() {   # every node at once, SIGKILL; returns when they are gone (their sockets closed: see running)
+  local n pid i killed=()
   for n in $(all_nodes); do
-    if pid=$(our_pid "$n"); then kill -KILL "$pid"; killed=1; echo "killed $n (pid $pid)"
+    if pid=$(our_pid "$n"); then kill -KILL "$pid"; killed+=("$pid"); echo "killed $n (pid $pid)"
     else echo "$n not running (for $DIR)"; fi
     rm -f "$DIR/run/$n.pid"
   done
-  [ $killed = 1 ] || return 0
-  # a killed JVM's threads exit one by one, its sockets closed with the last: done when no port answers
-  for ((i = 0; i < 200; i++)); do
-    open=$(for p in $(cluster_ports); do if port_open "$p"; then echo "$p"; fi; done)
-    [ -n "$open" ] || return 0
-    sleep 0.05
+  for pid in ${killed[@]+"${killed[@]}"}; do
+    for ((i = 0; i < 200; i++)); do running "$pid" || break; sleep 0.05; done
+    if running "$pid"; then die "pid $pid still there 10 s after SIGKILL"; fi
   done
-  die "ports still open 10 s after SIGKILL: $open"
 }
 
 restart() {
