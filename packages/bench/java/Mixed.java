@@ -56,6 +56,8 @@ final class Mixed {
     /** the operations, by when they ended */
     final Timeline timeline = new Timeline();
     long points, warmupPoints, endNs;
+    /** stopped by the time limit before its last write: the round of its first write not made (those before it are whole) */
+    int fullRounds = -1;
   }
 
   /**
@@ -158,7 +160,11 @@ final class Mixed {
       for (; i < ops.size(); i++) {
         Op op = ops.get(i);
         long due = pacer.turn(op.isWrite() ? points(op) : 0);
-        if (System.nanoTime() >= Bench.deadline) { Bench.stoppedEarly.set(true); break; }
+        if (System.nanoTime() >= Bench.deadline) {
+          Bench.stoppedEarly.set(true);
+          d.fullRounds = firstWriteRound(ops, i);
+          break;
+        }
         long a = System.nanoTime();
         if (due >= 0) d.startLag.add(Math.max(0, a - due));
         pacer.lastEnd = op.isWrite() ? timedWrite(w, t, op, a, due, d) : query(w, op, a, due, d);
@@ -168,6 +174,12 @@ final class Mixed {
       Bench.closeAfterTimed(w);
     }
     return d;
+  }
+
+  /** The round of the first write of `ops` from `from` on; -1: none left. A thread writes its rounds in order. */
+  static int firstWriteRound(List<Op> ops, int from) {
+    for (int i = from; i < ops.size(); i++) if (ops.get(i).isWrite()) return ops.get(i).round;
+    return -1;
   }
 
   static long points(Op op) { return (long) op.devices.size() * Bench.rows * Bench.sensors; }
@@ -259,6 +271,7 @@ final class Mixed {
       System.out.printf("UNCORRECTED kind=%s %s%n", k, Bench.matrix(sorted(done, d -> d.uncorrected.getOrDefault(k, List.of()))));
     long[] lag = sorted(done, d -> d.startLag);
     if (lag.length > 0) System.out.printf("START_LAG %s%n", Bench.matrix(lag));
+    Arrays.stream(done).filter(d -> d.fullRounds >= 0).mapToInt(d -> d.fullRounds).min().ifPresent(Bench::printRounds);
     long written = n + Arrays.stream(done).mapToLong(d -> d.warmupPoints).sum();
     if (written > 0 && !Bench.noop && Bench.verify) Bench.verifyCount(written);
     if (written > 0) Bench.flush();

@@ -808,10 +808,10 @@ describe('iotdb-bench against a real server', () => {
   });
 
   it.each([
-    ['insertTablets', []],
+    ['insertTablets', ['--warmup-rounds', '1', '--queries', 'TIME_RANGE', '--query-loops', '10']],
     ['insertRecords', ['--java-first']],
   ])(
-    '--vs-java --method %s %j: the Java client makes the same calls, --tablets-per-request devices each',
+    '--vs-java --method %s %j: the Java client makes the same calls, --tablets-per-request devices each, and writes as many rounds',
     async (method, more) => {
       const out = tempDir('iotdb-bench-vsjava-calls-');
       const knobs = ['--database', 'it_bench_vsjava', '--vs-java', '--loop', '1', '--tablets-per-request', '25'];
@@ -820,13 +820,26 @@ describe('iotdb-bench against a real server', () => {
       // 100 devices, 25 a call: 4 calls each (it made 100, one a device), named by the call
       expect([ours.okOps, java.okOps]).toEqual([4, 4]);
       expect([java.points, java.verify?.ok]).toEqual([ours.points, true]);
-      expect(Object.keys(java.latency)).toEqual([method]);
+      expect(Object.keys(java.latency)).toEqual(Object.keys(ours.latency));
+      expect(Object.keys(java.latency)[0]).toBe(method);
+      // its warm-up round too (untimed): the same statements read the same rows
+      expect(java.queries?.TIME_RANGE?.rows).toBe(ours.queries?.TIME_RANGE?.rows);
       // --java-first: the Java client's run, then ours, then the ratios
       const [javaRan, oursRan] = [stdout.indexOf('running the Java client'), stdout.indexOf(`run tree-${method}`)];
-      expect(javaRan < oursRan).toBe(more.length > 0);
+      expect(javaRan < oursRan).toBe(more.includes('--java-first'));
       expect(stdout.indexOf('ours/Java points/s')).toBeGreaterThan(Math.max(javaRan, oursRan));
     },
   );
+
+  it("--vs-java --test-max-time --queries: each side's queries range over the rounds it wrote before its stop", async () => {
+    const out = tempDir('iotdb-bench-vsjava-stopped-');
+    const knobs = '--database it_bench_vsjava --vs-java --workers 1 --loop 1000 --test-max-time 1000';
+    await bench(...knobs.split(' '), ...'--queries TIME_RANGE --query-loops 10 --out'.split(' '), out);
+    const [ours, java] = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResult[];
+    expect([ours.stopped, java.stopped]).toEqual(['test-max-time', 'test-max-time']);
+    // 10 statements of 100 rows of 5 devices each, within the rows each side wrote
+    expect([ours.queries?.TIME_RANGE?.rows, java.queries?.TIME_RANGE?.rows]).toEqual([5000, 5000]);
+  });
 
   it('--repeat 2: both runs kept, labelled by repeat, and each figure as the median and range over them', async () => {
     const out = tempDir('iotdb-bench-repeat-');

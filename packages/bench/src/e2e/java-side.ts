@@ -37,10 +37,11 @@ export async function runJavaSide(
   console.log(`running the Java client${when} on the same ${mixed ? 'operations' : 'workload'} (${threads}) ...`);
   let java: RunResult;
   try {
-    java = { ...runJava(config, host, port), environment };
+    const { result, fullRounds } = runJava(config, host, port);
+    java = { ...result, environment };
     if (config.queries.length > 0) {
       console.log(`the Java client's queries: the same ${config.queries.length} x ${config.queryLoops} statements ...`);
-      addQueriesAfter(java, runJavaQueries(config, host, port, java.errors));
+      addQueriesAfter(java, runJavaQueries(config, { host, port, fullRounds }, java.errors));
     }
   } catch (e) {
     if (!(e instanceof RunError)) throw e;

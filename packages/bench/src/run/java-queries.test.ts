@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { javaQueryTypes } from './java-queries.js';
+import { sampleConfig } from '../report/test-fixture.js';
+import { storedRows } from '../workload/operations.js';
+import { javaQueryRows, javaQueryTypes } from './java-queries.js';
 
 const pass = (rows: number, wallS: number) => ({ rows, points: rows * 2, wallS, pointsPerS: 0, cpuSPerMpts: 0 });
 
@@ -28,5 +30,11 @@ describe("--vs-java --queries: the Java client's statements by type", () => {
     const passes = [pass(10, 0.01), pass(30, 0.03)]; // every value not null: time, device_id and no sensor
     expect(javaQueryTypes('table', statements, passes, []).queries.TIME_RANGE.points).toBe(0);
     expect(javaQueryTypes('tree', statements, passes, []).queries.TIME_RANGE.points).toBe(80);
+  });
+
+  it('range over the rounds the Java client wrote to every device before its stop at --test-max-time, not its plan', () => {
+    const c = sampleConfig({ loop: 10, warmupRounds: 0 });
+    expect(javaQueryRows(c, 3)).toBe(3 * c.batchSize); // ROUNDS full=3
+    expect(javaQueryRows(c, undefined)).toBe(storedRows(c)); // not stopped: the whole loop
   });
 });

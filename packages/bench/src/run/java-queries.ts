@@ -1,6 +1,7 @@
 import { LatencyHistogram } from '../report/histogram.js';
 import type { BenchConfig, QueryFigures, QueryKind } from '../types.js';
 import { sensorValuesRead } from '../workload/query-sql.js';
+import { rowsAfterRounds, rowsAfterTheRun } from './client-operations.js';
 import { javaConnectArgs } from './java.js';
 import { runJavaQuery, type FailedPass, type ReadPass } from './java-query.js';
 import { querySqls, type QueriesAfter } from './queries.js';
@@ -12,8 +13,14 @@ import { keepErrors } from './run-error.js';
  * warms its JIT). Per type: operations, rows, rows/s and latency, as ours; a statement the server refuses is
  * counted failed, its error kept in `errors`, as ours.
  */
-export function runJavaQueries(c: BenchConfig, host: string, port: number, errors: string[]): QueriesAfter {
-  const statements = c.queries.map((kind) => ({ kind, sqls: querySqls(c, kind) }));
+export function runJavaQueries(
+  c: BenchConfig,
+  target: { host: string; port: number; fullRounds?: number },
+  errors: string[],
+): QueriesAfter {
+  const { host, port } = target;
+  const rows = javaQueryRows(c, target.fullRounds);
+  const statements = c.queries.map((kind) => ({ kind, sqls: querySqls(c, kind, rows) }));
   const all = statements.flatMap((s) => s.sqls);
   const database = c.model === 'table' ? c.database : undefined;
   const connect = javaConnectArgs(c);
@@ -21,6 +28,15 @@ export function runJavaQueries(c: BenchConfig, host: string, port: number, error
   passes.splice(0, passes.length - all.length); // the second pass
   if (passes.length !== all.length) throw new Error(`java/query.sh read ${passes.length} of ${all.length} statements`);
   return javaQueryTypes(c.model, statements, passes, errors);
+}
+
+/**
+ * The rows every device has after the Java client's run, what its queries range over: its plan's, or the rounds it
+ * wrote to every device before its time limit stopped it (`fullRounds`, its ROUNDS line), as ours' range over theirs.
+ */
+export function javaQueryRows(c: BenchConfig, fullRounds: number | undefined): number {
+  const planned = rowsAfterTheRun(c);
+  return fullRounds === undefined ? planned : Math.min(planned, rowsAfterRounds(c, fullRounds));
 }
 
 /** The passes of `statements` (in their order) summed up by query type. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { formatReport, resultLine } from '../report/format.js';
 import { sampleConfig } from '../report/test-fixture.js';
 import type { BenchConfig, Method } from '../types.js';
-import { javaArgs, javaRun as parse } from './java.js';
+import { javaArgs, javaFullRounds, javaRun as parse, javaRunsPlan } from './java.js';
 import { throughScript } from './test-fixture.js';
 
 /** The RunResult of the Java process's output `out`, read as the harness reads it: through java/bench.sh. */
@@ -74,6 +74,17 @@ describe('the Java anchor run', () => {
       'insertRecords',
       'uncorrected insertRecords',
     ]);
+  });
+
+  it("writes ours' warm-up rounds too (untimed, from ours' plan): both sides then store and read the same rows", () => {
+    expect(javaRunsPlan(sampleConfig({ warmupRounds: 2 }))).toBe(true);
+    expect(javaRunsPlan(sampleConfig({ warmupRounds: 0 }))).toBe(false); // Bench.java's own rounds
+  });
+
+  it('reads the rounds every device was written in from a run stopped at --test-max-time (its ROUNDS line)', () => {
+    const stopped = OUTPUT.replace(' max=180.1\n', ' max=180.1 stopped=test-max-time\n');
+    expect(javaFullRounds(throughScript('bench.sh', `${stopped}\nROUNDS full=3`))).toBe(3);
+    expect(javaFullRounds(throughScript('bench.sh', OUTPUT))).toBeUndefined(); // every round written
   });
 
   it('passes --test-max-time on to the Java client, which stops its writers there', () => {

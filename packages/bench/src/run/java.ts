@@ -13,18 +13,33 @@ const script = fileURLToPath(new URL('../../java/bench.sh', import.meta.url));
 /**
  * `--vs-java`: the Java client (iotdb-session 2.0.1-beta, java/Bench.java) on the same anchor workload,
  * with as many writer threads as we have writers (workers x clients) and the same number of points; for a mixed
- * or paced run (`--operation-proportion` with queries, `--target-rate`, `--rate-limit`, `--batch-interval-ms`),
- * the very operations ours' clients ran, paced as ours (java/Mixed.java, the plan from javaPlan). Its RESULT,
- * MATRIX, INTERVAL, QTYPE and UNCORRECTED lines become a RunResult with what Java reports (no histograms).
+ * or paced run (`--operation-proportion` with queries, `--target-rate`, `--rate-limit`, `--batch-interval-ms`), or
+ * one with warm-up rounds, the very operations ours' clients ran, paced as ours (java/Mixed.java, the plan from
+ * javaPlan). Its RESULT, MATRIX, INTERVAL, QTYPE and UNCORRECTED lines become a RunResult with what Java reports (no
+ * histograms); its ROUNDS line, the rounds it wrote before its time limit stopped it.
  */
-export function runJava(c: BenchConfig, host: string, port: number): RunResult {
-  const plan = planned(c) ? { key: 'plan', lines: javaPlan(c) } : undefined;
-  return javaRun(runJavaScript(script, javaArgs(c, host, port), plan), c);
+export function runJava(c: BenchConfig, host: string, port: number): { result: RunResult; fullRounds?: number } {
+  const plan = javaRunsPlan(c) ? { key: 'plan', lines: javaPlan(c) } : undefined;
+  const out = runJavaScript(script, javaArgs(c, host, port), plan);
+  return { result: javaRun(out, c), fullRounds: javaFullRounds(out) };
 }
 
-/** Whether the Java client runs ours' operations from a plan: a mixed run, or a paced one (pacing needs the plan). */
-function planned(c: BenchConfig): boolean {
-  return weightedQueries(c.operationProportion).length > 0 || pacing(c).length > 0;
+/**
+ * Whether the Java client runs ours' operations from a plan: a mixed run, a paced one (pacing needs the plan), or
+ * one with warm-up rounds (Bench.java's own loop has none: its data, and what the queries after it read, would be
+ * those rounds short of ours).
+ */
+export function javaRunsPlan(c: BenchConfig): boolean {
+  return weightedQueries(c.operationProportion).length > 0 || pacing(c).length > 0 || c.warmupRounds > 0;
+}
+
+/**
+ * The rounds every device was written in (warm-up rounds included) by a run that stopped at its time limit before
+ * writing them all (its ROUNDS line); undefined when it wrote every one.
+ */
+export function javaFullRounds(out: string): number | undefined {
+  const line = out.split('\n').find((l) => l.startsWith('ROUNDS '));
+  return line === undefined ? undefined : Number(keyValues(line).full);
 }
 
 /** Bench.java's pacing options (its plan's) for the run `c`'s knobs, those set only. */
