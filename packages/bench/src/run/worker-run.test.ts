@@ -177,6 +177,17 @@ describe('WorkerRun: failed operations', () => {
     expect(text).toMatch(/query\s+ops\s+failed\s+rows/);
   });
 
+  it('a write of the untimed warm-up that fails ends the run, naming it: no timed operation runs', async () => {
+    // the 2nd write of the warm-up rounds fails (the server gone: each such write has had its retries)
+    const config = sampleConfig({ workers: 1, clients: 1, devices: 4, deviceCount: 4, loop: 10, warmupRounds: 2 });
+    const clock = new SimulatedClock();
+    const { fake, log } = backend(clock, (_kind, n) => (n === 1 ? -5 : 1));
+    const result = await clock.drive(new WorkerRun(workerTask(config), fake, clock).run());
+    expect(result.state).toBe('failed');
+    expect(result.state === 'failed' && result.error).toMatch(/warm-up failed: .*insertTablet 1 failed/);
+    expect(log).toHaveLength(2); // not the other warm-up writes, nor the timed ones after them
+  });
+
   it('a run whose operations all fail still reports them, under failed rows', async () => {
     const { report } = await run({ clients: 1, devices: 1, deviceCount: 1, loop: 5 }, () => -2);
     expect(report.okOps).toBe(0);

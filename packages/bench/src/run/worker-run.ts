@@ -12,7 +12,7 @@ import { IntervalLatency } from './interval-latency.js';
 import { liveSlot } from './live-counters.js';
 import { OperationStats } from './operation-stats.js';
 import { NextDueTimes, OpenLoopSchedule, PauseBetween, PointRateLimit, latencies, turn } from './pacing.js';
-import { describeError, keepErrors } from './run-error.js';
+import { describeError, keepErrors, RunError } from './run-error.js';
 import type { Send } from './write-ops.js';
 
 /** What a worker's clients do their operations with: the real pools, or a test's stand-ins. */
@@ -183,7 +183,7 @@ export class WorkerRun {
 
   /**
    * The Send of client `id`, which has `timedOps` timed operations (undefined: not counted): paced (rate limit or
-   * open-loop schedule), timed, counted; never throws.
+   * open-loop schedule), timed, counted; never throws in the timed phase (a failed write of the warm-up ends the run).
    */
   #sender(id: number, timedOps: number | undefined): Send {
     const c = this.#c;
@@ -211,9 +211,14 @@ export class WorkerRun {
         this.#nextDueIs(id, ++scheduled === timedOps || opts?.last === true ? undefined : schedule.nextDue);
       if (this.#barrier.ended && opts?.evenWhenStopped !== true) return; // stopped before its turn came
       const t0 = this.clock.now();
-      const { ok, failed } = await this.#attempt(pts, fn);
+      const { ok, error } = await this.#attempt(pts, fn);
       const end = this.clock.now();
+      const failed = error !== undefined;
       this.#writtenPoints += ok;
+      // the warm-up writes the schema and the rows the timed operations build on: a write that failed there (its
+      // retries spent) ends the run at once, rather than each of the others spending theirs, unseen, before timing
+      if (failed && !this.#barrier.timed)
+        throw new RunError(`a write of the untimed warm-up failed: ${describeError(error)}`);
       if (this.#barrier.timed) {
         const { latencyNs, uncorrectedNs } = latencies(due, t0, end);
         // a failure's latency (often an instant error, or a timeout) stays out of the operation's own row
@@ -230,16 +235,16 @@ export class WorkerRun {
     };
   }
 
-  async #attempt(pts: number, fn: () => number | Promise<number>): Promise<{ ok: number; failed: boolean }> {
+  async #attempt(pts: number, fn: () => number | Promise<number>): Promise<{ ok: number; error?: unknown }> {
     try {
-      return { ok: await fn(), failed: false };
+      return { ok: await fn() };
     } catch (e) {
       keepErrors(this.#errors, (e as Error).message);
       const ok =
         e instanceof IoTDBBatchError
           ? Math.round((pts * e.succeeded.length) / (e.succeeded.length + e.failures.length))
           : 0;
-      return { ok, failed: true };
+      return { ok, error: e };
     }
   }
 

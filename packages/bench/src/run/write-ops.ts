@@ -13,8 +13,9 @@ import type { BenchConfig } from '../types.js';
 import type { BatchGenerator } from '../workload/generator.js';
 
 /**
- * Runs one operation of `pts` points when its turn comes: times it, counts it, never throws; fn returns the
- * points written. It does not start once the run was stopped, unless `evenWhenStopped` (a writer's final flush).
+ * Runs one operation of `pts` points when its turn comes: times it, counts it, never throws once timing started (a
+ * write of the untimed warm-up that fails ends the run); fn returns the points written. It does not start once the
+ * run was stopped, unless `evenWhenStopped` (a writer's final flush).
  */
 export type Send = (
   kind: string,
