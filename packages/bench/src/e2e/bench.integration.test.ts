@@ -687,9 +687,9 @@ describe('iotdb-bench against a real server', () => {
     let interrupted = false;
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
-      if (interrupted || !/^\[/m.test(stdout)) return;
+      if (interrupted || !/^\[[\d.]+s\]/m.test(stdout)) return;
       interrupted = true;
-      setTimeout(() => child.kill('SIGINT'), 1000); // timing started (a progress line): let it write a while
+      setTimeout(() => child.kill('SIGINT'), 1000); // timing started (a timed progress line): let it write a while
     });
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     expect(code).toBe(130);

@@ -33,6 +33,23 @@ describe('WriteWatch', () => {
     expect(watch.throughput.length).toBe(samples + 1);
   });
 
+  it('prints a line during the untimed warm-up too: how many workers are past it, and the retries so far', async () => {
+    const lines: string[] = [];
+    const write = vi.spyOn(process.stdout, 'write').mockImplementation((t) => (lines.push(String(t)), true));
+    try {
+      live.fill(0n);
+      watch = new WriteWatch({ ...c, progress: true }, live, barrier, () => undefined);
+      Atomics.store(barrier, 0, 1); // one worker of two still warming up, its writes retried
+      Atomics.store(live, liveSlot(1, 'retries'), 3n);
+      await vi.waitFor(() =>
+        expect(lines.join('')).toMatch(/^\[warm-up [\d.]+s\] untimed: 1 of 2 workers done, retries 3$/m),
+      );
+    } finally {
+      watch?.end();
+      write.mockRestore();
+    }
+  });
+
   it("prints a mixed run's operations in its progress line (--progress): writes and queries, ok or failed", async () => {
     const lines: string[] = [];
     const write = vi.spyOn(process.stdout, 'write').mockImplementation((t) => (lines.push(String(t)), true));

@@ -18,6 +18,9 @@ export class WriteWatch {
   readonly #c: BenchConfig;
   readonly #live: BigInt64Array;
   readonly #printer: ProgressPrinter;
+  /** [0]: the workers past the untimed warm-up */
+  readonly #barrier: Int32Array;
+  readonly #startedAt = performance.now();
   /** queries in the mix: the line counts operations too (points alone stand still while the clients read) */
   readonly #mixed: boolean;
   readonly #startWatch: NodeJS.Timeout;
@@ -29,6 +32,7 @@ export class WriteWatch {
   constructor(c: BenchConfig, live: BigInt64Array, barrier: Int32Array, onTimedPhase: () => void) {
     this.#c = c;
     this.#live = live;
+    this.#barrier = barrier;
     this.#printer = new ProgressPrinter(c.progress);
     this.#mixed = weightedQueries(c.operationProportion).length > 0;
     this.#startWatch = setInterval(() => {
@@ -63,7 +67,7 @@ export class WriteWatch {
   }
 
   #sample(): void {
-    if (this.#timedAt === 0) return;
+    if (this.#timedAt === 0) return this.#warmingUp();
     const now = performance.now();
     const points = this.#sum('points');
     const ops = this.#sum('okOps') + this.#sum('failedOps');
@@ -82,6 +86,16 @@ export class WriteWatch {
         ...(this.#mixed ? { ops, nowOpsPerS } : {}),
         ...(this.#c.targetRate > 0 && { schedule: this.#schedule() }),
       }),
+    );
+  }
+
+  /** Before timing: a line that says the untimed warm-up goes on (a write retried there can take a while). */
+  #warmingUp(): void {
+    const done = Math.min(Atomics.load(this.#barrier, 0), this.#c.workers);
+    const elapsedS = ((performance.now() - this.#startedAt) / 1000).toFixed(1);
+    this.#printer.print(
+      () =>
+        `[warm-up ${elapsedS}s] untimed: ${done} of ${this.#c.workers} workers done, retries ${this.#sum('retries')}`,
     );
   }
 
