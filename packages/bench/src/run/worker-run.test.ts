@@ -186,6 +186,11 @@ describe('WorkerRun: failed operations', () => {
     expect(result.state).toBe('failed');
     expect(result.state === 'failed' && result.error).toMatch(/warm-up failed: .*insertTablet 1 failed/);
     expect(log).toHaveLength(2); // not the other warm-up writes, nor the timed ones after them
+    // --method writer: its warm-up rounds alike
+    const writer = { ...config, method: 'writer' as const };
+    const rows = backend(clock, (_kind, n) => (n === 1 ? -5 : 1));
+    const byRows = await clock.drive(new WorkerRun(workerTask(writer), rows.fake, clock).run());
+    expect([byRows.state, rows.log.length]).toEqual(['failed', 2]);
   });
 
   it('a run whose operations all fail still reports them, under failed rows', async () => {
