@@ -99,6 +99,13 @@ function checkJava({ c, is, fail, methods, methodKey }: Knobs): void {
       'vsJava',
       `${is('vsJava')} paces the Java client's writes as ${is(paced)} paces ours, but it has no batching writer to pace (${is(methodKey)})`,
     );
+  // Bench.java's setup writes, and its verify counts, every device of the database: a share's writes are not ours'
+  const share = c.deviceOffset > 0 ? 'deviceOffset' : c.deviceCount < c.devices ? 'deviceCount' : undefined;
+  if (c.vsJava && share !== undefined && c.queryFile === undefined && !readsOnly(c.operationProportion))
+    fail(
+      'vsJava',
+      `${is('vsJava')} writes and counts every device on the Java side, but ${is(share)} writes a share of them: compare over every device (a run that only reads, or a query file, may take a share)`,
+    );
   // a local server the run starts gives its own trust store
   if (c.vsJava && c.tls && givenServer(c) !== undefined && c.javaTrustStore === undefined)
     fail(

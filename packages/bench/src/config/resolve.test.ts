@@ -382,6 +382,13 @@ describe('resolveConfig: --workload java-anchor', () => {
       /workload custom \(--workload\): vsJava true \(--vs-java\) compares on Bench\.java's workload/,
     );
   });
+
+  it('--vs-java writing a share of the devices is a contradiction; reading one is not', () => {
+    const share = ['--vs-java', '--device-offset', '10', '--device-count', '20'];
+    rejects(share, {}, 'vsJava', /vsJava true \(--vs-java\) .* every device .*deviceOffset 10 \(--device-offset\)/);
+    rejects(['--vs-java', '--device-count', '50'], {}, 'vsJava', /deviceCount 50 \(--device-count\)/);
+    expect(resolve([...share, '--operation-proportion', '0:1:0:0:0:0:0:0:0:0:0']).deviceCount).toBe(20);
+  });
 });
 
 describe('resolveConfig: errors name the knob and where it came from', () => {
