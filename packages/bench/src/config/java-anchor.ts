@@ -22,6 +22,8 @@ export const JAVA_ANCHOR: Readonly<Forced> = {
   precision: 'ms',
   nullRatio: 0,
   outOfOrderRatio: 0,
+  // its insertRecords: each device's rows, one device after another
+  interlacedDevices: 1,
 };
 
 /** The value java-anchor fixes for `key`, if it fixes one. */

@@ -345,6 +345,13 @@ describe('resolveConfig: --workload java-anchor', () => {
       'sensors',
       /^--sensors: the java-anchor workload \(--workload\) fixes sensors at 50, got 10$/,
     );
+    // Bench.java's records go one device after another
+    rejects(
+      ['--vs-java', '--method', 'insertRecords', '--interlaced-devices', '2'],
+      {},
+      'interlacedDevices',
+      /^--interlaced-devices: the java-anchor workload \(from --vs-java\) fixes interlacedDevices at 1, got 2$/,
+    );
     rejects(
       ['--workload', 'java-anchor'],
       { BATCH_SIZE_PER_WRITE: '100' },
