@@ -8,7 +8,7 @@
 import type { HistogramData, RunResult, Verify } from '../types.js';
 import { sumActivity } from '../run/client-activity.js';
 import { slowestOf } from '../run/operation-stats.js';
-import { MAX_ERRORS } from '../run/run-error.js';
+import { keptErrors } from '../run/run-error.js';
 import { mergeHistograms, summarize } from './histogram.js';
 import { sumByKey } from './numbers.js';
 import { NO_LATENCY, totalPoints } from './result-fields.js';
@@ -48,7 +48,7 @@ export function mergeShares(shares: readonly RunResult[]): RunResult {
     // each machine's percentiles over time: they do not add up to the run's
     latencyOverTime: shares.length === 1 ? first.latencyOverTime : undefined,
     failuresOverTime: sumByTime(shares.map((r) => r.failuresOverTime)),
-    errors: shares.flatMap((r) => r.errors).slice(0, MAX_ERRORS),
+    errors: keptErrors(shares.map((r) => r.errors)),
     verify: verified ? mergedVerify(shares.map((r) => r.verify!)) : undefined,
     queries,
     ...(first.queryFile && { queryFile: mergedQueryFile(shares, first.queryFile) }),

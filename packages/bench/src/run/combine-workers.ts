@@ -3,7 +3,7 @@ import type { LatencySummary, RunResult, WorkerResult } from '../types.js';
 import { QUERY_KINDS } from '../workload/operations.js';
 import { sumActivity } from './client-activity.js';
 import { slowestOf } from './operation-stats.js';
-import { MAX_ERRORS } from './run-error.js';
+import { keptErrors } from './run-error.js';
 import { NO_LATENCY } from '../report/result-fields.js';
 import { FAILED_PREFIX } from '../latency-rows.js';
 
@@ -45,7 +45,7 @@ export function combineWorkers(
     latency,
     histograms,
     slowestClientMs: Object.fromEntries(Object.entries(slowestNs).map(([kind, ns]) => [kind, ns / 1e6])),
-    errors: done.flatMap((r) => r.errors).slice(0, MAX_ERRORS),
+    errors: keptErrors(done.map((r) => r.errors)),
     queries: queriesOf(done, latency, durationS),
     client: sumActivity(done.map((r) => r.client)),
   };

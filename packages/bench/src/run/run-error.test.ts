@@ -1,7 +1,7 @@
 import { IoTDBConnectionError, IoTDBServerError } from '@iotdb/client';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../config/errors.js';
-import { RunError, describeError } from './run-error.js';
+import { MAX_ERRORS, RunError, describeError, keepErrors } from './run-error.js';
 
 describe('describeError', () => {
   it('tells what the operator can act on in one line, with the client error code', () => {
@@ -19,5 +19,22 @@ describe('describeError', () => {
     const bug = new TypeError('x is undefined');
     expect(describeError(bug)).toContain('TypeError: x is undefined');
     expect(describeError(bug)).toContain('run-error.test.ts');
+  });
+});
+
+describe('keepErrors', () => {
+  it('keeps each distinct message once, so that a different error after many alike is not lost', () => {
+    const errors: string[] = [];
+    const refused = '127.0.0.1:6667: cannot connect: connect ECONNREFUSED (IOTDB_CONNECTION_REFUSED)';
+    keepErrors(errors, ...Array<string>(MAX_ERRORS + 5).fill(refused));
+    keepErrors(errors, '[507] data type of root.bench.d000.s0 is not consistent');
+    expect(errors).toEqual([refused, '[507] data type of root.bench.d000.s0 is not consistent']);
+  });
+
+  it('keeps the first MAX_ERRORS distinct ones', () => {
+    const errors: string[] = [];
+    keepErrors(errors, ...Array.from({ length: MAX_ERRORS + 3 }, (_, i) => `error ${i}`));
+    expect(errors).toHaveLength(MAX_ERRORS);
+    expect(errors.at(-1)).toBe(`error ${MAX_ERRORS - 1}`);
   });
 });
