@@ -13,9 +13,9 @@ const script = fileURLToPath(new URL('../../java/bench.sh', import.meta.url));
 /**
  * `--vs-java`: the Java client (iotdb-session 2.0.1-beta, java/Bench.java) on the same anchor workload,
  * with as many writer threads as we have writers (workers x clients) and the same number of points; for a mixed
- * or paced run (`--operation-proportion` with queries, `--target-rate`, `--rate-limit`, `--batch-interval-ms`), or
- * one with warm-up rounds, the very operations ours' clients ran, paced as ours (java/Mixed.java, the plan from
- * javaPlan). Its RESULT, MATRIX, INTERVAL, QTYPE and UNCORRECTED lines become a RunResult with what Java reports (no
+ * or paced run (`--operation-proportion` with queries, `--target-rate`, `--rate-limit`, `--batch-interval-ms`),
+ * the very operations ours' clients ran, paced as ours (java/Mixed.java, the plan from javaPlan); ours' warm-up rounds
+ * either way. Its RESULT, MATRIX, INTERVAL, QTYPE and UNCORRECTED lines become a RunResult with what Java reports (no
  * histograms); its ROUNDS line, the rounds it wrote before its time limit stopped it.
  */
 export function runJava(c: BenchConfig, host: string, port: number): { result: RunResult; fullRounds?: number } {
@@ -24,13 +24,9 @@ export function runJava(c: BenchConfig, host: string, port: number): { result: R
   return { result: javaRun(out, c), fullRounds: javaFullRounds(out) };
 }
 
-/**
- * Whether the Java client runs ours' operations from a plan: a mixed run, a paced one (pacing needs the plan), or
- * one with warm-up rounds (Bench.java's own loop has none: its data, and what the queries after it read, would be
- * those rounds short of ours).
- */
+/** Whether the Java client runs ours' operations from a plan: a mixed run, or a paced one (pacing needs the plan). */
 export function javaRunsPlan(c: BenchConfig): boolean {
-  return weightedQueries(c.operationProportion).length > 0 || pacing(c).length > 0 || c.warmupRounds > 0;
+  return weightedQueries(c.operationProportion).length > 0 || pacing(c).length > 0;
 }
 
 /**
@@ -53,8 +49,8 @@ function pacing(c: BenchConfig): string[] {
 }
 
 /**
- * Bench.java's key=value options for the run `c` (its writers, points, model, method, database, time limit, and
- * the pacing of a planned run).
+ * Bench.java's key=value options for the run `c` (its writers, points, model, method, database, time limit, warm-up
+ * rounds, and the pacing of a planned run).
  */
 export function javaArgs(c: BenchConfig, host: string, port: number): string[] {
   const method = javaMethod(c);
@@ -71,6 +67,7 @@ export function javaArgs(c: BenchConfig, host: string, port: number): string[] {
     `tabletsPerRequest=${several ? c.tabletsPerRequest : 1}`,
     `database=${c.database}`,
     `maxTimeMs=${c.testMaxTime}`,
+    `warmupRounds=${c.warmupRounds}`,
     `intervalMs=${c.reportIntervalMs}`,
     ...javaConnectArgs(c),
     ...pacing(c),
