@@ -1,5 +1,3 @@
-import java.nio.file.Files;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -15,7 +13,8 @@ import java.util.stream.Collectors;
 /**
  * Bench.java's plan=FILE: the Java client on the operations the harness's clients ran (its `--vs-java` with
  * `--operation-proportion`, or paced by `--target-rate`, `--rate-limit`, `--batch-interval-ms`). The file has a
- * line per operation (see Bench.java's options); each thread runs its own lines in order on one session: the
+ * line per operation (see Bench.java's options), read as it is run (Plan.java); each thread runs its own lines in
+ * order on one session: the
  * warm-up writes untimed, then, once every thread is ready, the timed writes and queries, each timed alone and
  * paced as the harness paces them (Pacer). Writes are Bench's tablets (rows 1 + round x rows of each device of the
  * line), so both clients store the same points; a query is read to the end, every value through the iterator's
@@ -107,32 +106,27 @@ final class Mixed {
   static volatile long timedStartNs, cpuStartNs, serverStartTicks;
 
   static void run(String file) throws Exception {
-    List<List<Op>> plan = new ArrayList<>();
-    for (String line : Files.readAllLines(Paths.get(file))) {
-      if (line.isEmpty()) continue;
-      String[] f = line.split(" ", 4);
-      int id = Integer.parseInt(f[0]);
-      while (plan.size() <= id) plan.add(new ArrayList<>());
-      plan.get(id).add(Op.parse(f));
-    }
-    boolean writes = plan.stream().flatMap(List::stream).anyMatch(Op::isWrite);
-    System.out.printf("mode=%s threads=%d plan=%d operations writes=%s%n", Bench.mode, plan.size(),
-        plan.stream().mapToInt(List::size).sum(), writes);
-    if (writes) Bench.setup(); // a queries-only plan reads what was stored before: nothing is made or written
-    CyclicBarrier start = new CyclicBarrier(plan.size(), () -> {
+    Plan plan = Plan.scan(file);
+    int threads = plan.parts.size();
+    long allTimed = plan.parts.stream().mapToLong(p -> p.timed).sum();
+    long allWritten = plan.parts.stream().mapToLong(p -> p.written).sum();
+    System.out.printf("mode=%s threads=%d plan=%d operations writes=%s%n", Bench.mode, threads,
+        plan.parts.stream().mapToLong(p -> p.lines).sum(), plan.writes);
+    if (plan.writes) Bench.setup(); // a queries-only plan reads what was stored before: nothing is made or written
+    CyclicBarrier start = new CyclicBarrier(threads, () -> {
       timedStartNs = System.nanoTime();
       cpuStartNs = Bench.processCpuNanos();
       serverStartTicks = Bench.serverCpuTicks();
       if (Bench.maxTimeMs > 0) Bench.deadline = timedStartNs + Bench.maxTimeMs * 1_000_000L;
     });
-    List<Op> all = plan.stream().flatMap(List::stream).collect(Collectors.toList());
-    long allTimed = timed(all), allWritten = written(all);
-    Done[] done = new Done[plan.size()];
-    Bench.runThreads(plan.size(), "client", id -> {
-      List<Op> mine = plan.get(id);
-      Pacer pacer = new Pacer(allTimed == 0 ? 0 : (double) timed(mine) / allTimed,
-          allWritten == 0 ? 0 : (double) written(mine) / allWritten, id, plan.size());
-      done[id] = thread(mine, start, pacer);
+    Done[] done = new Done[threads];
+    Bench.runThreads(threads, "client", id -> {
+      Plan.Part mine = plan.parts.get(id);
+      Pacer pacer = new Pacer(allTimed == 0 ? 0 : (double) mine.timed / allTimed,
+          allWritten == 0 ? 0 : (double) mine.written / allWritten, id, threads);
+      try (Plan.Reader ops = plan.open(file, id)) {
+        done[id] = thread(ops, start, pacer);
+      }
     });
     report(done);
   }
@@ -141,15 +135,15 @@ final class Mixed {
    * One thread's operations: warm-up, the start barrier, the timed ones. Every thread arrives at the barrier once,
    * failed or not, so that none waits for one that never comes; a failure before it is thrown after it.
    */
-  static Done thread(List<Op> ops, CyclicBarrier start, Pacer pacer) throws Exception {
+  static Done thread(Plan.Reader ops, CyclicBarrier start, Pacer pacer) throws Exception {
     Done d = new Done();
     Bench.Writer w = null;
     Exception early = null;
     Bench.Tablets t = new Bench.Tablets();
-    int i = 0;
+    Op op = null; // the first timed operation, once the warm-up is done
     try {
       w = Bench.open();
-      for (; i < ops.size() && ops.get(i).kind.equals("warmup"); i++) d.warmupPoints += write(w, t, ops.get(i));
+      for (op = ops.next(); op != null && op.kind.equals("warmup"); op = ops.next()) d.warmupPoints += write(w, t, op);
     } catch (Exception e) {
       early = e;
     }
@@ -157,12 +151,11 @@ final class Mixed {
     try {
       if (early != null) throw early;
       pacer.begin(System.nanoTime());
-      for (; i < ops.size(); i++) {
-        Op op = ops.get(i);
+      for (; op != null; op = ops.next()) {
         long due = pacer.turn(op.isWrite() ? points(op) : 0);
         if (System.nanoTime() >= Bench.deadline) {
           Bench.stoppedEarly.set(true);
-          d.fullRounds = firstWriteRound(ops, i);
+          d.fullRounds = firstWriteRound(op, ops);
           break;
         }
         long a = System.nanoTime();
@@ -176,21 +169,13 @@ final class Mixed {
     return d;
   }
 
-  /** The round of the first write of `ops` from `from` on; -1: none left. A thread writes its rounds in order. */
-  static int firstWriteRound(List<Op> ops, int from) {
-    for (int i = from; i < ops.size(); i++) if (ops.get(i).isWrite()) return ops.get(i).round;
+  /** The round of the first write from `op` on; -1: none left. A thread writes its rounds in order. */
+  static int firstWriteRound(Op op, Plan.Reader rest) throws java.io.IOException {
+    for (; op != null; op = rest.next()) if (op.isWrite()) return op.round;
     return -1;
   }
 
   static long points(Op op) { return (long) op.devices.size() * Bench.rows * Bench.sensors; }
-
-  /** The timed operations of `ops` (not the warm-up's). */
-  static long timed(List<Op> ops) { return ops.stream().filter(op -> !op.kind.equals("warmup")).count(); }
-
-  /** The points the timed writes of `ops` write. */
-  static long written(List<Op> ops) {
-    return ops.stream().filter(op -> op.kind.equals("write")).mapToLong(Mixed::points).sum();
-  }
 
   /**
    * The tablets of the op's devices for its round: one call for them all where the method takes several, as ours

@@ -7,6 +7,6 @@
 # exception lines of a failure that ends the run.
 # Used by `pnpm bench:e2e --vs-java`.
 set -euo pipefail
-source "$(dirname "$0")/classpath.sh" Bench.java Mixed.java QueryBench.java Connect.java Timeline.java
+source "$(dirname "$0")/classpath.sh" Bench.java Mixed.java Plan.java QueryBench.java Connect.java Timeline.java
 PASSED='setup|RESULT|MATRIX|INTERVAL|QTYPE|FAILED|QERROR|UNCORRECTED|START_LAG|ROUNDS|VERIFY|FLUSH'
 java -cp "$CLS:$LIB/*" Bench "$@" 2>&1 | grep -E "^($PASSED)|Exception|Error"

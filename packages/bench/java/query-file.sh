@@ -6,5 +6,5 @@
 # exception lines of a failure.
 # Used by `iotdb-bench --query-file FILE --vs-java`.
 set -euo pipefail
-source "$(dirname "$0")/classpath.sh" QueryFile.java Bench.java Mixed.java QueryBench.java Connect.java Timeline.java
+source "$(dirname "$0")/classpath.sh" QueryFile.java Bench.java Mixed.java Plan.java QueryBench.java Connect.java Timeline.java
 java -cp "$CLS:$LIB/*" QueryFile "$@" 2>&1 | grep -E '^(QSTMT|INTERVAL|FAILED|QERROR)|Exception|Error'

@@ -69,6 +69,18 @@ describe('runJavaScript', () => {
     expect(existsSync(path)).toBe(false);
   });
 
+  it('writes input lines made as they are taken (a long plan), every one of them, across its chunks', () => {
+    function* lines() {
+      for (let i = 0; i < 150_000; i++) yield `${i % 4} write ${i} 1,2,3`; // about 3 MB: three chunks
+    }
+    const out = runJavaScript(
+      script('for a; do case $a in plan=*) wc -l < "${a#plan=}"; sed -n "1p;\\$p" "${a#plan=}";; esac; done'),
+      [],
+      { key: 'plan', lines: lines() },
+    );
+    expect(out.trimEnd().split('\n')).toEqual(['150000', '0 write 0 1,2,3', '3 write 149999 1,2,3']);
+  });
+
   it('removes the input when the script fails too, and throws what it said', () => {
     const seen = join(mkdtempSync(join(tmpdir(), 'java-child-seen-')), 'path');
     dirs.push(join(seen, '..'));

@@ -1,13 +1,16 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RunError } from './run-error.js';
 
-/** A file the Java client reads its work from (a plan, statements): `key=<path>` among its options. */
+/**
+ * A file the Java client reads its work from (a plan, statements): `key=<path>` among its options. Its lines are
+ * written as they come: a long run's plan has millions, more than to hold at once.
+ */
 export interface JavaInput {
   key: string;
-  lines: readonly string[];
+  lines: Iterable<string>;
 }
 
 /**
@@ -19,7 +22,7 @@ export function runJavaScript(script: string, args: readonly string[], input?: J
   const options = [...args];
   if (input !== undefined && dir !== null) {
     const path = join(dir, `${input.key}.txt`);
-    writeFileSync(path, `${input.lines.join('\n')}\n`);
+    writeLines(path, input.lines);
     options.push(`${input.key}=${path}`);
   }
   try {
@@ -28,6 +31,26 @@ export function runJavaScript(script: string, args: readonly string[], input?: J
     throw javaFailed(e);
   } finally {
     if (dir !== null) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** `lines` into the file at `path`, a line each, a chunk of about 1 MB at a time. */
+function writeLines(path: string, lines: Iterable<string>): void {
+  const fd = openSync(path, 'w');
+  try {
+    let chunk: string[] = [];
+    let size = 0;
+    for (const line of lines) {
+      chunk.push(line);
+      size += line.length + 1;
+      if (size < 1 << 20) continue;
+      writeSync(fd, `${chunk.join('\n')}\n`);
+      chunk = [];
+      size = 0;
+    }
+    if (chunk.length > 0) writeSync(fd, `${chunk.join('\n')}\n`);
+  } finally {
+    closeSync(fd);
   }
 }
 

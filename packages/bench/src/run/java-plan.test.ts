@@ -36,7 +36,7 @@ describe("the Java client's plan of a mixed run (--vs-java with --operation-prop
 
   it('is the very writes and statements our client ran, in its order', async () => {
     const config = sampleConfig({ ...one, operationProportion: MIX });
-    const plan = javaPlan(config);
+    const plan = [...javaPlan(config)];
     const ours = await ranBy(config);
     expect(plan.filter((l) => !l.includes(' warmup '))).toEqual(ours);
     expect(ours.filter((l) => l.includes(' query ')).length).toBeGreaterThan(3); // a mix, not writes alone
@@ -45,7 +45,7 @@ describe("the Java client's plan of a mixed run (--vs-java with --operation-prop
 
   it('gives each client (worker x clients + k) its share of the devices, loop x its groups operations', () => {
     const config = sampleConfig({ workers: 2, clients: 2, devices: 10, deviceCount: 10, loop: 4, warmupRounds: 0 });
-    const plan = javaPlan({ ...config, operationProportion: MIX });
+    const plan = [...javaPlan({ ...config, operationProportion: MIX })];
     const written = (id: number) =>
       new Set(plan.filter((l) => l.startsWith(`${id} write `)).flatMap((l) => l.split(' ')[3].split(',')));
     // worker 0 has devices 0-4 (client 0: 0, 2, 4; client 1: 1, 3), worker 1 5-9
@@ -56,7 +56,7 @@ describe("the Java client's plan of a mixed run (--vs-java with --operation-prop
 
   it('reads only, writing nothing, when INGESTION weighs 0 (no warm-up either)', async () => {
     const config = sampleConfig({ ...one, operationProportion: READS });
-    const plan = javaPlan(config);
+    const plan = [...javaPlan(config)];
     expect(plan).toHaveLength(30);
     expect(plan.every((l) => l.startsWith('0 query '))).toBe(true);
     expect(plan).toEqual(await ranBy(config));

@@ -52,7 +52,7 @@ describe('querySqls (--queries after the writes)', () => {
     const c = sampleConfig({ ...knobs, operationProportion: { ...weights(1), TIME_RANGE: 3 } });
     // each device's rows, from the writes of the plan its clients ran: its warm-up round and its timed writes
     const writes = new Map<string, number>();
-    for (const line of javaPlan(c).filter((l) => l.includes(' write ')))
+    for (const line of [...javaPlan(c)].filter((l) => l.includes(' write ')))
       for (const d of line.split(' ')[3].split(',')) writes.set(d, (writes.get(d) ?? 0) + 1);
     const fewest = (c.warmupRounds + Math.min(...[...Array(8).keys()].map((d) => writes.get(String(d)) ?? 0))) * 100;
     expect(fewest).toBeLessThan(storedRows(c) / 2); // a quarter of the operations wrote
