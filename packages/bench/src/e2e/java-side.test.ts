@@ -22,6 +22,13 @@ describe('--query-file --vs-java', () => {
     expect(lines[1]).toMatch(/^ours\/Java b: .* \(rows read differ: ours 50, Java 40\)$/);
   });
 
+  it("compares no client CPU the JVM's clock could not measure: under ten of its 10 ms steps", () => {
+    const ours = [sampleStatement('a', 100)];
+    const java = [{ ...sampleStatement('java a', 100), clientCpuS: 0.03 }];
+    const lines = printed(() => printStatementRatios(ours, java));
+    expect(lines[0]).toMatch(/, client CPU per read n\/a \(the Java client's 0\.03 s: its clock counts 10 ms steps\)$/);
+  });
+
   it('says so when both read the same rows but not the same values', () => {
     const withPoints = (label: string, points: number) => {
       const r = sampleStatement(label, 100);

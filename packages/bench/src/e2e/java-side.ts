@@ -2,10 +2,11 @@ import { javaStatementLabel, type QueryFileEntry } from '../config/query-file.js
 import { formatErrors, resultLine } from '../report/format.js';
 import { afterTheWrites, cpuSPerOperation, mainOperation } from '../report/result-fields.js';
 import { START_LAG, UNCORRECTED_PREFIX } from '../latency-rows.js';
-import { millis, times } from '../report/numbers.js';
+import { fixed, millis, times } from '../report/numbers.js';
 import { p99OverTime } from '../report/over-time.js';
 import { prepareDatabase } from '../run/database.js';
 import { JavaInterrupted } from '../run/java-child.js';
+import { JVM_CPU_STEP_S, jvmCpuMeasured } from '../run/jvm-cpu.js';
 import { runJava } from '../run/java.js';
 import { runJavaQueries } from '../run/java-queries.js';
 import { entryStatements } from '../run/for-each-rows.js';
@@ -115,11 +116,17 @@ export function printStatementRatios(ours: readonly RunResult[], java: readonly 
     const rows = complete ? readDifference(a, b) : '';
     console.log(
       `ours/Java ${mine.label}: reads/s ${times(mine.opsPerS, theirs.opsPerS)}, latency p50 ${times(a.latency.p50, b.latency.p50)}, ` +
-        `p99 ${times(a.latency.p99, b.latency.p99)}${uncorrected}${lag}, client CPU per read ${times(cpuSPerOperation(mine), cpuSPerOperation(theirs))}${rows}`,
+        `p99 ${times(a.latency.p99, b.latency.p99)}${uncorrected}${lag}, client CPU per read ${cpuRatio(cpuSPerOperation(mine), cpuSPerOperation(theirs), theirs)}${rows}`,
     );
     const overTime = p99Ratios(mine, theirs);
     if (overTime !== undefined) console.log(`ours/Java ${mine.label} p99 over time: ${overTime}`);
   });
+}
+
+/** Ours' CPU figure over the Java client's, unless the JVM's clock measured too little of it to tell. */
+function cpuRatio(ours: number, theirs: number, java: RunResult): string {
+  if (jvmCpuMeasured(java.clientCpuS)) return times(ours, theirs);
+  return `n/a (the Java client's ${fixed(java.clientCpuS, 2)} s: its clock counts ${JVM_CPU_STEP_S * 1000} ms steps)`;
 }
 
 /**
@@ -132,8 +139,8 @@ export function printRatios(ours: RunResult, java: RunResult): void {
   const planned = weightedQueries(ours.config.operationProportion).length > 0 || ours.config.targetRate > 0;
   console.log(
     planned
-      ? `ours/Java ops/s: ${times(ours.opsPerS, java.opsPerS)}, points/s: ${times(ours.pointsPerS, java.pointsPerS)}, client CPU per operation: ${times(cpuSPerOperation(ours), cpuSPerOperation(java))}`
-      : `ours/Java points/s: ${times(ours.pointsPerS, java.pointsPerS)}, client CPU per point: ${times(ours.clientCpuSPerMpts, java.clientCpuSPerMpts)}`,
+      ? `ours/Java ops/s: ${times(ours.opsPerS, java.opsPerS)}, points/s: ${times(ours.pointsPerS, java.pointsPerS)}, client CPU per operation: ${cpuRatio(cpuSPerOperation(ours), cpuSPerOperation(java), java)}`
+      : `ours/Java points/s: ${times(ours.pointsPerS, java.pointsPerS)}, client CPU per point: ${cpuRatio(ours.clientCpuSPerMpts, java.clientCpuSPerMpts, java)}`,
   );
   // the writes: ours' method (insertTablet, insertRecords, ...) beside the Java client's calls of them
   const [write, javaWrite] = [mainOperation(ours)?.kind, mainOperation(java)?.kind];

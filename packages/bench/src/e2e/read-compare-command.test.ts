@@ -51,11 +51,29 @@ describe('read-compare summary', () => {
     const ours = [pass(8, 0.04, 0.16), pass(8, 0.04, 0.16)];
     // two rounds at their own bound: 2 / (0.10 + 0.30) = 5, 2 / (0.05 + 0.17) = 9.09; the medians of the CPU
     // figures (0.075, 0.235) would bound it at 6.45, under its median rate of 7
-    const java = [pass(5, 0.1, 0.3), pass(9, 0.05, 0.17)];
+    const java = [pass(5, 0.1, 0.3), pass(9, 0.05, 0.17)].map((x) => ({ ...x, points: 10_000_000 })); // 1 s, 0.5 s of CPU
     const passes: Passes = { rows: ours, rowBatches: ours, columns: ours, batches: ours, java };
     const text = summary({ ...options, rounds: 2 }, passes, 2);
     expect(text).toMatch(
       /Java: SessionDataSet iterator +5\.00, 9\.00 +7\.00 +1\.00x +0\.075 +1\.00x +0\.235 +7\.05 +1\.01x$/m,
+    );
+  });
+
+  it("compares no client CPU of the Java reader's that its clock could not measure: under ten of its 10 ms steps", () => {
+    const small = (mValuesPerS: number, cpuSPerMpts: number) => ({ ...pass(mValuesPerS, cpuSPerMpts), points: 4000 });
+    const passes: Passes = {
+      rows: [small(0.6, 0.4)],
+      rowBatches: [small(0.7, 0.3)],
+      columns: [small(0.4, 0.3)],
+      batches: [small(0.8, 0.2)],
+      java: [small(0.5, 7.5)], // 30 ms: three steps of its clock
+    };
+    const text = summary(options, passes, 2);
+    expect(text).toMatch(/ours: rows \(for await\) +0\.60 +0\.60 +1\.20x +0\.400 +n\/a$/m);
+    expect(text).toMatch(/Java: SessionDataSet iterator +0\.50 +0\.50 +1\.00x +- +n\/a$/m);
+    expect(text).toContain(
+      "The Java reader's CPU (0.030 s a read) is not compared: the JVM's CPU clock counts 10 ms steps, and a figure " +
+        'of fewer than ten is off by a tenth or more; read a larger result.',
     );
   });
 

@@ -9,6 +9,7 @@ import { textTable } from '../report/table.js';
 import { outDirReady } from '../report/write-results.js';
 import { javaConnectArgs } from '../run/java.js';
 import { runJavaQuery, type FailedPass, type ReadPass } from '../run/java-query.js';
+import { JVM_CPU_STEP_S, jvmCpuMeasured } from '../run/jvm-cpu.js';
 import { readAsBatches, readAsColumns, readAsRowBatches, readAsRows } from '../run/read-pass.js';
 import { RunError } from '../run/run-error.js';
 import { ServerCpu } from '../run/server-cpu.js';
@@ -258,7 +259,10 @@ const orDash = (n: number) => (Number.isFinite(n) ? fixed(n, 2) : '-');
  */
 export function summary(o: Pick<Options, 'sql' | 'fetchSize' | 'rounds'>, p: Passes, cores: number): string {
   const med = (k: ReaderKey) => median(p[k].map((x) => x.pointsPerS));
-  const cpu = (k: ReaderKey) => median(p[k].map((x) => x.cpuSPerMpts));
+  // the Java reader's CPU a read, as its clock counted it: too few of its steps to compare on a small result
+  const javaCpuS = median(p.java.map((x) => (x.cpuSPerMpts * x.points) / 1e6));
+  const javaCpuShown = jvmCpuMeasured(javaCpuS);
+  const cpu = (k: ReaderKey) => (k !== 'java' || javaCpuShown ? median(p[k].map((x) => x.cpuSPerMpts)) : NaN);
   const server = (k: ReaderKey) => median(p[k].map((x) => x.serverCpuSPerMpts ?? NaN));
   const withServer = READERS.every(({ key }) => p[key].every((x) => x.serverCpuSPerMpts !== undefined));
   // each round's bound, then their median: a round's rate is under its own bound, so the median rate is under the
@@ -274,7 +278,7 @@ export function summary(o: Pick<Options, 'sql' | 'fetchSize' | 'rounds'>, p: Pas
     p[key].map((x) => fixed(x.pointsPerS / 1e6, 2)).join(', '),
     fixed(med(key) / 1e6, 2),
     times(med(key), med('java')),
-    fixed(cpu(key), 3),
+    Number.isNaN(cpu(key)) ? '-' : fixed(cpu(key), 3),
     times(cpu(key), cpu('java')),
     ...(withServer ? [fixed(server(key), 3), orDash(bound(key) / 1e6), times(bound(key), med('java'))] : []),
   ];
@@ -286,6 +290,11 @@ export function summary(o: Pick<Options, 'sql' | 'fetchSize' | 'rounds'>, p: Pas
       READERS.map(row),
     ),
   ];
+  if (!javaCpuShown)
+    lines.push(
+      `The Java reader's CPU (${fixed(javaCpuS, 3)} s a read) is not compared: the JVM's CPU clock counts ` +
+        `${JVM_CPU_STEP_S * 1000} ms steps, and a figure of fewer than ten is off by a tenth or more; read a larger result.`,
+    );
   if (withServer) {
     const serverAll = median(READERS.flatMap(({ key }) => p[key].map((x) => x.serverCpuSPerMpts!)));
     const free = (cores / serverAll) * 1e6; // what the server alone allows
