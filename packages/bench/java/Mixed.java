@@ -14,11 +14,11 @@ import java.util.stream.Collectors;
  * Bench.java's plan=FILE: the Java client on the operations the harness's clients ran (its `--vs-java` with
  * `--operation-proportion`, or paced by `--target-rate`, `--rate-limit`, `--batch-interval-ms`). The file has a
  * line per operation (see Bench.java's options), read as it is run (Plan.java); each thread runs its own lines in
- * order on one session: the
- * warm-up writes untimed, then, once every thread is ready, the timed writes and queries, each timed alone and
- * paced as the harness paces them (Pacer). Writes are Bench's tablets (rows 1 + round x rows of each device of the
- * line), so both clients store the same points; a query is read to the end, every value through the iterator's
- * typed getters. An operation that fails is counted (Timeline), as ours counts it, and the run goes on.
+ * order on one session: the warm-up writes untimed, then, once every thread is ready, the timed writes and queries,
+ * each timed alone and paced as the harness paces them (Pacer). Writes are Bench's tablets (rows 1 + round x rows of
+ * each device of the line), so both clients store the same points; a query is read to the end, every value through
+ * the iterator's typed getters. An operation that fails is counted (Timeline), as ours counts it, and the run goes
+ * on.
  */
 final class Mixed {
   /** One line of the plan: a warm-up or timed write (kind "warmup"/"write") of devices for a round, or a query. */
