@@ -9,6 +9,7 @@ import type { BenchConfig } from '../types.js';
 import { FIRST_ROW, rowTime } from '../workload/generator.js';
 import { OPERATIONS, storedRows, type OperationWeights } from '../workload/operations.js';
 import { javaPlan } from './java-plan.js';
+import { rowsAfterTheRun } from './client-operations.js';
 import { addQueriesAfter, noneSucceeded, querySqls, timedRead, type QueriesAfter } from './queries.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -42,7 +43,7 @@ describe('querySqls (--queries after the writes)', () => {
   const knobs = { workers: 2, clients: 2, devices: 8, deviceCount: 8, loop: 20, warmupRounds: 1, queryLoops: 200 };
   /** The latest start of a TIME_RANGE statement of the run `c`, as a row of the device. */
   const latestStartRow = (c: BenchConfig) => {
-    const starts = querySqls(c, 'TIME_RANGE').map((sql) => BigInt(/time >= (\d+)/.exec(sql)![1]));
+    const starts = querySqls(c, 'TIME_RANGE', rowsAfterTheRun(c)).map((sql) => BigInt(/time >= (\d+)/.exec(sql)![1]));
     const latest = starts.reduce((a, b) => (a > b ? a : b));
     return Number((latest - rowTime(c, FIRST_ROW)) / BigInt(c.timeStep)) + FIRST_ROW;
   };

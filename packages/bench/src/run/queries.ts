@@ -4,7 +4,6 @@ import { LatencyHistogram } from '../report/histogram.js';
 import type { BenchConfig, QueryFigures, QueryKind, RunResult } from '../types.js';
 import { drawTarget, querySql, sensorValuesRead } from '../workload/query-sql.js';
 import { unit } from '../workload/values.js';
-import { rowsAfterTheRun } from './client-operations.js';
 import { readRows } from './read-pass.js';
 import { keepErrors } from './run-error.js';
 import { queryOptions, sessionOptions } from './session-options.js';
@@ -25,9 +24,9 @@ export async function timedRead(
 
 /**
  * The statements of `--queries` for one type: `queryLoops` of them over the `rows` every device has after the run
- * (by default as planned: the same for every client, Java's too).
+ * (the same draws for every client, Java's too).
  */
-export function querySqls(c: BenchConfig, kind: QueryKind, rows = rowsAfterTheRun(c)): string[] {
+export function querySqls(c: BenchConfig, kind: QueryKind, rows: number): string[] {
   return Array.from({ length: c.queryLoops }, (_, i) =>
     querySql(c, kind, drawTarget(c, unit(i, 1, 11, c.seed), unit(i, 2, 11, c.seed), rows)),
   );

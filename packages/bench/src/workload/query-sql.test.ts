@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { sampleConfig } from '../report/test-fixture.js';
 import { FIRST_ROW } from './generator.js';
 import { QUERY_KINDS } from './operations.js';
+import { rowsAfterTheRun } from '../run/client-operations.js';
 import { querySqls } from '../run/queries.js';
 import { drawTarget, querySensors, querySql } from './query-sql.js';
 
@@ -83,9 +84,9 @@ describe('drawTarget', () => {
 describe('querySqls (--queries, and the Java side of --vs-java)', () => {
   it('gives every reader the same statements, queryLoops of them', () => {
     const c = { ...tree, queryLoops: 5, devices: 10, deviceCount: 10 };
-    const sqls = querySqls(c, 'TIME_RANGE');
+    const sqls = querySqls(c, 'TIME_RANGE', rowsAfterTheRun(c));
     expect(sqls).toHaveLength(5);
-    expect(querySqls(c, 'TIME_RANGE')).toEqual(sqls);
+    expect(querySqls(c, 'TIME_RANGE', rowsAfterTheRun(c))).toEqual(sqls);
     expect(new Set(sqls).size).toBeGreaterThan(1); // drawn over the devices and rows
   });
 });
