@@ -77,6 +77,24 @@ describe('read-compare summary', () => {
     );
   });
 
+  it("bounds no Java read by a client CPU its clock could not measure; ours still against Java's measured rate", () => {
+    const small = (mValuesPerS: number, cpuSPerMpts: number) => ({
+      ...pass(mValuesPerS, cpuSPerMpts, 0.6),
+      points: 4000,
+    });
+    const passes: Passes = {
+      rows: [small(0.6, 0.4)],
+      rowBatches: [small(0.7, 0.3)],
+      columns: [small(0.4, 0.3)],
+      batches: [small(0.8, 0.2)],
+      java: [small(0.5, 7.5)], // 30 ms: three steps of its clock
+    };
+    const text = summary(options, passes, 2);
+    // 2 cores / (0.6 + 0.4 s per M values) = 2 M values/s, 4x Java's measured 0.5
+    expect(text).toMatch(/ours: rows \(for await\) .* n\/a +0\.600 +2\.00 +4\.00x$/m);
+    expect(text).toMatch(/Java: SessionDataSet iterator +0\.50 +0\.50 +1\.00x +- +n\/a +0\.600 +- +n\/a$/m);
+  });
+
   it('gives no bound where the clock saw no CPU (a read under a clock tick)', () => {
     const passes: Passes = {
       rows: [pass(8, 0, 0)],

@@ -272,7 +272,9 @@ export function summary(o: Pick<Options, 'sql' | 'fetchSize' | 'rounds'>, p: Pas
     const perValue = (x.serverCpuSPerMpts ?? NaN) + x.cpuSPerMpts;
     return perValue > 0 ? (cores / perValue) * 1e6 : NaN;
   };
-  const bound = (k: ReaderKey) => median(p[k].map(roundBound).filter(Number.isFinite));
+  // none for the Java reader from a client CPU its clock did not measure
+  const bound = (k: ReaderKey) =>
+    k !== 'java' || javaCpuShown ? median(p[k].map(roundBound).filter(Number.isFinite)) : NaN;
   const row = ({ key, name }: (typeof READERS)[number]) => [
     name,
     p[key].map((x) => fixed(x.pointsPerS / 1e6, 2)).join(', '),
