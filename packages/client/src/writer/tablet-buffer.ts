@@ -66,6 +66,8 @@ export class TabletBuffer {
   #sorted = true;
   readonly #columns: Column[] = [];
   readonly #byName = new Map<string, Column>();
+  /** a table's columns by their lower-case name: IoTDB folds table names, so `Temp` and `temp` are one column */
+  readonly #byFoldedName = new Map<string, Column>();
   /** per category: the names of the last row read name by name, their columns, and a compiled put once they repeat */
   readonly #shapes: Shape[] = [0, 1, 2].map(() => ({ names: [], columns: [], put: null, putMasked: null, defined: 0 }));
   /** the categories of the current row read name by name, with the names they had */
@@ -153,7 +155,7 @@ export class TabletBuffer {
       seen.push(name);
       const v = entries[name];
       if (v == null) continue; // a null cell is the same as a missing one
-      const col = this.#byName.get(name);
+      const col = this.#byName.get(name) ?? (this.spec.table ? this.#inAnyCase(name, field) : undefined);
       if (col === undefined) {
         this.#fresh.push(this.#newColumn(name, v, category, field));
         continue;
@@ -163,6 +165,7 @@ export class TabletBuffer {
           `${field}.${name}`,
           `is a ${categoryName(col.category)} column of ${this.key}, not a ${categoryName(category)}`,
         );
+      if (col.stamp === seq) throw sameColumn(`${field}.${name}`, inAnyCase(seen, name)); // set in this row already
       const n = col.put(row, v);
       if (n < 0) throw col.error(`${field}.${name}`, v);
       col.stamp = seq;
@@ -188,6 +191,19 @@ export class TabletBuffer {
     this.#reshaped.length = 0;
   }
 
+  /**
+   * The table's column of `name` in another case, known from now on under `name` too; throws when the current row
+   * made it under another case (a new column of this row).
+   */
+  #inAnyCase(name: string, field: string): Column | undefined {
+    const folded = name.toLowerCase();
+    const made = this.#fresh.find(({ column }) => column.name.toLowerCase() === folded);
+    if (made !== undefined) throw sameColumn(`${field}.${name}`, made.column.name); // this row's new column
+    const col = this.#byFoldedName.get(folded);
+    if (col !== undefined) this.#byName.set(name, col);
+    return col;
+  }
+
   /** the bytes the last committed row takes on the wire */
   get lastRowBytes(): number {
     return this.#rowBytes;
@@ -201,6 +217,7 @@ export class TabletBuffer {
       column.stamp = seq;
       this.#columns.push(column);
       this.#byName.set(column.name, column);
+      if (this.spec.table) this.#byFoldedName.set(column.name.toLowerCase(), column);
     }
     if (this.#fresh.length !== 0) this.#fresh.length = 0;
     if (this.#reshaped.length > 0) this.#learnShapes();
@@ -392,4 +409,15 @@ function takenTablet(tablet: PreparedTablet, cols: Column[], taken: TakenColumn[
 function giveBack(stores: StorePool, t: TakenColumn): void {
   if (!(t.values instanceof StridedColumn)) stores.give(t.values as BigInt64Array);
   stores.give(t.mask);
+}
+
+/** A table row's second name for one column: IoTDB would keep one of the two values, or refuse the tablet. */
+function sameColumn(field: string, name: string): IoTDBValidationError {
+  return new IoTDBValidationError(field, `the same column as "${name}" (table names are case-insensitive)`);
+}
+
+/** The name of `names` (a row's, so far) that is `name` in another case. */
+function inAnyCase(names: readonly string[], name: string): string {
+  const folded = name.toLowerCase();
+  return names.find((n) => n !== name && n.toLowerCase() === folded)!;
 }

@@ -182,4 +182,16 @@ describe('table model', () => {
       { time: 3n, site: 'a', unit: '1', model: 'x', temp: 22.5, ok: null, count: null, note: 'late' },
     ]);
   });
+
+  it('takes names in any case as the one column IoTDB makes of them: every row stored', async () => {
+    const w = table.writer({ types: { level: 'FLOAT' } });
+    await w.write({ table: 'Readings', timestamp: 1, tags: { Site: 'a' }, fields: { Level: 1.5 } });
+    await w.write({ table: 'Readings', timestamp: 2, tags: { site: 'b' }, fields: { LEVEL: 2.5 } });
+    await w.close();
+    expect(w.stats()).toMatchObject({ written: 2, acknowledged: 2, failed: 0 });
+    expect(await rows(table, 'SELECT time, site, level FROM readings ORDER BY time')).toEqual([
+      { time: 1n, site: 'a', level: 1.5 },
+      { time: 2n, site: 'b', level: 2.5 },
+    ]);
+  });
 });

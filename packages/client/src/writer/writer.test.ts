@@ -417,4 +417,29 @@ describe('pools and the table model', () => {
       { table: 't1', timestamp: 2, tags: { site: 'a' }, attributes: { model: 'x' }, fields: { temp: 20.5 } },
     ]);
   });
+
+  it("a table writer takes a name in any case as the table's one column (IoTDB folds them), and refuses a row that gives one twice", async () => {
+    const fake = new FakeTransport();
+    const s = new TableSession({ nodeUrls: [A], transport: fake, retry: FAST, database: 'db' });
+    closers.push(() => s.close());
+    await s.open();
+    const w = s.writer({ types: { temp: 'FLOAT' } });
+    await w.write({ table: 't1', timestamp: 1, tags: { Region: 'east' }, fields: { Temp: 20.5 } });
+    await w.write({ table: 't1', timestamp: 2, tags: { region: 'west' }, fields: { TEMP: 21.5 } });
+    const twice = w.write({ table: 't1', timestamp: 3, tags: { region: 'x' }, fields: { temp: 1, Temp: 2 } });
+    await expect(twice).rejects.toThrow(IoTDBValidationError);
+    await expect(twice).rejects.toThrow(
+      /^fields\.Temp: the same column as "temp" \(table names are case-insensitive\)/,
+    );
+    await w.flush();
+    expect(w.stats()).toMatchObject({ written: 2, rejected: 1, acknowledged: 2 });
+    const [t] = sentTablets(fake.callsOf('insertTablet')[0]);
+    expect(t.categories).toEqual([0, 1]); // one TAG, one FIELD
+    // the field's declared type, found by its name in any case (STRING 11, FLOAT 3)
+    expect((fake.callsOf('insertTablet')[0].args as { types: number[] }).types).toEqual([11, 3]);
+    expect(t.rows).toEqual([
+      { time: 1, values: { Region: 'east', Temp: 20.5 } },
+      { time: 2, values: { Region: 'west', Temp: 21.5 } },
+    ]);
+  });
 });

@@ -168,7 +168,15 @@ export class Writer<Row> {
   }
 
   readonly #typeOf = (name: string, first: unknown, category: ColumnCategory): TSDataType | undefined =>
-    this.#o.types.get(name) ?? this.#model.infer(name, first, category);
+    this.#o.types.get(name) ?? this.#declaredInAnyCase(name) ?? this.#model.infer(name, first, category);
+
+  /** A table column's declared type under its name in another case (IoTDB folds table names; a new column only). */
+  #declaredInAnyCase(name: string): TSDataType | undefined {
+    if (!this.#spec!.table) return undefined;
+    const folded = name.toLowerCase();
+    for (const [declared, type] of this.#o.types) if (declared.toLowerCase() === folded) return type;
+    return undefined;
+  }
 
   #append(row: Row): void {
     const buffer = this.#model.append(row, this.#bufferOf, ++this.#seq, this.#spec!.precision);

@@ -8,7 +8,7 @@ import { TSDataType, type TSDataTypeName } from '../types/data-type.js';
 import { writeInsertTabletsReqCompact } from './insert-tablet-request-compact.js';
 import { writeInsertTabletReq, writeInsertTabletsReq } from './insert-tablet-request.js';
 import { encodeTabletPlain } from './plain-tablet-encoder.js';
-import { prepareTablet } from './prepare-tablet.js';
+import { prepareTablet, prepareTableTablet } from './prepare-tablet.js';
 import type { CellValue, ColumnInput, Tablet, TimestampsInput } from './tablet-input.js';
 
 // ---------- seeded PRNG and random tablets ----------
@@ -426,6 +426,33 @@ describe('tablet validation', () => {
     ['a BigInt64Array for DOUBLE', 'DOUBLE', new BigInt64Array(1)],
   ])('rejects %s', (_what, type, col) => {
     expect(rejection(one(type, col)).field).toMatch(/^columns\[0\]/);
+  });
+
+  it("rejects a table's column names that differ in case only: IoTDB folds them into one column", () => {
+    const table = (columnNames: string[]) => () =>
+      prepareTableTablet({
+        tableName: 't',
+        columnNames,
+        dataTypes: ['STRING', 'DOUBLE', 'DOUBLE'],
+        columnCategories: ['TAG', 'FIELD', 'FIELD'],
+        timestamps: [1],
+        values: [['a', 1, 2]],
+      });
+    expect(table(['region', 'temp', 'TEMP'])).toThrow(IoTDBValidationError);
+    expect(table(['region', 'temp', 'TEMP'])).toThrow(
+      /^columnNames\[2\]: duplicate name "TEMP": the same column as "temp" \(table names are case-insensitive\)/,
+    );
+    expect(table(['region', 'temp', 'temp2'])).not.toThrow();
+    // tree measurements are case-sensitive: two series
+    expect(() =>
+      prepareTablet({
+        deviceId: 'root.sg.d',
+        measurements: ['a', 'A'],
+        dataTypes: ['INT32', 'INT32'],
+        timestamps: [1],
+        values: [[1, 2]],
+      }),
+    ).not.toThrow();
   });
 
   it('says which FLOAT value, row and column is beyond float32', () => {

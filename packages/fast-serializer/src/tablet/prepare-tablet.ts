@@ -74,12 +74,7 @@ function prepare(
   if (!isArray(measurements) || measurements.length === 0) {
     throw new IoTDBValidationError(namesField, 'needs at least one name');
   }
-  const seen = new Set<string>();
-  measurements.forEach((m, i) => {
-    checkName(`${namesField}[${i}]`, m);
-    if (seen.has(m)) throw new IoTDBValidationError(`${namesField}[${i}]`, `duplicate name "${m}"`);
-    seen.add(m);
-  });
+  checkNames(measurements, namesField, columnCategories !== null);
   const n = measurements.length;
   if (!isArray(t.dataTypes) || t.dataTypes.length !== n) {
     throw new IoTDBValidationError('dataTypes', `needs one type per column (${n}), got ${describeLength(t.dataTypes)}`);
@@ -103,6 +98,26 @@ function prepare(
     columnCategories,
     precision,
   };
+}
+
+/**
+ * Each name valid and given once; a table's names also once in any case: IoTDB folds table identifiers to lower
+ * case, and of two columns that differ in case alone it would keep one's values (a field) or refuse the tablet (a tag).
+ */
+function checkNames(names: readonly string[], field: string, caseInsensitive: boolean): void {
+  const seen = new Map<string, string>();
+  names.forEach((m, i) => {
+    checkName(`${field}[${i}]`, m);
+    const key = caseInsensitive ? m.toLowerCase() : m;
+    const first = seen.get(key);
+    if (first === m) throw new IoTDBValidationError(`${field}[${i}]`, `duplicate name "${m}"`);
+    if (first !== undefined)
+      throw new IoTDBValidationError(
+        `${field}[${i}]`,
+        `duplicate name "${m}": the same column as "${first}" (table names are case-insensitive)`,
+      );
+    seen.set(key, m);
+  });
 }
 
 /** Row times as they go on the wire: numbers or bigints in the server's unit. */
