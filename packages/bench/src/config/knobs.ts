@@ -375,7 +375,7 @@ export const KNOBS: KnobTable = {
     default: () => RETRY_DEFAULTS.maxElapsedMs,
     defaultText: `${RETRY_DEFAULTS.maxElapsedMs} (the client's default)`,
     description:
-      "how long the client retries an operation whose node failed or was not ready before it counts as failed (the sessions' retry.maxElapsedMs); 0 fails at once",
+      "how long the client retries an operation whose node failed or was not ready before it counts as failed (the sessions' retry.maxElapsedMs); one that reached no node in that time ends the run (stopped=unreachable: the others would wait as long); 0 fails at once, every failure counted and the run going on",
   },
   queryTimeoutMs: {
     flag: '--query-timeout-ms',

@@ -491,6 +491,24 @@ describe('iotdb-bench against a real server', () => {
     ]);
   });
 
+  it('stops a query file at a read that reached no node in its retry budget: not the same wait for every read after it', async () => {
+    const file = join(tempDir('iotdb-bench-qf-'), 'q.yaml');
+    writeFileSync(
+      file,
+      '- { label: one, sql: "SELECT s0 FROM root.bench.d000", repetitions: 1000 }\n- sql: SHOW DEVICES\n',
+    );
+    // nothing listens on port 1: each read would spend its second of retries, 1000 s in all
+    const args = [cli, '--host', '127.0.0.1', '--port', '1', '--query-file', file, '--retry-max-ms', '1000'];
+    const e = (await run('node', args, { timeout: 60_000 }).then(
+      () => new Error('exited 0'),
+      (err: unknown) => err,
+    )) as { code: number; stdout: string };
+    expect(e.code).toBe(1);
+    expect(e.stdout).toMatch(/^stopped +early: an operation reached no node in --retry-max-ms 1,000 ms/m);
+    expect(e.stdout).toMatch(/^RESULT label=one .* failed_ops=1 .* stopped=unreachable$/m);
+    expect(e.stdout).not.toMatch(/^run SHOW DEVICES/m); // nor the statement after it
+  }, 90_000);
+
   it('paces a query file: --target-rate starts its reads on a schedule (open loop), --batch-interval-ms pauses; --trace', async () => {
     const dir = tempDir('iotdb-bench-qf-rate-');
     const file = join(dir, 'queries.yaml');

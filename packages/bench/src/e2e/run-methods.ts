@@ -12,7 +12,8 @@ import { runFailed } from './run-failed.js';
 /**
  * The write runs: one per method (`--compare`) or the one method, each on a freshly prepared database, then
  * its --verify count and its --queries; each reported as it ends. `failed`: a run that failed (runFailed).
- * After Ctrl-C (`interrupt`) the run under way ends early (verified and reported) and no other one starts.
+ * After Ctrl-C (`interrupt`) the run under way ends early (verified and reported) and no other one starts; after a
+ * run stopped for a server no operation could reach, the same, unverified.
  */
 export async function runMethods(
   config: BenchConfig,
@@ -39,10 +40,14 @@ export async function runMethods(
     );
     const { result, writtenPoints, fullRounds } = await runWrites(c, label, target, interrupt);
     result.environment = environment;
+    // a server no operation could reach: the count and the queries after would each spend the retry budget
+    const reachable = result.stopped !== 'unreachable';
     if (c.verify && needsServer && !c.serverNoop) {
-      result.verify = await verifyPoints(c, host, port, writtenPoints);
+      result.verify = reachable
+        ? await verifyPoints(c, host, port, writtenPoints)
+        : { expected: writtenPoints, ok: false, error: 'not counted: the server could not be reached' };
     }
-    if (c.queries.length > 0 && needsServer && !c.serverNoop && !interrupt.aborted) {
+    if (c.queries.length > 0 && needsServer && !c.serverNoop && !interrupt.aborted && reachable) {
       // over the rows the run wrote: one stopped early (--test-max-time) wrote fewer than planned
       const { after, errors } = await runQueries(c, target, rowsAfterRounds(c, fullRounds));
       addQueriesAfter(result, after);
@@ -52,6 +57,7 @@ export async function runMethods(
     console.log(resultLine(result));
     if (runFailed(result)) failed = true;
     runs.push(result);
+    if (!reachable) break; // no other method's run either
   }
   return { runs, failed };
 }

@@ -48,12 +48,15 @@ export async function runRepeats(
       ours = done.runs;
       if (done.failed) exitCode = 1;
     }
-    if (c.vsJava && !c.javaFirst && !ctx.interrupt.aborted) java = await javaSide();
+    // a server ours could not reach: the Java client would wait as long, and so would the next repeat
+    const unreachable = ours.some((r) => r.stopped === 'unreachable');
+    if (c.vsJava && !c.javaFirst && !ctx.interrupt.aborted && !unreachable) java = await javaSide();
     if (ctx.queryFile !== undefined) printStatementRatios(ours, java);
     else if (java.length > 0 && ours.length > 0) printRatios(ours[0], java[0]);
     repeats.push({ ours, java, javaFirst: c.javaFirst });
     const ran = ctx.queryFile === undefined ? [...ours, ...java] : sideBySide(ours, java);
     runs.push(...ran.map((r) => repeatLabel(r, k, config.repeat)));
+    if (unreachable) break;
   }
   return { runs, repeats, exitCode };
 }
@@ -98,6 +101,7 @@ async function runOurs(config: BenchConfig, ctx: RunContext): Promise<{ runs: Ru
     };
     console.log(`${formatReport(run)}\n${resultLine(run)}`);
     runs.push(run);
+    if (run.stopped === 'unreachable') break; // the statements after it would each wait as long
   }
   return { runs, failed: runs.some((r) => r.okOps === 0) };
 }

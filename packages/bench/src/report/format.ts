@@ -192,7 +192,10 @@ function activityLine(a: ClientActivity): string {
 
 /** Why a run ended before its loop was done. */
 function stoppedBy(r: RunResult): string {
-  return r.stopped === 'interrupted' ? 'early, by Ctrl-C' : `at --test-max-time ${grouped(r.config.testMaxTime)} ms`;
+  if (r.stopped === 'interrupted') return 'early, by Ctrl-C';
+  if (r.stopped === 'unreachable')
+    return `early: an operation reached no node in --retry-max-ms ${grouped(r.config.retryMaxMs)} ms (its error below)`;
+  return `at --test-max-time ${grouped(r.config.testMaxTime)} ms`;
 }
 
 /** `RESULT key=value ...` on one line: the fields of result-fields.ts, no spaces inside values. */

@@ -1,9 +1,13 @@
 import type { Clock } from './clock.js';
 
-/** [1] of the shared Int32Array: the run goes on, a worker failed, or it was stopped (Ctrl-C, --test-max-time). */
+/**
+ * [1] of the shared Int32Array: the run goes on, a worker failed, it was stopped (Ctrl-C, --test-max-time), or an
+ * operation reached no node for its whole retry budget.
+ */
 const RUNNING = 0;
 const ABORTED = 1;
 const STOPPED = 2;
+const UNREACHABLE = 3;
 
 /**
  * The start of the timed phase, shared by the workers through an Int32Array: [0] counts the workers whose
@@ -37,9 +41,20 @@ export class StartBarrier {
     Atomics.notify(shared, 0);
   }
 
+  /** Whether the run ended because an operation reached no node (`unreachable()`), read by the main thread. */
+  static unreachable(shared: Int32Array): boolean {
+    return Atomics.load(shared, 1) === UNREACHABLE;
+  }
+
   /** a worker failed, or the run was stopped: start no more operations */
   get ended(): boolean {
     return Atomics.load(this.#shared, 1) !== RUNNING;
+  }
+
+  /** An operation reached no node for its whole retry budget: the others would spend theirs alike; none starts. */
+  unreachable(): void {
+    Atomics.compareExchange(this.#shared, 1, RUNNING, UNREACHABLE);
+    Atomics.notify(this.#shared, 0);
   }
 
   abort(): void {

@@ -11,14 +11,14 @@ import { queryOptions, sessionOptions } from './session-options.js';
 /** One statement run and read to its end, timed: its rows and points, or the message of the error it failed with. */
 export async function timedRead(
   execute: () => Promise<SessionDataSet>,
-): Promise<{ ns: number; rows: number; points: number; error?: string }> {
+): Promise<{ ns: number; rows: number; points: number; error?: string; cause?: unknown }> {
   const started = process.hrtime.bigint();
   const ns = () => Number(process.hrtime.bigint() - started);
   try {
     const read = await readRows(await execute()); // read before the clock is read: the time is the whole read's
     return { ns: ns(), ...read };
   } catch (e) {
-    return { ns: ns(), rows: 0, points: 0, error: (e as Error).message };
+    return { ns: ns(), rows: 0, points: 0, error: (e as Error).message, cause: e };
   }
 }
 

@@ -15,14 +15,15 @@ import { NextDueTimes, overdueMs } from './pacing.js';
 import { runStatementSessions, type ReadDone, type StatementRead } from './statement-sessions.js';
 import { queryLatencies } from './trace.js';
 import { clientActivity } from './client-activity.js';
-import { keepErrors } from './run-error.js';
+import { keepErrors, reachedNoNode } from './run-error.js';
 import { queryOptions, sessionOptions } from './session-options.js';
 
 /**
  * One statement of a query file: `concurrency` pooled sessions each run it `repetitions` times, reading
  * every row, paced by --target-rate (open loop) or --batch-interval-ms; one RunResult with its latency and rows
  * (failures keep the server's status code and message).
- * Ctrl-C (`interrupt`) or --test-max-time ends it early: no repetition starts after, those under way finish.
+ * Ctrl-C (`interrupt`), --test-max-time or a read that reached no node in its retry budget ends it early: no
+ * repetition starts after, those under way finish.
  */
 export async function runQueryFileEntry(
   c: BenchConfig,
@@ -44,7 +45,7 @@ export async function runQueryFileEntry(
   stop.timedPhaseStarted();
   const endProgress = showReadsProgress(c, tally, plannedReads(shares, e.repetitions), shares.length);
   try {
-    const read = statementRead(pool, e, tally, c);
+    const read = statementRead(pool, e, tally, c, () => stop.unreachable());
     const pacing = { targetRate: c.targetRate, pauseMs: c.batchIntervalMs };
     const sessions = { shares, repetitions: e.repetitions, read, done: tally.done, nextDue: tally.nextDue };
     await runStatementSessions(sessions, pacing, realClock, () => stop.stopped);
@@ -207,13 +208,15 @@ function showReadsProgress(c: BenchConfig, tally: StatementTally, totalReads: nu
 
 /**
  * A read of the statement to its end (under --query-timeout-ms); what the server answered with goes to the tally,
- * and with --trace its first reply, decode, fetch waits and the rest.
+ * and with --trace its first reply, decode, fetch waits and the rest; `reachedNoNodeAt` is called when it reached no
+ * node in its retry budget.
  */
 function statementRead(
   pool: SessionPool | TableSessionPool,
   e: QueryFileEntry,
   tally: StatementTally,
-  c: Pick<BenchConfig, 'trace' | 'queryTimeoutMs'>,
+  c: Pick<BenchConfig, 'trace' | 'queryTimeoutMs' | 'retryMaxMs'>,
+  reachedNoNodeAt: () => void,
 ): StatementRead {
   const perQuery = queryOptions(c);
   return async (sql) => {
@@ -228,6 +231,7 @@ function statementRead(
       return ds;
     });
     const totalMs = performance.now() - started;
+    if (reachedNoNode(read.cause, c.retryMaxMs)) reachedNoNodeAt();
     if (c.trace && ds !== undefined && read.error === undefined)
       for (const [kind, ms] of queryLatencies(e.label, firstReplyMs, totalMs, ds.readStats()))
         (tally.traced[TRACED_PREFIX + kind] ??= new LatencyHistogram()).record(ms * 1e6);

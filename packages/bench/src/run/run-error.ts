@@ -1,5 +1,5 @@
 import { inspect } from 'node:util';
-import { IoTDBError } from '@iotdb/client';
+import { IoTDBConnectionError, IoTDBError } from '@iotdb/client';
 import { ConfigError } from '../config/errors.js';
 
 /** How many errors a run keeps for its report: the first distinct ones. */
@@ -18,6 +18,15 @@ export function keptErrors(lists: readonly (readonly string[])[]): string[] {
   const errors: string[] = [];
   keepErrors(errors, ...lists.flat());
   return errors;
+}
+
+/**
+ * Whether a failed operation reached no node for the whole of its retry budget (a connection error whose request was
+ * never sent is retried until the budget is spent): every operation after it would spend its own alike, a minute
+ * each by default, and the run would not end. With no retries asked for (0) each failure is counted, the run goes on.
+ */
+export function reachedNoNode(error: unknown, retryMaxMs: number): boolean {
+  return retryMaxMs > 0 && error instanceof IoTDBConnectionError && !error.requestSent;
 }
 
 /** A run that cannot go on for a reason the operator can act on (the server's settings, a worker's failure). */

@@ -16,6 +16,15 @@ describe('RunStop', () => {
     expect(stop.reason).toBe('interrupted');
   });
 
+  it('stops the work when an operation reached no node, and keeps that reason over a later Ctrl-C', () => {
+    const interrupt = new AbortController();
+    const stopWork = vi.fn();
+    const stop = new RunStop(stopWork, 0, interrupt.signal);
+    stop.unreachable();
+    interrupt.abort();
+    expect([stopWork.mock.calls.length, stop.reason]).toEqual([1, 'unreachable']);
+  });
+
   it('stops the work --test-max-time after the timed phase started, not after it was made', () => {
     const stopWork = vi.fn();
     const stop = new RunStop(stopWork, 1000, new AbortController().signal);

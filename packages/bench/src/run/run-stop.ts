@@ -1,8 +1,8 @@
 import type { StopReason } from '../types.js';
 
 /**
- * What ends a run's timed phase early: the operator's Ctrl-C (`interrupt` aborts) or --test-max-time after the
- * phase started. Either calls `stopWork` (for workers, StartBarrier.stop): no operation starts after it, those
+ * What ends a run's timed phase early: the operator's Ctrl-C (`interrupt` aborts), --test-max-time after the
+ * phase started, or an operation that reached no node (`unreachable()`). Either calls `stopWork` (for workers, StartBarrier.stop): no operation starts after it, those
  * under way finish. `reason` says which came first; undefined while neither did.
  */
 export class RunStop {
@@ -22,6 +22,11 @@ export class RunStop {
   /** The timed phase starts: --test-max-time counts from now. */
   timedPhaseStarted(): void {
     if (this.maxTimeMs > 0) this.#timer = setTimeout(() => this.#stop('test-max-time'), this.maxTimeMs);
+  }
+
+  /** An operation reached no node for its whole retry budget (run-error.ts reachedNoNode): the rest would alike. */
+  unreachable(): void {
+    this.#stop('unreachable');
   }
 
   get stopped(): boolean {

@@ -8,7 +8,7 @@ import { liveCounters } from './live-counters.js';
 import { RunError } from './run-error.js';
 import { RunStop } from './run-stop.js';
 import { WriteWatch } from './write-watch.js';
-import type { BenchConfig, RunResult, WorkerResult, WorkerTask } from '../types.js';
+import type { BenchConfig, RunResult, StopReason, WorkerResult, WorkerTask } from '../types.js';
 
 const workerFile = fileURLToPath(new URL('./worker.js', import.meta.url));
 
@@ -58,6 +58,7 @@ export async function runWrites(
   const done = results.filter((r): r is DoneWorker => r.state === 'done');
   const cpuS = watch.cpuS();
   const combined = combineWorkers(done);
+  const stopped = stoppedBy(stop, barrierView);
   return {
     writtenPoints: done.reduce((n, r) => n + r.writtenPoints, 0),
     fullRounds: Math.min(...done.map((r) => r.fullRounds)),
@@ -72,9 +73,14 @@ export async function runWrites(
       peakRssMb: process.resourceUsage().maxRSS / 1024,
       throughput: watch.throughput,
       ...overTime(done, c.reportIntervalMs),
-      ...(stop.reason && { stopped: stop.reason }),
+      ...(stopped && { stopped }),
     },
   };
+}
+
+/** What ended the timed phase early: the main thread's stop (Ctrl-C, --test-max-time) or a worker's. */
+function stoppedBy(stop: RunStop, barrier: Int32Array): StopReason | undefined {
+  return stop.reason ?? (StartBarrier.unreachable(barrier) ? 'unreachable' : undefined);
 }
 
 /** Each worker's task: its share of the devices, the shared live counters and start barrier. */

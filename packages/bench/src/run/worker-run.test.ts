@@ -1,3 +1,4 @@
+import { IoTDBConnectionError } from '@iotdb/client';
 import { describe, expect, it } from 'vitest';
 import { formatReport } from '../report/format.js';
 import { matrixCsv } from '../report/latency-matrix.js';
@@ -18,7 +19,11 @@ const MS = 1e6;
  * Operations that take what `latencyMs` says (by kind and the kind's count so far), logged; a negative latency
  * is an operation that fails after -latency ms.
  */
-function backend(clock: SimulatedClock, latencyMs: (kind: string, n: number) => number) {
+function backend(
+  clock: SimulatedClock,
+  latencyMs: (kind: string, n: number) => number,
+  failure = (kind: string, n: number): Error => new Error(`${kind} ${n} failed`),
+) {
   const log: { kind: string; ms: number }[] = [];
   const sqls: string[] = [];
   const counts = new Map<string, number>();
@@ -28,7 +33,7 @@ function backend(clock: SimulatedClock, latencyMs: (kind: string, n: number) => 
     const ms = latencyMs(kind, n);
     log.push({ kind, ms });
     await clock.sleep(Math.abs(ms) * MS);
-    if (ms < 0) throw new Error(`${kind} ${n} failed`);
+    if (ms < 0) throw failure(kind, n);
   };
   const fake: Backend = {
     writer: (_groupSize, send) => (devices, round) =>
@@ -227,6 +232,44 @@ describe('WorkerRun: stopped (Ctrl-C, --test-max-time)', () => {
     expect(result.okOps).toBe(log.length);
     expect(result.failedOps).toBe(0);
     expect(result.timedEndMs - result.timedStartMs).toBeLessThanOrEqual(40);
+  });
+
+  it('a timed operation that reached no node for its whole retry budget ends the run as unreachable; others failing do not', async () => {
+    const barrier = new SharedArrayBuffer(8);
+    const config = sampleConfig({
+      workers: 1,
+      clients: 2,
+      devices: 4,
+      deviceCount: 4,
+      loop: 10,
+      warmupRounds: 0,
+      retryMaxMs: 60_000,
+    });
+    const clock = new SimulatedClock();
+    const refused = () => new IoTDBConnectionError('refused', '127.0.0.1:6667', 'cannot connect', false);
+    // the 13th timed write and every one after it: refused after the budget (60 s of retries)
+    const { fake, log } = backend(clock, (_kind, n) => (n >= 12 ? -60_000 : 10), refused);
+    const result = await clock.drive(new WorkerRun(workerTask(config, { barrier }), fake, clock).run());
+    expect(result.state).toBe('done');
+    expect(StartBarrier.unreachable(new Int32Array(barrier))).toBe(true);
+    // the refused write and the other client's under way, then none: not 60 s more for each of the 40 planned
+    expect(log.filter((e) => e.ms < 0).length).toBeLessThanOrEqual(2);
+    expect(result.state === 'done' && result.errors[0]).toMatch(/cannot connect/);
+
+    // a write the server refused, or one sent whose reply was lost, is a failure like any other: the run goes on
+    const sent = () => new IoTDBConnectionError('reset', '127.0.0.1:6667', 'connection reset', true);
+    for (const [failure, over] of [
+      [sent, {}],
+      [refused, { retryMaxMs: 0 }], // no retries asked for: each failure counted, as iot-benchmark's
+    ] as const) {
+      const again = new SharedArrayBuffer(8);
+      const b = backend(clock, (_kind, n) => (n >= 12 ? -1 : 10), failure);
+      const r = await clock.drive(
+        new WorkerRun(workerTask({ ...config, ...over }, { barrier: again }), b.fake, clock).run(),
+      );
+      expect(StartBarrier.unreachable(new Int32Array(again))).toBe(false);
+      expect(r.state === 'done' && r.failedOps).toBe(40 - 12);
+    }
   });
 
   it('stopped during the warm-up rounds: none of the timed operations runs', async () => {

@@ -12,7 +12,7 @@ import { IntervalLatency } from './interval-latency.js';
 import { liveSlot } from './live-counters.js';
 import { OperationStats } from './operation-stats.js';
 import { NextDueTimes, OpenLoopSchedule, PauseBetween, PointRateLimit, latencies, turn } from './pacing.js';
-import { describeError, keepErrors, RunError } from './run-error.js';
+import { describeError, keepErrors, reachedNoNode, RunError } from './run-error.js';
 import type { Send } from './write-ops.js';
 
 /** What a worker's clients do their operations with: the real pools, or a test's stand-ins. */
@@ -219,6 +219,7 @@ export class WorkerRun {
       // retries spent) ends the run at once, rather than each of the others spending theirs, unseen, before timing
       if (failed && !this.#barrier.timed)
         throw new RunError(`a write of the untimed warm-up failed: ${describeError(error)}`);
+      if (failed && reachedNoNode(error, c.retryMaxMs)) this.#barrier.unreachable();
       if (this.#barrier.timed) {
         const { latencyNs, uncorrectedNs } = latencies(due, t0, end);
         // a failure's latency (often an instant error, or a timeout) stays out of the operation's own row
