@@ -21,9 +21,9 @@ export function traceClient(onInsert: (context: InsertTraceContext) => void): ()
 }
 
 /**
- * A traced write as latency rows, ms: its own duration, then where the time went: the wait for a pooled
- * session (before the call), request encoding, network + server, reply decoding, and the rest of the call
- * (validation, routing, retries' back-off).
+ * A traced write as latency rows, ms: its own duration, then the wait for a pooled session (before the call, not in
+ * that duration), and where the duration went: request encoding, network + server, reply decoding, and the rest of
+ * the call (validation, routing, retries' back-off).
  */
 export function tracedLatencies(ctx: TraceContext): [kind: string, ms: number][] {
   const other = ctx.durationMs - ctx.serializeMs - ctx.networkMs - ctx.decodeMs;
