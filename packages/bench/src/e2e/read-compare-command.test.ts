@@ -11,6 +11,21 @@ const pass = (mValuesPerS: number, cpuSPerMpts: number, serverCpuSPerMpts?: numb
 });
 const options = { sql: 'SELECT * FROM root.bench.** ALIGN BY DEVICE', fetchSize: 5000, rounds: 1 };
 
+/** A result of 4,000 values each reader read, the Java reader's client CPU 30 ms: three steps of its clock. */
+function smallResult(serverCpuSPerMpts?: number): Passes {
+  const small = (mValuesPerS: number, cpuSPerMpts: number) => ({
+    ...pass(mValuesPerS, cpuSPerMpts, serverCpuSPerMpts),
+    points: 4000,
+  });
+  return {
+    rows: [small(0.6, 0.4)],
+    rowBatches: [small(0.7, 0.3)],
+    columns: [small(0.4, 0.3)],
+    batches: [small(0.8, 0.2)],
+    java: [small(0.5, 7.5)],
+  };
+}
+
 describe('read-compare summary', () => {
   it('gives each reader its rate and client CPU against the Java reader', () => {
     const passes: Passes = {
@@ -60,14 +75,7 @@ describe('read-compare summary', () => {
   });
 
   it("compares no client CPU of the Java reader's that its clock could not measure: under ten of its 10 ms steps", () => {
-    const small = (mValuesPerS: number, cpuSPerMpts: number) => ({ ...pass(mValuesPerS, cpuSPerMpts), points: 4000 });
-    const passes: Passes = {
-      rows: [small(0.6, 0.4)],
-      rowBatches: [small(0.7, 0.3)],
-      columns: [small(0.4, 0.3)],
-      batches: [small(0.8, 0.2)],
-      java: [small(0.5, 7.5)], // 30 ms: three steps of its clock
-    };
+    const passes = smallResult();
     const text = summary(options, passes, 2);
     expect(text).toMatch(/ours: rows \(for await\) +0\.60 +0\.60 +1\.20x +0\.400 +n\/a$/m);
     expect(text).toMatch(/Java: SessionDataSet iterator +0\.50 +0\.50 +1\.00x +- +n\/a$/m);
@@ -78,17 +86,7 @@ describe('read-compare summary', () => {
   });
 
   it("bounds no Java read by a client CPU its clock could not measure; ours still against Java's measured rate", () => {
-    const small = (mValuesPerS: number, cpuSPerMpts: number) => ({
-      ...pass(mValuesPerS, cpuSPerMpts, 0.6),
-      points: 4000,
-    });
-    const passes: Passes = {
-      rows: [small(0.6, 0.4)],
-      rowBatches: [small(0.7, 0.3)],
-      columns: [small(0.4, 0.3)],
-      batches: [small(0.8, 0.2)],
-      java: [small(0.5, 7.5)], // 30 ms: three steps of its clock
-    };
+    const passes = smallResult(0.6);
     const text = summary(options, passes, 2);
     // 2 cores / (0.6 + 0.4 s per M values) = 2 M values/s, 4x Java's measured 0.5
     expect(text).toMatch(/ours: rows \(for await\) .* n\/a +0\.600 +2\.00 +4\.00x$/m);
