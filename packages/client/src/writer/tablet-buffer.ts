@@ -67,7 +67,7 @@ export class TabletBuffer {
   readonly #columns: Column[] = [];
   readonly #byName = new Map<string, Column>();
   /** a table's columns by their lower-case name: IoTDB folds table names, so `Temp` and `temp` are one column */
-  readonly #byFoldedName = new Map<string, Column>();
+  readonly #byFoldedName: Map<string, Column> | null;
   /** per category: the names of the last row read name by name, their columns, and a compiled put once they repeat */
   readonly #shapes: Shape[] = [0, 1, 2].map(() => ({ names: [], columns: [], put: null, putMasked: null, defined: 0 }));
   /** the categories of the current row read name by name, with the names they had */
@@ -84,6 +84,7 @@ export class TabletBuffer {
     private readonly spec: BufferSpec,
   ) {
     this.#capacity = spec.capacity;
+    this.#byFoldedName = spec.table ? new Map() : null;
     this.#times = spec.stores.typed(Float64Array, spec.capacity);
     this.#context = {
       precision: spec.precision,
@@ -199,7 +200,7 @@ export class TabletBuffer {
     const folded = name.toLowerCase();
     const made = this.#fresh.find(({ column }) => column.name.toLowerCase() === folded);
     if (made !== undefined) throw sameColumn(`${field}.${name}`, made.column.name); // this row's new column
-    const col = this.#byFoldedName.get(folded);
+    const col = this.#byFoldedName!.get(folded);
     if (col !== undefined) this.#byName.set(name, col);
     return col;
   }
@@ -217,7 +218,7 @@ export class TabletBuffer {
       column.stamp = seq;
       this.#columns.push(column);
       this.#byName.set(column.name, column);
-      if (this.spec.table) this.#byFoldedName.set(column.name.toLowerCase(), column);
+      this.#byFoldedName?.set(column.name.toLowerCase(), column);
     }
     if (this.#fresh.length !== 0) this.#fresh.length = 0;
     if (this.#reshaped.length > 0) this.#learnShapes();
