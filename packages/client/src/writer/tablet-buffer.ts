@@ -82,6 +82,8 @@ export class TabletBuffer {
   constructor(
     readonly key: string,
     private readonly spec: BufferSpec,
+    /** when its rows were last taken (or it was made), on performance.now()'s clock */
+    public lastRowsAt: number,
   ) {
     this.#capacity = spec.capacity;
     this.#byFoldedName = spec.table ? new Map() : null;
@@ -237,7 +239,8 @@ export class TabletBuffer {
   }
 
   /** The buffered rows as a tablet (columns of nulls only left out); the buffer starts again empty, same columns. */
-  take(): TakenTablet {
+  take(now: number): TakenTablet {
+    this.lastRowsAt = now;
     const rows = this.rows;
     const stores = this.spec.stores;
     const times = this.#times;

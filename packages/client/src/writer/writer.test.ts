@@ -1,6 +1,6 @@
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { IoTDBValidationError, IoTDBWriteFailedError, IoTDBWriterClosedError } from '../errors.js';
 import { Session } from '../session/session.js';
 import { TableSession } from '../session/table-session.js';
@@ -142,6 +142,36 @@ describe('what a flush sends', () => {
     await w.write({ deviceId: 'root.sg.d1', timestamp: new Date(1_700_000_000_123), values: { v: 1 } });
     await w.flush();
     expect(sent(fake)[0].rows[0].time).toBe(1_700_000_000_123);
+  });
+});
+
+describe('devices that went quiet', () => {
+  it("forgets a device's buffer at the first flush after a minute without rows; one that comes back starts anew", async () => {
+    let now = 0;
+    const clock = vi.spyOn(performance, 'now').mockImplementation(() => now);
+    closers.push(async () => clock.mockRestore());
+    const { fake, s } = await openSession();
+    const w = s.writer({ flushIntervalMs: 0 });
+    await w.write(row(1, 1));
+    await w.write(row(2, 1));
+    await w.flush();
+    expect(w.stats().bufferedDevices).toBe(2);
+    now = 30_000;
+    await w.write(row(2, 2)); // d2 writes on, d1 is quiet
+    await w.flush();
+    expect(w.stats().bufferedDevices).toBe(2); // d1 quiet for 30 s: kept
+    now = 60_001;
+    await w.write(row(2, 3));
+    await w.flush();
+    expect(w.stats().bufferedDevices).toBe(1); // d1 quiet for over a minute: forgotten
+    await w.write(row(1, 4, { v: 6, extra: 'x' }));
+    await w.flush();
+    expect(w.stats()).toMatchObject({ bufferedDevices: 2, written: 5, acknowledged: 5 });
+    expect(sent(fake).filter((t) => t.device === 'root.sg.d1')).toEqual([
+      { device: 'root.sg.d1', rows: [{ time: 1, values: { v: 1.5 } }] },
+      { device: 'root.sg.d1', rows: [{ time: 4, values: { v: 6, extra: 'x' } }] },
+    ]);
+    await w.close();
   });
 });
 

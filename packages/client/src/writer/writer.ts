@@ -29,6 +29,8 @@ export interface WriterStats {
   buffered: number;
   /** rows in requests on the wire */
   inFlight: number;
+  /** not rows: the devices (tree) or tables (table) the writer keeps a buffer for (one quiet for a minute is dropped) */
+  bufferedDevices: number;
 }
 
 interface Request {
@@ -45,6 +47,11 @@ const MAX_KEPT_ERRORS = 10;
  * device: with 64 rows, 3 KB of arrays a device of three measurements (150 MB for 50,000), with 8 under 400 bytes.
  */
 const FIRST_CAPACITY = 8;
+/**
+ * A device's buffer (its columns, their arrays) is dropped at the first flush after this long without a row, so that
+ * a long-lived writer over devices that come and go holds the quiet ones no longer; one that comes back starts anew.
+ */
+const QUIET_DEVICE_MS = 60_000;
 
 /**
  * Rows in, coalesced tablets out. `write()` appends a row to its device's column buffers (or its table's);
@@ -80,7 +87,7 @@ export class Writer<Row> {
   readonly #counts = { written: 0, acknowledged: 0, failed: 0, rejected: 0 };
   readonly #bufferOf = (key: string): TabletBuffer => {
     let b = this.#buffers.get(key);
-    if (b === undefined) this.#buffers.set(key, (b = new TabletBuffer(key, this.#spec!)));
+    if (b === undefined) this.#buffers.set(key, (b = new TabletBuffer(key, this.#spec!, performance.now())));
     return b;
   };
 
@@ -141,6 +148,7 @@ export class Writer<Row> {
       rejected,
       buffered: this.#held() - this.#inFlightRows,
       inFlight: this.#inFlightRows,
+      bufferedDevices: this.#buffers.size,
     };
   }
 
@@ -207,12 +215,16 @@ export class Writer<Row> {
     return c.written - c.acknowledged - c.failed;
   }
 
-  /** Every buffer with rows becomes a tablet; the tablets are packed into requests and queued. */
+  /** Every buffer with rows becomes a tablet (a quiet one is dropped); the tablets are packed into requests and queued. */
   #flushBuffers(): void {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     const taken: TakenTablet[] = [];
-    for (const b of this.#buffers.values()) if (b.rows > 0) taken.push(b.take());
+    const now = performance.now();
+    for (const [key, b] of this.#buffers) {
+      if (b.rows > 0) taken.push(b.take(now));
+      else if (now - b.lastRowsAt > QUIET_DEVICE_MS) this.#buffers.delete(key); // (its arrays to the collector)
+    }
     this.#bufferedBytes = 0;
     this.#bufferedRows = 0;
     let request: TakenTablet[] = [];
