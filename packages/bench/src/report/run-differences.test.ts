@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runDifferences } from './run-differences.js';
+import { WRITES_ONLY } from '../workload/operations.js';
 import { SAMPLE_ENVIRONMENT, sampleConfig, sampleRun } from './test-fixture.js';
 
 describe('runDifferences: what compare says differs between A and B besides the figures', () => {
@@ -34,6 +35,25 @@ describe('runDifferences: what compare says differs between A and B besides the 
       ['git commit', '0123abc', '4567def'],
       ['server DataReplicationFactor', '1', '3'],
     ]);
+  });
+
+  it('leaves out the query knobs of runs that read nothing: their defaults follow --batch-size, and changed nothing', () => {
+    const knobs = (batchSize: number) => ({
+      batchSize,
+      queryInterval: batchSize * 1000,
+      groupByTimeUnit: batchSize * 100,
+      queries: [],
+    });
+    const writes = (batchSize: number) => ({ ...sampleRun('x'), config: sampleConfig(knobs(batchSize)) });
+    expect(runDifferences(writes(100), writes(500))).toEqual([['batchSize', '100', '500']]);
+    // either run read: they shaped its queries
+    const mixed = { ...WRITES_ONLY, TIME_RANGE: 1 };
+    const reads = { ...sampleRun('x'), config: sampleConfig({ ...knobs(500), operationProportion: mixed }) };
+    const after = { ...sampleRun('x'), config: sampleConfig({ ...knobs(500), queries: ['TIME_RANGE'] }) };
+    for (const b of [reads, after])
+      expect(runDifferences(writes(100), b).map(([knob]) => knob)).toEqual(
+        expect.arrayContaining(['batchSize', 'queryInterval', 'groupByTimeUnit']),
+      );
   });
 
   it('says where a run did not record where it ran (an older results.json)', () => {

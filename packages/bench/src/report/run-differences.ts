@@ -6,12 +6,24 @@
 import { formatValue } from '../config/format.js';
 import { KNOB_KEYS } from '../config/knobs.js';
 import type { Environment, RunResult } from '../types.js';
+import { weightedQueries } from '../workload/operations.js';
 
 /** [what, in A, in B] */
 export type Difference = [string, string, string];
 
 /** Knobs that change nothing a run measures: where its files went, its printing. */
 const NOT_MEASURED = new Set(['out', 'progress', 'persistResults']);
+
+/** Knobs that shape queries alone: nothing to a run that read nothing (their defaults follow --batch-size). */
+const QUERY_KNOBS = new Set([
+  'queryInterval',
+  'queryDeviceNum',
+  'querySensorNum',
+  'groupByTimeUnit',
+  'queryAggregateFun',
+  'queryLowerValue',
+  'queryLoops',
+]);
 
 const UNKNOWN = 'unknown';
 
@@ -32,11 +44,18 @@ const ENVIRONMENT_FIELDS: [string, (e: Environment) => string | number | null | 
 ];
 
 export function runDifferences(a: RunResult, b: RunResult): Difference[] {
-  const knobs = KNOB_KEYS.filter((key) => !NOT_MEASURED.has(key)).flatMap((key): Difference[] => {
+  const measured = (key: string) => !NOT_MEASURED.has(key) && (!QUERY_KNOBS.has(key) || reads(a) || reads(b));
+  const knobs = KNOB_KEYS.filter(measured).flatMap((key): Difference[] => {
     const [va, vb] = [formatValue(a.config[key]), formatValue(b.config[key])];
     return va === vb ? [] : [[key, va, vb]];
   });
   return [...knobs, ...environmentDifferences(a.environment, b.environment)];
+}
+
+/** Whether the run read anything: queries mixed in, after the writes, or a query file. */
+function reads(r: RunResult): boolean {
+  const c = r.config;
+  return weightedQueries(c.operationProportion).length > 0 || c.queries.length > 0 || c.queryFile !== undefined;
 }
 
 function environmentDifferences(a: Environment | undefined, b: Environment | undefined): Difference[] {
