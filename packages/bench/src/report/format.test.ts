@@ -454,6 +454,14 @@ describe('progressLine', () => {
     );
   });
 
+  it("gives a mixed run's share of its planned operations and an ETA from their rate (its points give none)", () => {
+    const mixed = { points: 301_000, totalPoints: 0, elapsedS: 60, nowPointsPerS: 0, errors: 3, nowOpsPerS: 24.25 };
+    const line = progressLine({ ...mixed, ops: 1913, totalOps: 4000 });
+    expect(line).toContain('avg 5,017 pts/s  ops 1,913/4,000 (47.8 %, now 24.3/s)  errors 3');
+    // 2,087 operations left at the average 31.9/s
+    expect(line).toMatch(/ETA 1m0[56]s$/);
+  });
+
   it("tells whether an open loop keeps its schedule: behind once its earliest due operation is later than a client's interval", () => {
     const open = { points: 500, totalPoints: 1000, elapsedS: 5, nowPointsPerS: 100, errors: 0 };
     expect(progressLine(open)).not.toMatch(/schedule|behind/);

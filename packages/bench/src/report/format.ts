@@ -264,6 +264,8 @@ export interface Progress {
   /** a mixed run's operations so far, writes and queries, ok or failed, and their rate over the last interval */
   ops?: number;
   nowOpsPerS?: number;
+  /** a mixed run's planned operations (its ETA, where the points give none) */
+  totalOps?: number;
   /**
    * an open loop's: how far behind its schedule the run is (its earliest operation due and not started, ms), and
    * how late counts as behind (a client's interval between operations)
@@ -274,12 +276,20 @@ export interface Progress {
 export function progressLine(p: Progress): string {
   const avg = p.elapsedS > 0 ? p.points / p.elapsedS : 0;
   const known = p.totalPoints > 0;
-  const eta = known ? etaText(p.totalPoints - p.points, avg) : '-';
+  const opsKnown = p.ops !== undefined && p.totalOps !== undefined && p.totalOps > 0;
+  const avgOps = p.elapsedS > 0 ? (p.ops ?? 0) / p.elapsedS : 0;
+  const eta = known ? etaText(p.totalPoints - p.points, avg) : opsKnown ? etaText(p.totalOps! - p.ops!, avgOps) : '-';
   const done = known
     ? `${grouped(p.points)}/${grouped(p.totalPoints)} points (${fixed((100 * p.points) / p.totalPoints, 1)} %)`
     : `${grouped(p.points)} points`;
   const retries = p.retries ? `  retries ${grouped(p.retries)}` : '';
-  const ops = p.ops === undefined ? '' : `  ops ${grouped(p.ops)} (now ${fixed(p.nowOpsPerS ?? 0, 1)}/s)`;
+  const nowOps = `now ${fixed(p.nowOpsPerS ?? 0, 1)}/s`;
+  const ops =
+    p.ops === undefined
+      ? ''
+      : opsKnown
+        ? `  ops ${grouped(p.ops)}/${grouped(p.totalOps!)} (${fixed((100 * p.ops) / p.totalOps!, 1)} %, ${nowOps})`
+        : `  ops ${grouped(p.ops)} (${nowOps})`;
   return `[${span(p.elapsedS)}] ${done}  now ${grouped(p.nowPointsPerS)} pts/s  avg ${grouped(avg)} pts/s${ops}${scheduleText(p.schedule)}  errors ${grouped(p.errors)}${retries}  ETA ${eta}`;
 }
 

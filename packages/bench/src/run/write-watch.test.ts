@@ -61,7 +61,10 @@ describe('WriteWatch', () => {
       Atomics.store(live, liveSlot(0, 'okOps'), 7n);
       Atomics.store(live, liveSlot(1, 'okOps'), 4n);
       Atomics.store(live, liveSlot(1, 'failedOps'), 1n);
-      await vi.waitFor(() => expect(lines.join('')).toMatch(/ ops 12 \(now [\d.]+\/s\) {2}errors 1/));
+      // of loop x (device groups) planned for every client
+      const planned = mixed.loop * mixed.devices;
+      const done = new RegExp(` ops 12/${planned.toLocaleString('en-US')} \\([\\d.]+ %, now [\\d.]+/s\\) {2}errors 1`);
+      await vi.waitFor(() => expect(lines.join('')).toMatch(done));
     } finally {
       watch?.end();
       write.mockRestore();

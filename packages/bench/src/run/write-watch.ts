@@ -1,6 +1,7 @@
 import { progressLine } from '../report/format.js';
 import { clientIntervalMs } from '../report/open-loop.js';
 import { weightedQueries } from '../workload/operations.js';
+import { everyClient } from './device-shares.js';
 import { behindMs, liveSum, type LiveCounter } from './live-counters.js';
 import { ProgressPrinter } from './progress-printer.js';
 import type { BenchConfig } from '../types.js';
@@ -21,8 +22,11 @@ export class WriteWatch {
   /** [0]: the workers past the untimed warm-up */
   readonly #barrier: Int32Array;
   readonly #startedAt = performance.now();
-  /** queries in the mix: the line counts operations too (points alone stand still while the clients read) */
-  readonly #mixed: boolean;
+  /**
+   * queries in the mix: the line counts operations too (points alone stand still while the clients read), of these
+   * planned (undefined without queries)
+   */
+  readonly #plannedOps: number | undefined;
   readonly #startWatch: NodeJS.Timeout;
   readonly #progress: NodeJS.Timeout;
   #timedAt = 0;
@@ -34,7 +38,7 @@ export class WriteWatch {
     this.#live = live;
     this.#barrier = barrier;
     this.#printer = new ProgressPrinter(c.progress);
-    this.#mixed = weightedQueries(c.operationProportion).length > 0;
+    this.#plannedOps = weightedQueries(c.operationProportion).length > 0 ? plannedOps(c) : undefined;
     this.#startWatch = setInterval(() => {
       if (Atomics.load(barrier, 0) < c.workers) return;
       clearInterval(this.#startWatch);
@@ -83,7 +87,7 @@ export class WriteWatch {
         nowPointsPerS: sample[1],
         errors: this.#sum('failedOps'),
         retries: this.#sum('retries'),
-        ...(this.#mixed ? { ops, nowOpsPerS } : {}),
+        ...(this.#plannedOps !== undefined && { ops, nowOpsPerS, totalOps: this.#plannedOps }),
         ...(this.#c.targetRate > 0 && { schedule: this.#schedule() }),
       }),
     );
@@ -113,6 +117,13 @@ export class WriteWatch {
   #sum(counter: LiveCounter): number {
     return liveSum(this.#live, this.#c.workers, counter);
   }
+}
+
+/** The operations of a mixed run's timed phase, writes and queries: loop x (device groups) for every client. */
+function plannedOps(c: BenchConfig): number {
+  let groups = 0;
+  for (const client of everyClient(c)) groups += client.groups.length;
+  return c.loop * groups;
 }
 
 /** The points the timed phase writes; 0 (no total, no ETA) with queries in the mix: the writes' share is drawn. */
