@@ -158,7 +158,7 @@ export class TabletBuffer {
       seen.push(name);
       const v = entries[name];
       if (v == null) continue; // a null cell is the same as a missing one
-      const col = this.#byName.get(name) ?? (this.spec.table ? this.#inAnyCase(name, field) : undefined);
+      const col = this.#byName.get(name) ?? this.#inAnyCase(name, field);
       if (col === undefined) {
         this.#fresh.push(this.#newColumn(name, v, category, field));
         continue;
@@ -195,14 +195,15 @@ export class TabletBuffer {
   }
 
   /**
-   * The table's column of `name` in another case, known from now on under `name` too; throws when the current row
-   * made it under another case (a new column of this row).
+   * A table's column of `name` in another case, known from now on under `name` too; throws when the current row
+   * made it under another case (a new column of this row). None in the tree model, whose names are case-sensitive.
    */
   #inAnyCase(name: string, field: string): Column | undefined {
+    if (this.#byFoldedName === null) return undefined;
     const folded = name.toLowerCase();
     const made = this.#fresh.find(({ column }) => column.name.toLowerCase() === folded);
     if (made !== undefined) throw sameColumn(`${field}.${name}`, made.column.name); // this row's new column
-    const col = this.#byFoldedName!.get(folded);
+    const col = this.#byFoldedName.get(folded);
     if (col !== undefined) this.#byName.set(name, col);
     return col;
   }
