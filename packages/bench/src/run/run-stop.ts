@@ -2,8 +2,9 @@ import type { StopReason } from '../types.js';
 
 /**
  * What ends a run's timed phase early: the operator's Ctrl-C (`interrupt` aborts), --test-max-time after the
- * phase started, or an operation that reached no node (`unreachable()`). Either calls `stopWork` (for workers, StartBarrier.stop): no operation starts after it, those
- * under way finish. `reason` says which came first; undefined while neither did.
+ * phase started, or an operation that reached no node (`unreachable()`). Each calls `stopWork` (for workers,
+ * StartBarrier.stop): no operation starts after it, those under way finish. `reason` says which came first;
+ * undefined while none did.
  */
 export class RunStop {
   reason: StopReason | undefined;
