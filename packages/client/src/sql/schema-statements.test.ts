@@ -40,6 +40,10 @@ describe('schema statements', () => {
       'DELETE FROM root.sg.d1.s1, root.sg.d1.s2 WHERE time >= 10 AND time <= 20',
     );
     expect(schemaSql.deleteData('root.sg.d1.*', { endTime: 5 })).toBe('DELETE FROM root.sg.d1.* WHERE time <= 5');
+    // the whole int64 range, its ends exact
+    expect(schemaSql.deleteData('root.sg.d1.s1', { startTime: -(2n ** 63n), endTime: 2n ** 63n - 1n })).toBe(
+      'DELETE FROM root.sg.d1.s1 WHERE time >= -9223372036854775808 AND time <= 9223372036854775807',
+    );
   });
 
   it.each([
@@ -55,6 +59,8 @@ describe('schema statements', () => {
       () => schemaSql.createTimeseries({ path: 'root.a.b', dataType: 'INT32', compressor: 5 }),
     ],
     ['a fractional time', () => schemaSql.deleteData('root.a.b', { endTime: 1.5 })],
+    ['a time beyond int64', () => schemaSql.deleteData('root.a.b', { startTime: 0n, endTime: 2n ** 63n })],
+    ['a time below int64', () => schemaSql.deleteData('root.a.b', { startTime: -(2n ** 63n) - 1n, endTime: 0 })],
     [
       'a tag that is not a string',
       () => schemaSql.createTimeseries({ path: 'root.a.b', dataType: 'INT32', tags: { a: 1 as never } }),

@@ -1,5 +1,5 @@
 import { IoTDBValidationError, dataTypeName, type DataTypeInput, type TSDataTypeName } from '@iotdb/fast-serializer';
-import { dataTypeCode } from '@iotdb/fast-serializer';
+import { checkTimestamp, dataTypeCode } from '@iotdb/fast-serializer';
 import { checkPath, escapeString } from './escape.js';
 
 /** TSEncoding, with IoTDB's codes (tsfile 2.0.1). */
@@ -195,10 +195,8 @@ function measurementList(s: AlignedTimeseriesSpec | SchemaTemplateSpec, aliasesF
   });
 }
 
+/** A time as a literal of the statement: an int64 (the server's precision), checked as every other time argument. */
 function timeLiteral(t: unknown, field: string): string {
-  if (typeof t === 'bigint' || (typeof t === 'number' && Number.isSafeInteger(t))) return String(t);
-  throw new IoTDBValidationError(
-    field,
-    `needs an integer time (number or bigint) in the server's precision, got ${String(t)}`,
-  );
+  checkTimestamp(field, t);
+  return String(t);
 }
