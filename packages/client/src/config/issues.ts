@@ -51,6 +51,17 @@ export function checkKnownKeys(given: object, known: ReadonlySet<string>, prefix
   }
 }
 
+/**
+ * A call's own options (`opts` of a query or a statement): keys not in `known` refused, the nearest known one
+ * suggested; a typo would otherwise be a setting silently not applied.
+ */
+export function checkCallOptions(opts: object, known: ReadonlySet<string>): void {
+  if (opts === null || typeof opts !== 'object') throw new IoTDBValidationError('options', 'needs an object');
+  const issues = new IssueList();
+  checkKnownKeys(opts, known, '', issues);
+  issues.throwIfAny();
+}
+
 /** The known key closest to `key`: the same but for case, or within two edits. */
 export function nearest(key: string, known: Iterable<string>): string | undefined {
   let best: string | undefined;

@@ -12,6 +12,7 @@ import {
 } from '@iotdb/fast-serializer';
 import { endpointKey, type Endpoint } from '../cluster/endpoint.js';
 import { checkedIfGiven, int32Count, positiveInt, timerMs } from '../config/checks.js';
+import { checkCallOptions } from '../config/issues.js';
 import {
   withSessionId,
   writeArgs,
@@ -79,6 +80,16 @@ export interface QueryOptions extends CallOptions {
    */
   queryTimeoutMs?: number;
 }
+
+/** The options a statement and a query take (checkCallOptions). */
+const STATEMENT_OPTION_KEYS: ReadonlySet<string> = new Set<keyof StatementOptions>(['signal', 'timeoutMs']);
+const QUERY_OPTION_KEYS: ReadonlySet<string> = new Set<keyof QueryOptions>([
+  'signal',
+  'fetchSize',
+  'readAhead',
+  'timeoutMs',
+  'queryTimeoutMs',
+]);
 
 /** A statement's or a query's call, as #run makes it. */
 interface Call<T> {
@@ -281,6 +292,7 @@ export abstract class BaseSession {
   /** Runs a statement that returns no rows (DDL, INSERT, DELETE, ...), never twice. Server failures throw IoTDBServerError. */
   async executeNonQueryStatement(sql: string, opts: StatementOptions = {}): Promise<void> {
     checkSql(sql);
+    checkCallOptions(opts, STATEMENT_OPTION_KEYS);
     checkedIfGiven('timeoutMs', opts.timeoutMs, timerMs, true);
     const operation = `executeNonQueryStatement ${sqlContext(sql)}`;
     const resp = await this.#run({
@@ -304,6 +316,7 @@ export abstract class BaseSession {
   /** Runs a query; read the rows with `for await`, or all at once with `toColumnar()`. Close it if you stop early. */
   async executeQueryStatement(sql: string, opts: QueryOptions = {}): Promise<SessionDataSet> {
     checkSql(sql);
+    checkCallOptions(opts, QUERY_OPTION_KEYS);
     return this.query(
       `executeQueryStatement ${sqlContext(sql)}`,
       sql,

@@ -1,0 +1,45 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { IoTDBValidationError } from '@iotdb/fast-serializer';
+import { SessionPool } from '../pool/session-pool.js';
+import { FakeTransport } from '../transport/fake-transport.js';
+import { Session } from './session.js';
+
+// A call's own options (the second argument of a query or a statement), through a scripted fake transport.
+
+const A = '10.0.0.1:6667';
+const closers: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const c of closers.splice(0)) await c().catch(() => undefined);
+});
+
+/** Options as a JavaScript caller may pass them: names the types do not know. */
+const untyped = (o: Record<string, unknown>) => o as never;
+
+describe("a call's options", () => {
+  it('refuse a name they do not know before anything is sent, naming the one meant: a typo is not a setting', async () => {
+    const fake = new FakeTransport();
+    const s = new Session({ nodeUrls: [A], transport: fake, discoverNodes: false });
+    closers.push(() => s.close());
+    await s.open();
+    const sent = () => fake.calls.filter((c) => c.method.startsWith('execute')).length;
+    const query = s.executeQueryStatement('SELECT s FROM root.sg.d', untyped({ fetchsize: 10 }));
+    await expect(query).rejects.toThrow(IoTDBValidationError);
+    await expect(query).rejects.toThrow("fetchsize: unknown option (did you mean 'fetchSize'?)");
+    const statement = s.executeNonQueryStatement('FLUSH', untyped({ timeout: 5 }));
+    await expect(statement).rejects.toThrow("timeout: unknown option (did you mean 'timeoutMs'?)");
+    expect(sent()).toBe(0);
+    // the names they know go through
+    await s.executeNonQueryStatement('FLUSH', { timeoutMs: 1000, signal: new AbortController().signal });
+    await s.executeQueryStatement('SELECT s FROM root.sg.d', { fetchSize: 10, readAhead: 0, queryTimeoutMs: 0 });
+    expect(sent()).toBe(2);
+  });
+
+  it("a pool's calls alike", async () => {
+    const fake = new FakeTransport();
+    const pool = new SessionPool({ nodeUrls: [A], transport: fake, discoverNodes: false, maxSize: 1 });
+    closers.push(() => pool.close());
+    await expect(pool.executeQueryStatement('SELECT s FROM root.sg.d', untyped({ fetch_size: 1 }))).rejects.toThrow(
+      "fetch_size: unknown option (did you mean 'fetchSize'?)",
+    );
+  });
+});
