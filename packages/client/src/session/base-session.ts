@@ -83,7 +83,7 @@ export interface QueryOptions extends CallOptions {
 
 /** The options a statement and a query take (checkCallOptions). */
 const STATEMENT_OPTION_KEYS: ReadonlySet<string> = new Set<keyof StatementOptions>(['signal', 'timeoutMs']);
-const QUERY_OPTION_KEYS: ReadonlySet<string> = new Set<keyof QueryOptions>([
+export const QUERY_OPTION_KEYS: ReadonlySet<string> = new Set<keyof QueryOptions>([
   'signal',
   'fetchSize',
   'readAhead',

@@ -34,6 +34,34 @@ describe("a call's options", () => {
     expect(sent()).toBe(2);
   });
 
+  it("the structured queries' alike, each knowing its own (lastTime, startTime, interval, ...)", async () => {
+    const fake = new FakeTransport();
+    const s = new Session({ nodeUrls: [A], transport: fake, discoverNodes: false });
+    closers.push(() => s.close());
+    await s.open();
+    const paths = ['root.sg.d.s'];
+    await expect(s.executeRawDataQuery(paths, 0, 10, untyped({ fetchsize: 1 }))).rejects.toThrow(
+      "fetchsize: unknown option (did you mean 'fetchSize'?)",
+    );
+    await expect(s.executeLastDataQuery(paths, untyped({ lasttime: 5 }))).rejects.toThrow(
+      "lasttime: unknown option (did you mean 'lastTime'?)",
+    );
+    await expect(s.executeAggregationQuery(paths, ['COUNT'], untyped({ start: 0 }))).rejects.toThrow(
+      'start: unknown option',
+    );
+    await expect(
+      s.executeLastDataQueryForOneDevice('root.sg', 'root.sg.d', ['s'], untyped({ lastTime: 1 })),
+    ).rejects.toThrow('lastTime: unknown option');
+    // a step with no window to slide: the server would ignore it
+    await expect(s.executeAggregationQuery(paths, ['COUNT'], { slidingStep: 5 })).rejects.toThrow(
+      'slidingStep: needs interval (the window it slides by)',
+    );
+    expect(fake.calls.filter((c) => c.method.startsWith('execute'))).toHaveLength(0);
+    await s.executeLastDataQuery(paths, { lastTime: 5, fetchSize: 10 });
+    await s.executeAggregationQuery(paths, ['COUNT'], { startTime: 0, endTime: 10, interval: 5, slidingStep: 5 });
+    expect(fake.calls.filter((c) => c.method.startsWith('execute'))).toHaveLength(2);
+  });
+
   it("a pool's calls alike", async () => {
     const fake = new FakeTransport();
     const pool = new SessionPool({ nodeUrls: [A], transport: fake, discoverNodes: false, maxSize: 1 });

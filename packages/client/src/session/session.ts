@@ -15,7 +15,8 @@ import {
   type TimeseriesSpec,
 } from '../sql/schema-statements.js';
 import type { ArgsOf } from '../connection/rpc-connection.js';
-import type { CallOptions, QueryOptions, StatementOptions } from './base-session.js';
+import { QUERY_OPTION_KEYS, type CallOptions, type QueryOptions, type StatementOptions } from './base-session.js';
+import { checkCallOptions } from '../config/issues.js';
 import type { NodeSession, QueryFields } from './node-session.js';
 import type { SessionOptions } from './options.js';
 import type { DeviceQuery } from './query-router.js';
@@ -28,6 +29,14 @@ type StructuredQuery =
   | 'executeLastDataQueryV2'
   | 'executeFastLastDataQueryForOneDeviceV2'
   | 'executeAggregationQueryV2';
+
+/** The options each structured query takes: a query's, and its own. */
+const STRUCTURED_OPTION_KEYS: Record<StructuredQuery, ReadonlySet<string>> = {
+  executeRawDataQueryV2: QUERY_OPTION_KEYS,
+  executeLastDataQueryV2: new Set([...QUERY_OPTION_KEYS, 'lastTime']),
+  executeFastLastDataQueryForOneDeviceV2: QUERY_OPTION_KEYS,
+  executeAggregationQueryV2: new Set([...QUERY_OPTION_KEYS, 'startTime', 'endTime', 'interval', 'slidingStep']),
+};
 
 /** A time argument: in the server's unit (number or bigint), or a Date converted to it. */
 export type TimeInput = number | bigint | Date;
@@ -71,7 +80,7 @@ export class Session extends TreeWriteSession {
   // ---------- queries (tree model), as the Java Session's; each returns a SessionDataSet ----------
 
   /** The points of `paths` in [startTime, endTime) (executeRawDataQueryV2). */
-  executeRawDataQuery(
+  async executeRawDataQuery(
     paths: readonly string[],
     startTime: TimeInput,
     endTime: TimeInput,
@@ -96,7 +105,7 @@ export class Session extends TreeWriteSession {
   }
 
   /** The last point of each path, with time >= lastTime when given (executeLastDataQueryV2). */
-  executeLastDataQuery(paths: readonly string[], opts: LastQueryOptions = {}): Promise<SessionDataSet> {
+  async executeLastDataQuery(paths: readonly string[], opts: LastQueryOptions = {}): Promise<SessionDataSet> {
     const ps = pathList(paths);
     const time = opts.lastTime === undefined ? -(2n ** 63n) : this.#time(opts.lastTime, 'lastTime');
     return this.#structured(
@@ -114,7 +123,7 @@ export class Session extends TreeWriteSession {
   }
 
   /** The last point of each measurement of one device, by the server's fast-last path (executeFastLastDataQueryForOneDeviceV2). */
-  executeLastDataQueryForOneDevice(
+  async executeLastDataQueryForOneDevice(
     database: string,
     deviceId: string,
     measurements: readonly string[],
@@ -148,7 +157,7 @@ export class Session extends TreeWriteSession {
    * Aggregations over `paths`: `aggregations[i]` applies to `paths[i]`, as Java; over [startTime, endTime)
    * and, with `interval` (and `slidingStep`), per window (executeAggregationQueryV2).
    */
-  executeAggregationQuery(
+  async executeAggregationQuery(
     paths: readonly string[],
     aggregations: readonly (TAggregationTypeName | number)[],
     opts: AggregationQueryOptions = {},
@@ -157,6 +166,8 @@ export class Session extends TreeWriteSession {
     if (!isArray(aggregations) || aggregations.length !== ps.length)
       throw new IoTDBValidationError('aggregations', `needs one aggregation per path (${ps.length})`);
     const codes = aggregations.map((a, i) => aggregationCode(a, `aggregations[${i}]`));
+    if (opts.slidingStep !== undefined && opts.interval === undefined)
+      throw new IoTDBValidationError('slidingStep', 'needs interval (the window it slides by)');
     const range = {
       ...(opts.startTime === undefined ? {} : { startTime: this.#time(opts.startTime, 'startTime') }),
       ...(opts.endTime === undefined ? {} : { endTime: this.#time(opts.endTime, 'endTime') }),
@@ -266,6 +277,7 @@ export class Session extends TreeWriteSession {
     request: (ns: NodeSession, q: QueryFields) => ArgsOf<M>,
     device: DeviceQuery | undefined,
   ): Promise<SessionDataSet> {
+    checkCallOptions(opts, STRUCTURED_OPTION_KEYS[method]);
     return this.query(operation, '', opts, (ns, q) => ns.connection.call(method, request(ns, q), q.call), device);
   }
 
