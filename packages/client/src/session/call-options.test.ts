@@ -71,3 +71,40 @@ describe("a call's options", () => {
     );
   });
 });
+
+describe('bad arguments', () => {
+  it('reject the promise a call returns, never throw from the call: a .catch() on it sees them', async () => {
+    const fake = new FakeTransport();
+    const s = new Session({ nodeUrls: [A], transport: fake, discoverNodes: false });
+    closers.push(() => s.close());
+    await s.open();
+    const calls: [string, () => Promise<unknown>][] = [
+      ['createDatabase', () => s.createDatabase('bad name')],
+      ['deleteDatabase', () => s.deleteDatabase('')],
+      ['createTimeseries', () => s.createTimeseries({ path: 'x', dataType: 'INT32' })],
+      ['createAlignedTimeseries', () => s.createAlignedTimeseries({ deviceId: 'x', measurements: [], dataTypes: [] })],
+      ['deleteTimeseries', () => s.deleteTimeseries('x')],
+      ['deleteData', () => s.deleteData('x', { endTime: 1 })],
+      ['createSchemaTemplate', () => s.createSchemaTemplate({ name: '', measurements: [], dataTypes: [] })],
+      ['setSchemaTemplate', () => s.setSchemaTemplate('', 'x')],
+      ['unsetSchemaTemplate', () => s.unsetSchemaTemplate('x', '')],
+      ['dropSchemaTemplate', () => s.dropSchemaTemplate('')],
+      ['createTimeseriesUsingSchemaTemplate', () => s.createTimeseriesUsingSchemaTemplate(['x'])],
+      ['executeRawDataQuery', () => s.executeRawDataQuery([], 0, 1)],
+      ['executeAggregationQuery', () => s.executeAggregationQuery(['root.sg.d.s'], [])],
+    ];
+    for (const [name, call] of calls) {
+      let outcome: unknown;
+      try {
+        outcome = await call().then(
+          () => 'resolved',
+          (e: unknown) => (e instanceof IoTDBValidationError ? 'rejected' : e),
+        );
+      } catch (e) {
+        outcome = `threw ${(e as Error).name}`;
+      }
+      expect([name, outcome]).toEqual([name, 'rejected']);
+    }
+    expect(fake.calls.filter((c) => c.method.startsWith('execute'))).toHaveLength(0);
+  });
+});

@@ -195,11 +195,11 @@ export class Session extends TreeWriteSession {
   // ---------- schema and data management (the Java Session's names; statements through executeNonQueryStatement) ----------
 
   /** `CREATE DATABASE name` (Java: createDatabase / setStorageGroup). */
-  createDatabase(name: string, opts: StatementOptions = {}): Promise<void> {
+  async createDatabase(name: string, opts: StatementOptions = {}): Promise<void> {
     return this.executeNonQueryStatement(schemaSql.createDatabase(name), opts);
   }
 
-  deleteDatabase(name: string, opts: StatementOptions = {}): Promise<void> {
+  async deleteDatabase(name: string, opts: StatementOptions = {}): Promise<void> {
     return this.executeNonQueryStatement(schemaSql.deleteDatabase(name), opts);
   }
 
@@ -210,11 +210,11 @@ export class Session extends TreeWriteSession {
     for (const sql of statements) await this.executeNonQueryStatement(sql, opts);
   }
 
-  createTimeseries(spec: TimeseriesSpec, opts: StatementOptions = {}): Promise<void> {
+  async createTimeseries(spec: TimeseriesSpec, opts: StatementOptions = {}): Promise<void> {
     return this.executeNonQueryStatement(schemaSql.createTimeseries(spec), opts);
   }
 
-  createAlignedTimeseries(spec: AlignedTimeseriesSpec, opts: StatementOptions = {}): Promise<void> {
+  async createAlignedTimeseries(spec: AlignedTimeseriesSpec, opts: StatementOptions = {}): Promise<void> {
     return this.executeNonQueryStatement(schemaSql.createAlignedTimeseries(spec), opts);
   }
 
@@ -226,7 +226,7 @@ export class Session extends TreeWriteSession {
     for (const sql of statements) await this.executeNonQueryStatement(sql, opts);
   }
 
-  deleteTimeseries(pathOrPaths: string | readonly string[], opts: StatementOptions = {}): Promise<void> {
+  async deleteTimeseries(pathOrPaths: string | readonly string[], opts: StatementOptions = {}): Promise<void> {
     return this.executeNonQueryStatement(schemaSql.deleteTimeseries(pathOrPaths), opts);
   }
 
@@ -241,7 +241,7 @@ export class Session extends TreeWriteSession {
   }
 
   /** Deletes the points of the series in [startTime, endTime], both ends inclusive as in Java; without startTime, all up to endTime. */
-  deleteData(
+  async deleteData(
     pathOrPaths: string | readonly string[],
     range: { startTime?: number | bigint; endTime: number | bigint },
     opts: StatementOptions = {},
@@ -249,23 +249,23 @@ export class Session extends TreeWriteSession {
     return this.executeNonQueryStatement(schemaSql.deleteData(pathOrPaths, range), opts);
   }
 
-  createSchemaTemplate(template: SchemaTemplateSpec, opts: StatementOptions = {}): Promise<void> {
+  async createSchemaTemplate(template: SchemaTemplateSpec, opts: StatementOptions = {}): Promise<void> {
     return this.executeNonQueryStatement(schemaSql.createSchemaTemplate(template), opts);
   }
 
-  setSchemaTemplate(name: string, prefixPath: string, opts: StatementOptions = {}): Promise<void> {
+  async setSchemaTemplate(name: string, prefixPath: string, opts: StatementOptions = {}): Promise<void> {
     return this.executeNonQueryStatement(schemaSql.setSchemaTemplate(name, prefixPath), opts);
   }
 
-  createTimeseriesUsingSchemaTemplate(devicePaths: readonly string[], opts: StatementOptions = {}): Promise<void> {
+  async createTimeseriesUsingSchemaTemplate(devicePaths: readonly string[], opts: StatementOptions = {}): Promise<void> {
     return this.executeNonQueryStatement(schemaSql.createTimeseriesUsingSchemaTemplate(devicePaths), opts);
   }
 
-  unsetSchemaTemplate(prefixPath: string, name: string, opts: StatementOptions = {}): Promise<void> {
+  async unsetSchemaTemplate(prefixPath: string, name: string, opts: StatementOptions = {}): Promise<void> {
     return this.executeNonQueryStatement(schemaSql.unsetSchemaTemplate(prefixPath, name), opts);
   }
 
-  dropSchemaTemplate(name: string, opts: StatementOptions = {}): Promise<void> {
+  async dropSchemaTemplate(name: string, opts: StatementOptions = {}): Promise<void> {
     return this.executeNonQueryStatement(schemaSql.dropSchemaTemplate(name), opts);
   }
 
