@@ -50,8 +50,10 @@ describe('the README', () => {
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
     await session.deleteDatabases([treeDatabase]).catch(() => {});
-    await session.executeNonQueryStatement(`DROP DATABASE IF EXISTS ${tableDatabase}`).catch(() => {});
     await session.close();
+    const tables = new TableSession({ host, port }); // a table-model database is dropped in the table dialect
+    await tables.open();
+    await tables.executeNonQueryStatement(`DROP DATABASE IF EXISTS ${tableDatabase}`).finally(() => tables.close());
   });
 
   it('its first insert, first query, the table model and the writer run one after another as written', async () => {
