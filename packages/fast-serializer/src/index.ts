@@ -47,7 +47,13 @@ export type {
   TabletData,
   TimestampsInput,
 } from './tablet/tablet-input.js';
-export { prepareTablet, prepareTableTablet, dataTypeCode, sortOrder } from './tablet/prepare-tablet.js';
+export {
+  prepareTablet,
+  prepareTableTablet,
+  dataTypeCode,
+  sortOrder,
+  tableTypeProblem,
+} from './tablet/prepare-tablet.js';
 export type { PreparedTablet } from './tablet/prepare-tablet.js';
 export { StridedColumn } from './tablet/strided-column.js';
 export { RowMajorColumn, columnCells } from './tablet/row-major-column.js';

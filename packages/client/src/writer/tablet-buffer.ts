@@ -5,6 +5,7 @@ import {
   TSDataType,
   sortOrder,
   StridedColumn,
+  tableTypeProblem,
   type CellValue,
   type PreparedTablet,
   type TimestampPrecision,
@@ -299,6 +300,8 @@ export class TabletBuffer {
         `${field}.${name}`,
         `no type is declared and none can be inferred from ${describeValue(v)}`,
       );
+    const problem = this.spec.table ? tableTypeProblem(category, type) : undefined; // a tag declared INT32
+    if (problem !== undefined) throw new IoTDBValidationError(`${field}.${name}`, problem);
     const col = new Column(name, type, category, this.rows, this.#context);
     const bytes = col.put(this.rows, v);
     if (bytes < 0) throw col.error(`${field}.${name}`, v);

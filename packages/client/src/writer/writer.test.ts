@@ -448,6 +448,19 @@ describe('pools and the table model', () => {
     ]);
   });
 
+  it('a table writer refuses a tag or attribute declared of another type than STRING, at the row that makes it', async () => {
+    const fake = new FakeTransport();
+    const s = new TableSession({ nodeUrls: [A], transport: fake, retry: FAST, database: 'db' });
+    closers.push(() => s.close());
+    await s.open();
+    const w = s.writer({ types: { site: 'INT32' } });
+    const row = w.write({ table: 't1', timestamp: 1, tags: { site: 'a' }, fields: { v: 1 } });
+    await expect(row).rejects.toThrow(IoTDBValidationError);
+    await expect(row).rejects.toThrow(/^tags\.site: a TAG column needs STRING \(IoTDB's rule\), got INT32$/);
+    await w.close();
+    expect(fake.callsOf('insertTablet')).toHaveLength(0);
+  });
+
   it("a table writer takes a name in any case as the table's one column (IoTDB folds them), and refuses a row that gives one twice", async () => {
     const fake = new FakeTransport();
     const s = new TableSession({ nodeUrls: [A], transport: fake, retry: FAST, database: 'db' });

@@ -428,6 +428,23 @@ describe('tablet validation', () => {
     expect(rejection(one(type, col)).field).toMatch(/^columns\[0\]/);
   });
 
+  it('rejects a TAG or ATTRIBUTE column of another type than STRING, as IoTDB does (it failed on such a tag with a cast error)', () => {
+    const table = (dataTypes: TSDataTypeName[]) => () =>
+      prepareTableTablet({
+        tableName: 't',
+        columnNames: ['dev', 'model', 'v'],
+        dataTypes,
+        columnCategories: ['TAG', 'ATTRIBUTE', 'FIELD'],
+        timestamps: [1],
+        values: [['a', 'm', 2]],
+      });
+    expect(table(['INT32', 'STRING', 'DOUBLE'])).toThrow(
+      /^dataTypes\[0\]: a TAG column needs STRING \(IoTDB's rule\), got INT32$/,
+    );
+    expect(table(['STRING', 'TEXT', 'DOUBLE'])).toThrow(/^dataTypes\[1\]: an ATTRIBUTE column needs STRING/);
+    expect(table(['STRING', 'STRING', 'TEXT'])).not.toThrow(); // a FIELD of any type
+  });
+
   it("rejects a table's column names that differ in case only: IoTDB folds them into one column", () => {
     const table = (columnNames: string[]) => () =>
       prepareTableTablet({

@@ -4,6 +4,7 @@ import { dateToTime, type TimestampPrecision } from './time-unit.js';
 import {
   ColumnCategory,
   TSDataType,
+  dataTypeName,
   isColumnCategory,
   isTSDataType,
   type ColumnCategoryName,
@@ -80,6 +81,7 @@ function prepare(
     throw new IoTDBValidationError('dataTypes', `needs one type per column (${n}), got ${describeLength(t.dataTypes)}`);
   }
   const types = t.dataTypes.map((d, i) => dataTypeCode(d, `dataTypes[${i}]`));
+  if (columnCategories !== null) checkTableTypes(types, columnCategories);
   const rows = timestampsLength(t.timestamps);
   const columns = columnsOf(t, types, rows);
   const timestamps = datesToTimes(t.timestamps, precision);
@@ -118,6 +120,24 @@ function checkNames(names: readonly string[], field: string, caseInsensitive: bo
       );
     seen.set(key, m);
   });
+}
+
+/**
+ * IoTDB's rule for a table: its TAG and ATTRIBUTE columns are STRING (the server refused other types, or failed on an
+ * INT32 tag with a cast error).
+ */
+function checkTableTypes(types: readonly TSDataType[], categories: readonly ColumnCategory[]): void {
+  categories.forEach((c, i) => {
+    const problem = tableTypeProblem(c, types[i]);
+    if (problem !== undefined) throw new IoTDBValidationError(`dataTypes[${i}]`, problem);
+  });
+}
+
+/** Why a column of `category` cannot have `type` (IoTDB's rule: TAG and ATTRIBUTE are STRING), if it cannot. */
+export function tableTypeProblem(category: ColumnCategory, type: TSDataType): string | undefined {
+  if (category === ColumnCategory.FIELD || type === TSDataType.STRING) return undefined;
+  const role = category === ColumnCategory.TAG ? 'a TAG' : 'an ATTRIBUTE';
+  return `${role} column needs STRING (IoTDB's rule), got ${dataTypeName(type)}`;
 }
 
 /** Row times as they go on the wire: numbers or bigints in the server's unit. */
