@@ -594,6 +594,17 @@ export const KNOBS: KnobTable = {
 
 export const KNOB_KEYS = Object.keys(KNOBS) as (keyof BenchConfig)[];
 
+/** The knobs that shape the queries alone (their drawn ranges, devices, sensors, windows, function and filter). */
+export const QUERY_KNOBS = [
+  'queryInterval',
+  'queryDeviceNum',
+  'querySensorNum',
+  'groupByTimeUnit',
+  'queryAggregateFun',
+  'queryLowerValue',
+  'queryLoops',
+] as const satisfies readonly (keyof BenchConfig)[];
+
 /** Not a BenchConfig field: sets loop to ceil(totalPoints / (devices x sensors x batchSize)). */
 export const TOTAL_POINTS: KnobSpec<number> = {
   flag: '--total-points',

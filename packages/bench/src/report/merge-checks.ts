@@ -1,3 +1,4 @@
+import { QUERY_KNOBS } from '../config/knobs.js';
 import type { BenchConfig, RunResult } from '../types.js';
 
 /**
@@ -27,14 +28,8 @@ const WORKLOAD_KNOBS = [
   'batchIntervalMs',
   'testMaxTime',
   'operationProportion',
-  'queryInterval',
-  'queryDeviceNum',
-  'querySensorNum',
-  'groupByTimeUnit',
-  'queryAggregateFun',
-  'queryLowerValue',
+  ...QUERY_KNOBS,
   'queries',
-  'queryLoops',
 ] as const satisfies readonly (keyof BenchConfig)[];
 
 /**

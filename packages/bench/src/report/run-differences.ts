@@ -4,7 +4,7 @@
  * changed between them; this says what that was, or that nothing did that the files know of.
  */
 import { formatValue } from '../config/format.js';
-import { KNOB_KEYS } from '../config/knobs.js';
+import { KNOB_KEYS, QUERY_KNOBS } from '../config/knobs.js';
 import type { Environment, RunResult } from '../types.js';
 import { weightedQueries } from '../workload/operations.js';
 
@@ -15,15 +15,7 @@ export type Difference = [string, string, string];
 const NOT_MEASURED = new Set(['out', 'progress', 'persistResults']);
 
 /** Knobs that shape queries alone: nothing to a run that read nothing (their defaults follow --batch-size). */
-const QUERY_KNOBS = new Set([
-  'queryInterval',
-  'queryDeviceNum',
-  'querySensorNum',
-  'groupByTimeUnit',
-  'queryAggregateFun',
-  'queryLowerValue',
-  'queryLoops',
-]);
+const QUERY_ONLY = new Set<string>(QUERY_KNOBS);
 
 const UNKNOWN = 'unknown';
 
@@ -44,7 +36,7 @@ const ENVIRONMENT_FIELDS: [string, (e: Environment) => string | number | null | 
 ];
 
 export function runDifferences(a: RunResult, b: RunResult): Difference[] {
-  const measured = (key: string) => !NOT_MEASURED.has(key) && (!QUERY_KNOBS.has(key) || reads(a) || reads(b));
+  const measured = (key: string) => !NOT_MEASURED.has(key) && (!QUERY_ONLY.has(key) || reads(a) || reads(b));
   const knobs = KNOB_KEYS.filter(measured).flatMap((key): Difference[] => {
     const [va, vb] = [formatValue(a.config[key]), formatValue(b.config[key])];
     return va === vb ? [] : [[key, va, vb]];

@@ -12,15 +12,21 @@ afterEach(async () => {
   for (const c of closers.splice(0)) await c().catch(() => undefined);
 });
 
+/** A session on one scripted node. */
+async function openSession(): Promise<{ fake: FakeTransport; s: Session }> {
+  const fake = new FakeTransport();
+  const s = new Session({ nodeUrls: [A], transport: fake, discoverNodes: false });
+  closers.push(() => s.close());
+  await s.open();
+  return { fake, s };
+}
+
 /** Options as a JavaScript caller may pass them: names the types do not know. */
 const untyped = (o: Record<string, unknown>) => o as never;
 
 describe("a call's options", () => {
   it('refuse a name they do not know before anything is sent, naming the one meant: a typo is not a setting', async () => {
-    const fake = new FakeTransport();
-    const s = new Session({ nodeUrls: [A], transport: fake, discoverNodes: false });
-    closers.push(() => s.close());
-    await s.open();
+    const { fake, s } = await openSession();
     const sent = () => fake.calls.filter((c) => c.method.startsWith('execute')).length;
     const query = s.executeQueryStatement('SELECT s FROM root.sg.d', untyped({ fetchsize: 10 }));
     await expect(query).rejects.toThrow(IoTDBValidationError);
@@ -35,10 +41,7 @@ describe("a call's options", () => {
   });
 
   it("the structured queries' alike, each knowing its own (lastTime, startTime, interval, ...)", async () => {
-    const fake = new FakeTransport();
-    const s = new Session({ nodeUrls: [A], transport: fake, discoverNodes: false });
-    closers.push(() => s.close());
-    await s.open();
+    const { fake, s } = await openSession();
     const paths = ['root.sg.d.s'];
     await expect(s.executeRawDataQuery(paths, 0, 10, untyped({ fetchsize: 1 }))).rejects.toThrow(
       "fetchsize: unknown option (did you mean 'fetchSize'?)",
@@ -74,10 +77,7 @@ describe("a call's options", () => {
 
 describe('bad arguments', () => {
   it('reject the promise a call returns, never throw from the call: a .catch() on it sees them', async () => {
-    const fake = new FakeTransport();
-    const s = new Session({ nodeUrls: [A], transport: fake, discoverNodes: false });
-    closers.push(() => s.close());
-    await s.open();
+    const { fake, s } = await openSession();
     const calls: [string, () => Promise<unknown>][] = [
       ['createDatabase', () => s.createDatabase('bad name')],
       ['deleteDatabase', () => s.deleteDatabase('')],

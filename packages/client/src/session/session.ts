@@ -257,7 +257,10 @@ export class Session extends TreeWriteSession {
     return this.executeNonQueryStatement(schemaSql.setSchemaTemplate(name, prefixPath), opts);
   }
 
-  async createTimeseriesUsingSchemaTemplate(devicePaths: readonly string[], opts: StatementOptions = {}): Promise<void> {
+  async createTimeseriesUsingSchemaTemplate(
+    devicePaths: readonly string[],
+    opts: StatementOptions = {},
+  ): Promise<void> {
     return this.executeNonQueryStatement(schemaSql.createTimeseriesUsingSchemaTemplate(devicePaths), opts);
   }
 
