@@ -26,6 +26,14 @@ async function openSession(script?: FakeScript): Promise<{ fake: FakeTransport; 
   return { fake, s };
 }
 
+async function openTableSession(script?: FakeScript): Promise<{ fake: FakeTransport; s: TableSession }> {
+  const fake = new FakeTransport(script);
+  const s = new TableSession({ nodeUrls: [A], transport: fake, retry: FAST, database: 'db' });
+  closers.push(() => s.close());
+  await s.open();
+  return { fake, s };
+}
+
 const row = (d: number, t: number | bigint, values: Record<string, unknown> = { v: Number(t) * 1.5 }): TreeRow => ({
   deviceId: `root.sg.d${d}`,
   timestamp: t,
@@ -392,10 +400,7 @@ describe('pools and the table model', () => {
   });
 
   it('gives each device of a table tablet the attributes last written for it (IoTDB reads them from its last row)', async () => {
-    const fake = new FakeTransport();
-    const s = new TableSession({ nodeUrls: [A], transport: fake, retry: FAST, database: 'db' });
-    closers.push(() => s.close());
-    await s.open();
+    const { fake, s } = await openTableSession();
     const w = s.writer();
     await w.write({ table: 't', timestamp: 1, tags: { site: 'a' }, attributes: { model: 'x' }, fields: { v: 1 } });
     await w.write({ table: 't', timestamp: 3, tags: { site: 'b' }, attributes: { model: 'y' }, fields: { v: 2 } });
@@ -449,10 +454,7 @@ describe('pools and the table model', () => {
   });
 
   it('a table writer refuses a tag or attribute declared of another type than STRING, at the row that makes it', async () => {
-    const fake = new FakeTransport();
-    const s = new TableSession({ nodeUrls: [A], transport: fake, retry: FAST, database: 'db' });
-    closers.push(() => s.close());
-    await s.open();
+    const { fake, s } = await openTableSession();
     const w = s.writer({ types: { site: 'INT32' } });
     const row = w.write({ table: 't1', timestamp: 1, tags: { site: 'a' }, fields: { v: 1 } });
     await expect(row).rejects.toThrow(IoTDBValidationError);
@@ -462,10 +464,7 @@ describe('pools and the table model', () => {
   });
 
   it("a table writer takes a name in any case as the table's one column (IoTDB folds them), and refuses a row that gives one twice", async () => {
-    const fake = new FakeTransport();
-    const s = new TableSession({ nodeUrls: [A], transport: fake, retry: FAST, database: 'db' });
-    closers.push(() => s.close());
-    await s.open();
+    const { fake, s } = await openTableSession();
     const w = s.writer({ types: { temp: 'FLOAT' } });
     await w.write({ table: 't1', timestamp: 1, tags: { Region: 'east' }, fields: { Temp: 20.5 } });
     await w.write({ table: 't1', timestamp: 2, tags: { region: 'west' }, fields: { TEMP: 21.5 } });
