@@ -52,6 +52,7 @@ export {
   prepareTableTablet,
   dataTypeCode,
   sortOrder,
+  sameTableColumn,
   tableTypeProblem,
 } from './tablet/prepare-tablet.js';
 export type { PreparedTablet } from './tablet/prepare-tablet.js';

@@ -37,13 +37,16 @@ export function groupSize(c: ShareConfig): number {
  * the total at the target for the whole run, however unevenly the devices divide.
  */
 export function operationShare(c: ShareConfig, id: number): number {
-  let all = 0;
-  let mine = 0;
-  for (const client of everyClient(c)) {
-    all += client.groups.length;
-    if (client.id === id) mine = client.groups.length;
-  }
+  const all = groupsInRun(c);
+  const mine = [...everyClient(c)].find((client) => client.id === id)?.groups.length ?? 0;
   return all === 0 ? 0 : mine / all;
+}
+
+/** The device groups of every client of the run together: the operations of one timed round. */
+export function groupsInRun(c: ShareConfig): number {
+  let groups = 0;
+  for (const client of everyClient(c)) groups += client.groups.length;
+  return groups;
 }
 
 /** Every client of the run (worker x clients + k, in that order) with its device groups, as the workers make them. */

@@ -1,7 +1,7 @@
 import { progressLine } from '../report/format.js';
 import { clientIntervalMs } from '../report/open-loop.js';
 import { weightedQueries } from '../workload/operations.js';
-import { everyClient } from './device-shares.js';
+import { groupsInRun } from './device-shares.js';
 import { behindMs, liveSum, type LiveCounter } from './live-counters.js';
 import { ProgressPrinter } from './progress-printer.js';
 import type { BenchConfig } from '../types.js';
@@ -121,9 +121,7 @@ export class WriteWatch {
 
 /** The operations of a mixed run's timed phase, writes and queries: loop x (device groups) for every client. */
 function plannedOps(c: BenchConfig): number {
-  let groups = 0;
-  for (const client of everyClient(c)) groups += client.groups.length;
-  return c.loop * groups;
+  return c.loop * groupsInRun(c);
 }
 
 /** The points the timed phase writes; 0 (no total, no ETA) with queries in the mix: the writes' share is drawn. */

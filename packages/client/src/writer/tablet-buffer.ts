@@ -5,6 +5,7 @@ import {
   TSDataType,
   sortOrder,
   StridedColumn,
+  sameTableColumn,
   tableTypeProblem,
   type CellValue,
   type PreparedTablet,
@@ -421,7 +422,7 @@ function giveBack(stores: StorePool, t: TakenColumn): void {
 
 /** A table row's second name for one column: IoTDB would keep one of the two values, or refuse the tablet. */
 function sameColumn(field: string, name: string): IoTDBValidationError {
-  return new IoTDBValidationError(field, `the same column as "${name}" (table names are case-insensitive)`);
+  return new IoTDBValidationError(field, sameTableColumn(name));
 }
 
 /** The name of `names` (a row's, so far) that is `name` in another case. */

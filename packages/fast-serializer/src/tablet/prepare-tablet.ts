@@ -114,12 +114,14 @@ function checkNames(names: readonly string[], field: string, caseInsensitive: bo
     const first = seen.get(key);
     if (first === m) throw new IoTDBValidationError(`${field}[${i}]`, `duplicate name "${m}"`);
     if (first !== undefined)
-      throw new IoTDBValidationError(
-        `${field}[${i}]`,
-        `duplicate name "${m}": the same column as "${first}" (table names are case-insensitive)`,
-      );
+      throw new IoTDBValidationError(`${field}[${i}]`, `duplicate name "${m}": ${sameTableColumn(first)}`);
     seen.set(key, m);
   });
+}
+
+/** Why a table column's name is refused beside `first`, the same name in another case (IoTDB folds table names). */
+export function sameTableColumn(first: string): string {
+  return `the same column as "${first}" (table names are case-insensitive)`;
 }
 
 /**
