@@ -1,7 +1,8 @@
 import { IoTDBAbortError, IoTDBPoolTimeoutError, IoTDBSessionClosedError, withCallerStack } from '../errors.js';
 import { resolveRetryOptions, type ResolvedRetryOptions, type RetryOptions } from '../retry/retry-policy.js';
 import { withRetry } from '../retry/with-retry.js';
-import { POOL_WAIT, type BaseSession } from '../session/base-session.js';
+import { CALL_OPTION_KEYS, POOL_WAIT, type BaseSession } from '../session/base-session.js';
+import { checkCallOptions } from '../config/issues.js';
 import { insertChannel, queryChannel } from '../diagnostics/channels.js';
 import { checkLogger, type Logger } from '../diagnostics/logger.js';
 import { Recorder } from '../diagnostics/recorder.js';
@@ -95,12 +96,23 @@ export class Pool<S extends BaseSession> {
 
   /** Opens minSize sessions now (otherwise sessions open on first use). */
   async open(opts: ExecuteOptions = {}): Promise<void> {
+    checkCallOptions(opts, CALL_OPTION_KEYS);
     const slots = this.#slots.slice(0, this.poolOptions.minSize);
     await Promise.all(slots.map((_, i) => this.executeOn(i, () => Promise.resolve(), opts.signal)));
   }
 
   /** Borrows a session for `fn` and gives it back when fn settles. */
   execute<T>(fn: (session: S) => Promise<T>, opts: ExecuteOptions = {}): Promise<T> {
+    try {
+      checkCallOptions(opts, CALL_OPTION_KEYS);
+    } catch (e) {
+      return Promise.reject(e as Error);
+    }
+    return this.executeOn(undefined, fn, opts.signal);
+  }
+
+  /** execute() for the pool's own calls, whose options the session checks (a query's, a statement's). */
+  protected onAnySession<T>(fn: (session: S) => Promise<T>, opts: { signal?: AbortSignal }): Promise<T> {
     return this.executeOn(undefined, fn, opts.signal);
   }
 

@@ -20,18 +20,20 @@ import { firstDeviceOf } from '../session/table-devices.js';
 import { runAll, slotOf } from './parallel.js';
 import { Pool } from './pool.js';
 import { resolvePoolConfig } from '../config/pool-config.js';
+import { checkCallOptions } from '../config/issues.js';
 import type { PoolOptions } from './pool-options.js';
 
 export interface ParallelOptions extends CallOptions {
   /** Tasks at once; at most the pool's maxSize are really concurrent. @default maxSize */
   concurrency?: number;
 }
+const PARALLEL_OPTION_KEYS: ReadonlySet<string> = new Set<keyof ParallelOptions>(['signal', 'concurrency']);
 
 /** Statements and queries on any pooled session; shared by the tree and table pools. */
 abstract class StatementPool<S extends BaseSession> extends Pool<S> {
   /** Runs a statement that returns no rows on any pooled session. */
   async executeNonQueryStatement(sql: string, opts: StatementOptions = {}): Promise<void> {
-    return this.execute((s) => s.executeNonQueryStatement(sql, opts), opts);
+    return this.onAnySession((s) => s.executeNonQueryStatement(sql, opts), opts);
   }
 
   /**
@@ -41,7 +43,7 @@ abstract class StatementPool<S extends BaseSession> extends Pool<S> {
   async executeQueryStatement(sql: string, opts: QueryOptions = {}): Promise<SessionDataSet> {
     let handOver!: (ds: SessionDataSet) => void;
     const dataSet = new Promise<SessionDataSet>((resolve) => (handOver = resolve));
-    const borrowed = this.execute(async (s) => {
+    const borrowed = this.onAnySession(async (s) => {
       const ds = await s.executeQueryStatement(sql, opts);
       handOver(ds);
       // lent again once the data set's release is sent: the next borrower's call goes once it is answered
@@ -53,9 +55,14 @@ abstract class StatementPool<S extends BaseSession> extends Pool<S> {
 
   /** Runs each task with a pooled session, `concurrency` at a time; see IoTDBBatchError for failures. */
   async executeParallel<T>(tasks: readonly ((session: S) => Promise<T>)[], opts: ParallelOptions = {}): Promise<T[]> {
-    return runAll('executeParallel', tasks.length, opts.concurrency ?? this.maxSize, (i) =>
-      this.execute(tasks[i], opts),
-    );
+    const { concurrency, call } = this.parallelOptions(opts);
+    return runAll('executeParallel', tasks.length, concurrency, (i) => this.execute(tasks[i], call));
+  }
+
+  /** A parallel call's options checked: its concurrency (the pool's size by default), and what each call takes. */
+  protected parallelOptions(opts: ParallelOptions): { concurrency: number; call: CallOptions } {
+    checkCallOptions(opts, PARALLEL_OPTION_KEYS);
+    return { concurrency: opts.concurrency ?? this.maxSize, call: { signal: opts.signal } };
   }
 
   /** With device binding: the slot of `key`'s session; without: any session. */
@@ -104,7 +111,7 @@ export class SessionPool extends StatementPool<Session> {
 
   /** Several devices in one request (per DataNode), on one pooled session. */
   async insertTablets(tablets: readonly Tablet[], opts: CallOptions = {}): Promise<void> {
-    return this.execute((s) => s.insertTablets(tablets, opts), opts);
+    return this.onAnySession((s) => s.insertTablets(tablets, opts), opts);
   }
 
   async insertRecord(record: RecordInput, opts: CallOptions = {}): Promise<void> {
@@ -112,14 +119,14 @@ export class SessionPool extends StatementPool<Session> {
   }
 
   async insertRecords(records: readonly RecordInput[], opts: CallOptions = {}): Promise<void> {
-    return this.execute((s) => s.insertRecords(records, opts), opts);
+    return this.onAnySession((s) => s.insertRecords(records, opts), opts);
   }
 
   async insertStringRecord(record: StringRecordInput, opts: CallOptions = {}): Promise<void> {
     return this.executeOn(this.slotFor(record?.deviceId), (s) => s.insertStringRecord(record, opts), opts.signal);
   }
   async insertStringRecords(records: readonly StringRecordInput[], opts: CallOptions = {}): Promise<void> {
-    return this.execute((s) => s.insertStringRecords(records, opts), opts);
+    return this.onAnySession((s) => s.insertStringRecords(records, opts), opts);
   }
   async insertRecordsOfOneDevice(
     deviceId: string,
@@ -142,50 +149,50 @@ export class SessionPool extends StatementPool<Session> {
 
   // schema and data management, as on Session
   createDatabase(name: string, opts: StatementOptions = {}): Promise<void> {
-    return this.execute((s) => s.createDatabase(name, opts), opts);
+    return this.onAnySession((s) => s.createDatabase(name, opts), opts);
   }
   deleteDatabase(name: string, opts: StatementOptions = {}): Promise<void> {
-    return this.execute((s) => s.deleteDatabase(name, opts), opts);
+    return this.onAnySession((s) => s.deleteDatabase(name, opts), opts);
   }
   deleteDatabases(names: readonly string[], opts: StatementOptions = {}): Promise<void> {
-    return this.execute((s) => s.deleteDatabases(names, opts), opts);
+    return this.onAnySession((s) => s.deleteDatabases(names, opts), opts);
   }
   createTimeseries(spec: TimeseriesSpec, opts: StatementOptions = {}): Promise<void> {
-    return this.execute((s) => s.createTimeseries(spec, opts), opts);
+    return this.onAnySession((s) => s.createTimeseries(spec, opts), opts);
   }
   createAlignedTimeseries(spec: AlignedTimeseriesSpec, opts: StatementOptions = {}): Promise<void> {
-    return this.execute((s) => s.createAlignedTimeseries(spec, opts), opts);
+    return this.onAnySession((s) => s.createAlignedTimeseries(spec, opts), opts);
   }
   createMultiTimeseries(specs: readonly TimeseriesSpec[], opts: StatementOptions = {}): Promise<void> {
-    return this.execute((s) => s.createMultiTimeseries(specs, opts), opts);
+    return this.onAnySession((s) => s.createMultiTimeseries(specs, opts), opts);
   }
   deleteTimeseries(pathOrPaths: string | readonly string[], opts: StatementOptions = {}): Promise<void> {
-    return this.execute((s) => s.deleteTimeseries(pathOrPaths, opts), opts);
+    return this.onAnySession((s) => s.deleteTimeseries(pathOrPaths, opts), opts);
   }
   checkTimeseriesExists(path: string, opts: CallOptions = {}): Promise<boolean> {
-    return this.execute((s) => s.checkTimeseriesExists(path, opts), opts);
+    return this.onAnySession((s) => s.checkTimeseriesExists(path, opts), opts);
   }
   deleteData(
     pathOrPaths: string | readonly string[],
     range: { startTime?: number | bigint; endTime: number | bigint },
     opts: StatementOptions = {},
   ): Promise<void> {
-    return this.execute((s) => s.deleteData(pathOrPaths, range, opts), opts);
+    return this.onAnySession((s) => s.deleteData(pathOrPaths, range, opts), opts);
   }
   createSchemaTemplate(template: SchemaTemplateSpec, opts: StatementOptions = {}): Promise<void> {
-    return this.execute((s) => s.createSchemaTemplate(template, opts), opts);
+    return this.onAnySession((s) => s.createSchemaTemplate(template, opts), opts);
   }
   setSchemaTemplate(name: string, prefixPath: string, opts: StatementOptions = {}): Promise<void> {
-    return this.execute((s) => s.setSchemaTemplate(name, prefixPath, opts), opts);
+    return this.onAnySession((s) => s.setSchemaTemplate(name, prefixPath, opts), opts);
   }
   createTimeseriesUsingSchemaTemplate(devicePaths: readonly string[], opts: StatementOptions = {}): Promise<void> {
-    return this.execute((s) => s.createTimeseriesUsingSchemaTemplate(devicePaths, opts), opts);
+    return this.onAnySession((s) => s.createTimeseriesUsingSchemaTemplate(devicePaths, opts), opts);
   }
   unsetSchemaTemplate(prefixPath: string, name: string, opts: StatementOptions = {}): Promise<void> {
-    return this.execute((s) => s.unsetSchemaTemplate(prefixPath, name, opts), opts);
+    return this.onAnySession((s) => s.unsetSchemaTemplate(prefixPath, name, opts), opts);
   }
   dropSchemaTemplate(name: string, opts: StatementOptions = {}): Promise<void> {
-    return this.execute((s) => s.dropSchemaTemplate(name, opts), opts);
+    return this.onAnySession((s) => s.dropSchemaTemplate(name, opts), opts);
   }
 
   /**
@@ -195,9 +202,8 @@ export class SessionPool extends StatementPool<Session> {
    */
   async insertTabletsParallel(tablets: readonly Tablet[], opts: ParallelOptions = {}): Promise<void> {
     if (!isArray(tablets)) throw new IoTDBValidationError('tablets', 'needs an array of tablets');
-    await runAll('insertTabletsParallel', tablets.length, opts.concurrency ?? this.maxSize, (i) =>
-      this.insertTablet(tablets[i], opts),
-    );
+    const { concurrency, call } = this.parallelOptions(opts);
+    await runAll('insertTabletsParallel', tablets.length, concurrency, (i) => this.insertTablet(tablets[i], call));
   }
 }
 
@@ -231,8 +237,7 @@ export class TableSessionPool extends StatementPool<TableSession> {
   /** One insert per tablet across pooled sessions; failures as in SessionPool.insertTabletsParallel. */
   async insertParallel(tablets: readonly TableTablet[], opts: ParallelOptions = {}): Promise<void> {
     if (!isArray(tablets)) throw new IoTDBValidationError('tablets', 'needs an array of tablets');
-    await runAll('insertParallel', tablets.length, opts.concurrency ?? this.maxSize, (i) =>
-      this.insert(tablets[i], opts),
-    );
+    const { concurrency, call } = this.parallelOptions(opts);
+    await runAll('insertParallel', tablets.length, concurrency, (i) => this.insert(tablets[i], call));
   }
 }

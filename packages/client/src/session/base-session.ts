@@ -81,7 +81,8 @@ export interface QueryOptions extends CallOptions {
   queryTimeoutMs?: number;
 }
 
-/** The options a statement and a query take (checkCallOptions). */
+/** The options a plain call (a write, open, setTimeZone), a statement and a query take (checkCallOptions). */
+export const CALL_OPTION_KEYS: ReadonlySet<string> = new Set<keyof CallOptions>(['signal']);
 const STATEMENT_OPTION_KEYS: ReadonlySet<string> = new Set<keyof StatementOptions>(['signal', 'timeoutMs']);
 export const QUERY_OPTION_KEYS: ReadonlySet<string> = new Set<keyof QueryOptions>([
   'signal',
@@ -213,6 +214,7 @@ export abstract class BaseSession {
   async setTimeZone(zone: string, opts: CallOptions = {}): Promise<void> {
     if (typeof zone !== 'string' || zone.trim().length === 0)
       throw new IoTDBValidationError('zone', 'needs a time zone such as Asia/Tokyo or +05:30');
+    checkCallOptions(opts, CALL_OPTION_KEYS);
     await this.#run({
       kind: 'statement',
       what: `setTimeZone ${zone}`,
@@ -259,6 +261,7 @@ export abstract class BaseSession {
    * with IoTDBServerError (e.g. 801) or IoTDBConnectionError; close() or `signal` abort it.
    */
   async open(opts: CallOptions = {}): Promise<void> {
+    checkCallOptions(opts, CALL_OPTION_KEYS);
     if (this.#open && this.isConnected) return;
     if (this.#lifetime.signal.aborted) this.#lifetime = new AbortController();
     const signal = this.#signal(opts.signal);
@@ -489,6 +492,7 @@ export abstract class BaseSession {
    */
   protected write(plan: WritePlan<NodeSession>, opts: CallOptions, items?: readonly WriteItem[]): Promise<void> {
     this.checkOpen();
+    checkCallOptions(opts, CALL_OPTION_KEYS);
     const signal = this.#signal(opts.signal);
     const retry = this.options.retry;
     if (!insertChannel.hasSubscribers) {

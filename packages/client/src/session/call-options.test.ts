@@ -75,6 +75,92 @@ describe("a call's options", () => {
   });
 });
 
+describe("a write's, a data set's and a pool's own options", () => {
+  const tablet = {
+    deviceId: 'root.sg.d',
+    measurements: ['s'],
+    dataTypes: ['INT32' as const],
+    timestamps: [1],
+    values: [[1]],
+  };
+  const writes = () => fake().calls.filter((c) => c.method.startsWith('insert')).length;
+  let fake: () => FakeTransport;
+
+  it('a write refuses a name it does not know before anything is sent; each write knows its own', async () => {
+    const opened = await openSession();
+    fake = () => opened.fake;
+    const { s } = opened;
+    await expect(s.insertTablet(tablet, untyped({ signl: null }))).rejects.toThrow(
+      "signl: unknown option (did you mean 'signal'?)",
+    );
+    await expect(
+      s.insertRecord(
+        { deviceId: 'root.sg.d', timestamp: 1, measurements: ['s'], dataTypes: ['INT32'], values: [1] },
+        untyped({ timeoutMs: 5 }),
+      ),
+    ).rejects.toThrow('timeoutMs: unknown option');
+    // `sorted` is the one-device calls' alone
+    await expect(s.insertTablet(tablet, untyped({ sorted: true }))).rejects.toThrow('sorted: unknown option');
+    await expect(
+      s.insertRecordsOfOneDevice(
+        'root.sg.d',
+        [{ timestamp: 1, measurements: ['s'], dataTypes: ['INT32'], values: [1] }],
+        untyped({ sort: true }),
+      ),
+    ).rejects.toThrow("sort: unknown option (did you mean 'sorted'?)");
+    await expect(s.setTimeZone('+08:00', untyped({ timeout: 5 }))).rejects.toThrow('timeout: unknown option');
+    expect(writes()).toBe(0);
+    expect(opened.fake.callsOf('setTimeZone')).toHaveLength(0);
+    await s.insertTablet(tablet, { signal: new AbortController().signal });
+    await s.insertRecordsOfOneDevice(
+      'root.sg.d',
+      [{ timestamp: 1, measurements: ['s'], dataTypes: ['INT32'], values: [1] }],
+      { sorted: true },
+    );
+    expect(writes()).toBe(2);
+  });
+
+  it("a data set's reads alike (hasNext, next, toColumnar, batches, rowBatches)", async () => {
+    const { s } = await openSession();
+    const reads: [string, (ds: Awaited<ReturnType<Session['executeQueryStatement']>>) => Promise<unknown>][] = [
+      ['hasNext', (ds) => ds.hasNext(untyped({ signl: 1 }))],
+      ['next', (ds) => ds.next(untyped({ signl: 1 }))],
+      ['toColumnar', (ds) => ds.toColumnar(untyped({ signl: 1 }))],
+      ['batches', (ds) => ds.batches(untyped({ signl: 1 })).next()],
+      ['rowBatches', (ds) => ds.rowBatches(untyped({ signl: 1 })).next()],
+    ];
+    for (const [name, read] of reads) {
+      const ds = await s.executeQueryStatement('SELECT s FROM root.sg.d');
+      const outcome = await read(ds).then(
+        () => 'resolved',
+        (e: unknown) => (e instanceof IoTDBValidationError ? e.message : e),
+      );
+      expect([name, outcome]).toEqual([name, "signl: unknown option (did you mean 'signal'?)"]);
+      await ds.close();
+    }
+  });
+
+  it("a pool's execute and parallel calls alike; their own names (concurrency) are not passed on as a write's", async () => {
+    const transport = new FakeTransport();
+    fake = () => transport;
+    const pool = new SessionPool({ nodeUrls: [A], transport, discoverNodes: false, maxSize: 2 });
+    closers.push(() => pool.close());
+    await expect(pool.execute(() => Promise.resolve(1), untyped({ concurrency: 2 }))).rejects.toThrow(
+      'concurrency: unknown option',
+    );
+    await expect(pool.insertTablet(tablet, untyped({ signl: 1 }))).rejects.toThrow(
+      "signl: unknown option (did you mean 'signal'?)",
+    );
+    await expect(pool.insertTabletsParallel([tablet], untyped({ concurency: 2 }))).rejects.toThrow(
+      "concurency: unknown option (did you mean 'concurrency'?)",
+    );
+    expect(writes()).toBe(0);
+    await pool.insertTabletsParallel([tablet, tablet], { concurrency: 2 });
+    expect(await pool.executeParallel([() => Promise.resolve(1)], { concurrency: 1 })).toEqual([1]);
+    expect(writes()).toBe(2);
+  });
+});
+
 describe('bad arguments', () => {
   it('reject the promise a call returns, never throw from the call: a .catch() on it sees them', async () => {
     const { fake, s } = await openSession();

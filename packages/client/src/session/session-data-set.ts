@@ -11,6 +11,7 @@ import {
 import type { RpcConnection } from '../connection/rpc-connection.js';
 import { IoTDBAbortError, IoTDBQueryTimeoutError, IoTDBSessionClosedError, withCallerStack } from '../errors.js';
 import { verifySuccess } from '../protocol/status.js';
+import { checkCallOptions } from '../config/issues.js';
 import { joinColumn, joinTimes, type ColumnPiece, type ColumnarResult } from './columnar.js';
 import type { Int64Mode, TimestampMode } from './options.js';
 import type { TimestampPrecision } from './node-session.js';
@@ -74,6 +75,7 @@ interface BlockPiece {
 
 /** The options of a read given none (hasNext() and next() are called a row at a time). */
 const NO_OPTIONS: FetchOptions = Object.freeze({});
+const FETCH_OPTION_KEYS: ReadonlySet<string> = new Set<keyof FetchOptions>(['signal']);
 
 /** hasNext()'s answer while the current block has rows (and the first next() call's turn): settled once, shared. */
 const ROW_LEFT: Promise<boolean> = Promise.resolve(true);
@@ -182,6 +184,8 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   /** next() calls waiting for a row, and the last of them: a later call waits its turn */
   #nextsWaiting = 0;
   #lastNext: Promise<unknown> = ROW_LEFT;
+  /** the read options last found good (#refusedOptions) */
+  #goodOptions: FetchOptions = NO_OPTIONS;
   /** a fetch ahead failed: nothing more is fetched ahead until the reader has met its error */
   #aheadFailed = false;
   #block: DecodedTsBlock | null = null;
@@ -262,11 +266,28 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
    * rows received or not, and releases the query.
    */
   hasNext(opts: FetchOptions = NO_OPTIONS): Promise<boolean> {
+    const refused = this.#refusedOptions(opts);
+    if (refused !== undefined) return Promise.reject(refused);
     if (this.#rowReady(opts)) {
       this.#fetchAhead();
       return ROW_LEFT;
     }
     return this.#hasNextWaiting(opts);
+  }
+
+  /**
+   * Why a read's options are refused (a name FetchOptions does not have), or undefined. A reader passes the same
+   * object a row at a time: the last one found good is not checked again.
+   */
+  #refusedOptions(opts: FetchOptions): IoTDBValidationError | undefined {
+    if (opts === this.#goodOptions) return undefined;
+    try {
+      checkCallOptions(opts, FETCH_OPTION_KEYS);
+    } catch (e) {
+      return e as IoTDBValidationError;
+    }
+    this.#goodOptions = opts;
+    return undefined;
   }
 
   /**
@@ -315,6 +336,8 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
 
   /** The next row; throws IoTDBValidationError past the end (check hasNext() first, or use `for await`). */
   next(opts: FetchOptions = NO_OPTIONS): Promise<RowRecord> {
+    const refused = this.#refusedOptions(opts);
+    if (refused !== undefined) return Promise.reject(refused);
     if (this.#nextsWaiting > 0 || !this.#rowReady(opts)) return this.#nextInTurn(opts);
     try {
       const row = this.#takeRow();

@@ -27,6 +27,7 @@ import { compareTime, itemPlan, recordPlan, sameAlignment } from '../write/item-
 import type { ArgsWriter } from '../connection/rpc-connection.js';
 import type { WritePlan } from '../write/write-plan.js';
 import { BaseSession, type CallOptions } from './base-session.js';
+import { checkCallOptions } from '../config/issues.js';
 import type { NodeSession } from './node-session.js';
 import type { SessionOptions } from './options.js';
 import { sendForWriter, treeWriter, type TreeWriterOptions } from '../writer/sink.js';
@@ -198,9 +199,11 @@ export abstract class TreeWriteSession extends BaseSession {
     opts: OneDeviceOptions,
   ): Promise<void> {
     this.checkOpen();
+    checkCallOptions(opts, ONE_DEVICE_OPTION_KEYS);
+    const { sorted, ...callOpts } = opts;
     if (!isArray(rows) || rows.length === 0) throw new IoTDBValidationError('rows', 'needs at least one row');
     const records = rows.map((row): RecordInput => ({ ...row, deviceId, isAligned: aligned }));
-    if (await this.#asTablets(what, records, opts)) return;
+    if (await this.#asTablets(what, records, callOpts)) return;
     const shape: RecordShapeCache = {};
     const encoded = records.map((r, i) => encodeRecord(r, `rows[${i}]`, this.timestampPrecision, shape));
     const send = (ns: NodeSession, group: readonly EncodedRecord[]) =>
@@ -213,9 +216,9 @@ export abstract class TreeWriteSession extends BaseSession {
         isAligned: aligned,
       });
     const byTime =
-      opts.sorted === true ? undefined : (a: EncodedRecord, b: EncodedRecord) => compareTime(a.timestamp, b.timestamp);
+      sorted === true ? undefined : (a: EncodedRecord, b: EncodedRecord) => compareTime(a.timestamp, b.timestamp);
     const plan = recordPlan(what, encoded, recordDevice, send, byTime);
-    if (plan !== null) await this.write(plan, opts, encoded);
+    if (plan !== null) await this.write(plan, callOpts, encoded);
   }
 
   /**
@@ -327,6 +330,7 @@ export interface OneDeviceOptions extends CallOptions {
   /** the rows are in time order already (else they are sorted first). @default false */
   sorted?: boolean;
 }
+const ONE_DEVICE_OPTION_KEYS: ReadonlySet<string> = new Set<keyof OneDeviceOptions>(['signal', 'sorted']);
 const recordDevice = (r: EncodedRecord) => r.deviceId;
 
 /** Records of any devices in one request: typed values (bytes) or strings alike. */
