@@ -6,8 +6,8 @@ import { addQueriesAfter, runQueries } from '../run/queries.js';
 import { keepErrors } from '../run/run-error.js';
 import { runWrites } from '../run/run-writes.js';
 import type { BenchConfig, Environment, RunResult } from '../types.js';
-import { weightedQueries } from '../workload/operations.js';
 import { runFailed } from './run-failed.js';
+import { runLabel } from './run-label.js';
 
 /**
  * The write runs: one per method (`--compare`) or the one method, each on a freshly prepared database, then
@@ -29,11 +29,7 @@ export async function runMethods(
   for (const method of methods) {
     if (interrupt.aborted) break;
     const c = { ...config, method };
-    const mixed = weightedQueries(c.operationProportion).length > 0 ? '-mixed' : '';
-    const label =
-      methods.length > 1
-        ? method
-        : `${c.model}-${method}${mixed}${c.serverNoop ? '-noop' : ''}${c.dryRunSend ? '-dry' : ''}`;
+    const label = runLabel(c, methods.length > 1);
     if (needsServer) await prepareDatabase(c, host, port);
     console.log(
       `run ${label}: ${c.workers} worker(s) x ${c.clients} client(s), ${c.deviceCount} devices x ${c.sensors} sensors x ${c.batchSize} rows x ${c.loop} rounds`,

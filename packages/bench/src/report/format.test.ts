@@ -261,6 +261,10 @@ describe('formatReport', () => {
     expect(formatReport({ ...statement, queries: {} })).toMatch(/^client CPU\s+0\.50 s$/m); // nothing read: no rate
     // a run that wrote keeps its points, also with queries among its operations
     expect(formatReport(sampleRun('mixed'))).toMatch(/^points\s+5,000,000$/m);
+    // and says what it ran: queries only, through no write method
+    expect(formatReport(queriesOnly).split('\n')[0]).toBe(
+      '== reads: tree model, queries only, 4 workers x 8 clients ==',
+    );
   });
 
   it("gives each query type's points read (its values not null) beside its rows; '-' where a file has none", () => {
@@ -460,6 +464,13 @@ describe('progressLine', () => {
     expect(line).toContain('avg 5,017 pts/s  ops 1,913/4,000 (47.8 %, now 24.3/s)  errors 3');
     // 2,087 operations left at the average 31.9/s
     expect(line).toMatch(/ETA 1m0[56]s$/);
+  });
+
+  it('shows a run of queries only by its operations alone: it writes no points', () => {
+    const reads = { points: 0, totalPoints: 0, elapsedS: 2, nowPointsPerS: 0, errors: 0, nowOpsPerS: 500 };
+    expect(progressLine({ ...reads, ops: 1000, totalOps: 4000, readsOnly: true })).toBe(
+      '[2.0s] ops 1,000/4,000 (25.0 %, now 500.0/s)  errors 0  ETA 6.0s',
+    );
   });
 
   it("tells whether an open loop keeps its schedule: behind once its earliest due operation is later than a client's interval", () => {

@@ -73,7 +73,7 @@ export function formatReport(r: RunResult): string {
   const openLoop = openLoopFigures(r);
   const what = q
     ? `${c.model} model, ${statementShape(q)}`
-    : `${c.model} model, ${c.method}, ${c.workers} workers x ${c.clients} clients${mode}`;
+    : `${c.model} model, ${onlyReads(r) ? 'queries only' : c.method}, ${c.workers} workers x ${c.clients} clients${mode}`;
   const lines = [
     `== ${r.label}: ${what} ==`,
     ...(q ? [`statement    ${oneLine(q.sql)}`] : []),
@@ -266,6 +266,8 @@ export interface Progress {
   nowOpsPerS?: number;
   /** a mixed run's planned operations (its ETA, where the points give none) */
   totalOps?: number;
+  /** a run of queries only: no points, its operations alone */
+  readsOnly?: boolean;
   /**
    * an open loop's: how far behind its schedule the run is (its earliest operation due and not started, ms), and
    * how late counts as behind (a client's interval between operations)
@@ -282,7 +284,9 @@ export function progressLine(p: Progress): string {
     ? `${grouped(p.points)}/${grouped(p.totalPoints)} points (${fixed((100 * p.points) / p.totalPoints, 1)} %)`
     : `${grouped(p.points)} points`;
   const retries = p.retries ? `  retries ${grouped(p.retries)}` : '';
-  return `[${span(p.elapsedS)}] ${done}  now ${grouped(p.nowPointsPerS)} pts/s  avg ${grouped(avg)} pts/s${ops}${scheduleText(p.schedule)}  errors ${grouped(p.errors)}${retries}  ETA ${eta}`;
+  const written =
+    p.readsOnly === true ? '' : `${done}  now ${grouped(p.nowPointsPerS)} pts/s  avg ${grouped(avg)} pts/s`;
+  return `[${span(p.elapsedS)}] ${(written + ops).trimStart()}${scheduleText(p.schedule)}  errors ${grouped(p.errors)}${retries}  ETA ${eta}`;
 }
 
 /** A mixed run's `  ops 287/400 (71.8 %, now 271.8/s)` (without its plan: `  ops 287 (now 271.8/s)`); none else. */

@@ -1,6 +1,6 @@
 import { progressLine } from '../report/format.js';
 import { clientIntervalMs } from '../report/open-loop.js';
-import { weightedQueries } from '../workload/operations.js';
+import { readsOnly, weightedQueries } from '../workload/operations.js';
 import { groupsInRun } from './device-shares.js';
 import { behindMs, liveSum, type LiveCounter } from './live-counters.js';
 import { ProgressPrinter } from './progress-printer.js';
@@ -88,6 +88,7 @@ export class WriteWatch {
         errors: this.#sum('failedOps'),
         retries: this.#sum('retries'),
         ...(this.#plannedOps !== undefined && { ops, nowOpsPerS, totalOps: this.#plannedOps }),
+        ...(readsOnly(this.#c.operationProportion) && { readsOnly: true }),
         ...(this.#c.targetRate > 0 && { schedule: this.#schedule() }),
       }),
     );
