@@ -25,4 +25,10 @@ describe('runFailed: a run that exits 1, ours or the Java client alike (its repo
     expect(runFailed(sampleRun('java', { okOps: 0, failedOps: 4 }))).toBe(true);
     expect(runFailed(sampleRun('java', { queries: { AGG_RANGE: query(0, 2), TIME_RANGE: query(5, 0) } }))).toBe(true);
   });
+
+  it('a run stopped early because an operation reached no node, whatever succeeded before: the server went away', () => {
+    expect(runFailed(sampleRun('gone', { stopped: 'unreachable', failedOps: 1 }))).toBe(true);
+    expect(runFailed(sampleRun('ctrl-c', { stopped: 'interrupted' }))).toBe(false);
+    expect(runFailed(sampleRun('timed', { stopped: 'test-max-time' }))).toBe(false);
+  });
 });

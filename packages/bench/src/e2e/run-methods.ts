@@ -13,18 +13,20 @@ import { runLabel } from './run-label.js';
  * The write runs: one per method (`--compare`) or the one method, each on a freshly prepared database, then
  * its --verify count and its --queries; each reported as it ends. `failed`: a run that failed (runFailed).
  * After Ctrl-C (`interrupt`) the run under way ends early (verified and reported) and no other one starts; after a
- * run stopped for a server no operation could reach, the same, unverified.
+ * run stopped for a server no operation could reach, the same, unverified (`unreachable`), and after --queries that
+ * ended so.
  */
 export async function runMethods(
   config: BenchConfig,
   target: { host: string; port: number },
   environment: Environment,
   interrupt: AbortSignal,
-): Promise<{ runs: RunResult[]; failed: boolean }> {
+): Promise<{ runs: RunResult[]; failed: boolean; unreachable: boolean }> {
   const { host, port } = target;
   const needsServer = !config.dryRunSend;
   const runs: RunResult[] = [];
   let failed = false;
+  let unreachable = false;
   const methods = config.compare.length > 0 ? config.compare : [config.method];
   for (const method of methods) {
     if (interrupt.aborted) break;
@@ -37,23 +39,24 @@ export async function runMethods(
     const { result, writtenPoints, fullRounds } = await runWrites(c, label, target, interrupt);
     result.environment = environment;
     // a server no operation could reach: the count and the queries after would each spend the retry budget
-    const reachable = result.stopped !== 'unreachable';
+    unreachable = result.stopped === 'unreachable';
     if (c.verify && needsServer && !c.serverNoop) {
-      result.verify = reachable
-        ? await verifyPoints(c, host, port, writtenPoints)
-        : { expected: writtenPoints, ok: false, error: 'not counted: the server could not be reached' };
+      result.verify = unreachable
+        ? { expected: writtenPoints, ok: false, error: 'not counted: the server could not be reached' }
+        : await verifyPoints(c, host, port, writtenPoints);
     }
-    if (c.queries.length > 0 && needsServer && !c.serverNoop && !interrupt.aborted && reachable) {
+    if (c.queries.length > 0 && needsServer && !c.serverNoop && !interrupt.aborted && !unreachable) {
       // over the rows the run wrote: one stopped early (--test-max-time) wrote fewer than planned
-      const { after, errors } = await runQueries(c, target, rowsAfterRounds(c, fullRounds));
-      addQueriesAfter(result, after);
-      keepErrors(result.errors, ...errors);
+      const queried = await runQueries(c, target, rowsAfterRounds(c, fullRounds));
+      addQueriesAfter(result, queried.after);
+      keepErrors(result.errors, ...queried.errors);
+      unreachable = queried.reachedNoNode;
     }
     console.log(formatReport(result));
     console.log(resultLine(result));
-    if (runFailed(result)) failed = true;
+    if (runFailed(result) || unreachable) failed = true; // unreachable: --queries ended so
     runs.push(result);
-    if (!reachable) break; // no other method's run either
+    if (unreachable) break; // no other method's run either
   }
-  return { runs, failed };
+  return { runs, failed, unreachable };
 }

@@ -42,14 +42,15 @@ export async function runRepeats(
     };
     let java = c.javaFirst ? await javaSide() : [];
     let ours: RunResult[] = [];
+    // a server ours could not reach: the Java client would wait as long, and so would the next repeat
+    let unreachable = false;
     if (!ctx.interrupt.aborted) {
       ctx.freshServer();
       const done = await runOurs(c, ctx);
       ours = done.runs;
+      unreachable = done.unreachable;
       if (done.failed) exitCode = 1;
     }
-    // a server ours could not reach: the Java client would wait as long, and so would the next repeat
-    const unreachable = ours.some((r) => r.stopped === 'unreachable');
     if (c.vsJava && !c.javaFirst && !ctx.interrupt.aborted && !unreachable) java = await javaSide();
     if (ctx.queryFile !== undefined) printStatementRatios(ours, java);
     else if (java.length > 0 && ours.length > 0) printRatios(ours[0], java[0]);
@@ -84,7 +85,10 @@ function order(c: BenchConfig): string {
 }
 
 /** Ours: each statement of the query file, or each method's write run (with its queries). */
-async function runOurs(config: BenchConfig, ctx: RunContext): Promise<{ runs: RunResult[]; failed: boolean }> {
+async function runOurs(
+  config: BenchConfig,
+  ctx: RunContext,
+): Promise<{ runs: RunResult[]; failed: boolean; unreachable: boolean }> {
   const { queryFile, target, environment, interrupt } = ctx;
   if (queryFile === undefined) return runMethods(config, target, environment, interrupt);
   const runs: RunResult[] = [];
@@ -103,5 +107,6 @@ async function runOurs(config: BenchConfig, ctx: RunContext): Promise<{ runs: Ru
     runs.push(run);
     if (run.stopped === 'unreachable') break; // the statements after it would each wait as long
   }
-  return { runs, failed: runs.some((r) => r.okOps === 0) };
+  const unreachable = runs.some((r) => r.stopped === 'unreachable');
+  return { runs, failed: runs.some((r) => r.okOps === 0), unreachable };
 }

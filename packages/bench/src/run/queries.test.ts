@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SessionDataSet } from '@iotdb/client';
+import { IoTDBConnectionError, IoTDBServerError, type SessionDataSet } from '@iotdb/client';
 import { LatencyHistogram } from '../report/histogram.js';
 import { compareRuns } from '../report/compare-runs.js';
 import { mergeShares } from '../report/merge-runs.js';
@@ -10,9 +10,61 @@ import { FIRST_ROW, rowTime } from '../workload/generator.js';
 import { OPERATIONS, storedRows, type OperationWeights } from '../workload/operations.js';
 import { javaPlan } from './java-plan.js';
 import { rowsAfterTheRun } from './client-operations.js';
-import { addQueriesAfter, noneSucceeded, querySqls, timedRead, type QueriesAfter } from './queries.js';
+import { addQueriesAfter, noneSucceeded, queryPasses, querySqls, timedRead, type QueriesAfter } from './queries.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('queryPasses (--queries after the writes)', () => {
+  const emptyResult = async function* () {};
+  const refused = () => new IoTDBConnectionError('refused', '127.0.0.1:6667', 'cannot connect', false);
+  /** An execute whose `failAt`-th call (from 1) and every later one fails with `error`; the calls counted. */
+  const executing = (failAt: number, error: () => Error) => {
+    const calls = { n: 0 };
+    const execute = (): Promise<SessionDataSet> => {
+      calls.n++;
+      if (calls.n >= failAt) return Promise.reject(error());
+      return Promise.resolve(emptyResult() as unknown as SessionDataSet);
+    };
+    return { calls, execute };
+  };
+  const c = sampleConfig({ queries: ['TIME_RANGE', 'LATEST_POINT'], queryLoops: 10 });
+  const statements = c.queries.map((kind) => ({ kind, sqls: querySqls(c, kind, 1000) }));
+
+  it('ends at a read that reached no node in its retry budget: every read after it would wait as long', async () => {
+    const { calls, execute } = executing(13, refused);
+    const done = await queryPasses(c, statements, execute);
+    expect(calls.n).toBe(13);
+    expect(done.reachedNoNode).toBe(true);
+    expect(done.after.queries.TIME_RANGE).toMatchObject({ ops: 10, failed: 0 });
+    expect(done.after.queries.LATEST_POINT).toMatchObject({ ops: 2, failed: 1 });
+    expect(done.errors).toEqual([
+      '127.0.0.1:6667: cannot connect',
+      '--queries stopped at LATEST_POINT: a read reached no node in --retry-max-ms 60,000 ms; 7 reads not run',
+    ]);
+  });
+
+  it("with --vs-java, its untimed first pass alike (the timed pass's reads would wait as long)", async () => {
+    const { calls, execute } = executing(3, refused);
+    const done = await queryPasses({ ...c, vsJava: true }, statements, execute);
+    expect(calls.n).toBe(3);
+    expect(done.reachedNoNode).toBe(true);
+    expect(done.after.queries).toEqual({});
+  });
+
+  it('goes on after a failure of any other kind, and after every failure with no retries asked for (0)', async () => {
+    const status = () => new IoTDBServerError({ code: 301, message: 'no such table' }, 'executeQueryStatement');
+    for (const [config, error] of [
+      [c, status],
+      [{ ...c, retryMaxMs: 0 }, refused],
+    ] as const) {
+      const { calls, execute } = executing(5, error);
+      const done = await queryPasses(config, statements, execute);
+      expect(calls.n).toBe(20);
+      expect(done.reachedNoNode).toBe(false);
+      expect(done.after.queries.LATEST_POINT).toMatchObject({ ops: 0, failed: 10 });
+    }
+  });
+});
 
 describe('timedRead', () => {
   it('times the statement from its call to its last row: the reply awaited and every row read', async () => {

@@ -5,13 +5,21 @@ import type { BenchConfig, QueryFigures, QueryKind, RunResult } from '../types.j
 import { drawTarget, querySql, sensorValuesRead } from '../workload/query-sql.js';
 import { unit } from '../workload/values.js';
 import { readRows } from './read-pass.js';
-import { keepErrors } from './run-error.js';
+import { keepErrors, reachedNoNode } from './run-error.js';
+import { grouped } from '../report/numbers.js';
 import { queryOptions, sessionOptions } from './session-options.js';
 
+/** A statement's read: its time, rows and points, or the message of the error it failed with (and the error). */
+export interface TimedRead {
+  ns: number;
+  rows: number;
+  points: number;
+  error?: string;
+  cause?: unknown;
+}
+
 /** One statement run and read to its end, timed: its rows and points, or the message of the error it failed with. */
-export async function timedRead(
-  execute: () => Promise<SessionDataSet>,
-): Promise<{ ns: number; rows: number; points: number; error?: string; cause?: unknown }> {
+export async function timedRead(execute: () => Promise<SessionDataSet>): Promise<TimedRead> {
   const started = process.hrtime.bigint();
   const ns = () => Number(process.hrtime.bigint() - started);
   try {
@@ -50,45 +58,81 @@ export async function runQueries(
   c: BenchConfig,
   target: { host: string; port: number },
   deviceRows: number,
-): Promise<{ after: QueriesAfter; errors: string[] }> {
+): Promise<QueryPasses> {
   const options = sessionOptions(c, target);
   const perQuery = queryOptions(c);
   const session: BaseSession =
     c.model === 'table' ? new TableSession({ ...options, database: c.database }) : new Session(options);
   await session.open();
-  const after: QueriesAfter = { queries: {}, histograms: {} };
-  const errors: string[] = [];
   const statements = c.queries.map((kind) => ({ kind, sqls: querySqls(c, kind, deviceRows) }));
   try {
-    // with --vs-java every statement runs once untimed first, as the Java side's first pass (JIT, server caches);
-    // a failure there is the timed pass's to count
-    if (c.vsJava)
-      for (const { sqls } of statements)
-        for (const sql of sqls) await timedRead(() => session.executeQueryStatement(sql, perQuery));
-    for (const { kind, sqls } of statements) {
-      const h = new LatencyHistogram();
-      let rows = 0;
-      let points = 0;
-      let failed = 0;
-      const t0 = performance.now();
-      for (const sql of sqls) {
-        const read = await timedRead(() => session.executeQueryStatement(sql, perQuery));
-        rows += read.rows;
-        points += sensorValuesRead(c.model, kind, read);
-        if (read.error === undefined) h.record(read.ns);
-        else {
-          failed++;
-          keepErrors(errors, read.error);
-        }
-      }
-      const secs = (performance.now() - t0) / 1000;
-      after.queries[kind] = { ops: h.count, failed, rows, rowsPerS: rows / secs, points, latency: h.summaryMs() };
-      after.histograms[kind] = h;
-    }
+    return await queryPasses(c, statements, (sql) => session.executeQueryStatement(sql, perQuery));
   } finally {
     await session.close();
   }
-  return { after, errors };
+}
+
+/** What --queries came to, and whether they ended at a read that reached no node (queryPasses). */
+export interface QueryPasses {
+  after: QueriesAfter;
+  errors: string[];
+  reachedNoNode: boolean;
+}
+
+/**
+ * Each type's statements read in turn through `execute`, timed (with --vs-java after an untimed first pass, as the
+ * Java side's). A read that reached no node in its retry budget ends them: every read after it would wait as long.
+ */
+export async function queryPasses(
+  c: BenchConfig,
+  statements: readonly { kind: QueryKind; sqls: readonly string[] }[],
+  execute: (sql: string) => Promise<SessionDataSet>,
+): Promise<QueryPasses> {
+  const after: QueriesAfter = { queries: {}, histograms: {} };
+  const errors: string[] = [];
+  const total = statements.reduce((n, s) => n + s.sqls.length, 0) * (c.vsJava ? 2 : 1);
+  let done = 0;
+  const stopsAt = (kind: QueryKind, read: TimedRead): boolean => {
+    if (!reachedNoNode(read.cause, c.retryMaxMs)) return false;
+    const retry = `--retry-max-ms ${grouped(c.retryMaxMs)} ms`;
+    const note = `--queries stopped at ${kind}: a read reached no node in ${retry}; ${grouped(total - done)} reads not run`;
+    keepErrors(errors, read.error ?? '', note);
+    return true;
+  };
+  // with --vs-java every statement runs once untimed first, as the Java side's first pass (JIT, server caches);
+  // a failure there is the timed pass's to count, but for a server no read can reach
+  if (c.vsJava)
+    for (const { kind, sqls } of statements)
+      for (const sql of sqls) {
+        const read = await timedRead(() => execute(sql));
+        done++;
+        if (stopsAt(kind, read)) return { after, errors, reachedNoNode: true };
+      }
+  for (const { kind, sqls } of statements) {
+    const h = new LatencyHistogram();
+    let rows = 0;
+    let points = 0;
+    let failed = 0;
+    let stopped = false;
+    const t0 = performance.now();
+    for (const sql of sqls) {
+      const read = await timedRead(() => execute(sql));
+      done++;
+      rows += read.rows;
+      points += sensorValuesRead(c.model, kind, read);
+      if (read.error === undefined) h.record(read.ns);
+      else {
+        failed++;
+        keepErrors(errors, read.error);
+        if ((stopped = stopsAt(kind, read))) break;
+      }
+    }
+    const secs = (performance.now() - t0) / 1000;
+    after.queries[kind] = { ops: h.count, failed, rows, rowsPerS: rows / secs, points, latency: h.summaryMs() };
+    after.histograms[kind] = h;
+    if (stopped) return { after, errors, reachedNoNode: true };
+  }
+  return { after, errors, reachedNoNode: false };
 }
 
 /**

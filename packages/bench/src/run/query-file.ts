@@ -159,13 +159,27 @@ async function warmUp(
   const sql = readOnly(first) ? first : 'SHOW VERSION';
   try {
     await session.open();
-    // a refused statement is counted in the timed reads
     const perQuery = queryOptions(c);
-    for (let i = 0; i < reads; i++) await timedRead(() => session.executeQueryStatement(sql, perQuery));
+    await untimedReads(reads, () => session.executeQueryStatement(sql, perQuery), c.retryMaxMs);
   } catch {
     // a session that does not open: the timed reads say why
   } finally {
     await session.close().catch(() => undefined);
+  }
+}
+
+/**
+ * `reads` reads of a statement, untimed; a refused one is counted in the timed reads. One that reached no node in its
+ * retry budget ends them: the next would wait as long (the timed reads then stop at their first).
+ */
+export async function untimedReads(
+  reads: number,
+  execute: () => Promise<SessionDataSet>,
+  retryMaxMs: number,
+): Promise<void> {
+  for (let i = 0; i < reads; i++) {
+    const read = await timedRead(execute);
+    if (reachedNoNode(read.cause, retryMaxMs)) return;
   }
 }
 
