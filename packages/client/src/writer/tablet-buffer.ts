@@ -31,6 +31,8 @@ interface Shape {
 
 /** What every buffer of a writer shares. */
 export interface BufferSpec {
+  /** the row being put (rows are put one at a time, begin to commit, whichever buffer they go to) */
+  readonly row: RowScratch;
   /** table model (the tablet carries column categories) */
   readonly table: boolean;
   readonly isAligned: boolean;
@@ -40,6 +42,16 @@ export interface BufferSpec {
   readonly typeOf: TypeOf;
   /** where column arrays come from and go back to */
   readonly stores: StorePool;
+}
+
+/** One row's bookkeeping while it is put: a writer's buffers share one (a buffer of its own cost 3 arrays a device). */
+export class RowScratch {
+  /** the categories of the current row read name by name, with the names they had */
+  readonly reshaped: { shape: Shape; seen: string[] }[] = [];
+  /** the current row's new names and values, added once the whole row is valid */
+  readonly fresh: { column: Column; bytes: number }[] = [];
+  /** the shapes whose compiled puts took categories of the current row */
+  readonly compiled: Shape[] = [];
 }
 
 /** A flushed tablet: what goes on the wire, and its rows as cells again for reporting a failure. */
@@ -55,30 +67,32 @@ export interface TakenTablet {
 /**
  * The rows of one tree device, or one table, as columns (see Column): the writer appends rows one at a
  * time and, at a flush, takes them as one PreparedTablet, sorted by time if they came out of order.
- * A row with a new name adds a column (earlier rows null there); a row without a name is null there.
+ * A row with a new name adds a column (earlier rows null there); a row without a name is null there. It is its
+ * columns' ColumnContext (an object and three closures of their own cost 250 bytes a device).
  */
-export class TabletBuffer {
+export class TabletBuffer implements ColumnContext {
   rows = 0;
   #capacity: number;
   #times: Int64Store;
   /** the numeric cells of its rows, row-major (see Stage) */
-  readonly #stage: Stage = { data: new Float64Array(0), width: 0 };
+  readonly stage: Stage = { data: new Float64Array(0), width: 0 };
+  readonly precision: TimestampPrecision;
+  readonly stores: StorePool;
   /** columns with a null mask (until the flush) */
   #masks = 0;
   #sorted = true;
-  readonly #columns: Column[] = [];
+  /** (made anew, not pushed to, when a row adds columns: a pushed array keeps room for 17 of them) */
+  #columns: Column[] = [];
   readonly #byName = new Map<string, Column>();
   /** a table's columns by their lower-case name: IoTDB folds table names, so `Temp` and `temp` are one column */
   readonly #byFoldedName: Map<string, Column> | null;
-  /** per category: the names of the last row read name by name, their columns, and a compiled put once they repeat */
-  readonly #shapes: Shape[] = [0, 1, 2].map(() => ({ names: [], columns: [], put: null, putMasked: null, defined: 0 }));
-  /** the categories of the current row read name by name, with the names they had */
-  readonly #reshaped: { shape: Shape; seen: string[] }[] = [];
-  /** the current row's new names and values, added once the whole row is valid */
-  readonly #fresh: { column: Column; bytes: number }[] = [];
+  /**
+   * per category, made at its first row (a tree device has one of three): the names of the last row read name by
+   * name, their columns, and a compiled put once they repeat
+   */
+  readonly #shapes: (Shape | undefined)[] = [undefined, undefined, undefined];
+  /** the current row's bytes on the wire, and how many columns the compiled puts of its categories set */
   #rowBytes = 0;
-  /** the shapes whose compiled puts took categories of the current row, and how many columns they set */
-  readonly #compiled: Shape[] = [];
   #covered = 0;
 
   constructor(
@@ -88,23 +102,27 @@ export class TabletBuffer {
     public lastRowsAt: number,
   ) {
     this.#capacity = spec.capacity;
+    this.precision = spec.precision;
+    this.stores = spec.stores;
     this.#byFoldedName = spec.table ? new Map() : null;
     this.#times = spec.stores.typed(Float64Array, spec.capacity);
-    this.#context = {
-      precision: spec.precision,
-      stores: spec.stores,
-      stage: this.#stage,
-      claimSlot: () => {
-        const slot = this.#stage.width;
-        this.#restage(slot + 1);
-        return slot;
-      },
-      // compiled puts store into the slots they were compiled with: learn the shapes again
-      unstaged: () => {
-        for (const shape of this.#shapes) shape.put = shape.putMasked = null;
-      },
-      masked: () => void this.#masks++,
-    };
+  }
+
+  /** ColumnContext: a slot in the stage for a new numeric column. */
+  claimSlot(): number {
+    const slot = this.stage.width;
+    this.#restage(slot + 1);
+    return slot;
+  }
+
+  /** ColumnContext: compiled puts store into the slots they were compiled with, so the shapes are learnt again. */
+  unstaged(): void {
+    for (const shape of this.#shapes) if (shape !== undefined) shape.put = shape.putMasked = null;
+  }
+
+  /** ColumnContext: a column got a null mask. */
+  masked(): void {
+    this.#masks++;
   }
 
   /** Starts row `rows` at time t (a checked int64 in the server's unit). */
@@ -113,9 +131,10 @@ export class TabletBuffer {
     if (row === this.#capacity) this.#grow();
     this.#times = putInt64(this.#times, row, t);
     // (setting an array's length costs a builtin call even when it is 0 already)
-    if (this.#fresh.length !== 0) this.#fresh.length = 0;
-    if (this.#reshaped.length !== 0) this.#reshaped.length = 0;
-    if (this.#compiled.length !== 0) this.#compiled.length = 0;
+    const scratch = this.spec.row;
+    if (scratch.fresh.length !== 0) scratch.fresh.length = 0;
+    if (scratch.reshaped.length !== 0) scratch.reshaped.length = 0;
+    if (scratch.compiled.length !== 0) scratch.compiled.length = 0;
     this.#covered = 0;
     this.#rowBytes = 8;
   }
@@ -125,7 +144,7 @@ export class TabletBuffer {
    * value that does not fit its column. `seq` identifies the row (columns it does not set become null).
    */
   put(entries: Record<string, unknown>, category: ColumnCategory, field: string, seq: number): void {
-    const shape = this.#shapes[category];
+    const shape = (this.#shapes[category] ??= { names: [], columns: [], put: null, putMasked: null, defined: 0 });
     if (shape.put !== null && this.#putKnown(shape, entries)) return;
     this.#putAny(shape, entries, category, field, seq);
   }
@@ -141,12 +160,12 @@ export class TabletBuffer {
     let count = 0;
     for (const _ in entries) count++;
     if (count !== shape.names.length) return false;
-    const stage = this.#stage;
+    const stage = this.stage;
     const put = this.#masks === 0 ? shape.put! : (shape.putMasked ??= compiledPut(shape.names, shape.columns, true)!);
     const bytes = put(entries, shape.columns, this.rows, stage.data, this.rows * stage.width);
     if (bytes < 0) return false;
     this.#rowBytes += bytes;
-    this.#compiled.push(shape);
+    this.spec.row.compiled.push(shape);
     this.#covered += shape.defined;
     return true;
   }
@@ -162,7 +181,7 @@ export class TabletBuffer {
       if (v == null) continue; // a null cell is the same as a missing one
       const col = this.#byName.get(name) ?? this.#inAnyCase(name, field);
       if (col === undefined) {
-        this.#fresh.push(this.#newColumn(name, v, category, field));
+        this.spec.row.fresh.push(this.#newColumn(name, v, category, field));
         continue;
       }
       if (col.category !== category)
@@ -177,7 +196,7 @@ export class TabletBuffer {
       bytes += n;
     }
     this.#rowBytes += bytes;
-    this.#reshaped.push({ shape, seen });
+    this.spec.row.reshaped.push({ shape, seen });
   }
 
   /**
@@ -185,15 +204,16 @@ export class TabletBuffer {
    * for them (not at once: rows that vary would compile one each).
    */
   #learnShapes(): void {
-    for (const { shape, seen } of this.#reshaped) {
+    const { reshaped } = this.spec.row;
+    for (const { shape, seen } of reshaped) {
       const same = seen.length === shape.names.length && seen.every((n, k) => n === shape.names[k]);
-      shape.names = seen;
+      shape.names = seen.slice(); // kept: without the room the row's pushes left
       shape.columns = seen.map((n) => this.#byName.get(n)!);
       shape.defined = shape.columns.filter((c) => c !== undefined).length;
       shape.put = same ? compiledPut(seen, shape.columns, false) : null;
       shape.putMasked = null;
     }
-    this.#reshaped.length = 0;
+    reshaped.length = 0;
   }
 
   /**
@@ -203,7 +223,7 @@ export class TabletBuffer {
   #inAnyCase(name: string, field: string): Column | undefined {
     if (this.#byFoldedName === null) return undefined;
     const folded = name.toLowerCase();
-    const made = this.#fresh.find(({ column }) => column.name.toLowerCase() === folded);
+    const made = this.spec.row.fresh.find(({ column }) => column.name.toLowerCase() === folded);
     if (made !== undefined) throw sameColumn(`${field}.${name}`, made.column.name); // this row's new column
     const col = this.#byFoldedName.get(folded);
     if (col !== undefined) this.#byName.set(name, col);
@@ -218,19 +238,22 @@ export class TabletBuffer {
   /** Ends a row whose cells were all accepted: its new columns join, the columns it did not set get a null. */
   commit(seq: number): void {
     const row = this.rows;
-    for (const { column, bytes } of this.#fresh) {
-      this.#rowBytes += bytes; // its value was put when it was made
-      column.stamp = seq;
-      this.#columns.push(column);
-      this.#byName.set(column.name, column);
-      this.#byFoldedName?.set(column.name.toLowerCase(), column);
+    const { fresh, reshaped, compiled } = this.spec.row;
+    if (fresh.length !== 0) {
+      for (const { column, bytes } of fresh) {
+        this.#rowBytes += bytes; // its value was put when it was made
+        column.stamp = seq;
+        this.#byName.set(column.name, column);
+        this.#byFoldedName?.set(column.name.toLowerCase(), column);
+      }
+      this.#columns = this.#columns.concat(fresh.map((f) => f.column));
+      fresh.length = 0;
     }
-    if (this.#fresh.length !== 0) this.#fresh.length = 0;
-    if (this.#reshaped.length > 0) this.#learnShapes();
+    if (reshaped.length > 0) this.#learnShapes();
     // every column set by compiled puts (the usual row): nothing to fill in
     if (this.#covered !== this.#columns.length) {
       // -seq: set by a compiled put, value or null, nothing to do
-      for (const shape of this.#compiled) for (const col of shape.columns) if (col !== undefined) col.stamp = -seq;
+      for (const shape of compiled) for (const col of shape.columns) if (col !== undefined) col.stamp = -seq;
       for (const col of this.#columns) {
         if (col.stamp === -seq) continue;
         if (col.stamp !== seq) col.putNull(row);
@@ -248,9 +271,9 @@ export class TabletBuffer {
     const stores = this.spec.stores;
     const times = this.#times;
     const timestamps = times.subarray(0, rows);
-    const stage = { data: this.#stage.data, width: this.#stage.width };
+    const stage = { data: this.stage.data, width: this.stage.width };
     const { cols, taken } = this.#takeColumns(rows, stage);
-    this.#stage.data = stores.typed(Float64Array, this.#capacity * stage.width);
+    this.stage.data = stores.typed(Float64Array, this.#capacity * stage.width);
     this.#masks = 0; // takeValues left every column without a mask
     if (this.spec.table) spreadAttributes(cols, taken, rows);
     const tablet: PreparedTablet = {
@@ -303,7 +326,7 @@ export class TabletBuffer {
       );
     const problem = this.spec.table ? tableTypeProblem(category, type) : undefined; // a tag declared INT32
     if (problem !== undefined) throw new IoTDBValidationError(`${field}.${name}`, problem);
-    const col = new Column(name, type, category, this.rows, this.#context);
+    const col = new Column(name, type, category, this.rows, this);
     const bytes = col.put(this.rows, v);
     if (bytes < 0) throw col.error(`${field}.${name}`, v);
     return { column: col, bytes };
@@ -319,24 +342,21 @@ export class TabletBuffer {
     (t as Float64Array).set(old as Float64Array);
     this.spec.stores.give(old);
     this.#times = t;
-    this.#restage(this.#stage.width);
+    this.#restage(this.stage.width);
     for (const c of this.#columns) c.grow(this.#capacity);
   }
 
   /** The stage at the current capacity and `width` slots, the rows so far (and the one being written) copied. */
   #restage(width: number): void {
-    const { data: old, width: was } = this.#stage;
+    const { data: old, width: was } = this.stage;
     const data = this.spec.stores.typed(Float64Array, this.#capacity * width);
     const rows = Math.min(this.rows + 1, old.length / Math.max(was, 1), this.#capacity);
     if (was === width) data.set(old.subarray(0, rows * was));
     else for (let r = 0; r < rows; r++) data.set(old.subarray(r * was, r * was + was), r * width);
     this.spec.stores.give(old);
-    this.#stage.data = data;
-    this.#stage.width = width;
+    this.stage.data = data;
+    this.stage.width = width;
   }
-
-  /** What its columns share with it. */
-  readonly #context: ColumnContext;
 }
 
 /**

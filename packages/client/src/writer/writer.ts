@@ -1,6 +1,6 @@
 import type { ColumnCategory, PreparedTablet, TSDataType, TimestampPrecision } from '@iotdb/fast-serializer';
 import { IoTDBBatchError, IoTDBServerError, IoTDBWriteFailedError, IoTDBWriterClosedError } from '../errors.js';
-import { TabletBuffer, type BufferSpec, type TakenTablet } from './tablet-buffer.js';
+import { RowScratch, TabletBuffer, type BufferSpec, type TakenTablet } from './tablet-buffer.js';
 import { StorePool } from './store-pool.js';
 import type { WriterModel } from './rows.js';
 import { writerStream, type WriterStreamOptions } from './writer-stream.js';
@@ -171,6 +171,7 @@ export class Writer<Row> {
           capacity: Math.min(FIRST_CAPACITY, this.#o.maxRows),
           typeOf: this.#typeOf,
           stores: new StorePool(),
+          row: new RowScratch(),
         };
       },
       (e: unknown) => {
