@@ -106,7 +106,7 @@ export class Pool<S extends BaseSession> {
     try {
       checkCallOptions(opts, CALL_OPTION_KEYS);
     } catch (e) {
-      return Promise.reject(e as Error);
+      return Promise.reject(e);
     }
     return this.executeOn(undefined, fn, opts.signal);
   }

@@ -3,6 +3,7 @@ import { Writer, type WriterSink } from './writer.js';
 import { resolveWriterOptions, type WriterOptions } from './writer-options.js';
 import { tableModel, treeModel, type TableRow, type TreeRow } from './rows.js';
 import type { TimestampPrecision } from '../session/base-session.js';
+import type { SessionDataSet } from '../session/session-data-set.js';
 
 /** The method a session sends a writer's request with (not part of its public API). */
 export const sendForWriter = Symbol('sendForWriter');
@@ -11,6 +12,7 @@ export const sendForWriter = Symbol('sendForWriter');
 export interface WriterSession {
   readonly timestampPrecision: TimestampPrecision;
   [sendForWriter](tablets: readonly PreparedTablet[]): Promise<void>;
+  executeQueryStatement(sql: string): Promise<SessionDataSet>;
 }
 
 /** Tree-model writer options: those of every writer, and whether the devices are aligned. */
@@ -28,6 +30,12 @@ function sinkOf<S extends WriterSession>(run: Run<S>): WriterSink {
   return {
     ready: async () => run((s) => Promise.resolve(s.timestampPrecision)),
     send: async (tablets) => run((s) => s[sendForWriter](tablets)),
+    schema: async (sql) =>
+      run(async (s) => {
+        const rows: Record<string, unknown>[] = [];
+        for await (const row of await s.executeQueryStatement(sql)) rows.push(row.toObject());
+        return rows;
+      }),
   };
 }
 

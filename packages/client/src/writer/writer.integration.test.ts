@@ -121,6 +121,28 @@ describe('tree model', () => {
     expect(await rows(session, `SELECT v FROM ${TREE}.fine`)).toEqual([{ Time: 1n, [`${TREE}.fine.v`]: 1 }]);
   });
 
+  it("writes numbers to FLOAT, INT32 and INT64 series made before, without `types`: every row stored as the series' type", async () => {
+    const d = `${TREE}.made`;
+    for (const [m, type] of [
+      ['f', 'FLOAT'],
+      ['i', 'INT32'],
+      ['l', 'INT64'],
+    ])
+      await session.executeNonQueryStatement(`CREATE TIMESERIES ${d}.${m} WITH DATATYPE=${type}`);
+    const refused: Error[] = [];
+    const w = session.writer({ onError: (error) => refused.push(error) });
+    await w.write({ deviceId: d, timestamp: 1, values: { f: 25.5, i: 3, l: -(2 ** 40), x: 0.1 } });
+    await w.flush();
+    await w.write({ deviceId: d, timestamp: 2, values: { f: 0.1, i: -7, l: 5, x: 2.5 } });
+    await w.close();
+    expect(refused).toEqual([]);
+    expect(w.stats()).toMatchObject({ written: 2, acknowledged: 2, failed: 0 });
+    expect(await rows(session, `SELECT f, i, l, x FROM ${d} ORDER BY time`)).toEqual([
+      { Time: 1n, [`${d}.f`]: 25.5, [`${d}.i`]: 3, [`${d}.l`]: -(2n ** 40n), [`${d}.x`]: 0.1 },
+      { Time: 2n, [`${d}.f`]: Math.fround(0.1), [`${d}.i`]: -7, [`${d}.l`]: 5n, [`${d}.x`]: 2.5 },
+    ]);
+  });
+
   it('a stream pipeline of CSV lines ends with every row stored', async () => {
     const lines = Array.from({ length: 2_000 }, (_, i) => `${TREE}.csv${i % 5},${i},${(i * 0.5).toFixed(1)}`);
     const w = session.writer();
@@ -180,6 +202,17 @@ describe('table model', () => {
       { time: 1n, site: 'b', unit: '1', model: null, temp: 21.5, ok: null, count: 7n, note: null },
       { time: 2n, site: 'a', unit: '1', model: 'x', temp: 20.5, ok: true, count: null, note: null },
       { time: 3n, site: 'a', unit: '1', model: 'x', temp: 22.5, ok: null, count: null, note: 'late' },
+    ]);
+  });
+
+  it("writes numbers to a table's FLOAT and INT32 fields made before, without `types`, named in any case", async () => {
+    await table.executeNonQueryStatement('CREATE TABLE made (site STRING TAG, level FLOAT FIELD, n INT32 FIELD)');
+    const w = table.writer({});
+    await w.write({ table: 'made', timestamp: 1, tags: { site: 'a' }, fields: { Level: 1.1, n: 4 } });
+    await w.close();
+    expect(w.stats()).toMatchObject({ written: 1, acknowledged: 1, failed: 0 });
+    expect(await rows(table, 'SELECT time, site, level, n FROM made')).toEqual([
+      { time: 1n, site: 'a', level: Math.fround(1.1), n: 4 },
     ]);
   });
 

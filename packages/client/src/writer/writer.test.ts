@@ -6,6 +6,7 @@ import { Session } from '../session/session.js';
 import { TableSession } from '../session/table-session.js';
 import { SessionPool } from '../pool/session-pool.js';
 import { sentTablets } from '../testing/sent-tablets.js';
+import { textTableReply } from '../testing/text-table-reply.js';
 import { FakeTransport, type FakeAction, type FakeScript } from '../transport/fake-transport.js';
 import type { TreeRow } from './rows.js';
 
@@ -265,14 +266,14 @@ describe('failures', () => {
   it('hands onError exactly the rows of the devices the server rejected, and counts them', async () => {
     let n = 0;
     const { s } = await openSession((c) =>
-      c.method === 'insertTablets' && n++ === 0 ? multi([200, 507, 200]) : undefined,
+      c.method === 'insertTablets' && n++ === 0 ? multi([200, 509, 200]) : undefined,
     );
     const reported: { error: Error; rows: TreeRow[] }[] = [];
     const w = s.writer({ onError: (error, rows) => reported.push({ error, rows }) });
     for (const d of [1, 2, 3]) for (const t of [2, 1]) await w.write(row(d, t, { v: d }));
     await w.flush();
     expect(reported).toHaveLength(1);
-    expect(reported[0].error.message).toMatch(/507/);
+    expect(reported[0].error.message).toMatch(/509/);
     expect(reported[0].rows).toEqual([
       { deviceId: 'root.sg.d2', timestamp: 2, values: { v: 2 } },
       { deviceId: 'root.sg.d2', timestamp: 1, values: { v: 2 } },
@@ -483,5 +484,132 @@ describe('pools and the table model', () => {
       { time: 1, values: { Region: 'east', Temp: 20.5 } },
       { time: 2, values: { Region: 'west', Temp: 21.5 } },
     ]);
+  });
+});
+
+describe('types the server has for columns the writer inferred', () => {
+  const [INT32, INT64, FLOAT, DOUBLE] = [1, 2, 3, 4];
+  const TYPE = { INT32, INT64, FLOAT, DOUBLE } as const;
+  const statement = (c: { args: unknown }) => String((c.args as { statement?: string }).statement ?? '');
+  const lookups = (fake: FakeTransport) =>
+    fake
+      .callsOf('executeQueryStatementV2')
+      .map(statement)
+      .filter((q) => /^(SHOW TIMESERIES|DESC)/.test(q));
+
+  /**
+   * A server whose devices have series of the given types: it refuses a tablet that sends one of them as another
+   * type (507, storing the rest), and answers SHOW TIMESERIES of a device with its series.
+   */
+  function treeServer(series: Record<string, Record<string, keyof typeof TYPE>>): FakeScript {
+    return (c) => {
+      if (c.method === 'executeQueryStatementV2') {
+        const device = /^SHOW TIMESERIES (\S+)\.\*$/.exec(statement(c))?.[1];
+        if (device === undefined) return undefined;
+        const rows = Object.entries(series[device] ?? {}).map(([m, t]) => [`${device}.${m}`, 'root.sg', t]);
+        return { reply: textTableReply(['Timeseries', 'Database', 'DataType'], rows) };
+      }
+      if (c.method !== 'insertTablets') return undefined;
+      const a = c.args as { prefixPaths: string[]; measurementsList: string[][]; typesList: number[][] };
+      const refused = a.prefixPaths.some((d, i) =>
+        a.measurementsList[i].some((m, k) => series[d]?.[m] !== undefined && TYPE[series[d][m]] !== a.typesList[i][k]),
+      );
+      return refused ? { reply: { code: 507, message: 'data type of ... is not consistent' } } : undefined;
+    };
+  }
+
+  it("sends the tablet again with each as the FLOAT, INT32 or INT64 series the server has; the device's later tablets go so at once", async () => {
+    const { fake, s } = await openSession(treeServer({ 'root.sg.d1': { f: 'FLOAT', i: 'INT32', l: 'INT64' } }));
+    const reported: Error[] = [];
+    const w = s.writer({ onError: (e) => reported.push(e) });
+    await w.write(row(1, 1, { f: 1.5, i: 3, l: -4, x: 2.5 }));
+    await w.flush();
+    await w.write(row(1, 2, { f: 2.25, i: 5, l: 2 ** 40, x: 1 }));
+    await w.flush();
+    expect(reported).toEqual([]);
+    expect(fake.callsOf('insertTablets').map((c) => c.args.typesList)).toEqual([
+      [[DOUBLE, DOUBLE, DOUBLE, DOUBLE]],
+      [[FLOAT, INT32, INT64, DOUBLE]],
+      [[FLOAT, INT32, INT64, DOUBLE]],
+    ]);
+    expect(lookups(fake)).toEqual(['SHOW TIMESERIES root.sg.d1.*']);
+    expect(
+      sent(fake)
+        .slice(1)
+        .map((t) => t.rows[0].values),
+    ).toEqual([
+      { f: 1.5, i: 3, l: -4n, x: 2.5 },
+      { f: 2.25, i: 5, l: 2n ** 40n, x: 1 },
+    ]);
+    expect(w.stats()).toMatchObject({ written: 2, acknowledged: 2, failed: 0 });
+  });
+
+  it('leaves a column whose values do not fit the type (a fraction for INT32) or whose type is declared: its rows fail as the server said', async () => {
+    const { fake, s } = await openSession(treeServer({ 'root.sg.d1': { i: 'INT32' }, 'root.sg.d2': { i: 'INT32' } }));
+    const reported: TreeRow[] = [];
+    const fraction = s.writer({ onError: (_e, rows) => reported.push(...rows) });
+    await fraction.write(row(1, 1, { i: 1.5 }));
+    await fraction.flush();
+    expect(lookups(fake)).toEqual(['SHOW TIMESERIES root.sg.d1.*']);
+    const declared = s.writer({ types: { i: 'DOUBLE' }, onError: (_e, rows) => reported.push(...rows) });
+    await declared.write(row(2, 1, { i: 3 }));
+    await declared.flush();
+    expect(lookups(fake)).toHaveLength(1); // nothing the writer inferred: nothing to look up
+    expect(reported.map((r) => r.deviceId)).toEqual(['root.sg.d1', 'root.sg.d2']);
+    expect(fake.callsOf('insertTablets')).toHaveLength(2);
+  });
+
+  it('in a request of several devices refused as a whole, looks up the device refused alone', async () => {
+    const { fake, s } = await openSession(treeServer({ 'root.sg.d1': { v: 'FLOAT' } }));
+    const w = s.writer({ maxInFlight: 1 });
+    for (const d of [1, 2]) await w.write(row(d, 1, { v: 0.5 }));
+    await w.flush();
+    const requests = fake.callsOf('insertTablets').map((c) => [c.args.prefixPaths, c.args.typesList]);
+    expect(requests.slice(0, 2)).toEqual([
+      [
+        ['root.sg.d1', 'root.sg.d2'],
+        [[DOUBLE], [DOUBLE]],
+      ],
+      [['root.sg.d1'], [[DOUBLE]]],
+    ]);
+    // d2 alone goes while d1's types are looked up, before or after d1 goes again
+    expect(requests.slice(2)).toHaveLength(2);
+    expect(requests.slice(2)).toEqual(
+      expect.arrayContaining([
+        [['root.sg.d2'], [[DOUBLE]]],
+        [['root.sg.d1'], [[FLOAT]]],
+      ]),
+    );
+    expect(lookups(fake)).toEqual(['SHOW TIMESERIES root.sg.d1.*']);
+    expect(w.stats()).toMatchObject({ acknowledged: 2, failed: 0 });
+  });
+
+  it("a table writer reads the table's columns with DESC, their names in any case", async () => {
+    const { fake, s } = await openTableSession((c) => {
+      if (c.method === 'executeQueryStatementV2' && statement(c) === 'DESC "t1"')
+        return {
+          reply: textTableReply(
+            ['ColumnName', 'DataType', 'Category'],
+            [
+              ['site', 'STRING', 'TAG'],
+              ['temp', 'FLOAT', 'FIELD'],
+            ],
+          ),
+        };
+      const types = (c.args as { types?: number[] }).types;
+      return c.method === 'insertTablet' && types?.[1] === DOUBLE
+        ? { reply: { code: 507, message: 'Incompatible data type of column temp: DOUBLE/FLOAT' } }
+        : undefined;
+    });
+    const w = s.writer({});
+    await w.write({ table: 't1', timestamp: 1, tags: { site: 'a' }, fields: { Temp: 20.5 } });
+    await w.flush();
+    const STRING = 11;
+    expect(fake.callsOf('insertTablet').map((c) => c.args.types)).toEqual([
+      [STRING, DOUBLE],
+      [STRING, FLOAT],
+    ]);
+    expect(lookups(fake)).toEqual(['DESC "t1"']);
+    expect(w.stats()).toMatchObject({ acknowledged: 1, failed: 0 });
   });
 });

@@ -2,7 +2,8 @@ import type { ColumnCategory, PreparedTablet, TSDataType, TimestampPrecision } f
 import { IoTDBBatchError, IoTDBServerError, IoTDBWriteFailedError, IoTDBWriterClosedError } from '../errors.js';
 import { RowScratch, TabletBuffer, type BufferSpec, type TakenTablet } from './tablet-buffer.js';
 import { StorePool } from './store-pool.js';
-import type { WriterModel } from './rows.js';
+import type { SchemaRows, WriterModel } from './rows.js';
+import { hasInferredNumbers, isTypeRefusal, retypedTablet } from './learned-types.js';
 import { writerStream, type WriterStreamOptions } from './writer-stream.js';
 import type { ResolvedWriterOptions } from './writer-options.js';
 import type { Writable } from 'node:stream';
@@ -13,6 +14,8 @@ export interface WriterSink {
   ready(): Promise<TimestampPrecision>;
   /** One request: tree, several devices' tablets (insertTablets); table, one tablet. Retries are the session's. */
   send(tablets: PreparedTablet[]): Promise<void>;
+  /** a schema statement's rows (a device's or a table's types, learned-types.ts) */
+  schema: SchemaRows;
 }
 
 /** A writer's counters, in rows. Every row written ends acknowledged or failed; until then it is buffered or in flight. */
@@ -37,6 +40,8 @@ interface Request {
   readonly id: number;
   readonly taken: readonly TakenTablet[];
   readonly rows: number;
+  /** sent again with the types the server has (learned-types.ts): not looked up again */
+  readonly retyped?: boolean;
 }
 
 const READY = Promise.resolve();
@@ -85,6 +90,8 @@ export class Writer<Row> {
   #unreported = { rows: 0, errors: [] as Error[] };
   #closing: Promise<void> | undefined;
   readonly #counts = { written: 0, acknowledged: 0, failed: 0, rejected: 0 };
+  /** per buffer key: the types the server has for its columns, once a tablet of it was refused (learned-types.ts) */
+  readonly #learned = new Map<string, ReadonlyMap<string, TSDataType>>();
   readonly #bufferOf = (key: string): TabletBuffer => {
     let b = this.#buffers.get(key);
     if (b === undefined) this.#buffers.set(key, (b = new TabletBuffer(key, this.#spec!, performance.now())));
@@ -223,8 +230,11 @@ export class Writer<Row> {
     const taken: TakenTablet[] = [];
     const now = performance.now();
     for (const [key, b] of this.#buffers) {
-      if (b.rows > 0) taken.push(b.take(now));
-      else if (now - b.lastRowsAt > QUIET_DEVICE_MS) this.#buffers.delete(key); // (its arrays to the collector)
+      if (b.rows > 0) taken.push(this.#withLearnedTypes(b.take(now)));
+      else if (now - b.lastRowsAt > QUIET_DEVICE_MS) {
+        this.#buffers.delete(key); // (its arrays to the collector)
+        this.#learned.delete(key);
+      }
     }
     this.#bufferedBytes = 0;
     this.#bufferedRows = 0;
@@ -268,6 +278,12 @@ export class Writer<Row> {
     this.#requestsInFlight--;
     this.#inFlightRows -= r.rows;
     if (error !== null && this.#split(r, error)) return this.#pump();
+    if (error !== null && this.#mayRetype(r, error)) return this.#retype(r, error);
+    this.#conclude(r, error);
+  }
+
+  /** A request is done: acknowledged, or its rows failed and reported. */
+  #conclude(r: Request, error: Error | null): void {
     const left = this.#unsettled.get(r.id)! - 1;
     if (left === 0) this.#unsettled.delete(r.id);
     else this.#unsettled.set(r.id, left);
@@ -286,11 +302,51 @@ export class Writer<Row> {
    * the rows reported are exactly those refused; writing a point again stores the same value.
    */
   #split(r: Request, error: Error): boolean {
-    if (r.taken.length < 2 || !(error instanceof IoTDBServerError)) return false; // (an IoTDBBatchError answers per device)
+    if (r.taken.length < 2) return false;
+    // an IoTDBBatchError answers per device, but a device refused for its types is looked up alone (#retype)
+    if (!(error instanceof IoTDBServerError) && !(error instanceof IoTDBBatchError && isTypeRefusal(error)))
+      return false;
     this.#unsettled.set(r.id, this.#unsettled.get(r.id)! - 1 + r.taken.length);
     this.#queue.unshift(...r.taken.map((t) => ({ id: r.id, taken: [t], rows: t.tablet.rows })));
     return true;
   }
+
+  /** A one-tablet request refused for a type the writer inferred (learned-types.ts), not sent again for it yet. */
+  #mayRetype(r: Request, error: Error): boolean {
+    if (r.retyped === true || r.taken.length !== 1 || !isTypeRefusal(error)) return false;
+    return hasInferredNumbers(r.taken[0].tablet, this.#inferred);
+  }
+
+  /**
+   * Looks up the types the server has for the tablet's device (table) and sends it again, first in the queue, with
+   * its inferred columns as the server has them; when none can be, or the lookup fails, its rows fail as they did.
+   */
+  #retype(r: Request, error: Error): void {
+    const taken = r.taken[0];
+    const key = taken.tablet.prefixPath;
+    this.#model.registeredTypes(key, this.#sink.schema).then(
+      (registered) => {
+        this.#learned.set(key, registered);
+        const tablet = retypedTablet(taken.tablet, registered, this.#inferred, this.#spec!.table);
+        if (tablet === undefined) return this.#conclude(r, error);
+        this.#queue.unshift({ ...r, taken: [{ ...taken, tablet }], retyped: true });
+        this.#pump();
+      },
+      () => this.#conclude(r, error),
+    );
+    this.#pump(); // the other requests go on meanwhile
+  }
+
+  /** A taken tablet with the types learnt for its device (table), if any. */
+  #withLearnedTypes(t: TakenTablet): TakenTablet {
+    const learned = this.#learned.get(t.tablet.prefixPath);
+    const tablet = learned && retypedTablet(t.tablet, learned, this.#inferred, this.#spec!.table);
+    return tablet === undefined ? t : { ...t, tablet };
+  }
+
+  /** Whether the writer inferred column `name`'s type (no `types` entry names it, in any case for a table). */
+  readonly #inferred = (name: string): boolean =>
+    !this.#o.types.has(name) && this.#declaredInAnyCase(name) === undefined;
 
   /** Counts and reports the rows of a failed request: those an IoTDBBatchError lists, else all. */
   #fail(r: Request, error: Error): void {

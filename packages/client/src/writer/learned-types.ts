@@ -1,0 +1,71 @@
+import { StridedColumn, TSDataType, type PreparedTablet } from '@iotdb/fast-serializer';
+import { IoTDBBatchError, IoTDBServerError } from '../errors.js';
+import { StatusCode } from '../protocol/status.js';
+
+/**
+ * The types a writer learns from the server. A writer makes a number DOUBLE unless `types` says otherwise, and IoTDB
+ * refuses DOUBLE values for a series (a table column) it has as FLOAT, INT32 or INT64 ([507] "registered type FLOAT,
+ * inserting type DOUBLE", "Incompatible data type of column f: DOUBLE/FLOAT"), storing the tablet's other columns.
+ * Then the writer looks the device's (table's) types up and sends the tablet again with those columns as the server
+ * has them, when every value fits; later tablets of that device go so at once.
+ */
+
+/** A refusal a type lookup may mend: the server's metadata error (a type mismatch), for the request or an item of it. */
+export function isTypeRefusal(e: Error): boolean {
+  if (e instanceof IoTDBServerError)
+    return e.statusCode === StatusCode.METADATA_ERROR || e.statusCode === StatusCode.DATA_TYPE_MISMATCH;
+  return e instanceof IoTDBBatchError && e.failures.some((f) => isTypeRefusal(f.error));
+}
+
+/** Whether `tablet` has a DOUBLE column the writer inferred: one a lookup of the server's types might change. */
+export function hasInferredNumbers(tablet: PreparedTablet, inferred: (name: string) => boolean): boolean {
+  return tablet.measurements.some((name, k) => tablet.types[k] === TSDataType.DOUBLE && inferred(name));
+}
+
+/**
+ * `tablet` with each DOUBLE column the writer inferred (`inferred(name)`) as the server has it (`registered`, by name:
+ * a table's lower-cased), where that is FLOAT, INT32 or INT64 and every value fits; undefined when no column changes.
+ */
+export function retypedTablet(
+  tablet: PreparedTablet,
+  registered: ReadonlyMap<string, TSDataType>,
+  inferred: (name: string) => boolean,
+  table: boolean,
+): PreparedTablet | undefined {
+  let types: TSDataType[] | undefined;
+  tablet.measurements.forEach((name, k) => {
+    if (tablet.types[k] !== TSDataType.DOUBLE || !inferred(name)) return;
+    const to = registered.get(table ? name.toLowerCase() : name);
+    if (to === undefined || !holdsAll(to, tablet, k)) return;
+    (types ??= [...tablet.types])[k] = to;
+  });
+  return types === undefined ? undefined : { ...tablet, types };
+}
+
+/** Whether every value of column k (numbers: a writer's DOUBLE column) is one of type `to` (FLOAT, INT32, INT64). */
+function holdsAll(to: TSDataType, tablet: PreparedTablet, k: number): boolean {
+  if (to === TSDataType.FLOAT) return true; // rounded as a FLOAT series rounds
+  const fits = to === TSDataType.INT32 ? isInt32 : to === TSDataType.INT64 ? Number.isSafeInteger : undefined;
+  if (fits === undefined) return false;
+  const values = tablet.columns[k] as StridedColumn | Float64Array;
+  const nulls = tablet.nullMasks?.[k] ?? null;
+  for (let row = 0; row < tablet.rows; row++) {
+    if (nulls !== null && nulls[row] === 1) continue;
+    if (!fits(values instanceof StridedColumn ? values.at(row) : values[row])) return false;
+  }
+  return true;
+}
+
+function isInt32(v: number): boolean {
+  return Number.isInteger(v) && v >= -2147483648 && v <= 2147483647;
+}
+
+/**
+ * The measurement a SHOW TIMESERIES row names under `device` (its path with the device's, as the server spells it,
+ * taken off), its backquotes removed; undefined for a series of another device.
+ */
+export function measurementOf(series: string, device: string): string | undefined {
+  if (!series.startsWith(`${device}.`)) return undefined;
+  const node = series.slice(device.length + 1);
+  return node.startsWith('`') && node.endsWith('`') ? node.slice(1, -1).replaceAll('``', '`') : node;
+}
