@@ -92,6 +92,8 @@ export class Writer<Row> {
   readonly #counts = { written: 0, acknowledged: 0, failed: 0, rejected: 0 };
   /** per buffer key: the types the server has for its columns, once a tablet of it was refused (learned-types.ts) */
   readonly #learned = new Map<string, ReadonlyMap<string, TSDataType>>();
+  /** a table writer's declared types by lower-cased name (the first of names alike in another case); null: tree */
+  readonly #foldedTypes: ReadonlyMap<string, TSDataType> | null;
   readonly #bufferOf = (key: string): TabletBuffer => {
     let b = this.#buffers.get(key);
     if (b === undefined) this.#buffers.set(key, (b = new TabletBuffer(key, this.#spec!, performance.now())));
@@ -108,6 +110,7 @@ export class Writer<Row> {
     this.#model = model;
     this.#sink = sink;
     this.#o = options;
+    this.#foldedTypes = model.tabletsPerRequest === 'one' ? foldedNames(options.types) : null;
   }
 
   /**
@@ -190,15 +193,15 @@ export class Writer<Row> {
   }
 
   readonly #typeOf = (name: string, first: unknown, category: ColumnCategory): TSDataType | undefined =>
-    this.#o.types.get(name) ?? this.#declaredInAnyCase(name) ?? this.#model.infer(name, first, category);
+    this.#declared(name) ?? this.#model.infer(name, first, category);
 
-  /** A table column's declared type under its name in another case (IoTDB folds table names; a new column only). */
-  #declaredInAnyCase(name: string): TSDataType | undefined {
-    if (!this.#spec!.table) return undefined;
-    const folded = name.toLowerCase();
-    for (const [declared, type] of this.#o.types) if (declared.toLowerCase() === folded) return type;
-    return undefined;
+  /** `name`'s type in `types`; for a table, under its name in any case too (IoTDB folds table names). */
+  #declared(name: string): TSDataType | undefined {
+    return this.#o.types.get(name) ?? this.#foldedTypes?.get(name.toLowerCase());
   }
+
+  /** Whether the writer inferred column `name`'s type (learned-types.ts): `types` does not name it. */
+  readonly #inferred = (name: string): boolean => this.#declared(name) === undefined;
 
   #append(row: Row): void {
     const buffer = this.#model.append(row, this.#bufferOf, ++this.#seq, this.#spec!.precision);
@@ -344,10 +347,6 @@ export class Writer<Row> {
     return tablet === undefined ? t : { ...t, tablet };
   }
 
-  /** Whether the writer inferred column `name`'s type (no `types` entry names it, in any case for a table). */
-  readonly #inferred = (name: string): boolean =>
-    !this.#o.types.has(name) && this.#declaredInAnyCase(name) === undefined;
-
   /** Counts and reports the rows of a failed request: those an IoTDBBatchError lists, else all. */
   #fail(r: Request, error: Error): void {
     const groups = new Map<string, { error: Error; rows: Row[] }>();
@@ -395,4 +394,11 @@ export class Writer<Row> {
     for (const id of this.#unsettled.keys()) if (id <= upTo) return true;
     return false;
   }
+}
+
+/** `types` by lower-cased name, the first of names that differ only in case winning (as it was declared first). */
+function foldedNames(types: ReadonlyMap<string, TSDataType>): Map<string, TSDataType> {
+  const folded = new Map<string, TSDataType>();
+  for (const [name, type] of types) if (!folded.has(name.toLowerCase())) folded.set(name.toLowerCase(), type);
+  return folded;
 }
