@@ -4,7 +4,8 @@ import { SessionPool } from '../pool/session-pool.js';
 import { FakeTransport } from '../transport/fake-transport.js';
 import { Session } from './session.js';
 
-// A call's own options (the second argument of a query or a statement), through a scripted fake transport.
+// A call's own options (its last argument: a query's, a statement's, a write's, a read's, a pool's), through a scripted fake
+// transport.
 
 const A = '10.0.0.1:6667';
 const closers: (() => Promise<unknown>)[] = [];
@@ -83,13 +84,10 @@ describe("a write's, a data set's and a pool's own options", () => {
     timestamps: [1],
     values: [[1]],
   };
-  const writes = () => fake().calls.filter((c) => c.method.startsWith('insert')).length;
-  let fake: () => FakeTransport;
+  const writes = (fake: FakeTransport) => fake.calls.filter((c) => c.method.startsWith('insert')).length;
 
   it('a write refuses a name it does not know before anything is sent; each write knows its own', async () => {
-    const opened = await openSession();
-    fake = () => opened.fake;
-    const { s } = opened;
+    const { fake, s } = await openSession();
     await expect(s.insertTablet(tablet, untyped({ signl: null }))).rejects.toThrow(
       "signl: unknown option (did you mean 'signal'?)",
     );
@@ -109,15 +107,15 @@ describe("a write's, a data set's and a pool's own options", () => {
       ),
     ).rejects.toThrow("sort: unknown option (did you mean 'sorted'?)");
     await expect(s.setTimeZone('+08:00', untyped({ timeout: 5 }))).rejects.toThrow('timeout: unknown option');
-    expect(writes()).toBe(0);
-    expect(opened.fake.callsOf('setTimeZone')).toHaveLength(0);
+    expect(writes(fake)).toBe(0);
+    expect(fake.callsOf('setTimeZone')).toHaveLength(0);
     await s.insertTablet(tablet, { signal: new AbortController().signal });
     await s.insertRecordsOfOneDevice(
       'root.sg.d',
       [{ timestamp: 1, measurements: ['s'], dataTypes: ['INT32'], values: [1] }],
       { sorted: true },
     );
-    expect(writes()).toBe(2);
+    expect(writes(fake)).toBe(2);
   });
 
   it("a data set's reads alike (hasNext, next, toColumnar, batches, rowBatches)", async () => {
@@ -141,9 +139,8 @@ describe("a write's, a data set's and a pool's own options", () => {
   });
 
   it("a pool's execute and parallel calls alike; their own names (concurrency) are not passed on as a write's", async () => {
-    const transport = new FakeTransport();
-    fake = () => transport;
-    const pool = new SessionPool({ nodeUrls: [A], transport, discoverNodes: false, maxSize: 2 });
+    const fake = new FakeTransport();
+    const pool = new SessionPool({ nodeUrls: [A], transport: fake, discoverNodes: false, maxSize: 2 });
     closers.push(() => pool.close());
     await expect(pool.execute(() => Promise.resolve(1), untyped({ concurrency: 2 }))).rejects.toThrow(
       'concurrency: unknown option',
@@ -154,10 +151,10 @@ describe("a write's, a data set's and a pool's own options", () => {
     await expect(pool.insertTabletsParallel([tablet], untyped({ concurency: 2 }))).rejects.toThrow(
       "concurency: unknown option (did you mean 'concurrency'?)",
     );
-    expect(writes()).toBe(0);
+    expect(writes(fake)).toBe(0);
     await pool.insertTabletsParallel([tablet, tablet], { concurrency: 2 });
     expect(await pool.executeParallel([() => Promise.resolve(1)], { concurrency: 1 })).toEqual([1]);
-    expect(writes()).toBe(2);
+    expect(writes(fake)).toBe(2);
   });
 });
 
