@@ -4,8 +4,8 @@ import { SessionPool } from '../pool/session-pool.js';
 import { FakeTransport } from '../transport/fake-transport.js';
 import { Session } from './session.js';
 
-// A call's own options (its last argument: a query's, a statement's, a write's, a read's, a pool's), through a scripted fake
-// transport.
+// A call's own options (its last argument: a query's, a statement's, a write's, a read's, a pool's), through a
+// scripted fake transport.
 
 const A = '10.0.0.1:6667';
 const closers: (() => Promise<unknown>)[] = [];
