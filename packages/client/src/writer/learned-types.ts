@@ -4,7 +4,7 @@ import { StatusCode } from '../protocol/status.js';
 
 /**
  * The types a writer learns from the server. A writer makes a number DOUBLE unless `types` says otherwise, and IoTDB
- * refuses DOUBLE values for a series (a table column) it has as FLOAT, INT32 or INT64 ([507] "registered type FLOAT,
+ * refuses DOUBLE values for a series (a table column) it has as FLOAT, INT32, INT64 or TIMESTAMP ([507] "registered type FLOAT,
  * inserting type DOUBLE", "Incompatible data type of column f: DOUBLE/FLOAT"), storing the tablet's other columns.
  * Then the writer looks the device's (table's) types up and sends the tablet again with those columns as the server
  * has them, when every value fits; later tablets of that device go so at once.
@@ -24,7 +24,8 @@ export function hasInferredNumbers(tablet: PreparedTablet, inferred: (name: stri
 
 /**
  * `tablet` with each DOUBLE column the writer inferred (`inferred(name)`) as the server has it (`registered`, by name:
- * a table's lower-cased), where that is FLOAT, INT32 or INT64 and every value fits; undefined when no column changes.
+ * a table's lower-cased), where that is FLOAT, INT32, INT64 or TIMESTAMP and every value fits; undefined when no column
+ * changes.
  */
 export function retypedTablet(
   tablet: PreparedTablet,
@@ -42,10 +43,14 @@ export function retypedTablet(
   return types === undefined ? undefined : { ...tablet, types };
 }
 
-/** Whether every value of column k (numbers: a writer's DOUBLE column) is one of type `to` (FLOAT, INT32, INT64). */
+/**
+ * Whether every value of column k (numbers: a writer's DOUBLE column) is one of type `to` (FLOAT; INT32; INT64 or
+ * TIMESTAMP, a time in the server's precision).
+ */
 function holdsAll(to: TSDataType, tablet: PreparedTablet, k: number): boolean {
   if (to === TSDataType.FLOAT) return true; // rounded as a FLOAT series rounds
-  const fits = to === TSDataType.INT32 ? isInt32 : to === TSDataType.INT64 ? Number.isSafeInteger : undefined;
+  const wide = to === TSDataType.INT64 || to === TSDataType.TIMESTAMP;
+  const fits = to === TSDataType.INT32 ? isInt32 : wide ? Number.isSafeInteger : undefined;
   if (fits === undefined) return false;
   const values = tablet.columns[k] as StridedColumn | Float64Array;
   const nulls = tablet.nullMasks?.[k] ?? null;

@@ -488,8 +488,8 @@ describe('pools and the table model', () => {
 });
 
 describe('types the server has for columns the writer inferred', () => {
-  const [INT32, INT64, FLOAT, DOUBLE] = [1, 2, 3, 4];
-  const TYPE = { INT32, INT64, FLOAT, DOUBLE } as const;
+  const [INT32, INT64, FLOAT, DOUBLE, TIMESTAMP] = [1, 2, 3, 4, 8];
+  const TYPE = { INT32, INT64, FLOAT, DOUBLE, TIMESTAMP } as const;
   const statement = (c: { args: unknown }) => String((c.args as { statement?: string }).statement ?? '');
   const lookups = (fake: FakeTransport) =>
     fake
@@ -518,19 +518,20 @@ describe('types the server has for columns the writer inferred', () => {
     };
   }
 
-  it("sends the tablet again with each as the FLOAT, INT32 or INT64 series the server has; the device's later tablets go so at once", async () => {
-    const { fake, s } = await openSession(treeServer({ 'root.sg.d1': { f: 'FLOAT', i: 'INT32', l: 'INT64' } }));
+  it("sends the tablet again with each as the FLOAT, INT32, INT64 or TIMESTAMP series the server has; the device's later tablets go so at once", async () => {
+    const series = { f: 'FLOAT', i: 'INT32', l: 'INT64', t: 'TIMESTAMP' } as const;
+    const { fake, s } = await openSession(treeServer({ 'root.sg.d1': series }));
     const reported: Error[] = [];
     const w = s.writer({ onError: (e) => reported.push(e) });
-    await w.write(row(1, 1, { f: 1.5, i: 3, l: -4, x: 2.5 }));
+    await w.write(row(1, 1, { f: 1.5, i: 3, l: -4, x: 2.5, t: 1_700_000_000_000 }));
     await w.flush();
-    await w.write(row(1, 2, { f: 2.25, i: 5, l: 2 ** 40, x: 1 }));
+    await w.write(row(1, 2, { f: 2.25, i: 5, l: 2 ** 40, x: 1, t: 0 }));
     await w.flush();
     expect(reported).toEqual([]);
     expect(fake.callsOf('insertTablets').map((c) => c.args.typesList)).toEqual([
-      [[DOUBLE, DOUBLE, DOUBLE, DOUBLE]],
-      [[FLOAT, INT32, INT64, DOUBLE]],
-      [[FLOAT, INT32, INT64, DOUBLE]],
+      [[DOUBLE, DOUBLE, DOUBLE, DOUBLE, DOUBLE]],
+      [[FLOAT, INT32, INT64, DOUBLE, TIMESTAMP]],
+      [[FLOAT, INT32, INT64, DOUBLE, TIMESTAMP]],
     ]);
     expect(lookups(fake)).toEqual(['SHOW TIMESERIES root.sg.d1.*']);
     expect(
@@ -538,8 +539,8 @@ describe('types the server has for columns the writer inferred', () => {
         .slice(1)
         .map((t) => t.rows[0].values),
     ).toEqual([
-      { f: 1.5, i: 3, l: -4n, x: 2.5 },
-      { f: 2.25, i: 5, l: 2n ** 40n, x: 1 },
+      { f: 1.5, i: 3, l: -4n, x: 2.5, t: 1_700_000_000_000n },
+      { f: 2.25, i: 5, l: 2n ** 40n, x: 1, t: 0n },
     ]);
     expect(w.stats()).toMatchObject({ written: 2, acknowledged: 2, failed: 0 });
   });
