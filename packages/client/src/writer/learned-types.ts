@@ -1,16 +1,16 @@
-import { StridedColumn, TSDataType, type PreparedTablet } from '@iotdb/fast-serializer';
+import { StridedColumn, TSDataType, dataTypeFromName, type PreparedTablet } from '@iotdb/fast-serializer';
 import { IoTDBBatchError, IoTDBServerError } from '../errors.js';
 import { StatusCode } from '../protocol/status.js';
 
 /**
  * The types a writer learns from the server. A writer makes a number DOUBLE unless `types` says otherwise, and IoTDB
- * refuses DOUBLE values for a series (a table column) it has as FLOAT, INT32, INT64 or TIMESTAMP ([507] "registered type FLOAT,
- * inserting type DOUBLE", "Incompatible data type of column f: DOUBLE/FLOAT"), storing the tablet's other columns.
- * Then the writer looks the device's (table's) types up and sends the tablet again with those columns as the server
- * has them, when every value fits; later tablets of that device go so at once.
+ * refuses DOUBLE values for a series (a table column) it has as FLOAT, INT32, INT64 or TIMESTAMP ([507] "registered
+ * type FLOAT, inserting type DOUBLE", "Incompatible data type of column f: DOUBLE/FLOAT"), storing the tablet's other
+ * columns. Then the writer looks the types of the request's devices (its table) up and sends it again with those
+ * columns as the server has them, when every value fits; later tablets of those devices go so at once.
  */
 
-/** A refusal a type lookup may mend: the server's metadata error (a type mismatch), for the request or an item of it. */
+/** A refusal a type lookup may mend: the server's metadata error (a type mismatch), for a request or an item of it. */
 export function isTypeRefusal(e: Error): boolean {
   if (e instanceof IoTDBServerError)
     return e.statusCode === StatusCode.METADATA_ERROR || e.statusCode === StatusCode.DATA_TYPE_MISMATCH;
@@ -65,9 +65,58 @@ function isInt32(v: number): boolean {
   return Number.isInteger(v) && v >= -2147483648 && v <= 2147483647;
 }
 
+/** A schema statement's answer: its columns, their type names, and its rows (each its columns by name). */
+export interface SchemaAnswer {
+  readonly columns: readonly string[];
+  readonly types: readonly string[];
+  readonly rows: readonly Record<string, unknown>[];
+}
+
+/** Runs a schema statement (the writer's sink: on its session, or a pooled one). */
+export type SchemaQuery = (sql: string) => Promise<SchemaAnswer>;
+
+/** Column types by buffer key (a device, a table), then by column name (a table's lower-cased). */
+export type RegisteredTypes = Map<string, Map<string, TSDataType>>;
+
+/** Devices a lookup statement names at most. */
+const DEVICES_A_LOOKUP = 100;
+
 /**
- * The measurement a SHOW TIMESERIES row names under `device` (its path with the device's, as the server spells it,
- * taken off), its backquotes removed; undefined for a series of another device.
+ * The series types of `devices`: the columns of `SELECT *` from up to 100 of them at a time, before any time (no row
+ * read): one statement for the devices of a refused request (SHOW TIMESERIES takes one path pattern).
+ */
+export async function treeTypes(devices: readonly string[], query: SchemaQuery): Promise<RegisteredTypes> {
+  const found: RegisteredTypes = new Map();
+  for (let i = 0; i < devices.length; i += DEVICES_A_LOOKUP) {
+    const chunk = devices.slice(i, i + DEVICES_A_LOOKUP);
+    const { columns, types } = await query(`SELECT * FROM ${chunk.join(', ')} WHERE time < -9223372036854775807`);
+    columns.forEach((column, c) => {
+      const type = dataTypeFromName(types[c]);
+      for (const device of chunk) {
+        const name = measurementOf(column, device);
+        if (name === undefined || type === undefined) continue;
+        if (!found.has(device)) found.set(device, new Map());
+        found.get(device)!.set(name, type);
+      }
+    });
+  }
+  return found;
+}
+
+/** A table's column types (`DESC`, the table in double quotes), by lower-cased name: IoTDB folds them. */
+export async function tableTypes(table: string, query: SchemaQuery): Promise<RegisteredTypes> {
+  const { rows } = await query(`DESC "${table.replaceAll('"', '""')}"`);
+  const types = new Map<string, TSDataType>();
+  for (const row of rows) {
+    const type = dataTypeFromName(String(row.DataType));
+    if (type !== undefined) types.set(String(row.ColumnName).toLowerCase(), type);
+  }
+  return new Map([[table, types]]);
+}
+
+/**
+ * The measurement a series path names under `device` (the path with the device's, as the server spells it, taken
+ * off), its backquotes removed; undefined for a series of another device.
  */
 export function measurementOf(series: string, device: string): string | undefined {
   if (!series.startsWith(`${device}.`)) return undefined;

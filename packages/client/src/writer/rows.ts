@@ -5,12 +5,11 @@ import {
   dateToTime,
   describeValue as describe,
   isInt64,
-  dataTypeFromName,
   type CellValue,
   type TimestampPrecision,
 } from '@iotdb/fast-serializer';
 import type { TabletBuffer, TakenTablet, TypeOf } from './tablet-buffer.js';
-import { measurementOf } from './learned-types.js';
+import { tableTypes, treeTypes, type RegisteredTypes, type SchemaQuery } from './learned-types.js';
 
 /** A row of the tree model: one time of one device, a value per measurement (null or missing: none). */
 export interface TreeRow {
@@ -41,29 +40,8 @@ export interface WriterModel<Row> {
   units(taken: readonly TakenTablet[]): number;
   /** the inference rule for names without a declared type */
   readonly infer: TypeOf;
-  /**
-   * The types the server has for buffer `key`'s columns (a device's series; a table's columns, by lower-cased name),
-   * read with `schema` (rows of a statement, each its columns by name).
-   */
-  registeredTypes(key: string, schema: SchemaRows): Promise<Map<string, TSDataType>>;
-}
-
-/** A statement's rows, each its columns by name (the writer's sink runs it). */
-export type SchemaRows = (sql: string) => Promise<Record<string, unknown>[]>;
-
-/** name -> type of `rows`, from their columns `nameColumn` (mapped by `nameOf`; undefined: not one) and DataType. */
-function typesOf(
-  rows: readonly Record<string, unknown>[],
-  nameColumn: string,
-  nameOf: (name: string) => string | undefined,
-): Map<string, TSDataType> {
-  const types = new Map<string, TSDataType>();
-  for (const row of rows) {
-    const name = nameOf(String(row[nameColumn]));
-    const type = dataTypeFromName(String(row.DataType));
-    if (name !== undefined && type !== undefined) types.set(name, type);
-  }
-  return types;
+  /** The types the server has for the columns of buffers `keys` (devices; a table), looked up with `query`. */
+  registeredTypes(keys: readonly string[], query: SchemaQuery): Promise<RegisteredTypes>;
 }
 
 /** The row time in the server's unit: a checked int64, a Date converted. */
@@ -135,8 +113,7 @@ export const treeModel: WriterModel<TreeRow> = {
   },
   units: (taken) => taken.length,
   infer: (_name, v) => inferType(v, TSDataType.TEXT),
-  registeredTypes: async (device, schema) =>
-    typesOf(await schema(`SHOW TIMESERIES ${device}.*`), 'Timeseries', (series) => measurementOf(series, device)),
+  registeredTypes: treeTypes,
 };
 
 export const tableModel: WriterModel<TableRow> = {
@@ -172,7 +149,5 @@ export const tableModel: WriterModel<TableRow> = {
       : typeof v === 'string'
         ? TSDataType.STRING
         : undefined,
-  // (a table identifier in double quotes, a double quote in it doubled; IoTDB folds its column names to lower case)
-  registeredTypes: async (table, schema) =>
-    typesOf(await schema(`DESC "${table.replaceAll('"', '""')}"`), 'ColumnName', (name) => name.toLowerCase()),
+  registeredTypes: async ([table], query) => tableTypes(table, query), // a request holds one table
 };

@@ -32,9 +32,10 @@ function sinkOf<S extends WriterSession>(run: Run<S>): WriterSink {
     send: async (tablets) => run((s) => s[sendForWriter](tablets)),
     schema: async (sql) =>
       run(async (s) => {
+        const ds = await s.executeQueryStatement(sql);
         const rows: Record<string, unknown>[] = [];
-        for await (const row of await s.executeQueryStatement(sql)) rows.push(row.toObject());
-        return rows;
+        for await (const row of ds) rows.push(row.toObject());
+        return { columns: ds.columnNames, types: ds.columnTypes, rows };
       }),
   };
 }

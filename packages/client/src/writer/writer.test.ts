@@ -491,23 +491,38 @@ describe('types the server has for columns the writer inferred', () => {
   const [INT32, INT64, FLOAT, DOUBLE, TIMESTAMP] = [1, 2, 3, 4, 8];
   const TYPE = { INT32, INT64, FLOAT, DOUBLE, TIMESTAMP } as const;
   const statement = (c: { args: unknown }) => String((c.args as { statement?: string }).statement ?? '');
+  /** A query's reply with these columns (after Time) and no row. */
+  const headerReply = (columns: string[], types: string[]) => ({
+    status: { code: 200 },
+    queryId: 79n,
+    columns,
+    dataTypeList: types,
+    ignoreTimeStamp: false,
+    queryResult: [],
+    moreData: false,
+  });
   const lookups = (fake: FakeTransport) =>
     fake
       .callsOf('executeQueryStatementV2')
       .map(statement)
-      .filter((q) => /^(SHOW TIMESERIES|DESC)/.test(q));
+      .filter((q) => /^(SELECT \* FROM|DESC)/.test(q));
 
   /**
    * A server whose devices have series of the given types: it refuses a tablet that sends one of them as another
-   * type (507, storing the rest), and answers SHOW TIMESERIES of a device with its series.
+   * type (507, storing the rest), and answers `SELECT *` from devices before any time with their series (no row).
    */
   function treeServer(series: Record<string, Record<string, keyof typeof TYPE>>): FakeScript {
     return (c) => {
       if (c.method === 'executeQueryStatementV2') {
-        const device = /^SHOW TIMESERIES (\S+)\.\*$/.exec(statement(c))?.[1];
-        if (device === undefined) return undefined;
-        const rows = Object.entries(series[device] ?? {}).map(([m, t]) => [`${device}.${m}`, 'root.sg', t]);
-        return { reply: textTableReply(['Timeseries', 'Database', 'DataType'], rows) };
+        const devices = /^SELECT \* FROM (.+) WHERE time < -9223372036854775807$/.exec(statement(c))?.[1].split(', ');
+        if (devices === undefined) return undefined;
+        const columns = devices.flatMap((d) => Object.entries(series[d] ?? {}).map(([m, t]) => [`${d}.${m}`, t]));
+        return {
+          reply: headerReply(
+            columns.map(([name]) => name),
+            columns.map(([, type]) => type),
+          ),
+        };
       }
       if (c.method !== 'insertTablets') return undefined;
       const a = c.args as { prefixPaths: string[]; measurementsList: string[][]; typesList: number[][] };
@@ -533,7 +548,7 @@ describe('types the server has for columns the writer inferred', () => {
       [[FLOAT, INT32, INT64, DOUBLE, TIMESTAMP]],
       [[FLOAT, INT32, INT64, DOUBLE, TIMESTAMP]],
     ]);
-    expect(lookups(fake)).toEqual(['SHOW TIMESERIES root.sg.d1.*']);
+    expect(lookups(fake)).toEqual(['SELECT * FROM root.sg.d1 WHERE time < -9223372036854775807']);
     expect(
       sent(fake)
         .slice(1)
@@ -551,7 +566,7 @@ describe('types the server has for columns the writer inferred', () => {
     const fraction = s.writer({ onError: (_e, rows) => reported.push(...rows) });
     await fraction.write(row(1, 1, { i: 1.5 }));
     await fraction.flush();
-    expect(lookups(fake)).toEqual(['SHOW TIMESERIES root.sg.d1.*']);
+    expect(lookups(fake)).toEqual(['SELECT * FROM root.sg.d1 WHERE time < -9223372036854775807']);
     const declared = s.writer({ types: { i: 'DOUBLE' }, onError: (_e, rows) => reported.push(...rows) });
     await declared.write(row(2, 1, { i: 3 }));
     await declared.flush();
@@ -560,9 +575,32 @@ describe('types the server has for columns the writer inferred', () => {
     expect(fake.callsOf('insertTablets')).toHaveLength(2);
   });
 
-  it('in a request of several devices refused as a whole, looks up the device refused alone', async () => {
-    const { fake, s } = await openSession(treeServer({ 'root.sg.d1': { v: 'FLOAT' } }));
-    const w = s.writer({ maxInFlight: 1 });
+  it("in a request of several devices refused for a type, looks up every device's types in one statement and sends it again whole", async () => {
+    const { fake, s } = await openSession(treeServer({ 'root.sg.d1': { v: 'FLOAT' }, 'root.sg.d3': { v: 'INT32' } }));
+    const w = s.writer({});
+    for (const d of [1, 2, 3]) await w.write(row(d, 1, { v: d === 3 ? 7 : 0.5 }));
+    await w.flush();
+    expect(fake.callsOf('insertTablets').map((c) => [c.args.prefixPaths, c.args.typesList])).toEqual([
+      [
+        ['root.sg.d1', 'root.sg.d2', 'root.sg.d3'],
+        [[DOUBLE], [DOUBLE], [DOUBLE]],
+      ],
+      [
+        ['root.sg.d1', 'root.sg.d2', 'root.sg.d3'],
+        [[FLOAT], [DOUBLE], [INT32]],
+      ],
+    ]);
+    expect(lookups(fake)).toEqual([
+      'SELECT * FROM root.sg.d1, root.sg.d2, root.sg.d3 WHERE time < -9223372036854775807',
+    ]);
+    expect(w.stats()).toMatchObject({ acknowledged: 3, failed: 0 });
+  });
+
+  it('a request still refused once sent again with the types looked up goes a device at a time, none looked up again', async () => {
+    // d2's value fits none of its series' type: the request is refused again, then d2 alone
+    const { fake, s } = await openSession(treeServer({ 'root.sg.d1': { v: 'FLOAT' }, 'root.sg.d2': { v: 'INT32' } }));
+    const reported: TreeRow[] = [];
+    const w = s.writer({ onError: (_e, rows) => reported.push(...rows) });
     for (const d of [1, 2]) await w.write(row(d, 1, { v: 0.5 }));
     await w.flush();
     const requests = fake.callsOf('insertTablets').map((c) => [c.args.prefixPaths, c.args.typesList]);
@@ -571,18 +609,21 @@ describe('types the server has for columns the writer inferred', () => {
         ['root.sg.d1', 'root.sg.d2'],
         [[DOUBLE], [DOUBLE]],
       ],
-      [['root.sg.d1'], [[DOUBLE]]],
+      [
+        ['root.sg.d1', 'root.sg.d2'],
+        [[FLOAT], [DOUBLE]],
+      ],
     ]);
-    // d2 alone goes while d1's types are looked up, before or after d1 goes again
-    expect(requests.slice(2)).toHaveLength(2);
     expect(requests.slice(2)).toEqual(
       expect.arrayContaining([
-        [['root.sg.d2'], [[DOUBLE]]],
         [['root.sg.d1'], [[FLOAT]]],
+        [['root.sg.d2'], [[DOUBLE]]],
       ]),
     );
-    expect(lookups(fake)).toEqual(['SHOW TIMESERIES root.sg.d1.*']);
-    expect(w.stats()).toMatchObject({ acknowledged: 2, failed: 0 });
+    expect(requests).toHaveLength(4);
+    expect(lookups(fake)).toHaveLength(1);
+    expect(reported).toEqual([{ deviceId: 'root.sg.d2', timestamp: 1, values: { v: 0.5 } }]);
+    expect(w.stats()).toMatchObject({ acknowledged: 1, failed: 1 });
   });
 
   it("a table writer reads the table's columns with DESC, their names in any case", async () => {

@@ -2,8 +2,8 @@ import type { ColumnCategory, PreparedTablet, TSDataType, TimestampPrecision } f
 import { IoTDBBatchError, IoTDBServerError, IoTDBWriteFailedError, IoTDBWriterClosedError } from '../errors.js';
 import { RowScratch, TabletBuffer, type BufferSpec, type TakenTablet } from './tablet-buffer.js';
 import { StorePool } from './store-pool.js';
-import type { SchemaRows, WriterModel } from './rows.js';
-import { hasInferredNumbers, isTypeRefusal, retypedTablet } from './learned-types.js';
+import type { WriterModel } from './rows.js';
+import { hasInferredNumbers, isTypeRefusal, retypedTablet, type SchemaQuery } from './learned-types.js';
 import { writerStream, type WriterStreamOptions } from './writer-stream.js';
 import type { ResolvedWriterOptions } from './writer-options.js';
 import type { Writable } from 'node:stream';
@@ -14,8 +14,8 @@ export interface WriterSink {
   ready(): Promise<TimestampPrecision>;
   /** One request: tree, several devices' tablets (insertTablets); table, one tablet. Retries are the session's. */
   send(tablets: PreparedTablet[]): Promise<void>;
-  /** a schema statement's rows (a device's or a table's types, learned-types.ts) */
-  schema: SchemaRows;
+  /** a schema statement's answer (devices' or a table's types, learned-types.ts) */
+  schema: SchemaQuery;
 }
 
 /** A writer's counters, in rows. Every row written ends acknowledged or failed; until then it is buffered or in flight. */
@@ -280,8 +280,8 @@ export class Writer<Row> {
   #settle(r: Request, error: Error | null): void {
     this.#requestsInFlight--;
     this.#inFlightRows -= r.rows;
-    if (error !== null && this.#split(r, error)) return this.#pump();
     if (error !== null && this.#mayRetype(r, error)) return this.#retype(r, error);
+    if (error !== null && this.#split(r, error)) return this.#pump();
     this.#conclude(r, error);
   }
 
@@ -311,33 +311,35 @@ export class Writer<Row> {
     if (!(error instanceof IoTDBServerError) && !(error instanceof IoTDBBatchError && isTypeRefusal(error)))
       return false;
     this.#unsettled.set(r.id, this.#unsettled.get(r.id)! - 1 + r.taken.length);
-    this.#queue.unshift(...r.taken.map((t) => ({ id: r.id, taken: [t], rows: t.tablet.rows })));
+    this.#queue.unshift(...r.taken.map((t) => ({ id: r.id, taken: [t], rows: t.tablet.rows, retyped: r.retyped })));
     return true;
   }
 
-  /** A one-tablet request refused for a type the writer inferred (learned-types.ts), not sent again for it yet. */
+  /** A request refused for a type, with a column the writer inferred, not sent again for its types yet. */
   #mayRetype(r: Request, error: Error): boolean {
-    if (r.retyped === true || r.taken.length !== 1 || !isTypeRefusal(error)) return false;
-    return hasInferredNumbers(r.taken[0].tablet, this.#inferred);
+    if (r.retyped === true || !isTypeRefusal(error)) return false;
+    return r.taken.some((t) => hasInferredNumbers(t.tablet, this.#inferred));
   }
 
   /**
-   * Looks up the types the server has for the tablet's device (table) and sends it again, first in the queue, with
-   * its inferred columns as the server has them; when none can be, or the lookup fails, its rows fail as they did.
+   * Looks up the types the server has for the request's devices (table), in one statement, and sends it again, first
+   * in the queue, with their inferred columns as the server has them. When none changes, or the lookup fails, it goes
+   * on as any refusal (#split, else its rows fail as they did), never looked up again.
    */
   #retype(r: Request, error: Error): void {
-    const taken = r.taken[0];
-    const key = taken.tablet.prefixPath;
-    this.#model.registeredTypes(key, this.#sink.schema).then(
-      (registered) => {
-        this.#learned.set(key, registered);
-        const tablet = retypedTablet(taken.tablet, registered, this.#inferred, this.#spec!.table);
-        if (tablet === undefined) return this.#conclude(r, error);
-        this.#queue.unshift({ ...r, taken: [{ ...taken, tablet }], retyped: true });
-        this.#pump();
-      },
-      () => this.#conclude(r, error),
-    );
+    const keys = [...new Set(r.taken.map((t) => t.tablet.prefixPath))];
+    const unchanged = () => {
+      const again = { ...r, retyped: true };
+      if (this.#split(again, error)) this.#pump();
+      else this.#conclude(again, error);
+    };
+    this.#model.registeredTypes(keys, this.#sink.schema).then((found) => {
+      for (const [key, types] of found) this.#learned.set(key, types);
+      const taken = r.taken.map((t) => this.#withLearnedTypes(t));
+      if (taken.every((t, k) => t === r.taken[k])) return unchanged();
+      this.#queue.unshift({ ...r, taken, retyped: true });
+      this.#pump();
+    }, unchanged);
     this.#pump(); // the other requests go on meanwhile
   }
 
