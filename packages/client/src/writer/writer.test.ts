@@ -266,14 +266,14 @@ describe('failures', () => {
   it('hands onError exactly the rows of the devices the server rejected, and counts them', async () => {
     let n = 0;
     const { s } = await openSession((c) =>
-      c.method === 'insertTablets' && n++ === 0 ? multi([200, 509, 200]) : undefined,
+      c.method === 'insertTablets' && n++ === 0 ? multi([200, 507, 200]) : undefined,
     );
     const reported: { error: Error; rows: TreeRow[] }[] = [];
     const w = s.writer({ onError: (error, rows) => reported.push({ error, rows }) });
     for (const d of [1, 2, 3]) for (const t of [2, 1]) await w.write(row(d, t, { v: d }));
     await w.flush();
     expect(reported).toHaveLength(1);
-    expect(reported[0].error.message).toMatch(/509/);
+    expect(reported[0].error.message).toMatch(/507/);
     expect(reported[0].rows).toEqual([
       { deviceId: 'root.sg.d2', timestamp: 2, values: { v: 2 } },
       { deviceId: 'root.sg.d2', timestamp: 1, values: { v: 2 } },

@@ -302,14 +302,10 @@ export class Writer<Row> {
    * A request of several devices that the server refused as a whole (one status, not one per device)
    * may still have written some of them (IoTDB 2.0 stores the good tablets of an insertTablets and
    * answers with the first failure). Each tablet is sent again on its own, first in the queue, so that
-   * the rows reported are exactly those refused; writing a point again stores the same value. So is a request
-   * answered per device (IoTDBBatchError: its devices on several nodes) where a device was refused for a type: a
-   * device is looked up alone (#retype).
+   * the rows reported are exactly those refused; writing a point again stores the same value.
    */
   #split(r: Request, error: Error): boolean {
-    if (r.taken.length < 2) return false;
-    if (!(error instanceof IoTDBServerError) && !(error instanceof IoTDBBatchError && isTypeRefusal(error)))
-      return false;
+    if (r.taken.length < 2 || !(error instanceof IoTDBServerError)) return false; // (an IoTDBBatchError answers per device)
     this.#unsettled.set(r.id, this.#unsettled.get(r.id)! - 1 + r.taken.length);
     this.#queue.unshift(...r.taken.map((t) => ({ id: r.id, taken: [t], rows: t.tablet.rows, retyped: r.retyped })));
     return true;
