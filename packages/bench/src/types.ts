@@ -13,8 +13,10 @@ export type Model = 'tree' | 'aligned' | 'table';
 export type Method = 'insertTablet' | 'insertTablets' | 'insertTabletsParallel' | 'insertRecords' | 'writer';
 export type ValuePattern = 'pattern' | 'random';
 export type Precision = 'ms' | 'us' | 'ns';
-/** why a run ended early: the operator's Ctrl-C, or --test-max-time */
-/** Why a run's timed phase ended early: Ctrl-C, --test-max-time, or an operation that reached no node (its retries spent). */
+/**
+ * Why a run's timed phase ended early: Ctrl-C, --test-max-time, or an operation that reached no node (its retries
+ * spent).
+ */
 export type StopReason = 'interrupted' | 'test-max-time' | 'unreachable';
 
 /** Every knob resolved (defaults < config file < environment < flags) and checked. */

@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { givenServer } from '../e2e/target.js';
 import type { BenchConfig, Method } from '../types.js';
-import { readsOnly, weightedQueries } from '../workload/operations.js';
+import { hasQueries, readsOnly, weightedQueries } from '../workload/operations.js';
 import { querySensors } from '../workload/query-sql.js';
 import { ConfigError } from './errors.js';
 import { formatValue } from './format.js';
@@ -141,7 +141,7 @@ function writeRunKnob(c: BenchConfig, origin: (key: keyof BenchConfig) => Origin
   const set: Partial<Record<keyof BenchConfig, boolean>> = {
     dryRunSend: c.dryRunSend,
     serverNoop: c.serverNoop,
-    operationProportion: weightedQueries(c.operationProportion).length > 0,
+    operationProportion: hasQueries(c.operationProportion),
     queries: c.queries.length > 0,
     verify: c.verify,
     rateLimit: c.rateLimit > 0,

@@ -1,7 +1,7 @@
 /** `--dry-run`: the resolved plan, every knob and the totals they make. */
 import { fixed } from '../report/numbers.js';
 import type { BenchConfig } from '../types.js';
-import { OPERATIONS, readsOnly, storedRows, weightedQueries, type Operation } from '../workload/operations.js';
+import { OPERATIONS, hasQueries, readsOnly, storedRows, type Operation } from '../workload/operations.js';
 import { formatValue, grouped, plural } from './format.js';
 import { KNOB_KEYS, KNOBS } from './knobs.js';
 import { readOnly, warmUpReads, type QueryFileEntry } from './query-file.js';
@@ -128,7 +128,7 @@ function pacing(c: BenchConfig): Line[] {
   // a mixed run writes only INGESTION's share of the total (drawn), a run of queries only none of it
   if (c.rateLimit > 0)
     out.push(
-      weightedQueries(c.operationProportion).length === 0
+      !hasQueries(c.operationProportion)
         ? ['duration at limit', `at least ${grouped(total / c.rateLimit)} s at ${grouped(c.rateLimit)} points/s`]
         : ['rate limit', `writes paced at ${grouped(c.rateLimit)} points/s over all workers`],
     );
@@ -147,7 +147,7 @@ function pacing(c: BenchConfig): Line[] {
 
 /** A mixed run's shares of the operations, and whether it only reads. */
 function operations(c: BenchConfig): Line[] {
-  if (weightedQueries(c.operationProportion).length === 0) return [];
+  if (!hasQueries(c.operationProportion)) return [];
   const total = OPERATIONS.reduce((n, op) => n + c.operationProportion[op], 0);
   const share = (op: Operation) => `${op} ${fixed((100 * c.operationProportion[op]) / total, 1)} %`;
   const shares = OPERATIONS.filter((op) => c.operationProportion[op] > 0).map(share);
@@ -183,7 +183,7 @@ function queryShape(c: BenchConfig): Line[] {
   const out: Line[] = [];
   if (c.queries.length > 0)
     out.push(['queries', `${c.queries.join(', ')}, ${c.queryLoops} times each, after the writes`]);
-  if (c.queries.length > 0 || weightedQueries(c.operationProportion).length > 0)
+  if (c.queries.length > 0 || hasQueries(c.operationProportion))
     out.push([
       'queries read',
       `${plural(c.queryDeviceNum, 'device')} x ${plural(c.querySensorNum, 'numeric sensor')}, range ${grouped(c.queryInterval)} ms, group by ${grouped(c.groupByTimeUnit)} ms, ${c.queryAggregateFun}(), values > ${c.queryLowerValue}`,
@@ -193,7 +193,7 @@ function queryShape(c: BenchConfig): Line[] {
 
 /** In a mixed run only INGESTION's share of the operations writes; a run of queries only writes none of it. */
 function mixedShare(c: BenchConfig): string {
-  if (weightedQueries(c.operationProportion).length === 0) return '';
+  if (!hasQueries(c.operationProportion)) return '';
   if (readsOnly(c.operationProportion)) return '; queries only: none of it is written';
   const total = OPERATIONS.reduce((n, op) => n + c.operationProportion[op], 0);
   return `; mixed: about ${fixed((100 * c.operationProportion.INGESTION) / total, 1)} % of it, as drawn`;

@@ -15,7 +15,7 @@ import { statementNotRun } from '../run/query-file.js';
 import { addQueriesAfter } from '../run/queries.js';
 import { RunError } from '../run/run-error.js';
 import type { BenchConfig, Environment, QueryFigures, RunResult } from '../types.js';
-import { readsOnly, weightedQueries } from '../workload/operations.js';
+import { hasQueries, readsOnly } from '../workload/operations.js';
 import { runFailed } from './run-failed.js';
 
 /**
@@ -32,7 +32,7 @@ export async function runJavaSide(
 ): Promise<{ java?: RunResult; failed: boolean; interrupted?: boolean }> {
   const { host, port } = target;
   if (!target.freshDatabase) await prepareDatabase(config, host, port); // a run of queries only keeps the data
-  const mixed = weightedQueries(config.operationProportion).length > 0;
+  const mixed = hasQueries(config.operationProportion);
   const threads = `${config.workers * config.clients} thread(s)`;
   const when = config.javaFirst ? ' first,' : '';
   console.log(`running the Java client${when} on the same ${mixed ? 'operations' : 'workload'} (${threads}) ...`);
@@ -136,7 +136,7 @@ function cpuRatio(ours: number, theirs: number, java: RunResult): string {
  * match (a difference is said); `--queries` after the writes compare rows/s, p50 and p99.
  */
 export function printRatios(ours: RunResult, java: RunResult): void {
-  const planned = weightedQueries(ours.config.operationProportion).length > 0 || ours.config.targetRate > 0;
+  const planned = hasQueries(ours.config.operationProportion) || ours.config.targetRate > 0;
   console.log(
     planned
       ? `ours/Java ops/s: ${times(ours.opsPerS, java.opsPerS)}, points/s: ${times(ours.pointsPerS, java.pointsPerS)}, client CPU per operation: ${cpuRatio(cpuSPerOperation(ours), cpuSPerOperation(java), java)}`

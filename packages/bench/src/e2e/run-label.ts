@@ -1,5 +1,5 @@
 import type { BenchConfig } from '../types.js';
-import { readsOnly, weightedQueries } from '../workload/operations.js';
+import { hasQueries, readsOnly } from '../workload/operations.js';
 
 /**
  * What a run is called in the console and its files (and what merge and compare match): `--compare`'s runs by
@@ -9,6 +9,6 @@ import { readsOnly, weightedQueries } from '../workload/operations.js';
 export function runLabel(c: BenchConfig, oneOfSeveral: boolean): string {
   if (oneOfSeveral) return c.method;
   if (readsOnly(c.operationProportion)) return `${c.model}-queries`;
-  const mixed = weightedQueries(c.operationProportion).length > 0 ? '-mixed' : '';
+  const mixed = hasQueries(c.operationProportion) ? '-mixed' : '';
   return `${c.model}-${c.method}${mixed}${c.serverNoop ? '-noop' : ''}${c.dryRunSend ? '-dry' : ''}`;
 }

@@ -3,7 +3,7 @@
  * columns of results.csv are both made from this list, so they cannot drift apart.
  */
 import type { LatencySummary, QueryFigures, RunResult } from '../types.js';
-import { QUERY_KINDS, readsOnly, weightedQueries } from '../workload/operations.js';
+import { hasQueries, QUERY_KINDS, readsOnly } from '../workload/operations.js';
 import { LatencyHistogram } from './histogram.js';
 import { fixed } from './numbers.js';
 import { AFTER_THE_WRITES, DERIVED_PREFIXES, START_LAG } from '../latency-rows.js';
@@ -60,7 +60,7 @@ export const rowsRead = (r: RunResult, of: 'rows' | 'rowsPerS'): number =>
  * query-file statement read through the run, together.
  */
 export function afterTheWrites(r: RunResult, kind: string): boolean {
-  const ownQueries = r.queryFile !== undefined || weightedQueries(r.config.operationProportion).length > 0;
+  const ownQueries = r.queryFile !== undefined || hasQueries(r.config.operationProportion);
   return !ownQueries || kind.endsWith(AFTER_THE_WRITES);
 }
 

@@ -6,7 +6,7 @@
 import { formatValue } from '../config/format.js';
 import { KNOB_KEYS, QUERY_KNOBS } from '../config/knobs.js';
 import type { Environment, RunResult } from '../types.js';
-import { weightedQueries } from '../workload/operations.js';
+import { hasQueries } from '../workload/operations.js';
 
 /** [what, in A, in B] */
 export type Difference = [string, string, string];
@@ -47,7 +47,7 @@ export function runDifferences(a: RunResult, b: RunResult): Difference[] {
 /** Whether the run read anything: queries mixed in, after the writes, or a query file. */
 function reads(r: RunResult): boolean {
   const c = r.config;
-  return weightedQueries(c.operationProportion).length > 0 || c.queries.length > 0 || c.queryFile !== undefined;
+  return hasQueries(c.operationProportion) || c.queries.length > 0 || c.queryFile !== undefined;
 }
 
 function environmentDifferences(a: Environment | undefined, b: Environment | undefined): Difference[] {

@@ -1,5 +1,5 @@
 import type { BenchConfig } from '../types.js';
-import { pickOperation, readsOnly, storedRows, weightedQueries, type QueryKind } from '../workload/operations.js';
+import { hasQueries, pickOperation, type QueryKind, readsOnly, storedRows } from '../workload/operations.js';
 import { drawTarget, querySql } from '../workload/query-sql.js';
 import { unit } from '../workload/values.js';
 import { everyClient } from './device-shares.js';
@@ -54,7 +54,7 @@ function operationAt(c: BenchConfig, id: number, i: number): ClientOperation['op
  * run's clients write only its INGESTION share of their operations).
  */
 export function rowsAfterTheRun(c: BenchConfig): number {
-  if (weightedQueries(c.operationProportion).length === 0) return storedRows(c);
+  if (!hasQueries(c.operationProportion)) return storedRows(c);
   let fewestRounds = c.loop;
   for (const { id, groups } of everyClient(c)) {
     let writes = 0;

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { BenchConfig, LatencySummary, QueryFigures, QueryKind, RunResult, Verify } from '../types.js';
 import { FAILED_PREFIX, START_LAG, UNCORRECTED_PREFIX } from '../latency-rows.js';
-import { weightedQueries } from '../workload/operations.js';
+import { hasQueries } from '../workload/operations.js';
 import { sensorValuesRead } from '../workload/query-sql.js';
 import { javaPlan } from './java-plan.js';
 import { errorField, keyValues } from './key-values.js';
@@ -26,7 +26,7 @@ export function runJava(c: BenchConfig, host: string, port: number): { result: R
 
 /** Whether the Java client runs ours' operations from a plan: a mixed run, or a paced one (pacing needs the plan). */
 export function javaRunsPlan(c: BenchConfig): boolean {
-  return weightedQueries(c.operationProportion).length > 0 || pacing(c).length > 0;
+  return hasQueries(c.operationProportion) || pacing(c).length > 0;
 }
 
 /**

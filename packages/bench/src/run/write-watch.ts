@@ -1,6 +1,6 @@
 import { progressLine } from '../report/format.js';
 import { clientIntervalMs } from '../report/open-loop.js';
-import { readsOnly, weightedQueries } from '../workload/operations.js';
+import { hasQueries, readsOnly } from '../workload/operations.js';
 import { groupsInRun } from './device-shares.js';
 import { behindMs, liveSum, type LiveCounter } from './live-counters.js';
 import { ProgressPrinter } from './progress-printer.js';
@@ -38,7 +38,7 @@ export class WriteWatch {
     this.#live = live;
     this.#barrier = barrier;
     this.#printer = new ProgressPrinter(c.progress);
-    this.#plannedOps = weightedQueries(c.operationProportion).length > 0 ? plannedOps(c) : undefined;
+    this.#plannedOps = hasQueries(c.operationProportion) ? plannedOps(c) : undefined;
     this.#startWatch = setInterval(() => {
       if (Atomics.load(barrier, 0) < c.workers) return;
       clearInterval(this.#startWatch);
@@ -127,6 +127,6 @@ function plannedOps(c: BenchConfig): number {
 
 /** The points the timed phase writes; 0 (no total, no ETA) with queries in the mix: the writes' share is drawn. */
 function expectedPoints(c: BenchConfig): number {
-  const mixed = weightedQueries(c.operationProportion).length > 0;
+  const mixed = hasQueries(c.operationProportion);
   return mixed ? 0 : c.deviceCount * c.sensors * c.batchSize * c.loop;
 }

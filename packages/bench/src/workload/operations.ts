@@ -39,6 +39,11 @@ export function weightedQueries(w: OperationWeights): QueryKind[] {
   return QUERY_KINDS.filter((k) => w[k] > 0);
 }
 
+/** Whether queries are among the operations (a mixed run, or one of queries only). */
+export function hasQueries(w: OperationWeights): boolean {
+  return QUERY_KINDS.some((k) => w[k] > 0);
+}
+
 /**
  * A run of queries only (INGESTION weight 0): it reads the data an earlier write run with the same knobs stored,
  * so it keeps the database and draws its time ranges over all of that data.
