@@ -1,5 +1,5 @@
 import type { BenchConfig } from '../types.js';
-import { hasQueries, pickOperation, type QueryKind, readsOnly, storedRows } from '../workload/operations.js';
+import { hasQueries, pickOperation, readsOnly, storedRows, type QueryKind } from '../workload/operations.js';
 import { drawTarget, querySql } from '../workload/query-sql.js';
 import { unit } from '../workload/values.js';
 import { everyClient } from './device-shares.js';
