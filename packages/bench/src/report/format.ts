@@ -284,9 +284,10 @@ export function progressLine(p: Progress): string {
     ? `${grouped(p.points)}/${grouped(p.totalPoints)} points (${fixed((100 * p.points) / p.totalPoints, 1)} %)`
     : `${grouped(p.points)} points`;
   const retries = p.retries ? `  retries ${grouped(p.retries)}` : '';
-  const written =
-    p.readsOnly === true ? '' : `${done}  now ${grouped(p.nowPointsPerS)} pts/s  avg ${grouped(avg)} pts/s`;
-  return `[${span(p.elapsedS)}] ${(written + ops).trimStart()}${scheduleText(p.schedule)}  errors ${grouped(p.errors)}${retries}  ETA ${eta}`;
+  const written = `${done}  now ${grouped(p.nowPointsPerS)} pts/s  avg ${grouped(avg)} pts/s`;
+  // a run of queries only writes no points: its operations alone
+  const counts = p.readsOnly === true ? ops.trimStart() : written + ops;
+  return `[${span(p.elapsedS)}] ${counts}${scheduleText(p.schedule)}  errors ${grouped(p.errors)}${retries}  ETA ${eta}`;
 }
 
 /** A mixed run's `  ops 287/400 (71.8 %, now 271.8/s)` (without its plan: `  ops 287 (now 271.8/s)`); none else. */

@@ -5,10 +5,15 @@ describe('RunStop', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 
-  it('stops the work on Ctrl-C, once, whatever comes after', () => {
+  /** A RunStop with --test-max-time `maxTimeMs`, the work it stops, and the Ctrl-C it listens to. */
+  const made = (maxTimeMs: number) => {
     const interrupt = new AbortController();
     const stopWork = vi.fn();
-    const stop = new RunStop(stopWork, 1000, interrupt.signal);
+    return { interrupt, stopWork, stop: new RunStop(stopWork, maxTimeMs, interrupt.signal) };
+  };
+
+  it('stops the work on Ctrl-C, once, whatever comes after', () => {
+    const { interrupt, stopWork, stop } = made(1000);
     stop.timedPhaseStarted();
     interrupt.abort();
     vi.advanceTimersByTime(5000);
@@ -17,17 +22,14 @@ describe('RunStop', () => {
   });
 
   it('stops the work when an operation reached no node, and keeps that reason over a later Ctrl-C', () => {
-    const interrupt = new AbortController();
-    const stopWork = vi.fn();
-    const stop = new RunStop(stopWork, 0, interrupt.signal);
+    const { interrupt, stopWork, stop } = made(0);
     stop.unreachable();
     interrupt.abort();
     expect([stopWork.mock.calls.length, stop.reason]).toEqual([1, 'unreachable']);
   });
 
   it('stops the work --test-max-time after the timed phase started, not after it was made', () => {
-    const stopWork = vi.fn();
-    const stop = new RunStop(stopWork, 1000, new AbortController().signal);
+    const { stopWork, stop } = made(1000);
     vi.advanceTimersByTime(5000); // warm-up
     expect(stop.stopped).toBe(false);
     stop.timedPhaseStarted();
@@ -38,9 +40,7 @@ describe('RunStop', () => {
   });
 
   it('without --test-max-time only Ctrl-C stops it; after dispose neither does', () => {
-    const interrupt = new AbortController();
-    const stopWork = vi.fn();
-    const stop = new RunStop(stopWork, 0, interrupt.signal);
+    const { interrupt, stopWork, stop } = made(0);
     stop.timedPhaseStarted();
     vi.advanceTimersByTime(1e9);
     stop.dispose();
