@@ -1,5 +1,5 @@
 import type { BenchConfig } from '../types.js';
-import { hasQueries, readsOnly } from '../workload/operations.js';
+import { hasQueries, readsOnly, storedRows } from '../workload/operations.js';
 
 /**
  * What a run is called in the console and its files (and what merge and compare match): `--compare`'s runs by
@@ -11,4 +11,15 @@ export function runLabel(c: BenchConfig, oneOfSeveral: boolean): string {
   if (readsOnly(c.operationProportion)) return `${c.model}-queries`;
   const mixed = hasQueries(c.operationProportion) ? '-mixed' : '';
   return `${c.model}-${c.method}${mixed}${c.serverNoop ? '-noop' : ''}${c.dryRunSend ? '-dry' : ''}`;
+}
+
+/**
+ * The line a run starts with: its clients and what they write; a run of queries only writes nothing, so its
+ * line gives its rounds of queries and the rows they read (what a write run with these knobs stored).
+ */
+export function runLine(c: BenchConfig, label: string): string {
+  const clients = `${c.workers} worker(s) x ${c.clients} client(s)`;
+  if (readsOnly(c.operationProportion))
+    return `run ${label}: ${clients}, ${c.loop} rounds of queries over ${c.deviceCount} devices x ${c.sensors} sensors x ${storedRows(c)} rows stored`;
+  return `run ${label}: ${clients}, ${c.deviceCount} devices x ${c.sensors} sensors x ${c.batchSize} rows x ${c.loop} rounds`;
 }

@@ -7,7 +7,7 @@ import { keepErrors } from '../run/run-error.js';
 import { runWrites } from '../run/run-writes.js';
 import type { BenchConfig, Environment, RunResult } from '../types.js';
 import { runFailed } from './run-failed.js';
-import { runLabel } from './run-label.js';
+import { runLabel, runLine } from './run-label.js';
 
 /**
  * The write runs: one per method (`--compare`) or the one method, each on a freshly prepared database, then
@@ -33,9 +33,7 @@ export async function runMethods(
     const c = { ...config, method };
     const label = runLabel(c, methods.length > 1);
     if (needsServer) await prepareDatabase(c, host, port);
-    console.log(
-      `run ${label}: ${c.workers} worker(s) x ${c.clients} client(s), ${c.deviceCount} devices x ${c.sensors} sensors x ${c.batchSize} rows x ${c.loop} rounds`,
-    );
+    console.log(runLine(c, label));
     const { result, writtenPoints, fullRounds } = await runWrites(c, label, target, interrupt);
     result.environment = environment;
     // a server no operation could reach: the count and the queries after would each spend the retry budget
