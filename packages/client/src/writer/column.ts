@@ -243,7 +243,8 @@ export interface TakenColumn {
   readonly nulls: boolean;
 }
 
-function isDate(v: unknown): boolean {
+/** A `Date` or a `YYYY-MM-DD` string of a real day: a DATE value. */
+export function isDate(v: unknown): boolean {
   if (!(v instanceof Date) && typeof v !== 'string') return false;
   try {
     encodeDate('', v);

@@ -1,14 +1,24 @@
 import { StridedColumn, TSDataType, dataTypeFromName, type PreparedTablet } from '@iotdb/fast-serializer';
 import { IoTDBBatchError, IoTDBServerError } from '../errors.js';
 import { StatusCode } from '../protocol/status.js';
+import { isDate } from './column.js';
 
 /**
- * The types a writer learns from the server. A writer makes a number DOUBLE unless `types` says otherwise, and IoTDB
- * refuses DOUBLE values for a series (a table column) it has as FLOAT, INT32, INT64 or TIMESTAMP ([507] "registered
- * type FLOAT, inserting type DOUBLE", "Incompatible data type of column f: DOUBLE/FLOAT"), storing the tablet's other
- * columns. Then the writer looks the types of the request's devices (its table) up and sends it again with those
- * columns as the server has them, when every value fits; later tablets of those devices go so at once.
+ * The types a writer learns from the server. A writer infers a column's type from its first value (a number DOUBLE, a
+ * bigint INT64, a string TEXT or STRING) unless `types` says otherwise, and IoTDB refuses those for a series (a table
+ * column) it has as another type ([507] "registered type FLOAT, inserting type DOUBLE", "Incompatible data type of
+ * column f: DOUBLE/FLOAT"), storing the tablet's other columns. Then the writer looks the types of the request's
+ * devices (its table) up and sends it again with those columns as the server has them, when every value is one of
+ * that type; later tablets of those devices go so at once.
  */
+
+/** The types an inferred column may be sent as instead, by the type it was inferred as. */
+const LEARNABLE: ReadonlyMap<TSDataType, readonly TSDataType[]> = new Map([
+  [TSDataType.DOUBLE, [TSDataType.FLOAT, TSDataType.INT32, TSDataType.INT64, TSDataType.TIMESTAMP]],
+  [TSDataType.INT64, [TSDataType.INT32]],
+  [TSDataType.TEXT, [TSDataType.DATE]],
+  [TSDataType.STRING, [TSDataType.DATE]],
+]);
 
 /** A refusal a type lookup may mend: the server's metadata error (a type mismatch), for a request or an item of it. */
 export function isTypeRefusal(e: Error): boolean {
@@ -17,15 +27,15 @@ export function isTypeRefusal(e: Error): boolean {
   return e instanceof IoTDBBatchError && e.failures.some((f) => isTypeRefusal(f.error));
 }
 
-/** Whether `tablet` has a DOUBLE column the writer inferred: one a lookup of the server's types might change. */
-export function hasInferredNumbers(tablet: PreparedTablet, inferred: (name: string) => boolean): boolean {
-  return tablet.measurements.some((name, k) => tablet.types[k] === TSDataType.DOUBLE && inferred(name));
+/** Whether `tablet` has a column the writer inferred whose type a lookup of the server's types might change. */
+export function hasLearnableColumns(tablet: PreparedTablet, inferred: (name: string) => boolean): boolean {
+  return tablet.measurements.some((name, k) => LEARNABLE.has(tablet.types[k]) && inferred(name));
 }
 
 /**
- * `tablet` with each DOUBLE column the writer inferred (`inferred(name)`) as the server has it (`registered`, by name:
- * a table's lower-cased), where that is FLOAT, INT32, INT64 or TIMESTAMP and every value fits; undefined when no column
- * changes.
+ * `tablet` with each column the writer inferred (`inferred(name)`) as the server has it (`registered`, by name: a
+ * table's lower-cased), where that type may take the column's values (LEARNABLE) and every value is one; undefined
+ * when no column changes.
  */
 export function retypedTablet(
   tablet: PreparedTablet,
@@ -35,35 +45,42 @@ export function retypedTablet(
 ): PreparedTablet | undefined {
   let types: TSDataType[] | undefined;
   tablet.measurements.forEach((name, k) => {
-    if (tablet.types[k] !== TSDataType.DOUBLE || !inferred(name)) return;
+    const from = tablet.types[k];
+    if (!LEARNABLE.has(from) || !inferred(name)) return;
     const to = registered.get(table ? name.toLowerCase() : name);
-    if (to === undefined || !holdsAll(to, tablet, k)) return;
+    if (to === undefined || !LEARNABLE.get(from)!.includes(to) || !holdsAll(to, tablet, k)) return;
     (types ??= [...tablet.types])[k] = to;
   });
   return types === undefined ? undefined : { ...tablet, types };
 }
 
 /**
- * Whether every value of column k (numbers: a writer's DOUBLE column) is one of type `to` (FLOAT; INT32; INT64 or
- * TIMESTAMP, a time in the server's precision).
+ * Whether every value of column k is one of type `to`: FLOAT any number (rounded as the series rounds); INT32 an
+ * integer in its range; INT64 or TIMESTAMP a safe integer (a time in the server's precision); DATE a `YYYY-MM-DD`
+ * string of a real day. A number or a safe bigint is staged as a number (StridedColumn), a wider bigint is in a
+ * BigInt64Array (INT32 takes none of those), a string in an array of cells.
  */
 function holdsAll(to: TSDataType, tablet: PreparedTablet, k: number): boolean {
-  if (to === TSDataType.FLOAT) return true; // rounded as a FLOAT series rounds
-  const wide = to === TSDataType.INT64 || to === TSDataType.TIMESTAMP;
-  const fits = to === TSDataType.INT32 ? isInt32 : wide ? Number.isSafeInteger : undefined;
-  if (fits === undefined) return false;
-  const values = tablet.columns[k] as StridedColumn | Float64Array;
+  if (to === TSDataType.FLOAT) return true;
+  const fits = FITS.get(to);
+  const values = tablet.columns[k];
+  if (fits === undefined || values instanceof BigInt64Array) return false;
   const nulls = tablet.nullMasks?.[k] ?? null;
+  const cells = values as StridedColumn | ArrayLike<unknown>;
   for (let row = 0; row < tablet.rows; row++) {
     if (nulls !== null && nulls[row] === 1) continue;
-    if (!fits(values instanceof StridedColumn ? values.at(row) : values[row])) return false;
+    const v = cells instanceof StridedColumn ? cells.at(row) : cells[row];
+    if (v !== null && !fits(v)) return false;
   }
   return true;
 }
 
-function isInt32(v: number): boolean {
-  return Number.isInteger(v) && v >= -2147483648 && v <= 2147483647;
-}
+const FITS: ReadonlyMap<TSDataType, (v: unknown) => boolean> = new Map([
+  [TSDataType.INT32, (v: unknown) => typeof v === 'number' && (v | 0) === v], // as Column.put checks INT32
+  [TSDataType.INT64, (v: unknown) => typeof v === 'number' && Number.isSafeInteger(v)],
+  [TSDataType.TIMESTAMP, (v: unknown) => typeof v === 'number' && Number.isSafeInteger(v)],
+  [TSDataType.DATE, isDate], // a TEXT column's cells are strings or bytes
+]);
 
 /** A schema statement's answer: its columns, their type names, and its rows (each its columns by name). */
 export interface SchemaAnswer {

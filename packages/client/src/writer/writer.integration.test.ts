@@ -143,6 +143,21 @@ describe('tree model', () => {
     ]);
   });
 
+  it('writes bigints to an INT32 series and date strings to a DATE series made before, without `types`', async () => {
+    const d = `${TREE}.madeDate`;
+    await session.executeNonQueryStatement(`CREATE TIMESERIES ${d}.i WITH DATATYPE=INT32`);
+    await session.executeNonQueryStatement(`CREATE TIMESERIES ${d}.day WITH DATATYPE=DATE`);
+    const w = session.writer({});
+    await w.write({ deviceId: d, timestamp: 1, values: { i: 7n, day: '2024-02-29' } });
+    await w.write({ deviceId: d, timestamp: 2, values: { i: -(2n ** 31n), day: '1970-01-01' } });
+    await w.close();
+    expect(w.stats()).toMatchObject({ written: 2, acknowledged: 2, failed: 0 });
+    expect(await rows(session, `SELECT i, day FROM ${d} ORDER BY time`)).toEqual([
+      { Time: 1n, [`${d}.i`]: 7, [`${d}.day`]: new Date(Date.UTC(2024, 1, 29)) },
+      { Time: 2n, [`${d}.i`]: -(2 ** 31), [`${d}.day`]: new Date(0) },
+    ]);
+  });
+
   it('a stream pipeline of CSV lines ends with every row stored', async () => {
     const lines = Array.from({ length: 2_000 }, (_, i) => `${TREE}.csv${i % 5},${i},${(i * 0.5).toFixed(1)}`);
     const w = session.writer();
@@ -213,6 +228,17 @@ describe('table model', () => {
     expect(w.stats()).toMatchObject({ written: 1, acknowledged: 1, failed: 0 });
     expect(await rows(table, 'SELECT time, site, level, n FROM made')).toEqual([
       { time: 1n, site: 'a', level: Math.fround(1.1), n: 4 },
+    ]);
+  });
+
+  it("writes a bigint to a table's INT32 field and a date string to its DATE field made before, without `types`", async () => {
+    await table.executeNonQueryStatement('CREATE TABLE made_day (site STRING TAG, n INT32 FIELD, day DATE FIELD)');
+    const w = table.writer({});
+    await w.write({ table: 'made_day', timestamp: 1, tags: { site: 'a' }, fields: { n: 9n, day: '2025-12-31' } });
+    await w.close();
+    expect(w.stats()).toMatchObject({ written: 1, acknowledged: 1, failed: 0 });
+    expect(await rows(table, 'SELECT time, site, n, day FROM made_day')).toEqual([
+      { time: 1n, site: 'a', n: 9, day: new Date(Date.UTC(2025, 11, 31)) },
     ]);
   });
 

@@ -488,8 +488,8 @@ describe('pools and the table model', () => {
 });
 
 describe('types the server has for columns the writer inferred', () => {
-  const [INT32, INT64, FLOAT, DOUBLE, TIMESTAMP] = [1, 2, 3, 4, 8];
-  const TYPE = { INT32, INT64, FLOAT, DOUBLE, TIMESTAMP } as const;
+  const [INT32, INT64, FLOAT, DOUBLE, TEXT, TIMESTAMP, DATE] = [1, 2, 3, 4, 5, 8, 9];
+  const TYPE = { INT32, INT64, FLOAT, DOUBLE, TEXT, TIMESTAMP, DATE } as const;
   const statement = (c: { args: unknown }) => String((c.args as { statement?: string }).statement ?? '');
   /** A query's reply with these columns (after Time) and no row. */
   const headerReply = (columns: string[], types: string[]) => ({
@@ -558,6 +558,43 @@ describe('types the server has for columns the writer inferred', () => {
       { f: 2.25, i: 5, l: 2n ** 40n, x: 1, t: 0n },
     ]);
     expect(w.stats()).toMatchObject({ written: 2, acknowledged: 2, failed: 0 });
+  });
+
+  it('sends a bigint as the INT32 series the server has, a date string as its DATE series', async () => {
+    const { fake, s } = await openSession(treeServer({ 'root.sg.d1': { i: 'INT32', d: 'DATE', n: 'TEXT' } }));
+    const reported: Error[] = [];
+    const w = s.writer({ onError: (e) => reported.push(e) });
+    await w.write(row(1, 1, { i: 7n, d: '2024-01-02', n: 'note' }));
+    await w.flush();
+    await w.write(row(1, 2, { i: -(2n ** 31n), d: null, n: '2024-01-03' }));
+    await w.flush();
+    expect(reported).toEqual([]);
+    expect(fake.callsOf('insertTablets').map((c) => c.args.typesList)).toEqual([
+      [[INT64, TEXT, TEXT]],
+      [[INT32, DATE, TEXT]],
+      [[INT32, TEXT]],
+    ]);
+    expect(
+      sent(fake)
+        .slice(1)
+        .map((t) => t.rows[0].values),
+    ).toEqual([
+      { i: 7, d: 20240102, n: 'note' }, // a DATE as sent: yyyymmdd
+      { i: -(2 ** 31), n: '2024-01-03' },
+    ]);
+    expect(lookups(fake)).toHaveLength(1);
+  });
+
+  it('leaves a bigint beyond INT32 and a string that is no date: their rows fail as the server said', async () => {
+    const { fake, s } = await openSession(treeServer({ 'root.sg.d1': { i: 'INT32' }, 'root.sg.d2': { d: 'DATE' } }));
+    const reported: TreeRow[] = [];
+    const w = s.writer({ onError: (_e, rows) => reported.push(...rows) });
+    await w.write(row(1, 1, { i: 2n ** 31n }));
+    await w.write(row(2, 1, { d: '2024-02-30' }));
+    await w.flush();
+    expect(lookups(fake)).toHaveLength(1);
+    expect(reported.map((r) => r.deviceId).sort()).toEqual(['root.sg.d1', 'root.sg.d2']);
+    expect(w.stats()).toMatchObject({ acknowledged: 0, failed: 2 });
   });
 
   it('leaves a column whose values do not fit the type (a fraction for INT32) or whose type is declared: its rows fail as the server said', async () => {

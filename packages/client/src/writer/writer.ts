@@ -3,7 +3,7 @@ import { IoTDBBatchError, IoTDBServerError, IoTDBWriteFailedError, IoTDBWriterCl
 import { RowScratch, TabletBuffer, type BufferSpec, type TakenTablet } from './tablet-buffer.js';
 import { StorePool } from './store-pool.js';
 import type { WriterModel } from './rows.js';
-import { hasInferredNumbers, isTypeRefusal, retypedTablet, type SchemaQuery } from './learned-types.js';
+import { hasLearnableColumns, isTypeRefusal, retypedTablet, type SchemaQuery } from './learned-types.js';
 import { writerStream, type WriterStreamOptions } from './writer-stream.js';
 import type { ResolvedWriterOptions } from './writer-options.js';
 import type { Writable } from 'node:stream';
@@ -314,7 +314,7 @@ export class Writer<Row> {
   /** A request refused for a type, with a column the writer inferred, not sent again for its types yet. */
   #mayRetype(r: Request, error: Error): boolean {
     if (r.retyped === true || !isTypeRefusal(error)) return false;
-    return r.taken.some((t) => hasInferredNumbers(t.tablet, this.#inferred));
+    return r.taken.some((t) => hasLearnableColumns(t.tablet, this.#inferred));
   }
 
   /**
