@@ -26,3 +26,26 @@ function lastSeparator(path: string): number {
   }
   return last;
 }
+
+/**
+ * The nodes of `path`, each as IoTDB names it: without its backquotes (`` root.sg.`d.1`.`a``b` `` is root, sg, d.1,
+ * a`b), so that two spellings of one path compare equal.
+ */
+export function pathNodes(path: string): string[] {
+  const nodes: string[] = [];
+  let node = '';
+  let quoted = false;
+  for (let i = 0; i < path.length; i++) {
+    const c = path[i];
+    if (c === '`') {
+      if (quoted && path[i + 1] === '`')
+        node += path[++i]; // a doubled backquote inside: one of the name's
+      else quoted = !quoted;
+    } else if (c === '.' && !quoted) {
+      nodes.push(node);
+      node = '';
+    } else node += c;
+  }
+  nodes.push(node);
+  return nodes;
+}

@@ -1,6 +1,7 @@
 import { StridedColumn, TSDataType, dataTypeFromName, type PreparedTablet } from '@iotdb/fast-serializer';
 import { IoTDBBatchError, IoTDBServerError } from '../errors.js';
 import { StatusCode } from '../protocol/status.js';
+import { pathNodes } from '../sql/device-path.js';
 import { isDate } from './column.js';
 
 /**
@@ -34,8 +35,8 @@ export function hasLearnableColumns(tablet: PreparedTablet, inferred: (name: str
 
 /**
  * `tablet` with each column the writer inferred (`inferred(name)`) as the server has it (`registered`, by name: a
- * table's lower-cased), where that type may take the column's values (LEARNABLE) and every value is one; undefined
- * when no column changes.
+ * tree's without backquotes, a table's lower-cased), where that type may take the column's values (LEARNABLE) and
+ * every value is one; undefined when no column changes.
  */
 export function retypedTablet(
   tablet: PreparedTablet,
@@ -47,7 +48,7 @@ export function retypedTablet(
   tablet.measurements.forEach((name, k) => {
     const from = tablet.types[k];
     if (!LEARNABLE.has(from) || !inferred(name)) return;
-    const to = registered.get(table ? name.toLowerCase() : name);
+    const to = registered.get(table ? name.toLowerCase() : unquoted(name));
     if (to === undefined || !LEARNABLE.get(from)!.includes(to) || !holdsAll(to, tablet, k)) return;
     (types ??= [...tablet.types])[k] = to;
   });
@@ -92,7 +93,10 @@ export interface SchemaAnswer {
 /** Runs a schema statement (the writer's sink: on its session, or a pooled one). */
 export type SchemaQuery = (sql: string) => Promise<SchemaAnswer>;
 
-/** Column types by buffer key (a device, a table), then by column name (a table's lower-cased). */
+/**
+ * Column types by buffer key (a device, a table), then by column name (a tree's without backquotes, a table's
+ * lower-cased).
+ */
 export type RegisteredTypes = Map<string, Map<string, TSDataType>>;
 
 /** Devices a lookup statement names at most. */
@@ -100,24 +104,30 @@ const DEVICES_A_LOOKUP = 100;
 
 /**
  * The series types of `devices`: the columns of `SELECT *` from up to 100 of them at a time, before any time (no row
- * read): one statement for the devices of a refused request (SHOW TIMESERIES takes one path pattern).
+ * read): one statement for the devices of a refused request (SHOW TIMESERIES takes one path pattern). A series is
+ * matched to its device node by node without backquotes: the server spells `` root.sg.`d1` `` root.sg.d1.
  */
 export async function treeTypes(devices: readonly string[], query: SchemaQuery): Promise<RegisteredTypes> {
   const found: RegisteredTypes = new Map();
   for (let i = 0; i < devices.length; i += DEVICES_A_LOOKUP) {
     const chunk = devices.slice(i, i + DEVICES_A_LOOKUP);
+    const byPath = new Map(chunk.map((device) => [pathKey(pathNodes(device)), device]));
     const { columns, types } = await query(`SELECT * FROM ${chunk.join(', ')} WHERE time < -9223372036854775807`);
     columns.forEach((column, c) => {
+      const nodes = pathNodes(column);
+      const device = byPath.get(pathKey(nodes.slice(0, -1)));
       const type = dataTypeFromName(types[c]);
-      for (const device of chunk) {
-        const name = measurementOf(column, device);
-        if (name === undefined || type === undefined) continue;
-        if (!found.has(device)) found.set(device, new Map());
-        found.get(device)!.set(name, type);
-      }
+      if (device === undefined || type === undefined) return;
+      if (!found.has(device)) found.set(device, new Map());
+      found.get(device)!.set(nodes[nodes.length - 1], type);
     });
   }
   return found;
+}
+
+/** A path's nodes as one key: equal for two spellings of one path. */
+function pathKey(nodes: readonly string[]): string {
+  return JSON.stringify(nodes);
 }
 
 /** A table's column types (`DESC`, the table in double quotes), by lower-cased name: IoTDB folds them. */
@@ -131,12 +141,8 @@ export async function tableTypes(table: string, query: SchemaQuery): Promise<Reg
   return new Map([[table, types]]);
 }
 
-/**
- * The measurement a series path names under `device` (the path with the device's, as the server spells it, taken
- * off), its backquotes removed; undefined for a series of another device.
- */
-export function measurementOf(series: string, device: string): string | undefined {
-  if (!series.startsWith(`${device}.`)) return undefined;
-  const node = series.slice(device.length + 1);
-  return node.startsWith('`') && node.endsWith('`') ? node.slice(1, -1).replaceAll('``', '`') : node;
+/** A measurement's name without its backquotes (`` `x-y` `` is x-y): as a lookup's types are keyed. */
+function unquoted(name: string): string {
+  const nodes = pathNodes(name);
+  return nodes.length === 1 ? nodes[0] : name;
 }

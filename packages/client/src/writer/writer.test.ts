@@ -585,6 +585,15 @@ describe('types the server has for columns the writer inferred', () => {
     expect(lookups(fake)).toHaveLength(1);
   });
 
+  it('matches a measurement written in backquotes to its series, which the server names so', async () => {
+    const { fake, s } = await openSession(treeServer({ 'root.sg.d1': { '`x-y`': 'FLOAT', '`a``b`': 'INT32' } }));
+    const w = s.writer({});
+    await w.write(row(1, 1, { '`x-y`': 1.5, '`a``b`': 2 }));
+    await w.flush();
+    expect(fake.callsOf('insertTablets').map((c) => c.args.typesList)).toEqual([[[DOUBLE, DOUBLE]], [[FLOAT, INT32]]]);
+    expect(w.stats()).toMatchObject({ acknowledged: 1, failed: 0 });
+  });
+
   it('leaves a bigint beyond INT32 and a string that is no date: their rows fail as the server said', async () => {
     const { fake, s } = await openSession(treeServer({ 'root.sg.d1': { i: 'INT32' }, 'root.sg.d2': { d: 'DATE' } }));
     const reported: TreeRow[] = [];
