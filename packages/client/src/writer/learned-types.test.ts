@@ -11,7 +11,7 @@ const answering = (series: Record<string, string>) => async (): Promise<SchemaAn
 describe('treeTypes', () => {
   it("gives each device's series by measurement, matched node by node without backquotes (the server's spelling or the writer's)", async () => {
     const found = await treeTypes(
-      ['root.sg.`d1`', 'root.sg.`a.b`', 'root.sg.`a``b`'],
+      ['root.sg.`d1`', 'root.sg.`a.b`', 'root.sg.`a``b`', 'root.sg.d1'],
       answering({
         Time: 'INT64',
         'root.sg.d1.s': 'FLOAT',
@@ -24,6 +24,7 @@ describe('treeTypes', () => {
         ['root.sg.`d1`', new Map([['s', 3]])],
         ['root.sg.`a.b`', new Map([['x-y', 1]])],
         ['root.sg.`a``b`', new Map([['c`d', 9]])],
+        ['root.sg.d1', new Map([['s', 3]])],
       ]),
     );
   });

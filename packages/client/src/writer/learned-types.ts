@@ -111,15 +111,20 @@ export async function treeTypes(devices: readonly string[], query: SchemaQuery):
   const found: RegisteredTypes = new Map();
   for (let i = 0; i < devices.length; i += DEVICES_A_LOOKUP) {
     const chunk = devices.slice(i, i + DEVICES_A_LOOKUP);
-    const byPath = new Map(chunk.map((device) => [pathKey(pathNodes(device)), device]));
+    const byPath = new Map<string, string[]>(); // two spellings of one device are two buffers
+    for (const device of chunk) {
+      const key = pathKey(pathNodes(device));
+      byPath.set(key, [...(byPath.get(key) ?? []), device]);
+    }
     const { columns, types } = await query(`SELECT * FROM ${chunk.join(', ')} WHERE time < -9223372036854775807`);
     columns.forEach((column, c) => {
       const nodes = pathNodes(column);
-      const device = byPath.get(pathKey(nodes.slice(0, -1)));
       const type = dataTypeFromName(types[c]);
-      if (device === undefined || type === undefined) return;
-      if (!found.has(device)) found.set(device, new Map());
-      found.get(device)!.set(nodes[nodes.length - 1], type);
+      if (type === undefined) return;
+      for (const device of byPath.get(pathKey(nodes.slice(0, -1))) ?? []) {
+        if (!found.has(device)) found.set(device, new Map());
+        found.get(device)!.set(nodes[nodes.length - 1], type);
+      }
     });
   }
   return found;

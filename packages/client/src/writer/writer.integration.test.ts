@@ -158,6 +158,20 @@ describe('tree model', () => {
     ]);
   });
 
+  it('learns the type of a series named in backquotes, its device written with or without them', async () => {
+    const d = `${TREE}.madeQuoted`;
+    await session.executeNonQueryStatement(`CREATE TIMESERIES ${d}.\`x-y\` WITH DATATYPE=FLOAT`);
+    const w = session.writer({});
+    await w.write({ deviceId: d, timestamp: 1, values: { '`x-y`': 0.1 } });
+    await w.write({ deviceId: `${TREE}.\`madeQuoted\``, timestamp: 2, values: { '`x-y`': 0.2 } });
+    await w.close();
+    expect(w.stats()).toMatchObject({ written: 2, acknowledged: 2, failed: 0 });
+    expect(await rows(session, `SELECT \`x-y\` FROM ${d} ORDER BY time`)).toEqual([
+      { Time: 1n, [`${d}.\`x-y\``]: Math.fround(0.1) },
+      { Time: 2n, [`${d}.\`x-y\``]: Math.fround(0.2) },
+    ]);
+  });
+
   it('a stream pipeline of CSV lines ends with every row stored', async () => {
     const lines = Array.from({ length: 2_000 }, (_, i) => `${TREE}.csv${i % 5},${i},${(i * 0.5).toFixed(1)}`);
     const w = session.writer();
