@@ -5,13 +5,16 @@
 // reply awaited, none of the client's code between (only the timestamp changed); with --java, the Java client on the
 // same server (packages/bench/java/SmallWrites.java). Each run writes a device of its own (a fresh one: times
 // written again cost the server more).
+// DIST picks the client's build (a checkout with `pnpm build`; default this one).
 //   node scripts/small-write-cost.mjs [N] [--java]
+//   DIST=/tmp/base node scripts/small-write-cost.mjs
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const here = fileURLToPath(new URL('..', import.meta.url));
-const { Session, tcpTransport } = await import(here + '/packages/client/dist/index.js');
-const { encodeReply, defaultReply } = await import(here + '/packages/client/dist/transport/fake-transport.js');
+const dist = (process.env.DIST ?? here) + '/packages/client/dist';
+const { Session, tcpTransport } = await import(dist + '/index.js');
+const { encodeReply, defaultReply } = await import(dist + '/transport/fake-transport.js');
 const N = Number(process.argv.slice(2).find((a) => a !== '--java') ?? 20000);
 
 /** A reply per method, made once; each answer takes its request's seqid (after the frame, version and name). */
