@@ -1,52 +1,36 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ByteWriter, IoTDBValidationError, TSDataType } from '@iotdb/fast-serializer';
+import { IoTDBValidationError } from '@iotdb/fast-serializer';
 import { IoTDBAbortError, IoTDBQueryTimeoutError, IoTDBServerError } from '../errors.js';
 import { FakeTransport, type FakeAction } from '../transport/fake-transport.js';
 import { SessionDataSet, type RowBatch } from './session-data-set.js';
 import type { RowRecord } from './row-record.js';
 import { Session } from './session.js';
 import { SessionPool } from '../pool/session-pool.js';
+import { tsBlock } from '../testing/tsblock.js';
 
 // The sessions here talk to one scripted node whose every query is the one under test: discoverNodes off (node
 // discovery and query routing: query-routing.test).
 
-/** A TsBlock of one INT32 column (INT32_ARRAY, no nulls) with times 0..n-1, built by hand (protocol.md 6.1). */
-function block(values: number[], firstTime: number): Buffer {
-  const w = new ByteWriter(64);
-  w.i32(1).i8(TSDataType.INT32).i32(values.length).i8(2).i8(1); // 1 column INT32, positions, encodings: time INT64_ARRAY, value INT32_ARRAY
-  w.i8(0);
-  values.forEach((_, i) => w.i64(firstTime + i));
-  w.i8(0);
-  for (const v of values) w.i32(v);
-  return Buffer.from(w.view());
-}
+/** A TsBlock of one INT32 column with times from firstTime. */
+const block = (values: number[], firstTime: number) =>
+  tsBlock(
+    values.map((_, i) => firstTime + i),
+    [{ type: 'INT32', values }],
+  );
 
-/** A TsBlock of one INT64 column (INT64_ARRAY, no nulls) with times 0..n-1. */
-function int64Block(values: bigint[]): Buffer {
-  const w = new ByteWriter(64);
-  w.i32(1).i8(TSDataType.INT64).i32(values.length).i8(2).i8(2); // encodings: time and value INT64_ARRAY
-  w.i8(0);
-  values.forEach((_, i) => w.i64(i));
-  w.i8(0);
-  for (const v of values) w.i64(v);
-  return Buffer.from(w.view());
-}
+/** A TsBlock of one INT64 column with times 0..n-1. */
+const int64Block = (values: bigint[]) =>
+  tsBlock(
+    values.map((_, i) => i),
+    [{ type: 'INT64', values }],
+  );
 
-/** A TsBlock of one TEXT column (BINARY_ARRAY, nulls where a value is null) with times from firstTime. */
-function textBlock(values: (string | null)[], firstTime: number): Buffer {
-  const w = new ByteWriter(64);
-  w.i32(1).i8(TSDataType.TEXT).i32(values.length).i8(2).i8(3); // encodings: time INT64_ARRAY, value BINARY_ARRAY
-  w.i8(0);
-  values.forEach((_, i) => w.i64(firstTime + i));
-  const nulls = values.map((v) => v === null);
-  if (nulls.includes(true)) {
-    w.i8(1);
-    for (let i = 0; i < values.length; i += 8)
-      w.i8(nulls.slice(i, i + 8).reduce((bits, isNull, b) => (isNull ? bits | (0x80 >> b) : bits), 0));
-  } else w.i8(0);
-  for (const v of values) if (v !== null) w.lengthPrefixedBytes(Buffer.from(v, 'utf8'));
-  return Buffer.from(w.view());
-}
+/** A TsBlock of one TEXT column (nulls where a value is null) with times from firstTime. */
+const textBlock = (values: (string | null)[], firstTime: number) =>
+  tsBlock(
+    values.map((_, i) => firstTime + i),
+    [{ type: 'TEXT', values }],
+  );
 
 /** A data set over given blocks with no query id: nothing is sent to any server. */
 function dataSet(
