@@ -10,7 +10,15 @@ import { FIRST_ROW, rowTime } from '../workload/generator.js';
 import { OPERATIONS, storedRows, type OperationWeights } from '../workload/operations.js';
 import { javaPlan } from './java-plan.js';
 import { rowsAfterTheRun } from './client-operations.js';
-import { addQueriesAfter, noneSucceeded, queryPasses, querySqls, timedRead, type QueriesAfter } from './queries.js';
+import {
+  addQueriesAfter,
+  noneSucceeded,
+  queryPasses,
+  querySqls,
+  timedRead,
+  untimedReads,
+  type QueriesAfter,
+} from './queries.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -49,6 +57,7 @@ describe('queryPasses (--queries after the writes)', () => {
     expect(calls.n).toBe(3);
     expect(done.reachedNoNode).toBe(true);
     expect(done.after.queries).toEqual({});
+    expect(done.errors.at(-1)).toMatch(/^--queries stopped at TIME_RANGE: .*; 37 reads not run$/);
   });
 
   it('goes on after a failure of any other kind, and after every failure with no retries asked for (0)', async () => {
@@ -202,5 +211,39 @@ describe('addQueriesAfter', () => {
     expect(merged.queries?.TIME_RANGE).toMatchObject({ ops: 8, rows: 80 });
     const { count, min, max } = merged.latency.TIME_RANGE;
     expect([count, Math.round(min), Math.round(max)]).toEqual([8, 2, 4]);
+  });
+});
+
+describe('untimedReads (a warm-up: reads before the timed ones)', () => {
+  const refused = () => new IoTDBConnectionError('refused', '127.0.0.1:6667', 'cannot connect', false);
+  const counting = (error?: () => Error) => {
+    const calls = { n: 0 };
+    const execute = (): Promise<SessionDataSet> => {
+      calls.n++;
+      if (error !== undefined) return Promise.reject(error());
+      return Promise.resolve((async function* () {})() as unknown as SessionDataSet);
+    };
+    return { calls, execute };
+  };
+
+  const five = (execute: () => Promise<SessionDataSet>) => Array.from({ length: 5 }, () => execute);
+
+  it('reads each in turn, a refusal counted by the timed reads, not here', async () => {
+    const ok = counting();
+    expect(await untimedReads(five(ok.execute), 60_000)).toEqual({ ran: 5 });
+    expect(ok.calls.n).toBe(5);
+    const refusedByServer = counting(() => new IoTDBServerError({ code: 301, message: 'no table' }, 'q'));
+    expect(await untimedReads(five(refusedByServer.execute), 60_000)).toEqual({ ran: 5 });
+    expect(refusedByServer.calls.n).toBe(5);
+  });
+
+  it('ends at a read that reached no node in its retry budget: the next would wait as long, and so would the timed', async () => {
+    const gone = counting(refused);
+    const pass = await untimedReads(five(gone.execute), 60_000);
+    expect([pass.ran, pass.unreachable?.error]).toEqual([1, '127.0.0.1:6667: cannot connect']);
+    expect(gone.calls.n).toBe(1);
+    const noRetries = counting(refused);
+    expect((await untimedReads(five(noRetries.execute), 0)).ran).toBe(5);
+    expect(noRetries.calls.n).toBe(5);
   });
 });

@@ -31,6 +31,23 @@ export async function timedRead(execute: () => Promise<SessionDataSet>): Promise
 }
 
 /**
+ * Reads untimed, in turn (a warm-up: a refused one is the timed reads' to count). The first that reached no node in its
+ * retry budget ends them, the next would wait as long: returned, with how many ran (it included).
+ */
+export async function untimedReads(
+  executes: Iterable<() => Promise<SessionDataSet>>,
+  retryMaxMs: number,
+): Promise<{ ran: number; unreachable?: TimedRead }> {
+  let ran = 0;
+  for (const execute of executes) {
+    const read = await timedRead(execute);
+    ran++;
+    if (reachedNoNode(read.cause, retryMaxMs)) return { ran, unreachable: read };
+  }
+  return { ran };
+}
+
+/**
  * The statements of `--queries` for one type: `queryLoops` of them over the `rows` every device has after the run
  * (the same draws for every client, Java's too).
  */
@@ -102,12 +119,15 @@ export async function queryPasses(
   // with --vs-java every statement runs once untimed first, as the Java side's first pass (JIT, server caches);
   // a failure there is the timed pass's to count, but for a server no read can reach
   if (c.vsJava)
-    for (const { kind, sqls } of statements)
-      for (const sql of sqls) {
-        const read = await timedRead(() => execute(sql));
-        done++;
-        if (stopsAt(kind, read)) return { after, errors, reachedNoNode: true };
-      }
+    for (const { kind, sqls } of statements) {
+      const pass = await untimedReads(
+        sqls.map((sql) => () => execute(sql)),
+        c.retryMaxMs,
+      );
+      done += pass.ran;
+      if (pass.unreachable !== undefined && stopsAt(kind, pass.unreachable))
+        return { after, errors, reachedNoNode: true };
+    }
   for (const { kind, sqls } of statements) {
     const h = new LatencyHistogram();
     let rows = 0;

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { IoTDBConnectionError, IoTDBServerError, type SessionDataSet } from '@iotdb/client';
-import { StatementTally, untimedReads } from './query-file.js';
+import { StatementTally } from './query-file.js';
 
 describe('StatementTally', () => {
   it("counts a session's time spent in its reads from their start, not from when they were due (open loop)", () => {
@@ -35,36 +34,5 @@ describe('StatementTally', () => {
     const [[interval, data]] = tally.overTime.data();
     expect([interval, data.count, data.max]).toEqual([0, 2, 6e6]);
     expect(tally.overTime.failures()).toEqual([[0, 1]]); // the refused one apart
-  });
-});
-
-describe('untimedReads (a statement warmed up before its timed reads)', () => {
-  const refused = () => new IoTDBConnectionError('refused', '127.0.0.1:6667', 'cannot connect', false);
-  const counting = (error?: () => Error) => {
-    const calls = { n: 0 };
-    const execute = (): Promise<SessionDataSet> => {
-      calls.n++;
-      if (error !== undefined) return Promise.reject(error());
-      return Promise.resolve((async function* () {})() as unknown as SessionDataSet);
-    };
-    return { calls, execute };
-  };
-
-  it('reads the statement `reads` times, a refusal counted by the timed reads, not here', async () => {
-    const ok = counting();
-    await untimedReads(5, ok.execute, 60_000);
-    expect(ok.calls.n).toBe(5);
-    const refusedByServer = counting(() => new IoTDBServerError({ code: 301, message: 'no table' }, 'q'));
-    await untimedReads(5, refusedByServer.execute, 60_000);
-    expect(refusedByServer.calls.n).toBe(5);
-  });
-
-  it('ends at a read that reached no node in its retry budget: the next would wait as long, and so would the timed', async () => {
-    const gone = counting(refused);
-    await untimedReads(5, gone.execute, 60_000);
-    expect(gone.calls.n).toBe(1);
-    const noRetries = counting(refused);
-    await untimedReads(5, noRetries.execute, 0);
-    expect(noRetries.calls.n).toBe(5);
   });
 });

@@ -6,7 +6,7 @@ import { clientIntervalMs } from '../report/open-loop.js';
 import { LatencyHistogram, summarize } from '../report/histogram.js';
 import { FAILED_PREFIX, START_LAG, TRACED_PREFIX, UNCORRECTED_PREFIX } from '../latency-rows.js';
 import type { BenchConfig, HistogramData, RunResult } from '../types.js';
-import { timedRead } from './queries.js';
+import { timedRead, untimedReads } from './queries.js';
 import { ProgressPrinter } from './progress-printer.js';
 import { RunStop } from './run-stop.js';
 import { realClock } from './clock.js';
@@ -160,26 +160,15 @@ async function warmUp(
   try {
     await session.open();
     const perQuery = queryOptions(c);
-    await untimedReads(reads, () => session.executeQueryStatement(sql, perQuery), c.retryMaxMs);
+    const read = () => session.executeQueryStatement(sql, perQuery);
+    await untimedReads(
+      Array.from({ length: reads }, () => read),
+      c.retryMaxMs,
+    );
   } catch {
     // a session that does not open: the timed reads say why
   } finally {
     await session.close().catch(() => undefined);
-  }
-}
-
-/**
- * `reads` reads of a statement, untimed; a refused one is counted in the timed reads. One that reached no node in its
- * retry budget ends them: the next would wait as long (the timed reads then stop at their first).
- */
-export async function untimedReads(
-  reads: number,
-  execute: () => Promise<SessionDataSet>,
-  retryMaxMs: number,
-): Promise<void> {
-  for (let i = 0; i < reads; i++) {
-    const read = await timedRead(execute);
-    if (reachedNoNode(read.cause, retryMaxMs)) return;
   }
 }
 
