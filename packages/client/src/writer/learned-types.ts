@@ -28,9 +28,20 @@ export function isTypeRefusal(e: Error): boolean {
   return e instanceof IoTDBBatchError && e.failures.some((f) => isTypeRefusal(f.error));
 }
 
-/** Whether `tablet` has a column the writer inferred whose type a lookup of the server's types might change. */
-export function hasLearnableColumns(tablet: PreparedTablet, inferred: (name: string) => boolean): boolean {
-  return tablet.measurements.some((name, k) => LEARNABLE.has(tablet.types[k]) && inferred(name));
+/**
+ * Whether a lookup of the server's types might change `tablet`: it has a column the writer inferred, of a type it may be
+ * sent as another for, whose type on the server is not known yet (`learned`: its device's types from an earlier
+ * lookup). One whose type is known and still refused holds a value that type does not take: a lookup would not help.
+ */
+export function mayLearn(
+  tablet: PreparedTablet,
+  learned: ReadonlyMap<string, TSDataType> | undefined,
+  inferred: (name: string) => boolean,
+  table: boolean,
+): boolean {
+  return tablet.measurements.some(
+    (name, k) => LEARNABLE.has(tablet.types[k]) && inferred(name) && learned?.get(columnKey(name, table)) === undefined,
+  );
 }
 
 /**
@@ -48,7 +59,7 @@ export function retypedTablet(
   tablet.measurements.forEach((name, k) => {
     const from = tablet.types[k];
     if (!LEARNABLE.has(from) || !inferred(name)) return;
-    const to = registered.get(table ? name.toLowerCase() : unquoted(name));
+    const to = registered.get(columnKey(name, table));
     if (to === undefined || !LEARNABLE.get(from)!.includes(to) || !holdsAll(to, tablet, k)) return;
     (types ??= [...tablet.types])[k] = to;
   });
@@ -146,8 +157,9 @@ export async function tableTypes(table: string, query: SchemaQuery): Promise<Reg
   return new Map([[table, types]]);
 }
 
-/** A measurement's name without its backquotes (`` `x-y` `` is x-y): as a lookup's types are keyed. */
-function unquoted(name: string): string {
-  const nodes = pathNodes(name);
+/** A column's name as a lookup's types are keyed: a table's lower-cased, a measurement's without its backquotes. */
+function columnKey(name: string, table: boolean): string {
+  if (table) return name.toLowerCase();
+  const nodes = pathNodes(name); // `x-y` is x-y
   return nodes.length === 1 ? nodes[0] : name;
 }

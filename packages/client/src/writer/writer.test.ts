@@ -594,6 +594,31 @@ describe('types the server has for columns the writer inferred', () => {
     expect(w.stats()).toMatchObject({ acknowledged: 1, failed: 0 });
   });
 
+  it("looks a device up once while every inferred column's type is known: a value that fits none fails at once", async () => {
+    const { fake, s } = await openSession(treeServer({ 'root.sg.d1': { i: 'INT32', f: 'FLOAT' } }));
+    const reported: TreeRow[] = [];
+    const w = s.writer({ onError: (_e, rows) => reported.push(...rows) });
+    for (const t of [1, 2, 3]) {
+      await w.write(row(1, t, { i: 'text', f: 0.5 }));
+      await w.flush();
+    }
+    expect(lookups(fake)).toHaveLength(1);
+    expect(reported.map((r) => r.timestamp)).toEqual([1, 2, 3]);
+  });
+
+  it('looks a device up again for a column it did not have then (a series made since)', async () => {
+    const series: Record<string, Record<string, 'FLOAT' | 'INT32'>> = { 'root.sg.d1': { f: 'FLOAT' } };
+    const { fake, s } = await openSession(treeServer(series));
+    const w = s.writer({});
+    await w.write(row(1, 1, { f: 0.5 }));
+    await w.flush();
+    series['root.sg.d1'].g = 'INT32';
+    await w.write(row(1, 2, { f: 0.5, g: 3 }));
+    await w.flush();
+    expect(lookups(fake)).toHaveLength(2);
+    expect(w.stats()).toMatchObject({ acknowledged: 2, failed: 0 });
+  });
+
   it('leaves a bigint beyond INT32 and a string that is no date: their rows fail as the server said', async () => {
     const { fake, s } = await openSession(treeServer({ 'root.sg.d1': { i: 'INT32' }, 'root.sg.d2': { d: 'DATE' } }));
     const reported: TreeRow[] = [];

@@ -3,7 +3,7 @@ import { IoTDBBatchError, IoTDBServerError, IoTDBWriteFailedError, IoTDBWriterCl
 import { RowScratch, TabletBuffer, type BufferSpec, type TakenTablet } from './tablet-buffer.js';
 import { StorePool } from './store-pool.js';
 import type { WriterModel } from './rows.js';
-import { hasLearnableColumns, isTypeRefusal, retypedTablet, type SchemaQuery } from './learned-types.js';
+import { mayLearn, isTypeRefusal, retypedTablet, type SchemaQuery } from './learned-types.js';
 import { writerStream, type WriterStreamOptions } from './writer-stream.js';
 import type { ResolvedWriterOptions } from './writer-options.js';
 import type { Writable } from 'node:stream';
@@ -311,10 +311,14 @@ export class Writer<Row> {
     return true;
   }
 
-  /** A request refused for a type, with a column the writer inferred, not sent again for its types yet. */
+  /**
+   * A request refused for a type, not sent again for its types yet, with a column the writer inferred whose type on
+   * the server it has not learnt (a device is looked up again only for a column it did not have then).
+   */
   #mayRetype(r: Request, error: Error): boolean {
     if (r.retyped === true || !isTypeRefusal(error)) return false;
-    return r.taken.some((t) => hasLearnableColumns(t.tablet, this.#inferred));
+    const table = this.#spec!.table;
+    return r.taken.some((t) => mayLearn(t.tablet, this.#learned.get(t.tablet.prefixPath), this.#inferred, table));
   }
 
   /**
