@@ -606,6 +606,27 @@ describe('types the server has for columns the writer inferred', () => {
     expect(reported.map((r) => r.timestamp)).toEqual([1, 2, 3]);
   });
 
+  it('sends a request refused after its device was looked up (another request in flight meanwhile) with the types learnt', async () => {
+    // a pool of two: request A's refusal is answered at once and its lookup follows; B's refusal comes 50 ms later
+    const refuse = treeServer({ 'root.sg.d1': { f: 'FLOAT' } });
+    let refusals = 0;
+    const fake = new FakeTransport((c) => {
+      const action = refuse(c);
+      if (c.method !== 'insertTablets' || action === undefined) return action;
+      return ++refusals === 2 ? { delayMs: 50, then: action } : action;
+    });
+    const pool = new SessionPool({ nodeUrls: [A], transport: fake, retry: FAST, maxSize: 2 });
+    closers.push(() => pool.close());
+    const reported: Error[] = [];
+    const w = pool.writer({ maxRows: 1, flushIntervalMs: 0, onError: (e) => reported.push(e) });
+    await w.write(row(1, 1, { f: 0.5 }));
+    await w.write(row(1, 2, { f: 1.5 }));
+    await w.close();
+    expect(reported).toEqual([]);
+    expect(w.stats()).toMatchObject({ written: 2, acknowledged: 2, failed: 0 });
+    expect(lookups(fake)).toHaveLength(1);
+  });
+
   it('looks a device up again for a column it did not have then (a series made since)', async () => {
     const series: Record<string, Record<string, 'FLOAT' | 'INT32'>> = { 'root.sg.d1': { f: 'FLOAT' } };
     const { fake, s } = await openSession(treeServer(series));

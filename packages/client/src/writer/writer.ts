@@ -313,32 +313,41 @@ export class Writer<Row> {
 
   /**
    * A request refused for a type, not sent again for its types yet, with a column the writer inferred whose type on
-   * the server it has not learnt (a device is looked up again only for a column it did not have then).
+   * the server it has not learnt (a device is looked up again only for a column it did not have then), or that the
+   * types it learnt since the request was taken change (another request's lookup).
    */
   #mayRetype(r: Request, error: Error): boolean {
     if (r.retyped === true || !isTypeRefusal(error)) return false;
+    return this.#mayLearn(r) || r.taken.some((t) => this.#withLearnedTypes(t) !== t);
+  }
+
+  #mayLearn(r: Request): boolean {
     const table = this.#spec!.table;
     return r.taken.some((t) => mayLearn(t.tablet, this.#learned.get(t.tablet.prefixPath), this.#inferred, table));
   }
 
   /**
-   * Looks up the types the server has for the request's devices (table), in one statement, and sends it again, first
-   * in the queue, with their inferred columns as the server has them. When none changes, or the lookup fails, it goes
-   * on as any refusal (#split, else its rows fail as they did), never looked up again.
+   * Sends the request again, first in the queue, with its inferred columns as the server has them: the types learnt,
+   * after looking up its devices (table) in one statement when it has a column not learnt yet. When none changes, or
+   * the lookup fails, it goes on as any refusal (#split, else its rows fail as they did), never looked up again.
    */
   #retype(r: Request, error: Error): void {
-    const keys = [...new Set(r.taken.map((t) => t.tablet.prefixPath))];
     const unchanged = () => {
       const again = { ...r, retyped: true };
       if (this.#split(again, error)) this.#pump();
       else this.#conclude(again, error);
     };
-    this.#model.registeredTypes(keys, this.#sink.schema).then((found) => {
-      for (const [key, types] of found) this.#learned.set(key, types);
+    const again = () => {
       const taken = r.taken.map((t) => this.#withLearnedTypes(t));
       if (taken.every((t, k) => t === r.taken[k])) return unchanged();
       this.#queue.unshift({ ...r, taken, retyped: true });
       this.#pump();
+    };
+    if (!this.#mayLearn(r)) return again();
+    const keys = [...new Set(r.taken.map((t) => t.tablet.prefixPath))];
+    this.#model.registeredTypes(keys, this.#sink.schema).then((found) => {
+      for (const [key, types] of found) this.#learned.set(key, types);
+      again();
     }, unchanged);
     this.#pump(); // the other requests go on meanwhile
   }
