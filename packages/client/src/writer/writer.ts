@@ -321,6 +321,7 @@ export class Writer<Row> {
     return this.#mayLearn(r) || r.taken.some((t) => this.#withLearnedTypes(t) !== t);
   }
 
+  /** Whether a lookup might change the request: a column the writer inferred whose server type it has not learnt. */
   #mayLearn(r: Request): boolean {
     const table = this.#spec!.table;
     return r.taken.some((t) => mayLearn(t.tablet, this.#learned.get(t.tablet.prefixPath), this.#inferred, table));
@@ -337,17 +338,17 @@ export class Writer<Row> {
       if (this.#split(again, error)) this.#pump();
       else this.#conclude(again, error);
     };
-    const again = () => {
+    const resend = () => {
       const taken = r.taken.map((t) => this.#withLearnedTypes(t));
       if (taken.every((t, k) => t === r.taken[k])) return unchanged();
       this.#queue.unshift({ ...r, taken, retyped: true });
       this.#pump();
     };
-    if (!this.#mayLearn(r)) return again();
+    if (!this.#mayLearn(r)) return resend();
     const keys = [...new Set(r.taken.map((t) => t.tablet.prefixPath))];
     this.#model.registeredTypes(keys, this.#sink.schema).then((found) => {
       for (const [key, types] of found) this.#learned.set(key, types);
-      again();
+      resend();
     }, unchanged);
     this.#pump(); // the other requests go on meanwhile
   }
