@@ -160,6 +160,7 @@ export async function tableTypes(table: string, query: SchemaQuery): Promise<Reg
 /** A column's name as a lookup's types are keyed: a table's lower-cased, a measurement's without its backquotes. */
 function columnKey(name: string, table: boolean): string {
   if (table) return name.toLowerCase();
+  if (!name.includes('`')) return name; // the usual name: nothing to take off (this runs at every take of its device)
   const nodes = pathNodes(name); // `x-y` is x-y
   return nodes.length === 1 ? nodes[0] : name;
 }
