@@ -26,6 +26,11 @@ export class IssueList {
     }
   }
 
+  /** The problems noted so far. */
+  get all(): readonly ValidationIssue[] {
+    return this.#issues;
+  }
+
   /** Throws one IoTDBValidationError listing every problem, if there is any. */
   throwIfAny(): void {
     if (this.#issues.length > 0) throw validationErrorOf(this.#issues);
@@ -56,14 +61,20 @@ export function checkKnownKeys(given: object, known: ReadonlySet<string>, prefix
  * suggested; a typo would otherwise be a setting silently not applied.
  */
 export function checkCallOptions(opts: object, known: ReadonlySet<string>): void {
-  if (opts === null || typeof opts !== 'object') throw new IoTDBValidationError('options', 'needs an object');
+  const refused = callOptionsRefused(opts, known);
+  if (refused !== undefined) throw refused;
+}
+
+/** Why checkCallOptions refuses `opts`, or undefined: for a call that answers with a rejected promise instead. */
+export function callOptionsRefused(opts: object, known: ReadonlySet<string>): IoTDBValidationError | undefined {
+  if (opts === null || typeof opts !== 'object') return new IoTDBValidationError('options', 'needs an object');
   // runs on every write and read call: nothing allocated when every name is known
   let allKnown = true;
   for (const key in opts) if (Object.hasOwn(opts, key) && !known.has(key)) allKnown = false;
-  if (allKnown) return;
+  if (allKnown) return undefined;
   const issues = new IssueList();
   checkKnownKeys(opts, known, '', issues);
-  issues.throwIfAny();
+  return validationErrorOf(issues.all);
 }
 
 /** The known key closest to `key`: the same but for case, or within two edits. */

@@ -2,7 +2,7 @@ import { IoTDBAbortError, IoTDBPoolTimeoutError, IoTDBSessionClosedError, withCa
 import { resolveRetryOptions, type ResolvedRetryOptions, type RetryOptions } from '../retry/retry-policy.js';
 import { withRetry } from '../retry/with-retry.js';
 import { CALL_OPTION_KEYS, POOL_WAIT, type BaseSession } from '../session/base-session.js';
-import { checkCallOptions } from '../config/issues.js';
+import { callOptionsRefused, checkCallOptions } from '../config/issues.js';
 import { insertChannel, queryChannel } from '../diagnostics/channels.js';
 import { checkLogger, type Logger } from '../diagnostics/logger.js';
 import { Recorder } from '../diagnostics/recorder.js';
@@ -103,11 +103,8 @@ export class Pool<S extends BaseSession> {
 
   /** Borrows a session for `fn` and gives it back when fn settles. */
   execute<T>(fn: (session: S) => Promise<T>, opts: ExecuteOptions = {}): Promise<T> {
-    try {
-      checkCallOptions(opts, CALL_OPTION_KEYS);
-    } catch (e) {
-      return Promise.reject(e);
-    }
+    const refused = callOptionsRefused(opts, CALL_OPTION_KEYS);
+    if (refused !== undefined) return Promise.reject(refused);
     return this.executeOn(undefined, fn, opts.signal);
   }
 

@@ -11,7 +11,7 @@ import {
 import type { RpcConnection } from '../connection/rpc-connection.js';
 import { IoTDBAbortError, IoTDBQueryTimeoutError, IoTDBSessionClosedError, withCallerStack } from '../errors.js';
 import { verifySuccess } from '../protocol/status.js';
-import { checkCallOptions } from '../config/issues.js';
+import { callOptionsRefused } from '../config/issues.js';
 import { joinColumn, joinTimes, type ColumnPiece, type ColumnarResult } from './columnar.js';
 import type { Int64Mode, TimestampMode } from './options.js';
 import type { TimestampPrecision } from './node-session.js';
@@ -281,13 +281,9 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
    */
   #refusedOptions(opts: FetchOptions): IoTDBValidationError | undefined {
     if (opts === this.#goodOptions) return undefined;
-    try {
-      checkCallOptions(opts, FETCH_OPTION_KEYS);
-    } catch (e) {
-      return e as IoTDBValidationError;
-    }
-    this.#goodOptions = opts;
-    return undefined;
+    const refused = callOptionsRefused(opts, FETCH_OPTION_KEYS);
+    if (refused === undefined) this.#goodOptions = opts;
+    return refused;
   }
 
   /**
