@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { IoTDBProtocolError } from '../errors.js';
@@ -243,11 +245,13 @@ describe('decodeTsBlock: shareStrings', () => {
     return cells(decodeTsBlock(block, logical(cols), { shareStrings }).columns[0]);
   };
   // short ASCII values (the ones looked up), values differing only by trailing NULs or by one byte in any of the
-  // three words, longer and non-ASCII ones (not looked up), nulls
+  // three words, non-ASCII ones (not looked up), nulls
   const text = fc.oneof(
     fc.constantFrom('', 'a', 'abc', 'abc\0', 'abc\0\0', 'value-07', 'value-70', 'abcdefghijkl', 'abcdefghijkm'),
     fc.string({ unit: fc.integer({ min: 0, max: 127 }).map((c) => String.fromCharCode(c)), maxLength: 14 }),
     fc.constantFrom('é', 'x'.repeat(13), null),
+    // longer values (compared with the row before's): equal, differing in one byte or in length, past the limit
+    fc.constantFrom('root.sg.d_0001', 'root.sg.d_0002', 'root.sg.d_00010', 'y'.repeat(300), 'y'.repeat(299) + 'z'),
   );
 
   it('decodes any column to the values it decodes to without sharing, blocks after blocks', () => {
@@ -275,6 +279,47 @@ describe('decodeTsBlock: shareStrings', () => {
       ...twice((i) => `k${i >> 1}` + '\0'.repeat(i & 1), 100_000),
     ];
     expect(decodeText(column, true)).toEqual(column);
+  });
+});
+
+describe('decodeTsBlock: shareStrings, what a result held whole keeps', () => {
+  // the heap's growth by what `make` returns, between two full collections (gc exposed at run time); a few hundred
+  // KB either way from one run to the next
+  setFlagsFromString('--expose_gc');
+  const gc = runInNewContext('gc') as () => void;
+  const heldBytes = (make: () => unknown): number => {
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    const kept = make();
+    gc();
+    const held = process.memoryUsage().heapUsed - before;
+    expect(kept).toBeDefined(); // kept alive to here
+    return held;
+  };
+  const rows = 400_000;
+  const blocks = (column: (r: number) => string) =>
+    Array.from({ length: rows / 400 }, (_, b) => {
+      const cols: ColSpec[] = [{ type: 'TEXT', cells: Array.from({ length: 400 }, (_, r) => column(b * 400 + r)) }];
+      return buildBlock(new Array<bigint>(400).fill(1n), cols);
+    });
+  /** what decoding `encoded` keeps beyond the value arrays' slots (8 bytes a row): the strings */
+  const stringsHeld = (encoded: Buffer[]) => {
+    const decode = () => encoded.map((b) => decodeTsBlock(b, [TSDataType.TEXT], { shareStrings: true }).columns[0]);
+    for (let i = 0; i < 3; i++) decode(); // compiled before it is measured
+    return heldBytes(decode) - 8 * rows;
+  };
+
+  it('keeps one string for each of a hundred short values repeated, whichever of them meet in its table', () => {
+    // 'value-00' to 'value-99' (24 bytes a string made): held once each, a few KB
+    const held = stringsHeld(blocks((r) => `value-${String(r % 100).padStart(2, '0')}`)); // 3.6 MB before
+    expect(held).toBeLessThan(1_000_000);
+  });
+
+  it('keeps one string for a longer value repeated on the rows after it (a device on each row of its own)', () => {
+    // ALIGN BY DEVICE's Device column: 'root.sg.device_0001' on 400 rows, 1,000 devices (a string each, and not the
+    // column's region its substring would keep)
+    const held = stringsHeld(blocks((r) => `root.sg.device_${String(Math.floor(r / 400)).padStart(4, '0')}`)); // 22 MB before
+    expect(held).toBeLessThan(1_000_000);
   });
 });
 

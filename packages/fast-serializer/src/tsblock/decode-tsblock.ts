@@ -41,9 +41,10 @@ export function decodeTsBlock(
 export interface DecodeOptions {
   /**
    * A short all-ASCII TEXT/STRING value (at most 12 bytes) seen before, in this block or an earlier one, is given
-   * as the string made for it then rather than a new one per cell. For a result held whole: repeated sensor text
-   * then costs a string per distinct value, not per cell, and the collector has that much less to copy (10 M
-   * values held whole, one in ten text: 14-25 % less CPU). For rows read and dropped, leave it off: a
+   * as the string made for it then rather than a new one per cell; a longer one equal to the row before's (up to
+   * 256 bytes), as that row's string. For a result held whole: repeated sensor text then costs a string per
+   * distinct value, not per cell, and the collector has that much less to copy (10 M values held whole, one in
+   * ten text: 14-25 % less CPU). For rows read and dropped, leave it off: a
    * string that dies young costs less than the lookup. A column whose values do not repeat soon stops looking.
    */
   readonly shareStrings?: boolean;

@@ -3,14 +3,18 @@
  * (`decodeTsBlock`'s `shareStrings`). Sensor text is mostly a few values repeated (states, codes, units); in a
  * result held whole (`toColumnar()`) a string per cell is a million objects the collector copies as it promotes
  * them. Short values are looked up in a table shared by every column, by their bytes (packed in three words with
- * the length: the key the table keeps beside the string, so a collision is only a miss). A column whose values
- * keep missing (ids, JSON, counters as text) stops looking: each miss spends a credit, each hit earns one back.
+ * the length: the key the table keeps beside the string, so a collision is only a miss). A longer value is
+ * compared with the row before's only: it is given the same string when equal (ALIGN BY DEVICE's Device column,
+ * a device's name on each of its rows). A column whose values keep missing (ids, JSON, counters as text) stops
+ * looking: each miss spends a credit, each hit earns one back.
  * A lookup costs more than a string that dies young (22 vs 13 ns a value, measured): for rows read and dropped,
  * making each string is cheaper.
  */
 
 /** Longest value looked up: three words. `substring` copies strings this short (a longer one shares the region). */
 const MAX_SHARED = 12;
+/** Longest value compared with the row before's: the comparison costs at most a few hundred byte reads. */
+const MAX_RUN = 256;
 const SLOTS = 4096; // a power of two; what the process keeps: at most this many strings of up to 12 characters
 /** What a column may miss more than it hits before it stops looking: a few µs of a column's decode at most. */
 const CREDIT = 128;
@@ -31,45 +35,94 @@ export interface BinaryCells {
   readonly regionEnd: number;
 }
 
+/** What a column has left to spend on misses: of the table's lookups, of the comparisons with the row before. */
+interface Credits {
+  table: number;
+  run: number;
+}
+
 /** Fills `values` with the rows' strings, each a substring of `region` (the latin1 decode of the column's bytes). */
 export function readSharedAscii(cells: BinaryCells, region: string, values: (string | null)[]): void {
-  const { buf, starts, lengths, nulls, regionStart } = cells;
-  let credit = CREDIT;
+  const { starts, lengths, nulls, regionStart } = cells;
+  const credits: Credits = { table: CREDIT, run: CREDIT };
+  let last = -1; // the last non-null row
+  let inRun = false; // row last's value is its row before's
   for (let i = 0; i < values.length; i++) {
     if (nulls !== null && nulls[i] === 1) {
       values[i] = null;
       continue;
     }
-    const start = starts[i];
     const n = lengths[i];
-    if (n > MAX_SHARED || credit === 0) {
-      values[i] = region.substring(start - regionStart, start - regionStart + n);
-      continue;
+    let value: string | null = null;
+    if (n <= MAX_SHARED) {
+      if (credits.table > 0) value = lookedUp(cells, region, i, credits);
+    } else if (n <= MAX_RUN && last >= 0 && credits.run > 0) {
+      if (sameBytes(cells, last, i)) {
+        // a substring this long shares the memory of the column's region: kept for many rows, it is copied out
+        if (!inRun) values[last] = cells.buf.toString('latin1', starts[last], starts[last] + n);
+        value = values[last];
+        if (credits.run < CREDIT) credits.run++;
+      } else credits.run--;
     }
-    let w0 = 0;
-    let w1 = 0;
-    let w2 = 0;
-    for (let j = 0; j < n; j++) {
-      const b = buf[start + j] << ((j & 3) << 3);
-      if (j < 4) w0 |= b;
-      else if (j < 8) w1 |= b;
-      else w2 |= b;
-    }
-    const h = Math.imul(w0 ^ n, 0x9e3779b1) ^ Math.imul(w1, 0x85ebca77) ^ Math.imul(w2, 0xc2b2ae3d);
-    const slot = (h ^ (h >>> 15)) & (SLOTS - 1);
+    inRun = value !== null && n > MAX_SHARED;
+    values[i] = value ?? region.substring(starts[i] - regionStart, starts[i] - regionStart + n);
+    last = i;
+  }
+}
+
+/**
+ * Row i's short value from the table, or made and kept there. Two slots a set: a value missing from both takes
+ * the first, the first's moves to the second, so two values meeting in a set are both kept (a direct-mapped table
+ * made a string per cell for each of the pair, every time).
+ */
+function lookedUp(cells: BinaryCells, region: string, i: number, credits: Credits): string {
+  const { buf, starts, lengths, regionStart } = cells;
+  const start = starts[i];
+  const n = lengths[i];
+  let w0 = 0;
+  let w1 = 0;
+  let w2 = 0;
+  for (let j = 0; j < n; j++) {
+    const b = buf[start + j] << ((j & 3) << 3);
+    if (j < 4) w0 |= b;
+    else if (j < 8) w1 |= b;
+    else w2 |= b;
+  }
+  const set = (mixed(w0 ^ n, w1, w2) & (SLOTS / 2 - 1)) * 2;
+  for (let slot = set; slot < set + 2; slot++) {
     const k = slot * 4;
     if (keys[k] === w0 && keys[k + 1] === w1 && keys[k + 2] === w2 && keys[k + 3] === n) {
-      values[i] = strings[slot];
-      if (credit < CREDIT) credit++;
-      continue;
+      if (credits.table < CREDIT) credits.table++;
+      return strings[slot];
     }
-    credit--;
-    const made = region.substring(start - regionStart, start - regionStart + n);
-    strings[slot] = made;
-    keys[k] = w0;
-    keys[k + 1] = w1;
-    keys[k + 2] = w2;
-    keys[k + 3] = n;
-    values[i] = made;
   }
+  credits.table--;
+  const made = region.substring(start - regionStart, start - regionStart + n);
+  strings[set + 1] = strings[set];
+  keys.copyWithin((set + 1) * 4, set * 4, set * 4 + 4);
+  strings[set] = made;
+  keys.set([w0, w1, w2, n], set * 4);
+  return made;
+}
+
+/**
+ * A hash of the three words in which every input bit reaches the low bits (the set is taken from them): the
+ * products alone left them to the low bytes, and values differing in a late digit met ('value-40', 'value-48').
+ */
+function mixed(w0: number, w1: number, w2: number): number {
+  let h = Math.imul(w0, 0x9e3779b1) ^ Math.imul(w1, 0x85ebca77) ^ Math.imul(w2, 0xc2b2ae3d);
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return h ^ (h >>> 16);
+}
+
+/** Rows a and b hold the same bytes; compared from the end, where names and numbers usually differ. */
+function sameBytes(cells: BinaryCells, a: number, b: number): boolean {
+  const { buf, starts, lengths } = cells;
+  const n = lengths[b];
+  if (lengths[a] !== n) return false;
+  const from = starts[a];
+  const to = starts[b];
+  for (let j = n - 1; j >= 0; j--) if (buf[from + j] !== buf[to + j]) return false;
+  return true;
 }
