@@ -85,18 +85,22 @@ export class IoTDBConnectionError extends IoTDBError {
    * connection, or the connection was already broken), so any call may be sent again safely.
    */
   readonly requestSent: boolean;
+  /** the call that failed (`executeQueryStatement "SELECT ..."`), when a call did; not while connecting */
+  readonly operation?: string;
   constructor(
     reason: ConnectionFailure,
     endpoint: string,
     message: string,
     requestSent: boolean,
-    options?: ErrorOptions,
+    options?: ErrorOptions & { operation?: string },
   ) {
-    super(`${endpoint}: ${message}`, options);
+    const operation = options?.operation;
+    super(operation === undefined ? `${endpoint}: ${message}` : `${endpoint}: ${operation}: ${message}`, options);
     this.code = CONNECTION_CODES[reason];
     this.reason = reason;
     this.endpoint = endpoint;
     this.requestSent = requestSent;
+    if (operation !== undefined) this.operation = operation;
   }
 }
 
@@ -105,10 +109,9 @@ export class IoTDBConnectionError extends IoTDBError {
  * timeout (requestSent true). `operation` names what timed out (`executeQueryStatement "SELECT ..."`).
  */
 export class IoTDBTimeoutError extends IoTDBConnectionError {
-  readonly operation: string;
+  declare readonly operation: string;
   constructor(endpoint: string, operation: string, message: string, requestSent: boolean) {
-    super('timeout', endpoint, `${operation}: ${message}`, requestSent);
-    this.operation = operation;
+    super('timeout', endpoint, message, requestSent, { operation });
   }
 }
 

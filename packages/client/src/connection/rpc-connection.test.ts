@@ -398,6 +398,19 @@ describe('RpcConnection when the server closes the socket', () => {
     await expect(c.call('requestStatementId', 2n)).rejects.toBeInstanceOf(IoTDBConnectionError);
   });
 
+  it('names the call in flight in its error, as a timeout does (a statement the server could not take)', async () => {
+    const port = await fakeServer((s) => s.once('data', () => s.end()));
+    const c = await open(port, { requestTimeoutMs: 5000 });
+    const operation = 'executeQueryStatement "SELECT s0 FROM root.sg.d1 WHERE s0 > 0 AND ..."';
+    const e = (await c.call('requestStatementId', 1n, { operation }).catch((x: unknown) => x)) as IoTDBConnectionError;
+    expect(e).toMatchObject({ operation, requestSent: true });
+    expect(e.message).toBe(`127.0.0.1:${port}: ${operation}: connection closed by the server`);
+    // a later call never left: its error says so, and names its own call
+    const later = (await c.call('closeSession', { sessionId: 1n }).catch((x: unknown) => x)) as IoTDBConnectionError;
+    expect(later).toMatchObject({ operation: 'closeSession', requestSent: false });
+    expect(later.message).toContain(`closeSession: connection unusable (127.0.0.1:${port}: ${operation}: connection`);
+  });
+
   it('rejects the call when the server resets the socket after half a reply', async () => {
     const port = await fakeServer((s) =>
       s.once('data', (chunk: Buffer) => {

@@ -70,6 +70,8 @@ interface Pending {
   resolve: (frame: Buffer) => void;
   reject: (e: Error) => void;
   timer: NodeJS.Timeout | undefined;
+  /** what the call is, for its errors (CallOptions.operation, else the method) */
+  readonly operation: string;
 }
 
 /** Gives a request buffer back to its pool, zeroed first when it held a secret. */
@@ -187,7 +189,7 @@ export class RpcConnection {
     options: CallOptions,
     trace: TraceContext | null,
   ): Promise<ResultOf<M>> {
-    if (this.#broken) throw this.#notSent(this.#broken);
+    if (this.#broken) throw this.#notSent(this.#broken, options.operation ?? method);
     if (options.signal?.aborted) throw options.signal.reason;
     const seqid = (this.#seqid = (this.#seqid + 1) | 0);
     // phase marks only while traced: serialize, then network + server, then decode
@@ -290,7 +292,7 @@ export class RpcConnection {
   /** The next reply awaited (they come in the order the requests went out); its timeout runs from now. */
   #awaitReply(method: string, options: CallOptions): Promise<Buffer> {
     return new Promise<Buffer>((resolve, reject) => {
-      const entry: Pending = { resolve, reject, timer: undefined };
+      const entry: Pending = { resolve, reject, timer: undefined, operation: options.operation ?? method };
       const signal = options.signal;
       if (signal !== undefined) {
         const onAbort = () => this.#abort(entry, signal.reason);
@@ -303,8 +305,7 @@ export class RpcConnection {
       const timeout = options.timeoutMs ?? this.#options.requestTimeoutMs;
       if (timeout <= 0) return;
       const knob = options.timeoutMs === undefined ? 'requestTimeoutMs' : 'timeoutMs';
-      const operation = options.operation ?? method;
-      this.#armTimeout(entry, operation, knob, timeout);
+      this.#armTimeout(entry, knob, timeout);
     });
   }
 
@@ -313,11 +314,11 @@ export class RpcConnection {
    * loop's next read of the socket: when the application held the loop (synchronous work) past the timeout, the
    * reply may be waiting in the socket already, and the timers run before the socket is read.
    */
-  #armTimeout(entry: Pending, operation: string, knob: string, ms: number): void {
+  #armTimeout(entry: Pending, knob: string, ms: number): void {
     entry.timer = setTimeout(
       () =>
         setImmediate(() => {
-          if (this.#replies.includes(entry)) this.#timeout(operation, `no reply within ${knob}=${ms}`);
+          if (this.#replies.includes(entry)) this.#timeout(entry.operation, `no reply within ${knob}=${ms}`);
         }),
       ms,
     );
@@ -358,26 +359,40 @@ export class RpcConnection {
     this.#fail('closed', 'a call was aborted', reason);
   }
 
+  /** Breaks the connection: the calls in flight fail with `reason`, each named in its error. */
   #fail(reason: ConnectionFailure, message: string, cause?: unknown): void {
-    this.#breakWith(
-      new IoTDBConnectionError(reason, this.key, message, true, cause === undefined ? undefined : { cause }),
-    );
+    const error = (operation?: string) =>
+      new IoTDBConnectionError(
+        reason,
+        this.key,
+        message,
+        true,
+        cause === undefined ? { operation } : { cause, operation },
+      );
+    this.#breakWith(error(this.#replies[0]?.operation), error);
   }
 
-  #breakWith(error: IoTDBConnectionError | IoTDBProtocolError): void {
+  /** Keeps `error` as what broke the connection; each call in flight fails with it, or with `forCall`'s error. */
+  #breakWith(
+    error: IoTDBConnectionError | IoTDBProtocolError,
+    forCall: (operation: string) => Error = () => error,
+  ): void {
     if (this.#broken) return;
     this.#broken = error;
     for (const p of this.#replies.splice(0)) {
       clearTimeout(p.timer);
-      p.reject(error);
+      p.reject(forCall(p.operation));
     }
     this.#stream?.close();
   }
 
   /** The error for a call that found the connection already broken: its bytes never left. */
-  #notSent(e: IoTDBConnectionError | IoTDBProtocolError): IoTDBConnectionError {
+  #notSent(e: IoTDBConnectionError | IoTDBProtocolError, operation: string): IoTDBConnectionError {
     const reason = e instanceof IoTDBConnectionError ? e.reason : 'reset';
-    return new IoTDBConnectionError(reason, this.key, `connection unusable (${e.message})`, false, { cause: e });
+    return new IoTDBConnectionError(reason, this.key, `connection unusable (${e.message})`, false, {
+      cause: e,
+      operation,
+    });
   }
 
   /** Closes the stream; a call in flight fails with a 'closed' IoTDBConnectionError. */
