@@ -139,6 +139,15 @@ describe('read-compare options', () => {
     );
   });
 
+  it("reads the bench's own data by default: root.bench's devices, or with --database the table model's table", () => {
+    expect(parseOptions([]).sql).toBe('SELECT * FROM root.bench.** ALIGN BY DEVICE');
+    // a tree statement in a table session failed at once ([700] mismatched input '*')
+    expect(parseOptions(['--database', 'bench']).sql).toBe('SELECT * FROM t');
+    expect(parseOptions(['--sql', 'SELECT s0 FROM t', '--database', 'bench']).sql).toBe('SELECT s0 FROM t');
+    expect(parseOptions(['--database', 'bench', '--sql', 'SELECT s0 FROM t']).sql).toBe('SELECT s0 FROM t');
+    expect(() => parseOptions(['--sql', ' '])).toThrow('--sql needs a statement');
+  });
+
   it('needs a trust store for the Java reader over TLS, and --tls for what to trust', () => {
     expect(() => parseOptions(['--tls'])).toThrow('--tls needs --java-trust-store');
     expect(() => parseOptions(['--tls-ca', 'ca.pem'])).toThrow('they need --tls');

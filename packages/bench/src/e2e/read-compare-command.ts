@@ -14,10 +14,13 @@ import { readAsBatches, readAsColumns, readAsRowBatches, readAsRows } from '../r
 import { RunError } from '../run/run-error.js';
 import { ServerCpu } from '../run/server-cpu.js';
 import { connectOptions, queryOptions } from '../run/session-options.js';
+import { TABLE_NAME } from '../workload/schema.js';
 import { defaultConnection, takeConnectionFlag, type ConnectionArgs } from './connection-args.js';
 
 const USAGE = `usage: ${COMMANDS['read-compare'].usage}`;
+/** What is read without --sql: the bench's data as its default run writes it, tree or (--database) table model. */
 const DEFAULT_SQL = 'SELECT * FROM root.bench.** ALIGN BY DEVICE';
+const DEFAULT_TABLE_SQL = `SELECT * FROM ${TABLE_NAME}`;
 
 interface Options extends ConnectionArgs {
   sql: string;
@@ -177,7 +180,7 @@ async function withServerCpu(cpu: ServerCpu | undefined, reads: number, read: ()
 export function parseOptions(args: readonly string[]): Options {
   const o: Options = {
     ...defaultConnection(),
-    sql: DEFAULT_SQL,
+    sql: '',
     database: undefined,
     fetchSize: 5000,
     rounds: 3,
@@ -196,7 +199,7 @@ export function parseOptions(args: readonly string[]): Options {
     const value = args[++i];
     if (value === undefined) throw new Error(`${flag} needs a value`);
     const count = () => positive(flag, value);
-    if (flag === '--sql') o.sql = value;
+    if (flag === '--sql') o.sql = statement(value);
     else if (flag === '--database') o.database = value;
     else if (flag === '--fetch-size') o.fetchSize = count();
     else if (flag === '--rounds') o.rounds = count();
@@ -207,6 +210,7 @@ export function parseOptions(args: readonly string[]): Options {
     else throw new Error(`unknown option ${flag}`);
   }
   checkTls(o);
+  if (o.sql === '') o.sql = o.database === undefined ? DEFAULT_SQL : DEFAULT_TABLE_SQL;
   return o;
 }
 
@@ -216,6 +220,12 @@ function checkTls(o: Options): void {
     throw new Error('--tls-ca and --java-trust-store are what to trust over TLS: they need --tls');
   if (o.tls && o.javaTrustStore === undefined)
     throw new Error('--tls needs --java-trust-store: the Java reader trusts a server through a JKS trust store');
+}
+
+/** --sql's value: a blank one is refused (it would read the default statement). */
+function statement(value: string): string {
+  if (value.trim() === '') throw new Error('--sql needs a statement');
+  return value;
 }
 
 const atLeastOne = integer(1);
