@@ -61,8 +61,9 @@ export const COMMANDS: Record<CommandName, { readonly usage: string; readonly ab
       '[--tls --tls-ca CA.pem --java-trust-store TRUST.jks]',
     about:
       "one statement read in the same run by our rows, our columns and the Java client's iterator, in turn for each " +
-      "round; each reader's values/s, client CPU and, with --server-pid, the server's CPU per value and the most " +
-      'any reader could read beside it',
+      "round (by default the benchmark's data: SELECT * FROM root.bench.** ALIGN BY DEVICE, with --database " +
+      "SELECT * FROM t); each reader's values/s, client CPU and, with --server-pid, the server's CPU per value and " +
+      'the most any reader could read beside it',
   },
 };
 
