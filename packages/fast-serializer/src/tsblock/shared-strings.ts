@@ -98,10 +98,17 @@ function lookedUp(cells: BinaryCells, region: string, i: number, credits: Credit
   }
   credits.table--;
   const made = region.substring(start - regionStart, start - regionStart + n);
+  const k = set * 4; // element by element: copyWithin and set([...]) calls cost more than the lookup itself
   strings[set + 1] = strings[set];
-  keys.copyWithin((set + 1) * 4, set * 4, set * 4 + 4);
+  keys[k + 4] = keys[k];
+  keys[k + 5] = keys[k + 1];
+  keys[k + 6] = keys[k + 2];
+  keys[k + 7] = keys[k + 3];
   strings[set] = made;
-  keys.set([w0, w1, w2, n], set * 4);
+  keys[k] = w0;
+  keys[k + 1] = w1;
+  keys[k + 2] = w2;
+  keys[k + 3] = n;
   return made;
 }
 
