@@ -113,8 +113,9 @@ function lookedUp(cells: BinaryCells, region: string, i: number, credits: Credit
 }
 
 /**
- * A hash of the three words in which every input bit reaches the low bits (the set is taken from them): the
- * products alone left them to the low bytes, and values differing in a late digit met ('value-40', 'value-48').
+ * A hash of the three words whose low bits (the set is taken from them) depend on every bit of the value. A product's
+ * low bits depend only on its factor's low bits: with the products alone, values differing in a late byte met
+ * ('value-40' and 'value-48', each made again at every cell).
  */
 function mixed(w0: number, w1: number, w2: number): number {
   let h = Math.imul(w0, 0x9e3779b1) ^ Math.imul(w1, 0x85ebca77) ^ Math.imul(w2, 0xc2b2ae3d);
