@@ -233,7 +233,7 @@ export class Writer<Row> {
     const taken: TakenTablet[] = [];
     const now = performance.now();
     for (const [key, b] of this.#buffers) {
-      if (b.rows > 0) taken.push(this.#withLearnedTypes(b.take(now)));
+      if (b.rows > 0) taken.push(this.#tabletWithLearnedTypes(b.take(now)));
       else if (now - b.lastRowsAt > QUIET_DEVICE_MS) {
         this.#buffers.delete(key); // (its arrays to the collector)
         this.#learned.delete(key);
@@ -277,10 +277,18 @@ export class Writer<Row> {
     }
   }
 
+  /**
+   * A request answered. Refused for a type, once: sent again with the types learnt (its devices looked up first when a
+   * column's type on the server is not known yet). Else a refusal of several devices is split; the rest concluded.
+   */
   #settle(r: Request, error: Error | null): void {
     this.#requestsInFlight--;
     this.#inFlightRows -= r.rows;
-    if (error !== null && this.#mayRetype(r, error)) return this.#retype(r, error);
+    if (error !== null && r.retyped !== true && isTypeRefusal(error)) {
+      if (this.#mayLearn(r)) return this.#lookUpTypes(r, error);
+      const taken = this.#withLearnedTypes(r);
+      if (taken !== null) return this.#resend(r, taken);
+    }
     if (error !== null && this.#split(r, error)) return this.#pump();
     this.#conclude(r, error);
   }
@@ -311,16 +319,6 @@ export class Writer<Row> {
     return true;
   }
 
-  /**
-   * A request refused for a type, not sent again for its types yet, with a column the writer inferred whose type on
-   * the server it has not learnt (a device is looked up again only for a column it did not have then), or that the
-   * types it learnt since the request was taken change (another request's lookup).
-   */
-  #mayRetype(r: Request, error: Error): boolean {
-    if (r.retyped === true || !isTypeRefusal(error)) return false;
-    return this.#mayLearn(r) || r.taken.some((t) => this.#withLearnedTypes(t) !== t);
-  }
-
   /** Whether a lookup might change the request: a column the writer inferred whose server type it has not learnt. */
   #mayLearn(r: Request): boolean {
     const table = this.#spec!.table;
@@ -328,33 +326,49 @@ export class Writer<Row> {
   }
 
   /**
-   * Sends the request again, first in the queue, with its inferred columns as the server has them: the types learnt,
-   * after looking up its devices (table) in one statement when it has a column not learnt yet. When none changes, or
-   * the lookup fails, it goes on as any refusal (#split, else its rows fail as they did), never looked up again.
+   * A request refused for a type, with a column the writer inferred whose type on the server it has not learnt (a
+   * device is looked up again only for a column it did not have then): its devices are looked up (table: in one
+   * statement) and it is sent again with what was learnt. When that changes nothing, or the lookup fails, it goes on
+   * as any refusal (#split, else its rows fail as they did), never looked up again.
    */
-  #retype(r: Request, error: Error): void {
-    const unchanged = () => {
-      const again = { ...r, retyped: true };
-      if (this.#split(again, error)) this.#pump();
-      else this.#conclude(again, error);
-    };
-    const resend = () => {
-      const taken = r.taken.map((t) => this.#withLearnedTypes(t));
-      if (taken.every((t, k) => t === r.taken[k])) return unchanged();
-      this.#queue.unshift({ ...r, taken, retyped: true });
-      this.#pump();
-    };
-    if (!this.#mayLearn(r)) return resend();
+  #lookUpTypes(r: Request, error: Error): void {
     const keys = [...new Set(r.taken.map((t) => t.tablet.prefixPath))];
-    this.#model.registeredTypes(keys, this.#sink.schema).then((found) => {
-      for (const [key, types] of found) this.#learned.set(key, types);
-      resend();
-    }, unchanged);
+    this.#model.registeredTypes(keys, this.#sink.schema).then(
+      (found) => {
+        for (const [key, types] of found) this.#learned.set(key, types);
+        const taken = this.#withLearnedTypes(r);
+        if (taken === null) this.#refusedAgain(r, error);
+        else this.#resend(r, taken);
+      },
+      () => this.#refusedAgain(r, error),
+    );
     this.#pump(); // the other requests go on meanwhile
   }
 
+  /** Sends the request again, first in the queue, with its tablets as `taken` (the types learnt), never retyped again. */
+  #resend(r: Request, taken: TakenTablet[]): void {
+    this.#queue.unshift({ ...r, taken, retyped: true });
+    this.#pump();
+  }
+
+  /** A refusal the types learnt do not change: split as any refusal, else its rows fail as they did. */
+  #refusedAgain(r: Request, error: Error): void {
+    const again = { ...r, retyped: true };
+    if (this.#split(again, error)) this.#pump();
+    else this.#conclude(again, error);
+  }
+
+  /**
+   * The request's tablets with the inferred columns as the server has them (the types learnt, by this request's
+   * lookup or another's since it was taken), or null when that changes none.
+   */
+  #withLearnedTypes(r: Request): TakenTablet[] | null {
+    const taken = r.taken.map((t) => this.#tabletWithLearnedTypes(t));
+    return taken.some((t, k) => t !== r.taken[k]) ? taken : null;
+  }
+
   /** A taken tablet with the types learnt for its device (table), if any. */
-  #withLearnedTypes(t: TakenTablet): TakenTablet {
+  #tabletWithLearnedTypes(t: TakenTablet): TakenTablet {
     const learned = this.#learned.get(t.tablet.prefixPath);
     const tablet = learned && retypedTablet(t.tablet, learned, this.#inferred, this.#spec!.table);
     return tablet === undefined ? t : { ...t, tablet };
