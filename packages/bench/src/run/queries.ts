@@ -109,12 +109,12 @@ export async function queryPasses(
   const errors: string[] = [];
   const total = statements.reduce((n, s) => n + s.sqls.length, 0) * (c.vsJava ? 2 : 1);
   let done = 0;
-  const stopsAt = (kind: QueryKind, read: TimedRead): boolean => {
-    if (!reachedNoNode(read.cause, c.retryMaxMs)) return false;
+  /** The reads end at `read`, which reached no node: its error and why the rest did not run are kept. */
+  const stopAt = (kind: QueryKind, read: TimedRead): QueryPasses => {
     const retry = `--retry-max-ms ${grouped(c.retryMaxMs)} ms`;
     const note = `--queries stopped at ${kind}: a read reached no node in ${retry}; ${grouped(total - done)} reads not run`;
     keepErrors(errors, read.error ?? '', note);
-    return true;
+    return { after, errors, reachedNoNode: true };
   };
   // with --vs-java every statement runs once untimed first, as the Java side's first pass (JIT, server caches);
   // a failure there is the timed pass's to count, but for a server no read can reach
@@ -125,15 +125,14 @@ export async function queryPasses(
         c.retryMaxMs,
       );
       done += pass.ran;
-      if (pass.unreachable !== undefined && stopsAt(kind, pass.unreachable))
-        return { after, errors, reachedNoNode: true };
+      if (pass.unreachable !== undefined) return stopAt(kind, pass.unreachable);
     }
   for (const { kind, sqls } of statements) {
     const h = new LatencyHistogram();
     let rows = 0;
     let points = 0;
     let failed = 0;
-    let stopped = false;
+    let unreachable: TimedRead | undefined;
     const t0 = performance.now();
     for (const sql of sqls) {
       const read = await timedRead(() => execute(sql));
@@ -144,13 +143,16 @@ export async function queryPasses(
       else {
         failed++;
         keepErrors(errors, read.error);
-        if ((stopped = stopsAt(kind, read))) break;
+        if (reachedNoNode(read.cause, c.retryMaxMs)) {
+          unreachable = read;
+          break;
+        }
       }
     }
     const secs = (performance.now() - t0) / 1000;
     after.queries[kind] = { ops: h.count, failed, rows, rowsPerS: rows / secs, points, latency: h.summaryMs() };
     after.histograms[kind] = h;
-    if (stopped) return { after, errors, reachedNoNode: true };
+    if (unreachable !== undefined) return stopAt(kind, unreachable);
   }
   return { after, errors, reachedNoNode: false };
 }
