@@ -31,6 +31,22 @@ describe('keepErrors', () => {
     expect(errors).toEqual([refused, '[507] data type of root.bench.d000.s0 is not consistent']);
   });
 
+  it('keeps one of the errors that differ only in the statement they quote (a server gone under every query)', () => {
+    const errors: string[] = [];
+    const closed = (sql: string) =>
+      `127.0.0.1:6667: executeQueryStatement "${sql}": connection closed by the server (IOTDB_CONNECTION_CLOSED)`;
+    const refused = (sql: string) =>
+      `executeQueryStatement "${sql}": [301] the query was cancelled (IOTDB_SERVER_ERROR)`;
+    const sqls = Array.from({ length: MAX_ERRORS + 2 }, (_, d) => `SELECT s0 FROM root.bench.d${d} WHERE time >= 0`);
+    keepErrors(errors, ...sqls.map(closed), ...sqls.map(refused), refused('SELECT "s 1" FROM t'));
+    keepErrors(errors, '[507] data type of root.bench.d000.s0 is not consistent');
+    expect(errors).toEqual([
+      closed(sqls[0]),
+      refused(sqls[0]),
+      '[507] data type of root.bench.d000.s0 is not consistent',
+    ]);
+  });
+
   it('keeps the first MAX_ERRORS distinct ones', () => {
     const errors: string[] = [];
     keepErrors(errors, ...Array.from({ length: MAX_ERRORS + 3 }, (_, i) => `error ${i}`));

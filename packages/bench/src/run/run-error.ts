@@ -7,10 +7,20 @@ export const MAX_ERRORS = 10;
 
 /**
  * `messages` added to a run's `errors`: each distinct one once (a server gone fails every operation alike; an error of
- * another kind after them is the one to see), up to MAX_ERRORS in all.
+ * another kind after them is the one to see), up to MAX_ERRORS in all. Errors that differ only in the statement they
+ * quote (`executeQueryStatement "SELECT ...": ...`, each query its own) are alike: the first is kept.
  */
 export function keepErrors(errors: string[], ...messages: string[]): void {
-  for (const m of messages) if (errors.length < MAX_ERRORS && !errors.includes(m)) errors.push(m);
+  for (const m of messages) {
+    if (errors.length >= MAX_ERRORS) return;
+    const kind = errorKind(m);
+    if (!errors.some((e) => errorKind(e) === kind)) errors.push(m);
+  }
+}
+
+/** A message without the statement it quotes: the client quotes one as `"<statement>": ` (sqlContext). */
+function errorKind(message: string): string {
+  return message.replace(/".*?": /, '"": ');
 }
 
 /** The errors of several runs or workers as one run's: each distinct one once, the first MAX_ERRORS. */
