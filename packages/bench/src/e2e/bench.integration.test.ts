@@ -8,6 +8,7 @@ import { Session, TableSession } from '@iotdb/client';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { sampleConfig, sampleRun } from '../report/test-fixture.js';
 import { runJava } from '../run/java.js';
+import type { Environment } from '../types.js';
 import { RunError } from '../run/run-error.js';
 import type { RunResult } from '../types.js';
 import { QUERY_KINDS } from '../workload/operations.js';
@@ -235,10 +236,15 @@ describe('iotdb-bench against a real server', () => {
     // no limit to the query (0): both readers read it whole
     const { stdout } = await run('node', [...args, '--out', out, '--query-timeout-ms', '0'], { timeout: 120_000 });
     expect(stdout).toMatch(/Java: SessionDataSet iterator/);
-    const { passes } = JSON.parse(readFileSync(out, 'utf8')) as Record<
-      'passes',
-      Record<string, { rows: number; points: number }[]>
-    >;
+    const { passes, environment } = JSON.parse(readFileSync(out, 'utf8')) as {
+      passes: Record<string, { rows: number; points: number }[]>;
+      environment: Environment;
+    };
+    // a result file an operator keeps: where it ran, as a run's results.json says it
+    expect(environment.node).toBe(process.version);
+    expect(environment.cores).toBeGreaterThan(0);
+    expect(environment.server?.version).toMatch(/^2\./);
+    expect(environment.jvm).toMatch(/version/);
     expect(stdout).toMatch(/ours: columns \(batches\)/);
     const all = [...passes.rows, ...passes.rowBatches, ...passes.columns, ...passes.batches, ...passes.java];
     expect(all.map((p) => p.rows)).toEqual([303, 303, 303, 303, 303]); // 3 devices x (2 x 50 rows + the warm-up row)

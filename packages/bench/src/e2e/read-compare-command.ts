@@ -13,6 +13,7 @@ import { JVM_CPU_STEP_S, jvmCpuMeasured } from '../run/jvm-cpu.js';
 import { readAsBatches, readAsColumns, readAsRowBatches, readAsRows } from '../run/read-pass.js';
 import { RunError } from '../run/run-error.js';
 import { ServerCpu } from '../run/server-cpu.js';
+import { collectEnvironment } from '../run/environment.js';
 import { connectOptions, queryOptions } from '../run/session-options.js';
 import { TABLE_NAME } from '../workload/schema.js';
 import { defaultConnection, takeConnectionFlag, type ConnectionArgs } from './connection-args.js';
@@ -80,6 +81,8 @@ export async function readCompareCommand(args: readonly string[]): Promise<numbe
     return 2;
   }
   const connect = connectOptions(o, o);
+  // a result file carries where it was measured, as a run's results.json does
+  const environment = o.out === undefined ? undefined : await collectEnvironment(connect);
   const session: BaseSession =
     o.database === undefined ? new Session(connect) : new TableSession({ ...connect, database: o.database });
   await session.open();
@@ -92,7 +95,7 @@ export async function readCompareCommand(args: readonly string[]): Promise<numbe
   const all = READERS.flatMap(({ key }) => passes[key]);
   const differ = all.find((p) => p.rows !== all[0].rows || p.points !== all[0].points);
   console.log(summary(o, passes, availableParallelism()));
-  if (o.out !== undefined) writeFileSync(o.out, `${JSON.stringify({ options: o, passes }, null, 2)}\n`);
+  if (o.out !== undefined) writeFileSync(o.out, `${JSON.stringify({ environment, options: o, passes }, null, 2)}\n`);
   if (differ !== undefined) {
     console.error(
       `iotdb-bench read-compare: the readers read different data: ${all[0].rows} rows / ${all[0].points} values vs ${differ.rows} / ${differ.points}`,
