@@ -42,6 +42,15 @@ describe('error hierarchy', () => {
     expect(e.reason).toBe('refused');
   });
 
+  it('names the call a connection broke under, and holds no operation while connecting (nothing to print)', () => {
+    const e = new IoTDBConnectionError('closed', 'h:1', 'connection closed by the server', true, { operation: 'ping' });
+    expect(e.operation).toBe('ping');
+    expect(e.message).toBe('h:1: ping: connection closed by the server');
+    const connecting = new IoTDBConnectionError('refused', 'h:1', 'cannot connect', false, { operation: undefined });
+    expect(Object.keys(connecting)).not.toContain('operation'); // util.inspect printed `operation: undefined`
+    expect(connecting.message).toBe('h:1: cannot connect');
+  });
+
   it('tells the user to open the session', () => {
     expect(new IoTDBSessionClosedError().message).toMatch(/session is closed.*open\(\)/);
     expect(new IoTDBSessionClosedError('data set').message).toMatch(/^the data set is closed/);

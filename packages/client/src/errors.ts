@@ -86,7 +86,7 @@ export class IoTDBConnectionError extends IoTDBError {
    */
   readonly requestSent: boolean;
   /** the call that failed (`executeQueryStatement "SELECT ..."`), when a call did; not while connecting */
-  readonly operation?: string;
+  declare readonly operation?: string; // declared: set only when there is one (a field would print as undefined)
   constructor(
     reason: ConnectionFailure,
     endpoint: string,
