@@ -411,6 +411,21 @@ describe('RpcConnection when the server closes the socket', () => {
     expect(later.message).toContain(`closeSession: connection unusable (127.0.0.1:${port}: ${operation}: connection`);
   });
 
+  it('names the call whose abort broke the connection, in the errors of the calls after it', async () => {
+    const port = await fakeServer(() => {}); // answers nothing
+    const c = await open(port, { requestTimeoutMs: 5000 });
+    const aborted = new AbortController();
+    const a = c.call('requestStatementId', 1n, { operation: 'A', signal: aborted.signal }).catch((x: unknown) => x);
+    const b = c.call('requestStatementId', 2n, { operation: 'B' }).catch((x: unknown) => x); // waits its turn
+    await new Promise((r) => setTimeout(r, 50)); // A in flight
+    aborted.abort(new Error('given up'));
+    expect(((await a) as Error).message).toBe('given up');
+    const key = `127.0.0.1:${port}`;
+    const later = (await b) as IoTDBConnectionError;
+    expect(later).toMatchObject({ operation: 'B', requestSent: false });
+    expect(later.message).toBe(`${key}: B: connection unusable (${key}: A: a call was aborted)`);
+  });
+
   it('rejects the call when the server resets the socket after half a reply', async () => {
     const port = await fakeServer((s) =>
       s.once('data', (chunk: Buffer) => {

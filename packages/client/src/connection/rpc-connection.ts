@@ -356,20 +356,23 @@ export class RpcConnection {
       clearTimeout(aborted.timer);
       aborted.reject(reason as Error);
     }
-    this.#fail('closed', 'a call was aborted', reason);
+    this.#fail('closed', 'a call was aborted', reason, aborted.operation);
   }
 
-  /** Breaks the connection: the calls in flight fail with `reason`, each named in its error. */
-  #fail(reason: ConnectionFailure, message: string, cause?: unknown): void {
-    const error = (operation?: string) =>
+  /**
+   * Breaks the connection: the calls in flight fail with `reason`, each named in its error. What broke it is named after
+   * `operation` (the call it broke under: by default the oldest in flight), which later calls quote.
+   */
+  #fail(reason: ConnectionFailure, message: string, cause?: unknown, operation = this.#replies[0]?.operation): void {
+    const error = (call?: string) =>
       new IoTDBConnectionError(
         reason,
         this.key,
         message,
         true,
-        cause === undefined ? { operation } : { cause, operation },
+        cause === undefined ? { operation: call } : { cause, operation: call },
       );
-    this.#breakWith(error(this.#replies[0]?.operation), error);
+    this.#breakWith(error(operation), error);
   }
 
   /** Keeps `error` as what broke the connection; each call in flight fails with it, or with `forCall`'s error. */
