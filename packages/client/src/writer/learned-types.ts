@@ -125,7 +125,9 @@ export async function treeTypes(devices: readonly string[], query: SchemaQuery):
     const byPath = new Map<string, string[]>(); // two spellings of one device are two buffers
     for (const device of chunk) {
       const key = pathKey(pathNodes(device));
-      byPath.set(key, [...(byPath.get(key) ?? []), device]);
+      const spellings = byPath.get(key);
+      if (spellings === undefined) byPath.set(key, [device]);
+      else spellings.push(device);
     }
     const { columns, types } = await query(`SELECT * FROM ${chunk.join(', ')} WHERE time < -9223372036854775807`);
     columns.forEach((column, c) => {
