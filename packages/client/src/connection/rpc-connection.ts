@@ -372,7 +372,8 @@ export class RpcConnection {
         true,
         cause === undefined ? { operation: call } : { cause, operation: call },
       );
-    this.#breakWith(error(operation), error);
+    const broken = error(operation);
+    this.#breakWith(broken, (call) => (call === operation ? broken : error(call))); // the call it names: the same error
   }
 
   /** Keeps `error` as what broke the connection; each call in flight fails with it, or with `forCall`'s error. */
