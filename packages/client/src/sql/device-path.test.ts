@@ -29,5 +29,6 @@ describe('pathNodes', () => {
     expect(pathNodes('root.sg.d1.s')).toEqual(['root', 'sg', 'd1', 's']);
     expect(pathNodes('root.sg.`d.1`.`a``b`')).toEqual(['root', 'sg', 'd.1', 'a`b']);
     expect(pathNodes('root.sg.`d1`')).toEqual(pathNodes('root.sg.d1'));
+    expect(pathNodes('root.`a``.b`.c')).toEqual(['root', 'a`.b', 'c']);
   });
 });

@@ -7,7 +7,7 @@ export function deviceOfPaths(paths: readonly string[]): string | undefined {
   let device: string | undefined;
   for (const path of paths) {
     if (path.includes('*')) return undefined;
-    const end = lastSeparator(path);
+    const end = separators(path).at(-1) ?? -1;
     if (end <= 0) return undefined;
     if (device === undefined) device = path.slice(0, end);
     else if (device.length !== end || !path.startsWith(device)) return undefined;
@@ -15,16 +15,19 @@ export function deviceOfPaths(paths: readonly string[]): string | undefined {
   return device;
 }
 
-/** The index of the last dot of `path` outside backquotes (a doubled backquote inside them toggles twice). */
-function lastSeparator(path: string): number {
-  let last = -1;
+/**
+ * The dots of `path` that separate its nodes: those outside backquotes. A doubled backquote inside a backquoted node
+ * (one of the name's) toggles twice, so it leaves the node quoted.
+ */
+function separators(path: string): number[] {
+  const dots: number[] = [];
   let quoted = false;
   for (let i = 0; i < path.length; i++) {
     const c = path.charCodeAt(i);
     if (c === 0x60) quoted = !quoted;
-    else if (c === 0x2e && !quoted) last = i;
+    else if (c === 0x2e && !quoted) dots.push(i);
   }
-  return last;
+  return dots;
 }
 
 /**
@@ -32,20 +35,19 @@ function lastSeparator(path: string): number {
  * a`b), so that two spellings of one path compare equal.
  */
 export function pathNodes(path: string): string[] {
-  const nodes: string[] = [];
-  let node = '';
+  const ends = [...separators(path), path.length];
+  return ends.map((end, k) => unquoted(path.slice(k === 0 ? 0 : ends[k - 1] + 1, end)));
+}
+
+/** A node as spelt, without its backquotes: `` `a``b` `` is a`b. */
+function unquoted(node: string): string {
+  if (!node.includes('`')) return node;
+  let name = '';
   let quoted = false;
-  for (let i = 0; i < path.length; i++) {
-    const c = path[i];
-    if (c === '`') {
-      if (quoted && path[i + 1] === '`')
-        node += path[++i]; // a doubled backquote inside: one of the name's
-      else quoted = !quoted;
-    } else if (c === '.' && !quoted) {
-      nodes.push(node);
-      node = '';
-    } else node += c;
+  for (let i = 0; i < node.length; i++) {
+    if (node[i] !== '`') name += node[i];
+    else if (quoted && node[i + 1] === '`') name += node[++i];
+    else quoted = !quoted;
   }
-  nodes.push(node);
-  return nodes;
+  return name;
 }
