@@ -360,6 +360,28 @@ describe('flush and close', () => {
     expect(sent(fake)[0].rows).toHaveLength(1);
   });
 
+  it('close() sends the rows written before it, the first write not awaited (the writer still starting)', async () => {
+    const { fake, s } = await openSession();
+    const w = s.writer();
+    const writes = [w.write(row(1, 1)), w.write(row(2, 1)), w.write(row(1, 2))];
+    await w.close();
+    await expect(Promise.all(writes)).resolves.toBeDefined();
+    expect(sent(fake).map((t) => [t.device, t.rows.length])).toEqual([
+      ['root.sg.d1', 2],
+      ['root.sg.d2', 1],
+    ]);
+    expect(w.stats()).toMatchObject({ written: 3, acknowledged: 3 });
+  });
+
+  it('a table writer too: rows written in the tick that made it are sent by close()', async () => {
+    const { fake, s } = await openTableSession();
+    const w = s.writer();
+    const written = w.write({ table: 't', timestamp: 1, tags: { region: 'a' }, fields: { v: 1.5 } });
+    await w.close();
+    await written;
+    expect(fake.callsOf('insertTablet')).toHaveLength(1);
+  });
+
   it('await using closes it', async () => {
     const { fake, s } = await openSession();
     {

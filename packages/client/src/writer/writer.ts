@@ -120,7 +120,13 @@ export class Writer<Row> {
    */
   write(row: Row): Promise<void> {
     if (this.#closing !== undefined) return Promise.reject(new IoTDBWriterClosedError());
-    if (this.#spec === undefined) return this.#start().then(() => this.write(row));
+    // a row written while the writer starts is taken once it has, though close() came meanwhile: it came before
+    if (this.#spec === undefined) return this.#start().then(() => this.#take(row));
+    return this.#take(row);
+  }
+
+  /** Buffers a row write() accepted (the writer started); rejects for that row only when it does not fit. */
+  #take(row: Row): Promise<void> {
     try {
       this.#append(row);
     } catch (e) {
