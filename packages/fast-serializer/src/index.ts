@@ -56,6 +56,8 @@ export {
   tableTypeProblem,
 } from './tablet/prepare-tablet.js';
 export type { PreparedTablet } from './tablet/prepare-tablet.js';
+export { checkDevicePath } from './types/device-path.js';
+export { checkTableName } from './types/table-name.js';
 export { StridedColumn } from './tablet/strided-column.js';
 export { RowMajorColumn, columnCells } from './tablet/row-major-column.js';
 export type { PreparedColumn } from './tablet/row-major-column.js';

@@ -2,6 +2,8 @@ import {
   ColumnCategory,
   IoTDBValidationError,
   TSDataType,
+  checkDevicePath,
+  checkTableName,
   dateToTime,
   describeValue as describe,
   isInt64,
@@ -63,11 +65,11 @@ function objectField(row: object, field: string, required: boolean): Record<stri
   return v as Record<string, unknown>;
 }
 
-function nameField(row: object, field: string): string {
+/** The row's device (tree) or table, checked as a session's write checks it. */
+function checkedName(row: object, field: string, check: (field: string, v: unknown) => void): string {
   const v = (row as Record<string, unknown>)[field];
-  if (typeof v !== 'string' || v.length === 0)
-    throw new IoTDBValidationError(field, `needs a non-empty string, got ${describe(v)}`);
-  return v;
+  check(field, v);
+  return v as string;
 }
 
 function checkRow(row: unknown): asserts row is object {
@@ -96,7 +98,7 @@ function inferType(v: unknown, text: TSDataType): TSDataType | undefined {
 export const treeModel: WriterModel<TreeRow> = {
   append(row, bufferOf, seq, precision) {
     checkRow(row);
-    const buffer = bufferOf(nameField(row, 'deviceId'));
+    const buffer = bufferOf(checkedName(row, 'deviceId', checkDevicePath));
     buffer.begin(rowTime(row.timestamp, precision));
     buffer.put(objectField(row, 'values', true)!, ColumnCategory.FIELD, 'values', seq);
     buffer.commit(seq);
@@ -119,7 +121,7 @@ export const treeModel: WriterModel<TreeRow> = {
 export const tableModel: WriterModel<TableRow> = {
   append(row, bufferOf, seq, precision) {
     checkRow(row);
-    const buffer = bufferOf(nameField(row, 'table'));
+    const buffer = bufferOf(checkedName(row, 'table', checkTableName));
     buffer.begin(rowTime(row.timestamp, precision));
     buffer.put(objectField(row, 'tags', true)!, ColumnCategory.TAG, 'tags', seq);
     const attributes = objectField(row, 'attributes', false);

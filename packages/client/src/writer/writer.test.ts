@@ -215,6 +215,27 @@ describe('bad rows', () => {
     expect(w.stats().rejected).toBe(5);
   });
 
+  it('rejects a device outside root. at its row, as insertTablet does: the server answers 301, which writes retry', async () => {
+    const { fake, s } = await openSession();
+    const w = s.writer();
+    await expect(w.write({ deviceId: 'sg.d1', timestamp: 1, values: { v: 1 } })).rejects.toThrow(
+      /deviceId: needs a tree-model path under root\./,
+    );
+    await w.close();
+    expect(fake.callsOf('insertTablets')).toHaveLength(0);
+    expect(w.stats()).toMatchObject({ written: 0, rejected: 1 });
+  });
+
+  it('rejects a table name with whitespace at its row: IoTDB would store its rows in another table', async () => {
+    const { fake, s } = await openTableSession();
+    const w = s.writer();
+    const bad = w.write({ table: 'My Table', timestamp: 1, tags: { region: 'a' }, fields: { v: 1 } });
+    await expect(bad).rejects.toThrow(IoTDBValidationError);
+    await expect(bad).rejects.toThrow(/^table: .*whitespace.*"My Table"/);
+    await w.close();
+    expect(fake.callsOf('insertTablet')).toHaveLength(0);
+  });
+
   it('rejects bad options when the writer is made', async () => {
     const { s } = await openSession();
     expect(() => s.writer({ maxRows: 0 })).toThrow(/maxRows/);

@@ -445,6 +445,25 @@ describe('tablet validation', () => {
     expect(table(['STRING', 'STRING', 'TEXT'])).not.toThrow(); // a FIELD of any type
   });
 
+  it('rejects a table name with whitespace: IoTDB reads it as a path and stores the rows in another table', () => {
+    // IoTDB 2.0.1-beta: "My Table" went into a table "root.ble", " t" into "t", "x y z" into "root."
+    const table = (tableName: string) => () =>
+      prepareTableTablet({
+        tableName,
+        columnNames: ['region', 'v'],
+        dataTypes: ['STRING', 'DOUBLE'],
+        columnCategories: ['TAG', 'FIELD'],
+        timestamps: [1],
+        values: [['a', 1]],
+      });
+    for (const name of ['My Table', ' t', 't ', 'a\tb', 'a\nb', 'a\u00a0b']) {
+      expect(table(name)).toThrow(IoTDBValidationError);
+      expect(table(name)).toThrow(/^tableName: .*whitespace/);
+    }
+    expect(table('My_Table')).not.toThrow();
+    expect(table('中文')).not.toThrow();
+  });
+
   it("rejects a table's column names that differ in case only: IoTDB folds them into one column", () => {
     const table = (columnNames: string[]) => () =>
       prepareTableTablet({

@@ -14,6 +14,7 @@ import type { ColumnInput, DataTypeInput, TableTablet, Tablet, TabletData, Times
 import { RowMajorColumn, type PreparedColumn } from './row-major-column.js';
 import { fitsInt64 } from '../types/int64.js';
 import { checkDevicePath } from '../types/device-path.js';
+import { checkTableName } from '../types/table-name.js';
 
 /** A tablet whose shape has been checked, ready for the encoder. Values are checked while encoding. */
 export interface PreparedTablet {
@@ -51,7 +52,7 @@ export function prepareTablet(t: Tablet, precision: TimestampPrecision = 'ms'): 
 
 export function prepareTableTablet(t: TableTablet, precision: TimestampPrecision = 'ms'): PreparedTablet {
   if (t === null || typeof t !== 'object') throw new IoTDBValidationError('tablet', 'expected an object');
-  checkName('tableName', t.tableName);
+  checkTableName('tableName', t.tableName);
   const names = t.columnNames;
   if (!isArray(t.columnCategories) || t.columnCategories.length !== names?.length) {
     throw new IoTDBValidationError(
