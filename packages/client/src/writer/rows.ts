@@ -65,12 +65,24 @@ function objectField(row: object, field: string, required: boolean): Record<stri
   return v as Record<string, unknown>;
 }
 
-/** The row's device (tree) or table, checked as a session's write checks it. */
-function checkedName(row: object, field: string, check: (field: string, v: unknown) => void): string {
-  const v = (row as Record<string, unknown>)[field];
-  check(field, v);
-  return v as string;
+/**
+ * Reads a row's device (tree) or table, checked as a session's write checks it. The last name found good is not
+ * checked again: a table writer's rows mostly name one table, and the table's check is a regular expression.
+ */
+function nameOf(field: string, check: (field: string, v: unknown) => void): (row: object) => string {
+  let good: string | undefined;
+  return (row) => {
+    const v = (row as Record<string, unknown>)[field];
+    if (v !== good) {
+      check(field, v);
+      good = v as string;
+    }
+    return v as string;
+  };
 }
+
+const deviceOf = nameOf('deviceId', checkDevicePath);
+const tableOf = nameOf('table', checkTableName);
 
 function checkRow(row: unknown): asserts row is object {
   if (row === null || typeof row !== 'object')
@@ -98,7 +110,7 @@ function inferType(v: unknown, text: TSDataType): TSDataType | undefined {
 export const treeModel: WriterModel<TreeRow> = {
   append(row, bufferOf, seq, precision) {
     checkRow(row);
-    const buffer = bufferOf(checkedName(row, 'deviceId', checkDevicePath));
+    const buffer = bufferOf(deviceOf(row));
     buffer.begin(rowTime(row.timestamp, precision));
     buffer.put(objectField(row, 'values', true)!, ColumnCategory.FIELD, 'values', seq);
     buffer.commit(seq);
@@ -121,7 +133,7 @@ export const treeModel: WriterModel<TreeRow> = {
 export const tableModel: WriterModel<TableRow> = {
   append(row, bufferOf, seq, precision) {
     checkRow(row);
-    const buffer = bufferOf(checkedName(row, 'table', checkTableName));
+    const buffer = bufferOf(tableOf(row));
     buffer.begin(rowTime(row.timestamp, precision));
     buffer.put(objectField(row, 'tags', true)!, ColumnCategory.TAG, 'tags', seq);
     const attributes = objectField(row, 'attributes', false);
