@@ -15,6 +15,7 @@ import { RowMajorColumn, type PreparedColumn } from './row-major-column.js';
 import { fitsInt64 } from '../types/int64.js';
 import { checkDevicePath } from '../types/device-path.js';
 import { checkTableName } from '../types/table-name.js';
+import { checkName } from '../types/name.js';
 
 /** A tablet whose shape has been checked, ready for the encoder. Values are checked while encoding. */
 export interface PreparedTablet {
@@ -150,12 +151,6 @@ export type RowTimes = readonly (number | bigint)[] | Float64Array | BigInt64Arr
 function datesToTimes(ts: TimestampsInput, precision: TimestampPrecision): RowTimes {
   if (!isArray(ts) || !ts.some((v) => v instanceof Date)) return ts as RowTimes;
   return ts.map((v, i) => (v instanceof Date ? dateToTime(v, precision, `timestamps[${i}]`) : v));
-}
-
-function checkName(field: string, v: unknown): void {
-  if (typeof v !== 'string' || v.length === 0) {
-    throw new IoTDBValidationError(field, `needs a non-empty string, got ${describe(v)}`);
-  }
 }
 
 function describeLength(v: unknown): string {

@@ -1,5 +1,5 @@
 import { IoTDBValidationError } from '../errors.js';
-import { describe } from './describe.js';
+import { checkName } from './name.js';
 
 /**
  * A tree-model device path as the server takes it: a string under `root.` (it trims leading spaces). Checked
@@ -7,9 +7,7 @@ import { describe } from './describe.js';
  * exist", "root is not a legal path"), the code a restarting DataNode answers too, which writes try again.
  */
 export function checkDevicePath(field: string, v: unknown): void {
-  if (typeof v !== 'string' || v.length === 0) {
-    throw new IoTDBValidationError(field, `needs a non-empty string, got ${describe(v)}`);
-  }
+  checkName(field, v);
   // trimStart only for a path that does not start so (it runs for every record of insertRecords)
   if (!v.startsWith('root.') && !v.trimStart().startsWith('root.')) {
     throw new IoTDBValidationError(

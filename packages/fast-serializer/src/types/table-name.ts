@@ -1,5 +1,5 @@
 import { IoTDBValidationError } from '../errors.js';
-import { describe } from './describe.js';
+import { checkName } from './name.js';
 
 /**
  * A table name a write may carry: a non-empty string without whitespace. IoTDB (2.0.1-beta) reads the table name of
@@ -8,9 +8,7 @@ import { describe } from './describe.js';
  * written with SQL (`INSERT INTO "My Table" ...`).
  */
 export function checkTableName(field: string, v: unknown): void {
-  if (typeof v !== 'string' || v.length === 0) {
-    throw new IoTDBValidationError(field, `needs a non-empty string, got ${describe(v)}`);
-  }
+  checkName(field, v);
   if (/\s/.test(v)) {
     throw new IoTDBValidationError(
       field,
