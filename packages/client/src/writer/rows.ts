@@ -34,6 +34,11 @@ export interface TableRow {
 export interface WriterModel<Row> {
   /** Appends a row to the buffer `bufferOf(key)` and returns that buffer; throws IoTDBValidationError, appending nothing. */
   append(row: Row, bufferOf: (key: string) => TabletBuffer, seq: number, precision: TimestampPrecision): TabletBuffer;
+  /**
+   * Checks a new buffer's key (a device, a table) as a session's write checks it: once a buffer, not at every row
+   * (a table name's check is a regular expression). Throws IoTDBValidationError for the row that named it.
+   */
+  checkKey(key: unknown): void;
   /** tree: a request carries many devices' tablets; table: one table's tablet */
   readonly tabletsPerRequest: 'many' | 'one';
   /** The rows a failure index names: tree, every row of tablet `index`; table, row `index` of the one tablet. */
@@ -65,25 +70,6 @@ function objectField(row: object, field: string, required: boolean): Record<stri
   return v as Record<string, unknown>;
 }
 
-/**
- * Reads a row's device (tree) or table, checked as a session's write checks it. The last name found good is not
- * checked again: a table writer's rows mostly name one table, and the table's check is a regular expression.
- */
-function nameOf(field: string, check: (field: string, v: unknown) => void): (row: object) => string {
-  let good: string | undefined;
-  return (row) => {
-    const v = (row as Record<string, unknown>)[field];
-    if (v !== good) {
-      check(field, v);
-      good = v as string;
-    }
-    return v as string;
-  };
-}
-
-const deviceOf = nameOf('deviceId', checkDevicePath);
-const tableOf = nameOf('table', checkTableName);
-
 function checkRow(row: unknown): asserts row is object {
   if (row === null || typeof row !== 'object')
     throw new IoTDBValidationError('row', `expected an object, got ${describe(row)}`);
@@ -110,12 +96,13 @@ function inferType(v: unknown, text: TSDataType): TSDataType | undefined {
 export const treeModel: WriterModel<TreeRow> = {
   append(row, bufferOf, seq, precision) {
     checkRow(row);
-    const buffer = bufferOf(deviceOf(row));
+    const buffer = bufferOf(row.deviceId);
     buffer.begin(rowTime(row.timestamp, precision));
     buffer.put(objectField(row, 'values', true)!, ColumnCategory.FIELD, 'values', seq);
     buffer.commit(seq);
     return buffer;
   },
+  checkKey: (key) => checkDevicePath('deviceId', key),
   tabletsPerRequest: 'many',
   rowsAt(taken, index) {
     const t = taken[index];
@@ -133,7 +120,7 @@ export const treeModel: WriterModel<TreeRow> = {
 export const tableModel: WriterModel<TableRow> = {
   append(row, bufferOf, seq, precision) {
     checkRow(row);
-    const buffer = bufferOf(tableOf(row));
+    const buffer = bufferOf(row.table);
     buffer.begin(rowTime(row.timestamp, precision));
     buffer.put(objectField(row, 'tags', true)!, ColumnCategory.TAG, 'tags', seq);
     const attributes = objectField(row, 'attributes', false);
@@ -142,6 +129,7 @@ export const tableModel: WriterModel<TableRow> = {
     buffer.commit(seq);
     return buffer;
   },
+  checkKey: (key) => checkTableName('table', key),
   tabletsPerRequest: 'one',
   rowsAt(taken, index) {
     const t = taken[0];

@@ -96,7 +96,10 @@ export class Writer<Row> {
   readonly #foldedTypes: ReadonlyMap<string, TSDataType> | null;
   readonly #bufferOf = (key: string): TabletBuffer => {
     let b = this.#buffers.get(key);
-    if (b === undefined) this.#buffers.set(key, (b = new TabletBuffer(key, this.#spec!, performance.now())));
+    if (b === undefined) {
+      this.#model.checkKey(key);
+      this.#buffers.set(key, (b = new TabletBuffer(key, this.#spec!, performance.now())));
+    }
     return b;
   };
 
