@@ -73,6 +73,12 @@ describe('schema statements', () => {
     expect(f).toThrow(IoTDBValidationError);
   });
 
+  it("refuses deleteData's times given as Java gives them (a number, not a range), naming the range", () => {
+    const javaLike = () => schemaSql.deleteData('root.a.b', 15 as never);
+    expect(javaLike).toThrow(IoTDBValidationError);
+    expect(javaLike).toThrow(/^range: needs \{ startTime\?, endTime \}.*got number 15$/);
+  });
+
   it('take backquoted nodes, with backquotes doubled inside', () => {
     expect(schemaSql.createDatabase('root.`my db`')).toBe('CREATE DATABASE root.`my db`');
     expect(schemaSql.deleteTimeseries(['root.sg.`d.1`.`a``b`'])).toBe('DELETE TIMESERIES root.sg.`d.1`.`a``b`');

@@ -1,4 +1,10 @@
-import { IoTDBValidationError, dataTypeName, type DataTypeInput, type TSDataTypeName } from '@iotdb/fast-serializer';
+import {
+  IoTDBValidationError,
+  dataTypeName,
+  describeValue as describe,
+  type DataTypeInput,
+  type TSDataTypeName,
+} from '@iotdb/fast-serializer';
 import { checkTimestamp, dataTypeCode } from '@iotdb/fast-serializer';
 import { checkPath, escapeString } from './escape.js';
 
@@ -155,7 +161,13 @@ export const schemaSql = {
     pathOrPaths: string | readonly string[],
     range: { startTime?: number | bigint; endTime: number | bigint },
   ): string {
-    const end = timeLiteral(range?.endTime, 'endTime');
+    if (range === null || typeof range !== 'object') {
+      throw new IoTDBValidationError(
+        'range',
+        `needs { startTime?, endTime } (Java's deleteData(paths, startTime, endTime) is deleteData(paths, { startTime, endTime })), got ${describe(range)}`,
+      );
+    }
+    const end = timeLiteral(range.endTime, 'endTime');
     const where =
       range.startTime === undefined
         ? `time <= ${end}`
