@@ -1,4 +1,4 @@
-import { IoTDBValidationError, type ValidationIssue } from '@iotdb/fast-serializer';
+import { IoTDBValidationError, describeValue as describe, type ValidationIssue } from '@iotdb/fast-serializer';
 
 /**
  * The problems found while checking a session's or a pool's options. Every option is checked and
@@ -67,7 +67,10 @@ export function checkCallOptions(opts: object, known: ReadonlySet<string>): void
 
 /** Why checkCallOptions refuses `opts`, or undefined: for a call that answers with a rejected promise instead. */
 export function callOptionsRefused(opts: object, known: ReadonlySet<string>): IoTDBValidationError | undefined {
-  if (opts === null || typeof opts !== 'object') return new IoTDBValidationError('options', 'needs an object');
+  if (opts === null || typeof opts !== 'object') {
+    const names = [...known].join(', ');
+    return new IoTDBValidationError('options', `needs an object ({ ${names} }), got ${describe(opts)}`);
+  }
   // runs on every write and read call: nothing allocated when every name is known
   let allKnown = true;
   for (const key in opts) if (Object.hasOwn(opts, key) && !known.has(key)) allKnown = false;

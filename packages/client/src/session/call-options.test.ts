@@ -41,6 +41,18 @@ describe("a call's options", () => {
     expect(sent()).toBe(2);
   });
 
+  it('refuse options that are no object (a call ported from Java), naming the ones the call takes', async () => {
+    const { s } = await openSession();
+    const paths = ['root.sg.d.s'];
+    await expect(s.executeLastDataQuery(paths, untyped(15))).rejects.toThrow(IoTDBValidationError);
+    await expect(s.executeLastDataQuery(paths, untyped(15))).rejects.toThrow(
+      /^options: needs an object \(\{ .*lastTime.* \}\), got number 15$/,
+    );
+    await expect(s.executeQueryStatement('SELECT s FROM root.sg.d', untyped(1000))).rejects.toThrow(
+      /^options: needs an object \(\{ .*fetchSize.* \}\), got number 1000$/,
+    );
+  });
+
   it("the structured queries' alike, each knowing its own (lastTime, startTime, interval, ...)", async () => {
     const { fake, s } = await openSession();
     const paths = ['root.sg.d.s'];
