@@ -10,14 +10,19 @@ export function int64AsSafeNumber(v: bigint): number | undefined {
   return Number.isSafeInteger(n) ? n : undefined;
 }
 
-/** INT64 as number, refusing to round. */
-export function int64ToNumber(v: bigint): number {
+/** Which option asked for a number: `int64As` (INT64 and TIMESTAMP values) or `timestampAs` (a row's time). */
+export type NumberOption = 'int64As' | 'timestampAs';
+
+/** INT64 as number, refusing to round; the error names the option that asked for a number. */
+export function int64ToNumber(v: bigint, option: NumberOption = 'int64As'): number {
   const n = int64AsSafeNumber(v);
   if (n === undefined) {
-    throw new IoTDBValidationError(
-      'int64As',
-      `INT64 value ${v} is beyond Number.MAX_SAFE_INTEGER; use int64As: 'bigint'`,
-    );
+    throw option === 'int64As'
+      ? new IoTDBValidationError('int64As', `INT64 value ${v} is beyond Number.MAX_SAFE_INTEGER; use int64As: 'bigint'`)
+      : new IoTDBValidationError(
+          'timestampAs',
+          `time ${v} is beyond Number.MAX_SAFE_INTEGER; use timestampAs: 'bigint' or 'Date'`,
+        );
   }
   return n;
 }
@@ -36,11 +41,11 @@ export function int64Words(values: BigInt64Array): Int32Array {
  * Value i of an INT64 column's words (int64Words) as number, refusing to round as int64ToNumber does, without
  * making a BigInt: 4 ns a value where reading the bigint and converting it took 23 ns.
  */
-export function int64WordToNumber(words: Int32Array, i: number): number {
+export function int64WordToNumber(words: Int32Array, i: number, option: NumberOption = 'int64As'): number {
   // exact below 2^53 in magnitude; beyond, rounding keeps it beyond, so the check below sees it
   const n = words[2 * i + HI] * 2 ** 32 + (words[2 * i + LO] >>> 0);
   if (Number.isSafeInteger(n)) return n;
-  return int64ToNumber(new BigInt64Array(words.buffer, words.byteOffset, words.length >> 1)[i]); // throws
+  return int64ToNumber(new BigInt64Array(words.buffer, words.byteOffset, words.length >> 1)[i], option); // throws
 }
 
 /** Row r of a decoded column as a JS value (INT64 and TIMESTAMP as `int64As` says; an unsafe one as number throws). */

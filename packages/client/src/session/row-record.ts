@@ -73,7 +73,7 @@ export class RowRecord {
     if (time === null) return null;
     switch (this.shape.timestampAs) {
       case 'number':
-        return int64WordToNumber(this.block.timeWords!, this.r);
+        return int64WordToNumber(this.block.timeWords!, this.r, 'timestampAs');
       case 'Date':
         return timeToDate((time.values as BigInt64Array)[this.r], this.shape.precision);
       default:

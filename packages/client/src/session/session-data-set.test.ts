@@ -37,6 +37,7 @@ function dataSet(
   blocks: Buffer[],
   type: 'INT32' | 'INT64' | 'TEXT' = 'INT32',
   int64As: 'bigint' | 'number' = 'bigint',
+  timestampAs: 'bigint' | 'number' = 'bigint',
 ): SessionDataSet {
   return new SessionDataSet(
     {
@@ -48,7 +49,7 @@ function dataSet(
       timeoutMs: 0,
       queryTimeoutMs: 0,
       int64As,
-      timestampAs: 'bigint',
+      timestampAs,
       precision: 'ms',
     },
     { status: { code: 200 }, columns: ['root.sg.d.s'], dataTypeList: [type], queryResult: blocks, moreData: false },
@@ -148,6 +149,17 @@ describe('SessionDataSet without a server', () => {
     })();
     await expect(reading).rejects.toBeInstanceOf(IoTDBValidationError);
     expect(got).toEqual([1, 2]);
+  });
+
+  it("a time beyond 2^53 with timestampAs 'number' (a nanosecond server) is refused naming timestampAs, not int64As", async () => {
+    const late = 1714979289123456789n; // 2024 in nanoseconds
+    const ds = dataSet([tsBlock([1n, late], [{ type: 'INT32', values: [1, 2] }])], 'INT32', 'bigint', 'number');
+    expect((await ds.next()).timestamp).toBe(1);
+    const next = ds.next();
+    await expect(next).rejects.toBeInstanceOf(IoTDBValidationError);
+    await expect(next).rejects.toThrow(
+      /^timestampAs: time 1714979289123456789 is beyond Number.MAX_SAFE_INTEGER; use timestampAs: 'bigint' or 'Date'$/,
+    );
   });
 
   it('a batch iterator does not skip the row that threw: the next call throws again', async () => {
