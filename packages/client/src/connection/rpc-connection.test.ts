@@ -170,6 +170,19 @@ describe('RpcConnection against a server that answers', () => {
     expect(srv.calls).toHaveLength(1);
   });
 
+  it('refuses a request over maxFrameBytes before writing it (the server closes the connection on one), and stays usable', async () => {
+    const srv = answeringServer();
+    const pool = new BufferPool();
+    const c = await open(await srv.port, { bufferPool: pool, maxFrameBytes: 1024 });
+    const big = c.call('executeUpdateStatementV2', { sessionId: 1n, statement: 'x'.repeat(2000), statementId: 1n });
+    await expect(big).rejects.toBeInstanceOf(IoTDBValidationError);
+    await expect(big).rejects.toThrow(/^request: executeUpdateStatementV2 is \d+ bytes, over maxFrameBytes=1024/);
+    expect(c.isOpen).toBe(true);
+    expect(pool.getStats().outstanding).toBe(0);
+    await expect(c.call('requestStatementId', 7n)).resolves.toBeTypeOf('bigint');
+    expect(srv.calls.map((x) => x.method)).toEqual(['requestStatementId']);
+  });
+
   it('fails with IoTDBProtocolError on a reply to another seqid, and the connection is broken afterwards', async () => {
     const srv = answeringServer((call) => i64Reply(call.method, call.seqid + 100, 1n));
     const c = await open(await srv.port);

@@ -4,6 +4,7 @@ import {
   FRAME_HEADER_BYTES,
   IClientRPCService,
   IoTDBProtocolError,
+  IoTDBValidationError,
   TApplicationError,
   beginCall,
   beginCallCompact,
@@ -282,11 +283,26 @@ export class RpcConnection {
         : beginCall(w, method, seqid, ttypeOf(argType));
       writeArgs(w, method, args, compact);
       endCall(w, frameAt);
+      this.#checkFrameSize(method, w.pos - FRAME_HEADER_BYTES);
       return w;
     } catch (e) {
       release(w, sensitive);
       throw e;
     }
+  }
+
+  /**
+   * A request over maxFrameBytes is refused before it is written: IoTDB reads the length first and closes the
+   * connection on a frame over its dn_thrift_max_frame_size (512 MiB, maxFrameBytes' default), so sending it
+   * would only break the connection, after the whole request was written, and again at every retry.
+   */
+  #checkFrameSize(method: string, bytes: number): void {
+    const max = this.#options.maxFrameBytes;
+    if (bytes <= max) return;
+    throw new IoTDBValidationError(
+      'request',
+      `${method} is ${bytes} bytes, over maxFrameBytes=${max} (the server refuses a frame over its dn_thrift_max_frame_size, 512 MiB by default): send fewer rows a call, or raise both limits`,
+    );
   }
 
   /** The next reply awaited (they come in the order the requests went out); its timeout runs from now. */
