@@ -44,11 +44,11 @@ describe("a call's options", () => {
   it('refuse options that are no object (a call ported from Java), naming the ones the call takes', async () => {
     const { s } = await openSession();
     const paths = ['root.sg.d.s'];
-    await expect(s.executeLastDataQuery(paths, untyped(15))).rejects.toThrow(IoTDBValidationError);
-    await expect(s.executeLastDataQuery(paths, untyped(15))).rejects.toThrow(
+    await expect(s.executeLastDataQuery(paths, 15 as never)).rejects.toThrow(IoTDBValidationError);
+    await expect(s.executeLastDataQuery(paths, 15 as never)).rejects.toThrow(
       /^options: needs an object \(\{ .*lastTime.* \}\), got number 15$/,
     );
-    await expect(s.executeQueryStatement('SELECT s FROM root.sg.d', untyped(1000))).rejects.toThrow(
+    await expect(s.executeQueryStatement('SELECT s FROM root.sg.d', 1000 as never)).rejects.toThrow(
       /^options: needs an object \(\{ .*fetchSize.* \}\), got number 1000$/,
     );
   });
