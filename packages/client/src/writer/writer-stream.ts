@@ -4,7 +4,10 @@ import type { Writer } from './writer.js';
 export interface WriterStreamOptions {
   /** rows the stream itself queues before its write() returns false. @default 1024 */
   highWaterMark?: number;
-  /** close the writer when the stream ends (else it is flushed and stays open). @default false */
+  /**
+   * close the writer when the stream ends (else it is flushed and stays open), and when it fails: the rows it
+   * accepted before the failure are sent before the stream is done (else they stay in the open writer). @default false
+   */
   closeWriter?: boolean;
 }
 
@@ -19,5 +22,21 @@ export function writerStream<Row>(writer: Writer<Row>, options: WriterStreamOpti
     final(callback) {
       (options.closeWriter === true ? writer.close() : writer.flush()).then(() => callback(), callback);
     },
+    destroy(error, callback) {
+      if (options.closeWriter !== true) return callback(error);
+      writer.close().then(
+        () => callback(error),
+        (failed: unknown) => callback(bothFailures(error, failed)),
+      );
+    },
   });
+}
+
+/**
+ * What a stream that owns its writer fails with: its own error; the writer's close() failure (rows the server
+ * refused) when it had none; both, when they differ, so that neither is dropped.
+ */
+function bothFailures(error: Error | null, failed: unknown): Error {
+  if (error === null || error === failed) return failed as Error;
+  return new AggregateError([error, failed], `${error.message}; and closing the writer: ${String(failed)}`);
 }

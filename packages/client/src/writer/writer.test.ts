@@ -424,6 +424,43 @@ describe('flush and close', () => {
   });
 });
 
+describe('a stream that fails', () => {
+  const rows = (bad: number) =>
+    Array.from({ length: 10 }, (_, i) => row(1, i + 1, { v: i === bad ? ('oops' as unknown as number) : i }));
+
+  it('with closeWriter, sends the rows before the bad one and closes the writer before the pipeline rejects', async () => {
+    const { fake, s } = await openSession();
+    const w = s.writer({ flushIntervalMs: 0 });
+    const piped = pipeline(Readable.from(rows(4)), w.stream({ closeWriter: true }));
+    await expect(piped).rejects.toThrow(/values\.v: DOUBLE needs a number/);
+    expect(sent(fake).reduce((n, t) => n + t.rows.length, 0)).toBe(4);
+    expect(w.stats()).toMatchObject({ written: 4, acknowledged: 4, rejected: 1, buffered: 0 });
+    await expect(w.write(row(1, 99))).rejects.toThrow(IoTDBWriterClosedError);
+  });
+
+  it('with closeWriter, fails with both errors when the server also refused the rows before the bad one', async () => {
+    const { s } = await openSession((c) =>
+      c.method === 'insertTablets' ? { reply: { code: 507, message: 'type mismatch' } } : undefined,
+    );
+    const w = s.writer({ flushIntervalMs: 0 });
+    const e = await pipeline(Readable.from(rows(4)), w.stream({ closeWriter: true })).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(AggregateError);
+    const [own, closing] = (e as AggregateError).errors;
+    expect(own).toBeInstanceOf(IoTDBValidationError);
+    expect(closing).toBeInstanceOf(IoTDBWriteFailedError);
+    expect(closing).toMatchObject({ failedRows: 4 });
+  });
+
+  it('without closeWriter, leaves the rows before the bad one to the writer, still open', async () => {
+    const { fake, s } = await openSession();
+    const w = s.writer({ flushIntervalMs: 0 });
+    await expect(pipeline(Readable.from(rows(4)), w.stream())).rejects.toThrow(/values\.v/);
+    expect(w.stats()).toMatchObject({ written: 4, buffered: 4 });
+    await w.close();
+    expect(sent(fake).reduce((n, t) => n + t.rows.length, 0)).toBe(4);
+  });
+});
+
 describe('pools and the table model', () => {
   it('a pool writer waits for the first connection and sends in parallel up to maxInFlight', async () => {
     let inFlight = 0;
