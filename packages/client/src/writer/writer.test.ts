@@ -425,8 +425,7 @@ describe('flush and close', () => {
 });
 
 describe('a stream that fails', () => {
-  const rows = (bad: number) =>
-    Array.from({ length: 10 }, (_, i) => row(1, i + 1, { v: i === bad ? ('oops' as unknown as number) : i }));
+  const rows = (bad: number) => Array.from({ length: 10 }, (_, i) => row(1, i + 1, { v: i === bad ? 'oops' : i }));
 
   it('with closeWriter, sends the rows before the bad one and closes the writer before the pipeline rejects', async () => {
     const { fake, s } = await openSession();
@@ -445,7 +444,7 @@ describe('a stream that fails', () => {
     const w = s.writer({ flushIntervalMs: 0 });
     const e = await pipeline(Readable.from(rows(4)), w.stream({ closeWriter: true })).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(AggregateError);
-    const [own, closing] = (e as AggregateError).errors;
+    const [own, closing] = (e as AggregateError).errors as unknown[];
     expect(own).toBeInstanceOf(IoTDBValidationError);
     expect(closing).toBeInstanceOf(IoTDBWriteFailedError);
     expect(closing).toMatchObject({ failedRows: 4 });
