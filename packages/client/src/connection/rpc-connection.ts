@@ -59,6 +59,8 @@ export interface ConnectionOptions {
 export interface CallOptions {
   /** reply wait for this call instead of requestTimeoutMs (0 = none) */
   readonly timeoutMs?: number;
+  /** the option `timeoutMs` came from, named when it runs out (default 'timeoutMs': a call's own) */
+  readonly timeoutOption?: string;
   /** what the call is, for a timeout's message (`executeQueryStatement "SELECT ..."`) */
   readonly operation?: string;
   /** gives up on the call; once its bytes are out this also breaks the connection */
@@ -320,7 +322,7 @@ export class RpcConnection {
       this.#replies.push(entry);
       const timeout = options.timeoutMs ?? this.#options.requestTimeoutMs;
       if (timeout <= 0) return;
-      const knob = options.timeoutMs === undefined ? 'requestTimeoutMs' : 'timeoutMs';
+      const knob = options.timeoutMs === undefined ? 'requestTimeoutMs' : (options.timeoutOption ?? 'timeoutMs');
       this.#armTimeout(entry, knob, timeout);
     });
   }

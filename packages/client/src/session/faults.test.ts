@@ -216,6 +216,14 @@ describe('a node that does not answer costs no connect timeout', () => {
     expect(s.stats()).toMatchObject({ connects: 1, connectFailures: 0 });
   });
 
+  it('a login that never answers times out naming connectTimeoutMs, the option that bounds it', async () => {
+    const fake = new FakeTransport((c) => (c.method === 'openSession' ? { hang: true } : undefined));
+    const s = session(fake, { connectTimeoutMs: 50 });
+    const e = await s.open().catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(IoTDBTimeoutError);
+    expect((e as Error).message).toMatch(/openSession: no reply within connectTimeoutMs=50$/);
+  });
+
   it('a refused login ends the attempt at once: the next node would refuse it too', async () => {
     const fake = new FakeTransport((c) =>
       c.method === 'openSession' ? { reply: { ...(defaultReply(c) as object), status: { code: 801 } } } : undefined,

@@ -133,7 +133,8 @@ export class NodeSession {
       // the login counts as part of connecting: a peer that takes the bytes but never answers (a plaintext
       // client at a TLS port) fails within connectTimeoutMs
       const timeoutMs = o.connectTimeoutMs;
-      const loginOptions = { signal, sensitive: true, timeoutMs, operation: 'openSession' };
+      const timeoutOption = 'connectTimeoutMs';
+      const loginOptions = { signal, sensitive: true, timeoutMs, timeoutOption, operation: 'openSession' };
       const resp = await (trace === null
         ? connection.call('openSession', login, loginOptions)
         : connection.withTrace(trace, () => connection.call('openSession', login, loginOptions)));
@@ -142,7 +143,7 @@ export class NodeSession {
       const p = resp.configuration?.get('timestamp_precision');
       const precision: TimestampPrecision = p === 'us' || p === 'ns' ? p : 'ms';
       const sessionId = resp.sessionId;
-      const askId = () => connection.call('requestStatementId', sessionId, { signal, timeoutMs });
+      const askId = () => connection.call('requestStatementId', sessionId, { signal, timeoutMs, timeoutOption });
       const statementId = await (trace === null ? askId() : connection.withTrace(trace, askId));
       return new NodeSession(connection, resp.sessionId, statementId, precision, o.requestTimeoutMs);
     } catch (e) {
