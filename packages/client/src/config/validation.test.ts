@@ -140,6 +140,14 @@ describe('validation of nested options', () => {
     ]);
   });
 
+  it('refuses nodeUrls given as one string, as IOTDB_NODE_URLS takes them, saying it needs an array', () => {
+    const e = errorOf(() => new Session({ nodeUrls: 'a:1,b:2' as never }));
+    expect(e.message).toBe(
+      `nodeUrls: needs an array of 'host:port' (comma-separated in IOTDB_NODE_URLS or a connection string: iotdb://h1:6667,h2:6667), got 'a:1,b:2'`,
+    );
+    expect(errorOf(() => new Session({ nodeUrls: [] })).message).toBe("nodeUrls: needs at least one 'host:port'");
+  });
+
   it('lists every bad node of nodeUrls', () => {
     const e = errorOf(() => new Session({ nodeUrls: ['a:1', 'b', 'c:0'] }));
     expect(e.issues.map((i) => i.field)).toEqual(['nodeUrls[1]', 'nodeUrls[2]']);

@@ -359,8 +359,11 @@ function transportOf(tls: unknown): Transport {
 function endpointsOf(o: LayeredOptions): Endpoint[] {
   if (o.nodeUrls === undefined)
     return [{ host: o.host ?? SESSION_DEFAULTS.host, port: o.port ?? SESSION_DEFAULTS.port }];
-  if (!Array.isArray(o.nodeUrls) || o.nodeUrls.length === 0)
-    throw new IoTDBValidationError('nodeUrls', "needs at least one 'host:port'");
+  if (!Array.isArray(o.nodeUrls)) {
+    const where = 'comma-separated in IOTDB_NODE_URLS or a connection string: iotdb://h1:6667,h2:6667';
+    throw new IoTDBValidationError('nodeUrls', `needs an array of 'host:port' (${where}), got ${describe(o.nodeUrls)}`);
+  }
+  if (o.nodeUrls.length === 0) throw new IoTDBValidationError('nodeUrls', "needs at least one 'host:port'");
   const issues = new IssueList();
   const urls: readonly unknown[] = o.nodeUrls;
   const endpoints = urls.map((u, i) => issues.take(() => parseEndpoint(u as string, `nodeUrls[${i}]`)));
