@@ -48,7 +48,7 @@ export {
 } from './errors.js';
 export type { ConnectionFailure, BatchFailure } from './errors.js';
 export { StatusCode } from './protocol/status.js';
-export { escapeIdentifier, escapeString, sql, SqlFragment } from './sql/escape.js';
+export { escapeIdentifier, escapeTableIdentifier, escapeString, sql, SqlFragment } from './sql/escape.js';
 export type { SqlValue } from './sql/escape.js';
 export { TSEncoding, CompressionType } from './sql/schema-statements.js';
 export type {

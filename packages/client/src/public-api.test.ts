@@ -98,6 +98,7 @@ describe('the public API', () => {
     for (const name of [
       'sql',
       'escapeIdentifier',
+      'escapeTableIdentifier',
       'escapeString',
       'TSEncoding',
       'CompressionType',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { IoTDBValidationError } from '@iotdb/fast-serializer';
-import { escapeIdentifier, escapeString, sql } from './escape.js';
+import { escapeIdentifier, escapeString, escapeTableIdentifier, sql } from './escape.js';
 
 const HOSTILE = [
   "'",
@@ -24,6 +24,23 @@ describe('escapeString', () => {
     const inner = lit.slice(1, -1);
     expect(inner.replaceAll("''", '')).not.toContain("'"); // every quote inside is doubled
     expect(inner.replaceAll("''", "'")).toBe(v);
+  });
+});
+
+describe('escapeTableIdentifier', () => {
+  it.each(HOSTILE.filter((h) => h !== ''))(
+    'keeps %j one table-model identifier: in double quotes (IoTDB refuses backquotes there), doubled',
+    (name) => {
+      const id = escapeTableIdentifier(name);
+      expect(id.startsWith('"') && id.endsWith('"')).toBe(true);
+      expect(id.slice(1, -1).replaceAll('""', '')).not.toContain('"');
+      expect(id.slice(1, -1).replaceAll('""', '"')).toBe(name);
+    },
+  );
+
+  it('refuses an empty name, and goes into a sql template as sql.tableId', () => {
+    expect(() => escapeTableIdentifier('')).toThrow(IoTDBValidationError);
+    expect(sql`SELECT ${sql.tableId('my "col"')} FROM ${sql.tableId('t')}`).toBe('SELECT "my ""col""" FROM "t"');
   });
 });
 

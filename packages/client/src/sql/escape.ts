@@ -1,12 +1,26 @@
 import { IoTDBValidationError, isArray } from '@iotdb/fast-serializer';
 
 /**
- * One node of a path or a table identifier, quoted as IoTDB quotes them: in backquotes, a backquote
- * inside doubled. The result is always one identifier, whatever `name` holds (dots, spaces, quotes).
+ * One node of a tree-model path, quoted as IoTDB quotes them: in backquotes, a backquote inside doubled. The result
+ * is always one node, whatever `name` holds (dots, spaces, quotes). The table model refuses backquotes
+ * (escapeTableIdentifier).
  */
 export function escapeIdentifier(name: string): string {
-  if (typeof name !== 'string' || name.length === 0) throw new IoTDBValidationError('name', 'needs a non-empty string');
+  checkIdentifier(name);
   return '`' + name.replaceAll('`', '``') + '`';
+}
+
+/**
+ * A table-model identifier (a database, table or column), quoted as that dialect quotes them: in double quotes, a
+ * double quote inside doubled (IoTDB 2.0 answers a backquoted one "backquoted identifiers are not supported").
+ */
+export function escapeTableIdentifier(name: string): string {
+  checkIdentifier(name);
+  return '"' + name.replaceAll('"', '""') + '"';
+}
+
+function checkIdentifier(name: unknown): void {
+  if (typeof name !== 'string' || name.length === 0) throw new IoTDBValidationError('name', 'needs a non-empty string');
 }
 
 /**
@@ -60,8 +74,10 @@ export function sql(strings: TemplateStringsArray, ...values: readonly SqlValue[
   return out;
 }
 
-/** An identifier for a `sql` template (`escapeIdentifier`). */
+/** A tree path's node for a `sql` template (`escapeIdentifier`). */
 sql.id = (name: string): SqlFragment => new SqlFragment(escapeIdentifier(name));
+/** A table-model identifier for a `sql` template (`escapeTableIdentifier`). */
+sql.tableId = (name: string): SqlFragment => new SqlFragment(escapeTableIdentifier(name));
 /** A path for a `sql` template, as it is once checked against the path grammar (`root.sg.d1`, `` root.sg.`a b` ``). */
 sql.path = (path: string): SqlFragment => new SqlFragment(checkPath(path, 'path', true));
 

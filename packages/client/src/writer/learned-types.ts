@@ -2,6 +2,7 @@ import { StridedColumn, TSDataType, dataTypeFromName, type PreparedTablet } from
 import { IoTDBBatchError, IoTDBServerError } from '../errors.js';
 import { StatusCode } from '../protocol/status.js';
 import { pathNodes } from '../sql/device-path.js';
+import { escapeTableIdentifier } from '../sql/escape.js';
 import { isDate } from './column.js';
 
 /**
@@ -150,7 +151,7 @@ function pathKey(nodes: readonly string[]): string {
 
 /** A table's column types (`DESC`, the table in double quotes), by lower-cased name: IoTDB folds them. */
 export async function tableTypes(table: string, query: SchemaQuery): Promise<RegisteredTypes> {
-  const { rows } = await query(`DESC "${table.replaceAll('"', '""')}"`);
+  const { rows } = await query(`DESC ${escapeTableIdentifier(table)}`);
   const types = new Map<string, TSDataType>();
   for (const row of rows) {
     const type = dataTypeFromName(String(row.DataType));
