@@ -94,7 +94,7 @@ export class RowRecord {
     return noName(column, this.shape.index);
   }
 
-  /** column name -> value, plus `Time` when the result has a time column */
+  /** column name -> value, plus `Time` when the result has a time column (a name given twice: its first column) */
   toObject(): Record<string, IoTDBValue> {
     const out: Record<string, IoTDBValue> = {};
     if (this.block.time !== null) out.Time = this.timestamp;
