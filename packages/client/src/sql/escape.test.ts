@@ -27,37 +27,33 @@ describe('escapeString', () => {
   });
 });
 
-describe('escapeTableIdentifier', () => {
+/** Each quoting of an identifier: the tree's (a path node, in backquotes), the table model's (in double quotes). */
+const IDENTIFIERS = [
+  { style: 'escapeIdentifier', escape: escapeIdentifier, quote: '`' },
+  { style: 'escapeTableIdentifier', escape: escapeTableIdentifier, quote: '"' },
+] as const;
+
+describe.each(IDENTIFIERS)('$style', ({ escape, quote }) => {
   it.each(HOSTILE.filter((h) => h !== ''))(
-    'keeps %j one table-model identifier: in double quotes (IoTDB refuses backquotes there), doubled',
+    `keeps %j one identifier: in ${quote}, a ${quote} inside doubled`,
     (name) => {
-      const id = escapeTableIdentifier(name);
-      expect(id.startsWith('"') && id.endsWith('"')).toBe(true);
-      expect(id.slice(1, -1).replaceAll('""', '')).not.toContain('"');
-      expect(id.slice(1, -1).replaceAll('""', '"')).toBe(name);
+      const id = escape(name);
+      expect(id.startsWith(quote) && id.endsWith(quote)).toBe(true);
+      expect(id.slice(1, -1).replaceAll(quote + quote, '')).not.toContain(quote);
+      expect(id.slice(1, -1).replaceAll(quote + quote, quote)).toBe(name);
     },
   );
 
-  it('refuses an empty name, and goes into a sql template as sql.tableId', () => {
-    expect(() => escapeTableIdentifier('')).toThrow(IoTDBValidationError);
-    expect(sql`SELECT ${sql.tableId('my "col"')} FROM ${sql.tableId('t')}`).toBe('SELECT "my ""col""" FROM "t"');
-  });
-});
-
-describe('escapeIdentifier', () => {
-  it.each(HOSTILE.filter((h) => h !== ''))('keeps %j one identifier: backquotes doubled', (name) => {
-    const id = escapeIdentifier(name);
-    expect(id.startsWith('`') && id.endsWith('`')).toBe(true);
-    expect(id.slice(1, -1).replaceAll('``', '')).not.toContain('`');
-    expect(id.slice(1, -1).replaceAll('``', '`')).toBe(name);
-  });
-
   it('refuses an empty name', () => {
-    expect(() => escapeIdentifier('')).toThrow(IoTDBValidationError);
+    expect(() => escape('')).toThrow(IoTDBValidationError);
   });
 });
 
 describe('sql', () => {
+  it('takes a table-model identifier as sql.tableId, in double quotes (the table dialect refuses backquotes)', () => {
+    expect(sql`SELECT ${sql.tableId('my "col"')} FROM ${sql.tableId('t')}`).toBe('SELECT "my ""col""" FROM "t"');
+  });
+
   it('escapes every value by its type', () => {
     expect(
       sql`INSERT INTO root.sg.${sql.id('d-1')}(time, s, n, b, x) VALUES (${1n}, ${"it's"}, ${1.5}, ${true}, ${null})`,
