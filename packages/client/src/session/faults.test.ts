@@ -31,6 +31,7 @@ import {
 import type { SessionOptions } from './options.js';
 import { Session } from './session.js';
 import { TableSession } from './table-session.js';
+import { tsBlock } from '../testing/tsblock.js';
 
 // Sessions and pools driven through a scripted fake transport: no server, no sockets.
 
@@ -727,16 +728,16 @@ describe('data sets closed by their session', () => {
     expect(fake.callsOf('fetchResultsV2')).toHaveLength(0);
   });
 
-  it('a data set its reader closed simply ends', async () => {
+  it('a data set its reader closed early gives the rows already received, then IoTDBSessionClosedError: no silent end', async () => {
     const fake = new FakeTransport((c) =>
       c.method === 'executeQueryStatementV2'
         ? {
             reply: {
               status: { code: 200 },
               queryId: 3n,
-              columns: [],
-              dataTypeList: [],
-              queryResult: [],
+              columns: ['root.sg.d.s'],
+              dataTypeList: ['INT32'],
+              queryResult: [tsBlock([1, 2], [{ type: 'INT32', values: [10, 20] }])],
               moreData: true,
             },
           }
@@ -745,8 +746,17 @@ describe('data sets closed by their session', () => {
     const s = session(fake);
     await s.open();
     const ds = await s.executeQueryStatement('SELECT * FROM root.sg.**');
+    expect((await ds.next()).values).toEqual([10]);
     await ds.close();
-    expect(await ds.hasNext()).toBe(false);
+    const fetched = fake.callsOf('fetchResultsV2').length; // one may have gone ahead before the close
+    expect((await ds.next()).values).toEqual([20]); // received before the close
+    // as the Java and Python clients' fetch on a closed data set ('This DataSet is already closed')
+    await expect(ds.hasNext()).rejects.toThrow(IoTDBSessionClosedError);
+    await expect(ds.hasNext()).rejects.toThrow(
+      /closed by its reader \(close\(\), a loop left early, an abort\) before all its rows were read/,
+    );
+    await expect(ds.toColumnar()).rejects.toThrow(IoTDBSessionClosedError);
+    expect(fake.callsOf('fetchResultsV2')).toHaveLength(fetched);
   });
 });
 

@@ -198,8 +198,8 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   /** the release on the server, once asked for (close()) */
   #closing: Promise<void> | undefined;
   readonly #stats: DataSetReadStats = { blocks: 0, fetches: 0, decodeMs: 0, fetchWaitMs: 0 };
-  /** closed by its session (session.close(), pool.close()) while rows were left on the server */
-  #abandoned = false;
+  /** who closed it while rows were left on the server: its reader (close(), a loop left early) or its session */
+  #closedEarlyBy: 'reader' | 'session' | null = null;
   #markFree!: () => void;
   readonly [sessionFree]: Promise<void> = new Promise((resolve) => (this.#markFree = resolve));
   #markClosed!: () => void;
@@ -313,8 +313,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
         await this.#receive(opts.signal);
         continue;
       }
-      if (this.#abandoned)
-        throw new IoTDBSessionClosedError('data set', 'its session was closed before all its rows were read');
+      if (this.#closedEarlyBy !== null) throw this.#closedEarly(this.#closedEarlyBy);
       this.#closeAfterLastRow();
       return false;
     }
@@ -530,7 +529,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   /**
    * Releases the query on the server; safe to call more than once: every call waits for the one release (after the
    * last row, the one sent then) and throws its failure. Rows already received can still be read; nothing more is
-   * fetched.
+   * fetched, and a read past them throws IoTDBSessionClosedError when rows were left on the server.
    */
   close(): Promise<void> {
     // closed without a release: no query on the server, or a reply that broke the connection
@@ -539,6 +538,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   }
 
   async #release(): Promise<void> {
+    this.#markClosedEarly('reader');
     this.#closed = true;
     this.#moreData = false;
     // replies fetched ahead are dropped; one still in flight lands before closeOperation (one call at a time)
@@ -569,13 +569,28 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
     await this.close();
   }
 
-  /**
-   * Closed by its session rather than by its reader: once the rows already received are read, reading
-   * on throws IoTDBSessionClosedError instead of ending as if the result were complete.
-   */
+  /** Closed by its session (session.close(), pool.close()) rather than by its reader: its error says so. */
   async [closeByOwner](): Promise<void> {
-    if (!this.#closed) this.#abandoned = this.#moreData || this.#ahead.length > 0;
+    this.#markClosedEarly('session');
     await this.close();
+  }
+
+  /** Closed now with rows left on the server (more to fetch, or fetched ahead): reading past those received throws. */
+  #markClosedEarly(by: 'reader' | 'session'): void {
+    if (!this.#closed && this.#closedEarlyBy === null && (this.#moreData || this.#ahead.length > 0))
+      this.#closedEarlyBy = by;
+  }
+
+  /**
+   * Why a read past the rows received fails once the data set was closed early: rather than end as if the result were
+   * complete (the Java and Python clients' fetch on a closed data set throws too: 'This DataSet is already closed').
+   */
+  #closedEarly(by: 'reader' | 'session'): IoTDBSessionClosedError {
+    const who =
+      by === 'session'
+        ? 'its session was closed'
+        : 'it was closed by its reader (close(), a loop left early, an abort)';
+    return new IoTDBSessionClosedError('data set', `${who} before all its rows were read`);
   }
 
   #nextBlock(): boolean {

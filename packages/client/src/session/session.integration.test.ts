@@ -4,6 +4,7 @@ import {
   IoTDBAbortError,
   IoTDBQueryTimeoutError,
   IoTDBServerError,
+  IoTDBSessionClosedError,
   Session,
   TSDataType,
   decodeDate,
@@ -784,8 +785,17 @@ describe('queries', () => {
     await ds.close(); // twice is fine, and sends nothing
     expect(close.mock.calls).toHaveLength(1);
     const fetched = fetches.mock.calls.length;
-    // the rows already received may still be read, but nothing more is fetched
-    while (await ds.hasNext()) await ds.next();
+    // the rows already received may still be read, nothing more is fetched, and reading past them throws rather
+    // than end as if the result were complete
+    let read = 0;
+    const readOn = async () => {
+      while (await ds.hasNext()) {
+        await ds.next();
+        read++;
+      }
+    };
+    await expect(readOn()).rejects.toThrow(IoTDBSessionClosedError);
+    expect(read).toBeGreaterThan(0);
     expect(fetches.mock.calls.length).toBe(fetched);
     const c = await (await session.executeQueryStatement(`SELECT n FROM ${bigDevice} WHERE time <= 3`)).toColumnar();
     expect(c.rowCount).toBe(3);
