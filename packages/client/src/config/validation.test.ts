@@ -148,6 +148,17 @@ describe('validation of nested options', () => {
     expect(errorOf(() => new Session({ nodeUrls: [] })).message).toBe("nodeUrls: needs at least one 'host:port'");
   });
 
+  it('refuses a time zone the server cannot take (its login failed with "Internal error processing openSession")', () => {
+    const e = errorOf(() => new Session({ timeZone: 'nope' }));
+    expect(e.field).toBe('timeZone');
+    expect(e.message).toMatch(/^timeZone: needs a zone the server knows: .*got 'nope'/);
+    for (const zone of ['+25:00', '+19', '+18:30', '+8:00', '+08:3015', 'UTC+abc', 'GMTx'])
+      expect(errorOf(() => new Session({ timeZone: zone })).field, zone).toBe('timeZone');
+    const accepted = ['Asia/Shanghai', 'UTC', 'Z', 'GMT', 'UT', 'GMT+8', 'UTC+05:30', '+0800', '+08:00', '-3', '-18'];
+    for (const zone of [...accepted, 'Etc/GMT-3', '+08:30:15', '+083015', 'GMT-0930'])
+      expect(() => new Session({ timeZone: zone }), zone).not.toThrow();
+  });
+
   it('lists every bad node of nodeUrls', () => {
     const e = errorOf(() => new Session({ nodeUrls: ['a:1', 'b', 'c:0'] }));
     expect(e.issues.map((i) => i.field)).toEqual(['nodeUrls[1]', 'nodeUrls[2]']);

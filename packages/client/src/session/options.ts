@@ -1,3 +1,4 @@
+import { checkTimeZone } from '../config/time-zone.js';
 import { IoTDBValidationError, globalBufferPool, type BufferPool } from '@iotdb/fast-serializer';
 import { parseEndpoint, type Endpoint } from '../cluster/endpoint.js';
 import {
@@ -280,7 +281,11 @@ export function collectSessionOptions(o: LayeredOptions, issues: IssueList): Res
       issues.take(() => checkString('username', o.username ?? SESSION_DEFAULTS.username)) ?? SESSION_DEFAULTS.username,
     fetchSize: int('fetchSize', SESSION_DEFAULTS.fetchSize, false, int32Count),
     readAhead: int('readAhead', SESSION_DEFAULTS.readAhead, true),
-    timeZone: issues.take(() => checkString('timeZone', o.timeZone ?? processTimeZone())) ?? processTimeZone(),
+    // the process's own zone is the server's to judge (a machine may report one such as Etc/Unknown)
+    timeZone:
+      o.timeZone === undefined
+        ? processTimeZone()
+        : (issues.take(() => checkTimeZone('timeZone', o.timeZone)) ?? processTimeZone()),
     connectTimeoutMs: int('connectTimeoutMs', SESSION_DEFAULTS.connectTimeoutMs, false, timerMs),
     requestTimeoutMs: int('requestTimeoutMs', SESSION_DEFAULTS.requestTimeoutMs, true, timerMs),
     queryTimeoutMs: o.queryTimeoutMs === undefined ? undefined : int('queryTimeoutMs', 0, true),
