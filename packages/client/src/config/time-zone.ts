@@ -3,6 +3,8 @@ import { checkString } from './checks.js';
 
 /** An offset as Java's ZoneOffset.of takes one: +h, +hh, +hh:mm, +hhmm, +hh:mm:ss, +hhmmss. */
 const OFFSET = /^[+-](?:\d{1,2}|\d{2}:\d{2}(?::\d{2})?|\d{4}(?:\d{2})?)$/;
+/** Names Node's ICU takes that Java 17's ZoneId.of refuses (its SHORT_IDS, and a link it dropped). */
+const NOT_JAVA: ReadonlySet<string> = new Set(['EST', 'MST', 'HST', 'ROC']);
 /** UTC, GMT and UT alone or before an offset; Z. */
 const PREFIXED = /^(?:Z|(?:UTC|GMT|UT)(?=$|[+-]))/;
 
@@ -17,7 +19,7 @@ export function checkTimeZone(field: string, v: unknown): string {
   const isOffset = OFFSET.test(offset);
   if (offset === '' || (isOffset && withinDay(offset))) return zone;
   // a region, never a sign first (a newer ICU takes offsets as zones, beyond what Java takes)
-  if (!isOffset && offset === zone && !/^[+-]/.test(zone) && isRegion(zone)) return zone;
+  if (!isOffset && offset === zone && !/^[+-]/.test(zone) && !NOT_JAVA.has(zone) && isRegion(zone)) return zone;
   throw new IoTDBValidationError(
     field,
     `needs a zone the server knows: a region (Asia/Shanghai), UTC or GMT, or an offset (+08:00, UTC+8); got '${zone}'`,
