@@ -1,15 +1,17 @@
-import { IoTDBBatchError, type BatchFailure } from '../errors.js';
+import { IoTDBBatchError, IoTDBServerError, type BatchFailure } from '../errors.js';
 
 /**
  * Runs `run(i)` for i in [0, count) with at most `concurrency` at once. Every item runs; failures are
  * collected, not thrown at the first: if any failed, IoTDBBatchError lists each failure with its
- * index, the indexes that succeeded and their results.
+ * index (with `deviceOf(i)`, the item's device or table, for writes; the server's status code when it refused the
+ * item), the indexes that succeeded and their results.
  */
 export async function runAll<T>(
   what: string,
   count: number,
   concurrency: number,
   run: (i: number) => Promise<T>,
+  deviceOf?: (i: number) => unknown,
 ): Promise<T[]> {
   const results = new Array<T | undefined>(count);
   const failures: BatchFailure[] = [];
@@ -22,7 +24,7 @@ export async function runAll<T>(
         results[i] = await run(i);
         succeeded.push(i);
       } catch (e) {
-        failures.push({ index: i, error: e instanceof Error ? e : new Error(String(e)) });
+        failures.push(failureOf(i, e, deviceOf?.(i)));
       }
     }
   };
@@ -37,6 +39,17 @@ export async function runAll<T>(
     );
   }
   return results as T[];
+}
+
+/** Item i's failure: its error, its device or table when it names one, the server's status code when it refused it. */
+function failureOf(index: number, e: unknown, device: unknown): BatchFailure {
+  const error = e instanceof Error ? e : new Error(String(e));
+  return {
+    index,
+    error,
+    ...(typeof device === 'string' && { device }),
+    ...(error instanceof IoTDBServerError && { statusCode: error.statusCode }),
+  };
 }
 
 /** FNV-1a: a stable slot for a device id (device binding). */

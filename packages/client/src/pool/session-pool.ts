@@ -203,7 +203,8 @@ export class SessionPool extends StatementPool<Session> {
   async insertTabletsParallel(tablets: readonly Tablet[], opts: ParallelOptions = {}): Promise<void> {
     if (!isArray(tablets)) throw new IoTDBValidationError('tablets', 'needs an array of tablets');
     const { concurrency, call } = this.parallelOptions(opts);
-    await runAll('insertTabletsParallel', tablets.length, concurrency, (i) => this.insertTablet(tablets[i], call));
+    const run = (i: number) => this.insertTablet(tablets[i], call);
+    await runAll('insertTabletsParallel', tablets.length, concurrency, run, (i) => tablets[i]?.deviceId);
   }
 }
 
@@ -238,6 +239,7 @@ export class TableSessionPool extends StatementPool<TableSession> {
   async insertParallel(tablets: readonly TableTablet[], opts: ParallelOptions = {}): Promise<void> {
     if (!isArray(tablets)) throw new IoTDBValidationError('tablets', 'needs an array of tablets');
     const { concurrency, call } = this.parallelOptions(opts);
-    await runAll('insertParallel', tablets.length, concurrency, (i) => this.insert(tablets[i], call));
+    const run = (i: number) => this.insert(tablets[i], call);
+    await runAll('insertParallel', tablets.length, concurrency, run, (i) => tablets[i]?.tableName);
   }
 }

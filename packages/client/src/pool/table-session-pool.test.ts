@@ -1,7 +1,8 @@
 import type { TableTablet } from '@iotdb/fast-serializer';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeTransport } from '../transport/fake-transport.js';
-import { TableSessionPool } from './session-pool.js';
+import { IoTDBBatchError } from '../errors.js';
+import { SessionPool, TableSessionPool } from './session-pool.js';
 
 // Which pooled session a table tablet is written through (deviceBinding), through a scripted fake server.
 
@@ -55,5 +56,49 @@ describe('TableSessionPool device binding', () => {
       .callsOf('insertTablet')
       .map((c) => (c.args as { timestamps: Buffer }).timestamps.readBigInt64BE(0));
     expect(times).toEqual([1n, 2n, 3n]);
+  });
+});
+
+describe('parallel inserts that partly fail', () => {
+  it("name each failed item's table (device) and, when the server refused it, its status code", async () => {
+    let n = 0;
+    const fake = new FakeTransport((c) =>
+      c.method === 'insertTablet' && n++ === 1 ? { reply: { code: 507, message: 'type mismatch' } } : undefined,
+    );
+    const p = pool(fake);
+    const bad = { ...tablet('d9'), tableName: 'other table' }; // refused before sending
+    const e = await p.insertParallel([tablet('d0'), tablet('d1'), bad], { concurrency: 1 }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(IoTDBBatchError);
+    const failures = (e as IoTDBBatchError).failures.map(({ index, device, statusCode }) => ({
+      index,
+      device,
+      statusCode,
+    }));
+    expect(failures).toEqual([
+      { index: 1, device: 'sensors', statusCode: 507 },
+      { index: 2, device: 'other table', statusCode: undefined },
+    ]);
+  });
+
+  it('a tree pool names the device', async () => {
+    let n = 0;
+    const fake = new FakeTransport((c) =>
+      c.method === 'insertTablet' && n++ === 0 ? { reply: { code: 507, message: 'type mismatch' } } : undefined,
+    );
+    const p = new SessionPool({ nodeUrls: [A], transport: fake, maxSize: 2 });
+    closers.push(() => p.close());
+    const t = (d: string) => ({
+      deviceId: d,
+      measurements: ['v'],
+      dataTypes: ['DOUBLE' as const],
+      timestamps: [1],
+      values: [[1]],
+    });
+    const e = await p
+      .insertTabletsParallel([t('root.sg.d0'), t('root.sg.d1')], { concurrency: 1 })
+      .catch((x: unknown) => x);
+    expect((e as IoTDBBatchError).failures.map(({ device, statusCode }) => ({ device, statusCode }))).toEqual([
+      { device: 'root.sg.d0', statusCode: 507 },
+    ]);
   });
 });
