@@ -15,15 +15,20 @@ const PREFIXED = /^(?:Z|(?:UTC|GMT|UT)(?=$|[+-]))/;
  */
 export function checkTimeZone(field: string, v: unknown): string {
   const zone = checkString(field, v);
-  const offset = zone.replace(PREFIXED, '');
-  const isOffset = OFFSET.test(offset);
-  if (offset === '' || (isOffset && withinDay(offset))) return zone;
-  // a region, never a sign first (a newer ICU takes offsets as zones, beyond what Java takes)
-  if (!isOffset && offset === zone && !/^[+-]/.test(zone) && !NOT_JAVA.has(zone) && isRegion(zone)) return zone;
+  if (isJavaZone(zone)) return zone;
   throw new IoTDBValidationError(
     field,
     `needs a zone the server knows: a region (Asia/Shanghai), UTC or GMT, or an offset (+08:00, UTC+8); got '${zone}'`,
   );
+}
+
+/** Whether ZoneId.of takes `zone`: Z or UTC/GMT/UT alone, an offset after one or alone, else a region. */
+function isJavaZone(zone: string): boolean {
+  const offset = zone.replace(PREFIXED, '');
+  if (offset === '') return true;
+  // a sign first is an offset, never a region (a newer ICU takes offsets as zones, beyond what Java takes)
+  if (/^[+-]/.test(offset)) return OFFSET.test(offset) && withinDay(offset);
+  return offset === zone && !NOT_JAVA.has(zone) && isRegion(zone);
 }
 
 /** An offset of at most 18 hours, as Java's ZoneOffset allows. */

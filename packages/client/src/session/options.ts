@@ -1,6 +1,6 @@
-import { checkTimeZone } from '../config/time-zone.js';
 import { IoTDBValidationError, globalBufferPool, type BufferPool } from '@iotdb/fast-serializer';
 import { parseEndpoint, type Endpoint } from '../cluster/endpoint.js';
+import { checkTimeZone } from '../config/time-zone.js';
 import {
   checkBoolean,
   checkMethods,
