@@ -1,7 +1,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { IoTDBProtocolError, type ClientMethod } from '@iotdb/fast-serializer';
-import { IoTDBTimeoutError } from '../errors.js';
+import { IoTDBConnectionError, IoTDBTimeoutError } from '../errors.js';
 import { SessionPool } from '../pool/session-pool.js';
 import { Session } from '../session/session.js';
 import { defaultReply, encodeReply } from '../transport/fake-transport.js';
@@ -154,5 +154,34 @@ describe('a hostile server', () => {
     const alone = new Session({ port: httpPort, retry: { maxElapsedMs: 0 } });
     expect(await alone.open().catch((x: unknown) => x)).toBeInstanceOf(IoTDBProtocolError);
     await alone.close();
+  });
+});
+
+describe('a server that closes the connection on the login', () => {
+  async function closesOnLogin(): Promise<number> {
+    const server = createServer((c) => {
+      sockets.add(c);
+      c.on('error', () => {});
+      c.once('data', () => c.end()); // as IoTDB does to a client without the TLS or RPC compression it expects
+    });
+    servers.push(server);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    return (server.address() as { port: number }).port;
+  }
+
+  it('says what makes IoTDB do so: TLS or RPC compression the session does not speak', async () => {
+    const port = await closesOnLogin();
+    for (const rpcCompression of [false, true]) {
+      const s = new Session({ port, rpcCompression, retry: { maxElapsedMs: 0 } });
+      const e = (await s.open().catch((x: unknown) => x)) as IoTDBConnectionError;
+      expect(e).toBeInstanceOf(IoTDBConnectionError);
+      expect(e).toMatchObject({ reason: 'closed', operation: 'openSession' });
+      expect(e.message).toContain('openSession: connection closed by the server before its first reply');
+      expect(e.message).toContain(
+        'as IoTDB closes a client without the TLS or RPC compression it expects: check the tls and rpcCompression options',
+      );
+      expect(e.message).toContain(`(this connection: rpcCompression ${rpcCompression})`);
+      await s.close();
+    }
   });
 });

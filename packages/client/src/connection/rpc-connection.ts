@@ -135,6 +135,8 @@ export class RpcConnection {
   #trace: TraceContext | null = null;
   /** why the connection is unusable: a connection failure, a timeout, or a reply that broke the protocol */
   #broken: IoTDBConnectionError | IoTDBProtocolError | null = null;
+  /** whether any reply came: a server that closes before the first one may expect TLS or compression */
+  #replied = false;
 
   private constructor(endpoint: Endpoint, options: ConnectionOptions) {
     this.endpoint = endpoint;
@@ -349,6 +351,7 @@ export class RpcConnection {
         const p = this.#replies.shift();
         if (p === undefined) throw new IoTDBProtocolError('received a reply nobody asked for');
         clearTimeout(p.timer);
+        this.#replied = true;
         p.resolve(frame);
       });
     } catch (e) {
@@ -358,8 +361,15 @@ export class RpcConnection {
   }
 
   #onClose(error?: Error): void {
-    if (error === undefined) this.#fail('closed', 'connection closed by the server');
+    if (error === undefined)
+      this.#fail('closed', `connection closed by the server${this.#replied ? '' : this.#noReplyHint()}`);
     else this.#fail(failureOf(error), error.message, error);
+  }
+
+  /** IoTDB closes a connection on its first request when the client speaks without the TLS or compression it expects. */
+  #noReplyHint(): string {
+    const compression = this.#options.compact;
+    return ` before its first reply, as IoTDB closes a client without the TLS or RPC compression it expects: check the tls and rpcCompression options against the server's enable_thrift_ssl and dn_rpc_thrift_compression_enable (this connection: rpcCompression ${compression})`;
   }
 
   #timeout(operation: string, message: string): void {

@@ -39,6 +39,13 @@ export class SocketStream implements TransportStream {
   }
 }
 
+/** What a connect that timed out got to. */
+function notReadyIn(timeoutMs: number, ready: 'connect' | 'secureConnect', socket: Socket): string {
+  if (ready === 'connect' || socket.connecting) return `no connection within connectTimeoutMs=${timeoutMs}`;
+  // a TLS client at a port without TLS connects, and its server reads the ClientHello as a frame's length and waits
+  return `connected, but no TLS handshake within connectTimeoutMs=${timeoutMs}: is TLS on at the server (its enable_thrift_ssl)?`;
+}
+
 /**
  * Resolves with the stream once `socket` emits `ready` ('connect', or 'secureConnect' after a TLS
  * handshake); rejects, destroying the socket, on an error (`failure` says which IoTDBConnectionError),
@@ -66,14 +73,11 @@ export function whenReady(
       socket.destroy();
       reject(error);
     };
-    const what = ready === 'connect' ? 'connection' : 'TLS session';
     // confirmed after the socket's next poll: an application that held the event loop past the timeout may have
     // let the connection complete meanwhile, and the timers run before its completion is read
     const timer = setTimeout(
       () =>
-        setImmediate(() =>
-          settle(new IoTDBTimeoutError(key, 'connect', `no ${what} within connectTimeoutMs=${timeoutMs}`, false)),
-        ),
+        setImmediate(() => settle(new IoTDBTimeoutError(key, 'connect', notReadyIn(timeoutMs, ready, socket), false))),
       timeoutMs,
     );
     const onAbort = () => settle(signal!.reason as Error);

@@ -7,6 +7,12 @@ import type { ConnectOptions, StreamEvents, Transport, TransportStream } from '.
 /** OpenSSL and Node error codes of a handshake or certificate that failed. */
 const TLS_FAILURE = /^(ERR_SSL|ERR_TLS|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|HOSTNAME_MISMATCH|ERR_OSSL)/;
 
+/** Node's codes of a certificate chain that does not lead to a CA the client trusts (a self-signed server's). */
+const UNTRUSTED =
+  /^(DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_GET_ISSUER_CERT|UNABLE_TO_VERIFY_LEAF_SIGNATURE|CERT_UNTRUSTED)/;
+const UNTRUSTED_HINT =
+  ": the server's certificate is not signed by a CA this client trusts; give the server's CA certificate (PEM) as tls: { ca }";
+
 /**
  * TLS over TCP with Node's own options (`ca`, `cert`, `key`, `servername`, `rejectUnauthorized`, ...):
  * the server's certificate is verified unless `rejectUnauthorized: false` says otherwise. The stream
@@ -30,7 +36,10 @@ export function tlsTransport(tlsOptions: ConnectionOptions = {}): Transport {
             false,
           );
         const reason = TLS_FAILURE.test(e.code ?? '') ? 'tls' : failureOf(e);
-        return new IoTDBConnectionError(reason, key, `cannot connect with TLS: ${e.message}`, false, { cause: e });
+        const hint = UNTRUSTED.test(e.code ?? '') ? UNTRUSTED_HINT : '';
+        return new IoTDBConnectionError(reason, key, `cannot connect with TLS: ${e.message}${hint}`, false, {
+          cause: e,
+        });
       });
     },
   };
