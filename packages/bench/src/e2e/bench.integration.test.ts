@@ -605,7 +605,9 @@ describe('iotdb-bench against a real server', () => {
       ...['--database', 'it_bench_many', '--devices', '3000', '--device-count', '2500', '--sensors', '2'],
       ...['--batch-size', '1', '--loop', '1', '--workers', '1', '--verify'],
     );
-    expect(share.stdout).toMatch(/^verify +OK: expected 10,000 points, read back 10,000$/m);
+    expect(share.stdout).toMatch(
+      /^verify +OK: expected 10,000 points \(5,000 timed, 5,000 untimed: the warm-up\), read back 10,000$/m,
+    );
   });
 
   it('writes the table model and insertRecords, each verified', async () => {
@@ -778,7 +780,9 @@ describe('iotdb-bench against a real server', () => {
     ).catch((e: { stdout: string }) => ({ stdout: e.stdout })); // every TIME_RANGE failed: exit 1
     expect(after.stdout).toMatch(/ ok_ops=16 failed_ops=0 /);
     expect(after.stdout).toMatch(SERVER_CUT_QUERY);
-    expect(after.stdout).toMatch(/^verify +NOT READ BACK: expected 80,040 points; .*\[(712|720)\]/m);
+    expect(after.stdout).toMatch(
+      /^verify +NOT READ BACK: expected 80,040 points \([\d,]+ timed, [\d,]+ untimed: the warm-up\); .*\[(712|720)\]/m,
+    );
     expect(after.stdout).toMatch(/ verify=unread /);
     const file = join(dir, 'queries.yaml');
     writeFileSync(file, ['- label: all', '  sql: SELECT * FROM root.it_bench_qt.**', '  repetitions: 2'].join('\n'));

@@ -317,6 +317,13 @@ describe('formatReport', () => {
     expect(text).toContain('2 more');
   });
 
+  it('says how many of the points a count expects were written untimed, which the points figure leaves out', () => {
+    const r = sampleRun('warm', { points: 20_000, verify: { expected: 20_100, actual: 20_100, ok: true } });
+    expect(formatReport(r)).toMatch(
+      /^verify {7}OK: expected 20,100 points \(20,000 timed, 100 untimed: the warm-up\), read back 20,100$/m,
+    );
+  });
+
   it('says why a count may read back nothing: IoTDB answers a user that may not read with no rows, not an error', () => {
     const none = formatReport(sampleRun('none', { verify: { expected: 100, actual: 0, ok: false } }));
     expect(none).toContain(

@@ -94,7 +94,7 @@ export function formatReport(r: RunResult): string {
     ...overTimeLine(r),
     `peak RSS     ${fixed(r.peakRssMb, 1)} MB`,
   ];
-  if (r.verify !== undefined) lines.push(`verify       ${verifyText(r.verify)}`);
+  if (r.verify !== undefined) lines.push(`verify       ${verifyText(r.verify, r.points)}`);
   lines.push(
     '',
     'latency (ms)',
@@ -108,9 +108,14 @@ export function formatReport(r: RunResult): string {
 }
 
 /** What --verify read back, or why it could not. */
-function verifyText(v: Verify): string {
-  if ('error' in v) return `NOT READ BACK: expected ${grouped(v.expected)} points; ${oneLine(v.error)}`;
-  const text = `${v.ok ? 'OK' : 'MISMATCH'}: expected ${grouped(v.expected)} points, read back ${grouped(v.actual)}`;
+function verifyText(v: Verify, timedPoints: number): string {
+  // the warm-up (each device's first row, --warmup-rounds) is on the server too, and out of the run's points
+  const untimed = v.expected - timedPoints;
+  const expected =
+    `expected ${grouped(v.expected)} points` +
+    (untimed > 0 ? ` (${grouped(timedPoints)} timed, ${grouped(untimed)} untimed: the warm-up)` : '');
+  if ('error' in v) return `NOT READ BACK: ${expected}; ${oneLine(v.error)}`;
+  const text = `${v.ok ? 'OK' : 'MISMATCH'}: ${expected}, read back ${grouped(v.actual)}`;
   return v.actual === 0 && v.expected > 0 ? `${text} ${NOTHING_READ}` : text;
 }
 
