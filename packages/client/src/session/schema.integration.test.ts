@@ -110,12 +110,25 @@ describe('schema and data management', () => {
       'temp',
     ]);
     await s.setSchemaTemplate(name, `${DB}.tpl`);
-    await s.createTimeseriesUsingSchemaTemplate([`${DB}.tpl.d1`]);
+    // several devices: IoTDB's statement takes one ([700] on a list), Java's request a list
+    await s.createTimeseriesUsingSchemaTemplate([`${DB}.tpl.d1`, `${DB}.tpl.d2`]);
     expect(await s.checkTimeseriesExists(`${DB}.tpl.d1.temp`)).toBe(true);
-    await s.executeNonQueryStatement(`DEACTIVATE SCHEMA TEMPLATE ${name} FROM ${DB}.tpl.d1`);
+    expect(await s.checkTimeseriesExists(`${DB}.tpl.d2.ok`)).toBe(true);
+    await s.executeNonQueryStatement(`DEACTIVATE SCHEMA TEMPLATE ${name} FROM ${DB}.tpl.d1, ${DB}.tpl.d2`);
     await s.unsetSchemaTemplate(`${DB}.tpl`, name);
     await s.dropSchemaTemplate(name);
     expect((await rows('SHOW SCHEMA TEMPLATES')).map((r) => r.TemplateName)).not.toContain(name);
+  });
+
+  it('deleteDatabases deletes those that exist in one statement, a missing one beside them no error (as Java deleteStorageGroups)', async () => {
+    const [a, b] = [`${DB}_a`, `${DB}_b`];
+    await s.createDatabase(a);
+    await s.createDatabase(b);
+    await s.deleteDatabases([a, `${DB}_missing`, b]);
+    expect((await rows(`SHOW DATABASES ${DB}_*`)).map((r) => r.Database)).toEqual([]);
+    // none of them there: the server's error, with its code
+    const e = await s.deleteDatabases([a, b]).catch((x: unknown) => x);
+    expect(e).toMatchObject({ statusCode: 508 });
   });
 
   it('a pool has the same calls', async () => {

@@ -204,10 +204,9 @@ export class Session extends TreeWriteSession {
   }
 
   /** One statement per database, in order; stops at the first failure. */
+  /** One statement, as Java's deleteStorageGroups is one request: those that exist are deleted, an error only when none does. */
   async deleteDatabases(names: readonly string[], opts: StatementOptions = {}): Promise<void> {
-    if (!isArray(names)) throw new IoTDBValidationError('names', 'needs an array of database names');
-    const statements = names.map((n) => schemaSql.deleteDatabase(n));
-    for (const sql of statements) await this.executeNonQueryStatement(sql, opts);
+    return this.executeNonQueryStatement(schemaSql.deleteDatabases(names), opts);
   }
 
   async createTimeseries(spec: TimeseriesSpec, opts: StatementOptions = {}): Promise<void> {
@@ -257,11 +256,13 @@ export class Session extends TreeWriteSession {
     return this.executeNonQueryStatement(schemaSql.setSchemaTemplate(name, prefixPath), opts);
   }
 
+  /** One statement per device, in order (all are checked before the first is sent); stops at the first failure. */
   async createTimeseriesUsingSchemaTemplate(
     devicePaths: readonly string[],
     opts: StatementOptions = {},
   ): Promise<void> {
-    return this.executeNonQueryStatement(schemaSql.createTimeseriesUsingSchemaTemplate(devicePaths), opts);
+    const statements = schemaSql.createTimeseriesUsingSchemaTemplate(devicePaths);
+    for (const sql of statements) await this.executeNonQueryStatement(sql, opts);
   }
 
   async unsetSchemaTemplate(prefixPath: string, name: string, opts: StatementOptions = {}): Promise<void> {

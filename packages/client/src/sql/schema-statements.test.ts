@@ -35,6 +35,21 @@ describe('schema statements', () => {
     ).toBe('CREATE SCHEMA TEMPLATE t1 ALIGNED (s DOUBLE)');
   });
 
+  it('databases deleted in one statement, as Java deleteStorageGroups sends them in one request', () => {
+    expect(schemaSql.deleteDatabases(['root.a', 'root.b.c'])).toBe('DELETE DATABASE root.a, root.b.c');
+    expect(() => schemaSql.deleteDatabases([])).toThrow(/names: needs a path or a non-empty array of paths/);
+  });
+
+  it('a schema template activated by one statement per device: the statement takes one path', () => {
+    expect(schemaSql.createTimeseriesUsingSchemaTemplate(['root.sg.d1', 'root.sg.d2'])).toEqual([
+      'CREATE TIMESERIES USING SCHEMA TEMPLATE ON root.sg.d1',
+      'CREATE TIMESERIES USING SCHEMA TEMPLATE ON root.sg.d2',
+    ]);
+    expect(() => schemaSql.createTimeseriesUsingSchemaTemplate(['root.sg.d1', 'root.sg.*'])).toThrow(
+      /devicePaths\[1\]/,
+    );
+  });
+
   it('delete data: both ends inclusive, or everything up to endTime', () => {
     expect(schemaSql.deleteData(['root.sg.d1.s1', 'root.sg.d1.s2'], { startTime: 10, endTime: 20n })).toBe(
       'DELETE FROM root.sg.d1.s1, root.sg.d1.s2 WHERE time >= 10 AND time <= 20',

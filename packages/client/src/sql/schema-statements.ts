@@ -132,6 +132,8 @@ function typeClauses(
 export const schemaSql = {
   createDatabase: (name: string) => `CREATE DATABASE ${checkPath(name, 'name')}`,
   deleteDatabase: (name: string) => `DELETE DATABASE ${checkPath(name, 'name', true)}`,
+  /** IoTDB deletes those of the list that exist, and fails only when none does. */
+  deleteDatabases: (names: readonly string[]) => `DELETE DATABASE ${paths(names, 'names', true).join(', ')}`,
 
   createTimeseries(s: TimeseriesSpec, field = 'spec'): string {
     if (s === null || typeof s !== 'object') throw new IoTDBValidationError(field, 'needs an object');
@@ -181,8 +183,9 @@ export const schemaSql = {
   },
   setSchemaTemplate: (name: string, prefixPath: string) =>
     `SET SCHEMA TEMPLATE ${checkNode(name, 'name')} TO ${checkPath(prefixPath, 'prefixPath')}`,
+  /** One statement per device: IoTDB's takes one path. */
   createTimeseriesUsingSchemaTemplate: (devicePaths: readonly string[]) =>
-    `CREATE TIMESERIES USING SCHEMA TEMPLATE ON ${paths(devicePaths, 'devicePaths', false).join(', ')}`,
+    paths(devicePaths, 'devicePaths', false).map((p) => `CREATE TIMESERIES USING SCHEMA TEMPLATE ON ${p}`),
   unsetSchemaTemplate: (prefixPath: string, name: string) =>
     `UNSET SCHEMA TEMPLATE ${checkNode(name, 'name')} FROM ${checkPath(prefixPath, 'prefixPath')}`,
   dropSchemaTemplate: (name: string) => `DROP SCHEMA TEMPLATE ${checkNode(name, 'name')}`,
