@@ -158,7 +158,7 @@ export class IoTDBAbortError extends IoTDBError {
 export interface BatchFailure {
   readonly index: number;
   readonly error: Error;
-  /** the item's device (tree) or table, when the call writes data */
+  /** the item's device (tree) or table, when the call writes data; the series or device a schema call's item names */
   readonly device?: string;
   /** the IoTDB status code, when the server rejected the item */
   readonly statusCode?: number;
@@ -166,10 +166,11 @@ export interface BatchFailure {
 
 /**
  * Some items of a batch failed and others did not (parallel inserts, executeParallel, a multi-device
- * insertTablets or insertRecords, a table insert whose rows went to several nodes). Nothing is hidden:
- * `failures` lists each failed item by its index in your input, with its error, device and status code;
- * `succeeded` the indexes that were written (acknowledged by the server); `results` what succeeded
- * tasks returned (by index). An index in neither list was not attempted (there is none today).
+ * insertTablets or insertRecords, a table insert whose rows went to several nodes, createMultiTimeseries and
+ * createTimeseriesUsingSchemaTemplate). Nothing is hidden: `failures` lists each failed item by its index in your
+ * input, with its error, device and status code; `succeeded` the indexes that were written (acknowledged by the
+ * server); `results` what succeeded tasks returned (by index). An index in neither list was not attempted: the
+ * schema calls stop at a failure other than the server refusing an item (a lost connection).
  */
 export class IoTDBBatchError<T = unknown> extends IoTDBError {
   override readonly code = 'IOTDB_BATCH_PARTIAL';

@@ -1,4 +1,5 @@
-import { IoTDBBatchError, IoTDBServerError, type BatchFailure } from '../errors.js';
+import { IoTDBBatchError, type BatchFailure } from '../errors.js';
+import { batchFailure } from '../session/run-in-order.js';
 
 /**
  * Runs `run(i)` for i in [0, count) with at most `concurrency` at once. Every item runs; failures are
@@ -24,7 +25,7 @@ export async function runAll<T>(
         results[i] = await run(i);
         succeeded.push(i);
       } catch (e) {
-        failures.push(failureOf(i, e, deviceOf?.(i)));
+        failures.push(batchFailure(i, e, deviceOf?.(i)));
       }
     }
   };
@@ -39,17 +40,6 @@ export async function runAll<T>(
     );
   }
   return results as T[];
-}
-
-/** Item i's failure: its error, its device or table when it names one, the server's status code when it refused it. */
-function failureOf(index: number, e: unknown, device: unknown): BatchFailure {
-  const error = e instanceof Error ? e : new Error(String(e));
-  return {
-    index,
-    error,
-    ...(typeof device === 'string' && { device }),
-    ...(error instanceof IoTDBServerError && { statusCode: error.statusCode }),
-  };
 }
 
 /** FNV-1a: a stable slot for a device id (device binding). */

@@ -1,6 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { IoTDBServerError, Session, SessionPool, escapeIdentifier, sql, type IoTDBValue } from '../index.js';
+import {
+  IoTDBBatchError,
+  IoTDBServerError,
+  Session,
+  SessionPool,
+  escapeIdentifier,
+  sql,
+  type IoTDBValue,
+} from '../index.js';
 
 /** Schema and data management calls and safe SQL against the real server, each read back. */
 const { host, port } = inject('iotdb');
@@ -81,6 +89,18 @@ describe('schema and data management', () => {
     expect(await s.checkTimeseriesExists(`${DB}.d3.x`)).toBe(false);
   });
 
+  it('createMultiTimeseries over a series that exists creates the others, as Java does, and names the existing one', async () => {
+    await s.createTimeseries({ path: `${DB}.d5.a`, dataType: 'INT32' });
+    const paths = ['a', 'b', 'c'].map((m) => `${DB}.d5.${m}`);
+    const e = await s
+      .createMultiTimeseries(paths.map((path) => ({ path, dataType: 'INT32' })))
+      .catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(IoTDBBatchError);
+    expect((e as IoTDBBatchError).failures).toMatchObject([{ index: 0, device: paths[0], statusCode: 503 }]);
+    expect((e as IoTDBBatchError).succeeded).toEqual([1, 2]);
+    expect(await s.checkTimeseriesExists(paths[2])).toBe(true);
+  });
+
   it('deleteData removes [startTime, endTime], both ends inclusive; without startTime, all up to endTime', async () => {
     const ts = Array.from({ length: 10 }, (_, i) => i + 1);
     await s.insertTablet({
@@ -110,11 +130,18 @@ describe('schema and data management', () => {
       'temp',
     ]);
     await s.setSchemaTemplate(name, `${DB}.tpl`);
+    await s.createTimeseriesUsingSchemaTemplate([`${DB}.tpl.d0`]);
+    // one where it is active already: refused ([515]); the template activated on the others
+    const again = await s
+      .createTimeseriesUsingSchemaTemplate([`${DB}.tpl.d0`, `${DB}.tpl.d3`])
+      .catch((x: unknown) => x);
+    expect((again as IoTDBBatchError).failures).toMatchObject([{ index: 0, statusCode: 515 }]);
+    expect(await s.checkTimeseriesExists(`${DB}.tpl.d3.temp`)).toBe(true);
     // several devices: IoTDB's statement takes one ([700] on a list), Java's request a list
     await s.createTimeseriesUsingSchemaTemplate([`${DB}.tpl.d1`, `${DB}.tpl.d2`]);
     expect(await s.checkTimeseriesExists(`${DB}.tpl.d1.temp`)).toBe(true);
     expect(await s.checkTimeseriesExists(`${DB}.tpl.d2.ok`)).toBe(true);
-    await s.executeNonQueryStatement(`DEACTIVATE SCHEMA TEMPLATE ${name} FROM ${DB}.tpl.d1, ${DB}.tpl.d2`);
+    await s.executeNonQueryStatement(`DEACTIVATE SCHEMA TEMPLATE ${name} FROM ${DB}.tpl.*`);
     await s.unsetSchemaTemplate(`${DB}.tpl`, name);
     await s.dropSchemaTemplate(name);
     expect((await rows('SHOW SCHEMA TEMPLATES')).map((r) => r.TemplateName)).not.toContain(name);

@@ -22,6 +22,7 @@ import type { SessionOptions } from './options.js';
 import type { DeviceQuery } from './query-router.js';
 import type { SessionDataSet } from './session-data-set.js';
 import { TreeWriteSession } from './tree-writes.js';
+import { runInOrder } from './run-in-order.js';
 
 /** The structured queries' RPCs: each answers with a TSExecuteStatementResp. */
 type StructuredQuery =
@@ -217,12 +218,16 @@ export class Session extends TreeWriteSession {
     return this.executeNonQueryStatement(schemaSql.createAlignedTimeseries(spec), opts);
   }
 
-  /** One statement per series, in order (all are checked before the first is sent); stops at the first failure. */
+  /**
+   * One statement per series, in order, all checked before the first is sent. As Java's one request: a series the
+   * server refuses (one that exists) does not stop the others; IoTDBBatchError lists those refused (see runInOrder).
+   */
   async createMultiTimeseries(specs: readonly TimeseriesSpec[], opts: StatementOptions = {}): Promise<void> {
     if (!isArray(specs) || specs.length === 0)
       throw new IoTDBValidationError('specs', 'needs at least one time series');
     const statements = specs.map((spec, i) => schemaSql.createTimeseries(spec, `specs[${i}]`));
-    for (const sql of statements) await this.executeNonQueryStatement(sql, opts);
+    const run = (i: number) => this.executeNonQueryStatement(statements[i], opts);
+    return runInOrder('createMultiTimeseries', statements.length, run, (i) => specs[i].path);
   }
 
   async deleteTimeseries(pathOrPaths: string | readonly string[], opts: StatementOptions = {}): Promise<void> {
@@ -256,13 +261,14 @@ export class Session extends TreeWriteSession {
     return this.executeNonQueryStatement(schemaSql.setSchemaTemplate(name, prefixPath), opts);
   }
 
-  /** One statement per device, in order (all are checked before the first is sent); stops at the first failure. */
+  /** One statement per device (IoTDB's takes one path), as createMultiTimeseries sends its series. */
   async createTimeseriesUsingSchemaTemplate(
     devicePaths: readonly string[],
     opts: StatementOptions = {},
   ): Promise<void> {
     const statements = schemaSql.createTimeseriesUsingSchemaTemplate(devicePaths);
-    for (const sql of statements) await this.executeNonQueryStatement(sql, opts);
+    const run = (i: number) => this.executeNonQueryStatement(statements[i], opts);
+    return runInOrder('createTimeseriesUsingSchemaTemplate', statements.length, run, (i) => devicePaths[i]);
   }
 
   async unsetSchemaTemplate(prefixPath: string, name: string, opts: StatementOptions = {}): Promise<void> {

@@ -1,0 +1,74 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { IoTDBBatchError, IoTDBConnectionError } from '../errors.js';
+import { FakeTransport, type FakeAction } from '../transport/fake-transport.js';
+import { Session } from './session.js';
+
+/**
+ * The schema calls that take a list IoTDB's statements take one item of: one statement an item, as the Java
+ * Session's one request is answered: every item tried, those the server refused listed with their status.
+ */
+const A = '10.0.0.1:6667';
+const closers: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const c of closers.splice(0)) await c().catch(() => undefined);
+});
+
+/** A session whose server answers a statement naming `path` as `fates` says (others succeed). */
+async function session(fates: Record<string, FakeAction>): Promise<{ s: Session; sent: () => string[] }> {
+  const fake = new FakeTransport((c) => {
+    if (c.method !== 'executeUpdateStatementV2') return undefined;
+    const sql = String((c.args as { statement: string }).statement);
+    return Object.entries(fates).find(([path]) => sql.endsWith(path) || sql.includes(`${path} `))?.[1];
+  });
+  const s = new Session({ nodeUrls: [A], transport: fake, retry: { maxElapsedMs: 0 }, discoverNodes: false });
+  closers.push(() => s.close());
+  await s.open();
+  const sent = () => fake.callsOf('executeUpdateStatementV2').map((c) => String(c.args.statement));
+  return { s, sent };
+}
+
+const refused = (code: number, message: string): FakeAction => ({ reply: { status: { code, message } } });
+const specs = ['a', 'b', 'c'].map((m) => ({ path: `root.sg.d1.${m}`, dataType: 'INT32' as const }));
+
+describe('createMultiTimeseries', () => {
+  it('creates every series the server takes when it refuses one (an existing one), and lists the refused', async () => {
+    const { s, sent } = await session({ 'root.sg.d1.a': refused(503, 'Path [root.sg.d1.a] already exist') });
+    const e = (await s.createMultiTimeseries(specs).catch((x: unknown) => x)) as IoTDBBatchError;
+    expect(sent()).toHaveLength(3);
+    expect(e).toBeInstanceOf(IoTDBBatchError);
+    expect(e.failures).toMatchObject([{ index: 0, statusCode: 503, device: 'root.sg.d1.a' }]);
+    expect(e.succeeded).toEqual([1, 2]);
+    expect(e.message).toContain('createMultiTimeseries: 1 of 3 failed');
+  });
+
+  it('stops at a failure that is not the server refusing the series (a lost connection): the rest are not tried', async () => {
+    const { s, sent } = await session({ 'root.sg.d1.b': { reset: true } });
+    const e = (await s.createMultiTimeseries(specs).catch((x: unknown) => x)) as IoTDBBatchError;
+    expect(sent()).toHaveLength(2);
+    expect(e.failures).toHaveLength(1);
+    expect(e.failures[0]).toMatchObject({ index: 1, device: 'root.sg.d1.b' });
+    expect(e.failures[0].error).toBeInstanceOf(IoTDBConnectionError);
+    expect(e.succeeded).toEqual([0]); // index 2 in neither list: not tried
+  });
+});
+
+describe('createTimeseriesUsingSchemaTemplate', () => {
+  it('activates the template on every device the server takes, and lists those it refused', async () => {
+    const { s, sent } = await session({ 'root.sg.x': refused(515, 'Template is in use on root.sg.x') });
+    const e = (await s
+      .createTimeseriesUsingSchemaTemplate(['root.sg.x', 'root.sg.y'])
+      .catch((x: unknown) => x)) as IoTDBBatchError;
+    expect(sent()).toEqual([
+      'CREATE TIMESERIES USING SCHEMA TEMPLATE ON root.sg.x',
+      'CREATE TIMESERIES USING SCHEMA TEMPLATE ON root.sg.y',
+    ]);
+    expect(e.failures).toMatchObject([{ index: 0, statusCode: 515, device: 'root.sg.x' }]);
+    expect(e.succeeded).toEqual([1]);
+  });
+
+  it('resolves when every device took it', async () => {
+    const { s, sent } = await session({});
+    await s.createTimeseriesUsingSchemaTemplate(['root.sg.x', 'root.sg.y']);
+    expect(sent()).toHaveLength(2);
+  });
+});
