@@ -61,6 +61,8 @@ export interface CallOptions {
   readonly timeoutMs?: number;
   /** the option `timeoutMs` came from, named when it runs out (default 'timeoutMs': a call's own) */
   readonly timeoutOption?: string;
+  /** for a wait no option sets as such, how it came about, said when it runs out instead of an option */
+  readonly timeoutWhy?: string;
   /** what the call is, for a timeout's message (`executeQueryStatement "SELECT ..."`) */
   readonly operation?: string;
   /** gives up on the call; once its bytes are out this also breaks the connection */
@@ -324,8 +326,7 @@ export class RpcConnection {
       this.#replies.push(entry);
       const timeout = options.timeoutMs ?? this.#options.requestTimeoutMs;
       if (timeout <= 0) return;
-      const knob = options.timeoutMs === undefined ? 'requestTimeoutMs' : (options.timeoutOption ?? 'timeoutMs');
-      this.#armTimeout(entry, knob, timeout);
+      this.#armTimeout(entry, waitOf(options, timeout), timeout);
     });
   }
 
@@ -334,11 +335,11 @@ export class RpcConnection {
    * loop's next read of the socket: when the application held the loop (synchronous work) past the timeout, the
    * reply may be waiting in the socket already, and the timers run before the socket is read.
    */
-  #armTimeout(entry: Pending, knob: string, ms: number): void {
+  #armTimeout(entry: Pending, wait: string, ms: number): void {
     entry.timer = setTimeout(
       () =>
         setImmediate(() => {
-          if (this.#replies.includes(entry)) this.#timeout(entry.operation, `no reply within ${knob}=${ms}`);
+          if (this.#replies.includes(entry)) this.#timeout(entry.operation, `no reply within ${wait}`);
         }),
       ms,
     );
@@ -431,4 +432,11 @@ export class RpcConnection {
   close(): void {
     this.#fail('closed', 'connection closed by the client');
   }
+}
+
+/** A call's reply wait as its timeout names it: the option it came from, or how it came about. */
+function waitOf(options: CallOptions, ms: number): string {
+  if (options.timeoutMs === undefined) return `requestTimeoutMs=${ms}`;
+  if (options.timeoutWhy !== undefined) return `${ms} ms (${options.timeoutWhy})`;
+  return `${options.timeoutOption ?? 'timeoutMs'}=${ms}`;
 }

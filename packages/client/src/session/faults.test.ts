@@ -869,6 +869,35 @@ describe('closing against a server that stops answering', () => {
     expect(fake.openConnections).toBe(0);
   });
 
+  it("a data set's release gives up after 2 s, and its error names that wait, not an option the caller never gave", async () => {
+    const fake = new FakeTransport((c) =>
+      c.method === 'executeQueryStatementV2'
+        ? {
+            reply: {
+              status: { code: 200 },
+              queryId: 3n,
+              columns: [],
+              dataTypeList: [],
+              queryResult: [],
+              moreData: true,
+            },
+          }
+        : c.method === 'closeOperation'
+          ? { hang: true }
+          : undefined,
+    );
+    const s = session(fake, { requestTimeoutMs: 60_000 });
+    await s.open();
+    const ds = await s.executeQueryStatement('SELECT 1');
+    const t0 = Date.now();
+    const e = (await ds.close().catch((x: unknown) => x)) as IoTDBTimeoutError;
+    expect(Date.now() - t0).toBeLessThan(3_000);
+    expect(e).toBeInstanceOf(IoTDBTimeoutError);
+    expect(e.message).toContain(
+      'closeOperation: no reply within 2000 ms (a release waits as long as a reply, 2000 ms at most)',
+    );
+  });
+
   it('a fetch takes its own signal', async () => {
     const fake = new FakeTransport((c) =>
       c.method === 'executeQueryStatementV2'

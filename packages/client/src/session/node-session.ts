@@ -169,11 +169,8 @@ export class NodeSession {
     try {
       if (this.connection.isOpen) {
         // a server that does not answer the logout closes the session itself once the socket is gone
-        const timeoutMs = cleanupTimeoutMs(this.#requestTimeoutMs);
-        verifySuccess(
-          await this.connection.call('closeSession', { sessionId: this.sessionId }, { timeoutMs }),
-          'closeSession',
-        );
+        const wait = cleanupTimeoutMs(this.#requestTimeoutMs);
+        verifySuccess(await this.connection.call('closeSession', { sessionId: this.sessionId }, wait), 'closeSession');
       }
     } finally {
       this.connection.close();
