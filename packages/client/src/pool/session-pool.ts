@@ -13,7 +13,7 @@ import type { AlignedTimeseriesSpec, SchemaTemplateSpec, TimeseriesSpec } from '
 import type { BaseSession, CallOptions, QueryOptions, StatementOptions } from '../session/base-session.js';
 import type { SessionOptions, TableSessionOptions } from '../session/options.js';
 import { sessionFree, type SessionDataSet } from '../session/session-data-set.js';
-import { Session } from '../session/session.js';
+import { Session, type TimeInput } from '../session/session.js';
 import type { OneDeviceOptions, OneDeviceRow } from '../session/tree-writes.js';
 import { TableSession } from '../session/table-session.js';
 import { firstDeviceOf } from '../session/table-devices.js';
@@ -174,7 +174,7 @@ export class SessionPool extends StatementPool<Session> {
   }
   deleteData(
     pathOrPaths: string | readonly string[],
-    range: { startTime?: number | bigint; endTime: number | bigint },
+    range: { startTime?: TimeInput; endTime: TimeInput },
     opts: StatementOptions = {},
   ): Promise<void> {
     return this.onAnySession((s) => s.deleteData(pathOrPaths, range, opts), opts);

@@ -128,6 +128,11 @@ describe.skipIf(control === null)('timestamp precision', () => {
           BigInt(d2.getTime()) * UNIT[precision],
           BigInt(d1.getTime()) * UNIT[precision],
         ]);
+        // a Date given to deleteData is converted as a write's: up to d1 and not beyond
+        await s.deleteData('root.prec.d.ts', { endTime: d1 });
+        const left = [];
+        for await (const r of await s.executeQueryStatement('SELECT ts FROM root.prec.d')) left.push(r.timestamp);
+        expect(left).toEqual([d2]);
       } finally {
         await s.close();
       }

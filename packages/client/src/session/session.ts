@@ -11,6 +11,7 @@ import { checkPath } from '../sql/escape.js';
 import {
   schemaSql,
   type AlignedTimeseriesSpec,
+  type DeleteRange,
   type SchemaTemplateSpec,
   type TimeseriesSpec,
 } from '../sql/schema-statements.js';
@@ -204,7 +205,6 @@ export class Session extends TreeWriteSession {
     return this.executeNonQueryStatement(schemaSql.deleteDatabase(name), opts);
   }
 
-  /** One statement per database, in order; stops at the first failure. */
   /** One statement, as Java's deleteStorageGroups is one request: those that exist are deleted, an error only when none does. */
   async deleteDatabases(names: readonly string[], opts: StatementOptions = {}): Promise<void> {
     return this.executeNonQueryStatement(schemaSql.deleteDatabases(names), opts);
@@ -247,10 +247,16 @@ export class Session extends TreeWriteSession {
   /** Deletes the points of the series in [startTime, endTime], both ends inclusive as in Java; without startTime, all up to endTime. */
   async deleteData(
     pathOrPaths: string | readonly string[],
-    range: { startTime?: number | bigint; endTime: number | bigint },
+    range: { startTime?: TimeInput; endTime: TimeInput },
     opts: StatementOptions = {},
   ): Promise<void> {
-    return this.executeNonQueryStatement(schemaSql.deleteData(pathOrPaths, range), opts);
+    // Dates in the server's unit, as a write's; anything else is for deleteData's own checks to name
+    const time = (t: unknown, field: string) => (t instanceof Date ? this.#time(t, field) : t);
+    const times =
+      range !== null && typeof range === 'object'
+        ? { startTime: time(range.startTime, 'startTime'), endTime: time(range.endTime, 'endTime') }
+        : range;
+    return this.executeNonQueryStatement(schemaSql.deleteData(pathOrPaths, times as DeleteRange), opts);
   }
 
   async createSchemaTemplate(template: SchemaTemplateSpec, opts: StatementOptions = {}): Promise<void> {

@@ -31,6 +31,12 @@ export type TSEncodingName = keyof typeof TSEncoding;
 export const CompressionType = { UNCOMPRESSED: 0, SNAPPY: 1, GZIP: 2, LZ4: 7, ZSTD: 8, LZMA2: 9 } as const;
 export type CompressionTypeName = keyof typeof CompressionType;
 
+/** The times deleteData deletes between, both ends inclusive, in the server's unit. */
+export interface DeleteRange {
+  startTime?: number | bigint;
+  endTime: number | bigint;
+}
+
 /** A time series to create (createTimeseries / createMultiTimeseries). */
 export interface TimeseriesSpec {
   /** full path: `root.sg.d1.s1` */
@@ -159,10 +165,7 @@ export const schemaSql = {
   showTimeseries: (path: string) => `SHOW TIMESERIES ${checkPath(path, 'path', true)}`,
 
   /** Both ends inclusive, as Java's deleteData; no startTime: everything up to endTime. */
-  deleteData(
-    pathOrPaths: string | readonly string[],
-    range: { startTime?: number | bigint; endTime: number | bigint },
-  ): string {
+  deleteData(pathOrPaths: string | readonly string[], range: DeleteRange): string {
     if (range === null || typeof range !== 'object') {
       throw new IoTDBValidationError(
         'range',

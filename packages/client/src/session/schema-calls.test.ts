@@ -4,8 +4,9 @@ import { FakeTransport, type FakeAction } from '../transport/fake-transport.js';
 import { Session } from './session.js';
 
 /**
- * The schema calls that take a list IoTDB's statements take one item of: one statement an item, as the Java
- * Session's one request is answered: every item tried, those the server refused listed with their status.
+ * Schema and data management calls against a scripted server. Those that take a list IoTDB's statements take one
+ * item of send one statement an item, as the Java Session's one request is answered: every item tried, those the
+ * server refused listed with their status.
  */
 const A = '10.0.0.1:6667';
 const closers: (() => Promise<unknown>)[] = [];
@@ -70,5 +71,32 @@ describe('createTimeseriesUsingSchemaTemplate', () => {
     const { s, sent } = await session({});
     await s.createTimeseriesUsingSchemaTemplate(['root.sg.x', 'root.sg.y']);
     expect(sent()).toHaveLength(2);
+  });
+});
+
+describe('deleteData', () => {
+  it("takes Dates, converted to the server's time unit as a write's are", async () => {
+    const fake = new FakeTransport((c) =>
+      c.method === 'openSession'
+        ? {
+            reply: {
+              status: { code: 200 },
+              serverProtocolVersion: 2,
+              sessionId: 1n,
+              configuration: new Map([['timestamp_precision', 'us']]),
+            },
+          }
+        : undefined,
+    );
+    const s = new Session({ nodeUrls: [A], transport: fake, retry: { maxElapsedMs: 0 }, discoverNodes: false });
+    closers.push(() => s.close());
+    await s.open();
+    const at = new Date(Date.UTC(2024, 4, 6, 7, 8, 9, 123));
+    await s.deleteData('root.sg.d1.v', { startTime: at, endTime: new Date(at.getTime() + 1) });
+    await s.deleteData('root.sg.d1.v', { endTime: at });
+    expect(fake.callsOf('executeUpdateStatementV2').map((c) => c.args.statement)).toEqual([
+      'DELETE FROM root.sg.d1.v WHERE time >= 1714979289123000 AND time <= 1714979289124000',
+      'DELETE FROM root.sg.d1.v WHERE time <= 1714979289123000',
+    ]);
   });
 });
