@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { pathNode, persistedRecords } from './persist.js';
+import { rowsRead } from './result-fields.js';
 import { sampleRun } from './test-fixture.js';
 
 describe('persistedRecords: what --persist-results writes of a run', () => {
@@ -13,6 +14,17 @@ describe('persistedRecords: what --persist-results writes of a run', () => {
     expect(raw?.measurements.slice(0, 4)).toEqual(['ops', 'failed', 'rows', 'rows_per_s']);
     expect(raw?.values.slice(0, 4)).toEqual([10, 0, 10_000, 50_000]);
     expect(raw?.measurements).toContain('p99');
+  });
+
+  it("writes the run's points and the rows its queries read in all, as its RESULT line has them", () => {
+    const run = sampleRun('totals');
+    const record = persistedRecords(run)[0];
+    const value = (m: string) => record.values[record.measurements.indexOf(m)];
+    expect(value('points')).toBe(run.points);
+    expect(value('rows')).toBe(10_100); // its query types' together (10,000 and 100)
+    expect(value('rows_per_s')).toBe(rowsRead(run, 'rowsPerS'));
+    expect(value('rows_per_s')).toBeGreaterThan(0);
+    expect(record.dataTypes.length).toBe(record.measurements.length);
   });
 
   it("writes a mixed run's query type once, its latency being the run's row of it", () => {

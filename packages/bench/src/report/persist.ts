@@ -1,8 +1,8 @@
 /**
  * `--persist-results HOST:PORT`: each run's figures written into an IoTDB (tree model), in its own database
  * `root.iotdb_bench_results`, as iot-benchmark's TEST_DATA_PERSISTENCE does, timestamped with the run's start:
- * the run at `root.iotdb_bench_results.<label>` (points/s, ops/s, counts, CPU, client version and commit),
- * each operation's count and latency matrix (latency-matrix.ts's columns, ms) at
+ * the run at `root.iotdb_bench_results.<label>` (points and points/s, rows read and rows/s, ops/s, counts, CPU, client
+ * version and commit), each operation's count and latency matrix (latency-matrix.ts's columns, ms) at
  * `root.iotdb_bench_results.<label>.<operation>`, and beside it each query type's ops, failed, rows and rows/s
  * (with its latency when the run has no latency row of it: `--queries` after the writes), and at the run's device,
  * each at its own time, its latency over time (interval_ops, interval_p50_ms, ...), failures over time
@@ -13,6 +13,7 @@ import { Session, TSDataType, type RecordInput } from '@iotdb/client';
 import { connectOptions, type ConnectKnobs } from '../run/session-options.js';
 import type { LatencySummary, RunResult } from '../types.js';
 import { MATRIX_COLUMNS } from './latency-matrix.js';
+import { rowsRead } from './result-fields.js';
 
 export const RESULTS_DATABASE = 'root.iotdb_bench_results';
 
@@ -62,7 +63,10 @@ export function persistedRecords(r: RunResult): RecordInput[] {
     timestamp,
     measurements: [
       'label',
+      'points',
       'points_per_s',
+      'rows',
+      'rows_per_s',
       'ops_per_s',
       'ok_ops',
       'failed_ops',
@@ -75,6 +79,9 @@ export function persistedRecords(r: RunResult): RecordInput[] {
     ],
     dataTypes: [
       TSDataType.TEXT,
+      TSDataType.INT64,
+      TSDataType.DOUBLE,
+      TSDataType.INT64,
       TSDataType.DOUBLE,
       TSDataType.DOUBLE,
       TSDataType.INT64,
@@ -88,7 +95,10 @@ export function persistedRecords(r: RunResult): RecordInput[] {
     ],
     values: [
       r.label,
+      r.points,
       r.pointsPerS,
+      rowsRead(r, 'rows'),
+      rowsRead(r, 'rowsPerS'),
       r.opsPerS,
       r.okOps,
       r.failedOps,
