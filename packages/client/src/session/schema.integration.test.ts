@@ -141,10 +141,22 @@ describe('schema and data management', () => {
     await s.createTimeseriesUsingSchemaTemplate([`${DB}.tpl.d1`, `${DB}.tpl.d2`]);
     expect(await s.checkTimeseriesExists(`${DB}.tpl.d1.temp`)).toBe(true);
     expect(await s.checkTimeseriesExists(`${DB}.tpl.d2.ok`)).toBe(true);
+    // what Java's template calls tell, read off the server
+    expect(await s.showAllTemplates()).toContain(name);
+    expect((await s.showMeasurementsInTemplate(name)).sort()).toEqual(['ok', 'temp']);
+    expect(await s.countMeasurementsInTemplate(name)).toBe(2);
+    expect([await s.isMeasurementInTemplate(name, 'ok'), await s.isMeasurementInTemplate(name, 'nope')]).toEqual([
+      true,
+      false,
+    ]);
+    expect(await s.showPathsTemplateSetOn(name)).toEqual([`${DB}.tpl`]);
+    expect((await s.showPathsTemplateUsingOn(name)).sort()).toEqual([0, 1, 2, 3].map((i) => `${DB}.tpl.d${i}`));
     await s.executeNonQueryStatement(`DEACTIVATE SCHEMA TEMPLATE ${name} FROM ${DB}.tpl.*`);
     await s.unsetSchemaTemplate(`${DB}.tpl`, name);
     await s.dropSchemaTemplate(name);
-    expect((await rows('SHOW SCHEMA TEMPLATES')).map((r) => r.TemplateName)).not.toContain(name);
+    expect(await s.showAllTemplates()).not.toContain(name);
+    // a template that is not there: the server's error, as Java's calls give it
+    expect(await s.showMeasurementsInTemplate(name).catch((x: unknown) => x)).toBeInstanceOf(IoTDBServerError);
   });
 
   it('deleteDatabases deletes those that exist in one statement, a missing one beside them no error (as Java deleteStorageGroups)', async () => {

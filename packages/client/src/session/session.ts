@@ -1,4 +1,5 @@
 import {
+  IoTDBProtocolError,
   IoTDBValidationError,
   TAggregationType,
   checkTimestamp,
@@ -283,6 +284,42 @@ export class Session extends TreeWriteSession {
 
   async dropSchemaTemplate(name: string, opts: StatementOptions = {}): Promise<void> {
     return this.executeNonQueryStatement(schemaSql.dropSchemaTemplate(name), opts);
+  }
+
+  /** The schema templates' names (SHOW SCHEMA TEMPLATES). */
+  async showAllTemplates(opts: CallOptions = {}): Promise<string[]> {
+    return this.#column(schemaSql.showSchemaTemplates(), 'TemplateName', opts);
+  }
+
+  /** The measurements of a template (SHOW NODES IN SCHEMA TEMPLATE). */
+  async showMeasurementsInTemplate(name: string, opts: CallOptions = {}): Promise<string[]> {
+    return this.#column(schemaSql.showTemplateNodes(name), 'ChildNodes', opts);
+  }
+
+  async countMeasurementsInTemplate(name: string, opts: CallOptions = {}): Promise<number> {
+    return (await this.showMeasurementsInTemplate(name, opts)).length;
+  }
+
+  async isMeasurementInTemplate(name: string, measurement: string, opts: CallOptions = {}): Promise<boolean> {
+    return (await this.showMeasurementsInTemplate(name, opts)).includes(measurement);
+  }
+
+  /** The paths a template is set on (SHOW PATHS SET SCHEMA TEMPLATE). */
+  async showPathsTemplateSetOn(name: string, opts: CallOptions = {}): Promise<string[]> {
+    return this.#column(schemaSql.showPathsSetTemplate(name), 'Paths', opts);
+  }
+
+  /** The devices a template is active on (SHOW PATHS USING SCHEMA TEMPLATE). */
+  async showPathsTemplateUsingOn(name: string, opts: CallOptions = {}): Promise<string[]> {
+    return this.#column(schemaSql.showPathsUsingTemplate(name), 'Paths', opts);
+  }
+
+  /** The strings of one column of a SHOW statement's rows. */
+  async #column(sql: string, column: string, opts: CallOptions): Promise<string[]> {
+    const result = await (await this.executeQueryStatement(sql, opts)).toColumnar(opts);
+    const values = result.values[result.columnNames.indexOf(column)];
+    if (values === undefined) throw new IoTDBProtocolError(`${sql}: no column ${column} in its answer`);
+    return Array.from(values as ArrayLike<unknown>, String);
   }
 
   /** A structured query: `method` with the request `request` makes, on the node its device or the turn gives. */

@@ -50,6 +50,14 @@ describe('schema statements', () => {
     );
   });
 
+  it("a template's introspection by SQL, its name checked as a node", () => {
+    expect(schemaSql.showSchemaTemplates()).toBe('SHOW SCHEMA TEMPLATES');
+    expect(schemaSql.showTemplateNodes('t1')).toBe('SHOW NODES IN SCHEMA TEMPLATE t1');
+    expect(schemaSql.showPathsSetTemplate('`a b`')).toBe('SHOW PATHS SET SCHEMA TEMPLATE `a b`');
+    expect(schemaSql.showPathsUsingTemplate('t1')).toBe('SHOW PATHS USING SCHEMA TEMPLATE t1');
+    expect(() => schemaSql.showTemplateNodes('t1; DROP SCHEMA TEMPLATE t2')).toThrow(/^name: /);
+  });
+
   it('delete data: both ends inclusive, or everything up to endTime', () => {
     expect(schemaSql.deleteData(['root.sg.d1.s1', 'root.sg.d1.s2'], { startTime: 10, endTime: 20n })).toBe(
       'DELETE FROM root.sg.d1.s1, root.sg.d1.s2 WHERE time >= 10 AND time <= 20',

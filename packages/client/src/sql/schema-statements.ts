@@ -192,6 +192,10 @@ export const schemaSql = {
   unsetSchemaTemplate: (prefixPath: string, name: string) =>
     `UNSET SCHEMA TEMPLATE ${checkNode(name, 'name')} FROM ${checkPath(prefixPath, 'prefixPath')}`,
   dropSchemaTemplate: (name: string) => `DROP SCHEMA TEMPLATE ${checkNode(name, 'name')}`,
+  showSchemaTemplates: () => 'SHOW SCHEMA TEMPLATES',
+  showTemplateNodes: (name: string) => `SHOW NODES IN SCHEMA TEMPLATE ${checkNode(name, 'name')}`,
+  showPathsSetTemplate: (name: string) => `SHOW PATHS SET SCHEMA TEMPLATE ${checkNode(name, 'name')}`,
+  showPathsUsingTemplate: (name: string) => `SHOW PATHS USING SCHEMA TEMPLATE ${checkNode(name, 'name')}`,
 };
 
 /** `s1 FLOAT ENCODING=GORILLA COMPRESSOR=SNAPPY, s2(alias) INT32` for aligned series and templates. */
