@@ -151,6 +151,14 @@ describe('encodeRecord validation', () => {
     );
   });
 
+  it('refuses whitespace in a device path outside backquotes: IoTDB trims it off a node (root.sg. d1 is stored as root.sg.d1)', () => {
+    for (const deviceId of ['root.sg. d1', 'root.sg.d1 ', 'root.sg .d1', 'root.sg.d\t1', 'root.sg.mid dle'])
+      expect(catchValidation(() => encodeRecord(rec(['INT32'], [1], { deviceId }))).message).toBe(
+        `record.deviceId: needs no whitespace outside backquotes (IoTDB trims it off a node, and refuses it inside one: put such a name in backquotes, root.sg.\`a b\`), got ${JSON.stringify(deviceId)}`,
+      );
+    expect(() => encodeRecord(rec(['INT32'], [1], { deviceId: 'root.sg.`a b`' }))).not.toThrow();
+  });
+
   it('prefixes fields with the given field name', () => {
     expect(catchValidation(() => encodeRecord(rec(['INT32'], ['x']), 'records[3]')).field).toBe(
       'records[3].values[0] ("s0")',

@@ -404,6 +404,11 @@ describe('tablet validation', () => {
     ['a device id that is only root', one('INT32', [1], { deviceId: 'root' }), 'deviceId'],
     ['a device id not under root.', one('INT32', [1], { deviceId: 'sg.d1' }), 'deviceId'],
     [
+      'a device id whose node ends in a space (IoTDB trims it)',
+      one('INT32', [1], { deviceId: 'root.sg.d1 ' }),
+      'deviceId',
+    ],
+    [
       'a device id under ROOT. (the server takes root. only)',
       one('INT32', [1], { deviceId: 'ROOT.sg.d1' }),
       'deviceId',
