@@ -27,4 +27,5 @@ export function checkDevicePath(field: string, v: unknown): void {
 }
 
 /** A character Java's String.trim() takes off: a space, a tab, any up to U+0020 (a regular expression: faster than a loop over the characters, 30-43 against 44-65 ns on a 25-character path, measured). */
+// eslint-disable-next-line no-control-regex -- the control characters are what is looked for
 const TRIMMED = /[\x00-\x20]/;
