@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import * as api from '@iotdb/client';
 
+/** The template introspection of the Java Session, on a session and a pool alike. */
+const TEMPLATE_QUERIES = [
+  'showAllTemplates',
+  'showMeasurementsInTemplate',
+  'countMeasurementsInTemplate',
+  'isMeasurementInTemplate',
+  'showPathsTemplateSetOn',
+  'showPathsTemplateUsingOn',
+] as const;
+
 /** The public names a Java Session user is promised (user's guide, "From the Java Session"), as the package exports them. */
 const SESSION_METHODS = [
   'open',
@@ -30,12 +40,7 @@ const SESSION_METHODS = [
   'createTimeseriesUsingSchemaTemplate',
   'unsetSchemaTemplate',
   'dropSchemaTemplate',
-  'showAllTemplates',
-  'showMeasurementsInTemplate',
-  'countMeasurementsInTemplate',
-  'isMeasurementInTemplate',
-  'showPathsTemplateSetOn',
-  'showPathsTemplateUsingOn',
+  ...TEMPLATE_QUERIES,
   'executeRawDataQuery',
   'executeLastDataQuery',
   'executeLastDataQueryForOneDevice',
@@ -75,12 +80,7 @@ const POOL_METHODS = [
   'createTimeseriesUsingSchemaTemplate',
   'unsetSchemaTemplate',
   'dropSchemaTemplate',
-  'showAllTemplates',
-  'showMeasurementsInTemplate',
-  'countMeasurementsInTemplate',
-  'isMeasurementInTemplate',
-  'showPathsTemplateSetOn',
-  'showPathsTemplateUsingOn',
+  ...TEMPLATE_QUERIES,
   'close',
 ] as const;
 const ROW_GETTERS = [

@@ -39,6 +39,11 @@ const A = '10.0.0.1:6667';
 const B = '10.0.0.2:6667';
 const FAST = { initialDelayMs: 1, maxDelayMs: 5, maxElapsedMs: 2_000 };
 
+/** A query's first reply: no rows yet, more to fetch (the query stays open on the server). */
+const openQuery = (queryId = 3n): FakeAction => ({
+  reply: { status: { code: 200 }, queryId, columns: [], dataTypeList: [], queryResult: [], moreData: true },
+});
+
 const closers: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const c of closers.splice(0)) await c().catch(() => undefined);
@@ -654,20 +659,7 @@ describe('lifecycle', () => {
   });
 
   it('pool.close() closes a data set still open and resolves', async () => {
-    const fake = new FakeTransport((c) =>
-      c.method === 'executeQueryStatementV2'
-        ? {
-            reply: {
-              status: { code: 200 },
-              queryId: 7n,
-              columns: [],
-              dataTypeList: [],
-              queryResult: [],
-              moreData: true,
-            },
-          }
-        : undefined,
-    );
+    const fake = new FakeTransport((c) => (c.method === 'executeQueryStatementV2' ? openQuery(7n) : undefined));
     const pool = new SessionPool({ nodeUrls: [A], transport: fake, retry: FAST, maxSize: 1 });
     const ds = await pool.executeQueryStatement('SELECT * FROM root.sg.**');
     await pool.close();
@@ -706,20 +698,7 @@ describe('lifecycle', () => {
 
 describe('data sets closed by their session', () => {
   it('give the rows already received, then IoTDBSessionClosedError instead of a silent end', async () => {
-    const fake = new FakeTransport((c) =>
-      c.method === 'executeQueryStatementV2'
-        ? {
-            reply: {
-              status: { code: 200 },
-              queryId: 3n,
-              columns: [],
-              dataTypeList: [],
-              queryResult: [],
-              moreData: true,
-            },
-          }
-        : undefined,
-    );
+    const fake = new FakeTransport((c) => (c.method === 'executeQueryStatementV2' ? openQuery() : undefined));
     const s = session(fake);
     await s.open();
     const ds = await s.executeQueryStatement('SELECT * FROM root.sg.**');
@@ -871,20 +850,7 @@ describe('closing against a server that stops answering', () => {
 
   it("a data set's release gives up after 2 s, and its error names that wait, not an option the caller never gave", async () => {
     const fake = new FakeTransport((c) =>
-      c.method === 'executeQueryStatementV2'
-        ? {
-            reply: {
-              status: { code: 200 },
-              queryId: 3n,
-              columns: [],
-              dataTypeList: [],
-              queryResult: [],
-              moreData: true,
-            },
-          }
-        : c.method === 'closeOperation'
-          ? { hang: true }
-          : undefined,
+      c.method === 'executeQueryStatementV2' ? openQuery() : c.method === 'closeOperation' ? { hang: true } : undefined,
     );
     const s = session(fake, { requestTimeoutMs: 60_000 });
     await s.open();
@@ -900,20 +866,7 @@ describe('closing against a server that stops answering', () => {
 
   it('a fetch takes its own signal', async () => {
     const fake = new FakeTransport((c) =>
-      c.method === 'executeQueryStatementV2'
-        ? {
-            reply: {
-              status: { code: 200 },
-              queryId: 3n,
-              columns: [],
-              dataTypeList: [],
-              queryResult: [],
-              moreData: true,
-            },
-          }
-        : c.method === 'fetchResultsV2'
-          ? { hang: true }
-          : undefined,
+      c.method === 'executeQueryStatementV2' ? openQuery() : c.method === 'fetchResultsV2' ? { hang: true } : undefined,
     );
     const s = session(fake);
     await s.open();
