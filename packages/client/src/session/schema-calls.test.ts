@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { IoTDBBatchError, IoTDBConnectionError } from '../errors.js';
 import { FakeTransport, type FakeAction } from '../transport/fake-transport.js';
 import { Session } from './session.js';
+import { tsBlock } from '../testing/tsblock.js';
 
 /**
  * Schema and data management calls against a scripted server. Those that take a list IoTDB's statements take one
@@ -98,5 +99,31 @@ describe('deleteData', () => {
       'DELETE FROM root.sg.d1.v WHERE time >= 1714979289123000 AND time <= 1714979289124000',
       'DELETE FROM root.sg.d1.v WHERE time <= 1714979289123000',
     ]);
+  });
+});
+
+describe('template introspection', () => {
+  it("takes a call's options as the other calls do: a reply wait and a signal", async () => {
+    const fake = new FakeTransport((c) =>
+      c.method === 'executeQueryStatementV2'
+        ? {
+            reply: {
+              status: { code: 200 },
+              queryId: 1n,
+              columns: [
+                / NODES /.test(String((c.args as { statement: string }).statement)) ? 'ChildNodes' : 'TemplateName',
+              ],
+              dataTypeList: ['TEXT'],
+              queryResult: [tsBlock([0, 1], [{ type: 'TEXT', values: ['t1', 't2'] }])],
+              moreData: false,
+            },
+          }
+        : undefined,
+    );
+    const s = new Session({ nodeUrls: [A], transport: fake, retry: { maxElapsedMs: 0 }, discoverNodes: false });
+    closers.push(() => s.close());
+    await s.open();
+    expect(await s.showAllTemplates({ timeoutMs: 5_000, signal: AbortSignal.timeout(5_000) })).toEqual(['t1', 't2']);
+    expect(await s.countMeasurementsInTemplate('t', { timeoutMs: 5_000 })).toBe(2);
   });
 });

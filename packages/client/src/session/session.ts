@@ -316,7 +316,7 @@ export class Session extends TreeWriteSession {
 
   /** The strings of one column of a SHOW statement's rows. */
   async #column(sql: string, column: string, opts: CallOptions): Promise<string[]> {
-    const result = await (await this.executeQueryStatement(sql, opts)).toColumnar(opts);
+    const result = await (await this.executeQueryStatement(sql, opts)).toColumnar({ signal: opts.signal });
     const values = result.values[result.columnNames.indexOf(column)];
     if (values === undefined) throw new IoTDBProtocolError(`${sql}: no column ${column} in its answer`);
     return Array.from(values as ArrayLike<unknown>, String);
