@@ -194,22 +194,22 @@ export class SessionPool extends StatementPool<Session> {
   dropSchemaTemplate(name: string, opts: StatementOptions = {}): Promise<void> {
     return this.onAnySession((s) => s.dropSchemaTemplate(name, opts), opts);
   }
-  showAllTemplates(opts: CallOptions = {}): Promise<string[]> {
+  showAllTemplates(opts: StatementOptions = {}): Promise<string[]> {
     return this.onAnySession((s) => s.showAllTemplates(opts), opts);
   }
-  showMeasurementsInTemplate(name: string, opts: CallOptions = {}): Promise<string[]> {
+  showMeasurementsInTemplate(name: string, opts: StatementOptions = {}): Promise<string[]> {
     return this.onAnySession((s) => s.showMeasurementsInTemplate(name, opts), opts);
   }
-  countMeasurementsInTemplate(name: string, opts: CallOptions = {}): Promise<number> {
+  countMeasurementsInTemplate(name: string, opts: StatementOptions = {}): Promise<number> {
     return this.onAnySession((s) => s.countMeasurementsInTemplate(name, opts), opts);
   }
-  isMeasurementInTemplate(name: string, measurement: string, opts: CallOptions = {}): Promise<boolean> {
+  isMeasurementInTemplate(name: string, measurement: string, opts: StatementOptions = {}): Promise<boolean> {
     return this.onAnySession((s) => s.isMeasurementInTemplate(name, measurement, opts), opts);
   }
-  showPathsTemplateSetOn(name: string, opts: CallOptions = {}): Promise<string[]> {
+  showPathsTemplateSetOn(name: string, opts: StatementOptions = {}): Promise<string[]> {
     return this.onAnySession((s) => s.showPathsTemplateSetOn(name, opts), opts);
   }
-  showPathsTemplateUsingOn(name: string, opts: CallOptions = {}): Promise<string[]> {
+  showPathsTemplateUsingOn(name: string, opts: StatementOptions = {}): Promise<string[]> {
     return this.onAnySession((s) => s.showPathsTemplateUsingOn(name, opts), opts);
   }
 

@@ -287,35 +287,35 @@ export class Session extends TreeWriteSession {
   }
 
   /** The schema templates' names (SHOW SCHEMA TEMPLATES). */
-  async showAllTemplates(opts: CallOptions = {}): Promise<string[]> {
+  async showAllTemplates(opts: StatementOptions = {}): Promise<string[]> {
     return this.#column(schemaSql.showSchemaTemplates(), 'TemplateName', opts);
   }
 
   /** The measurements of a template (SHOW NODES IN SCHEMA TEMPLATE). */
-  async showMeasurementsInTemplate(name: string, opts: CallOptions = {}): Promise<string[]> {
+  async showMeasurementsInTemplate(name: string, opts: StatementOptions = {}): Promise<string[]> {
     return this.#column(schemaSql.showTemplateNodes(name), 'ChildNodes', opts);
   }
 
-  async countMeasurementsInTemplate(name: string, opts: CallOptions = {}): Promise<number> {
+  async countMeasurementsInTemplate(name: string, opts: StatementOptions = {}): Promise<number> {
     return (await this.showMeasurementsInTemplate(name, opts)).length;
   }
 
-  async isMeasurementInTemplate(name: string, measurement: string, opts: CallOptions = {}): Promise<boolean> {
+  async isMeasurementInTemplate(name: string, measurement: string, opts: StatementOptions = {}): Promise<boolean> {
     return (await this.showMeasurementsInTemplate(name, opts)).includes(measurement);
   }
 
   /** The paths a template is set on (SHOW PATHS SET SCHEMA TEMPLATE). */
-  async showPathsTemplateSetOn(name: string, opts: CallOptions = {}): Promise<string[]> {
+  async showPathsTemplateSetOn(name: string, opts: StatementOptions = {}): Promise<string[]> {
     return this.#column(schemaSql.showPathsSetTemplate(name), 'Paths', opts);
   }
 
   /** The devices a template is active on (SHOW PATHS USING SCHEMA TEMPLATE). */
-  async showPathsTemplateUsingOn(name: string, opts: CallOptions = {}): Promise<string[]> {
+  async showPathsTemplateUsingOn(name: string, opts: StatementOptions = {}): Promise<string[]> {
     return this.#column(schemaSql.showPathsUsingTemplate(name), 'Paths', opts);
   }
 
   /** The strings of one column of a SHOW statement's rows. */
-  async #column(sql: string, column: string, opts: CallOptions): Promise<string[]> {
+  async #column(sql: string, column: string, opts: StatementOptions): Promise<string[]> {
     const result = await (await this.executeQueryStatement(sql, opts)).toColumnar({ signal: opts.signal });
     const values = result.values[result.columnNames.indexOf(column)];
     if (values === undefined) throw new IoTDBProtocolError(`${sql}: no column ${column} in its answer`);
