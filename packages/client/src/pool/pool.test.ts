@@ -369,6 +369,17 @@ describe('Pool: close()', () => {
     expect(created[1].closes).toBe(1);
   });
 
+  it("is for good, as Java's and node-postgres' pools: open() refuses, and the calls after say to make a new pool", async () => {
+    const { pool } = track(makePool({ maxSize: 2 }));
+    await pool.execute(async () => undefined);
+    await pool.close();
+    const reopened = await rejectionOf(pool.open()); // minSize 0: it opened nothing, and resolved
+    expect(reopened).toBeInstanceOf(IoTDBSessionClosedError);
+    expect((reopened as Error).message).toBe('the pool is closed; a closed pool does not open again: make a new one');
+    const call = await rejectionOf(pool.execute(async () => 'late'));
+    expect((call as Error).message).toBe('the pool is closed; a closed pool does not open again: make a new one');
+  });
+
   it('makes a second, concurrent close() wait until the sessions are closed, like the first', async () => {
     const { pool, created } = track(makePool({ maxSize: 1 }));
     const hold = deferred();

@@ -54,6 +54,9 @@ export interface ExecuteOptions {
   signal?: AbortSignal;
 }
 
+/** A closed pool is closed for good, as the Java client's and node-postgres' are: its sessions and timers are gone. */
+const closedPool = () => new IoTDBSessionClosedError('pool', 'a closed pool does not open again: make a new one');
+
 /**
  * A fixed number of session slots (maxSize). `execute(fn)` borrows a session and always gives it
  * back; a slot's session is opened on first use and closed when idle too long. Borrowing a specific
@@ -97,6 +100,7 @@ export class Pool<S extends BaseSession> {
   /** Opens minSize sessions now (otherwise sessions open on first use). */
   async open(opts: ExecuteOptions = {}): Promise<void> {
     checkCallOptions(opts, CALL_OPTION_KEYS);
+    if (this.#closed) throw closedPool();
     const slots = this.#slots.slice(0, this.poolOptions.minSize);
     await Promise.all(slots.map((_, i) => this.executeOn(i, () => Promise.resolve(), opts.signal)));
   }
@@ -174,7 +178,7 @@ export class Pool<S extends BaseSession> {
     this.#closed = true;
     clearInterval(this.#timer);
     this.#lifetime.abort(new IoTDBSessionClosedError('pool', 'it was closed while a session was being opened'));
-    for (const w of this.#waiters.splice(0)) this.#dropWaiter(w, new IoTDBSessionClosedError('pool'));
+    for (const w of this.#waiters.splice(0)) this.#dropWaiter(w, closedPool());
     if (this.#slots.some((s) => s.busy)) {
       const drained = new Promise<void>((resolve) => (this.#drained = resolve));
       // a borrowed session may be held by an open data set: closing those gives their slots back
@@ -203,7 +207,7 @@ export class Pool<S extends BaseSession> {
   }
 
   #acquire(slot: number | null, signal: AbortSignal | undefined): Promise<number> {
-    if (this.#closed) return Promise.reject(new IoTDBSessionClosedError('pool'));
+    if (this.#closed) return Promise.reject(closedPool());
     const free = slot !== null ? (this.#slots[slot].busy ? -1 : slot) : this.#freeSlot();
     if (free >= 0) {
       this.#slots[free].busy = true;
