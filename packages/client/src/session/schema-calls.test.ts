@@ -15,6 +15,14 @@ afterEach(async () => {
   for (const c of closers.splice(0)) await c().catch(() => undefined);
 });
 
+/** A session open over `fake`, closed after the test. */
+async function openOn(fake: FakeTransport): Promise<Session> {
+  const s = new Session({ nodeUrls: [A], transport: fake, retry: { maxElapsedMs: 0 }, discoverNodes: false });
+  closers.push(() => s.close());
+  await s.open();
+  return s;
+}
+
 /** A session whose server answers a statement naming `path` as `fates` says (others succeed). */
 async function session(fates: Record<string, FakeAction>): Promise<{ s: Session; sent: () => string[] }> {
   const fake = new FakeTransport((c) => {
@@ -22,9 +30,7 @@ async function session(fates: Record<string, FakeAction>): Promise<{ s: Session;
     const sql = String((c.args as { statement: string }).statement);
     return Object.entries(fates).find(([path]) => sql.endsWith(path) || sql.includes(`${path} `))?.[1];
   });
-  const s = new Session({ nodeUrls: [A], transport: fake, retry: { maxElapsedMs: 0 }, discoverNodes: false });
-  closers.push(() => s.close());
-  await s.open();
+  const s = await openOn(fake);
   const sent = () => fake.callsOf('executeUpdateStatementV2').map((c) => String(c.args.statement));
   return { s, sent };
 }
@@ -89,9 +95,7 @@ describe('deleteData', () => {
           }
         : undefined,
     );
-    const s = new Session({ nodeUrls: [A], transport: fake, retry: { maxElapsedMs: 0 }, discoverNodes: false });
-    closers.push(() => s.close());
-    await s.open();
+    const s = await openOn(fake);
     const at = new Date(Date.UTC(2024, 4, 6, 7, 8, 9, 123));
     await s.deleteData('root.sg.d1.v', { startTime: at, endTime: new Date(at.getTime() + 1) });
     await s.deleteData('root.sg.d1.v', { endTime: at });
@@ -120,9 +124,7 @@ describe('template introspection', () => {
           }
         : undefined,
     );
-    const s = new Session({ nodeUrls: [A], transport: fake, retry: { maxElapsedMs: 0 }, discoverNodes: false });
-    closers.push(() => s.close());
-    await s.open();
+    const s = await openOn(fake);
     expect(await s.showAllTemplates({ timeoutMs: 5_000, signal: AbortSignal.timeout(5_000) })).toEqual(['t1', 't2']);
     expect(await s.countMeasurementsInTemplate('t', { timeoutMs: 5_000 })).toBe(2);
   });
