@@ -5,7 +5,7 @@ import type { Recorder } from '../diagnostics/recorder.js';
 import { RpcConnection } from '../connection/rpc-connection.js';
 import { verifySuccess } from '../protocol/status.js';
 import { passwordOf, type ResolvedSessionOptions } from './options.js';
-import { cleanupTimeoutMs } from './session-data-set.js';
+import { releaseWait } from './session-data-set.js';
 
 export type SqlDialect = 'tree' | 'table';
 export type TimestampPrecision = 'ms' | 'us' | 'ns';
@@ -169,7 +169,7 @@ export class NodeSession {
     try {
       if (this.connection.isOpen) {
         // a server that does not answer the logout closes the session itself once the socket is gone
-        const wait = cleanupTimeoutMs(this.#requestTimeoutMs);
+        const wait = releaseWait(this.#requestTimeoutMs);
         verifySuccess(await this.connection.call('closeSession', { sessionId: this.sessionId }, wait), 'closeSession');
       }
     } finally {

@@ -52,8 +52,8 @@ export function serverQueryTimeout(queryTimeoutMs: number): number {
   return queryTimeoutMs === 0 ? Number.MAX_SAFE_INTEGER : queryTimeoutMs;
 }
 
-/** Releasing a query or a session waits at most 2 s for its reply: a hung server must not hang close(). */
-export function cleanupTimeoutMs(timeoutMs: number): { timeoutMs: number; timeoutWhy: string } {
+/** How long releasing a query or a session waits for its reply (at most 2 s: a hung server must not hang close()), and why. */
+export function releaseWait(timeoutMs: number): { timeoutMs: number; timeoutWhy: string } {
   return {
     timeoutMs: timeoutMs > 0 ? Math.min(timeoutMs, 2_000) : 2_000,
     timeoutWhy: 'a release waits as long as a reply, 2000 ms at most',
@@ -549,7 +549,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
     try {
       if (!this.#ctx.connection.isOpen) return;
       const req = { sessionId: this.#ctx.sessionId, queryId: this.#queryId, statementId: this.#ctx.statementId }; // statementId mandatory (else 710)
-      const reply = this.#ctx.connection.call('closeOperation', req, cleanupTimeoutMs(this.#ctx.timeoutMs));
+      const reply = this.#ctx.connection.call('closeOperation', req, releaseWait(this.#ctx.timeoutMs));
       // the session's next call may be made: the connection sends it once this one is answered (one request in
       // flight: two replies back to back stalled on a hop that holds small writes)
       this.#markFree();
