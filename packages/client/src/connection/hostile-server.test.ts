@@ -158,11 +158,12 @@ describe('a hostile server', () => {
 });
 
 describe('a server that closes the connection on the login', () => {
-  async function closesOnLogin(): Promise<number> {
+  async function closesOnLogin(how: 'end' | 'reset' = 'end'): Promise<number> {
     const server = createServer((c) => {
       sockets.add(c);
       c.on('error', () => {});
-      c.once('data', () => c.end()); // as IoTDB does to a client without the TLS or RPC compression it expects
+      // as IoTDB does to a client without the TLS or RPC compression it expects (a reset when it leaves bytes unread)
+      c.once('data', () => (how === 'end' ? c.end() : c.resetAndDestroy()));
     });
     servers.push(server);
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -183,5 +184,15 @@ describe('a server that closes the connection on the login', () => {
       expect(e.message).toContain(`(this connection: rpcCompression ${rpcCompression})`);
       await s.close();
     }
+  });
+
+  it('says so too when the server resets the connection before its first reply', async () => {
+    const port = await closesOnLogin('reset');
+    const s = new Session({ port, retry: { maxElapsedMs: 0 } });
+    const e = (await s.open().catch((x: unknown) => x)) as IoTDBConnectionError;
+    expect(e).toBeInstanceOf(IoTDBConnectionError);
+    expect(e.reason).toBe('reset');
+    expect(e.message).toContain('before its first reply, as IoTDB closes a client without the TLS or RPC compression');
+    await s.close();
   });
 });

@@ -362,12 +362,12 @@ export class RpcConnection {
   }
 
   #onClose(error?: Error): void {
-    if (error === undefined)
-      this.#fail('closed', `connection closed by the server${this.#replied ? '' : this.#noReplyHint()}`);
-    else this.#fail(failureOf(error), error.message, error);
+    const hint = this.#replied ? '' : this.#noReplyHint();
+    if (error === undefined) this.#fail('closed', `connection closed by the server${hint}`);
+    else this.#fail(failureOf(error), `${error.message}${hint}`, error);
   }
 
-  /** IoTDB closes a connection on its first request when the client speaks without the TLS or compression it expects. */
+  /** IoTDB closes (or resets) a connection on its first request when the client speaks without the TLS or compression it expects. */
   #noReplyHint(): string {
     const compression = this.#options.compact;
     return ` before its first reply, as IoTDB closes a client without the TLS or RPC compression it expects: check the tls and rpcCompression options against the server's enable_thrift_ssl and dn_rpc_thrift_compression_enable (this connection: rpcCompression ${compression})`;
