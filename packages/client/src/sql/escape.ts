@@ -1,4 +1,5 @@
 import { IoTDBValidationError, isArray } from '@iotdb/fast-serializer';
+import { checkString } from '../config/checks.js';
 
 /**
  * One node of a tree-model path, quoted as IoTDB quotes them: in backquotes, a backquote inside doubled. The result
@@ -6,7 +7,7 @@ import { IoTDBValidationError, isArray } from '@iotdb/fast-serializer';
  * (escapeTableIdentifier).
  */
 export function escapeIdentifier(name: string): string {
-  checkIdentifier(name);
+  checkString('name', name);
   return '`' + name.replaceAll('`', '``') + '`';
 }
 
@@ -15,12 +16,8 @@ export function escapeIdentifier(name: string): string {
  * double quote inside doubled (IoTDB 2.0 answers a backquoted one "backquoted identifiers are not supported").
  */
 export function escapeTableIdentifier(name: string): string {
-  checkIdentifier(name);
+  checkString('name', name);
   return '"' + name.replaceAll('"', '""') + '"';
-}
-
-function checkIdentifier(name: unknown): void {
-  if (typeof name !== 'string' || name.length === 0) throw new IoTDBValidationError('name', 'needs a non-empty string');
 }
 
 /**
