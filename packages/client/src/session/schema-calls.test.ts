@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { IoTDBBatchError, IoTDBConnectionError } from '../errors.js';
-import { FakeTransport, type FakeAction } from '../transport/fake-transport.js';
+import { FakeTransport, type FakeAction, type FakeCall } from '../transport/fake-transport.js';
 import { Session } from './session.js';
 import { tsBlock } from '../testing/tsblock.js';
 
@@ -34,6 +34,10 @@ async function session(fates: Record<string, FakeAction>): Promise<{ s: Session;
   const sent = () => fake.callsOf('executeUpdateStatementV2').map((c) => String(c.args.statement));
   return { s, sent };
 }
+
+/** A server answering `method` with `reply(call)`, and the rest as a working, empty server. */
+const answering = (method: string, reply: (call: FakeCall) => unknown): FakeTransport =>
+  new FakeTransport((c) => (c.method === method ? { reply: reply(c) } : undefined));
 
 const refused = (code: number, message: string): FakeAction => ({ reply: { status: { code, message } } });
 const specs = ['a', 'b', 'c'].map((m) => ({ path: `root.sg.d1.${m}`, dataType: 'INT32' as const }));
@@ -83,18 +87,12 @@ describe('createTimeseriesUsingSchemaTemplate', () => {
 
 describe('deleteData', () => {
   it("takes Dates, converted to the server's time unit as a write's are", async () => {
-    const fake = new FakeTransport((c) =>
-      c.method === 'openSession'
-        ? {
-            reply: {
-              status: { code: 200 },
-              serverProtocolVersion: 2,
-              sessionId: 1n,
-              configuration: new Map([['timestamp_precision', 'us']]),
-            },
-          }
-        : undefined,
-    );
+    const fake = answering('openSession', () => ({
+      status: { code: 200 },
+      serverProtocolVersion: 2,
+      sessionId: 1n,
+      configuration: new Map([['timestamp_precision', 'us']]),
+    }));
     const s = await openOn(fake);
     const at = new Date(Date.UTC(2024, 4, 6, 7, 8, 9, 123));
     await s.deleteData('root.sg.d1.v', { startTime: at, endTime: new Date(at.getTime() + 1) });
@@ -108,22 +106,14 @@ describe('deleteData', () => {
 
 describe('template introspection', () => {
   it("takes a call's options as the other calls do: a reply wait and a signal", async () => {
-    const fake = new FakeTransport((c) =>
-      c.method === 'executeQueryStatementV2'
-        ? {
-            reply: {
-              status: { code: 200 },
-              queryId: 1n,
-              columns: [
-                / NODES /.test(String((c.args as { statement: string }).statement)) ? 'ChildNodes' : 'TemplateName',
-              ],
-              dataTypeList: ['TEXT'],
-              queryResult: [tsBlock([0, 1], [{ type: 'TEXT', values: ['t1', 't2'] }])],
-              moreData: false,
-            },
-          }
-        : undefined,
-    );
+    const fake = answering('executeQueryStatementV2', (c) => ({
+      status: { code: 200 },
+      queryId: 1n,
+      columns: [/ NODES /.test(String((c.args as { statement: string }).statement)) ? 'ChildNodes' : 'TemplateName'],
+      dataTypeList: ['TEXT'],
+      queryResult: [tsBlock([0, 1], [{ type: 'TEXT', values: ['t1', 't2'] }])],
+      moreData: false,
+    }));
     const s = await openOn(fake);
     expect(await s.showAllTemplates({ timeoutMs: 5_000, signal: AbortSignal.timeout(5_000) })).toEqual(['t1', 't2']);
     expect(await s.countMeasurementsInTemplate('t', { timeoutMs: 5_000 })).toBe(2);
