@@ -11,7 +11,18 @@ const root = (path: string) => fileURLToPath(new URL(`../../../${path}`, import.
 const API_MD = readFileSync(root('docs/API.md'), 'utf8');
 
 /** Words in code spans that are not names of this package: JavaScript's, SQL's, placeholders. */
-const NOT_OURS = new Set(['require', 'Date', 'Float64Array', 'BigInt64Array', 'USE', 'Time', 'fn', 'Row']);
+const NOT_OURS = new Set([
+  'require',
+  'Date',
+  'Float64Array',
+  'BigInt64Array',
+  'Int32Array',
+  'Uint8Array',
+  'USE',
+  'Time',
+  'fn',
+  'Row',
+]);
 
 /** The error `code` strings, as the two errors.ts files spell them. */
 const ERROR_CODES = new Set(

@@ -109,6 +109,18 @@ describe('the user guide', () => {
     ]);
   });
 
+  it('its copy of a toColumnar() result into another device stores the same rows (typed columns, nulls)', async () => {
+    const [write] = blocksAfter('docs/USER_GUIDE.md', '## Writing: tree model');
+    const copy = blocksAfter('docs/USER_GUIDE.md', '## Querying', 5)[4];
+    expect(copy).toContain('toColumnar()');
+    const t0 = 1_700_000_100_000;
+    await run(write.replaceAll('root.demo', written), { session, TSDataType, t0 });
+    await run(copy.replaceAll('root.demo', written), { session });
+    expect(await rowsOf(session, `SELECT temp, count, label FROM ${written}.copy`)).toEqual(
+      await rowsOf(session, `SELECT temp, count, label FROM ${written}.d1`),
+    );
+  });
+
   it('its schema and data management block runs as written and leaves nothing behind', async () => {
     const [code] = blocksAfter(
       'docs/USER_GUIDE.md',

@@ -1,4 +1,4 @@
-import { TSDataType, type ColumnValues, type DecodedColumn } from '@iotdb/fast-serializer';
+import { TSDataType, type ColumnValues, type DecodedColumn, type TSDataTypeName } from '@iotdb/fast-serializer';
 
 /**
  * A whole query result as columns (`SessionDataSet.toColumnar()`): typed arrays where a type has one
@@ -9,7 +9,7 @@ import { TSDataType, type ColumnValues, type DecodedColumn } from '@iotdb/fast-s
 export interface ColumnarResult {
   /** the value columns (without `Time`) */
   readonly columnNames: readonly string[];
-  readonly columnTypes: readonly string[];
+  readonly columnTypes: readonly TSDataTypeName[];
   /** the time column, or null when the result has none (table model: `time` is one of the value columns) */
   readonly timestamps: BigInt64Array | null;
   readonly values: readonly ColumnValues[];

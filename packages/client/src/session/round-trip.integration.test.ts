@@ -128,7 +128,7 @@ const tablet = fc
 /** Every row of a columnar result as `row.values` gives it. */
 function columnarRows(c: ColumnarResult): IoTDBValue[][] {
   const columns: DecodedColumn[] = c.values.map((values, k) => ({
-    type: TSDataType[c.columnTypes[k] as TypeName],
+    type: TSDataType[c.columnTypes[k]],
     values,
     nulls: c.nulls[k],
   }));
@@ -191,6 +191,36 @@ describe('a tablet read back', () => {
         expect((await (await query()).toColumnar()).timestamps).toEqual(BigInt64Array.from(timestamps));
       }),
       { numRuns: 60, endOnFailure: true },
+    );
+  });
+
+  it('a toColumnar() result written back as a tablet (typed columns, DATE yyyymmdd, BOOLEAN 0/1, nulls as masks) reads back the same', async () => {
+    await fc.assert(
+      fc.asyncProperty(tablet, async ({ types, gaps, values, fetchSize }) => {
+        const measurements = types.map((_, k) => `m${k}`);
+        const timestamps = timesOf(gaps);
+        const from = `${DB}.d${device++}`;
+        await session.insertTablet({ deviceId: from, measurements, dataTypes: [...types], timestamps, values });
+        const read = await (
+          await session.executeQueryStatement(`SELECT ${measurements.join(', ')} FROM ${from}`, { fetchSize })
+        ).toColumnar();
+        const to = `${DB}.d${device++}`;
+        await session.insertTablet({
+          deviceId: to,
+          measurements: read.columnNames.map((name) => name.slice(from.length + 1)),
+          dataTypes: read.columnTypes,
+          timestamps: read.timestamps!,
+          columns: read.values,
+          nulls: read.nulls,
+        });
+        const query = () => session.executeQueryStatement(`SELECT ${measurements.join(', ')} FROM ${to}`);
+        await expectReadsBack(
+          query,
+          measurements.map((m) => `${to}.${m}`),
+          values,
+        );
+      }),
+      { numRuns: 30, endOnFailure: true },
     );
   });
 

@@ -7,6 +7,7 @@ import {
   type DecodedTsBlock,
   type DecodeOptions,
   type TSExecuteStatementResp,
+  type TSDataTypeName,
 } from '@iotdb/fast-serializer';
 import type { RpcConnection } from '../connection/rpc-connection.js';
 import { IoTDBAbortError, IoTDBQueryTimeoutError, IoTDBSessionClosedError, withCallerStack } from '../errors.js';
@@ -165,7 +166,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   /** column names as Java reports them: `Time` first when the result has a time column */
   readonly columnNames: readonly string[];
   /** type names, parallel to columnNames (`Time` is INT64) */
-  readonly columnTypes: readonly string[];
+  readonly columnTypes: readonly TSDataTypeName[];
   readonly #ctx: QueryContext;
   readonly #queryId: bigint;
   readonly #hasTime: boolean;
@@ -245,7 +246,8 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
       timestampAs: ctx.timestampAs,
     };
     this.columnNames = this.#hasTime ? ['Time', ...this.#valueNames] : [...this.#valueNames];
-    this.columnTypes = this.#hasTime ? ['INT64', ...typeNames] : [...typeNames];
+    const known = typeNames as TSDataTypeName[]; // each checked by dataTypeFromName above
+    this.columnTypes = this.#hasTime ? ['INT64', ...known] : known;
     this.#raw = resp.queryResult ?? [];
     this.#moreData = resp.moreData === true;
     if (resp.queryId === undefined) {

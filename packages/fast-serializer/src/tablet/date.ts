@@ -4,12 +4,18 @@ import { describe } from '../types/describe.js';
 /** IoTDB keeps a DATE as the int32 yyyy*10000 + mm*100 + dd, with the year in 1000..9999. */
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-function checked(field: string, y: number, m: number, d: number): number {
-  const probe = new Date(Date.UTC(y, m - 1, d));
-  if (y < 1000 || y > 9999 || probe.getUTCMonth() !== m - 1 || probe.getUTCDate() !== d) {
-    throw new IoTDBValidationError(field, `not a valid DATE (years 1000-9999): ${y}-${m}-${d}`);
+function checked(field: string | (() => string), y: number, m: number, d: number): number {
+  if (y < 1000 || y > 9999 || m < 1 || m > 12 || d < 1 || d > daysIn(y, m)) {
+    const name = typeof field === 'string' ? field : field();
+    throw new IoTDBValidationError(name, `not a valid DATE (years 1000-9999): ${y}-${m}-${d}`);
   }
   return y * 10000 + m * 100 + d;
+}
+
+const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+function daysIn(y: number, m: number): number {
+  return m === 2 && y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : DAYS[m - 1];
 }
 
 /** A `Date` (its UTC calendar day) or a 'YYYY-MM-DD' string to the wire int. */
@@ -23,6 +29,11 @@ export function encodeDate(field: string, v: unknown): number {
     if (m) return checked(field, +m[1], +m[2], +m[3]);
   }
   throw new IoTDBValidationError(field, `DATE needs a Date or a 'YYYY-MM-DD' string, got ${describe(v)}`);
+}
+
+/** A DATE given as its wire int (an Int32Array column, as `toColumnar()` gives it): checked to be a day. */
+export function checkDateInt(field: string | (() => string), yyyymmdd: number): number {
+  return checked(field, Math.floor(yyyymmdd / 10000), Math.floor(yyyymmdd / 100) % 100, yyyymmdd % 100);
 }
 
 /** The wire int back to a `Date` at UTC midnight. */

@@ -131,29 +131,50 @@ function offsetView<T extends Float32Array | Float64Array | Int32Array | BigInt6
   (big as unknown as { set(a: ArrayLike<number | bigint>, o: number): void }).set(src, 1);
   return big.subarray(1, src.length + 1) as T;
 }
+/**
+ * The spec as toColumnar() gives a result: a typed array for each type that has one (BOOLEAN 0/1, DATE yyyymmdd),
+ * 0 in its null slots and the nulls in `nulls`; plain arrays for the others.
+ */
 function typedForm(s: Spec, seed: number): Tablet {
+  const nulls: (Uint8Array | null)[] = [];
   const columns: ColumnInput[] = s.columns.map((col, c) => {
-    if (col.some((v) => v == null)) return col;
-    switch (s.types[c]) {
-      case 'FLOAT':
-        return offsetView((n) => new Float32Array(n), col as number[]);
-      case 'DOUBLE':
-        return offsetView((n) => new Float64Array(n), col as number[]);
-      case 'INT32':
-        return offsetView((n) => new Int32Array(n), col as number[]);
-      case 'INT64':
-      case 'TIMESTAMP':
-        return offsetView((n) => new BigInt64Array(n), col.map(toBig));
-      default:
-        return col;
-    }
+    const mask = col.some((v) => v == null) ? Uint8Array.from(col, (v) => (v == null ? 1 : 0)) : null;
+    const typed = typedColumn(s.types[c], col);
+    nulls.push(typed === col ? null : mask);
+    return typed;
   });
   const ts =
     seed % 2 === 0
       ? offsetView((n) => new BigInt64Array(n), s.timestamps.map(toBig))
       : Float64Array.from(s.timestamps, Number);
-  return tablet(s, { columns }, ts);
+  return { ...tablet(s, { columns }, ts), nulls };
 }
+
+function typedColumn(type: TSDataTypeName, col: readonly CellValue[]): ColumnInput {
+  const or0 = <T>(f: (v: CellValue) => T, zero: T) => col.map((v) => (v == null ? zero : f(v)));
+  switch (type) {
+    case 'FLOAT':
+      return offsetView((n) => new Float32Array(n), or0(Number, 0));
+    case 'DOUBLE':
+      return offsetView((n) => new Float64Array(n), or0(Number, 0));
+    case 'INT32':
+      return offsetView((n) => new Int32Array(n), or0(Number, 0));
+    case 'DATE':
+      return offsetView((n) => new Int32Array(n), or0(yyyymmdd, 0));
+    case 'BOOLEAN':
+      return Uint8Array.from(or0((v) => (v ? 1 : 0), 0));
+    case 'INT64':
+    case 'TIMESTAMP':
+      return offsetView((n) => new BigInt64Array(n), or0(toBig, 0n));
+    default:
+      return col;
+  }
+}
+
+const yyyymmdd = (v: CellValue): number =>
+  v instanceof Date
+    ? v.getUTCFullYear() * 10000 + (v.getUTCMonth() + 1) * 100 + v.getUTCDate()
+    : Number((v as string).replaceAll('-', ''));
 
 function encodeReq(t: Tablet): Buffer {
   const w = new ByteWriter(16); // small on purpose: the writer must grow
@@ -200,9 +221,7 @@ function reference(s: Spec): { timestamps: Buffer; values: Buffer } {
           i32(v == null ? -2147483648 : (v as number));
           break;
         case 'DATE': {
-          if (v == null) i32(10000101);
-          else if (v instanceof Date) i32(v.getUTCFullYear() * 10000 + (v.getUTCMonth() + 1) * 100 + v.getUTCDate());
-          else i32(Number((v as string).replaceAll('-', '')));
+          i32(v == null ? 10000101 : yyyymmdd(v));
           break;
         }
         case 'INT64':
@@ -262,7 +281,8 @@ describe('tablet encoder: equivalence of input forms and the reference layout', 
     const s = randomSpec(seed, rows, { nulls, sorted });
     const fromRows = encodeReq(rowMajor(s));
     expectSameBytes(encodeReq(columnMajor(s)), fromRows, 'columns vs values');
-    expectSameBytes(encodeReq(typedForm(s, seed)), fromRows, 'typed arrays vs values');
+    const typed = typedForm(s, seed);
+    expectSameBytes(encodeReq(typed), fromRows, 'typed arrays and nulls vs values');
     const req = decodeReq(fromRows);
     const ref = reference(s);
     expect(req.size).toBe(rows);
@@ -273,6 +293,7 @@ describe('tablet encoder: equivalence of input forms and the reference layout', 
     const plain = encodeTabletPlain(prepareTablet(rowMajor(s)));
     expectSameBytes(plain.timestamps, req.timestamps, 'plain encoder timestamps');
     expectSameBytes(plain.values, req.values, 'plain encoder values');
+    expectSameBytes(encodeTabletPlain(prepareTablet(typed)).values, req.values, 'plain encoder, typed arrays');
   });
 
   it('sorts rows by time before encoding, keeping equal times in input order', () => {
@@ -431,6 +452,88 @@ describe('tablet validation', () => {
     ['a BigInt64Array for DOUBLE', 'DOUBLE', new BigInt64Array(1)],
   ])('rejects %s', (_what, type, col) => {
     expect(rejection(one(type, col)).field).toMatch(/^columns\[0\]/);
+  });
+
+  it.each<[string, Tablet, string, RegExp]>([
+    [
+      'a DATE in an Int32Array that is no day',
+      one('DATE', Int32Array.of(20240101, 20241301), { timestamps: [1, 2] }),
+      'columns[0] ("s") row 1',
+      /not a valid DATE.*2024-13-1/,
+    ],
+    ['a DATE in an Int32Array before year 1000', one('DATE', Int32Array.of(9991231)), CELL, /years 1000-9999/],
+    ['a BOOLEAN byte other than 0 and 1', one('BOOLEAN', Uint8Array.of(2)), CELL, /0 or 1, got 2/],
+    [
+      'an Int16Array, which no type takes',
+      one('INT32', Int16Array.of(1) as unknown as ColumnInput),
+      'columns[0]',
+      /Int32Array.*Uint8Array/,
+    ],
+    ['a Uint8Array for TEXT', one('TEXT', Uint8Array.of(1)), 'columns[0] ("s")', /Uint8Array.*BOOLEAN/],
+    [
+      'nulls with row-major values',
+      one('INT32', [1], { columns: undefined, values: [[1]], nulls: [Uint8Array.of(1)] }),
+      'nulls',
+      /columns/,
+    ],
+    ['nulls of the wrong length', one('INT32', Int32Array.of(1), { nulls: [] }), 'nulls', /one per column \(1\)/],
+    [
+      'a null mask shorter than the rows',
+      one('INT32', Int32Array.of(1, 2), { timestamps: [1, 2], nulls: [Uint8Array.of(0)] }),
+      'nulls[0]',
+      /2 rows/,
+    ],
+    [
+      'a null mask that is not a Uint8Array',
+      one('INT32', Int32Array.of(1), { nulls: [[1] as never] }),
+      'nulls[0]',
+      /Uint8Array/,
+    ],
+    [
+      'a null mask byte other than 0 and 1',
+      one('INT32', Int32Array.of(1), { nulls: [Uint8Array.of(2)] }),
+      'nulls[0]',
+      /0 or 1/,
+    ],
+    [
+      'a null mask marking a value of a plain array',
+      one('INT32', [1, null], { timestamps: [1, 2], nulls: [Uint8Array.of(1, 1)] }),
+      'nulls[0]',
+      /row 0.*columns\[0\]\[0\] holds number 1/,
+    ],
+  ])('rejects %s', (_what, t, field, message) => {
+    const e = rejection(t);
+    expect(e.field).toBe(field);
+    expect(e.message).toMatch(message);
+  });
+
+  it('writes a toColumnar() result back: BOOLEAN 0/1 bytes, DATE yyyymmdd ints and nulls as masks', () => {
+    const t = (columns: ColumnInput[], nulls?: (Uint8Array | null)[]): Tablet => ({
+      deviceId: 'root.sg.d1',
+      measurements: ['b', 'd', 'x', 't'],
+      dataTypes: ['BOOLEAN', 'DATE', 'DOUBLE', 'TEXT'],
+      timestamps: [3, 1, 2],
+      columns,
+      nulls,
+    });
+    const given = t([
+      [true, null, false],
+      ['2024-02-29', '1000-01-01', null],
+      [null, 1.5, -0],
+      ['a', null, 'c'],
+    ]);
+    const asColumnar = t(
+      [Uint8Array.of(1, 0, 0), Int32Array.of(20240229, 10000101, 0), Float64Array.of(0, 1.5, -0), ['a', null, 'c']],
+      [Uint8Array.of(0, 1, 0), Uint8Array.of(0, 0, 1), Uint8Array.of(1, 0, 0), Uint8Array.of(0, 1, 0)],
+    );
+    expectSameBytes(encodeBoth(asColumnar), encodeBoth(given), 'typed columns with masks vs plain arrays');
+  });
+
+  it('takes a mask without a 1 as no nulls (no bitmap, as Java sends for a column without a null)', () => {
+    const bare = encodeBoth(one('INT32', Int32Array.of(1, 2), { timestamps: [1, 2] }));
+    expect(encodeBoth(one('INT32', Int32Array.of(1, 2), { timestamps: [1, 2], nulls: [new Uint8Array(2)] }))).toEqual(
+      bare,
+    );
   });
 
   it('rejects a TAG or ATTRIBUTE column of another type than STRING, as IoTDB does (it failed on such a tag with a cast error)', () => {

@@ -11,7 +11,9 @@ import { copySwapped, scratchBuffer } from './scratch.js';
 import type { CellValue, ColumnInput } from './tablet-input.js';
 import { StridedColumn } from './strided-column.js';
 import { RowMajorColumn, type PreparedColumn } from './row-major-column.js';
-import { INT64_MIN, TWO_32, fitsInt64 } from '../types/int64.js';
+import { TWO_32, fitsInt64 } from '../types/int64.js';
+import { DATE_NULL, DOUBLE_NULL, FLOAT_NULL, INT32_NULL, INT64_NULL, fillNullSlots, markNulls } from './null-slots.js';
+import { writeTypedBooleans, writeTypedDates } from './typed-date-boolean.js';
 
 /**
  * The fast tablet encoder: the `timestamps` and `values` binary fields of TSInsertTabletReq written
@@ -27,12 +29,6 @@ import { INT64_MIN, TWO_32, fitsInt64 } from '../types/int64.js';
  * value, which spares a UTF-8 sizing pass over every string (a string takes at most 3 bytes per
  * UTF-16 unit).
  */
-
-const INT32_NULL = -2147483648; // Integer.MIN_VALUE
-const FLOAT_NULL = 1.401298464324817e-45; // Float.MIN_VALUE
-const DOUBLE_NULL = 5e-324; // Double.MIN_VALUE
-const DATE_NULL = 10000101;
-const INT64_NULL = INT64_MIN; // Long.MIN_VALUE
 
 const FIXED_WIDTH: Record<TSDataType, number> = {
   [TSDataType.BOOLEAN]: 1,
@@ -116,8 +112,10 @@ export function writeValues(out: Buffer, pos: number, p: PreparedTablet): number
   const hasNull = new Uint8Array(types.length);
   for (let c = 0; c < types.length; c++) {
     const end = writeColumn(out, pos, p, c, rows);
-    if (p.nullMasks?.[c] != null) {
+    const mask = p.nullMasks?.[c];
+    if (mask != null) {
       hasNull[c] = 1;
+      fillNullSlots(out, pos, types[c], mask, order, rows);
       pos = Math.abs(end);
     } else if (end < 0) {
       hasNull[c] = 1;
@@ -136,7 +134,7 @@ export function writeValues(out: Buffer, pos: number, p: PreparedTablet): number
     out.fill(0, pos, pos + n);
     const mask = p.nullMasks?.[c];
     if (mask != null) {
-      for (let r = 0; r < rows; r++) if (mask[order === null ? r : order[r]] === 1) out[pos + (r >> 3)] |= 1 << (r & 7);
+      markNulls(out, pos, mask, order, rows);
     } else {
       const { of, k } = cellsOf(columns[c] as readonly CellValue[] | RowMajorColumn);
       for (let r = 0; r < rows; r++) {
@@ -179,6 +177,8 @@ function writeColumn(out: Buffer, pos: number, p: PreparedTablet, c: number, row
   const col = p.columns[c];
   const type = p.types[c];
   if (col instanceof StridedColumn) return writeStrided(out, pos, col, type, rows, p.order);
+  if (type === TSDataType.DATE && col instanceof Int32Array) return writeTypedDates(out, pos, col, p, c);
+  if (type === TSDataType.BOOLEAN && col instanceof Uint8Array) return writeTypedBooleans(out, pos, col, p, c);
   if (p.order === null && isTypedColumnOf(col, type)) {
     const width = FIXED_WIDTH[type] as 4 | 8;
     copySwapped(out, pos, col.buffer, col.byteOffset, rows * width, width);
@@ -529,9 +529,18 @@ function badCell(p: PreparedTablet, c: number, row: number, v: unknown): IoTDBVa
   return cellError(cellField(p, c, row), p.types[c], v);
 }
 
+const TYPED_ARRAY_OF: Partial<Record<TSDataType, string>> = {
+  [TSDataType.BOOLEAN]: 'a Uint8Array of 0/1',
+  [TSDataType.DATE]: 'an Int32Array of yyyymmdd',
+};
+
 function typedArrayMismatch(p: PreparedTablet, c: number): IoTDBValidationError {
+  const type = p.types[c];
+  const col = p.columns[c];
+  const typed = TYPED_ARRAY_OF[type];
   return new IoTDBValidationError(
     `columns[${c}] ("${p.measurements[c]}")`,
-    `a ${describe(p.columns[c])} cannot hold ${dataTypeName(p.types[c])} values; use a plain array`,
+    `${describe(col)} cannot hold ${dataTypeName(type)} values: give ${typed ? `${typed} or ` : ''}a plain array` +
+      (col instanceof Uint8Array ? ' (a Uint8Array is a BOOLEAN column of 0/1)' : ''),
   );
 }

@@ -1,12 +1,14 @@
 import { IoTDBValidationError } from '../errors.js';
 import type { TSInsertTabletReq } from '../thrift/iotdb-idl.js';
 import { TSDataType } from '../types/data-type.js';
-import { cellField, checkCell, isInt64 } from './cell.js';
+import { cellField, checkCell, isInt64, type WireCell } from './cell.js';
+import { checkDateInt } from './date.js';
+import { DATE_NULL, DOUBLE_NULL, FLOAT_NULL, INT32_NULL, INT64_NULL } from './null-slots.js';
+import { typedBoolean } from './typed-date-boolean.js';
 import { describe } from '../types/describe.js';
 import { bitmapBytes } from './encode-tablet.js';
 import type { PreparedTablet } from './prepare-tablet.js';
 import { columnCells } from './row-major-column.js';
-import { INT64_MIN } from '../types/int64.js';
 
 /**
  * The plain tablet encoder (`enableFastSerialization: false`): one value at a time through a
@@ -42,7 +44,7 @@ export function encodeTabletPlain(p: PreparedTablet): { timestamps: Buffer; valu
         nullRows.push(r);
         parts.push(placeholder(type));
       } else {
-        parts.push(encodeCell(type, checkCell(type, v, cellField(p, c, rowAt(r)), p.precision)));
+        parts.push(encodeCell(type, wireCell(p, c, v, cellField(p, c, rowAt(r)))));
       }
     }
     if (nullRows.length === 0) {
@@ -81,7 +83,7 @@ function fixed(bytes: number, set: (v: DataView) => void): Buffer {
   return b;
 }
 
-function encodeCell(type: TSDataType, v: boolean | number | bigint | string | Uint8Array): Buffer {
+function encodeCell(type: TSDataType, v: WireCell): Buffer {
   switch (type) {
     case TSDataType.BOOLEAN:
       return Buffer.from([v ? 1 : 0]);
@@ -102,22 +104,31 @@ function encodeCell(type: TSDataType, v: boolean | number | bigint | string | Ui
   }
 }
 
-/** What Java writes in a null slot: Integer/Long/Float/Double.MIN_VALUE, 10000101 for DATE, false, "". */
+/** A cell checked for its column; DATE and BOOLEAN typed columns hold their wire values (typed-date-boolean.ts). */
+function wireCell(p: PreparedTablet, c: number, v: unknown, field: string): WireCell {
+  const type = p.types[c];
+  const given = p.columns[c];
+  if (type === TSDataType.DATE && given instanceof Int32Array) return checkDateInt(field, v as number);
+  if (type === TSDataType.BOOLEAN && given instanceof Uint8Array) return typedBoolean(field, v as number);
+  return checkCell(type, v, field, p.precision);
+}
+
+/** What Java writes in a null slot (null-slots.ts); TEXT, STRING and BLOB an empty value. */
 function placeholder(type: TSDataType): Buffer {
   switch (type) {
     case TSDataType.BOOLEAN:
       return Buffer.from([0]);
     case TSDataType.INT32:
-      return fixed(4, (d) => d.setInt32(0, -2147483648));
+      return fixed(4, (d) => d.setInt32(0, INT32_NULL));
     case TSDataType.DATE:
-      return fixed(4, (d) => d.setInt32(0, 10000101));
+      return fixed(4, (d) => d.setInt32(0, DATE_NULL));
     case TSDataType.FLOAT:
-      return fixed(4, (d) => d.setFloat32(0, 1.401298464324817e-45));
+      return fixed(4, (d) => d.setFloat32(0, FLOAT_NULL));
     case TSDataType.DOUBLE:
-      return fixed(8, (d) => d.setFloat64(0, 5e-324));
+      return fixed(8, (d) => d.setFloat64(0, DOUBLE_NULL));
     case TSDataType.INT64:
     case TSDataType.TIMESTAMP:
-      return fixed(8, (d) => d.setBigInt64(0, INT64_MIN));
+      return fixed(8, (d) => d.setBigInt64(0, INT64_NULL));
     default:
       return Buffer.alloc(4);
   }

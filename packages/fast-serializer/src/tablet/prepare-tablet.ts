@@ -16,6 +16,7 @@ import { fitsInt64 } from '../types/int64.js';
 import { checkDevicePath } from '../types/device-path.js';
 import { checkTableName } from '../types/table-name.js';
 import { checkName } from '../types/name.js';
+import { nullMasksOf } from './null-masks.js';
 
 /** A tablet whose shape has been checked, ready for the encoder. Values are checked while encoding. */
 export interface PreparedTablet {
@@ -89,6 +90,7 @@ function prepare(
   const timestamps = datesToTimes(t.timestamps, precision);
   const order = sortOrder(timestamps, rows);
   const rowMajor = t.values !== undefined;
+  const nullMasks = nullMasksOf(t, columns, rows);
   return {
     prefixPath,
     measurements,
@@ -101,6 +103,7 @@ function prepare(
     rowMajor,
     columnCategories,
     precision,
+    nullMasks,
   };
 }
 
@@ -197,7 +200,10 @@ function columnsOf(t: TabletData, types: readonly TSDataType[], rows: number): r
     }
     t.columns.forEach((c: ColumnInput, i) => {
       if (!(isArray(c) || isTypedColumn(c))) {
-        throw new IoTDBValidationError(`columns[${i}]`, `needs an array or a typed array, got ${describe(c)}`);
+        throw new IoTDBValidationError(
+          `columns[${i}]`,
+          `needs an array or a Float32Array, Float64Array, Int32Array, BigInt64Array or Uint8Array, got ${describe(c)}`,
+        );
       }
       if (c.length !== rows) {
         throw new IoTDBValidationError(`columns[${i}]`, `has ${c.length} values for ${rows} timestamps`);
@@ -223,7 +229,11 @@ function columnsOf(t: TabletData, types: readonly TSDataType[], rows: number): r
 
 function isTypedColumn(c: unknown): boolean {
   return (
-    c instanceof Float32Array || c instanceof Float64Array || c instanceof Int32Array || c instanceof BigInt64Array
+    c instanceof Float32Array ||
+    c instanceof Float64Array ||
+    c instanceof Int32Array ||
+    c instanceof BigInt64Array ||
+    c instanceof Uint8Array
   );
 }
 

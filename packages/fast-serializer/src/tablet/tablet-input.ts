@@ -10,10 +10,11 @@ export type CellValue = boolean | number | bigint | string | Date | Uint8Array |
 export type TimestampsInput = readonly (number | bigint | Date)[] | Float64Array | BigInt64Array;
 
 /**
- * One column. Typed arrays are the fast path (bulk copy + byte swap, no nulls):
- * Float32Array for FLOAT, Float64Array for DOUBLE, Int32Array for INT32, BigInt64Array for INT64/TIMESTAMP.
+ * One column. Typed arrays are the fast path (bulk copy + byte swap; their nulls in `nulls`): Float32Array for
+ * FLOAT, Float64Array for DOUBLE, Int32Array for INT32, BigInt64Array for INT64/TIMESTAMP, and as
+ * `SessionDataSet.toColumnar()` gives them, Int32Array for DATE (yyyymmdd) and Uint8Array for BOOLEAN (0/1).
  */
-export type ColumnInput = readonly CellValue[] | Float32Array | Float64Array | Int32Array | BigInt64Array;
+export type ColumnInput = readonly CellValue[] | Float32Array | Float64Array | Int32Array | BigInt64Array | Uint8Array;
 
 export type DataTypeInput = TSDataType | TSDataTypeName;
 
@@ -29,6 +30,13 @@ export interface TabletData {
   values?: readonly (readonly CellValue[])[];
   /** Column-major: one array per measurement. Typed arrays allowed (the fast path). */
   columns?: readonly ColumnInput[];
+  /**
+   * With `columns`: the nulls of typed-array columns, which cannot hold null, one entry per column: a Uint8Array
+   * with 1 where the row is null (the value in that slot is not sent), or null / undefined for a column without.
+   * The shape `SessionDataSet.toColumnar()` gives. A plain array says its nulls with null cells; a mask given for
+   * it must mark only those.
+   */
+  nulls?: readonly (Uint8Array | null | undefined)[];
 }
 
 /** A tree-model tablet: rows of one device. */
