@@ -138,6 +138,7 @@ describe('config files', () => {
     const e = failure(file('b.yaml', 'workers: 1\nbatch_size: 3\n'));
     expect(e.knob).toBe('batch_size');
     expect(e.message).toMatch(/b\.yaml:2: unknown key "batch_size" \(did you mean batchSize\?\)/);
+    expect(failure(file('c.yaml', 'devcies: 3\n')).message).toMatch(/unknown key "devcies" \(did you mean devices\?\)/);
     const j = failure(file('b.json', '{"threads": 2}'));
     expect(j.knob).toBe('threads');
     expect(j.message).toMatch(/b\.json: unknown key "threads"/);

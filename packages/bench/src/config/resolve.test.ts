@@ -427,6 +427,10 @@ describe('resolveConfig: errors name the knob and where it came from', () => {
   it('command-line mistakes', () => {
     rejects(['--bogus', '1'], {}, '--bogus', /^--bogus: unknown flag/);
     rejects(['--batchSize', '1'], {}, '--batchSize', /did you mean --batch-size\?/);
+    rejects(['--devcies', '1'], {}, '--devcies', /did you mean --devices\?/);
+    rejects(['--warmpu-rounds', '1'], {}, '--warmpu-rounds', /did you mean --warmup-rounds\?/);
+    rejects(['--verfy'], {}, '--verfy', /did you mean --verify\?/);
+    rejects(['--zzzzzz', '1'], {}, '--zzzzzz', /^--zzzzzz: unknown flag \(see --help\)$/);
     rejects(['workers'], {}, 'workers', /^unexpected argument "workers"/);
     rejects(
       ['--host', 'h', 'merge'],
