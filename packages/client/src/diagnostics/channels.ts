@@ -1,4 +1,4 @@
-import { tracingChannel, type TracingChannel } from 'node:diagnostics_channel';
+import { tracingChannel } from 'node:diagnostics_channel';
 
 /**
  * The `node:diagnostics_channel` tracing channels the client publishes on. Each user-visible call is one
@@ -9,9 +9,12 @@ import { tracingChannel, type TracingChannel } from 'node:diagnostics_channel';
  * ```ts
  * import { tracingChannel } from 'node:diagnostics_channel';
  * import { CHANNELS, type InsertTraceContext } from '@iotdb/client';
- * tracingChannel<unknown, InsertTraceContext>(CHANNELS.insert).subscribe({
+ * tracingChannel(CHANNELS.insert).subscribe({
  *   start() {}, end() {}, asyncStart() {}, error() {},
- *   asyncEnd(ctx) { console.log(ctx.operation, ctx.endpoint, ctx.rows, ctx.bytesOut, ctx.durationMs); },
+ *   asyncEnd(message) {
+ *     const ctx = message as InsertTraceContext;
+ *     console.log(ctx.operation, ctx.endpoint, ctx.rows, ctx.bytesOut, ctx.durationMs);
+ *   },
  * });
  * ```
  */
@@ -72,9 +75,18 @@ export interface InsertTraceContext extends TraceContext {
   readonly points: number;
 }
 
-export const connectChannel: TracingChannel<unknown, ConnectTraceContext> = tracingChannel(CHANNELS.connect);
-export const queryChannel: TracingChannel<unknown, QueryTraceContext> = tracingChannel(CHANNELS.query);
-export const insertChannel: TracingChannel<unknown, InsertTraceContext> = tracingChannel(CHANNELS.insert);
+/**
+ * What the client uses of a Node TracingChannel, typed here rather than as that generic type: @types/node 20
+ * and 26 order that type's parameters differently, and a declaration naming them fails to compile under one.
+ */
+export interface TraceChannel<C extends TraceContext> {
+  readonly hasSubscribers: boolean;
+  tracePromise<T>(fn: (context: C) => Promise<T>, context: C, thisArg: undefined, context_: C): Promise<T>;
+}
+
+export const connectChannel: TraceChannel<ConnectTraceContext> = tracingChannel(CHANNELS.connect);
+export const queryChannel: TraceChannel<QueryTraceContext> = tracingChannel(CHANNELS.query);
+export const insertChannel: TraceChannel<InsertTraceContext> = tracingChannel(CHANNELS.insert);
 
 // Contexts are written as whole literals, every field present from the start: one hidden class per
 // channel, never changed by the client or by Node setting `result`/`error`. (Built by spreading objects
@@ -141,7 +153,7 @@ export function insertContext(operation: string, rows: number, points: number, p
  * it when `channel.hasSubscribers`: callers build the context only then.
  */
 export function traced<C extends TraceContext, T>(
-  channel: TracingChannel<unknown, C>,
+  channel: TraceChannel<C>,
   context: C,
   fn: (context: C) => Promise<T>,
 ): Promise<T> {
