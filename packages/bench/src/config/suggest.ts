@@ -1,4 +1,4 @@
-import leven from 'leven';
+import { nearestName } from '@iotdb/fast-serializer';
 
 /** "did you mean" for unknown flags and config-file keys. */
 
@@ -6,15 +6,11 @@ const normal = (s: string): string => s.replace(/^-+/, '').replace(/[-_]/g, '').
 
 /**
  * The candidate nearest `name` as ` (did you mean X?)`: the same but for case, dashes or underscores, or else
- * within two edits of it (`--devcies`, `--warmpu-seconds`); '' when none is that near.
+ * within two edits of it (`--devcies`, `--warmpu-rounds`); '' when none is that near. The client's option checks
+ * suggest with the same nearestName.
  */
 export function didYouMean(name: string, candidates: readonly string[]): string {
-  const wanted = normal(name);
-  let best: string | undefined;
-  let bestDistance = 3;
-  for (const c of candidates) {
-    const d = leven(normal(c), wanted, { maxDistance: bestDistance });
-    if (d < bestDistance) [best, bestDistance] = [c, d];
-  }
-  return best === undefined ? '' : ` (did you mean ${best}?)`;
+  const normals = candidates.map(normal);
+  const near = nearestName(normal(name), normals);
+  return near === undefined ? '' : ` (did you mean ${candidates[normals.indexOf(near)]}?)`;
 }

@@ -1,5 +1,6 @@
 import { connectionParams, type ConfigTarget, type ParamType } from './known-options.js';
-import { nearest, type IssueList } from './issues.js';
+import { nearestName } from '@iotdb/fast-serializer';
+import type { IssueList } from './issues.js';
 
 /** One host of a connection string; a host without a port takes the port the other layers give. */
 export interface UrlHost {
@@ -140,7 +141,7 @@ function unknownParam(name: string, known: ReadonlyMap<string, unknown>): string
   if (['host', 'port', 'username', 'password', 'nodeUrls'].includes(name)) {
     return "not a connection string parameter: the user and the hosts go before the path ('iotdb://user:password@host:port')";
   }
-  const near = nearest(name, known.keys());
+  const near = nearestName(name, known.keys());
   return `unknown connection string parameter${near === undefined ? '' : ` (did you mean '${near}'?)`}`;
 }
 

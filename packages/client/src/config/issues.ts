@@ -1,4 +1,9 @@
-import { IoTDBValidationError, describeValue as describe, type ValidationIssue } from '@iotdb/fast-serializer';
+import {
+  IoTDBValidationError,
+  describeValue as describe,
+  nearestName,
+  type ValidationIssue,
+} from '@iotdb/fast-serializer';
 
 /**
  * The problems found while checking a session's or a pool's options. Every option is checked and
@@ -51,7 +56,7 @@ export function validationErrorOf(issues: readonly ValidationIssue[]): IoTDBVali
 export function checkKnownKeys(given: object, known: ReadonlySet<string>, prefix: string, issues: IssueList): void {
   for (const key of Object.keys(given)) {
     if (known.has(key)) continue;
-    const near = nearest(key, known);
+    const near = nearestName(key, known);
     issues.add(`${prefix}${key}`, `unknown option${near === undefined ? '' : ` (did you mean '${near}'?)`}`);
   }
 }
@@ -78,31 +83,4 @@ export function callOptionsRefused(opts: object, known: ReadonlySet<string>): Io
   const issues = new IssueList();
   checkKnownKeys(opts, known, '', issues);
   return validationErrorOf(issues.all);
-}
-
-/** The known key closest to `key`: the same but for case, or within two edits. */
-export function nearest(key: string, known: Iterable<string>): string | undefined {
-  let best: string | undefined;
-  let bestDistance = 3;
-  for (const k of known) {
-    const d = k.toLowerCase() === key.toLowerCase() ? 0 : editDistance(key, k, bestDistance);
-    if (d < bestDistance) [best, bestDistance] = [k, d];
-  }
-  return best;
-}
-
-/** Levenshtein distance, or `limit` once it cannot be below it. */
-function editDistance(a: string, b: string, limit: number): number {
-  if (Math.abs(a.length - b.length) >= limit) return limit;
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const substitution = previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1);
-      row.push(Math.min(previous[j] + 1, row[j - 1] + 1, substitution));
-    }
-    if (Math.min(...row) >= limit) return limit;
-    previous = row;
-  }
-  return Math.min(previous[b.length], limit);
 }

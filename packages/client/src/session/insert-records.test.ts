@@ -92,6 +92,30 @@ describe('insertRecords of a few devices: one insertTablets request, as the Java
     expect(fake.callsOf('insertRecordsOfOneDevice')).toHaveLength(1);
   });
 
+  it('refuses a key a record or a row does not have, as records or as tablets, and sends nothing', async () => {
+    const fake = new FakeTransport();
+    const s = await session(fake);
+    const odd = (i: number, extra: object) => (r: RecordInput, k: number) => (k === i ? { ...r, ...extra } : r);
+    for (const n of [10, 50]) {
+      const e = await s
+        .insertRecords(records(['root.sg.a'], n).map(odd(7, { aligned: true })))
+        .catch((x: unknown) => x);
+      expect((e as IoTDBValidationError).field).toBe('records[7].aligned');
+      expect((e as IoTDBValidationError).message).toMatch(/did you mean isAligned\?/);
+    }
+    // a row's own device would be overridden by the call's
+    const rows = records(['root.sg.a'], 45).map(({ deviceId: _, ...row }, k) =>
+      k === 3 ? { ...row, deviceId: 'root.sg.b' } : row,
+    );
+    const e = await s.insertRecordsOfOneDevice('root.sg.a', rows).catch((x: unknown) => x);
+    expect((e as IoTDBValidationError).field).toBe('rows[3].deviceId');
+    expect([
+      ...fake.callsOf('insertTablets'),
+      ...fake.callsOf('insertRecords'),
+      ...fake.callsOf('insertRecordsOfOneDevice'),
+    ]).toHaveLength(0);
+  });
+
   it('keeps records as records when a device has a time twice', async () => {
     const fake = new FakeTransport();
     const rs = records(['root.sg.a'], 50).map((r, i) => (i === 9 ? { ...r, timestamp: BigInt(timeBefore(r)) } : r));

@@ -22,6 +22,7 @@ import {
   type TSStatus,
   type ByteWriter,
   isArray,
+  KnownKeys,
 } from '@iotdb/fast-serializer';
 import { compareTime, itemPlan, recordPlan, sameAlignment } from '../write/item-plan.js';
 import type { ArgsWriter } from '../connection/rpc-connection.js';
@@ -202,6 +203,7 @@ export abstract class TreeWriteSession extends BaseSession {
     checkCallOptions(opts, ONE_DEVICE_OPTION_KEYS);
     const { sorted, ...callOpts } = opts;
     if (!isArray(rows) || rows.length === 0) throw new IoTDBValidationError('rows', 'needs at least one row');
+    rows.forEach((row, i) => typeof row === 'object' && row !== null && ONE_DEVICE_ROW_KEYS.check(row, `rows[${i}]`));
     const records = rows.map((row): RecordInput => ({ ...row, deviceId, isAligned: aligned }));
     if (await this.#asTablets(what, records, callOpts)) return;
     const shape: RecordShapeCache = {};
@@ -325,6 +327,8 @@ const stringDevice = (r: CheckedStringRecord) => r.deviceId;
 
 /** One row of insertRecordsOfOneDevice: a record without its device. */
 export type OneDeviceRow = Omit<RecordInput, 'deviceId' | 'isAligned'>;
+/** a row's own deviceId or isAligned would be overridden by the call's: refused */
+const ONE_DEVICE_ROW_KEYS = new KnownKeys(['timestamp', 'measurements', 'dataTypes', 'values']);
 
 export interface OneDeviceOptions extends CallOptions {
   /** the rows are in time order already (else they are sorted first). @default false */

@@ -7,6 +7,7 @@ import {
   dateToTime,
   describeValue as describe,
   isInt64,
+  KnownKeys,
   type CellValue,
   type TimestampPrecision,
 } from '@iotdb/fast-serializer';
@@ -93,9 +94,13 @@ function inferType(v: unknown, text: TSDataType): TSDataType | undefined {
   }
 }
 
+const TREE_ROW_KEYS = new KnownKeys(['deviceId', 'timestamp', 'values']);
+const TABLE_ROW_KEYS = new KnownKeys(['table', 'timestamp', 'tags', 'attributes', 'fields']);
+
 export const treeModel: WriterModel<TreeRow> = {
   append(row, bufferOf, seq, precision) {
     checkRow(row);
+    TREE_ROW_KEYS.check(row, '');
     const buffer = bufferOf(row.deviceId);
     buffer.begin(rowTime(row.timestamp, precision));
     buffer.put(objectField(row, 'values', true)!, ColumnCategory.FIELD, 'values', seq);
@@ -120,6 +125,7 @@ export const treeModel: WriterModel<TreeRow> = {
 export const tableModel: WriterModel<TableRow> = {
   append(row, bufferOf, seq, precision) {
     checkRow(row);
+    TABLE_ROW_KEYS.check(row, '');
     const buffer = bufferOf(row.table);
     buffer.begin(rowTime(row.timestamp, precision));
     buffer.put(objectField(row, 'tags', true)!, ColumnCategory.TAG, 'tags', seq);

@@ -8,7 +8,7 @@ import { SessionPool } from '../pool/session-pool.js';
 import { sentTablets } from '../testing/sent-tablets.js';
 import { textTableReply } from '../testing/text-table-reply.js';
 import { FakeTransport, type FakeAction, type FakeScript } from '../transport/fake-transport.js';
-import type { TreeRow } from './rows.js';
+import type { TableRow, TreeRow } from './rows.js';
 
 // The batching writer driven through the scripted fake transport: what it sends, when, and what it reports.
 
@@ -213,6 +213,19 @@ describe('bad rows', () => {
     await expect(w.write({ deviceId: 'root.sg.d1', timestamp: 1 } as TreeRow)).rejects.toThrow(/values/);
     await expect(w.write(row(1, 1, { v: {} }))).rejects.toThrow(/values\.v.*inferred/);
     expect(w.stats().rejected).toBe(5);
+  });
+
+  it('rejects a row with a key rows do not have, naming the nearest: attributes or a flag would be dropped unsaid', async () => {
+    const { s } = await openSession();
+    const w = s.writer();
+    await expect(w.write({ ...row(1, 1), isAligned: true } as TreeRow)).rejects.toThrow(/^isAligned: unknown key/);
+    const { s: t } = await openTableSession();
+    const tw = t.writer();
+    const typo = { table: 't', timestamp: 1, tags: { region: 'a' }, attribute: { model: 'x' }, fields: { v: 1 } };
+    await expect(tw.write(typo as unknown as TableRow)).rejects.toThrow(
+      /^attribute: unknown key \(did you mean attributes\?\)/,
+    );
+    expect(w.stats().rejected + tw.stats().rejected).toBe(2);
   });
 
   it('rejects a device outside root. at its row, as insertTablet does: the server answers 301, which writes retry', async () => {

@@ -3,6 +3,7 @@ import { IoTDBValidationError } from '../errors.js';
 import { TSDataType, type TSDataTypeName } from '../types/data-type.js';
 import type { CellValue, DataTypeInput } from '../tablet/tablet-input.js';
 import { checkTimestamp, encodeRecord, type RecordInput } from './encode-record.js';
+import { checkStringRecord } from './string-record.js';
 
 const rec = (dataTypes: DataTypeInput[], values: CellValue[], extra: Partial<RecordInput> = {}): RecordInput => ({
   deviceId: 'root.sg.d1',
@@ -157,6 +158,19 @@ describe('encodeRecord validation', () => {
         `record.deviceId: needs no whitespace outside backquotes (IoTDB trims it off a node, and refuses it inside one: put such a name in backquotes, root.sg.\`a b\`), got ${JSON.stringify(deviceId)}`,
       );
     expect(() => encodeRecord(rec(['INT32'], [1], { deviceId: 'root.sg.`a b`' }))).not.toThrow();
+  });
+
+  it('refuses a key a record does not have, naming the nearest: it would be dropped unsaid', () => {
+    const e = catchValidation(() =>
+      encodeRecord(rec(['INT32'], [1], { aligned: true } as Partial<RecordInput>), 'records[3]'),
+    );
+    expect(e.field).toBe('records[3].aligned');
+    expect(e.message).toMatch(/unknown key \(did you mean isAligned\?\)/);
+  });
+
+  it("refuses dataTypes in a string record (the server infers a string record's types: they would be ignored)", () => {
+    const r = { deviceId: 'root.sg.d1', timestamp: 1, measurements: ['a'], values: ['1'], dataTypes: ['INT32'] };
+    expect(catchValidation(() => checkStringRecord(r, 'record')).field).toBe('record.dataTypes');
   });
 
   it('prefixes fields with the given field name', () => {

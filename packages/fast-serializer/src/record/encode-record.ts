@@ -7,6 +7,10 @@ import { dateToTime, type TimestampPrecision } from '../tablet/time-unit.js';
 import { dataTypeCode } from '../tablet/prepare-tablet.js';
 import type { CellValue, DataTypeInput } from '../tablet/tablet-input.js';
 import { checkDevicePath } from '../types/device-path.js';
+import { KnownKeys } from '../types/known-keys.js';
+
+/** The keys of a RecordInput. */
+export const RECORD_KEYS = new KnownKeys(['deviceId', 'timestamp', 'measurements', 'dataTypes', 'values', 'isAligned']);
 
 /** One row of one device, as `insertRecord` takes it. */
 export interface RecordInput {
@@ -52,7 +56,7 @@ export function encodeRecord(
   precision: TimestampPrecision = 'ms',
   cache: RecordShapeCache = {},
 ): EncodedRecord {
-  const { timestamp, n } = checkRecordHead(rec, field, precision);
+  const { timestamp, n } = checkRecordHead(rec, field, precision, RECORD_KEYS);
   const codes = shapeCodes(rec, n, field, cache);
   const w = scratch;
   w.pos = 0;
@@ -115,8 +119,10 @@ export function checkRecordHead(
   rec: { deviceId: unknown; timestamp: unknown; measurements: unknown; values: unknown } | null,
   field: string,
   precision: TimestampPrecision,
+  keys: KnownKeys,
 ): { timestamp: number | bigint; n: number } {
   if (rec === null || typeof rec !== 'object') throw new IoTDBValidationError(field, 'expected an object');
+  keys.check(rec, field);
   checkDevicePath(`${field}.deviceId`, rec.deviceId);
   const timestamp =
     rec.timestamp instanceof Date ? dateToTime(rec.timestamp, precision, `${field}.timestamp`) : rec.timestamp;

@@ -68,6 +68,8 @@ describe('recordsAsTablets: records of a few devices as their tablets, as the Ja
     const odd = { length: 2 } as unknown as string[]; // not an array: left to the records' checks, no TypeError here
     expect(recordsAsTablets(ok.map((r, k) => (k === 0 ? { ...r, measurements: odd } : r)))).toBeNull();
     expect(recordsAsTablets(ok.map((r) => ({ ...r, values: [null, null] })))).toBeNull(); // nothing to write
+    // a key a record does not have: left to the records' checks, which name it (not written without it)
+    expect(recordsAsTablets(changed(9, { aligned: true } as Partial<RecordInput>))).toBeNull();
   });
 
   it("makes a device's tablet of the measurements its records name in all, a record's missing ones null", () => {

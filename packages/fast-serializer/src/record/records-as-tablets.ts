@@ -1,7 +1,7 @@
 import { isArray } from '../types/is-array.js';
 import type { PreparedTablet } from '../tablet/prepare-tablet.js';
 import type { CellValue, DataTypeInput, Tablet } from '../tablet/tablet-input.js';
-import type { RecordInput } from './encode-record.js';
+import { RECORD_KEYS, type RecordInput } from './encode-record.js';
 
 /**
  * Records of a few devices as those devices' tablets, as the Java Session sends them by default (its
@@ -36,6 +36,7 @@ export function recordsAsTablets(records: readonly RecordInput[]): RecordsAsTabl
   for (let i = 0; i < records.length; i++) {
     const r = records[i];
     if (r === null || typeof r !== 'object' || !isArray(r.values) || (r.isAligned === true) !== aligned) return null;
+    if (!RECORD_KEYS.fits(r)) return null;
     if (r.values.every((v) => v == null)) {
       empty.push(i);
       continue;

@@ -1,6 +1,10 @@
 import { IoTDBValidationError } from '../errors.js';
 import { describe } from '../types/describe.js';
 import { checkRecordHead } from './encode-record.js';
+import { KnownKeys } from '../types/known-keys.js';
+
+/** A string record's keys: no dataTypes (the server infers them; given ones would be ignored). */
+const STRING_RECORD_KEYS = new KnownKeys(['deviceId', 'timestamp', 'measurements', 'values', 'isAligned']);
 import type { TimestampPrecision } from '../tablet/time-unit.js';
 
 /** One row of one device with its values as strings: the server infers each type (Java's string overloads). */
@@ -29,7 +33,7 @@ export function checkStringRecord(
   field = 'record',
   precision: TimestampPrecision = 'ms',
 ): CheckedStringRecord {
-  const { timestamp, n } = checkRecordHead(rec, field, precision);
+  const { timestamp, n } = checkRecordHead(rec, field, precision, STRING_RECORD_KEYS);
   const seen = new Set<string>();
   const measurements: string[] = [];
   const values: string[] = [];

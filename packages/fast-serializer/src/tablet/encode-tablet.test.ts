@@ -507,6 +507,44 @@ describe('tablet validation', () => {
     expect(e.message).toMatch(message);
   });
 
+  it.each<[string, Tablet, string, RegExp]>([
+    [
+      '`aligned` for isAligned',
+      one('INT32', [1], { aligned: true } as Partial<Tablet>),
+      'aligned',
+      /did you mean isAligned\?/,
+    ],
+    [
+      '`nullMask` for nulls',
+      one('INT32', Int32Array.of(1), { nullMask: [null] } as Partial<Tablet>),
+      'nullMask',
+      /unknown key/,
+    ],
+    [
+      '`timestamp` beside timestamps',
+      one('INT32', [1], { timestamp: 1 } as Partial<Tablet>),
+      'timestamp',
+      /did you mean timestamps\?/,
+    ],
+  ])('refuses a key a tablet does not have: %s (it would be dropped unsaid)', (_what, t, field, message) => {
+    const e = rejection(t);
+    expect(e.field).toBe(field);
+    expect(e.message).toMatch(message);
+  });
+
+  it("refuses a tree tablet's deviceId in a table tablet", () => {
+    const t = {
+      tableName: 't',
+      deviceId: 'root.sg.d1',
+      columnNames: ['v'],
+      columnCategories: ['FIELD' as const],
+      dataTypes: ['INT32' as const],
+      timestamps: [1],
+      values: [[1]],
+    };
+    expect(() => prepareTableTablet(t)).toThrow(/^deviceId: unknown key/);
+  });
+
   it('writes a toColumnar() result back: BOOLEAN 0/1 bytes, DATE yyyymmdd ints and nulls as masks', () => {
     const t = (columns: ColumnInput[], nulls?: (Uint8Array | null)[]): Tablet => ({
       deviceId: 'root.sg.d1',

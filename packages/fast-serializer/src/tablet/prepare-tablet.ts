@@ -17,6 +17,11 @@ import { checkDevicePath } from '../types/device-path.js';
 import { checkTableName } from '../types/table-name.js';
 import { checkName } from '../types/name.js';
 import { nullMasksOf } from './null-masks.js';
+import { KnownKeys } from '../types/known-keys.js';
+
+const DATA_KEYS = ['dataTypes', 'timestamps', 'values', 'columns', 'nulls'] as const;
+const TREE_TABLET_KEYS = new KnownKeys(['deviceId', 'measurements', ...DATA_KEYS, 'isAligned']);
+const TABLE_TABLET_KEYS = new KnownKeys(['tableName', 'columnNames', 'columnCategories', ...DATA_KEYS]);
 
 /** A tablet whose shape has been checked, ready for the encoder. Values are checked while encoding. */
 export interface PreparedTablet {
@@ -48,12 +53,14 @@ export interface PreparedTablet {
 /** `precision`: the server's time unit, for Dates. */
 export function prepareTablet(t: Tablet, precision: TimestampPrecision = 'ms'): PreparedTablet {
   if (t === null || typeof t !== 'object') throw new IoTDBValidationError('tablet', 'expected an object');
+  TREE_TABLET_KEYS.check(t, '');
   checkDevicePath('deviceId', t.deviceId);
   return prepare(t, t.deviceId, t.measurements, 'measurements', t.isAligned === true, null, precision);
 }
 
 export function prepareTableTablet(t: TableTablet, precision: TimestampPrecision = 'ms'): PreparedTablet {
   if (t === null || typeof t !== 'object') throw new IoTDBValidationError('tablet', 'expected an object');
+  TABLE_TABLET_KEYS.check(t, '');
   checkTableName('tableName', t.tableName);
   const names = t.columnNames;
   if (!isArray(t.columnCategories) || t.columnCategories.length !== names?.length) {

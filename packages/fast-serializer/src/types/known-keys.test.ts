@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { IoTDBValidationError } from '../errors.js';
+import { KnownKeys } from './known-keys.js';
+import { nearestName } from './nearest-name.js';
+
+describe('KnownKeys', () => {
+  const keys = new KnownKeys(['deviceId', 'timestamp', 'values', 'isAligned']);
+
+  it('takes objects of known keys in any order and any subset, one after another', () => {
+    for (const o of [
+      { deviceId: 'a', timestamp: 1, values: [] },
+      { deviceId: 'a', timestamp: 1, values: [] },
+      { values: [], timestamp: 1, deviceId: 'a', isAligned: true },
+      { deviceId: 'a' },
+      {},
+      { deviceId: 'a', timestamp: 1, values: [] },
+    ])
+      expect(keys.fits(o)).toBe(true);
+  });
+
+  it('refuses a key none of them is, after objects that fit and before, naming the nearest', () => {
+    expect(keys.fits({ deviceId: 'a', timestamp: 1, values: [] })).toBe(true);
+    for (const o of [
+      { deviceId: 'a', timestamp: 1, values: [], aligned: true },
+      { deviceId: 'a', timestamp: 1, aligned: true, values: [] },
+      { aligned: true },
+    ]) {
+      expect(keys.fits(o)).toBe(false);
+      const e = (() => {
+        try {
+          keys.check(o, 'records[2]');
+        } catch (err) {
+          return err as IoTDBValidationError;
+        }
+        throw new Error('not refused');
+      })();
+      expect(e).toBeInstanceOf(IoTDBValidationError);
+      expect(e.field).toBe('records[2].aligned');
+      expect(e.message).toMatch(/unknown key \(did you mean isAligned\?\)/);
+    }
+    expect(keys.fits({ deviceId: 'a', timestamp: 1, values: [] })).toBe(true);
+  });
+
+  it('names the key alone when the object is the input itself, and suggests nothing for a key far from all', () => {
+    expect(() => keys.check({ note: 'x' }, '')).toThrow(
+      /^note: unknown key; known: deviceId, timestamp, values, isAligned$/,
+    );
+  });
+
+  it('a key set to undefined is a key', () => {
+    expect(keys.fits({ deviceId: 'a', aligned: undefined })).toBe(false);
+  });
+});
+
+describe('nearestName', () => {
+  it('finds the same name in another case, or one within two edits, else nothing', () => {
+    const known = ['signal', 'timeoutMs', 'isAligned'];
+    expect(nearestName('SIGNAL', known)).toBe('signal');
+    expect(nearestName('signl', known)).toBe('signal');
+    expect(nearestName('aligned', known)).toBe('isAligned');
+    expect(nearestName('timeout', known)).toBe('timeoutMs');
+    expect(nearestName('deadline', known)).toBeUndefined();
+    expect(nearestName('x', [])).toBeUndefined();
+  });
+});
