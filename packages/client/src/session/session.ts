@@ -255,7 +255,7 @@ export class Session extends TreeWriteSession {
     const time = (t: unknown, field: string) => (t instanceof Date ? this.#time(t, field) : t);
     const times =
       range !== null && typeof range === 'object'
-        ? { startTime: time(range.startTime, 'startTime'), endTime: time(range.endTime, 'endTime') }
+        ? { ...range, startTime: time(range.startTime, 'startTime'), endTime: time(range.endTime, 'endTime') }
         : range;
     return this.executeNonQueryStatement(schemaSql.deleteData(pathOrPaths, times as DeleteRange), opts);
   }

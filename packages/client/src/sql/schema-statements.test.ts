@@ -102,6 +102,59 @@ describe('schema statements', () => {
     expect(javaLike).toThrow(/^range: needs \{ startTime\?, endTime \}.*got number 15$/);
   });
 
+  it('refuse a key a spec or a range does not have, naming the nearest: it would be dropped unsaid', () => {
+    const refusal = (f: () => unknown) => {
+      try {
+        f();
+      } catch (e) {
+        return e as IoTDBValidationError;
+      }
+      throw new Error('not refused');
+    };
+    const cases: [() => unknown, string, RegExp][] = [
+      // the server would make the series LZ4 (its default), not SNAPPY
+      [
+        () => schemaSql.createTimeseries({ path: 'root.sg.d.s', dataType: 'INT32', compression: 'SNAPPY' } as never),
+        'spec.compression',
+        /did you mean compressor\?/,
+      ],
+      [
+        () => schemaSql.createTimeseries({ path: 'root.sg.d.s', dataType: 'INT32', tag: {} } as never, 'specs[2]'),
+        'specs[2].tag',
+        /did you mean tags\?/,
+      ],
+      [
+        () =>
+          schemaSql.createAlignedTimeseries({
+            deviceId: 'root.sg.d',
+            measurements: ['a'],
+            dataTypes: ['INT32'],
+            encoding: ['RLE'],
+          } as never),
+        'encoding',
+        /did you mean encodings\?/,
+      ],
+      [
+        () =>
+          schemaSql.createSchemaTemplate({
+            name: 't',
+            measurements: ['a'],
+            dataTypes: ['INT32'],
+            isAligned: true,
+          } as never),
+        'isAligned',
+        /did you mean aligned\?/,
+      ],
+      // without startTime everything up to endTime is deleted: `start` must not read as no start
+      [() => schemaSql.deleteData('root.sg.d.s', { start: 4, endTime: 5 } as never), 'range.start', /unknown key/],
+    ];
+    for (const [f, field, message] of cases) {
+      const e = refusal(f);
+      expect(e.field).toBe(field);
+      expect(e.message).toMatch(message);
+    }
+  });
+
   it('take backquoted nodes, with backquotes doubled inside', () => {
     expect(schemaSql.createDatabase('root.`my db`')).toBe('CREATE DATABASE root.`my db`');
     expect(schemaSql.deleteTimeseries(['root.sg.`d.1`.`a``b`'])).toBe('DELETE TIMESERIES root.sg.`d.1`.`a``b`');

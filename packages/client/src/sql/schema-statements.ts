@@ -5,7 +5,7 @@ import {
   type DataTypeInput,
   type TSDataTypeName,
 } from '@iotdb/fast-serializer';
-import { checkTimestamp, dataTypeCode } from '@iotdb/fast-serializer';
+import { KnownKeys, checkTimestamp, dataTypeCode } from '@iotdb/fast-serializer';
 import { checkPath, escapeString } from './escape.js';
 
 /** TSEncoding, with IoTDB's codes (tsfile 2.0.1). */
@@ -73,6 +73,22 @@ export interface SchemaTemplateSpec {
   /** an aligned template. @default false */
   aligned?: boolean;
 }
+
+// The keys of each spec: a misspelt optional one would be dropped unsaid (a series made LZ4 for `compression`, a
+// deleteData of everything up to endTime for `start`).
+const TIMESERIES_KEYS = new KnownKeys([
+  'path',
+  'dataType',
+  'encoding',
+  'compressor',
+  'props',
+  'tags',
+  'attributes',
+  'alias',
+]);
+const ALIGNED_KEYS = new KnownKeys(['deviceId', 'measurements', 'dataTypes', 'encodings', 'compressors', 'aliases']);
+const TEMPLATE_KEYS = new KnownKeys(['name', 'measurements', 'dataTypes', 'encodings', 'compressors', 'aligned']);
+const RANGE_KEYS = new KnownKeys(['startTime', 'endTime']);
 
 /** One node (a measurement or template name): a plain word or a backquoted identifier. */
 const NODE = /^(`(?:[^`]|``)+`|[^\s.`'"();,=]+)$/;
@@ -143,6 +159,7 @@ export const schemaSql = {
 
   createTimeseries(s: TimeseriesSpec, field = 'spec'): string {
     if (s === null || typeof s !== 'object') throw new IoTDBValidationError(field, 'needs an object');
+    TIMESERIES_KEYS.check(s, field);
     const alias = s.alias === undefined ? '' : `(${checkNode(s.alias, `${field}.alias`)})`;
     const props = keyValues(s.props, `${field}.props`);
     const clauses = [...typeClauses(s.dataType, s.encoding, s.compressor, field), ...(props ? [props] : [])];
@@ -156,6 +173,7 @@ export const schemaSql = {
   },
 
   createAlignedTimeseries(s: AlignedTimeseriesSpec): string {
+    if (s !== null && typeof s === 'object') ALIGNED_KEYS.check(s, '');
     return `CREATE ALIGNED TIMESERIES ${checkPath(s?.deviceId, 'deviceId')}(${measurementList(s, 'aliases').join(', ')})`;
   },
 
@@ -172,6 +190,7 @@ export const schemaSql = {
         `needs { startTime?, endTime } (Java's deleteData(paths, startTime, endTime) is deleteData(paths, { startTime, endTime })), got ${describe(range)}`,
       );
     }
+    RANGE_KEYS.check(range, 'range');
     const end = timeLiteral(range.endTime, 'endTime');
     const where =
       range.startTime === undefined
@@ -181,6 +200,7 @@ export const schemaSql = {
   },
 
   createSchemaTemplate(t: SchemaTemplateSpec): string {
+    if (t !== null && typeof t === 'object') TEMPLATE_KEYS.check(t, '');
     const name = checkNode(t?.name, 'name');
     return `CREATE SCHEMA TEMPLATE ${name}${t.aligned ? ' ALIGNED' : ''} (${measurementList(t, null).join(', ')})`;
   },
