@@ -125,7 +125,7 @@ describe('--query-file', () => {
   it('names the file and line of what is wrong', () => {
     expect(error('a.yaml', '- sql: SELECT 1\n- label: x\n')).toMatch(/a\.yaml:2: entry 2 needs "sql:"/);
     expect(error('b.yaml', '- sql: SELECT 1\n  concurency: 2\n')).toMatch(
-      /b\.yaml:2: unknown key "concurency" \(known: label, sql/,
+      /b\.yaml:2: unknown key "concurency" \(did you mean concurrency\?; known: label, sql/,
     );
     expect(error('c.yaml', '- sql: SELECT 1\n  repetitions: 0\n')).toMatch(
       /c\.yaml:2: repetitions needs an integer >= 1, got 0/,

@@ -19,6 +19,7 @@
  * Errors name the file and line. JSON is read by the same YAML 1.2 parser, so it gets lines too.
  */
 import { readFileSync } from 'node:fs';
+import { nearestName } from '@iotdb/fast-serializer';
 import {
   isAlias,
   isMap,
@@ -187,7 +188,13 @@ function entry(
   for (const pair of pairs) {
     const key = isScalar(pair.key) ? String(pair.key.value) : '';
     const line = lineOf(pair.key as Node);
-    if (!(KEYS as readonly string[]).includes(key)) fail(line, `unknown key "${key}" (known: ${KEYS.join(', ')})`);
+    if (!(KEYS as readonly string[]).includes(key)) {
+      const near = nearestName(key, KEYS);
+      fail(
+        line,
+        `unknown key "${key}" (${near === undefined ? '' : `did you mean ${near}?; `}known: ${KEYS.join(', ')})`,
+      );
+    }
     const value = isScalar(pair.value) ? pair.value.value : undefined;
     if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean')
       return fail(line, `${key} needs a value`);
