@@ -45,7 +45,7 @@ export function treeWriter<S extends WriterSession>(
   options: TreeWriterOptions,
   inFlight: number,
 ): Writer<TreeRow> {
-  return new Writer(treeModel, sinkOf(run), resolveWriterOptions(options, inFlight), options?.aligned === true);
+  return new Writer(treeModel, sinkOf(run), resolveWriterOptions(options, inFlight, true), options?.aligned === true);
 }
 
 export function tableWriter<S extends WriterSession>(
@@ -53,5 +53,5 @@ export function tableWriter<S extends WriterSession>(
   options: TableWriterOptions,
   inFlight: number,
 ): Writer<TableRow> {
-  return new Writer(tableModel, sinkOf(run), resolveWriterOptions(options, inFlight));
+  return new Writer(tableModel, sinkOf(run), resolveWriterOptions(options, inFlight, false));
 }

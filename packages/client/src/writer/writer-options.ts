@@ -1,5 +1,6 @@
 import { IoTDBValidationError, dataTypeCode, type DataTypeInput, type TSDataType } from '@iotdb/fast-serializer';
 import { checkedIfGiven, positiveInt, timerMs } from '../config/checks.js';
+import { checkCallOptions } from '../config/issues.js';
 
 /** What a batching writer takes; every limit has a default. `Row` is what `onError` hands back. */
 export interface WriterOptions<Row> {
@@ -52,11 +53,27 @@ export const WRITER_DEFAULTS = {
   maxBufferedRows: 100_000,
 } as const;
 
+const OPTION_KEYS = [
+  'types',
+  'maxRows',
+  'maxBytes',
+  'flushIntervalMs',
+  'maxRowsPerRequest',
+  'maxInFlight',
+  'maxBufferedRows',
+  'onError',
+] as const satisfies readonly (keyof WriterOptions<unknown>)[];
+const TABLE_OPTION_KEYS: ReadonlySet<string> = new Set(OPTION_KEYS);
+const TREE_OPTION_KEYS: ReadonlySet<string> = new Set([...OPTION_KEYS, 'aligned']);
+
+/** `tree`: the options may say `aligned` (TreeWriterOptions); any other name is refused, not ignored. */
 export function resolveWriterOptions<Row>(
   o: WriterOptions<Row> = {},
   defaultInFlight: number,
+  tree: boolean,
 ): ResolvedWriterOptions<Row> {
   if (o === null || typeof o !== 'object') throw new IoTDBValidationError('options', 'expected an object');
+  checkCallOptions(o, tree ? TREE_OPTION_KEYS : TABLE_OPTION_KEYS);
   const types = new Map<string, TSDataType>();
   for (const [name, t] of Object.entries(o.types ?? {})) types.set(name, dataTypeCode(t, `types.${name}`));
   const maxRows = limit('maxRows', o.maxRows, WRITER_DEFAULTS.maxRows);

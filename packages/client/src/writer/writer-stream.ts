@@ -1,5 +1,7 @@
 import { Writable } from 'node:stream';
 import type { Writer } from './writer.js';
+import { checkBoolean, checkedIfGiven } from '../config/checks.js';
+import { checkCallOptions } from '../config/issues.js';
 
 export interface WriterStreamOptions {
   /** rows the stream itself queues before its write() returns false. @default 1024 */
@@ -11,11 +13,16 @@ export interface WriterStreamOptions {
   closeWriter?: boolean;
 }
 
+const STREAM_OPTION_KEYS: ReadonlySet<string> = new Set<keyof WriterStreamOptions>(['highWaterMark', 'closeWriter']);
+
 /** An object-mode Writable over a writer: each chunk is a row; it waits while the writer applies backpressure. */
 export function writerStream<Row>(writer: Writer<Row>, options: WriterStreamOptions): Writable {
+  checkCallOptions(options, STREAM_OPTION_KEYS);
+  const highWaterMark = checkedIfGiven('highWaterMark', options.highWaterMark) ?? 1024;
+  if (options.closeWriter !== undefined) checkBoolean('closeWriter', options.closeWriter);
   return new Writable({
     objectMode: true,
-    highWaterMark: options.highWaterMark ?? 1024,
+    highWaterMark,
     write(row: Row, _encoding, callback) {
       writer.write(row).then(() => callback(), callback);
     },

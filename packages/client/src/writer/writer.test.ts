@@ -254,6 +254,17 @@ describe('bad rows', () => {
     expect(() => s.writer({ maxRows: 0 })).toThrow(/maxRows/);
     expect(() => s.writer({ maxRows: 100, maxRowsPerRequest: 10 })).toThrow(/maxRowsPerRequest/);
     expect(() => s.writer({ types: { v: 'DOUBLES' as never } })).toThrow(/types\.v/);
+    // an unknown option would be a setting silently not applied: devices written unaligned, flushes every second
+    expect(() => s.writer({ isAligned: true } as never)).toThrow(
+      /^isAligned: unknown option \(did you mean 'aligned'\?\)/,
+    );
+    expect(() => s.writer({ flushIntervalMS: 10 } as never)).toThrow(/did you mean 'flushIntervalMs'\?/);
+    const { s: t } = await openTableSession();
+    expect(() => t.writer({ aligned: true } as never)).toThrow(/^aligned: unknown option/);
+    const w = s.writer();
+    expect(() => w.stream({ highWatermark: 3 } as never)).toThrow(/did you mean 'highWaterMark'\?/);
+    expect(() => w.stream({ highWaterMark: -1 })).toThrow(/^highWaterMark: /);
+    expect(() => w.stream({ closeWriter: 'yes' as never })).toThrow(/^closeWriter: needs true or false/);
   });
 });
 
