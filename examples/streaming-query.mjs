@@ -1,8 +1,16 @@
 // Reads a query result as a stream, never holding it all: rows with `for await`, the same rows a block at a time
 // with `ds.rowBatches()`, or columnar batches (one per block the server sends) with `ds.batches()`. More rows are
 // fetched as you iterate (`fetchSize` per round trip), and breaking out of the loop releases the query on the server.
+// A data set is an async iterable, so `Readable.from(ds)` makes it a Node stream for `pipeline` (here into a CSV
+// file, with backpressure: no more rows are fetched than the file takes); a failing stage closes the data set too.
 //
 //   node examples/streaming-query.mjs      (IOTDB_HOST, IOTDB_PORT, IOTDB_USER, IOTDB_PASSWORD; default 127.0.0.1:6667)
+import { createWriteStream } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { Session } from '@iotdb/client';
 
 const database = 'root.example_stream';
@@ -58,6 +66,21 @@ try {
     if (row.getDouble(2) > 120) break; // by position: 1 is Time, 2 the first value column
   }
   console.log('stopped early, data set closed:', firstFew.isClosed);
+
+  // Into a file through stream.pipeline: rows in, CSV lines out.
+  const file = join(tmpdir(), `power-${process.pid}.csv`);
+  const forFile = await session.executeQueryStatement(`SELECT power FROM ${device}`, { fetchSize: 5000 });
+  const toCsv = new Transform({
+    writableObjectMode: true,
+    transform(row, _encoding, done) {
+      done(null, `${row.getTimestamp('Time').toISOString()},${row.getDouble(2)}\n`);
+    },
+  });
+  await pipeline(Readable.from(forFile), toCsv, createWriteStream(file));
+  const lines = (await readFile(file, 'utf8')).split('\n').length - 1;
+  await rm(file);
+  if (lines !== rows) throw new Error(`the file has ${lines} lines for ${rows} rows`);
+  console.log(`csv lines: ${lines}, data set closed: ${forFile.isClosed}`);
   console.log('streaming query ok');
 } finally {
   await session.deleteDatabase(database); // leave the server as we found it
