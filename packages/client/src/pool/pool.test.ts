@@ -8,11 +8,12 @@ import type { PoolOptions } from './pool-options.js';
 
 // ---------- a fake session and helpers ----------
 
-/** Stands in for a Session: open()/close() and isConnected are all the pool uses. */
+/** Stands in for a Session: open()/close(), isOpen and isConnected are all the pool uses. */
 class FakeSession {
   static seq = 0;
   readonly id = FakeSession.seq++;
   isConnected = false;
+  isOpen = false;
   opens = 0;
   closes = 0;
   /** borrowers inside execute(fn) right now */
@@ -23,11 +24,13 @@ class FakeSession {
     this.opens++;
     await this.openImpl();
     this.isConnected = true;
+    this.isOpen = true;
   }
 
   async close(): Promise<void> {
     this.closes++;
     this.isConnected = false;
+    this.isOpen = false;
   }
 
   readonly contextChanged = false;
@@ -464,6 +467,24 @@ describe('Pool: health check', () => {
     const used = await pool.execute(async (s) => fake(s));
     expect(used).toBe(created[1]);
     expect(used.isConnected).toBe(true);
+  });
+
+  it('drops a session its borrower closed when it comes back: the next call gets a new one, not a closed one', async () => {
+    const { pool, created } = track(makePool({ maxSize: 1 }));
+    await pool.execute((s) => s.close());
+    const used = await pool.execute(async (s) => fake(s));
+    expect(used).toBe(created[1]);
+    expect(used.isOpen).toBe(true);
+    expect(pool.stats()).toMatchObject({ size: 1, sessionsCreated: 2, sessionsClosed: 1 });
+  });
+
+  it('replaces an idle session closed through a reference kept past its execute(), at the next borrow', async () => {
+    const { pool, created } = track(makePool({ maxSize: 1 }));
+    const kept = await pool.execute(async (s) => s);
+    await kept.close();
+    const used = await pool.execute(async (s) => fake(s));
+    expect(used).toBe(created[1]);
+    expect(used.isOpen).toBe(true);
   });
 
   it('does not drop a borrowed session whose connection broke until it comes back', async () => {

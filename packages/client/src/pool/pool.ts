@@ -31,7 +31,7 @@ export interface PoolStats extends SessionStats {
 }
 
 /** Why a pooled session was closed, as the logs say. */
-type CloseReason = 'idle' | 'broken' | 'context-changed' | 'pool-closed';
+type CloseReason = 'idle' | 'broken' | 'context-changed' | 'closed-by-borrower' | 'pool-closed';
 
 interface Slot<S> {
   session: S | null;
@@ -131,6 +131,8 @@ export class Pool<S extends BaseSession> {
     });
     const s = this.#slots[i];
     try {
+      // closed while idle, through a reference its borrower kept: it is not lent again
+      if (s.session !== null && !s.session.isOpen) this.#drop(s, 'closed-by-borrower');
       if (s.session === null) s.session = await this.#openSession(signal);
       if (traced) s.session[POOL_WAIT] = performance.now() - waitStart;
       return await fn(s.session);
@@ -202,6 +204,12 @@ export class Pool<S extends BaseSession> {
     this.#recorder.logger?.info({ event: 'pool-shrink', reason, size }, `iotdb pool: session closed (${reason})`);
   }
 
+  /** Empties a slot whose session is closed or being closed: the next borrower of the slot opens a new one. */
+  #drop(s: Slot<S>, reason: CloseReason): void {
+    this.#retire(s.session!, reason);
+    s.session = null;
+  }
+
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
   }
@@ -242,11 +250,11 @@ export class Pool<S extends BaseSession> {
 
   #release(i: number): void {
     const s = this.#slots[i];
-    if (s.session?.contextChanged) {
+    if (s.session !== null && !s.session.isOpen) this.#drop(s, 'closed-by-borrower');
+    else if (s.session?.contextChanged) {
       // a borrower ran USE or SET SQL_DIALECT: the next one gets a fresh session in the pool's context
       void s.session.close().catch(() => undefined);
-      this.#retire(s.session, 'context-changed');
-      s.session = null;
+      this.#drop(s, 'context-changed');
     }
     const at = this.#waiters.findIndex((w) => w.slot === i || w.slot === null);
     if (at >= 0 && !this.#closed) {
