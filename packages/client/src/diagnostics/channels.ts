@@ -81,7 +81,8 @@ export interface InsertTraceContext extends TraceContext {
  */
 export interface TraceChannel<C extends TraceContext> {
   readonly hasSubscribers: boolean;
-  tracePromise<T>(fn: (context: C) => Promise<T>, context: C, thisArg: undefined, context_: C): Promise<T>;
+  /** Node's tracePromise(fn, context, thisArg, ...args): the client passes the context as fn's one argument */
+  tracePromise<T>(fn: (context: C) => Promise<T>, context: C, thisArg: undefined, arg: C): Promise<T>;
 }
 
 export const connectChannel: TraceChannel<ConnectTraceContext> = tracingChannel(CHANNELS.connect);

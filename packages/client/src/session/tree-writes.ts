@@ -203,7 +203,9 @@ export abstract class TreeWriteSession extends BaseSession {
     checkCallOptions(opts, ONE_DEVICE_OPTION_KEYS);
     const { sorted, ...callOpts } = opts;
     if (!isArray(rows) || rows.length === 0) throw new IoTDBValidationError('rows', 'needs at least one row');
-    rows.forEach((row, i) => typeof row === 'object' && row !== null && ONE_DEVICE_ROW_KEYS.check(row, `rows[${i}]`));
+    rows.forEach((row, i) => {
+      if (typeof row === 'object' && row !== null) ONE_DEVICE_ROW_KEYS.check(row, `rows[${i}]`);
+    });
     const records = rows.map((row): RecordInput => ({ ...row, deviceId, isAligned: aligned }));
     if (await this.#asTablets(what, records, callOpts)) return;
     const shape: RecordShapeCache = {};
@@ -328,7 +330,7 @@ const stringDevice = (r: CheckedStringRecord) => r.deviceId;
 /** One row of insertRecordsOfOneDevice: a record without its device. */
 export type OneDeviceRow = Omit<RecordInput, 'deviceId' | 'isAligned'>;
 /** a row's own deviceId or isAligned would be overridden by the call's: refused */
-const ONE_DEVICE_ROW_KEYS = new KnownKeys(['timestamp', 'measurements', 'dataTypes', 'values']);
+const ONE_DEVICE_ROW_KEYS = new KnownKeys<OneDeviceRow>(['timestamp', 'measurements', 'dataTypes', 'values']);
 
 export interface OneDeviceOptions extends CallOptions {
   /** the rows are in time order already (else they are sorted first). @default false */

@@ -76,7 +76,7 @@ export interface SchemaTemplateSpec {
 
 // The keys of each spec: a misspelt optional one would be dropped unsaid (a series made LZ4 for `compression`, a
 // deleteData of everything up to endTime for `start`).
-const TIMESERIES_KEYS = new KnownKeys([
+const TIMESERIES_KEYS = new KnownKeys<TimeseriesSpec>([
   'path',
   'dataType',
   'encoding',
@@ -86,9 +86,23 @@ const TIMESERIES_KEYS = new KnownKeys([
   'attributes',
   'alias',
 ]);
-const ALIGNED_KEYS = new KnownKeys(['deviceId', 'measurements', 'dataTypes', 'encodings', 'compressors', 'aliases']);
-const TEMPLATE_KEYS = new KnownKeys(['name', 'measurements', 'dataTypes', 'encodings', 'compressors', 'aligned']);
-const RANGE_KEYS = new KnownKeys(['startTime', 'endTime']);
+const ALIGNED_KEYS = new KnownKeys<AlignedTimeseriesSpec>([
+  'deviceId',
+  'measurements',
+  'dataTypes',
+  'encodings',
+  'compressors',
+  'aliases',
+]);
+const TEMPLATE_KEYS = new KnownKeys<SchemaTemplateSpec>([
+  'name',
+  'measurements',
+  'dataTypes',
+  'encodings',
+  'compressors',
+  'aligned',
+]);
+const RANGE_KEYS = new KnownKeys<DeleteRange>(['startTime', 'endTime']);
 
 /** One node (a measurement or template name): a plain word or a backquoted identifier. */
 const NODE = /^(`(?:[^`]|``)+`|[^\s.`'"();,=]+)$/;

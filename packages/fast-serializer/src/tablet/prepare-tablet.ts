@@ -19,9 +19,9 @@ import { checkName } from '../types/name.js';
 import { nullMasksOf } from './null-masks.js';
 import { KnownKeys } from '../types/known-keys.js';
 
-const DATA_KEYS = ['dataTypes', 'timestamps', 'values', 'columns', 'nulls'] as const;
-const TREE_TABLET_KEYS = new KnownKeys(['deviceId', 'measurements', ...DATA_KEYS, 'isAligned']);
-const TABLE_TABLET_KEYS = new KnownKeys(['tableName', 'columnNames', 'columnCategories', ...DATA_KEYS]);
+const DATA_KEYS = ['dataTypes', 'timestamps', 'values', 'columns', 'nulls'] as const satisfies (keyof TabletData)[];
+const TREE_TABLET_KEYS = new KnownKeys<Tablet>(['deviceId', 'measurements', ...DATA_KEYS, 'isAligned']);
+const TABLE_TABLET_KEYS = new KnownKeys<TableTablet>(['tableName', 'columnNames', 'columnCategories', ...DATA_KEYS]);
 
 /** A tablet whose shape has been checked, ready for the encoder. Values are checked while encoding. */
 export interface PreparedTablet {

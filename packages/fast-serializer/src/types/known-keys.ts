@@ -8,11 +8,14 @@ import { nearestName } from './nearest-name.js';
  * same order: the last order that fitted is kept and compared key by key (about 20 ns a record; a set lookup per
  * key cost 60).
  */
-export class KnownKeys {
+export class KnownKeys<T extends object = object> {
+  readonly known: readonly string[];
   readonly #known: ReadonlySet<string>;
   #last: readonly string[] = [];
 
-  constructor(readonly known: readonly string[]) {
+  /** `known`: keys of T (a name T does not have fails to compile). */
+  constructor(known: readonly (keyof T & string)[]) {
+    this.known = known;
     this.#known = new Set(known);
   }
 
