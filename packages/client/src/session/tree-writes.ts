@@ -330,7 +330,7 @@ const stringDevice = (r: CheckedStringRecord) => r.deviceId;
 /** One row of insertRecordsOfOneDevice: a record without its device. */
 export type OneDeviceRow = Omit<RecordInput, 'deviceId' | 'isAligned'>;
 /** a row's own deviceId or isAligned would be overridden by the call's: refused */
-const ONE_DEVICE_ROW_KEYS = new KnownKeys<OneDeviceRow>(['timestamp', 'measurements', 'dataTypes', 'values']);
+const ONE_DEVICE_ROW_KEYS = KnownKeys.of<OneDeviceRow>()('timestamp', 'measurements', 'dataTypes', 'values');
 
 export interface OneDeviceOptions extends CallOptions {
   /** the rows are in time order already (else they are sorted first). @default false */

@@ -76,7 +76,7 @@ export interface SchemaTemplateSpec {
 
 // The keys of each spec: a misspelt optional one would be dropped unsaid (a series made LZ4 for `compression`, a
 // deleteData of everything up to endTime for `start`).
-const TIMESERIES_KEYS = new KnownKeys<TimeseriesSpec>([
+const TIMESERIES_KEYS = KnownKeys.of<TimeseriesSpec>()(
   'path',
   'dataType',
   'encoding',
@@ -85,24 +85,24 @@ const TIMESERIES_KEYS = new KnownKeys<TimeseriesSpec>([
   'tags',
   'attributes',
   'alias',
-]);
-const ALIGNED_KEYS = new KnownKeys<AlignedTimeseriesSpec>([
+);
+const ALIGNED_KEYS = KnownKeys.of<AlignedTimeseriesSpec>()(
   'deviceId',
   'measurements',
   'dataTypes',
   'encodings',
   'compressors',
   'aliases',
-]);
-const TEMPLATE_KEYS = new KnownKeys<SchemaTemplateSpec>([
+);
+const TEMPLATE_KEYS = KnownKeys.of<SchemaTemplateSpec>()(
   'name',
   'measurements',
   'dataTypes',
   'encodings',
   'compressors',
   'aligned',
-]);
-const RANGE_KEYS = new KnownKeys<DeleteRange>(['startTime', 'endTime']);
+);
+const RANGE_KEYS = KnownKeys.of<DeleteRange>()('startTime', 'endTime');
 
 /** One node (a measurement or template name): a plain word or a backquoted identifier. */
 const NODE = /^(`(?:[^`]|``)+`|[^\s.`'"();,=]+)$/;

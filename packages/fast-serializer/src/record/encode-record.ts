@@ -10,14 +10,14 @@ import { checkDevicePath } from '../types/device-path.js';
 import { KnownKeys } from '../types/known-keys.js';
 
 /** The keys of a RecordInput. */
-export const RECORD_KEYS = new KnownKeys<RecordInput>([
+export const RECORD_KEYS = KnownKeys.of<RecordInput>()(
   'deviceId',
   'timestamp',
   'measurements',
   'dataTypes',
   'values',
   'isAligned',
-]);
+);
 
 /** One row of one device, as `insertRecord` takes it. */
 export interface RecordInput {

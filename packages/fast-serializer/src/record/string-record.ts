@@ -4,13 +4,13 @@ import { checkRecordHead } from './encode-record.js';
 import { KnownKeys } from '../types/known-keys.js';
 
 /** A string record's keys: no dataTypes (the server infers them; given ones would be ignored). */
-const STRING_RECORD_KEYS = new KnownKeys<StringRecordInput>([
+const STRING_RECORD_KEYS = KnownKeys.of<StringRecordInput>()(
   'deviceId',
   'timestamp',
   'measurements',
   'values',
   'isAligned',
-]);
+);
 import type { TimestampPrecision } from '../tablet/time-unit.js';
 
 /** One row of one device with its values as strings: the server infers each type (Java's string overloads). */

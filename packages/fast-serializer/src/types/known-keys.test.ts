@@ -4,7 +4,13 @@ import { KnownKeys } from './known-keys.js';
 import { nearestName } from './nearest-name.js';
 
 describe('KnownKeys', () => {
-  const keys = new KnownKeys(['deviceId', 'timestamp', 'values', 'isAligned']);
+  interface Row {
+    deviceId: string;
+    timestamp: number;
+    values: unknown[];
+    isAligned?: boolean;
+  }
+  const keys = KnownKeys.of<Row>()('deviceId', 'timestamp', 'values', 'isAligned');
 
   it('takes objects of known keys in any order and any subset, one after another', () => {
     for (const o of [

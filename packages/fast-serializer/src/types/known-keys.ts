@@ -13,10 +13,19 @@ export class KnownKeys<T extends object = object> {
   readonly #known: ReadonlySet<string>;
   #last: readonly string[] = [];
 
-  /** `known`: keys of T (a name T does not have fails to compile). */
-  constructor(known: readonly (keyof T & string)[]) {
+  private constructor(known: readonly string[]) {
     this.known = known;
     this.#known = new Set(known);
+  }
+
+  /**
+   * The keys of T, every one listed: `KnownKeys.of<Tablet>()('deviceId', ...)`. A name T does not have, or a key of
+   * T left out (it would be refused at run time), fails to compile (the argument list becomes `never`).
+   */
+  static of<T extends object>() {
+    return <const K extends readonly (keyof T & string)[]>(
+      ...known: K & ([Exclude<keyof T, K[number]>] extends [never] ? unknown : never)
+    ): KnownKeys<T> => new KnownKeys<T>(known);
   }
 
   /** Whether every key of `o` (its own and inherited enumerable ones, as `for...in` sees them) is known. */
