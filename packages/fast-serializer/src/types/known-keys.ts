@@ -8,7 +8,7 @@ import { nearestName } from './nearest-name.js';
  * same order: the last order that fitted is kept and compared key by key (about 20 ns a record; a set lookup per
  * key cost 60).
  */
-export class KnownKeys<T extends object = object> {
+export class KnownKeys {
   readonly known: readonly string[];
   readonly #known: ReadonlySet<string>;
   #last: readonly string[] = [];
@@ -25,7 +25,7 @@ export class KnownKeys<T extends object = object> {
   static of<T extends object>() {
     return <const K extends readonly (keyof T & string)[]>(
       ...known: K & ([Exclude<keyof T, K[number]>] extends [never] ? unknown : never)
-    ): KnownKeys<T> => new KnownKeys<T>(known);
+    ): KnownKeys => new KnownKeys(known);
   }
 
   /** Whether every key of `o` (its own and inherited enumerable ones, as `for...in` sees them) is known. */
