@@ -1,10 +1,17 @@
-import { IoTDBValidationError } from '@iotdb/fast-serializer';
+import { IoTDBValidationError, isArray } from '@iotdb/fast-serializer';
 
 /** Checks of single option values; each throws IoTDBValidationError naming the option. */
 
 export function checkString(field: string, v: unknown, allowEmpty = false): string {
   if (typeof v !== 'string' || (!allowEmpty && v.length === 0))
     throw new IoTDBValidationError(field, `needs a ${allowEmpty ? '' : 'non-empty '}string, got ${describe(v)}`);
+  return v;
+}
+
+/** A call's list of `noun`s (tablets, records): an array of at least one; an object for the list is named so. */
+export function checkList<T>(field: string, v: readonly T[], noun: string): readonly T[] {
+  if (!isArray(v)) throw new IoTDBValidationError(field, `needs an array of ${noun}s, got ${describe(v)}`);
+  if (v.length === 0) throw new IoTDBValidationError(field, `needs at least one ${noun}`);
   return v;
 }
 

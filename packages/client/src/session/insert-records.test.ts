@@ -116,6 +116,25 @@ describe('insertRecords of a few devices: one insertTablets request, as the Java
     ]).toHaveLength(0);
   });
 
+  it('names an array given for one tablet or record, and one given where a list goes, and sends nothing', async () => {
+    const fake = new FakeTransport();
+    const s = await session(fake);
+    const [r] = records(['root.sg.a'], 1);
+    const t = {
+      deviceId: 'root.sg.a',
+      measurements: ['t'],
+      dataTypes: ['INT64' as const],
+      timestamps: [1],
+      values: [[1n]],
+    };
+    await expect(s.insertTablet([t, t] as never)).rejects.toThrow(/^tablet: needs an object, got an array of 2$/);
+    await expect(s.insertRecord([r] as never)).rejects.toThrow(/^record: needs an object, got an array of 1$/);
+    await expect(s.insertRecords(r as never)).rejects.toThrow(/^records: needs an array of records, got /);
+    await expect(s.insertTablets(t as never)).rejects.toThrow(/^tablets: needs an array of tablets, got /);
+    await expect(s.insertRecords([])).rejects.toThrow(/^records: needs at least one record$/);
+    expect(fake.calls.filter((c) => c.method.startsWith('insert'))).toHaveLength(0);
+  });
+
   it('keeps records as records when a device has a time twice', async () => {
     const fake = new FakeTransport();
     const rs = records(['root.sg.a'], 50).map((r, i) => (i === 9 ? { ...r, timestamp: BigInt(timeBefore(r)) } : r));

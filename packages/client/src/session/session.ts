@@ -16,6 +16,7 @@ import {
   type SchemaTemplateSpec,
   type TimeseriesSpec,
 } from '../sql/schema-statements.js';
+import { checkList } from '../config/checks.js';
 import type { ArgsOf } from '../connection/rpc-connection.js';
 import { QUERY_OPTION_KEYS, type CallOptions, type QueryOptions, type StatementOptions } from './base-session.js';
 import { checkCallOptions } from '../config/issues.js';
@@ -224,8 +225,7 @@ export class Session extends TreeWriteSession {
    * server refuses (one that exists) does not stop the others; IoTDBBatchError lists those refused (see runInOrder).
    */
   async createMultiTimeseries(specs: readonly TimeseriesSpec[], opts: StatementOptions = {}): Promise<void> {
-    if (!isArray(specs) || specs.length === 0)
-      throw new IoTDBValidationError('specs', 'needs at least one time series');
+    checkList('specs', specs, 'time series spec');
     const statements = specs.map((spec, i) => schemaSql.createTimeseries(spec, `specs[${i}]`));
     const run = (i: number) => this.executeNonQueryStatement(statements[i], opts);
     return runInOrder('createMultiTimeseries', statements.length, run, (i) => specs[i].path);
@@ -360,7 +360,7 @@ function oneDevice(paths: readonly string[]): DeviceQuery | undefined {
 }
 
 function pathList(paths: readonly string[]): string[] {
-  if (!isArray(paths) || paths.length === 0) throw new IoTDBValidationError('paths', 'needs at least one path');
+  checkList('paths', paths, 'path');
   return paths.map((p, i) => checkPath(p, `paths[${i}]`, true));
 }
 

@@ -21,7 +21,6 @@ import {
   type TSInsertRecordsReq,
   type TSStatus,
   type ByteWriter,
-  isArray,
   KnownKeys,
 } from '@iotdb/fast-serializer';
 import { compareTime, itemPlan, recordPlan, sameAlignment } from '../write/item-plan.js';
@@ -29,6 +28,7 @@ import type { ArgsWriter } from '../connection/rpc-connection.js';
 import type { WritePlan } from '../write/write-plan.js';
 import { BaseSession, type CallOptions } from './base-session.js';
 import { checkCallOptions } from '../config/issues.js';
+import { checkList } from '../config/checks.js';
 import type { NodeSession } from './node-session.js';
 import type { SessionOptions } from './options.js';
 import { sendForWriter, treeWriter, type TreeWriterOptions } from '../writer/sink.js';
@@ -75,8 +75,7 @@ export abstract class TreeWriteSession extends BaseSession {
    */
   async insertTablets(tablets: readonly Tablet[], opts: CallOptions = {}): Promise<void> {
     this.checkOpen();
-    if (!isArray(tablets) || tablets.length === 0)
-      throw new IoTDBValidationError('tablets', 'needs at least one tablet');
+    checkList('tablets', tablets, 'tablet');
     const prepared = tablets.map((t, i) => {
       try {
         return prepareTablet(t, this.timestampPrecision);
@@ -103,8 +102,7 @@ export abstract class TreeWriteSession extends BaseSession {
    */
   async insertRecords(records: readonly RecordInput[], opts: CallOptions = {}): Promise<void> {
     this.checkOpen();
-    if (!isArray(records) || records.length === 0)
-      throw new IoTDBValidationError('records', 'needs at least one record');
+    checkList('records', records, 'record');
     if (await this.#asTablets('insertRecords', records, opts)) return;
     const shape: RecordShapeCache = {};
     const encoded = records.map((r, i) => encodeRecord(r, `records[${i}]`, this.timestampPrecision, shape));
@@ -160,8 +158,7 @@ export abstract class TreeWriteSession extends BaseSession {
   /** String rows of any devices, one request per DataNode; the server infers the types. Failures as insertRecords. */
   async insertStringRecords(records: readonly StringRecordInput[], opts: CallOptions = {}): Promise<void> {
     this.checkOpen();
-    if (!isArray(records) || records.length === 0)
-      throw new IoTDBValidationError('records', 'needs at least one record');
+    checkList('records', records, 'record');
     const checked = records.map((r, i) => checkStringRecord(r, `records[${i}]`, this.timestampPrecision));
     sameAlignment(checked, 'records');
     const send = (ns: NodeSession, group: readonly CheckedStringRecord[]) =>
@@ -202,7 +199,7 @@ export abstract class TreeWriteSession extends BaseSession {
     this.checkOpen();
     checkCallOptions(opts, ONE_DEVICE_OPTION_KEYS);
     const { sorted, ...callOpts } = opts;
-    if (!isArray(rows) || rows.length === 0) throw new IoTDBValidationError('rows', 'needs at least one row');
+    checkList('rows', rows, 'row');
     rows.forEach((row, i) => {
       if (typeof row === 'object' && row !== null) ONE_DEVICE_ROW_KEYS.check(row, `rows[${i}]`);
     });
@@ -330,7 +327,7 @@ const stringDevice = (r: CheckedStringRecord) => r.deviceId;
 /** One row of insertRecordsOfOneDevice: a record without its device. */
 export type OneDeviceRow = Omit<RecordInput, 'deviceId' | 'isAligned'>;
 /** a row's own deviceId or isAligned would be overridden by the call's: refused */
-const ONE_DEVICE_ROW_KEYS = KnownKeys.of<OneDeviceRow>()('timestamp', 'measurements', 'dataTypes', 'values');
+const ONE_DEVICE_ROW_KEYS = KnownKeys.of<OneDeviceRow>('row')('timestamp', 'measurements', 'dataTypes', 'values');
 
 export interface OneDeviceOptions extends CallOptions {
   /** the rows are in time order already (else they are sorted first). @default false */

@@ -76,7 +76,7 @@ export interface SchemaTemplateSpec {
 
 // The keys of each spec: a misspelt optional one would be dropped unsaid (a series made LZ4 for `compression`, a
 // deleteData of everything up to endTime for `start`).
-const TIMESERIES_KEYS = KnownKeys.of<TimeseriesSpec>()(
+const TIMESERIES_KEYS = KnownKeys.of<TimeseriesSpec>('spec')(
   'path',
   'dataType',
   'encoding',
@@ -86,7 +86,7 @@ const TIMESERIES_KEYS = KnownKeys.of<TimeseriesSpec>()(
   'attributes',
   'alias',
 );
-const ALIGNED_KEYS = KnownKeys.of<AlignedTimeseriesSpec>()(
+const ALIGNED_KEYS = KnownKeys.of<AlignedTimeseriesSpec>('spec')(
   'deviceId',
   'measurements',
   'dataTypes',
@@ -94,7 +94,7 @@ const ALIGNED_KEYS = KnownKeys.of<AlignedTimeseriesSpec>()(
   'compressors',
   'aliases',
 );
-const TEMPLATE_KEYS = KnownKeys.of<SchemaTemplateSpec>()(
+const TEMPLATE_KEYS = KnownKeys.of<SchemaTemplateSpec>('template')(
   'name',
   'measurements',
   'dataTypes',
@@ -102,7 +102,7 @@ const TEMPLATE_KEYS = KnownKeys.of<SchemaTemplateSpec>()(
   'compressors',
   'aligned',
 );
-const RANGE_KEYS = KnownKeys.of<DeleteRange>()('startTime', 'endTime');
+const RANGE_KEYS = KnownKeys.of<DeleteRange>('range')('startTime', 'endTime');
 
 /** One node (a measurement or template name): a plain word or a backquoted identifier. */
 const NODE = /^(`(?:[^`]|``)+`|[^\s.`'"();,=]+)$/;

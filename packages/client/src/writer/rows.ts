@@ -94,8 +94,8 @@ function inferType(v: unknown, text: TSDataType): TSDataType | undefined {
   }
 }
 
-const TREE_ROW_KEYS = KnownKeys.of<TreeRow>()('deviceId', 'timestamp', 'values');
-const TABLE_ROW_KEYS = KnownKeys.of<TableRow>()('table', 'timestamp', 'tags', 'attributes', 'fields');
+const TREE_ROW_KEYS = KnownKeys.of<TreeRow>('row')('deviceId', 'timestamp', 'values');
+const TABLE_ROW_KEYS = KnownKeys.of<TableRow>('row')('table', 'timestamp', 'tags', 'attributes', 'fields');
 
 export const treeModel: WriterModel<TreeRow> = {
   append(row, bufferOf, seq, precision) {

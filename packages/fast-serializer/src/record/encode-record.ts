@@ -10,7 +10,7 @@ import { checkDevicePath } from '../types/device-path.js';
 import { KnownKeys } from '../types/known-keys.js';
 
 /** The keys of a RecordInput. */
-export const RECORD_KEYS = KnownKeys.of<RecordInput>()(
+export const RECORD_KEYS = KnownKeys.of<RecordInput>('record')(
   'deviceId',
   'timestamp',
   'measurements',

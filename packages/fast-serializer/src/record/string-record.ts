@@ -4,7 +4,7 @@ import { checkRecordHead } from './encode-record.js';
 import { KnownKeys } from '../types/known-keys.js';
 
 /** A string record's keys: no dataTypes (the server infers them; given ones would be ignored). */
-const STRING_RECORD_KEYS = KnownKeys.of<StringRecordInput>()(
+const STRING_RECORD_KEYS = KnownKeys.of<StringRecordInput>('record')(
   'deviceId',
   'timestamp',
   'measurements',

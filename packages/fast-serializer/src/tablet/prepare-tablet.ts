@@ -20,8 +20,13 @@ import { nullMasksOf } from './null-masks.js';
 import { KnownKeys } from '../types/known-keys.js';
 
 const DATA_KEYS = ['dataTypes', 'timestamps', 'values', 'columns', 'nulls'] as const satisfies (keyof TabletData)[];
-const TREE_TABLET_KEYS = KnownKeys.of<Tablet>()('deviceId', 'measurements', ...DATA_KEYS, 'isAligned');
-const TABLE_TABLET_KEYS = KnownKeys.of<TableTablet>()('tableName', 'columnNames', 'columnCategories', ...DATA_KEYS);
+const TREE_TABLET_KEYS = KnownKeys.of<Tablet>('tablet')('deviceId', 'measurements', ...DATA_KEYS, 'isAligned');
+const TABLE_TABLET_KEYS = KnownKeys.of<TableTablet>('tablet')(
+  'tableName',
+  'columnNames',
+  'columnCategories',
+  ...DATA_KEYS,
+);
 
 /** A tablet whose shape has been checked, ready for the encoder. Values are checked while encoding. */
 export interface PreparedTablet {

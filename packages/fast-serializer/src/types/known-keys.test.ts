@@ -10,7 +10,7 @@ describe('KnownKeys', () => {
     values: unknown[];
     isAligned?: boolean;
   }
-  const keys = KnownKeys.of<Row>()('deviceId', 'timestamp', 'values', 'isAligned');
+  const keys = KnownKeys.of<Row>('row')('deviceId', 'timestamp', 'values', 'isAligned');
 
   it('takes objects of known keys in any order and any subset, one after another', () => {
     for (const o of [
@@ -51,6 +51,11 @@ describe('KnownKeys', () => {
     expect(() => keys.check({ note: 'x' }, '')).toThrow(
       /^note: unknown key; known: deviceId, timestamp, values, isAligned$/,
     );
+  });
+
+  it('names an array given for one object (insertTablet([a, b])) by its noun or field', () => {
+    expect(() => keys.check([{}, {}], '')).toThrow(/^row: needs an object, got an array of 2$/);
+    expect(() => keys.check([{}], 'records[3]')).toThrow(/^records\[3\]: needs an object, got an array of 1$/);
   });
 
   it('a key set to undefined is a key', () => {

@@ -13,19 +13,23 @@ export class KnownKeys {
   readonly #known: ReadonlySet<string>;
   #last: readonly string[] = [];
 
-  private constructor(known: readonly string[]) {
+  /** `noun`: what the object is ('tablet', 'record'), for an error on the object itself */
+  private constructor(
+    readonly noun: string,
+    known: readonly string[],
+  ) {
     this.known = known;
     this.#known = new Set(known);
   }
 
   /**
-   * The keys of T, every one listed: `KnownKeys.of<Tablet>()('deviceId', ...)`. A name T does not have, or a key of
-   * T left out (it would be refused at run time), fails to compile (the argument list becomes `never`).
+   * The keys of T, every one listed: `KnownKeys.of<Tablet>('tablet')('deviceId', ...)`. A name T does not have, or a
+   * key of T left out (it would be refused at run time), fails to compile (the argument list becomes `never`).
    */
-  static of<T extends object>() {
+  static of<T extends object>(noun: string) {
     return <const K extends readonly (keyof T & string)[]>(
       ...known: K & ([Exclude<keyof T, K[number]>] extends [never] ? unknown : never)
-    ): KnownKeys => new KnownKeys(known);
+    ): KnownKeys => new KnownKeys(noun, known);
   }
 
   /** Whether every key of `o` (its own and inherited enumerable ones, as `for...in` sees them) is known. */
@@ -39,8 +43,14 @@ export class KnownKeys {
     return i === last.length || this.#learn(o);
   }
 
-  /** Throws IoTDBValidationError at `${field}.${key}` (the key alone when `field` is '') for an unknown key. */
+  /**
+   * Throws IoTDBValidationError at `${field}.${key}` (the key alone when `field` is '') for an unknown key, and at
+   * `field` (or the noun) for an array: an array given for one object (insertTablet([a, b])) is named as such.
+   */
   check(o: object, field: string): void {
+    if (Array.isArray(o)) {
+      throw new IoTDBValidationError(field === '' ? this.noun : field, `needs an object, got an array of ${o.length}`);
+    }
     if (this.fits(o)) return;
     for (const k in o) {
       if (this.#known.has(k)) continue;
