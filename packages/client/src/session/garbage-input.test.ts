@@ -107,4 +107,46 @@ describe('garbage in, IoTDBError out', () => {
       );
     expect(other).toEqual([]);
   });
+
+  it('a good tablet, record or spec with one field of garbage, typed columns and null masks included', async () => {
+    await session.open();
+    const sent = fake.calls.length;
+    const tablet = {
+      deviceId: 'root.sg.d',
+      measurements: ['b', 'd', 'x'],
+      dataTypes: ['BOOLEAN', 'DATE', 'DOUBLE'] as const,
+      timestamps: [1, 2],
+      columns: [Uint8Array.of(1, 0), Int32Array.of(20240101, 20240102), Float64Array.of(1, 2)],
+      nulls: [null, null, Uint8Array.of(0, 1)],
+    };
+    const record = { deviceId: 'root.sg.d', timestamp: 1, measurements: ['x'], dataTypes: ['DOUBLE'], values: [1] };
+    let accepted = 0; // writes let through (each checked above to be a good one)
+    for (const g of [...GARBAGE, Uint8Array.of(2, 9), Int32Array.of(0, 0), new Int16Array(2), [Uint8Array.of(1)]]) {
+      const calls: (() => unknown)[] = [
+        () => session.insertTablet({ ...tablet, nulls: g } as never),
+        () => session.insertTablet({ ...tablet, nulls: [g, g, g] } as never),
+        () => session.insertTablet({ ...tablet, columns: [g, g, g] } as never),
+        () => session.insertTablet({ ...tablet, [String(g)]: 1 } as never),
+        () => session.insertRecord({ ...record, values: [g] } as never),
+        () => session.insertRecords([record, g] as never),
+        () => session.createTimeseries({ path: 'root.sg.d.x', dataType: 'DOUBLE', compressor: g } as never),
+        () => session.deleteData('root.sg.d.x', g as never),
+        () => session.deleteData('root.sg.d.x', { endTime: g } as never),
+        () => session.writer().write(g as never),
+      ];
+      for (const [i, call] of calls.entries()) {
+        const e = await thrown(call);
+        if (e === undefined && i !== 8) accepted++;
+        if (e === undefined && (i === 0 || i === 1) && (g === undefined || g === null)) continue; // no masks
+        if (e === undefined && i === 6 && (g === undefined || g === 0)) continue; // the default; 0 is UNCOMPRESSED
+        if (e === undefined && i === 8 && (Number.isSafeInteger(g) || typeof g === 'bigint')) continue; // a time
+        // any number is a DOUBLE; a record of nulls is nothing to write, as in Java
+        if (e === undefined && i === 4 && (g == null || typeof g === 'number')) continue;
+        expect(e, `call ${i} with ${String(g)}`).toBeInstanceOf(IoTDBError);
+      }
+    }
+    // nothing else went out: a record of nulls is not sent at all
+    const writes = fake.calls.slice(sent).filter((c) => c.method.startsWith('insert'));
+    expect(writes.length).toBeLessThanOrEqual(accepted);
+  });
 });
