@@ -58,6 +58,20 @@ describe('KnownKeys', () => {
     expect(() => keys.check([{}], 'records[3]')).toThrow(/^records\[3\]: needs an object, got an array of 1$/);
   });
 
+  it("lets an inherited enumerable key through (a method set on a prototype is not the caller's data)", () => {
+    function Reading(this: Record<string, unknown>) {
+      this.deviceId = 'a';
+      this.timestamp = 1;
+      this.values = [];
+    }
+    (Reading.prototype as Record<string, unknown>).describe = () => 'a reading';
+    const r = new (Reading as unknown as new () => object)();
+    expect(keys.fits(r)).toBe(true);
+    expect(keys.fits(r)).toBe(true);
+    (r as Record<string, unknown>).aligned = true;
+    expect(() => keys.check(r, '')).toThrow(/^aligned: unknown key/);
+  });
+
   it('a key set to undefined is a key', () => {
     expect(keys.fits({ deviceId: 'a', aligned: undefined })).toBe(false);
   });

@@ -32,7 +32,7 @@ export class KnownKeys {
     ): KnownKeys => new KnownKeys(noun, known);
   }
 
-  /** Whether every key of `o` (its own and inherited enumerable ones, as `for...in` sees them) is known. */
+  /** Whether every own enumerable key of `o` is known. */
   fits(o: object): boolean {
     const last = this.#last;
     let i = 0;
@@ -53,7 +53,7 @@ export class KnownKeys {
     }
     if (this.fits(o)) return;
     for (const k in o) {
-      if (this.#known.has(k)) continue;
+      if (this.#known.has(k) || !Object.hasOwn(o, k)) continue;
       const near = nearestName(k, this.known);
       throw new IoTDBValidationError(
         field === '' ? k : `${field}.${k}`,
@@ -64,11 +64,14 @@ export class KnownKeys {
 
   #learn(o: object): boolean {
     const keys: string[] = [];
+    let inherited = false;
     for (const k in o) {
-      if (!this.#known.has(k)) return false;
-      keys.push(k);
+      // an inherited enumerable key (a method set on a prototype) is not the caller's data: let through
+      if (!Object.hasOwn(o, k)) inherited = true;
+      else if (!this.#known.has(k)) return false;
+      else keys.push(k);
     }
-    this.#last = keys;
+    if (!inherited) this.#last = keys; // such an object's for...in never matches the own keys alone
     return true;
   }
 }
