@@ -700,6 +700,15 @@ describe('iotdb-bench against a real server', () => {
         () => bench('--database', 'it_bench_tree', '--devices', '2', '--loop', '1', '--precision', 'ns'),
         'timestamp_precision ms',
       ],
+      // an aggregate the server does not have: every AGG_* and GROUP_BY operation of the run would fail ([701])
+      [
+        () =>
+          bench(
+            ...['--database', 'it_bench_tree', '--devices', '2', '--loop', '1'],
+            ...['--operation-proportion', '1:0:0:0:1:0:0:0:0:0:0', '--query-aggregate-fun', 'cnt'],
+          ),
+        'the server has no such function (SHOW FUNCTIONS); did you mean count?',
+      ],
     ] as const;
     for (const [start, cause] of failures) {
       const e = (await start().then(

@@ -1,10 +1,10 @@
-import { IoTDBServerError, Session, TableSession } from '@iotdb/client';
+import { IoTDBServerError, Session, TableSession, type SessionDataSet } from '@iotdb/client';
 import type { BenchConfig } from '../types.js';
 import { RunError } from './run-error.js';
 import { connectOptions } from './session-options.js';
-import { readsOnly } from '../workload/operations.js';
+import { readsOnly, type QueryKind } from '../workload/operations.js';
 import { DEVICE_TAG, TABLE_NAME, sensorTypes, shareDeviceNames } from '../workload/schema.js';
-import { dataTypeName } from '@iotdb/fast-serializer';
+import { dataTypeName, nearestName } from '@iotdb/fast-serializer';
 
 /**
  * The benchmark's database: created before a run, and dropped first when this machine writes every
@@ -22,6 +22,7 @@ export async function prepareDatabase(c: BenchConfig, host: string, port: number
     await s.open();
     try {
       checkPrecision(c, s.timestampPrecision);
+      await checkAggregate(c, (sql) => s.executeQueryStatement(sql));
       if (whole) await s.executeNonQueryStatement(`DROP DATABASE IF EXISTS ${c.database}`);
       await s.executeNonQueryStatement(`CREATE DATABASE IF NOT EXISTS ${c.database}`);
       const fields = sensorTypes(c).map((t, i) => `s${i} ${dataTypeName(t)} FIELD`);
@@ -42,6 +43,7 @@ export async function prepareDatabase(c: BenchConfig, host: string, port: number
   await s.open();
   try {
     checkPrecision(c, s.timestampPrecision);
+    await checkAggregate(c, (sql) => s.executeQueryStatement(sql));
     if (whole) await ignoreCode(s.executeNonQueryStatement(`DELETE DATABASE root.${c.database}`), 508); // 508: no such path
     await ignoreCode(s.executeNonQueryStatement(`CREATE DATABASE root.${c.database}`), 501); // 501: exists already
     if (share)
@@ -73,4 +75,29 @@ function checkPrecision(c: BenchConfig, server: string): void {
   if (c.precision !== server) {
     throw new RunError(`--precision ${c.precision} does not match the server's timestamp_precision ${server}`);
   }
+}
+
+const AGGREGATING: readonly QueryKind[] = ['AGG_RANGE', 'AGG_VALUE', 'AGG_RANGE_VALUE', 'GROUP_BY'];
+
+/**
+ * The aggregate of the AGG_* and GROUP_BY queries must be a function the server has (its built-ins, or a UDF
+ * registered there): else every one of those operations fails with [701], a run's worth of failures to learn a typo.
+ */
+async function checkAggregate(c: BenchConfig, query: (sql: string) => Promise<SessionDataSet>): Promise<void> {
+  if (!AGGREGATING.some((k) => c.operationProportion[k] > 0)) return;
+  const names: string[] = [];
+  const aggregates: string[] = []; // tree 'native', table 'built-in aggregate function', either's 'external UDAF'
+  for await (const row of await query('SHOW FUNCTIONS')) {
+    const [name, type] = row.values.map(String);
+    names.push(name);
+    if (/native|aggregate|UDAF/i.test(type)) aggregates.push(name);
+  }
+  const fun = c.queryAggregateFun;
+  if (names.some((n) => n.toLowerCase() === fun.toLowerCase())) return;
+  const near = nearestName(fun, aggregates);
+  throw new RunError(
+    `--query-aggregate-fun ${fun}: the server has no such function (SHOW FUNCTIONS)` +
+      (near === undefined ? '' : `; did you mean ${near.toLowerCase()}?`) +
+      ` (the tree and table models name some differently: max_value / max)`,
+  );
 }
