@@ -709,6 +709,14 @@ describe('iotdb-bench against a real server', () => {
           ),
         'the server has no such function (SHOW FUNCTIONS); did you mean count?',
       ],
+      [
+        () =>
+          bench(
+            ...['--database', 'it_bench_tree', '--devices', '2', '--loop', '1'],
+            ...['--operation-proportion', '1:0:0:0:0:0:0:1:0:0:0', '--query-aggregate-fun', 'sin'],
+          ),
+        'sin: a built-in UDTF function here, not an aggregate',
+      ],
     ] as const;
     for (const [start, cause] of failures) {
       const e = (await start().then(

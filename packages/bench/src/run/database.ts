@@ -85,24 +85,25 @@ const AGGREGATING: readonly QueryKind[] = ['AGG_RANGE', 'AGG_VALUE', 'AGG_RANGE_
  */
 async function checkAggregate(c: BenchConfig, query: (sql: string) => Promise<SessionDataSet>): Promise<void> {
   if (!AGGREGATING.some((k) => c.operationProportion[k] > 0)) return;
-  const names: string[] = [];
-  const aggregates: string[] = []; // tree 'native', table 'built-in aggregate function', either's 'external UDAF'
+  const types = new Map<string, string>(); // upper-case name -> its type
   try {
-    for await (const row of await query('SHOW FUNCTIONS')) {
-      const [name, type] = row.values.map(String);
-      names.push(name);
-      if (/native|aggregate|UDAF/i.test(type)) aggregates.push(name);
-    }
+    for await (const row of await query('SHOW FUNCTIONS'))
+      types.set(String(row.values[0]).toUpperCase(), String(row.values[1]));
   } catch (e) {
     if (e instanceof IoTDBServerError) return; // a server that will not list them: its answers to the queries will say
     throw e;
   }
+  // tree 'native', table 'built-in aggregate function', a registered one 'external UDAF'
+  const isAggregate = (type: string) => /native|aggregate|UDAF/i.test(type);
   const fun = c.queryAggregateFun;
-  if (names.some((n) => n.toLowerCase() === fun.toLowerCase())) return;
+  const type = types.get(fun.toUpperCase());
+  if (type !== undefined && isAggregate(type)) return;
+  const aggregates = [...types].filter(([, t]) => isAggregate(t)).map(([name]) => name.toLowerCase());
   const near = nearestName(fun, aggregates);
   throw new RunError(
-    `--query-aggregate-fun ${fun}: the server has no such function (SHOW FUNCTIONS)` +
-      (near === undefined ? '' : `; did you mean ${near.toLowerCase()}?`) +
+    `--query-aggregate-fun ${fun}: ` +
+      (type !== undefined ? `a ${type} function here, not an aggregate` : 'the server has no such function') +
+      ` (SHOW FUNCTIONS)${near === undefined ? '' : `; did you mean ${near}?`}` +
       ` (the tree and table models name some differently: max_value / max)`,
   );
 }
