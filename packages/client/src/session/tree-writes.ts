@@ -200,9 +200,7 @@ export abstract class TreeWriteSession extends BaseSession {
     checkCallOptions(opts, ONE_DEVICE_OPTION_KEYS);
     const { sorted, ...callOpts } = opts;
     checkList('rows', rows, 'row');
-    rows.forEach((row, i) => {
-      if (typeof row === 'object' && row !== null) ONE_DEVICE_ROW_KEYS.check(row, `rows[${i}]`);
-    });
+    rows.forEach((row, i) => ONE_DEVICE_ROW_KEYS.check(row, `rows[${i}]`));
     const records = rows.map((row): RecordInput => ({ ...row, deviceId, isAligned: aligned }));
     if (await this.#asTablets(what, records, callOpts)) return;
     const shape: RecordShapeCache = {};
@@ -327,7 +325,12 @@ const stringDevice = (r: CheckedStringRecord) => r.deviceId;
 /** One row of insertRecordsOfOneDevice: a record without its device. */
 export type OneDeviceRow = Omit<RecordInput, 'deviceId' | 'isAligned'>;
 /** a row's own deviceId or isAligned would be overridden by the call's: refused */
-const ONE_DEVICE_ROW_KEYS = KnownKeys.of<OneDeviceRow>('row')('timestamp', 'measurements', 'dataTypes', 'values');
+const ONE_DEVICE_ROW_KEYS: KnownKeys = KnownKeys.of<OneDeviceRow>('row')(
+  'timestamp',
+  'measurements',
+  'dataTypes',
+  'values',
+);
 
 export interface OneDeviceOptions extends CallOptions {
   /** the rows are in time order already (else they are sorted first). @default false */

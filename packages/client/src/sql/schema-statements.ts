@@ -76,7 +76,7 @@ export interface SchemaTemplateSpec {
 
 // The keys of each spec: a misspelt optional one would be dropped unsaid (a series made LZ4 for `compression`, a
 // deleteData of everything up to endTime for `start`).
-const TIMESERIES_KEYS = KnownKeys.of<TimeseriesSpec>('spec')(
+const TIMESERIES_KEYS: KnownKeys = KnownKeys.of<TimeseriesSpec>('spec')(
   'path',
   'dataType',
   'encoding',
@@ -86,7 +86,7 @@ const TIMESERIES_KEYS = KnownKeys.of<TimeseriesSpec>('spec')(
   'attributes',
   'alias',
 );
-const ALIGNED_KEYS = KnownKeys.of<AlignedTimeseriesSpec>('spec')(
+const ALIGNED_KEYS: KnownKeys = KnownKeys.of<AlignedTimeseriesSpec>('spec')(
   'deviceId',
   'measurements',
   'dataTypes',
@@ -94,7 +94,7 @@ const ALIGNED_KEYS = KnownKeys.of<AlignedTimeseriesSpec>('spec')(
   'compressors',
   'aliases',
 );
-const TEMPLATE_KEYS = KnownKeys.of<SchemaTemplateSpec>('template')(
+const TEMPLATE_KEYS: KnownKeys = KnownKeys.of<SchemaTemplateSpec>('template')(
   'name',
   'measurements',
   'dataTypes',
@@ -102,7 +102,7 @@ const TEMPLATE_KEYS = KnownKeys.of<SchemaTemplateSpec>('template')(
   'compressors',
   'aligned',
 );
-const RANGE_KEYS = KnownKeys.of<DeleteRange>('range')('startTime', 'endTime');
+const RANGE_KEYS: KnownKeys = KnownKeys.of<DeleteRange>('range')('startTime', 'endTime');
 
 /** One node (a measurement or template name): a plain word or a backquoted identifier. */
 const NODE = /^(`(?:[^`]|``)+`|[^\s.`'"();,=]+)$/;
@@ -172,7 +172,6 @@ export const schemaSql = {
   deleteDatabases: (names: readonly string[]) => `DELETE DATABASE ${paths(names, 'names', true).join(', ')}`,
 
   createTimeseries(s: TimeseriesSpec, field = 'spec'): string {
-    if (s === null || typeof s !== 'object') throw new IoTDBValidationError(field, 'needs an object');
     TIMESERIES_KEYS.check(s, field);
     const alias = s.alias === undefined ? '' : `(${checkNode(s.alias, `${field}.alias`)})`;
     const props = keyValues(s.props, `${field}.props`);
@@ -187,7 +186,7 @@ export const schemaSql = {
   },
 
   createAlignedTimeseries(s: AlignedTimeseriesSpec): string {
-    if (s !== null && typeof s === 'object') ALIGNED_KEYS.check(s, '');
+    ALIGNED_KEYS.check(s, '');
     return `CREATE ALIGNED TIMESERIES ${checkPath(s?.deviceId, 'deviceId')}(${measurementList(s, 'aliases').join(', ')})`;
   },
 
@@ -214,7 +213,7 @@ export const schemaSql = {
   },
 
   createSchemaTemplate(t: SchemaTemplateSpec): string {
-    if (t !== null && typeof t === 'object') TEMPLATE_KEYS.check(t, '');
+    TEMPLATE_KEYS.check(t, '');
     const name = checkNode(t?.name, 'name');
     return `CREATE SCHEMA TEMPLATE ${name}${t.aligned ? ' ALIGNED' : ''} (${measurementList(t, null).join(', ')})`;
   },

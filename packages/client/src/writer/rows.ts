@@ -71,11 +71,6 @@ function objectField(row: object, field: string, required: boolean): Record<stri
   return v as Record<string, unknown>;
 }
 
-function checkRow(row: unknown): asserts row is object {
-  if (row === null || typeof row !== 'object')
-    throw new IoTDBValidationError('row', `expected an object, got ${describe(row)}`);
-}
-
 /** number → DOUBLE, bigint → INT64, string → `text`, boolean → BOOLEAN, bytes → BLOB, Date → TIMESTAMP. */
 function inferType(v: unknown, text: TSDataType): TSDataType | undefined {
   switch (typeof v) {
@@ -94,12 +89,11 @@ function inferType(v: unknown, text: TSDataType): TSDataType | undefined {
   }
 }
 
-const TREE_ROW_KEYS = KnownKeys.of<TreeRow>('row')('deviceId', 'timestamp', 'values');
-const TABLE_ROW_KEYS = KnownKeys.of<TableRow>('row')('table', 'timestamp', 'tags', 'attributes', 'fields');
+const TREE_ROW_KEYS: KnownKeys = KnownKeys.of<TreeRow>('row')('deviceId', 'timestamp', 'values');
+const TABLE_ROW_KEYS: KnownKeys = KnownKeys.of<TableRow>('row')('table', 'timestamp', 'tags', 'attributes', 'fields');
 
 export const treeModel: WriterModel<TreeRow> = {
   append(row, bufferOf, seq, precision) {
-    checkRow(row);
     TREE_ROW_KEYS.check(row, '');
     const buffer = bufferOf(row.deviceId);
     buffer.begin(rowTime(row.timestamp, precision));
@@ -124,7 +118,6 @@ export const treeModel: WriterModel<TreeRow> = {
 
 export const tableModel: WriterModel<TableRow> = {
   append(row, bufferOf, seq, precision) {
-    checkRow(row);
     TABLE_ROW_KEYS.check(row, '');
     const buffer = bufferOf(row.table);
     buffer.begin(rowTime(row.timestamp, precision));

@@ -10,7 +10,7 @@ import { checkDevicePath } from '../types/device-path.js';
 import { KnownKeys } from '../types/known-keys.js';
 
 /** The keys of a RecordInput. */
-export const RECORD_KEYS = KnownKeys.of<RecordInput>('record')(
+export const RECORD_KEYS: KnownKeys = KnownKeys.of<RecordInput>('record')(
   'deviceId',
   'timestamp',
   'measurements',
@@ -128,7 +128,6 @@ export function checkRecordHead(
   precision: TimestampPrecision,
   keys: KnownKeys,
 ): { timestamp: number | bigint; n: number } {
-  if (rec === null || typeof rec !== 'object') throw new IoTDBValidationError(field, 'expected an object');
   keys.check(rec, field);
   checkDevicePath(`${field}.deviceId`, rec.deviceId);
   const timestamp =

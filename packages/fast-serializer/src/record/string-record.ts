@@ -2,16 +2,16 @@ import { IoTDBValidationError } from '../errors.js';
 import { describe } from '../types/describe.js';
 import { checkRecordHead } from './encode-record.js';
 import { KnownKeys } from '../types/known-keys.js';
+import type { TimestampPrecision } from '../tablet/time-unit.js';
 
 /** A string record's keys: no dataTypes (the server infers them; given ones would be ignored). */
-const STRING_RECORD_KEYS = KnownKeys.of<StringRecordInput>('record')(
+const STRING_RECORD_KEYS: KnownKeys = KnownKeys.of<StringRecordInput>('record')(
   'deviceId',
   'timestamp',
   'measurements',
   'values',
   'isAligned',
 );
-import type { TimestampPrecision } from '../tablet/time-unit.js';
 
 /** One row of one device with its values as strings: the server infers each type (Java's string overloads). */
 export interface StringRecordInput {

@@ -20,8 +20,13 @@ import { nullMasksOf } from './null-masks.js';
 import { KnownKeys } from '../types/known-keys.js';
 
 const DATA_KEYS = ['dataTypes', 'timestamps', 'values', 'columns', 'nulls'] as const satisfies (keyof TabletData)[];
-const TREE_TABLET_KEYS = KnownKeys.of<Tablet>('tablet')('deviceId', 'measurements', ...DATA_KEYS, 'isAligned');
-const TABLE_TABLET_KEYS = KnownKeys.of<TableTablet>('tablet')(
+const TREE_TABLET_KEYS: KnownKeys = KnownKeys.of<Tablet>('tablet')(
+  'deviceId',
+  'measurements',
+  ...DATA_KEYS,
+  'isAligned',
+);
+const TABLE_TABLET_KEYS: KnownKeys = KnownKeys.of<TableTablet>('tablet')(
   'tableName',
   'columnNames',
   'columnCategories',
@@ -57,14 +62,12 @@ export interface PreparedTablet {
 
 /** `precision`: the server's time unit, for Dates. */
 export function prepareTablet(t: Tablet, precision: TimestampPrecision = 'ms'): PreparedTablet {
-  if (t === null || typeof t !== 'object') throw new IoTDBValidationError('tablet', 'expected an object');
   TREE_TABLET_KEYS.check(t, '');
   checkDevicePath('deviceId', t.deviceId);
   return prepare(t, t.deviceId, t.measurements, 'measurements', t.isAligned === true, null, precision);
 }
 
 export function prepareTableTablet(t: TableTablet, precision: TimestampPrecision = 'ms'): PreparedTablet {
-  if (t === null || typeof t !== 'object') throw new IoTDBValidationError('tablet', 'expected an object');
   TABLE_TABLET_KEYS.check(t, '');
   checkTableName('tableName', t.tableName);
   const names = t.columnNames;

@@ -10,7 +10,7 @@ describe('KnownKeys', () => {
     values: unknown[];
     isAligned?: boolean;
   }
-  const keys = KnownKeys.of<Row>('row')('deviceId', 'timestamp', 'values', 'isAligned');
+  const keys: KnownKeys = KnownKeys.of<Row>('row')('deviceId', 'timestamp', 'values', 'isAligned');
 
   it('takes objects of known keys in any order and any subset, one after another', () => {
     for (const o of [

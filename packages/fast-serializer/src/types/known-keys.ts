@@ -1,4 +1,5 @@
 import { IoTDBValidationError } from '../errors.js';
+import { describe } from './describe.js';
 import { nearestName } from './nearest-name.js';
 
 /**
@@ -45,9 +46,12 @@ export class KnownKeys {
 
   /**
    * Throws IoTDBValidationError at `${field}.${key}` (the key alone when `field` is '') for an unknown key, and at
-   * `field` (or the noun) for an array: an array given for one object (insertTablet([a, b])) is named as such.
+   * `field` (or the noun) for what is not an object, or an array given for one (insertTablet([a, b])).
    */
-  check(o: object, field: string): void {
+  check(o: unknown, field: string): asserts o is object {
+    if (o === null || typeof o !== 'object') {
+      throw new IoTDBValidationError(field === '' ? this.noun : field, `expected an object, got ${describe(o)}`);
+    }
     if (Array.isArray(o)) {
       throw new IoTDBValidationError(field === '' ? this.noun : field, `needs an object, got an array of ${o.length}`);
     }
