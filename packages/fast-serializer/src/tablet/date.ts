@@ -4,12 +4,13 @@ import { describe } from '../types/describe.js';
 /** IoTDB keeps a DATE as the int32 yyyy*10000 + mm*100 + dd, with the year in 1000..9999. */
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-function checked(field: string | (() => string), y: number, m: number, d: number): number {
-  if (y < 1000 || y > 9999 || m < 1 || m > 12 || d < 1 || d > daysIn(y, m)) {
-    const name = typeof field === 'string' ? field : field();
-    throw new IoTDBValidationError(name, `not a valid DATE (years 1000-9999): ${y}-${m}-${d}`);
-  }
+function checked(field: string, y: number, m: number, d: number): number {
+  if (!isDay(y, m, d)) throw new IoTDBValidationError(field, `not a valid DATE (years 1000-9999): ${y}-${m}-${d}`);
   return y * 10000 + m * 100 + d;
+}
+
+function isDay(y: number, m: number, d: number): boolean {
+  return y >= 1000 && y <= 9999 && m >= 1 && m <= 12 && d >= 1 && d <= daysIn(y, m);
 }
 
 const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
@@ -31,8 +32,13 @@ export function encodeDate(field: string, v: unknown): number {
   throw new IoTDBValidationError(field, `DATE needs a Date or a 'YYYY-MM-DD' string, got ${describe(v)}`);
 }
 
-/** A DATE given as its wire int (an Int32Array column, as `toColumnar()` gives it): checked to be a day. */
-export function checkDateInt(field: string | (() => string), yyyymmdd: number): number {
+/** Whether a DATE given as its wire int (an Int32Array column, as `toColumnar()` gives it) is a day. */
+export function isDateInt(yyyymmdd: number): boolean {
+  return isDay(Math.floor(yyyymmdd / 10000), Math.floor(yyyymmdd / 100) % 100, yyyymmdd % 100);
+}
+
+/** A DATE's wire int checked to be a day (isDateInt, with the error naming `field`). */
+export function checkDateInt(field: string, yyyymmdd: number): number {
   return checked(field, Math.floor(yyyymmdd / 10000), Math.floor(yyyymmdd / 100) % 100, yyyymmdd % 100);
 }
 

@@ -1,6 +1,6 @@
 import { IoTDBValidationError } from '../errors.js';
 import { cellField } from './cell.js';
-import { checkDateInt } from './date.js';
+import { checkDateInt, isDateInt } from './date.js';
 import type { PreparedTablet } from './prepare-tablet.js';
 import { copySwapped, scratchBuffer } from './scratch.js';
 
@@ -16,8 +16,9 @@ export function writeTypedDates(out: Buffer, pos: number, col: Int32Array, p: Pr
   const s = new Int32Array(scratchBuffer(rows * 4), 0, rows);
   for (let r = 0; r < rows; r++) {
     const src = order === null ? r : order[r];
-    if (mask?.[src] === 1) continue;
-    s[r] = checkDateInt(() => cellField(p, c, src), col[src]);
+    const v = col[src];
+    if (!isDateInt(v) && mask?.[src] !== 1) checkDateInt(cellField(p, c, src), v); // throws, naming the cell
+    s[r] = v;
   }
   copySwapped(out, pos, s.buffer, 0, rows * 4, 4);
   return pos + rows * 4;
