@@ -21,15 +21,25 @@ function daysIn(y: number, m: number): number {
 
 /** A `Date` (its UTC calendar day) or a 'YYYY-MM-DD' string to the wire int. */
 export function encodeDate(field: string, v: unknown): number {
-  if (v instanceof Date) {
-    if (Number.isNaN(v.getTime())) throw new IoTDBValidationError(field, 'Invalid Date');
-    return checked(field, v.getUTCFullYear(), v.getUTCMonth() + 1, v.getUTCDate());
-  }
-  if (typeof v === 'string') {
-    const m = DATE_RE.exec(v);
-    if (m) return checked(field, +m[1], +m[2], +m[3]);
-  }
+  const day = dateIntOf(v);
+  if (day >= 0) return day;
+  if (v instanceof Date && Number.isNaN(v.getTime())) throw new IoTDBValidationError(field, 'Invalid Date');
+  const parts = dayParts(v);
+  if (parts !== null) return checked(field, ...parts); // throws: not a day
   throw new IoTDBValidationError(field, `DATE needs a Date or a 'YYYY-MM-DD' string, got ${describe(v)}`);
+}
+
+/** A `Date` or a 'YYYY-MM-DD' string as the wire int, or -1 when it is none (encodeDate then says why). */
+export function dateIntOf(v: unknown): number {
+  const parts = dayParts(v);
+  return parts !== null && isDay(...parts) ? parts[0] * 10000 + parts[1] * 100 + parts[2] : -1;
+}
+
+/** Year, month and day of a `Date` (UTC) or a 'YYYY-MM-DD' string; null for anything else. */
+function dayParts(v: unknown): [number, number, number] | null {
+  if (v instanceof Date) return [v.getUTCFullYear(), v.getUTCMonth() + 1, v.getUTCDate()];
+  const m = typeof v === 'string' ? DATE_RE.exec(v) : null;
+  return m === null ? null : [+m[1], +m[2], +m[3]];
 }
 
 /** Whether a DATE given as its wire int (an Int32Array column, as `toColumnar()` gives it) is a day. */

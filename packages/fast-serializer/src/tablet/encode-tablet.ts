@@ -4,7 +4,7 @@ import { writeUtf8 } from '../io/utf8.js';
 import { TSDataType, dataTypeName } from '../types/data-type.js';
 import { cellError, cellField, floatRangeError } from './cell.js';
 import { dateToTime } from './time-unit.js';
-import { encodeDate } from './date.js';
+import { dateIntOf, encodeDate } from './date.js';
 import { describe } from '../types/describe.js';
 import type { PreparedTablet } from './prepare-tablet.js';
 import { copySwapped, scratchBuffer } from './scratch.js';
@@ -291,8 +291,10 @@ function putInt32(
   else if (v == null) {
     s[r] = isDate ? DATE_NULL : INT32_NULL;
     return true;
-  } else if (isDate) s[r] = encodeDate(cellField(p, c, src), v);
-  else throw badCell(p, c, src, v);
+  } else if (isDate) {
+    const day = dateIntOf(v); // the cell's name made only for a bad value: building it cost more than the check
+    s[r] = day >= 0 ? day : encodeDate(cellField(p, c, src), v);
+  } else throw badCell(p, c, src, v);
   return false;
 }
 
