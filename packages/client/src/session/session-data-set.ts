@@ -56,10 +56,11 @@ export function serverQueryTimeout(queryTimeoutMs: number): number {
 /** How long releasing a query or a session waits for its reply (at most 2 s: a hung server must not hang close()), and why. */
 export function releaseWait(timeoutMs: number): { timeoutMs: number; timeoutWhy: string } {
   return {
-    timeoutMs: timeoutMs > 0 ? Math.min(timeoutMs, 2_000) : 2_000,
-    timeoutWhy: 'a release waits as long as a reply, 2000 ms at most',
+    timeoutMs: timeoutMs > 0 ? Math.min(timeoutMs, RELEASE_WAIT_MAX_MS) : RELEASE_WAIT_MAX_MS,
+    timeoutWhy: `a release waits as long as a reply, ${RELEASE_WAIT_MAX_MS} ms at most`,
   };
 }
+const RELEASE_WAIT_MAX_MS = 2000;
 
 /** How a session closes its data sets (not part of the public API). */
 export const closeByOwner = Symbol('closeByOwner');
