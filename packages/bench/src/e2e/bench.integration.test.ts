@@ -717,6 +717,23 @@ describe('iotdb-bench against a real server', () => {
           ),
         'sin: a built-in UDTF function here, not an aggregate',
       ],
+      // an aggregate the server has that takes other arguments than one sensor: every such operation fails too
+      [
+        () =>
+          bench(
+            ...['--database', 'it_bench_tree', '--devices', '2', '--loop', '1'],
+            ...['--operation-proportion', '1:0:0:0:0:0:0:1:0:0:0', '--query-aggregate-fun', 'max_by'],
+          ),
+        'max_by: the server refused GROUP_BY\'s query "SELECT max_by(s9) FROM root.it_bench_tree.d000 GROUP BY',
+      ],
+      [
+        () =>
+          bench(
+            ...['--model', 'table', '--database', 'it_bench_table', '--devices', '2', '--loop', '1'],
+            ...['--operation-proportion', '1:0:0:0:0:1:0:0:0:0:0', '--query-aggregate-fun', 'count_if'],
+          ),
+        '[701] Aggregate functions [count_if] should only have one boolean expression as argument',
+      ],
     ] as const;
     for (const [start, cause] of failures) {
       const e = (await start().then(

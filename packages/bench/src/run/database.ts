@@ -4,6 +4,8 @@ import { RunError } from './run-error.js';
 import { connectOptions } from './session-options.js';
 import { readsOnly, type QueryKind } from '../workload/operations.js';
 import { DEVICE_TAG, TABLE_NAME, sensorTypes, shareDeviceNames } from '../workload/schema.js';
+import { querySql } from '../workload/query-sql.js';
+import { FIRST_ROW } from '../workload/generator.js';
 import { dataTypeName, nearestName } from '@iotdb/fast-serializer';
 
 /**
@@ -29,6 +31,8 @@ export async function prepareDatabase(c: BenchConfig, host: string, port: number
       await s.executeNonQueryStatement(
         `CREATE TABLE IF NOT EXISTS ${c.database}.${TABLE_NAME} (${DEVICE_TAG} STRING TAG, ${fields.join(', ')})`,
       );
+      await s.executeNonQueryStatement(`USE ${c.database}`);
+      await tryAggregates(c, (sql) => s.executeQueryStatement(sql));
       if (share)
         for (const names of shareChunks(c))
           await s.executeNonQueryStatement(
@@ -46,6 +50,7 @@ export async function prepareDatabase(c: BenchConfig, host: string, port: number
     await checkAggregate(c, (sql) => s.executeQueryStatement(sql));
     if (whole) await ignoreCode(s.executeNonQueryStatement(`DELETE DATABASE root.${c.database}`), 508); // 508: no such path
     await ignoreCode(s.executeNonQueryStatement(`CREATE DATABASE root.${c.database}`), 501); // 501: exists already
+    await tryAggregates(c, (sql) => s.executeQueryStatement(sql));
     if (share)
       for (const names of shareChunks(c)) {
         const series = names.map((d) => `${d}.**`).join(', ');
@@ -78,6 +83,7 @@ function checkPrecision(c: BenchConfig, server: string): void {
 }
 
 const AGGREGATING: readonly QueryKind[] = ['AGG_RANGE', 'AGG_VALUE', 'AGG_RANGE_VALUE', 'GROUP_BY'];
+const SEMANTIC_ERROR = 701;
 
 /**
  * The aggregate of the AGG_* and GROUP_BY queries must be a function the server has (its built-ins, or a UDF
@@ -106,4 +112,24 @@ async function checkAggregate(c: BenchConfig, query: (sql: string) => Promise<Se
       ` (SHOW FUNCTIONS)${near === undefined ? '' : `; did you mean ${near}?`}` +
       ` (the tree and table models name some differently: max_value / max)`,
   );
+}
+
+/**
+ * Each aggregating query type of the run, tried once on the share's first device (over an empty database when the
+ * run writes it): an aggregate the server has may take other arguments than one sensor (max_by, count_if), which
+ * its analyzer refuses [701] whatever the data, as it would refuse every such operation of the run.
+ */
+async function tryAggregates(c: BenchConfig, query: (sql: string) => Promise<SessionDataSet>): Promise<void> {
+  for (const kind of AGGREGATING.filter((k) => c.operationProportion[k] > 0)) {
+    const sql = querySql(c, kind, { devices: [c.deviceOffset], startRow: FIRST_ROW });
+    try {
+      await (await query(sql)).close();
+    } catch (e) {
+      if (!(e instanceof IoTDBServerError && e.statusCode === SEMANTIC_ERROR)) throw e;
+      throw new RunError(
+        `--query-aggregate-fun ${c.queryAggregateFun}: the server refused ${kind}'s query "${sql}": ` +
+          `[${e.statusCode}] ${e.serverMessage}`,
+      );
+    }
+  }
 }
