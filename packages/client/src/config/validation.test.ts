@@ -5,6 +5,7 @@ import { Session } from '../session/session.js';
 import { TableSession } from '../session/table-session.js';
 import { SessionPool, TableSessionPool } from '../pool/session-pool.js';
 import { FakeTransport } from '../transport/fake-transport.js';
+import { tlsTransport } from '../transport/tls-transport.js';
 import type { SessionOptions } from '../session/options.js';
 
 function errorOf(fn: () => unknown): IoTDBValidationError {
@@ -114,6 +115,32 @@ describe('validation of nested options', () => {
       () => new Session({ tls: { ca: 'x', rejectUnauthorized: false, servername: 'db', minVersion: 'TLSv1.3' } }),
     ).not.toThrow();
     expect(errorOf(() => new Session(untyped({ tls: 'yes' }))).field).toBe('tls');
+    // a Node option this client does not know of (a later Node's) is Node's to take
+    expect(() => new Session(untyped({ tls: { ca: 'x', family: 4, someFutureOption: true } }))).not.toThrow();
+  });
+
+  it("tls: a misspelt option Node would ignore is refused, naming Node's (a typo of minVersion let TLS 1.2 in)", () => {
+    const misspelt = [
+      [{ rejectUnauthorised: false }, 'tls.rejectUnauthorised', 'rejectUnauthorized'],
+      [{ serverName: 'db' }, 'tls.serverName', 'servername'],
+      [{ minversion: 'TLSv1.3' }, 'tls.minversion', 'minVersion'],
+      [{ CA: 'x' }, 'tls.CA', 'ca'],
+      [{ certs: 'x' }, 'tls.certs', 'cert'],
+    ] as const;
+    for (const [tls, field, near] of misspelt) {
+      const e = errorOf(() => new Session(untyped({ tls })));
+      expect(e.field).toBe(field);
+      expect(e.message).toContain(`did you mean ${near}?`);
+      expect(errorOf(() => tlsTransport(untyped(tls))).field).toBe(field);
+    }
+  });
+
+  it('tls: where to connect is not a TLS option (host, port, path and socket would be overridden or reach one node)', () => {
+    for (const key of ['host', 'port', 'path', 'socket']) {
+      const e = errorOf(() => new Session(untyped({ tls: { ca: 'x', [key]: 'db.example' } })));
+      expect(e.field).toBe(`tls.${key}`);
+      expect(e.message).toContain('servername');
+    }
   });
 
   it('transport, bufferPool and logger: objects checked by their methods', () => {

@@ -2,6 +2,7 @@ import { connect, type ConnectionOptions } from 'node:tls';
 import { endpointKey, type Endpoint } from '../cluster/endpoint.js';
 import { IoTDBConnectionError, failureOf } from '../errors.js';
 import { whenReady } from './socket-stream.js';
+import { checkTlsOptions } from './tls-options.js';
 import type { ConnectOptions, StreamEvents, Transport, TransportStream } from './transport.js';
 
 /** OpenSSL and Node error codes of a handshake or certificate that failed. */
@@ -21,6 +22,7 @@ const UNTRUSTED_HINT =
  * certificate that does not verify fails at once with reason 'tls'.
  */
 export function tlsTransport(tlsOptions: ConnectionOptions = {}): Transport {
+  checkTlsOptions(tlsOptions);
   return {
     connect(endpoint: Endpoint, events: StreamEvents, options: ConnectOptions): Promise<TransportStream> {
       if (options.signal?.aborted) return Promise.reject(options.signal.reason);

@@ -1,0 +1,46 @@
+import type { ConnectionOptions } from 'node:tls';
+import type { TcpSocketConnectOpts } from 'node:net';
+import { IoTDBValidationError, KnownKeys, nearestName } from '@iotdb/fast-serializer';
+
+/** Where a connection goes: each node's host and port are the session's, so these are not TLS options here. */
+const ENDPOINT_KEYS: ReadonlySet<string> = new Set(['host', 'port', 'path', 'socket']);
+
+/** tls.connect's options in @types/node (the list fails to compile when it gains one), and the net ones it passes on. */
+// prettier-ignore
+const NODE_TLS_KEYS = KnownKeys.of<ConnectionOptions & Omit<TcpSocketConnectOpts, keyof ConnectionOptions>>('tls')(
+  'host', 'port', 'path', 'socket', 'checkServerIdentity', 'servername', 'session', 'minDHSize', 'lookup', 'timeout',
+  'pskCallback', 'secureContext', 'enableTrace', 'requestCert', 'ALPNProtocols', 'SNICallback', 'rejectUnauthorized',
+  // the secure context's
+  'ALPNCallback', 'allowPartialTrustChain', 'ca', 'cert', 'sigalgs', 'ciphers', 'clientCertEngine', 'crl', 'dhparam',
+  'ecdhCurve', 'honorCipherOrder', 'key', 'privateKeyEngine', 'privateKeyIdentifier', 'maxVersion', 'minVersion',
+  'passphrase', 'pfx', 'secureOptions', 'secureProtocol', 'sessionIdContext', 'ticketKeys', 'sessionTimeout',
+  // net.connect's, which tls.connect passes on
+  'localAddress', 'localPort', 'hints', 'family', 'noDelay', 'keepAlive', 'keepAliveInitialDelay', 'autoSelectFamily',
+  'autoSelectFamilyAttemptTimeout', 'onread',
+).known;
+const NODE_TLS: ReadonlySet<string> = new Set(NODE_TLS_KEYS);
+
+/**
+ * Node takes any key in tls.connect's options and ignores those it does not know, so a misspelt one goes unsaid:
+ * `minversion: 'TLSv1.3'` lets TLS 1.2 in, `serverName` checks the certificate against the host instead. A key within
+ * two edits of one of Node's is refused naming it (one of three letters or fewer only when it is one of Node's but
+ * for case: `CA`); a key far from all of them may be a later Node's, and is passed on.
+ */
+export function checkTlsOptions(options: object): void {
+  for (const key of Object.keys(options)) {
+    if (ENDPOINT_KEYS.has(key)) {
+      throw new IoTDBValidationError(
+        `tls.${key}`,
+        "each node's host and port are the session's (host, port, nodeUrls); the name the server's certificate " +
+          'must have is servername',
+      );
+    }
+    if (NODE_TLS.has(key)) continue;
+    const near = nearestName(key, NODE_TLS_KEYS);
+    if (near === undefined || (key.length <= 3 && near.toLowerCase() !== key.toLowerCase())) continue;
+    throw new IoTDBValidationError(
+      `tls.${key}`,
+      `not one of Node's TLS options, which ignores it (did you mean ${near}?)`,
+    );
+  }
+}
