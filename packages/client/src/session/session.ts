@@ -8,7 +8,7 @@ import {
   isArray,
 } from '@iotdb/fast-serializer';
 import { deviceOfPaths } from '../sql/device-path.js';
-import { checkPath } from '../sql/escape.js';
+import { checkPath, checkPathList } from '../sql/escape.js';
 import {
   schemaSql,
   type AlignedTimeseriesSpec,
@@ -90,7 +90,7 @@ export class Session extends TreeWriteSession {
     endTime: TimeInput,
     opts: QueryOptions = {},
   ): Promise<SessionDataSet> {
-    const ps = pathList(paths);
+    const ps = checkPathList(paths, 'paths', true);
     const start = this.#time(startTime, 'startTime');
     const end = this.#time(endTime, 'endTime');
     return this.#structured(
@@ -110,7 +110,7 @@ export class Session extends TreeWriteSession {
 
   /** The last point of each path, with time >= lastTime when given (executeLastDataQueryV2). */
   async executeLastDataQuery(paths: readonly string[], opts: LastQueryOptions = {}): Promise<SessionDataSet> {
-    const ps = pathList(paths);
+    const ps = checkPathList(paths, 'paths', true);
     const time = opts.lastTime === undefined ? -(2n ** 63n) : this.#time(opts.lastTime, 'lastTime');
     return this.#structured(
       `executeLastDataQuery ${ps.length} paths`,
@@ -166,7 +166,7 @@ export class Session extends TreeWriteSession {
     aggregations: readonly (TAggregationTypeName | number)[],
     opts: AggregationQueryOptions = {},
   ): Promise<SessionDataSet> {
-    const ps = pathList(paths);
+    const ps = checkPathList(paths, 'paths', true);
     if (!isArray(aggregations) || aggregations.length !== ps.length)
       throw new IoTDBValidationError('aggregations', `needs one aggregation per path (${ps.length})`);
     const codes = aggregations.map((a, i) => aggregationCode(a, `aggregations[${i}]`));
@@ -357,11 +357,6 @@ function pathQueryFields(ns: NodeSession, q: QueryFields) {
 function oneDevice(paths: readonly string[]): DeviceQuery | undefined {
   const device = deviceOfPaths(paths);
   return device === undefined ? undefined : { device, named: false };
-}
-
-function pathList(paths: readonly string[]): string[] {
-  checkList('paths', paths, 'path');
-  return paths.map((p, i) => checkPath(p, `paths[${i}]`, true));
 }
 
 function aggregationCode(a: TAggregationTypeName | number, field: string): number {

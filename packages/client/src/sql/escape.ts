@@ -1,5 +1,5 @@
 import { IoTDBValidationError, isArray } from '@iotdb/fast-serializer';
-import { checkString } from '../config/checks.js';
+import { checkList, checkString } from '../config/checks.js';
 
 /**
  * One node of a tree-model path, quoted as IoTDB quotes them: in backquotes, a backquote inside doubled. The result
@@ -43,6 +43,11 @@ export function checkPath(path: unknown, field: string, wildcard = false): strin
     );
   }
   return path;
+}
+
+/** A non-empty array of paths, each checked as checkPath (`noun`: what the error calls one). */
+export function checkPathList(paths: readonly string[], field: string, wildcard: boolean, noun = 'path'): string[] {
+  return checkList(field, paths, noun).map((p, i) => checkPath(p, `${field}[${i}]`, wildcard));
 }
 
 /** Text to put in a `sql` template as it is: an identifier (`sql.id`) or a checked path (`sql.path`). */

@@ -37,7 +37,7 @@ describe('schema statements', () => {
 
   it('databases deleted in one statement, as Java deleteStorageGroups sends them in one request', () => {
     expect(schemaSql.deleteDatabases(['root.a', 'root.b.c'])).toBe('DELETE DATABASE root.a, root.b.c');
-    expect(() => schemaSql.deleteDatabases([])).toThrow(/names: needs a path or a non-empty array of paths/);
+    expect(() => schemaSql.deleteDatabases([])).toThrow(/names: needs at least one database/);
   });
 
   it('a schema template activated by one statement per device: the statement takes one path', () => {

@@ -6,7 +6,7 @@ import {
   type TSDataTypeName,
 } from '@iotdb/fast-serializer';
 import { KnownKeys, checkTimestamp, dataTypeCode } from '@iotdb/fast-serializer';
-import { checkPath, escapeString } from './escape.js';
+import { checkPath, checkPathList, escapeString } from './escape.js';
 
 /** TSEncoding, with IoTDB's codes (tsfile 2.0.1). */
 export const TSEncoding = {
@@ -117,10 +117,9 @@ function checkNode(name: unknown, field: string): string {
 }
 
 function paths(pathOrPaths: string | readonly string[], field: string, wildcard: boolean): string[] {
-  const list = typeof pathOrPaths === 'string' ? [pathOrPaths] : pathOrPaths;
-  if (!Array.isArray(list) || list.length === 0)
-    throw new IoTDBValidationError(field, 'needs a path or a non-empty array of paths');
-  return list.map((p, i) => checkPath(p, typeof pathOrPaths === 'string' ? field : `${field}[${i}]`, wildcard));
+  return typeof pathOrPaths === 'string'
+    ? [checkPath(pathOrPaths, field, wildcard)]
+    : checkPathList(pathOrPaths, field, wildcard);
 }
 
 function typeName(t: DataTypeInput, field: string): TSDataTypeName {
@@ -169,7 +168,8 @@ export const schemaSql = {
   createDatabase: (name: string) => `CREATE DATABASE ${checkPath(name, 'name')}`,
   deleteDatabase: (name: string) => `DELETE DATABASE ${checkPath(name, 'name', true)}`,
   /** IoTDB deletes those of the list that exist, and fails only when none does. */
-  deleteDatabases: (names: readonly string[]) => `DELETE DATABASE ${paths(names, 'names', true).join(', ')}`,
+  deleteDatabases: (names: readonly string[]) =>
+    `DELETE DATABASE ${checkPathList(names, 'names', true, 'database').join(', ')}`,
 
   createTimeseries(s: TimeseriesSpec, field = 'spec'): string {
     TIMESERIES_KEYS.check(s, field);
