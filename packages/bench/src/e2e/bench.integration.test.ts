@@ -691,6 +691,18 @@ describe('iotdb-bench against a real server', () => {
   });
 
   it('stops with one line naming the cause when the server is unreachable or refuses the run, no stack', async () => {
+    const [AGG_RANGE, AGG_VALUE, GROUP_BY] = [
+      '1:0:0:0:1:0:0:0:0:0:0',
+      '1:0:0:0:0:1:0:0:0:0:0',
+      '1:0:0:0:0:0:0:1:0:0:0',
+    ];
+    const aggregateRun =
+      (fun: string, weights: string, model: 'tree' | 'table' = 'tree') =>
+      () =>
+        bench(
+          ...['--model', model, '--database', `it_bench_${model}`, '--devices', '2', '--loop', '1'],
+          ...['--operation-proportion', weights, '--query-aggregate-fun', fun],
+        );
     const closedPort = ['--host', '127.0.0.1', '--port', '1', '--devices', '2', '--loop', '1'];
     // each started in turn (a command started early would fail before anything awaits it: an unhandled rejection)
     const failures = [
@@ -701,37 +713,15 @@ describe('iotdb-bench against a real server', () => {
         'timestamp_precision ms',
       ],
       // an aggregate the server does not have: every AGG_* and GROUP_BY operation of the run would fail ([701])
-      [
-        () =>
-          bench(
-            ...['--database', 'it_bench_tree', '--devices', '2', '--loop', '1'],
-            ...['--operation-proportion', '1:0:0:0:1:0:0:0:0:0:0', '--query-aggregate-fun', 'cnt'],
-          ),
-        'the server has no such function (SHOW FUNCTIONS); did you mean count?',
-      ],
-      [
-        () =>
-          bench(
-            ...['--database', 'it_bench_tree', '--devices', '2', '--loop', '1'],
-            ...['--operation-proportion', '1:0:0:0:0:0:0:1:0:0:0', '--query-aggregate-fun', 'sin'],
-          ),
-        'sin: a built-in UDTF function here, not an aggregate',
-      ],
+      [aggregateRun('cnt', AGG_RANGE), 'the server has no such function (SHOW FUNCTIONS); did you mean count?'],
+      [aggregateRun('sin', GROUP_BY), 'sin: a built-in UDTF function here, not an aggregate'],
       // an aggregate the server has that takes other arguments than one sensor: every such operation fails too
       [
-        () =>
-          bench(
-            ...['--database', 'it_bench_tree', '--devices', '2', '--loop', '1'],
-            ...['--operation-proportion', '1:0:0:0:0:0:0:1:0:0:0', '--query-aggregate-fun', 'max_by'],
-          ),
+        aggregateRun('max_by', GROUP_BY),
         'max_by: the server refused GROUP_BY\'s query "SELECT max_by(s9) FROM root.it_bench_tree.d000 GROUP BY',
       ],
       [
-        () =>
-          bench(
-            ...['--model', 'table', '--database', 'it_bench_table', '--devices', '2', '--loop', '1'],
-            ...['--operation-proportion', '1:0:0:0:0:1:0:0:0:0:0', '--query-aggregate-fun', 'count_if'],
-          ),
+        aggregateRun('count_if', AGG_VALUE, 'table'),
         '[701] Aggregate functions [count_if] should only have one boolean expression as argument',
       ],
     ] as const;
