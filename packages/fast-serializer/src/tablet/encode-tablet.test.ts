@@ -484,6 +484,15 @@ describe('tablet validation', () => {
       /2 rows/,
     ],
     [
+      'a null mask byte other than 0 and 1 among many (the mask read four bytes at a time)',
+      one('INT32', new Int32Array(13), {
+        timestamps: Array.from({ length: 13 }, (_, r) => r),
+        nulls: [Uint8Array.from({ length: 13 }, (_, r) => (r === 6 ? 2 : r % 3 === 0 ? 1 : 0))],
+      }),
+      'nulls[0]',
+      /row 6: needs 0 or 1 \(1 = null\), got 2/,
+    ],
+    [
       'a null mask that is not a Uint8Array',
       one('INT32', Int32Array.of(1), { nulls: [[1] as never] }),
       'nulls[0]',

@@ -110,12 +110,13 @@ export function writeTimestamps(out: Buffer, pos: number, p: PreparedTablet): nu
 export function writeValues(out: Buffer, pos: number, p: PreparedTablet): number {
   const { rows, types, columns, order } = p;
   const hasNull = new Uint8Array(types.length);
+  const starts = new Int32Array(types.length); // where each column's values are: a masked one's null slots are filled
   for (let c = 0; c < types.length; c++) {
+    starts[c] = pos;
     const end = writeColumn(out, pos, p, c, rows);
     const mask = p.nullMasks?.[c];
     if (mask != null) {
       hasNull[c] = 1;
-      fillNullSlots(out, pos, types[c], mask, order, rows);
       pos = Math.abs(end);
     } else if (end < 0) {
       hasNull[c] = 1;
@@ -135,6 +136,7 @@ export function writeValues(out: Buffer, pos: number, p: PreparedTablet): number
     const mask = p.nullMasks?.[c];
     if (mask != null) {
       markNulls(out, pos, mask, order, rows);
+      fillNullSlots(out, starts[c], types[c], pos, rows); // from the bitmap just marked
     } else {
       const { of, k } = cellsOf(columns[c] as readonly CellValue[] | RowMajorColumn);
       for (let r = 0; r < rows; r++) {
