@@ -61,6 +61,12 @@ describe('sql', () => {
     expect(sql`SELECT * FROM t WHERE tag IN (${['a', "b'"]})`).toBe("SELECT * FROM t WHERE tag IN ('a', 'b''')");
   });
 
+  it("writes a number as the literal IoTDB reads back as the same double, -0's sign included (String(-0) is '0')", () => {
+    expect(sql`VALUES (${-0}, ${0}, ${1e21}, ${5e-324}, ${-1e-7}, ${0.1 + 0.2})`).toBe(
+      'VALUES (-0, 0, 1e+21, 5e-324, -1e-7, 0.30000000000000004)',
+    );
+  });
+
   it('puts a checked path as it is, and refuses one that could break out', () => {
     expect(sql`DELETE FROM ${sql.path('root.sg.`d 1`.*')} WHERE time <= ${5}`).toBe(
       'DELETE FROM root.sg.`d 1`.* WHERE time <= 5',

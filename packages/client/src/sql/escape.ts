@@ -96,7 +96,7 @@ function literal(v: SqlValue, field: string): string {
       return v ? 'true' : 'false';
     case 'number':
       if (!Number.isFinite(v)) throw new IoTDBValidationError(field, `needs a finite number, got ${v}`);
-      return String(v);
+      return Object.is(v, -0) ? '-0' : String(v); // String(-0) is '0'; IoTDB keeps -0's sign when it reads '-0'
   }
   throw new IoTDBValidationError(
     field,
