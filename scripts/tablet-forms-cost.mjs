@@ -1,9 +1,10 @@
 // What a tablet's column forms and a record's checks cost the encoder (no I/O): prepare + encode of a 10,000-row,
-// 10-column tablet given as typed arrays (no nulls; nulls in `nulls` masks, a tenth null), as plain arrays with
-// null cells, DATE as an Int32Array of yyyymmdd against 'YYYY-MM-DD' strings, BOOLEAN as a Uint8Array of 0/1
-// against booleans; and encodeRecord of a 10-DOUBLE record (its key, path and cell checks). ns per value (per
-// record), the median of 9 rounds. (A build before 2026-11-29 reads no `nulls`: its figure there is of no nulls.) DIST picks the build (a checkout with `pnpm build`; default this one), so that
-// two builds can be run one after the other:
+// 10-column tablet given as typed arrays (no nulls; nulls in `nulls` masks, a tenth null), as plain arrays and as
+// row-major values with null cells, DATE as an Int32Array of yyyymmdd against 'YYYY-MM-DD' strings, BOOLEAN as a
+// Uint8Array of 0/1 against booleans; and encodeRecord of a 10-DOUBLE record (its key, path and cell checks). ns per
+// value (per record), the median of 9 rounds. (A build before 2026-11-29 reads no `nulls`: its figure there is of no
+// nulls.) DIST picks the build (a checkout with `pnpm build`; default this one), so that two builds can be run one
+// after the other:
 //   node scripts/tablet-forms-cost.mjs
 //   DIST=/tmp/base node scripts/tablet-forms-cost.mjs
 import { fileURLToPath } from 'node:url';
@@ -37,6 +38,10 @@ const tablets = {
       'DOUBLE',
       doubles.map((c) => Array.from(c, (v, i) => (mask[i] ? null : v))),
     ),
+  'DOUBLE, row-major values with null': () => ({
+    ...tablet('DOUBLE', undefined),
+    values: range(ROWS, (r) => doubles.map((c) => (mask[r] ? null : c[r]))),
+  }),
   'DATE, Int32Array yyyymmdd': () => tablet('DATE', dates),
   "DATE, 'YYYY-MM-DD' strings": () =>
     tablet(

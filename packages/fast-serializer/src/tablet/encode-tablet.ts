@@ -102,52 +102,54 @@ export function writeTimestamps(out: Buffer, pos: number, p: PreparedTablet): nu
   const { rows, order } = p;
   const ts = p.timestamps;
   if (ts instanceof BigInt64Array && order === null) copySwapped(out, pos, ts.buffer, ts.byteOffset, rows * 8, 8);
-  else writeInt64s(out, pos, { of: ts, k: -1 }, rows, order, -1, p);
+  else writeInt64s(out, pos, { of: ts, k: -1 }, rows, p, -1, NO_NULLS);
   return pos + rows * 8;
 }
 
 /** Writes `values` at out[pos] (with valuesUpperBound(p) bytes free); returns the end offset. */
 export function writeValues(out: Buffer, pos: number, p: PreparedTablet): number {
-  const { rows, types, columns, order } = p;
-  const hasNull = new Uint8Array(types.length);
+  const { rows, types } = p;
+  const found: NullRows = new Array<Uint8Array | null>(types.length).fill(null);
   const starts = new Int32Array(types.length); // where each column's values are: a masked one's null slots are filled
   for (let c = 0; c < types.length; c++) {
     starts[c] = pos;
-    const end = writeColumn(out, pos, p, c, rows);
-    const mask = p.nullMasks?.[c];
-    if (mask != null) {
-      hasNull[c] = 1;
-      pos = Math.abs(end);
-    } else if (end < 0) {
-      hasNull[c] = 1;
-      pos = -end;
-    } else {
-      pos = end;
-    }
+    pos = writeColumn(out, pos, p, c, rows, found);
   }
   for (let c = 0; c < types.length; c++) {
-    if (hasNull[c] === 0) {
+    const mask = p.nullMasks?.[c] ?? null;
+    const met = found[c];
+    if (mask === null && met === null) {
       out[pos++] = 0;
       continue;
     }
     out[pos++] = 1;
     const n = bitmapBytes(rows);
     out.fill(0, pos, pos + n);
-    const mask = p.nullMasks?.[c];
-    if (mask != null) {
-      markNulls(out, pos, mask, order, rows);
+    if (mask !== null) {
+      markNulls(out, pos, mask, p.order, rows);
       fillNullSlots(out, starts[c], types[c], pos, rows); // from the bitmap just marked
     } else {
-      const { of, k } = cellsOf(columns[c] as readonly CellValue[] | RowMajorColumn);
-      for (let r = 0; r < rows; r++) {
-        const src = order === null ? r : order[r];
-        if ((k < 0 ? of[src] : (of[src] as Row)[k]) == null) out[pos + (r >> 3)] |= 1 << (r & 7);
-      }
+      markNulls(out, pos, met!, null, rows); // its rows in the order they went out
     }
-    if (order === null) for (let r = rows; r < n * 8; r++) out[pos + (r >> 3)] |= 1 << (r & 7);
+    if (p.order === null) for (let r = rows; r < n * 8; r++) out[pos + (r >> 3)] |= 1 << (r & 7);
     pos += n;
   }
   return pos;
+}
+
+/**
+ * The rows of each column whose cells were null, in the order the rows go out (1 = null; null while none was met),
+ * marked by the writers as they meet them: the bitmaps are then built from these, eight rows to a byte, where
+ * reading every cell again (a row-major cell through its row) cost about 1 ns a cell.
+ */
+type NullRows = (Uint8Array | null)[];
+
+/** A time column takes no nulls (its writer refuses them). */
+const NO_NULLS: NullRows = [];
+
+/** Marks output row r of column c null. */
+function nullAt(found: NullRows, c: number, r: number, rows: number): void {
+  (found[c] ??= new Uint8Array(rows))[r] = 1;
 }
 
 /**
@@ -174,8 +176,8 @@ function cellsOf(col: ColumnInput | RowMajorColumn): Cells {
   return col instanceof RowMajorColumn ? { of: col.rows, k: col.index } : { of: col, k: -1 };
 }
 
-/** Writes one column; returns its end offset, negated when the column holds a null. */
-function writeColumn(out: Buffer, pos: number, p: PreparedTablet, c: number, rows: number): number {
+/** Writes one column, its null cells marked in `found`; returns its end offset. */
+function writeColumn(out: Buffer, pos: number, p: PreparedTablet, c: number, rows: number, found: NullRows): number {
   const col = p.columns[c];
   const type = p.types[c];
   if (col instanceof StridedColumn) return writeStrided(out, pos, col, type, rows, p.order);
@@ -190,21 +192,20 @@ function writeColumn(out: Buffer, pos: number, p: PreparedTablet, c: number, row
   switch (type) {
     case TSDataType.BOOLEAN:
       if (!isCellList(col)) throw typedArrayMismatch(p, c);
-      return writeBooleans(out, pos, cells, rows, p, c);
+      return writeBooleans(out, pos, cells, rows, p, c, found);
     case TSDataType.INT32:
     case TSDataType.DATE:
-      return writeInt32s(out, pos, cells, rows, p, c);
+      return writeInt32s(out, pos, cells, rows, p, c, found);
     case TSDataType.FLOAT:
-      return writeFloats(out, pos, cells, rows, p, c);
+      return writeFloats(out, pos, cells, rows, p, c, found);
     case TSDataType.DOUBLE:
-      return writeDoubles(out, pos, cells, rows, p, c);
+      return writeDoubles(out, pos, cells, rows, p, c, found);
     case TSDataType.INT64:
-    case TSDataType.TIMESTAMP: {
-      const end = pos + rows * 8;
-      return writeInt64s(out, pos, cells, rows, p.order, c, p) ? -end : end;
-    }
+    case TSDataType.TIMESTAMP:
+      writeInt64s(out, pos, cells, rows, p, c, found);
+      return pos + rows * 8;
     default:
-      return writeBinaries(out, pos, cells, rows, p.order);
+      return writeBinaries(out, pos, cells, rows, p, c, found);
   }
 }
 
@@ -228,22 +229,29 @@ function isTypedColumnOf(
   }
 }
 
-function writeBooleans(out: Buffer, pos: number, cells: Cells, rows: number, p: PreparedTablet, c: number): number {
+function writeBooleans(
+  out: Buffer,
+  pos: number,
+  cells: Cells,
+  rows: number,
+  p: PreparedTablet,
+  c: number,
+  found: NullRows,
+): number {
   const { of, k } = cells;
   const order = p.order;
-  let nulls = false;
   if (k < 0) {
     for (let r = 0; r < rows; r++) {
       const src = order === null ? r : order[r];
-      if (putBoolean(out, pos + r, of[src] as CellValue, p, c, src)) nulls = true;
+      if (putBoolean(out, pos + r, of[src] as CellValue, p, c, src)) nullAt(found, c, r, rows);
     }
   } else {
     for (let r = 0; r < rows; r++) {
       const src = order === null ? r : order[r];
-      if (putBoolean(out, pos + r, (of[src] as Row)[k], p, c, src)) nulls = true;
+      if (putBoolean(out, pos + r, (of[src] as Row)[k], p, c, src)) nullAt(found, c, r, rows);
     }
   }
-  return nulls ? -(pos + rows) : pos + rows;
+  return pos + rows;
 }
 
 /** A BOOLEAN cell (row `src` of the input) as its byte at out[at]; true when it is null. */
@@ -258,25 +266,32 @@ function putBoolean(out: Buffer, at: number, v: CellValue, p: PreparedTablet, c:
 }
 
 /** INT32 and DATE (yyyyMMdd as an int32) through scratch. */
-function writeInt32s(out: Buffer, pos: number, cells: Cells, rows: number, p: PreparedTablet, c: number): number {
+function writeInt32s(
+  out: Buffer,
+  pos: number,
+  cells: Cells,
+  rows: number,
+  p: PreparedTablet,
+  c: number,
+  found: NullRows,
+): number {
   const { of, k } = cells;
   const order = p.order;
   const s = new Int32Array(scratchBuffer(rows * 4), 0, rows);
   const isDate = p.types[c] === TSDataType.DATE;
-  let nulls = false;
   if (k < 0) {
     for (let r = 0; r < rows; r++) {
       const src = order === null ? r : order[r];
-      if (putInt32(s, r, of[src] as CellValue, isDate, p, c, src)) nulls = true;
+      if (putInt32(s, r, of[src] as CellValue, isDate, p, c, src)) nullAt(found, c, r, rows);
     }
   } else {
     for (let r = 0; r < rows; r++) {
       const src = order === null ? r : order[r];
-      if (putInt32(s, r, (of[src] as Row)[k], isDate, p, c, src)) nulls = true;
+      if (putInt32(s, r, (of[src] as Row)[k], isDate, p, c, src)) nullAt(found, c, r, rows);
     }
   }
   copySwapped(out, pos, s.buffer, 0, rows * 4, 4);
-  return nulls ? -(pos + rows * 4) : pos + rows * 4;
+  return pos + rows * 4;
 }
 
 /** isDate is the caller's to look up (looked up here for every cell it cost INT32 columns 1.5x the time). */
@@ -300,24 +315,31 @@ function putInt32(
   return false;
 }
 
-function writeFloats(out: Buffer, pos: number, cells: Cells, rows: number, p: PreparedTablet, c: number): number {
+function writeFloats(
+  out: Buffer,
+  pos: number,
+  cells: Cells,
+  rows: number,
+  p: PreparedTablet,
+  c: number,
+  found: NullRows,
+): number {
   const { of, k } = cells;
   const order = p.order;
   const s = new Float32Array(scratchBuffer(rows * 4), 0, rows);
-  let nulls = false;
   if (k < 0) {
     for (let r = 0; r < rows; r++) {
       const src = order === null ? r : order[r];
-      if (putFloat(s, r, of[src] as CellValue, p, c, src)) nulls = true;
+      if (putFloat(s, r, of[src] as CellValue, p, c, src)) nullAt(found, c, r, rows);
     }
   } else {
     for (let r = 0; r < rows; r++) {
       const src = order === null ? r : order[r];
-      if (putFloat(s, r, (of[src] as Row)[k], p, c, src)) nulls = true;
+      if (putFloat(s, r, (of[src] as Row)[k], p, c, src)) nullAt(found, c, r, rows);
     }
   }
   copySwapped(out, pos, s.buffer, 0, rows * 4, 4);
-  return nulls ? -(pos + rows * 4) : pos + rows * 4;
+  return pos + rows * 4;
 }
 
 function putFloat(s: Float32Array, r: number, v: CellValue, p: PreparedTablet, c: number, src: number): boolean {
@@ -332,24 +354,31 @@ function putFloat(s: Float32Array, r: number, v: CellValue, p: PreparedTablet, c
   return false;
 }
 
-function writeDoubles(out: Buffer, pos: number, cells: Cells, rows: number, p: PreparedTablet, c: number): number {
+function writeDoubles(
+  out: Buffer,
+  pos: number,
+  cells: Cells,
+  rows: number,
+  p: PreparedTablet,
+  c: number,
+  found: NullRows,
+): number {
   const { of, k } = cells;
   const order = p.order;
   const s = new Float64Array(scratchBuffer(rows * 8), 0, rows);
-  let nulls = false;
   if (k < 0) {
     for (let r = 0; r < rows; r++) {
       const src = order === null ? r : order[r];
-      if (putDouble(s, r, of[src] as CellValue, p, c, src)) nulls = true;
+      if (putDouble(s, r, of[src] as CellValue, p, c, src)) nullAt(found, c, r, rows);
     }
   } else {
     for (let r = 0; r < rows; r++) {
       const src = order === null ? r : order[r];
-      if (putDouble(s, r, (of[src] as Row)[k], p, c, src)) nulls = true;
+      if (putDouble(s, r, (of[src] as Row)[k], p, c, src)) nullAt(found, c, r, rows);
     }
   }
   copySwapped(out, pos, s.buffer, 0, rows * 8, 8);
-  return nulls ? -(pos + rows * 8) : pos + rows * 8;
+  return pos + rows * 8;
 }
 
 function putDouble(s: Float64Array, r: number, v: CellValue, p: PreparedTablet, c: number, src: number): boolean {
@@ -362,23 +391,31 @@ function putDouble(s: Float64Array, r: number, v: CellValue, p: PreparedTablet, 
 }
 
 /** TEXT, STRING, BLOB: cells were checked by valuesUpperBound. */
-function writeBinaries(out: Buffer, pos: number, cells: Cells, rows: number, order: Uint32Array | null): number {
+function writeBinaries(
+  out: Buffer,
+  pos: number,
+  cells: Cells,
+  rows: number,
+  p: PreparedTablet,
+  c: number,
+  found: NullRows,
+): number {
   const { of, k } = cells;
-  let nulls = false;
+  const order = p.order;
   if (k < 0) {
     for (let r = 0; r < rows; r++) {
       const v = of[order === null ? r : order[r]] as CellValue;
-      if (v == null) nulls = true;
+      if (v == null) nullAt(found, c, r, rows);
       pos = putBinary(out, pos, v);
     }
   } else {
     for (let r = 0; r < rows; r++) {
       const v = (of[order === null ? r : order[r]] as Row)[k];
-      if (v == null) nulls = true;
+      if (v == null) nullAt(found, c, r, rows);
       pos = putBinary(out, pos, v);
     }
   }
-  return nulls ? -pos : pos;
+  return pos;
 }
 
 /** A TEXT, STRING or BLOB cell at out[pos], its length first (0 for null); returns the end offset. */
@@ -442,37 +479,37 @@ function writeStrided(
  * int64 cells (INT64, TIMESTAMP, or the timestamps when c = -1) through scratch, then one copy and
  * byte swap. A column of bigints goes through a BigInt64Array (no allocation per value); a column of
  * numbers as [hi, lo] int32 pairs swapped word by word (no bigint per value). A Date (TIMESTAMP)
- * counts as its epoch milliseconds. Returns whether a null was met.
+ * counts as its epoch milliseconds. Null cells are marked in `found`.
  */
 function writeInt64s(
   out: Buffer,
   pos: number,
   cells: Cells,
   rows: number,
-  order: Uint32Array | null,
-  c: number,
   p: PreparedTablet,
-): boolean {
+  c: number,
+  found: NullRows,
+): void {
   const { of, k } = cells;
+  const order = p.order;
   const buf = scratchBuffer(rows * 8);
   let first: unknown = null;
   for (let r = 0; r < rows && first == null; r++) first = k < 0 ? of[r] : (of[r] as Row)[k];
-  let nulls = false;
   if (typeof first === 'bigint') {
     const s = new BigInt64Array(buf, 0, rows);
     if (k < 0) {
       for (let r = 0; r < rows; r++) {
         const src = order === null ? r : order[r];
-        if (putBigInt64(s, r, of[src], p, c, src)) nulls = true;
+        if (putBigInt64(s, r, of[src], p, c, src)) nullAt(found, c, r, rows);
       }
     } else {
       for (let r = 0; r < rows; r++) {
         const src = order === null ? r : order[r];
-        if (putBigInt64(s, r, (of[src] as Row)[k], p, c, src)) nulls = true;
+        if (putBigInt64(s, r, (of[src] as Row)[k], p, c, src)) nullAt(found, c, r, rows);
       }
     }
     copySwapped(out, pos, buf, 0, rows * 8, 8);
-    return nulls;
+    return;
   }
   const s = new Int32Array(buf, 0, rows * 2);
   for (let r = 0; r < rows; r++) {
@@ -481,7 +518,7 @@ function writeInt64s(
     if (v == null && c >= 0) {
       s[2 * r] = -2147483648; // Long.MIN_VALUE's high word
       s[2 * r + 1] = 0;
-      nulls = true;
+      nullAt(found, c, r, rows);
     } else {
       const n = typeof v === 'bigint' && fitsInt64(v) ? v : int64Value(p, c, src, v);
       if (typeof n === 'bigint') setBigWords(s, r, n);
@@ -489,7 +526,6 @@ function writeInt64s(
     }
   }
   copySwapped(out, pos, buf, 0, rows * 8, 4);
-  return nulls;
 }
 
 /** An int64 cell into a BigInt64Array; returns whether it was null (time columns, c < 0, take no nulls). */
