@@ -133,6 +133,7 @@ describe('validation of nested options', () => {
       expect(e.message).toContain(`did you mean ${near}?`);
       expect(errorOf(() => tlsTransport(untyped(tls))).field).toBe(field);
     }
+    expect(errorOf(() => tlsTransport(null as never)).message).toBe('tls: needs tls.ConnectionOptions, got null');
   });
 
   it('tls: where to connect is not a TLS option (host, port, path and socket would be overridden or reach one node)', () => {

@@ -1,6 +1,6 @@
 import type { ConnectionOptions } from 'node:tls';
 import type { TcpSocketConnectOpts } from 'node:net';
-import { IoTDBValidationError, KnownKeys, nearestName } from '@iotdb/fast-serializer';
+import { IoTDBValidationError, KnownKeys, describeValue, nearestName } from '@iotdb/fast-serializer';
 
 /** Where a connection goes: each node's host and port are the session's, so these are not TLS options here. */
 const ENDPOINT_KEYS: ReadonlySet<string> = new Set(['host', 'port', 'path', 'socket']);
@@ -26,7 +26,9 @@ const NODE_TLS: ReadonlySet<string> = new Set(NODE_TLS_KEYS);
  * two edits of one of Node's is refused naming it (one of three letters or fewer only when it is one of Node's but
  * for case: `CA`); a key far from all of them may be a later Node's, and is passed on.
  */
-export function checkTlsOptions(options: object): void {
+export function checkTlsOptions(options: unknown): void {
+  if (options === null || typeof options !== 'object' || Array.isArray(options))
+    throw new IoTDBValidationError('tls', `needs tls.ConnectionOptions, got ${describeValue(options)}`);
   for (const key of Object.keys(options)) {
     if (ENDPOINT_KEYS.has(key)) {
       throw new IoTDBValidationError(
