@@ -50,7 +50,7 @@ export function fillNullSlots(out: Buffer, pos: number, type: TSDataType, bitmap
   const words = new DataView(out.buffer, out.byteOffset, out.byteLength);
   const bytes = rows >> 3;
   for (let b = 0; b <= bytes; b++) {
-    // the last byte's bits past the rows are padding, marked null too: the loop stops at them
+    // the last byte (bitmapBytes is floor(rows / 8) + 1) may hold padding bits past the rows, marked null: stop there
     for (let bits = out[bitmap + b]; bits !== 0; bits &= bits - 1) {
       const r = (b << 3) | (31 - Math.clz32(bits & -bits));
       if (r >= rows) break;
