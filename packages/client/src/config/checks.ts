@@ -1,10 +1,10 @@
-import { IoTDBValidationError, isArray } from '@iotdb/fast-serializer';
+import { IoTDBValidationError, checkName, isArray } from '@iotdb/fast-serializer';
 
 /** Checks of single option values; each throws IoTDBValidationError naming the option. */
 
-export function checkString(field: string, v: unknown, allowEmpty = false): string {
-  if (typeof v !== 'string' || (!allowEmpty && v.length === 0))
-    throw new IoTDBValidationError(field, `needs a ${allowEmpty ? '' : 'non-empty '}string, got ${describe(v)}`);
+/** A non-empty string (checkName's check), returned. */
+export function checkString(field: string, v: unknown): string {
+  checkName(field, v);
   return v;
 }
 
