@@ -64,6 +64,7 @@ export { MAX_POOL_SIZE, MAX_TIMER_MS } from './config/checks.js';
 export type { RetryOptions, OperationKind, RetryDecision, FailedAttempt } from './retry/retry-policy.js';
 export { tcpTransport } from './transport/tcp-transport.js';
 export { tlsTransport } from './transport/tls-transport.js';
+export type { TlsOptions } from './transport/tls-options.js';
 export type { Transport, TransportStream, StreamEvents, ConnectOptions } from './transport/transport.js';
 export type { Endpoint } from './cluster/endpoint.js';
 export {

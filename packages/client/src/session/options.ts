@@ -21,9 +21,9 @@ import {
   type ResolvedRetryOptions,
   type RetryOptions,
 } from '../retry/retry-policy.js';
-import type { ConnectionOptions as TlsOptions } from 'node:tls';
 import { tcpTransport } from '../transport/tcp-transport.js';
 import { tlsTransport } from '../transport/tls-transport.js';
+import type { TlsOptions } from '../transport/tls-options.js';
 import type { Transport } from '../transport/transport.js';
 import { checkLogger, type Logger } from '../diagnostics/logger.js';
 
@@ -109,8 +109,9 @@ export interface SessionOptions {
   retry?: RetryOptions;
   /**
    * TLS for every connection (the default node, the other `nodeUrls`, redirect targets, pooled sessions):
-   * `true`, or Node's `tls.ConnectionOptions` (`ca`, `cert`, `key`, `servername`, ...). The server's
-   * certificate is verified unless `rejectUnauthorized: false`. @default false
+   * `true`, or Node's `tls.ConnectionOptions` (`ca`, `cert`, `key`, `servername`, ...) but where to connect (the
+   * session's host and port). The server's certificate is verified unless `rejectUnauthorized: false`; a misspelt
+   * option, which Node would ignore, is refused. @default false
    */
   tls?: boolean | TlsOptions;
   /**

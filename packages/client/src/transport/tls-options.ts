@@ -5,6 +5,9 @@ import { IoTDBValidationError, KnownKeys, describeValue, nearestName } from '@io
 /** Where a connection goes: each node's host and port are the session's, so these are not TLS options here. */
 const ENDPOINT_KEYS: ReadonlySet<string> = new Set(['host', 'port', 'path', 'socket']);
 
+/** Node's `tls.ConnectionOptions` but where to connect (`host`, `port`, `path`, `socket`: the session's). */
+export type TlsOptions = Omit<ConnectionOptions, 'host' | 'port' | 'path' | 'socket'>;
+
 /** tls.connect's options in @types/node (the list fails to compile when it gains one), and the net ones it passes on. */
 // prettier-ignore
 const NODE_TLS_KEYS = KnownKeys.of<ConnectionOptions & Omit<TcpSocketConnectOpts, keyof ConnectionOptions>>('tls')(

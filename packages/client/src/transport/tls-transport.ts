@@ -1,8 +1,8 @@
-import { connect, type ConnectionOptions } from 'node:tls';
+import { connect } from 'node:tls';
 import { endpointKey, type Endpoint } from '../cluster/endpoint.js';
 import { IoTDBConnectionError, failureOf } from '../errors.js';
 import { whenReady } from './socket-stream.js';
-import { checkTlsOptions } from './tls-options.js';
+import { checkTlsOptions, type TlsOptions } from './tls-options.js';
 import type { ConnectOptions, StreamEvents, Transport, TransportStream } from './transport.js';
 
 /** OpenSSL and Node error codes of a handshake or certificate that failed. */
@@ -21,7 +21,7 @@ const UNTRUSTED_HINT =
  * plaintext port (whose server reads the ClientHello as a huge frame length and waits) times out, and a
  * certificate that does not verify fails at once with reason 'tls'.
  */
-export function tlsTransport(tlsOptions: ConnectionOptions = {}): Transport {
+export function tlsTransport(tlsOptions: TlsOptions = {}): Transport {
   checkTlsOptions(tlsOptions);
   return {
     connect(endpoint: Endpoint, events: StreamEvents, options: ConnectOptions): Promise<TransportStream> {
