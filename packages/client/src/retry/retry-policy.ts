@@ -1,16 +1,19 @@
 import { IoTDBValidationError } from '@iotdb/fast-serializer';
 import { positiveInt, timerMs } from '../config/checks.js';
-import { IoTDBConnectionError, IoTDBServerError } from '../errors.js';
+import { IoTDBConnectionError, IoTDBServerError, IoTDBTimeoutError } from '../errors.js';
 import { isRetryableWriteStatus } from './retryable-status.js';
 
 /**
  * What an operation is, for retries:
  * - write: every insert call. Idempotent in IoTDB (the same timestamps overwrite), so it is sent again
  *   after any connection failure, reply timeout or "not ready" status.
+ * - read: a query that changes nothing (the structured queries; SELECT without INTO, SHOW, DESCRIBE, COUNT, ...):
+ *   sent again after its connection broke, on another node, as the Java Session sends its queries again after
+ *   reconnecting; not after a reply timeout (a slow read would be as slow again, the first one still running).
  * - query, statement: never sent again once their bytes may have reached the server.
  * - connect: opening a session (a pool's new session while the cluster restarts).
  */
-export type OperationKind = 'write' | 'query' | 'statement' | 'connect';
+export type OperationKind = 'write' | 'read' | 'query' | 'statement' | 'connect';
 
 /** The retry budget; every field is optional. */
 export interface RetryOptions {
@@ -85,7 +88,8 @@ export function decideRetry(options: ResolvedRetryOptions, failed: FailedAttempt
 function retryable(kind: OperationKind, error: unknown): string | null {
   if (error instanceof IoTDBConnectionError) {
     if (!error.requestSent) return null; // nothing reached the server: safe for every kind
-    return kind === 'write' ? null : `a ${kind} is never sent twice`;
+    if (kind === 'write' || (kind === 'read' && !(error instanceof IoTDBTimeoutError))) return null;
+    return kind === 'read' ? 'a read whose reply timed out is not sent again' : `a ${kind} is never sent twice`;
   }
   if (error instanceof IoTDBServerError) {
     if (kind !== 'write') return `the server answered the ${kind}`;

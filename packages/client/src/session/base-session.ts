@@ -38,6 +38,7 @@ import { verifySuccess } from '../protocol/status.js';
 import type { OperationKind } from '../retry/retry-policy.js';
 import { withRetry } from '../retry/with-retry.js';
 import { deviceOfSelect } from '../sql/select-device.js';
+import { isReadOnlySql } from '../sql/read-only.js';
 import type { WritePlan, WriteReport, WriteTargets } from '../write/write-plan.js';
 import { routeWrite } from '../write/write-router.js';
 import {
@@ -345,7 +346,7 @@ export abstract class BaseSession {
   }
 
   /**
-   * Runs a query RPC (never sent twice) on the node whose turn it is (spreadQueries), and wraps its reply in a
+   * Runs a query RPC (sent again after a broken connection only when it reads: the retry policy's 'read') on the node whose turn it is (spreadQueries), and wraps its reply in a
    * data set that fetches from that node. `statement` is what later fetches name (the SQL, or '' for the
    * structured queries, as Java). `device`: the one device the query reads, if known: the query goes to that
    * device's node when the session knows it (QueryRouter), and its reply may name that node.
@@ -362,7 +363,7 @@ export abstract class BaseSession {
     const timeout = serverQueryTimeout(settings.queryTimeoutMs);
     let sentAt = 0;
     const { ns, resp } = await this.#run({
-      kind: 'query',
+      kind: statement === '' || isReadOnlySql(statement) ? 'read' : 'query', // '': a structured query, a read
       what: operation,
       opts,
       fn: async (ns, signal) => {

@@ -241,7 +241,7 @@ describe('a node that does not answer costs no connect timeout', () => {
   });
 });
 
-describe('queries and statements are never sent twice', () => {
+describe('statements, and queries that may write, are never sent twice; no query after its reply timed out', () => {
   it('a query whose reply never comes: sent once, IoTDBTimeoutError naming it within the timeout', async () => {
     const fake = new FakeTransport((c) => (c.method === 'executeQueryStatementV2' ? { hang: true } : undefined));
     const s = session(fake, { requestTimeoutMs: 100 });
@@ -292,6 +292,60 @@ describe('queries and statements are never sent twice', () => {
     const s = session(fake);
     await s.open();
     await expect(s.executeQueryStatement('SELECT 1')).rejects.toThrow(IoTDBServerError);
+    expect(fake.callsOf('executeQueryStatementV2')).toHaveLength(1);
+  });
+});
+
+describe('reads are sent again after a broken connection, as the Java Session sends its queries', () => {
+  it('a SELECT reset mid-reply is sent again, and answered', async () => {
+    const fake = new FakeTransport(sequence('executeQueryStatementV2', [{ reset: true }]));
+    const s = session(fake, { nodeUrls: [A, B] });
+    await s.open();
+    await s.executeQueryStatement('SELECT s FROM root.sg.d1');
+    expect(fake.callsOf('executeQueryStatementV2')).toHaveLength(2);
+    expect(s.stats().retries).toBe(1);
+  });
+
+  it.each([
+    ['SHOW DATABASES'],
+    ['  /* comment */ describe t'],
+    ['-- a line\nselect count(*) from root.**'],
+    ['COUNT TIMESERIES root.**'],
+  ])('a read statement (%j) too', async (sql) => {
+    const fake = new FakeTransport(sequence('executeQueryStatementV2', [{ reset: true }]));
+    const s = session(fake, { nodeUrls: [A, B] });
+    await s.open();
+    await s.executeQueryStatement(sql);
+    expect(fake.callsOf('executeQueryStatementV2')).toHaveLength(2);
+  });
+
+  it('the structured queries: raw data, last, aggregation', async () => {
+    const seen = new Set<string>();
+    // each query's first call is reset
+    const fake = new FakeTransport((c) =>
+      c.method.endsWith('QueryV2') && !seen.has(c.method) && seen.add(c.method) ? { reset: true } : undefined,
+    );
+    const s = session(fake, { nodeUrls: [A, B] });
+    await s.open();
+    await s.executeRawDataQuery(['root.sg.d1.s'], 0, 10);
+    await s.executeLastDataQuery(['root.sg.d1.s']);
+    await s.executeAggregationQuery(['root.sg.d1.s'], ['COUNT']);
+    expect(fake.callsOf('executeRawDataQueryV2')).toHaveLength(2);
+    expect(fake.callsOf('executeLastDataQueryV2')).toHaveLength(2);
+    expect(fake.callsOf('executeAggregationQueryV2')).toHaveLength(2);
+  });
+
+  it.each([
+    ['SELECT s INTO root.sg.copy(s) FROM root.sg.d1'],
+    ['INSERT INTO root.sg.d1(time, s) VALUES (1, 1)'],
+    ['CREATE DATABASE root.x'],
+  ])('a statement that may write (%j), run as a query, is not', async (sql) => {
+    const fake = new FakeTransport(sequence('executeQueryStatementV2', [{ reset: true }]));
+    const s = session(fake, { nodeUrls: [A, B] });
+    await s.open();
+    const e = await s.executeQueryStatement(sql).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(IoTDBConnectionError);
+    expect((e as IoTDBConnectionError).requestSent).toBe(true);
     expect(fake.callsOf('executeQueryStatementV2')).toHaveLength(1);
   });
 });
