@@ -521,7 +521,7 @@ describe('connection failures (through a local proxy)', () => {
   }
 
   it('fails a call in flight with IoTDBConnectionError when the connection drops and retries are off; the next call reconnects', async () => {
-    const s = await viaProxy();
+    const s = await viaProxy({ retry: { maxElapsedMs: 0 } });
     proxy.state.delayMs = 1_000; // hold the reply back so that the call is in flight
     const call = s.executeQueryStatement('SHOW DATABASES');
     await new Promise((r) => setTimeout(r, 100));
@@ -533,6 +533,19 @@ describe('connection failures (through a local proxy)', () => {
     expect(s.isOpen).toBe(true);
     proxy.state.delayMs = 0;
     await s.executeNonQueryStatement('FLUSH');
+  });
+
+  it('sends a read whose connection dropped in flight again on a new connection, and answers it', async () => {
+    const s = await viaProxy();
+    proxy.state.delayMs = 1_000;
+    const call = s.executeQueryStatement('SHOW DATABASES');
+    await new Promise((r) => setTimeout(r, 100));
+    proxy.drop();
+    proxy.state.delayMs = 0;
+    const names: unknown[] = [];
+    for await (const row of await call) names.push(row.values[0]);
+    expect(names).toContain(DB);
+    expect(s.stats().retries).toBe(1);
   });
 
   it('sends a write whose connection dropped in flight again on a new connection; it is stored once', async () => {
