@@ -164,6 +164,17 @@ export interface BatchFailure {
   readonly statusCode?: number;
 }
 
+/** Item i's failure: its error, its device or table when it names one, the server's status code when it refused it. */
+export function batchFailure(index: number, e: unknown, device: unknown): BatchFailure {
+  const error = e instanceof Error ? e : new Error(String(e));
+  return {
+    index,
+    error,
+    ...(typeof device === 'string' && { device }),
+    ...(error instanceof IoTDBServerError && { statusCode: error.statusCode }),
+  };
+}
+
 /**
  * Some items of a batch failed and others did not (parallel inserts, executeParallel, a multi-device
  * insertTablets or insertRecords, a table insert whose rows went to several nodes, createMultiTimeseries and

@@ -1,5 +1,5 @@
 import { IoTDBBatchError, type BatchFailure } from '../errors.js';
-import { batchFailure } from '../session/run-in-order.js';
+import { batchFailure } from '../errors.js';
 
 /**
  * Runs `run(i)` for i in [0, count) with at most `concurrency` at once. Every item runs; failures are

@@ -1,4 +1,4 @@
-import { IoTDBBatchError, IoTDBServerError, type BatchFailure } from '../errors.js';
+import { IoTDBBatchError, IoTDBServerError, batchFailure, type BatchFailure } from '../errors.js';
 
 /**
  * Runs `run(i)` for i in [0, count), one after another, as the Java Session's one request of a list is answered:
@@ -24,15 +24,4 @@ export async function runInOrder(
     }
   }
   if (failures.length > 0) throw new IoTDBBatchError(what, failures, succeeded);
-}
-
-/** Item i's failure: its error, its device or table when it names one, the server's status code when it refused it. */
-export function batchFailure(index: number, e: unknown, device: unknown): BatchFailure {
-  const error = e instanceof Error ? e : new Error(String(e));
-  return {
-    index,
-    error,
-    ...(typeof device === 'string' && { device }),
-    ...(error instanceof IoTDBServerError && { statusCode: error.statusCode }),
-  };
 }
