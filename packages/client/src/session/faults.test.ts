@@ -297,10 +297,16 @@ describe('statements, and queries that may write, are never sent twice; no query
 });
 
 describe('reads are sent again after a broken connection, as the Java Session sends its queries', () => {
-  it('a SELECT reset mid-reply is sent again, and answered', async () => {
+  /** An open session on A and B whose first executeQueryStatement is reset mid-reply. */
+  async function firstQueryReset(): Promise<{ fake: FakeTransport; s: Session }> {
     const fake = new FakeTransport(sequence('executeQueryStatementV2', [{ reset: true }]));
     const s = session(fake, { nodeUrls: [A, B] });
     await s.open();
+    return { fake, s };
+  }
+
+  it('a SELECT reset mid-reply is sent again, and answered', async () => {
+    const { fake, s } = await firstQueryReset();
     await s.executeQueryStatement('SELECT s FROM root.sg.d1');
     expect(fake.callsOf('executeQueryStatementV2')).toHaveLength(2);
     expect(s.stats().retries).toBe(1);
@@ -312,9 +318,7 @@ describe('reads are sent again after a broken connection, as the Java Session se
     ['-- a line\nselect count(*) from root.**'],
     ['COUNT TIMESERIES root.**'],
   ])('a read statement (%j) too', async (sql) => {
-    const fake = new FakeTransport(sequence('executeQueryStatementV2', [{ reset: true }]));
-    const s = session(fake, { nodeUrls: [A, B] });
-    await s.open();
+    const { fake, s } = await firstQueryReset();
     await s.executeQueryStatement(sql);
     expect(fake.callsOf('executeQueryStatementV2')).toHaveLength(2);
   });
@@ -340,9 +344,7 @@ describe('reads are sent again after a broken connection, as the Java Session se
     ['INSERT INTO root.sg.d1(time, s) VALUES (1, 1)'],
     ['CREATE DATABASE root.x'],
   ])('a statement that may write (%j), run as a query, is not', async (sql) => {
-    const fake = new FakeTransport(sequence('executeQueryStatementV2', [{ reset: true }]));
-    const s = session(fake, { nodeUrls: [A, B] });
-    await s.open();
+    const { fake, s } = await firstQueryReset();
     const e = await s.executeQueryStatement(sql).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(IoTDBConnectionError);
     expect((e as IoTDBConnectionError).requestSent).toBe(true);

@@ -144,6 +144,17 @@ export function writeValues(out: Buffer, pos: number, p: PreparedTablet): number
  */
 type NullRows = (Uint8Array | null)[];
 
+/** Writes a column's cells at out[pos], its null rows marked in `found`; returns the end offset. */
+type CellWriter = (
+  out: Buffer,
+  pos: number,
+  cells: Cells,
+  rows: number,
+  p: PreparedTablet,
+  c: number,
+  found: NullRows,
+) => number;
+
 /** A time column takes no nulls (its writer refuses them). */
 const NO_NULLS: NullRows = [];
 
@@ -202,8 +213,7 @@ function writeColumn(out: Buffer, pos: number, p: PreparedTablet, c: number, row
       return writeDoubles(out, pos, cells, rows, p, c, found);
     case TSDataType.INT64:
     case TSDataType.TIMESTAMP:
-      writeInt64s(out, pos, cells, rows, p, c, found);
-      return pos + rows * 8;
+      return writeInt64s(out, pos, cells, rows, p, c, found);
     default:
       return writeBinaries(out, pos, cells, rows, p, c, found);
   }
@@ -229,15 +239,7 @@ function isTypedColumnOf(
   }
 }
 
-function writeBooleans(
-  out: Buffer,
-  pos: number,
-  cells: Cells,
-  rows: number,
-  p: PreparedTablet,
-  c: number,
-  found: NullRows,
-): number {
+const writeBooleans: CellWriter = (out, pos, cells, rows, p, c, found) => {
   const { of, k } = cells;
   const order = p.order;
   if (k < 0) {
@@ -252,7 +254,7 @@ function writeBooleans(
     }
   }
   return pos + rows;
-}
+};
 
 /** A BOOLEAN cell (row `src` of the input) as its byte at out[at]; true when it is null. */
 function putBoolean(out: Buffer, at: number, v: CellValue, p: PreparedTablet, c: number, src: number): boolean {
@@ -266,15 +268,7 @@ function putBoolean(out: Buffer, at: number, v: CellValue, p: PreparedTablet, c:
 }
 
 /** INT32 and DATE (yyyyMMdd as an int32) through scratch. */
-function writeInt32s(
-  out: Buffer,
-  pos: number,
-  cells: Cells,
-  rows: number,
-  p: PreparedTablet,
-  c: number,
-  found: NullRows,
-): number {
+const writeInt32s: CellWriter = (out, pos, cells, rows, p, c, found) => {
   const { of, k } = cells;
   const order = p.order;
   const s = new Int32Array(scratchBuffer(rows * 4), 0, rows);
@@ -292,7 +286,7 @@ function writeInt32s(
   }
   copySwapped(out, pos, s.buffer, 0, rows * 4, 4);
   return pos + rows * 4;
-}
+};
 
 /** isDate is the caller's to look up (looked up here for every cell it cost INT32 columns 1.5x the time). */
 function putInt32(
@@ -315,15 +309,7 @@ function putInt32(
   return false;
 }
 
-function writeFloats(
-  out: Buffer,
-  pos: number,
-  cells: Cells,
-  rows: number,
-  p: PreparedTablet,
-  c: number,
-  found: NullRows,
-): number {
+const writeFloats: CellWriter = (out, pos, cells, rows, p, c, found) => {
   const { of, k } = cells;
   const order = p.order;
   const s = new Float32Array(scratchBuffer(rows * 4), 0, rows);
@@ -340,7 +326,7 @@ function writeFloats(
   }
   copySwapped(out, pos, s.buffer, 0, rows * 4, 4);
   return pos + rows * 4;
-}
+};
 
 function putFloat(s: Float32Array, r: number, v: CellValue, p: PreparedTablet, c: number, src: number): boolean {
   if (typeof v === 'number') {
@@ -354,15 +340,7 @@ function putFloat(s: Float32Array, r: number, v: CellValue, p: PreparedTablet, c
   return false;
 }
 
-function writeDoubles(
-  out: Buffer,
-  pos: number,
-  cells: Cells,
-  rows: number,
-  p: PreparedTablet,
-  c: number,
-  found: NullRows,
-): number {
+const writeDoubles: CellWriter = (out, pos, cells, rows, p, c, found) => {
   const { of, k } = cells;
   const order = p.order;
   const s = new Float64Array(scratchBuffer(rows * 8), 0, rows);
@@ -379,7 +357,7 @@ function writeDoubles(
   }
   copySwapped(out, pos, s.buffer, 0, rows * 8, 8);
   return pos + rows * 8;
-}
+};
 
 function putDouble(s: Float64Array, r: number, v: CellValue, p: PreparedTablet, c: number, src: number): boolean {
   if (typeof v === 'number') s[r] = v;
@@ -391,15 +369,7 @@ function putDouble(s: Float64Array, r: number, v: CellValue, p: PreparedTablet, 
 }
 
 /** TEXT, STRING, BLOB: cells were checked by valuesUpperBound. */
-function writeBinaries(
-  out: Buffer,
-  pos: number,
-  cells: Cells,
-  rows: number,
-  p: PreparedTablet,
-  c: number,
-  found: NullRows,
-): number {
+const writeBinaries: CellWriter = (out, pos, cells, rows, p, c, found) => {
   const { of, k } = cells;
   const order = p.order;
   if (k < 0) {
@@ -416,7 +386,7 @@ function writeBinaries(
     }
   }
   return pos;
-}
+};
 
 /** A TEXT, STRING or BLOB cell at out[pos], its length first (0 for null); returns the end offset. */
 function putBinary(out: Buffer, pos: number, v: CellValue): number {
@@ -479,17 +449,9 @@ function writeStrided(
  * int64 cells (INT64, TIMESTAMP, or the timestamps when c = -1) through scratch, then one copy and
  * byte swap. A column of bigints goes through a BigInt64Array (no allocation per value); a column of
  * numbers as [hi, lo] int32 pairs swapped word by word (no bigint per value). A Date (TIMESTAMP)
- * counts as its epoch milliseconds. Null cells are marked in `found`.
+ * counts as its epoch milliseconds.
  */
-function writeInt64s(
-  out: Buffer,
-  pos: number,
-  cells: Cells,
-  rows: number,
-  p: PreparedTablet,
-  c: number,
-  found: NullRows,
-): void {
+const writeInt64s: CellWriter = (out, pos, cells, rows, p, c, found) => {
   const { of, k } = cells;
   const order = p.order;
   const buf = scratchBuffer(rows * 8);
@@ -509,7 +471,7 @@ function writeInt64s(
       }
     }
     copySwapped(out, pos, buf, 0, rows * 8, 8);
-    return;
+    return pos + rows * 8;
   }
   const s = new Int32Array(buf, 0, rows * 2);
   for (let r = 0; r < rows; r++) {
@@ -526,7 +488,8 @@ function writeInt64s(
     }
   }
   copySwapped(out, pos, buf, 0, rows * 8, 4);
-}
+  return pos + rows * 8;
+};
 
 /** An int64 cell into a BigInt64Array; returns whether it was null (time columns, c < 0, take no nulls). */
 function putBigInt64(s: BigInt64Array, r: number, v: unknown, p: PreparedTablet, c: number, src: number): boolean {
