@@ -187,7 +187,7 @@ export const schemaSql = {
 
   createAlignedTimeseries(s: AlignedTimeseriesSpec): string {
     ALIGNED_KEYS.check(s, '');
-    return `CREATE ALIGNED TIMESERIES ${checkPath(s?.deviceId, 'deviceId')}(${measurementList(s, 'aliases').join(', ')})`;
+    return `CREATE ALIGNED TIMESERIES ${checkPath(s.deviceId, 'deviceId')}(${measurementList(s, 'aliases').join(', ')})`;
   },
 
   deleteTimeseries: (pathOrPaths: string | readonly string[]) =>
@@ -214,7 +214,7 @@ export const schemaSql = {
 
   createSchemaTemplate(t: SchemaTemplateSpec): string {
     TEMPLATE_KEYS.check(t, '');
-    const name = checkNode(t?.name, 'name');
+    const name = checkNode(t.name, 'name');
     return `CREATE SCHEMA TEMPLATE ${name}${t.aligned ? ' ALIGNED' : ''} (${measurementList(t, null).join(', ')})`;
   },
   setSchemaTemplate: (name: string, prefixPath: string) =>

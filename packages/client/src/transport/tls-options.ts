@@ -20,8 +20,7 @@ const NODE_TLS_KEYS = KnownKeys.of<ConnectionOptions & Omit<TcpSocketConnectOpts
   // net.connect's, which tls.connect passes on
   'localAddress', 'localPort', 'hints', 'family', 'noDelay', 'keepAlive', 'keepAliveInitialDelay', 'autoSelectFamily',
   'autoSelectFamilyAttemptTimeout', 'onread',
-).known;
-const NODE_TLS: ReadonlySet<string> = new Set(NODE_TLS_KEYS);
+);
 
 /**
  * Node takes any key in tls.connect's options and ignores those it does not know, so a misspelt one goes unsaid:
@@ -40,8 +39,8 @@ export function checkTlsOptions(options: unknown): void {
           'must have is servername',
       );
     }
-    if (NODE_TLS.has(key)) continue;
-    const near = nearestName(key, NODE_TLS_KEYS);
+    if (NODE_TLS_KEYS.has(key)) continue;
+    const near = nearestName(key, NODE_TLS_KEYS.known);
     if (near === undefined || (key.length <= 3 && near.toLowerCase() !== key.toLowerCase())) continue;
     throw new IoTDBValidationError(
       `tls.${key}`,

@@ -33,6 +33,11 @@ export class KnownKeys {
     ): KnownKeys => new KnownKeys(noun, known);
   }
 
+  /** Whether `key` is one of the known keys. */
+  has(key: string): boolean {
+    return this.#known.has(key);
+  }
+
   /** Whether every own enumerable key of `o` is known. */
   fits(o: object): boolean {
     const last = this.#last;
