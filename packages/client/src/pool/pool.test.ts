@@ -297,8 +297,8 @@ describe('Pool: pinned slots', () => {
       await hold.promise;
     });
     await flush();
-    const other = await pool.execute(async (s) => fake(s));
-    expect(other).not.toBe(pinnedSession);
+    const other = await pool.execute(async (s) => fake(s).id);
+    expect(other).not.toBe(pinnedSession?.id);
     expect(await settled(pinned)).toBe(false);
     hold.resolve();
     await pinned;
@@ -464,27 +464,53 @@ describe('Pool: health check', () => {
     await vi.advanceTimersByTimeAsync(100);
     expect(created[0].closes).toBe(1);
     expect(pool.stats().size).toBe(0);
-    const used = await pool.execute(async (s) => fake(s));
-    expect(used).toBe(created[1]);
-    expect(used.isConnected).toBe(true);
+    expect(await pool.execute(async (s) => fake(s).id)).toBe(created[1].id);
+    expect(created[1].isConnected).toBe(true);
   });
 
   it('drops a session its borrower closed when it comes back: the next call gets a new one, not a closed one', async () => {
     const { pool, created } = track(makePool({ maxSize: 1 }));
     await pool.execute((s) => s.close());
-    const used = await pool.execute(async (s) => fake(s));
-    expect(used).toBe(created[1]);
-    expect(used.isOpen).toBe(true);
+    expect(await pool.execute(async (s) => fake(s).id)).toBe(created[1].id);
+    expect(created[1].isOpen).toBe(true);
     expect(pool.stats()).toMatchObject({ size: 1, sessionsCreated: 2, sessionsClosed: 1 });
   });
 
-  it('replaces an idle session closed through a reference kept past its execute(), at the next borrow', async () => {
+  it("refuses a call through a session kept past its execute(): the session is the pool's again, left as it was", async () => {
     const { pool, created } = track(makePool({ maxSize: 1 }));
     const kept = await pool.execute(async (s) => s);
-    await kept.close();
-    const used = await pool.execute(async (s) => fake(s));
-    expect(used).toBe(created[1]);
-    expect(used.isOpen).toBe(true);
+    const refused = await rejectionOf(kept.close());
+    expect(refused).toBeInstanceOf(IoTDBSessionClosedError);
+    expect((refused as Error).message).toMatch(/went back to the pool when execute\(\)'s function settled.*close\(\)/);
+    expect(() => kept.stats()).toThrow(IoTDBSessionClosedError); // a method that returns no promise throws
+    expect(kept.isOpen).toBe(true); // reading a property is no call
+    expect(created[0].closes).toBe(0);
+    expect(await pool.execute(async (s) => fake(s).id)).toBe(created[0].id);
+    expect(created).toHaveLength(1);
+  });
+
+  it('lends the session itself inside execute(): its methods run on it (private fields and all) until fn settles', async () => {
+    class PrivateSession extends FakeSession {
+      #calls = 0;
+      async call(): Promise<number> {
+        return ++this.#calls;
+      }
+    }
+    const pool = new Pool(() => new PrivateSession() as unknown as BaseSession, { maxSize: 1 });
+    track({ pool });
+    const counts = await pool.execute(async (s) => {
+      const p = s as unknown as PrivateSession;
+      return [await p.call(), await p.call()];
+    });
+    expect(counts).toEqual([1, 2]);
+    let kept!: PrivateSession;
+    const pending = pool.execute(async (s) => {
+      kept = s as unknown as PrivateSession;
+      await flush();
+      return kept.call(); // still inside fn: allowed
+    });
+    expect(await pending).toBe(3);
+    await expect(kept.call()).rejects.toThrow(/call\(\)/);
   });
 
   it('does not drop a borrowed session whose connection broke until it comes back', async () => {

@@ -8,6 +8,7 @@ import { checkLogger, type Logger } from '../diagnostics/logger.js';
 import { Recorder } from '../diagnostics/recorder.js';
 import { addStats, type SessionStats } from '../diagnostics/stats.js';
 import { resolvePoolOptions, type PoolOptions, type ResolvedPoolOptions } from './pool-options.js';
+import { lend } from './lease.js';
 
 /**
  * A pool's state now, and the counters of every session it had (open and closed ones, and the
@@ -105,11 +106,15 @@ export class Pool<S extends BaseSession> {
     await Promise.all(slots.map((_, i) => this.executeOn(i, () => Promise.resolve(), opts.signal)));
   }
 
-  /** Borrows a session for `fn` and gives it back when fn settles. */
+  /**
+   * Borrows a session for `fn` and gives it back when fn settles. Make every call on the session inside fn:
+   * one made after, through a reference kept, is refused (IoTDBSessionClosedError), as the session may be
+   * another borrower's by then.
+   */
   execute<T>(fn: (session: S) => Promise<T>, opts: ExecuteOptions = {}): Promise<T> {
     const refused = callOptionsRefused(opts, CALL_OPTION_KEYS);
     if (refused !== undefined) return Promise.reject(refused);
-    return this.executeOn(undefined, fn, opts.signal);
+    return this.executeOn(undefined, (session) => lend(session, fn), opts.signal);
   }
 
   /** execute() for the pool's own calls, whose options the session checks (a query's, a statement's). */

@@ -449,4 +449,26 @@ describe('TableSessionPool', () => {
       await admin.executeNonQueryStatement(`DROP DATABASE ${tdb}`);
     }
   });
+
+  it("refuses a USE through a session kept past execute(): the next borrower's database stays the pool's", async () => {
+    const [home, other] = ['home', 'other'].map((n) => `it_pool_lease_${n}_${randomBytes(4).toString('hex')}`);
+    const admin = new TableSessionPool({ nodeUrls, maxSize: 1 });
+    pools.push(admin);
+    for (const db of [home, other]) await admin.executeNonQueryStatement(`CREATE DATABASE ${db}`);
+    try {
+      const pool = new TableSessionPool({ nodeUrls, maxSize: 1, database: home });
+      pools.push(pool);
+      const kept = await pool.execute(async (s) => s);
+      const refused = await rejectionOf(kept.executeNonQueryStatement(`USE ${other}`));
+      expect(refused).toBeInstanceOf(IoTDBSessionClosedError);
+      expect((refused as Error).message).toMatch(/executeNonQueryStatement\(\) .*inside/);
+      const ds = await pool.executeQueryStatement('SHOW CURRENT_DATABASE');
+      const databases = [];
+      for await (const r of ds) databases.push(r.values[0]);
+      expect(databases).toEqual([home]);
+      expect(pool.stats()).toMatchObject({ sessionsCreated: 1, sessionsClosed: 0 });
+    } finally {
+      for (const db of [home, other]) await admin.executeNonQueryStatement(`DROP DATABASE ${db}`);
+    }
+  });
 });

@@ -98,7 +98,7 @@ export class SessionPool extends StatementPool<Session> {
 
   /** A batching writer over this pool (see Session.writer): up to `maxSize` requests in flight by default. */
   writer(options: TreeWriterOptions = {}): Writer<TreeRow> {
-    return treeWriter((fn) => this.execute(fn), options, this.maxSize);
+    return treeWriter((fn) => this.onAnySession(fn, {}), options, this.maxSize);
   }
 
   async insertTablet(tablet: Tablet, opts: CallOptions = {}): Promise<void> {
@@ -244,7 +244,7 @@ export class TableSessionPool extends StatementPool<TableSession> {
 
   /** A batching writer over this pool (see TableSession.writer): up to `maxSize` requests in flight by default. */
   writer(options: TableWriterOptions = {}): Writer<TableRow> {
-    return tableWriter((fn) => this.execute(fn), options, this.maxSize);
+    return tableWriter((fn) => this.onAnySession(fn, {}), options, this.maxSize);
   }
 
   /** Writes a tablet through a session (with deviceBinding: the session of the device of its first row). */
