@@ -53,7 +53,10 @@ export function validationErrorOf(issues: readonly ValidationIssue[]): IoTDBVali
  * Flags the keys of `given` that are not in `known` (which values are fine is checked elsewhere),
  * suggesting the nearest known key for a near miss. Values are never quoted: one may be a password.
  */
-export function checkKnownKeys(given: object, known: ReadonlySet<string>, prefix: string, issues: IssueList): void {
+/** Names an object may have: a Set, or `KnownKeys.of<T>()` listing every key of T (exhaustive at compile time). */
+export type KeyNames = Pick<ReadonlySet<string>, 'has'> & Iterable<string>;
+
+export function checkKnownKeys(given: object, known: KeyNames, prefix: string, issues: IssueList): void {
   for (const key of Object.keys(given)) {
     if (known.has(key)) continue;
     const near = nearestName(key, known);
@@ -65,13 +68,13 @@ export function checkKnownKeys(given: object, known: ReadonlySet<string>, prefix
  * A call's own options (`opts` of a query or a statement): keys not in `known` refused, the nearest known one
  * suggested; a typo would otherwise be a setting silently not applied.
  */
-export function checkCallOptions(opts: object, known: ReadonlySet<string>): void {
+export function checkCallOptions(opts: object, known: KeyNames): void {
   const refused = callOptionsRefused(opts, known);
   if (refused !== undefined) throw refused;
 }
 
 /** Why checkCallOptions refuses `opts`, or undefined: for a call that answers with a rejected promise instead. */
-export function callOptionsRefused(opts: object, known: ReadonlySet<string>): IoTDBValidationError | undefined {
+export function callOptionsRefused(opts: object, known: KeyNames): IoTDBValidationError | undefined {
   if (opts === null || typeof opts !== 'object') {
     const names = [...known].join(', ');
     return new IoTDBValidationError('options', `needs an object ({ ${names} }), got ${describe(opts)}`);

@@ -2,6 +2,7 @@ import { tableWriter, treeWriter, type TableWriterOptions, type TreeWriterOption
 import type { Writer } from '../writer/writer.js';
 import type { TableRow, TreeRow } from '../writer/rows.js';
 import {
+  KnownKeys,
   IoTDBValidationError,
   type RecordInput,
   type StringRecordInput,
@@ -27,7 +28,7 @@ export interface ParallelOptions extends CallOptions {
   /** Tasks at once; at most the pool's maxSize are really concurrent. @default maxSize */
   concurrency?: number;
 }
-const PARALLEL_OPTION_KEYS: ReadonlySet<string> = new Set<keyof ParallelOptions>(['signal', 'concurrency']);
+const PARALLEL_OPTION_KEYS: KnownKeys = KnownKeys.of<ParallelOptions>('options')('signal', 'concurrency');
 
 /** Statements and queries on any pooled session; shared by the tree and table pools. */
 abstract class StatementPool<S extends BaseSession> extends Pool<S> {

@@ -1,4 +1,5 @@
 import {
+  KnownKeys,
   ByteWriter,
   ColumnCategory,
   IoTDBValidationError,
@@ -83,15 +84,10 @@ export interface QueryOptions extends CallOptions {
 }
 
 /** The options a plain call (a write, open, setTimeZone), a statement and a query take (checkCallOptions). */
-export const CALL_OPTION_KEYS: ReadonlySet<string> = new Set<keyof CallOptions>(['signal']);
-const STATEMENT_OPTION_KEYS: ReadonlySet<string> = new Set<keyof StatementOptions>(['signal', 'timeoutMs']);
-export const QUERY_OPTION_KEYS: ReadonlySet<string> = new Set<keyof QueryOptions>([
-  'signal',
-  'fetchSize',
-  'readAhead',
-  'timeoutMs',
-  'queryTimeoutMs',
-]);
+export const CALL_OPTION_KEYS: KnownKeys = KnownKeys.of<CallOptions>('options')('signal');
+const STATEMENT_OPTION_KEYS: KnownKeys = KnownKeys.of<StatementOptions>('options')('signal', 'timeoutMs');
+export const QUERY_OPTION_NAMES = ['signal', 'fetchSize', 'readAhead', 'timeoutMs', 'queryTimeoutMs'] as const;
+export const QUERY_OPTION_KEYS: KnownKeys = KnownKeys.of<QueryOptions>('options')(...QUERY_OPTION_NAMES);
 
 /** A statement's or a query's call, as #run makes it. */
 interface Call<T> {

@@ -1,4 +1,5 @@
 import {
+  KnownKeys,
   IoTDBProtocolError,
   IoTDBValidationError,
   dataTypeFromName,
@@ -80,7 +81,7 @@ interface BlockPiece {
 
 /** The options of a read given none (hasNext() and next() are called a row at a time). */
 const NO_OPTIONS: FetchOptions = Object.freeze({});
-const FETCH_OPTION_KEYS: ReadonlySet<string> = new Set<keyof FetchOptions>(['signal']);
+const FETCH_OPTION_KEYS: KnownKeys = KnownKeys.of<FetchOptions>('options')('signal');
 
 /** hasNext()'s answer while the current block has rows (and the first next() call's turn): settled once, shared. */
 const ROW_LEFT: Promise<boolean> = Promise.resolve(true);

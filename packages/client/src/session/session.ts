@@ -1,4 +1,5 @@
 import {
+  KnownKeys,
   IoTDBProtocolError,
   IoTDBValidationError,
   TAggregationType,
@@ -18,7 +19,13 @@ import {
 } from '../sql/schema-statements.js';
 import { checkList } from '../config/checks.js';
 import type { ArgsOf } from '../connection/rpc-connection.js';
-import { QUERY_OPTION_KEYS, type CallOptions, type QueryOptions, type StatementOptions } from './base-session.js';
+import {
+  QUERY_OPTION_KEYS,
+  QUERY_OPTION_NAMES,
+  type CallOptions,
+  type QueryOptions,
+  type StatementOptions,
+} from './base-session.js';
 import { checkCallOptions } from '../config/issues.js';
 import type { NodeSession, QueryFields } from './node-session.js';
 import type { SessionOptions } from './options.js';
@@ -35,11 +42,17 @@ type StructuredQuery =
   | 'executeAggregationQueryV2';
 
 /** The options each structured query takes: a query's, and its own. */
-const STRUCTURED_OPTION_KEYS: Record<StructuredQuery, ReadonlySet<string>> = {
+const STRUCTURED_OPTION_KEYS: Record<StructuredQuery, KnownKeys> = {
   executeRawDataQueryV2: QUERY_OPTION_KEYS,
-  executeLastDataQueryV2: new Set([...QUERY_OPTION_KEYS, 'lastTime']),
+  executeLastDataQueryV2: KnownKeys.of<LastQueryOptions>('options')(...QUERY_OPTION_NAMES, 'lastTime'),
   executeFastLastDataQueryForOneDeviceV2: QUERY_OPTION_KEYS,
-  executeAggregationQueryV2: new Set([...QUERY_OPTION_KEYS, 'startTime', 'endTime', 'interval', 'slidingStep']),
+  executeAggregationQueryV2: KnownKeys.of<AggregationQueryOptions>('options')(
+    ...QUERY_OPTION_NAMES,
+    'startTime',
+    'endTime',
+    'interval',
+    'slidingStep',
+  ),
 };
 
 /** A time argument: in the server's unit (number or bigint), or a Date converted to it. */

@@ -336,7 +336,7 @@ export interface OneDeviceOptions extends CallOptions {
   /** the rows are in time order already (else they are sorted first). @default false */
   sorted?: boolean;
 }
-const ONE_DEVICE_OPTION_KEYS: ReadonlySet<string> = new Set<keyof OneDeviceOptions>(['signal', 'sorted']);
+const ONE_DEVICE_OPTION_KEYS: KnownKeys = KnownKeys.of<OneDeviceOptions>('options')('signal', 'sorted');
 const recordDevice = (r: EncodedRecord) => r.deviceId;
 
 /** Records of any devices in one request: typed values (bytes) or strings alike. */

@@ -1,6 +1,13 @@
-import { IoTDBValidationError, dataTypeCode, type DataTypeInput, type TSDataType } from '@iotdb/fast-serializer';
+import {
+  IoTDBValidationError,
+  KnownKeys,
+  dataTypeCode,
+  type DataTypeInput,
+  type TSDataType,
+} from '@iotdb/fast-serializer';
 import { checkedIfGiven, positiveInt, timerMs } from '../config/checks.js';
 import { checkCallOptions } from '../config/issues.js';
+import type { TableWriterOptions, TreeWriterOptions } from './sink.js';
 
 /** What a batching writer takes; every limit has a default. `Row` is what `onError` hands back. */
 export interface WriterOptions<Row> {
@@ -62,9 +69,10 @@ const OPTION_KEYS = [
   'maxInFlight',
   'maxBufferedRows',
   'onError',
-] as const satisfies readonly (keyof WriterOptions<unknown>)[];
-const TABLE_OPTION_KEYS: ReadonlySet<string> = new Set(OPTION_KEYS);
-const TREE_OPTION_KEYS: ReadonlySet<string> = new Set([...OPTION_KEYS, 'aligned']);
+] as const;
+// every option of the types listed: one left out fails to compile
+const TABLE_OPTION_KEYS: KnownKeys = KnownKeys.of<TableWriterOptions>('options')(...OPTION_KEYS);
+const TREE_OPTION_KEYS: KnownKeys = KnownKeys.of<TreeWriterOptions>('options')(...OPTION_KEYS, 'aligned');
 
 /** `tree`: the options may say `aligned` (TreeWriterOptions); any other name is refused, not ignored. */
 export function resolveWriterOptions<Row>(

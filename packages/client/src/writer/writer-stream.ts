@@ -1,3 +1,4 @@
+import { KnownKeys } from '@iotdb/fast-serializer';
 import { Writable } from 'node:stream';
 import type { Writer } from './writer.js';
 import { checkBoolean, checkedIfGiven } from '../config/checks.js';
@@ -13,7 +14,7 @@ export interface WriterStreamOptions {
   closeWriter?: boolean;
 }
 
-const STREAM_OPTION_KEYS: ReadonlySet<string> = new Set<keyof WriterStreamOptions>(['highWaterMark', 'closeWriter']);
+const STREAM_OPTION_KEYS: KnownKeys = KnownKeys.of<WriterStreamOptions>('options')('highWaterMark', 'closeWriter');
 
 /** An object-mode Writable over a writer: each chunk is a row; it waits while the writer applies backpressure. */
 export function writerStream<Row>(writer: Writer<Row>, options: WriterStreamOptions): Writable {

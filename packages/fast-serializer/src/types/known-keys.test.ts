@@ -72,6 +72,11 @@ describe('KnownKeys', () => {
     expect(() => keys.check(r, '')).toThrow(/^aligned: unknown key/);
   });
 
+  it('lists its keys in the order given, and says whether a name is one (a Set of names, for an options check)', () => {
+    expect([...keys]).toEqual(['deviceId', 'timestamp', 'values', 'isAligned']);
+    expect([keys.has('values'), keys.has('value'), keys.has('toString')]).toEqual([true, false, false]);
+  });
+
   it('a key set to undefined is a key', () => {
     expect(keys.fits({ deviceId: 'a', aligned: undefined })).toBe(false);
   });

@@ -38,6 +38,11 @@ export class KnownKeys {
     return this.#known.has(key);
   }
 
+  /** The known keys, in the order listed. */
+  [Symbol.iterator](): Iterator<string> {
+    return this.known[Symbol.iterator]();
+  }
+
   /** Whether every own enumerable key of `o` is known. */
   fits(o: object): boolean {
     const last = this.#last;
