@@ -19,7 +19,7 @@ export function* javaPlan(c: BenchConfig): Generator<string, void, undefined> {
   for (const { id, groups } of everyClient(c)) {
     for (let round = 0; round < warmupRounds; round++)
       for (const g of groups) yield `${id} warmup ${round} ${g.join(',')}`;
-    for (const o of clientOperations(c, id, groups, sensors))
+    for (const o of clientOperations(c, groups, sensors))
       yield o.op === 'INGESTION' ? `${id} write ${o.round} ${o.devices.join(',')}` : `${id} query ${o.op} ${o.sql}`;
   }
 }

@@ -136,7 +136,7 @@ export class WorkerRun {
         this.#roundDone(k, round);
       }
     await this.#barrier.arrive();
-    for (const o of clientOperations(c, id, groups, this.#sensors)) {
+    for (const o of clientOperations(c, groups, this.#sensors)) {
       if (this.#barrier.ended) break;
       if (o.op !== 'INGESTION') await this.#query(send, o.op, o.sql);
       else {
