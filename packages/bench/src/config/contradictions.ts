@@ -5,6 +5,7 @@ import type { BenchConfig, Method } from '../types.js';
 import { hasQueries, readsOnly, weightedQueries } from '../workload/operations.js';
 import { querySensors } from '../workload/query-sql.js';
 import { ConfigError } from './errors.js';
+import { endpointOf } from './parsers.js';
 import { formatValue } from './format.js';
 import { describeOrigin, type Origin } from './source.js';
 
@@ -22,6 +23,7 @@ export function checkContradictions(c: BenchConfig, origin: (key: keyof BenchCon
     methods: c.compare.length > 0 ? c.compare : [c.method],
     methodKey: c.compare.length > 0 ? 'compare' : 'method',
   };
+  checkServer(k);
   checkShare(k);
   checkMethods(k);
   checkTls(k);
@@ -43,6 +45,23 @@ interface Knobs {
   readonly fail: (knob: keyof BenchConfig, message: string) => never;
   readonly methods: readonly Method[];
   readonly methodKey: 'compare' | 'method';
+}
+
+/**
+ * --host/--port beside --node-urls: the sessions go to --node-urls, and the Java client (and a run's check of what
+ * it wrote) to --host:--port, so that must be one of the nodes; a host elsewhere would compare two servers.
+ */
+function checkServer({ c, is, fail }: Knobs): void {
+  if (c.host === undefined || c.nodeUrls === undefined) return;
+  const named = c.nodeUrls.some((url) => {
+    const node = endpointOf(url);
+    return node.host === c.host && node.port === c.port;
+  });
+  if (!named)
+    fail(
+      'host',
+      `${is('host')} and ${is('port')} are not one of ${is('nodeUrls')}: our sessions would use --node-urls and the Java client --host; give --node-urls alone (the Java client then uses its first), or a --host and --port among them`,
+    );
 }
 
 /** This machine's share of the devices, and its workers. */

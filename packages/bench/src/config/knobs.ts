@@ -83,7 +83,8 @@ export const KNOBS: KnobTable = {
     parse: listOf(hostPort, 1),
     default: () => undefined,
     defaultText: 'none',
-    description: 'DataNodes, host:port each; overrides host/port for the sessions',
+    description:
+      'DataNodes, host:port each; the sessions use them; --host and --port, if given, must be one of them (the node the Java client uses; else the first)',
   },
   tls: onOff(
     '--tls',

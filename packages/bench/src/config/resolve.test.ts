@@ -153,7 +153,7 @@ describe('resolveConfig: sources and precedence', () => {
       REPORT_INTERVAL: '500',
       IOTDB_HOST: 'h',
       IOTDB_PORT: '6668',
-      NODE_URLS: 'a:1,b:2',
+      NODE_URLS: 'h:6668,b:2',
       OUT_OF_ORDER_RATIO: '0.1',
       NULL_RATIO: '0.2',
       STRING_LENGTH: '12',
@@ -177,7 +177,7 @@ describe('resolveConfig: sources and precedence', () => {
       reportIntervalMs: 500,
       host: 'h',
       port: 6668,
-      nodeUrls: ['a:1', 'b:2'],
+      nodeUrls: ['h:6668', 'b:2'],
       outOfOrderRatio: 0.1,
       nullRatio: 0.2,
       stringLength: 12,
@@ -456,6 +456,21 @@ describe('resolveConfig: errors name the knob and where it came from', () => {
       'compare',
       /^env COMPARE \(compare\): lists "insertTablet" twice/,
     );
+  });
+
+  it('a --host and --port that are not one of --node-urls: two servers named, refused (the Java client went to the one)', () => {
+    const cluster = ['--node-urls', '127.0.0.1:13667,127.0.0.1:13668'];
+    rejects(
+      ['--host', '127.0.0.1', ...cluster],
+      {},
+      'host',
+      /host 127\.0\.0\.1 \(--host\) and port 6667 \(default\) are not one of nodeUrls .*\(--node-urls\).*give --node-urls alone/,
+    );
+    rejects(cluster, { IOTDB_HOST: 'db1' }, 'host', /host db1 \(env IOTDB_HOST/);
+    // one of them: the node the Java client and the run's own checks go to
+    expect(resolve(['--host', '127.0.0.1', '--port', '13668', ...cluster])).toMatchObject({ port: 13668 });
+    expect(resolve(cluster)).toMatchObject({ host: undefined });
+    expect(resolve(['--host', '127.0.0.1', '--port', '13667'])).toMatchObject({ nodeUrls: undefined });
   });
 
   it('deviceOffset + deviceCount > devices', () => {

@@ -2,8 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { givenServer } from './target.js';
 
 describe('givenServer: the server a run talks to, or none (then the harness starts one)', () => {
-  it('is --host and --port when given', () => {
-    expect(givenServer({ host: 'db1', port: 6668, nodeUrls: ['db2:7000'] })).toEqual({ host: 'db1', port: 6668 });
+  it('is --host and --port when given (one of --node-urls with them: the configuration refuses another)', () => {
+    expect(givenServer({ host: 'db1', port: 6668, nodeUrls: undefined })).toEqual({ host: 'db1', port: 6668 });
+    expect(givenServer({ host: 'db2', port: 7001, nodeUrls: ['db1:7000', 'db2:7001'] })).toEqual({
+      host: 'db2',
+      port: 7001,
+    });
   });
 
   it('is the first of --node-urls without --host: a cluster was named, so none is started', () => {
