@@ -1,7 +1,7 @@
 import { IoTDBValidationError } from '@iotdb/fast-serializer';
 import { positiveInt, timerMs } from '../config/checks.js';
 import { IoTDBConnectionError, IoTDBServerError, IoTDBTimeoutError } from '../errors.js';
-import { isRetryableWriteStatus } from './retryable-status.js';
+import { isRetryableReadStatus, isRetryableWriteStatus } from './retryable-status.js';
 
 /**
  * What an operation is, for retries:
@@ -10,6 +10,7 @@ import { isRetryableWriteStatus } from './retryable-status.js';
  * - read: a query that changes nothing (the structured queries; SELECT without INTO, SHOW, DESCRIBE, COUNT, ...):
  *   sent again after its connection broke, on another node, as the Java Session sends its queries again after
  *   reconnecting; not after a reply timeout (a slow read would be as slow again, the first one still running).
+ *   Also after a status saying the server could not reach a node it needed (isRetryableReadStatus).
  * - query, statement: never sent again once their bytes may have reached the server.
  * - connect: opening a session (a pool's new session while the cluster restarts).
  */
@@ -92,6 +93,10 @@ function retryable(kind: OperationKind, error: unknown): string | null {
     return kind === 'read' ? 'a read whose reply timed out is not sent again' : `a ${kind} is never sent twice`;
   }
   if (error instanceof IoTDBServerError) {
+    if (kind === 'read')
+      return isRetryableReadStatus({ code: error.statusCode, message: error.serverMessage, needRetry: error.needRetry })
+        ? null
+        : `status ${error.statusCode} is the read's answer`;
     if (kind !== 'write') return `the server answered the ${kind}`;
     return isRetryableWriteStatus({
       code: error.statusCode,

@@ -67,6 +67,8 @@ const tablet = (deviceId: string, t0 = 1): Tablet => ({
 const status = (code: number, extra: Partial<TSStatus> = {}): FakeAction => ({
   reply: { code, message: `m${code}`, ...extra },
 });
+/** A query's reply carrying only a status. */
+const queryStatus = (code: number, message: string): FakeAction => ({ reply: { status: { code, message } } });
 const redirect = (to: string): Partial<TSStatus> => {
   const [ip, port] = to.split(':');
   return { redirectNode: { ip, port: Number(port) } };
@@ -285,13 +287,15 @@ describe('statements, and queries that may write, are never sent twice; no query
     expect(sentTo(fake, 'executeUpdateStatementV2')).toEqual([B]);
   });
 
-  it('a query is not retried on a status, even with needRetry', async () => {
+  it('a query that may write is not retried on a status, even with needRetry', async () => {
     const fake = new FakeTransport(
       sequence('executeQueryStatementV2', [{ reply: { status: { code: 600, needRetry: true } } }]),
     );
     const s = session(fake);
     await s.open();
-    await expect(s.executeQueryStatement('SELECT 1')).rejects.toThrow(IoTDBServerError);
+    await expect(s.executeQueryStatement('SELECT s INTO root.sg.copy(s) FROM root.sg.d1')).rejects.toThrow(
+      IoTDBServerError,
+    );
     expect(fake.callsOf('executeQueryStatementV2')).toHaveLength(1);
   });
 });
@@ -337,6 +341,29 @@ describe('reads are sent again after a broken connection, as the Java Session se
     expect(fake.callsOf('executeRawDataQueryV2')).toHaveLength(2);
     expect(fake.callsOf('executeLastDataQueryV2')).toHaveLength(2);
     expect(fake.callsOf('executeAggregationQueryV2')).toHaveLength(2);
+  });
+
+  it('a SELECT the server could not run for a node it could not reach ([301] Connection refused) is sent again', async () => {
+    const refused = queryStatus(301, 'Connection refused');
+    const fake = new FakeTransport(sequence('executeQueryStatementV2', [refused, refused]));
+    const s = session(fake, { nodeUrls: [A, B] });
+    await s.open();
+    await s.executeQueryStatement('SELECT s FROM root.sg.d1');
+    expect(fake.callsOf('executeQueryStatementV2')).toHaveLength(3);
+    expect(s.stats().retries).toBe(2);
+  });
+
+  it.each([
+    ['SELECT s FROM root.sg.d1', queryStatus(301, 'Unknown function foo')],
+    ['SELECT s FROM root.sg.d1', queryStatus(305, 'Connection refused')],
+    ['INSERT INTO root.sg.d1(time, s) VALUES (1, 1)', queryStatus(301, 'Connection refused')],
+  ])('%j answered %j is not', async (sql, answer) => {
+    const fake = new FakeTransport(sequence('executeQueryStatementV2', [answer]));
+    const s = session(fake, { nodeUrls: [A, B] });
+    await s.open();
+    const e = await s.executeQueryStatement(sql).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(IoTDBServerError);
+    expect(fake.callsOf('executeQueryStatementV2')).toHaveLength(1);
   });
 
   it.each([
