@@ -48,8 +48,8 @@ interface Knobs {
 }
 
 /**
- * --host/--port beside --node-urls: the sessions go to --node-urls, and the Java client (and a run's check of what
- * it wrote) to --host:--port, so that must be one of the nodes; a host elsewhere would compare two servers.
+ * --host/--port beside --node-urls: our sessions go to --node-urls and the Java client (its writes, queries and count
+ * of what it wrote) to --host:--port, so that must be one of the nodes; a host elsewhere would compare two servers.
  */
 function checkServer({ c, is, fail }: Knobs): void {
   if (c.host === undefined || c.nodeUrls === undefined) return;

@@ -49,13 +49,13 @@ export function validationErrorOf(issues: readonly ValidationIssue[]): IoTDBVali
   return new IoTDBValidationError('options', `${issues.length} problems${lines}`, { issues });
 }
 
+/** Names an object may have: a Set, or `KnownKeys.of<T>()` listing every key of T (exhaustive at compile time). */
+export type KeyNames = Pick<ReadonlySet<string>, 'has'> & Iterable<string>;
+
 /**
  * Flags the keys of `given` that are not in `known` (which values are fine is checked elsewhere),
  * suggesting the nearest known key for a near miss. Values are never quoted: one may be a password.
  */
-/** Names an object may have: a Set, or `KnownKeys.of<T>()` listing every key of T (exhaustive at compile time). */
-export type KeyNames = Pick<ReadonlySet<string>, 'has'> & Iterable<string>;
-
 export function checkKnownKeys(given: object, known: KeyNames, prefix: string, issues: IssueList): void {
   for (const key of Object.keys(given)) {
     if (known.has(key)) continue;
