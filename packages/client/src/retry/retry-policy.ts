@@ -94,7 +94,7 @@ function retryable(kind: OperationKind, error: unknown): string | null {
   }
   if (error instanceof IoTDBServerError) {
     if (kind === 'read')
-      return isRetryableReadStatus({ code: error.statusCode, message: error.serverMessage, needRetry: error.needRetry })
+      return isRetryableReadStatus({ code: error.statusCode, message: error.serverMessage })
         ? null
         : `status ${error.statusCode} is the read's answer`;
     if (kind !== 'write') return `the server answered the ${kind}`;
