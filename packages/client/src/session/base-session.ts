@@ -342,8 +342,8 @@ export abstract class BaseSession {
   }
 
   /**
-   * Runs a query RPC (sent again after a broken connection only when it reads: the retry policy's 'read') on the node whose turn it is (spreadQueries), and wraps its reply in a
-   * data set that fetches from that node. `statement` is what later fetches name (the SQL, or '' for the
+   * Runs a query RPC on the node whose turn it is (spreadQueries; sent again only when it reads: the retry policy's
+   * 'read'), and wraps its reply in a data set that fetches from that node. `statement` is what later fetches name (the SQL, or '' for the
    * structured queries, as Java). `device`: the one device the query reads, if known: the query goes to that
    * device's node when the session knows it (QueryRouter), and its reply may name that node.
    */
