@@ -3,10 +3,13 @@ import type { TcpSocketConnectOpts } from 'node:net';
 import { IoTDBValidationError, KnownKeys, describeValue, nearestName } from '@iotdb/fast-serializer';
 
 /** Where a connection goes: each node's host and port are the session's, so these are not TLS options here. */
-const ENDPOINT_KEYS = ['host', 'port', 'path', 'socket'] as const;
+const ENDPOINT_KEYS: ReadonlySet<string> = new Set(['host', 'port', 'path', 'socket']);
 
-/** Node's `tls.ConnectionOptions` but where to connect (ENDPOINT_KEYS: the session's). */
-export type TlsOptions = Omit<ConnectionOptions, (typeof ENDPOINT_KEYS)[number]>;
+/**
+ * Node's `tls.ConnectionOptions` but where to connect (`host`, `port`, `path`, `socket`: the session's). The names are
+ * spelt out here and in ENDPOINT_KEYS: a type derived from that const would send the API docs to a private name.
+ */
+export type TlsOptions = Omit<ConnectionOptions, 'host' | 'port' | 'path' | 'socket'>;
 
 /** tls.connect's options in @types/node (the list fails to compile when it gains one), and the net ones it passes on. */
 // prettier-ignore
@@ -32,7 +35,7 @@ export function checkTlsOptions(options: unknown): void {
   if (options === null || typeof options !== 'object' || Array.isArray(options))
     throw new IoTDBValidationError('tls', `needs tls.ConnectionOptions, got ${describeValue(options)}`);
   for (const key of Object.keys(options)) {
-    if ((ENDPOINT_KEYS as readonly string[]).includes(key)) {
+    if (ENDPOINT_KEYS.has(key)) {
       throw new IoTDBValidationError(
         `tls.${key}`,
         "each node's host and port are the session's (host, port, nodeUrls); the name the server's certificate " +
