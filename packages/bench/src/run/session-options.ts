@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { SESSION_DEFAULTS } from '@iotdb/client';
 import type { BenchConfig } from '../types.js';
 
-/** The knobs a connection is made from; without nodeUrls, the target node alone. */
+/** The knobs a connection is made from; without nodeUrls, the target node alone (with them, they alone). */
 export type ConnectKnobs = Pick<BenchConfig, 'tls' | 'tlsCa' | 'rpcCompression'> &
   Partial<Pick<BenchConfig, 'nodeUrls' | 'spreadQueries' | 'discoverNodes' | 'redirection'>>;
 
@@ -13,9 +13,7 @@ export type ConnectKnobs = Pick<BenchConfig, 'tls' | 'tlsCa' | 'rpcCompression'>
  */
 export function connectOptions(c: ConnectKnobs, target: { host: string; port: number }) {
   return {
-    host: target.host,
-    port: target.port,
-    nodeUrls: c.nodeUrls,
+    ...(c.nodeUrls === undefined ? { host: target.host, port: target.port } : { nodeUrls: c.nodeUrls }),
     tls: c.tls ? (c.tlsCa === undefined ? true : { ca: caOf(c.tlsCa) }) : false,
     rpcCompression: c.rpcCompression,
     spreadQueries: c.spreadQueries,

@@ -4,6 +4,7 @@ import type { RetryOptions } from '../retry/retry-policy.js';
 import type { TableSessionOptions } from '../session/options.js';
 import { parseConnectionString, type ConnectionStringParts } from './connection-string.js';
 import { readEnv, type EnvOptions, type EnvValue } from './env.js';
+import { describe } from './checks.js';
 import { checkKnownKeys, type IssueList } from './issues.js';
 import { DEFAULT_PORT, RETRY_KEYS, knownOptions, type ConfigTarget } from './known-options.js';
 
@@ -72,7 +73,10 @@ function addressOf(
 ): Pick<LayeredOptions, 'host' | 'port' | 'nodeUrls'> {
   const single = url.hosts.length === 1 ? url.hosts[0] : undefined;
   const portOf = () => (given.port ?? single?.port ?? envValue(fromEnv.port, issues)) as number | undefined;
-  if (given.nodeUrls !== undefined) return { nodeUrls: given.nodeUrls as string[], port: given.port as number };
+  if (given.nodeUrls !== undefined) {
+    checkNotBesideNodeUrls(given, issues);
+    return { nodeUrls: given.nodeUrls as string[] };
+  }
   if (given.host !== undefined) return { host: given.host as string, port: portOf() };
   if (single !== undefined) return { host: single.host, port: portOf() };
   if (url.hosts.length > 1) {
@@ -82,6 +86,22 @@ function addressOf(
   if (fromEnv.nodeUrls !== undefined)
     return { nodeUrls: envValue(fromEnv.nodeUrls, issues), port: given.port as number };
   return { host: envValue(fromEnv.host, issues), port: portOf() };
+}
+
+/**
+ * `host` or `port` beside `nodeUrls` in the options would not be used (each entry names its node and port): refused,
+ * as the Java Session's builder refuses them, rather than dropped without a word.
+ */
+function checkNotBesideNodeUrls(given: Record<string, unknown>, issues: IssueList): void {
+  const unused = [
+    ...(given.host === undefined ? [] : [`host ${describe(given.host)}`]),
+    ...(given.port === undefined ? [] : [`port ${describe(given.port)}`]),
+  ];
+  if (unused.length > 0)
+    issues.add(
+      'nodeUrls',
+      `give nodeUrls or host and port, not both: ${unused.join(' and ')} would not be used (each of nodeUrls names a node and its port)`,
+    );
 }
 
 /** The variable's value; a bad one is reported now, as it is being used. */

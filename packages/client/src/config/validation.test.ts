@@ -178,6 +178,18 @@ describe('validation of nested options', () => {
     expect(errorOf(() => new Session({ nodeUrls: [] })).message).toBe("nodeUrls: needs at least one 'host:port'");
   });
 
+  it('refuses host or port beside nodeUrls in the options, which would not be used (the Java Session refuses both)', () => {
+    const both = /^nodeUrls: give nodeUrls or host and port, not both: host '10\.9\.9\.9' would not be used/;
+    expect(errorOf(() => new Session({ host: '10.9.9.9', nodeUrls: ['127.0.0.1:6667'] })).message).toMatch(both);
+    expect(errorOf(() => new SessionPool({ host: '10.9.9.9', nodeUrls: ['127.0.0.1:6667'] })).message).toMatch(both);
+    expect(errorOf(() => new TableSession({ port: 6668, nodeUrls: ['a:6667'] })).message).toMatch(
+      /^nodeUrls: give nodeUrls or host and port, not both: port 6668 would not be used \(each of nodeUrls names a node and its port\)/,
+    );
+    // host and port of other places (a connection string, the environment) still give way to the option
+    expect(() => new Session({ url: 'iotdb://u1:7001', nodeUrls: ['o1:1'] })).not.toThrow();
+    expect(() => new Session({ host: undefined, port: undefined, nodeUrls: ['o1:1'] })).not.toThrow();
+  });
+
   it('refuses a time zone the server cannot take (its login failed with "Internal error processing openSession")', () => {
     const e = errorOf(() => new Session({ timeZone: 'nope' }));
     expect(e.field).toBe('timeZone');
