@@ -6,7 +6,16 @@ const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 function checked(field: string, y: number, m: number, d: number): number {
   if (!isDay(y, m, d)) throw new IoTDBValidationError(field, `not a valid DATE (years 1000-9999): ${y}-${m}-${d}`);
+  return wireInt(y, m, d);
+}
+
+function wireInt(y: number, m: number, d: number): number {
   return y * 10000 + m * 100 + d;
+}
+
+/** Year, month and day of a wire int. */
+function partsOf(yyyymmdd: number): [number, number, number] {
+  return [Math.floor(yyyymmdd / 10000), Math.floor(yyyymmdd / 100) % 100, yyyymmdd % 100];
 }
 
 function isDay(y: number, m: number, d: number): boolean {
@@ -32,7 +41,7 @@ export function encodeDate(field: string, v: unknown): number {
 /** A `Date` or a 'YYYY-MM-DD' string as the wire int, or -1 when it is none (encodeDate then says why). */
 export function dateIntOf(v: unknown): number {
   const parts = dayParts(v);
-  return parts !== null && isDay(...parts) ? parts[0] * 10000 + parts[1] * 100 + parts[2] : -1;
+  return parts !== null && isDay(...parts) ? wireInt(...parts) : -1;
 }
 
 /** Year, month and day of a `Date` (UTC) or a 'YYYY-MM-DD' string; null for anything else. */
@@ -44,15 +53,16 @@ function dayParts(v: unknown): [number, number, number] | null {
 
 /** Whether a DATE given as its wire int (an Int32Array column, as `toColumnar()` gives it) is a day. */
 export function isDateInt(yyyymmdd: number): boolean {
-  return isDay(Math.floor(yyyymmdd / 10000), Math.floor(yyyymmdd / 100) % 100, yyyymmdd % 100);
+  return isDay(...partsOf(yyyymmdd));
 }
 
 /** A DATE's wire int checked to be a day (isDateInt, with the error naming `field`). */
 export function checkDateInt(field: string, yyyymmdd: number): number {
-  return checked(field, Math.floor(yyyymmdd / 10000), Math.floor(yyyymmdd / 100) % 100, yyyymmdd % 100);
+  return checked(field, ...partsOf(yyyymmdd));
 }
 
 /** The wire int back to a `Date` at UTC midnight. */
 export function decodeDate(yyyymmdd: number): Date {
-  return new Date(Date.UTC(Math.floor(yyyymmdd / 10000), (Math.floor(yyyymmdd / 100) % 100) - 1, yyyymmdd % 100));
+  const [y, m, d] = partsOf(yyyymmdd);
+  return new Date(Date.UTC(y, m - 1, d));
 }
