@@ -47,6 +47,7 @@ describe('the retry policy', () => {
     ['read', status(712, { needRetry: true, message: 'Current query is time out' }), false], // as IoTDB marks it
     ['read', status(301, { message: 'Connection refused' }), true],
     ['read', status(301, { message: 'All replicas not available' }), true],
+    ['read', status(301, { message: 'Source handle is aborted.' }), true], // its data's other node died mid-read
     ['read', status(1012), true],
     ['read', status(301), false],
     ['read', status(700), false],

@@ -72,8 +72,10 @@ export function isRetryableWriteStatus(
 /**
  * Codes that say the server could not reach the node or replica a statement needed, and 301s that wrap that
  * (measured on 2.0.1-beta: a query on a live DataNode of a 1C3D whose data needed one just killed answered
- * "[301] Connection refused"). A read answered so is sent again: it changes nothing, and the cluster moves the
- * dead node's regions to their other replicas within seconds. Any other status is the read's answer.
+ * "[301] Connection refused", and one already reading from it "[301] Source handle is aborted.": the server gives
+ * that when the exchange from another node's part of the query failed without a cause of its own). A read answered
+ * so is sent again: it changes nothing, and the cluster moves the dead node's regions to their other replicas
+ * within seconds. Any other status is the read's answer.
  */
 const UNREACHABLE_CODES: ReadonlySet<number> = new Set([
   306, // DISPATCH_ERROR
@@ -81,7 +83,8 @@ const UNREACHABLE_CODES: ReadonlySet<number> = new Set([
   1007, // CAN_NOT_CONNECT_DATANODE
   1012, // NO_AVAILABLE_REPLICA
 ]);
-const UNREACHABLE_301 = /\bConnection refused\b|\bAll replicas not available\b|\bFail to send plan node\b/;
+const UNREACHABLE_301 =
+  /\bConnection refused\b|\bAll replicas not available\b|\bFail to send plan node\b|\bSource handle is aborted\b/;
 
 /**
  * A read that failed with this status may succeed when sent again: the server could not reach a node it needed.

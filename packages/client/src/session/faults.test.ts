@@ -353,6 +353,15 @@ describe('reads are sent again after a broken connection, as the Java Session se
     expect(s.stats().retries).toBe(2);
   });
 
+  it('a SELECT whose data on another node was lost as that node died ([301] Source handle is aborted.) is sent again', async () => {
+    const aborted = queryStatus(301, 'Source handle is aborted.');
+    const fake = new FakeTransport(sequence('executeQueryStatementV2', [aborted]));
+    const s = session(fake, { nodeUrls: [A, B] });
+    await s.open();
+    await s.executeQueryStatement('SELECT last s FROM root.sg.**');
+    expect(fake.callsOf('executeQueryStatementV2')).toHaveLength(2);
+  });
+
   it.each([
     ['SELECT s FROM root.sg.d1', queryStatus(301, 'Unknown function foo')],
     ['SELECT s FROM root.sg.d1', queryStatus(305, 'Connection refused')],
