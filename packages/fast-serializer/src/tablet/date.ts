@@ -13,10 +13,10 @@ function wireInt(y: number, m: number, d: number): number {
   return y * 10000 + m * 100 + d;
 }
 
-/** Year, month and day of a wire int. */
-function partsOf(yyyymmdd: number): [number, number, number] {
-  return [Math.floor(yyyymmdd / 10000), Math.floor(yyyymmdd / 100) % 100, yyyymmdd % 100];
-}
+// a wire int's year, month and day (functions, not a tuple: isDateInt runs per value of a DATE column written)
+const yearOf = (yyyymmdd: number): number => Math.floor(yyyymmdd / 10000);
+const monthOf = (yyyymmdd: number): number => Math.floor(yyyymmdd / 100) % 100;
+const dayOf = (yyyymmdd: number): number => yyyymmdd % 100;
 
 function isDay(y: number, m: number, d: number): boolean {
   return y >= 1000 && y <= 9999 && m >= 1 && m <= 12 && d >= 1 && d <= daysIn(y, m);
@@ -53,16 +53,15 @@ function dayParts(v: unknown): [number, number, number] | null {
 
 /** Whether a DATE given as its wire int (an Int32Array column, as `toColumnar()` gives it) is a day. */
 export function isDateInt(yyyymmdd: number): boolean {
-  return isDay(...partsOf(yyyymmdd));
+  return isDay(yearOf(yyyymmdd), monthOf(yyyymmdd), dayOf(yyyymmdd));
 }
 
 /** A DATE's wire int checked to be a day (isDateInt, with the error naming `field`). */
 export function checkDateInt(field: string, yyyymmdd: number): number {
-  return checked(field, ...partsOf(yyyymmdd));
+  return checked(field, yearOf(yyyymmdd), monthOf(yyyymmdd), dayOf(yyyymmdd));
 }
 
 /** The wire int back to a `Date` at UTC midnight. */
 export function decodeDate(yyyymmdd: number): Date {
-  const [y, m, d] = partsOf(yyyymmdd);
-  return new Date(Date.UTC(y, m - 1, d));
+  return new Date(Date.UTC(yearOf(yyyymmdd), monthOf(yyyymmdd) - 1, dayOf(yyyymmdd)));
 }
