@@ -19,22 +19,25 @@ const lines = [];
 /** Each request in flight, by connection and sequence id: its method and when it went. */
 const pending = new Map();
 let connections = 0;
-function methodOf(frame) {
-  const length = frame.readUInt32BE(8);
-  return { method: frame.subarray(12, 12 + length).toString(), seqid: frame.readInt32BE(12 + length) };
+/** A frame's method and sequence id (strict binary protocol), or null for a chunk that does not start one. */
+function methodOf(chunk) {
+  const frame = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  if (frame.length < 12 || (frame.readUInt32BE(4) & 0xffff0000) >>> 0 !== 0x80010000) return null;
+  const end = 12 + frame.readUInt32BE(8);
+  return end + 4 > frame.length ? null : { method: frame.subarray(12, end).toString(), seqid: frame.readInt32BE(end) };
 }
 const transport = {
   async connect(endpoint, events, options) {
     const id = `${endpoint.host}:${endpoint.port}#${++connections}`;
     const onData = (chunk) => {
-      const { seqid } = methodOf(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-      pending.delete(`${id} seqid ${seqid}`); // a reply's first chunk carries its header (replies here are small)
+      const reply = methodOf(chunk); // a reply's first chunk carries its header; the chunks after it, none
+      if (reply !== null) pending.delete(`${id} seqid ${reply.seqid}`);
       events.onData(chunk);
     };
     const stream = await tcpTransport.connect(endpoint, { onData, onClose: events.onClose }, options);
     const write = (data, onWritten) => {
-      const { method, seqid } = methodOf(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
-      pending.set(`${id} seqid ${seqid}`, { method, sentAt: at() });
+      const request = methodOf(data);
+      if (request !== null) pending.set(`${id} seqid ${request.seqid}`, { method: request.method, sentAt: at() });
       stream.write(data, onWritten);
     };
     return { peer: stream.peer, write, close: () => stream.close() };
