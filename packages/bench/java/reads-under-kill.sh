@@ -4,4 +4,4 @@
 # Used by scripts/reads-under-kill.mjs --java.
 set -euo pipefail
 source "$(dirname "$0")/classpath.sh" ReadsUnderKill.java
-java -cp "$CLS:$LIB/*" ReadsUnderKill "$@" 2>&1 | grep -E '^(java|  )'
+java -cp "$CLS:$LIB/*" ReadsUnderKill "$@" 2>&1 | grep -E '^(java:|  )'
