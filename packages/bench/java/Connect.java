@@ -10,7 +10,8 @@ import org.apache.iotdb.session.TableSessionBuilder;
  * with autoFetch=false its queries stay on its node (enableAutoFetch: on by default, they take turns on the DataNodes
  * SHOW DATANODES lists; --spread-queries false, --discover-nodes false); with redirection=false its writes and its
  * one-device last queries too (enableRedirection: on by default, they go to the node leading the device; --redirection
- * false).
+ * false); with replyTimeout=MS the longest it waits for a reply (its socket timeout, as ours waits; 0 or not given:
+ * without end, the Java Session's default).
  */
 final class Connect {
   private Connect() {}
@@ -23,6 +24,8 @@ final class Connect {
   private static Long queryTimeoutMs = null;
   private static boolean autoFetch = true;
   private static boolean redirection = true;
+  /** the socket's read (and connect) timeout, ms; 0: none */
+  private static int replyTimeoutMs = 0;
 
   /** One of the options above (`kv`: the key=value split of `option`); any other is unknown to every program. */
   static void option(String[] kv, String option) {
@@ -35,6 +38,7 @@ final class Connect {
       case "queryTimeout": queryTimeoutMs = noLimitAsMax(Long.parseLong(value)); break;
       case "autoFetch": autoFetch = Boolean.parseBoolean(value); break;
       case "redirection": redirection = Boolean.parseBoolean(value); break;
+      case "replyTimeout": replyTimeoutMs = Integer.parseInt(value); break;
       default: throw new IllegalArgumentException("unknown option " + option);
     }
   }
@@ -50,7 +54,7 @@ final class Connect {
   /** The session `tree` (and the caller's settings) built, opened in the protocol asked. */
   static Session open(Session.Builder tree) throws Exception {
     Session s = tree.build();
-    s.open(compression);
+    s.open(compression, replyTimeoutMs);
     return s;
   }
 
@@ -58,7 +62,7 @@ final class Connect {
   static TableSessionBuilder table() {
     TableSessionBuilder b = new TableSessionBuilder().nodeUrls(List.of(host + ":" + port))
         .username(user()).password(password()).enableCompression(compression).enableAutoFetch(autoFetch)
-        .enableRedirection(redirection);
+        .enableRedirection(redirection).connectionTimeoutInMs(replyTimeoutMs);
     if (queryTimeoutMs != null) b.queryTimeoutInMs(queryTimeoutMs);
     return trustStore == null ? b : b.useSSL(true).trustStore(trustStore).trustStorePwd(trustStorePassword());
   }

@@ -106,6 +106,16 @@ describe('the Java anchor run', () => {
     expect(autoFetch({ discoverNodes: false })).toEqual(['autoFetch=false']);
   });
 
+  it('waits for a reply as long as ours, where the Java Session would wait without end (a read a server never answers)', () => {
+    const wait = (o: Partial<BenchConfig>) =>
+      javaArgs(sampleConfig(o), 'h', 1).filter((a) => a.startsWith('replyTimeout='));
+    expect(wait({})).toEqual(['replyTimeout=60000']); // the client's requestTimeoutMs
+    expect(wait({ queryTimeoutMs: 1000 })).toEqual(['replyTimeout=60000']);
+    expect(wait({ queryTimeoutMs: 120_000 })).toEqual(['replyTimeout=120000']); // ours waits as long for a query
+    expect(wait({ queryTimeoutMs: 0 })).toEqual(['replyTimeout=0']); // no limit: neither waits less
+    expect(wait({ queryTimeoutMs: 2 ** 40 })).toEqual([`replyTimeout=${2 ** 31 - 1}`]); // a Java int
+  });
+
   it('sends its writes and one-device last queries to its node alone when ours do not follow redirects', () => {
     const redirection = (o: Partial<BenchConfig>) =>
       javaArgs(sampleConfig(o), 'h', 1).filter((a) => a.startsWith('redirection='));

@@ -7,6 +7,8 @@ import { javaPlan } from './java-plan.js';
 import { errorField, keyValues } from './key-values.js';
 import { runJavaScript } from './java-child.js';
 import { keepErrors } from './run-error.js';
+import { queryOptions } from './session-options.js';
+import { SESSION_DEFAULTS } from '@iotdb/client';
 
 const script = fileURLToPath(new URL('../../java/bench.sh', import.meta.url));
 
@@ -78,7 +80,9 @@ export function javaArgs(c: BenchConfig, host: string, port: number): string[] {
  * How the Java client connects as ours does (java/Connect.java): the compact protocol, TLS through its trust store,
  * the query timeout of --query-timeout-ms, and its queries on its node alone (enableAutoFetch off) when ours do not
  * spread theirs or learn the nodes (the Java client knows its one node only: it spreads over the nodes it learns),
- * and its writes on its node too (enableRedirection off) when ours do not follow redirects.
+ * and its writes on its node too (enableRedirection off) when ours do not follow redirects. It waits for a reply as
+ * long as ours waits for a query's (its socket timeout; the Java Session's default is none, and a read a server never
+ * answered, as one sent at the instant another DataNode died, held its thread, and so the run, without end).
  */
 export function javaConnectArgs(
   c: Pick<BenchConfig, 'rpcCompression' | 'tls' | 'javaTrustStore'> &
@@ -90,8 +94,11 @@ export function javaConnectArgs(
     ...(c.rpcCompression ? ['compression=true'] : []),
     ...(c.tls && c.javaTrustStore !== undefined ? [`trustStore=${c.javaTrustStore}`] : []),
     ...(c.queryTimeoutMs !== undefined ? [`queryTimeout=${c.queryTimeoutMs}`] : []),
+    `replyTimeout=${Math.min(queryOptions({ queryTimeoutMs: c.queryTimeoutMs }).timeoutMs ?? SESSION_DEFAULTS.requestTimeoutMs, JAVA_INT_MAX)}`,
   ];
 }
+
+const JAVA_INT_MAX = 2 ** 31 - 1;
 
 /**
  * The Java client's call for ours' method, which names its writes: one insertTablets or insertRecords call of
