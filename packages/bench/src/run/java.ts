@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { SESSION_DEFAULTS } from '@iotdb/client';
 import type { BenchConfig, LatencySummary, QueryFigures, QueryKind, RunResult, Verify } from '../types.js';
 import { FAILED_PREFIX, START_LAG, UNCORRECTED_PREFIX } from '../latency-rows.js';
 import { hasQueries } from '../workload/operations.js';
@@ -8,7 +9,6 @@ import { errorField, keyValues } from './key-values.js';
 import { runJavaScript } from './java-child.js';
 import { keepErrors } from './run-error.js';
 import { queryOptions } from './session-options.js';
-import { SESSION_DEFAULTS } from '@iotdb/client';
 
 const script = fileURLToPath(new URL('../../java/bench.sh', import.meta.url));
 
@@ -94,11 +94,15 @@ export function javaConnectArgs(
     ...(c.rpcCompression ? ['compression=true'] : []),
     ...(c.tls && c.javaTrustStore !== undefined ? [`trustStore=${c.javaTrustStore}`] : []),
     ...(c.queryTimeoutMs !== undefined ? [`queryTimeout=${c.queryTimeoutMs}`] : []),
-    `replyTimeout=${Math.min(queryOptions({ queryTimeoutMs: c.queryTimeoutMs }).timeoutMs ?? SESSION_DEFAULTS.requestTimeoutMs, JAVA_INT_MAX)}`,
+    `replyTimeout=${replyWaitMs(c.queryTimeoutMs)}`,
   ];
 }
 
-const JAVA_INT_MAX = 2 ** 31 - 1;
+/** How long ours waits for a query's reply (0: without end), as a Java int. */
+function replyWaitMs(queryTimeoutMs: number | undefined): number {
+  const ms = queryOptions({ queryTimeoutMs }).timeoutMs ?? SESSION_DEFAULTS.requestTimeoutMs;
+  return Math.min(ms, 2 ** 31 - 1);
+}
 
 /**
  * The Java client's call for ours' method, which names its writes: one insertTablets or insertRecords call of
