@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { IoTDBValidationError } from '@iotdb/fast-serializer';
 import { TSDataType, type DecodedColumn } from '@iotdb/fast-serializer';
@@ -35,6 +36,18 @@ describe('RowRecord', () => {
     expect(r.getValue('b')).toBe('x');
     expect(r.getValue('Time')).toBe(5n);
     expect(r.toObject()).toEqual({ Time: 5n, a: 1, b: 'x' });
+  });
+
+  it('shows its columns and values when logged, not the block it reads from', () => {
+    const r = rowOf(5n, ab(), { index });
+    expect(inspect(r)).toBe("RowRecord { Time: 5n, a: 1, b: 'x' }");
+    expect(inspect([r], { depth: 0 })).toBe('[ [RowRecord] ]');
+  });
+
+  it('turns into JSON as its object does: numbers and Dates kept, a bigint refused as JSON refuses it', () => {
+    const r = rowOf(5n, ab(), { index, timestampAs: 'number' });
+    expect(JSON.stringify([r])).toBe('[{"Time":5,"a":1,"b":"x"}]');
+    expect(() => JSON.stringify(rowOf(5n, ab(), { index }))).toThrow(/BigInt/);
   });
 
   it('has no Time for a result without a time column', () => {

@@ -1,3 +1,4 @@
+import { inspect as nodeInspect, type InspectOptions } from 'node:util';
 import {
   IoTDBValidationError,
   TSDataType,
@@ -48,6 +49,8 @@ export function rowBlock(time: DecodedColumn | null, columns: readonly DecodedCo
     makeRow: rowMaker(columns, int64As),
   };
 }
+
+const inspectCustom = Symbol.for('nodejs.util.inspect.custom');
 
 /**
  * One row of a query result: a view of its block, read through the typed getters or `values`. Its state
@@ -101,6 +104,17 @@ export class RowRecord {
     const values = this.values;
     for (const [name, k] of this.shape.index) out[name] = values[k];
     return out;
+  }
+
+  /** `JSON.stringify(row)` gives `toObject()` (a bigint in it is refused by JSON as in any object: ask for `number`). */
+  toJSON(): Record<string, IoTDBValue> {
+    return this.toObject();
+  }
+
+  /** `console.log(row)` shows its columns and values, not the block it is a view of. */
+  [inspectCustom](depth: number, options: InspectOptions, inspect: typeof nodeInspect): string {
+    if (depth < 0) return '[RowRecord]';
+    return `RowRecord ${inspect(this.toObject(), { ...options, depth: options.depth === null ? null : depth - 1 })}`;
   }
 
   // Typed getters, as Java's DataIterator: by column name, or by 1-based position counting the time
