@@ -81,7 +81,7 @@ export {
 } from './thrift/compact.js';
 export { encodeDate, decodeDate } from './tablet/date.js';
 export { describe as describeValue } from './types/describe.js';
-export { checkName } from './types/name.js';
+export { checkName, reservedNameProblem } from './types/name.js';
 export { dateToTime, timeToDate } from './tablet/time-unit.js';
 export type { TimestampPrecision } from './tablet/time-unit.js';
 export { encodeRecord, checkTimestamp } from './record/encode-record.js';

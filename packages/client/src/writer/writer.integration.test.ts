@@ -121,6 +121,23 @@ describe('tree model', () => {
     expect(await rows(session, `SELECT v FROM ${TREE}.fine`)).toEqual([{ Time: 1n, [`${TREE}.fine.v`]: 1 }]);
   });
 
+  it('rejects a row naming the time column (IoTDB refuses a measurement `time` or `timestamp`) and stores the others of its device', async () => {
+    const w = session.writer();
+    const d = `${TREE}.reserved`;
+    await w.write({ deviceId: d, timestamp: 1, values: { v: 1 } });
+    await expect(w.write({ deviceId: d, timestamp: 2, values: { v: 2, time: 2 } })).rejects.toThrow(/^values\.time: /);
+    await expect(w.write({ deviceId: d, timestamp: 3, values: { Timestamp: 3 } })).rejects.toThrow(
+      /^values\.Timestamp: /,
+    );
+    await w.write({ deviceId: d, timestamp: 4, values: { v: 4 } });
+    await w.close();
+    expect(w.stats()).toMatchObject({ acknowledged: 2, rejected: 2, failed: 0 });
+    expect(await rows(session, `SELECT v FROM ${d}`)).toEqual([
+      { Time: 1n, [`${d}.v`]: 1 },
+      { Time: 4n, [`${d}.v`]: 4 },
+    ]);
+  });
+
   it("writes numbers to FLOAT, INT32 and INT64 series made before, without `types`: every row stored as the series' type", async () => {
     const d = `${TREE}.made`;
     for (const [m, type] of [

@@ -139,6 +139,9 @@ describe('encodeRecord validation', () => {
     ['fewer values than measurements', { values: [1] }, 'record.values'],
     ['an empty measurement name', { measurements: ['a', ''] }, 'record.measurements[1]'],
     ['a duplicate measurement name', { measurements: ['a', 'a'] }, 'record.measurements[1]'],
+    ['a measurement named time', { measurements: ['a', 'time'] }, 'record.measurements[1]'],
+    ['a measurement named timestamp, backquoted', { measurements: ['a', '`TimeStamp`'] }, 'record.measurements[1]'],
+    ['a measurement named root', { measurements: ['root', 'a'] }, 'record.measurements[0]'],
     ['unknown data type 7', { dataTypes: ['INT32', 7 as unknown as TSDataType] }, 'record.dataTypes[1]'],
   ])('rejects %s', (_what, extra, field) => {
     expect(catchValidation(() => encodeRecord(rec(['INT32', 'INT32'], [1, 2], extra))).field).toBe(field);
@@ -171,6 +174,13 @@ describe('encodeRecord validation', () => {
   it("refuses dataTypes in a string record (the server infers a string record's types: they would be ignored)", () => {
     const r = { deviceId: 'root.sg.d1', timestamp: 1, measurements: ['a'], values: ['1'], dataTypes: ['INT32'] };
     expect(catchValidation(() => checkStringRecord(r, 'record')).field).toBe('record.dataTypes');
+  });
+
+  it('refuses a string record measurement named time, as the server would', () => {
+    const r = { deviceId: 'root.sg.d1', timestamp: 1, measurements: ['a', 'Time'], values: ['1', '2'] };
+    const e = catchValidation(() => checkStringRecord(r, 'record'));
+    expect(e.field).toBe('record.measurements[1]');
+    expect(e.message).toMatch(/"Time" is not a legal measurement name: IoTDB keeps time and timestamp/);
   });
 
   it('prefixes fields with the given field name', () => {

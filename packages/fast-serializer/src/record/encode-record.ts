@@ -7,6 +7,7 @@ import { dateToTime, type TimestampPrecision } from '../tablet/time-unit.js';
 import { dataTypeCode } from '../tablet/prepare-tablet.js';
 import type { CellValue, DataTypeInput } from '../tablet/tablet-input.js';
 import { checkDevicePath } from '../types/device-path.js';
+import { checkColumnName } from '../types/name.js';
 import { KnownKeys } from '../types/known-keys.js';
 
 /** The keys of a RecordInput. */
@@ -101,9 +102,7 @@ function shapeCodes(rec: RecordInput, n: number, field: string, cache: RecordSha
   }
   const seen = new Set<string>();
   const codes = rec.measurements.map((m, i) => {
-    if (typeof m !== 'string' || m.length === 0) {
-      throw new IoTDBValidationError(`${field}.measurements[${i}]`, `needs a non-empty string, got ${describe(m)}`);
-    }
+    checkColumnName(`${field}.measurements[${i}]`, m, false);
     if (seen.has(m)) throw new IoTDBValidationError(`${field}.measurements[${i}]`, `duplicate name "${m}"`);
     seen.add(m);
     return dataTypeCode(rec.dataTypes[i], `${field}.dataTypes[${i}]`);

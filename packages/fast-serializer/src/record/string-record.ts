@@ -1,6 +1,7 @@
 import { IoTDBValidationError } from '../errors.js';
 import { describe } from '../types/describe.js';
 import { checkRecordHead } from './encode-record.js';
+import { checkColumnName } from '../types/name.js';
 import { KnownKeys } from '../types/known-keys.js';
 import type { TimestampPrecision } from '../tablet/time-unit.js';
 
@@ -45,8 +46,7 @@ export function checkStringRecord(
   const values: string[] = [];
   for (let i = 0; i < n; i++) {
     const m = rec.measurements[i];
-    if (typeof m !== 'string' || m.length === 0)
-      throw new IoTDBValidationError(`${field}.measurements[${i}]`, `needs a non-empty string, got ${describe(m)}`);
+    checkColumnName(`${field}.measurements[${i}]`, m, false);
     if (seen.has(m)) throw new IoTDBValidationError(`${field}.measurements[${i}]`, `duplicate name "${m}"`);
     seen.add(m);
     const v = rec.values[i];

@@ -646,6 +646,43 @@ describe('tablet validation', () => {
     ).not.toThrow();
   });
 
+  it('refuses the names IoTDB keeps for the time column (tree: time and timestamp, unquoted root; table: time)', () => {
+    // IoTDB 2.0.1-beta refuses the whole tablet: tree [509] "time is not a legal path", table [507]
+    const tree = (measurements: string[]) => () =>
+      prepareTablet({
+        deviceId: 'root.sg.d',
+        measurements,
+        dataTypes: ['INT32', 'INT32'],
+        timestamps: [1],
+        values: [[1, 2]],
+      });
+    for (const name of ['time', 'Time', 'TIMESTAMP', '`time`', '`Timestamp`']) {
+      expect(tree(['v', name])).toThrow(IoTDBValidationError);
+      expect(tree(['v', name])).toThrow(
+        `measurements[1]: ${JSON.stringify(name)} is not a legal measurement name: IoTDB keeps time and timestamp (in any case, backquoted too) for the time column`,
+      );
+    }
+    for (const name of ['root', 'ROOT'])
+      expect(tree(['v', name])).toThrow(
+        `measurements[1]: ${JSON.stringify(name)} is not a legal measurement name: it names the root of the tree (backquoted, \`root\`, it is taken)`,
+      );
+    for (const name of ['`root`', 'times', 'time_', 'timestamps', 'device']) expect(tree(['v', name])).not.toThrow();
+    const table = (columnNames: string[]) => () =>
+      prepareTableTablet({
+        tableName: 't',
+        columnNames,
+        dataTypes: ['STRING', 'DOUBLE'],
+        columnCategories: ['TAG', 'FIELD'],
+        timestamps: [1],
+        values: [['a', 1]],
+      });
+    for (const name of ['time', 'Time'])
+      expect(table(['region', name])).toThrow(
+        `columnNames[1]: ${JSON.stringify(name)} is the table's time column (IoTDB folds names to lower case): its values go in timestamps`,
+      );
+    for (const name of ['timestamp', 'root', '`time`']) expect(table(['region', name])).not.toThrow();
+  });
+
   it('says which FLOAT value, row and column is beyond float32', () => {
     const e = rejection(one('FLOAT', [1, 2, 3e38 * 10], { timestamps: [1, 2, 3] }));
     expect(e.message).toMatch(/^columns\[0\] \("s"\) row 2: FLOAT value 3\S* is beyond the float32 range/);

@@ -15,7 +15,7 @@ import { RowMajorColumn, type PreparedColumn } from './row-major-column.js';
 import { fitsInt64 } from '../types/int64.js';
 import { checkDevicePath } from '../types/device-path.js';
 import { checkTableName } from '../types/table-name.js';
-import { checkName } from '../types/name.js';
+import { checkColumnName } from '../types/name.js';
 import { nullMasksOf } from './null-masks.js';
 import { KnownKeys } from '../types/known-keys.js';
 
@@ -126,11 +126,11 @@ function prepare(
  * Each name valid and given once; a table's names also once in any case: IoTDB folds table identifiers to lower
  * case, and of two columns that differ in case alone it would keep one's values (a field) or refuse the tablet (a tag).
  */
-function checkNames(names: readonly string[], field: string, caseInsensitive: boolean): void {
+function checkNames(names: readonly string[], field: string, table: boolean): void {
   const seen = new Map<string, string>();
   names.forEach((m, i) => {
-    checkName(`${field}[${i}]`, m);
-    const key = caseInsensitive ? m.toLowerCase() : m;
+    checkColumnName(`${field}[${i}]`, m, table);
+    const key = table ? m.toLowerCase() : m;
     const first = seen.get(key);
     if (first === m) throw new IoTDBValidationError(`${field}[${i}]`, `duplicate name "${m}"`);
     if (first !== undefined)
