@@ -59,6 +59,7 @@ export {
 } from './tablet/prepare-tablet.js';
 export type { PreparedTablet } from './tablet/prepare-tablet.js';
 export { checkDevicePath } from './types/device-path.js';
+export { nodeNameProblem, type NodeKind } from './types/node-name.js';
 export { checkTableName } from './types/table-name.js';
 export { StridedColumn } from './tablet/strided-column.js';
 export { RowMajorColumn, columnCells } from './tablet/row-major-column.js';
@@ -81,7 +82,7 @@ export {
 } from './thrift/compact.js';
 export { encodeDate, decodeDate } from './tablet/date.js';
 export { describe as describeValue } from './types/describe.js';
-export { checkName, reservedNameProblem } from './types/name.js';
+export { checkName, columnNameProblem } from './types/name.js';
 export { dateToTime, timeToDate } from './tablet/time-unit.js';
 export type { TimestampPrecision } from './tablet/time-unit.js';
 export { encodeRecord, checkTimestamp } from './record/encode-record.js';

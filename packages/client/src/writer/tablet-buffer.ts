@@ -5,7 +5,7 @@ import {
   TSDataType,
   sortOrder,
   StridedColumn,
-  reservedNameProblem,
+  columnNameProblem,
   sameTableColumn,
   tableTypeProblem,
   type CellValue,
@@ -319,8 +319,8 @@ export class TabletBuffer implements ColumnContext {
   /** A column for a name the buffer has not seen, holding v at the current row (it joins at commit). */
   #newColumn(name: string, v: unknown, category: ColumnCategory, field: string): { column: Column; bytes: number } {
     if (name.length === 0) throw new IoTDBValidationError(field, 'has an empty name');
-    const reserved = reservedNameProblem(name, this.spec.table); // the server would refuse the whole request
-    if (reserved !== undefined) throw new IoTDBValidationError(`${field}.${name}`, reserved);
+    const illegal = columnNameProblem(name, this.spec.table); // the server would refuse the whole request
+    if (illegal !== undefined) throw new IoTDBValidationError(`${field}.${name}`, illegal);
     const type = this.spec.typeOf(name, v, category);
     if (type === undefined)
       throw new IoTDBValidationError(

@@ -176,11 +176,11 @@ describe('encodeRecord validation', () => {
     expect(catchValidation(() => checkStringRecord(r, 'record')).field).toBe('record.dataTypes');
   });
 
-  it('refuses a string record measurement named time, as the server would', () => {
+  it('refuses a string record measurement IoTDB would refuse: time', () => {
     const r = { deviceId: 'root.sg.d1', timestamp: 1, measurements: ['a', 'Time'], values: ['1', '2'] };
     const e = catchValidation(() => checkStringRecord(r, 'record'));
     expect(e.field).toBe('record.measurements[1]');
-    expect(e.message).toMatch(/"Time" is not a legal measurement name: IoTDB keeps time and timestamp/);
+    expect(e.message).toMatch(/"Time" is not a legal name in IoTDB: time and timestamp/);
   });
 
   it('prefixes fields with the given field name', () => {

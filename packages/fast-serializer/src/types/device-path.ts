@@ -1,12 +1,14 @@
 import { IoTDBValidationError } from '../errors.js';
 import { checkName } from './name.js';
+import { nodeNameProblem } from './node-name.js';
 
 /**
  * A tree-model device path as the server takes it: a string under `root.` (it trims leading spaces). Checked
  * before sending because the server answers a path outside root with 301 EXECUTE_STATEMENT_ERROR ("Path does not
  * exist", "root is not a legal path"), the code a restarting DataNode answers too, which writes try again. Whitespace
  * outside backquotes is refused too: IoTDB 2.0.1-beta trims it off a node's ends, storing `root.sg. d1`'s rows in
- * root.sg.d1 unsaid, and refuses it inside a node ([509]); a path with backquotes is left to the server.
+ * root.sg.d1 unsaid, and refuses it inside a node ([509]). Each level is then a name as IoTDB takes it
+ * (nodeNameProblem): the server refuses the request otherwise ([509]).
  */
 export function checkDevicePath(field: string, v: unknown): void {
   if (typeof v === 'string' && GOOD.has(v)) return;
@@ -25,8 +27,39 @@ export function checkDevicePath(field: string, v: unknown): void {
       `needs no whitespace outside backquotes (IoTDB trims it off a node, and refuses it inside one: put such a name in backquotes, root.sg.\`a b\`), got ${JSON.stringify(v)}`,
     );
   }
+  const problem = levelsProblem(path);
+  if (problem !== undefined) throw new IoTDBValidationError(field, `needs a legal path, and its ${problem}`);
   if (GOOD.size >= GOOD_MAX) GOOD.clear();
   GOOD.add(v);
+}
+
+/** What is wrong with a level of a path under root. (split at its dots outside backquotes), if anything. */
+function levelsProblem(path: string): string | undefined {
+  const levels = splitLevels(path);
+  for (let i = 1; i < levels.length; i++) {
+    if (levels[i] === '') return `level ${i + 1} is empty, got ${JSON.stringify(path)}`;
+    const problem = nodeNameProblem(levels[i], 'level');
+    if (problem !== undefined) return `level ${i + 1} ${problem}`;
+  }
+  return undefined;
+}
+
+/** A path's levels: split at each dot outside backquotes (`root.sg.\`a.b\`` has three). */
+function splitLevels(path: string): string[] {
+  const levels: string[] = [];
+  let start = 0;
+  let quoted = false;
+  for (let i = 0; i < path.length; i++) {
+    const c = path[i];
+    if (c === '`')
+      quoted = !quoted; // a doubled backquote inside a quoted name toggles twice
+    else if (c === '.' && !quoted) {
+      levels.push(path.slice(start, i));
+      start = i + 1;
+    }
+  }
+  levels.push(path.slice(start));
+  return levels;
 }
 
 /**
