@@ -239,12 +239,14 @@ describe('bad rows', () => {
     expect(w.stats()).toMatchObject({ written: 0, rejected: 1 });
   });
 
-  it('rejects a table name with whitespace at its row: IoTDB would store its rows in another table', async () => {
+  it('rejects a table name with whitespace, or timestamp, at its row: IoTDB would store its rows in another table', async () => {
     const { fake, s } = await openTableSession();
     const w = s.writer();
     const bad = w.write({ table: 'My Table', timestamp: 1, tags: { region: 'a' }, fields: { v: 1 } });
     await expect(bad).rejects.toThrow(IoTDBValidationError);
     await expect(bad).rejects.toThrow(/^table: .*whitespace.*"My Table"/);
+    const elsewhere = w.write({ table: 'Timestamp', timestamp: 1, tags: { region: 'a' }, fields: { v: 1 } });
+    await expect(elsewhere).rejects.toThrow(/^table: "Timestamp" is not a table name IoTDB keeps: .*"root\.tamp"/);
     await w.close();
     expect(fake.callsOf('insertTablet')).toHaveLength(0);
   });

@@ -619,6 +619,27 @@ describe('tablet validation', () => {
     expect(table('中文')).not.toThrow();
   });
 
+  it('rejects a table named timestamp (IoTDB stores its rows in a table root.tamp) or time ([509])', () => {
+    const table = (tableName: string) => () =>
+      prepareTableTablet({
+        tableName,
+        columnNames: ['region', 'v'],
+        dataTypes: ['STRING', 'DOUBLE'],
+        columnCategories: ['TAG', 'FIELD'],
+        timestamps: [1],
+        values: [['a', 1]],
+      });
+    for (const name of ['timestamp', 'TIMESTAMP', 'Timestamp'])
+      expect(table(name)).toThrow(
+        `tableName: ${JSON.stringify(name)} is not a table name IoTDB keeps: it stores the rows of a table named timestamp, in any case, in a table "root.tamp" (2.0.1-beta); choose another name`,
+      );
+    for (const name of ['time', 'TIME'])
+      expect(table(name)).toThrow(
+        `tableName: ${JSON.stringify(name)} is not a legal table name in IoTDB ([509]: time names the time column)`,
+      );
+    for (const name of ['times', 'timestamps', 'xtimestamp', 'root', 'a.b']) expect(table(name)).not.toThrow();
+  });
+
   it("rejects a table's column names that differ in case only: IoTDB folds them into one column", () => {
     const table = (columnNames: string[]) => () =>
       prepareTableTablet({
