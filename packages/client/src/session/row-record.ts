@@ -1,4 +1,4 @@
-import { inspect as nodeInspect, type InspectOptions } from 'node:util';
+import type { inspect as nodeInspect, InspectOptions } from 'node:util';
 import {
   IoTDBValidationError,
   TSDataType,
