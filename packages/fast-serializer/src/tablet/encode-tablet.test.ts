@@ -600,44 +600,37 @@ describe('tablet validation', () => {
     expect(table(['STRING', 'STRING', 'TEXT'])).not.toThrow(); // a FIELD of any type
   });
 
+  /** Prepares a small table tablet named `tableName`. */
+  const named = (tableName: string) => () =>
+    prepareTableTablet({
+      tableName,
+      columnNames: ['region', 'v'],
+      dataTypes: ['STRING', 'DOUBLE'],
+      columnCategories: ['TAG', 'FIELD'],
+      timestamps: [1],
+      values: [['a', 1]],
+    });
+
   it('rejects a table name with whitespace: IoTDB reads it as a path and stores the rows in another table', () => {
     // IoTDB 2.0.1-beta: "My Table" went into a table "root.ble", " t" into "t", "x y z" into "root."
-    const table = (tableName: string) => () =>
-      prepareTableTablet({
-        tableName,
-        columnNames: ['region', 'v'],
-        dataTypes: ['STRING', 'DOUBLE'],
-        columnCategories: ['TAG', 'FIELD'],
-        timestamps: [1],
-        values: [['a', 1]],
-      });
     for (const name of ['My Table', ' t', 't ', 'a\tb', 'a\nb', 'a\u00a0b']) {
-      expect(table(name)).toThrow(IoTDBValidationError);
-      expect(table(name)).toThrow(/^tableName: .*whitespace/);
+      expect(named(name)).toThrow(IoTDBValidationError);
+      expect(named(name)).toThrow(/^tableName: .*whitespace/);
     }
-    expect(table('My_Table')).not.toThrow();
-    expect(table('中文')).not.toThrow();
+    expect(named('My_Table')).not.toThrow();
+    expect(named('中文')).not.toThrow();
   });
 
   it('rejects a table named timestamp (IoTDB stores its rows in a table root.tamp) or time ([509])', () => {
-    const table = (tableName: string) => () =>
-      prepareTableTablet({
-        tableName,
-        columnNames: ['region', 'v'],
-        dataTypes: ['STRING', 'DOUBLE'],
-        columnCategories: ['TAG', 'FIELD'],
-        timestamps: [1],
-        values: [['a', 1]],
-      });
     for (const name of ['timestamp', 'TIMESTAMP', 'Timestamp'])
-      expect(table(name)).toThrow(
+      expect(named(name)).toThrow(
         `tableName: ${JSON.stringify(name)} is not a table name IoTDB keeps: it stores the rows of a table named timestamp, in any case, in a table "root.tamp" (2.0.1-beta); choose another name`,
       );
     for (const name of ['time', 'TIME'])
-      expect(table(name)).toThrow(
+      expect(named(name)).toThrow(
         `tableName: ${JSON.stringify(name)} is not a legal table name in IoTDB ([509]: time names the time column)`,
       );
-    for (const name of ['times', 'timestamps', 'xtimestamp', 'root', 'a.b']) expect(table(name)).not.toThrow();
+    for (const name of ['times', 'timestamps', 'xtimestamp', 'root', 'a.b']) expect(named(name)).not.toThrow();
   });
 
   it("rejects a table's column names that differ in case only: IoTDB folds them into one column", () => {
