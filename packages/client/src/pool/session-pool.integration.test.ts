@@ -156,7 +156,7 @@ describe('SessionPool.insertTabletsParallel', () => {
         values: [['text into INT32']],
       }, // 1 type conflict
       tablet(`${base}.g1`, 100), // 2 good
-      tablet(`${base}.**`, 100), // 3 illegal path
+      tablet(`${base}.**`, 100), // 3 illegal path (refused before sending)
       { deviceId: `${base}.g2`, measurements: ['v'], dataTypes: ['INT32'], timestamps: [1, 2], values: [[1, 2]] }, // 4 row too long, rows != timestamps
       tablet(`${base}.g2`, 100), // 5 good
       tablet(`${base}.g0`, 200), // 6 good, same device as 0
@@ -171,8 +171,8 @@ describe('SessionPool.insertTabletsParallel', () => {
     expect(conflict).toBeInstanceOf(IoTDBServerError);
     expect((conflict as IoTDBServerError).statusCode).toBe(507);
     expect(conflict.message).toMatch(/not consistent|data type/i);
-    expect(path).toBeInstanceOf(IoTDBServerError);
-    expect(path.message).toMatch(/illegal|legal path/i);
+    expect(path).toBeInstanceOf(IoTDBValidationError); // refused before sending, as the server would ([509])
+    expect(path.message).toMatch(/^deviceId: needs a legal path, and its level \d+ "\*\*" is not a legal name/);
     expect(shape).toBeInstanceOf(IoTDBValidationError);
     expect(type).toBeInstanceOf(IoTDBValidationError);
     expect(b.message).toMatch(/^insertTabletsParallel: 4 of 8 failed/);
