@@ -8,6 +8,15 @@ import { nodeNameProblem } from './node-name.js';
 
 const TAKEN = [
   'd1',
+  '0d',
+  '00d',
+  '0f',
+  '0l',
+  '1e5l',
+  '0e',
+  '2e5e',
+  '1h',
+  '1ms',
   '_',
   '__',
   '_1',
@@ -39,6 +48,18 @@ const TAKEN = [
 ];
 const REFUSED = [
   'a-b',
+  '1d',
+  '2D',
+  '01d',
+  '1e5d',
+  '1f',
+  '1L',
+  '0001d',
+  '0e1d',
+  '12E3d',
+  '08',
+  '0e0',
+  '00',
   'a:b',
   'a@b',
   'a#b',
@@ -132,6 +153,10 @@ describe('device paths, level by level', () => {
 
   it('takes the levels IoTDB took, with the characters a measurement may not have (:, @, #, $, {, })', () => {
     for (const d of [
+      'root.nd.1d',
+      'root.nd.1f',
+      'root.nd.:',
+      'root.nd.:::',
       'root.nd.a:b',
       'root.nd.@',
       'root.nd.#',
@@ -169,6 +194,7 @@ describe('device paths, level by level', () => {
       'root.nd.`a`b`',
       'root.nd.`a`x',
       'root.nd.x`a`',
+      'root.nd.::',
     ])
       expect(refused(d)).toMatch(/^deviceId: needs a legal path, and its level \d+ /);
     expect(refused('root.nd.a-b')).toBe(

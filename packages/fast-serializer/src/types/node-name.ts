@@ -3,12 +3,13 @@ export type NodeKind = 'measurement' | 'level';
 
 /**
  * IoTDB's rule for a name in a tree path: a measurement or a level of a device's path (2.0.1-beta, probed by
- * insertTablet; node-names.integration.test.ts asks the server about generated names). Unquoted, a measurement holds
- * letters, digits, _ and the CJK characters U+2E80 to U+9FFF (a device's level also :, @, #, $, { and }), is not a
- * number (`123`, `1e5`) and is none of the words the server keeps (`time`, `timestamp`, `root`, in any case). In
- * backquotes it may hold anything, a backquote written twice, but `time` and `timestamp` are still refused. The
- * server refuses a request naming another ([509] "a-b is not a legal path"), every other value of it with it (a
- * batching writer's device): refused before sending, the row alone.
+ * insertTablet; node-names.integration.test.ts asks the server about generated names). Unquoted, a measurement
+ * holds letters, digits, _ and the CJK characters U+2E80 to U+9FFF (a device's level also :, @, #, $, { and }), is
+ * not a number (`123`, `1e5`; a measurement also `1d`, `2f`, `1L`: isMeasurementNumber) and is none of the words
+ * the server keeps (`time`, `timestamp`, `root`, in any case). In backquotes it may hold anything, a backquote
+ * written twice, but `time` and `timestamp` are still refused. The server refuses a request naming another ([509]
+ * "a-b is not a legal path"), every other value of it with it (a batching writer's device): refused before sending,
+ * the row alone.
  */
 export function nodeNameProblem(name: string, kind: NodeKind = 'measurement'): string | undefined {
   if (kind === 'measurement' && GOOD.has(name)) return undefined;
@@ -38,7 +39,10 @@ function problemOf(name: string, kind: NodeKind): string | undefined {
         : 'a measurement holds letters, digits, _';
     return `${illegal(name)}unquoted, ${holds} and CJK characters (U+2E80 to U+9FFF) only; put it in backquotes${doubled} (${quoted(name)})`;
   }
-  if (NUMBER.test(name)) return `${illegal(name)}unquoted, a number; put it in backquotes (${quoted(name)})`;
+  if (kind === 'level' && name === '::')
+    return `${illegal(name)}IoTDB's path parser reads :: as an operator; put it in backquotes (${quoted(name)})`;
+  if (kind === 'level' ? LEVEL_NUMBER.test(name) : isMeasurementNumber(name))
+    return `${illegal(name)}unquoted, a number; put it in backquotes (${quoted(name)})`;
   const lower = name.length === 4 || name.length === 9 ? name.toLowerCase() : '';
   if (lower === 'root')
     return `${illegal(name)}unquoted, it names the root of the tree; put it in backquotes (${quoted(name)})`;
@@ -66,5 +70,20 @@ const quoted = (name: string) => `\`${name.replaceAll('``', '`').replaceAll('`',
 const UNQUOTED = /^[0-9A-Za-z_\u2E80-\u9FFF]+$/;
 /** The characters IoTDB takes in an unquoted level of a device's path. */
 const UNQUOTED_LEVEL = /^[0-9A-Za-z_:@#${}\u2E80-\u9FFF]+$/;
-/** What IoTDB reads as a number: digits, or digits e digits (`1e5`; `1e`, `e5` and `0x1f` are names). */
-const NUMBER = /^\d+(?:[eE]\d+)?$/;
+/** What IoTDB's path parser reads as a number in a device's level: digits, or digits e digits (`1e5`; not `1d`). */
+const LEVEL_NUMBER = /^\d+(?:[eE]\d+)?$/;
+
+/**
+ * What IoTDB reads as a number in a measurement (its PathUtils.isRealNumber: commons-lang's NumberUtils.isCreatable
+ * of the name past its leading zeros, one kept before an e): digits, an exponent, a d or f after them, or an l after
+ * digits alone (`123`, `08`, `1e5`, `1d`, `2F`, `1L`, `0e1d` are numbers; `0d`, `0x1f`, `1e5l`, `1e` are names).
+ */
+function isMeasurementNumber(name: string): boolean {
+  let digits = name.replace(LEADING_ZEROS, '');
+  if (digits === '') return true; // zeros only
+  if (digits.length < name.length && (digits[0] === 'e' || digits[0] === 'E')) digits = `0${digits}`; // 00e1: 0e1
+  return MEASUREMENT_NUMBER.test(digits);
+}
+
+const LEADING_ZEROS = /^0+/;
+const MEASUREMENT_NUMBER = /^\d+(?:(?:[eE]\d+)?[dDfF]?|[lL])$/;
