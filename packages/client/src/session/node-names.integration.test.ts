@@ -1,12 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
-import { checkDevicePath, nodeNameProblem } from '@iotdb/fast-serializer';
+import { checkDevicePath, checkTableName, nodeNameProblem } from '@iotdb/fast-serializer';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { RpcConnection } from '../connection/rpc-connection.js';
 import { Session } from './session.js';
+import { TableSession } from './table-session.js';
 
-// The client refuses a tree name before sending exactly when the server refuses it: generated names are sent to
-// the real server as raw insertTablet requests (past the client's checks), and its answers compared with the check.
+// The client refuses a name before sending exactly when the server would not take it as given: generated names are
+// sent to the real server as raw insertTablet requests (past the client's checks), and its answers compared with the
+// client's check.
 
 const { host, port } = inject('iotdb');
 const DB = `root.it_names_${randomBytes(3).toString('hex')}`;
@@ -113,6 +115,52 @@ describe('tree names: the client refuses what IoTDB refuses, and only that', () 
       const server = await raw(device, 'v');
       if (server !== takenByUs(() => checkDevicePath('deviceId', device)))
         differ.push(`${JSON.stringify(device)}: the server ${server ? 'took' : 'refused'} it`);
+    }
+    expect(differ).toEqual([]);
+  });
+});
+
+describe('table names: the client refuses what IoTDB refuses or stores in another table, and only that', () => {
+  const database = `it_tables_${randomBytes(3).toString('hex')}`;
+  let tables: TableSession;
+
+  afterAll(async () => {
+    try {
+      await tables.executeNonQueryStatement(`DROP DATABASE IF EXISTS ${database}`);
+    } finally {
+      await tables.close();
+    }
+  });
+
+  it('as the name of a written table', async () => {
+    tables = new TableSession({ host, port });
+    await tables.open();
+    await tables.executeNonQueryStatement(`CREATE DATABASE ${database}`);
+    await tables.executeNonQueryStatement(`USE ${database}`);
+    const calls = vi.spyOn(RpcConnection.prototype, 'call');
+    await tables.executeNonQueryStatement(`USE ${database}`);
+    const connection = calls.mock.contexts[0] as RpcConnection;
+    const { sessionId } = calls.mock.calls[0][1] as { sessionId: bigint };
+    calls.mockRestore();
+    // one STRING tag "a" and one INT32 field 7, no bitmaps
+    const values = Buffer.from([0, 0, 0, 1, 0x61, 0, 0, 0, 7, 0, 0]);
+    const taken = new Map<string, boolean>();
+    // not a space nor a backquote: the client refuses those whatever the server does (table-name.ts)
+    const pieces = [...PIECES.filter((p) => p !== ' ' && !p.includes('`')), 'root.', 'ROOT.', '**', '"'];
+    for (const name of new Set(names(29, 250, pieces))) {
+      const status = await connection.call('insertTablet', {
+        ...{ sessionId, prefixPath: name, measurements: ['id', 'v'], values, timestamps: Buffer.alloc(8) },
+        ...{ types: [11, 1], size: 1, isAligned: false, writeToTable: true, columnCategories: [0, 1] },
+      });
+      taken.set(name, status.code === 200);
+    }
+    const stored = new Set<string>();
+    for await (const row of await tables.executeQueryStatement('SHOW TABLES')) stored.add(String(row.getString(1)));
+    const differ: string[] = [];
+    for (const [name, accepted] of taken) {
+      const kept = accepted && stored.has(name.toLowerCase()); // else refused, or its rows stored in another table
+      const ours = takenByUs(() => checkTableName('tableName', name));
+      if (kept !== ours) differ.push(`${JSON.stringify(name)}: the server ${kept ? 'kept' : 'did not keep'} it`);
     }
     expect(differ).toEqual([]);
   });

@@ -246,7 +246,7 @@ describe('bad rows', () => {
     await expect(bad).rejects.toThrow(IoTDBValidationError);
     await expect(bad).rejects.toThrow(/^table: .*whitespace.*"My Table"/);
     const elsewhere = w.write({ table: 'Timestamp', timestamp: 1, tags: { region: 'a' }, fields: { v: 1 } });
-    await expect(elsewhere).rejects.toThrow(/^table: "Timestamp" is not a table name IoTDB keeps: .*"root\.tamp"/);
+    await expect(elsewhere).rejects.toThrow(/^table: "Timestamp" is not a table name IoTDB keeps as given: /);
     await w.close();
     expect(fake.callsOf('insertTablet')).toHaveLength(0);
   });

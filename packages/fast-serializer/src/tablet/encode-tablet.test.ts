@@ -621,16 +621,53 @@ describe('tablet validation', () => {
     expect(named('中文')).not.toThrow();
   });
 
-  it('rejects a table named timestamp (IoTDB stores its rows in a table root.tamp) or time ([509])', () => {
-    for (const name of ['timestamp', 'TIMESTAMP', 'Timestamp'])
+  it('rejects a table name IoTDB would refuse or store elsewhere (it reads the name as a path), naming it', () => {
+    // IoTDB 2.0.1-beta, probed: "123456" went into a table "root.6", "abcdef-g" into "root.f-g", "timestamp" into
+    // "root.tamp"; "a-b", "123", "time" and "::" were refused ([509])
+    for (const name of [
+      '123456',
+      'abcdef-g',
+      'timestamp',
+      'TimeStamp',
+      'a-b',
+      '123',
+      'time',
+      '::',
+      'é',
+      'a..b',
+      'a.',
+      '`w`',
+      'x`y',
+      'Zroot.root',
+      '*root',
+      'root*Z',
+      '*timestamp',
+    ])
       expect(named(name)).toThrow(
-        `tableName: ${JSON.stringify(name)} is not a table name IoTDB keeps: it stores the rows of a table named timestamp, in any case, in a table "root.tamp" (2.0.1-beta); choose another name`,
+        `tableName: ${JSON.stringify(name)} is not a table name IoTDB keeps as given: 2.0.1-beta reads a written table's name as a path, and refuses one that is not ("a-b") or stores its rows in another table ("abcdef-g" in "root.f-g"); use letters, digits, _, :, @, #, $, {, } and CJK characters, not a number, time, timestamp or root, or write such a table with SQL`,
       );
-    for (const name of ['time', 'TIME'])
-      expect(named(name)).toThrow(
-        `tableName: ${JSON.stringify(name)} is not a legal table name in IoTDB ([509]: time names the time column)`,
-      );
-    for (const name of ['times', 'timestamps', 'xtimestamp', 'root', 'a.b']) expect(named(name)).not.toThrow();
+    for (const name of [
+      't',
+      'My_Table',
+      '中文',
+      'root',
+      'a.b',
+      'a.b.c',
+      'root.x',
+      'root.-',
+      'times',
+      'timestamps',
+      'TIME_',
+      '1d',
+      '0d',
+      'x:y',
+      'Z:',
+      '@*',
+      '*d0',
+      '*',
+      'select',
+    ])
+      expect(named(name)).not.toThrow();
   });
 
   it("rejects a table's column names that differ in case only: IoTDB folds them into one column", () => {

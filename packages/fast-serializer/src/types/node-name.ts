@@ -71,6 +71,7 @@ const UNQUOTED = /^[0-9A-Za-z_\u2E80-\u9FFF]+$/;
 /** The characters IoTDB takes in an unquoted level of a device's path. */
 const UNQUOTED_LEVEL = /^[0-9A-Za-z_:@#${}\u2E80-\u9FFF]+$/;
 /** What IoTDB's path parser reads as a number in a device's level: digits, or digits e digits (`1e5`; not `1d`). */
+export const isLevelNumber = (name: string): boolean => LEVEL_NUMBER.test(name);
 const LEVEL_NUMBER = /^\d+(?:[eE]\d+)?$/;
 
 /**

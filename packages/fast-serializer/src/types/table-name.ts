@@ -1,5 +1,6 @@
 import { IoTDBValidationError } from '../errors.js';
 import { checkName } from './name.js';
+import { isLevelNumber, nodeNameProblem } from './node-name.js';
 
 /**
  * A table name a write may carry: a non-empty string without whitespace. IoTDB (2.0.1-beta) reads the table name of
@@ -16,16 +17,33 @@ export function checkTableName(field: string, v: unknown): void {
       `needs a name without whitespace: IoTDB reads a written table's name as a path and stores the rows of one with whitespace in another table ("My Table" in "root.ble"); got ${JSON.stringify(v)}`,
     );
   }
-  const problem = v.length === 4 || v.length === 9 ? keptNameProblem(v) : undefined;
-  if (problem !== undefined) throw new IoTDBValidationError(field, problem);
+  if (!isKeptTableName(v)) {
+    throw new IoTDBValidationError(
+      field,
+      `${JSON.stringify(v)} is not a table name IoTDB keeps as given: 2.0.1-beta reads a written table's name as a path, and refuses one that is not ("a-b") or stores its rows in another table ("abcdef-g" in "root.f-g"); use letters, digits, _, :, @, #, $, {, } and CJK characters, not a number, time, timestamp or root, or write such a table with SQL`,
+    );
+  }
 }
 
-/** The time column's words as a table's name: `timestamp` written elsewhere, unrefused; `time` refused ([509]). */
-function keptNameProblem(name: string): string | undefined {
-  const lower = name.toLowerCase();
-  if (lower === 'timestamp')
-    return `${JSON.stringify(name)} is not a table name IoTDB keeps: it stores the rows of a table named timestamp, in any case, in a table "root.tamp" (2.0.1-beta); choose another name`;
-  if (lower === 'time')
-    return `${JSON.stringify(name)} is not a legal table name in IoTDB ([509]: time names the time column)`;
-  return undefined;
+/**
+ * Whether IoTDB (2.0.1-beta) keeps a written table's name as given. It reads the name as a path of dot-separated
+ * parts, each a device's level (nodeNameProblem) with wildcards at its ends, `root` only as the first part; a name
+ * that is not one it refuses ([509]) or, from five characters on, turns into "root." and the name past its fifth
+ * character ("123456" into "root.6"). Backquotes are refused too: it kept "`w`" as w and "`q-r`" as it is. A name
+ * `root.x` it keeps whatever x is. Checked against the server on generated names (node-names.integration.test.ts).
+ */
+function isKeptTableName(name: string): boolean {
+  const parts = name.split('.');
+  if (parts.length === 2 && parts[0].toLowerCase() === 'root') return true;
+  return !name.includes('`') && parts.every(isKeptPart);
 }
+
+function isKeptPart(part: string, i: number): boolean {
+  const bare = part.replace(WILDCARD_ENDS, '');
+  if (bare === '') return part === '*' || part === '**';
+  if (bare.toLowerCase() === 'root') return i === 0 && bare === part;
+  return nodeNameProblem(bare, 'level') === undefined || (bare !== part && isLevelNumber(bare)); // *19: not a number
+}
+
+/** A part's wildcards: up to two stars at either end. */
+const WILDCARD_ENDS = /^\*{1,2}|\*{1,2}$/g;
