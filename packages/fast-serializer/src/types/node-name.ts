@@ -22,9 +22,9 @@ export function nodeNameProblem(name: string, kind: NodeKind = 'measurement'): s
 }
 
 /**
- * Measurements found good lately: a tablet's names are checked on every write, and the same few come again and again
- * (a set lookup: 0.85-0.9 against 3.5-4.2 us for a tablet of 50 names, measured). Emptied when full. (A device's path is
- * checked once as a whole: device-path.ts keeps its own.)
+ * Measurements found good lately: a tablet's names are checked on every write, and the same few come again and
+ * again (a set lookup: 0.85-0.9 against 3.5-4.2 us for a tablet of 50 names, measured). Emptied when full. (A
+ * device's path is checked once as a whole: device-path.ts keeps its own.)
  */
 const GOOD = new Set<string>();
 const GOOD_MAX = 4096;

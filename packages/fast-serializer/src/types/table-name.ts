@@ -3,11 +3,10 @@ import { checkName } from './name.js';
 import { isLevelNumber, nodeNameProblem } from './node-name.js';
 
 /**
- * A table name a write may carry: a non-empty string without whitespace. IoTDB (2.0.1-beta) reads the table name of
- * a write request as a path, and one with whitespace is not refused but stored elsewhere: rows for "My Table" went
- * into a table "root.ble", for " t" into "t", for "x y z" into "root.", and for "timestamp" (any case) into
- * "root.tamp". Checked before sending; a table with whitespace is written with SQL (`INSERT INTO "My Table" ...`).
- * Other names are the server's to check ("a-b", "123": [509]).
+ * A table name a write may carry: one IoTDB (2.0.1-beta) keeps as given. It reads the table name of a write request
+ * as a path, and stores the rows of a name that is not one in another table, unrefused: "My Table" went into a table
+ * "root.ble", " t" into "t", "123456" into "root.6" (isKeptTableName). Checked before sending; a table with such a
+ * name is written with SQL (`INSERT INTO "My Table" ...`).
  */
 export function checkTableName(field: string, v: unknown): void {
   checkName(field, v);
