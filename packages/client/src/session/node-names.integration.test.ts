@@ -123,7 +123,7 @@ describe('tree names: the client refuses what IoTDB refuses, and only that', () 
 
 describe('table names: the client refuses what IoTDB refuses or stores in another table, and only that', () => {
   const database = `it_tables_${randomBytes(3).toString('hex')}`;
-  let tables: TableSession;
+  const tables = new TableSession({ host, port });
 
   afterAll(async () => {
     try {
@@ -134,7 +134,6 @@ describe('table names: the client refuses what IoTDB refuses or stores in anothe
   });
 
   it('as the name of a written table', async () => {
-    tables = new TableSession({ host, port });
     await tables.open();
     await tables.executeNonQueryStatement(`CREATE DATABASE ${database}`);
     await tables.executeNonQueryStatement(`USE ${database}`);
