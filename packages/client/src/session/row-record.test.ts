@@ -44,6 +44,18 @@ describe('RowRecord', () => {
     expect(inspect([r], { depth: 0 })).toBe('[ [RowRecord] ]');
   });
 
+  it("reads as Java's RowRecord.toString in a string: the time, then each value as getString gives it, tab-separated", () => {
+    const r = rowOf(5n, [...ab(), col(TSDataType.DOUBLE, Float64Array.from([0]), [1])], {
+      index: new Map([
+        ['a', 0],
+        ['b', 1],
+        ['c', 2],
+      ]),
+    });
+    expect(`${r}`).toBe('5\t1\tx\tnull');
+    expect(String(rowOf(null, ab(), { index }))).toBe('1\tx');
+  });
+
   it('turns into JSON as its object does: numbers and Dates kept, a bigint refused as JSON refuses it', () => {
     const r = rowOf(5n, ab(), { index, timestampAs: 'number' });
     expect(JSON.stringify([r])).toBe('[{"Time":5,"a":1,"b":"x"}]');

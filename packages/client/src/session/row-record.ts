@@ -106,6 +106,13 @@ export class RowRecord {
     return out;
   }
 
+  /** As Java's RowRecord.toString: the time (when the result has one), then each value as getString gives it, tab-separated. */
+  toString(): string {
+    let out = '';
+    for (let k = 1; k <= this.block.positions.length; k++) out += `${k > 1 ? '\t' : ''}${this.getString(k) ?? 'null'}`;
+    return out;
+  }
+
   /** `JSON.stringify(row)` gives `toObject()` (a bigint in it is refused by JSON as in any object: ask for `number`). */
   toJSON(): Record<string, IoTDBValue> {
     return this.toObject();
