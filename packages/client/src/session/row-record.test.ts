@@ -52,7 +52,7 @@ describe('RowRecord', () => {
         ['c', 2],
       ]),
     });
-    expect(`${r}`).toBe('5\t1\tx\tnull');
+    expect(String(r)).toBe('5\t1\tx\tnull');
     expect(String(rowOf(null, ab(), { index }))).toBe('1\tx');
   });
 
