@@ -53,6 +53,9 @@ describe('RowRecord', () => {
       ]),
     });
     expect(String(r)).toBe('5\t1\tx\tnull');
+    // a DATE as Java's RowRecord prints it: its yyyyMMdd number (its getString gives 2024-02-29)
+    const dated = rowOf(5n, [col(TSDataType.DATE, Int32Array.from([20240229]))], { index: new Map([['d', 0]]) });
+    expect(String(dated)).toBe('5\t20240229');
     expect(String(rowOf(null, ab(), { index }))).toBe('1\tx');
   });
 

@@ -106,10 +106,18 @@ export class RowRecord {
     return out;
   }
 
-  /** As Java's RowRecord.toString: the time (when the result has one), then each value as getString gives it, tab-separated. */
+  /**
+   * As Java's RowRecord.toString: the time (when the result has one), then each value tab-separated, as getString
+   * gives it but a DATE as its yyyyMMdd number (as Java prints it there).
+   */
   toString(): string {
+    const { positions } = this.block;
     let out = '';
-    for (let k = 1; k <= this.block.positions.length; k++) out += `${k > 1 ? '\t' : ''}${this.getString(k) ?? 'null'}`;
+    for (let k = 0; k < positions.length; k++) {
+      const c = positions[k];
+      const cell = c.type === TSDataType.DATE && !this.isNull(k + 1) ? String(c.values[this.r]) : this.getString(k + 1);
+      out += `${k > 0 ? '\t' : ''}${cell ?? 'null'}`;
+    }
     return out;
   }
 
