@@ -1,3 +1,5 @@
+import { pathLevels, pathSeparators } from '@iotdb/fast-serializer';
+
 /**
  * The device that measurement paths all belong to (`root.sg.d1` for `root.sg.d1.s1` and `root.sg.d1.s2`), as a
  * write names it; undefined for paths of several devices or with a wildcard. A backquoted node stays whole
@@ -7,7 +9,7 @@ export function deviceOfPaths(paths: readonly string[]): string | undefined {
   let device: string | undefined;
   for (const path of paths) {
     if (path.includes('*')) return undefined;
-    const end = separators(path).at(-1) ?? -1;
+    const end = pathSeparators(path).at(-1) ?? -1;
     if (end <= 0) return undefined;
     if (device === undefined) device = path.slice(0, end);
     else if (device.length !== end || !path.startsWith(device)) return undefined;
@@ -16,27 +18,11 @@ export function deviceOfPaths(paths: readonly string[]): string | undefined {
 }
 
 /**
- * The dots of `path` that separate its nodes: those outside backquotes. A doubled backquote inside a backquoted node
- * (one of the name's) toggles twice, so it leaves the node quoted.
- */
-function separators(path: string): number[] {
-  const dots: number[] = [];
-  let quoted = false;
-  for (let i = 0; i < path.length; i++) {
-    const c = path.charCodeAt(i);
-    if (c === 0x60) quoted = !quoted;
-    else if (c === 0x2e && !quoted) dots.push(i);
-  }
-  return dots;
-}
-
-/**
  * The nodes of `path`, each as IoTDB names it: without its backquotes (`` root.sg.`d.1`.`a``b` `` is root, sg, d.1,
  * a`b), so that two spellings of one path compare equal.
  */
 export function pathNodes(path: string): string[] {
-  const ends = [...separators(path), path.length];
-  return ends.map((end, k) => unquoted(path.slice(k === 0 ? 0 : ends[k - 1] + 1, end)));
+  return pathLevels(path).map(unquoted);
 }
 
 /** A node as spelt, without its backquotes: `` `a``b` `` is a`b. */

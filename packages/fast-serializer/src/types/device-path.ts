@@ -35,7 +35,7 @@ export function checkDevicePath(field: string, v: unknown): void {
 
 /** What is wrong with a level of a path under root. (split at its dots outside backquotes), if anything. */
 function levelsProblem(path: string): string | undefined {
-  const levels = splitLevels(path);
+  const levels = pathLevels(path);
   for (let i = 1; i < levels.length; i++) {
     if (levels[i] === '') return `level ${i + 1} is empty, got ${JSON.stringify(path)}`;
     const problem = nodeNameProblem(levels[i], 'level');
@@ -44,22 +44,25 @@ function levelsProblem(path: string): string | undefined {
   return undefined;
 }
 
-/** A path's levels: split at each dot outside backquotes (`root.sg.\`a.b\`` has three). */
-function splitLevels(path: string): string[] {
-  const levels: string[] = [];
-  let start = 0;
+/** A path's levels as spelt, backquotes kept: split at each dot outside them (`root.sg.\`a.b\`` has three). */
+export function pathLevels(path: string): string[] {
+  const ends = [...pathSeparators(path), path.length];
+  return ends.map((end, k) => path.slice(k === 0 ? 0 : ends[k - 1] + 1, end));
+}
+
+/**
+ * The dots of `path` that separate its levels: those outside backquotes. A doubled backquote inside a backquoted
+ * level (one of the name's) toggles twice, so it leaves the level quoted.
+ */
+export function pathSeparators(path: string): number[] {
+  const dots: number[] = [];
   let quoted = false;
   for (let i = 0; i < path.length; i++) {
-    const c = path[i];
-    if (c === '`')
-      quoted = !quoted; // a doubled backquote inside a quoted name toggles twice
-    else if (c === '.' && !quoted) {
-      levels.push(path.slice(start, i));
-      start = i + 1;
-    }
+    const c = path.charCodeAt(i);
+    if (c === 0x60) quoted = !quoted;
+    else if (c === 0x2e && !quoted) dots.push(i);
   }
-  levels.push(path.slice(start));
-  return levels;
+  return dots;
 }
 
 /**
