@@ -115,7 +115,8 @@ export class RowRecord {
     let out = '';
     for (let k = 0; k < positions.length; k++) {
       const c = positions[k];
-      const cell = c.type === TSDataType.DATE && !this.isNull(k + 1) ? String(c.values[this.r]) : this.getString(k + 1);
+      const isNull = c.nulls !== null && c.nulls[this.r] === 1;
+      const cell = isNull ? null : c.type === TSDataType.DATE ? String(c.values[this.r]) : this.getString(k + 1);
       out += `${k > 0 ? '\t' : ''}${cell ?? 'null'}`;
     }
     return out;
