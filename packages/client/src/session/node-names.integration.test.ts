@@ -19,11 +19,7 @@ let raw: (prefixPath: string, measurement: string) => Promise<boolean>;
 beforeAll(async () => {
   session = new Session({ host, port });
   await session.open();
-  const calls = vi.spyOn(RpcConnection.prototype, 'call');
-  await session.executeNonQueryStatement(`CREATE DATABASE ${DB}`);
-  const connection = calls.mock.contexts[0] as RpcConnection;
-  const { sessionId } = calls.mock.calls[0][1] as { sessionId: bigint };
-  calls.mockRestore();
+  const { connection, sessionId } = await rawSession(() => session.executeNonQueryStatement(`CREATE DATABASE ${DB}`));
   const value = Buffer.from([0, 0, 0, 7, 0]); // INT32 7, then no bitmap
   const time = Buffer.alloc(8);
   raw = async (prefixPath, measurement) => {
@@ -34,6 +30,20 @@ beforeAll(async () => {
     return isSuccess(status.code); // 400: written, another node recommended
   };
 });
+
+/** The connection and server session `call` went out on: raw requests sent on them pass the client's checks by. */
+async function rawSession(call: () => Promise<unknown>): Promise<{ connection: RpcConnection; sessionId: bigint }> {
+  const calls = vi.spyOn(RpcConnection.prototype, 'call');
+  try {
+    await call();
+    return {
+      connection: calls.mock.contexts[0] as RpcConnection,
+      sessionId: (calls.mock.calls[0][1] as { sessionId: bigint }).sessionId,
+    };
+  } finally {
+    calls.mockRestore();
+  }
+}
 
 afterAll(async () => {
   try {
@@ -137,11 +147,7 @@ describe('table names: the client refuses what IoTDB refuses or stores in anothe
     await tables.open();
     await tables.executeNonQueryStatement(`CREATE DATABASE ${database}`);
     await tables.executeNonQueryStatement(`USE ${database}`);
-    const calls = vi.spyOn(RpcConnection.prototype, 'call');
-    await tables.executeNonQueryStatement(`USE ${database}`);
-    const connection = calls.mock.contexts[0] as RpcConnection;
-    const { sessionId } = calls.mock.calls[0][1] as { sessionId: bigint };
-    calls.mockRestore();
+    const { connection, sessionId } = await rawSession(() => tables.executeNonQueryStatement(`USE ${database}`));
     // one STRING tag "a" and one INT32 field 7, no bitmaps
     const values = Buffer.from([0, 0, 0, 1, 0x61, 0, 0, 0, 7, 0, 0]);
     const taken = new Map<string, boolean>();
