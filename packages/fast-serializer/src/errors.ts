@@ -5,6 +5,11 @@
 export class IoTDBError extends Error {
   /** A stable identifier of the kind of error, in Node's style (`IOTDB_TIMEOUT`); see the user's guide. */
   readonly code: string = 'IOTDB_ERROR';
+  /**
+   * How many times the failed call was sent, when more than once (the client's retries; its message then ends
+   * `(after 5 attempts over 2.9 s)`); absent for a call that failed on its first attempt.
+   */
+  declare readonly attempts?: number; // declared: set only when there is one
   constructor(message: string, options?: ErrorOptions) {
     super(message, options);
     this.name = new.target.name;

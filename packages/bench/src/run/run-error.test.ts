@@ -47,6 +47,15 @@ describe('keepErrors', () => {
     ]);
   });
 
+  it('keeps one of the errors that differ only in how long their calls were tried (a server read-only throughout)', () => {
+    const errors: string[] = [];
+    const readOnly = (attempts: number, s: string) =>
+      `insertTablet root.bench.d000: [600] system is read-only. (after ${attempts} attempts over ${s} s)`;
+    keepErrors(errors, readOnly(12, '58.1'), readOnly(13, '60.0'), readOnly(9, '41.3'));
+    keepErrors(errors, '[507] data type of root.bench.d000.s0 is not consistent');
+    expect(errors).toEqual([readOnly(12, '58.1'), '[507] data type of root.bench.d000.s0 is not consistent']);
+  });
+
   it('keeps the first MAX_ERRORS distinct ones', () => {
     const errors: string[] = [];
     keepErrors(errors, ...Array.from({ length: MAX_ERRORS + 3 }, (_, i) => `error ${i}`));

@@ -8,7 +8,8 @@ export const MAX_ERRORS = 10;
 /**
  * `messages` added to a run's `errors`: each distinct one once (a server gone fails every operation alike; an error of
  * another kind after them is the one to see), up to MAX_ERRORS in all. Errors that differ only in the statement they
- * quote (`executeQueryStatement "SELECT ...": ...`, each query its own) are alike: the first is kept.
+ * quote (`executeQueryStatement "SELECT ...": ...`, each query its own) or in how long their calls were tried are alike:
+ * the first is kept.
  */
 export function keepErrors(errors: string[], ...messages: string[]): void {
   for (const m of messages) {
@@ -18,9 +19,12 @@ export function keepErrors(errors: string[], ...messages: string[]): void {
   }
 }
 
-/** A message without the statement it quotes: the client quotes one as `"<statement>": ` (sqlContext). */
+/**
+ * A message without the statement it quotes (the client quotes one as `"<statement>": `, sqlContext) and without how
+ * long its call was tried (`(after 12 attempts over 58.1 s)`, the client's note on an error after retries).
+ */
 function errorKind(message: string): string {
-  return message.replace(/".*?": /, '"": ');
+  return message.replace(/".*?": /, '"": ').replace(/ \(after \d+ attempts over [\d.]+ s\)/, '');
 }
 
 /** The errors of several runs or workers as one run's: each distinct one once, the first MAX_ERRORS. */

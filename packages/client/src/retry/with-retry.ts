@@ -1,5 +1,6 @@
 import type { TraceContext } from '../diagnostics/channels.js';
 import type { Recorder } from '../diagnostics/recorder.js';
+import { withAttemptsNote } from './attempts-note.js';
 import { decideRetry, type OperationKind, type ResolvedRetryOptions } from './retry-policy.js';
 import { sleep } from './sleep.js';
 
@@ -13,7 +14,8 @@ export interface RetryReport {
 
 /**
  * Carries out the retry policy for one operation: runs `attempt` until it succeeds, the policy says
- * stop (its last error is thrown), or `signal` aborts (the wait ends with the signal's reason).
+ * stop (its last error is thrown, saying how long the operation was tried: withAttemptsNote), or `signal` aborts (the
+ * wait ends with the signal's reason).
  */
 export async function withRetry<T>(
   kind: OperationKind,
@@ -27,14 +29,11 @@ export async function withRetry<T>(
     try {
       return await attempt();
     } catch (error) {
-      const d = decideRetry(
-        options,
-        { kind, error, attempt: n, elapsedMs: performance.now() - started },
-        Math.random(),
-      );
+      const elapsedMs = performance.now() - started;
+      const d = decideRetry(options, { kind, error, attempt: n, elapsedMs }, Math.random());
       if (!d.retry || signal.aborted) {
         if (n > 1) report?.recorder.gaveUp(report.operation, n, error);
-        throw error;
+        throw withAttemptsNote(error, n, elapsedMs);
       }
       if (report !== undefined) {
         report.recorder.retrying(report.operation, n, d.delayMs, error);

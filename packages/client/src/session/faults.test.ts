@@ -177,6 +177,62 @@ describe('writes retry through faults', () => {
   });
 });
 
+describe('an error after retries says how long its call was tried', () => {
+  const triedNote = / \(after (\d+) attempts over \d+\.\d s\)$/;
+
+  it('a write answered "read-only" until its budget was spent: the status, and the attempts in its message', async () => {
+    const fake = new FakeTransport((c) => (c.method === 'insertTablet' ? status(600) : undefined));
+    const s = session(fake, { retry: { initialDelayMs: 5, maxDelayMs: 20, maxElapsedMs: 150 } });
+    await s.open();
+    const e = await s.insertTablet(tablet('root.sg.d1')).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(IoTDBServerError);
+    const sent = fake.callsOf('insertTablet').length;
+    expect(sent).toBeGreaterThan(1);
+    expect(e).toMatchObject({ statusCode: 600, serverMessage: 'm600', attempts: sent });
+    const { message, stack } = e as IoTDBServerError;
+    expect(message).toMatch(/^insertTablet root\.sg\.d1: \[600\] m600 \(after \d+ attempts over \d+\.\d s\)$/);
+    expect(Number(triedNote.exec(message)?.[1])).toBe(sent);
+    expect(stack?.split('\n')[0]).toBe(`IoTDBServerError: ${message}`);
+  });
+
+  it('a read sent again after a reset and then refused: its final status, after 2 attempts', async () => {
+    const fake = new FakeTransport(
+      sequence('executeQueryStatementV2', [{ reset: true }, queryStatus(701, 'no such function')]),
+    );
+    const s = session(fake);
+    await s.open();
+    const e = await s.executeQueryStatement('SELECT s FROM root.sg.d1').catch((x: unknown) => x);
+    expect(e).toMatchObject({ statusCode: 701, attempts: 2 });
+    expect((e as Error).message).toMatch(triedNote);
+  });
+
+  it('an error on the first attempt is as the server gave it: no note, no attempts', async () => {
+    const fake = new FakeTransport(sequence('insertTablet', [status(507)]));
+    const s = session(fake);
+    await s.open();
+    const e = await s.insertTablet(tablet('root.sg.d1')).catch((x: unknown) => x);
+    expect((e as Error).message).toBe('insertTablet root.sg.d1: [507] m507');
+    expect(e).not.toHaveProperty('attempts');
+  });
+
+  it('one connection error shared by two calls: each says its own attempts', async () => {
+    const fake = new FakeTransport();
+    const s = session(fake, { retry: { initialDelayMs: 5, maxDelayMs: 20, maxElapsedMs: 100 } });
+    await s.open();
+    fake.setNode(A, 'refuse');
+    const [a, b] = await Promise.all([
+      s.insertTablet(tablet('root.sg.d1')).catch((x: unknown) => x),
+      s.executeNonQueryStatement('FLUSH').catch((x: unknown) => x),
+    ]);
+    for (const e of [a, b]) {
+      expect(e).toBeInstanceOf(IoTDBConnectionError);
+      const { message, attempts } = e as IoTDBConnectionError & { attempts: number };
+      expect(message.split('(after ')).toHaveLength(2); // one note, not one per call that saw the error
+      expect(Number(triedNote.exec(message)?.[1])).toBe(attempts);
+    }
+  });
+});
+
 describe('a node that does not answer costs no connect timeout', () => {
   it('opens on the next of nodeUrls while the first still does not answer its connect, and closes nothing open', async () => {
     const fake = new FakeTransport();

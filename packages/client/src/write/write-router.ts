@@ -2,6 +2,7 @@ import type { ByteWriter, TSStatus } from '@iotdb/fast-serializer';
 import { endpointKey, type Endpoint } from '../cluster/endpoint.js';
 import type { TraceContext } from '../diagnostics/channels.js';
 import { IoTDBConnectionError } from '../errors.js';
+import { withAttemptsNote } from '../retry/attempts-note.js';
 import { decideRetry, type ResolvedRetryOptions } from '../retry/retry-policy.js';
 import { sleep } from '../retry/sleep.js';
 import { allFailed, mergeStatus, outcomeError, type ItemErrors } from './item-outcome.js';
@@ -57,7 +58,7 @@ export async function routeWrite<N>(
   if (final.size === 0) return;
   const error = outcomeError(plan, final);
   if (attempt > 2) report.recorder.gaveUp(plan.what, attempt - 1, error);
-  throw error;
+  throw withAttemptsNote(error, attempt - 1, performance.now() - started);
 }
 
 /** What every round of one write call sends with: the items' plan, the nodes, the caller's signal and trace. */
