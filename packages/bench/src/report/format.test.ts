@@ -305,6 +305,41 @@ describe('formatReport', () => {
     expect(formatReport(sampleRun('writes'))).not.toContain('read no rows');
   });
 
+  it("says which of a mixed run's query types read no row in any query, and why that may be", () => {
+    const base = sampleRun('mixed');
+    const latency = base.latency.insertTablet;
+    const mixed = (warmupRounds: number) =>
+      formatReport(
+        sampleRun('mixed', {
+          config: {
+            ...base.config,
+            warmupRounds,
+            operationProportion: { ...WRITES_ONLY, INGESTION: 4, TIME_RANGE: 1 },
+          },
+          queries: {
+            PRECISE_POINT: { ops: 16, failed: 0, rows: 0, rowsPerS: 0, latency },
+            TIME_RANGE: { ops: 16, failed: 0, rows: 500, rowsPerS: 200, latency },
+            VALUE_RANGE: { ops: 12, failed: 0, rows: 0, rowsPerS: 0, latency },
+            GROUP_BY: { ops: 0, failed: 3, rows: 0, rowsPerS: 0, latency },
+          },
+        }),
+      );
+    expect(mixed(0)).toMatch(
+      /^note: PRECISE_POINT, VALUE_RANGE read no rows in any of their queries, so their latency measured no reading: .*--warmup-rounds 1/m,
+    );
+    expect(mixed(1)).toMatch(/^note: PRECISE_POINT, VALUE_RANGE read no rows in any of their queries/m);
+    expect(mixed(1)).not.toContain('--warmup-rounds 1');
+    expect(formatReport(sampleRun('writes'))).not.toContain('read no rows');
+    // queries after a write run (--queries) range over the rounds written: no warm-up to give
+    const after = formatReport(
+      sampleRun('writes', {
+        queries: { 'TIME_RANGE after the writes': { ops: 5, failed: 0, rows: 0, rowsPerS: 0, latency } },
+      }),
+    );
+    expect(after).toMatch(/^note: TIME_RANGE after the writes read no rows in any of their queries/m);
+    expect(after).not.toContain('--warmup-rounds 1');
+  });
+
   it('makes failures, verify mismatches and errors visible, at most 5 errors', () => {
     const errors = Array.from({ length: 7 }, (_, i) => `error ${i}: timeout\n    at stack line`);
     const r = sampleRun('bad', { okOps: 97, failedOps: 3, errors, verify: { expected: 100, actual: 90, ok: false } });

@@ -15,6 +15,7 @@ import {
 } from './result-fields.js';
 import { textTable } from './table.js';
 import { plural } from '../config/format.js';
+import { hasQueries } from '../workload/operations.js';
 
 const MAX_ERRORS = 5;
 const MAX_ERROR_LENGTH = 300;
@@ -101,7 +102,7 @@ export function formatReport(r: RunResult): string {
     Object.keys(r.latency).length === 0 ? '  (no samples)' : textTable([...MATRIX_HEADERS], matrixRows(r)),
   );
   if (r.queries !== undefined && Object.keys(r.queries).length > 0) {
-    lines.push('', 'queries', textTable(QUERY_HEADERS, queryRows(r.queries)));
+    lines.push('', 'queries', textTable(QUERY_HEADERS, queryRows(r.queries)), ...emptyQueriesNote(r));
   }
   if (r.errors.length > 0) lines.push('', formatErrors(r.errors));
   return lines.join('\n');
@@ -140,6 +141,24 @@ function volumeLines(r: RunResult): string[] {
     ...(rows === 0 && r.okOps > 0 ? [`note         ${whyNoRows(r)}`] : []),
     `throughput   ${grouped(rowsRead(r, 'rowsPerS'))} rows/s, ${ops}`,
     cpu,
+  ];
+}
+
+/**
+ * A run that wrote and queried: its query types that read no row in any query that succeeded (a run that only read
+ * says so of all its reads, whyNoRows). Their latency is that of reading nothing; in a mixed run without a warm-up
+ * round, the queries drawn before their client's first round are the likely cause (they range over its first rows).
+ */
+function emptyQueriesNote(r: RunResult): string[] {
+  if (onlyReads(r)) return [];
+  const empty = Object.entries(r.queries ?? {}).flatMap(([kind, q]) => (q.ops > 0 && q.rows === 0 ? [kind] : []));
+  if (empty.length === 0) return [];
+  const why =
+    r.config.warmupRounds === 0 && hasQueries(r.config.operationProportion)
+      ? "a query drawn before its client's first round was written finds no rows there: give --warmup-rounds 1"
+      : 'do the devices they read hold rows in their time ranges and above --query-lower-value?';
+  return [
+    `note: ${empty.join(', ')} read no rows in any of their queries, so their latency measured no reading: ${why}`,
   ];
 }
 
