@@ -13,6 +13,7 @@ export RPC_PORT=13667 PORT_OFFSET=7000 EXTRA_PROPS=${2:-}
 bash "$LOCAL" kill "$DIR" >/dev/null 2>&1 || true
 bash "$LOCAL" start "$DIR" | tail -1
 LOG=$(mktemp)
+trap 'rm -f "$LOG"' EXIT
 node "$ROOT/packages/bench/dist/e2e/main.js" --host 127.0.0.1 --port "$RPC_PORT" --devices 10 --sensors 5 \
   --batch-size 100 --loop 200 --rate-limit 25000 --verify >"$LOG" 2>&1 &
 BENCH=$!
