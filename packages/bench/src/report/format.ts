@@ -158,7 +158,7 @@ function emptyQueriesNote(r: RunResult): string[] {
       ? "a query drawn before its client's first round was written finds no rows there: give --warmup-rounds 1"
       : 'do the devices they read hold rows in their time ranges and above --query-lower-value?';
   return [
-    `note: ${empty.join(', ')} read no rows in any of their queries, so their latency measured no reading: ${why}`,
+    `note: ${empty.join(', ')} read no rows in any of their queries (their latency is that of reading nothing); ${why}`,
   ];
 }
 
