@@ -359,13 +359,17 @@ describe('formatReport', () => {
     );
   });
 
-  it('says why a count may read back nothing: IoTDB answers a user that may not read with no rows, not an error', () => {
+  it('says why a count may read back nothing, or fewer points than acknowledged', () => {
     const none = formatReport(sampleRun('none', { verify: { expected: 100, actual: 0, ok: false } }));
     expect(none).toContain(
       'verify       MISMATCH: expected 100 points, read back 0 (IoTDB counts nothing, without an error, for a user',
     );
     const some = formatReport(sampleRun('some', { verify: { expected: 100, actual: 90, ok: false } }));
-    expect(some).toMatch(/^verify {7}MISMATCH: expected 100 points, read back 90$/m);
+    expect(some).toMatch(
+      /^verify {7}MISMATCH: expected 100 points, read back 90 \(the server holds fewer points than it acknowledged: .*killed.*\)$/m,
+    );
+    const more = formatReport(sampleRun('more', { verify: { expected: 100, actual: 110, ok: false } }));
+    expect(more).toMatch(/^verify {7}MISMATCH: expected 100 points, read back 110$/m);
   });
 });
 
