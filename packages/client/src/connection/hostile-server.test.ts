@@ -1,6 +1,6 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { IoTDBProtocolError, type ClientMethod } from '@iotdb/fast-serializer';
+import { IoTDBProtocolError, TSDataType, type ClientMethod } from '@iotdb/fast-serializer';
 import { IoTDBConnectionError, IoTDBTimeoutError } from '../errors.js';
 import { SessionPool } from '../pool/session-pool.js';
 import { Session } from '../session/session.js';
@@ -193,6 +193,67 @@ describe('a server that closes the connection on the login', () => {
     expect(e).toBeInstanceOf(IoTDBConnectionError);
     expect(e.reason).toBe('reset');
     expect(e.message).toContain('before its first reply, as IoTDB closes a client without the TLS or RPC compression');
+    await s.close();
+  });
+});
+
+describe('a server whose dn_thrift_max_frame_size is below the request', () => {
+  const SERVER_MAX_FRAME = 8 * 1024 * 1024; // IoTDB's least dn_thrift_max_frame_size
+
+  /** As IoTDB does: reads each frame's length first and closes the connection on one over its limit. */
+  async function framesUpTo(max: number): Promise<number> {
+    const server = createServer((c) => {
+      sockets.add(c);
+      c.on('error', () => {});
+      let pending = Buffer.alloc(0);
+      c.on('data', (chunk: Buffer) => {
+        pending = Buffer.concat([pending, chunk]);
+        while (pending.length >= 4) {
+          const len = pending.readInt32BE(0);
+          if (len > max) return void c.resetAndDestroy();
+          if (pending.length < 4 + len) return;
+          const f = pending.subarray(4, 4 + len);
+          pending = pending.subarray(4 + len);
+          const n = f.readInt32BE(4);
+          const name = f.toString('utf8', 8, 8 + n) as ClientMethod;
+          c.write(encodeReply(name, f.readInt32BE(8 + n), defaultReply({ method: name })));
+        }
+      });
+    });
+    servers.push(server);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    return (server.address() as { port: number }).port;
+  }
+
+  const rowsOfInt64 = (rows: number) => {
+    const timestamps = Array.from({ length: rows }, (_, i) => BigInt(i));
+    return {
+      deviceId: 'root.sg.d1',
+      measurements: ['a', 'b', 'c'],
+      dataTypes: [TSDataType.INT64, TSDataType.INT64, TSDataType.INT64],
+      timestamps,
+      values: timestamps.map((t) => [t, t, t]),
+    };
+  };
+
+  it('a write over it: the error says the server closes a connection on a frame over its limit, and what to set', async () => {
+    const s = new Session({ port: await framesUpTo(SERVER_MAX_FRAME), retry: { maxElapsedMs: 0 } });
+    await s.open();
+    await s.insertTablet(rowsOfInt64(1_000)); // under it: written
+    const e = (await s.insertTablet(rowsOfInt64(400_000)).catch((x: unknown) => x)) as IoTDBConnectionError;
+    expect(e).toBeInstanceOf(IoTDBConnectionError);
+    expect(e.message).toMatch(
+      /while a request of 128\d{5} bytes awaited its reply: IoTDB closes a connection on a frame over its dn_thrift_max_frame_size \(8 MiB at the least\); give maxFrameBytes the server's value \(this session's: 536870912\)/,
+    );
+    await s.close();
+  });
+
+  it('a connection closed under a small request says nothing of frame sizes', async () => {
+    const s = new Session({ port: await framesUpTo(400), retry: { maxElapsedMs: 0 } }); // the login passes, a tablet not
+    await s.open();
+    const e = (await s.insertTablet(rowsOfInt64(10)).catch((x: unknown) => x)) as IoTDBConnectionError;
+    expect(e).toBeInstanceOf(IoTDBConnectionError);
+    expect(e.message).not.toContain('dn_thrift_max_frame_size');
     await s.close();
   });
 });

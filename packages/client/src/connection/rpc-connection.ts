@@ -77,7 +77,12 @@ interface Pending {
   timer: NodeJS.Timeout | undefined;
   /** what the call is, for its errors (CallOptions.operation, else the method) */
   readonly operation: string;
+  /** the request's frame, bytes (its header left out, as the server counts it) */
+  readonly bytes: number;
 }
+
+/** IoTDB's least dn_thrift_max_frame_size: a smaller setting is raised to it. */
+const SERVER_LEAST_MAX_FRAME = 8 * 1024 * 1024;
 
 /** Gives a request buffer back to its pool, zeroed first when it held a secret. */
 function release(w: ByteWriter, sensitive: boolean): void {
@@ -202,7 +207,7 @@ export class RpcConnection {
     // phase marks only while traced: serialize, then network + server, then decode
     let mark = trace !== null ? performance.now() : 0;
     const request = this.#encode(method, seqid, args, options.sensitive === true);
-    const reply = this.#awaitReply(method, options);
+    const reply = this.#awaitReply(method, options, request.pos - FRAME_HEADER_BYTES);
     const bytes = request.view();
     const counters = this.#counters;
     counters.requests++;
@@ -312,9 +317,9 @@ export class RpcConnection {
   }
 
   /** The next reply awaited (they come in the order the requests went out); its timeout runs from now. */
-  #awaitReply(method: string, options: CallOptions): Promise<Buffer> {
+  #awaitReply(method: string, options: CallOptions, bytes: number): Promise<Buffer> {
     return new Promise<Buffer>((resolve, reject) => {
-      const entry: Pending = { resolve, reject, timer: undefined, operation: options.operation ?? method };
+      const entry: Pending = { resolve, reject, timer: undefined, operation: options.operation ?? method, bytes };
       const signal = options.signal;
       if (signal !== undefined) {
         const onAbort = () => this.#abort(entry, signal.reason);
@@ -362,7 +367,7 @@ export class RpcConnection {
   }
 
   #onClose(error?: Error): void {
-    const hint = this.#replied ? '' : this.#noReplyHint();
+    const hint = (this.#replied ? '' : this.#noReplyHint()) + this.#frameSizeHint();
     if (error === undefined) this.#fail('closed', `connection closed by the server${hint}`);
     else this.#fail(failureOf(error), `${error.message}${hint}`, error);
   }
@@ -371,6 +376,17 @@ export class RpcConnection {
   #noReplyHint(): string {
     const compression = this.#options.compact;
     return ` before its first reply, as IoTDB closes a client without the TLS or RPC compression it expects: check the tls and rpcCompression options against the server's enable_thrift_ssl and dn_rpc_thrift_compression_enable (this connection: rpcCompression ${compression})`;
+  }
+
+  /**
+   * IoTDB reads a frame's length first and closes the connection on one over its dn_thrift_max_frame_size, which may be
+   * set below maxFrameBytes (512 MiB, the server's default; 8 MiB at the least): when the request awaiting its reply was
+   * over that least, say so. The call is still retried as a broken connection (a node may have gone down under it).
+   */
+  #frameSizeHint(): string {
+    const bytes = this.#replies[0]?.bytes ?? 0;
+    if (bytes <= SERVER_LEAST_MAX_FRAME) return '';
+    return ` while a request of ${bytes} bytes awaited its reply: IoTDB closes a connection on a frame over its dn_thrift_max_frame_size (8 MiB at the least); give maxFrameBytes the server's value (this session's: ${this.#options.maxFrameBytes}), so that a request over it is refused before it is sent`;
   }
 
   #timeout(operation: string, message: string): void {
