@@ -372,10 +372,13 @@ export class RpcConnection {
     else this.#fail(failureOf(error), `${error.message}${hint}`, error);
   }
 
-  /** IoTDB closes (or resets) a connection on its first request when the client speaks without the TLS or compression it expects. */
+  /**
+   * IoTDB closes (or resets) a connection on its first request when the client speaks without the TLS or compression it
+   * expects, and when it already serves as many clients as it may (measured on 2.0.1-beta: no word in its log).
+   */
   #noReplyHint(): string {
     const compression = this.#options.compact;
-    return ` before its first reply, as IoTDB closes a client without the TLS or RPC compression it expects: check the tls and rpcCompression options against the server's enable_thrift_ssl and dn_rpc_thrift_compression_enable (this connection: rpcCompression ${compression})`;
+    return ` before its first reply, as IoTDB closes a client without the TLS or RPC compression it expects: check the tls and rpcCompression options against the server's enable_thrift_ssl and dn_rpc_thrift_compression_enable (this connection: rpcCompression ${compression}); or as it closes a client past its dn_rpc_max_concurrent_client_num (connections of every client together; 65535 by default)`;
   }
 
   /**
