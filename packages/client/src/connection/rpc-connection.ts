@@ -389,7 +389,7 @@ export class RpcConnection {
   #frameSizeHint(): string {
     const bytes = this.#replies[0]?.bytes ?? 0;
     if (bytes <= SERVER_LEAST_MAX_FRAME) return '';
-    return ` while a request of ${bytes} bytes awaited its reply: IoTDB closes a connection on a frame over its dn_thrift_max_frame_size (8 MiB at the least); give maxFrameBytes the server's value (this session's: ${this.#options.maxFrameBytes}), so that a request over it is refused before it is sent`;
+    return ` while a request of ${bytes} bytes awaited its reply: IoTDB closes a connection on a frame over its dn_thrift_max_frame_size, which may be set as low as 8 MiB; if the server's is below that request, give maxFrameBytes its value (this session's: ${this.#options.maxFrameBytes}), so that a request over it is refused before it is sent`;
   }
 
   #timeout(operation: string, message: string): void {
