@@ -41,21 +41,24 @@ function problemOf(name: string, kind: NodeKind): string | undefined {
   }
   if (kind === 'level' && name === '::')
     return `${illegal(name)}IoTDB's path parser reads :: as an operator; put it in backquotes (${quoted(name)})`;
-  if (kind === 'level' ? LEVEL_NUMBER.test(name) : isMeasurementNumber(name))
+  if (kind === 'level' ? isLevelNumber(name) : isMeasurementNumber(name))
     return `${illegal(name)}unquoted, a number; put it in backquotes (${quoted(name)})`;
-  const lower = name.length === 4 || name.length === 9 ? name.toLowerCase() : '';
-  if (lower === 'root')
+  if (ROOT.test(name))
     return `${illegal(name)}unquoted, it names the root of the tree; put it in backquotes (${quoted(name)})`;
-  return lower === 'time' || lower === 'timestamp' ? timeColumn(name) : undefined;
+  return TIME_WORD.test(name) ? timeColumn(name) : undefined;
 }
 
 function backquotedProblem(name: string): string | undefined {
   const inner = name.slice(1, -1);
   if (inner.replaceAll('``', '').includes('`'))
     return `${illegal(name)}a backquote inside a backquoted name is written twice (${quoted(inner)})`;
-  const lower = inner.length === 4 || inner.length === 9 ? inner.toLowerCase() : '';
-  return lower === 'time' || lower === 'timestamp' ? timeColumn(name) : undefined;
+  return TIME_WORD.test(inner) ? timeColumn(name) : undefined;
 }
+
+/** The words that name the time column, in any case, backquoted or not. */
+const TIME_WORD = /^(?:time|timestamp)$/i;
+/** The tree's root, in any case: a name only in backquotes. */
+const ROOT = /^root$/i;
 
 function timeColumn(name: string): string {
   return `${illegal(name)}time and timestamp (in any case, backquoted too) name the time column`;
