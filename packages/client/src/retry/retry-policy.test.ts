@@ -145,4 +145,17 @@ describe('isRetryableWriteStatus', () => {
     for (const message of [undefined, 'Fail to send plan node', 'java.net.SocketException: Broken pipe'])
       expect(isRetryableWriteStatus({ code: 301, message })).toBe(true);
   });
+
+  it('does not try a 301 again when the user may not write there, or the device can have no database (both measured on 2.0.1-beta)', () => {
+    // a user granted WRITE_DATA but not WRITE_SCHEMA, writing a new series (auto-created: the check runs inside it)
+    const denied =
+      '[EXECUTE_STATEMENT_ERROR(301)] Exception occurred: insertTablet failed. org.apache.iotdb.commons.exception.' +
+      'IoTDBException: No permissions for this operation, please add privilege WRITE_SCHEMA on [root.pa.d1.s]';
+    expect(isRetryableWriteStatus({ code: 301, message: denied })).toBe(false);
+    // a device above a database (root.w3 while root.w3.x is one): its database cannot be created
+    const noDatabase =
+      '[EXECUTE_STATEMENT_ERROR(301)] Exception occurred: insertTablet failed. Failed to get database Map';
+    expect(isRetryableWriteStatus({ code: 301, message: noDatabase })).toBe(false);
+    expect(isRetryableWriteStatus({ code: 302, subStatus: [{ code: 301, message: denied }] })).toBe(false);
+  });
 });

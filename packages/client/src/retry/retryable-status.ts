@@ -41,9 +41,13 @@ export const RETRYABLE_WRITE_CODES: ReadonlySet<number> = new Set([
  * 301 wraps whatever failed while the statement ran: the transient causes above, but also a request that can
  * never succeed, which trying again for the whole retry budget (60 s by default) would only delay. Measured on
  * 2.0.1-beta: a table-model write into a database that does not exist answers 301 "... Unknown database <name>",
- * a tree-model path the server cannot place "... <path> is not a legal path".
+ * a tree-model path the server cannot place "... <path> is not a legal path", a write by a user who may not create
+ * its series (or database) "... No permissions for this operation, please add privilege WRITE_SCHEMA ...", and a
+ * device above a database (root.a while root.a.b is one) "... Failed to get database Map" (the server gives that
+ * after the ConfigNode answered, when no database can hold the device).
  */
-const NEVER_SUCCEEDS_301 = /\bUnknown database\b|\bis not a legal path\b/;
+const NEVER_SUCCEEDS_301 =
+  /\bUnknown database\b|\bis not a legal path\b|\bNo permissions for this operation\b|\bFailed to get database Map\b/;
 
 /**
  * A status the server wrapped in another, its message `TSStatus(code:600, message:...)`: measured on 2.0.1-beta

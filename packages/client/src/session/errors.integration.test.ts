@@ -132,6 +132,42 @@ describe('server errors', () => {
   });
 });
 
+describe('writes the server refuses for good', () => {
+  // IoTDB 2.0.1-beta answers both 301 EXECUTE_STATEMENT_ERROR, the code it also gives while a DataNode restarts:
+  // such a write would otherwise be sent again for the whole retry budget (60 s by default) before failing.
+  it('fails at once, sent once, when the user may write the data but not create its series (301 "No permissions")', async () => {
+    const user = `it_user_${randomBytes(3).toString('hex')}`;
+    await session.executeNonQueryStatement(`CREATE USER ${user} 'pw-${user}'`);
+    const writer = new Session({ host, port, username: user, password: `pw-${user}` });
+    try {
+      await session.executeNonQueryStatement(`GRANT WRITE_DATA ON ${DB}.** TO USER ${user}`);
+      await writer.open();
+      const e = await failure(writer.insertTablet(good(`${DB}.no_schema_privilege`, 1)));
+      expect(e).toBeInstanceOf(IoTDBServerError);
+      expect((e as IoTDBServerError).statusCode).toBe(301);
+      expect((e as IoTDBServerError).serverMessage).toContain('No permissions');
+      expect((e as IoTDBServerError).attempts).toBeUndefined(); // sent once
+      expect(writer.stats().retries).toBe(0);
+    } finally {
+      await writer.close();
+      await session.executeNonQueryStatement(`DROP USER ${user}`);
+    }
+  });
+
+  it('fails at once, sent once, for a device above a database (301 "Failed to get database Map")', async () => {
+    const above = `root.it_above_${randomBytes(3).toString('hex')}`;
+    await session.createDatabase(`${above}.db`);
+    try {
+      const e = await failure(session.insertTablet(good(above, 1)));
+      expect(e).toBeInstanceOf(IoTDBServerError);
+      expect((e as IoTDBServerError).statusCode).toBe(301);
+      expect((e as IoTDBServerError).attempts).toBeUndefined();
+    } finally {
+      await session.deleteDatabase(`${above}.db`);
+    }
+  });
+});
+
 describe('open() failures', () => {
   it('rejects a wrong password with IoTDBServerError 801 and leaves the session closed', async () => {
     const s = new Session({ host, port, password: 'definitely-wrong' });
