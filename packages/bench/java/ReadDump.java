@@ -3,6 +3,7 @@ import java.nio.file.Files;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.iotdb.common.rpc.thrift.TAggregationType;
 import org.apache.iotdb.isession.ITableSession;
 import org.apache.iotdb.isession.SessionDataSet;
 import org.apache.iotdb.session.Session;
@@ -11,8 +12,10 @@ import org.apache.tsfile.read.common.RowRecord;
 
 /**
  * The Java client's answer to each statement of a file, printed exactly, for comparison with ours
- * (src/e2e/read-parity.integration.test.ts). Options: Connect's, database= (the table session's), statements=FILE
- * (a line each, `tree|SQL` or `table|SQL`). Prints for each statement `### <line>`, then `names ...` and
+ * (src/e2e/read-parity.integration.test.ts). Options: Connect's, database= (the table session's), statements=FILE,
+ * a line each: `tree|SQL`, `table|SQL`, or a tree session's structured query, its arguments split by `|` and lists by
+ * `,`: `raw|PATHS|START|END`, `last|PATHS|LAST_TIME`, `lastdevice|DATABASE|DEVICE|MEASUREMENTS`,
+ * `agg|PATHS|AGGREGATIONS|START|END|INTERVAL` (interval 0: none). Prints for each statement `### <line>`, then `names ...` and
  * `types ...` and a line per row (a tree result's time first, then each field by its column's declared type: FLOAT
  * and DOUBLE as their bits in hex, text JSON-quoted, BLOB as 0x hex, DATE yyyy-MM-dd, null as null), or
  * `ERROR <code>: <message>`.
@@ -32,10 +35,10 @@ public final class ReadDump {
     Session tree = Connect.open(Connect.tree());
     try (ITableSession table = Connect.table().database(database).build()) {
       for (String line : Files.readAllLines(Paths.get(statements))) {
-        String[] p = line.split("\\|", 2);
+        String[] p = line.split("\\|");
         System.out.println("### " + line);
-        try (SessionDataSet ds = p[0].equals("tree") ? tree.executeQueryStatement(p[1]) : table.executeQueryStatement(p[1])) {
-          dump(ds, p[0].equals("tree"));
+        try (SessionDataSet ds = query(p, line, tree, table)) {
+          dump(ds, !p[0].equals("table"));
         } catch (Exception e) {
           System.out.println("ERROR " + e.getMessage());
         }
@@ -43,6 +46,29 @@ public final class ReadDump {
     } finally {
       tree.close();
     }
+  }
+
+  private static SessionDataSet query(String[] p, String line, Session tree, ITableSession table) throws Exception {
+    switch (p[0]) {
+      case "tree": return tree.executeQueryStatement(line.substring(5));
+      case "table": return table.executeQueryStatement(line.substring(6));
+      case "raw": return tree.executeRawDataQuery(list(p[1]), Long.parseLong(p[2]), Long.parseLong(p[3]));
+      case "last": return tree.executeLastDataQuery(list(p[1]), Long.parseLong(p[2]));
+      case "lastdevice": return tree.executeLastDataQueryForOneDevice(p[1], p[2], list(p[3]), false);
+      case "agg": {
+        List<TAggregationType> aggregations = new ArrayList<>();
+        for (String a : p[2].split(",")) aggregations.add(TAggregationType.valueOf(a));
+        long start = Long.parseLong(p[3]), end = Long.parseLong(p[4]), interval = Long.parseLong(p[5]);
+        return interval == 0
+            ? tree.executeAggregationQuery(list(p[1]), aggregations, start, end)
+            : tree.executeAggregationQuery(list(p[1]), aggregations, start, end, interval);
+      }
+      default: throw new IllegalArgumentException("unknown kind of statement: " + line);
+    }
+  }
+
+  private static List<String> list(String commaSeparated) {
+    return List.of(commaSeparated.split(","));
   }
 
   private static void dump(SessionDataSet ds, boolean tree) throws Exception {

@@ -11,7 +11,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
-import { IoTDBServerError, Session, TableSession, type IoTDBValue, type SessionDataSet } from '@iotdb/client';
+import {
+  IoTDBServerError,
+  Session,
+  TableSession,
+  type IoTDBValue,
+  type SessionDataSet,
+  type TAggregationTypeName,
+} from '@iotdb/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 const { host, port } = inject('iotdb');
@@ -85,6 +92,14 @@ const STATEMENTS = [
   'table|select * from tt order by time desc limit 2 offset 1',
   'table|select round(d, 2), length(txt), upper(str), date_bin(1d, ts) from tt order by time, device_id',
   'table|select nosuch from tt',
+  // the tree session's structured queries (ReadDump.java's kinds)
+  `raw|${TREE}.d1.i32,${TREE}.d1.txt,${TREE}.d2.d,${TREE}.d1.dt|2|7`,
+  `last|${TREE}.d1.i32,${TREE}.d1.blb,${TREE}.d2.str,${TREE}.d2.ts|0`,
+  `last|${TREE}.d1.f|8`,
+  `lastdevice|${TREE}|${TREE}.d2|i64,dt,f,txt`,
+  `agg|${TREE}.d1.i32,${TREE}.d1.d,${TREE}.d2.i64,${TREE}.d1.txt|COUNT,AVG,MAX_VALUE,LAST_VALUE|0|100|0`,
+  `agg|${TREE}.d1.i32,${TREE}.d1.f|SUM,FIRST_VALUE|0|9|3`,
+  `raw|${TREE}.d1.nosuch|0|10`,
 ];
 
 let tree: Session;
@@ -172,14 +187,40 @@ async function dump(ds: SessionDataSet, isTree: boolean): Promise<string[]> {
   return lines;
 }
 
+/** A line of STATEMENTS run as ReadDump.java runs it. */
+function query(line: string): Promise<SessionDataSet> {
+  const [kind, ...p] = line.split('|');
+  const list = (commaSeparated: string) => commaSeparated.split(',');
+  switch (kind) {
+    case 'tree':
+      return tree.executeQueryStatement(line.slice('tree|'.length));
+    case 'table':
+      return table.executeQueryStatement(line.slice('table|'.length));
+    case 'raw':
+      return tree.executeRawDataQuery(list(p[0]), Number(p[1]), Number(p[2]));
+    case 'last':
+      return tree.executeLastDataQuery(list(p[0]), { lastTime: Number(p[1]) });
+    case 'lastdevice':
+      return tree.executeLastDataQueryForOneDevice(p[0], p[1], list(p[2]));
+    case 'agg': {
+      const interval = Number(p[4]);
+      const range = { startTime: Number(p[2]), endTime: Number(p[3]) };
+      return tree.executeAggregationQuery(list(p[0]), list(p[1]) as TAggregationTypeName[], {
+        ...range,
+        ...(interval === 0 ? {} : { interval }),
+      });
+    }
+    default:
+      throw new Error(`unknown kind of statement: ${line}`);
+  }
+}
+
 /** Our answer to each statement, as ReadDump.java prints the Java client's. */
 async function ours(): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>();
   for (const line of STATEMENTS) {
-    const [model, sql] = line.split(/\|(.*)/s);
     try {
-      const ds = await (model === 'tree' ? tree : table).executeQueryStatement(sql);
-      out.set(line, await dump(ds, model === 'tree'));
+      out.set(line, await dump(await query(line), !line.startsWith('table|')));
     } catch (e) {
       if (!(e instanceof IoTDBServerError)) throw e;
       out.set(line, [`ERROR ${e.statusCode}: ${e.serverMessage}`]);
