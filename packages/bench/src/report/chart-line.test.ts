@@ -20,6 +20,22 @@ describe('lineChart', () => {
     expect(svg).not.toContain('>java</text>');
   });
 
+  it('puts the legend under a title too long to share its row, and the plot below both', () => {
+    const title = 'latency over the run, every operation that succeeded, per 1.0 s (ms, log scale)';
+    const series = ['p50', 'p99', 'max'].map((name, i) => ({ name, points: [[1, i + 1] as [number, number]] }));
+    const svg = lineChart({ title, xLabel: 'x', yLabel: 'ms', series, logY: true });
+    const yOf = (label: string) => Number(new RegExp(`<text x="[^"]*" y="([^"]*)"[^>]*>${label}</text>`).exec(svg)![1]);
+    expect(yOf('p50')).toBeGreaterThan(yOf(title.replace(/[()]/g, '\\$&')) + 10);
+    // the highest point's dot sits below the legend's row
+    const dots = [...svg.matchAll(/<circle cx="[^"]*" cy="([^"]*)"/g)].map((m) => Number(m[1]));
+    expect(Math.min(...dots)).toBeGreaterThan(yOf('p50'));
+    // a short title keeps the legend beside it
+    const short = lineChart({ title: 'latency', xLabel: 'x', yLabel: 'ms', series });
+    const shortY = (label: string) =>
+      Number(new RegExp(`<text x="[^"]*" y="([^"]*)"[^>]*>${label}</text>`).exec(short)![1]);
+    expect(shortY('p50')).toBe(shortY('latency'));
+  });
+
   it('draws one run without a legend', () => {
     expect(
       chart([

@@ -1,7 +1,7 @@
 /** Line chart (one line per series) of figures over time: throughput, operations, latency (a log axis). */
 import { axisRange, logTicks } from './log-axis.js';
 import { compact } from './numbers.js';
-import { c, color, emptyChart, legend, line, linear, niceTicks, svgOpen, text, yGrid } from './svg.js';
+import { c, color, emptyChart, line, linear, niceTicks, svgOpen, text, titleAndLegend, yGrid } from './svg.js';
 
 export interface Series {
   name: string;
@@ -39,11 +39,14 @@ export function lineChart(opts: {
   logY?: boolean;
 }): string {
   const W = 760;
-  const H = 320;
-  const m = { l: 64, r: 20, t: 34, b: 44 };
   // colours follow the position in opts.series, so a run keeps its colour when another has no samples
   const series = opts.series.map((s, i) => ({ ...s, fill: color(i) })).filter((s) => s.points.length > 0);
-  if (series.length === 0) return emptyChart(W, H, opts.title);
+  if (series.length === 0) return emptyChart(W, 320, opts.title);
+  const m = { l: 64, r: 20, t: 34, b: 44 };
+  // named whenever the page has several runs, also when only one of them was sampled (the Java client's is not)
+  const head = titleAndLegend(opts.title, m.l, opts.series.length > 1 ? series : [], W - m.r);
+  m.t += head.drop;
+  const H = 320 + head.drop;
   const all = series.flatMap((s) => s.points);
   const xTicks = niceTicks(Math.max(...all.map(([x]) => x)), 8);
   const ys = all.map(([, v]) => v);
@@ -53,7 +56,7 @@ export function lineChart(opts: {
   const x = linear(0, xTicks[xTicks.length - 1], m.l, W - m.r);
   const parts = [
     svgOpen(W, H, opts.title),
-    text(m.l, 18, opts.title, 'class="title"'),
+    head.svg,
     yGrid(yTicks, y, m.l, W - m.r, compact),
     ...xTicks.map(
       (t) =>
@@ -76,8 +79,6 @@ export function lineChart(opts: {
         ? `<circle cx="${c(x(s.points[0][0]))}" cy="${c(y(s.points[0][1]))}" r="3" fill="${s.fill}"/>`
         : `<polyline points="${pts}" fill="none" stroke="${s.fill}" stroke-width="1.8"/>`;
     }),
-    // named whenever the page has several runs, also when only one of them was sampled (the Java client's is not)
-    opts.series.length > 1 ? legend(series, W - m.r, 18) : '',
     '</svg>',
   ];
   return parts.join('');

@@ -8,7 +8,7 @@
 import type { LatencySummary } from '../types.js';
 import { axisRange, logTicks, nsLabel } from './log-axis.js';
 import { millis } from './numbers.js';
-import { color, dot, emptyChart, labelMargin, legend, line, linear, shortLabel, svgOpen, text } from './svg.js';
+import { color, dot, emptyChart, labelMargin, line, linear, shortLabel, svgOpen, text, titleAndLegend } from './svg.js';
 
 const PERCENTILES = ['p50', 'p90', 'p95', 'p99', 'p999'] as const;
 const W = 760;
@@ -18,26 +18,28 @@ const M = { t: 40, b: 36, r: 20 };
 /** The rows in the order given (the latency table's), each operation's percentiles in ms. */
 export function percentileChart(opts: { title: string; rows: [string, LatencySummary][] }): string {
   const rows = opts.rows.filter(([, l]) => PERCENTILES.some((p) => l[p] > 0));
-  const H = M.t + M.b + Math.max(1, rows.length) * ROW;
-  if (rows.length === 0) return emptyChart(W, H, opts.title);
+  if (rows.length === 0) return emptyChart(W, M.t + M.b + ROW, opts.title);
+  const head = titleAndLegend(
+    opts.title,
+    10,
+    PERCENTILES.map((name, i) => ({ name, fill: color(i) })),
+    W - M.r,
+  );
+  const top = M.t + head.drop;
+  const H = top + M.b + rows.length * ROW;
   const left = labelMargin(rows.map(([op]) => op));
   const { lo, hi } = axisRange(rows.flatMap(([, l]) => PERCENTILES.map((p) => l[p] * 1e6)));
   const lx = linear(Math.log10(lo), Math.log10(hi), left, W - M.r);
   const x = (ns: number) => lx(Math.log10(Math.min(hi, Math.max(lo, ns))));
   const parts = [
     svgOpen(W, H, opts.title),
-    text(10, 18, opts.title, 'class="title"'),
-    legend(
-      PERCENTILES.map((name, i) => ({ name, fill: color(i) })),
-      W - M.r,
-      18,
-    ),
+    head.svg,
     ...logTicks(lo, hi).map(
       (t) =>
-        line(x(t), M.t - 6, x(t), H - M.b, 'class="grid"') +
+        line(x(t), top - 6, x(t), H - M.b, 'class="grid"') +
         text(x(t), H - M.b + 16, nsLabel(t), 'text-anchor="middle"'),
     ),
-    ...rows.map(([op, l], i) => row(op, l, M.t + (i + 0.5) * ROW, left, x)),
+    ...rows.map(([op, l], i) => row(op, l, top + (i + 0.5) * ROW, left, x)),
     line(left, H - M.b, W - M.r, H - M.b, 'class="axis"'),
     text((left + W - M.r) / 2, H - 4, 'latency (log scale)', 'text-anchor="middle" class="muted"'),
     '</svg>',
