@@ -121,7 +121,9 @@ function latencyLines(r: RunResult): string {
 /**
  * A run's operations per second over the whole run: those that succeeded and, when some failed, those that failed,
  * interval by interval, 0 where none ended (so that a spell of a fault stands out against the rest), each interval
- * over its part of the run (the last is cut short by the run's end).
+ * over its part of the run (the last is cut short by the run's end; one shorter than half an interval is counted
+ * with the one before, over both: a run's last few ms, often without an operation ending in them, would otherwise
+ * show as a fall to 0 at its end, or a few operations there as a spike).
  */
 function operationLines(r: RunResult): string {
   const intervalS = r.config.reportIntervalMs / 1000;
@@ -130,10 +132,15 @@ function operationLines(r: RunResult): string {
     new Map(samples.map(([atS, n]) => [Math.round(atS / intervalS), n]));
   const [ok, failed] = [byInterval(r.latencyOverTime ?? []), byInterval(r.failuresOverTime ?? [])];
   const intervals = Math.max(Math.ceil(r.durationS / intervalS), ...ok.keys(), ...failed.keys());
+  const tailS = r.durationS - (intervals - 1) * intervalS;
+  const fold = intervals > 1 && tailS > 0 && tailS < intervalS / 2;
+  const shown = fold ? intervals - 1 : intervals;
   const perS = (counts: Map<number, number>) =>
-    Array.from({ length: intervals }, (_, i): [number, number] => {
-      const span = Math.min(intervalS, r.durationS - i * intervalS);
-      return [(i + 1) * intervalS, (counts.get(i + 1) ?? 0) / (span > 0 ? span : intervalS)];
+    Array.from({ length: shown }, (_, i): [number, number] => {
+      const folded = fold && i === shown - 1;
+      const span = folded ? intervalS + tailS : Math.min(intervalS, r.durationS - i * intervalS);
+      const n = (counts.get(i + 1) ?? 0) + (folded ? (counts.get(intervals) ?? 0) : 0);
+      return [(i + 1) * intervalS, n / (span > 0 ? span : intervalS)];
     });
   return lineChart({
     title: `operations/s over the run, per ${fixed(intervalS, 1)} s`,

@@ -189,6 +189,31 @@ describe('writeResults', () => {
     expect(failed[2]).toBe(ok[4]); // 40 failed in the 3rd second: 40/s, as the last's
   });
 
+  it('report.html folds a last interval shorter than half of one into the one before, not a dip to 0 at the end', () => {
+    const opsLine = (run: RunResult) => {
+      const html = readFileSync(writeResults(tempDir(), [run]).html, 'utf8');
+      const at = html.indexOf('class="title">operations/s over the run');
+      const chart = html.slice(at, html.indexOf('</svg>', at));
+      const points = /<polyline[^>]* points="([^"]*)"/.exec(chart)![1].trim().split(/\s+/);
+      const zero = Number(/<text x="[^"]*" y="([^"]*)" text-anchor="end">0<\/text>/.exec(chart)![1]) - 4;
+      // each point's height above the axis' 0, in pixels
+      return points.map((xy) => zero - Number(xy.split(',')[1]));
+    };
+    const steady: NonNullable<RunResult['latencyOverTime']> = [
+      [1, 200, 1, 2, 3],
+      [2, 200, 1, 2, 3],
+      [3, 200, 1, 2, 3],
+    ];
+    // a run of 3.003 s: its 3 ms after the third second held no operation
+    const ys = opsLine(sampleRun('a', { durationS: 3.003, latencyOverTime: steady }));
+    expect(ys).toHaveLength(3);
+    expect(ys[2] / ys[0]).toBeCloseTo(1, 2); // 200/s throughout (the last 200 over 1.003 s)
+    // 10 more in a last 0.2 s: counted with the third second, (200 + 10) / 1.2 s = 175/s, not 50/s of its own
+    const tail = opsLine(sampleRun('b', { durationS: 3.2, latencyOverTime: [...steady, [4, 10, 1, 2, 3]] }));
+    expect(tail).toHaveLength(3);
+    expect(tail[2] / tail[1]).toBeCloseTo(175 / 200, 1);
+  });
+
   it("report.html draws the runs' p99 over time in one chart when two runs or more have latency over time", () => {
     const samples = (p99: number): NonNullable<RunResult['latencyOverTime']> => [
       [1, 100, 2, p99, p99],
