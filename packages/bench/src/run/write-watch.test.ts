@@ -33,6 +33,24 @@ describe('WriteWatch', () => {
     expect(watch.throughput.length).toBe(samples + 1);
   });
 
+  it("samples at whole intervals of the timed phase, however long the warm-up was (the charts' seconds since start)", () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'performance'] });
+    try {
+      live.fill(0n);
+      Atomics.store(barrier, 0, 0);
+      watch = new WriteWatch({ ...c, reportIntervalMs: 100 }, live, barrier, () => undefined);
+      vi.advanceTimersByTime(130); // a warm-up of 0.13 s
+      Atomics.store(barrier, 0, 2);
+      vi.advanceTimersByTime(2); // the timed phase starts
+      Atomics.store(live, liveSlot(0, 'points'), 1000n);
+      vi.advanceTimersByTime(300);
+      expect(watch.throughput.map(([s]) => Math.round(s * 1000))).toEqual([100, 200, 300]);
+    } finally {
+      watch?.end();
+      vi.useRealTimers();
+    }
+  });
+
   it('prints a line during the untimed warm-up too: how many workers are past it, and the retries so far', async () => {
     const lines: string[] = [];
     const write = vi.spyOn(process.stdout, 'write').mockImplementation((t) => (lines.push(String(t)), true));

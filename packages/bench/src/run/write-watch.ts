@@ -28,7 +28,7 @@ export class WriteWatch {
    */
   readonly #plannedOps: number | undefined;
   readonly #startWatch: NodeJS.Timeout;
-  readonly #progress: NodeJS.Timeout;
+  #progress: NodeJS.Timeout;
   #timedAt = 0;
   #cpuAtStart = process.cpuUsage();
   #last = { t: 0, points: 0, ops: 0 };
@@ -46,6 +46,9 @@ export class WriteWatch {
       this.timedStartedAt = new Date().toISOString();
       this.#cpuAtStart = process.cpuUsage();
       this.#last = { t: this.#timedAt, points: 0, ops: 0 };
+      // samples from here at whole intervals, the seconds of the latency samples and the Java client's
+      clearInterval(this.#progress);
+      this.#progress = setInterval(() => this.#sample(), c.reportIntervalMs);
       onTimedPhase();
     }, 2);
     this.#progress = setInterval(() => this.#sample(), c.reportIntervalMs);
