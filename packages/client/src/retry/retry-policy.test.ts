@@ -21,6 +21,12 @@ const decide = (kind: OperationKind, error: unknown, attempt = 1, elapsedMs = 0)
   decideRetry(RETRY_DEFAULTS, { kind, error, attempt, elapsedMs }, 0.5).retry;
 
 // The policy, row by row (the user's guide has the same table).
+const CONFIG_NODE_DOWN =
+  'Exception occurred: "select count(*) from root.cn.**". executeStatement failed. Meet error when analyzing the ' +
+  'query statement: An error occurred when executing getSchemaPartition():net.sf.cglib.core.CodeGenerationException: ' +
+  'org.apache.thrift.TException-->Fail to connect to any config node. Please check status of ConfigNodes or logs of ' +
+  'connected DataNode';
+
 describe('the retry policy', () => {
   it.each([
     // kind, error, retried?
@@ -49,6 +55,10 @@ describe('the retry policy', () => {
     ['read', status(301, { message: 'All replicas not available' }), true],
     ['read', status(301, { message: 'Source handle is aborted.' }), true], // its data's other node died mid-read
     ['read', status(1012), true],
+    // its DataNode could not reach the ConfigNode for the schema (measured on 2.0.1-beta, the ConfigNode down)
+    ['read', status(305, { message: CONFIG_NODE_DOWN }), true],
+    ['read', status(301, { message: CONFIG_NODE_DOWN }), true],
+    ['statement', status(305, { message: CONFIG_NODE_DOWN }), false],
     ['read', status(301), false],
     ['read', status(700), false],
     ['read', status(305), false],

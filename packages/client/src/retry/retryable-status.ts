@@ -89,6 +89,13 @@ const UNREACHABLE_CODES: ReadonlySet<number> = new Set([
 ]);
 const UNREACHABLE_301 =
   /\bConnection refused\b|\bAll replicas not available\b|\bFail to send plan node\b|\bSource handle is aborted\b/;
+/**
+ * A DataNode that could not reach the ConfigNode for the schema a read needed: measured on 2.0.1-beta with the
+ * ConfigNode down, a query answered "[305] ... Fail to connect to any config node. Please check status of
+ * ConfigNodes ..." after a second (a write [301], retried as a write's 301 is), and the same query went through
+ * once the ConfigNode was back.
+ */
+const CONFIG_NODE_UNREACHABLE = /\bFail to connect to any config node\b/;
 
 /**
  * A read that failed with this status may succeed when sent again: the server could not reach a node it needed.
@@ -97,5 +104,11 @@ const UNREACHABLE_301 =
  */
 export function isRetryableReadStatus(status: Pick<TSStatus, 'code' | 'message'>): boolean {
   if (UNREACHABLE_CODES.has(status.code)) return true;
-  return status.code === StatusCode.EXECUTE_STATEMENT_ERROR && UNREACHABLE_301.test(status.message ?? '');
+  const message = status.message ?? '';
+  if (
+    (status.code === StatusCode.EXECUTE_STATEMENT_ERROR || status.code === StatusCode.INTERNAL_SERVER_ERROR) &&
+    CONFIG_NODE_UNREACHABLE.test(message)
+  )
+    return true;
+  return status.code === StatusCode.EXECUTE_STATEMENT_ERROR && UNREACHABLE_301.test(message);
 }

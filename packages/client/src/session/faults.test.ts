@@ -417,6 +417,18 @@ describe('reads are sent again after a broken connection, as the Java Session se
     expect(fake.callsOf('executeQueryStatementV2')).toHaveLength(2);
   });
 
+  it('a SELECT whose DataNode could not reach the ConfigNode ([305] Fail to connect to any config node) is sent again', async () => {
+    const noConfigNode = queryStatus(
+      305,
+      'executeStatement failed. ... Fail to connect to any config node. Please check',
+    );
+    const fake = new FakeTransport(sequence('executeQueryStatementV2', [noConfigNode, noConfigNode]));
+    const s = session(fake, { nodeUrls: [A, B] });
+    await s.open();
+    await s.executeQueryStatement('SELECT count(*) FROM root.sg.**');
+    expect(fake.callsOf('executeQueryStatementV2')).toHaveLength(3);
+  });
+
   it.each([
     ['SELECT s FROM root.sg.d1', queryStatus(301, 'Unknown function foo')],
     ['SELECT s FROM root.sg.d1', queryStatus(305, 'Connection refused')],
