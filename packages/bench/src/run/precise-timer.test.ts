@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { Worker } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { PreciseTimer } from './precise-timer.js';
 
 const now = (): number => Number(process.hrtime.bigint());
@@ -102,6 +102,25 @@ describe('PreciseTimer', () => {
     const woken = timer.woken();
     expect(woken.thread + woken.fallback).toBe(20);
     expect(woken.thread).toBeGreaterThan(0);
+  });
+
+  it('never gives the event loop timer a negative delay (Node 24 warns of one on stderr)', async () => {
+    const delays: number[] = [];
+    const original = globalThis.setTimeout;
+    const spy = vi.spyOn(globalThis, 'setTimeout').mockImplementation(((fn: () => void, ms?: number) => {
+      delays.push(ms ?? 0);
+      return original(fn, ms);
+    }) as typeof setTimeout);
+    try {
+      // a new timer keeps time by the event loop until its thread runs: sleepers due at once, and one after another
+      const timer = new PreciseTimer();
+      const start = now();
+      await Promise.all(Array.from({ length: 40 }, (_, i) => timer.sleepUntil(start + (i % 4) * 0.2 * MS)));
+    } finally {
+      spy.mockRestore();
+    }
+    expect(delays.length).toBeGreaterThan(0);
+    expect(delays.filter((ms) => ms < 0)).toEqual([]);
   });
 
   it('keeps a process alive while someone sleeps, and nothing after (its thread does not)', async () => {

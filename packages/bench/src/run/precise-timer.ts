@@ -125,7 +125,8 @@ export class PreciseTimer {
     if (Atomics.load(this.#slots, 2) !== earliest) Atomics.notify(this.#counters, 0);
     clearTimeout(this.#fallback);
     if (this.#threadRuns) thread.ref();
-    else this.#fallback = setTimeout(() => this.#wake('fallback'), (first.at - this.now()) / 1e6);
+    // a time already passed is due at once (Node 24 warns of a negative delay)
+    else this.#fallback = setTimeout(() => this.#wake('fallback'), Math.max(0, (first.at - this.now()) / 1e6));
     if (!this.#listening) void this.#listen();
   }
 
