@@ -259,3 +259,61 @@ describe('a server whose dn_thrift_max_frame_size is below the request', () => {
     await s.close();
   });
 });
+
+describe("a server that never answers a write over its write-ahead log queue's memory", () => {
+  /** As IoTDB 2.0.1-beta does: answers every request but a write over `max` bytes, which it never answers. */
+  async function neverAnswersOver(max: number): Promise<number> {
+    const server = createServer((c) => {
+      sockets.add(c);
+      c.on('error', () => {});
+      let pending = Buffer.alloc(0);
+      c.on('data', (chunk: Buffer) => {
+        pending = Buffer.concat([pending, chunk]);
+        while (pending.length >= 4) {
+          const len = pending.readInt32BE(0);
+          if (pending.length < 4 + len) return;
+          const f = pending.subarray(4, 4 + len);
+          pending = pending.subarray(4 + len);
+          const n = f.readInt32BE(4);
+          const name = f.toString('utf8', 8, 8 + n) as ClientMethod;
+          if (name.startsWith('insert') && len > max) continue;
+          c.write(encodeReply(name, f.readInt32BE(8 + n), defaultReply({ method: name })));
+        }
+      });
+    });
+    servers.push(server);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    return (server.address() as { port: number }).port;
+  }
+
+  const tablet = (rows: number) => ({
+    deviceId: 'root.sg.d1',
+    measurements: ['a', 'b', 'c'],
+    dataTypes: [TSDataType.DOUBLE, TSDataType.DOUBLE, TSDataType.DOUBLE],
+    timestamps: Float64Array.from({ length: rows }, (_, i) => i),
+    columns: [0, 1, 2].map(() => new Float64Array(rows)),
+  });
+
+  it('a large write with no reply: the error says IoTDB never answers one over its WAL queue, and what to do', async () => {
+    const port = await neverAnswersOver(1024 * 1024);
+    const s = new Session({ port, requestTimeoutMs: 300, retry: { maxElapsedMs: 0 } });
+    await s.open();
+    await s.insertTablet(tablet(1_000)); // a small one: answered
+    const e = (await s.insertTablet(tablet(400_000)).catch((x: unknown) => x)) as IoTDBTimeoutError;
+    expect(e).toBeInstanceOf(IoTDBTimeoutError);
+    expect(e.message).toMatch(
+      /no reply within requestTimeoutMs=300 to a write of 128\d{5} bytes: IoTDB 2\.0\.1-beta never answers a write whose log entry is over its write-ahead log queue's memory/,
+    );
+    await s.close();
+  });
+
+  it('a small write or a query with no reply says nothing of it', async () => {
+    const port = await neverAnswersOver(0); // no write answered at all
+    const s = new Session({ port, requestTimeoutMs: 300, retry: { maxElapsedMs: 0 } });
+    await s.open();
+    const e = (await s.insertTablet(tablet(10)).catch((x: unknown) => x)) as IoTDBTimeoutError;
+    expect(e).toBeInstanceOf(IoTDBTimeoutError);
+    expect(e.message).not.toContain('log queue');
+    await s.close();
+  });
+});

@@ -79,10 +79,23 @@ interface Pending {
   readonly operation: string;
   /** the request's frame, bytes (its header left out, as the server counts it) */
   readonly bytes: number;
+  /** the Thrift method called */
+  readonly method: string;
 }
 
 /** IoTDB's least dn_thrift_max_frame_size: a smaller setting is raised to it. */
 const SERVER_LEAST_MAX_FRAME = 8 * 1024 * 1024;
+
+/**
+ * IoTDB 2.0.1-beta never answers a write whose write-ahead log entry is over its WAL queue's memory (its write memory
+ * times wal_buffer_queue_proportion, 0.1: about 49 MB with a 2 GiB heap), and holds that device's later writes behind
+ * it until the DataNode restarts (measured: a 40 MB tablet written at once, a 50 MB one never answered, nor a small
+ * write of its device after it). A write over 8 MiB that got no reply says so; the limit is the server's to know.
+ */
+function walHint(entry: Pending): string {
+  if (!entry.method.startsWith('insert') || entry.bytes <= SERVER_LEAST_MAX_FRAME) return '';
+  return ` to a write of ${entry.bytes} bytes: IoTDB 2.0.1-beta never answers a write whose log entry is over its write-ahead log queue's memory (wal_buffer_queue_proportion of its write memory: about 49 MB with a 2 GiB heap) and holds that device's later writes behind it until the DataNode restarts; send fewer rows a call`;
+}
 
 /** Gives a request buffer back to its pool, zeroed first when it held a secret. */
 function release(w: ByteWriter, sensitive: boolean): void {
@@ -319,7 +332,14 @@ export class RpcConnection {
   /** The next reply awaited (they come in the order the requests went out); its timeout runs from now. */
   #awaitReply(method: string, options: CallOptions, bytes: number): Promise<Buffer> {
     return new Promise<Buffer>((resolve, reject) => {
-      const entry: Pending = { resolve, reject, timer: undefined, operation: options.operation ?? method, bytes };
+      const entry: Pending = {
+        resolve,
+        reject,
+        timer: undefined,
+        operation: options.operation ?? method,
+        bytes,
+        method,
+      };
       const signal = options.signal;
       if (signal !== undefined) {
         const onAbort = () => this.#abort(entry, signal.reason);
@@ -344,7 +364,7 @@ export class RpcConnection {
     entry.timer = setTimeout(
       () =>
         setImmediate(() => {
-          if (this.#replies.includes(entry)) this.#timeout(entry.operation, `no reply within ${wait}`);
+          if (this.#replies.includes(entry)) this.#timeout(entry.operation, `no reply within ${wait}${walHint(entry)}`);
         }),
       ms,
     );
