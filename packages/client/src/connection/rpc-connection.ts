@@ -89,9 +89,9 @@ const SERVER_LEAST_MAX_FRAME = 8 * 1024 * 1024;
 /**
  * IoTDB 2.0.1-beta never answers a write whose write-ahead log entry is over its WAL queue's memory (its write memory
  * times wal_buffer_queue_proportion, 0.1: about 49 MB with a 2 GiB heap), and holds later writes behind it until the
- * DataNode restarts (measured: a 40 MB tablet written at once, a 50 MB one never answered, nor a small write of its
- * device after it, and minutes later no write at all nor FLUSH). A write over 8 MiB that got no reply says so; the
- * limit is the server's to know.
+ * DataNode restarts (measured: a 40 MB tablet written at once, a 50 MB one never answered, nor after it a small write
+ * of its device, FLUSH, DELETE DATABASE, and then a write of a new database). A write over 8 MiB that got no reply says
+ * so; the limit is the server's to know.
  */
 function walHint(entry: Pending): string {
   if (!entry.method.startsWith('insert') || entry.bytes <= SERVER_LEAST_MAX_FRAME) return '';
