@@ -107,10 +107,10 @@ describe('PreciseTimer', () => {
   it('never gives the event loop timer a negative delay (Node 24 warns of one on stderr)', async () => {
     const delays: number[] = [];
     const original = globalThis.setTimeout;
-    const spy = vi.spyOn(globalThis, 'setTimeout').mockImplementation(((fn: () => void, ms?: number) => {
+    const spy = vi.spyOn(globalThis, 'setTimeout').mockImplementation((fn: () => void, ms?: number) => {
       delays.push(ms ?? 0);
       return original(fn, ms);
-    }) as typeof setTimeout);
+    });
     try {
       // a new timer keeps time by the event loop until its thread runs: sleepers due at once, and one after another
       const timer = new PreciseTimer();
