@@ -38,6 +38,37 @@ async function hostile(method: ClientMethod, answer: (seqid: number) => Buffer |
   return (server.address() as { port: number }).port;
 }
 
+/**
+ * A server that reads each frame as IoTDB does, its length first: resets the connection on a length `refused`
+ * says so, else answers each request `answered` says so (the default reply), and the others never.
+ */
+async function framesServer(
+  refused: (length: number) => boolean,
+  answered: (method: ClientMethod, length: number) => boolean = () => true,
+): Promise<number> {
+  const server = createServer((c) => {
+    sockets.add(c);
+    c.on('error', () => {});
+    let pending = Buffer.alloc(0);
+    c.on('data', (chunk: Buffer) => {
+      pending = Buffer.concat([pending, chunk]);
+      while (pending.length >= 4) {
+        const len = pending.readInt32BE(0);
+        if (refused(len)) return void c.resetAndDestroy();
+        if (pending.length < 4 + len) return;
+        const f = pending.subarray(4, 4 + len);
+        pending = pending.subarray(4 + len);
+        const n = f.readInt32BE(4);
+        const name = f.toString('utf8', 8, 8 + n) as ClientMethod;
+        if (answered(name, len)) c.write(encodeReply(name, f.readInt32BE(8 + n), defaultReply({ method: name })));
+      }
+    });
+  });
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return (server.address() as { port: number }).port;
+}
+
 /** A framed REPLY of `method` whose result struct is `body`, bytes as given. */
 function reply(method: string, seqid: number, body: Buffer): Buffer {
   const name = Buffer.from(method);
@@ -202,30 +233,8 @@ describe('a server that closes the connection on the login', () => {
 describe('a server whose dn_thrift_max_frame_size is below the request', () => {
   const SERVER_MAX_FRAME = 8 * 1024 * 1024; // IoTDB's least dn_thrift_max_frame_size
 
-  /** As IoTDB does: reads each frame's length first and closes the connection on one over its limit. */
-  async function framesUpTo(max: number): Promise<number> {
-    const server = createServer((c) => {
-      sockets.add(c);
-      c.on('error', () => {});
-      let pending = Buffer.alloc(0);
-      c.on('data', (chunk: Buffer) => {
-        pending = Buffer.concat([pending, chunk]);
-        while (pending.length >= 4) {
-          const len = pending.readInt32BE(0);
-          if (len > max) return void c.resetAndDestroy();
-          if (pending.length < 4 + len) return;
-          const f = pending.subarray(4, 4 + len);
-          pending = pending.subarray(4 + len);
-          const n = f.readInt32BE(4);
-          const name = f.toString('utf8', 8, 8 + n) as ClientMethod;
-          c.write(encodeReply(name, f.readInt32BE(8 + n), defaultReply({ method: name })));
-        }
-      });
-    });
-    servers.push(server);
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    return (server.address() as { port: number }).port;
-  }
+  /** As IoTDB does: closes the connection on a frame over its limit. */
+  const framesUpTo = (max: number) => framesServer((length) => length > max);
 
   const rowsOfInt64 = (rows: number) => {
     const timestamps = Array.from({ length: rows }, (_, i) => BigInt(i));
@@ -262,29 +271,11 @@ describe('a server whose dn_thrift_max_frame_size is below the request', () => {
 
 describe("a server that never answers a write over its write-ahead log queue's memory", () => {
   /** As IoTDB 2.0.1-beta does: answers every request but a write over `max` bytes, which it never answers. */
-  async function neverAnswersOver(max: number): Promise<number> {
-    const server = createServer((c) => {
-      sockets.add(c);
-      c.on('error', () => {});
-      let pending = Buffer.alloc(0);
-      c.on('data', (chunk: Buffer) => {
-        pending = Buffer.concat([pending, chunk]);
-        while (pending.length >= 4) {
-          const len = pending.readInt32BE(0);
-          if (pending.length < 4 + len) return;
-          const f = pending.subarray(4, 4 + len);
-          pending = pending.subarray(4 + len);
-          const n = f.readInt32BE(4);
-          const name = f.toString('utf8', 8, 8 + n) as ClientMethod;
-          if (name.startsWith('insert') && len > max) continue;
-          c.write(encodeReply(name, f.readInt32BE(8 + n), defaultReply({ method: name })));
-        }
-      });
-    });
-    servers.push(server);
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    return (server.address() as { port: number }).port;
-  }
+  const neverAnswersOver = (max: number) =>
+    framesServer(
+      () => false,
+      (method, length) => !method.startsWith('insert') || length <= max,
+    );
 
   const tablet = (rows: number) => ({
     deviceId: 'root.sg.d1',
