@@ -88,14 +88,14 @@ const SERVER_LEAST_MAX_FRAME = 8 * 1024 * 1024;
 
 /**
  * IoTDB 2.0.1-beta never answers a write whose write-ahead log entry is over its WAL queue's memory (its write memory
- * times wal_buffer_queue_proportion, 0.1: about 49 MB with a 2 GiB heap), and holds later writes behind it until the
+ * times wal_buffer_queue_proportion, 0.1: a few tens of MB with a 2 GiB heap), and holds later writes behind it until the
  * DataNode restarts (measured: a 40 MB tablet written at once, a 50 MB one never answered, nor after it a small write
  * of its device, FLUSH, DELETE DATABASE, and then a write of a new database). A write over 8 MiB that got no reply says
  * so; the limit is the server's to know.
  */
 function walHint(entry: Pending): string {
   if (!entry.method.startsWith('insert') || entry.bytes <= SERVER_LEAST_MAX_FRAME) return '';
-  return ` to a write of ${entry.bytes} bytes: IoTDB 2.0.1-beta never answers a write whose log entry is over its write-ahead log queue's memory (wal_buffer_queue_proportion of its write memory: about 49 MB with a 2 GiB heap) and holds later writes behind it until the DataNode restarts; send fewer rows a call`;
+  return ` to a write of ${entry.bytes} bytes: IoTDB 2.0.1-beta never answers a write whose log entry is over its write-ahead log queue's memory (wal_buffer_queue_proportion of its write memory; with a 2 GiB heap a 40 MB tablet was answered, a 50 MB one never) and holds later writes behind it until the DataNode restarts; send fewer rows a call`;
 }
 
 /** Gives a request buffer back to its pool, zeroed first when it held a secret. */
