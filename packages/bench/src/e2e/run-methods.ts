@@ -8,6 +8,7 @@ import { runWrites } from '../run/run-writes.js';
 import type { BenchConfig, Environment, RunResult } from '../types.js';
 import { runFailed } from './run-failed.js';
 import { runLabel, runLine } from './run-label.js';
+import { largeWriteNote } from '../run/request-size.js';
 
 /**
  * The write runs: one per method (`--compare`) or the one method, each on a freshly prepared database, then
@@ -34,6 +35,8 @@ export async function runMethods(
     const label = runLabel(c, methods.length > 1);
     if (needsServer) await prepareDatabase(c, host, port);
     console.log(runLine(c, label));
+    const large = largeWriteNote(c);
+    if (large !== undefined) console.log(large);
     const { result, writtenPoints, fullRounds } = await runWrites(c, label, target, interrupt);
     result.environment = environment;
     // a server no operation could reach: the count and the queries after would each spend the retry budget
