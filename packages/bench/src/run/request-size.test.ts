@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { sampleConfig } from '../report/test-fixture.js';
 import { largeWriteNote, writeRequestBytes } from './request-size.js';
 
-describe('the size of a run’s writes', () => {
+describe("the size of a run's writes", () => {
   const doubles = { ...sampleConfig(), typeProportions: { ...sampleConfig().typeProportions } };
   for (const t of Object.keys(doubles.typeProportions) as (keyof typeof doubles.typeProportions)[])
     doubles.typeProportions[t] = t === 'DOUBLE' ? 1 : 0;
 
-  it('counts a time and every sensor’s value a row, rows x devices a call', () => {
+  it("counts a time and every sensor's value a row, rows x devices a call", () => {
     const c = { ...doubles, sensors: 10, batchSize: 1000, method: 'insertTablet' as const };
     expect(writeRequestBytes(c)).toBe(1000 * (8 + 10 * 8));
     expect(writeRequestBytes({ ...c, method: 'insertTablets', tabletsPerRequest: 5 })).toBe(5 * 1000 * 88);
