@@ -64,7 +64,7 @@ export { checkTableName } from './types/table-name.js';
 export { StridedColumn } from './tablet/strided-column.js';
 export { RowMajorColumn, columnCells } from './tablet/row-major-column.js';
 export type { PreparedColumn } from './tablet/row-major-column.js';
-export { valuesUpperBound, writeTimestamps, writeValues, bitmapBytes } from './tablet/encode-tablet.js';
+export { valuesUpperBound, writeTimestamps, writeValues, bitmapBytes, fixedWidth } from './tablet/encode-tablet.js';
 export { encodeTabletPlain, plainInsertTabletReq } from './tablet/plain-tablet-encoder.js';
 export { checkCell, cellError, isInt64, overflowsFloat32 } from './tablet/cell.js';
 export type { WireCell } from './tablet/cell.js';

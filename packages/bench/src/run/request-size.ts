@@ -2,27 +2,15 @@
  * How many bytes one write of the run carries, and the note a run whose writes are large enough to stop a server gets
  * before it starts.
  */
-import { TSDataType } from '@iotdb/client';
+import type { TSDataType } from '@iotdb/client';
+import { fixedWidth } from '@iotdb/fast-serializer';
 import type { BenchConfig } from '../types.js';
 import { groupSize } from './device-shares.js';
 import { sensorTypes } from '../workload/schema.js';
 
-/** The bytes of one value of each type on the wire (text: its length prefix and stringLength ASCII bytes). */
+/** The bytes of one value of `type` on the wire (text: its length and stringLength ASCII bytes). */
 function valueBytes(type: TSDataType, stringLength: number): number {
-  switch (type) {
-    case TSDataType.BOOLEAN:
-      return 1;
-    case TSDataType.INT32:
-    case TSDataType.FLOAT:
-    case TSDataType.DATE:
-      return 4;
-    case TSDataType.INT64:
-    case TSDataType.DOUBLE:
-    case TSDataType.TIMESTAMP:
-      return 8;
-    default:
-      return 4 + stringLength;
-  }
+  return fixedWidth(type) || 4 + stringLength;
 }
 
 /** About how many bytes one write call carries: its devices' rows, each a time and a value of every sensor. */

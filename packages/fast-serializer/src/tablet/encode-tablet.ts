@@ -43,6 +43,11 @@ const FIXED_WIDTH: Record<TSDataType, number> = {
   [TSDataType.STRING]: 0,
 };
 
+/** The bytes one value of `type` takes in a tablet's values, or 0 for TEXT, STRING and BLOB (a length, then bytes). */
+export function fixedWidth(type: TSDataType): number {
+  return FIXED_WIDTH[type];
+}
+
 /** BitMap.getSize(): floor(size/8)+1 bytes, not ceil. */
 export function bitmapBytes(rows: number): number {
   return (rows >> 3) + 1;
