@@ -96,6 +96,11 @@ const UNREACHABLE_301 =
  * once the ConfigNode was back.
  */
 const CONFIG_NODE_UNREACHABLE = /\bFail to connect to any config node\b/;
+/** Of the codes that wrap whatever failed, the messages that say a node the read needed could not be reached. */
+const UNREACHABLE_MESSAGES: ReadonlyMap<number, RegExp> = new Map([
+  [StatusCode.EXECUTE_STATEMENT_ERROR, new RegExp(`${UNREACHABLE_301.source}|${CONFIG_NODE_UNREACHABLE.source}`)],
+  [StatusCode.INTERNAL_SERVER_ERROR, CONFIG_NODE_UNREACHABLE],
+]);
 
 /**
  * A read that failed with this status may succeed when sent again: the server could not reach a node it needed.
@@ -104,11 +109,5 @@ const CONFIG_NODE_UNREACHABLE = /\bFail to connect to any config node\b/;
  */
 export function isRetryableReadStatus(status: Pick<TSStatus, 'code' | 'message'>): boolean {
   if (UNREACHABLE_CODES.has(status.code)) return true;
-  const message = status.message ?? '';
-  if (
-    (status.code === StatusCode.EXECUTE_STATEMENT_ERROR || status.code === StatusCode.INTERNAL_SERVER_ERROR) &&
-    CONFIG_NODE_UNREACHABLE.test(message)
-  )
-    return true;
-  return status.code === StatusCode.EXECUTE_STATEMENT_ERROR && UNREACHABLE_301.test(message);
+  return UNREACHABLE_MESSAGES.get(status.code)?.test(status.message ?? '') === true;
 }
