@@ -32,6 +32,7 @@ export function noServerContext(fetchSize: number): QueryContext {
     sql: '',
     fetchSize,
     timeoutMs: 0,
+    timeoutOption: 'requestTimeoutMs',
     queryTimeoutMs: 0,
     int64As: 'bigint',
     timestampAs: 'bigint',

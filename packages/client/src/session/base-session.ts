@@ -103,7 +103,7 @@ interface Call<T> {
 }
 
 /** A query's settings, as given or the session's. */
-type QuerySettings = Pick<QueryContext, 'fetchSize' | 'readAhead' | 'timeoutMs' | 'queryTimeoutMs'>;
+type QuerySettings = Pick<QueryContext, 'fetchSize' | 'readAhead' | 'timeoutMs' | 'timeoutOption' | 'queryTimeoutMs'>;
 
 /** A node's server session is quarantined 1 s after its first failure, doubling up to a minute. */
 const QUARANTINE = { firstMs: 1_000, maxMs: 60_000 };
@@ -355,7 +355,7 @@ export abstract class BaseSession {
     device?: DeviceQuery,
   ): Promise<SessionDataSet> {
     const settings = this.#querySettings(opts);
-    const { fetchSize, timeoutMs } = settings;
+    const { fetchSize, timeoutMs, timeoutOption } = settings;
     const timeout = serverQueryTimeout(settings.queryTimeoutMs);
     let sentAt = 0;
     const { ns, resp } = await this.#run({
@@ -365,7 +365,7 @@ export abstract class BaseSession {
       fn: async (ns, signal) => {
         sentAt = performance.now(); // the last attempt's: the server's timeout for the query runs from about then
         try {
-          const resp = await send(ns, { fetchSize, timeout, call: { timeoutMs, operation, signal } });
+          const resp = await send(ns, { fetchSize, timeout, call: { timeoutMs, timeoutOption, operation, signal } });
           verifySuccess(resp.status, operation);
           if (device !== undefined) this.#router.learn(resp.status, ns, device);
           return { ns, resp };
@@ -387,6 +387,7 @@ export abstract class BaseSession {
       fetchSize: checkedIfGiven('fetchSize', opts.fetchSize, int32Count) ?? this.options.fetchSize,
       readAhead: checkedIfGiven('readAhead', opts.readAhead, positiveInt, true) ?? this.options.readAhead,
       timeoutMs,
+      timeoutOption: opts.timeoutMs === undefined ? 'requestTimeoutMs' : 'timeoutMs',
       queryTimeoutMs:
         checkedIfGiven('queryTimeoutMs', opts.queryTimeoutMs, positiveInt, true) ??
         this.options.queryTimeoutMs ??
@@ -413,6 +414,7 @@ export abstract class BaseSession {
       fetchSize: s.fetchSize,
       readAhead: s.readAhead,
       timeoutMs: s.timeoutMs,
+      timeoutOption: s.timeoutOption,
       queryTimeoutMs: s.queryTimeoutMs,
       sentAt: q.sentAt,
       signal: q.signal,

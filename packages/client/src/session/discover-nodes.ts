@@ -25,9 +25,10 @@ export async function discoverDataNodes(
   const ns = await NodeSession.open(at, o, context, new Recorder(undefined, 0), signal);
   try {
     const timeoutMs = o.requestTimeoutMs;
+    const timeoutOption = 'requestTimeoutMs' as const;
     const queryTimeoutMs = o.queryTimeoutMs ?? timeoutMs;
     const sentAt = performance.now();
-    const call = { timeoutMs, operation: OPERATION, signal };
+    const call = { timeoutMs, timeoutOption, operation: OPERATION, signal };
     const resp = await ns.querySql(SHOW_DATANODES, {
       fetchSize: o.fetchSize,
       timeout: serverQueryTimeout(queryTimeoutMs),
@@ -36,7 +37,16 @@ export async function discoverDataNodes(
     verifySuccess(resp.status, OPERATION);
     const { connection, sessionId, statementId, precision } = ns;
     const { fetchSize, int64As, timestampAs } = o;
-    const ctx = { connection, sessionId, statementId, sql: SHOW_DATANODES, fetchSize, timeoutMs, queryTimeoutMs };
+    const ctx = {
+      connection,
+      sessionId,
+      statementId,
+      sql: SHOW_DATANODES,
+      fetchSize,
+      timeoutMs,
+      timeoutOption,
+      queryTimeoutMs,
+    };
     const ds = new SessionDataSet({ ...ctx, sentAt, signal, int64As, timestampAs, precision }, resp);
     return queryableNodes(await ds.toColumnar(), at);
   } finally {

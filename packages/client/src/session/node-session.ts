@@ -15,7 +15,7 @@ export interface QueryFields {
   readonly fetchSize: number;
   /** the query's server-side timeout, as sent (serverQueryTimeout) */
   readonly timeout: number;
-  readonly call: { timeoutMs: number; operation: string; signal: AbortSignal };
+  readonly call: { timeoutMs: number; timeoutOption: string; operation: string; signal: AbortSignal };
 }
 
 /** Where a server session starts: its SQL dialect and (table model) database. */

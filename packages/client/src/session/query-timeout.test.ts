@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { IoTDBValidationError, TSDataType, type Tablet } from '@iotdb/fast-serializer';
 import { IoTDBQueryTimeoutError } from '../errors.js';
 import { SessionPool } from '../pool/session-pool.js';
-import { FakeTransport, type FakeCall } from '../transport/fake-transport.js';
+import { FakeTransport, type FakeCall, type FakeScript } from '../transport/fake-transport.js';
 import type { SessionOptions } from './options.js';
 import { Session } from './session.js';
 import { TableSession } from './table-session.js';
@@ -21,16 +21,23 @@ afterEach(async () => {
 });
 
 /** A query (or raw data query) answered with no rows and more announced; each fetch with no result set. */
+const answers: FakeScript = (c) => {
+  if (c.method === 'executeQueryStatementV2' || c.method === 'executeRawDataQueryV2') {
+    const reply = { status: { code: 200 }, queryId: 3n, columns: ['root.sg.d.s'], dataTypeList: ['INT32'] };
+    return { reply: { ...reply, queryResult: [], moreData: true } };
+  }
+  if (c.method === 'fetchResultsV2')
+    return { reply: { status: { code: 200 }, hasResultSet: false, isAlign: true, moreData: false } };
+  return undefined;
+};
+
 function server(): FakeTransport {
-  return new FakeTransport((c) => {
-    if (c.method === 'executeQueryStatementV2' || c.method === 'executeRawDataQueryV2') {
-      const reply = { status: { code: 200 }, queryId: 3n, columns: ['root.sg.d.s'], dataTypeList: ['INT32'] };
-      return { reply: { ...reply, queryResult: [], moreData: true } };
-    }
-    if (c.method === 'fetchResultsV2')
-      return { reply: { status: { code: 200 }, hasResultSet: false, isAlign: true, moreData: false } };
-    return undefined;
-  });
+  return new FakeTransport(answers);
+}
+
+/** `answers`, but `method` is never answered. */
+function hangs(method: string): FakeTransport {
+  return new FakeTransport((c) => (c.method === method ? { hang: true } : answers(c)));
 }
 
 async function session(fake: FakeTransport, o: SessionOptions = {}): Promise<Session> {
@@ -105,6 +112,26 @@ describe("a query's timeout", () => {
     const e = await s.executeQueryStatement('SELECT 1', { queryTimeoutMs: -5 }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(IoTDBValidationError);
     expect(fake.callsOf('executeQueryStatementV2')).toHaveLength(0);
+  });
+
+  it('a reply that never comes names the option the wait came from: the session’s requestTimeoutMs or the call’s timeoutMs', async () => {
+    const s = await session(hangs('executeQueryStatementV2'), { requestTimeoutMs: 30 });
+    const call = await session(hangs('executeQueryStatementV2'));
+    const fetching = await session(hangs('fetchResultsV2'), { requestTimeoutMs: 30 });
+    const message = (p: Promise<unknown>) =>
+      p.then(
+        () => 'answered',
+        (e: unknown) => (e as Error).message,
+      );
+    expect(await message(s.executeQueryStatement('SELECT s FROM root.sg.d'))).toMatch(
+      /no reply within requestTimeoutMs=30$/,
+    );
+    expect(await message(call.executeQueryStatement('SELECT s FROM root.sg.d', { timeoutMs: 30 }))).toMatch(
+      /no reply within timeoutMs=30$/,
+    );
+    expect(((await readAfter(fetching, 0)) as Error).message).toMatch(
+      /fetchResults .*no reply within requestTimeoutMs=30$/,
+    );
   });
 });
 

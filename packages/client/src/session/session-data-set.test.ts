@@ -47,6 +47,7 @@ function dataSet(
       sql: '',
       fetchSize: 10,
       timeoutMs: 0,
+      timeoutOption: 'requestTimeoutMs',
       queryTimeoutMs: 0,
       int64As,
       timestampAs,

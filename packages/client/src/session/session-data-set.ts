@@ -95,6 +95,8 @@ export interface QueryContext {
   readonly fetchSize: number;
   /** reply wait of each fetch, ms (0: none) */
   readonly timeoutMs: number;
+  /** the option the reply wait came from, named when it runs out: the call's `timeoutMs` or `requestTimeoutMs` */
+  readonly timeoutOption: 'timeoutMs' | 'requestTimeoutMs';
   /** how long the server keeps the query, ms (0: no limit) */
   readonly queryTimeoutMs: number;
   /** performance.now() when the query went out: the server drops it once queryTimeoutMs after about then */
@@ -731,6 +733,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
     const operation = `fetchResults ${sqlContext(this.#ctx.sql)}`;
     const resp = await this.#ctx.connection.call('fetchResultsV2', req, {
       timeoutMs: this.#ctx.timeoutMs,
+      timeoutOption: this.#ctx.timeoutOption,
       operation,
       signal,
     });
