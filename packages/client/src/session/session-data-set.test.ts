@@ -32,6 +32,23 @@ const textBlock = (values: (string | null)[], firstTime: number) =>
     [{ type: 'TEXT', values }],
   );
 
+/** The context of a data set that sends nothing to any server (its reply has no query id). */
+function context(int64As: 'bigint' | 'number' = 'bigint', timestampAs: 'bigint' | 'number' = 'bigint') {
+  return {
+    connection: undefined as never,
+    sessionId: 0n,
+    statementId: 0n,
+    sql: '',
+    fetchSize: 10,
+    timeoutMs: 0,
+    timeoutOption: 'requestTimeoutMs',
+    queryTimeoutMs: 0,
+    int64As,
+    timestampAs,
+    precision: 'ms',
+  } as const;
+}
+
 /** A data set over given blocks with no query id: nothing is sent to any server. */
 function dataSet(
   blocks: Buffer[],
@@ -39,22 +56,13 @@ function dataSet(
   int64As: 'bigint' | 'number' = 'bigint',
   timestampAs: 'bigint' | 'number' = 'bigint',
 ): SessionDataSet {
-  return new SessionDataSet(
-    {
-      connection: undefined as never,
-      sessionId: 0n,
-      statementId: 0n,
-      sql: '',
-      fetchSize: 10,
-      timeoutMs: 0,
-      timeoutOption: 'requestTimeoutMs',
-      queryTimeoutMs: 0,
-      int64As,
-      timestampAs,
-      precision: 'ms',
-    },
-    { status: { code: 200 }, columns: ['root.sg.d.s'], dataTypeList: [type], queryResult: blocks, moreData: false },
-  );
+  return new SessionDataSet(context(int64As, timestampAs), {
+    status: { code: 200 },
+    columns: ['root.sg.d.s'],
+    dataTypeList: [type],
+    queryResult: blocks,
+    moreData: false,
+  });
 }
 
 /**
@@ -178,6 +186,47 @@ describe('SessionDataSet without a server', () => {
     expect(c.rowCount).toBe(3);
     expect(Array.from(c.values[0] as Int32Array)).toEqual([1, 2, 3]);
     expect(Array.from(c.timestamps!)).toEqual([0n, 1n, 2n]);
+  });
+
+  it('joins thousands of small blocks (a wide result) as it joins two: nulls, text and a block begun by rows', async () => {
+    // the server sends a wide result in blocks of a few dozen rows: toColumnar joins them as they come
+    const BLOCKS = 3000;
+    const cell = (b: number, r: number) => b * 7 + r;
+    // made for each data set: a data set owns the buffers it is given (it may decode them in place)
+    const blocks = () =>
+      Array.from({ length: BLOCKS }, (_, b) => {
+        const rows = 1 + ((b + 2) % 5); // the first of 3 rows
+        const n = Array.from({ length: rows }, (_, r) => cell(b, r));
+        return tsBlock(
+          n.map((v) => v * 10),
+          [
+            { type: 'INT32', values: n.map((v) => (v % 3 === 0 ? null : v)) },
+            { type: 'INT64', values: n.map((v) => BigInt(v) * 2n ** 40n) },
+            { type: 'TEXT', values: n.map((v) => (v % 4 === 0 ? null : `t${v % 9}`)) },
+          ],
+        );
+      });
+    const columns = ['root.sg.d.a', 'root.sg.d.b', 'root.sg.d.c'];
+    const open = () =>
+      new SessionDataSet(context(), {
+        status: { code: 200 },
+        columns,
+        dataTypeList: ['INT32', 'INT64', 'TEXT'],
+        queryResult: blocks(),
+        moreData: false,
+      });
+    const rows: unknown[][] = [];
+    for await (const row of open()) rows.push([row.timestamp, ...row.values]);
+    const ds = open();
+    const first = await ds[Symbol.asyncIterator]().next(); // the first block's other rows are left to toColumnar
+    const c = await ds.toColumnar();
+    const joined = Array.from({ length: c.rowCount }, (_, i) => [
+      c.timestamps![i],
+      ...c.values.map((v, k) => (c.nulls[k]?.[i] === 1 ? null : v[i])),
+    ]);
+    expect([[first.value.timestamp, ...first.value.values], ...joined]).toEqual(rows);
+    expect(c.rowCount).toBe(rows.length - 1);
+    expect(c.values.map((v) => v.constructor.name)).toEqual(['Int32Array', 'BigInt64Array', 'Array']);
   });
 
   it('gives text as every other reader does, values repeated within and across blocks among them', async () => {

@@ -14,7 +14,15 @@ import type { RpcConnection } from '../connection/rpc-connection.js';
 import { IoTDBAbortError, IoTDBQueryTimeoutError, IoTDBSessionClosedError, withCallerStack } from '../errors.js';
 import { verifySuccess } from '../protocol/status.js';
 import { callOptionsRefused } from '../config/issues.js';
-import { joinColumn, joinTimes, type ColumnPiece, type ColumnarResult } from './columnar.js';
+import {
+  joinBlocks,
+  joinColumn,
+  joinTimes,
+  joinNow,
+  type BlockPiece,
+  type ColumnPiece,
+  type ColumnarResult,
+} from './columnar.js';
 import type { Int64Mode, TimestampMode } from './options.js';
 import type { TimestampPrecision } from './node-session.js';
 import { RowRecord, rowBlock, type RowBlock, type RowShape } from './row-record.js';
@@ -72,12 +80,6 @@ export const closeByOwner = Symbol('closeByOwner');
  * public API).
  */
 export const sessionFree = Symbol('sessionFree');
-
-interface BlockPiece {
-  readonly block: DecodedTsBlock;
-  /** first row not read yet */
-  readonly from: number;
-}
 
 /** The options of a read given none (hasNext() and next() are called a row at a time). */
 const NO_OPTIONS: FetchOptions = Object.freeze({});
@@ -443,10 +445,20 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
 
   /** All rows not yet read, as columns (typed arrays handed over without a copy where the layout allows). */
   async toColumnar(opts: FetchOptions = {}): Promise<ColumnarResult> {
-    const pieces: BlockPiece[] = [];
+    const joined: BlockPiece[] = [];
+    let pieces: BlockPiece[] = [];
+    let rows = 0;
     this.#decodeOptions = SHARED_STRINGS;
-    while (await this.hasNext(opts)) if (this.#rowsLeft()) pieces.push(this.#takeBlock());
-    return this.#columnar(pieces);
+    while (await this.hasNext(opts)) {
+      if (!this.#rowsLeft()) continue;
+      rows += this.#block!.rows - this.#row;
+      pieces.push(this.#takeBlock());
+      if (!joinNow(pieces.length, rows, this.#blockTypes.length)) continue;
+      joined.push(joinBlocks(pieces));
+      pieces = [];
+      rows = 0;
+    }
+    return this.#columnar(joined.concat(pieces));
   }
 
   /**
