@@ -1,4 +1,4 @@
-import { connectionParams, type ConfigTarget, type ParamType } from './known-options.js';
+import { connectionParams, nameElsewhere, type ConfigTarget, type ParamType } from './known-options.js';
 import { nearestName } from '@iotdb/fast-serializer';
 import type { IssueList } from './issues.js';
 
@@ -142,7 +142,8 @@ function unknownParam(name: string, known: ReadonlyMap<string, unknown>): string
     return "not a connection string parameter: the user and the hosts go before the path ('iotdb://user:password@host:port')";
   }
   const near = nearestName(name, known.keys());
-  return `unknown connection string parameter${near === undefined ? '' : ` (did you mean '${near}'?)`}`;
+  const hint = nameElsewhere(name, known) ?? (near === undefined ? undefined : `did you mean '${near}'?`);
+  return `unknown connection string parameter${hint === undefined ? '' : ` (${hint})`}`;
 }
 
 function typed(name: string, text: string, type: Exclude<ParamType, null>, issues: IssueList): unknown {

@@ -54,13 +54,21 @@ export type KeyNames = Pick<ReadonlySet<string>, 'has'> & Iterable<string>;
 
 /**
  * Flags the keys of `given` that are not in `known` (which values are fine is checked elsewhere),
- * suggesting the nearest known key for a near miss. Values are never quoted: one may be a password.
+ * suggesting what `elsewhere` says of a key (another client's name for an option), else the nearest known key for a
+ * near miss. Values are never quoted: one may be a password.
  */
-export function checkKnownKeys(given: object, known: KeyNames, prefix: string, issues: IssueList): void {
+export function checkKnownKeys(
+  given: object,
+  known: KeyNames,
+  prefix: string,
+  issues: IssueList,
+  elsewhere: (key: string, known: KeyNames) => string | undefined = () => undefined,
+): void {
   for (const key of Object.keys(given)) {
     if (known.has(key)) continue;
     const near = nearestName(key, known);
-    issues.add(`${prefix}${key}`, `unknown option${near === undefined ? '' : ` (did you mean '${near}'?)`}`);
+    const hint = elsewhere(key, known) ?? (near === undefined ? undefined : `did you mean '${near}'?`);
+    issues.add(`${prefix}${key}`, `unknown option${hint === undefined ? '' : ` (${hint})`}`);
   }
 }
 

@@ -82,6 +82,60 @@ export function knownOptions(target: ConfigTarget): ReadonlySet<string> {
   return new Set(optionsOf(target).map(([name]) => name));
 }
 
+/** An option of another client, and what this one calls it. */
+interface NameElsewhere {
+  readonly ours: string;
+  readonly whose: string;
+  readonly note?: string;
+}
+
+const JAVA = "the Java Session's";
+const BY_TIME = 'retries here are bounded by time: retry.maxElapsedMs';
+
+/**
+ * Other clients' names for options this one has under its own, by lower-case name: the Java Session's builders
+ * (Session, SessionPool, TableSession of 2.0.1) and the pools of node-postgres, mysql2 and generic-pool. Someone
+ * coming from one of them is told the name here, which a near-miss suggestion would not find (`zoneId` is no typo of
+ * `timeZone`; `user` is one of `url`).
+ */
+const NAMES_ELSEWHERE: ReadonlyMap<string, NameElsewhere> = new Map([
+  ['zoneid', { ours: 'timeZone', whose: JAVA }],
+  ['thriftmaxframesize', { ours: 'maxFrameBytes', whose: JAVA }],
+  ['enablerecordsautoconverttablet', { ours: 'recordsAsTablets', whose: JAVA }],
+  ['querytimeoutinms', { ours: 'queryTimeoutMs', whose: JAVA }],
+  ['enableautofetch', { ours: 'spreadQueries', whose: JAVA }],
+  ['maxretrycount', { ours: 'retry', whose: JAVA, note: BY_TIME }],
+  [
+    'retryintervalinms',
+    { ours: 'retry', whose: JAVA, note: 'its delays here: retry.initialDelayMs, retry.maxDelayMs' },
+  ],
+  ['usessl', { ours: 'tls', whose: JAVA }],
+  ['truststore', { ours: 'tls', whose: JAVA, note: 'a CA here is PEM text: tls: { ca }' }],
+  ['truststorepwd', { ours: 'tls', whose: JAVA, note: 'a CA here is PEM text: tls: { ca }' }],
+  ['connectiontimeoutinms', { ours: 'connectTimeoutMs', whose: JAVA }],
+  ['enablecompression', { ours: 'rpcCompression', whose: JAVA }],
+  ['user', { ours: 'username', whose: "the Java SessionPool's and node-postgres's" }],
+  ['waittogetsessiontimeoutinms', { ours: 'waitTimeoutMs', whose: "the Java SessionPool's" }],
+  ['max', { ours: 'maxSize', whose: "node-postgres's" }],
+  ['min', { ours: 'minSize', whose: "node-postgres's" }],
+  ['idletimeoutmillis', { ours: 'maxIdleTimeMs', whose: "node-postgres's" }],
+  ['connectiontimeoutmillis', { ours: 'connectTimeoutMs', whose: "node-postgres's" }],
+  ['ssl', { ours: 'tls', whose: "node-postgres's and mysql2's" }],
+  ['connectionlimit', { ours: 'maxSize', whose: "mysql2's" }],
+  ['acquiretimeoutmillis', { ours: 'waitTimeoutMs', whose: "generic-pool's" }],
+]);
+
+/**
+ * "did you mean" for `name` when another client calls an option of `known` so (see NAMES_ELSEWHERE), else
+ * undefined.
+ */
+export function nameElsewhere(name: string, known: { has(name: string): boolean }): string | undefined {
+  const elsewhere = NAMES_ELSEWHERE.get(name.toLowerCase());
+  if (elsewhere === undefined || !known.has(elsewhere.ours)) return undefined;
+  const note = elsewhere.note === undefined ? '' : `; ${elsewhere.note}`;
+  return `did you mean '${elsewhere.ours}'? ${name} is ${elsewhere.whose} name${note}`;
+}
+
 /** The keys of `retry`. */
 export const RETRY_KEYS: ReadonlySet<string> = new Set(Object.keys(RETRY));
 

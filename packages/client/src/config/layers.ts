@@ -6,7 +6,7 @@ import { parseConnectionString, type ConnectionStringParts } from './connection-
 import { readEnv, type EnvOptions, type EnvValue } from './env.js';
 import { describe } from './checks.js';
 import { checkKnownKeys, type IssueList } from './issues.js';
-import { DEFAULT_PORT, RETRY_KEYS, knownOptions, type ConfigTarget } from './known-options.js';
+import { DEFAULT_PORT, RETRY_KEYS, knownOptions, nameElsewhere, type ConfigTarget } from './known-options.js';
 
 /** Options as one plain object, every layer applied: what the per-field checks and defaults then take. */
 export type LayeredOptions = Omit<TableSessionOptions, 'url'> & PoolOptions;
@@ -25,7 +25,7 @@ export function layerOptions(
   env: NodeJS.ProcessEnv = process.env,
 ): LayeredOptions {
   const given = givenOptions(input, issues);
-  checkKnownKeys(given, knownOptions(target), '', issues);
+  checkKnownKeys(given, knownOptions(target), '', issues, nameElsewhere);
   if (isPlainObject(given.retry)) checkKnownKeys(given.retry, RETRY_KEYS, 'retry.', issues);
   const url = urlPartsOf(given.url, target, issues);
   const fromEnv = readEnv(env);

@@ -60,6 +60,33 @@ describe('validation at construction: one error listing every problem', () => {
     expect(errorOf(() => new Session(untyped({ colour: 'blue' }))).message).toBe('colour: unknown option');
   });
 
+  it('names the option a name of the Java Session or of a Node pool is here', () => {
+    const issues = (make: () => unknown) => errorOf(make).issues.map((i) => `${i.field}: ${i.message}`);
+    expect(
+      issues(
+        () =>
+          new SessionPool(
+            untyped({ zoneId: 'UTC', enableAutoFetch: false, waitToGetSessionTimeoutInMs: 5, useSSL: true, max: 4 }),
+          ),
+      ),
+    ).toEqual([
+      "zoneId: unknown option (did you mean 'timeZone'? zoneId is the Java Session's name)",
+      "enableAutoFetch: unknown option (did you mean 'spreadQueries'? enableAutoFetch is the Java Session's name)",
+      "waitToGetSessionTimeoutInMs: unknown option (did you mean 'waitTimeoutMs'? waitToGetSessionTimeoutInMs is the Java SessionPool's name)",
+      "useSSL: unknown option (did you mean 'tls'? useSSL is the Java Session's name)",
+      "max: unknown option (did you mean 'maxSize'? max is node-postgres's name)",
+    ]);
+    expect(issues(() => new Session(untyped({ maxRetryCount: 3, connectionTimeoutInMs: 9 })))).toEqual([
+      "maxRetryCount: unknown option (did you mean 'retry'? maxRetryCount is the Java Session's name; retries here are bounded by time: retry.maxElapsedMs)",
+      "connectionTimeoutInMs: unknown option (did you mean 'connectTimeoutMs'? connectionTimeoutInMs is the Java Session's name)",
+    ]);
+    // a pool's name on a session is refused as any unknown one: the hint would name an option it does not take
+    expect(issues(() => new Session(untyped({ max: 4 })))).toEqual(['max: unknown option']);
+    expect(issues(() => new Session('iotdb://h?zoneId=UTC'))).toEqual([
+      "zoneId: unknown connection string parameter (did you mean 'timeZone'? zoneId is the Java Session's name)",
+    ]);
+  });
+
   it('checks problems of the URL and of the options together', () => {
     const e = errorOf(() => new Session({ url: 'iotdb://h:0?fetchSize=x', requestTimeoutMs: -1 }));
     expect(e.issues.map((i) => i.field)).toEqual(['url', 'fetchSize', 'requestTimeoutMs']);
