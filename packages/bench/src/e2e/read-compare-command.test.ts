@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseOptions, summary, warmUpReads, type Passes } from './read-compare-command.js';
+import { parseOptions, readRounds, summary, warmUpReads, type Passes } from './read-compare-command.js';
 
 const pass = (mValuesPerS: number, cpuSPerMpts: number, serverCpuSPerMpts?: number) => ({
   rows: 1000,
@@ -114,6 +114,25 @@ describe('read-compare options', () => {
     expect(warmUpReads(10_000_000)).toBe(1); // the java-anchor data
     expect(warmUpReads(360_000)).toBe(14);
     expect(warmUpReads(1)).toBe(30);
+  });
+
+  it('times each of our readers as the Java reader is timed: the last of a run of its own reads of a small result', async () => {
+    const order: string[] = [];
+    const readers = (points: number) => {
+      const reader = (key: string) => () => {
+        order.push(key);
+        return Promise.resolve({ ...pass(1, 0.1), points });
+      };
+      const read = { rows: reader('r'), rowBatches: reader('R'), batches: reader('b'), columns: reader('c') };
+      return { javaReads: 2, read: { ...read, java: reader('J') } };
+    };
+    const quiet = () => undefined;
+    const small = await readRounds({ rounds: 2 }, readers(2_500_000), quiet); // 2 reads warm a reader up
+    expect(order.join(' ')).toBe('r r R R b b c c r r R R b b c c J r r r R R b b c c J');
+    expect(small.rows).toHaveLength(2);
+    order.length = 0;
+    await readRounds({ rounds: 2 }, readers(10_000_000), quiet); // one read warms: none more before a timed one
+    expect(order.join(' ')).toBe('r R b c r R b c J r r R b c J');
   });
 
   it('takes --tls and --rpc-compression as switches between the options with values', () => {
