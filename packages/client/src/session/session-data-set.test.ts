@@ -218,13 +218,13 @@ describe('SessionDataSet without a server', () => {
     const rows: unknown[][] = [];
     for await (const row of open()) rows.push([row.timestamp, ...row.values]);
     const ds = open();
-    const first = await ds[Symbol.asyncIterator]().next(); // the first block's other rows are left to toColumnar
+    const first = (await ds[Symbol.asyncIterator]().next()).value as RowRecord; // its block's other rows: toColumnar's
     const c = await ds.toColumnar();
     const joined = Array.from({ length: c.rowCount }, (_, i) => [
       c.timestamps![i],
       ...c.values.map((v, k) => (c.nulls[k]?.[i] === 1 ? null : v[i])),
     ]);
-    expect([[first.value.timestamp, ...first.value.values], ...joined]).toEqual(rows);
+    expect([[first.timestamp, ...first.values], ...joined]).toEqual(rows);
     expect(c.rowCount).toBe(rows.length - 1);
     expect(c.values.map((v) => v.constructor.name)).toEqual(['Int32Array', 'BigInt64Array', 'Array']);
   });
