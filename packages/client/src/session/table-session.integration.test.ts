@@ -228,6 +228,42 @@ describe('TableSession', () => {
     expect(viaRows).toEqual(expectedObjects());
   });
 
+  it('gives a wide result, which the server sends in blocks of a few dozen rows, through toColumnar as through the rows', async () => {
+    // 300 fields of five types with nulls: the server's blocks of ~70 rows make toColumnar join them as they come
+    const types = ['DOUBLE', 'INT32', 'STRING', 'INT64', 'BOOLEAN'] as const;
+    const fields = Array.from({ length: 300 }, (_, k) => ({ name: `f${k}`, type: types[k % 5] }));
+    const cell = (type: (typeof types)[number], r: number, k: number): CellValue =>
+      (r * 7 + k) % 11 === 0
+        ? null
+        : type === 'DOUBLE'
+          ? r * 0.5 + k
+          : type === 'INT32'
+            ? r + k
+            : type === 'STRING'
+              ? `v${(r + k) % 13}`
+              : type === 'INT64'
+                ? BigInt(r) * 2n ** 40n + BigInt(k)
+                : (r + k) % 2 === 0;
+    for (let first = 0; first < 4000; first += 1000) {
+      const rows = Array.from({ length: 1000 }, (_, i) => first + i);
+      await session.insert({
+        tableName: 'wide',
+        columnNames: ['device', ...fields.map((f) => f.name)],
+        dataTypes: ['STRING', ...fields.map((f) => f.type)],
+        columnCategories: ['TAG', ...fields.map((): ColumnCategoryName => 'FIELD')],
+        timestamps: rows,
+        values: rows.map((r) => ['d1', ...fields.map((f, k) => cell(f.type, r, k))]),
+      });
+    }
+    const sql = 'SELECT * FROM wide ORDER BY time';
+    const viaRows = await objectsOf(await session.executeQueryStatement(sql));
+    const ds = await session.executeQueryStatement(sql);
+    const c = await ds.toColumnar();
+    expect(ds.readStats().blocks).toBeGreaterThan(8192 / 302); // enough small blocks to be joined as they come
+    expect(c.rowCount).toBe(4000);
+    expect(columnarObjects(c)).toEqual(viaRows);
+  });
+
   it('keeps one attribute value per TAG device', async () => {
     const ds = await session.executeQueryStatement(
       `SELECT device, model, count(*) AS n FROM all_types GROUP BY device, model ORDER BY device`,
