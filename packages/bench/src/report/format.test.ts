@@ -200,6 +200,12 @@ describe('formatReport', () => {
     expect(formatReport(spell)).toMatch(
       /^over time {4}p99 4\.100 ms in a typical 1\.0 s \(the median of 5\), 480\.2 ms in the worst \(2\.0-3\.0 s\)$/m,
     );
+    // a stall the p99s do not show (the batching writer: one put waited 11 s among 50,000 quick ones an interval)
+    const stalled = overTime([0.004, 0.003, 0.026, 0.004, 0.004]);
+    stalled[3] = [4, 50_000, 0.002, 0.004, 11_069.7];
+    expect(formatReport(sampleRun('stall', { latencyOverTime: stalled }))).toMatch(
+      /^over time {4}p99 0\.004 ms in a typical 1\.0 s \(the median of 5\), 0\.026 ms in the worst \(2\.0-3\.0 s\); the longest operation 11070 ms, ended 3\.0-4\.0 s$/m,
+    );
     // too few intervals to tell, or none recorded: no line
     expect(formatReport(sampleRun('short', { latencyOverTime: overTime([4, 9]) }))).not.toMatch(/^over time/m);
     expect(formatReport(sampleRun('old'))).not.toMatch(/^over time/m);

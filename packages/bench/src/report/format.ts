@@ -45,16 +45,27 @@ function failuresLine(r: RunResult): string[] {
 }
 
 /**
+ * An operation this many times the worst interval's p99 is named beside it: a stall the p99s cannot show, one
+ * operation among thousands of quick ones in its interval (a batching writer's put that waited on a stopped server).
+ */
+const STALL_OVER_P99 = 10;
+
+/**
  * Whether the run's p99 held over its time: a typical interval's p99 (the median of the intervals') against the
- * worst interval's, and when that was; none for runs of fewer intervals (p99OverTime).
+ * worst interval's, and when that was; the longest operation when the p99s hide it; none for runs of fewer
+ * intervals (p99OverTime).
  */
 function overTimeLine(r: RunResult): string[] {
   const p99 = p99OverTime(r);
   if (p99 === null) return [];
   const typical = `a typical ${fixed(r.config.reportIntervalMs / 1000, 1)} s (the median of ${p99.intervals})`;
+  const stall =
+    p99.longestMs > STALL_OVER_P99 * p99.worstMs
+      ? `; the longest operation ${millis(p99.longestMs)} ms, ended ${intervalsSpan(r, p99.longestAtS, p99.longestAtS)}`
+      : '';
   return [
     `over time    p99 ${millis(p99.typicalMs)} ms in ${typical}, ` +
-      `${millis(p99.worstMs)} ms in the worst (${intervalsSpan(r, p99.worstAtS, p99.worstAtS)})`,
+      `${millis(p99.worstMs)} ms in the worst (${intervalsSpan(r, p99.worstAtS, p99.worstAtS)})${stall}`,
   ];
 }
 

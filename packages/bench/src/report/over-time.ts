@@ -4,12 +4,17 @@ import { median } from './numbers.js';
 /** Intervals a run needs before its p99 over time is summed up: with fewer, the worst is most of them. */
 const MIN_INTERVALS = 3;
 
-/** A run's p99 over time summed up: a typical interval's, the worst one's, and when the worst ended (s). */
+/**
+ * A run's p99 over time summed up: a typical interval's, the worst one's, and when the worst ended (s); and its
+ * longest operation, and when that ended.
+ */
 export interface P99OverTime {
   intervals: number;
   typicalMs: number;
   worstMs: number;
   worstAtS: number;
+  longestMs: number;
+  longestAtS: number;
 }
 
 /**
@@ -20,5 +25,13 @@ export function p99OverTime(r: RunResult): P99OverTime | null {
   const over = r.latencyOverTime ?? [];
   if (over.length < MIN_INTERVALS) return null;
   const worst = over.reduce((w, s) => (s[3] > w[3] ? s : w));
-  return { intervals: over.length, typicalMs: median(over.map((s) => s[3])), worstMs: worst[3], worstAtS: worst[0] };
+  const longest = over.reduce((l, s) => (s[4] > l[4] ? s : l));
+  return {
+    intervals: over.length,
+    typicalMs: median(over.map((s) => s[3])),
+    worstMs: worst[3],
+    worstAtS: worst[0],
+    longestMs: longest[4],
+    longestAtS: longest[0],
+  };
 }
