@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { IoTDBProtocolError } from '@iotdb/fast-serializer';
 import { FrameDecoder } from './frame-decoder.js';
+import { POOLED_FRAME_BYTES } from './frame-pool.js';
 
 /** A Thrift frame: 4-byte big-endian length, then the payload. */
 function frame(payload: Buffer): Buffer {
@@ -153,5 +154,19 @@ describe('FrameDecoder memory', () => {
     for (let i = 0; i < bytes.length; i += 7) d.push(bytes.subarray(i, i + 7), (f) => out.push(Buffer.from(f)));
     expect(out).toEqual([B, A]);
     expect(d.pendingBytes).toBe(0);
+  });
+
+  it('copies a frame of a megabyte or more from several chunks into a pooled buffer, and hands the buffer out beside it', () => {
+    const big = payloadOf(POOLED_FRAME_BYTES + 5, 4);
+    const bytes = frame(big);
+    const seen: { frame: Buffer; pooled?: Buffer }[] = [];
+    const d = new FrameDecoder(8 << 20);
+    for (let i = 0; i < bytes.length; i += 65_536)
+      d.push(bytes.subarray(i, i + 65_536), (f, pooled) => seen.push({ frame: f, pooled }));
+    d.push(frame(A), (f, pooled) => seen.push({ frame: f, pooled })); // small, in one chunk: a view, not pooled
+    expect(seen.map((s) => s.frame)).toEqual([big, A]);
+    expect(seen[0].pooled?.length).toBe(2 * POOLED_FRAME_BYTES); // its size class
+    expect(seen[0].frame.buffer).toBe(seen[0].pooled?.buffer);
+    expect(seen[1].pooled).toBeUndefined();
   });
 });

@@ -1,4 +1,5 @@
 import { FRAME_HEADER_BYTES, IoTDBProtocolError } from '@iotdb/fast-serializer';
+import { FRAME_POOL, POOLED_FRAME_BYTES } from './frame-pool.js';
 
 /**
  * Cuts the socket's byte stream into Thrift frames (4-byte big-endian length, then the payload).
@@ -28,8 +29,11 @@ export class FrameDecoder {
     return this.#partsBytes;
   }
 
-  /** Feeds a chunk; calls `onFrame` for every complete frame, in order. */
-  push(chunk: Buffer, onFrame: (frame: Buffer) => void): void {
+  /**
+   * Feeds a chunk; calls `onFrame` for every complete frame, in order, with the FRAME_POOL buffer it was copied into
+   * when it was (a frame of POOLED_FRAME_BYTES or more over several chunks), for whoever reads it last to give back.
+   */
+  push(chunk: Buffer, onFrame: (frame: Buffer, pooled?: Buffer) => void): void {
     let pos = 0;
     while (pos < chunk.length) {
       if (this.#frameLength < 0) {
@@ -57,17 +61,24 @@ export class FrameDecoder {
       if (n > 0) this.#parts.push(chunk.subarray(pos, pos + n));
       this.#partsBytes += n;
       pos += n;
-      if (this.#partsBytes === this.#frameLength) onFrame(this.#takeFrame());
+      if (this.#partsBytes === this.#frameLength) this.#takeFrame(onFrame);
     }
   }
 
-  #takeFrame(): Buffer {
-    const frame = this.#parts.length === 1 ? Buffer.from(this.#parts[0]) : Buffer.concat(this.#parts, this.#partsBytes);
+  #takeFrame(onFrame: (frame: Buffer, pooled?: Buffer) => void): void {
+    const [parts, bytes] = [this.#parts, this.#partsBytes];
     this.#streamPos += FRAME_HEADER_BYTES + this.#frameLength;
     this.#parts = [];
     this.#partsBytes = 0;
     this.#frameLength = -1;
-    return frame;
+    if (bytes < POOLED_FRAME_BYTES) {
+      onFrame(parts.length === 1 ? Buffer.from(parts[0]) : Buffer.concat(parts, bytes));
+      return;
+    }
+    const pooled = FRAME_POOL.acquire(bytes);
+    let at = 0;
+    for (const part of parts) at += part.copy(pooled, at);
+    onFrame(pooled.subarray(0, bytes), pooled);
   }
 
   #checkLength(len: number): number {

@@ -29,6 +29,7 @@ import type { TraceContext } from '../diagnostics/channels.js';
 import type { WireCounters } from '../diagnostics/stats.js';
 import type { Transport, TransportStream } from '../transport/transport.js';
 import { FrameDecoder } from './frame-decoder.js';
+import { settleFrame } from './frame-pool.js';
 
 type Spec<M extends ClientMethod> = (typeof IClientRPCService)[M];
 /** The argument of `method` as the encoder takes it. */
@@ -71,8 +72,14 @@ export interface CallOptions {
   readonly sensitive?: boolean;
 }
 
+/** A reply's frame, and the FRAME_POOL buffer it is in when it is in one (FrameDecoder). */
+interface Reply {
+  readonly frame: Buffer;
+  readonly pooled: Buffer | undefined;
+}
+
 interface Pending {
-  resolve: (frame: Buffer) => void;
+  resolve: (reply: Reply) => void;
   reject: (e: Error) => void;
   timer: NodeJS.Timeout | undefined;
   /** what the call is, for its errors (CallOptions.operation, else the method) */
@@ -239,16 +246,26 @@ export class RpcConnection {
       clearTimeout(this.#replies.pop()?.timer);
       throw e;
     }
-    const frame = await reply;
+    const { frame, pooled } = await reply;
     counters.bytesIn += frame.length + FRAME_HEADER_BYTES;
-    if (trace === null) return this.#decodeReply(method, seqid, frame);
+    if (trace === null) return this.#resultOf(method, seqid, frame, pooled);
     trace.bytesIn += frame.length + FRAME_HEADER_BYTES;
     trace.networkMs += -mark + (mark = performance.now());
     try {
-      return this.#decodeReply(method, seqid, frame);
+      return this.#resultOf(method, seqid, frame, pooled);
     } finally {
       trace.decodeMs += performance.now() - mark;
     }
+  }
+
+  /**
+   * The reply's result, its frame's pooled buffer settled (settleFrame): given back now, or by the reader of the
+   * query blocks it holds. A reply that fails to decode leaves its buffer to the collector.
+   */
+  #resultOf<M extends ClientMethod>(method: M, seqid: number, frame: Buffer, pooled: Buffer | undefined): ResultOf<M> {
+    const result = this.#decodeReply(method, seqid, frame);
+    settleFrame(result, pooled);
+    return result;
   }
 
   /**
@@ -331,8 +348,8 @@ export class RpcConnection {
   }
 
   /** The next reply awaited (they come in the order the requests went out); its timeout runs from now. */
-  #awaitReply(method: string, options: CallOptions, bytes: number): Promise<Buffer> {
-    return new Promise<Buffer>((resolve, reject) => {
+  #awaitReply(method: string, options: CallOptions, bytes: number): Promise<Reply> {
+    return new Promise<Reply>((resolve, reject) => {
       const entry: Pending = {
         resolve,
         reject,
@@ -374,12 +391,12 @@ export class RpcConnection {
 
   #onData(chunk: Buffer): void {
     try {
-      this.#decoder.push(chunk, (frame) => {
+      this.#decoder.push(chunk, (frame, pooled) => {
         const p = this.#replies.shift();
         if (p === undefined) throw new IoTDBProtocolError('received a reply nobody asked for');
         clearTimeout(p.timer);
         this.#replied = true;
-        p.resolve(frame);
+        p.resolve({ frame, pooled });
       });
     } catch (e) {
       const error = e instanceof IoTDBProtocolError ? e : new IoTDBProtocolError(String(e), { cause: e });

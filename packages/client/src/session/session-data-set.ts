@@ -11,6 +11,7 @@ import {
   type TSDataTypeName,
 } from '@iotdb/fast-serializer';
 import type { RpcConnection } from '../connection/rpc-connection.js';
+import { frameReleaseOf } from '../connection/frame-pool.js';
 import { IoTDBAbortError, IoTDBQueryTimeoutError, IoTDBSessionClosedError, withCallerStack } from '../errors.js';
 import { verifySuccess } from '../protocol/status.js';
 import { callOptionsRefused } from '../config/issues.js';
@@ -134,6 +135,8 @@ export interface DataSetReadStats {
 interface Fetched {
   readonly raw: Buffer[];
   readonly moreData: boolean;
+  /** gives the reply's frame back to its pool, if pooled: once every block of `raw` is decoded */
+  readonly release?: () => void;
 }
 
 const GAVE_UP = Symbol('gave up');
@@ -184,6 +187,8 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   readonly #shape: RowShape;
   #raw: Buffer[] = [];
   #rawAt = 0;
+  /** gives the frame of #raw back to its pool once its last block is decoded (frameReleaseOf) */
+  #releaseRaw: (() => void) | undefined;
   /** the server has rows after the last reply received (a fetch in flight does not count until it lands) */
   #moreData: boolean;
   /** replies fetched ahead of the reader, oldest first: landed or in flight (one fetch in flight at a time) */
@@ -255,6 +260,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
     const known = typeNames as TSDataTypeName[]; // each checked by dataTypeFromName above
     this.columnTypes = this.#hasTime ? ['INT64', ...known] : known;
     this.#raw = resp.queryResult ?? [];
+    this.#releaseRaw = frameReleaseOf(resp);
     this.#moreData = resp.moreData === true;
     if (resp.queryId === undefined) {
       this.#closed = true; // nothing to release on the server
@@ -617,6 +623,8 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
     const buf = this.#raw[this.#rawAt];
     this.#raw[this.#rawAt++] = undefined as unknown as Buffer; // let the frame go once decoded
     this.#block = this.#decode(buf);
+    // a decoded block holds nothing of its frame: after the last, the frame's memory may take the next reply
+    if (this.#rawAt === this.#raw.length) this.#releaseRaw?.();
     this.#rowBlock = null;
     this.#row = 0;
     return true;
@@ -689,6 +697,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
     this.#stats.fetchWaitMs += performance.now() - started;
     this.#raw = outcome.raw;
     this.#rawAt = 0;
+    this.#releaseRaw = outcome.release;
   }
 
   /** Up to `readAhead` replies waiting: the next fetch goes out while the reader reads this one. */
@@ -754,6 +763,6 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
       this.#checkNotDropped(operation);
       return { raw: [], moreData: false };
     }
-    return { raw: resp.queryResult ?? [], moreData: resp.moreData === true };
+    return { raw: resp.queryResult ?? [], moreData: resp.moreData === true, release: frameReleaseOf(resp) };
   }
 }
