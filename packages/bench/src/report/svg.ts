@@ -150,7 +150,12 @@ export function titleAndLegend(
 
 /** How wide legend() draws `entries`. */
 function legendWidth(entries: { name: string }[]): number {
-  return entries.reduce((w, e) => w + 18 + e.name.length * 7, 0);
+  return entries.reduce((w, e) => w + legendEntryWidth(e.name), 0);
+}
+
+/** One legend entry's width: its swatch and gap, and ~7 px per character at the 12 px font. */
+function legendEntryWidth(name: string): number {
+  return 18 + name.length * 7;
 }
 
 /** a legend row of colour swatches, top right */
@@ -158,7 +163,7 @@ export function legend(entries: { name: string; fill: string }[], right: number,
   let x = right;
   const items: string[] = [];
   for (let i = entries.length - 1; i >= 0; i--) {
-    x -= 18 + entries[i].name.length * 7; // ~7 px per character at the 12 px font
+    x -= legendEntryWidth(entries[i].name);
     items.push(
       `<rect x="${c(x)}" y="${c(top - 9)}" width="10" height="10" fill="${entries[i].fill}"/>` +
         text(x + 14, top, entries[i].name),
