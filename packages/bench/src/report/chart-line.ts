@@ -39,14 +39,15 @@ export function lineChart(opts: {
   logY?: boolean;
 }): string {
   const W = 760;
+  const PLOT_H = 320; // with the title and legend on one row; a legend on a row of its own adds to it
   // colours follow the position in opts.series, so a run keeps its colour when another has no samples
   const series = opts.series.map((s, i) => ({ ...s, fill: color(i) })).filter((s) => s.points.length > 0);
-  if (series.length === 0) return emptyChart(W, 320, opts.title);
+  if (series.length === 0) return emptyChart(W, PLOT_H, opts.title);
   const m = { l: 64, r: 20, t: 34, b: 44 };
   // named whenever the page has several runs, also when only one of them was sampled (the Java client's is not)
   const head = titleAndLegend(opts.title, m.l, opts.series.length > 1 ? series : [], W - m.r);
   m.t += head.drop;
-  const H = 320 + head.drop;
+  const H = PLOT_H + head.drop;
   const all = series.flatMap((s) => s.points);
   const xTicks = niceTicks(Math.max(...all.map(([x]) => x)), 8);
   const ys = all.map(([, v]) => v);
