@@ -457,8 +457,9 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
     this.#decodeOptions = SHARED_STRINGS;
     while (await this.hasNext(opts)) {
       if (!this.#rowsLeft()) continue;
-      rows += this.#block!.rows - this.#row;
-      pieces.push(this.#takeBlock());
+      const piece = this.#takeBlock();
+      rows += piece.block.rows - piece.from;
+      pieces.push(piece);
       if (!joinNow(pieces.length, rows, this.#blockTypes.length)) continue;
       joined.push(joinBlocks(pieces));
       pieces = [];
