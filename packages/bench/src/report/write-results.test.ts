@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -333,5 +333,19 @@ describe('makeOutDir: --out made (or found) before the run, so that a run is not
     // Node 20's stat of a path under a file fails ENOTDIR; Node 24's finds no entry, and its parent is no directory
     expect(() => makeOutDir(join(file, 'out'))).toThrow(/a-file(\/out: cannot make it \(ENOTDIR\)|: not a directory)$/);
     expect(() => makeOutDir(file)).toThrow(/a-file: not a directory/);
+  });
+
+  it("refuses a new directory named as a file (--out run.json made a directory 'run.json'), naming the one meant", () => {
+    const parent = tempDir();
+    for (const name of ['run.json', 'R.CSV', 'report.html']) {
+      const stem = name.slice(0, name.lastIndexOf('.'));
+      expect(() => makeOutDir(join(parent, name))).toThrow(
+        `${join(parent, name)}: names a file, and --out takes a directory (its results.json, results.csv, latency.csv, latency-over-time.csv and report.html): --out ${join(parent, stem)}`,
+      );
+      expect(existsSync(join(parent, name))).toBe(false);
+    }
+    mkdirSync(join(parent, 'kept.json'));
+    makeOutDir(join(parent, 'kept.json')); // a directory of that name already there: the user's choice
+    makeOutDir(join(parent, 'json')); // no extension
   });
 });

@@ -1,5 +1,5 @@
 /** Writes a run's files: results.json, results.csv, latency.csv, latency-over-time.csv and report.html. */
-import { accessSync, constants, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { RunError } from '../run/run-error.js';
 import type { RunResult } from '../types.js';
@@ -48,16 +48,33 @@ export function outDirReady(dir: string, command: string): boolean {
   }
 }
 
+const FILE_NAME = /\.(json|csv|html)$/i;
+
+/** `--out run.json` would make a directory of that name, where the user looks for a file: refused, with the name meant. */
+function refuseFileName(dir: string): void {
+  const ext = FILE_NAME.exec(dir);
+  if (ext === null) return;
+  throw new RunError(
+    `${dir}: names a file, and --out takes a directory (its results.json, results.csv, latency.csv, latency-over-time.csv and report.html): --out ${dir.slice(0, ext.index)}`,
+  );
+}
+
 /**
  * Makes `dir` and its missing parents, or finds it there, writable; throws why not (`<dir>: cannot make it
- * (ENOENT)`). Parent by parent: Node's `mkdirSync(dir, { recursive: true })` never returns for a path under /proc.
+ * (ENOENT)`).
  */
 export function makeOutDir(dir: string): void {
+  if (!existsSync(dir)) refuseFileName(dir);
+  makeDir(dir);
+}
+
+/** Parent by parent: Node's `mkdirSync(dir, { recursive: true })` never returns for a path under /proc. */
+function makeDir(dir: string): void {
   const path = resolve(dir);
   const parent = dirname(path);
   try {
     if (statSync(path, { throwIfNoEntry: false }) === undefined) {
-      if (parent !== path) makeOutDir(parent);
+      if (parent !== path) makeDir(parent);
       mkdirSync(path);
     }
   } catch (e) {
