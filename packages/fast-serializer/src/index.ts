@@ -15,7 +15,7 @@ export { ByteReader } from './io/byte-reader.js';
 
 // Thrift binary protocol
 export { TType, TMessageType, FRAME_HEADER_BYTES, VERSION_1 } from './thrift/ttype.js';
-export { readStruct, writeStruct, readValue, writeValue, ttypeOf } from './thrift/struct-codec.js';
+export { readStruct, writeStruct, readValue, writeValue, ttypeOf, holdsViews } from './thrift/struct-codec.js';
 export { schema } from './thrift/struct-codec.js';
 export type {
   FieldType,

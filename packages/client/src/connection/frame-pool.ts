@@ -24,13 +24,12 @@ const RELEASE_FRAME = Symbol('releaseFrame');
 
 /**
  * Settles the pooled buffer `backing` of a reply's frame once `result` is decoded from it: at once when the result
- * holds nothing of the frame, else (a query's `queryResult`, its blocks views of the frame) it is handed to the
- * result, for its reader to give back (frameReleaseOf).
+ * holds no view of the frame (`holdsViews` of its type), else it is handed to the result, for its reader to give back
+ * (frameReleaseOf); a result nobody reads to the end leaves the buffer to the collector.
  */
-export function settleFrame(result: unknown, backing: Buffer | undefined): void {
+export function settleFrame(result: unknown, backing: Buffer | undefined, holdsViews: boolean): void {
   if (backing === undefined) return;
-  const blocks = (result as { queryResult?: unknown[] } | undefined)?.queryResult;
-  if (blocks === undefined || blocks.length === 0) {
+  if (!holdsViews) {
     FRAME_POOL.release(backing);
     return;
   }
@@ -40,10 +39,10 @@ export function settleFrame(result: unknown, backing: Buffer | undefined): void 
     released = true;
     FRAME_POOL.release(backing);
   };
-  Object.defineProperty(result, RELEASE_FRAME, { value: release });
+  Object.defineProperty(result as object, RELEASE_FRAME, { value: release }); // a struct: only they hold views
 }
 
-/** What gives the frame of a reply's `queryResult` back to FRAME_POOL, once none of it is read any more; if pooled. */
+/** What gives the frame of a reply holding views of it back to FRAME_POOL, once none of it is read any more; if pooled. */
 export function frameReleaseOf(reply: object): (() => void) | undefined {
   return (reply as { [RELEASE_FRAME]?: () => void })[RELEASE_FRAME];
 }

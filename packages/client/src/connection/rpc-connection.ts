@@ -12,6 +12,7 @@ import {
   readStructCompact,
   writeValueCompact,
   endCall,
+  holdsViews,
   readReplyHeader,
   readStruct,
   resultSchema,
@@ -136,6 +137,12 @@ export function withSessionId(encoded: ByteWriter, sessionId: bigint): ArgsWrite
 }
 
 const resultSchemas = new Map(Object.entries(IClientRPCService).map(([m, spec]) => [m, resultSchema(m, spec.result)]));
+/** The methods whose results keep views of their reply's frame (a query's TsBlocks): its buffer goes back once read. */
+const resultHoldsViews = new Set(
+  Object.entries(IClientRPCService)
+    .filter(([, spec]) => holdsViews(spec.result))
+    .map(([m]) => m),
+);
 
 /**
  * One framed TBinaryProtocol connection to one DataNode over a Transport stream. IoTDB binds a
@@ -264,7 +271,7 @@ export class RpcConnection {
    */
   #resultOf<M extends ClientMethod>(method: M, seqid: number, frame: Buffer, pooled: Buffer | undefined): ResultOf<M> {
     const result = this.#decodeReply(method, seqid, frame);
-    settleFrame(result, pooled);
+    settleFrame(result, pooled, resultHoldsViews.has(method));
     return result;
   }
 

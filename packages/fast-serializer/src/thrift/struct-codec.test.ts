@@ -3,12 +3,13 @@ import { IoTDBProtocolError } from '../errors.js';
 import { ByteReader } from '../io/byte-reader.js';
 import { ByteWriter } from '../io/byte-writer.js';
 import {
+  IClientRPCService,
   TSExecuteStatementRespSchema,
   TSStatusSchema,
   type TSExecuteStatementResp,
   type TSStatus,
 } from './iotdb-idl.js';
-import { readStruct, writeStruct, type StructOf, type StructSchema } from './struct-codec.js';
+import { holdsViews, readStruct, writeStruct, type StructOf, type StructSchema } from './struct-codec.js';
 import { TType } from './ttype.js';
 
 function encode(schema: StructSchema, value: object): Buffer {
@@ -212,5 +213,23 @@ describe('malformed input', () => {
   it('throws IoTDBProtocolError for a negative list count', () => {
     const bytes = Buffer.from('08000100000001' + '0f0003' + '0c' + 'ffffffff' + '00', 'hex'); // subStatus with count -1
     expect(() => decode(TSStatusSchema, bytes)).toThrow(IoTDBProtocolError);
+  });
+});
+
+describe('holdsViews: whether a decoded value keeps views of its frame', () => {
+  it('is true wherever a binary is, in a list, a map or a struct, and false for the rest', () => {
+    expect(holdsViews('binary')).toBe(true);
+    expect(holdsViews('string')).toBe(false);
+    expect(holdsViews({ list: 'binary' })).toBe(true);
+    expect(holdsViews({ map: ['string', { list: 'binary' }] })).toBe(true);
+    expect(holdsViews({ map: ['string', 'i64'] })).toBe(false);
+    expect(holdsViews({ struct: TSStatusSchema })).toBe(false); // its subStatus the struct itself
+  });
+
+  it("is true for a query's reply (its TsBlocks, and the older data sets), false for a write's", () => {
+    expect(holdsViews(IClientRPCService.executeQueryStatementV2.result)).toBe(true);
+    expect(holdsViews(IClientRPCService.fetchResultsV2.result)).toBe(true);
+    expect(holdsViews(IClientRPCService.insertTablet.result)).toBe(false);
+    expect(holdsViews(IClientRPCService.openSession.result)).toBe(false);
   });
 });

@@ -105,6 +105,18 @@ export type StructInput<S extends StructSchema> = {
   readonly [F in Fields<S> as OptionalName<F>]?: InputOf<F['type'], StructInput<S>> | null;
 };
 
+/**
+ * Whether a value of this type decodes to views of its frame (a binary anywhere in it), which outlive the decode:
+ * the frame's memory must not be used again while the value is read. `{ struct: 'self' }` adds nothing: its fields
+ * are the enclosing struct's, looked at already.
+ */
+export function holdsViews(type: FieldType): boolean {
+  if (typeof type === 'string') return type === 'binary';
+  if ('list' in type) return holdsViews(type.list);
+  if ('map' in type) return holdsViews(type.map[0]) || holdsViews(type.map[1]);
+  return type.struct !== 'self' && type.struct.fields.some((f) => holdsViews(f.type));
+}
+
 type Obj = Record<string, unknown>;
 
 const SCALAR_TTYPE = {
