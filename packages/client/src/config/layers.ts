@@ -80,12 +80,36 @@ function addressOf(
   if (given.host !== undefined) return { host: given.host as string, port: portOf() };
   if (single !== undefined) return { host: single.host, port: portOf() };
   if (url.hosts.length > 1) {
+    const withPorts = url.hosts.flatMap((h) =>
+      h.port === undefined ? [] : [endpointKey({ host: h.host, port: h.port })],
+    );
+    if (withPorts.length === url.hosts.length) checkPortUsed(given, 'the connection string', withPorts, issues);
     const port = portOf() ?? DEFAULT_PORT;
     return { nodeUrls: url.hosts.map((h) => endpointKey({ host: h.host, port: h.port ?? port })), port };
   }
-  if (fromEnv.nodeUrls !== undefined)
-    return { nodeUrls: envValue(fromEnv.nodeUrls, issues), port: given.port as number };
+  if (fromEnv.nodeUrls !== undefined) {
+    const nodeUrls = envValue(fromEnv.nodeUrls, issues);
+    if (nodeUrls !== undefined) checkPortUsed(given, 'IOTDB_NODE_URLS', nodeUrls, issues);
+    return { nodeUrls };
+  }
   return { host: envValue(fromEnv.host, issues), port: portOf() };
+}
+
+/**
+ * A `port` option where every node comes with its own port (IOTDB_NODE_URLS, a connection string of several
+ * hosts) would not be used: refused, as beside nodeUrls, rather than dropped without a word.
+ */
+function checkPortUsed(
+  given: Record<string, unknown>,
+  source: string,
+  nodeUrls: readonly string[],
+  issues: IssueList,
+): void {
+  if (given.port === undefined) return;
+  issues.add(
+    'port',
+    `${describe(given.port)} would not be used: the nodes come from ${source}, each with its port (${nodeUrls.join(',')}); give host beside port, or leave port out`,
+  );
 }
 
 /**

@@ -6,7 +6,7 @@ import { TableSession } from '../session/table-session.js';
 import { SessionPool, TableSessionPool } from '../pool/session-pool.js';
 import { FakeTransport } from '../transport/fake-transport.js';
 import { tlsTransport } from '../transport/tls-transport.js';
-import type { SessionOptions } from '../session/options.js';
+import { resolveSessionOptions, type SessionOptions } from '../session/options.js';
 
 function errorOf(fn: () => unknown): IoTDBValidationError {
   try {
@@ -215,6 +215,23 @@ describe('validation of nested options', () => {
     // host and port of other places (a connection string, the environment) still give way to the option
     expect(() => new Session({ url: 'iotdb://u1:7001', nodeUrls: ['o1:1'] })).not.toThrow();
     expect(() => new Session({ host: undefined, port: undefined, nodeUrls: ['o1:1'] })).not.toThrow();
+  });
+
+  it('refuses a port in the options where every node comes with its own (IOTDB_NODE_URLS, a URL of several hosts)', () => {
+    vi.stubEnv('IOTDB_NODE_URLS', '127.0.0.1:6667,127.0.0.2:6668');
+    expect(errorOf(() => new Session({ port: 7000 })).message).toBe(
+      'port: 7000 would not be used: the nodes come from IOTDB_NODE_URLS, each with its port (127.0.0.1:6667,127.0.0.2:6668); give host beside port, or leave port out',
+    );
+    expect(() => new Session({ host: '10.0.0.1', port: 7000 })).not.toThrow(); // host and port: IOTDB_NODE_URLS unused
+    vi.stubEnv('IOTDB_NODE_URLS', undefined);
+    expect(errorOf(() => new SessionPool({ url: 'iotdb://u1:7001,u2:7002', port: 7000 })).message).toBe(
+      'port: 7000 would not be used: the nodes come from the connection string, each with its port (u1:7001,u2:7002); give host beside port, or leave port out',
+    );
+    // a host of the URL without a port takes the option's
+    expect(resolveSessionOptions({ url: 'iotdb://u1:7001,u2', port: 7000 }).endpoints).toEqual([
+      { host: 'u1', port: 7001 },
+      { host: 'u2', port: 7000 },
+    ]);
   });
 
   it('refuses a time zone the server cannot take (its login failed with "Internal error processing openSession")', () => {
