@@ -206,6 +206,21 @@ describe('formatReport', () => {
     expect(formatReport(sampleRun('stall', { latencyOverTime: stalled }))).toMatch(
       /^over time {4}p99 0\.004 ms in a typical 1\.0 s \(the median of 5\), 0\.026 ms in the worst \(2\.0-3\.0 s\); the longest operation 11070 ms, ended 3\.0-4\.0 s$/m,
     );
+    // the worst at the start of a run without warm-up: a cold start (measured: p99 415 ms in the first second of a
+    // mixed run at 300 ops/s, 8.4 ms typical; 9.9 ms in its first second with --warmup-rounds 2)
+    const cold = (warmupRounds: number, p99s: number[]) =>
+      formatReport(
+        sampleRun('cold', {
+          latencyOverTime: overTime(p99s),
+          config: { ...sampleRun('cold').config, warmupRounds },
+        }),
+      );
+    expect(cold(0, [415.7, 329.7, 8.4, 8.1, 8.6])).toMatch(
+      /^over time {4}p99 8\.600 ms in a typical 1\.0 s \(the median of 5\), 415\.7 ms in the worst \(0\.0-1\.0 s\): the run's start, with no warm-up \(--warmup-rounds N: rounds before the timed ones, out of the figures\)$/m,
+    );
+    expect(cold(2, [415.7, 329.7, 8.4, 8.1, 8.6])).toMatch(/in the worst \(0\.0-1\.0 s\)$/m); // warmed up: another cause
+    expect(cold(0, [30, 9, 8.4, 8.1, 8.6])).toMatch(/in the worst \(0\.0-1\.0 s\)$/m); // under 10x typical
+    expect(cold(0, [8.4, 415.7, 8.1, 8.6, 9])).toMatch(/in the worst \(1\.0-2\.0 s\)$/m); // not the first interval
     // too few intervals to tell, or none recorded: no line
     expect(formatReport(sampleRun('short', { latencyOverTime: overTime([4, 9]) }))).not.toMatch(/^over time/m);
     expect(formatReport(sampleRun('old'))).not.toMatch(/^over time/m);

@@ -13,6 +13,8 @@ export interface P99OverTime {
   typicalMs: number;
   worstMs: number;
   worstAtS: number;
+  /** whether the worst interval is the run's first */
+  worstFirst: boolean;
   longestMs: number;
   longestAtS: number;
 }
@@ -31,6 +33,7 @@ export function p99OverTime(r: RunResult): P99OverTime | null {
     typicalMs: median(over.map((s) => s[3])),
     worstMs: worst[3],
     worstAtS: worst[0],
+    worstFirst: worst === over[0],
     longestMs: longest[4],
     longestAtS: longest[0],
   };
