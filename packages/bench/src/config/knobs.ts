@@ -441,7 +441,7 @@ export const KNOBS: KnobTable = {
     default: () => WRITES_ONLY,
     defaultText: '1:0:0:0:0:0:0:0:0:0:0 (writes only)',
     description:
-      "weights of each client's operations, as iot-benchmark's OPERATION_PROPORTION: loop x (device groups) operations per client, each drawn by weight (seeded); ingestion takes the next write",
+      "weights of each client's operations, as iot-benchmark's OPERATION_PROPORTION: loop x (device groups) operations per client, each drawn by weight (seeded per device and round); ingestion writes the group's next round",
   },
   queryInterval: {
     flag: '--query-interval',

@@ -23,16 +23,42 @@ function planned(c: BenchConfig): { counts: Map<string, number>; writes: Map<str
 describe('the operations a mixed run draws', () => {
   const knobs = { devices: 20, loop: 30, warmupRounds: 0, operationProportion: MIX };
 
-  it("are the same, share by share, as one run's over every device with as many clients: merge adds up to it", () => {
-    const whole = planned(sampleConfig({ ...knobs, workers: 2, clients: 2, deviceOffset: 0, deviceCount: 20 }));
+  it("are, share by share, one run's over every device however the run splits them: merge adds up to it", () => {
     const shares = [0, 10].map((deviceOffset) =>
       planned(sampleConfig({ ...knobs, workers: 1, clients: 2, deviceOffset, deviceCount: 10 })),
     );
     const summed = new Map<string, number>();
     for (const { counts } of shares) for (const [op, n] of counts) summed.set(op, (summed.get(op) ?? 0) + n);
-    expect(summed).toEqual(whole.counts);
-    expect(new Map([...shares[0].writes, ...shares[1].writes])).toEqual(whole.writes);
-    expect(whole.counts.size).toBe(OPERATIONS.length); // a mix, every query type drawn
+    // one machine with the shares' workers and clients, or any other split (measured: one run of 1 worker x 4
+    // clients wrote 108,500 points where two shares of 1 x 2 wrote 115,000, the same seed)
+    for (const layout of [
+      { workers: 2, clients: 2 },
+      { workers: 1, clients: 4 },
+      { workers: 1, clients: 1 },
+      { workers: 3, clients: 2 },
+    ]) {
+      const whole = planned(sampleConfig({ ...knobs, ...layout, deviceOffset: 0, deviceCount: 20 }));
+      expect(summed, JSON.stringify(layout)).toEqual(whole.counts);
+      expect(new Map([...shares[0].writes, ...shares[1].writes]), JSON.stringify(layout)).toEqual(whole.writes);
+      expect(whole.counts.size).toBe(OPERATIONS.length); // a mix, every query type drawn
+    }
+  });
+
+  it("write each device's rounds in order, and say when a write completes a round of the client's devices", () => {
+    const c = sampleConfig({ ...knobs, workers: 1, clients: 1, deviceOffset: 0, deviceCount: 4, warmupRounds: 2 });
+    const groups = [[0], [1], [2], [3]];
+    const next = new Map<number, number>();
+    let completed = 1; // the warm-up's last round
+    for (const o of clientOperations(c, groups, ['s_0'])) {
+      if (o.op !== 'INGESTION') continue;
+      const device = o.devices[0];
+      expect(o.round).toBe(next.get(device) ?? 2);
+      next.set(device, o.round + 1);
+      const fewest = groups.every((g) => next.has(g[0])) ? Math.min(...next.values()) - 1 : 1;
+      expect(o.roundDone).toBe(fewest > completed ? fewest : undefined);
+      completed = fewest;
+    }
+    expect(completed).toBeGreaterThan(2);
   });
 
   it('give a share the rows after the run that the same devices have in one run', () => {
@@ -40,5 +66,7 @@ describe('the operations a mixed run draws', () => {
     const share = sampleConfig({ ...knobs, workers: 1, clients: 2, deviceOffset: 10, deviceCount: 10 });
     const firstHalf = sampleConfig({ ...knobs, workers: 1, clients: 2, deviceOffset: 0, deviceCount: 10 });
     expect(Math.min(rowsAfterTheRun(share), rowsAfterTheRun(firstHalf))).toBe(rowsAfterTheRun(whole));
+    const split = sampleConfig({ ...knobs, workers: 1, clients: 3, deviceOffset: 0, deviceCount: 20 });
+    expect(rowsAfterTheRun(split)).toBe(rowsAfterTheRun(whole));
   });
 });

@@ -4,19 +4,24 @@ import { drawTarget, querySql } from '../workload/query-sql.js';
 import { unit } from '../workload/values.js';
 import { everyClient } from './device-shares.js';
 
-/** One timed operation of a client: a write of a device group for a round, or a query statement. */
-export type ClientOperation = { op: 'INGESTION'; devices: number[]; round: number } | { op: QueryKind; sql: string };
+/**
+ * One timed operation of a client: a write of a device group for a round (`roundDone`: the round every group of the
+ * client has now been written through, when this write completes one), or a query statement.
+ */
+export type ClientOperation =
+  { op: 'INGESTION'; devices: number[]; round: number; roundDone?: number } | { op: QueryKind; sql: string };
 
-// independent streams of draws from (operation index, client's first device, stream, seed)
+// independent streams of draws from (round, device group's first device, stream, seed)
 const DRAW_OPERATION = 3;
 const DRAW_DEVICE = 4;
 const DRAW_START = 5;
 
 /**
- * A client's timed operations in order: loop x (its device groups) of them, each drawn from
- * operationProportion; a write takes the next group of the next round, a query ranges over the rows the client
- * has written so far (a queries-only run: over what a write run with these knobs stored). A pure function of the
- * knobs and the seed: the harness's clients run it, and `--vs-java` hands the same operations to the Java client.
+ * A client's timed operations in order: for each of `loop` rounds, one for each of its device groups in turn, drawn
+ * from operationProportion; a write writes the group's next round, a query ranges over the rows the client has
+ * written to all its groups so far (a queries-only run: over what a write run with these knobs stored). A pure
+ * function of the knobs and the seed: the harness's clients run it, and `--vs-java` hands the same operations to the
+ * Java client.
  */
 export function* clientOperations(
   c: BenchConfig,
@@ -24,54 +29,89 @@ export function* clientOperations(
   sensors: string[],
 ): Generator<ClientOperation, void, undefined> {
   const stored = readsOnly(c.operationProportion) ? storedRows(c) : 0;
-  const key = drawKey(groups);
-  let writes = 0;
-  for (let i = 0; i < c.loop * groups.length; i++) {
-    const op = operationAt(c, key, i);
-    const round = c.warmupRounds + Math.floor(writes / groups.length);
-    if (op === 'INGESTION') {
-      yield { op, devices: groups[writes++ % groups.length], round };
-      continue;
+  const rounds = new RoundsWritten(groups.length, c.warmupRounds);
+  for (let round = 0; round < c.loop; round++) {
+    for (let g = 0; g < groups.length; g++) {
+      const key = drawKey(groups[g]);
+      const op = operationAt(c, key, round);
+      if (op === 'INGESTION') {
+        yield { op, devices: groups[g], ...rounds.next(g) };
+        continue;
+      }
+      const target = drawTarget(
+        c,
+        unit(round, key, DRAW_DEVICE, c.seed),
+        unit(round, key, DRAW_START, c.seed),
+        Math.max(stored, rounds.full * c.batchSize),
+      );
+      yield { op, sql: querySql(c, op, target, sensors) };
     }
-    const target = drawTarget(
-      c,
-      unit(i, key, DRAW_DEVICE, c.seed),
-      unit(i, key, DRAW_START, c.seed),
-      Math.max(stored, round * c.batchSize),
-    );
-    yield { op, sql: querySql(c, op, target, sensors) };
   }
 }
 
-/** Operation `i` of the client whose draws are keyed `key`. */
-function operationAt(c: BenchConfig, key: number, i: number): ClientOperation['op'] {
-  return pickOperation(c.operationProportion, unit(i, key, DRAW_OPERATION, c.seed));
+/**
+ * The rounds written to each of a client's device groups, and how many every one of them has (`full`, the warm-up's
+ * included): a group's writes are drawn apart from the others', so one may be rounds ahead of another.
+ */
+class RoundsWritten {
+  readonly #next: number[];
+  #full: number;
+  /** groups with `full` rounds written and not one more */
+  #behind: number;
+
+  constructor(groups: number, warmupRounds: number) {
+    this.#next = new Array<number>(groups).fill(warmupRounds);
+    this.#full = warmupRounds;
+    this.#behind = groups;
+  }
+
+  get full(): number {
+    return this.#full;
+  }
+
+  /**
+   * The round group `g` writes now (counted written), and `roundDone` when that makes it the round every group is
+   * written through (the group that wrote is then at `full` exactly, so one step at a time is enough).
+   */
+  next(g: number): { round: number; roundDone?: number } {
+    const round = this.#next[g]++;
+    if (round !== this.#full || --this.#behind > 0) return { round };
+    this.#full++;
+    this.#behind = this.#next.filter((n) => n === this.#full).length;
+    return { round, roundDone: round };
+  }
+}
+
+/** Operation of `round` for the device group whose draws are keyed `key`. */
+function operationAt(c: BenchConfig, key: number, round: number): ClientOperation['op'] {
+  return pickOperation(c.operationProportion, unit(round, key, DRAW_OPERATION, c.seed));
 }
 
 /**
- * What a client's draws are keyed by: its first device, not its number. A client's devices are the same whichever
- * machine's share runs them (`--device-offset`), so the shares of several machines draw the operations one run over
- * all their devices with as many clients draws, and `merge` adds up to its totals; client numbers start again at 0
- * on every machine.
+ * What a device group's draws are keyed by: its first device, not its client's number or place. A device is the same
+ * whichever client and machine's share writes it (`--device-offset`), so every split of the devices over machines,
+ * workers and clients draws the same operations of each device (insertTablet; a group of several devices is each
+ * split's own), and `merge` adds up to one run's totals.
  */
-function drawKey(groups: readonly number[][]): number {
-  return groups[0]?.[0] ?? -1;
+function drawKey(group: readonly number[]): number {
+  return group[0] ?? -1;
 }
 
 /**
  * The rows every device of this machine's share has once the timed run is done as planned, what `--queries` after
- * it range over: the warm-up rounds and the fewest full rounds of writes any client gave its device groups (a mixed
- * run's clients write only its INGESTION share of their operations).
+ * it range over: the warm-up rounds and the fewest rounds any device group is written (a mixed run writes only the
+ * INGESTION share of its operations).
  */
 export function rowsAfterTheRun(c: BenchConfig): number {
   if (!hasQueries(c.operationProportion)) return storedRows(c);
   let fewestRounds = c.loop;
-  for (const { groups } of everyClient(c)) {
-    let writes = 0;
-    const key = drawKey(groups);
-    for (let i = 0; i < c.loop * groups.length; i++) if (operationAt(c, key, i) === 'INGESTION') writes++;
-    if (groups.length > 0) fewestRounds = Math.min(fewestRounds, Math.floor(writes / groups.length));
-  }
+  for (const { groups } of everyClient(c))
+    for (const group of groups) {
+      const key = drawKey(group);
+      let writes = 0;
+      for (let round = 0; round < c.loop; round++) if (operationAt(c, key, round) === 'INGESTION') writes++;
+      fewestRounds = Math.min(fewestRounds, writes);
+    }
   return rowsAfterRounds(c, c.warmupRounds + fewestRounds);
 }
 
