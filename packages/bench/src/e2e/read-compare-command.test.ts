@@ -1,5 +1,15 @@
-import { describe, expect, it } from 'vitest';
-import { parseOptions, readRounds, summary, warmUpReads, type Passes } from './read-compare-command.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  parseOptions,
+  readCompareCommand,
+  readRounds,
+  summary,
+  warmUpReads,
+  type Passes,
+} from './read-compare-command.js';
 
 const pass = (mValuesPerS: number, cpuSPerMpts: number, serverCpuSPerMpts?: number) => ({
   rows: 1000,
@@ -133,6 +143,20 @@ describe('read-compare options', () => {
     order.length = 0;
     await readRounds({ rounds: 2 }, readers(10_000_000), quiet); // one read warms: none more before a timed one
     expect(order.join(' ')).toBe('r R b c r R b c J r r R b c J');
+  });
+
+  it('refuses an --out that is a directory before reading (the file was written, and failed, after every round)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'read-compare-'));
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      // no server at port 1: the check comes before the session opens
+      expect(await readCompareCommand(['--port', '1', '--out', dir])).toBe(2);
+      expect(errors.mock.calls[0][0]).toBe(
+        `iotdb-bench read-compare: --out: ${dir} is a directory, and read-compare's --out names a file: --out ${join(dir, 'read-compare.json')}`,
+      );
+    } finally {
+      errors.mockRestore();
+    }
   });
 
   it('takes --tls and --rpc-compression as switches between the options with values', () => {

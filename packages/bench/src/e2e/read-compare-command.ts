@@ -1,6 +1,6 @@
-import { writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { MAX_TIMER_MS, Session, TableSession, type BaseSession } from '@iotdb/client';
 import { COMMANDS } from '../config/argv.js';
 import { integer } from '../config/parsers.js';
@@ -72,7 +72,7 @@ export async function readCompareCommand(args: readonly string[]): Promise<numbe
     console.error(`iotdb-bench read-compare: ${(e as Error).message}\n${USAGE}`);
     return 2;
   }
-  if (o.out !== undefined && !outDirReady(dirname(o.out), 'iotdb-bench read-compare')) return 2;
+  if (o.out !== undefined && !outFileReady(o.out)) return 2;
   let serverCpu: ServerCpu | undefined;
   try {
     serverCpu = o.serverPids && new ServerCpu(o.serverPids);
@@ -103,6 +103,19 @@ export async function readCompareCommand(args: readonly string[]): Promise<numbe
     return 1;
   }
   return 0;
+}
+
+/**
+ * Whether --out can be written once the rounds are read: its directory made, and the path itself no directory (the
+ * main command's --out is one, this one's a file), said on stderr when not.
+ */
+function outFileReady(out: string): boolean {
+  if (!outDirReady(dirname(out), 'iotdb-bench read-compare')) return false;
+  if (!statSync(out, { throwIfNoEntry: false })?.isDirectory()) return true;
+  console.error(
+    `iotdb-bench read-compare: --out: ${out} is a directory, and read-compare's --out names a file: --out ${join(out, 'read-compare.json')}`,
+  );
+  return false;
 }
 
 /** A pass of each reader; the Java child's `javaReads`: its reads of the statement, the last one timed. */
