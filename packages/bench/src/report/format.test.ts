@@ -483,6 +483,30 @@ describe('compareTable', () => {
     expect(after).toMatch(/^ *vs a +0\.00x +1\.00x +2\.50x$/m);
   });
 
+  it("compares a query file's statement with its own first run (ours beside the Java client's), not with another", () => {
+    const statement = (label: string, rows: number, line: number) =>
+      sampleStatement(label, rows, { queryFile: { sql: `SELECT ${line}`, concurrency: 1, repetitions: 10, line } });
+    const runs = [
+      statement('point', 300, 1),
+      statement('java point', 700, 1),
+      statement('range', 30_000, 4),
+      statement('java range', 42_000, 4),
+    ];
+    const lines = compareTable(runs).split('\n');
+    const row = (name: string) =>
+      lines
+        .find((l) => l.trim().startsWith(name))
+        ?.trim()
+        .slice(name.length)
+        .trim()
+        .split(/\s{2,}/);
+    // it said 'vs first 1.00x 2.33x 100.00x 140.00x': the range read against the point query
+    expect(row('vs its statement')).toEqual(['1.00x', '2.33x', '1.00x', '1.40x']);
+    expect(lines.join('\n')).not.toMatch(/vs first/);
+    // one run a statement (no Java client beside it): no ratio, as none compares alike
+    expect(compareTable([statement('point', 300, 1), statement('range', 30_000, 4)])).not.toMatch(/^ *vs /m);
+  });
+
   it('shows the client CPU per operation, and no points, when no run wrote (query-file statements)', () => {
     const statement = (label: string, clientCpuS: number) =>
       sampleStatement(label, 100, { okOps: 8, failedOps: 2, clientCpuS });

@@ -9,7 +9,8 @@ import {
   cpuSPerOperation,
   mainOperation,
   onlyReads,
-  ratioBase,
+  ratioBases,
+  type RatioBases,
   resultFields,
   rowsRead,
 } from './result-fields.js';
@@ -259,6 +260,16 @@ export function resultLine(r: RunResult): string {
 
 const rowsPerS = (r: RunResult): number => rowsRead(r, 'rowsPerS');
 
+type Row = [string, (r: RunResult) => string];
+
+/** The row of each run's rate against its base (ratioBases): none when nothing alike is there to compare. */
+function ratioRow(bases: RatioBases, rate: (r: RunResult) => number, first: RunResult): Row[] {
+  if (bases.kind === 'none') return [];
+  if (bases.kind === 'statement') return [['vs its statement', (r) => times(rate(r), rate(bases.baseOf(r)))]];
+  const { base } = bases;
+  return [[base === first ? 'vs first' : `vs ${base.label}`, (r) => times(rate(r), rate(base))]];
+}
+
 /**
  * One column per run (by position, so equal labels are fine); ratios are against the first run: of points/s,
  * or of rows/s when the first run wrote nothing (query-file runs), then against the first statement that read
@@ -269,18 +280,16 @@ const rowsPerS = (r: RunResult): number => rowsRead(r, 'rowsPerS');
 export function compareTable(results: RunResult[]): string {
   if (results.length === 0) return '  (no runs)';
   const rate = results[0].pointsPerS > 0 ? (r: RunResult) => r.pointsPerS : rowsPerS;
-  const base = ratioBase(results, rate);
-  const first = rate(base);
+  const bases = ratioBases(results, rate);
   const pct = (r: RunResult, p: 'p50' | 'p99'): string => {
     const l = mainOperation(r)?.latency;
     return l === undefined ? '-' : millis(l[p]);
   };
-  type Row = [string, (r: RunResult) => string];
   const wrote = !results.every(onlyReads);
   const rows: Row[] = [
     ...(wrote ? [['points/s', (r) => grouped(r.pointsPerS)] as Row] : []),
     ...(results.some((r) => r.queries !== undefined) ? [['rows/s', (r) => grouped(rowsPerS(r))] as Row] : []),
-    [base === results[0] ? 'vs first' : `vs ${base.label}`, (r) => times(rate(r), first)],
+    ...ratioRow(bases, rate, results[0]),
     ['ops/s', (r) => fixed(r.opsPerS, 1)],
     ['p50 ms', (r) => pct(r, 'p50')],
     ['p99 ms', (r) => pct(r, 'p99')],

@@ -11,7 +11,7 @@ import { fixed, grouped, millis, times } from './numbers.js';
 import { QUERY_HEADERS, queryRows } from './format.js';
 import { MATRIX_HEADERS, byReportOrder, matrixRows } from './latency-matrix.js';
 import { lagPercentiles, openLoopFigures, openLoopVerdict, shortVerdict } from './open-loop.js';
-import { cpuPerMillion, mainOperation, onlyReads, ratioBase, rowsRead } from './result-fields.js';
+import { cpuPerMillion, mainOperation, onlyReads, ratioBases, rowsRead } from './result-fields.js';
 import { esc } from './svg.js';
 
 const STYLE = `
@@ -58,13 +58,22 @@ export function renderHtml(runs: RunResult[], generatedAt: Date = new Date()): s
 function throughputBars(runs: RunResult[]): string {
   const reads = runs.every(onlyReads);
   const rate = (r: RunResult) => (reads ? rowsRead(r, 'rowsPerS') : r.pointsPerS);
-  const base = ratioBase(runs, rate);
+  const bases = ratioBases(runs, rate);
+  const baseOf = (r: RunResult): RunResult | undefined =>
+    bases.kind === 'all' ? bases.base : bases.kind === 'statement' ? bases.baseOf(r) : undefined;
   const vsBase = (r: RunResult) => {
-    const ratio = times(rate(r), rate(base));
+    const base = baseOf(r);
+    const ratio = base === undefined ? 'n/a' : times(rate(r), rate(base));
     return ratio === 'n/a' ? '' : ` (${ratio})`;
   };
+  const ratiosTo =
+    bases.kind === 'statement'
+      ? ', ratios to the first run of each statement'
+      : bases.kind === 'all' && bases.base !== runs[0]
+        ? `, ratios to ${bases.base.label}`
+        : '';
   return hBarChart({
-    title: `Throughput, ${reads ? 'rows/s' : 'points/s'}${base === runs[0] ? '' : `, ratios to ${base.label}`}`,
+    title: `Throughput, ${reads ? 'rows/s' : 'points/s'}${ratiosTo}`,
     bars: runs.map((r) => ({
       label: r.label,
       value: rate(r),

@@ -106,6 +106,34 @@ export const cpuSPerOperation = (r: RunResult): number => r.clientCpuS / Math.ma
 export const ratioBase = (runs: readonly RunResult[], rate: (r: RunResult) => number): RunResult =>
   runs.find((r) => rate(r) > 0) ?? runs[0];
 
+/** Which statement of a query file a run read (its line and SQL; the Java client's run of it has the same). */
+const statementOf = (r: RunResult): string | undefined =>
+  r.queryFile === undefined ? undefined : `${r.queryFile.line}:${r.queryFile.sql}`;
+
+/**
+ * What each run's rate is compared with: `all` (ratioBase), or `statement` when the runs are a query file's
+ * statements, each then against its statement's first run (ours, beside the Java client's of it): a statement's
+ * rate against another's says nothing. `none` when every statement has but one run, nothing alike to compare.
+ */
+export type RatioBases =
+  { kind: 'all'; base: RunResult } | { kind: 'statement'; baseOf: (r: RunResult) => RunResult } | { kind: 'none' };
+
+export function ratioBases(runs: readonly RunResult[], rate: (r: RunResult) => number): RatioBases {
+  const statements = new Set(runs.map(statementOf));
+  if (statements.size <= 1 || statements.has(undefined)) return { kind: 'all', base: ratioBase(runs, rate) };
+  if (statements.size === runs.length) return { kind: 'none' };
+  const bases = new Map(
+    [...statements].map((s) => [
+      s,
+      ratioBase(
+        runs.filter((r) => statementOf(r) === s),
+        rate,
+      ),
+    ]),
+  );
+  return { kind: 'statement', baseOf: (r) => bases.get(statementOf(r))! };
+}
+
 const FIELDS: readonly Field[] = [
   ['label', (r) => token(r.label)],
   ['model', (r) => token(r.config.model)],

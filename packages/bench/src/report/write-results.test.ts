@@ -251,7 +251,8 @@ describe('writeResults', () => {
   });
 
   it('report.html of statements that only read shows their rows read and rows/s, not the write figures', () => {
-    const statement = (label: string, rows: number) => sampleStatement(label, rows, { clientCpuS: 0.5 });
+    const statement = (label: string, rows: number, over: Partial<RunResult> = {}) =>
+      sampleStatement(label, rows, { clientCpuS: 0.5, ...over });
     const html = readFileSync(
       writeResults(tempDir(), [statement('all', 1_000_000), statement('one', 500), statement('none', 0)]).html,
       'utf8',
@@ -276,6 +277,16 @@ describe('writeResults', () => {
     expect(afterSetup).toContain('Throughput, rows/s, ratios to all');
     expect(afterSetup).toContain('200,000 rows/s (1.00x)');
     expect(afterSetup).toContain('100 rows/s (0.0005x)'); // not 0.00x: a ratio, however small
+    // a query file's statements beside the Java client's: each against its own first run, never another statement
+    const at = (label: string, rows: number, line: number) =>
+      statement(label, rows, { queryFile: { sql: `SELECT ${line}`, concurrency: 1, repetitions: 10, line } });
+    const vsJava = readFileSync(
+      writeResults(tempDir(), [at('point', 300, 1), at('java point', 700, 1), at('range', 30_000, 4)]).html,
+      'utf8',
+    );
+    expect(vsJava).toContain('Throughput, rows/s, ratios to the first run of each statement');
+    expect(vsJava).toContain('140 rows/s (2.33x)');
+    expect(vsJava).toContain('6,000 rows/s (1.00x)'); // it said 100.00x: against the point query
   });
 
   it("report.html says whether an open-loop run kept its schedule, as the console's open loop line", () => {
