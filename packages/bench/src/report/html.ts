@@ -132,9 +132,10 @@ function latencyLines(r: RunResult): string {
  * interval by interval, 0 where none ended (so that a spell of a fault stands out against the rest), each interval
  * over its part of the run (the last is cut short by the run's end; one shorter than half an interval is counted
  * with the one before, over both: a run's last few ms, often without an operation ending in them, would otherwise
- * show as a fall to 0 at its end, or a few operations there as a spike).
+ * show as a fall to 0 at its end, or a few operations there as a spike). None for a run of one interval once so
+ * counted: no line to draw.
  */
-function operationLines(r: RunResult): string {
+function operationLines(r: RunResult): string[] {
   const intervalS = r.config.reportIntervalMs / 1000;
   // interval number (from 1) -> operations, from samples timed by their interval's end
   const byInterval = (samples: readonly (readonly number[])[]) =>
@@ -144,6 +145,7 @@ function operationLines(r: RunResult): string {
   const tailS = r.durationS - (intervals - 1) * intervalS;
   const fold = intervals > 1 && tailS > 0 && tailS < intervalS / 2;
   const shown = fold ? intervals - 1 : intervals;
+  if (shown < 2) return [];
   const perS = (counts: Map<number, number>) =>
     Array.from({ length: shown }, (_, i): [number, number] => {
       const folded = fold && i === shown - 1;
@@ -151,12 +153,17 @@ function operationLines(r: RunResult): string {
       const n = (counts.get(i + 1) ?? 0) + (folded ? (counts.get(intervals) ?? 0) : 0);
       return [(i + 1) * intervalS, n / (span > 0 ? span : intervalS)];
     });
-  return lineChart({
-    title: `operations/s over the run, per ${fixed(intervalS, 1)} s`,
-    xLabel: 'seconds since start',
-    yLabel: 'ops/s',
-    series: [{ name: 'ok', points: perS(ok) }, ...(failed.size > 0 ? [{ name: 'failed', points: perS(failed) }] : [])],
-  });
+  return [
+    lineChart({
+      title: `operations/s over the run, per ${fixed(intervalS, 1)} s`,
+      xLabel: 'seconds since start',
+      yLabel: 'ops/s',
+      series: [
+        { name: 'ok', points: perS(ok) },
+        ...(failed.size > 0 ? [{ name: 'failed', points: perS(failed) }] : []),
+      ],
+    }),
+  ];
 }
 
 function table(header: string[], rows: string[][]): string {
@@ -260,7 +267,7 @@ function runSection(r: RunResult, index: number): string {
       }),
     );
   }
-  if (overTime(r) || (r.failuresOverTime?.length ?? 0) > 0) parts.push(operationLines(r));
+  if (overTime(r) || (r.failuresOverTime?.length ?? 0) > 0) parts.push(...operationLines(r));
   if (overTime(r)) parts.push(latencyLines(r));
   const hist = byReportOrder(Object.keys(r.histograms)).filter((k) => r.histograms[k].count > 0);
   if (hist.length > 0) {

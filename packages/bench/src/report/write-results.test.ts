@@ -212,6 +212,18 @@ describe('writeResults', () => {
     const tail = opsLine(sampleRun('b', { durationS: 3.2, latencyOverTime: [...steady, [4, 10, 1, 2, 3]] }));
     expect(tail).toHaveLength(3);
     expect(tail[2] / tail[1]).toBeCloseTo(175 / 200, 1);
+    // a run of 1.15 s (a query file's statement of 500 reads): one interval once its last 0.15 s is folded in, no line
+    // to draw (it drew a lone dot)
+    const short = sampleRun('c', {
+      durationS: 1.15,
+      latencyOverTime: [
+        [1, 435, 1, 2, 3],
+        [2, 65, 1, 2, 3],
+      ],
+    });
+    const html = readFileSync(writeResults(tempDir(), [short]).html, 'utf8');
+    expect(html).not.toContain('operations/s over the run');
+    expect(html).toContain('latency over the run'); // its two samples still drawn
   });
 
   it("report.html draws the runs' p99 over time in one chart when two runs or more have latency over time", () => {
