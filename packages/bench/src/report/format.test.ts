@@ -421,6 +421,16 @@ describe('a run that ended early', () => {
 });
 
 describe('compareTable', () => {
+  /** The cells of the table's row `name` (cells apart by two spaces or more: a label may hold one). */
+  const rowOf = (table: string, name: string): string[] | undefined =>
+    table
+      .split('\n')
+      .find((l) => l.trim().startsWith(name))
+      ?.trim()
+      .slice(name.length)
+      .trim()
+      .split(/\s{2,}/);
+
   it('has one column per run and the ratio to the first', () => {
     const runs = [
       sampleRun('tablet', {}, 1_000_000),
@@ -430,11 +440,7 @@ describe('compareTable', () => {
     const lines = compareTable(runs).split('\n');
     const header = lines[0].trim().split(/\s+/);
     expect(header).toEqual(['tablet', 'tablets', 'records']);
-    const row = (name: string): string[] => {
-      const line = lines.find((l) => l.trim().startsWith(name));
-      expect(line, name).toBeDefined();
-      return (line ?? '').trim().slice(name.length).trim().split(/\s+/);
-    };
+    const row = (name: string) => rowOf(lines.join('\n'), name);
     expect(row('vs first')).toEqual(['1.00x', '2.00x', '0.50x']);
     expect(row('points/s')).toEqual(['1,000,000', '2,000,000', '500,000']);
     for (const name of ['ops/s', 'p50 ms', 'p99 ms', 'CPU s/Mpts', 'failed ops']) expect(row(name)).toHaveLength(3);
@@ -467,14 +473,7 @@ describe('compareTable', () => {
         pointsPerS: 0,
         queries: { [label]: { ops: 10, failed: 0, rows: 100, rowsPerS, latency } },
       });
-    const lines = compareTable([reading('a', 400), reading('b', 1_000)]).split('\n');
-    const row = (name: string) =>
-      lines
-        .find((l) => l.trim().startsWith(name))
-        ?.trim()
-        .slice(name.length)
-        .trim()
-        .split(/\s+/);
+    const row = (name: string) => rowOf(compareTable([reading('a', 400), reading('b', 1_000)]), name);
     expect(row('rows/s')).toEqual(['400', '1,000']);
     expect(row('vs first')).toEqual(['1.00x', '2.50x']);
     // a first statement that read nothing (CREATE, INSERT): the ratios are to the first one that read rows
@@ -492,17 +491,10 @@ describe('compareTable', () => {
       statement('range', 30_000, 4),
       statement('java range', 42_000, 4),
     ];
-    const lines = compareTable(runs).split('\n');
-    const row = (name: string) =>
-      lines
-        .find((l) => l.trim().startsWith(name))
-        ?.trim()
-        .slice(name.length)
-        .trim()
-        .split(/\s{2,}/);
+    const table = compareTable(runs);
     // it said 'vs first 1.00x 2.33x 100.00x 140.00x': the range read against the point query
-    expect(row('vs its statement')).toEqual(['1.00x', '2.33x', '1.00x', '1.40x']);
-    expect(lines.join('\n')).not.toMatch(/vs first/);
+    expect(rowOf(table, 'vs its statement')).toEqual(['1.00x', '2.33x', '1.00x', '1.40x']);
+    expect(table).not.toMatch(/vs first/);
     // one run a statement (no Java client beside it): no ratio, as none compares alike
     expect(compareTable([statement('point', 300, 1), statement('range', 30_000, 4)])).not.toMatch(/^ *vs /m);
   });
