@@ -9,6 +9,7 @@ import {
   cpuSPerOperation,
   mainOperation,
   onlyReads,
+  ratioBaseOf,
   ratioBases,
   type RatioBases,
   resultFields,
@@ -265,9 +266,9 @@ type Row = [string, (r: RunResult) => string];
 /** The row of each run's rate against its base (ratioBases): none when nothing alike is there to compare. */
 function ratioRow(bases: RatioBases, rate: (r: RunResult) => number, first: RunResult): Row[] {
   if (bases.kind === 'none') return [];
-  if (bases.kind === 'statement') return [['vs its statement', (r) => times(rate(r), rate(bases.baseOf(r)))]];
-  const { base } = bases;
-  return [[base === first ? 'vs first' : `vs ${base.label}`, (r) => times(rate(r), rate(base))]];
+  const name =
+    bases.kind === 'statement' ? 'vs its statement' : bases.base === first ? 'vs first' : `vs ${bases.base.label}`;
+  return [[name, (r) => times(rate(r), rate(ratioBaseOf(bases, r)!))]];
 }
 
 /**

@@ -11,7 +11,7 @@ import { fixed, grouped, millis, times } from './numbers.js';
 import { QUERY_HEADERS, queryRows } from './format.js';
 import { MATRIX_HEADERS, byReportOrder, matrixRows } from './latency-matrix.js';
 import { lagPercentiles, openLoopFigures, openLoopVerdict, shortVerdict } from './open-loop.js';
-import { cpuPerMillion, mainOperation, onlyReads, ratioBases, rowsRead } from './result-fields.js';
+import { cpuPerMillion, mainOperation, onlyReads, ratioBaseOf, ratioBases, rowsRead } from './result-fields.js';
 import { esc } from './svg.js';
 
 const STYLE = `
@@ -59,10 +59,8 @@ function throughputBars(runs: RunResult[]): string {
   const reads = runs.every(onlyReads);
   const rate = (r: RunResult) => (reads ? rowsRead(r, 'rowsPerS') : r.pointsPerS);
   const bases = ratioBases(runs, rate);
-  const baseOf = (r: RunResult): RunResult | undefined =>
-    bases.kind === 'all' ? bases.base : bases.kind === 'statement' ? bases.baseOf(r) : undefined;
   const vsBase = (r: RunResult) => {
-    const base = baseOf(r);
+    const base = ratioBaseOf(bases, r);
     const ratio = base === undefined ? 'n/a' : times(rate(r), rate(base));
     return ratio === 'n/a' ? '' : ` (${ratio})`;
   };

@@ -134,6 +134,11 @@ export function ratioBases(runs: readonly RunResult[], rate: (r: RunResult) => n
   return { kind: 'statement', baseOf: (r) => bases.get(statementOf(r))! };
 }
 
+/** The run `r`'s rate is compared with; none where nothing alike is there (`none`). */
+export function ratioBaseOf(bases: RatioBases, r: RunResult): RunResult | undefined {
+  return bases.kind === 'all' ? bases.base : bases.kind === 'statement' ? bases.baseOf(r) : undefined;
+}
+
 const FIELDS: readonly Field[] = [
   ['label', (r) => token(r.label)],
   ['model', (r) => token(r.config.model)],
