@@ -274,7 +274,8 @@ function ratioRow(bases: RatioBases, rate: (r: RunResult) => number, first: RunR
 /**
  * One column per run (by position, so equal labels are fine); ratios are against the first run: of points/s,
  * or of rows/s when the first run wrote nothing (query-file runs), then against the first statement that read
- * rows when the first read none (a file that begins with CREATE or INSERT). A rows/s row when any run read rows.
+ * rows when the first read none (a file that begins with CREATE or INSERT); a query file's statements each against
+ * its own first run (ratioBases). A rows/s row when any run read rows.
  * When no run wrote (the statements of a query file), no points/s, and the client's CPU per operation instead of
  * per million points.
  */

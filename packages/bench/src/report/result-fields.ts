@@ -103,7 +103,7 @@ export const cpuSPerOperation = (r: RunResult): number => r.clientCpuS / Math.ma
  * The run the others' rates are compared with: the first, or the first with a rate when the first has none (a query
  * file that begins with CREATE or INSERT reads nothing there).
  */
-export const ratioBase = (runs: readonly RunResult[], rate: (r: RunResult) => number): RunResult =>
+const ratioBase = (runs: readonly RunResult[], rate: (r: RunResult) => number): RunResult =>
   runs.find((r) => rate(r) > 0) ?? runs[0];
 
 /** Which statement of a query file a run read (its line and SQL; the Java client's run of it has the same). */
