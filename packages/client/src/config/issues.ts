@@ -90,8 +90,20 @@ export function callOptionsRefused(opts: object, known: KeyNames): IoTDBValidati
   // runs on every write and read call: nothing allocated when every name is known
   let allKnown = true;
   for (const key in opts) if (Object.hasOwn(opts, key) && !known.has(key)) allKnown = false;
-  if (allKnown) return undefined;
+  if (allKnown) return signalRefused((opts as { signal?: unknown }).signal);
   const issues = new IssueList();
   checkKnownKeys(opts, known, '', issues);
   return validationErrorOf(issues.all);
+}
+
+/**
+ * A `signal` that is no AbortSignal: Node's AbortSignal.any threw its own TypeError for it, and a data set's read
+ * never looked at it.
+ */
+export function signalRefused(signal: unknown): IoTDBValidationError | undefined {
+  if (signal === undefined || signal instanceof AbortSignal) return undefined;
+  return new IoTDBValidationError(
+    'signal',
+    `needs an AbortSignal (an AbortController's signal, or AbortSignal.timeout(ms)), got ${describe(signal)}`,
+  );
 }

@@ -2,7 +2,7 @@ import { IoTDBAbortError, IoTDBPoolTimeoutError, IoTDBSessionClosedError, withCa
 import { resolveRetryOptions, type ResolvedRetryOptions, type RetryOptions } from '../retry/retry-policy.js';
 import { withRetry } from '../retry/with-retry.js';
 import { CALL_OPTION_KEYS, POOL_WAIT, type BaseSession } from '../session/base-session.js';
-import { callOptionsRefused, checkCallOptions } from '../config/issues.js';
+import { callOptionsRefused, checkCallOptions, signalRefused } from '../config/issues.js';
 import { insertChannel, queryChannel } from '../diagnostics/channels.js';
 import { checkLogger, type Logger } from '../diagnostics/logger.js';
 import { Recorder } from '../diagnostics/recorder.js';
@@ -128,6 +128,8 @@ export class Pool<S extends BaseSession> {
     fn: (session: S) => Promise<T>,
     signal?: AbortSignal,
   ): Promise<T> {
+    const refused = signalRefused(signal); // before AbortSignal.any sees it (its TypeError)
+    if (refused !== undefined) throw refused;
     if (signal?.aborted) throw new IoTDBAbortError('pool.execute', signal.reason);
     const traced = insertChannel.hasSubscribers || queryChannel.hasSubscribers;
     const waitStart = traced ? performance.now() : 0;

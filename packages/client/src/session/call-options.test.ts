@@ -170,6 +170,56 @@ describe("a write's, a data set's and a pool's own options", () => {
   });
 });
 
+describe('a signal that is no AbortSignal', () => {
+  const notSignals = ['x', 5000, { aborted: false }, null];
+
+  it("is refused before anything is sent, as any bad option (it threw Node's TypeError, or went unheeded)", async () => {
+    const { fake, s } = await openSession();
+    for (const signal of notSignals) {
+      const opts = untyped({ signal });
+      for (const call of [
+        () => s.executeQueryStatement('SELECT s FROM root.sg.d', opts),
+        () => s.executeNonQueryStatement('FLUSH', opts),
+        () =>
+          s.insertTablet(
+            { deviceId: 'root.sg.d', measurements: ['s'], dataTypes: ['INT32'], timestamps: [1], values: [[1]] },
+            opts,
+          ),
+      ]) {
+        const e = await call().then(
+          () => undefined,
+          (err: unknown) => err,
+        );
+        expect(e, JSON.stringify(signal)).toBeInstanceOf(IoTDBValidationError);
+        expect((e as Error).message).toMatch(
+          /^signal: needs an AbortSignal \(an AbortController's signal, or AbortSignal.timeout\(ms\)\), got /,
+        );
+      }
+    }
+    expect(fake.calls.filter((c) => c.method.startsWith('execute') || c.method.startsWith('insert'))).toHaveLength(0);
+  });
+
+  it("is refused by a data set's reads, where it went unheeded", async () => {
+    const { s } = await openSession();
+    const ds = await s.executeQueryStatement('SELECT s FROM root.sg.d');
+    for (const read of [() => ds.hasNext(untyped({ signal: 'x' })), () => ds.toColumnar(untyped({ signal: 'x' }))])
+      await expect(read()).rejects.toThrow(/^signal: needs an AbortSignal/);
+    await ds.close();
+  });
+
+  it("is refused by a pool's calls alike", async () => {
+    const fake = new FakeTransport();
+    const pool = new SessionPool({ nodeUrls: [A], transport: fake, discoverNodes: false, maxSize: 1 });
+    closers.push(() => pool.close());
+    await expect(pool.executeQueryStatement('SELECT s FROM root.sg.d', untyped({ signal: 'x' }))).rejects.toThrow(
+      /^signal: needs an AbortSignal/,
+    );
+    await expect(pool.execute(() => Promise.resolve(1), untyped({ signal: 'x' }))).rejects.toThrow(
+      /^signal: needs an AbortSignal/,
+    );
+  });
+});
+
 describe('bad arguments', () => {
   it('reject the promise a call returns, never throw from the call: a .catch() on it sees them', async () => {
     const { fake, s } = await openSession();
