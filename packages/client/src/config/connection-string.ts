@@ -1,6 +1,5 @@
 import { connectionParams, nameElsewhere, type ConfigTarget, type ParamType } from './known-options.js';
-import { nearestName } from '@iotdb/fast-serializer';
-import type { IssueList } from './issues.js';
+import { unknownNameHint, type IssueList } from './issues.js';
 
 /** One host of a connection string; a host without a port takes the port the other layers give. */
 export interface UrlHost {
@@ -141,9 +140,7 @@ function unknownParam(name: string, known: ReadonlyMap<string, unknown>): string
   if (['host', 'port', 'username', 'password', 'nodeUrls'].includes(name)) {
     return "not a connection string parameter: the user and the hosts go before the path ('iotdb://user:password@host:port')";
   }
-  const near = nearestName(name, known.keys());
-  const hint = nameElsewhere(name, known) ?? (near === undefined ? undefined : `did you mean '${near}'?`);
-  return `unknown connection string parameter${hint === undefined ? '' : ` (${hint})`}`;
+  return `unknown connection string parameter${unknownNameHint(name, new Set(known.keys()), nameElsewhere)}`;
 }
 
 function typed(name: string, text: string, type: Exclude<ParamType, null>, issues: IssueList): unknown {

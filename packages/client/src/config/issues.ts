@@ -66,10 +66,22 @@ export function checkKnownKeys(
 ): void {
   for (const key of Object.keys(given)) {
     if (known.has(key)) continue;
-    const near = nearestName(key, known);
-    const hint = elsewhere(key, known) ?? (near === undefined ? undefined : `did you mean '${near}'?`);
-    issues.add(`${prefix}${key}`, `unknown option${hint === undefined ? '' : ` (${hint})`}`);
+    issues.add(`${prefix}${key}`, `unknown option${unknownNameHint(key, known, elsewhere)}`);
   }
+}
+
+/**
+ * What follows "unknown option" for `name`: ` (<hint>)`, the hint what `elsewhere` says of it (another client's name
+ * for an option), else the nearest name of `known` for a near miss; '' when there is neither.
+ */
+export function unknownNameHint(
+  name: string,
+  known: KeyNames,
+  elsewhere: (name: string, known: KeyNames) => string | undefined = () => undefined,
+): string {
+  const near = nearestName(name, known);
+  const hint = elsewhere(name, known) ?? (near === undefined ? undefined : `did you mean '${near}'?`);
+  return hint === undefined ? '' : ` (${hint})`;
 }
 
 /**
