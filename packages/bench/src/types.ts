@@ -285,10 +285,13 @@ export interface RunResult {
   /**
    * a --query-file statement's run: the statement as the file gave it, `concurrency` the sessions that read it;
    * `query` false when the server answered it with no result set (INSERT, CREATE, FLUSH, ...), absent before that
-   * was recorded or when no read succeeded; with forEach, its query and the statements it stood for
+   * was recorded or when no read succeeded; with forEach, its query and the statements it stood for. `row`: the name
+   * of its own latency row and query figures, the run's label as it ran (a repeat's `#k` and a sweep's rate are added
+   * to the label after); absent in files from before it was recorded, whose label is that name
    */
   queryFile?: {
     sql: string;
+    row?: string;
     concurrency: number;
     repetitions: number;
     line: number;

@@ -14,12 +14,13 @@ export const NO_LATENCY: LatencySummary = new LatencyHistogram().summaryMs();
 
 /**
  * The write kind with the most latency samples (the first such on a tie): the run's main write operation; a query-file
- * statement's own row (its label, whatever the label says: `failed logins`, `TIME_RANGE`), once a read succeeded.
+ * statement's own row (named as the statement, whatever that says: `failed logins`, `TIME_RANGE`), once a read succeeded.
  */
 export function mainOperation(r: RunResult): { kind: string; latency: LatencySummary } | undefined {
   if (r.queryFile !== undefined) {
-    const own = r.latency[r.label];
-    return own === undefined ? undefined : { kind: r.label, latency: own };
+    const row = r.queryFile.row ?? r.label;
+    const own = r.latency[row];
+    return own === undefined ? undefined : { kind: row, latency: own };
   }
   let best: { kind: string; latency: LatencySummary } | undefined;
   for (const [kind, latency] of Object.entries(r.latency)) {

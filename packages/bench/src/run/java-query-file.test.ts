@@ -4,6 +4,9 @@ import { sampleConfig } from '../report/test-fixture.js';
 import type { BenchConfig } from '../types.js';
 import { javaStatementArgs, javaStatementRun as parse } from './java-query-file.js';
 import { throughScript } from './test-fixture.js';
+import { repeatLabel } from '../e2e/repeat.js';
+import { mainOperation } from '../report/result-fields.js';
+import { resultLine } from '../report/format.js';
 
 /** A statement's RunResult of the Java process's output `out`, as the harness reads it: through java/query-file.sh. */
 const javaStatementRun = (out: string, c: BenchConfig, e: QueryFileEntry, shares: readonly (readonly string[])[]) =>
@@ -81,7 +84,15 @@ describe("the Java client's run of a query-file statement", () => {
     expect(r.latency['java one device']).toMatchObject({ count: 10, p50: 2, p99: 3, max: 3 });
     expect(r.slowestClientMs).toEqual({ 'java one device': 240 });
     expect(r.stopped).toBeUndefined();
-    expect(r.queryFile).toEqual({ sql: entry.sql, concurrency: 2, repetitions: 5, line: 3 });
+    expect(r.queryFile).toEqual({ sql: entry.sql, row: 'java one device', concurrency: 2, repetitions: 5, line: 3 });
+  });
+
+  it("keeps its own row when its run is labelled for a repeat (point#2): the RESULT line's op", () => {
+    const out = `QSTMT ok=10 failed=0 rows=5010 wall_s=0.500000 client_cpu_s=0.2000 slowest_s=0.240000 peak_rss_mb=88.5 ops=10 ${MATRIX}\n`;
+    const r = repeatLabel(javaStatementRun(out, sampleConfig(), entry, shares), 2, 3);
+    expect(r.label).toBe('java one device#2');
+    expect(mainOperation(r)).toMatchObject({ kind: 'java one device', latency: { p50: 2, p99: 3 } });
+    expect(resultLine(r)).toMatch(/ insert_op=java_one_device insert_ms_avg=2\.000 insert_ms_p50=2\.000 /);
   });
 
   it('keeps the open loop uncorrected and start lag rows, the failures apart with the first error, and a stop at the time limit', () => {

@@ -114,6 +114,7 @@ export function statementRun(
     throughput: [] as [number, number][],
     queryFile: {
       sql: e.sql,
+      row: label,
       concurrency: sessions,
       repetitions: e.repetitions,
       line: e.line,
