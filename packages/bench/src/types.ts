@@ -65,6 +65,8 @@ export interface BenchConfig {
   rateLimit: number;
   /** open loop: operations per second over all clients, each started on a fixed schedule; 0 = closed loop */
   targetRate: number;
+  /** --sweep-rates: the run once per rate, as targetRate; each run's config has its own rate in targetRate */
+  sweepRates: number[];
   /** pause between a client's timed operations, ms */
   batchIntervalMs: number;
   /** the longest the timed phase lasts, ms; 0 = until the loop is done */

@@ -29,6 +29,7 @@ export function checkContradictions(c: BenchConfig, origin: (key: keyof BenchCon
   checkTls(k);
   checkJava(k);
   checkVerify(k);
+  checkSweep(k);
   const writeOnly = c.queryFile === undefined ? undefined : writeRunKnob(c, origin);
   if (writeOnly !== undefined)
     k.fail(
@@ -112,7 +113,9 @@ function checkJava({ c, is, fail, methods, methodKey }: Knobs): void {
     fail('javaFirst', `${is('javaFirst')} orders the Java client's run before ours: it needs ${is('vsJava')}`);
   if (c.dryRun && c.vsJava)
     fail('vsJava', `${is('vsJava')} runs the Java client but ${is('dryRun')} runs nothing: give one of them`);
-  const paced = (['targetRate', 'rateLimit', 'batchIntervalMs'] as const).find((key) => c[key] > 0);
+  const paced = (['targetRate', 'sweepRates', 'rateLimit', 'batchIntervalMs'] as const).find((key) =>
+    key === 'sweepRates' ? c.sweepRates.length > 0 : c[key] > 0,
+  );
   if (c.vsJava && paced !== undefined && methods.includes('writer'))
     fail(
       'vsJava',
@@ -150,6 +153,22 @@ function checkVerify({ c, is, fail }: Knobs): void {
     );
   if (c.dryRunSend)
     fail('verify', `${is('verify')} reads back what was stored, but with ${is('dryRunSend')} nothing is sent`);
+}
+
+/** --sweep-rates runs the whole run once per rate, as --target-rate: not beside another rate or list of runs. */
+function checkSweep({ c, is, fail }: Knobs): void {
+  if (c.sweepRates.length === 0) return;
+  const other = (['targetRate', 'rateLimit'] as const).find((key) => c[key] > 0);
+  if (other !== undefined)
+    fail(
+      'sweepRates',
+      `${is('sweepRates')} sets each run's rate as --target-rate does: it does not go with ${is(other)}`,
+    );
+  if (c.compare.length > 0)
+    fail(
+      'sweepRates',
+      `${is('sweepRates')} runs once per rate and ${is('compare')} once per method: sweep one method at a time`,
+    );
 }
 
 /**

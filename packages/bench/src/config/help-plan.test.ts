@@ -105,6 +105,16 @@ describe('describePlan', () => {
     expect(plan).not.toContain('duration at limit');
   });
 
+  it('gives an open loop its rate, and a sweep its rates in turn, a run each', () => {
+    const one = describePlan(resolveConfig(['--target-rate', '2000'], {}).config);
+    expect(one).toMatch(/^ {2}open loop +2,000 operations\/s over all clients on a fixed schedule; latency from/m);
+    const sweep = describePlan(resolveConfig(['--sweep-rates', '100,400,1000'], {}).config);
+    expect(sweep).toMatch(
+      /^ {2}open loop +100, 400 and 1,000 operations\/s over all clients on a fixed schedule \(a run at each rate in turn, labelled <label>@<rate>\/s; then each operation's p99 by rate\); latency from/m,
+    );
+    expect(describePlan(resolveConfig([], {}).config)).not.toContain('open loop');
+  });
+
   it("describes a query file's statements, not writes it will not make", () => {
     const c = resolveConfig(['--query-file', 'q.yaml', '--warmup-rounds', '2', '--target-rate', '50'], {}).config;
     const statements = [

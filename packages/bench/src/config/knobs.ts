@@ -348,6 +348,16 @@ export const KNOBS: KnobTable = {
     description:
       "open loop: operations per second over all clients (a query-file statement: its reads over its sessions), each started on a fixed schedule; latency counts from the intended start (corrected for coordinated omission), 'uncorrected <op>' rows from the actual start, a 'start lag' row of how late each started",
   },
+  sweepRates: {
+    flag: '--sweep-rates',
+    env: 'SWEEP_RATES',
+    arg: 'OPS/S,...',
+    parse: listOf(count),
+    default: () => [],
+    defaultText: 'none',
+    description:
+      "open loop at each rate in turn: the run (every repeat, each side) once per rate as --target-rate runs it, each labelled <label>@<rate>/s, then each operation's p99 from the intended start by rate, and which rates were met",
+  },
   batchIntervalMs: {
     flag: '--batch-interval-ms',
     env: 'BATCH_INTERVAL_MS',

@@ -62,10 +62,11 @@ function statementPlan(c: BenchConfig, statements: readonly QueryFileEntry[]): L
 /** A query file's open loop, pauses and time limit: each statement's own. */
 function statementPacing(c: BenchConfig): Line[] {
   const out: Line[] = [];
-  if (c.targetRate > 0)
+  const open = openLoopRates(c);
+  if (open !== undefined)
     out.push([
       'open loop',
-      `each statement's reads at ${grouped(c.targetRate)}/s over its sessions on a fixed schedule; latency from the intended start, 'uncorrected' rows from the actual one`,
+      `each statement's reads at ${open.rates}/s over its sessions on a fixed schedule${open.sweep}; latency from the intended start, 'uncorrected' rows from the actual one`,
     ]);
   if (c.batchIntervalMs > 0) out.push(['pause', `${grouped(c.batchIntervalMs)} ms between a session's reads`]);
   if (c.testMaxTime > 0)
@@ -74,6 +75,18 @@ function statementPacing(c: BenchConfig): Line[] {
       `each statement stops at ${grouped(c.testMaxTime)} ms (--test-max-time) if not done by then`,
     ]);
   return out;
+}
+
+/**
+ * The open loop's rate (`200`), or a sweep's (`100, 200 and 400`) and what it runs; undefined for a closed loop.
+ */
+function openLoopRates(c: BenchConfig): { rates: string; sweep: string } | undefined {
+  if (c.sweepRates.length === 0) return c.targetRate > 0 ? { rates: grouped(c.targetRate), sweep: '' } : undefined;
+  const rates = c.sweepRates.map(grouped);
+  return {
+    rates: rates.length === 1 ? rates[0] : `${rates.slice(0, -1).join(', ')} and ${rates.at(-1)}`,
+    sweep: ` (a run at each rate in turn, labelled <label>@<rate>/s; then each operation's p99 by rate)`,
+  };
 }
 
 /** What the knobs come to, line by line: the volume, the pacing, the operations, the runs, the queries. */
@@ -132,10 +145,11 @@ function pacing(c: BenchConfig): Line[] {
         ? ['duration at limit', `at least ${grouped(total / c.rateLimit)} s at ${grouped(c.rateLimit)} points/s`]
         : ['rate limit', `writes paced at ${grouped(c.rateLimit)} points/s over all workers`],
     );
-  if (c.targetRate > 0)
+  const open = openLoopRates(c);
+  if (open !== undefined)
     out.push([
       'open loop',
-      `${grouped(c.targetRate)} operations/s over all clients on a fixed schedule; latency from the intended start, 'uncorrected' rows from the actual one`,
+      `${open.rates} operations/s over all clients on a fixed schedule${open.sweep}; latency from the intended start, 'uncorrected' rows from the actual one`,
     ]);
   if (c.testMaxTime > 0)
     out.push([

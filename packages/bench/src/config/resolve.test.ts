@@ -71,6 +71,7 @@ describe('resolveConfig: defaults', () => {
         nullRatio: 0,
         rateLimit: 0,
         targetRate: 0,
+        sweepRates: [],
         batchIntervalMs: 0,
         testMaxTime: 0,
         retryMaxMs: 60_000,
@@ -564,6 +565,30 @@ describe('resolveConfig: errors name the knob and where it came from', () => {
       /queries read numeric sensors .* and the schema has 0/,
     );
     rejects(['--target-rate', '100', '--rate-limit', '1000'], {}, 'targetRate', /give one/);
+  });
+
+  it('a sweep of rates: each a run, not beside one rate, a rate limit or --compare; no rate twice or of 0', () => {
+    expect(resolveConfig(['--sweep-rates', '100,400,200'], {}).config).toMatchObject({
+      sweepRates: [100, 400, 200],
+      targetRate: 0,
+    });
+    expect(resolveConfig([], { SWEEP_RATES: '50' }).config.sweepRates).toEqual([50]);
+    rejects(['--sweep-rates', '100,200', '--target-rate', '100'], {}, 'sweepRates', /does not go with targetRate 100/);
+    rejects(['--sweep-rates', '100', '--rate-limit', '1000'], {}, 'sweepRates', /does not go with rateLimit 1000/);
+    rejects(
+      ['--sweep-rates', '100', '--compare', 'insertTablet,insertTablets'],
+      {},
+      'sweepRates',
+      /once per rate and compare .* once per method: sweep one method at a time/,
+    );
+    rejects(['--sweep-rates', '100,100'], {}, 'sweepRates', /lists "100" twice/);
+    rejects(['--sweep-rates', '100,0'], {}, 'sweepRates', /entry "0"/);
+    rejects(
+      ['--sweep-rates', '100', '--vs-java', '--method', 'writer'],
+      {},
+      'vsJava',
+      /paces the Java client's writes as sweepRates .* no batching writer/,
+    );
   });
 
   it('dryRun with vsJava; verify when nothing is stored', () => {

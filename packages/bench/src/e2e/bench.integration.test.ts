@@ -55,6 +55,7 @@ const TREE_DATABASES = [
     'urls',
     'qt',
     'many',
+    'sweep',
   ].map((d) => `root.it_bench_${d}`),
   'root.bench', // the Java anchor's (--vs-java)
 ];
@@ -933,6 +934,26 @@ describe('iotdb-bench against a real server', () => {
     ]);
     expect(stdout).toMatch(/^repeat 2 of 2$/m);
     expect(stdout).toMatch(/^ {2}tree-insertTablet {2}points\/s [\d,]+ \([\d,]+-[\d,]+\), p50 ms /m);
+  });
+
+  it('--sweep-rates: the run once per rate on the open-loop schedule, labelled by it, then each p99 by rate', async () => {
+    const out = tempDir('iotdb-bench-sweep-');
+    const knobs = '--database it_bench_sweep --devices 4 --sensors 4 --batch-size 10 --loop 5 --clients 2';
+    const mix = '--operation-proportion 2:1:1:0:0:0:0:0:0:0:0 --sweep-rates 40,100 --verify';
+    const { stdout } = await bench(...knobs.split(' '), ...mix.split(' '), '--out', out);
+    const runs = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResult[];
+    expect(runs.map((r) => [r.label, r.config.targetRate, r.okOps, r.verify?.ok])).toEqual([
+      ['tree-insertTablet-mixed@40/s', 40, 20, true],
+      ['tree-insertTablet-mixed@100/s', 100, 20, true],
+    ]);
+    expect(stdout).toMatch(/^sweep: 40 operations\/s \(1 of 2\)$/m);
+    expect(stdout).toMatch(/^open loop {4}target 100 ops\/s, achieved /m);
+    const table = stdout.slice(stdout.indexOf('sweep tree-insertTablet-mixed: p99 ms from the intended start'));
+    expect(table).toMatch(/^ {2}target +40 +100$/m);
+    expect(table).toMatch(/^ {2}achieved +[\d.]+ +[\d.]+$/m);
+    for (const op of ['insertTablet', 'PRECISE_POINT', 'TIME_RANGE', 'start lag p99'])
+      expect(table).toMatch(new RegExp(`^ {2}${op} +[\\d.]+ +[\\d.]+$`, 'm'));
+    expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('<h3>tree-insertTablet-mixed</h3>');
   });
 
   it('--vs-java --target-rate: the Java client runs our writes on the same open-loop schedule; one the server refuses is counted, its run goes on', async () => {

@@ -4,6 +4,7 @@ import { ConfigError, describePlan, helpText, resolveConfig } from '../config/re
 import { endpointOf } from '../config/parsers.js';
 import { readQueryFile, type QueryFileEntry } from '../config/query-file.js';
 import { compareTable } from '../report/format.js';
+import { sweepText } from '../report/sweep-table.js';
 import { RESULTS_DATABASE, persistResults } from '../report/persist.js';
 import { outDirReady, writeResults } from '../report/write-results.js';
 import { collectEnvironment } from '../run/environment.js';
@@ -13,10 +14,9 @@ import type { BenchConfig, RunResult } from '../types.js';
 import { compareCommand } from './compare-command.js';
 import { LOCAL_TRUST_STORE_PASSWORD, startLocalServer, type LocalServer } from './local-server.js';
 import { interruptOnCtrlC } from './interrupt.js';
-import { repeatSummary } from './repeat.js';
 import { mergeCommand } from './merge-command.js';
 import { persistCommand } from './persist-command.js';
-import { runRepeats } from './run-repeats.js';
+import { runSweep } from './sweep.js';
 import { readCompareCommand } from './read-compare-command.js';
 import { givenServer } from './target.js';
 
@@ -107,9 +107,9 @@ async function runBench(run: LoadedRun): Promise<number> {
       serverUsed = true;
       return server !== undefined || !needsServer;
     };
-    const done = await runRepeats(config, { target, environment, interrupt, queryFile, freshServer });
-    if (done.repeats.length > 1) console.log(repeatSummary(done.repeats).join('\n'));
-    if (done.runs.length > 1) console.log(compareTable(done.runs));
+    const done = await runSweep(config, { target, environment, interrupt, queryFile, freshServer });
+    if (config.sweepRates.length > 0) console.log(sweepText(done.runs).join('\n'));
+    else if (done.runs.length > 1) console.log(compareTable(done.runs));
     const kept = await keepResults(config, done.runs);
     return interrupt.aborted ? 130 : kept ? done.exitCode : 1;
   } finally {

@@ -1,4 +1,4 @@
-import type { BenchConfig } from '../types.js';
+import type { BenchConfig, RunResult } from '../types.js';
 import { hasQueries, readsOnly, storedRows } from '../workload/operations.js';
 
 /**
@@ -22,4 +22,9 @@ export function runLine(c: BenchConfig, label: string): string {
   if (readsOnly(c.operationProportion))
     return `run ${label}: ${clients}, ${c.loop} rounds of queries over ${c.deviceCount} devices x ${c.sensors} sensors x ${storedRows(c)} rows stored`;
   return `run ${label}: ${clients}, ${c.deviceCount} devices x ${c.sensors} sensors x ${c.batchSize} rows x ${c.loop} rounds`;
+}
+
+/** `tree-queries@200/s`: a run of --sweep-rates named by its rate (before a repeat's `#k`, which compare reads last). */
+export function sweepLabel(run: RunResult, c: BenchConfig): RunResult {
+  return c.sweepRates.length === 0 ? run : { ...run, label: `${run.label}@${c.targetRate}/s` };
 }

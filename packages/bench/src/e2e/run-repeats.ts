@@ -6,6 +6,7 @@ import type { BenchConfig, Environment, RunResult } from '../types.js';
 import { printRatios, printStatementRatios, runJavaSide, runJavaStatements } from './java-side.js';
 import { javaFirstIn, repeatLabel, type Repeat } from './repeat.js';
 import { runMethods } from './run-methods.js';
+import { sweepLabel } from './run-label.js';
 
 /** What a run needs besides its config: where, what it reads, and the server each side starts on. */
 export interface RunContext {
@@ -22,8 +23,8 @@ export interface RunContext {
 
 /**
  * The run, `--repeat` times: ours, and with --vs-java the Java client before or after ours (the order alternating
- * from --java-first's), the ratios after each. Every run labelled by its repeat when there are several; `exitCode`
- * 1 when something failed, 130 when Ctrl-C ended the Java client.
+ * from --java-first's), the ratios after each. Every run labelled by its repeat when there are several, and by its rate
+ * in a sweep; `exitCode` 1 when something failed, 130 when Ctrl-C ended the Java client.
  */
 export async function runRepeats(
   config: BenchConfig,
@@ -56,7 +57,7 @@ export async function runRepeats(
     else if (java.length > 0 && ours.length > 0) printRatios(ours[0], java[0]);
     repeats.push({ ours, java, javaFirst: c.javaFirst });
     const ran = ctx.queryFile === undefined ? [...ours, ...java] : sideBySide(ours, java);
-    runs.push(...ran.map((r) => repeatLabel(r, k, config.repeat)));
+    runs.push(...ran.map((r) => repeatLabel(sweepLabel(r, config), k, config.repeat)));
     if (unreachable) break;
   }
   return { runs, repeats, exitCode };

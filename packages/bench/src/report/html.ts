@@ -12,6 +12,7 @@ import { QUERY_HEADERS, queryRows } from './format.js';
 import { MATRIX_HEADERS, byReportOrder, matrixRows } from './latency-matrix.js';
 import { lagPercentiles, openLoopFigures, openLoopVerdict, shortVerdict } from './open-loop.js';
 import { cpuPerMillion, mainOperation, onlyReads, ratioBaseOf, ratioBases, rowsRead } from './result-fields.js';
+import { SWEEP_TITLE, sweepTables } from './sweep-table.js';
 import { esc } from './svg.js';
 
 const STYLE = `
@@ -37,6 +38,7 @@ export function renderHtml(runs: RunResult[], generatedAt: Date = new Date()): s
     throughputBars(runs),
     ...(runs.every(onlyReads) ? [] : [`<h2>Throughput over time</h2>`, throughputLines(runs)]),
     ...(overTimeRuns.length > 1 ? [`<h2>p99 over time</h2>`, p99Lines(overTimeRuns)] : []),
+    ...sweepSection(runs),
     ...runs.map(runSection),
   ];
   return [
@@ -171,6 +173,22 @@ function table(header: string[], rows: string[][]): string {
     (r) => `<tr>${r.map((cell, i) => (i === 0 ? `<td class="l">${cell}</td>` : `<td>${cell}</td>`)).join('')}</tr>`,
   );
   return `<div class="wide"><table>${head}${body.join('')}</table></div>`;
+}
+
+/** A sweep of rates (--sweep-rates): each swept run's table, as the console's; nothing for other runs. */
+function sweepSection(runs: RunResult[]): string[] {
+  const tables = sweepTables(runs);
+  if (tables.length === 0) return [];
+  return [
+    `<h2>Sweep: ${esc(SWEEP_TITLE)}</h2>`,
+    ...tables.flatMap((t) => [
+      `<h3>${esc(t.name)}</h3>`,
+      table(
+        t.header,
+        t.rows.map((row) => row.map(esc)),
+      ),
+    ]),
+  ];
 }
 
 function verifyCell(r: RunResult): string {

@@ -53,6 +53,7 @@ export function sampleConfig(over: Partial<BenchConfig> = {}): BenchConfig {
     nullRatio: 0,
     rateLimit: 0,
     targetRate: 0,
+    sweepRates: [],
     batchIntervalMs: 0,
     testMaxTime: 0,
     retryMaxMs: 60_000,

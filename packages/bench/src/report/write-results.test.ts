@@ -322,6 +322,27 @@ describe('writeResults', () => {
     expect(row).toContain('title="rate met, but operations fell behind their schedule (the corrected rows include');
   });
 
+  it("report.html gives a sweep of rates its table, as the console's; none for runs that are not one", () => {
+    const base = sampleRun('x'); // 1000 insertTablet over 5 s: 200 started a second
+    const at = (targetRate: number, p99: number) => {
+      const corrected = { ...base.latency.insertTablet, p99 };
+      const latency = { insertTablet: corrected, 'uncorrected insertTablet': base.latency.insertTablet };
+      const config = { ...base.config, targetRate, sweepRates: [200, 400] };
+      return sampleRun(`tree-insertTablet@${targetRate}/s`, { config, latency });
+    };
+    const html = readFileSync(writeResults(tempDir(), [at(200, 4.5), at(400, 812)]).html, 'utf8');
+    expect(html).toContain('<h2>Sweep: p99 ms from the intended start, by target rate (operations/s)</h2>');
+    expect(html).toContain('<h3>tree-insertTablet</h3>');
+    const cells = (name: string) =>
+      [...(new RegExp(`<td class="l">${name}</td>(.*?)</tr>`).exec(html)?.[1] ?? '').matchAll(/<td>(.*?)<\/td>/g)].map(
+        (m) => m[1],
+      );
+    expect(cells('open loop')).toEqual(['met', 'NOT met']);
+    expect(cells('insertTablet')).toEqual(['4.500', '812.0']);
+    const plain = readFileSync(writeResults(tempDir(), [base, sampleRun('y')]).html, 'utf8');
+    expect(plain).not.toContain('Sweep');
+  });
+
   it('copes with runs that have no samples at all', () => {
     const none = {
       throughput: [],

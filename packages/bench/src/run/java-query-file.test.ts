@@ -5,6 +5,7 @@ import type { BenchConfig } from '../types.js';
 import { javaStatementArgs, javaStatementRun as parse } from './java-query-file.js';
 import { throughScript } from './test-fixture.js';
 import { repeatLabel } from '../e2e/repeat.js';
+import { sweepLabel } from '../e2e/run-label.js';
 import { mainOperation } from '../report/result-fields.js';
 import { resultLine } from '../report/format.js';
 
@@ -87,10 +88,11 @@ describe("the Java client's run of a query-file statement", () => {
     expect(r.queryFile).toEqual({ sql: entry.sql, row: 'java one device', concurrency: 2, repetitions: 5, line: 3 });
   });
 
-  it("keeps its own row when its run is labelled for a repeat (point#2): the RESULT line's op", () => {
+  it("keeps its own row when its run is labelled for a repeat or a sweep (point#2, point@200/s#2): the RESULT line's op", () => {
     const out = `QSTMT ok=10 failed=0 rows=5010 wall_s=0.500000 client_cpu_s=0.2000 slowest_s=0.240000 peak_rss_mb=88.5 ops=10 ${MATRIX}\n`;
-    const r = repeatLabel(javaStatementRun(out, sampleConfig(), entry, shares), 2, 3);
-    expect(r.label).toBe('java one device#2');
+    const c = sampleConfig({ sweepRates: [100, 200], targetRate: 200 });
+    const r = repeatLabel(sweepLabel(javaStatementRun(out, c, entry, shares), c), 2, 3);
+    expect(r.label).toBe('java one device@200/s#2');
     expect(mainOperation(r)).toMatchObject({ kind: 'java one device', latency: { p50: 2, p99: 3 } });
     expect(resultLine(r)).toMatch(/ insert_op=java_one_device insert_ms_avg=2\.000 insert_ms_p50=2\.000 /);
   });
