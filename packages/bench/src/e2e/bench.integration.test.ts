@@ -933,6 +933,7 @@ describe('iotdb-bench against a real server', () => {
       ['tree-insertTablet#2', true],
     ]);
     expect(stdout).toMatch(/^repeat 2 of 2$/m);
+    expect(stdout).toMatch(/^RESULT label=tree-insertTablet#2 /m); // as results.json names it
     expect(stdout).toMatch(/^ {2}tree-insertTablet {2}points\/s [\d,]+ \([\d,]+-[\d,]+\), p50 ms /m);
   });
 
@@ -947,6 +948,9 @@ describe('iotdb-bench against a real server', () => {
       ['tree-insertTablet-mixed@100/s', 100, 20, true],
     ]);
     expect(stdout).toMatch(/^sweep: 40 operations\/s \(1 of 2\)$/m);
+    // each run's report and RESULT line under the name its files keep
+    expect(stdout).toMatch(/^== tree-insertTablet-mixed@100\/s: tree model, insertTablet, /m);
+    expect(stdout).toMatch(/^RESULT label=tree-insertTablet-mixed@40\/s /m);
     expect(stdout).toMatch(/^open loop {4}target 100 ops\/s, achieved /m);
     const table = stdout.slice(stdout.indexOf('sweep tree-insertTablet-mixed: p99 ms from the intended start'));
     expect(table).toMatch(/^ {2}target +40 +100$/m);

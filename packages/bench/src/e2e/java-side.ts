@@ -17,6 +17,7 @@ import { RunError } from '../run/run-error.js';
 import type { BenchConfig, Environment, QueryFigures, RunResult } from '../types.js';
 import { hasQueries, readsOnly } from '../workload/operations.js';
 import { runFailed } from './run-failed.js';
+import type { Named } from './run-label.js';
 
 /**
  * `--vs-java`: the Java client on ours' workload (a mixed run's very operations) and `--queries`, into
@@ -29,6 +30,7 @@ export async function runJavaSide(
   config: BenchConfig,
   target: { host: string; port: number; freshDatabase: boolean },
   environment: Environment,
+  named: Named,
 ): Promise<{ java?: RunResult; failed: boolean; interrupted?: boolean }> {
   const { host, port } = target;
   if (!target.freshDatabase) await prepareDatabase(config, host, port); // a run of queries only keeps the data
@@ -49,7 +51,7 @@ export async function runJavaSide(
     console.error(`iotdb-bench: ${e.message}; no comparison (ours is reported)`);
     return { failed: true, interrupted: e instanceof JavaInterrupted };
   }
-  console.log(resultLine(java));
+  console.log(resultLine(named(java)));
   if (java.errors.length > 0) console.log(`the Java client's ${formatErrors(java.errors)}`);
   return { java, failed: runFailed(java) };
 }
@@ -64,6 +66,7 @@ export async function runJavaStatements(
   entries: readonly QueryFileEntry[],
   target: { host: string; port: number },
   environment: Environment,
+  named: Named,
 ): Promise<{ java: RunResult[]; failed: boolean; interrupted?: boolean }> {
   const when = config.javaFirst ? ' first,' : '';
   console.log(`running the Java client${when} on the same ${entries.length} statement(s) ...`);
@@ -72,7 +75,7 @@ export async function runJavaStatements(
     const listed = await entryStatements(config, e, target);
     if ('error' in listed) {
       java.push({ ...statementNotRun(config, e, javaStatementLabel(e.label), listed.error), environment });
-      console.log(resultLine(java[java.length - 1]));
+      console.log(resultLine(named(java[java.length - 1])));
       continue;
     }
     try {
@@ -83,7 +86,7 @@ export async function runJavaStatements(
       return { java, failed: true, interrupted: err instanceof JavaInterrupted };
     }
     const run = java[java.length - 1];
-    console.log(resultLine(run));
+    console.log(resultLine(named(run)));
     if (run.errors.length > 0) console.log(`the Java client's ${formatErrors(run.errors)}`);
   }
   return { java, failed: java.some((r) => r.okOps === 0) };

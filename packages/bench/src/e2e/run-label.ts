@@ -24,6 +24,12 @@ export function runLine(c: BenchConfig, label: string): string {
   return `run ${label}: ${clients}, ${c.deviceCount} devices x ${c.sensors} sensors x ${c.batchSize} rows x ${c.loop} rounds`;
 }
 
+/**
+ * A run under the name it is kept by, as its report and RESULT line show it (its repeat's and its rate's, see
+ * runRepeats); its latency rows keep the names they had (a query-file statement's own: its `queryFile.row`).
+ */
+export type Named = (run: RunResult) => RunResult;
+
 /** `tree-queries@200/s`: a run of --sweep-rates named by its rate (before a repeat's `#k`, which compare reads last). */
 export function sweepLabel(run: RunResult, c: BenchConfig): RunResult {
   return c.sweepRates.length === 0 ? run : { ...run, label: `${run.label}@${c.targetRate}/s` };

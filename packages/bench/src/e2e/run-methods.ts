@@ -7,21 +7,22 @@ import { keepErrors } from '../run/run-error.js';
 import { runWrites } from '../run/run-writes.js';
 import type { BenchConfig, Environment, RunResult } from '../types.js';
 import { runFailed } from './run-failed.js';
-import { runLabel, runLine } from './run-label.js';
+import { runLabel, runLine, type Named } from './run-label.js';
 import { largeWriteNote } from '../run/request-size.js';
 
 /**
  * The write runs: one per method (`--compare`) or the one method, each on a freshly prepared database, then
- * its --verify count and its --queries; each reported as it ends. `failed`: a run that failed (runFailed).
- * After Ctrl-C (`interrupt`) the run under way ends early (verified and reported) and no other one starts; after a
- * run stopped for a server no operation could reach, the same, unverified (`unreachable`), and after --queries that
- * ended so.
+ * its --verify count and its --queries; each reported as it ends, under the name it is kept by (`named`). `failed`: a
+ * run that failed (runFailed). After Ctrl-C (`interrupt`) the run under way ends early (verified and reported) and no
+ * other one starts; after a run stopped for a server no operation could reach, the same, unverified (`unreachable`),
+ * and after --queries that ended so.
  */
 export async function runMethods(
   config: BenchConfig,
   target: { host: string; port: number },
   environment: Environment,
   interrupt: AbortSignal,
+  named: Named,
 ): Promise<{ runs: RunResult[]; failed: boolean; unreachable: boolean }> {
   const { host, port } = target;
   const needsServer = !config.dryRunSend;
@@ -53,8 +54,8 @@ export async function runMethods(
       keepErrors(result.errors, ...queried.errors);
       unreachable = queried.reachedNoNode;
     }
-    console.log(formatReport(result));
-    console.log(resultLine(result));
+    console.log(formatReport(named(result)));
+    console.log(resultLine(named(result)));
     if (runFailed(result) || unreachable) failed = true; // unreachable: --queries ended so
     runs.push(result);
     if (unreachable) break; // no other method's run either

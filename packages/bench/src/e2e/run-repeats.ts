@@ -3,6 +3,7 @@ import { formatReport, resultLine, statementShape } from '../report/format.js';
 import { entryStatements } from '../run/for-each-rows.js';
 import { runQueryFileEntry, statementNotRun } from '../run/query-file.js';
 import type { BenchConfig, Environment, RunResult } from '../types.js';
+import type { Named } from './run-label.js';
 import { printRatios, printStatementRatios, runJavaSide, runJavaStatements } from './java-side.js';
 import { javaFirstIn, repeatLabel, type Repeat } from './repeat.js';
 import { runMethods } from './run-methods.js';
@@ -36,8 +37,10 @@ export async function runRepeats(
   for (let k = 1; k <= config.repeat && !ctx.interrupt.aborted; k++) {
     const c = { ...config, javaFirst: config.vsJava && javaFirstIn(k, config.javaFirst) };
     if (config.repeat > 1) console.log(`repeat ${k} of ${config.repeat}${order(c)}`);
+    // each run by the name it is kept under, from its report on: its repeat's, in a sweep its rate's
+    const named = (r: RunResult) => repeatLabel(sweepLabel(r, config), k, config.repeat);
     const javaSide = async () => {
-      const side = await runJavaClient(c, ctx);
+      const side = await runJavaClient(c, ctx, named);
       if (side.failed) exitCode = side.interrupted === true ? 130 : 1;
       return side.java;
     };
@@ -47,7 +50,7 @@ export async function runRepeats(
     let unreachable = false;
     if (!ctx.interrupt.aborted) {
       ctx.freshServer();
-      const done = await runOurs(c, ctx);
+      const done = await runOurs(c, ctx, named);
       ours = done.runs;
       unreachable = done.unreachable;
       if (done.failed) exitCode = 1;
@@ -57,7 +60,7 @@ export async function runRepeats(
     else if (java.length > 0 && ours.length > 0) printRatios(ours[0], java[0]);
     repeats.push({ ours, java, javaFirst: c.javaFirst });
     const ran = ctx.queryFile === undefined ? [...ours, ...java] : sideBySide(ours, java);
-    runs.push(...ran.map((r) => repeatLabel(sweepLabel(r, config), k, config.repeat)));
+    runs.push(...ran.map(named));
     if (unreachable) break;
   }
   return { runs, repeats, exitCode };
@@ -67,10 +70,11 @@ export async function runRepeats(
 async function runJavaClient(
   c: BenchConfig,
   ctx: RunContext,
+  named: Named,
 ): Promise<{ java: RunResult[]; failed: boolean; interrupted?: boolean }> {
-  if (ctx.queryFile !== undefined) return runJavaStatements(c, ctx.queryFile, ctx.target, ctx.environment);
+  if (ctx.queryFile !== undefined) return runJavaStatements(c, ctx.queryFile, ctx.target, ctx.environment, named);
   const freshDatabase = ctx.freshServer();
-  const side = await runJavaSide(c, { ...ctx.target, freshDatabase }, ctx.environment);
+  const side = await runJavaSide(c, { ...ctx.target, freshDatabase }, ctx.environment, named);
   return { ...side, java: side.java === undefined ? [] : [side.java] };
 }
 
@@ -89,9 +93,10 @@ function order(c: BenchConfig): string {
 async function runOurs(
   config: BenchConfig,
   ctx: RunContext,
+  named: Named,
 ): Promise<{ runs: RunResult[]; failed: boolean; unreachable: boolean }> {
   const { queryFile, target, environment, interrupt } = ctx;
-  if (queryFile === undefined) return runMethods(config, target, environment, interrupt);
+  if (queryFile === undefined) return runMethods(config, target, environment, interrupt, named);
   const runs: RunResult[] = [];
   for (const entry of queryFile) {
     if (interrupt.aborted) break;
@@ -104,7 +109,7 @@ async function runOurs(
         : await runQueryFileEntry(config, entry, listed.shares, target, interrupt)),
       environment,
     };
-    console.log(`${formatReport(run)}\n${resultLine(run)}`);
+    console.log(`${formatReport(named(run))}\n${resultLine(named(run))}`);
     runs.push(run);
     if (run.stopped === 'unreachable') break; // the statements after it would each wait as long
   }
