@@ -37,5 +37,6 @@ export function noServerContext(fetchSize: number): QueryContext {
     int64As: 'bigint',
     timestampAs: 'bigint',
     precision: 'ms',
+    settled: () => undefined,
   };
 }

@@ -78,10 +78,11 @@ export class Recorder {
     );
   }
 
-  closeFailed(operation: string, error: unknown): void {
+  /** A statement's release (its finished queries' ids), or the new statement id before it, failed (StatementIds). */
+  releaseFailed(operation: string, error: unknown): void {
     this.logger?.warn(
-      { event: 'close-failed', operation, ...errorFields(error) },
-      `iotdb: ${operation}: closing the result after its last row failed`,
+      { event: 'release-failed', operation, ...errorFields(error) },
+      `iotdb: ${operation} failed: the finished queries' ids stay in the server session until a later release or its close`,
     );
   }
 

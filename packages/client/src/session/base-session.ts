@@ -51,6 +51,7 @@ import {
 } from './node-session.js';
 import { discoverDataNodes } from './discover-nodes.js';
 import { NodeSessions } from './node-sessions.js';
+import type { Statement } from './statement-ids.js';
 import { queryNodesOf, redirectsOf } from './pool-shared.js';
 import { resolveSessionOptions, type ResolvedSessionOptions, type TableSessionOptions } from './options.js';
 import { QueryRouter, type DeviceQuery } from './query-router.js';
@@ -358,18 +359,21 @@ export abstract class BaseSession {
     const { fetchSize, timeoutMs, timeoutOption } = settings;
     const timeout = serverQueryTimeout(settings.queryTimeoutMs);
     let sentAt = 0;
-    const { ns, resp } = await this.#run({
+    const { ns, resp, st } = await this.#run({
       kind: statement === '' || isReadOnlySql(statement) ? 'read' : 'query', // '': a structured query, a read
       what: operation,
       opts,
       fn: async (ns, signal) => {
+        const st = ns.statements.take(); // taken and sent in one go: a trace counts the calls started synchronously
         sentAt = performance.now(); // the last attempt's: the server's timeout for the query runs from about then
         try {
-          const resp = await send(ns, { fetchSize, timeout, call: { timeoutMs, timeoutOption, operation, signal } });
+          const call = { timeoutMs, timeoutOption, operation, signal };
+          const resp = await send(ns, { statementId: st.id, fetchSize, timeout, call });
           verifySuccess(resp.status, operation);
           if (device !== undefined) this.#router.learn(resp.status, ns, device);
-          return { ns, resp };
+          return { ns, resp, st };
         } catch (e) {
+          ns.statements.settle(st, false);
           if (e instanceof IoTDBConnectionError) this.#router.failed(ns);
           throw e;
         }
@@ -377,7 +381,7 @@ export abstract class BaseSession {
       statement: statement === '' ? undefined : statement,
       node: (signal) => this.#router.node(signal, device),
     });
-    return this.#openDataSet(ns, resp, settings, { sql: statement, sentAt, signal: opts.signal, operation });
+    return this.#openDataSet(ns, st, resp, settings, { sql: statement, sentAt, signal: opts.signal, operation });
   }
 
   /** A query's settings: those `opts` give (checked), else the session's. */
@@ -401,6 +405,7 @@ export abstract class BaseSession {
    */
   #openDataSet(
     ns: NodeSession,
+    st: Statement,
     resp: TSExecuteStatementResp,
     s: QuerySettings,
     q: { sql: string; sentAt: number; signal: AbortSignal | undefined; operation: string },
@@ -409,7 +414,7 @@ export abstract class BaseSession {
     const ctx: QueryContext = {
       connection,
       sessionId: ns.sessionId,
-      statementId: ns.statementId,
+      statementId: st.id,
       sql: q.sql,
       fetchSize: s.fetchSize,
       readAhead: s.readAhead,
@@ -425,7 +430,7 @@ export abstract class BaseSession {
         this.#dataSets.delete(d);
         this.#nodes.resultClosed(connection, this.#reading);
       },
-      onCloseFailed: (e: unknown) => this.#recorder.closeFailed(`closeOperation of ${q.operation}`, e),
+      settled: (finished: boolean) => ns.statements.settle(st, finished),
     };
     const ds = this.#dataSet(ctx, resp);
     if (!ds.isClosed) this.#dataSets.set(ds, connection);
@@ -444,6 +449,7 @@ export abstract class BaseSession {
       return new SessionDataSet(ctx, resp);
     } catch (e) {
       ctx.connection.close();
+      ctx.settled(false);
       throw e;
     }
   }

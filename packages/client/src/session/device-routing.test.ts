@@ -89,7 +89,8 @@ describe("a device's queries go to the node that leads its region", () => {
     fake.calls.length = 0;
     for (let i = 0; i < 5; i++) await lastOfDevice(s);
     expect(queryNodes(fake)).toEqual([B, B, B, B, B]);
-    expect(fake.callsOf('closeOperation').map((c) => c.node)).toEqual([B, B, B, B, B]); // released where they ran
+    // read to their end: nothing to release one by one (their ids go with B's statement, see StatementIds)
+    expect(fake.callsOf('closeOperation')).toEqual([]);
   });
 
   it('takes the node that answers a fast last query without a redirect for the one leading the device', async () => {

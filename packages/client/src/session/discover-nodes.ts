@@ -30,6 +30,7 @@ export async function discoverDataNodes(
     const sentAt = performance.now();
     const call = { timeoutMs, timeoutOption, operation: OPERATION, signal };
     const resp = await ns.querySql(SHOW_DATANODES, {
+      statementId: ns.statementId,
       fetchSize: o.fetchSize,
       timeout: serverQueryTimeout(queryTimeoutMs),
       call,
@@ -47,7 +48,9 @@ export async function discoverDataNodes(
       timeoutOption,
       queryTimeoutMs,
     };
-    const ds = new SessionDataSet({ ...ctx, sentAt, signal, int64As, timestampAs, precision }, resp);
+    // its id goes with the session, closed right after
+    const settled = () => undefined;
+    const ds = new SessionDataSet({ ...ctx, sentAt, signal, int64As, timestampAs, precision, settled }, resp);
     return queryableNodes(await ds.toColumnar(), at);
   } finally {
     await ns.close().catch(() => undefined); // the list is learnt; a failed logout ends with the socket

@@ -6,12 +6,15 @@ import { RpcConnection } from '../connection/rpc-connection.js';
 import { verifySuccess } from '../protocol/status.js';
 import { passwordOf, type ResolvedSessionOptions } from './options.js';
 import { releaseWait } from './session-data-set.js';
+import { StatementIds } from './statement-ids.js';
 
 export type SqlDialect = 'tree' | 'table';
 export type TimestampPrecision = 'ms' | 'us' | 'ns';
 
 /** What every query RPC sends alike, and how its call is made. */
 export interface QueryFields {
+  /** the statement the query goes under (StatementIds.take) */
+  readonly statementId: bigint;
   readonly fetchSize: number;
   /** the query's server-side timeout, as sent (serverQueryTimeout) */
   readonly timeout: number;
@@ -44,8 +47,11 @@ export class NodeSession {
   readonly key: string;
   readonly connection: RpcConnection;
   readonly sessionId: bigint;
-  /** Java asks for one statement id after opening and uses it for every statement (protocol.md 2). */
-  readonly statementId: bigint;
+  /**
+   * The statement ids its calls go under: Java asks for one after opening and uses it for every statement (protocol.md
+   * 2); here a new one every so many queries read to their end, whose ids the old one's release takes with it.
+   */
+  readonly statements: StatementIds;
   readonly precision: TimestampPrecision;
   readonly #requestTimeoutMs: number;
 
@@ -54,15 +60,37 @@ export class NodeSession {
     sessionId: bigint,
     statementId: bigint,
     precision: TimestampPrecision,
-    requestTimeoutMs: number,
+    o: { requestTimeoutMs: number; recorder: Recorder },
   ) {
-    this.#requestTimeoutMs = requestTimeoutMs;
+    this.#requestTimeoutMs = o.requestTimeoutMs;
     this.endpoint = connection.endpoint;
     this.key = connection.key;
     this.connection = connection;
     this.sessionId = sessionId;
-    this.statementId = statementId;
     this.precision = precision;
+    const wait = releaseWait(o.requestTimeoutMs);
+    this.statements = new StatementIds(statementId, {
+      requestId: () => connection.call('requestStatementId', sessionId, wait),
+      close: (id) => {
+        if (!connection.isOpen) return; // the server session ends with its connection
+        const what = `closeOperation of statement ${id}`;
+        connection
+          .call('closeOperation', { sessionId, statementId: id }, wait)
+          .then((status) => verifySuccess(status, what))
+          .catch((e: unknown) => {
+            if (connection.isOpen) o.recorder.releaseFailed(what, e);
+          });
+      },
+      // a connection gone: the server session with it, and this one is replaced
+      rotateFailed: (e) => {
+        if (connection.isOpen) o.recorder.releaseFailed('requestStatementId', e);
+      },
+    });
+  }
+
+  /** The statement id a call that leaves nothing open goes under (a statement that returns no rows). */
+  get statementId(): bigint {
+    return this.statements.currentId;
   }
 
   /**
@@ -145,7 +173,10 @@ export class NodeSession {
       const sessionId = resp.sessionId;
       const askId = () => connection.call('requestStatementId', sessionId, { signal, timeoutMs, timeoutOption });
       const statementId = await (trace === null ? askId() : connection.withTrace(trace, askId));
-      return new NodeSession(connection, resp.sessionId, statementId, precision, o.requestTimeoutMs);
+      return new NodeSession(connection, resp.sessionId, statementId, precision, {
+        requestTimeoutMs: o.requestTimeoutMs,
+        recorder,
+      });
     } catch (e) {
       connection.close();
       throw e;
@@ -158,8 +189,8 @@ export class NodeSession {
 
   /** Runs `sql` as a query (executeQueryStatementV2, as the Java Session sends it); its reply as it comes. */
   querySql(sql: string, q: QueryFields): Promise<TSExecuteStatementResp> {
-    const { sessionId, statementId } = this;
-    const { fetchSize, timeout } = q;
+    const { sessionId } = this;
+    const { statementId, fetchSize, timeout } = q;
     const req = { sessionId, statement: sql, statementId, fetchSize, timeout, enableRedirectQuery: false };
     return this.connection.call('executeQueryStatementV2', req, q.call);
   }

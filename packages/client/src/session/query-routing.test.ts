@@ -5,6 +5,7 @@ import type { SessionOptions } from './options.js';
 import { Session } from './session.js';
 import { TableSession } from './table-session.js';
 import { SessionPool } from '../pool/session-pool.js';
+import { RELEASE_EVERY } from './statement-ids.js';
 
 // Queries taking turns on the cluster's DataNodes (spreadQueries, discoverNodes), through a scripted fake cluster.
 
@@ -66,16 +67,20 @@ describe('queries take turns on the DataNodes', () => {
     await s.open();
     expect(s.queryEndpoints).toEqual([A]); // nodeUrls until the cluster says more
     await settle(s, fake, [A, B, C]);
-    for (let i = 0; i < 30; i++) await query(s);
-    expect(queriesPerNode(fake)).toEqual({ [A]: 10, [B]: 10, [C]: 10 });
-    // every query's release went to the node that ran it, with that node's session
-    const nodes = (m: string) => fake.callsOf(m as never).map((c) => `${c.node}#${c.connection}`);
-    expect(nodes('closeOperation')).toEqual(
+    for (let i = 0; i < 3 * RELEASE_EVERY; i++) await query(s);
+    expect(queriesPerNode(fake)).toEqual({ [A]: RELEASE_EVERY, [B]: RELEASE_EVERY, [C]: RELEASE_EVERY });
+    // each node's finished queries released there, with that node's session: a new statement id, then the old one's
+    // release, once the node's statement held RELEASE_EVERY of them
+    const nodes = (m: string) => new Set(fake.callsOf(m as never).map((c) => `${c.node}#${c.connection}`));
+    const queried = new Set(
       fake
         .callsOf('executeQueryStatementV2')
         .filter((c) => statementOf(c) === SQL)
         .map((c) => `${c.node}#${c.connection}`),
     );
+    await vi.waitFor(() => expect(fake.callsOf('closeOperation')).toHaveLength(3));
+    expect(nodes('closeOperation')).toEqual(queried);
+    expect(nodes('requestStatementId')).toEqual(queried);
     // statements stay on the default node
     await s.executeNonQueryStatement('FLUSH');
     expect(fake.callsOf('executeUpdateStatementV2').map((c) => c.node)).toEqual([A]);

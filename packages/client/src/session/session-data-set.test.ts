@@ -8,6 +8,7 @@ import { Session } from './session.js';
 import { SessionPool } from '../pool/session-pool.js';
 import { tsBlock } from '../testing/tsblock.js';
 import { FRAME_POOL } from '../connection/frame-pool.js';
+import { RELEASE_EVERY } from './statement-ids.js';
 
 // The sessions here talk to one scripted node whose every query is the one under test: discoverNodes off (node
 // discovery and query routing: query-routing.test).
@@ -47,6 +48,7 @@ function context(int64As: 'bigint' | 'number' = 'bigint', timestampAs: 'bigint' 
     int64As,
     timestampAs,
     precision: 'ms',
+    settled: () => undefined,
   } as const;
 }
 
@@ -280,8 +282,8 @@ describe('reading ahead (a session over a scripted transport)', () => {
     for await (const row of ds) rest.push(row.values[0]);
     expect(rest).toEqual([2, 3, 4, 5, 6, 7, 8]);
     expect(fake.callsOf('fetchResultsV2')).toHaveLength(3);
-    await ds.closed; // the release goes out at the last row, with no call after it
-    expect(fake.callsOf('closeOperation')).toHaveLength(1);
+    await ds.closed; // the server sent its last rows: nothing to release there but the query's id (StatementIds)
+    expect(fake.callsOf('closeOperation')).toHaveLength(0);
   });
 
   it('counts what reading cost: blocks, fetches, decode time and the time the reader waited for slow fetches', async () => {
@@ -333,7 +335,7 @@ describe('reading ahead (a session over a scripted transport)', () => {
     }
   });
 
-  it('rowBatches() gives each reply as rows, fetching as it goes, and releases the query at the end', async () => {
+  it('rowBatches() gives each reply as rows, fetching as it goes, and closes with the last (nothing to release)', async () => {
     const fake = server();
     const got = [];
     const ds = await query(fake);
@@ -341,7 +343,7 @@ describe('reading ahead (a session over a scripted transport)', () => {
     expect(got).toEqual(BATCHES);
     expect(fake.callsOf('fetchResultsV2')).toHaveLength(3);
     await ds.closed;
-    expect(fake.callsOf('closeOperation')).toHaveLength(1);
+    expect(fake.callsOf('closeOperation')).toHaveLength(0);
   });
 
   it('leaving rowBatches() early releases the query and fetches nothing more', async () => {
@@ -384,12 +386,17 @@ describe('reading ahead (a session over a scripted transport)', () => {
 });
 
 describe('after the last row (a session over a scripted transport)', () => {
-  /** One block of rows 1, 2, 3 and no more; closeOperation answered as `close` says. */
-  function server(close: FakeAction): FakeTransport {
+  /**
+   * One block of rows 1, 2, 3, and no more unless `moreData`; statement ids 1, 2, ... on request; closeOperation
+   * answered as `close` says.
+   */
+  function server(close: FakeAction = { reply: { code: 200 } }, moreData = false): FakeTransport {
+    let statementIds = 0n;
     return new FakeTransport((c) => {
+      if (c.method === 'requestStatementId') return { reply: ++statementIds };
       if (c.method === 'executeQueryStatementV2') {
         const reply = { status: { code: 200 }, queryId: 3n, columns: ['root.sg.d.s'], dataTypeList: ['INT32'] };
-        return { reply: { ...reply, queryResult: [block([1, 2, 3], 0)], moreData: false } };
+        return { reply: { ...reply, queryResult: [block([1, 2, 3], 0)], moreData } };
       }
       return c.method === 'closeOperation' ? close : undefined;
     });
@@ -406,77 +413,111 @@ describe('after the last row (a session over a scripted transport)', () => {
     await s.open();
     return s;
   }
+  const methods = (fake: FakeTransport) => fake.calls.map((c) => c.method);
+  const statementOf = (c: { args: unknown }) => (c.args as { statementId: bigint }).statementId;
 
-  it("ends the rows without waiting for closeOperation's answer; the session's next call goes after it", async () => {
-    const fake = server({ delayMs: 200, then: { reply: { code: 200 } } });
+  it('sends nothing after the last row (the server sent it and dropped the query): the next call goes at once', async () => {
+    const fake = server();
     const s = await session(fake);
     const ds = await s.executeQueryStatement('SELECT s FROM root.sg.d');
-    let answered = false;
-    void ds.closed.then(() => (answered = true)); // once the server has answered the close
     const rows = [];
     for await (const row of ds) rows.push(row.values[0]);
     expect(rows).toEqual([1, 2, 3]);
     expect(ds.isClosed).toBe(true);
-    expect(answered).toBe(false); // the reader has every row while the server has yet to answer the close
-    await s.executeNonQueryStatement('FLUSH');
-    expect(fake.calls.map((c) => c.method).slice(-2)).toEqual(['closeOperation', 'executeUpdateStatementV2']);
     await ds.closed;
+    await s.executeNonQueryStatement('FLUSH');
+    expect(methods(fake).slice(-2)).toEqual(['executeQueryStatementV2', 'executeUpdateStatementV2']);
   });
 
-  it("lends a pooled session again once its data set's release is sent, not once it is answered", async () => {
-    const fake = server({ delayMs: 200, then: { reply: { code: 200 } } });
+  it("releases a statement's finished queries in one closeOperation every RELEASE_EVERY, then goes on under a new id", async () => {
+    const fake = server();
+    const s = await session(fake);
+    const read = async () => (await s.executeQueryStatement('SELECT s FROM root.sg.d')).toColumnar();
+    for (let i = 0; i < RELEASE_EVERY - 1; i++) await read();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(fake.callsOf('requestStatementId')).toHaveLength(1); // the login's
+    await read(); // the statement's RELEASE_EVERY-th: a new id asked for, then the old statement released
+    await vi.waitFor(() => expect(fake.callsOf('closeOperation')).toHaveLength(1));
+    expect(fake.callsOf('closeOperation')[0].args).toEqual({ sessionId: 1n, statementId: 1n }); // no query id: all
+    expect(methods(fake).slice(-2)).toEqual(['requestStatementId', 'closeOperation']);
+    expect(fake.callsOf('executeQueryStatementV2').map(statementOf)).toEqual(Array(RELEASE_EVERY).fill(1n));
+    await read();
+    expect(statementOf(fake.callsOf('executeQueryStatementV2').at(-1)!)).toBe(2n);
+    await s.executeNonQueryStatement('FLUSH');
+    expect(statementOf(fake.callsOf('executeUpdateStatementV2')[0])).toBe(2n);
+  });
+
+  it('keeps the old statement until no result of it is open, and sends its release then', async () => {
+    const fake = server();
+    const s = await session(fake);
+    const open = await s.executeQueryStatement('SELECT s FROM root.sg.d'); // not read yet
+    for (let i = 0; i < RELEASE_EVERY; i++)
+      await (await s.executeQueryStatement('SELECT s FROM root.sg.d')).toColumnar();
+    await (await s.executeQueryStatement('SELECT s FROM root.sg.d')).toColumnar(); // under statement 2
+    await new Promise((r) => setTimeout(r, 20));
+    expect(fake.callsOf('closeOperation')).toHaveLength(0);
+    expect(Array.from((await open.toColumnar()).values[0] as Int32Array)).toEqual([1, 2, 3]);
+    await vi.waitFor(() =>
+      expect(fake.callsOf('closeOperation').map((c) => c.args)).toEqual([{ sessionId: 1n, statementId: 1n }]),
+    );
+  });
+
+  it("lends a pooled session again as its data set's last row is read", async () => {
+    const fake = server();
     const pool = new SessionPool({ nodeUrls: ['10.0.0.1:6667'], discoverNodes: false, transport: fake, maxSize: 1 });
     try {
       const ds = await pool.executeQueryStatement('SELECT s FROM root.sg.d');
       for await (const _row of ds) void _row;
-      const flushed = pool.executeNonQueryStatement('FLUSH'); // the pool's one session
-      await new Promise((r) => setTimeout(r, 50));
-      expect(pool.stats()).toMatchObject({ inUse: 1, waiting: 0 }); // lent to the flush, which waits for the answer
-      await flushed;
-      expect(fake.calls.map((c) => c.method).slice(-2)).toEqual(['closeOperation', 'executeUpdateStatementV2']);
+      await new Promise((r) => setImmediate(r)); // no reply waited for: the pool takes the session back at once
+      expect(pool.stats()).toMatchObject({ inUse: 0, waiting: 0 });
+      await pool.executeNonQueryStatement('FLUSH'); // the pool's one session
+      expect(methods(fake).slice(-2)).toEqual(['executeQueryStatementV2', 'executeUpdateStatementV2']);
     } finally {
       await pool.close();
     }
   });
 
-  it('ends rowBatches() and batches() without waiting for the answer either', async () => {
-    for (const read of [(ds: SessionDataSet) => ds.rowBatches(), (ds: SessionDataSet) => ds.batches()]) {
-      const s = await session(server({ delayMs: 200, then: { reply: { code: 200 } } }));
-      const ds = await s.executeQueryStatement('SELECT s FROM root.sg.d');
-      let answered = false;
-      void ds.closed.then(() => (answered = true));
-      let batches = 0;
-      for await (const _ of read(ds)) batches++;
-      expect([batches, ds.isClosed, answered]).toEqual([1, true, false]);
-      await ds.closed;
+  it('ends rowBatches(), batches() and toColumnar() alike, with nothing to release', async () => {
+    const reads = [
+      async (ds: SessionDataSet) => {
+        for await (const _ of ds.rowBatches()) void _;
+      },
+      async (ds: SessionDataSet) => {
+        for await (const _ of ds.batches()) void _;
+      },
+      (ds: SessionDataSet) => ds.toColumnar(),
+    ];
+    for (const read of reads) {
+      const fake = server();
+      const ds = await (await session(fake)).executeQueryStatement('SELECT s FROM root.sg.d');
+      await read(ds);
+      await ds.close();
+      expect([ds.isClosed, fake.callsOf('closeOperation').length]).toEqual([true, 0]);
     }
   });
 
-  it('close() waits for the release sent after the last row, and throws its failure', async () => {
-    const s = await session(server({ delayMs: 50, then: { reply: { code: 710, message: 'no such statement' } } }));
-    const ds = await s.executeQueryStatement('SELECT s FROM root.sg.d');
-    for await (const _row of ds) void _row;
+  it('close() with rows left on the server waits for their release, and throws its failure', async () => {
+    const s = await session(
+      server({ delayMs: 50, then: { reply: { code: 710, message: 'no such statement' } } }, true),
+    );
+    const ds = await s.executeQueryStatement('SELECT s FROM root.sg.d', { readAhead: 0 });
+    await ds.next();
     await expect(ds.close()).rejects.toMatchObject({ statusCode: 710 });
     await expect(ds.close()).rejects.toMatchObject({ statusCode: 710 }); // the one release, however often asked
   });
 
-  it('logs a closeOperation that failed after the last row (close-failed), and gives the reader every row', async () => {
+  it("logs a statement's release that failed (release-failed); the queries go on", async () => {
     const logged: unknown[][] = [];
     const s = await session(server({ reply: { code: 710, message: 'no such statement' } }), logged);
-    const ds = await s.executeQueryStatement('SELECT s FROM root.sg.d');
-    const c = await ds.toColumnar();
-    expect(Array.from(c.values[0] as Int32Array)).toEqual([1, 2, 3]);
-    expect(await ds.hasNext()).toBe(false); // asked again at the end: the failure is still told once
-    const closeFailed = () =>
-      logged.find(([level, obj]) => level === 'warn' && (obj as { event?: string }).event === 'close-failed');
-    await vi.waitFor(() => expect(closeFailed()).toBeDefined());
-    const warned = closeFailed();
-    expect(warned?.[1]).toMatchObject({ event: 'close-failed', statusCode: 710 });
-    expect(warned?.[2]).toMatch(
-      /^iotdb: closeOperation of executeQueryStatement .*: closing the result after its last row failed$/,
-    );
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(logged.filter(([, obj]) => (obj as { event?: string }).event === 'close-failed')).toHaveLength(1);
+    for (let i = 0; i <= RELEASE_EVERY; i++)
+      await (await s.executeQueryStatement('SELECT s FROM root.sg.d')).toColumnar();
+    const failed = () => logged.filter(([, obj]) => (obj as { event?: string }).event === 'release-failed');
+    await vi.waitFor(() => expect(failed()).toHaveLength(1));
+    expect(failed()[0][0]).toBe('warn');
+    expect(failed()[0][1]).toMatchObject({ operation: 'closeOperation of statement 1', statusCode: 710 });
+    expect(failed()[0][2]).toMatch(/^iotdb: closeOperation of statement 1 failed: the finished queries' ids stay/);
+    const c = await (await s.executeQueryStatement('SELECT s FROM root.sg.d')).toColumnar();
+    expect(c.rowCount).toBe(3);
   });
 });
 
@@ -497,23 +538,13 @@ describe("a query's release (closeOperation): one request in flight", () => {
   const slowClose = (c: { method: string }): FakeAction | undefined =>
     c.method === 'closeOperation' ? { delayMs: 100, then: { reply: { code: 200 } } } : undefined;
 
-  it("goes out alone, however the rows are read or the data set closed; the session's next request once it is answered", async () => {
+  it("goes out alone, however the data set is closed with rows left; the session's next request once it is answered", async () => {
     const reads: ((ds: SessionDataSet) => Promise<unknown>)[] = [
       async (ds) => {
-        for await (const _row of ds) void _row;
-      },
-      async (ds) => {
-        for await (const _rows of ds.rowBatches()) void _rows;
-      },
-      async (ds) => {
-        for await (const _c of ds.batches()) void _c;
-      },
-      (ds) => ds.toColumnar(),
-      async (ds) => {
-        while (await ds.hasNext()) await ds.next();
-      },
-      async (ds) => {
         for await (const _row of ds) break; // closed before the last rows
+      },
+      async (ds) => {
+        for await (const _rows of ds.rowBatches()) break;
       },
       (ds) => ds.next().then(() => void ds.close()), // closed while a fetch may be ahead
     ];

@@ -113,8 +113,11 @@ export interface QueryContext {
   readonly signal?: AbortSignal;
   /** called once the data set is closed */
   readonly onClose?: (ds: SessionDataSet) => void;
-  /** told of a close that failed after the last row was read (the reader, who has every row, is not) */
-  readonly onCloseFailed?: (error: unknown) => void;
+  /**
+   * told once the query is done with: `finished` when the server had sent its last rows, its id then left for its
+   * statement's release (StatementIds) instead of a closeOperation of its own
+   */
+  readonly settled: (finished: boolean) => void;
   /** batches fetched ahead of the reader (the session's `readAhead`); absent or 0: fetch when needed */
   readonly readAhead?: number;
 }
@@ -167,9 +170,9 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): 
 /**
  * The result of a query: rows through `for await` (or hasNext()/next()), or everything as columns
  * through `toColumnar()`. Further rows are fetched from the server as they are needed
- * (fetchResultsV2, `fetchSize` rows at a time). Exhausting the rows or calling close() releases the
- * query on the server (closeOperation: IoTDB keeps the query's id in the session until then, even once it has
- * sent the last rows).
+ * (fetchResultsV2, `fetchSize` rows at a time). The server drops a query as it sends its last rows; closing the data
+ * set before then (close(), a loop left early) releases it there (closeOperation). A query read to its end keeps
+ * only its id in the server session, released with its statement's every so many queries (StatementIds).
  */
 export class SessionDataSet implements AsyncIterable<RowRecord> {
   /** column names as Java reports them: `Time` first when the result has a time column */
@@ -210,6 +213,8 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   /** what blocks are decoded with: strings shared while toColumnar() holds the whole result */
   #decodeOptions: DecodeOptions = {};
   #closed = false;
+  /** the session was told the query is done with (#settleQuery) */
+  #querySettled = false;
   /** the release on the server, once asked for (close()) */
   #closing: Promise<void> | undefined;
   readonly #stats: DataSetReadStats = { blocks: 0, fetches: 0, decodeMs: 0, fetchWaitMs: 0 };
@@ -264,6 +269,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
     this.#moreData = resp.moreData === true;
     if (resp.queryId === undefined) {
       this.#closed = true; // nothing to release on the server
+      this.#settleQuery(false);
       this.#settleClosed();
     }
   }
@@ -337,13 +343,11 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   }
 
   /**
-   * The last row is read: the data set closes at once, and its closeOperation goes out without the reader waiting
-   * for the answer (a round trip that changes nothing the reader has; the session's next call goes once it is
-   * answered). A failure of it goes to `onCloseFailed` (the session's logger), and to whoever awaits close().
+   * The last row is read: the data set closes at once, with nothing to send (the server sent its last rows, and the
+   * query's id goes with its statement's release: StatementIds); the session may take its next call.
    */
   #closeAfterLastRow(): void {
-    if (this.#closing !== undefined) return; // asked before (hasNext() again at the end): told once
-    this.close().catch((e: unknown) => this.#ctx.onCloseFailed?.(e));
+    if (this.#closing === undefined) void this.close();
   }
 
   /** The next row; throws IoTDBValidationError past the end (check hasNext() first, or use `for await`). */
@@ -555,9 +559,9 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   }
 
   /**
-   * Releases the query on the server; safe to call more than once: every call waits for the one release (after the
-   * last row, the one sent then) and throws its failure. Rows already received can still be read; nothing more is
-   * fetched, and a read past them throws IoTDBSessionClosedError when rows were left on the server.
+   * Releases the query on the server when rows were left there (nothing to send once the last rows came); safe to call
+   * more than once: every call waits for the one release and throws its failure. Rows already received can still be
+   * read; nothing more is fetched, and a read past them throws IoTDBSessionClosedError when rows were left on the server.
    */
   close(): Promise<void> {
     // closed without a release: no query on the server, or a reply that broke the connection
@@ -566,13 +570,16 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   }
 
   async #release(): Promise<void> {
+    // the server sent the last rows (none fetched ahead is in flight then): the query is over there, its id left
+    // to its statement's release, a round trip saved on every query read to its end
+    const over = !this.#moreData;
     this.#markClosedEarly('reader');
     this.#closed = true;
     this.#moreData = false;
     // replies fetched ahead are dropped; one still in flight lands before closeOperation (one call at a time)
     this.#ahead = [];
     try {
-      if (!this.#ctx.connection.isOpen) return;
+      if (over || !this.#ctx.connection.isOpen) return;
       const req = { sessionId: this.#ctx.sessionId, queryId: this.#queryId, statementId: this.#ctx.statementId }; // statementId mandatory (else 710)
       const reply = this.#ctx.connection.call('closeOperation', req, releaseWait(this.#ctx.timeoutMs));
       // the session's next call may be made: the connection sends it once this one is answered (one request in
@@ -580,9 +587,17 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
       this.#markFree();
       verifySuccess(await reply, 'closeOperation');
     } finally {
+      this.#settleQuery(over);
       this.#settleClosed();
       this.#ctx.onClose?.(this);
     }
+  }
+
+  /** Tells the session the query is done with, once (QueryContext.settled). */
+  #settleQuery(finished: boolean): void {
+    if (this.#querySettled) return;
+    this.#querySettled = true;
+    this.#ctx.settled(finished);
   }
 
   /** Settles `closed`, and `sessionFree` with it (it settles earlier when a release was queued). */
@@ -652,6 +667,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
       this.#closed = true;
       this.#moreData = false;
       this.#ctx.connection.close();
+      this.#settleQuery(false);
       this.#settleClosed();
       this.#ctx.onClose?.(this);
       throw e;

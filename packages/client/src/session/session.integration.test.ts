@@ -22,6 +22,7 @@ import { useTreeDatabase } from '../testing/tree-database.js';
 import { expectedReadBack } from '../testing/read-back.js';
 import { spyRpc, type RpcSpy } from '../testing/rpc-spy.js';
 import { RpcConnection } from '../connection/rpc-connection.js';
+import { RELEASE_EVERY } from './statement-ids.js';
 
 const { host, port } = inject('iotdb');
 const DB = `root.it_session_${randomBytes(4).toString('hex')}`;
@@ -812,15 +813,31 @@ describe('queries', () => {
     expect(again.map((r) => r.values[0])).toEqual([0, 3]);
   });
 
-  it('releases a query read to its end too (IoTDB keeps its id in the session until closeOperation)', async () => {
-    const close = spyRpc('closeOperation');
-    for await (const _ of await session.executeQueryStatement(manySql(), { fetchSize: 100 })) void _;
-    await (await session.executeQueryStatement(`SELECT n FROM ${bigDevice} WHERE time <= 2`)).toColumnar();
-    await (await session.executeQueryStatement(`SELECT n FROM ${bigDevice} WHERE time < 0`)).close(); // no rows
-    await Promise.all(close.mock.results.map((r) => r.value));
-    expect(close.mock.calls).toHaveLength(3);
-    const again = await rowsOf(await session.executeQueryStatement(`SELECT n FROM ${bigDevice} WHERE time <= 2`));
-    expect(again.map((r) => r.values[0])).toEqual([0, 3]);
+  it("leaves a query read to its end to its statement's release: one closeOperation a statement, the server's answer ok", async () => {
+    const logged: unknown[][] = [];
+    const line = (level: string) => (obj: unknown) => void logged.push([level, obj]);
+    const logger = { debug: line('debug'), info: line('info'), warn: line('warn'), error: line('error') };
+    const s = new Session({ host, port, logger, spreadQueries: false });
+    await s.open();
+    try {
+      const close = spyRpc('closeOperation');
+      for await (const _ of await s.executeQueryStatement(manySql(), { fetchSize: 100 })) void _;
+      await (await s.executeQueryStatement(`SELECT n FROM ${bigDevice} WHERE time < 0`)).close(); // no rows
+      expect(close.mock.calls).toHaveLength(0);
+      // the server dropped them as it sent their last rows: SHOW QUERIES lists none (only itself)
+      const running = await (await s.executeQueryStatement('SHOW QUERIES')).toColumnar();
+      expect(running.values[running.columnNames.indexOf('Statement')]).toEqual(['SHOW QUERIES']);
+      for (let i = 0; i < RELEASE_EVERY; i++)
+        await (await s.executeQueryStatement(`SELECT n FROM ${bigDevice} WHERE time <= 2`)).toColumnar();
+      await vi.waitFor(() => expect(close.mock.calls).toHaveLength(1)); // the statement's, taking every query id
+      expect(close.mock.calls[0][1]).not.toHaveProperty('queryId');
+      await Promise.all(close.mock.results.map((r) => r.value));
+      const again = await rowsOf(await s.executeQueryStatement(`SELECT n FROM ${bigDevice} WHERE time <= 2`));
+      expect(again.map((r) => r.values[0])).toEqual([0, 3]); // under the new statement id
+      expect(logged.filter(([, obj]) => (obj as { event?: string }).event === 'release-failed')).toEqual([]);
+    } finally {
+      await s.close();
+    }
   });
 
   it('gives every row once to three readers of one data set at once (fetchSize 100, readAhead 3)', async () => {
@@ -852,7 +869,7 @@ describe('queries', () => {
     expect(ds.isClosed).toBe(true);
     const again = await rowsOf(await session.executeQueryStatement(`SELECT n FROM ${bigDevice} WHERE time <= 2`));
     expect(again.map((r) => r.values[0])).toEqual([0, 3]);
-    expect(close.mock.calls).toHaveLength(2); // its release, then the second query's after its last row
+    expect(close.mock.calls).toHaveLength(1); // its release; the second query read to its end has none of its own
     expect(fetches.mock.calls).toHaveLength(0);
   });
 

@@ -115,7 +115,7 @@ export class Session extends TreeWriteSession {
         paths: ps,
         startTime: start,
         endTime: end,
-        ...pathQueryFields(ns, q),
+        ...pathQueryFields(q),
       }),
       oneDevice(ps),
     );
@@ -133,7 +133,7 @@ export class Session extends TreeWriteSession {
         sessionId: ns.sessionId,
         paths: ps,
         time,
-        ...pathQueryFields(ns, q),
+        ...pathQueryFields(q),
       }),
       oneDevice(ps),
     );
@@ -164,7 +164,7 @@ export class Session extends TreeWriteSession {
         db: database,
         deviceId,
         sensors: measurements,
-        ...pathQueryFields(ns, q),
+        ...pathQueryFields(q),
       }),
       { device: deviceId, named: true },
     );
@@ -197,7 +197,7 @@ export class Session extends TreeWriteSession {
       opts,
       (ns, q) => ({
         sessionId: ns.sessionId,
-        statementId: ns.statementId,
+        statementId: q.statementId,
         paths: ps,
         aggregations: codes,
         ...range,
@@ -356,9 +356,9 @@ export class Session extends TreeWriteSession {
 }
 
 /** What the path queries (raw data, last, last of one device) send alike after their own fields. */
-function pathQueryFields(ns: NodeSession, q: QueryFields) {
+function pathQueryFields(q: QueryFields) {
   return {
-    statementId: ns.statementId,
+    statementId: q.statementId,
     fetchSize: q.fetchSize,
     timeout: q.timeout,
     enableRedirectQuery: false,
