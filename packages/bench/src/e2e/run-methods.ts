@@ -54,8 +54,8 @@ export async function runMethods(
       keepErrors(result.errors, ...queried.errors);
       unreachable = queried.reachedNoNode;
     }
-    console.log(formatReport(named(result)));
-    console.log(resultLine(named(result)));
+    const shown = named(result);
+    console.log(`${formatReport(shown)}\n${resultLine(shown)}`);
     if (runFailed(result) || unreachable) failed = true; // unreachable: --queries ended so
     runs.push(result);
     if (unreachable) break; // no other method's run either

@@ -109,7 +109,8 @@ async function runOurs(
         : await runQueryFileEntry(config, entry, listed.shares, target, interrupt)),
       environment,
     };
-    console.log(`${formatReport(named(run))}\n${resultLine(named(run))}`);
+    const shown = named(run);
+    console.log(`${formatReport(shown)}\n${resultLine(shown)}`);
     runs.push(run);
     if (run.stopped === 'unreachable') break; // the statements after it would each wait as long
   }

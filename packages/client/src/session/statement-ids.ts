@@ -11,7 +11,7 @@
  * (its data set's closeOperation names its query id).
  */
 
-/** Finished queries a statement holds before the session moves to a new one (the server keeps some 80 bytes each). */
+/** Finished queries a statement holds before the session moves to a new one (their ids held by the server session). */
 export const RELEASE_EVERY = 100;
 
 /** One statement id and what of it is on the server. */
