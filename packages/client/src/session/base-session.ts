@@ -301,13 +301,19 @@ export abstract class BaseSession {
       what: operation,
       opts,
       fn: async (ns, signal) => {
-        const resp = await ns.connection.call(
-          'executeUpdateStatementV2',
-          { sessionId: ns.sessionId, statement: sql, statementId: ns.statementId },
-          { timeoutMs: opts.timeoutMs, operation, signal },
-        );
-        verifySuccess(resp.status, sqlContext(sql)); // inside: the trace reports a refused statement as an error
-        return resp;
+        // IoTDB holds the statement's id in the session as a query's, refused or not: released with its statement
+        const st = ns.statements.take();
+        try {
+          const resp = await ns.connection.call(
+            'executeUpdateStatementV2',
+            { sessionId: ns.sessionId, statement: sql, statementId: st.id },
+            { timeoutMs: opts.timeoutMs, operation, signal },
+          );
+          verifySuccess(resp.status, sqlContext(sql)); // inside: the trace reports a refused statement as an error
+          return resp;
+        } finally {
+          ns.statements.settle(st, true);
+        }
       },
       statement: sql,
     });

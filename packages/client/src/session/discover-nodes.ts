@@ -29,14 +29,17 @@ export async function discoverDataNodes(
     const queryTimeoutMs = o.queryTimeoutMs ?? timeoutMs;
     const sentAt = performance.now();
     const call = { timeoutMs, timeoutOption, operation: OPERATION, signal };
+    // the query goes with its server session, closed right after: nothing to release before
+    const statementId = ns.statements.currentId;
+    const settled = () => undefined;
     const resp = await ns.querySql(SHOW_DATANODES, {
-      statementId: ns.statementId,
+      statementId,
       fetchSize: o.fetchSize,
       timeout: serverQueryTimeout(queryTimeoutMs),
       call,
     });
     verifySuccess(resp.status, OPERATION);
-    const { connection, sessionId, statementId, precision } = ns;
+    const { connection, sessionId, precision } = ns;
     const { fetchSize, int64As, timestampAs } = o;
     const ctx = {
       connection,
@@ -48,8 +51,6 @@ export async function discoverDataNodes(
       timeoutOption,
       queryTimeoutMs,
     };
-    // its id goes with the session, closed right after
-    const settled = () => undefined;
     const ds = new SessionDataSet({ ...ctx, sentAt, signal, int64As, timestampAs, precision, settled }, resp);
     return queryableNodes(await ds.toColumnar(), at);
   } finally {

@@ -88,11 +88,6 @@ export class NodeSession {
     });
   }
 
-  /** The statement id a call that leaves nothing open goes under (a statement that returns no rows). */
-  get statementId(): bigint {
-    return this.statements.currentId;
-  }
-
   /**
    * Connects and logs in; a wrong password rejects with IoTDBServerError 801. `signal` aborts both steps.
    * One `iotdb:connect` trace; the recorder counts and logs the connect or its failure.

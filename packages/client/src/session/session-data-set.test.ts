@@ -447,6 +447,18 @@ describe('after the last row (a session over a scripted transport)', () => {
     expect(statementOf(fake.callsOf('executeUpdateStatementV2')[0])).toBe(2n);
   });
 
+  it("counts statements that return no rows too (IoTDB holds each one's id alike): released with the queries'", async () => {
+    const fake = server();
+    const s = await session(fake);
+    for (let i = 0; i < RELEASE_EVERY - 1; i++) await s.executeNonQueryStatement('FLUSH');
+    await (await s.executeQueryStatement('SELECT s FROM root.sg.d')).toColumnar(); // the statement's RELEASE_EVERY-th
+    await vi.waitFor(() =>
+      expect(fake.callsOf('closeOperation').map((c) => c.args)).toEqual([{ sessionId: 1n, statementId: 1n }]),
+    );
+    await s.executeNonQueryStatement('FLUSH');
+    expect(statementOf(fake.callsOf('executeUpdateStatementV2').at(-1)!)).toBe(2n);
+  });
+
   it('keeps the old statement until no result of it is open, and sends its release then', async () => {
     const fake = server();
     const s = await session(fake);
