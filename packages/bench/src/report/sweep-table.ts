@@ -54,7 +54,9 @@ function sweptRuns(runs: readonly RunResult[]): Map<string, RunResult[]> {
     const rate = `@${r.config.targetRate}/s`;
     if (!(r.config.targetRate > 0) || !r.label.includes(rate)) continue;
     const name = r.label.replace(rate, '');
-    byName.set(name, [...(byName.get(name) ?? []), r]);
+    const runsOfName = byName.get(name);
+    if (runsOfName === undefined) byName.set(name, [r]);
+    else runsOfName.push(r);
   }
   return byName;
 }
