@@ -1,6 +1,7 @@
 import { COMMANDS } from '../config/argv.js';
 import { formatReport, resultLine } from '../report/format.js';
 import { mergeFiles } from '../report/merge-runs.js';
+import { sweepText } from '../report/sweep-table.js';
 import { writeResults } from '../report/write-results.js';
 import type { RunResult } from '../types.js';
 import { readRuns } from './compare-command.js';
@@ -30,6 +31,8 @@ export function mergeCommand(args: readonly string[]): number {
     return 2;
   }
   for (const run of merged) console.log(`${formatReport(run)}\n${resultLine(run)}`);
+  const sweep = sweepText(merged); // the shares of a --sweep-rates run: each rate the machines ran together
+  if (sweep.length > 0) console.log(sweep.join('\n'));
   if (unmerged.length > 0)
     console.log(
       `not merged: ${unmerged.join(', ')} (the Java client's runs keep percentiles, no histograms: each file's stands alone)`,

@@ -1,4 +1,5 @@
 import type { BenchConfig, RunResult } from '../types.js';
+import { rateMark } from '../report/sweep-table.js';
 import { hasQueries, readsOnly, storedRows } from '../workload/operations.js';
 
 /**
@@ -32,5 +33,5 @@ export type Named = (run: RunResult) => RunResult;
 
 /** `tree-queries@200/s`: a run of --sweep-rates named by its rate (before a repeat's `#k`, which compare reads last). */
 export function sweepLabel(run: RunResult, c: BenchConfig): RunResult {
-  return c.sweepRates.length === 0 ? run : { ...run, label: `${run.label}@${c.targetRate}/s` };
+  return c.sweepRates.length === 0 ? run : { ...run, label: `${run.label}${rateMark(c.targetRate)}` };
 }

@@ -1,9 +1,10 @@
 import { QUERY_KNOBS } from '../config/knobs.js';
 import type { BenchConfig, RunResult } from '../types.js';
+import { isSwept } from './sweep-table.js';
 
 /**
  * The knobs that make a run's workload: the shares of one run agree on them. Workers, clients, pool size, rates,
- * the seed and the hosts are each machine's own.
+ * the seed and the hosts are each machine's own; the shares of a sweep's rate (isSwept) swept the same rates too.
  */
 const WORKLOAD_KNOBS = [
   'database',
@@ -52,7 +53,8 @@ export function checkShares(label: string, shares: readonly RunResult[]): void {
       const [fa, fb] = [first.queryFile?.forEach, share.queryFile?.forEach];
       if (fa !== fb) throw differs('forEach', JSON.stringify(fa ?? null), JSON.stringify(fb ?? null));
     }
-    for (const knob of WORKLOAD_KNOBS) {
+    const knobs = isSwept(first) ? [...WORKLOAD_KNOBS, 'sweepRates' as const] : WORKLOAD_KNOBS;
+    for (const knob of knobs) {
       const [a, b] = [JSON.stringify(first.config[knob]), JSON.stringify(share.config[knob])];
       if (a !== b) throw differs(knob, a, b);
     }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LatencyHistogram } from './histogram.js';
 import { mergeFiles, mergeShares } from './merge-runs.js';
+import { sweepText } from './sweep-table.js';
 import { sampleRun, sampleStatement } from './test-fixture.js';
 
 /** A histogram of the given latencies, ms. */
@@ -168,6 +169,31 @@ describe('merge', () => {
     });
     const m = mergeShares([open(shareA, 2, 40), open(shareB, 3, 60)]);
     expect([m.config.workers, m.config.targetRate, m.config.rateLimit]).toEqual([5, 100, 0]);
+  });
+
+  it("names a swept run by the shares' total rate, as one machine's sweep at that rate, and its table shows it", () => {
+    const swept = (share: typeof shareA, rate: number, k: string) => ({
+      ...share,
+      label: `tree-insertTablet@${rate}/s${k}`,
+      config: { ...share.config, targetRate: rate, sweepRates: [100, 300] },
+    });
+    const files = [100, 300].map((rate) => [swept(shareA, rate, '#2'), swept(shareB, rate, '#2')]);
+    const { merged } = mergeFiles([files.map(([a]) => a), files.map(([, b]) => b)]);
+    expect(merged.map((r) => [r.label, r.config.targetRate])).toEqual([
+      ['tree-insertTablet@200/s#2', 200],
+      ['tree-insertTablet@600/s#2', 600],
+    ]);
+    expect(merged[0].config.sweepRates).toEqual([200, 600]);
+    const otherRates = { ...files[0][1], config: { ...files[0][1].config, sweepRates: [100, 200] } };
+    expect(() => mergeFiles([[files[0][0]], [otherRates]])).toThrow(
+      "file 2's run has sweepRates [100,200], file 1's [100,300]",
+    );
+    expect(sweepText(merged).join('\n')).toMatch(/sweep tree-insertTablet#2: .*\n *target +200 +600/);
+    // a run of one rate (--target-rate) keeps its name: it carries no rate
+    const paced = { ...shareA, config: { ...shareA.config, targetRate: 50 } };
+    expect(mergeShares([paced, { ...shareB, config: { ...shareB.config, targetRate: 50 } }]).label).toBe(
+      'tree-insertTablet',
+    );
   });
 
   it("adds up a query-file statement's sessions: each machine ran its own", () => {

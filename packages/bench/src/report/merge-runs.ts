@@ -14,6 +14,7 @@ import { sumByKey } from './numbers.js';
 import { NO_LATENCY, totalPoints } from './result-fields.js';
 import { FAILED_PREFIX } from '../latency-rows.js';
 import { checkShares } from './merge-checks.js';
+import { isSwept, rateMark } from './sweep-table.js';
 
 const total = (runs: readonly RunResult[], of: (r: RunResult) => number) => runs.reduce((n, r) => n + of(r), 0);
 
@@ -28,9 +29,11 @@ export function mergeShares(shares: readonly RunResult[]): RunResult {
   const verified = shares.every((r) => r.verify !== undefined);
   const durationS = Math.max(...shares.map((r) => r.durationS));
   const okOps = total(shares, (r) => r.okOps);
+  const config = mergedConfig(shares);
   return {
     ...first,
-    config: mergedConfig(shares),
+    label: mergedLabel(first, config.targetRate),
+    config,
     startedAt: shares.map((r) => r.startedAt).sort()[0],
     durationS,
     points,
@@ -119,7 +122,19 @@ function mergedConfig(shares: readonly RunResult[]): RunResult['config'] {
     workers: total(shares, (r) => r.config.workers),
     targetRate: total(shares, (r) => r.config.targetRate),
     rateLimit: total(shares, (r) => r.config.rateLimit),
+    // the shares of a sweep swept the same rates (checkShares): the run had their sum at each
+    ...(isSwept(shares[0]) && {
+      sweepRates: shares[0].config.sweepRates.map((_, i) => total(shares, (r) => r.config.sweepRates[i])),
+    }),
   };
+}
+
+/**
+ * A rate of a sweep named by the shares' total rate, as a sweep of one machine at that rate is (compare pairs them,
+ * the sweep table has its column); any other run keeps its label.
+ */
+function mergedLabel(first: RunResult, targetRate: number): string {
+  return isSwept(first) ? first.label.replace(rateMark(first.config.targetRate), rateMark(targetRate)) : first.label;
 }
 
 /** A query-file statement's shares: each machine ran its own sessions (with forEach: its own statements). */

@@ -19,6 +19,13 @@ export interface SweepTable {
   rows: string[][];
 }
 
+/** What a run of --sweep-rates carries in its label, its rate (sweepLabel): `tree-queries@200/s#2`. */
+export const rateMark = (rate: number): string => `@${rate}/s`;
+
+/** Whether `run` is one rate of a sweep: its label carries its own rate, which a file from before sweeps never has. */
+export const isSwept = (run: RunResult): boolean =>
+  run.config.targetRate > 0 && run.label.includes(rateMark(run.config.targetRate));
+
 export const SWEEP_TITLE = 'p99 ms from the intended start, by target rate (operations/s)';
 
 /** The sweep's tables, from the runs of a --sweep-rates run (none of other runs). */
@@ -44,16 +51,12 @@ export function sweepText(runs: readonly RunResult[]): string[] {
   return sweepTables(runs).flatMap((t) => [`sweep ${t.name}: ${SWEEP_TITLE}`, textTable(t.header, t.rows)]);
 }
 
-/**
- * The runs of each thing swept, by its label without the rate (`tree-queries@200/s#2`: `tree-queries#2`); a run is
- * one of a sweep when its label carries its rate (sweepLabel), which a file from before sweeps never has.
- */
+/** The runs of each thing swept (isSwept), by its label without the rate (`tree-queries@200/s#2`: `tree-queries#2`). */
 function sweptRuns(runs: readonly RunResult[]): Map<string, RunResult[]> {
   const byName = new Map<string, RunResult[]>();
   for (const r of runs) {
-    const rate = `@${r.config.targetRate}/s`;
-    if (!(r.config.targetRate > 0) || !r.label.includes(rate)) continue;
-    const name = r.label.replace(rate, '');
+    if (!isSwept(r)) continue;
+    const name = r.label.replace(rateMark(r.config.targetRate), '');
     const runsOfName = byName.get(name);
     if (runsOfName === undefined) byName.set(name, [r]);
     else runsOfName.push(r);
