@@ -11,6 +11,16 @@ const TEMPLATE_QUERIES = [
   'showPathsTemplateUsingOn',
 ] as const;
 
+/** The Java Session's and SessionPool's test writes (decoded and acknowledged by the server, nothing stored). */
+const TEST_INSERTS = [
+  'testInsertTablet',
+  'testInsertTablets',
+  'testInsertRecord',
+  'testInsertRecords',
+  'testInsertStringRecord',
+  'testInsertStringRecords',
+] as const;
+
 /** The public names a Java Session user is promised (user's guide, "From the Java Session"), as the package exports them. */
 const SESSION_METHODS = [
   'open',
@@ -47,9 +57,7 @@ const SESSION_METHODS = [
   'executeAggregationQuery',
   'setTimeZone',
   'getTimeZone',
-  'testInsertTablet',
-  'testInsertTablets',
-  'testInsertRecords',
+  ...TEST_INSERTS,
 ] as const;
 const POOL_METHODS = [
   'execute',
@@ -81,6 +89,7 @@ const POOL_METHODS = [
   'unsetSchemaTemplate',
   'dropSchemaTemplate',
   ...TEMPLATE_QUERIES,
+  ...TEST_INSERTS,
   'close',
 ] as const;
 const ROW_GETTERS = [

@@ -69,8 +69,7 @@ function writeRecords({ c, gens, send }: WriteContext, p: SessionPool, devices: 
   const pts = pointsOf(gens, devices.length);
   const records = interleave(lists, c.interlacedDevices > 1);
   if (c.dryRunSend) return send('encode', pts, () => (records.forEach((r) => encodeRecord(r)), pts));
-  if (c.serverNoop)
-    return send('testInsertRecords', pts, async () => (await p.execute((s) => s.testInsertRecords(records)), pts));
+  if (c.serverNoop) return send('testInsertRecords', pts, async () => (await p.testInsertRecords(records), pts));
   return send('insertRecords', pts, async () => (await p.insertRecords(records), pts));
 }
 
@@ -89,14 +88,14 @@ function writeTreeTablets({ c, gens, send }: WriteContext, p: SessionPool, devic
     });
   if (round < 0 || c.method === 'insertTablet')
     return send(noop ? 'testInsertTablet' : 'insertTablet', pts, async () => {
-      for (const t of tablets) await (noop ? p.execute((s) => s.testInsertTablet(t)) : p.insertTablet(t));
+      for (const t of tablets) await (noop ? p.testInsertTablet(t) : p.insertTablet(t));
       return pts;
     });
   if (c.method === 'insertTablets')
     return send(
       noop ? 'testInsertTablets' : 'insertTablets',
       pts,
-      async () => (await (noop ? p.execute((s) => s.testInsertTablets(tablets)) : p.insertTablets(tablets)), pts),
+      async () => (await (noop ? p.testInsertTablets(tablets) : p.insertTablets(tablets)), pts),
     );
   return send(
     'insertTabletsParallel',

@@ -148,6 +148,26 @@ export class SessionPool extends StatementPool<Session> {
     );
   }
 
+  // the test writes, as on Session (nothing stored, nothing routed: any session)
+  testInsertTablet(tablet: Tablet, opts: CallOptions = {}): Promise<void> {
+    return this.onAnySession((s) => s.testInsertTablet(tablet, opts), opts);
+  }
+  testInsertTablets(tablets: readonly Tablet[], opts: CallOptions = {}): Promise<void> {
+    return this.onAnySession((s) => s.testInsertTablets(tablets, opts), opts);
+  }
+  testInsertRecord(record: RecordInput, opts: CallOptions = {}): Promise<void> {
+    return this.onAnySession((s) => s.testInsertRecord(record, opts), opts);
+  }
+  testInsertRecords(records: readonly RecordInput[], opts: CallOptions = {}): Promise<void> {
+    return this.onAnySession((s) => s.testInsertRecords(records, opts), opts);
+  }
+  testInsertStringRecord(record: StringRecordInput, opts: CallOptions = {}): Promise<void> {
+    return this.onAnySession((s) => s.testInsertStringRecord(record, opts), opts);
+  }
+  testInsertStringRecords(records: readonly StringRecordInput[], opts: CallOptions = {}): Promise<void> {
+    return this.onAnySession((s) => s.testInsertStringRecords(records, opts), opts);
+  }
+
   // schema and data management, as on Session
   createDatabase(name: string, opts: StatementOptions = {}): Promise<void> {
     return this.onAnySession((s) => s.createDatabase(name, opts), opts);

@@ -399,6 +399,29 @@ describe('insertTablets', () => {
   });
 });
 
+describe('the test writes (testInsert*)', () => {
+  it('are acknowledged by the server and store nothing, a series not even created', async () => {
+    const device = newDevice('testins');
+    const record = { deviceId: device, timestamp: 1, measurements: ['a'], dataTypes: ['INT64' as const], values: [7n] };
+    const strings = { deviceId: device, timestamp: 2, measurements: ['b'], values: ['1.5'] };
+    const tablet = {
+      deviceId: device,
+      measurements: ['c'],
+      dataTypes: ['INT32' as const],
+      timestamps: [3],
+      values: [[1]],
+    };
+    await session.testInsertTablet(tablet);
+    await session.testInsertTablets([tablet]);
+    await session.testInsertRecord(record);
+    await session.testInsertRecords([record]);
+    await session.testInsertStringRecord(strings);
+    await session.testInsertStringRecords([strings]);
+    const ds = await session.executeQueryStatement(`SHOW TIMESERIES ${device}.**`);
+    expect(await rowsOf(ds)).toEqual([]);
+  });
+});
+
 describe('insertRecord and insertRecords', () => {
   it('writes one record of all ten types', async () => {
     const device = newDevice('rec');

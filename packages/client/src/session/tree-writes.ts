@@ -75,6 +75,11 @@ export abstract class TreeWriteSession extends BaseSession {
    */
   async insertTablets(tablets: readonly Tablet[], opts: CallOptions = {}): Promise<void> {
     this.checkOpen();
+    await this.#writeTablets(this.#preparedTablets(tablets), opts);
+  }
+
+  /** Tablets of one request, checked for the wire: at least one, each named by its index, alike aligned. */
+  #preparedTablets(tablets: readonly Tablet[]): PreparedTablet[] {
     checkList('tablets', tablets, 'tablet');
     const prepared = tablets.map((t, i) => {
       try {
@@ -84,16 +89,20 @@ export abstract class TreeWriteSession extends BaseSession {
       }
     });
     sameAlignment(prepared, 'tablets');
-    await this.#writeTablets(prepared, opts);
+    return prepared;
   }
 
   /** One row of one device. Null values are left out; a record whose values are all null writes nothing (as in Java). */
   async insertRecord(record: RecordInput, opts: CallOptions = {}): Promise<void> {
+    await this.#writeRecord('insertRecord', record, opts);
+  }
+
+  async #writeRecord(method: 'insertRecord' | 'testInsertRecord', record: RecordInput, opts: CallOptions) {
     this.checkOpen();
     const r = encodeRecord(record, 'record', this.timestampPrecision);
     if (r.measurements.length === 0) return; // every value is null: nothing to write (Java skips it too)
-    const send = (ns: NodeSession) => ns.connection.call('insertRecord', oneRecordReq(ns, r));
-    await this.write(itemPlan('insertRecord', [r], recordDevice, send), opts, [r]);
+    const send = (ns: NodeSession) => ns.connection.call(method, oneRecordReq(ns, r));
+    await this.write(itemPlan(method, [r], recordDevice, send, method === 'insertRecord'), opts, [r]);
   }
 
   /**
@@ -104,13 +113,19 @@ export abstract class TreeWriteSession extends BaseSession {
     this.checkOpen();
     checkList('records', records, 'record');
     if (await this.#asTablets('insertRecords', records, opts)) return;
-    const shape: RecordShapeCache = {};
-    const encoded = records.map((r, i) => encodeRecord(r, `records[${i}]`, this.timestampPrecision, shape));
-    sameAlignment(encoded, 'records');
+    const encoded = this.#encodedRecords(records);
     const plan = recordPlan('insertRecords', encoded, recordDevice, (ns: NodeSession, group) =>
       this.sendRecords(ns, group),
     );
     if (plan !== null) await this.write(plan, opts, encoded);
+  }
+
+  /** Records of one request (at least one: checkList), encoded for the wire, each named by its index, alike aligned. */
+  #encodedRecords(records: readonly RecordInput[]): EncodedRecord[] {
+    const shape: RecordShapeCache = {};
+    const encoded = records.map((r, i) => encodeRecord(r, `records[${i}]`, this.timestampPrecision, shape));
+    sameAlignment(encoded, 'records');
+    return encoded;
   }
 
   /**
@@ -148,23 +163,37 @@ export abstract class TreeWriteSession extends BaseSession {
 
   /** One row whose values are strings: the server infers the types (Java's insertRecord with String values). Nulls are left out. */
   async insertStringRecord(record: StringRecordInput, opts: CallOptions = {}): Promise<void> {
+    await this.#writeStringRecord('insertStringRecord', record, opts);
+  }
+
+  async #writeStringRecord(
+    method: 'insertStringRecord' | 'testInsertStringRecord',
+    record: StringRecordInput,
+    opts: CallOptions,
+  ): Promise<void> {
     this.checkOpen();
     const r = checkStringRecord(record, 'record', this.timestampPrecision);
     if (r.measurements.length === 0) return; // every value null: nothing to write
-    const send = (ns: NodeSession) => ns.connection.call('insertStringRecord', oneRecordReq(ns, r));
-    await this.write(itemPlan('insertStringRecord', [r], stringDevice, send), opts, [r]);
+    const send = (ns: NodeSession) => ns.connection.call(method, oneRecordReq(ns, r));
+    await this.write(itemPlan(method, [r], stringDevice, send, method === 'insertStringRecord'), opts, [r]);
   }
 
   /** String rows of any devices, one request per DataNode; the server infers the types. Failures as insertRecords. */
   async insertStringRecords(records: readonly StringRecordInput[], opts: CallOptions = {}): Promise<void> {
     this.checkOpen();
-    checkList('records', records, 'record');
-    const checked = records.map((r, i) => checkStringRecord(r, `records[${i}]`, this.timestampPrecision));
-    sameAlignment(checked, 'records');
+    const checked = this.#checkedStringRecords(records);
     const send = (ns: NodeSession, group: readonly CheckedStringRecord[]) =>
       ns.connection.call('insertStringRecords', recordsReq(ns, group));
     const plan = recordPlan('insertStringRecords', checked, stringDevice, send);
     if (plan !== null) await this.write(plan, opts, checked);
+  }
+
+  /** String records of one request, checked for the wire: at least one, each named by its index, alike aligned. */
+  #checkedStringRecords(records: readonly StringRecordInput[]): CheckedStringRecord[] {
+    checkList('records', records, 'record');
+    const checked = records.map((r, i) => checkStringRecord(r, `records[${i}]`, this.timestampPrecision));
+    sameAlignment(checked, 'records');
+    return checked;
   }
 
   /**
@@ -257,9 +286,11 @@ export abstract class TreeWriteSession extends BaseSession {
   }
 
   /**
-   * For benchmarks (`--server-noop`): the same requests as insertTablet / insertTablets / insertRecords
-   * through IoTDB's testInsert* RPCs, which the server decodes and acknowledges but does not store.
-   * They measure the client with a real server and socket; nothing is written.
+   * The Java Session's testInsert* calls, for benchmarks (`--server-noop`): the requests of insertTablet,
+   * insertTablets, insertRecord(s) and insertStringRecord(s), checked alike, through IoTDB's testInsert* RPCs, which
+   * the server decodes and acknowledges but does not store. They measure the client with a real server and socket;
+   * nothing is written, and each is one request to the session's node (nothing is redirected). Records go as
+   * records (never as tablets).
    */
   async testInsertTablet(tablet: Tablet, opts: CallOptions = {}): Promise<void> {
     this.checkOpen();
@@ -273,17 +304,32 @@ export abstract class TreeWriteSession extends BaseSession {
 
   async testInsertTablets(tablets: readonly Tablet[], opts: CallOptions = {}): Promise<void> {
     this.checkOpen();
-    const prepared = tablets.map((t) => prepareTablet(t, this.timestampPrecision));
+    const prepared = this.#preparedTablets(tablets);
     const send = (ns: NodeSession) => this.sendTablets(ns, prepared, 'testInsertTablets');
     await this.write(itemPlan('testInsertTablets', prepared, tabletDevice, send, false), opts, prepared);
   }
 
   async testInsertRecords(records: readonly RecordInput[], opts: CallOptions = {}): Promise<void> {
     this.checkOpen();
-    const shape: RecordShapeCache = {};
-    const encoded = records.map((r, i) => encodeRecord(r, `records[${i}]`, this.timestampPrecision, shape));
+    checkList('records', records, 'record');
+    const encoded = this.#encodedRecords(records);
     const send = (ns: NodeSession) => this.sendRecords(ns, encoded, 'testInsertRecords');
     await this.write(itemPlan('testInsertRecords', encoded, recordDevice, send, false), opts, encoded);
+  }
+
+  async testInsertRecord(record: RecordInput, opts: CallOptions = {}): Promise<void> {
+    await this.#writeRecord('testInsertRecord', record, opts);
+  }
+
+  async testInsertStringRecord(record: StringRecordInput, opts: CallOptions = {}): Promise<void> {
+    await this.#writeStringRecord('testInsertStringRecord', record, opts);
+  }
+
+  async testInsertStringRecords(records: readonly StringRecordInput[], opts: CallOptions = {}): Promise<void> {
+    this.checkOpen();
+    const checked = this.#checkedStringRecords(records);
+    const send = (ns: NodeSession) => ns.connection.call('testInsertStringRecords', recordsReq(ns, checked));
+    await this.write(itemPlan('testInsertStringRecords', checked, stringDevice, send, false), opts, checked);
   }
 
   /** One insertTablets request (several devices) to one node; `encoded` as sendArgs. */

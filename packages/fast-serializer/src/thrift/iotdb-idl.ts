@@ -388,7 +388,10 @@ export const IClientRPCService = {
   // the server decodes and acknowledges these without storing anything (benchmarks: --server-noop)
   testInsertTablet: returns({ struct: TSInsertTabletReqSchema }, STATUS),
   testInsertTablets: returns({ struct: TSInsertTabletsReqSchema }, STATUS),
+  testInsertRecord: returns({ struct: TSInsertRecordReqSchema }, STATUS),
   testInsertRecords: returns({ struct: TSInsertRecordsReqSchema }, STATUS),
+  testInsertStringRecord: returns({ struct: TSInsertStringRecordReqSchema }, STATUS),
+  testInsertStringRecords: returns({ struct: TSInsertStringRecordsReqSchema }, STATUS),
 } as const satisfies Record<string, MethodSpec>;
 
 export type ClientMethod = keyof typeof IClientRPCService;
