@@ -7,7 +7,7 @@ import { KNOB_KEYS, KNOBS, TOTAL_POINTS, TOTAL_POINTS_KEY, type KnobSpec } from 
 import type { KnobKey, Setting } from './source.js';
 import { didYouMean } from './suggest.js';
 
-export interface Argv {
+interface Argv {
   configPath: string | undefined;
   settings: Setting[];
 }

@@ -18,7 +18,7 @@ interface Given<T> {
 
 type GivenValues = { [K in keyof BenchConfig]?: Given<BenchConfig[K]> };
 
-export interface Built {
+interface Built {
   config: BenchConfig;
   origin: (key: keyof BenchConfig) => Origin;
 }

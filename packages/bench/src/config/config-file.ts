@@ -24,7 +24,7 @@ export function readConfigFile(path: string): Setting[] {
 }
 
 /** The settings of a config file's text; the format follows `path`'s extension. */
-export function parseConfigText(text: string, path: string): Setting[] {
+function parseConfigText(text: string, path: string): Setting[] {
   const ext = extname(path).toLowerCase();
   let entries: ConfigEntry[];
   if (ext === '.json') entries = jsonEntries(text, path);

@@ -9,7 +9,7 @@ import { proportions, sameProportions } from './type-proportions.js';
 
 type Forced = { [K in keyof BenchConfig]?: BenchConfig[K] };
 
-export const JAVA_ANCHOR: Readonly<Forced> = {
+const JAVA_ANCHOR: Readonly<Forced> = {
   devices: 100,
   sensors: 50,
   batchSize: 500,

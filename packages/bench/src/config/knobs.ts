@@ -30,10 +30,10 @@ export interface Knob<T> extends KnobSpec<T> {
   defaultText: string;
 }
 
-export type KnobTable = { readonly [K in keyof BenchConfig]: Knob<BenchConfig[K]> };
+type KnobTable = { readonly [K in keyof BenchConfig]: Knob<BenchConfig[K]> };
 
-export const MODELS: readonly Model[] = ['tree', 'aligned', 'table'];
-export const METHODS: readonly Method[] = [
+const MODELS: readonly Model[] = ['tree', 'aligned', 'table'];
+const METHODS: readonly Method[] = [
   'insertTablet',
   'insertTablets',
   'insertTabletsParallel',

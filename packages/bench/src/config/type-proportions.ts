@@ -6,7 +6,7 @@ import type { TSDataTypeName } from '@iotdb/client';
 import type { Parser } from './parsers.js';
 import { weightsParser } from './weights.js';
 
-export type Proportions = Record<TSDataTypeName, number>;
+type Proportions = Record<TSDataTypeName, number>;
 
 /** The ten types in TSDataType order, the order of INSERT_DATATYPE_PROPORTION. */
 export const TYPE_ORDER = [

@@ -30,7 +30,7 @@ export interface LocalServer {
 }
 
 /** What the local server speaks: TLS on its client port, Thrift's compact protocol on every port. */
-export interface LocalServerWire {
+interface LocalServerWire {
   tls: boolean;
   rpcCompression: boolean;
 }

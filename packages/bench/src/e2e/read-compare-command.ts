@@ -119,7 +119,7 @@ function outFileReady(out: string): boolean {
 }
 
 /** A pass of each reader; the Java child's `javaReads`: its reads of the statement, the last one timed. */
-export type Readers = { read: Record<ReaderKey, () => Promise<Pass>>; javaReads: number };
+type Readers = { read: Record<ReaderKey, () => Promise<Pass>>; javaReads: number };
 
 /** Each reader's pass over the statement, on `session` (ours) or a Java child process. */
 function readers(o: Options, session: BaseSession, serverCpu: ServerCpu | undefined): Readers {

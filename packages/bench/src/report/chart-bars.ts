@@ -2,7 +2,7 @@
 import { compact } from './numbers.js';
 import { color, emptyChart, labelMargin, line, linear, rect, shortLabel, svgOpen, text } from './svg.js';
 
-export interface HBar {
+interface HBar {
   label: string;
   value: number;
   /** text after the bar; defaults to the value */

@@ -12,14 +12,14 @@ import { color, emptyChart, line, linear, niceTicks, rect, svgOpen, text, yGrid 
 
 const MERGE = 8;
 
-export interface Bin {
+interface Bin {
   loNs: number;
   hiNs: number;
   count: number;
 }
 
 /** non-empty range of merged bins, leading and trailing empty bins dropped */
-export function histogramBins(data: HistogramData): Bin[] {
+function histogramBins(data: HistogramData): Bin[] {
   const bins: Bin[] = [];
   for (let i = 0; i < data.counts.length; i++) {
     const key = i === 0 ? 0 : 1 + Math.floor((i - 1) / MERGE);

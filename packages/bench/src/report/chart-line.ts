@@ -3,7 +3,7 @@ import { axisRange, logTicks } from './log-axis.js';
 import { compact } from './numbers.js';
 import { c, color, emptyChart, line, linear, niceTicks, svgOpen, text, titleAndLegend, yGrid } from './svg.js';
 
-export interface Series {
+interface Series {
   name: string;
   points: [number, number][];
 }

@@ -88,7 +88,7 @@ function pValue(difference: number, error: number | null): number | null {
 }
 
 /** A figure's value in each run, and the relative standard error each run shows of it (null: none). */
-export interface FigureValues {
+interface FigureValues {
   figure: string;
   a: number;
   b: number;

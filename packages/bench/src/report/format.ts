@@ -380,7 +380,7 @@ function etaText(left: number, perS: number): string {
 }
 
 /** A query-file statement's progress: reads done of all its sessions x repetitions. */
-export interface ReadsProgress {
+interface ReadsProgress {
   reads: number;
   totalReads: number;
   rows: number;

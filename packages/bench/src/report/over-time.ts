@@ -8,7 +8,7 @@ const MIN_INTERVALS = 3;
  * A run's p99 over time summed up: a typical interval's, the worst one's, and when the worst ended (s); and its
  * longest operation, and when that ended.
  */
-export interface P99OverTime {
+interface P99OverTime {
   intervals: number;
   typicalMs: number;
   worstMs: number;

@@ -34,7 +34,7 @@ export function mainOperation(r: RunResult): { kind: string; latency: LatencySum
 }
 
 /** A value as one token: no whitespace (fields are space-separated), no '=' (key=value), never empty. */
-export function token(s: string): string {
+function token(s: string): string {
   const t = s.replace(/[\s=]+/g, '_');
   return t === '' ? '-' : t;
 }

@@ -3,7 +3,7 @@
  * it is not needed, and leaving it out keeps the page free of any http:// text.
  */
 
-export const PALETTE = [
+const PALETTE = [
   '#4e79a7',
   '#f28e2b',
   '#59a14f',
@@ -79,7 +79,7 @@ export function dot(x: number, y: number, r: number, fill: string, tip: string):
  * About how wide `s` is at the charts' 12 px font: capitals and `_` ~8 px, the rest ~6.6 (an estimate for the
  * margin a column of labels needs; a query type's name is all capitals).
  */
-export function textWidth(s: string): number {
+function textWidth(s: string): number {
   let w = 0;
   for (const ch of s) w += /[A-Z_#%@]/.test(ch) ? 8.2 : 6.6;
   return w;

@@ -10,7 +10,7 @@ import { textTable } from './table.js';
  * late operations started, and each scheduled operation's p99 from its intended start (corrected for coordinated
  * omission), the figure to read against a latency objective: at a rate not met it grows with the run's length.
  */
-export interface SweepTable {
+interface SweepTable {
   /** the run swept, its label without the rate */
   name: string;
   /** `target` and each rate */

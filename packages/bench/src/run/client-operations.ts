@@ -8,7 +8,7 @@ import { everyClient } from './device-shares.js';
  * One timed operation of a client: a write of a device group for a round (`roundDone`: the round every group of the
  * client has now been written through, when this write completes one), or a query statement.
  */
-export type ClientOperation =
+type ClientOperation =
   { op: 'INGESTION'; devices: number[]; round: number; roundDone?: number } | { op: QueryKind; sql: string };
 
 // independent streams of draws from (round, device group's first device, stream, seed)

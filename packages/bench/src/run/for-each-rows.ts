@@ -7,7 +7,7 @@ import { describeError } from './run-error.js';
 import { queryOptions, sessionOptions } from './session-options.js';
 
 /** What a query-file entry reads: each session's statements, and what the console says of forEach's answer. */
-export type EntryStatements = { shares: string[][]; note?: string } | { error: string };
+type EntryStatements = { shares: string[][]; note?: string } | { error: string };
 
 /**
  * The statements of a query-file entry, dealt to its sessions (config/for-each.ts): its sql for every session, or

@@ -9,7 +9,7 @@ import type { IntervalCounts, IntervalHistograms, RunResult } from '../types.js'
  * that failed are counted apart, by the interval they ended in: when a fault hit the run, and for how long.
  */
 /** A worker's (or a statement's) intervals: their histograms, and their failures. */
-export interface IntervalTally {
+interface IntervalTally {
   latencyOverTime: IntervalHistograms;
   failuresOverTime: IntervalCounts;
 }

@@ -8,7 +8,7 @@ import { RunError } from './run-error.js';
  * A file the Java client reads its work from (a plan, statements): `key=<path>` among its options. Its lines are
  * written as they come: a long run's plan has millions, more than to hold at once.
  */
-export interface JavaInput {
+interface JavaInput {
   key: string;
   lines: Iterable<string>;
 }

@@ -20,7 +20,7 @@ export interface FailedPass {
   error: string;
 }
 
-export interface JavaQueryOptions {
+interface JavaQueryOptions {
   host: string;
   port: number;
   /** one statement, or several read in turn (each rep reads them all) */

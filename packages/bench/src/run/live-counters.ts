@@ -4,8 +4,8 @@ import { overdueMs } from './pacing.js';
  * The workers' live counters, read by the main thread for the progress line: a BigInt64Array over a
  * SharedArrayBuffer, LIVE_PER_WORKER slots per worker, in LIVE's order.
  */
-export const LIVE = { points: 0, okOps: 1, failedOps: 2, retries: 3, nextDueNs: 4 } as const;
-export const LIVE_PER_WORKER = 5;
+const LIVE = { points: 0, okOps: 1, failedOps: 2, retries: 3, nextDueNs: 4 } as const;
+const LIVE_PER_WORKER = 5;
 
 export type LiveCounter = keyof typeof LIVE;
 

@@ -116,7 +116,7 @@ export class PauseBetween {
  * What paces one client's (or one statement session's) operations, met in this order before each: its open-loop
  * due time (--target-rate), the rate limit (--rate-limit), the pause after the operation before (--batch-interval-ms).
  */
-export interface Pacing {
+interface Pacing {
   readonly schedule?: OpenLoopSchedule;
   readonly rateLimit?: PointRateLimit;
   readonly pause: PauseBetween;

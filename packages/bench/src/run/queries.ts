@@ -10,7 +10,7 @@ import { grouped } from '../report/numbers.js';
 import { queryOptions, sessionOptions } from './session-options.js';
 
 /** A statement's read: its time, rows and points, or the message of the error it failed with (and the error). */
-export interface TimedRead {
+interface TimedRead {
   ns: number;
   rows: number;
   points: number;
@@ -90,7 +90,7 @@ export async function runQueries(
 }
 
 /** What --queries came to, and whether they ended at a read that reached no node (queryPasses). */
-export interface QueryPasses {
+interface QueryPasses {
   after: QueriesAfter;
   errors: string[];
   reachedNoNode: boolean;

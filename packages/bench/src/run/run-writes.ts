@@ -12,7 +12,7 @@ import type { BenchConfig, RunResult, StopReason, WorkerResult, WorkerTask } fro
 
 const workerFile = fileURLToPath(new URL('./worker.js', import.meta.url));
 
-export interface WriteOutcome {
+interface WriteOutcome {
   result: RunResult;
   /** every acknowledged point, warm-ups included: what --verify expects to find */
   writtenPoints: number;

@@ -9,7 +9,7 @@ import { TSDataType, type Tablet } from '@iotdb/client';
  */
 const T0 = 1_700_000_000_000;
 
-export interface AnchorShape {
+interface AnchorShape {
   sensors: number;
   rows: number;
 }

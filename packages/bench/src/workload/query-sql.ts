@@ -17,7 +17,7 @@ const NUMERIC: ReadonlySet<TSDataType> = new Set([
 ]);
 
 /** What one query reads: its devices, and the first row of its time range (the point of PRECISE_POINT). */
-export interface QueryTarget {
+interface QueryTarget {
   devices: number[];
   startRow: number;
 }
@@ -148,7 +148,7 @@ function tableSql(kind: QueryKind, q: Parts, devices: string[]): string {
  * time and device_id (GROUP_BY's window_start in time's place, LATEST_POINT's last(time)), the aggregates' device_id;
  * the tree model's LAST rows' Timeseries and DataType (Value is the point). The tree model's time is no value.
  */
-export function keyColumns(model: BenchConfig['model'], kind: QueryKind): number {
+function keyColumns(model: BenchConfig['model'], kind: QueryKind): number {
   if (model !== 'table') return kind === 'LATEST_POINT' ? 2 : 0;
   return kind === 'AGG_RANGE' || kind === 'AGG_VALUE' || kind === 'AGG_RANGE_VALUE' ? 1 : 2;
 }
