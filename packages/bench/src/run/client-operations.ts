@@ -5,11 +5,11 @@ import { unit } from '../workload/values.js';
 import { everyClient } from './device-shares.js';
 
 /**
- * One timed operation of a client: a write of a device group for a round (`roundDone`: the round every group of the
- * client has now been written through, when this write completes one), or a query statement.
+ * One timed operation of a client: a write of a device group for a round (`completesRound`: every group of the client
+ * has now been written through that round), or a query statement.
  */
 type ClientOperation =
-  { op: 'INGESTION'; devices: number[]; round: number; roundDone?: number } | { op: QueryKind; sql: string };
+  { op: 'INGESTION'; devices: number[]; round: number; completesRound: boolean } | { op: QueryKind; sql: string };
 
 // independent streams of draws from (round, device group's first device, stream, seed)
 const DRAW_OPERATION = 3;
@@ -70,15 +70,15 @@ class RoundsWritten {
   }
 
   /**
-   * The round group `g` writes now (counted written), and `roundDone` when that makes it the round every group is
-   * written through (the group that wrote is then at `full` exactly, so one step at a time is enough).
+   * The round group `g` writes now (counted written), and whether that makes it the round every group is written
+   * through (the group that wrote is then at `full` exactly, so one step at a time is enough).
    */
-  next(g: number): { round: number; roundDone?: number } {
+  next(g: number): { round: number; completesRound: boolean } {
     const round = this.#next[g]++;
-    if (round !== this.#full || --this.#behind > 0) return { round };
+    if (round !== this.#full || --this.#behind > 0) return { round, completesRound: false };
     this.#full++;
     this.#behind = this.#next.filter((n) => n === this.#full).length;
-    return { round, roundDone: round };
+    return { round, completesRound: true };
   }
 }
 

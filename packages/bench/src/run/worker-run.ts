@@ -141,7 +141,7 @@ export class WorkerRun {
       if (o.op !== 'INGESTION') await this.#query(send, o.op, o.sql);
       else {
         await write(o.devices, o.round);
-        if (o.roundDone !== undefined) this.#roundDone(k, o.roundDone);
+        if (o.completesRound) this.#roundDone(k, o.round);
       }
     }
   }
