@@ -565,6 +565,16 @@ describe('progressLine', () => {
     expect(progressLine({ ...open, schedule: { behindMs: 2250, slackMs: 10 } })).toMatch(/ {2}behind 2\.\ds {2}/);
   });
 
+  it('gives no ETA past the end --test-max-time sets: the run ends then, however much is left', () => {
+    const long = { points: 1_000, totalPoints: 1_000_000, elapsedS: 10, nowPointsPerS: 100, errors: 0 };
+    expect(progressLine({ ...long, timeLeftS: 230 })).toMatch(/ETA 3m50s$/);
+    expect(progressLine({ ...long, timeLeftS: 5_000_000 })).toMatch(/ETA 2h46m$/); // the plan ends first
+    expect(progressLine({ ...long, points: 0, timeLeftS: 50 })).toMatch(/ETA 50\.0s$/); // no rate yet
+    const mixed = { points: 5, totalPoints: 0, elapsedS: 1, nowPointsPerS: 5, errors: 0 };
+    expect(progressLine({ ...mixed, timeLeftS: 12 })).toMatch(/ETA 12\.0s$/); // no plan
+    expect(progressLine({ ...mixed, ops: 10, totalOps: 400_000, nowOpsPerS: 10, timeLeftS: 0 })).toMatch(/ETA 0\.0s$/);
+  });
+
   it('has no ETA without a total or before the first point', () => {
     expect(progressLine({ points: 0, totalPoints: 100, elapsedS: 1, nowPointsPerS: 0, errors: 0 })).toContain('ETA ?');
     expect(progressLine({ points: 5, totalPoints: 0, elapsedS: 1, nowPointsPerS: 5, errors: 0 })).toContain('ETA -');
@@ -595,5 +605,11 @@ describe('readsProgressLine', () => {
       'rows 2,500  on schedule  errors 0',
     );
     expect(readsProgressLine({ ...paced, schedule: { behindMs: 1500, slackMs: 100 } })).toContain('  behind 1.5s  ');
+  });
+
+  it('gives no ETA past the end --test-max-time sets, as a write run', () => {
+    const reads = { reads: 25, totalReads: 100, rows: 2_500, elapsedS: 5, nowReadsPerS: 4, errors: 0 };
+    expect(readsProgressLine({ ...reads, timeLeftS: 2 })).toMatch(/ETA 2\.0s$/);
+    expect(readsProgressLine({ ...reads, timeLeftS: 60 })).toMatch(/ETA 15\.0s$/);
   });
 });

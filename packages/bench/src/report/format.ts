@@ -336,13 +336,15 @@ export interface Progress {
    * how late counts as behind (a client's interval between operations)
    */
   schedule?: { behindMs: number; slackMs: number };
+  /** the seconds --test-max-time leaves the run: it ends then, whatever is left of its plan */
+  timeLeftS?: number;
 }
 
 export function progressLine(p: Progress): string {
   const avg = p.elapsedS > 0 ? p.points / p.elapsedS : 0;
   const known = p.totalPoints > 0;
   const ops = opsText(p);
-  const eta = known ? etaText(p.totalPoints - p.points, avg) : opsEta(p);
+  const eta = etaText(known ? secondsLeft(p.totalPoints - p.points, avg) : opsSecondsLeft(p), p.timeLeftS);
   const done = known
     ? `${grouped(p.points)}/${grouped(p.totalPoints)} points (${fixed((100 * p.points) / p.totalPoints, 1)} %)`
     : `${grouped(p.points)} points`;
@@ -361,10 +363,10 @@ function opsText({ ops, totalOps = 0, nowOpsPerS = 0 }: Progress): string {
   return `  ops ${grouped(ops)}/${grouped(totalOps)} (${fixed((100 * ops) / totalOps, 1)} %, ${now})`;
 }
 
-/** A mixed run's ETA from its operations' average rate; `-` without its plan (the points give none: they are drawn). */
-function opsEta({ ops, totalOps = 0, elapsedS }: Progress): string {
+/** A mixed run's time left from its operations' average rate; `-` without its plan (its points are drawn). */
+function opsSecondsLeft({ ops, totalOps = 0, elapsedS }: Progress): SecondsLeft {
   if (ops === undefined || totalOps <= 0) return '-';
-  return etaText(totalOps - ops, elapsedS > 0 ? ops / elapsedS : 0);
+  return secondsLeft(totalOps - ops, elapsedS > 0 ? ops / elapsedS : 0);
 }
 
 /** `  on schedule`, or `  behind 1.25 s` once the earliest due operation is late by more than the slack. */
@@ -374,9 +376,18 @@ function scheduleText(s: Progress['schedule']): string {
   return `  behind ${s.behindMs < 1000 ? `${millis(s.behindMs)} ms` : span(s.behindMs / 1000)}`;
 }
 
-/** The time `left` units take at `perS` a second: `0.0s` when none is left, `?` at no rate yet. */
-function etaText(left: number, perS: number): string {
-  return left <= 0 ? '0.0s' : perS > 0 ? span(left / perS) : '?';
+/** Seconds until a plan is done; `?` at no rate yet, `-` without a plan. */
+type SecondsLeft = number | '?' | '-';
+
+/** The seconds `left` units take at `perS` a second: 0 when none is left, `?` at no rate yet. */
+function secondsLeft(left: number, perS: number): SecondsLeft {
+  return left <= 0 ? 0 : perS > 0 ? left / perS : '?';
+}
+
+/** The ETA shown: the plan's, or the end a time limit sets (`limitS`) when that comes first or the plan gives none. */
+function etaText(planned: SecondsLeft, limitS?: number): string {
+  const s = limitS === undefined ? planned : typeof planned === 'number' ? Math.min(planned, limitS) : limitS;
+  return typeof s === 'number' ? span(Math.max(0, s)) : s;
 }
 
 /** A query-file statement's progress: reads done of all its sessions x repetitions. */
@@ -389,11 +400,13 @@ interface ReadsProgress {
   errors: number;
   /** an open loop's, as a write run's (Progress) */
   schedule?: Progress['schedule'];
+  /** as a write run's (Progress) */
+  timeLeftS?: number;
 }
 
 export function readsProgressLine(p: ReadsProgress): string {
   const avg = p.elapsedS > 0 ? p.reads / p.elapsedS : 0;
-  const eta = etaText(p.totalReads - p.reads, avg);
+  const eta = etaText(secondsLeft(p.totalReads - p.reads, avg), p.timeLeftS);
   const done = `${grouped(p.reads)}/${grouped(p.totalReads)} reads (${fixed((100 * p.reads) / p.totalReads, 1)} %)`;
   return `[${span(p.elapsedS)}] ${done}  now ${fixed(p.nowReadsPerS, 1)} reads/s  avg ${fixed(avg, 1)} reads/s  rows ${grouped(p.rows)}${scheduleText(p.schedule)}  errors ${grouped(p.errors)}  ETA ${eta}`;
 }

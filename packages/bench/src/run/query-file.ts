@@ -8,7 +8,7 @@ import { FAILED_PREFIX, START_LAG, TRACED_PREFIX, UNCORRECTED_PREFIX } from '../
 import type { BenchConfig, HistogramData, RunResult } from '../types.js';
 import { timedRead, untimedReads } from './queries.js';
 import { ProgressPrinter } from './progress-printer.js';
-import { RunStop } from './run-stop.js';
+import { RunStop, timeLimitLeft } from './run-stop.js';
 import { realClock } from './clock.js';
 import { IntervalLatency, overTime } from './interval-latency.js';
 import { NextDueTimes, overdueMs } from './pacing.js';
@@ -201,6 +201,7 @@ function showReadsProgress(c: BenchConfig, tally: StatementTally, totalReads: nu
         nowReadsPerS,
         errors: tally.failed.count,
         ...schedule,
+        ...timeLimitLeft(c.testMaxTime, elapsedS),
       }),
     );
   }, c.reportIntervalMs);

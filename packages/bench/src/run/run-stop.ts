@@ -6,6 +6,11 @@ import type { StopReason } from '../types.js';
  * StartBarrier.stop): no operation starts after it, those under way finish. `reason` says which came first;
  * undefined while none did.
  */
+/** A progress line's `timeLeftS`: what --test-max-time leaves of a timed phase `elapsedS` in (nothing without it). */
+export function timeLimitLeft(maxTimeMs: number, elapsedS: number): { timeLeftS?: number } {
+  return maxTimeMs > 0 ? { timeLeftS: Math.max(0, maxTimeMs / 1000 - elapsedS) } : {};
+}
+
 export class RunStop {
   reason: StopReason | undefined;
   #timer: NodeJS.Timeout | undefined;

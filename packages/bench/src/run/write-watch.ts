@@ -4,6 +4,7 @@ import { hasQueries, readsOnly } from '../workload/operations.js';
 import { groupsInRun } from './device-shares.js';
 import { behindMs, liveSum, type LiveCounter } from './live-counters.js';
 import { ProgressPrinter } from './progress-printer.js';
+import { timeLimitLeft } from './run-stop.js';
 import type { BenchConfig } from '../types.js';
 
 /**
@@ -93,6 +94,7 @@ export class WriteWatch {
         ...(this.#plannedOps !== undefined && { ops, nowOpsPerS, totalOps: this.#plannedOps }),
         ...(readsOnly(this.#c.operationProportion) && { readsOnly: true }),
         ...(this.#c.targetRate > 0 && { schedule: this.#schedule() }),
+        ...timeLimitLeft(this.#c.testMaxTime, sample[0]),
       }),
     );
   }
