@@ -302,6 +302,7 @@ export abstract class TreeWriteSession extends BaseSession {
     );
   }
 
+  /** insertTablets's request through IoTDB's testInsertTablets: decoded and acknowledged, nothing stored (see testInsertTablet). */
   async testInsertTablets(tablets: readonly Tablet[], opts: CallOptions = {}): Promise<void> {
     this.checkOpen();
     const prepared = this.#preparedTablets(tablets);
@@ -309,6 +310,7 @@ export abstract class TreeWriteSession extends BaseSession {
     await this.write(itemPlan('testInsertTablets', prepared, tabletDevice, send, false), opts, prepared);
   }
 
+  /** insertRecords's request through IoTDB's testInsertRecords: decoded and acknowledged, nothing stored (see testInsertTablet). */
   async testInsertRecords(records: readonly RecordInput[], opts: CallOptions = {}): Promise<void> {
     this.checkOpen();
     checkList('records', records, 'record');
@@ -317,14 +319,17 @@ export abstract class TreeWriteSession extends BaseSession {
     await this.write(itemPlan('testInsertRecords', encoded, recordDevice, send, false), opts, encoded);
   }
 
+  /** insertRecord's request through IoTDB's testInsertRecord: decoded and acknowledged, nothing stored (see testInsertTablet). */
   async testInsertRecord(record: RecordInput, opts: CallOptions = {}): Promise<void> {
     await this.#writeRecord('testInsertRecord', record, opts);
   }
 
+  /** insertStringRecord's request through IoTDB's testInsertStringRecord: decoded and acknowledged, nothing stored (see testInsertTablet). */
   async testInsertStringRecord(record: StringRecordInput, opts: CallOptions = {}): Promise<void> {
     await this.#writeStringRecord('testInsertStringRecord', record, opts);
   }
 
+  /** insertStringRecords's request through IoTDB's testInsertStringRecords: decoded and acknowledged, nothing stored (see testInsertTablet). */
   async testInsertStringRecords(records: readonly StringRecordInput[], opts: CallOptions = {}): Promise<void> {
     this.checkOpen();
     const checked = this.#checkedStringRecords(records);
