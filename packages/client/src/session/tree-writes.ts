@@ -97,7 +97,12 @@ export abstract class TreeWriteSession extends BaseSession {
     await this.#writeRecord('insertRecord', record, opts);
   }
 
-  async #writeRecord(method: 'insertRecord' | 'testInsertRecord', record: RecordInput, opts: CallOptions) {
+  /** One record through `method`: insertRecord (routed to its device's node) or testInsertRecord (nothing stored). */
+  async #writeRecord(
+    method: 'insertRecord' | 'testInsertRecord',
+    record: RecordInput,
+    opts: CallOptions,
+  ): Promise<void> {
     this.checkOpen();
     const r = encodeRecord(record, 'record', this.timestampPrecision);
     if (r.measurements.length === 0) return; // every value is null: nothing to write (Java skips it too)
@@ -166,6 +171,7 @@ export abstract class TreeWriteSession extends BaseSession {
     await this.#writeStringRecord('insertStringRecord', record, opts);
   }
 
+  /** One string record through `method`, as #writeRecord. */
   async #writeStringRecord(
     method: 'insertStringRecord' | 'testInsertStringRecord',
     record: StringRecordInput,
@@ -302,7 +308,7 @@ export abstract class TreeWriteSession extends BaseSession {
     );
   }
 
-  /** insertTablets's request through IoTDB's testInsertTablets: decoded and acknowledged, nothing stored (see testInsertTablet). */
+  /** insertTablets's request through IoTDB's testInsertTablets, nothing stored (see testInsertTablet). */
   async testInsertTablets(tablets: readonly Tablet[], opts: CallOptions = {}): Promise<void> {
     this.checkOpen();
     const prepared = this.#preparedTablets(tablets);
@@ -310,7 +316,7 @@ export abstract class TreeWriteSession extends BaseSession {
     await this.write(itemPlan('testInsertTablets', prepared, tabletDevice, send, false), opts, prepared);
   }
 
-  /** insertRecords's request through IoTDB's testInsertRecords: decoded and acknowledged, nothing stored (see testInsertTablet). */
+  /** insertRecords's request through IoTDB's testInsertRecords, nothing stored (see testInsertTablet). */
   async testInsertRecords(records: readonly RecordInput[], opts: CallOptions = {}): Promise<void> {
     this.checkOpen();
     checkList('records', records, 'record');
@@ -319,17 +325,17 @@ export abstract class TreeWriteSession extends BaseSession {
     await this.write(itemPlan('testInsertRecords', encoded, recordDevice, send, false), opts, encoded);
   }
 
-  /** insertRecord's request through IoTDB's testInsertRecord: decoded and acknowledged, nothing stored (see testInsertTablet). */
+  /** insertRecord's request through IoTDB's testInsertRecord, nothing stored (see testInsertTablet). */
   async testInsertRecord(record: RecordInput, opts: CallOptions = {}): Promise<void> {
     await this.#writeRecord('testInsertRecord', record, opts);
   }
 
-  /** insertStringRecord's request through IoTDB's testInsertStringRecord: decoded and acknowledged, nothing stored (see testInsertTablet). */
+  /** insertStringRecord's request through IoTDB's testInsertStringRecord, nothing stored (see testInsertTablet). */
   async testInsertStringRecord(record: StringRecordInput, opts: CallOptions = {}): Promise<void> {
     await this.#writeStringRecord('testInsertStringRecord', record, opts);
   }
 
-  /** insertStringRecords's request through IoTDB's testInsertStringRecords: decoded and acknowledged, nothing stored (see testInsertTablet). */
+  /** insertStringRecords's request through IoTDB's testInsertStringRecords, nothing stored (see testInsertTablet). */
   async testInsertStringRecords(records: readonly StringRecordInput[], opts: CallOptions = {}): Promise<void> {
     this.checkOpen();
     const checked = this.#checkedStringRecords(records);
