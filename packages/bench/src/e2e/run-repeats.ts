@@ -3,11 +3,10 @@ import { formatReport, resultLine, statementShape } from '../report/format.js';
 import { entryStatements } from '../run/for-each-rows.js';
 import { runQueryFileEntry, statementNotRun } from '../run/query-file.js';
 import type { BenchConfig, Environment, RunResult } from '../types.js';
-import type { Named } from './run-label.js';
 import { printRatios, printStatementRatios, runJavaSide, runJavaStatements } from './java-side.js';
 import { javaFirstIn, repeatLabel, type Repeat } from './repeat.js';
 import { runMethods } from './run-methods.js';
-import { sweepLabel } from './run-label.js';
+import { sweepLabel, type Named } from './run-label.js';
 
 /** What a run needs besides its config: where, what it reads, and the server each side starts on. */
 export interface RunContext {

@@ -29,9 +29,9 @@ export async function discoverDataNodes(
     const queryTimeoutMs = o.queryTimeoutMs ?? timeoutMs;
     const sentAt = performance.now();
     const call = { timeoutMs, timeoutOption, operation: OPERATION, signal };
-    // the query goes with its server session, closed right after: nothing to release before
-    const statementId = ns.statements.currentId;
-    const settled = () => undefined;
+    const st = ns.statements.take();
+    const statementId = st.id;
+    const settled = (finished: boolean) => ns.statements.settle(st, finished);
     const resp = await ns.querySql(SHOW_DATANODES, {
       statementId,
       fetchSize: o.fetchSize,
