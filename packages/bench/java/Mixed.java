@@ -14,20 +14,25 @@ import java.util.stream.Collectors;
  * Bench.java's plan=FILE: the Java client on the operations the harness's clients ran (its `--vs-java` with
  * `--operation-proportion`, or paced by `--target-rate`, `--rate-limit`, `--batch-interval-ms`). The file has a
  * line per operation (see Bench.java's options), read as it is run (Plan.java); each thread runs its own lines in
- * order on one session: the warm-up writes untimed, then, once every thread is ready, the timed writes and queries,
- * each timed alone and paced as the harness paces them (Pacer). Writes are Bench's tablets (rows 1 + round x rows of
- * each device of the line), so both clients store the same points; a query is read to the end, every value through
- * the iterator's typed getters. An operation that fails is counted (Timeline), as ours counts it, and the run goes
- * on.
+ * order on one session: the warm-up's writes and queries untimed, then, once every thread is ready, the timed writes
+ * and queries, each timed alone and paced as the harness paces them (Pacer). Writes are Bench's tablets (rows 1 +
+ * round x rows of each device of the line), so both clients store the same points; a query is read to the end, every
+ * value through the iterator's typed getters. An operation that fails is counted (Timeline), as ours counts it, and
+ * the run goes on.
  */
 final class Mixed {
-  /** One line of the plan: a warm-up or timed write (kind "warmup"/"write") of devices for a round, or a query. */
+  /**
+   * One line of the plan: a write of devices for a round ("write", untimed "warmup"), or a query of a kind ("query",
+   * untimed "warmup-query").
+   */
   static final class Op {
+    final boolean warmup;
     final String kind, sql;
     final int round;
     final List<Integer> devices;
 
-    Op(String kind, int round, List<Integer> devices, String sql) {
+    Op(boolean warmup, String kind, int round, List<Integer> devices, String sql) {
+      this.warmup = warmup;
       this.kind = kind;
       this.round = round;
       this.devices = devices;
@@ -35,9 +40,10 @@ final class Mixed {
     }
 
     static Op parse(String[] f) {
-      if (f[1].equals("query")) return new Op(f[2], 0, null, f[3]);
+      boolean warmup = f[1].startsWith("warmup");
+      if (f[1].endsWith("query")) return new Op(warmup, f[2], 0, null, f[3]);
       List<Integer> ds = Arrays.stream(f[3].split(",")).map(Integer::valueOf).collect(Collectors.toList());
-      return new Op(f[1], Integer.parseInt(f[2]), ds, null);
+      return new Op(warmup, f[1], Integer.parseInt(f[2]), ds, null);
     }
 
     boolean isWrite() { return sql == null; }
@@ -143,7 +149,9 @@ final class Mixed {
     Op op = null; // the first timed operation, once the warm-up is done
     try {
       w = Bench.open();
-      for (op = ops.next(); op != null && op.kind.equals("warmup"); op = ops.next()) d.warmupPoints += write(w, t, op);
+      for (op = ops.next(); op != null && op.warmup; op = ops.next())
+        if (op.isWrite()) d.warmupPoints += write(w, t, op);
+        else warmupQuery(w, op);
     } catch (Exception e) {
       early = e;
     }
@@ -167,6 +175,18 @@ final class Mixed {
       Bench.closeAfterTimed(w);
     }
     return d;
+  }
+
+  /**
+   * A query of the untimed warm-up, read to the end. One that fails does not stop the warm-up, as ours: the timed
+   * queries of its kind count their own failures.
+   */
+  static void warmupQuery(Bench.Writer w, Op op) {
+    try (org.apache.iotdb.isession.SessionDataSet ds = w.query(op.sql)) {
+      QueryBench.readAll(ds, new double[1]);
+    } catch (Exception e) {
+      // left to the timed queries
+    }
   }
 
   /** The round of the first write from `op` on; -1: none left. A thread writes its rounds in order. */

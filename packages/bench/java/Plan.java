@@ -53,7 +53,7 @@ final class Plan {
     p.lines++;
     Mixed.Op op = Mixed.Op.parse(f);
     writes |= op.isWrite();
-    if (op.kind.equals("warmup")) return;
+    if (op.warmup) return;
     p.timed++;
     if (op.isWrite()) p.written += Mixed.points(op);
   }

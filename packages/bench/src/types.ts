@@ -78,7 +78,7 @@ export interface BenchConfig {
    * least as long for each of its replies (its timeoutMs); 0 = no limit; undefined = the client's defaults
    */
   queryTimeoutMs: number | undefined;
-  /** rounds written before timing starts */
+  /** untimed rounds before timing starts: writes, and a mixed run's queries (a query file: reads of each statement) */
   warmupRounds: number;
   /** progress line interval, ms */
   reportIntervalMs: number;

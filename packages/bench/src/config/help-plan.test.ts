@@ -96,6 +96,17 @@ describe('describePlan', () => {
       /^ {2}reads only +nothing written, the database kept; queries read the 10,500 rows per device a write run with these knobs stored$/m,
     );
     expect(plan).toMatch(/^ {2}warm-up points +none \(queries only: the write run wrote the 1 warm-up round\)$/m);
+    expect(plan).toMatch(/^ {2}warm-up queries +2 per client \(2 query types x 1 round\), untimed$/m);
+  });
+
+  it("says how many queries a mixed run's warm-up runs, and none without warm-up rounds", () => {
+    const mixed = ['--devices', '10', '--operation-proportion', '1:1:1:1:0:0:0:0:0:0:0', '--warmup-rounds', '2'];
+    expect(describePlan(resolveConfig(mixed, {}).config)).toMatch(
+      /^ {2}warm-up queries +6 per client \(3 query types x 2 rounds\), untimed$/m,
+    );
+    const cold = describePlan(resolveConfig([...mixed, '--warmup-rounds', '0'], {}).config);
+    expect(cold).toMatch(/^ {2}warm-up queries +none \(no warm-up rounds: the first timed queries run cold\)$/m);
+    expect(describePlan(resolveConfig(['--devices', '10'], {}).config)).not.toContain('warm-up queries');
   });
 
   it("gives a mixed run's rate limit as the writes' pace, not the total's duration (it writes a share of it)", () => {

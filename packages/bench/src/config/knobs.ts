@@ -406,7 +406,7 @@ export const KNOBS: KnobTable = {
     default: () => 0,
     defaultText: '0',
     description:
-      'rounds written before timing starts (--query-file: untimed reads of each statement before its timed ones, by each side; with --vs-java at least 1)',
+      'untimed rounds before timing starts: writes, and with --operation-proportion each query type once a round (--query-file: untimed reads of each statement before its timed ones, by each side; with --vs-java at least 1)',
   },
   reportIntervalMs: {
     flag: '--report-interval-ms',

@@ -1,7 +1,14 @@
 /** `--dry-run`: the resolved plan, every knob and the totals they make. */
 import { fixed } from '../report/numbers.js';
 import type { BenchConfig } from '../types.js';
-import { OPERATIONS, hasQueries, readsOnly, storedRows, type Operation } from '../workload/operations.js';
+import {
+  OPERATIONS,
+  hasQueries,
+  readsOnly,
+  storedRows,
+  weightedQueries,
+  type Operation,
+} from '../workload/operations.js';
 import { formatValue, grouped, plural } from './format.js';
 import { KNOB_KEYS, KNOBS } from './knobs.js';
 import { readOnly, warmUpReads, type QueryFileEntry } from './query-file.js';
@@ -96,6 +103,15 @@ function derived(c: BenchConfig): Line[] {
 
 type Line = [string, string];
 
+/** A run with queries: how many its warm-up runs (each query type once a round, after the round's writes). */
+function warmupQueries(c: BenchConfig): Line[] {
+  const kinds = weightedQueries(c.operationProportion).length;
+  if (kinds === 0) return [];
+  if (c.warmupRounds === 0) return [['warm-up queries', 'none (no warm-up rounds: the first timed queries run cold)']];
+  const each = `${plural(kinds, 'query type')} x ${plural(c.warmupRounds, 'round')}`;
+  return [['warm-up queries', `${grouped(kinds * c.warmupRounds)} per client (${each}), untimed`]];
+}
+
 /** Devices, points, tablets per write, and how the devices are shared out. */
 function volume(c: BenchConfig): Line[] {
   const perDevice = c.sensors * c.batchSize;
@@ -122,6 +138,7 @@ function volume(c: BenchConfig): Line[] {
         ? `none (queries only: the write run wrote the ${plural(c.warmupRounds, 'warm-up round')})`
         : `${grouped(perRound * c.warmupRounds)} (${plural(c.warmupRounds, 'round')}, untimed)`,
     ],
+    ...warmupQueries(c),
     ['tablets per write', methods.map((m) => `${m}: ${tabletsPerWrite(c, m, perClient)}`).join('; ')],
     [
       'devices per worker',

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { sampleConfig } from '../report/test-fixture.js';
 import type { BenchConfig } from '../types.js';
-import { OPERATIONS, type OperationWeights } from '../workload/operations.js';
-import { clientOperations, rowsAfterTheRun } from './client-operations.js';
+import { OPERATIONS, QUERY_KINDS, WRITES_ONLY, type OperationWeights } from '../workload/operations.js';
+import { clientOperations, rowsAfterTheRun, warmupOperations } from './client-operations.js';
 import { everyClient } from './device-shares.js';
 
 const MIX = Object.fromEntries(OPERATIONS.map((op) => [op, op === 'INGESTION' ? 3 : 1])) as OperationWeights;
@@ -69,5 +69,39 @@ describe('the operations a mixed run draws', () => {
     expect(Math.min(rowsAfterTheRun(share), rowsAfterTheRun(firstHalf))).toBe(rowsAfterTheRun(whole));
     const split = sampleConfig({ ...knobs, workers: 1, clients: 3, deviceOffset: 0, deviceCount: 20 });
     expect(rowsAfterTheRun(split)).toBe(rowsAfterTheRun(whole));
+  });
+});
+
+describe("a client's untimed warm-up", () => {
+  const c = sampleConfig({ devices: 3, deviceCount: 3, loop: 5, warmupRounds: 2, workers: 1, clients: 1 });
+  const groups = [[0], [1], [2]];
+  /** The row a query's range starts at (the sample's rows are a second apart from 1,700,000,000,000 ms). */
+  const startRow = (sql: string) => (Number(/time >= (\d+)/.exec(sql)?.[1]) - 1_700_000_000_000) / 1000;
+
+  it('writes each group a round, then runs each query type of the mix once over the rows written so far', () => {
+    const weights: OperationWeights = { ...WRITES_ONLY, INGESTION: 3, TIME_RANGE: 1, LATEST_POINT: 2 };
+    const ops = [...warmupOperations({ ...c, operationProportion: weights }, groups, ['s_0'])];
+    const round = (r: number) => [
+      ...groups.map((devices, g) => ({ op: 'INGESTION', devices, round: r, completesRound: g === 2 })),
+      { op: 'TIME_RANGE', sql: expect.any(String) as unknown },
+      { op: 'LATEST_POINT', sql: expect.any(String) as unknown },
+    ];
+    expect(ops).toEqual([...round(0), ...round(1)]);
+    // a range within the rows of the rounds written: 100 rows after round 0, 200 after round 1 (ranges of 100)
+    const ranges = ops.flatMap((o) => (o.op === 'TIME_RANGE' ? [startRow(o.sql)] : []));
+    expect(ranges[0]).toBe(1);
+    expect(ranges[1]).toBeGreaterThanOrEqual(1);
+    expect(ranges[1]).toBeLessThanOrEqual(101);
+  });
+
+  it('of a write run is its writes alone; of a run of queries only, its queries alone, over what was stored', () => {
+    expect([...warmupOperations(c, groups, ['s_0'])].map((o) => o.op)).toEqual(new Array(6).fill('INGESTION'));
+    const reads = Object.fromEntries(OPERATIONS.map((op) => [op, op === 'INGESTION' ? 0 : 1])) as OperationWeights;
+    const ops = [...warmupOperations({ ...c, operationProportion: reads }, groups, ['s_0'])];
+    expect(ops.map((o) => o.op)).toEqual([...QUERY_KINDS, ...QUERY_KINDS]);
+    // (2 warm-up + 5 timed rounds) x 100 rows stored: ranges of 100 start anywhere in rows 1..601
+    const starts = ops.flatMap((o) => (o.op === 'TIME_RANGE' || o.op === 'VALUE_RANGE' ? [startRow(o.sql)] : []));
+    expect(Math.max(...starts)).toBeLessThanOrEqual(601);
+    expect(Math.max(...starts)).toBeGreaterThan(1);
   });
 });

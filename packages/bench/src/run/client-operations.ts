@@ -1,20 +1,64 @@
 import type { BenchConfig } from '../types.js';
-import { hasQueries, pickOperation, readsOnly, storedRows, type QueryKind } from '../workload/operations.js';
+import {
+  hasQueries,
+  pickOperation,
+  readsOnly,
+  storedRows,
+  weightedQueries,
+  type QueryKind,
+} from '../workload/operations.js';
 import { drawTarget, querySql } from '../workload/query-sql.js';
 import { unit } from '../workload/values.js';
 import { everyClient } from './device-shares.js';
 
-/**
- * One timed operation of a client: a write of a device group for a round (`completesRound`: every group of the client
- * has now been written through that round), or a query statement.
- */
-type ClientOperation =
-  { op: 'INGESTION'; devices: number[]; round: number; completesRound: boolean } | { op: QueryKind; sql: string };
+/** One operation of a client: a write of a device group for a round, or a query statement. */
+type ClientOperation = ClientWrite | { op: QueryKind; sql: string };
+
+/** A write of a device group for a round; `completesRound`: every group of the client is now written through it. */
+export interface ClientWrite {
+  op: 'INGESTION';
+  devices: number[];
+  round: number;
+  completesRound: boolean;
+}
 
 // independent streams of draws from (round, device group's first device, stream, seed)
 const DRAW_OPERATION = 3;
 const DRAW_DEVICE = 4;
 const DRAW_START = 5;
+// the warm-up's queries', keyed by (warm-up round, query type)
+const DRAW_WARMUP_DEVICE = 6;
+const DRAW_WARMUP_START = 7;
+
+/**
+ * A client's untimed warm-up, `warmupRounds` rounds: each writes the next round of every one of its device groups
+ * (not in a run of queries only), then runs each query type of the mix once over the rows written so far (a run of
+ * queries only: what the write run stored), so that the timed operations, queries as writes, start on warm code and
+ * a warm server. A pure function of the knobs and the seed, as clientOperations: the Java client's plan has the same.
+ */
+export function* warmupOperations(
+  c: BenchConfig,
+  groups: readonly number[][],
+  sensors: string[],
+): Generator<ClientOperation, void, undefined> {
+  const reads = readsOnly(c.operationProportion);
+  const queries = weightedQueries(c.operationProportion);
+  for (let round = 0; round < c.warmupRounds; round++) {
+    if (!reads)
+      for (let g = 0; g < groups.length; g++)
+        yield { op: 'INGESTION', devices: groups[g], round, completesRound: g === groups.length - 1 };
+    const rows = reads ? storedRows(c) : (round + 1) * c.batchSize;
+    for (const [k, op] of queries.entries()) {
+      const target = drawTarget(
+        c,
+        unit(round, k, DRAW_WARMUP_DEVICE, c.seed),
+        unit(round, k, DRAW_WARMUP_START, c.seed),
+        rows,
+      );
+      yield { op, sql: querySql(c, op, target, sensors) };
+    }
+  }
+}
 
 /**
  * A client's timed operations in order: for each of `loop` rounds, one for each of its device groups in turn, drawn

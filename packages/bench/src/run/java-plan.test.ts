@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sampleConfig } from '../report/test-fixture.js';
 import type { BenchConfig } from '../types.js';
-import { OPERATIONS, type OperationWeights } from '../workload/operations.js';
+import { OPERATIONS, QUERY_KINDS, type OperationWeights } from '../workload/operations.js';
 import { javaPlan } from './java-plan.js';
 import { SimulatedClock, workerTask } from './test-fixture.js';
 import { WorkerRun, type Backend } from './worker-run.js';
@@ -9,13 +9,13 @@ import { WorkerRun, type Backend } from './worker-run.js';
 const MIX = Object.fromEntries(OPERATIONS.map((op) => [op, op === 'INGESTION' ? 3 : 1])) as OperationWeights;
 const READS = { ...MIX, INGESTION: 0 };
 
-/** What one worker's clients did, in order, as plan lines (timed writes only: the warm-ups are not told apart). */
+/** What one worker's clients did after the schema rows, in order, as plan lines (untimed and timed alike). */
 async function ranBy(config: BenchConfig): Promise<string[]> {
   const did: string[] = [];
   const fake: Backend = {
     writer: (_size, send) => (devices, round) =>
       send('insertTablet', 1, () => {
-        if (round >= config.warmupRounds) did.push(`0 write ${round} ${devices.join(',')}`);
+        if (round >= 0) did.push(`0 write ${round} ${devices.join(',')}`);
         return 1;
       }),
     rowWriter: () => {
@@ -31,16 +31,27 @@ async function ranBy(config: BenchConfig): Promise<string[]> {
   return did;
 }
 
+/** A plan line as the operation it is, untimed or not. */
+function untimed(line: string): string {
+  return line.replace(' warmup-query ', ' query ').replace(' warmup ', ' write ');
+}
+
 describe("the Java client's plan of a mixed run (--vs-java with --operation-proportion)", () => {
   const one = { workers: 1, clients: 1, devices: 6, deviceCount: 6, loop: 5, warmupRounds: 1, queryDeviceNum: 2 };
 
-  it('is the very writes and statements our client ran, in its order', async () => {
+  it('is the very writes and statements our client ran, in its order, the warm-up first', async () => {
     const config = sampleConfig({ ...one, operationProportion: MIX });
     const plan = [...javaPlan(config)];
     const ours = await ranBy(config);
-    expect(plan.filter((l) => !l.includes(' warmup '))).toEqual(ours);
-    expect(ours.filter((l) => l.includes(' query ')).length).toBeGreaterThan(3); // a mix, not writes alone
-    expect(plan.filter((l) => l.includes(' warmup '))).toEqual([0, 1, 2, 3, 4, 5].map((d) => `0 warmup 0 ${d}`));
+    expect(plan.map(untimed)).toEqual(ours);
+    expect(ours.filter((l) => l.includes(' query ')).length).toBeGreaterThan(3 + 10); // a mix, not writes alone
+    // the warm-up round: a write of each device, then each query type once
+    const warmup = plan.slice(0, 16);
+    expect(warmup.slice(0, 6)).toEqual([0, 1, 2, 3, 4, 5].map((d) => `0 warmup 0 ${d}`));
+    expect(warmup.slice(6).map((l) => l.split(' ').slice(0, 3).join(' '))).toEqual(
+      QUERY_KINDS.map((k) => `0 warmup-query ${k}`),
+    );
+    expect(plan.slice(16).every((l) => !l.includes(' warmup'))).toBe(true);
   });
 
   it('gives each client (worker x clients + k) its share of the devices, loop x its groups operations', () => {
@@ -54,11 +65,12 @@ describe("the Java client's plan of a mixed run (--vs-java with --operation-prop
     expect([0, 1, 2, 3].map((id) => plan.filter((l) => l.startsWith(`${id} `)).length)).toEqual([12, 8, 12, 8]);
   });
 
-  it('reads only, writing nothing, when INGESTION weighs 0 (no warm-up either)', async () => {
+  it('reads only, writing nothing, when INGESTION weighs 0 (its warm-up: each query type once)', async () => {
     const config = sampleConfig({ ...one, operationProportion: READS });
     const plan = [...javaPlan(config)];
-    expect(plan).toHaveLength(30);
-    expect(plan.every((l) => l.startsWith('0 query '))).toBe(true);
-    expect(plan).toEqual(await ranBy(config));
+    expect(plan).toHaveLength(10 + 30);
+    expect(plan.slice(0, 10).every((l) => l.startsWith('0 warmup-query '))).toBe(true);
+    expect(plan.slice(10).every((l) => l.startsWith('0 query '))).toBe(true);
+    expect(plan.map(untimed)).toEqual(await ranBy(config));
   });
 });

@@ -16,7 +16,7 @@ const script = fileURLToPath(new URL('../../java/bench.sh', import.meta.url));
  * `--vs-java`: the Java client (iotdb-session 2.0.1-beta, java/Bench.java) on the same anchor workload,
  * with as many writer threads as we have writers (workers x clients) and the same number of points; for a mixed
  * or paced run (`--operation-proportion` with queries, `--target-rate`, `--rate-limit`, `--batch-interval-ms`),
- * the very operations ours' clients ran, paced as ours (java/Mixed.java, the plan from javaPlan); ours' warm-up rounds
+ * the very operations ours' clients ran, paced as ours (java/Mixed.java, the plan from javaPlan); ours' warm-up
  * either way. Its RESULT, MATRIX, INTERVAL, QTYPE and UNCORRECTED lines become a RunResult with what Java reports (no
  * histograms); its ROUNDS line, the rounds it wrote before its time limit stopped it.
  */

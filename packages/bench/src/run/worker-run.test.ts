@@ -134,17 +134,44 @@ describe('WorkerRun: queries', () => {
   it('of a run of queries only range over every row a write run with the same knobs stored, writing none', async () => {
     const weights: OperationWeights = { ...WRITES_ONLY, INGESTION: 0, TIME_RANGE: 1 };
     // 2 warm-up rounds + 8 rounds of 100 rows: rows 1-1000 stored, ranges of 100 rows start at rows 1-901
-    const { sqls, result } = await run(
+    const { sqls, result, log } = await run(
       { clients: 1, devices: 1, deviceCount: 1, loop: 8, warmupRounds: 2, operationProportion: weights },
       () => 1,
     );
-    // and it writes nothing: no schema row, no warm-up rounds (rows written again would sit beside the stored ones)
+    // and it writes nothing: no schema row, no writes in its warm-up rounds (rows written again would sit beside the
+    // stored ones), only its query once a round
     expect(result.state === 'done' && result.writtenPoints).toBe(0);
+    expect(log.map((e) => e.kind)).toEqual(new Array(10).fill('TIME_RANGE'));
+    expect(result.okOps).toBe(8);
     const startRows = sqls.map((sql) => (Number(/time >= (\d+)/.exec(sql)?.[1]) - 1_700_000_000_000) / 1000);
-    expect(startRows).toHaveLength(8);
+    expect(startRows).toHaveLength(10);
     expect(Math.min(...startRows)).toBeGreaterThanOrEqual(1);
     expect(Math.max(...startRows)).toBeLessThanOrEqual(901);
     expect(Math.max(...startRows)).toBeGreaterThan(300); // not all at the start, as when only rows written count
+  });
+});
+
+describe("WorkerRun: a mixed run's warm-up", () => {
+  const weights: OperationWeights = { ...WRITES_ONLY, INGESTION: 2, TIME_RANGE: 1, LATEST_POINT: 1 };
+  const over = { clients: 1, devices: 2, deviceCount: 2, loop: 20, warmupRounds: 2, operationProportion: weights };
+
+  it('runs each query type once a round after its writes, untimed: the timed rows count only the timed ones', async () => {
+    const { log, report } = await run(over, () => 1);
+    const round = ['insertTablet', 'insertTablet', 'TIME_RANGE', 'LATEST_POINT'];
+    expect(log.slice(0, 8).map((e) => e.kind)).toEqual([...round, ...round]);
+    const timed = log.slice(8);
+    expect(timed).toHaveLength(40);
+    for (const kind of ['insertTablet', 'TIME_RANGE', 'LATEST_POINT'])
+      expect(report.latency[kind].count, kind).toBe(timed.filter((e) => e.kind === kind).length);
+    expect(report.okOps).toBe(40);
+  });
+
+  it('goes on past a query of it that fails, the error kept: the timed queries of its type count theirs', async () => {
+    // the first TIME_RANGE (warm-up round 0) fails; every other operation takes 1 ms
+    const { result, log } = await run(over, (kind, n) => (kind === 'TIME_RANGE' && n === 0 ? -1 : 1));
+    expect(log).toHaveLength(48);
+    expect(result.state === 'done' && [result.okOps, result.failedOps]).toEqual([40, 0]);
+    expect(result.state === 'done' && result.errors).toEqual(['TIME_RANGE 0 failed']);
   });
 });
 

@@ -5,7 +5,7 @@ import { readsOnly, type QueryKind } from '../workload/operations.js';
 import { querySensors } from '../workload/query-sql.js';
 import type { RowsRead } from './read-pass.js';
 import { StartBarrier } from './barrier.js';
-import { clientOperations } from './client-operations.js';
+import { clientOperations, warmupOperations, type ClientWrite } from './client-operations.js';
 import type { Clock } from './clock.js';
 import { clientDevices, deviceGroups, groupSize, operationShare } from './device-shares.js';
 import { IntervalLatency } from './interval-latency.js';
@@ -126,24 +126,26 @@ export class WorkerRun {
     const write = this.backend.writer(Math.min(groupSize(c), Math.max(1, mine.length)), send);
     // queries only: nothing written (rows written again would land beside the stored ones and change what the
     // queries read); they range over the rows an earlier write run with these knobs stored
-    const reads = readsOnly(c.operationProportion);
-    if (!reads) for (const d of mine) await write([d], -1); // schema warm-up row, untimed
+    if (!readsOnly(c.operationProportion)) for (const d of mine) await write([d], -1); // schema warm-up row, untimed
     if (mine.length > 0) this.#fullRounds.set(k, 0);
     if (c.method === 'writer') return this.#rowWriterClient(k, mine, send);
-    if (!reads)
-      for (let round = 0; round < c.warmupRounds && !this.#barrier.ended; round++) {
-        for (const g of groups) await write(g, round);
-        this.#roundDone(k, round);
-      }
+    for (const o of warmupOperations(c, groups, this.#sensors)) {
+      if (this.#barrier.ended) break;
+      if (o.op !== 'INGESTION') await this.#warmupQuery(o.op, o.sql);
+      else await this.#write(k, write, o);
+    }
     await this.#barrier.arrive();
     for (const o of clientOperations(c, groups, this.#sensors)) {
       if (this.#barrier.ended) break;
       if (o.op !== 'INGESTION') await this.#query(send, o.op, o.sql);
-      else {
-        await write(o.devices, o.round);
-        if (o.completesRound) this.#roundDone(k, o.round);
-      }
+      else await this.#write(k, write, o);
     }
+  }
+
+  /** Client `k`'s write of a group's round; the round done once every group of the client has it. */
+  async #write(k: number, write: ReturnType<Backend['writer']>, o: ClientWrite): Promise<void> {
+    await write(o.devices, o.round);
+    if (o.completesRound) this.#roundDone(k, o.round);
   }
 
   /**
@@ -168,6 +170,19 @@ export class WorkerRun {
       this.#roundDone(k, round);
     }
     await w.close();
+  }
+
+  /**
+   * A query of the untimed warm-up, read to the end. One that fails is kept among the run's errors and the warm-up
+   * goes on: the timed queries of its type count their own failures (a write of the warm-up that fails ends the run,
+   * as the timed operations build on what it stores; nothing builds on a query).
+   */
+  async #warmupQuery(kind: QueryKind, sql: string): Promise<void> {
+    try {
+      await this.backend.query(sql, kind);
+    } catch (e) {
+      keepErrors(this.#errors, (e as Error).message);
+    }
   }
 
   #query(send: Send, kind: QueryKind, sql: string): Promise<void> {
