@@ -51,6 +51,7 @@ import {
 } from './node-session.js';
 import { discoverDataNodes } from './discover-nodes.js';
 import { NodeSessions } from './node-sessions.js';
+import { dataSetContext, type QuerySettings, type SentQuery } from './data-set-context.js';
 import type { Statement } from './statement-ids.js';
 import { queryNodesOf, redirectsOf } from './pool-shared.js';
 import { resolveSessionOptions, type ResolvedSessionOptions, type TableSessionOptions } from './options.js';
@@ -102,9 +103,6 @@ interface Call<T> {
   /** the server session each attempt goes out on; the default node's when absent */
   readonly node?: (signal: AbortSignal) => Promise<NodeSession>;
 }
-
-/** A query's settings, as given or the session's. */
-type QuerySettings = Pick<QueryContext, 'fetchSize' | 'readAhead' | 'timeoutMs' | 'timeoutOption' | 'queryTimeoutMs'>;
 
 /** A node's server session is quarantined 1 s after its first failure, doubling up to a minute. */
 const QUARANTINE = { firstMs: 1_000, maxMs: 60_000 };
@@ -387,7 +385,7 @@ export abstract class BaseSession {
       statement: statement === '' ? undefined : statement,
       node: (signal) => this.#router.node(signal, device),
     });
-    return this.#openDataSet(ns, st, resp, settings, { sql: statement, sentAt, signal: opts.signal, operation });
+    return this.#openDataSet(ns, st, resp, settings, { sql: statement, sentAt, signal: opts.signal });
   }
 
   /** A query's settings: those `opts` give (checked), else the session's. */
@@ -405,39 +403,19 @@ export abstract class BaseSession {
     };
   }
 
-  /**
-   * The data set of the query `ns` answered with `resp`, kept until it closes (so that close() closes it); its
-   * context written out field by field (an object spread here cost 1-2 us a query).
-   */
+  /** The data set of the query `ns` answered with `resp`, kept until it closes (so that close() closes it). */
   #openDataSet(
     ns: NodeSession,
     st: Statement,
     resp: TSExecuteStatementResp,
     s: QuerySettings,
-    q: { sql: string; sentAt: number; signal: AbortSignal | undefined; operation: string },
+    q: SentQuery,
   ): SessionDataSet {
     const { connection } = ns;
-    const ctx: QueryContext = {
-      connection,
-      sessionId: ns.sessionId,
-      statementId: st.id,
-      sql: q.sql,
-      fetchSize: s.fetchSize,
-      readAhead: s.readAhead,
-      timeoutMs: s.timeoutMs,
-      timeoutOption: s.timeoutOption,
-      queryTimeoutMs: s.queryTimeoutMs,
-      sentAt: q.sentAt,
-      signal: q.signal,
-      int64As: this.options.int64As,
-      timestampAs: this.options.timestampAs,
-      precision: ns.precision,
-      onClose: (d: SessionDataSet) => {
-        this.#dataSets.delete(d);
-        this.#nodes.resultClosed(connection, this.#reading);
-      },
-      settled: (finished: boolean) => ns.statements.settle(st, finished),
-    };
+    const ctx = dataSetContext(ns, st, s, q, this.options, (d) => {
+      this.#dataSets.delete(d);
+      this.#nodes.resultClosed(connection, this.#reading);
+    });
     const ds = this.#dataSet(ctx, resp);
     if (!ds.isClosed) this.#dataSets.set(ds, connection);
     return ds;

@@ -4,6 +4,7 @@ import { Recorder } from '../diagnostics/recorder.js';
 import { verifySuccess } from '../protocol/status.js';
 import { NodeSession } from './node-session.js';
 import type { ResolvedSessionOptions } from './options.js';
+import { dataSetContext } from './data-set-context.js';
 import { SessionDataSet, serverQueryTimeout } from './session-data-set.js';
 
 const OPERATION = `discover DataNodes (${SHOW_DATANODES})`;
@@ -24,35 +25,25 @@ export async function discoverDataNodes(
   const context = { dialect: 'tree' as const, database: undefined, timeZone };
   const ns = await NodeSession.open(at, o, context, new Recorder(undefined, 0), signal);
   try {
-    const timeoutMs = o.requestTimeoutMs;
-    const timeoutOption = 'requestTimeoutMs' as const;
-    const queryTimeoutMs = o.queryTimeoutMs ?? timeoutMs;
-    const sentAt = performance.now();
-    const call = { timeoutMs, timeoutOption, operation: OPERATION, signal };
-    const st = ns.statements.take();
-    const statementId = st.id;
-    const settled = (finished: boolean) => ns.statements.settle(st, finished);
-    const resp = await ns.querySql(SHOW_DATANODES, {
-      statementId,
+    const settings = {
       fetchSize: o.fetchSize,
-      timeout: serverQueryTimeout(queryTimeoutMs),
+      readAhead: undefined,
+      timeoutMs: o.requestTimeoutMs,
+      timeoutOption: 'requestTimeoutMs' as const,
+      queryTimeoutMs: o.queryTimeoutMs ?? o.requestTimeoutMs,
+    };
+    const sentAt = performance.now();
+    const call = { timeoutMs: settings.timeoutMs, timeoutOption: settings.timeoutOption, operation: OPERATION, signal };
+    const st = ns.statements.take();
+    const resp = await ns.querySql(SHOW_DATANODES, {
+      statementId: st.id,
+      fetchSize: settings.fetchSize,
+      timeout: serverQueryTimeout(settings.queryTimeoutMs),
       call,
     });
     verifySuccess(resp.status, OPERATION);
-    const { connection, sessionId, precision } = ns;
-    const { fetchSize, int64As, timestampAs } = o;
-    const ctx = {
-      connection,
-      sessionId,
-      statementId,
-      sql: SHOW_DATANODES,
-      fetchSize,
-      timeoutMs,
-      timeoutOption,
-      queryTimeoutMs,
-    };
-    const ds = new SessionDataSet({ ...ctx, sentAt, signal, int64As, timestampAs, precision, settled }, resp);
-    return queryableNodes(await ds.toColumnar(), at);
+    const ctx = dataSetContext(ns, st, settings, { sql: SHOW_DATANODES, sentAt, signal }, o);
+    return queryableNodes(await new SessionDataSet(ctx, resp).toColumnar(), at);
   } finally {
     await ns.close().catch(() => undefined); // the list is learnt; a failed logout ends with the socket
   }
