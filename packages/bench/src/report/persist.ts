@@ -53,73 +53,49 @@ export function pathNode(name: string): string {
 /** Names IoTDB refuses as a node, backquoted or not ([509]; a backquoted `root` is taken, then breaks SHOW DEVICES). */
 const REFUSED_NODES = /^(time|timestamp|root)$/i;
 
+/** One measurement of a record: its name, type and value (null: not recorded). */
+type Field = readonly [measurement: string, type: TSDataType, value: RecordInput['values'][number]];
+
+const { INT64, DOUBLE, TEXT } = TSDataType;
+
+/** The record of `fields` on `deviceId` at `timestamp`. */
+function record(deviceId: string, timestamp: Date, fields: readonly Field[]): RecordInput {
+  return {
+    deviceId,
+    timestamp,
+    measurements: fields.map(([measurement]) => measurement),
+    dataTypes: fields.map(([, type]) => type),
+    values: fields.map(([, , value]) => value),
+  };
+}
+
 /** A run's records: the run, its operations' latency, its query types' figures. */
 export function persistedRecords(r: RunResult): RecordInput[] {
   const device = `${RESULTS_DATABASE}.${pathNode(r.label)}`;
   const timestamp = new Date(r.startedAt);
   const client = r.environment?.client;
-  const run: RecordInput = {
-    deviceId: device,
-    timestamp,
-    measurements: [
-      'label',
-      'points',
-      'points_per_s',
-      'rows',
-      'rows_per_s',
-      'ops_per_s',
-      'ok_ops',
-      'failed_ops',
-      'duration_s',
-      'client_cpu_s',
-      'model',
-      'method',
-      'client_version',
-      'git_commit',
-    ],
-    dataTypes: [
-      TSDataType.TEXT,
-      TSDataType.INT64,
-      TSDataType.DOUBLE,
-      TSDataType.INT64,
-      TSDataType.DOUBLE,
-      TSDataType.DOUBLE,
-      TSDataType.INT64,
-      TSDataType.INT64,
-      TSDataType.DOUBLE,
-      TSDataType.DOUBLE,
-      TSDataType.TEXT,
-      TSDataType.TEXT,
-      TSDataType.TEXT,
-      TSDataType.TEXT,
-    ],
-    values: [
-      r.label,
-      r.points,
-      r.pointsPerS,
-      rowsRead(r, 'rows'),
-      rowsRead(r, 'rowsPerS'),
-      r.opsPerS,
-      r.okOps,
-      r.failedOps,
-      r.durationS,
-      r.clientCpuS,
-      r.config.model,
-      r.config.method,
-      client?.version ?? null,
-      client?.gitCommit ?? null,
-    ],
-  };
-  const operations = Object.entries(r.latency).map(([op, l]): RecordInput => {
-    const { measurements, dataTypes, values } = latencyColumns(l);
-    return {
-      deviceId: `${device}.${pathNode(op)}`,
-      timestamp,
-      measurements: [...measurements, 'slowest_client'],
-      dataTypes: [...dataTypes, TSDataType.DOUBLE],
-      values: [...values, r.slowestClientMs?.[op] ?? null],
-    };
-  });
+  const run = record(device, timestamp, [
+    ['label', TEXT, r.label],
+    ['points', INT64, r.points],
+    ['points_per_s', DOUBLE, r.pointsPerS],
+    ['rows', INT64, rowsRead(r, 'rows')],
+    ['rows_per_s', DOUBLE, rowsRead(r, 'rowsPerS')],
+    ['ops_per_s', DOUBLE, r.opsPerS],
+    ['ok_ops', INT64, r.okOps],
+    ['failed_ops', INT64, r.failedOps],
+    ['duration_s', DOUBLE, r.durationS],
+    ['client_cpu_s', DOUBLE, r.clientCpuS],
+    ['model', TEXT, r.config.model],
+    ['method', TEXT, r.config.method],
+    ['client_version', TEXT, client?.version ?? null],
+    ['git_commit', TEXT, client?.gitCommit ?? null],
+  ]);
+  const operations = Object.entries(r.latency).map(([op, l]) =>
+    record(`${device}.${pathNode(op)}`, timestamp, [
+      ...latencyFields(l),
+      ['slowest_client', DOUBLE, r.slowestClientMs?.[op] ?? null],
+    ]),
+  );
   return [run, ...operations, ...queryRecords(r, device, timestamp), ...overTimeRecords(r, device)];
 }
 
@@ -130,29 +106,28 @@ export function persistedRecords(r: RunResult): RecordInput[] {
  */
 function overTimeRecords(r: RunResult, device: string): RecordInput[] {
   // a sample s seconds after the run's start, at the run's device
-  const sample = (s: number, measurements: string[], dataTypes: TSDataType[], values: number[]): RecordInput => ({
-    deviceId: device,
-    timestamp: new Date(Date.parse(r.startedAt) + Math.round(s * 1000)),
-    measurements,
-    dataTypes,
-    values,
-  });
-  const { INT64, DOUBLE } = TSDataType;
-  const latencyNames = ['interval_ops', 'interval_p50_ms', 'interval_p99_ms', 'interval_max_ms'];
+  const sample = (s: number, fields: readonly Field[]): RecordInput =>
+    record(device, new Date(Date.parse(r.startedAt) + Math.round(s * 1000)), fields);
   return [
-    ...(r.latencyOverTime ?? []).map(([s, ...v]) => sample(s, latencyNames, [INT64, DOUBLE, DOUBLE, DOUBLE], v)),
-    ...r.throughput.map(([s, pointsPerS]) => sample(s, ['interval_points_per_s'], [DOUBLE], [pointsPerS])),
-    ...(r.failuresOverTime ?? []).map(([s, failed]) => sample(s, ['interval_failed'], [INT64], [failed])),
+    ...(r.latencyOverTime ?? []).map(([s, ops, p50, p99, max]) =>
+      sample(s, [
+        ['interval_ops', INT64, ops],
+        ['interval_p50_ms', DOUBLE, p50],
+        ['interval_p99_ms', DOUBLE, p99],
+        ['interval_max_ms', DOUBLE, max],
+      ]),
+    ),
+    ...r.throughput.map(([s, pointsPerS]) => sample(s, [['interval_points_per_s', DOUBLE, pointsPerS]])),
+    ...(r.failuresOverTime ?? []).map(([s, failed]) => sample(s, [['interval_failed', INT64, failed]])),
   ];
 }
 
-/** A latency row's columns: count and the matrix's, ms. */
-function latencyColumns(l: LatencySummary): Pick<RecordInput, 'measurements' | 'dataTypes' | 'values'> {
-  return {
-    measurements: ['count', ...MATRIX_COLUMNS.map(([header]) => header.toLowerCase())],
-    dataTypes: [TSDataType.INT64, ...MATRIX_COLUMNS.map(() => TSDataType.DOUBLE)],
-    values: [l.count, ...MATRIX_COLUMNS.map(([, value]) => value(l))],
-  };
+/** A latency row's fields: count and the matrix's, ms. */
+function latencyFields(l: LatencySummary): Field[] {
+  return [
+    ['count', INT64, l.count],
+    ...MATRIX_COLUMNS.map(([header, value]): Field => [header.toLowerCase(), DOUBLE, value(l)]),
+  ];
 }
 
 /**
@@ -161,29 +136,14 @@ function latencyColumns(l: LatencySummary): Pick<RecordInput, 'measurements' | '
  * after the writes), its latency.
  */
 function queryRecords(r: RunResult, device: string, timestamp: Date): RecordInput[] {
-  return Object.entries(r.queries ?? {}).map(([kind, q]): RecordInput => {
-    const latency = kind in r.latency ? undefined : latencyColumns(q.latency);
-    const points = q.points === undefined ? [] : [q.points];
-    return {
-      deviceId: `${device}.${pathNode(kind)}`,
-      timestamp,
-      measurements: [
-        'ops',
-        'failed',
-        'rows',
-        'rows_per_s',
-        ...points.map(() => 'points'),
-        ...(latency?.measurements ?? []),
-      ],
-      dataTypes: [
-        TSDataType.INT64,
-        TSDataType.INT64,
-        TSDataType.INT64,
-        TSDataType.DOUBLE,
-        ...points.map(() => TSDataType.INT64),
-        ...(latency?.dataTypes ?? []),
-      ],
-      values: [q.ops, q.failed, q.rows, q.rowsPerS, ...points, ...(latency?.values ?? [])],
-    };
-  });
+  return Object.entries(r.queries ?? {}).map(([kind, q]) =>
+    record(`${device}.${pathNode(kind)}`, timestamp, [
+      ['ops', INT64, q.ops],
+      ['failed', INT64, q.failed],
+      ['rows', INT64, q.rows],
+      ['rows_per_s', DOUBLE, q.rowsPerS],
+      ...(q.points === undefined ? [] : [['points', INT64, q.points] as const]),
+      ...(kind in r.latency ? [] : latencyFields(q.latency)),
+    ]),
+  );
 }
