@@ -8,41 +8,42 @@ export interface SentTablet {
   categories?: number[];
 }
 
+/** One tablet's fields of a request, as sent. */
+interface TabletArgs {
+  device: string;
+  names: string[];
+  types: number[];
+  rows: number;
+  times: Uint8Array;
+  values: Uint8Array;
+}
+
 /** The tablets of an insertTablet or insertTablets call, decoded from their binary columns. */
 export function sentTablets(call: FakeCall): SentTablet[] {
   const a = call.args as Record<string, unknown>;
-  if (call.method === 'insertTablets') {
-    const paths = a.prefixPaths as string[];
-    return paths.map((device, i) =>
-      decode(
+  if (call.method === 'insertTablets')
+    return (a.prefixPaths as string[]).map((device, i) =>
+      decode({
         device,
-        (a.measurementsList as string[][])[i],
-        (a.typesList as number[][])[i],
-        (a.sizeList as number[])[i],
-        (a.timestampsList as Uint8Array[])[i],
-        (a.valuesList as Uint8Array[])[i],
-      ),
+        names: (a.measurementsList as string[][])[i],
+        types: (a.typesList as number[][])[i],
+        rows: (a.sizeList as number[])[i],
+        times: (a.timestampsList as Uint8Array[])[i],
+        values: (a.valuesList as Uint8Array[])[i],
+      }),
     );
-  }
-  const t = decode(
-    a.prefixPath as string,
-    a.measurements as string[],
-    a.types as number[],
-    a.size as number,
-    a.timestamps as Uint8Array,
-    a.values as Uint8Array,
-  );
+  const t = decode({
+    device: a.prefixPath as string,
+    names: a.measurements as string[],
+    types: a.types as number[],
+    rows: a.size as number,
+    times: a.timestamps as Uint8Array,
+    values: a.values as Uint8Array,
+  });
   return [{ ...t, categories: a.columnCategories as number[] | undefined }];
 }
 
-function decode(
-  device: string,
-  names: string[],
-  types: number[],
-  rows: number,
-  times: Uint8Array,
-  values: Uint8Array,
-): SentTablet {
+function decode({ device, names, types, rows, times, values }: TabletArgs): SentTablet {
   const tv = Buffer.from(times.buffer, times.byteOffset, times.byteLength);
   const vv = Buffer.from(values.buffer, values.byteOffset, values.byteLength);
   const cols: unknown[][] = [];
@@ -50,36 +51,9 @@ function decode(
   for (const type of types) {
     const col: unknown[] = [];
     for (let r = 0; r < rows; r++) {
-      switch (type) {
-        case TSDataType.BOOLEAN:
-          col.push(vv[pos] === 1);
-          pos += 1;
-          break;
-        case TSDataType.INT32:
-        case TSDataType.DATE:
-          col.push(vv.readInt32BE(pos));
-          pos += 4;
-          break;
-        case TSDataType.FLOAT:
-          col.push(vv.readFloatBE(pos));
-          pos += 4;
-          break;
-        case TSDataType.DOUBLE:
-          col.push(vv.readDoubleBE(pos));
-          pos += 8;
-          break;
-        case TSDataType.INT64:
-        case TSDataType.TIMESTAMP:
-          col.push(vv.readBigInt64BE(pos));
-          pos += 8;
-          break;
-        default: {
-          const n = vv.readInt32BE(pos);
-          const bytes = vv.subarray(pos + 4, pos + 4 + n);
-          col.push(type === TSDataType.BLOB ? Buffer.from(bytes) : bytes.toString('utf8'));
-          pos += 4 + n;
-        }
-      }
+      const [value, size] = cell(vv, pos, type);
+      col.push(value);
+      pos += size;
     }
     cols.push(col);
   }
@@ -95,4 +69,27 @@ function decode(
       values: Object.fromEntries(names.flatMap((n, c) => (cols[c][r] === null ? [] : [[n, cols[c][r]]]))),
     })),
   };
+}
+
+/** The value of `type` at `pos` of a values buffer, and the bytes it takes. */
+function cell(vv: Buffer, pos: number, type: number): [value: unknown, size: number] {
+  switch (type) {
+    case TSDataType.BOOLEAN:
+      return [vv[pos] === 1, 1];
+    case TSDataType.INT32:
+    case TSDataType.DATE:
+      return [vv.readInt32BE(pos), 4];
+    case TSDataType.FLOAT:
+      return [vv.readFloatBE(pos), 4];
+    case TSDataType.DOUBLE:
+      return [vv.readDoubleBE(pos), 8];
+    case TSDataType.INT64:
+    case TSDataType.TIMESTAMP:
+      return [vv.readBigInt64BE(pos), 8];
+    default: {
+      const n = vv.readInt32BE(pos);
+      const bytes = vv.subarray(pos + 4, pos + 4 + n);
+      return [type === TSDataType.BLOB ? Buffer.from(bytes) : bytes.toString('utf8'), 4 + n];
+    }
+  }
 }
