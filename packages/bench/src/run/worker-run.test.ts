@@ -336,6 +336,12 @@ describe('WorkerRun: stopped (Ctrl-C, --test-max-time)', () => {
     expect((await run(writer, () => 10)).result.fullRounds).toBe(4);
   });
 
+  it('reports the rounds of the clients that have devices: one without any wrote no round and holds none back', async () => {
+    // 4 clients over 2 devices: clients 2 and 3 have none (they took warmupRounds for the run's rounds)
+    const over = { clients: 4, devices: 2, deviceCount: 2, warmupRounds: 1, loop: 3 };
+    expect((await run(over, () => 10)).result.fullRounds).toBe(4);
+  });
+
   it("--method writer: the writer's final flush runs after the stop (its rows were counted as written)", async () => {
     const barrier = new SharedArrayBuffer(8);
     const stopAt = (clock: Clock) => void clock.sleep(2500 * MS).then(() => StartBarrier.stop(new Int32Array(barrier)));
