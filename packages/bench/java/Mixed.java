@@ -178,16 +178,19 @@ final class Mixed {
   }
 
   /**
-   * A query of the untimed warm-up, read to the end. One that fails does not stop the warm-up, as ours: the timed
-   * queries of its kind count their own failures.
+   * A query of the untimed warm-up, read to the end. One that fails does not stop the warm-up, as ours: its first
+   * error a kind is printed (WERROR), the timed queries of its kind count their own failures.
    */
   static void warmupQuery(Bench.Writer w, Op op) {
     try (org.apache.iotdb.isession.SessionDataSet ds = w.query(op.sql)) {
       QueryBench.readAll(ds, new double[1]);
     } catch (Exception e) {
-      // left to the timed queries
+      warmupErrors.putIfAbsent(op.kind, Bench.oneLine(e));
     }
   }
+
+  /** The first error of each query kind's warm-up queries that failed, over all threads: WERROR lines. */
+  static final Map<String, String> warmupErrors = new java.util.concurrent.ConcurrentSkipListMap<>();
 
   /** The round of the first write from `op` on; -1: none left. A thread writes its rounds in order. */
   static int firstWriteRound(Op op, Plan.Reader rest) throws java.io.IOException {
@@ -250,7 +253,7 @@ final class Mixed {
 
   /**
    * RESULT, MATRIX, INTERVAL, FAILED and QERROR as Bench prints them (the writes; INTERVAL: every operation; FAILED
-   * and QERROR: each kind that failed), a QTYPE line per query kind.
+   * and QERROR: each kind that failed), WERROR per kind whose warm-up queries failed, a QTYPE line per query kind.
    */
   static void report(Done[] done) throws Exception {
     long end = Arrays.stream(done).mapToLong(d -> d.endNs).max().orElse(timedStartNs);
@@ -260,6 +263,7 @@ final class Mixed {
     Timeline[] timelines = Arrays.stream(done).map(d -> d.timeline).toArray(Timeline[]::new);
     Timeline.print(timelines, timedStartNs, end, Bench.intervalMs);
     Timeline.printFailures(timelines);
+    warmupErrors.forEach((k, e) -> System.out.printf("WERROR kind=%s error=%s%n", k, e));
     Set<String> kinds = Timeline.failedKinds(timelines);
     kinds.remove(Bench.method); // the writes': the RESULT and MATRIX lines
     for (Done d : done) kinds.addAll(d.queries.keySet());

@@ -184,6 +184,13 @@ describe('the Java anchor run', () => {
     expect(formatReport(r)).not.toContain('NaN');
   });
 
+  it("keeps a query of the warm-up that failed (WERROR) among the errors, named as the warm-up's, nothing counted", () => {
+    const r = javaRun([OUTPUT, 'WERROR kind=TIME_RANGE error=701: Msg: something refused'].join('\n'), sampleConfig());
+    expect(r.errors).toEqual(["the Java client: the warm-up's TIME_RANGE: 701: Msg: something refused"]);
+    expect(r.queries?.TIME_RANGE).toBeUndefined();
+    expect(r.failedOps).toBe(0);
+  });
+
   it("counts a query type's sensor values as its points, not the table model's time and tag columns or LAST's path", () => {
     // the Java client's reads count every value not null (QueryBench.readAll), as ours: time and device_id too
     const qtype = (kind: string, rows: number, points: number) =>

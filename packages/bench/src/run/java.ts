@@ -7,7 +7,7 @@ import { sensorValuesRead } from '../workload/query-sql.js';
 import { javaPlan } from './java-plan.js';
 import { errorField, keyValues } from './key-values.js';
 import { runJavaScript } from './java-child.js';
-import { keepErrors } from './run-error.js';
+import { keepErrors, warmupQueryError } from './run-error.js';
 import { queryOptions } from './session-options.js';
 
 const script = fileURLToPath(new URL('../../java/bench.sh', import.meta.url));
@@ -241,7 +241,10 @@ function startLag(lines: readonly string[]): Record<string, LatencySummary> {
   return line === undefined ? {} : { [START_LAG]: latencyOf(keyValues(line)) };
 }
 
-/** A mixed run's query types (QTYPE lines; rows/s over the run, as ours'); QERROR lines kept in `errors`. */
+/**
+ * A mixed run's query types (QTYPE lines; rows/s over the run, as ours'); QERROR lines, and WERROR lines (a query of
+ * the warm-up that failed), kept in `errors`.
+ */
 function queryTypes(
   lines: readonly string[],
   durationS: number,
@@ -252,6 +255,9 @@ function queryTypes(
   for (const l of lines) {
     if (l.startsWith('QERROR ')) {
       keepErrors(errors, `the Java client: ${keyValues(l).kind}: ${errorField(l)}`);
+    }
+    if (l.startsWith('WERROR ')) {
+      keepErrors(errors, `the Java client: ${warmupQueryError(keyValues(l).kind)}: ${errorField(l)}`);
     }
     if (!l.startsWith('QTYPE ')) continue;
     const kv = keyValues(l);

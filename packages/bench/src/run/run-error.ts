@@ -5,6 +5,11 @@ import { ConfigError } from '../config/errors.js';
 /** How many errors a run keeps for its report: the first distinct ones. */
 export const MAX_ERRORS = 10;
 
+/** How the errors name a query of the untimed warm-up that failed, ours and the Java client's alike. */
+export function warmupQueryError(kind: string): string {
+  return `the warm-up's ${kind}`;
+}
+
 /**
  * `messages` added to a run's `errors`: each distinct one once (a server gone fails every operation alike; an error of
  * another kind after them is the one to see), up to MAX_ERRORS in all. Errors that differ only in the statement they

@@ -166,12 +166,12 @@ describe("WorkerRun: a mixed run's warm-up", () => {
     expect(report.okOps).toBe(40);
   });
 
-  it('goes on past a query of it that fails, the error kept: the timed queries of its type count theirs', async () => {
+  it("goes on past a query of it that fails, its error kept as the warm-up's: the timed queries count their own", async () => {
     // the first TIME_RANGE (warm-up round 0) fails; every other operation takes 1 ms
     const { result, log } = await run(over, (kind, n) => (kind === 'TIME_RANGE' && n === 0 ? -1 : 1));
     expect(log).toHaveLength(48);
     expect(result.state === 'done' && [result.okOps, result.failedOps]).toEqual([40, 0]);
-    expect(result.state === 'done' && result.errors).toEqual(['TIME_RANGE 0 failed']);
+    expect(result.state === 'done' && result.errors).toEqual(["the warm-up's TIME_RANGE: TIME_RANGE 0 failed"]);
   });
 });
 

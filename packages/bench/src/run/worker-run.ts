@@ -12,7 +12,7 @@ import { IntervalLatency } from './interval-latency.js';
 import { liveSlot } from './live-counters.js';
 import { OperationStats } from './operation-stats.js';
 import { NextDueTimes, OpenLoopSchedule, PauseBetween, PointRateLimit, latencies, turn } from './pacing.js';
-import { describeError, keepErrors, reachedNoNode, RunError } from './run-error.js';
+import { describeError, keepErrors, reachedNoNode, RunError, warmupQueryError } from './run-error.js';
 import type { Send } from './write-ops.js';
 
 /** What a worker's clients do their operations with: the real pools, or a test's stand-ins. */
@@ -173,15 +173,15 @@ export class WorkerRun {
   }
 
   /**
-   * A query of the untimed warm-up, read to the end. One that fails is kept among the run's errors and the warm-up
-   * goes on: the timed queries of its type count their own failures (a write of the warm-up that fails ends the run,
-   * as the timed operations build on what it stores; nothing builds on a query).
+   * A query of the untimed warm-up, read to the end. One that fails is kept among the run's errors, named as the
+   * warm-up's, and the warm-up goes on: the timed queries of its type count their own failures (a write of the
+   * warm-up that fails ends the run, as the timed operations build on what it stores; nothing builds on a query).
    */
   async #warmupQuery(kind: QueryKind, sql: string): Promise<void> {
     try {
       await this.backend.query(sql, kind);
     } catch (e) {
-      keepErrors(this.#errors, (e as Error).message);
+      keepErrors(this.#errors, `${warmupQueryError(kind)}: ${(e as Error).message}`);
     }
   }
 
