@@ -1,16 +1,16 @@
 import type { StopReason } from '../types.js';
 
+/** A progress line's `timeLeftS`: what --test-max-time leaves of a timed phase `elapsedS` in (nothing without it). */
+export function timeLimitLeft(maxTimeMs: number, elapsedS: number): { timeLeftS?: number } {
+  return maxTimeMs > 0 ? { timeLeftS: Math.max(0, maxTimeMs / 1000 - elapsedS) } : {};
+}
+
 /**
  * What ends a run's timed phase early: the operator's Ctrl-C (`interrupt` aborts), --test-max-time after the
  * phase started, or an operation that reached no node (`unreachable()`). Each calls `stopWork` (for workers,
  * StartBarrier.stop): no operation starts after it, those under way finish. `reason` says which came first;
  * undefined while none did.
  */
-/** A progress line's `timeLeftS`: what --test-max-time leaves of a timed phase `elapsedS` in (nothing without it). */
-export function timeLimitLeft(maxTimeMs: number, elapsedS: number): { timeLeftS?: number } {
-  return maxTimeMs > 0 ? { timeLeftS: Math.max(0, maxTimeMs / 1000 - elapsedS) } : {};
-}
-
 export class RunStop {
   reason: StopReason | undefined;
   #timer: NodeJS.Timeout | undefined;

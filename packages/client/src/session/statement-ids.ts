@@ -7,10 +7,10 @@
  * after each query: a round trip of some 80 us in a point query's 500 on loopback. Here a query read to its end is
  * left as it is, and once a statement holds RELEASE_EVERY such queries, the session asks for a new statement id
  * (queries go on under the old one meanwhile), and the old statement is closed in one closeOperation (which releases
- * every query id under it) as soon as no result of it is still open. A query closed with rows left on the server is released at once, as ever
- * (its data set's closeOperation names its query id). A statement that returns no rows (executeUpdateStatementV2)
- * leaves its id in the session too, and counts as a finished query: the Java Session never releases those, so a
- * session running SQL writes grows the server's set of ids until it closes.
+ * every query id under it) as soon as no result of it is still open. A query closed with rows left on the server is
+ * released at once, as ever (its data set's closeOperation names its query id). A statement that returns no rows
+ * (executeUpdateStatementV2) leaves its id in the session too, and counts as a finished query: the Java Session never
+ * releases those, so a session running SQL writes grows the server's set of ids until it closes.
  */
 
 /** Finished queries a statement holds before the session moves to a new one (their ids held by the server session). */
