@@ -94,6 +94,12 @@ describe("a client's untimed warm-up", () => {
     expect(ranges[1]).toBeLessThanOrEqual(101);
   });
 
+  it('of a client without devices is nothing: it has no timed operation to warm up for', () => {
+    const weights: OperationWeights = { ...WRITES_ONLY, INGESTION: 3, TIME_RANGE: 1 };
+    expect([...warmupOperations({ ...c, operationProportion: weights }, [], ['s_0'])]).toEqual([]);
+    expect([...clientOperations({ ...c, operationProportion: weights }, [], ['s_0'])]).toEqual([]);
+  });
+
   it('of a write run is its writes alone; of a run of queries only, its queries alone, over what was stored', () => {
     expect([...warmupOperations(c, groups, ['s_0'])].map((o) => o.op)).toEqual(new Array(6).fill('INGESTION'));
     const reads = Object.fromEntries(OPERATIONS.map((op) => [op, op === 'INGESTION' ? 0 : 1])) as OperationWeights;

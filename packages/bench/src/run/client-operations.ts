@@ -34,13 +34,15 @@ const DRAW_WARMUP_START = 7;
  * A client's untimed warm-up, `warmupRounds` rounds: each writes the next round of every one of its device groups
  * (not in a run of queries only), then runs each query type of the mix once over the rows written so far (a run of
  * queries only: what the write run stored), so that the timed operations, queries as writes, start on warm code and
- * a warm server. A pure function of the knobs and the seed, as clientOperations: the Java client's plan has the same.
+ * a warm server; none for a client without devices (it has no timed operation). A pure function of the knobs and the
+ * seed, as clientOperations: the Java client's plan has the same.
  */
 export function* warmupOperations(
   c: BenchConfig,
   groups: readonly number[][],
   sensors: string[],
 ): Generator<ClientOperation, void, undefined> {
+  if (groups.length === 0) return; // a client without devices: no timed operation to warm up for
   const reads = readsOnly(c.operationProportion);
   const queries = weightedQueries(c.operationProportion);
   for (let round = 0; round < c.warmupRounds; round++) {
