@@ -367,6 +367,24 @@ describe('reading ahead (a session over a scripted transport)', () => {
     expect(await ds.hasNext()).toBe(true); // rows already decoded can still be read
   });
 
+  it.each([
+    ['landed', 0],
+    ['still in flight', 60],
+  ])(
+    'close() with a batch read ahead %s: the rows decoded are read, then the reader is told, not given that batch',
+    async (_, delayMs) => {
+      const fake = server((n, reply) => (n === 1 ? { delayMs, then: reply } : undefined));
+      const ds = await query(fake);
+      const rows = [(await ds.next()).values[0]];
+      if (delayMs === 0) await settle();
+      await ds.close(); // the release goes after the fetch in flight: one call at a time on the connection
+      for (let i = 0; i < 2; i++) rows.push((await ds.next()).values[0]);
+      expect(rows).toEqual([1, 2, 3]);
+      await expect(ds.hasNext()).rejects.toThrow(/closed by its reader .* before all its rows were read/);
+      expect([fake.callsOf('fetchResultsV2').length, fake.callsOf('closeOperation').length]).toEqual([1, 1]);
+    },
+  );
+
   it('a failed fetch ahead surfaces when the reader gets there, with the rows before it intact', async () => {
     const fake = server((n) =>
       n === 1 ? { reply: { status: { code: 301, message: 'no' }, hasResultSet: false, isAlign: true } } : undefined,
