@@ -250,3 +250,8 @@ export function withCallerStack<E>(e: E, here: Error): E {
   if (own.length > 0) e.stack += `\n    --- called from ---\n${own.join('\n')}`;
   return e;
 }
+
+/** A statement as errors quote it: its first 80 characters. */
+export function sqlContext(sql: string): string {
+  return `"${sql.length > 80 ? sql.slice(0, 80) + '...' : sql}"`;
+}

@@ -34,7 +34,13 @@ import {
 } from '../diagnostics/channels.js';
 import { Recorder } from '../diagnostics/recorder.js';
 import type { SessionStats } from '../diagnostics/stats.js';
-import { IoTDBAbortError, IoTDBConnectionError, IoTDBSessionClosedError, withCallerStack } from '../errors.js';
+import {
+  IoTDBAbortError,
+  IoTDBConnectionError,
+  IoTDBSessionClosedError,
+  sqlContext,
+  withCallerStack,
+} from '../errors.js';
 import { verifySuccess } from '../protocol/status.js';
 import type { OperationKind } from '../retry/retry-policy.js';
 import { withRetry } from '../retry/with-retry.js';
@@ -56,7 +62,8 @@ import type { Statement } from './statement-ids.js';
 import { queryNodesOf, redirectsOf } from './pool-shared.js';
 import { resolveSessionOptions, type ResolvedSessionOptions, type TableSessionOptions } from './options.js';
 import { QueryRouter, type DeviceQuery } from './query-router.js';
-import { SessionDataSet, closeByOwner, serverQueryTimeout, sqlContext, type QueryContext } from './session-data-set.js';
+import { SessionDataSet, closeByOwner, type QueryContext } from './session-data-set.js';
+import { serverQueryTimeout } from './result-fetcher.js';
 
 export type { SqlDialect, TimestampPrecision } from './node-session.js';
 

@@ -5,7 +5,8 @@ import { verifySuccess } from '../protocol/status.js';
 import { NodeSession } from './node-session.js';
 import type { ResolvedSessionOptions } from './options.js';
 import { dataSetContext } from './data-set-context.js';
-import { SessionDataSet, serverQueryTimeout } from './session-data-set.js';
+import { SessionDataSet } from './session-data-set.js';
+import { serverQueryTimeout } from './result-fetcher.js';
 
 const OPERATION = `discover DataNodes (${SHOW_DATANODES})`;
 

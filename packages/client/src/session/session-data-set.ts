@@ -12,7 +12,7 @@ import {
 } from '@iotdb/fast-serializer';
 import type { RpcConnection } from '../connection/rpc-connection.js';
 import { frameReleaseOf } from '../connection/frame-pool.js';
-import { IoTDBAbortError, IoTDBQueryTimeoutError, IoTDBSessionClosedError, withCallerStack } from '../errors.js';
+import { IoTDBSessionClosedError } from '../errors.js';
 import { verifySuccess } from '../protocol/status.js';
 import { callOptionsRefused } from '../config/issues.js';
 import {
@@ -27,14 +27,10 @@ import {
 import type { Int64Mode, TimestampMode } from './options.js';
 import type { TimestampPrecision } from './node-session.js';
 import { RowRecord, rowBlock, type RowBlock, type RowShape } from './row-record.js';
+import { GAVE_UP, ResultFetcher, readAborted, untilAborted } from './result-fetcher.js';
 
 /** toColumnar() holds every value it reads: repeated short text is decoded to one string per value (see DecodeOptions). */
 const SHARED_STRINGS: DecodeOptions = { shareStrings: true };
-
-/** A statement as errors quote it: its first 80 characters. */
-export function sqlContext(sql: string): string {
-  return `"${sql.length > 80 ? sql.slice(0, 80) + '...' : sql}"`;
-}
 
 /** Most TsBlock columns a mapping may name (each block is checked to have the columns named). */
 const MAX_BLOCK_COLUMNS = 1 << 16;
@@ -53,14 +49,6 @@ function checkedMapping(mapping: readonly number[] | undefined, columns: number)
 /** Options of the reading calls: `signal` gives up on a fetch from the server (the query's own signal otherwise). */
 export interface FetchOptions {
   signal?: AbortSignal;
-}
-
-/**
- * A query's timeout as the server is sent it: IoTDB reads 0 or less as its own query_timeout_threshold (60 s by
- * default) and drops the query there, so no limit (0) goes as the largest exact number.
- */
-export function serverQueryTimeout(queryTimeoutMs: number): number {
-  return queryTimeoutMs === 0 ? Number.MAX_SAFE_INTEGER : queryTimeoutMs;
 }
 
 /** How long releasing a query or a session waits for its reply (at most 2 s: a hung server must not hang close()), and why. */
@@ -134,16 +122,6 @@ export interface DataSetReadStats {
   fetchWaitMs: number;
 }
 
-/** One fetchResults reply: its TsBlocks and whether the server has rows after them. */
-interface Fetched {
-  readonly raw: Buffer[];
-  readonly moreData: boolean;
-  /** gives the reply's frame back to its pool, if pooled: once every block of `raw` is decoded */
-  readonly release?: () => void;
-}
-
-const GAVE_UP = Symbol('gave up');
-
 /**
  * The rows of one TsBlock (`SessionDataSet.rowBatches()`): each row is made as the batch is iterated, so that
  * rows already read can be let go while the rest are read (an array of them all cost more than it saved).
@@ -155,17 +133,6 @@ export interface RowBatch extends Iterable<RowRecord> {
 
 /** The end of an iteration (the row iterator's and a RowBatch's). */
 const ITERATED: IteratorReturnResult<undefined> = { value: undefined, done: true };
-
-/** What `promise` settles with, or GAVE_UP once `signal` aborts first (the promise itself goes on). */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T | typeof GAVE_UP> {
-  if (signal === undefined) return promise;
-  if (signal.aborted) return Promise.resolve(GAVE_UP);
-  return new Promise<T | typeof GAVE_UP>((resolve, reject) => {
-    const onAbort = () => resolve(GAVE_UP);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-}
 
 /**
  * The result of a query: rows through `for await` (or hasNext()/next()), or everything as columns
@@ -181,6 +148,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   readonly columnTypes: readonly TSDataTypeName[];
   readonly #ctx: QueryContext;
   readonly #queryId: bigint;
+  readonly #replies: ResultFetcher;
   readonly #hasTime: boolean;
   readonly #valueNames: string[];
   readonly #valueTypes: TSDataType[];
@@ -192,11 +160,6 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   #rawAt = 0;
   /** gives the frame of #raw back to its pool once its last block is decoded (frameReleaseOf) */
   #releaseRaw: (() => void) | undefined;
-  /** the server has rows after the last reply received (a fetch in flight does not count until it lands) */
-  #moreData: boolean;
-  /** replies fetched ahead of the reader, oldest first: landed or in flight (one fetch in flight at a time) */
-  #ahead: Promise<Fetched>[] = [];
-  #fetching = false;
   /** a reader's wait for the next reply: another reader waits for it too, then looks again (a reply taken once) */
   #receiving: Promise<void> | null = null;
   /** next() calls waiting for a row, and the last of them: a later call waits its turn */
@@ -204,8 +167,6 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   #lastNext: Promise<unknown> = ROW_LEFT;
   /** the read options last found good (#refusedOptions) */
   #goodOptions: FetchOptions = NO_OPTIONS;
-  /** a fetch ahead failed: nothing more is fetched ahead until the reader has met its error */
-  #aheadFailed = false;
   #block: DecodedTsBlock | null = null;
   /** what the block's rows read: its columns in `values` order (made when its first row is read) */
   #rowBlock: RowBlock | null = null;
@@ -266,9 +227,10 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
     this.columnTypes = this.#hasTime ? ['INT64', ...known] : known;
     this.#raw = resp.queryResult ?? [];
     this.#releaseRaw = frameReleaseOf(resp);
-    this.#moreData = resp.moreData === true;
+    this.#replies = new ResultFetcher(ctx, this.#queryId, resp.moreData === true, this.#stats);
     if (resp.queryId === undefined) {
       this.#closed = true; // nothing to release on the server
+      this.#replies.stop();
       this.#settleQuery(false);
       this.#settleClosed();
     }
@@ -292,7 +254,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
     const refused = this.#refusedOptions(opts);
     if (refused !== undefined) return Promise.reject(refused);
     if (this.#rowReady(opts)) {
-      this.#fetchAhead();
+      this.#replies.fetchAhead();
       return ROW_LEFT;
     }
     return this.#hasNextWaiting(opts);
@@ -328,11 +290,11 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
     if (fired !== undefined) await this.#stopAborted(fired.reason);
     for (;;) {
       if (this.#rowsLeft()) {
-        this.#fetchAhead();
+        this.#replies.fetchAhead();
         return true;
       }
       if (this.#nextBlock()) continue;
-      if (this.#ahead.length > 0 || (this.#moreData && !this.#closed)) {
+      if (this.#replies.pending) {
         await this.#receive(opts.signal);
         continue;
       }
@@ -357,7 +319,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
     if (this.#nextsWaiting > 0 || !this.#rowReady(opts)) return this.#nextInTurn(opts);
     try {
       const row = this.#takeRow();
-      this.#fetchAhead();
+      this.#replies.fetchAhead();
       return Promise.resolve(row);
     } catch (e) {
       return Promise.reject(e);
@@ -412,12 +374,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   /** A read given up: the query is released (nothing more is read), the reader told why. */
   async #stopAborted(reason: unknown): Promise<never> {
     await this.close().catch(() => undefined); // a failed release is not the reader's error: the abort is
-    throw withCallerStack(new IoTDBAbortError(this.#reading, reason), new Error());
-  }
-
-  /** What a read is called in its errors: the statement's, or the path query's (which has none: '') */
-  get #reading(): string {
-    return this.#ctx.sql === '' ? 'reading a result' : `reading ${sqlContext(this.#ctx.sql)}`;
+    throw readAborted(this.#ctx.sql, reason);
   }
 
   /** The iterator's next row when the block is used up (the next block, fetched if need be), or its abort. */
@@ -572,12 +529,11 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   async #release(): Promise<void> {
     // the server sent the last rows (none fetched ahead is in flight then): the query is over there, its id left
     // to its statement's release, a round trip saved on every query read to its end
-    const over = !this.#moreData;
+    const over = !this.#replies.moreData;
     this.#markClosedEarly('reader');
     this.#closed = true;
-    this.#moreData = false;
     // replies fetched ahead are dropped; one still in flight lands before closeOperation (one call at a time)
-    this.#ahead = [];
+    this.#replies.stop();
     try {
       if (over || !this.#ctx.connection.isOpen) return;
       const req = { sessionId: this.#ctx.sessionId, queryId: this.#queryId, statementId: this.#ctx.statementId }; // statementId mandatory (else 710)
@@ -618,8 +574,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
 
   /** Closed now with rows left on the server (more to fetch, or fetched ahead): reading past those received throws. */
   #markClosedEarly(by: 'reader' | 'session'): void {
-    if (!this.#closed && this.#closedEarlyBy === null && (this.#moreData || this.#ahead.length > 0))
-      this.#closedEarlyBy = by;
+    if (!this.#closed && this.#closedEarlyBy === null && this.#replies.pending) this.#closedEarlyBy = by;
   }
 
   /**
@@ -665,7 +620,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
       return block;
     } catch (e) {
       this.#closed = true;
-      this.#moreData = false;
+      this.#replies.stop();
       this.#ctx.connection.close();
       this.#settleQuery(false);
       this.#settleClosed();
@@ -685,101 +640,18 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
         this.#receiving.catch(() => undefined),
         given,
       );
-      if (outcome === GAVE_UP) throw withCallerStack(new IoTDBAbortError(this.#reading, given?.reason), new Error());
+      if (outcome === GAVE_UP) throw readAborted(this.#ctx.sql, given?.reason);
       return;
     }
-    const receiving = this.#receiveNext(given).finally(() => (this.#receiving = null));
+    const receiving = this.#replies
+      .next(given)
+      .then((reply) => {
+        this.#raw = reply.raw;
+        this.#rawAt = 0;
+        this.#releaseRaw = reply.release;
+      })
+      .finally(() => (this.#receiving = null));
     this.#receiving = receiving;
     await receiving;
-  }
-
-  /**
-   * The next reply, fetched ahead or now, becomes the blocks to read. A fetch made now takes the reader's
-   * `signal` (aborting it breaks the connection, as any call aborted after its bytes left); for a fetch made
-   * ahead, the signal gives up the wait only: its reply is kept for the next read.
-   */
-  async #receiveNext(given: AbortSignal | undefined): Promise<void> {
-    if (this.#ahead.length === 0) this.#startFetch(given ?? this.#signal);
-    const started = performance.now();
-    const outcome = await untilAborted(this.#ahead[0], given).catch((e: unknown) => {
-      void this.#ahead.shift(); // settled: the reader has met its error; the next read fetches again
-      this.#aheadFailed = false;
-      const aborted = [given, this.#signal].some((s) => s?.aborted && e === s.reason);
-      throw withCallerStack(aborted ? new IoTDBAbortError(this.#reading, e) : e, new Error());
-    });
-    if (outcome === GAVE_UP) {
-      throw withCallerStack(new IoTDBAbortError(this.#reading, given?.reason), new Error());
-    }
-    void this.#ahead.shift(); // settled: its reply is taken below
-    this.#stats.fetchWaitMs += performance.now() - started;
-    this.#raw = outcome.raw;
-    this.#rawAt = 0;
-    this.#releaseRaw = outcome.release;
-  }
-
-  /** Up to `readAhead` replies waiting: the next fetch goes out while the reader reads this one. */
-  #fetchAhead(): void {
-    const depth = this.#ctx.readAhead ?? 0;
-    if (this.#ahead.length >= depth || this.#fetching || !this.#moreData || this.#closed || this.#aheadFailed) return;
-    this.#startFetch(this.#signal);
-  }
-
-  #startFetch(signal: AbortSignal | undefined): void {
-    const next = this.#fetch(signal);
-    next.catch(() => undefined); // the reader meets the error when it gets there (or never, if it closes first)
-    this.#ahead.push(next);
-  }
-
-  /** One fetchResults; while it is in flight no other fetch starts. */
-  async #fetch(signal: AbortSignal | undefined): Promise<Fetched> {
-    this.#fetching = true;
-    try {
-      const fetched = await this.#request(signal);
-      this.#moreData = fetched.moreData;
-      return fetched;
-    } catch (e) {
-      this.#aheadFailed = true; // nothing more is fetched ahead until the reader has met this error
-      throw e;
-    } finally {
-      this.#fetching = false;
-      if (!this.#closed) queueMicrotask(() => this.#fetchAhead());
-    }
-  }
-
-  /**
-   * A fetch answered with no result set: the rows' end, or a query the server no longer has, which IoTDB answers
-   * alike. It drops a query still running at its timeout (or ends it with an error, 301), so an end past the timeout
-   * cannot be told from a cut and fails the read; an end within it is the end it says.
-   */
-  #checkNotDropped(operation: string): void {
-    const { sentAt, queryTimeoutMs: limitMs } = this.#ctx;
-    if (limitMs <= 0 || sentAt === undefined) return;
-    const elapsedMs = performance.now() - sentAt;
-    if (elapsedMs >= limitMs) throw new IoTDBQueryTimeoutError(operation, limitMs, elapsedMs);
-  }
-
-  async #request(signal: AbortSignal | undefined): Promise<Fetched> {
-    this.#stats.fetches++;
-    const req = {
-      sessionId: this.#ctx.sessionId,
-      statement: this.#ctx.sql,
-      fetchSize: this.#ctx.fetchSize,
-      queryId: this.#queryId,
-      isAlign: true,
-      timeout: serverQueryTimeout(this.#ctx.queryTimeoutMs),
-    };
-    const operation = `fetchResults ${sqlContext(this.#ctx.sql)}`;
-    const resp = await this.#ctx.connection.call('fetchResultsV2', req, {
-      timeoutMs: this.#ctx.timeoutMs,
-      timeoutOption: this.#ctx.timeoutOption,
-      operation,
-      signal,
-    });
-    verifySuccess(resp.status, operation);
-    if (!resp.hasResultSet) {
-      this.#checkNotDropped(operation);
-      return { raw: [], moreData: false };
-    }
-    return { raw: resp.queryResult ?? [], moreData: resp.moreData === true, release: frameReleaseOf(resp) };
   }
 }
