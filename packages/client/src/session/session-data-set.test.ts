@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { IoTDBValidationError } from '@iotdb/fast-serializer';
+import { IoTDBProtocolError, IoTDBValidationError } from '@iotdb/fast-serializer';
 import { IoTDBAbortError, IoTDBQueryTimeoutError, IoTDBServerError } from '../errors.js';
 import { FakeTransport, type FakeAction } from '../transport/fake-transport.js';
 import { SessionDataSet, type RowBatch } from './session-data-set.js';
@@ -396,6 +396,31 @@ describe('reading ahead (a session over a scripted transport)', () => {
     for (let i = 0; i < 2; i++) rows.push((await ds.next()).values[0] as number);
     expect(rows).toEqual([1, 2, 3]);
     await expect(ds.hasNext()).rejects.toBeInstanceOf(IoTDBServerError);
+  });
+
+  it('a block that does not decode fails the data set: every read after it fails alike, none gives rows past it', async () => {
+    const broken = Buffer.from([0, 0, 0, 1, 1, 0x7f, 0xff, 0xff, 0xff, 4, 4]); // 2^31-1 rows announced, none there
+    const fake = server((n, reply) =>
+      n === 1 && 'reply' in reply
+        ? { reply: { ...reply.reply, queryResult: [broken, block([4, 5], 3)], moreData: true } }
+        : undefined,
+    );
+    const ds = await query(fake);
+    const rows = [];
+    const failures = [];
+    for (let i = 0; i < 6; i++) {
+      try {
+        rows.push((await ds.next()).values[0]);
+      } catch (e) {
+        failures.push(e);
+      }
+    }
+    expect(rows).toEqual([1, 2, 3]);
+    expect(failures).toHaveLength(3);
+    for (const e of failures) expect(e).toBeInstanceOf(IoTDBProtocolError);
+    await expect(ds.toColumnar()).rejects.toBeInstanceOf(IoTDBProtocolError);
+    expect(ds.isClosed).toBe(true);
+    expect(fake.callsOf('fetchResultsV2')).toHaveLength(1); // nothing fetched after it
   });
 
   it('refuses a negative readAhead at construction', () => {

@@ -181,6 +181,8 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   readonly #stats: DataSetReadStats = { blocks: 0, fetches: 0, decodeMs: 0, fetchWaitMs: 0 };
   /** who closed it while rows were left on the server: its reader (close(), a loop left early) or its session */
   #closedEarlyBy: 'reader' | 'session' | null = null;
+  /** a block that did not decode: every read from then on fails with its error (no row past it is given) */
+  #broken: { readonly error: unknown } | null = null;
   #markFree!: () => void;
   readonly [sessionFree]: Promise<void> = new Promise((resolve) => (this.#markFree = resolve));
   #markClosed!: () => void;
@@ -293,6 +295,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
         this.#replies.fetchAhead();
         return true;
       }
+      if (this.#broken !== null) throw this.#broken.error;
       if (this.#nextBlock()) continue;
       if (this.#replies.pending) {
         await this.#receive(opts.signal);
@@ -603,7 +606,8 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
 
   /**
    * A block that does not decode, or lacks a column the mapping names, fails the data set with
-   * IoTDBProtocolError and closes its connection: the server's bytes cannot be trusted any more.
+   * IoTDBProtocolError, the reads after it too, and closes its connection: the server's bytes cannot be trusted
+   * any more (the blocks after it in its reply are dropped unread, rather than given as if none were missing).
    */
   #decode(buf: Buffer): DecodedTsBlock {
     try {
@@ -619,6 +623,9 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
       }
       return block;
     } catch (e) {
+      this.#broken = { error: e };
+      this.#raw = [];
+      this.#rawAt = 0;
       this.#closed = true;
       this.#replies.stop();
       this.#ctx.connection.close();
