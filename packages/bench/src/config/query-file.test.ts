@@ -130,6 +130,9 @@ describe('--query-file', () => {
     expect(error('c.yaml', '- sql: SELECT 1\n  repetitions: 0\n')).toMatch(
       /c\.yaml:2: repetitions needs an integer >= 1, got 0/,
     );
+    expect(error('c2.yaml', '- sql: SELECT 1\n  concurrency: 70000\n')).toMatch(
+      /c2\.yaml:2: concurrency needs an integer from 1 to 65535 \(a session each: a connection\), got 70000/,
+    );
     expect(error('d.yaml', '- sql: SELECT 1\n  model: graph\n')).toMatch(/d\.yaml:2: model needs tree or table/);
     expect(error('e.yaml', 'sql: SELECT 1\n')).toMatch(/e\.yaml:1: needs a list of statements/);
     expect(error('f.json', '[{"sql": "SELECT 1",\n "concurrency": "x"}]')).toMatch(

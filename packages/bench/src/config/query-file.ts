@@ -5,7 +5,7 @@
  * ```yaml
  * - label: last week, one device
  *   sql: SELECT avg(s1) FROM root.bench.d000 WHERE time > now() - 7d
- *   concurrency: 4        # sessions running it at once (default 1)
+ *   concurrency: 4        # sessions running it at once (default 1, at most 65535)
  *   repetitions: 100      # runs per session (default 1)
  * - sql: SELECT count(*) FROM t
  *   model: table          # tree (default: the run's --model) or table
@@ -19,6 +19,7 @@
  * Errors name the file and line. JSON is read by the same YAML 1.2 parser, so it gets lines too.
  */
 import { readFileSync } from 'node:fs';
+import { MAX_POOL_SIZE } from '@iotdb/client';
 import { nearestName } from '@iotdb/fast-serializer';
 import {
   isAlias,
@@ -203,13 +204,13 @@ function entry(
   const sql = at.sql?.value;
   if (typeof sql !== 'string' || sql.trim() === '')
     return fail(at.sql?.line ?? line, `entry ${i + 1} needs "sql:", a statement`);
-  const count = (key: 'concurrency' | 'repetitions'): number => {
+  const count = (key: 'concurrency' | 'repetitions', max = Number.MAX_SAFE_INTEGER, why = ''): number => {
     const v = at[key];
     if (v === undefined) return 1;
     const n = typeof v.value === 'number' ? v.value : Number(v.value);
-    return Number.isSafeInteger(n) && n >= 1
-      ? n
-      : fail(v.line, `${key} needs an integer >= 1, got ${JSON.stringify(v.value)}`);
+    if (Number.isSafeInteger(n) && n >= 1 && n <= max) return n;
+    const range = max === Number.MAX_SAFE_INTEGER ? '>= 1' : `from 1 to ${max}${why}`;
+    return fail(v.line, `${key} needs an integer ${range}, got ${JSON.stringify(v.value)}`);
   };
   const model = at.model?.value ?? defaults.model;
   if (model !== 'tree' && model !== 'table')
@@ -218,7 +219,8 @@ function entry(
   return {
     label: String(at.label?.value ?? `query ${i + 1}`),
     sql: sql.trim(),
-    concurrency: count('concurrency'),
+    // refused here rather than when the statement's turn comes, by the pool its sessions are taken from
+    concurrency: count('concurrency', MAX_POOL_SIZE, ' (a session each: a connection)'),
     repetitions: count('repetitions'),
     model,
     database: String(at.database?.value ?? defaults.database),
