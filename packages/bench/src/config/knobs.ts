@@ -46,6 +46,8 @@ const WORKLOADS: readonly BenchConfig['workload'][] = ['custom', 'java-anchor'];
 
 const count = integer(1);
 const countOrZero = integer(0);
+/** a wait a timer times: longer than 2^31 - 1 ms, Node's timer ends it at once */
+const timerMs = integer(0, MAX_TIMER_MS);
 /** A boolean knob on unless given false (its flag takes `true` or `false`), as the client's option it sets. */
 function onUnlessFalse(flag: `--${string}`, env: string, description: string): Knob<boolean> {
   return { flag, env, arg: 'BOOL', parse: bool, default: () => true, defaultText: 'true', description };
@@ -362,7 +364,7 @@ export const KNOBS: KnobTable = {
     flag: '--batch-interval-ms',
     env: 'BATCH_INTERVAL_MS',
     arg: 'MS',
-    parse: countOrZero,
+    parse: timerMs,
     default: () => 0,
     defaultText: '0',
     description:
@@ -372,7 +374,7 @@ export const KNOBS: KnobTable = {
     flag: '--test-max-time',
     env: 'TEST_MAX_TIME',
     arg: 'MS',
-    parse: countOrZero,
+    parse: timerMs,
     default: () => 0,
     defaultText: '0 (no limit: the run ends when its loop is done)',
     description:
@@ -392,7 +394,7 @@ export const KNOBS: KnobTable = {
     flag: '--query-timeout-ms',
     env: 'QUERY_TIMEOUT_MS',
     arg: 'MS',
-    parse: integer(0, MAX_TIMER_MS),
+    parse: timerMs,
     default: () => undefined,
     defaultText: "none: the client's reply wait (60000), which is also the query's life on the server",
     description:
@@ -413,7 +415,7 @@ export const KNOBS: KnobTable = {
     env: 'REPORT_INTERVAL',
     arg: 'MS',
     // finer intervals flood the progress line, and each costs both clients memory over the whole run
-    parse: integer(100),
+    parse: integer(100, MAX_TIMER_MS),
     default: () => 1000,
     defaultText: '1000',
     description:

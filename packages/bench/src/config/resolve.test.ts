@@ -118,8 +118,24 @@ describe("resolveConfig: the client's bounds", () => {
   });
 
   it('an interval of 100 ms or more (finer ones flood the progress line, and cost memory per interval)', () => {
-    rejects(['--report-interval-ms', '1'], {}, 'reportIntervalMs', /needs an integer >= 100/);
+    rejects(['--report-interval-ms', '1'], {}, 'reportIntervalMs', /needs an integer in \[100, 2147483647\]/);
     expect(resolve(['--report-interval-ms', '100']).reportIntervalMs).toBe(100);
+  });
+
+  it("the waits a timer times, 2^31 - 1 ms at most: a longer one Node's timer ends at once", () => {
+    // a run given --test-max-time 1000000000000 stopped after its first write, "at --test-max-time"
+    rejects(['--test-max-time', '3000000000'], {}, 'testMaxTime', /needs an integer in \[0, 2147483647\]/);
+    rejects(['--batch-interval-ms', '3000000000'], {}, 'batchIntervalMs', /needs an integer in \[0, 2147483647\]/);
+    rejects(['--report-interval-ms', '3000000000'], {}, 'reportIntervalMs', /needs an integer in \[100, 2147483647\]/);
+    const c = resolve([
+      '--test-max-time',
+      '2147483647',
+      '--batch-interval-ms',
+      '0',
+      '--report-interval-ms',
+      '2147483647',
+    ]);
+    expect([c.testMaxTime, c.batchIntervalMs, c.reportIntervalMs]).toEqual([2147483647, 0, 2147483647]);
   });
 
   it('a query timeout a timer can wait (2^31 - 1 ms at most), 0 for none', () => {
