@@ -7,6 +7,7 @@ import { querySensors } from '../workload/query-sql.js';
 import { ConfigError } from './errors.js';
 import { endpointOf } from './parsers.js';
 import { formatValue } from './format.js';
+import { writeRequestBytes, writeSizeKnobs } from '../run/request-size.js';
 import { describeOrigin, type Origin } from './source.js';
 
 const NOOP_METHODS: readonly Method[] = ['insertTablet', 'insertTablets', 'insertRecords'];
@@ -30,6 +31,7 @@ export function checkContradictions(c: BenchConfig, origin: (key: keyof BenchCon
   checkJava(k);
   checkVerify(k);
   checkSweep(k);
+  checkWriteSize(k);
   const writeOnly = c.queryFile === undefined ? undefined : writeRunKnob(c, origin);
   if (writeOnly !== undefined)
     k.fail(
@@ -156,6 +158,21 @@ function checkVerify({ c, is, fail }: Knobs): void {
 }
 
 /** --sweep-rates runs the whole run once per rate, as --target-rate: not beside another rate or list of runs. */
+/** The most bytes one request carries: a Thrift frame's length is a signed 32-bit number. */
+const MAX_REQUEST_BYTES = 2 ** 31 - 1;
+
+/** A write no request can carry: refused before the run rather than met by a worker out of memory. */
+function checkWriteSize({ c, is, fail }: Knobs): void {
+  if (c.queryFile !== undefined || readsOnly(c.operationProportion)) return;
+  const bytes = writeRequestBytes(c);
+  if (bytes <= MAX_REQUEST_BYTES) return;
+  const mb = (n: number) => Math.round(n / 1e6).toLocaleString('en-US');
+  fail(
+    'batchSize',
+    `${is('batchSize')}: each write would carry about ${mb(bytes)} MB ${writeSizeKnobs(c)}, more than one request can (${mb(MAX_REQUEST_BYTES)} MB)`,
+  );
+}
+
 function checkSweep({ c, is, fail }: Knobs): void {
   if (c.sweepRates.length === 0) return;
   const other = (['targetRate', 'rateLimit'] as const).find((key) => c[key] > 0);

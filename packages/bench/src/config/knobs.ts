@@ -2,6 +2,7 @@
  * The one table of the benchmark's knobs: for every BenchConfig field its flag, environment variable,
  * parser, default and description. The config-file key is the field name. Order is --help's order.
  */
+import { constants } from 'node:buffer';
 import { availableParallelism } from 'node:os';
 import { MAX_POOL_SIZE, MAX_TIMER_MS, RETRY_DEFAULTS } from '@iotdb/client';
 import type { BenchConfig, Method, Model, Precision, ValuePattern } from '../types.js';
@@ -272,7 +273,8 @@ export const KNOBS: KnobTable = {
     flag: '--string-length',
     env: 'STRING_LENGTH',
     arg: 'N',
-    parse: count,
+    // the longest string Node.js makes: a longer value could never be generated
+    parse: integer(1, constants.MAX_STRING_LENGTH),
     default: () => 8,
     defaultText: '8',
     description: 'characters of TEXT/STRING values, bytes of BLOB values',

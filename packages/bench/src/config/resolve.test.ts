@@ -1,5 +1,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
+import { constants } from 'node:buffer';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BenchConfig } from '../types.js';
@@ -136,6 +137,23 @@ describe("resolveConfig: the client's bounds", () => {
       '2147483647',
     ]);
     expect([c.testMaxTime, c.batchIntervalMs, c.reportIntervalMs]).toEqual([2147483647, 0, 2147483647]);
+  });
+
+  it('a write one request can carry, before the run: not a worker out of memory or a RangeError', () => {
+    // --batch-size 1000000000 ended the process out of memory, --string-length 1000000000 with "Invalid string length"
+    rejects(
+      ['--batch-size', '1000000000', '--sensors', '2'],
+      {},
+      'batchSize',
+      /each write would carry about 13,000 MB \(--batch-size x --sensors\), more than one request can \(2,147 MB\)/,
+    );
+    rejects(
+      ['--string-length', '1000000000'],
+      {},
+      'stringLength',
+      new RegExp(`in \\[1, ${constants.MAX_STRING_LENGTH}\\]`),
+    );
+    expect(resolve(['--batch-size', '1000000', '--sensors', '2']).batchSize).toBe(1_000_000);
   });
 
   it('a query timeout a timer can wait (2^31 - 1 ms at most), 0 for none', () => {

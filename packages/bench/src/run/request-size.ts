@@ -19,6 +19,11 @@ export function writeRequestBytes(c: BenchConfig): number {
   return c.batchSize * row * Math.min(groupSize(c), c.deviceCount);
 }
 
+/** The knobs a write's size is the product of, as the notes name them. */
+export function writeSizeKnobs(c: BenchConfig): string {
+  return `(--batch-size x --sensors${groupSize(c) > 1 ? ' x --tablets-per-request' : ''})`;
+}
+
 /** Writes this large get the note (the server's own limit depends on its heap; 40 MB was answered at 2 GiB). */
 const LARGE_WRITE = 32 * 1024 * 1024;
 
@@ -33,5 +38,5 @@ export function largeWriteNote(c: BenchConfig): string | undefined {
   const bytes = writeRequestBytes(c);
   if (bytes <= LARGE_WRITE) return undefined;
   const mb = (bytes / 1e6).toFixed(0);
-  return `note: each write carries about ${mb} MB (--batch-size x --sensors${groupSize(c) > 1 ? ' x --tablets-per-request' : ''}): IoTDB 2.0.1-beta never answers a write whose log entry is over its write-ahead log queue's memory (with a 2 GiB DataNode heap a 40 MB tablet was answered, a 50 MB one never) and holds later writes behind it until the DataNode restarts; lower --batch-size if the server's heap is not known to be large`;
+  return `note: each write carries about ${mb} MB ${writeSizeKnobs(c)}: IoTDB 2.0.1-beta never answers a write whose log entry is over its write-ahead log queue's memory (with a 2 GiB DataNode heap a 40 MB tablet was answered, a 50 MB one never) and holds later writes behind it until the DataNode restarts; lower --batch-size if the server's heap is not known to be large`;
 }
