@@ -6,7 +6,7 @@ import { hasQueries, readsOnly, weightedQueries } from '../workload/operations.j
 import { querySensors } from '../workload/query-sql.js';
 import { ConfigError } from './errors.js';
 import { endpointOf } from './parsers.js';
-import { formatValue } from './format.js';
+import { formatValue, grouped } from './format.js';
 import { writeRequestBytes, writeSizeKnobs } from '../run/request-size.js';
 import { describeOrigin, type Origin } from './source.js';
 
@@ -157,7 +157,6 @@ function checkVerify({ c, is, fail }: Knobs): void {
     fail('verify', `${is('verify')} reads back what was stored, but with ${is('dryRunSend')} nothing is sent`);
 }
 
-/** --sweep-rates runs the whole run once per rate, as --target-rate: not beside another rate or list of runs. */
 /** The most bytes one request carries: a Thrift frame's length is a signed 32-bit number. */
 const MAX_REQUEST_BYTES = 2 ** 31 - 1;
 
@@ -166,13 +165,14 @@ function checkWriteSize({ c, is, fail }: Knobs): void {
   if (c.queryFile !== undefined || readsOnly(c.operationProportion)) return;
   const bytes = writeRequestBytes(c);
   if (bytes <= MAX_REQUEST_BYTES) return;
-  const mb = (n: number) => Math.round(n / 1e6).toLocaleString('en-US');
+  const mb = (n: number) => grouped(Math.round(n / 1e6));
   fail(
     'batchSize',
     `${is('batchSize')}: each write would carry about ${mb(bytes)} MB ${writeSizeKnobs(c)}, more than one request can (${mb(MAX_REQUEST_BYTES)} MB)`,
   );
 }
 
+/** --sweep-rates runs the whole run once per rate, as --target-rate: not beside another rate or list of runs. */
 function checkSweep({ c, is, fail }: Knobs): void {
   if (c.sweepRates.length === 0) return;
   const other = (['targetRate', 'rateLimit'] as const).find((key) => c[key] > 0);
