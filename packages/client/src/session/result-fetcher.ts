@@ -59,6 +59,7 @@ export class ResultFetcher {
   #fetching = false;
   /** a fetch ahead failed: nothing more is fetched ahead until the reader has met its error */
   #aheadFailed = false;
+  /** stop() was called: nothing more is fetched, and a reply that lands after it changes nothing */
   #stopped = false;
 
   constructor(ctx: QueryContext, queryId: bigint, moreData: boolean, stats: DataSetReadStats) {
@@ -75,7 +76,7 @@ export class ResultFetcher {
 
   /** A reply is still to come: fetched ahead, or on the server (until stopped). */
   get pending(): boolean {
-    return this.#ahead.length > 0 || (this.#moreData && !this.#stopped);
+    return this.#ahead.length > 0 || this.#moreData;
   }
 
   /** Nothing more is fetched; replies fetched ahead are dropped (one in flight still lands, unread). */
@@ -123,7 +124,7 @@ export class ResultFetcher {
     this.#fetching = true;
     try {
       const fetched = await this.#request(signal);
-      this.#moreData = fetched.moreData;
+      if (!this.#stopped) this.#moreData = fetched.moreData;
       return fetched;
     } catch (e) {
       this.#aheadFailed = true;
