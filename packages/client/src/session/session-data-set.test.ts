@@ -400,9 +400,10 @@ describe('reading ahead (a session over a scripted transport)', () => {
 
   it('a block that does not decode fails the data set: every read after it fails alike, none gives rows past it', async () => {
     const broken = Buffer.from([0, 0, 0, 1, 1, 0x7f, 0xff, 0xff, 0xff, 4, 4]); // 2^31-1 rows announced, none there
-    const fake = server((n, reply) =>
-      n === 1 && 'reply' in reply
-        ? { reply: { ...reply.reply, queryResult: [broken, block([4, 5], 3)], moreData: true } }
+    const [queryResult, moreData] = [[broken, block([4, 5], 3)], true];
+    const fake = server((n) =>
+      n === 1
+        ? { reply: { status: { code: 200 }, hasResultSet: true, isAlign: true, queryResult, moreData } }
         : undefined,
     );
     const ds = await query(fake);
