@@ -270,6 +270,15 @@ describe("validation against the protocol's field sizes", () => {
   });
 });
 
+describe("validation against the protocol's frame length", () => {
+  it('maxFrameBytes beyond the 32-bit length of a frame: refused, not a RangeError when a request gets that big', () => {
+    expect(errorOf(() => new Session({ maxFrameBytes: 2 ** 31 })).message).toBe(
+      'maxFrameBytes: needs at most 2147483647 (a 32-bit field of the protocol), got 2147483648',
+    );
+    expect(new Session({ maxFrameBytes: 2 ** 31 - 1 }).options.maxFrameBytes).toBe(2 ** 31 - 1);
+  });
+});
+
 describe('passwords stay out of errors and objects', () => {
   const secret = 'Zs9-hunter2';
 

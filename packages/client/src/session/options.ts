@@ -81,7 +81,10 @@ export interface SessionOptions {
    * @default the reply wait (the call's `timeoutMs`, else `requestTimeoutMs`)
    */
   queryTimeoutMs?: number;
-  /** Largest reply frame accepted. @default 536870912 (512 MiB, the server's own limit) */
+  /**
+   * Largest frame sent or accepted, at most 2147483647 (a frame's length is a 32-bit field). @default 536870912
+   * (512 MiB, the server's own limit)
+   */
   maxFrameBytes?: number;
   /**
    * true: requests are written straight from the tablet into one pooled buffer (the fast path);
@@ -290,7 +293,7 @@ export function collectSessionOptions(o: LayeredOptions, issues: IssueList): Res
     connectTimeoutMs: int('connectTimeoutMs', SESSION_DEFAULTS.connectTimeoutMs, false, timerMs),
     requestTimeoutMs: int('requestTimeoutMs', SESSION_DEFAULTS.requestTimeoutMs, true, timerMs),
     queryTimeoutMs: o.queryTimeoutMs === undefined ? undefined : int('queryTimeoutMs', 0, true),
-    maxFrameBytes: int('maxFrameBytes', SESSION_DEFAULTS.maxFrameBytes),
+    maxFrameBytes: int('maxFrameBytes', SESSION_DEFAULTS.maxFrameBytes, false, int32Count), // a frame's length: an i32
     enableFastSerialization: bool('enableFastSerialization', SESSION_DEFAULTS.enableFastSerialization),
     int64As: (int64 = int64As()),
     timestampAs: timestampAs(int64),
