@@ -182,6 +182,13 @@ describe('read-compare options', () => {
     );
   });
 
+  it('--fetch-size within its 32-bit field, refused as the other flags are (not by the client once connected)', () => {
+    expect(parseOptions(['--fetch-size', '2147483647']).fetchSize).toBe(2147483647);
+    expect(() => parseOptions(['--fetch-size', '10000000000'])).toThrow(
+      '--fetch-size needs an integer in [1, 2147483647], got 10000000000',
+    );
+  });
+
   it("reads the bench's own data by default: root.bench's devices, or with --database the table model's table", () => {
     expect(parseOptions([]).sql).toBe('SELECT * FROM root.bench.** ALIGN BY DEVICE');
     // a tree statement in a table session failed at once ([700] mismatched input '*')

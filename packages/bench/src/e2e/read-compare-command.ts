@@ -228,7 +228,7 @@ export function parseOptions(args: readonly string[]): Options {
     const count = () => positive(flag, value);
     if (flag === '--sql') o.sql = statement(value);
     else if (flag === '--database') o.database = value;
-    else if (flag === '--fetch-size') o.fetchSize = count();
+    else if (flag === '--fetch-size') o.fetchSize = checked(flag, value, fetchSize);
     else if (flag === '--rounds') o.rounds = count();
     else if (flag === '--out') o.out = value;
     else if (flag === '--server-pid') o.serverPids = value.split(',').map((pid) => positive(flag, pid));
@@ -257,6 +257,8 @@ function statement(value: string): string {
 
 const atLeastOne = integer(1);
 const timeoutMs = integer(0, MAX_TIMER_MS);
+/** a query's fetchSize: a 32-bit field of the protocol */
+const fetchSize = integer(1, 2 ** 31 - 1);
 
 /** `value` as the main command's knobs read an integer >= 1, or why not, naming the flag. */
 function positive(flag: string, value: string): number {
