@@ -25,6 +25,7 @@ export function checkContradictions(c: BenchConfig, origin: (key: keyof BenchCon
     methodKey: c.compare.length > 0 ? 'compare' : 'method',
   };
   checkServer(k);
+  checkDatabase(k);
   checkShare(k);
   checkMethods(k);
   checkTls(k);
@@ -155,6 +156,15 @@ function checkVerify({ c, is, fail }: Knobs): void {
     );
   if (c.dryRunSend)
     fail('verify', `${is('verify')} reads back what was stored, but with ${is('dryRunSend')} nothing is sent`);
+}
+
+/** Words IoTDB's tree paths take only quoted: a database of the tree model named so is refused by the server. */
+const TREE_RESERVED = ['root', 'time', 'timestamp'];
+
+/** A database the tree model's statements could not name (root.<database>). */
+function checkDatabase({ c, is, fail }: Knobs): void {
+  if (c.model === 'table' || !TREE_RESERVED.includes(c.database.toLowerCase())) return;
+  fail('database', `${is('database')} is a word IoTDB reserves in a tree path (${TREE_RESERVED.join(', ')})`);
 }
 
 /** The most bytes one request carries: a Thrift frame's length is a signed 32-bit number. */

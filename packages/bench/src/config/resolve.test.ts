@@ -452,6 +452,15 @@ describe('resolveConfig: errors name the knob and where it came from', () => {
     rejects(['--port', '70000'], {}, 'port', /^--port: needs an integer in \[1, 65535\]/);
     rejects(['--node-urls', 'a:1,b'], {}, 'nodeUrls', /^--node-urls: entry "b" needs host:port/);
     rejects(['--database', 'a.b'], {}, 'database', /^--database: needs a name of letters/);
+    // the server refused them only at the run's DELETE DATABASE root.time ([700] mismatched input 'time')
+    for (const word of ['root', 'Time', 'TIMESTAMP'])
+      rejects(
+        ['--database', word],
+        {},
+        'database',
+        /is a word IoTDB reserves in a tree path \(root, time, timestamp\)/,
+      );
+    expect(resolve(['--database', 'time', '--model', 'table']).database).toBe('time');
     rejects(['--verify=maybe'], {}, 'verify', /^--verify: needs true or false, got "maybe"$/);
   });
 
