@@ -131,6 +131,9 @@ export interface RowBatch extends Iterable<RowRecord> {
   readonly length: number;
 }
 
+/** Why a data set's rows end before its result's end: closed early by its reader or its session, or a broken block. */
+type CutShort = 'reader' | 'session' | { readonly error: unknown };
+
 /** The end of an iteration (the row iterator's and a RowBatch's). */
 const ITERATED: IteratorReturnResult<undefined> = { value: undefined, done: true };
 
@@ -179,10 +182,11 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   /** the release on the server, once asked for (close()) */
   #closing: Promise<void> | undefined;
   readonly #stats: DataSetReadStats = { blocks: 0, fetches: 0, decodeMs: 0, fetchWaitMs: 0 };
-  /** who closed it while rows were left on the server: its reader (close(), a loop left early) or its session */
-  #closedEarlyBy: 'reader' | 'session' | null = null;
-  /** a block that did not decode: every read from then on fails with its error (no row past it is given) */
-  #broken: { readonly error: unknown } | null = null;
+  /**
+   * Why its rows end before the result's end, reads past those received then failing: closed while rows were left on
+   * the server by its reader (close(), a loop left early) or its session, or a block that did not decode (its error)
+   */
+  #cutShort: CutShort | null = null;
   #markFree!: () => void;
   readonly [sessionFree]: Promise<void> = new Promise((resolve) => (this.#markFree = resolve));
   #markClosed!: () => void;
@@ -295,13 +299,12 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
         this.#replies.fetchAhead();
         return true;
       }
-      if (this.#broken !== null) throw this.#broken.error;
       if (this.#nextBlock()) continue;
       if (this.#replies.pending) {
         await this.#receive(opts.signal);
         continue;
       }
-      if (this.#closedEarlyBy !== null) throw this.#closedEarly(this.#closedEarlyBy);
+      if (this.#cutShort !== null) throw this.#cutShortError(this.#cutShort);
       this.#closeAfterLastRow();
       return false;
     }
@@ -577,16 +580,17 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
 
   /** Closed now with rows left on the server (more to fetch, or fetched ahead): reading past those received throws. */
   #markClosedEarly(by: 'reader' | 'session'): void {
-    if (!this.#closed && this.#closedEarlyBy === null && this.#replies.pending) this.#closedEarlyBy = by;
+    if (!this.#closed && this.#cutShort === null && this.#replies.pending) this.#cutShort = by;
   }
 
   /**
-   * Why a read past the rows received fails once the data set was closed early: rather than end as if the result were
-   * complete (the Java and Python clients' fetch on a closed data set throws too: 'This DataSet is already closed').
+   * Why a read past the rows received fails once they were cut short: rather than end as if the result were complete
+   * (the Java and Python clients' fetch on a closed data set throws too: 'This DataSet is already closed').
    */
-  #closedEarly(by: 'reader' | 'session'): IoTDBSessionClosedError {
+  #cutShortError(cut: CutShort): unknown {
+    if (typeof cut === 'object') return cut.error;
     const who =
-      by === 'session'
+      cut === 'session'
         ? 'its session was closed'
         : 'it was closed by its reader (close(), a loop left early, an abort)';
     return new IoTDBSessionClosedError('data set', `${who} before all its rows were read`);
@@ -623,7 +627,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
       }
       return block;
     } catch (e) {
-      this.#broken = { error: e };
+      this.#cutShort = { error: e };
       this.#raw = [];
       this.#rawAt = 0;
       this.#closed = true;
