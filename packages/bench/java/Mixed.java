@@ -27,6 +27,7 @@ final class Mixed {
    */
   static final class Op {
     final boolean warmup;
+    /** a query's kind (PRECISE_POINT, ...) and statement; null for a write */
     final String kind, sql;
     final int round;
     final List<Integer> devices;
@@ -43,7 +44,7 @@ final class Mixed {
       boolean warmup = f[1].startsWith("warmup");
       if (f[1].endsWith("query")) return new Op(warmup, f[2], 0, null, f[3]);
       List<Integer> ds = Arrays.stream(f[3].split(",")).map(Integer::valueOf).collect(Collectors.toList());
-      return new Op(warmup, f[1], Integer.parseInt(f[2]), ds, null);
+      return new Op(warmup, null, Integer.parseInt(f[2]), ds, null);
     }
 
     boolean isWrite() { return sql == null; }
