@@ -4,6 +4,7 @@ import { givenServer } from '../e2e/target.js';
 import type { BenchConfig, Method } from '../types.js';
 import { hasQueries, readsOnly, weightedQueries } from '../workload/operations.js';
 import { querySensors } from '../workload/query-sql.js';
+import { isReservedTreeNode, TREE_RESERVED_NODES } from '../workload/schema.js';
 import { ConfigError } from './errors.js';
 import { endpointOf } from './parsers.js';
 import { formatValue, grouped } from './format.js';
@@ -158,13 +159,10 @@ function checkVerify({ c, is, fail }: Knobs): void {
     fail('verify', `${is('verify')} reads back what was stored, but with ${is('dryRunSend')} nothing is sent`);
 }
 
-/** Words IoTDB's tree paths take only quoted: a database of the tree model named so is refused by the server. */
-const TREE_RESERVED = ['root', 'time', 'timestamp'];
-
 /** A database the tree model's statements could not name (root.<database>). */
 function checkDatabase({ c, is, fail }: Knobs): void {
-  if (c.model === 'table' || !TREE_RESERVED.includes(c.database.toLowerCase())) return;
-  fail('database', `${is('database')} is a word IoTDB reserves in a tree path (${TREE_RESERVED.join(', ')})`);
+  if (c.model === 'table' || !isReservedTreeNode(c.database)) return;
+  fail('database', `${is('database')} is a word IoTDB reserves in a tree path (${TREE_RESERVED_NODES.join(', ')})`);
 }
 
 /** The most bytes one request carries: a Thrift frame's length is a signed 32-bit number. */

@@ -10,6 +10,7 @@
  * pathNode; the run's `label` measurement holds its label as given.
  */
 import { Session, TSDataType, type RecordInput } from '@iotdb/client';
+import { isReservedTreeNode } from '../workload/schema.js';
 import { connectOptions, type ConnectKnobs } from '../run/session-options.js';
 import type { LatencySummary, RunResult } from '../types.js';
 import { MATRIX_COLUMNS } from './latency-matrix.js';
@@ -47,11 +48,8 @@ export async function persistResults(
 export function pathNode(name: string): string {
   const s = name.replace(/[^\p{L}\p{N}_]+/gu, '_');
   if (/[^A-Za-z0-9_]/.test(s)) return `\`${s}\``;
-  return /^[0-9]/.test(s) || s === '' || REFUSED_NODES.test(s) ? `_${s}` : s;
+  return /^[0-9]/.test(s) || s === '' || isReservedTreeNode(s) ? `_${s}` : s;
 }
-
-/** Names IoTDB refuses as a node, backquoted or not ([509]; a backquoted `root` is taken, then breaks SHOW DEVICES). */
-const REFUSED_NODES = /^(time|timestamp|root)$/i;
 
 /** One measurement of a record: its name, type and value (null: not recorded). */
 type Field = readonly [measurement: string, type: TSDataType, value: RecordInput['values'][number]];

@@ -23,6 +23,17 @@ export function sensorTypes(c: BenchConfig): TSDataType[] {
   return TYPE_ORDER.flatMap((name, i) => Array<TSDataType>(counts[i]).fill(TSDataType[name]));
 }
 
+/**
+ * Words IoTDB refuses as a node of a tree path, in any case: unquoted a parse error ([700]), backquoted [509] (a
+ * backquoted `root` is taken, then breaks SHOW DEVICES).
+ */
+export const TREE_RESERVED_NODES: readonly string[] = ['root', 'time', 'timestamp'];
+
+/** Whether `name` is one of TREE_RESERVED_NODES. */
+export function isReservedTreeNode(name: string): boolean {
+  return TREE_RESERVED_NODES.includes(name.toLowerCase());
+}
+
 /** Device names: tree `root.<db>.dNNN`, table tag values `dNNN` (at least 3 digits, as the Java anchor). */
 export function deviceName(c: BenchConfig, d: number): string {
   const width = Math.max(3, String(c.devices - 1).length);
