@@ -59,7 +59,7 @@ const TREE_DATABASES = [
   ].map((d) => `root.it_bench_${d}`),
   'root.bench', // the Java anchor's (--vs-java)
 ];
-const TABLE_DATABASES = ['it_bench_mix_table', 'it_bench_table', 'it_bench_qfe'];
+const TABLE_DATABASES = ['it_bench_mix_table', 'it_bench_table', 'it_bench_qfe', 'select'];
 
 /** The directories a test wrote its files to (tempDir): removed when it ends. */
 const tempDirs: string[] = [];
@@ -108,7 +108,7 @@ afterEach(async () => {
   try {
     for (const db of [...TREE_DATABASES, 'root.iotdb_bench_results'])
       await tree.deleteDatabase(db).catch(() => undefined); // not made by this test
-    for (const db of TABLE_DATABASES) await table.executeNonQueryStatement(`DROP DATABASE IF EXISTS ${db}`);
+    for (const db of TABLE_DATABASES) await table.executeNonQueryStatement(`DROP DATABASE IF EXISTS "${db}"`);
   } finally {
     await Promise.all([tree.close(), table.close()]);
   }
@@ -652,6 +652,16 @@ describe('iotdb-bench against a real server', () => {
       '--verify',
     );
     expect(records.fields.get('verify')).toBe('ok');
+  });
+
+  it('takes a table-model database named as an SQL word (select), as the server does when quoted; the Java client too', async () => {
+    const out = tempDir('iotdb-bench-keyword-db-');
+    const knobs = '--model table --database select --vs-java --loop 1 --queries TIME_RANGE --query-loops 2 --verify';
+    await bench(...knobs.split(' '), '--out', out);
+    const [ours, java] = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResult[];
+    expect([ours.verify?.ok, java.verify?.ok]).toEqual([true, true]);
+    expect(java.queries?.TIME_RANGE?.rows).toBe(ours.queries?.TIME_RANGE?.rows);
+    expect(ours.queries?.TIME_RANGE?.rows).toBeGreaterThan(0);
   });
 
   it('compares methods side by side, and measures the client alone with --server-noop', async () => {

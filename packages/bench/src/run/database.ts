@@ -3,7 +3,7 @@ import type { BenchConfig } from '../types.js';
 import { RunError } from './run-error.js';
 import { connectOptions } from './session-options.js';
 import { readsOnly, type QueryKind } from '../workload/operations.js';
-import { DEVICE_TAG, TABLE_NAME, sensorTypes, shareDeviceNames } from '../workload/schema.js';
+import { DEVICE_TAG, TABLE_NAME, sensorTypes, shareDeviceNames, tableDatabaseSql } from '../workload/schema.js';
 import { querySql } from '../workload/query-sql.js';
 import { FIRST_ROW } from '../workload/generator.js';
 import { dataTypeName, nearestName } from '@iotdb/fast-serializer';
@@ -21,22 +21,23 @@ export async function prepareDatabase(c: BenchConfig, host: string, port: number
   const share = writes && !whole;
   if (c.model === 'table') {
     const s = new TableSession(connectOptions(c, { host, port }));
+    const database = tableDatabaseSql(c);
     await s.open();
     try {
       checkPrecision(c, s.timestampPrecision);
       await checkAggregate(c, (sql) => s.executeQueryStatement(sql));
-      if (whole) await s.executeNonQueryStatement(`DROP DATABASE IF EXISTS ${c.database}`);
-      await s.executeNonQueryStatement(`CREATE DATABASE IF NOT EXISTS ${c.database}`);
+      if (whole) await s.executeNonQueryStatement(`DROP DATABASE IF EXISTS ${database}`);
+      await s.executeNonQueryStatement(`CREATE DATABASE IF NOT EXISTS ${database}`);
       const fields = sensorTypes(c).map((t, i) => `s${i} ${dataTypeName(t)} FIELD`);
       await s.executeNonQueryStatement(
-        `CREATE TABLE IF NOT EXISTS ${c.database}.${TABLE_NAME} (${DEVICE_TAG} STRING TAG, ${fields.join(', ')})`,
+        `CREATE TABLE IF NOT EXISTS ${database}.${TABLE_NAME} (${DEVICE_TAG} STRING TAG, ${fields.join(', ')})`,
       );
-      await s.executeNonQueryStatement(`USE ${c.database}`);
+      await s.executeNonQueryStatement(`USE ${database}`);
       await tryAggregates(c, (sql) => s.executeQueryStatement(sql));
       if (share)
         for (const names of shareChunks(c))
           await s.executeNonQueryStatement(
-            `DELETE FROM ${c.database}.${TABLE_NAME} WHERE ${names.map((d) => `${DEVICE_TAG} = '${d}'`).join(' OR ')}`,
+            `DELETE FROM ${database}.${TABLE_NAME} WHERE ${names.map((d) => `${DEVICE_TAG} = '${d}'`).join(' OR ')}`,
           );
     } finally {
       await s.close();

@@ -34,6 +34,15 @@ export function isReservedTreeNode(name: string): boolean {
   return TREE_RESERVED_NODES.includes(name.toLowerCase());
 }
 
+/**
+ * The table model's database as the run's statements name it: quoted, so that a word IoTDB's grammar reserves
+ * (select, table, from) is a name, as the server takes it quoted (case folded as unquoted). The sessions name it
+ * by their `database` option, which needs no quotes.
+ */
+export function tableDatabaseSql(c: BenchConfig): string {
+  return `"${c.database.replaceAll('"', '""')}"`;
+}
+
 /** Device names: tree `root.<db>.dNNN`, table tag values `dNNN` (at least 3 digits, as the Java anchor). */
 export function deviceName(c: BenchConfig, d: number): string {
   const width = Math.max(3, String(c.devices - 1).length);
