@@ -7,7 +7,8 @@ import { querySensors } from '../workload/query-sql.js';
 import { isReservedTreeNode, TREE_RESERVED_NODES } from '../workload/schema.js';
 import { ConfigError } from './errors.js';
 import { endpointOf } from './parsers.js';
-import { formatValue, grouped } from './format.js';
+import { formatValue } from './format.js';
+import { grouped } from '../report/numbers.js';
 import { writeRequestBytes, writeSizeKnobs } from '../run/request-size.js';
 import { describeOrigin, type Origin } from './source.js';
 

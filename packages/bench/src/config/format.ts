@@ -1,5 +1,6 @@
 /** Knob values as text, for --help, the plan and error messages. */
 import type { BenchConfig } from '../types.js';
+import { grouped } from '../report/numbers.js';
 import { formatOperationProportion } from './operation-proportion.js';
 import { formatProportions } from './type-proportions.js';
 
@@ -9,13 +10,6 @@ export function formatValue(value: BenchConfig[keyof BenchConfig]): string {
   if (typeof value === 'object')
     return 'INGESTION' in value ? formatOperationProportion(value) : formatProportions(value);
   return String(value);
-}
-
-const GROUPED = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
-
-/** 25,000,000 */
-export function grouped(n: number): string {
-  return GROUPED.format(n);
 }
 
 /** `1 round`, `3 rounds` */

@@ -1,5 +1,5 @@
 /** `--dry-run`: the resolved plan, every knob and the totals they make. */
-import { fixed } from '../report/numbers.js';
+import { fixed, grouped } from '../report/numbers.js';
 import type { BenchConfig } from '../types.js';
 import {
   OPERATIONS,
@@ -9,7 +9,7 @@ import {
   weightedQueries,
   type Operation,
 } from '../workload/operations.js';
-import { formatValue, grouped, plural } from './format.js';
+import { formatValue, plural } from './format.js';
 import { KNOB_KEYS, KNOBS } from './knobs.js';
 import { readOnly, warmUpReads, type QueryFileEntry } from './query-file.js';
 import { TYPE_ORDER } from './type-proportions.js';
@@ -43,7 +43,7 @@ function row(name: string, value: string): string {
 function typeMix(c: BenchConfig): string {
   const p = c.typeProportions;
   const sum = TYPE_ORDER.reduce((n, t) => n + p[t], 0);
-  const shares = TYPE_ORDER.filter((t) => p[t] > 0).map((t) => `${t} ${grouped((100 * p[t]) / sum)} %`);
+  const shares = TYPE_ORDER.filter((t) => p[t] > 0).map((t) => `${t} ${grouped((100 * p[t]) / sum, 1)} %`);
   return `${formatValue(p)} (${shares.join(', ')})`;
 }
 
@@ -88,8 +88,8 @@ function statementPacing(c: BenchConfig): Line[] {
  * The open loop's rate (`200`), or a sweep's (`100, 200 and 400`) and what it runs; undefined for a closed loop.
  */
 function openLoopRates(c: BenchConfig): { rates: string; sweep: string } | undefined {
-  if (c.sweepRates.length === 0) return c.targetRate > 0 ? { rates: grouped(c.targetRate), sweep: '' } : undefined;
-  const rates = c.sweepRates.map(grouped);
+  if (c.sweepRates.length === 0) return c.targetRate > 0 ? { rates: grouped(c.targetRate, 1), sweep: '' } : undefined;
+  const rates = c.sweepRates.map((r) => grouped(r, 1));
   return {
     rates: rates.length === 1 ? rates[0] : `${rates.slice(0, -1).join(', ')} and ${rates.at(-1)}`,
     sweep: ` (a run at each rate in turn, labelled <label>@<rate>/s; then each operation's p99 by rate)`,
@@ -159,8 +159,8 @@ function pacing(c: BenchConfig): Line[] {
   if (c.rateLimit > 0)
     out.push(
       !hasQueries(c.operationProportion)
-        ? ['duration at limit', `at least ${grouped(total / c.rateLimit)} s at ${grouped(c.rateLimit)} points/s`]
-        : ['rate limit', `writes paced at ${grouped(c.rateLimit)} points/s over all workers`],
+        ? ['duration at limit', `at least ${grouped(total / c.rateLimit, 1)} s at ${grouped(c.rateLimit, 1)} points/s`]
+        : ['rate limit', `writes paced at ${grouped(c.rateLimit, 1)} points/s over all workers`],
     );
   const open = openLoopRates(c);
   if (open !== undefined)

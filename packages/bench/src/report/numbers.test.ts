@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { median, times } from './numbers.js';
+import { grouped, median, times } from './numbers.js';
 
 describe('times: a ratio for the reports', () => {
   it('is the ratio with two decimals and an x', () => {
@@ -23,5 +23,21 @@ describe('median', () => {
   it('takes the middle value, or the mean of the two middle ones', () => {
     expect(median([3, 1, 2])).toBe(2);
     expect(median([4, 1, 3, 2])).toBe(2.5);
+  });
+});
+
+describe('grouped: a count or rate with thousands separators, the same on every machine', () => {
+  it('rounds to an integer, or to at most one decimal when asked, with no trailing zero', () => {
+    expect(grouped(1_234_567.8)).toBe('1,234,568');
+    expect([grouped(33.333, 1), grouped(3, 1), grouped(0.5, 1), grouped(0.5)]).toEqual(['33.3', '3', '0.5', '1']);
+  });
+
+  it('spells what rounds to zero 0, not -0, and keeps non-numbers and huge counts readable', () => {
+    expect([grouped(-0.4), grouped(-0.04, 1), grouped(-1234.6)]).toEqual(['0', '0', '-1,235']);
+    expect([grouped(NaN), grouped(Infinity), grouped(1e21)]).toEqual([
+      'NaN',
+      'Infinity',
+      '1,000,000,000,000,000,000,000',
+    ]);
   });
 });

@@ -25,13 +25,16 @@ export function median(values: readonly number[]): number {
   return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
-/** rounded integer with thousands separators: 1234567.8 -> "1,234,568" */
-export function grouped(n: number): string {
+const GROUPED = [0, 1].map((digits) => new Intl.NumberFormat('en-US', { maximumFractionDigits: digits }));
+
+/**
+ * `n` with thousands separators, rounded to an integer or, `decimals` 1, to at most one decimal: 1234567.8 ->
+ * "1,234,568", 33.33 -> "33.3" (1); NaN and infinities spelled as such, and what rounds to zero "0", not "-0"
+ */
+export function grouped(n: number, decimals: 0 | 1 = 0): string {
   if (!Number.isFinite(n)) return String(n);
-  const s = Math.round(Math.abs(n))
-    .toString()
-    .replace(/\B(?=(\d{3})+$)/g, ',');
-  return n < 0 && Math.round(n) !== 0 ? `-${s}` : s;
+  const s = GROUPED[decimals].format(n);
+  return s === '-0' ? '0' : s;
 }
 
 /** a latency in ms with about four significant digits: 0.123, 12.35, 123.5, 1235 */
