@@ -43,6 +43,24 @@ describe('sweepText', () => {
     expect(text).not.toContain('failed ops');
   });
 
+  it("lists the operations in the latency matrix's order (writes, then the query types), whatever order the run kept", () => {
+    const p99s = { GROUP_BY: 5, insertTablet: 3, 'start lag': 1, TIME_RANGE: 4, PRECISE_POINT: 2 };
+    const text = sweepText([atRate('tree-tablet-mixed', 100, p99s), atRate('tree-tablet-mixed', 200, p99s)]);
+    const names = text[1]
+      .split('\n')
+      .slice(2)
+      .map((l) => l.trim().split(/\s{2,}/)[0]);
+    expect(names).toEqual([
+      'achieved',
+      'open loop',
+      'start lag p99',
+      'insertTablet',
+      'PRECISE_POINT',
+      'TIME_RANGE',
+      'GROUP_BY',
+    ]);
+  });
+
   it("keeps each side's and each repeat's runs apart, and counts failures where a run had any", () => {
     const runs = [
       atRate('tree-queries', 50, { TIME_RANGE: 2 }),

@@ -1,5 +1,6 @@
 import { START_LAG, UNCORRECTED_PREFIX } from '../latency-rows.js';
 import type { RunResult } from '../types.js';
+import { byReportOrder } from './latency-matrix.js';
 import { fixed, grouped, millis } from './numbers.js';
 import { openLoopFigures, shortVerdict } from './open-loop.js';
 import { textTable } from './table.js';
@@ -64,13 +65,13 @@ function sweptRuns(runs: readonly RunResult[]): Map<string, RunResult[]> {
   return byName;
 }
 
-/** The operations started on the schedule (those with an uncorrected row), in the order the runs have them. */
+/** The operations started on the schedule (those with an uncorrected row), in the latency matrix's order. */
 function scheduledKinds(runs: readonly RunResult[]): string[] {
   const kinds = new Set<string>();
   for (const r of runs)
     for (const kind of Object.keys(r.latency))
       if (r.latency[`${UNCORRECTED_PREFIX}${kind}`] !== undefined) kinds.add(kind);
-  return [...kinds];
+  return byReportOrder([...kinds]);
 }
 
 function p99(r: RunResult, kind: string): string {
