@@ -2,7 +2,8 @@
 import { existsSync } from 'node:fs';
 import { givenServer } from '../e2e/target.js';
 import type { BenchConfig, Method } from '../types.js';
-import { hasQueries, readsOnly, weightedQueries } from '../workload/operations.js';
+import { hasQueries, readsOnly, storedRows, weightedQueries } from '../workload/operations.js';
+import { FIRST_ROW, MAX_DEVICE_ROWS, MAX_TIME, rowTime } from '../workload/generator.js';
 import { querySensors } from '../workload/query-sql.js';
 import { isReservedTreeNode, TREE_RESERVED_NODES } from '../workload/schema.js';
 import { ConfigError } from './errors.js';
@@ -35,6 +36,7 @@ export function checkContradictions(c: BenchConfig, origin: (key: keyof BenchCon
   checkVerify(k);
   checkSweep(k);
   checkWriteSize(k);
+  checkRows(k);
   const writeOnly = c.queryFile === undefined ? undefined : writeRunKnob(c, origin);
   if (writeOnly !== undefined)
     k.fail(
@@ -179,6 +181,28 @@ function checkWriteSize({ c, is, fail }: Knobs): void {
     'batchSize',
     `${is('batchSize')}: each write would carry about ${mb(bytes)} MB ${writeSizeKnobs(c)}, more than one request can (${mb(MAX_REQUEST_BYTES)} MB)`,
   );
+}
+
+/** Rows and times a device's writes can have: refused before the run, not met by a worker or at every write. */
+function checkRows({ c, is, fail }: Knobs): void {
+  if (c.queryFile !== undefined) return;
+  const rows = storedRows(c);
+  if (rows > MAX_DEVICE_ROWS) {
+    const most = Math.floor(MAX_DEVICE_ROWS / c.batchSize) - c.warmupRounds;
+    fail(
+      'loop',
+      `${is('loop')}: ${grouped(rows)} rows a device (--warmup-rounds + --loop) x --batch-size, more than the ` +
+        `${grouped(MAX_DEVICE_ROWS)} the benchmark numbers; at most ${grouped(most)} rounds of this batch size`,
+    );
+  }
+  const lastRow = FIRST_ROW + rows - 1;
+  const last = rowTime(c, lastRow);
+  if (last > MAX_TIME[c.precision])
+    fail(
+      'timeStep',
+      `${is('timeStep')}: the last row's time would be ${grouped(last)} ${c.precision} (row ${grouped(lastRow)} of a ` +
+        `device), past ${grouped(MAX_TIME[c.precision])}, the largest ${c.precision} timestamp the benchmark writes`,
+    );
 }
 
 /** --sweep-rates runs the whole run once per rate, as --target-rate: not beside another rate or list of runs. */

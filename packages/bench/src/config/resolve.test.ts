@@ -156,6 +156,31 @@ describe("resolveConfig: the client's bounds", () => {
     expect(resolve(['--batch-size', '1000000', '--sensors', '2']).batchSize).toBe(1_000_000);
   });
 
+  it("rows and times a device's writes can have, before the run: not a worker's RangeError or writes all refused", () => {
+    // --loop 100000000 --batch-size 100 failed a worker with a stack ("RangeError: more than 2^31 rows per device");
+    // --time-step 4000000000000000 had every write refused by the client (timestamps[2]: needs a safe integer ...)
+    rejects(
+      ['--loop', '100000000', '--batch-size', '100', '--warmup-rounds', '1'],
+      {},
+      'loop',
+      /10,000,000,100 rows a device \(--warmup-rounds \+ --loop\) x --batch-size, more than the 2,147,483,646 the benchmark numbers; at most 21,474,835 rounds of this batch size/,
+    );
+    expect(resolve(['--loop', '21474835', '--batch-size', '100', '--warmup-rounds', '1']).loop).toBe(21_474_835);
+    rejects(
+      ['--time-step', '4000000000000000', '--loop', '2', '--batch-size', '10'],
+      {},
+      'timeStep',
+      /the last row's time would be 80,001,700,000,000,000 ms \(row 20 of a device\), past 9,007,199,254,740,991, the largest ms timestamp the benchmark writes/,
+    );
+    rejects(
+      ['--time-step', '10000000000', '--precision', 'ns', '--loop', '1000', '--batch-size', '1000'],
+      {},
+      'timeStep',
+      /past 9,223,372,036,854,775,807, the largest ns timestamp/,
+    );
+    expect(resolve(['--time-step', '1000000', '--precision', 'ns', '--loop', '1000']).timeStep).toBe(1e6);
+  });
+
   it('a query timeout a timer can wait (2^31 - 1 ms at most), 0 for none', () => {
     rejects(['--query-timeout-ms', '3000000000'], {}, 'queryTimeoutMs', /needs an integer in \[0, 2147483647\]/);
     expect(resolve(['--query-timeout-ms', '0']).queryTimeoutMs).toBe(0);

@@ -14,6 +14,14 @@ import { DATES, hash32, textTable, unit } from './values.js';
 export const FIRST_ROW = 1;
 const T0_MS = 1_700_000_000_000;
 export const PRECISION_FACTOR = { ms: 1, us: 1_000, ns: 1_000_000 } as const;
+/** The most rows a device's writes can have after row 0: a row's index is an int32 (the pattern formulas' integers). */
+export const MAX_DEVICE_ROWS = 2 ** 31 - 1 - FIRST_ROW;
+/** The latest time written, by precision: ms and us times are numbers (exact to 2^53 - 1), ns times int64. */
+export const MAX_TIME = {
+  ms: BigInt(Number.MAX_SAFE_INTEGER),
+  us: BigInt(Number.MAX_SAFE_INTEGER),
+  ns: 2n ** 63n - 1n,
+};
 
 /** The timestamp of a device's global row g, in the configured precision (exact beyond 2^53 for ns). */
 export function rowTime(c: BenchConfig, g: number): bigint {
@@ -55,8 +63,7 @@ export class BatchGenerator {
     this.#text = textTable(c.stringLength, c.values === 'random', c.seed);
     this.#blobs = this.#text.map((t) => Buffer.from(t));
     this.#timestamps = c.precision === 'ns' ? new BigInt64Array(rows) : new Float64Array(rows);
-    if (FIRST_ROW + this.#totalRounds * rows >= 2 ** 31)
-      throw new RangeError('more than 2^31 rows per device: lower loop or batchSize');
+    if (this.#totalRounds * rows > MAX_DEVICE_ROWS) throw new RangeError(`more than ${MAX_DEVICE_ROWS} rows a device`);
     this.#rowIndex = new Int32Array(rows);
     this.#tags = new Array<string>(rows).fill('');
     const typed = c.nullRatio === 0;
