@@ -14,6 +14,7 @@ import {
   type RatioBases,
   resultFields,
   rowsRead,
+  token,
 } from './result-fields.js';
 import { textTable } from './table.js';
 import { plural } from '../config/format.js';
@@ -255,7 +256,7 @@ function stoppedBy(r: RunResult): string {
 /** `RESULT key=value ...` on one line: the fields of result-fields.ts, no spaces inside values. */
 export function resultLine(r: RunResult): string {
   return `RESULT ${resultFields(r)
-    .map(([k, v]) => `${k}=${v}`)
+    .map(([k, v]) => `${k}=${token(v)}`)
     .join(' ')}`;
 }
 

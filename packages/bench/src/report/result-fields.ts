@@ -33,8 +33,8 @@ export function mainOperation(r: RunResult): { kind: string; latency: LatencySum
   return best;
 }
 
-/** A value as one token: no whitespace (fields are space-separated), no '=' (key=value), never empty. */
-function token(s: string): string {
+/** A value as one token of the RESULT line: no whitespace (fields are space-separated), no '=' (key=value), never empty. */
+export function token(s: string): string {
   const t = s.replace(/[\s=]+/g, '_');
   return t === '' ? '-' : t;
 }
@@ -45,7 +45,7 @@ type Field = readonly [key: string, value: (r: RunResult, op: string, lat: Laten
 const ofWrites =
   (value: (r: RunResult) => string | number) =>
   (r: RunResult): string =>
-    r.queryFile === undefined ? token(String(value(r))) : '-';
+    r.queryFile === undefined ? String(value(r)) : '-';
 
 /** A run that wrote nothing by design (a query-file statement, queries without ingestion): rows read are its volume. */
 export const onlyReads = (r: RunResult): boolean =>
@@ -141,8 +141,8 @@ export function ratioBaseOf(bases: RatioBases, r: RunResult): RunResult | undefi
 }
 
 const FIELDS: readonly Field[] = [
-  ['label', (r) => token(r.label)],
-  ['model', (r) => token(r.config.model)],
+  ['label', (r) => r.label],
+  ['model', (r) => r.config.model],
   ['method', ofWrites((r) => r.config.method)],
   ['workers', (r) => String(r.config.workers)],
   ['clients', (r) => String(r.config.clients)],
@@ -156,7 +156,7 @@ const FIELDS: readonly Field[] = [
   ['ok_ops', (r) => fixed(r.okOps, 0)],
   ['failed_ops', (r) => fixed(r.failedOps, 0)],
   ['client_cpu_s_per_Mpts', (r) => fixed(r.clientCpuSPerMpts, 3)],
-  ['insert_op', (_r, op) => token(op)],
+  ['insert_op', (_r, op) => op],
   ['insert_ms_avg', (_r, _op, l) => fixed(l.avg, 3)],
   ['insert_ms_p50', (_r, _op, l) => fixed(l.p50, 3)],
   // p90 ... max: the short names of the Java anchor's RESULT line (its `p99`, `max` are insert latencies in ms)
@@ -179,7 +179,10 @@ const FIELDS: readonly Field[] = [
 
 export const RESULT_KEYS: readonly string[] = FIELDS.map(([key]) => key);
 
-/** [key, value] pairs in RESULT_KEYS order; insert_* describe mainOperation (none/0 without samples). */
+/**
+ * [key, value] pairs in RESULT_KEYS order; insert_* describe mainOperation (none/0 without samples). Values as they
+ * are (a label with spaces, as results.json and latency.csv name the run): the RESULT line makes each a token.
+ */
 export function resultFields(r: RunResult): [string, string][] {
   const main = mainOperation(r);
   const op = main?.kind ?? 'none';

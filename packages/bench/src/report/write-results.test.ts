@@ -71,7 +71,11 @@ describe('writeResults', () => {
     const environment =
       '"Test CPU, 2 GHz",2,23.4,Linux 6.1 x64,v20.20.2,"openjdk version ""17.0.15""",2.0.1-beta,ms,1,0.1.0,0123abc';
     expect(lines[1]).toBe([...pairs.map(([, v]) => v), environment].join(','));
-    expect(lines[2].startsWith('"insertRecords,_<slow>",')).toBe(true); // quoted: the label has a comma
+    // the run's own label, as latency.csv and latency-over-time.csv name it (a file joins with them on it); the RESULT
+    // line's is a token (insertRecords,_<slow>): its fields are split at spaces
+    expect(lines[2].startsWith('"insertRecords, <slow>",')).toBe(true); // quoted: the label has a comma
+    const latencyLabels = readFileSync(paths.latencyCsv, 'utf8').trimEnd().split('\n').slice(1);
+    expect(latencyLabels.some((l) => l.startsWith('"insertRecords, <slow>",'))).toBe(true);
     expect(lines[3].startsWith('java,')).toBe(true);
     expect(lines[3].endsWith(',,,,,,,,,')).toBe(true); // a run without an environment: empty cells
   });
