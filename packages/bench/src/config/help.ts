@@ -2,7 +2,7 @@
 import { COMMAND_NAMES, COMMANDS } from './argv.js';
 import { KNOB_KEYS, KNOBS, TOTAL_POINTS, TOTAL_POINTS_KEY, type KnobSpec } from './knobs.js';
 
-const INTRO = `Usage: iotdb-bench [--config FILE] [--<knob> VALUE | --<knob>=VALUE]... [--help]
+const INTRO = `Usage: iotdb-bench [--config FILE] [--<knob> VALUE | --<knob>=VALUE]... [--help] [--version]
        iotdb-bench ${COMMAND_NAMES.join('|')} ... (commands: below)
 
 IoTDB end-to-end benchmark: writes, queries and mixes of them. Every knob comes from, lowest precedence first: its
@@ -14,6 +14,8 @@ take one (--verify=false).
       read knobs from a JSON or YAML file
   --help, -h
       print this help and exit
+  --version
+      print the benchmark's version, the client's and Node's, and exit
 
 Commands (the first word; each prints its own usage with --help):
 

@@ -307,6 +307,20 @@ describe('iotdb-bench against a real server', () => {
     }
   });
 
+  it("prints its version and the client's on --version and exits 0, wherever the flag comes", async () => {
+    const versionOf = (pkg: string) =>
+      (
+        JSON.parse(readFileSync(new URL(`../../../${pkg}/package.json`, import.meta.url), 'utf8')) as {
+          version: string;
+        }
+      ).version;
+    const line = `iotdb-bench ${versionOf('bench')} (@iotdb/client ${versionOf('client')}, Node ${process.version})`;
+    for (const args of [['--version'], ['--devices', '3', '--version']]) {
+      const { stdout } = await run('node', [cli, ...args]);
+      expect(stdout.trim(), args.join(' ')).toBe(line);
+    }
+  });
+
   it('read-compare refuses a statement that reads no values, before the rounds (no NaN ratios)', async () => {
     const sql = 'SELECT * FROM root.it_bench_nothing.** ALIGN BY DEVICE';
     const args = [cli, 'read-compare', '--host', host, '--port', String(port), '--sql', sql, '--rounds', '1'];

@@ -7,7 +7,7 @@ import { compareTable } from '../report/format.js';
 import { sweepText } from '../report/sweep-table.js';
 import { RESULTS_DATABASE, persistResults } from '../report/persist.js';
 import { outDirReady, writeResults } from '../report/write-results.js';
-import { collectEnvironment } from '../run/environment.js';
+import { collectEnvironment, versionLine } from '../run/environment.js';
 import { describeError } from '../run/run-error.js';
 import { connectOptions } from '../run/session-options.js';
 import type { BenchConfig, RunResult } from '../types.js';
@@ -42,6 +42,10 @@ function runCommand(name: CommandName, args: readonly string[]): number | Promis
  * (default 6667) and stops it.
  */
 async function main(): Promise<number> {
+  if (process.argv.includes('--version')) {
+    console.log(versionLine());
+    return 0;
+  }
   const command = process.argv[2];
   if (isCommandName(command)) return runCommand(command, process.argv.slice(3));
   const run = loadRun(process.argv.slice(2));

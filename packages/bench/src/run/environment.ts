@@ -21,12 +21,22 @@ export async function collectEnvironment(server: SessionOptions | undefined): Pr
     node: process.version,
     jvm: javaVersion(),
     server: server === undefined ? null : await serverEnvironment(server),
-    client: {
-      version: (require('@iotdb/client/package.json') as { version: string }).version,
-      bench: (require('../../package.json') as { version: string }).version,
-      gitCommit: gitCommit(),
-    },
+    client: { ...versions(), gitCommit: gitCommit() },
   };
+}
+
+/** The client's version and the benchmark's, from their package.json. */
+function versions(): { version: string; bench: string } {
+  return {
+    version: (require('@iotdb/client/package.json') as { version: string }).version,
+    bench: (require('../../package.json') as { version: string }).version,
+  };
+}
+
+/** `--version`: `iotdb-bench 0.1.0 (@iotdb/client 0.1.0, Node v20.20.2)` */
+export function versionLine(): string {
+  const { version, bench } = versions();
+  return `iotdb-bench ${bench} (@iotdb/client ${version}, Node ${process.version})`;
 }
 
 /** `java -version`'s first line (it prints to stderr), or null without a JVM on the PATH. */
