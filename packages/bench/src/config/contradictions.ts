@@ -188,11 +188,13 @@ function checkRows({ c, is, fail }: Knobs): void {
   if (c.queryFile !== undefined) return;
   const rows = storedRows(c);
   if (rows > MAX_DEVICE_ROWS) {
-    const most = Math.floor(MAX_DEVICE_ROWS / c.batchSize) - c.warmupRounds;
+    const most = Math.floor(MAX_DEVICE_ROWS / c.batchSize) - c.warmupRounds; // timed rounds left beside the warm-up's
+    const knob = most >= 1 ? 'loop' : 'warmupRounds';
     fail(
-      'loop',
-      `${is('loop')}: ${grouped(rows)} rows a device (--warmup-rounds + --loop) x --batch-size, more than the ` +
-        `${grouped(MAX_DEVICE_ROWS)} the benchmark numbers; at most ${grouped(most)} rounds of this batch size`,
+      knob,
+      `${is(knob)}: ${grouped(rows)} rows a device (--warmup-rounds + --loop) x --batch-size, more than the ` +
+        `${grouped(MAX_DEVICE_ROWS)} the benchmark numbers; ` +
+        (most >= 1 ? `at most ${grouped(most)} rounds of this batch size` : 'the warm-up rounds alone are more'),
     );
   }
   const lastRow = FIRST_ROW + rows - 1;

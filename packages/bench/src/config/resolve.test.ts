@@ -167,6 +167,12 @@ describe("resolveConfig: the client's bounds", () => {
     );
     expect(resolve(['--loop', '21474835', '--batch-size', '100', '--warmup-rounds', '1']).loop).toBe(21_474_835);
     rejects(
+      ['--warmup-rounds', '30000000', '--batch-size', '100'],
+      {},
+      'warmupRounds',
+      /3,000,001,000 rows a device .*; the warm-up rounds alone are more/,
+    );
+    rejects(
       ['--time-step', '4000000000000000', '--loop', '2', '--batch-size', '10'],
       {},
       'timeStep',
