@@ -28,8 +28,8 @@ export function median(values: readonly number[]): number {
 const GROUPED = [0, 1].map((digits) => new Intl.NumberFormat('en-US', { maximumFractionDigits: digits }));
 
 /**
- * `n` (a bigint exactly) with thousands separators, rounded to an integer or, `decimals` 1, to at most one decimal: 1234567.8 ->
- * "1,234,568", 33.33 -> "33.3" (1); NaN and infinities spelled as such, and what rounds to zero "0", not "-0"
+ * `n` (a bigint exactly) with thousands separators, rounded to an integer or, `decimals` 1, to at most one decimal:
+ * 1234567.8 -> "1,234,568", 33.33 -> "33.3" (1); NaN and infinities spelled as such, what rounds to zero "0", not "-0"
  */
 export function grouped(n: number | bigint, decimals: 0 | 1 = 0): string {
   if (typeof n === 'number' && !Number.isFinite(n)) return String(n);

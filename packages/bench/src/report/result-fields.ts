@@ -33,7 +33,7 @@ export function mainOperation(r: RunResult): { kind: string; latency: LatencySum
   return best;
 }
 
-/** A value as one token of the RESULT line: no whitespace (fields are space-separated), no '=' (key=value), never empty. */
+/** A value as one token of the RESULT line: no whitespace (fields are space-separated), no '=', never empty. */
 export function token(s: string): string {
   const t = s.replace(/[\s=]+/g, '_');
   return t === '' ? '-' : t;
