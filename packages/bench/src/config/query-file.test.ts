@@ -153,6 +153,13 @@ describe('--query-file', () => {
     expect(() => readQueryFile(file('l.yaml', java), defaults, { vsJava: true })).toThrow(
       /l\.yaml:3: entry 2's label "java x" is the Java client's run of "x" \(line 1\) with --vs-java/,
     );
+    // a label names the statement's run on a line of the console and a row of each file: one line of text
+    expect(error('n.yaml', '- sql: SELECT 1\n  label: "two\\nlines"\n')).toMatch(
+      /n\.yaml:1: entry 1's label "two\\nlines" needs one line of text, no control characters/,
+    );
+    expect(error('o.yaml', '- sql: SELECT 1\n  label: " "\n')).toMatch(
+      /o\.yaml:1: entry 1's label " " needs one line of text/,
+    );
     // the open loop's row of how late each read started: a statement's own row of that name would be lost
     expect(error('m.yaml', '- sql: SELECT 1\n  label: start lag\n')).toMatch(
       /m\.yaml:1: entry 1's label "start lag" names the open loop's start lag row: each statement's results go by its label/,

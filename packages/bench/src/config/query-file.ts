@@ -90,6 +90,13 @@ export function readQueryFile(
     return entry(pairsOf(item, doc, lineOf, fail), lineOf(item), i, defaults, lineOf, fail);
   });
   entries.forEach((e, i) => {
+    // eslint-disable-next-line no-control-regex -- control characters are what is refused
+    if (e.label.trim() === '' || /[\u0000-\u001f\u007f]/.test(e.label))
+      fail(
+        e.line,
+        `entry ${i + 1}'s label ${JSON.stringify(e.label)} needs one line of text, no control characters: ` +
+          "it names the statement's results on a line of the console and a row of each file",
+      );
     if (e.label === START_LAG)
       fail(
         e.line,
