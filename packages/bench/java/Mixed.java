@@ -220,13 +220,13 @@ final class Mixed {
       d.points += write(w, t, op);
     } catch (Exception e) {
       long end = System.nanoTime();
-      d.timeline.fail(Bench.method, end, end - from, e);
+      d.timeline.fail(Bench.call, end, end - from, e);
       return end;
     }
     long end = System.nanoTime();
     d.writes.add(end - from);
     d.timeline.add(end, end - from, points(op));
-    if (due >= 0) d.uncorrected.computeIfAbsent(Bench.method, k -> new ArrayList<>()).add(end - startNs);
+    if (due >= 0) d.uncorrected.computeIfAbsent(Bench.call, k -> new ArrayList<>()).add(end - startNs);
     return end;
   }
 
@@ -266,7 +266,7 @@ final class Mixed {
     Timeline.printFailures(timelines);
     warmupErrors.forEach((k, e) -> System.out.printf("WERROR kind=%s error=%s%n", k, e));
     Set<String> kinds = Timeline.failedKinds(timelines);
-    kinds.remove(Bench.method); // the writes': the RESULT and MATRIX lines
+    kinds.remove(Bench.call); // the writes': the RESULT and MATRIX lines
     for (Done d : done) kinds.addAll(d.queries.keySet());
     for (String k : kinds) {
       long rows = Arrays.stream(done).mapToLong(d -> d.rows.getOrDefault(k, 0L)).sum();

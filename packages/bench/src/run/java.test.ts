@@ -69,6 +69,14 @@ describe('the Java anchor run', () => {
     expect(written('insertTablets')).toEqual(['insertTablets']);
     expect(written('insertRecords')).toEqual(['insertRecords']);
     expect(written('insertTabletsParallel')).toEqual(['insertTablet']); // a call per device
+    // the table model's ITableSession.insert, ours' TableSession.insert: the same name in both matrices, whichever
+    // method groups the devices of an operation (insertTablets: tabletsPerRequest of them, inserted in turn)
+    const table = (method: Method) => javaRun(OUTPUT, sampleConfig({ model: 'table', method }));
+    expect(Object.keys(table('insertTablet').latency)).toEqual(['insert']);
+    expect(Object.keys(table('insertTablets').latency)).toEqual(['insert']);
+    expect(javaArgs(sampleConfig({ model: 'table', method: 'insertTablets', tabletsPerRequest: 4 }), 'h', 1)).toEqual(
+      expect.arrayContaining(['method=insertTablets', 'tabletsPerRequest=4']),
+    );
     const paced = `${OUTPUT}\nUNCORRECTED kind=insertRecords ops=100 avg=2 min=1 p10=1 p25=1 p50=2 p75=2 p90=3 p95=3 p99=4 p999=4 max=4`;
     expect(Object.keys(javaRun(paced, sampleConfig({ method: 'insertRecords' })).latency)).toEqual([
       'insertRecords',

@@ -66,6 +66,7 @@ export function javaArgs(c: BenchConfig, host: string, port: number): string[] {
     `noop=${c.serverNoop}`,
     `verify=${c.verify}`,
     `method=${method}`,
+    `call=${javaCall(c)}`,
     `tabletsPerRequest=${several ? c.tabletsPerRequest : 1}`,
     `database=${c.database}`,
     `maxTimeMs=${c.testMaxTime}`,
@@ -114,6 +115,14 @@ function javaMethod(c: BenchConfig): 'insertTablet' | 'insertTablets' | 'insertR
 }
 
 /**
+ * What the Java client's writes are named, as ours are by our call: its method's, and in the table model its
+ * ITableSession.insert (ours' TableSession.insert), whichever method groups an operation's devices.
+ */
+function javaCall(c: BenchConfig): string {
+  return c.model === 'table' ? 'insert' : javaMethod(c);
+}
+
+/**
  * The RunResult of java/bench.sh's output: its RESULT, MATRIX (latency ms, peak RSS) and VERIFY lines, FAILED and
  * QERROR lines (a kind of operation that failed: its failures' latencies, its first error), and a mixed run's QTYPE
  * lines (a query type's figures).
@@ -150,7 +159,7 @@ export function javaRun(out: string, c: BenchConfig): RunResult {
     opsPerS: okOps / durationS,
     latency: {
       // a queries-only run has no write row, as ours
-      ...((writes.count > 0 || Object.keys(queries).length === 0) && { [javaMethod(c)]: writes }),
+      ...((writes.count > 0 || Object.keys(queries).length === 0) && { [javaCall(c)]: writes }),
       ...Object.fromEntries(Object.entries(queries).flatMap(([k, q]) => (q.ops > 0 ? [[k, q.latency]] : []))),
       ...failures,
       ...uncorrected(lines),
