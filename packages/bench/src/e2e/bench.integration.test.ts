@@ -674,6 +674,7 @@ describe('iotdb-bench against a real server', () => {
     await bench(...knobs.split(' '), '--out', out);
     const [ours, java] = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResult[];
     expect([ours.verify?.ok, java.verify?.ok]).toEqual([true, true]);
+    expect([ours.latency.insert?.count, java.latency.insert?.count]).toEqual([100, 100]); // each side's insert call
     expect(java.queries?.TIME_RANGE?.rows).toBe(ours.queries?.TIME_RANGE?.rows);
     expect(ours.queries?.TIME_RANGE?.rows).toBeGreaterThan(0);
   });
