@@ -47,7 +47,7 @@ export function compareCommand(args: readonly string[]): number {
   }
   const groups = compareGroups(...runs);
   if (groups.length === 0) {
-    const labels = (file: RunResult[]) => file.map((r) => r.label).join(', ');
+    const labels = (file: RunResult[]) => file.map((r) => JSON.stringify(r.label)).join(', '); // a label may hold a comma
     console.error(
       `iotdb-bench compare: no run of A has a run of the same label in B (A: ${labels(runs[0])}; B: ${labels(runs[1])})`,
     );

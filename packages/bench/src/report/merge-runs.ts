@@ -166,7 +166,7 @@ export function mergeFiles(files: readonly RunResult[][]): { merged: RunResult[]
   for (const run of files[0]) {
     const shares = files.map((runs, k) => {
       const share = runs.find((r) => r.label === run.label);
-      if (share === undefined) throw new Error(`file ${k + 1} has no run labelled ${run.label}`);
+      if (share === undefined) throw new Error(`file ${k + 1} has no run labelled ${JSON.stringify(run.label)}`);
       return share;
     });
     if (shares.some(percentilesOnly)) {
