@@ -251,7 +251,9 @@ describe('merge', () => {
   });
 
   it('refuses files whose labels do not match', () => {
-    expect(() => mergeFiles([[shareA], [sampleRun('other')]])).toThrow(/file 2 has no run labelled "tree-insertTablet"/);
+    expect(() => mergeFiles([[shareA], [sampleRun('other')]])).toThrow(
+      /file 2 has no run labelled "tree-insertTablet"/,
+    );
   });
 
   it('refuses shares whose devices overlap: the same file twice would count every point twice', () => {
