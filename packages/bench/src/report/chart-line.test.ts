@@ -36,6 +36,18 @@ describe('lineChart', () => {
     expect(shortY('p50')).toBe(shortY('latency'));
   });
 
+  it("draws the first series on top where lines meet: p99 over an equal max, ours over the Java client's", () => {
+    const same: [number, number][] = [
+      [1, 5],
+      [2, 5],
+    ];
+    const svg = chart(['p50', 'p99', 'max'].map((name) => ({ name, points: same })));
+    const strokes = [...svg.matchAll(/<polyline [^>]*stroke="([^"]*)"/g)].map((m) => m[1]);
+    const colour = (name: string) =>
+      new RegExp(`<rect [^>]*fill="([^"]*)"[^>]*/><text [^>]*>${name}</text>`).exec(svg)![1];
+    expect(strokes).toEqual([colour('max'), colour('p99'), colour('p50')]); // drawn last, seen
+  });
+
   it('draws one run without a legend', () => {
     expect(
       chart([

@@ -73,7 +73,8 @@ export function lineChart(opts: {
       opts.yLabel,
       `text-anchor="middle" class="muted" transform="rotate(-90 14 ${c((m.t + H - m.b) / 2)})"`,
     ),
-    ...series.map((s) => {
+    // the first series drawn last, on top where lines meet: p99 over an equal max, ours over the Java client's
+    ...[...series].reverse().map((s) => {
       const pts = s.points.map(([px, py]) => `${c(x(px))},${c(y(py))}`).join(' ');
       // a single sample would be an invisible polyline; draw it as a dot
       return s.points.length === 1

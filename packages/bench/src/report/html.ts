@@ -92,6 +92,14 @@ function throughputLines(runs: RunResult[]): string {
   });
 }
 
+/**
+ * Where an interval's sample goes on a time axis: its end (`atS`), or the run's for a last interval the run's end cut
+ * short (its operations ended by then; the throughput line ends there too).
+ */
+function sampleAt(r: RunResult, atS: number): number {
+  return Math.min(atS, r.durationS);
+}
+
 /** Whether a run has latency over time to draw: a line, two samples at least. */
 function overTime(r: RunResult): boolean {
   return (r.latencyOverTime?.length ?? 0) > 1;
@@ -106,7 +114,7 @@ function p99Lines(runs: RunResult[]): string {
     logY: true,
     series: runs.map((r) => ({
       name: r.label,
-      points: (r.latencyOverTime ?? []).map((s): [number, number] => [s[0], s[3]]),
+      points: (r.latencyOverTime ?? []).map((s): [number, number] => [sampleAt(r, s[0]), s[3]]),
     })),
   });
 }
@@ -116,7 +124,7 @@ function latencyLines(r: RunResult): string {
   const samples = r.latencyOverTime ?? [];
   const series = (name: string, at: 2 | 3 | 4) => ({
     name,
-    points: samples.map((s): [number, number] => [s[0], s[at]]),
+    points: samples.map((s): [number, number] => [sampleAt(r, s[0]), s[at]]),
   });
   return lineChart({
     title: `latency over the run, every operation that succeeded, per ${fixed(r.config.reportIntervalMs / 1000, 1)} s (ms, log scale)`,
@@ -132,8 +140,8 @@ function latencyLines(r: RunResult): string {
  * interval by interval, 0 where none ended (so that a spell of a fault stands out against the rest), each interval
  * over its part of the run (the last is cut short by the run's end; one shorter than half an interval is counted
  * with the one before, over both: a run's last few ms, often without an operation ending in them, would otherwise
- * show as a fall to 0 at its end, or a few operations there as a spike). None for a run of one interval once so
- * counted: no line to draw.
+ * show as a fall to 0 at its end, or a few operations there as a spike; the last sample at the run's end). None for a
+ * run of one interval once so counted: no line to draw.
  */
 function operationLines(r: RunResult): string[] {
   const intervalS = r.config.reportIntervalMs / 1000;
@@ -151,7 +159,7 @@ function operationLines(r: RunResult): string[] {
       const folded = fold && i === shown - 1;
       const span = folded ? intervalS + tailS : Math.min(intervalS, r.durationS - i * intervalS);
       const n = (counts.get(i + 1) ?? 0) + (folded ? (counts.get(intervals) ?? 0) : 0);
-      return [(i + 1) * intervalS, n / (span > 0 ? span : intervalS)];
+      return [folded ? r.durationS : sampleAt(r, (i + 1) * intervalS), n / (span > 0 ? span : intervalS)];
     });
   return [
     lineChart({

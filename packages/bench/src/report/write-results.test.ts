@@ -182,10 +182,14 @@ describe('writeResults', () => {
     const chart = html.slice(html.indexOf(title), html.indexOf('</svg>', html.indexOf(title)));
     for (const series of ['ok', 'failed']) expect(chart).toContain(`>${series}</text>`);
     // five intervals a line, 0 where none ended
-    const lines = [...chart.matchAll(/<polyline[^>]* points="([^"]*)"/g)].map((m) => m[1].trim().split(/\s+/));
-    expect(lines.map((l) => l.length)).toEqual([5, 5]);
+    const line = (name: string) => {
+      const colour = new RegExp(`fill="([^"]*)"/><text [^>]*>${name}</text>`).exec(chart)![1];
+      const points = new RegExp(`<polyline points="([^"]*)" fill="none" stroke="${colour}"`).exec(chart)![1];
+      return points.trim().split(/\s+/);
+    };
+    expect([line('ok').length, line('failed').length]).toEqual([5, 5]);
     const ys = (l: string[]) => l.map((xy) => Number(xy.split(',')[1]));
-    const [ok, failed] = lines.map(ys);
+    const [ok, failed] = [ys(line('ok')), ys(line('failed'))];
     // an svg's y grows downwards: 100/s in the 1st second above the last's 20 in 0.5 s (40/s), above none at all
     expect(ok[1]).toBe(ok[2]); // none in the 2nd and 3rd seconds: both at 0
     expect(ok[0]).toBeLessThan(ok[4]);
@@ -228,6 +232,35 @@ describe('writeResults', () => {
     const html = readFileSync(writeResults(tempDir(), [short]).html, 'utf8');
     expect(html).not.toContain('operations/s over the run');
     expect(html).toContain('latency over the run'); // its two samples still drawn
+  });
+
+  it("report.html draws a last interval cut short by the run's end at that end, not past it", () => {
+    // a 3.2 s run: its 4th interval's operations ended by 3.2 s, not at 4 s (its throughput ends at 3.2 s too)
+    const samples: NonNullable<RunResult['latencyOverTime']> = [
+      [1, 100, 2, 5, 6],
+      [2, 100, 2, 5, 6],
+      [3, 100, 2, 5, 6],
+      [4, 20, 2, 5, 6],
+    ];
+    const runs = ['ours', 'java'].map((label) => sampleRun(label, { durationS: 3.2, latencyOverTime: samples }));
+    const html = readFileSync(writeResults(tempDir(), runs).html, 'utf8');
+    const xs = (title: string) => {
+      const at = html.indexOf(`class="title">${title}`);
+      const points = /<polyline points="([^"]*)"/.exec(html.slice(at, html.indexOf('</svg>', at)))![1];
+      return points
+        .trim()
+        .split(/\s+/)
+        .map((xy) => Number(xy.split(',')[0]));
+    };
+    for (const title of ['latency over the run', 'p99 over the run']) {
+      const x = xs(title);
+      const second = x[1] - x[0];
+      expect((x[3] - x[2]) / second, title).toBeCloseTo(0.2, 1);
+    }
+    // operations/s: the last 0.2 s counted with the 3rd second, that sample at the run's end (3.2 s)
+    const ops = xs('operations/s over the run');
+    expect(ops).toHaveLength(3);
+    expect((ops[2] - ops[1]) / (ops[1] - ops[0])).toBeCloseTo(1.2, 1);
   });
 
   it("report.html draws the runs' p99 over time in one chart when two runs or more have latency over time", () => {
