@@ -36,7 +36,10 @@ export function renderHtml(runs: RunResult[], generatedAt: Date = new Date()): s
     `<h2>Summary</h2>`,
     summaryTable(runs),
     throughputBars(runs),
-    ...(runs.every(onlyReads) ? [] : [`<h2>Throughput over time</h2>`, throughputLines(runs)]),
+    // a line to draw: a run of two samples at least (one under a second has its one sample, the bars' figure)
+    ...(runs.some((r) => !onlyReads(r) && r.throughput.length > 1)
+      ? [`<h2>Throughput over time</h2>`, throughputLines(runs)]
+      : []),
     ...(overTimeRuns.length > 1 ? [`<h2>p99 over time</h2>`, p99Lines(overTimeRuns)] : []),
     ...sweepSection(runs),
     ...runs.map(runSection),

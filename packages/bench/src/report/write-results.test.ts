@@ -234,6 +234,15 @@ describe('writeResults', () => {
     expect(html).toContain('latency over the run'); // its two samples still drawn
   });
 
+  it('report.html draws no throughput over time where no run has two samples (a run under a second: a lone dot)', () => {
+    const short = (label: string) => sampleRun(label, { durationS: 0.57, throughput: [[0.57, 1_678_215]] });
+    const html = readFileSync(writeResults(tempDir(), [short('ours'), short('java')]).html, 'utf8');
+    expect(html).not.toContain('Throughput over time');
+    expect(html).toContain('Throughput, points/s'); // the bars say it
+    const oneLong = readFileSync(writeResults(tempDir(), [short('ours'), sampleRun('java')]).html, 'utf8');
+    expect(oneLong).toContain('points/s over the run'); // a line beside the short run's dot
+  });
+
   it("report.html draws a last interval cut short by the run's end at that end, not past it", () => {
     // a 3.2 s run: its 4th interval's operations ended by 3.2 s, not at 4 s (its throughput ends at 3.2 s too)
     const samples: NonNullable<RunResult['latencyOverTime']> = [
@@ -393,7 +402,7 @@ describe('writeResults', () => {
     };
     const empty = sampleRun('empty', none, 0);
     const html = readFileSync(writeResults(tempDir(), [empty]).html, 'utf8');
-    expect(html).toContain('no data');
+    expect(html).not.toContain('Throughput over time'); // no line to draw (it was an empty chart, "no data")
     expect(html).toContain('no latency samples');
     expect(html).not.toMatch(/NaN|Infinity/);
   });
