@@ -192,6 +192,15 @@ describe('the Java anchor run', () => {
     expect(formatReport(r)).not.toContain('NaN');
   });
 
+  it("keeps a mixed run's query types in iot-benchmark's order, as ours, whatever order its QTYPE lines come in", () => {
+    const qtype = (kind: string) =>
+      `QTYPE kind=${kind} failed=0 rows=10 ops=10 avg=1 min=1 p10=1 p25=1 p50=1 p75=1 p90=1 p95=1 p99=1 p999=1 max=1`;
+    // Mixed.java prints them sorted by name
+    const lines = ['AGG_RANGE', 'LATEST_POINT', 'PRECISE_POINT', 'TIME_RANGE'].map(qtype);
+    const r = javaRun([OUTPUT, ...lines].join('\n'), sampleConfig());
+    expect(Object.keys(r.queries ?? {})).toEqual(['PRECISE_POINT', 'TIME_RANGE', 'AGG_RANGE', 'LATEST_POINT']);
+  });
+
   it("keeps a query of the warm-up that failed (WERROR) among the errors, named as the warm-up's, nothing counted", () => {
     const r = javaRun([OUTPUT, 'WERROR kind=TIME_RANGE error=701: Msg: something refused'].join('\n'), sampleConfig());
     expect(r.errors).toEqual(["the Java client: the warm-up's TIME_RANGE: 701: Msg: something refused"]);

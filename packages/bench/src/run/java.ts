@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { SESSION_DEFAULTS } from '@iotdb/client';
 import type { BenchConfig, LatencySummary, QueryFigures, QueryKind, RunResult, Verify } from '../types.js';
 import { FAILED_PREFIX, START_LAG, UNCORRECTED_PREFIX } from '../latency-rows.js';
+import { byReportOrder } from '../report/latency-matrix.js';
 import { hasQueries } from '../workload/operations.js';
 import { sensorValuesRead } from '../workload/query-sql.js';
 import { javaPlan } from './java-plan.js';
@@ -281,7 +282,8 @@ function queryTypes(
       latency: latencyOf(kv),
     };
   }
-  return out;
+  // in the report's order, as ours' (Mixed.java prints them by name): the tables and the ratios list them alike
+  return Object.fromEntries(byReportOrder(Object.keys(out)).map((kind) => [kind, out[kind]]));
 }
 
 /** A Java line's `points=` (the non-null values its reads looked at), when it printed one. */
