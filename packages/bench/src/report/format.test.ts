@@ -302,6 +302,14 @@ describe('formatReport', () => {
     expect(text).toMatch(/^ +LATEST_POINT +5 +0 +5 +1 +- /m);
   });
 
+  it("gives no latency for a query type none of whose operations succeeded: '-', not 0 ms", () => {
+    const none = { ...sampleRun('x').latency.insertTablet, count: 0, avg: 0, min: 0, p50: 0, p99: 0, max: 0 };
+    const run = sampleRun('reads', {
+      queries: { AGG_RANGE: { ops: 0, failed: 2, rows: 0, rowsPerS: 0, points: 0, latency: none } },
+    });
+    expect(formatReport(run)).toMatch(/^ +AGG_RANGE +0 +2 +0 +0 +0 +- +- +-$/m);
+  });
+
   it('says when a run that only read read no rows at all (a statement naming series or tables that are not there)', () => {
     const statement = (rows: number) => formatReport(sampleStatement('q', rows));
     expect(statement(0)).toMatch(/^note {9}the statement read no rows: do the series or tables it names exist\?$/m);

@@ -427,8 +427,7 @@ export function queryRows(
     grouped(q.rows),
     grouped(q.rowsPerS),
     q.points === undefined ? '-' : grouped(q.points),
-    millis(q.latency.p50),
-    millis(q.latency.p99),
-    millis(q.latency.max),
+    // none succeeded: no latency (the failures' own row, `failed <type>`, has theirs)
+    ...[q.latency.p50, q.latency.p99, q.latency.max].map((ms) => (q.latency.count === 0 ? '-' : millis(ms))),
   ]);
 }
