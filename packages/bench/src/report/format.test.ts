@@ -286,6 +286,8 @@ describe('formatReport', () => {
     expect(formatReport(queriesOnly).split('\n')[0]).toBe(
       '== reads: tree model, queries only, 4 workers x 8 clients ==',
     );
+    const one = sampleRun('one', { config: { ...queriesOnly.config, workers: 1, clients: 1 } });
+    expect(formatReport(one).split('\n')[0]).toBe('== one: tree model, queries only, 1 worker x 1 client ==');
   });
 
   it("gives each query type's points read (its values not null) beside its rows; '-' where a file has none", () => {

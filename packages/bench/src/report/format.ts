@@ -99,7 +99,7 @@ export function formatReport(r: RunResult): string {
   const openLoop = openLoopFigures(r);
   const what = q
     ? `${c.model} model, ${statementShape(q)}`
-    : `${c.model} model, ${onlyReads(r) ? 'queries only' : c.method}, ${c.workers} workers x ${c.clients} clients${mode}`;
+    : `${c.model} model, ${onlyReads(r) ? 'queries only' : c.method}, ${plural(c.workers, 'worker')} x ${plural(c.clients, 'client')}${mode}`;
   const lines = [
     `== ${r.label}: ${what} ==`,
     ...(q ? [`statement    ${oneLine(q.sql)}`] : []),
