@@ -222,6 +222,8 @@ function openLoopCell(r: RunResult): string {
 
 /** The rows of a write's figures, left out when every run only read (a query file's statements). */
 const WRITE_ROWS = new Set(['devices x sensors, batch', 'points', 'points/s']);
+/** The rows of reads, left out when no run read (write runs alone). */
+const READ_ROWS = new Set(['rows read', 'rows/s']);
 
 function summaryTable(runs: RunResult[]): string {
   const all: [string, (r: RunResult) => string][] = [
@@ -260,7 +262,12 @@ function summaryTable(runs: RunResult[]): string {
     ['client retries / failed connects', (r) => (r.client ? `${r.client.retries} / ${r.client.connectFailures}` : '-')],
     ['stopped early', (r) => r.stopped ?? '-'],
   ];
-  const rows = runs.every(onlyReads) ? all.filter(([name]) => !WRITE_ROWS.has(name)) : all;
+  const left = runs.every(onlyReads)
+    ? WRITE_ROWS
+    : runs.every((r) => Object.keys(r.queries ?? {}).length === 0)
+      ? READ_ROWS
+      : new Set<string>();
+  const rows = all.filter(([name]) => !left.has(name));
   return table(
     ['', ...runs.map((r) => r.label)],
     rows.map(([name, cell]) => [esc(name), ...runs.map(cell)]),

@@ -243,6 +243,18 @@ describe('writeResults', () => {
     expect(oneLong).toContain('points/s over the run'); // a line beside the short run's dot
   });
 
+  it("report.html's summary has no rows of reads where no run read (write runs: no column of zeros)", () => {
+    const write = (label: string) => sampleRun(label, { queries: undefined });
+    const writes = readFileSync(writeResults(tempDir(), [write('a'), write('b')]).html, 'utf8');
+    for (const readRow of ['rows read', 'rows/s']) expect(writes).not.toContain(`<td class="l">${readRow}</td>`);
+    expect(writes).toContain('<td class="l">points/s</td>');
+    const reads = {
+      TIME_RANGE: { ops: 5, failed: 0, rows: 500, rowsPerS: 100, latency: sampleRun('x').latency.insertTablet },
+    };
+    const mixed = readFileSync(writeResults(tempDir(), [write('a'), sampleRun('m', { queries: reads })]).html, 'utf8');
+    expect(mixed).toMatch(/<td class="l">rows read<\/td><td>0<\/td><td>500<\/td>/);
+  });
+
   it("report.html draws a last interval cut short by the run's end at that end, not past it", () => {
     // a 3.2 s run: its 4th interval's operations ended by 3.2 s, not at 4 s (its throughput ends at 3.2 s too)
     const samples: NonNullable<RunResult['latencyOverTime']> = [
