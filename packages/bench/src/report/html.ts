@@ -262,12 +262,12 @@ function summaryTable(runs: RunResult[]): string {
     ['client retries / failed connects', (r) => (r.client ? `${r.client.retries} / ${r.client.connectFailures}` : '-')],
     ['stopped early', (r) => r.stopped ?? '-'],
   ];
-  const left = runs.every(onlyReads)
+  const leftOut = runs.every(onlyReads)
     ? WRITE_ROWS
     : runs.every((r) => Object.keys(r.queries ?? {}).length === 0)
       ? READ_ROWS
       : new Set<string>();
-  const rows = all.filter(([name]) => !left.has(name));
+  const rows = all.filter(([name]) => !leftOut.has(name));
   return table(
     ['', ...runs.map((r) => r.label)],
     rows.map(([name, cell]) => [esc(name), ...runs.map(cell)]),
