@@ -60,7 +60,7 @@ export type {
 } from './sql/schema-statements.js';
 export { RETRYABLE_WRITE_CODES, isRetryableWriteStatus } from './retry/retryable-status.js';
 export { decideRetry, RETRY_DEFAULTS } from './retry/retry-policy.js';
-export { MAX_POOL_SIZE, MAX_TIMER_MS } from './config/checks.js';
+export { MAX_I32, MAX_POOL_SIZE, MAX_TIMER_MS } from './config/checks.js';
 export type { RetryOptions, OperationKind, RetryDecision, FailedAttempt } from './retry/retry-policy.js';
 export { tcpTransport } from './transport/tcp-transport.js';
 export { tlsTransport } from './transport/tls-transport.js';

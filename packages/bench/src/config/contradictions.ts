@@ -1,5 +1,6 @@
 /** Knob combinations that cannot run; each is a ConfigError naming the knobs and where they came from. */
 import { existsSync } from 'node:fs';
+import { MAX_I32 } from '@iotdb/client';
 import { givenServer } from '../e2e/target.js';
 import type { BenchConfig, Method } from '../types.js';
 import { hasQueries, readsOnly, storedRows, weightedQueries } from '../workload/operations.js';
@@ -168,18 +169,15 @@ function checkDatabase({ c, is, fail }: Knobs): void {
   fail('database', `${is('database')} is a word IoTDB reserves in a tree path (${TREE_RESERVED_NODES.join(', ')})`);
 }
 
-/** The most bytes one request carries: a Thrift frame's length is a signed 32-bit number. */
-const MAX_REQUEST_BYTES = 2 ** 31 - 1;
-
 /** A write no request can carry: refused before the run rather than met by a worker out of memory. */
 function checkWriteSize({ c, is, fail }: Knobs): void {
   if (c.queryFile !== undefined || readsOnly(c.operationProportion)) return;
   const bytes = writeRequestBytes(c);
-  if (bytes <= MAX_REQUEST_BYTES) return;
+  if (bytes <= MAX_I32) return; // a frame's length is a 32-bit field, as the client's maxFrameBytes
   const mb = (n: number) => grouped(Math.round(n / 1e6));
   fail(
     'batchSize',
-    `${is('batchSize')}: each write would carry about ${mb(bytes)} MB ${writeSizeKnobs(c)}, more than one request can (${mb(MAX_REQUEST_BYTES)} MB)`,
+    `${is('batchSize')}: each write would carry about ${mb(bytes)} MB ${writeSizeKnobs(c)}, more than one request can (${mb(MAX_I32)} MB)`,
   );
 }
 

@@ -1,7 +1,7 @@
 import { statSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
-import { MAX_TIMER_MS, Session, TableSession, type BaseSession } from '@iotdb/client';
+import { MAX_I32, MAX_TIMER_MS, Session, TableSession, type BaseSession } from '@iotdb/client';
 import { COMMANDS } from '../config/argv.js';
 import { integer } from '../config/parsers.js';
 import { fixed, median, times } from '../report/numbers.js';
@@ -258,7 +258,7 @@ function statement(value: string): string {
 const atLeastOne = integer(1);
 const timeoutMs = integer(0, MAX_TIMER_MS);
 /** a query's fetchSize: a 32-bit field of the protocol */
-const fetchSize = integer(1, 2 ** 31 - 1);
+const fetchSize = integer(1, MAX_I32);
 
 /** `value` as the main command's knobs read an integer >= 1, or why not, naming the flag. */
 function positive(flag: string, value: string): number {

@@ -37,7 +37,7 @@ export function timerMs(field: string, v: number, allowZero = false): number {
   return atMost(field, positiveInt(field, v, allowZero), MAX_TIMER_MS, 'about 24.8 days, the longest a timer waits');
 }
 
-/** The largest value of a 32-bit field of the protocol (a query's fetchSize). */
+/** The largest value of a 32-bit field of the protocol: a query's fetchSize, a frame's length (maxFrameBytes). */
 export const MAX_I32 = 2 ** 31 - 1;
 
 /** A count sent in a 32-bit field: a positive integer, at most MAX_I32 (a larger one fails the encoder). */
