@@ -109,7 +109,8 @@ export class ResultFetcher {
   /** Up to `readAhead` replies waiting: the next fetch goes out while the reader reads this one. */
   fetchAhead(): void {
     const depth = this.#ctx.readAhead ?? 0;
-    if (this.#ahead.length >= depth || this.#fetching || !this.#moreData || this.#stopped || this.#aheadFailed) return;
+    // stopped: moreData is false for good (stop() sets it, and a reply landing after it changes nothing)
+    if (this.#ahead.length >= depth || this.#fetching || !this.#moreData || this.#aheadFailed) return;
     this.#start(this.#ctx.signal);
   }
 
