@@ -13,6 +13,7 @@ import {
   ratioBases,
   type RatioBases,
   resultFields,
+  readSome,
   rowsRead,
   token,
 } from './result-fields.js';
@@ -126,7 +127,7 @@ export function formatReport(r: RunResult): string {
     'latency (ms)',
     Object.keys(r.latency).length === 0 ? '  (no samples)' : textTable([...MATRIX_HEADERS], matrixRows(r)),
   );
-  if (r.queries !== undefined && Object.keys(r.queries).length > 0) {
+  if (readSome(r)) {
     lines.push('', 'queries', textTable(QUERY_HEADERS, queryRows(r.queries)), ...emptyQueriesNote(r));
   }
   if (r.errors.length > 0) lines.push('', formatErrors(r.errors));

@@ -11,7 +11,15 @@ import { fixed, grouped, millis, times } from './numbers.js';
 import { QUERY_HEADERS, queryRows } from './format.js';
 import { MATRIX_HEADERS, byReportOrder, matrixRows } from './latency-matrix.js';
 import { lagPercentiles, openLoopFigures, openLoopVerdict, shortVerdict } from './open-loop.js';
-import { cpuPerMillion, mainOperation, onlyReads, ratioBaseOf, ratioBases, rowsRead } from './result-fields.js';
+import {
+  cpuPerMillion,
+  mainOperation,
+  onlyReads,
+  ratioBaseOf,
+  ratioBases,
+  readSome,
+  rowsRead,
+} from './result-fields.js';
 import { SWEEP_TITLE, sweepTables } from './sweep-table.js';
 import { esc } from './svg.js';
 
@@ -262,11 +270,7 @@ function summaryTable(runs: RunResult[]): string {
     ['client retries / failed connects', (r) => (r.client ? `${r.client.retries} / ${r.client.connectFailures}` : '-')],
     ['stopped early', (r) => r.stopped ?? '-'],
   ];
-  const leftOut = runs.every(onlyReads)
-    ? WRITE_ROWS
-    : runs.every((r) => Object.keys(r.queries ?? {}).length === 0)
-      ? READ_ROWS
-      : new Set<string>();
+  const leftOut = runs.every(onlyReads) ? WRITE_ROWS : !runs.some(readSome) ? READ_ROWS : new Set<string>();
   const rows = all.filter(([name]) => !leftOut.has(name));
   return table(
     ['', ...runs.map((r) => r.label)],
@@ -316,7 +320,7 @@ function runSection(r: RunResult, index: number): string {
       ),
     );
   }
-  if (r.queries !== undefined && Object.keys(r.queries).length > 0) {
+  if (readSome(r)) {
     parts.push('<h3>Queries</h3>', table(QUERY_HEADERS, queryRows(r.queries, esc)));
   }
   if (r.errors.length > 0) {

@@ -51,6 +51,10 @@ const ofWrites =
 export const onlyReads = (r: RunResult): boolean =>
   r.queryFile !== undefined || readsOnly(r.config.operationProportion);
 
+/** A run that read: it has the figures of a query type or statement (its queries table). */
+export const readSome = (r: RunResult): r is RunResult & Required<Pick<RunResult, 'queries'>> =>
+  Object.keys(r.queries ?? {}).length > 0;
+
 /** Rows read by a run's queries, all types together, and their rate (readRate). */
 export const rowsRead = (r: RunResult, of: 'rows' | 'rowsPerS'): number =>
   of === 'rows' ? Object.values(r.queries ?? {}).reduce((n, q) => n + q.rows, 0) : readRate(r);
