@@ -86,4 +86,15 @@ describe('--repeat', () => {
       '  b  points/s 3,000,000 (2,000,000-4,000,000)',
     ]);
   });
+
+  it('lines up the figures of labels whose characters take two columns on a terminal (a Chinese query-file label)', () => {
+    const lines = repeatSummary([
+      { ours: [sampleRun('计数', {}, 1e6), sampleRun('count', {}, 2e6)], java: [], javaFirst: false },
+      { ours: [sampleRun('计数', {}, 3e6), sampleRun('count', {}, 4e6)], java: [], javaFirst: false },
+    ]);
+    expect(lines.slice(1).map((l) => l.split(', p50')[0])).toEqual([
+      '  计数   points/s 2,000,000 (1,000,000-3,000,000)',
+      '  count  points/s 3,000,000 (2,000,000-4,000,000)',
+    ]);
+  });
 });

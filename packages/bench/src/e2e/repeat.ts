@@ -1,5 +1,6 @@
 import { grouped, median, times } from '../report/numbers.js';
 import { cpuSPerOperation, mainOperation } from '../report/result-fields.js';
+import { columns, padEnd } from '../report/table.js';
 import { START_LAG } from '../latency-rows.js';
 import type { RunResult } from '../types.js';
 
@@ -40,8 +41,8 @@ export function repeatSummary(repeats: readonly Repeat[]): string[] {
   ]);
   const pairs = Array.from({ length: places }, (_, i) => pairsAt(repeats, i)).filter((p) => p.length > 0);
   for (const paired of pairs) sides.push([paired[0].java.label, paired.map((r) => r.java)]);
-  const width = Math.max(...sides.map(([label]) => label.length));
-  for (const [label, runs] of sides) lines.push(`  ${label.padEnd(width)}  ${figures(runs)}`);
+  const width = Math.max(...sides.map(([label]) => columns(label)));
+  for (const [label, runs] of sides) lines.push(`  ${padEnd(label, width)}  ${figures(runs)}`);
   for (const paired of pairs) lines.push(...ratioLines(paired, pairs.length > 1 ? ` (${paired[0].ours.label})` : ''));
   return lines;
 }

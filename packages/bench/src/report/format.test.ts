@@ -475,6 +475,15 @@ describe('compareTable', () => {
     expect(lines[3].trim().split(/\s{2,}/)[2]).toBe('2.00x'); // java one device's rows/s against the first run's
   });
 
+  it('gives a row per run when the columns would not fit a terminal by the width of their characters there', () => {
+    // 6 runs, of 8 CJK characters and of 'java' and 8: 96 characters a line, 144 columns of a terminal
+    const labels = ['一台设备原始数据', '十台设备最新数值', '每分钟的平均数值'];
+    const runs = labels.flatMap((l) => [sampleStatement(l, 100), sampleStatement(`java${l}`, 200)]);
+    const lines = compareTable(runs).split('\n');
+    expect(lines[0].trim().split(/\s{2,}/)[0]).toBe('run');
+    expect(lines.slice(2).map((l) => l.trim().split(/\s{2,}/)[0])).toEqual(runs.map((r) => r.label));
+  });
+
   it('compares query runs (no points written) by the rows they read per second', () => {
     const latency = sampleRun('x').latency.insertTablet;
     const reading = (label: string, rowsPerS: number) =>

@@ -17,7 +17,7 @@ import {
   rowsRead,
   token,
 } from './result-fields.js';
-import { textTable } from './table.js';
+import { columns, textTable } from './table.js';
 import { plural } from '../config/format.js';
 import { hasQueries } from '../workload/operations.js';
 
@@ -306,7 +306,7 @@ export function compareTable(results: RunResult[]): string {
     ['', ...results.map((r) => r.label)],
     rows.map(([name, cell]) => [name, ...results.map(cell)]),
   );
-  if (byFigure.split('\n').every((line) => line.length <= TERMINAL_WIDTH)) return byFigure;
+  if (byFigure.split('\n').every((line) => columns(line) <= TERMINAL_WIDTH)) return byFigure;
   // a column per run no longer fits a terminal (a query file's statements beside the Java client's): a row per run
   return textTable(
     ['run', ...rows.map(([name]) => name)],
