@@ -1,6 +1,6 @@
 import { grouped, median, times } from '../report/numbers.js';
 import { cpuSPerOperation, mainOperation } from '../report/result-fields.js';
-import { columns, padEnd } from '../report/table.js';
+import { columns, padEnd } from '../report/text-columns.js';
 import { START_LAG } from '../latency-rows.js';
 import type { RunResult } from '../types.js';
 

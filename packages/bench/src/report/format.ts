@@ -17,7 +17,8 @@ import {
   rowsRead,
   token,
 } from './result-fields.js';
-import { columns, textTable } from './table.js';
+import { textTable } from './table.js';
+import { columns } from './text-columns.js';
 import { plural } from '../config/format.js';
 import { hasQueries } from '../workload/operations.js';
 

@@ -2,6 +2,7 @@
  * Small helpers for the inline SVG charts of report.html. The SVG has no xmlns attribute: inside HTML
  * it is not needed, and leaving it out keeps the page free of any http:// text.
  */
+import { characters, columns } from './text-columns.js';
 
 const PALETTE = [
   '#4e79a7',
@@ -76,16 +77,17 @@ export function dot(x: number, y: number, r: number, fill: string, tip: string):
 }
 
 /**
- * About how wide `s` is at the charts' 12 px font: capitals and `_` ~8 px, the rest ~6.6 (an estimate for the
- * margin a column of labels needs; a query type's name is all capitals).
+ * About how wide `s` is at the charts' 12 px font: capitals and `_` ~8 px, the rest ~6.6, a character two columns
+ * wide on a terminal (CJK) 12, a combining mark nothing (an estimate for the margin a column of labels needs; a query
+ * type's name is all capitals).
  */
 function textWidth(s: string): number {
   let w = 0;
-  for (const ch of s) w += /[A-Z_#%@]/.test(ch) ? 8.2 : 6.6;
+  for (const ch of characters(s)) w += ch.columns * (ch.columns > 1 ? 6 : /[A-Z_#%@]/.test(ch.text) ? 8.2 : 6.6);
   return w;
 }
 
-/** The most characters of a chart's row label (`uncorrected VALUE_RANGE_QUERY_DESC` is 34). */
+/** The most columns of a chart's row label (`uncorrected VALUE_RANGE_QUERY_DESC` is 34; a CJK character takes two). */
 const LONGEST_LABEL = 36;
 
 /** The left margin a column of row labels (shortLabel's) needs, right-aligned 8 px before the plot. */
@@ -98,9 +100,22 @@ export function labelMargin(labels: readonly string[]): number {
  * (`tree-insertTablet-mixed#1` and `#2`, `uncorrected VALUE_RANGE_QUERY_DESC`).
  */
 export function shortLabel(s: string, max = LONGEST_LABEL): string {
-  if (s.length <= max) return s;
+  if (columns(s) <= max) return s;
+  const chars = characters(s);
   const tail = Math.floor((max - 1) / 2);
-  return `${s.slice(0, max - 1 - tail)}…${s.slice(s.length - tail)}`;
+  const end = fitting([...chars].reverse(), tail).reverse();
+  return `${fitting(chars, max - 1 - tail).join('')}…${end.join('')}`;
+}
+
+/** As many of `chars`, from the first, as fit in `width` columns. */
+function fitting(chars: readonly { text: string; columns: number }[], width: number): string[] {
+  const kept: string[] = [];
+  for (const ch of chars) {
+    width -= ch.columns;
+    if (width < 0) break;
+    kept.push(ch.text);
+  }
+  return kept;
 }
 
 export function line(x1: number, y1: number, x2: number, y2: number, attrs: string): string {
@@ -153,9 +168,9 @@ function legendWidth(entries: { name: string }[]): number {
   return entries.reduce((w, e) => w + legendEntryWidth(e.name), 0);
 }
 
-/** One legend entry's width: its swatch and gap, and ~7 px per character at the 12 px font. */
+/** One legend entry's width: its swatch and gap, and ~7 px per column at the 12 px font (a CJK character two). */
 function legendEntryWidth(name: string): number {
-  return 18 + name.length * 7;
+  return 18 + columns(name) * 7;
 }
 
 /** a legend row of colour swatches, top right */

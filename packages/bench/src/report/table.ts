@@ -1,4 +1,4 @@
-import stringWidth from 'string-width';
+import { columns, padEnd, padStart } from './text-columns.js';
 
 /** Plain-text tables: first column left-aligned, the others right-aligned (they hold numbers). */
 
@@ -14,15 +14,3 @@ export function textTable(header: string[], rows: string[][], indent = '  '): st
   const rule = indent + widths.map((w) => '-'.repeat(w)).join('  ');
   return [line(header), rule, ...rows.map(line)].join('\n');
 }
-
-/**
- * The columns a text takes on a terminal, which its length is not: a CJK character takes two (a query file's label
- * may be Chinese), a combining mark none.
- */
-export const columns = (text: string): number => stringWidth(text);
-
-/** The text, then blanks to `width` columns. */
-export const padEnd = (text: string, width: number): string => text + ' '.repeat(Math.max(0, width - columns(text)));
-
-/** Blanks to `width` columns, then the text. */
-export const padStart = (text: string, width: number): string => ' '.repeat(Math.max(0, width - columns(text))) + text;
