@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -149,5 +149,26 @@ describe('config files', () => {
     expect(failure(file('d.json', '[1]')).message).toMatch(/d\.json: needs a JSON object/);
     expect(failure(file('e.toml', 'workers = 1')).message).toMatch(/needs a \.json, \.yaml or \.yml file/);
     expect(failure(join(dir, 'missing.json')).message).toMatch(/--config: cannot read .*missing\.json/);
+  });
+
+  it("takes a file or directory it names relative to its own directory, as a flag's is to the working one", () => {
+    mkdirSync(join(dir, 'site'), { recursive: true });
+    const path = file(
+      'site/bench.yaml',
+      'queryFile: q.yaml\nout: ../results\ntlsCa: certs/ca.pem\njavaTrustStore: /etc/trust.jks\n',
+    );
+    const byKey = Object.fromEntries(readConfigFile(path).map((s) => [s.key, s.raw]));
+    expect(byKey).toEqual({
+      queryFile: join(dir, 'site', 'q.yaml'),
+      out: join(dir, 'results'),
+      tlsCa: join(dir, 'site', 'certs', 'ca.pem'),
+      javaTrustStore: '/etc/trust.jks',
+    });
+    // the same knobs from the JSON form; a flag's path is as given (the shell's working directory)
+    const json = file('site/bench.json', JSON.stringify({ queryFile: 'q.yaml' }));
+    expect(readConfigFile(json)[0].raw).toBe(join(dir, 'site', 'q.yaml'));
+    const run = file('site/run.yaml', 'queryFile: q.yaml\nout: results\n');
+    const flagged = resolveConfig(['--config', run, '--out', 'here'], {}).config;
+    expect([flagged.out, flagged.queryFile]).toEqual(['here', join(dir, 'site', 'q.yaml')]);
   });
 });

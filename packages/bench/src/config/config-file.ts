@@ -3,9 +3,9 @@
  * are BenchConfig field names (and totalPoints). An unknown key is an error naming it; null means "not set".
  */
 import { readFileSync } from 'node:fs';
-import { extname } from 'node:path';
+import { dirname, extname, resolve } from 'node:path';
 import { ConfigError } from './errors.js';
-import { KNOB_KEYS, TOTAL_POINTS_KEY } from './knobs.js';
+import { KNOB_KEYS, KNOBS, TOTAL_POINTS_KEY } from './knobs.js';
 import type { KnobKey, Setting } from './source.js';
 import { didYouMean } from './suggest.js';
 import { yamlEntries, type ConfigEntry } from './config-file-yaml.js';
@@ -38,8 +38,20 @@ function parseConfigText(text: string, path: string): Setting[] {
         key,
         `${where}: unknown key "${key}"${didYouMean(key, KEYS)}; keys are the knob names --help shows in [brackets]`,
       );
-    return value === null ? [] : [{ key: known, raw: value, source: { kind: 'file', path, key, line } }];
+    if (value === null) return [];
+    return [{ key: known, raw: besideTheFile(known, value, path), source: { kind: 'file', path, key, line } }];
   });
+}
+
+/**
+ * A file or directory the config file names (--query-file, --out, --tls-ca, --java-trust-store), taken from the
+ * file's own directory when relative, as tsconfig's and Compose's paths are: the config and what it names move
+ * together, wherever the run is started. A flag's or the environment's stays relative to the working directory.
+ */
+function besideTheFile(key: KnobKey, value: RawValue, path: string): RawValue {
+  const arg = key === TOTAL_POINTS_KEY ? undefined : KNOBS[key].arg;
+  const names = arg === 'FILE' || arg === 'DIR';
+  return names && typeof value === 'string' && value.trim() !== '' ? resolve(dirname(path), value) : value;
 }
 
 function jsonEntries(text: string, path: string): ConfigEntry[] {

@@ -11,7 +11,7 @@ names in [brackets]), its environment variable, its flag. Boolean flags need no 
 take one (--verify=false).
 
   --config FILE
-      read knobs from a JSON or YAML file
+      read knobs from a JSON or YAML file (the files and directories it names: from its own directory)
   --help, -h
       print this help and exit
   --version
