@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { SESSION_DEFAULTS } from '@iotdb/client';
+import { MAX_I32, SESSION_DEFAULTS } from '@iotdb/client';
 import type { BenchConfig, LatencySummary, QueryFigures, QueryKind, RunResult, Verify } from '../types.js';
 import { FAILED_PREFIX, START_LAG, UNCORRECTED_PREFIX } from '../latency-rows.js';
 import { byReportOrder } from '../report/latency-matrix.js';
@@ -103,7 +103,7 @@ export function javaConnectArgs(
 /** How long ours waits for a query's reply (0: without end), as a Java int. */
 function replyWaitMs(queryTimeoutMs: number | undefined): number {
   const ms = queryOptions({ queryTimeoutMs }).timeoutMs ?? SESSION_DEFAULTS.requestTimeoutMs;
-  return Math.min(ms, 2 ** 31 - 1);
+  return Math.min(ms, MAX_I32);
 }
 
 /**

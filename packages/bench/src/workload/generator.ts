@@ -1,4 +1,5 @@
 import {
+  MAX_I32,
   TSDataType,
   type CellValue,
   type ColumnInput,
@@ -15,7 +16,7 @@ export const FIRST_ROW = 1;
 const T0_MS = 1_700_000_000_000;
 export const PRECISION_FACTOR = { ms: 1, us: 1_000, ns: 1_000_000 } as const;
 /** The most rows a device's writes can have after row 0: a row's index is an int32 (the pattern formulas' integers). */
-export const MAX_DEVICE_ROWS = 2 ** 31 - 1 - FIRST_ROW;
+export const MAX_DEVICE_ROWS = MAX_I32 - FIRST_ROW;
 /** The latest time written, by precision: ms and us times are numbers (exact to 2^53 - 1), ns times int64. */
 export const MAX_TIME = {
   ms: BigInt(Number.MAX_SAFE_INTEGER),
