@@ -4,6 +4,7 @@ export type { TSDataTypeName, ColumnCategoryName } from './types/data-type.js';
 export { IoTDBError, IoTDBValidationError, IoTDBProtocolError, prefixField } from './errors.js';
 export type { ValidationIssue, ValidationErrorOptions } from './errors.js';
 export { isArray } from './types/is-array.js';
+export { INT64_MAX, INT64_MIN } from './types/int64.js';
 export { nearestName } from './types/nearest-name.js';
 export { KnownKeys } from './types/known-keys.js';
 

@@ -7,6 +7,7 @@ import {
   type TableTablet,
   type Tablet,
 } from '@iotdb/client';
+import { INT64_MAX } from '@iotdb/fast-serializer';
 import type { BenchConfig } from '../types.js';
 import { DEVICE_TAG, TABLE_NAME, deviceName, sensorTypes } from './schema.js';
 import { DATES, hash32, textTable, unit } from './values.js';
@@ -21,7 +22,7 @@ export const MAX_DEVICE_ROWS = MAX_I32 - FIRST_ROW;
 export const MAX_TIME = {
   ms: BigInt(Number.MAX_SAFE_INTEGER),
   us: BigInt(Number.MAX_SAFE_INTEGER),
-  ns: 2n ** 63n - 1n,
+  ns: INT64_MAX,
 };
 
 /** The timestamp of a device's global row g, in the configured precision (exact beyond 2^53 for ns). */

@@ -3,6 +3,7 @@ import {
   IoTDBProtocolError,
   IoTDBValidationError,
   TAggregationType,
+  INT64_MIN,
   checkTimestamp,
   dateToTime,
   type TAggregationTypeName,
@@ -124,7 +125,7 @@ export class Session extends TreeWriteSession {
   /** The last point of each path, with time >= lastTime when given (executeLastDataQueryV2). */
   async executeLastDataQuery(paths: readonly string[], opts: LastQueryOptions = {}): Promise<SessionDataSet> {
     const ps = checkPathList(paths, 'paths', true);
-    const time = opts.lastTime === undefined ? -(2n ** 63n) : this.#time(opts.lastTime, 'lastTime');
+    const time = opts.lastTime === undefined ? INT64_MIN : this.#time(opts.lastTime, 'lastTime');
     return this.#structured(
       `executeLastDataQuery ${ps.length} paths`,
       'executeLastDataQueryV2',
