@@ -53,6 +53,18 @@ describe('KnownKeys', () => {
     );
   });
 
+  it("names the keys it takes when given no object (insertRecord('root.sg.d', ...), as the Java Session's arguments)", () => {
+    expect(() => keys.check('root.sg.d', '')).toThrow(
+      /^row: expected an object \{ deviceId, timestamp, values, isAligned \}, got string "root\.sg\.d"$/,
+    );
+    expect(() => keys.check(null, 'rows[2]')).toThrow(/^rows\[2\]: expected an object \{ deviceId, .* \}, got null$/);
+    // options of many keys (TLS's) are not listed
+    const many = KnownKeys.of<Record<'a' | 'b' | 'c' | 'd' | 'e' | 'f' | 'g' | 'h' | 'i', number>>('tls')(
+      ...(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'] as const),
+    );
+    expect(() => many.check(1, '')).toThrow(/^tls: expected an object, got number 1$/);
+  });
+
   it('names an array given for one object (insertTablet([a, b])) by its noun or field', () => {
     expect(() => keys.check([{}, {}], '')).toThrow(/^row: needs an object, got an array of 2$/);
     expect(() => keys.check([{}], 'records[3]')).toThrow(/^records\[3\]: needs an object, got an array of 1$/);

@@ -9,6 +9,9 @@ import { nearestName } from './nearest-name.js';
  * same order: the last order that fitted is kept and compared key by key (about 20 ns a record; a set lookup per
  * key cost 60).
  */
+/** The most keys an error names as the object expected. */
+const MAX_KEYS_SHOWN = 8;
+
 export class KnownKeys {
   readonly known: readonly string[];
   readonly #known: ReadonlySet<string>;
@@ -60,7 +63,7 @@ export class KnownKeys {
    */
   check(o: unknown, field: string): asserts o is object {
     if (o === null || typeof o !== 'object') {
-      throw new IoTDBValidationError(field === '' ? this.noun : field, `expected an object, got ${describe(o)}`);
+      throw new IoTDBValidationError(field === '' ? this.noun : field, `expected ${this.#shape()}, got ${describe(o)}`);
     }
     if (Array.isArray(o)) {
       throw new IoTDBValidationError(field === '' ? this.noun : field, `needs an object, got an array of ${o.length}`);
@@ -74,6 +77,14 @@ export class KnownKeys {
         near === undefined ? `unknown key; known: ${this.known.join(', ')}` : `unknown key (did you mean ${near}?)`,
       );
     }
+  }
+
+  /**
+   * The object expected, its keys named when they are few (a record's, a tablet's: what a caller porting the Java
+   * Session's `insertRecord(deviceId, time, ...)` needs to read; TLS options' dozens would bury the message).
+   */
+  #shape(): string {
+    return this.known.length <= MAX_KEYS_SHOWN ? `an object { ${this.known.join(', ')} }` : 'an object';
   }
 
   #learn(o: object): boolean {
