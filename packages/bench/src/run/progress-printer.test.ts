@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { HEARTBEAT_MS, ProgressPrinter, type ProgressOut } from './progress-printer.js';
 
-function out(isTTY: boolean): ProgressOut & { text: string } {
+function out(isTTY: boolean, columns?: number): ProgressOut & { text: string } {
   return {
     isTTY,
+    columns,
     text: '',
     write(t: string) {
       this.text += t;
@@ -14,7 +15,7 @@ function out(isTTY: boolean): ProgressOut & { text: string } {
 describe('ProgressPrinter', () => {
   it('prints every line: on a terminal in place (a newline at the end), with --progress each on its own', () => {
     for (const [isTTY, progress, printed] of [
-      [true, false, '\ra\rb\n'],
+      [true, false, '\ra\x1b[K\rb\x1b[K\n'],
       [false, true, 'a\nb\n'],
     ] as const) {
       const o = out(isTTY);
@@ -43,5 +44,29 @@ describe('ProgressPrinter', () => {
     const tty = out(true);
     new ProgressPrinter(false, tty, 0).end();
     expect(tty.text).toBe('');
+  });
+
+  it('on a terminal erases what a longer line before left, and fits a line to its width, errors and ETA kept', () => {
+    // a shorter line leaves no tail of the last ("ETA 9.8s" over "ETA 12.5s" read "ETA 9.8ss"); a wrapped line would
+    // leave its first rows behind at every rewrite, as \r goes back to the start of the last row only
+    const o = out(true, 80);
+    const p = new ProgressPrinter(false, o, 0);
+    p.print(() => '[1.0s] 10 points  errors 0  ETA 12.5s', 1000);
+    p.print(() => '[2.0s] 20 points  errors 0  ETA 9.8s', 2000);
+    // the averages go first, then the parts after the first from the left, until it fits one column less than the terminal
+    p.print(
+      () => '[3.1s] 4,439,000/30,000,000 points (9.5 %)  now 1,501,560 pts/s  avg 1,380,595 pts/s  errors 0  ETA 1.4s',
+      3000,
+    );
+    p.print(() => '[4.1s] 5,000,000/30,000,000 points (9.5 %)  now 1 pts/s  avg 2 pts/s  errors 0  ETA 1.4s', 4000);
+    // no part left to drop: cut
+    p.print(() => `[5.1s] ${'x'.repeat(80)}  errors 0`, 5000);
+    expect(o.text.split('\r').slice(1)).toEqual([
+      '[1.0s] 10 points  errors 0  ETA 12.5s\x1b[K',
+      '[2.0s] 20 points  errors 0  ETA 9.8s\x1b[K',
+      '[3.1s] 4,439,000/30,000,000 points (9.5 %)  errors 0  ETA 1.4s\x1b[K',
+      '[4.1s] 5,000,000/30,000,000 points (9.5 %)  now 1 pts/s  errors 0  ETA 1.4s\x1b[K',
+      `[5.1s] ${'x'.repeat(71)}…\x1b[K`,
+    ]);
   });
 });
