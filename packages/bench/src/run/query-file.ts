@@ -13,7 +13,7 @@ import { realClock } from './clock.js';
 import { IntervalLatency, overTime } from './interval-latency.js';
 import { NextDueTimes, overdueMs } from './pacing.js';
 import { runStatementSessions, type ReadDone, type StatementRead } from './statement-sessions.js';
-import { queryLatencies } from './trace.js';
+import { queryLatencies, traceClient, withPoolWait } from './trace.js';
 import { clientActivity } from './client-activity.js';
 import { keepErrors, reachedNoNode } from './run-error.js';
 import { queryOptions, sessionOptions } from './session-options.js';
@@ -44,12 +44,15 @@ export async function runQueryFileEntry(
   const stop = new RunStop(() => undefined, c.testMaxTime, interrupt);
   stop.timedPhaseStarted();
   const endProgress = showReadsProgress(c, tally, plannedReads(shares, e.repetitions), shares.length);
+  // --trace: subscribed as a tracing library would be (its cost paid), and each read's pool wait from its trace
+  const untrace = c.trace ? traceClient(() => undefined) : undefined;
   try {
     const read = statementRead(pool, e, tally, c, () => stop.unreachable());
     const pacing = { targetRate: c.targetRate, pauseMs: c.batchIntervalMs };
     const sessions = { shares, repetitions: e.repetitions, read, done: tally.done, nextDue: tally.nextDue };
     await runStatementSessions(sessions, pacing, realClock, () => stop.stopped);
   } finally {
+    untrace?.();
     endProgress();
     stop.dispose();
     await pool.close();
@@ -227,9 +230,10 @@ function statementRead(
   return async (sql) => {
     const started = performance.now();
     let firstReplyMs = 0;
+    let poolWaitMs = 0;
     let ds: SessionDataSet | undefined;
     const read = await timedRead(async () => {
-      ds = await pool.executeQueryStatement(sql, perQuery);
+      [ds, poolWaitMs] = await withPoolWait(() => pool.executeQueryStatement(sql, perQuery));
       firstReplyMs = performance.now() - started;
       // a statement that is not a query leaves nothing open on the server: its data set is closed from the start
       tally.answered ??= ds.isClosed ? 'no result set' : 'result set';
@@ -238,7 +242,7 @@ function statementRead(
     const totalMs = performance.now() - started;
     if (reachedNoNode(read.cause, c.retryMaxMs)) reachedNoNodeAt();
     if (c.trace && ds !== undefined && read.error === undefined)
-      for (const [kind, ms] of queryLatencies(e.label, firstReplyMs, totalMs, ds.readStats()))
+      for (const [kind, ms] of queryLatencies(e.label, { poolWaitMs, firstReplyMs }, totalMs, ds.readStats()))
         (tally.traced[TRACED_PREFIX + kind] ??= new LatencyHistogram()).record(ms * 1e6);
     return read;
   };

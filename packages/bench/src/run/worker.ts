@@ -7,7 +7,7 @@ import { realClock } from './clock.js';
 import { readRows } from './read-pass.js';
 import { rowWriter } from './row-writer.js';
 import { queryOptions, sessionOptions } from './session-options.js';
-import { queryLatencies, traceClient, tracedLatencies } from './trace.js';
+import { queryLatencies, traceClient, tracedLatencies, withPoolWait } from './trace.js';
 import { WorkerRun, type Backend } from './worker-run.js';
 import { writer } from './write-ops.js';
 
@@ -32,10 +32,11 @@ export default async function run(task: WorkerTask): Promise<WorkerResult> {
     rowWriter: (devices, send) => rowWriter(c, pool, devices, send),
     query: async (sql, kind) => {
       const started = performance.now();
-      const ds = await pool.executeQueryStatement(sql, perQuery);
+      const [ds, poolWaitMs] = await withPoolWait(() => pool.executeQueryStatement(sql, perQuery));
       const firstReplyMs = performance.now() - started;
       const read = await readRows(ds);
-      if (c.trace) worker.traced(queryLatencies(kind, firstReplyMs, performance.now() - started, ds.readStats()));
+      const totalMs = performance.now() - started;
+      if (c.trace) worker.traced(queryLatencies(kind, { poolWaitMs, firstReplyMs }, totalMs, ds.readStats()));
       return { rows: read.rows, points: sensorValuesRead(c.model, kind, read) };
     },
     activity: () => clientActivity(pool.stats()),
