@@ -199,6 +199,20 @@ describe('iotdb-bench against a real server', () => {
     },
   );
 
+  it("--trace: a query's wait for a pooled session is its own row, apart from its first reply (4 clients, 1 session)", async () => {
+    const { stdout, fields } = await bench(
+      ...['--database', 'it_bench_trace_wait', '--workers', '1', '--clients', '4', '--pool-max-size', '1'],
+      ...['--devices', '4', '--sensors', '2', '--batch-size', '10', '--loop', '10', '--trace'],
+      ...['--operation-proportion', '1:1:0:0:0:0:0:0:0:0:0'],
+    );
+    expect(Number(fields.get('failed_ops'))).toBe(0);
+    const avg = (row: string) => Number(new RegExp(`^ {2}${row} +\\d+ +([\\d.]+) `, 'm').exec(stdout)?.[1]);
+    // three clients wait while one holds the session: every operation, write or query, waits on average
+    expect(avg('traced insertTablet: pool wait')).toBeGreaterThan(0);
+    expect(avg('traced PRECISE_POINT: pool wait')).toBeGreaterThan(0);
+    expect(avg('traced PRECISE_POINT: first reply')).toBeLessThan(avg('PRECISE_POINT'));
+  });
+
   it.each(['tree', 'table'])(
     '%s model: a run of queries only keeps the database and reads every row a write run with its knobs stored',
     async (model) => {
@@ -550,6 +564,7 @@ describe('iotdb-bench against a real server', () => {
     expect(paced.stdout).toMatch(/^ {2}start lag +10 /m);
     expect(paced.stdout).toMatch(/after their due time on average \(p50 [\d.]+, p99 [\d.]+, max [\d.]+ ms\)/);
     const traced = await bench('--query-file', file, '--trace');
+    expect(traced.stdout).toMatch(/^ {2}traced one: pool wait +10 /m);
     expect(traced.stdout).toMatch(/^ {2}traced one: first reply +10 /m);
     expect(traced.stdout).toMatch(/^ {2}traced one: decode +10 /m);
     expect(traced.stdout).toMatch(/^ {2}traced one: other client work +10 /m);
