@@ -284,7 +284,8 @@ function environmentLine(e: Environment): string {
     ? `, ${e.server.dataNodes.length} DataNode${e.server.dataNodes.length === 1 ? '' : 's'}`
     : '';
   const server = e.server ? `IoTDB ${e.server.version} (${e.server.timestampPrecision}${nodes})` : 'server unknown';
-  const commit = e.client.gitCommit ? ` at ${e.client.gitCommit.slice(0, 12)}` : '';
+  const sha = e.client.gitCommit;
+  const commit = sha ? ` at ${sha.slice(0, 12)}${sha.endsWith('-dirty') ? '-dirty' : ''}` : '';
   return `${e.cpu}, ${e.cores} cores, ${e.memoryGiB} GiB, ${e.os}; Node ${e.node}${e.jvm ? `, ${e.jvm}` : ''}; ${server}; client ${e.client.version}${commit}`;
 }
 

@@ -88,6 +88,13 @@ describe('writeResults', () => {
     expect(readFileSync(paths.html, 'utf8')).toContain(
       'Test CPU, 2 GHz, 2 cores, 23.4 GiB, Linux 6.1 x64; Node v20.20.2, openjdk version &quot;17.0.15&quot;; IoTDB 2.0.1-beta (ms, 1 DataNode); client 0.1.0 at 0123abc',
     );
+    // a build of uncommitted changes keeps its -dirty beside the commit's first 12 digits
+    const sha = '0123456789abcdef0123456789abcdef01234567';
+    results[0].environment = {
+      ...SAMPLE_ENVIRONMENT,
+      client: { ...SAMPLE_ENVIRONMENT.client, gitCommit: `${sha}-dirty` },
+    };
+    expect(readFileSync(writeResults(tempDir(), results).html, 'utf8')).toContain('client 0.1.0 at 0123456789ab-dirty');
   });
 
   it('report.html is self-contained: inline SVG, no external resources, labels escaped', () => {

@@ -46,11 +46,19 @@ function javaVersion(): string | null {
   return r.stderr.split('\n')[0]?.trim() || null;
 }
 
-/** The commit of the checkout the bench runs from; null when installed from a tarball (no git there). */
-function gitCommit(): string | null {
-  const dir = fileURLToPath(new URL('.', import.meta.url));
-  const r = spawnSync('git', ['-C', dir, 'rev-parse', 'HEAD'], { encoding: 'utf8', timeout: 10_000 });
-  return r.status === 0 ? r.stdout.trim() : null;
+/**
+ * The commit of this project's checkout the bench runs from, `-dirty` when a tracked file differs from it (a build of
+ * uncommitted changes, which two runs to compare may both be); null when installed from a tarball: no git there, or the
+ * git of the application that installed it, whose commit is not the client's (its package.json is not tracked there).
+ */
+export function gitCommit(packageDir = fileURLToPath(new URL('../..', import.meta.url))): string | null {
+  const git = (...args: string[]) =>
+    spawnSync('git', ['-C', packageDir, ...args], { encoding: 'utf8', timeout: 10_000 });
+  if (git('ls-files', '--error-unmatch', 'package.json').status !== 0) return null;
+  const head = git('rev-parse', 'HEAD');
+  if (head.status !== 0) return null;
+  const changed = git('diff', '--quiet', 'HEAD').status === 1;
+  return `${head.stdout.trim()}${changed ? '-dirty' : ''}`;
 }
 
 /** The server's version, cluster settings and DataNodes (SHOW VERSION, SHOW VARIABLES, SHOW DATANODES); null where it cannot say. */
