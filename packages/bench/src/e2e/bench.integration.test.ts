@@ -819,6 +819,29 @@ describe('iotdb-bench against a real server', () => {
     expect(result).not.toContain(' ok_ops=0 ');
   });
 
+  it("SIGTERM sent to ours alone during the Java client's run (a supervisor's stop): the JVM is stopped too, exit 130", async () => {
+    const args = ['--host', host, '--port', String(port), '--database', 'it_bench_term', '--vs-java', '--java-first'];
+    const child = spawn('node', [cli, ...args, '--loop', '1000']); // minutes of the Java client's writes
+    let [stdout, stderr] = ['', ''];
+    let sent = false;
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (sent || !stdout.includes('running the Java client')) return;
+      sent = true;
+      setTimeout(() => child.kill('SIGTERM'), 3000); // its JVM started and writing
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code).toBe(130);
+    expect(stderr).toContain('iotdb-bench: stopping (SIGTERM)');
+    expect(stderr).toContain('the Java client was interrupted');
+    const left = await run('pgrep', ['-f', 'database=it_bench_term']).then(
+      (r) => r.stdout,
+      () => '', // pgrep exits 1 when nothing matches
+    );
+    expect(left).toBe('');
+  }, 120_000);
+
   it('keeps the write run and its files when the queries after it fail: failed queries counted, exit 1', async () => {
     const out = tempDir('iotdb-bench-');
     const args = ['--database', 'it_bench_tree', '--devices', '2', '--sensors', '3', '--loop', '2', '--verify'];
@@ -1077,11 +1100,11 @@ describe('iotdb-bench against a real server', () => {
     expect(e.stderr).not.toMatch(/\n\s+at /);
   });
 
-  it("the Java client's failure is one line with its exception, not a stack of the harness", () => {
+  it("the Java client's failure is one line with its exception, not a stack of the harness", async () => {
     const config = { ...sampleConfig({ loop: 1 }), workload: 'java-anchor' as const };
-    const failure = (() => {
+    const failure = await (async () => {
       try {
-        runJava(config, '127.0.0.1', 1);
+        await runJava(config, '127.0.0.1', 1);
       } catch (e) {
         return e;
       }

@@ -1,17 +1,23 @@
 /**
- * Ctrl-C: the first ends the run under way as --test-max-time would (operations under way finish, the report
- * and the files cover what ran, no further run starts), a second quits at once, after `quit` (which stops a
- * local server the command started).
+ * Ctrl-C or SIGTERM (a supervisor's stop, `kill`, `timeout`): the first ends the run under way as --test-max-time
+ * would (operations under way finish, the report and the files cover what ran, no further run starts; a Java child
+ * is interrupted too: java-child.ts), a second quits at once, after `quit` (which stops a local server the command
+ * started). Either way the command exits 130, as an interrupted run.
  */
 export function interruptOnCtrlC(quit: () => void): AbortSignal {
   const interrupt = new AbortController();
-  process.on('SIGINT', () => {
+  const stop = (signal: NodeJS.Signals) => {
     if (interrupt.signal.aborted) {
       quit();
       process.exit(130);
     }
-    console.error('\niotdb-bench: stopping: operations under way finish, then the report (Ctrl-C again to quit now)');
+    const by = signal === 'SIGINT' ? '' : ` (${signal})`;
+    console.error(
+      `\niotdb-bench: stopping${by}: operations under way finish, then the report (Ctrl-C again to quit now)`,
+    );
     interrupt.abort();
-  });
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
   return interrupt.signal;
 }

@@ -40,11 +40,11 @@ export async function runJavaSide(
   console.log(`running the Java client${when} on the same ${mixed ? 'operations' : 'workload'} (${threads}) ...`);
   let java: RunResult;
   try {
-    const { result, fullRounds } = runJava(config, host, port);
+    const { result, fullRounds } = await runJava(config, host, port);
     java = { ...result, environment };
     if (config.queries.length > 0) {
       console.log(`the Java client's queries: the same ${config.queries.length} x ${config.queryLoops} statements ...`);
-      addQueriesAfter(java, runJavaQueries(config, { host, port, fullRounds }, java.errors));
+      addQueriesAfter(java, await runJavaQueries(config, { host, port, fullRounds }, java.errors));
     }
   } catch (e) {
     if (!(e instanceof RunError)) throw e;
@@ -79,7 +79,7 @@ export async function runJavaStatements(
       continue;
     }
     try {
-      java.push({ ...runJavaStatement(config, e, listed.shares, target), environment });
+      java.push({ ...(await runJavaStatement(config, e, listed.shares, target)), environment });
     } catch (err) {
       if (!(err instanceof RunError)) throw err;
       console.error(`iotdb-bench: ${err.message}; no comparison from ${e.label} on (ours is reported)`);

@@ -18,6 +18,7 @@ import { mergeCommand } from './merge-command.js';
 import { persistCommand } from './persist-command.js';
 import { runSweep } from './sweep.js';
 import { readCompareCommand } from './read-compare-command.js';
+import { JavaInterrupted } from '../run/java-child.js';
 import { givenServer } from './target.js';
 
 const RUN_COMMAND: Record<CommandName, (args: readonly string[]) => number | Promise<number>> = {
@@ -156,7 +157,7 @@ main().then(
   (code) => process.exit(code),
   (e: unknown) => {
     console.error(`iotdb-bench${subcommand()}: ${describeError(e)}`);
-    process.exit(1);
+    process.exit(e instanceof JavaInterrupted ? 130 : 1); // read-compare's Java reader, Ctrl-C'd
   },
 );
 

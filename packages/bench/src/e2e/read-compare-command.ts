@@ -136,7 +136,9 @@ function readers(o: Options, session: BaseSession, serverCpu: ServerCpu | undefi
       // a child process, run to its end: its reads but the last warm its JVM up, the last is timed
       java: () =>
         withServerCpu(serverCpu, r.javaReads, () =>
-          Promise.resolve(javaPass(runJavaQuery({ ...o, reps: r.javaReads, connect: javaConnectArgs(o) }).at(-1)!)),
+          runJavaQuery({ ...o, reps: r.javaReads, connect: javaConnectArgs(o) }).then((passes) =>
+            javaPass(passes.at(-1)!),
+          ),
         ),
     },
   };

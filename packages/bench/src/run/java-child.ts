@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,11 +13,17 @@ interface JavaInput {
   lines: Iterable<string>;
 }
 
+/** The java/*.sh children running: each the leader of its own process group (the script, its JVM, its grep). */
+const running = new Set<ChildProcess>();
+
 /**
- * Runs one of the java/*.sh scripts with its key=value options and returns what it printed; its input, when given,
- * is written into a directory of its own first and removed after. A child that ended badly throws javaFailed's error.
+ * Runs one of the java/*.sh scripts with its key=value options and resolves to what it printed (however much: a long
+ * run's INTERVAL lines); its input, when given, is written into a directory of its own first and removed after. A
+ * child that ended badly rejects with javaFailed's error. The child runs in a process group of its own, to which
+ * Ctrl-C and SIGTERM are passed on (a signal sent to ours alone, by `kill` or a supervisor, ended ours and left the
+ * JVM writing to the server; the event loop, blocked in a synchronous child, did not see Ctrl-C until it ended).
  */
-export function runJavaScript(script: string, args: readonly string[], input?: JavaInput): string {
+export async function runJavaScript(script: string, args: readonly string[], input?: JavaInput): Promise<string> {
   const dir = input === undefined ? null : mkdtempSync(join(tmpdir(), `iotdb-bench-${input.key}-`));
   const options = [...args];
   if (input !== undefined && dir !== null) {
@@ -26,13 +32,70 @@ export function runJavaScript(script: string, args: readonly string[], input?: J
     options.push(`${input.key}=${path}`);
   }
   try {
-    return execFileSync('bash', [script, ...options], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-  } catch (e) {
-    throw javaFailed(e);
+    return await scriptOutput(script, options);
   } finally {
     if (dir !== null) rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** What `bash script options` printed on stdout (stderr passed through), once it ended well. */
+function scriptOutput(script: string, options: readonly string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', [script, ...options], { stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+    track(child);
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.on('error', (e) => {
+      untrack(child);
+      reject(new RunError(`the Java client could not start: ${e.message}`));
+    });
+    child.on('close', (status, signal) => {
+      untrack(child);
+      const stdout = Buffer.concat(chunks).toString('utf8');
+      if (status === 0) resolve(stdout);
+      else reject(javaFailed({ status, signal, stdout }));
+    });
+  });
+}
+
+/**
+ * While a Java child runs, Ctrl-C and SIGTERM are passed on to it (interruptJavaChildren), beside whatever else
+ * listens (the run's own stop); with none running, they do what they did before.
+ */
+function track(child: ChildProcess): void {
+  running.add(child);
+  if (running.size > 1) return;
+  process.on('SIGINT', interruptJavaChildren);
+  process.on('SIGTERM', interruptJavaChildren);
+}
+
+function untrack(child: ChildProcess): void {
+  if (!running.delete(child) || running.size > 0) return;
+  process.off('SIGINT', interruptJavaChildren);
+  process.off('SIGTERM', interruptJavaChildren);
+}
+
+/**
+ * Each running Java child's whole process group gets SIGINT, as a terminal's Ctrl-C would reach it (the JVM runs its
+ * shutdown hooks and exits 130: JavaInterrupted).
+ */
+export function interruptJavaChildren(): void {
+  for (const child of running) signalGroup(child, 'SIGINT');
+}
+
+/** The group led by `child`, sent `signal`; nothing when it ended already. */
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  try {
+    if (child.pid !== undefined) process.kill(-child.pid, signal);
+  } catch {
+    // ended between its close and this
+  }
+}
+
+// a process ending with a child still running (a second Ctrl-C, an error) takes the child's group with it
+process.on('exit', () => {
+  for (const child of running) signalGroup(child, 'SIGKILL');
+});
 
 /** `lines` into the file at `path`, a line each, a chunk of about 1 MB at a time. */
 function writeLines(path: string, lines: Iterable<string>): void {
@@ -58,8 +121,9 @@ function writeLines(path: string, lines: Iterable<string>): void {
 export class JavaInterrupted extends RunError {}
 
 /**
- * What a java/*.sh child that ended badly says, in one line: interrupted (Ctrl-C reaches the JVM too, as the
- * foreground process group's), or failed with its exit status and the first exception line it printed.
+ * What a java/*.sh child that ended badly says, in one line: interrupted (Ctrl-C passed on by interruptJavaChildren,
+ * or reaching a foreground JVM as its process group's: the micro benchmark's), or failed with its exit status and
+ * the first exception line it printed.
  */
 export function javaFailed(e: unknown): RunError {
   const { status, signal, stdout } = e as { status?: number | null; signal?: string | null; stdout?: string };

@@ -13,18 +13,18 @@ import { keepErrors } from './run-error.js';
  * warms its JIT). Per type: operations, rows, rows/s and latency, as ours; a statement the server refuses is
  * counted failed, its error kept in `errors`, as ours.
  */
-export function runJavaQueries(
+export async function runJavaQueries(
   c: BenchConfig,
   target: { host: string; port: number; fullRounds?: number },
   errors: string[],
-): QueriesAfter {
+): Promise<QueriesAfter> {
   const { host, port } = target;
   const rows = javaQueryRows(c, target.fullRounds);
   const statements = c.queries.map((kind) => ({ kind, sqls: querySqls(c, kind, rows) }));
   const all = statements.flatMap((s) => s.sqls);
   const database = c.model === 'table' ? c.database : undefined;
   const connect = javaConnectArgs(c);
-  const passes = runJavaQuery({ host, port, sql: all, fetchSize: 5000, reps: 2, database, connect });
+  const passes = await runJavaQuery({ host, port, sql: all, fetchSize: 5000, reps: 2, database, connect });
   passes.splice(0, passes.length - all.length); // the second pass
   if (passes.length !== all.length) throw new Error(`java/query.sh read ${passes.length} of ${all.length} statements`);
   return javaQueryTypes(c.model, statements, passes, errors);

@@ -19,16 +19,17 @@ const script = fileURLToPath(new URL('../../java/query-file.sh', import.meta.url
  * its share of forEach's statements), repetitions, paced by --target-rate or --batch-interval-ms, ended by
  * --test-max-time.
  */
-export function runJavaStatement(
+export async function runJavaStatement(
   c: BenchConfig,
   e: QueryFileEntry,
   shares: string[][],
   target: { host: string; port: number },
-): RunResult {
+): Promise<RunResult> {
   const dir = e.forEach === undefined ? undefined : mkdtempSync(join(tmpdir(), 'iotdb-bench-'));
   try {
     const sharesFile = dir === undefined ? undefined : writeShares(join(dir, 'statements.txt'), shares);
-    return javaStatementRun(runJavaScript(script, javaStatementArgs(c, e, target, sharesFile)), c, e, shares);
+    const out = await runJavaScript(script, javaStatementArgs(c, e, target, sharesFile));
+    return javaStatementRun(out, c, e, shares);
   } finally {
     if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
   }

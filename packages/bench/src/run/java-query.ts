@@ -37,13 +37,13 @@ interface JavaQueryOptions {
  * The Java client reading `sql` `reps` times on one session (java/QueryBench.java: SessionDataSet.iterator(),
  * every value through its typed getter). One JVM per call: the first reps warm its JIT.
  */
-export function runJavaQuery(o: JavaQueryOptions): (ReadPass | FailedPass)[] {
+export async function runJavaQuery(o: JavaQueryOptions): Promise<(ReadPass | FailedPass)[]> {
   const args = [`host=${o.host}`, `port=${o.port}`, `fetch=${o.fetchSize}`, `reps=${o.reps}`];
   if (typeof o.sql === 'string') args.push(`sql=${o.sql}`);
   if (o.database !== undefined) args.push('table=true', `database=${o.database}`);
   args.push(...(o.connect ?? []));
   const statements = typeof o.sql === 'string' ? undefined : { key: 'file', lines: o.sql };
-  return parseQueryResults(runJavaScript(script, args, statements));
+  return parseQueryResults(await runJavaScript(script, args, statements));
 }
 
 /**

@@ -21,9 +21,13 @@ const script = fileURLToPath(new URL('../../java/bench.sh', import.meta.url));
  * either way. Its RESULT, MATRIX, INTERVAL, QTYPE and UNCORRECTED lines become a RunResult with what Java reports (no
  * histograms); its ROUNDS line, the rounds it wrote before its time limit stopped it.
  */
-export function runJava(c: BenchConfig, host: string, port: number): { result: RunResult; fullRounds?: number } {
+export async function runJava(
+  c: BenchConfig,
+  host: string,
+  port: number,
+): Promise<{ result: RunResult; fullRounds?: number }> {
   const plan = javaRunsPlan(c) ? { key: 'plan', lines: javaPlan(c) } : undefined;
-  const out = runJavaScript(script, javaArgs(c, host, port), plan);
+  const out = await runJavaScript(script, javaArgs(c, host, port), plan);
   return { result: javaRun(out, c), fullRounds: javaFullRounds(out) };
 }
 
