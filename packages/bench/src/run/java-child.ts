@@ -60,19 +60,22 @@ function scriptOutput(script: string, options: readonly string[]): Promise<strin
 
 /**
  * While a Java child runs, Ctrl-C and SIGTERM are passed on to it (interruptJavaChildren), beside whatever else
- * listens (the run's own stop); with none running, they do what they did before.
+ * listens (the run's own stop), and this process ending (a second Ctrl-C, an error) takes the child's group with it;
+ * with none running, the signals do what they did before.
  */
 function track(child: ChildProcess): void {
   running.add(child);
   if (running.size > 1) return;
   process.on('SIGINT', interruptJavaChildren);
   process.on('SIGTERM', interruptJavaChildren);
+  process.on('exit', killJavaChildren);
 }
 
 function untrack(child: ChildProcess): void {
   if (!running.delete(child) || running.size > 0) return;
   process.off('SIGINT', interruptJavaChildren);
   process.off('SIGTERM', interruptJavaChildren);
+  process.off('exit', killJavaChildren);
 }
 
 /**
@@ -92,10 +95,9 @@ function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   }
 }
 
-// a process ending with a child still running (a second Ctrl-C, an error) takes the child's group with it
-process.on('exit', () => {
+function killJavaChildren(): void {
   for (const child of running) signalGroup(child, 'SIGKILL');
-});
+}
 
 /** `lines` into the file at `path`, a line each, a chunk of about 1 MB at a time. */
 function writeLines(path: string, lines: Iterable<string>): void {
