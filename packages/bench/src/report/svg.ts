@@ -96,8 +96,8 @@ export function labelMargin(labels: readonly string[]): number {
 }
 
 /**
- * A label cut to `max` characters in the middle, so that labels told apart by their end stay apart
- * (`tree-insertTablet-mixed#1` and `#2`, `uncorrected VALUE_RANGE_QUERY_DESC`).
+ * A label cut to `max` columns in the middle, between whole characters, so that labels told apart by their end stay
+ * apart (`tree-insertTablet-mixed#1` and `#2`, `uncorrected VALUE_RANGE_QUERY_DESC`).
  */
 export function shortLabel(s: string, max = LONGEST_LABEL): string {
   if (columns(s) <= max) return s;
