@@ -18,6 +18,22 @@ describe('forEach statements', () => {
     expect(placeholders('SELECT {1} FROM x')).toEqual([]);
   });
 
+  it('takes a column named in any script, or as the server names it with parentheses and dots', () => {
+    expect(placeholders(`SELECT count(*) FROM "表" WHERE "设备" = '{设备}'`)).toEqual(['设备']);
+    expect(placeholders('SELECT s0 FROM root.bench.d0 -- {TTL(ms)} {count(root.bench.d0.s0)} {Überhang}')).toEqual([
+      'TTL(ms)',
+      'count(root.bench.d0.s0)',
+      'Überhang',
+    ]);
+    // a regular expression's repetition, text in braces with blanks: not placeholders
+    expect(placeholders(`SELECT s0 FROM t WHERE s1 REGEXP '[0-9]{3}' AND s2 = '{ not one }'`)).toEqual([]);
+    const cjk = { columns: ['设备'], rows: [['一号'], ["二'号"]] };
+    expect(statementsOver(`SELECT count(*) FROM "表" WHERE "设备" = '{设备}'`, cjk).statements).toEqual([
+      `SELECT count(*) FROM "表" WHERE "设备" = '一号'`,
+      `SELECT count(*) FROM "表" WHERE "设备" = '二''号'`,
+    ]);
+  });
+
   it("gives the statement once per row, each placeholder the row's value of the column named (in any case)", () => {
     const over = statementsOver('SELECT LAST s0 FROM {device} -- aligned: {IsAligned}', devices);
     expect(over).toEqual({

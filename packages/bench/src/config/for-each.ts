@@ -8,9 +8,13 @@
  */
 import { ConfigError } from './errors.js';
 
-const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+/**
+ * `{column}`: a column as the server names it, in any script (`{设备}`, `{TTL(ms)}`, `{count(root.sg.d.s0)}`): a letter
+ * or `_` first (`{3}` is a regular expression's repetition), then no blank, quote or brace.
+ */
+const PLACEHOLDER = /\{([\p{L}_][^\s{}'"`]*)\}/gu;
 /** A placeholder starting exactly where lastIndex says. */
-const PLACEHOLDER_HERE = /\{([A-Za-z_][A-Za-z0-9_]*)\}/y;
+const PLACEHOLDER_HERE = new RegExp(PLACEHOLDER.source, 'yu');
 /** IoTDB SQL's quotes: string literals ('...', and "..." in the tree model), quoted identifiers (`...`, "..."). */
 const QUOTES = new Set(["'", '"', '`']);
 
