@@ -2,6 +2,9 @@ import { IoTDBValidationError } from '../errors.js';
 import { describe } from './describe.js';
 import { nearestName } from './nearest-name.js';
 
+/** The most keys an error names as the object expected. */
+const MAX_KEYS_SHOWN = 8;
+
 /**
  * The keys an input object (a tablet, a record, a writer's row) may have. A key that none of them is would be
  * dropped without a word (`aligned` for `isAligned`, `nullMask` for `nulls`: rows written unaligned, nulls written
@@ -9,9 +12,6 @@ import { nearestName } from './nearest-name.js';
  * same order: the last order that fitted is kept and compared key by key (about 20 ns a record; a set lookup per
  * key cost 60).
  */
-/** The most keys an error names as the object expected. */
-const MAX_KEYS_SHOWN = 8;
-
 export class KnownKeys {
   readonly known: readonly string[];
   readonly #known: ReadonlySet<string>;
