@@ -1,4 +1,4 @@
-import { TSDataType } from '@iotdb/client';
+import { TSDataType, escapeTableIdentifier } from '@iotdb/client';
 import { TYPE_ORDER } from '../config/type-proportions.js';
 import type { BenchConfig } from '../types.js';
 import { anchorTypes } from './anchor.js';
@@ -40,7 +40,7 @@ export function isReservedTreeNode(name: string): boolean {
  * by their `database` option, which needs no quotes.
  */
 export function tableDatabaseSql(c: BenchConfig): string {
-  return `"${c.database.replaceAll('"', '""')}"`;
+  return escapeTableIdentifier(c.database);
 }
 
 /** Device names: tree `root.<db>.dNNN`, table tag values `dNNN` (at least 3 digits, as the Java anchor). */
