@@ -79,7 +79,16 @@ function slowest(r: RunResult, op: string, format: (ms: number) => string): stri
   return ms === undefined ? '-' : format(ms);
 }
 
-/** RFC 4180 quoting, only where needed (labels may hold commas) */
+/**
+ * RFC 4180 quoting, only where needed (labels may hold commas). A text a spreadsheet would run as a formula (a
+ * label from a query file or --label starting =, +, -, @, tab or CR) gets a leading apostrophe, OWASP's advice
+ * for CSV injection: Excel and LibreOffice show it as text. Numbers, negative ones too, stay numbers.
+ */
 export function csvCell(v: string): string {
-  return /[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
+  const text = FORMULA_START.test(v) && !NUMBER_OR_NONE.test(v) ? `'${v}` : v;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
+
+const FORMULA_START = /^[=+\-@\t\r]/;
+// "-" is a figure not recorded
+const NUMBER_OR_NONE = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$|^-$/i;
