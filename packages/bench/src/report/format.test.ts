@@ -422,7 +422,7 @@ describe('a run that ended early', () => {
     expect(formatReport(timed)).toMatch(/\nstopped +at --test-max-time 60,000 ms: operations under way finished/);
     expect(parseResult(resultLine(timed)).get('stopped')).toBe('test-max-time');
     const interrupted = sampleRun('cut', { stopped: 'interrupted' });
-    expect(formatReport(interrupted)).toMatch(/\nstopped +early, by Ctrl-C/);
+    expect(formatReport(interrupted)).toMatch(/\nstopped +early, interrupted \(Ctrl-C or SIGTERM\)/);
     expect(parseResult(resultLine(interrupted)).get('stopped')).toBe('interrupted');
     const whole = sampleRun('whole');
     expect(formatReport(whole)).not.toContain('stopped');

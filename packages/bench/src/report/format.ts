@@ -249,7 +249,7 @@ function activityLine(a: ClientActivity): string {
 
 /** Why a run ended before its loop was done. */
 function stoppedBy(r: RunResult): string {
-  if (r.stopped === 'interrupted') return 'early, by Ctrl-C';
+  if (r.stopped === 'interrupted') return 'early, interrupted (Ctrl-C or SIGTERM)';
   if (r.stopped === 'unreachable')
     return `early: an operation reached no node in --retry-max-ms ${grouped(r.config.retryMaxMs)} ms (its error below)`;
   return `at --test-max-time ${grouped(r.config.testMaxTime)} ms`;

@@ -82,6 +82,18 @@ describe('runJavaScript', () => {
       expect(process.listeners(signal)).not.toContain(interruptJavaChildren);
   });
 
+  it('says which signal interrupted it: Ctrl-C, or a SIGTERM sent to ours and passed on', async () => {
+    for (const [signal, said] of [
+      ['SIGINT', 'Ctrl-C'],
+      ['SIGTERM', 'SIGTERM, passed on to it'],
+    ] as const) {
+      const running = runJavaScript(script('echo started; exec sleep 30'), []);
+      await sleep(200);
+      interruptJavaChildren(signal);
+      await expect(running).rejects.toThrow(`the Java client was interrupted (${said})`);
+    }
+  });
+
   it('writes the input into a file of its own, passes it as key=<path>, and removes it after', async () => {
     const out = await runJavaScript(
       script('for a; do case $a in plan=*) echo "${a#plan=}"; cat "${a#plan=}";; esac; done'),

@@ -13,8 +13,11 @@ interface JavaInput {
   lines: Iterable<string>;
 }
 
-/** The java/*.sh children running: each the leader of its own process group (the script, its JVM, its grep). */
-const running = new Set<ChildProcess>();
+/**
+ * The java/*.sh children running, each the leader of its own process group (the script, its JVM, its grep), with
+ * the signal passed on to it once one was (interruptJavaChildren).
+ */
+const running = new Map<ChildProcess, NodeJS.Signals | undefined>();
 
 /**
  * Runs one of the java/*.sh scripts with its key=value options and resolves to what it printed (however much: a long
@@ -50,10 +53,11 @@ function scriptOutput(script: string, options: readonly string[]): Promise<strin
       reject(new RunError(`the Java client could not start: ${e.message}`));
     });
     child.on('close', (status, signal) => {
+      const passedOn = running.get(child);
       untrack(child);
       const stdout = Buffer.concat(chunks).toString('utf8');
       if (status === 0) resolve(stdout);
-      else reject(javaFailed({ status, signal, stdout }));
+      else reject(javaFailed({ status, signal, stdout }, passedOn));
     });
   });
 }
@@ -64,7 +68,7 @@ function scriptOutput(script: string, options: readonly string[]): Promise<strin
  * with none running, the signals do what they did before.
  */
 function track(child: ChildProcess): void {
-  running.add(child);
+  running.set(child, undefined);
   if (running.size > 1) return;
   process.on('SIGINT', interruptJavaChildren);
   process.on('SIGTERM', interruptJavaChildren);
@@ -80,10 +84,13 @@ function untrack(child: ChildProcess): void {
 
 /**
  * Each running Java child's whole process group gets SIGINT, as a terminal's Ctrl-C would reach it (the JVM runs its
- * shutdown hooks and exits 130: JavaInterrupted).
+ * shutdown hooks and exits 130: JavaInterrupted), whichever signal reached ours (`received`: its error says which).
  */
-export function interruptJavaChildren(): void {
-  for (const child of running) signalGroup(child, 'SIGINT');
+export function interruptJavaChildren(received: NodeJS.Signals = 'SIGINT'): void {
+  for (const child of running.keys()) {
+    running.set(child, received);
+    signalGroup(child, 'SIGINT');
+  }
 }
 
 /** The group led by `child`, sent `signal`; nothing when it ended already. */
@@ -96,7 +103,7 @@ function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 }
 
 function killJavaChildren(): void {
-  for (const child of running) signalGroup(child, 'SIGKILL');
+  for (const child of running.keys()) signalGroup(child, 'SIGKILL');
 }
 
 /** `lines` into the file at `path`, a line each, a chunk of about 1 MB at a time. */
@@ -119,17 +126,20 @@ function writeLines(path: string, lines: Iterable<string>): void {
   }
 }
 
-/** A Java child ended by Ctrl-C: the command ends as an interrupted run does (exit status 130). */
+/** A Java child ended by Ctrl-C or SIGTERM: the command ends as an interrupted run does (exit status 130). */
 export class JavaInterrupted extends RunError {}
 
 /**
- * What a java/*.sh child that ended badly says, in one line: interrupted (Ctrl-C passed on by interruptJavaChildren,
- * or reaching a foreground JVM as its process group's: the micro benchmark's), or failed with its exit status and
- * the first exception line it printed.
+ * What a java/*.sh child that ended badly says, in one line: interrupted (Ctrl-C or SIGTERM passed on by
+ * interruptJavaChildren, `passedOn` which; or Ctrl-C reaching a foreground JVM as its process group's: the micro
+ * benchmark's), or failed with its exit status and the first exception line it printed.
  */
-export function javaFailed(e: unknown): RunError {
+export function javaFailed(e: unknown, passedOn?: NodeJS.Signals): RunError {
   const { status, signal, stdout } = e as { status?: number | null; signal?: string | null; stdout?: string };
-  if (signal === 'SIGINT' || status === 130) return new JavaInterrupted('the Java client was interrupted (Ctrl-C)');
+  if (signal === 'SIGINT' || status === 130) {
+    const by = passedOn === undefined || passedOn === 'SIGINT' ? 'Ctrl-C' : `${passedOn}, passed on to it`;
+    return new JavaInterrupted(`the Java client was interrupted (${by})`);
+  }
   const why = String(stdout ?? '')
     .split('\n')
     .find((l) => /Exception|Error/.test(l));
