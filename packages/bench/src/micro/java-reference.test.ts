@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { JavaInterrupted } from '../run/java-child.js';
+import { JavaInterrupted, interruptJavaChildren } from '../run/java-child.js';
 import { codecRates, runCodecScript } from './java-reference.js';
 
 const codec = [
@@ -54,17 +54,17 @@ describe('runCodecScript: a codec script that ended badly', () => {
     return path;
   };
 
-  it('gives its output when it succeeds', () => {
-    expect(runCodecScript(scriptOf('echo "CODEC $1"'), ['3'])).toBe('CODEC 3\n');
+  it('gives its output when it succeeds', async () => {
+    expect(await runCodecScript(scriptOf('echo "CODEC $1"'), ['3'])).toBe('CODEC 3\n');
   });
 
-  it('failed: null, and one line with its exit status and first exception line', () => {
+  it('failed: null, and one line with its exit status and first exception line', async () => {
     const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
     try {
       const path = scriptOf(
         'echo compiling; echo "Exception in thread main java.lang.NoClassDefFoundError: X"; exit 1',
       );
-      expect(runCodecScript(path, [])).toBeNull();
+      expect(await runCodecScript(path, [])).toBeNull();
       expect(log).toHaveBeenCalledWith(
         'codec.sh: the Java client failed (exit 1): Exception in thread main java.lang.NoClassDefFoundError: X',
       );
@@ -73,8 +73,18 @@ describe('runCodecScript: a codec script that ended badly', () => {
     }
   });
 
-  it('ended by Ctrl-C (SIGINT, or the JVM exiting 130): throws JavaInterrupted, so that the caller ends as interrupted', () => {
+  it('ended by Ctrl-C (SIGINT, or the JVM exiting 130): throws JavaInterrupted, so that the caller ends as interrupted', async () => {
     for (const body of ['kill -INT $$', 'exit 130'])
-      expect(() => runCodecScript(scriptOf(body), [])).toThrow(JavaInterrupted);
+      await expect(runCodecScript(scriptOf(body), [])).rejects.toBeInstanceOf(JavaInterrupted);
+  });
+
+  it('runs in a process group of its own, to which Ctrl-C and SIGTERM sent to ours are passed on', async () => {
+    const running = runCodecScript(scriptOf('echo started; exec sleep 30'), []);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // the event loop runs while it does: a signal sent to ours alone is seen, not left to the JVM's end
+    for (const signal of ['SIGINT', 'SIGTERM'] as const)
+      expect(process.listeners(signal)).toContain(interruptJavaChildren);
+    interruptJavaChildren('SIGTERM');
+    await expect(running).rejects.toThrow('the Java client was interrupted (SIGTERM, passed on to it)');
   });
 });

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { JavaInterrupted, javaFailed } from '../run/java-child.js';
+import { JavaInterrupted, runJavaScript } from '../run/java-child.js';
 
 /** The Java client's codec rates from java/codec.sh (points/s), or null when Java is not on the machine. */
 export interface JavaCodecRates {
@@ -39,29 +39,29 @@ function missingTool(tools: readonly string[]): string | undefined {
  * Runs java/codec.sh for about `seconds` per task. It compiles Codec.java against IoTDB's jars, which
  * scripts/iotdb-local.sh fetches with Maven on first use (then cached in ~/.cache/iotdb-local). Returns null,
  * saying why, when java or javac is missing or the script fails (no Maven, no network): the JavaScript
- * benchmarks stand on their own. Throws JavaInterrupted when Ctrl-C ended it.
+ * benchmarks stand on their own. Rejects with JavaInterrupted when Ctrl-C or SIGTERM ended it.
  */
-export function runJavaCodec(seconds: number): JavaCodecRates | null {
+export async function runJavaCodec(seconds: number): Promise<JavaCodecRates | null> {
   const missing = missingTool(['java', 'javac']);
   if (missing !== undefined) {
     console.log(`${missing} not found`);
     return null;
   }
-  const out = runCodecScript(script, [String(seconds)]);
+  const out = await runCodecScript(script, [String(seconds)]);
   return out === null ? null : codecRates(out);
 }
 
 /**
  * A codec script's output, or null when it failed, said in one line (its exit status and first exception line).
- * Ctrl-C reaches the script and its JVM as the foreground process group's: that throws JavaInterrupted.
+ * It runs as the e2e benchmark's Java client does (runJavaScript: a process group of its own, Ctrl-C and SIGTERM
+ * sent to ours passed on); interrupted, it rejects with JavaInterrupted.
  */
-export function runCodecScript(path: string, args: readonly string[]): string | null {
+export async function runCodecScript(path: string, args: readonly string[]): Promise<string | null> {
   try {
-    return execFileSync('bash', [path, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    return await runJavaScript(path, args);
   } catch (e) {
-    const failure = javaFailed(e);
-    if (failure instanceof JavaInterrupted) throw failure;
-    console.log(`${basename(path)}: ${failure.message}`);
+    if (e instanceof JavaInterrupted) throw e;
+    console.log(`${basename(path)}: ${(e as Error).message}`);
     return null;
   }
 }

@@ -204,14 +204,14 @@ console.log(
     `(${((1 - compactBytes / binaryBytes) * 100).toFixed(3)}% smaller); encode ${(rate('encode 500x50 tablet: typed-array columns, compact protocol (rpcCompression)') / encode).toFixed(2)}x the binary rate`,
 );
 
-/** The Java reference's rates, or null without one; a Ctrl-C while it runs ends it and keeps ours (exit 130). */
-function javaReference(): JavaCodecRates | null {
+/**
+ * The Java reference's rates, or null without one; Ctrl-C or SIGTERM while it runs ends it (passed on to its
+ * process group) and keeps ours (exit 130).
+ */
+async function javaReference(): Promise<JavaCodecRates | null> {
   console.log(`running the Java reference (java/codec.sh ${Math.max(3, seconds * 2)}) ...`);
-  // Ctrl-C reaches the script's JVM too; this process outlives it to write our figures
-  const outliveCtrlC = () => undefined;
-  process.on('SIGINT', outliveCtrlC);
   try {
-    const rates = runJavaCodec(Math.max(3, seconds * 2));
+    const rates = await runJavaCodec(Math.max(3, seconds * 2));
     if (rates === null) console.log('no Java reference in this run');
     return rates;
   } catch (e) {
@@ -219,12 +219,10 @@ function javaReference(): JavaCodecRates | null {
     console.log(`${e.message}: no Java reference in this run`);
     process.exitCode = 130;
     return null;
-  } finally {
-    process.off('SIGINT', outliveCtrlC);
   }
 }
 
-const java = withJava ? javaReference() : null;
+const java = withJava ? await javaReference() : null;
 const ratios = java && {
   encode_typed: encode / java.encodePointsPerS,
   encode_row_major: rate('encode 500x50 tablet: row-major values') / java.encodePointsPerS,
