@@ -49,8 +49,7 @@ function parseConfigText(text: string, path: string): Setting[] {
  * together, wherever the run is started. A flag's or the environment's stays relative to the working directory.
  */
 function besideTheFile(key: KnobKey, value: RawValue, path: string): RawValue {
-  const arg = key === TOTAL_POINTS_KEY ? undefined : KNOBS[key].arg;
-  const names = arg === 'FILE' || arg === 'DIR';
+  const names = key !== TOTAL_POINTS_KEY && KNOBS[key].path === true;
   return names && typeof value === 'string' && value.trim() !== '' ? resolve(dirname(path), value) : value;
 }
 

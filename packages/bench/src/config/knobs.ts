@@ -21,6 +21,8 @@ export interface KnobSpec<T> {
   env: string;
   /** placeholder for --help; undefined for a boolean flag, which needs no value (`--verify`, `--verify=false`) */
   arg: string | undefined;
+  /** names a file or directory: a config file's relative one is taken from that file's directory (config-file.ts) */
+  path?: true;
   parse: Parser<T>;
   description: string;
 }
@@ -98,6 +100,7 @@ export const KNOBS: KnobTable = {
     flag: '--tls-ca',
     env: 'IOTDB_TLS_CA',
     arg: 'FILE',
+    path: true,
     parse: text(),
     default: () => undefined,
     defaultText: "none (the system's CAs; a local IoTDB's own CA when the run starts one)",
@@ -107,6 +110,7 @@ export const KNOBS: KnobTable = {
     flag: '--java-trust-store',
     env: 'JAVA_TRUST_STORE',
     arg: 'FILE',
+    path: true,
     parse: text(),
     default: () => undefined,
     defaultText: 'none (a local IoTDB the run starts: its own)',
@@ -515,6 +519,7 @@ export const KNOBS: KnobTable = {
     flag: '--query-file',
     env: 'QUERY_FILE',
     arg: 'FILE',
+    path: true,
     parse: text(),
     default: () => undefined,
     defaultText: 'none',
@@ -570,6 +575,7 @@ export const KNOBS: KnobTable = {
     flag: '--out',
     env: 'OUT',
     arg: 'DIR',
+    path: true,
     parse: text(),
     default: () => undefined,
     defaultText: 'none',
