@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { RunResult } from '../types.js';
 import { WRITES_ONLY } from '../workload/operations.js';
-import { compareTable, formatReport, progressLine, readsProgressLine, resultLine } from './format.js';
+import {
+  compareTable,
+  formatReport,
+  progressParts,
+  progressText,
+  readsProgressParts,
+  resultLine,
+  type Progress,
+} from './format.js';
 import { RESULT_KEYS } from './result-fields.js';
 import { sampleConfig, sampleRun, sampleStatement } from './test-fixture.js';
 
@@ -529,7 +537,20 @@ describe('compareTable', () => {
   });
 });
 
+/** The line as printed with --progress or in a log (on a terminal, fitted to its width: progress-printer.ts) */
+const progressLine = (p: Progress) => progressText(progressParts(p));
+const readsProgressLine = (p: Parameters<typeof readsProgressParts>[0]) => progressText(readsProgressParts(p));
+
 describe('progressLine', () => {
+  it('marks the averages as spare, the parts to go first on a terminal too narrow for the line', () => {
+    const spare = (parts: { text: string; spare?: boolean }[]) => parts.filter((p) => p.spare).map((p) => p.text);
+    const run = { points: 2_500, totalPoints: 10_000, elapsedS: 10, nowPointsPerS: 260, errors: 0, ops: 10 };
+    expect(spare(progressParts(run))).toEqual(['avg 250 pts/s']);
+    expect(spare(progressParts({ ...run, readsOnly: true }))).toEqual([]);
+    const reads = { reads: 25, totalReads: 100, rows: 2_500, elapsedS: 5, nowReadsPerS: 4, errors: 0 };
+    expect(spare(readsProgressParts(reads))).toEqual(['avg 5.0 reads/s']);
+  });
+
   it('is one line with points, rates, errors and ETA', () => {
     const line = progressLine({
       points: 2_500_000,

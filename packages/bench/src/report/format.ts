@@ -343,7 +343,21 @@ export interface Progress {
   timeLeftS?: number;
 }
 
-export function progressLine(p: Progress): string {
+/**
+ * A part of a progress line. A `spare` one (an average: the final report has it) goes first where the line is too
+ * wide for the terminal (progress-printer.ts), then the others after the first, from the left.
+ */
+export interface ProgressPart {
+  readonly text: string;
+  readonly spare?: boolean;
+}
+
+/** The parts as one line, two blanks between. */
+export function progressText(parts: readonly ProgressPart[]): string {
+  return parts.map((part) => part.text).join('  ');
+}
+
+export function progressParts(p: Progress): ProgressPart[] {
   const avg = p.elapsedS > 0 ? p.points / p.elapsedS : 0;
   const known = p.totalPoints > 0;
   const ops = opsText(p);
@@ -351,19 +365,37 @@ export function progressLine(p: Progress): string {
   const done = known
     ? `${grouped(p.points)}/${grouped(p.totalPoints)} points (${fixed((100 * p.points) / p.totalPoints, 1)} %)`
     : `${grouped(p.points)} points`;
-  const retries = p.retries ? `  retries ${grouped(p.retries)}` : '';
-  const written = `${done}  now ${grouped(p.nowPointsPerS)} pts/s  avg ${grouped(avg)} pts/s`;
+  const elapsed = `[${span(p.elapsedS)}]`;
   // a run of queries only writes no points: its operations alone
-  const counts = p.readsOnly === true ? ops.trimStart() : written + ops;
-  return `[${span(p.elapsedS)}] ${counts}${scheduleText(p.schedule)}  errors ${grouped(p.errors)}${retries}  ETA ${eta}`;
+  const counts: ProgressPart[] =
+    p.readsOnly === true && ops !== undefined
+      ? [{ text: `${elapsed} ${ops}` }]
+      : [
+          { text: `${elapsed} ${done}` },
+          { text: `now ${grouped(p.nowPointsPerS)} pts/s` },
+          { text: `avg ${grouped(avg)} pts/s`, spare: true },
+          ...parts(ops),
+        ];
+  return [
+    ...counts,
+    ...parts(scheduleText(p.schedule)),
+    { text: `errors ${grouped(p.errors)}` },
+    ...parts(p.retries ? `retries ${grouped(p.retries)}` : undefined),
+    { text: `ETA ${eta}` },
+  ];
 }
 
-/** A mixed run's `  ops 287/400 (71.8 %, now 271.8/s)` (without its plan: `  ops 287 (now 271.8/s)`); none else. */
-function opsText({ ops, totalOps = 0, nowOpsPerS = 0 }: Progress): string {
-  if (ops === undefined) return '';
+/** The part `text` makes, none without one. */
+function parts(text: string | undefined): ProgressPart[] {
+  return text === undefined ? [] : [{ text }];
+}
+
+/** A mixed run's `ops 287/400 (71.8 %, now 271.8/s)` (without its plan: `ops 287 (now 271.8/s)`); none else. */
+function opsText({ ops, totalOps = 0, nowOpsPerS = 0 }: Progress): string | undefined {
+  if (ops === undefined) return undefined;
   const now = `now ${fixed(nowOpsPerS, 1)}/s`;
-  if (totalOps <= 0) return `  ops ${grouped(ops)} (${now})`;
-  return `  ops ${grouped(ops)}/${grouped(totalOps)} (${fixed((100 * ops) / totalOps, 1)} %, ${now})`;
+  if (totalOps <= 0) return `ops ${grouped(ops)} (${now})`;
+  return `ops ${grouped(ops)}/${grouped(totalOps)} (${fixed((100 * ops) / totalOps, 1)} %, ${now})`;
 }
 
 /** A mixed run's time left from its operations' average rate; `-` without its plan (its points are drawn). */
@@ -372,11 +404,11 @@ function opsSecondsLeft({ ops, totalOps = 0, elapsedS }: Progress): SecondsLeft 
   return secondsLeft(totalOps - ops, elapsedS > 0 ? ops / elapsedS : 0);
 }
 
-/** `  on schedule`, or `  behind 1.25 s` once the earliest due operation is late by more than the slack. */
-function scheduleText(s: Progress['schedule']): string {
-  if (s === undefined) return '';
-  if (s.behindMs <= s.slackMs) return '  on schedule';
-  return `  behind ${s.behindMs < 1000 ? `${millis(s.behindMs)} ms` : span(s.behindMs / 1000)}`;
+/** `on schedule`, or `behind 1.25 s` once the earliest due operation is late by more than the slack; none else. */
+function scheduleText(s: Progress['schedule']): string | undefined {
+  if (s === undefined) return undefined;
+  if (s.behindMs <= s.slackMs) return 'on schedule';
+  return `behind ${s.behindMs < 1000 ? `${millis(s.behindMs)} ms` : span(s.behindMs / 1000)}`;
 }
 
 /** Seconds until a plan is done; `?` at no rate yet, `-` without a plan. */
@@ -407,11 +439,19 @@ interface ReadsProgress {
   timeLeftS?: number;
 }
 
-export function readsProgressLine(p: ReadsProgress): string {
+export function readsProgressParts(p: ReadsProgress): ProgressPart[] {
   const avg = p.elapsedS > 0 ? p.reads / p.elapsedS : 0;
   const eta = etaText(secondsLeft(p.totalReads - p.reads, avg), p.timeLeftS);
   const done = `${grouped(p.reads)}/${grouped(p.totalReads)} reads (${fixed((100 * p.reads) / p.totalReads, 1)} %)`;
-  return `[${span(p.elapsedS)}] ${done}  now ${fixed(p.nowReadsPerS, 1)} reads/s  avg ${fixed(avg, 1)} reads/s  rows ${grouped(p.rows)}${scheduleText(p.schedule)}  errors ${grouped(p.errors)}  ETA ${eta}`;
+  return [
+    { text: `[${span(p.elapsedS)}] ${done}` },
+    { text: `now ${fixed(p.nowReadsPerS, 1)} reads/s` },
+    { text: `avg ${fixed(avg, 1)} reads/s`, spare: true },
+    { text: `rows ${grouped(p.rows)}` },
+    ...parts(scheduleText(p.schedule)),
+    { text: `errors ${grouped(p.errors)}` },
+    { text: `ETA ${eta}` },
+  ];
 }
 
 /** `points`: the values read that were not null (iot-benchmark's okPoint of a query; `-` in older results). */

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import type { ProgressPart } from '../report/format.js';
 import { HEARTBEAT_MS, ProgressPrinter, type ProgressOut } from './progress-printer.js';
+
+/** A line's parts from its text, two blanks between; those starting `avg ` spare, as format.ts's */
+function line(text: string): () => ProgressPart[] {
+  return () => text.split('  ').map((part) => (part.startsWith('avg ') ? { text: part, spare: true } : { text: part }));
+}
 
 function out(isTTY: boolean, columns?: number): ProgressOut & { text: string } {
   return {
@@ -20,8 +26,8 @@ describe('ProgressPrinter', () => {
     ] as const) {
       const o = out(isTTY);
       const p = new ProgressPrinter(progress, o, 0);
-      p.print(() => 'a', 1000);
-      p.print(() => 'b', 2000);
+      p.print(line('a'), 1000);
+      p.print(line('b'), 2000);
       p.end();
       expect(o.text).toBe(printed);
     }
@@ -31,11 +37,11 @@ describe('ProgressPrinter', () => {
     const log = out(false);
     const p = new ProgressPrinter(false, log, 0);
     let made = 0;
-    for (let t = 1000; t < HEARTBEAT_MS; t += 1000) p.print(() => `early ${++made}`, t);
+    for (let t = 1000; t < HEARTBEAT_MS; t += 1000) p.print(() => line(`early ${++made}`)(), t);
     expect([log.text, made]).toEqual(['', 0]); // not even made
-    p.print(() => 'at 30 s', HEARTBEAT_MS);
-    p.print(() => 'at 31 s', HEARTBEAT_MS + 1000);
-    p.print(() => 'at 60 s', 2 * HEARTBEAT_MS);
+    p.print(line('at 30 s'), HEARTBEAT_MS);
+    p.print(line('at 31 s'), HEARTBEAT_MS + 1000);
+    p.print(line('at 60 s'), 2 * HEARTBEAT_MS);
     p.end();
     expect(log.text).toBe('at 30 s\nat 60 s\n');
   });
@@ -51,16 +57,16 @@ describe('ProgressPrinter', () => {
     // leave its first rows behind at every rewrite, as \r goes back to the start of the last row only
     const o = out(true, 80);
     const p = new ProgressPrinter(false, o, 0);
-    p.print(() => '[1.0s] 10 points  errors 0  ETA 12.5s', 1000);
-    p.print(() => '[2.0s] 20 points  errors 0  ETA 9.8s', 2000);
+    p.print(line('[1.0s] 10 points  errors 0  ETA 12.5s'), 1000);
+    p.print(line('[2.0s] 20 points  errors 0  ETA 9.8s'), 2000);
     // the averages go first, then the parts after the first from the left, until it fits one column less than the terminal
     p.print(
-      () => '[3.1s] 4,439,000/30,000,000 points (9.5 %)  now 1,501,560 pts/s  avg 1,380,595 pts/s  errors 0  ETA 1.4s',
+      line('[3.1s] 4,439,000/30,000,000 points (9.5 %)  now 1,501,560 pts/s  avg 1,380,595 pts/s  errors 0  ETA 1.4s'),
       3000,
     );
-    p.print(() => '[4.1s] 5,000,000/30,000,000 points (9.5 %)  now 1 pts/s  avg 2 pts/s  errors 0  ETA 1.4s', 4000);
+    p.print(line('[4.1s] 5,000,000/30,000,000 points (9.5 %)  now 1 pts/s  avg 2 pts/s  errors 0  ETA 1.4s'), 4000);
     // no part left to drop: cut
-    p.print(() => `[5.1s] ${'x'.repeat(80)}  errors 0`, 5000);
+    p.print(line(`[5.1s] ${'x'.repeat(80)}  errors 0`), 5000);
     expect(o.text.split('\r').slice(1)).toEqual([
       '[1.0s] 10 points  errors 0  ETA 12.5s\x1b[K',
       '[2.0s] 20 points  errors 0  ETA 9.8s\x1b[K',
@@ -68,5 +74,13 @@ describe('ProgressPrinter', () => {
       '[4.1s] 5,000,000/30,000,000 points (9.5 %)  now 1 pts/s  errors 0  ETA 1.4s\x1b[K',
       `[5.1s] ${'x'.repeat(71)}…\x1b[K`,
     ]);
+  });
+
+  it('drops the parts its maker marks spare first, whatever they say', () => {
+    const o = out(true, 50);
+    const p = new ProgressPrinter(false, o, 0);
+    const parts = [{ text: '[1.0s] 5 points' }, { text: 'b'.repeat(20) }, { text: 'c'.repeat(20), spare: true }];
+    p.print(() => [...parts, { text: 'ETA 1s' }], 1000);
+    expect(o.text).toBe(`\r[1.0s] 5 points  ${'b'.repeat(20)}  ETA 1s\x1b[K`);
   });
 });

@@ -1,7 +1,7 @@
 import { Session, SessionPool, TableSession, TableSessionPool, type SessionDataSet } from '@iotdb/client';
 import { plannedReads, statementCount } from '../config/for-each.js';
 import { readOnly, warmUpReads, type QueryFileEntry } from '../config/query-file.js';
-import { readsProgressLine } from '../report/format.js';
+import { readsProgressParts } from '../report/format.js';
 import { clientIntervalMs } from '../report/open-loop.js';
 import { LatencyHistogram, summarize } from '../report/histogram.js';
 import { FAILED_PREFIX, START_LAG, TRACED_PREFIX, UNCORRECTED_PREFIX } from '../latency-rows.js';
@@ -196,7 +196,7 @@ function showReadsProgress(c: BenchConfig, tally: StatementTally, totalReads: nu
       schedule: { behindMs: tally.behindMs(), slackMs: clientIntervalMs({ ...c, workers: 1, clients: sessions }) },
     };
     printer.print(() =>
-      readsProgressLine({
+      readsProgressParts({
         reads,
         totalReads,
         rows: tally.rows,

@@ -1,4 +1,4 @@
-import { progressLine } from '../report/format.js';
+import { progressParts } from '../report/format.js';
 import { clientIntervalMs } from '../report/open-loop.js';
 import { hasQueries, readsOnly } from '../workload/operations.js';
 import { groupsInRun } from './device-shares.js';
@@ -84,7 +84,7 @@ export class WriteWatch {
     this.throughput.push(sample);
     this.#last = { t: now, points, ops };
     this.#printer.print(() =>
-      progressLine({
+      progressParts({
         points,
         totalPoints: expectedPoints(this.#c),
         elapsedS: sample[0],
@@ -103,10 +103,11 @@ export class WriteWatch {
   #warmingUp(): void {
     const done = Math.min(Atomics.load(this.#barrier, 0), this.#c.workers);
     const elapsedS = ((performance.now() - this.#startedAt) / 1000).toFixed(1);
-    this.#printer.print(
-      () =>
-        `[warm-up ${elapsedS}s] untimed: ${done} of ${this.#c.workers} workers done, retries ${this.#sum('retries')}`,
-    );
+    this.#printer.print(() => [
+      {
+        text: `[warm-up ${elapsedS}s] untimed: ${done} of ${this.#c.workers} workers done, retries ${this.#sum('retries')}`,
+      },
+    ]);
   }
 
   /** An open loop's: how far behind its schedule the run is, and a client's interval between operations (ms). */
