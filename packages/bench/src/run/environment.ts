@@ -1,11 +1,15 @@
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { cpus, arch, release, totalmem, type } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Session, type SessionOptions } from '@iotdb/client';
 import type { Environment, ServerEnvironment } from '../types.js';
 
 const require = createRequire(import.meta.url);
+
+/** This package's root (dist/run/ or src/run/ two levels down): its package.json, the checkout it is in. */
+const PACKAGE_DIR = fileURLToPath(new URL('../..', import.meta.url));
 
 /**
  * Where a run ran, for its result files: this machine, the runtimes, the server (reached with `server`, the run's
@@ -29,7 +33,7 @@ export async function collectEnvironment(server: SessionOptions | undefined): Pr
 function versions(): { version: string; bench: string } {
   return {
     version: (require('@iotdb/client/package.json') as { version: string }).version,
-    bench: (require('../../package.json') as { version: string }).version,
+    bench: (require(join(PACKAGE_DIR, 'package.json')) as { version: string }).version,
   };
 }
 
@@ -51,7 +55,7 @@ function javaVersion(): string | null {
  * uncommitted changes, which two runs to compare may both be); null when installed from a tarball: no git there, or the
  * git of the application that installed it, whose commit is not the client's (its package.json is not tracked there).
  */
-export function gitCommit(packageDir = fileURLToPath(new URL('../..', import.meta.url))): string | null {
+export function gitCommit(packageDir = PACKAGE_DIR): string | null {
   const git = (...args: string[]) =>
     spawnSync('git', ['-C', packageDir, ...args], { encoding: 'utf8', timeout: 10_000 });
   if (git('ls-files', '--error-unmatch', 'package.json').status !== 0) return null;
