@@ -11,6 +11,7 @@ import { fixed, grouped, millis, times } from './numbers.js';
 import { QUERY_HEADERS, queryRows } from './format.js';
 import { MATRIX_HEADERS, byReportOrder, matrixRows } from './latency-matrix.js';
 import { lagPercentiles, openLoopFigures, openLoopVerdict, shortVerdict } from './open-loop.js';
+import { sampleAt } from './over-time.js';
 import {
   cpuPerMillion,
   mainOperation,
@@ -101,14 +102,6 @@ function throughputLines(runs: RunResult[]): string {
     yLabel: 'points/s',
     series: runs.map((r) => ({ name: r.label, points: r.throughput })),
   });
-}
-
-/**
- * Where an interval's sample goes on a time axis: its end (`atS`), or the run's for a last interval the run's end cut
- * short (its operations ended by then; the throughput line ends there too).
- */
-function sampleAt(r: RunResult, atS: number): number {
-  return Math.min(atS, r.durationS);
 }
 
 /** Whether a run has latency over time to draw: a line, two samples at least. */

@@ -5,6 +5,7 @@
 import type { RunResult } from '../types.js';
 import { csvCell } from './latency-matrix.js';
 import { fixed } from './numbers.js';
+import { sampleAt } from './over-time.js';
 
 const HEADER = ['label', 'at_s', 'operations', 'failed', 'p50_ms', 'p99_ms', 'max_ms'];
 
@@ -20,7 +21,15 @@ export function overTimeCsv(runs: readonly RunResult[]): string {
     return times.map((atS) => {
       const [count, p50, p99, max] = latency.get(atS) ?? [0];
       const ms = (v: number | undefined) => (v === undefined ? '' : fixed(v, 3));
-      return [r.label, fixed(atS, 3), String(count), String(failed.get(atS) ?? 0), ms(p50), ms(p99), ms(max)];
+      return [
+        r.label,
+        fixed(sampleAt(r, atS), 3),
+        String(count),
+        String(failed.get(atS) ?? 0),
+        ms(p50),
+        ms(p99),
+        ms(max),
+      ];
     });
   });
   return [HEADER, ...rows].map((row) => row.map(csvCell).join(',')).join('\n') + '\n';

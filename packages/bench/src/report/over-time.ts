@@ -1,6 +1,15 @@
 import type { RunResult } from '../types.js';
 import { median } from './numbers.js';
 
+/**
+ * Where an interval's sample goes on a time axis (report.html's charts, latency-over-time.csv's at_s): its end
+ * (`atS`), or the run's for a last interval the run's end cut short (its operations ended by then; the throughput
+ * line ends there too).
+ */
+export function sampleAt(r: RunResult, atS: number): number {
+  return Math.min(atS, r.durationS);
+}
+
 /** Intervals a run needs before its p99 over time is summed up: with fewer, the worst is most of them. */
 const MIN_INTERVALS = 3;
 

@@ -174,6 +174,23 @@ describe('writeResults', () => {
     );
   });
 
+  it("latency-over-time.csv's last interval, cut short by the run's end, is at the run's end, not a second past it", () => {
+    // a run stopped at --test-max-time 6000: operations under way ended by 6.01 s, in the interval counted to 7 s
+    const run = sampleRun('stopped', {
+      durationS: 6.01,
+      latencyOverTime: [
+        [6, 200, 1.8, 5.4, 5.5],
+        [7, 2, 1.9, 3.7, 3.7],
+      ],
+      failuresOverTime: [[7, 1]],
+    });
+    const rows = readFileSync(writeResults(tempDir(), [run]).overTimeCsv, 'utf8')
+      .trim()
+      .split('\n');
+    expect(rows.slice(1).map((row) => row.split(',')[1])).toEqual(['6.000', '6.010']);
+    expect(rows[2]).toBe('stopped,6.010,2,1,1.900,3.700,3.700');
+  });
+
   it("report.html draws a run's operations/s over the whole run, those that failed apart, 0 where none ended", () => {
     const fault = sampleRun('fault', {
       durationS: 4.5,
