@@ -1,11 +1,12 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { sampleRun } from '../report/test-fixture.js';
 import { compareCommand, readRuns } from './compare-command.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-read-runs-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const file = (name: string, text: string) => {
   const path = join(dir, name);
   writeFileSync(path, text);

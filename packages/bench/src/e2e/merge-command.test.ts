@@ -1,11 +1,12 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { sampleRun } from '../report/test-fixture.js';
 import { mergeCommand } from './merge-command.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-merge-command-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A machine's results.json of a sweep of 100 and 300 operations/s over its own 5 devices. */
 function share(name: string, deviceOffset: number): string {

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
@@ -156,6 +156,7 @@ describe('read-compare options', () => {
       );
     } finally {
       errors.mockRestore();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { JavaInterrupted, interruptJavaChildren } from '../run/java-child.js';
 import { codecRates, runCodecScript } from './java-reference.js';
 
@@ -48,8 +48,14 @@ describe("codecRates: the Java reference's CODEC lines", () => {
 });
 
 describe('runCodecScript: a codec script that ended badly', () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
   const scriptOf = (body: string) => {
-    const path = join(mkdtempSync(join(tmpdir(), 'codec-')), 'codec.sh');
+    const dir = mkdtempSync(join(tmpdir(), 'codec-'));
+    dirs.push(dir);
+    const path = join(dir, 'codec.sh');
     writeFileSync(path, body);
     return path;
   };
