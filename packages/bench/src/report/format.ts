@@ -374,19 +374,19 @@ export function progressParts(p: Progress): ProgressPart[] {
           { text: `${elapsed} ${done}` },
           { text: `now ${grouped(p.nowPointsPerS)} pts/s` },
           { text: `avg ${grouped(avg)} pts/s`, spare: true },
-          ...parts(ops),
+          ...optionalPart(ops),
         ];
   return [
     ...counts,
-    ...parts(scheduleText(p.schedule)),
+    ...optionalPart(scheduleText(p.schedule)),
     { text: `errors ${grouped(p.errors)}` },
-    ...parts(p.retries ? `retries ${grouped(p.retries)}` : undefined),
+    ...optionalPart(p.retries ? `retries ${grouped(p.retries)}` : undefined),
     { text: `ETA ${eta}` },
   ];
 }
 
-/** The part `text` makes, none without one. */
-function parts(text: string | undefined): ProgressPart[] {
+/** The part of `text`, or none without it (a part a line has only at times: its ops, schedule, retries). */
+function optionalPart(text: string | undefined): ProgressPart[] {
   return text === undefined ? [] : [{ text }];
 }
 
@@ -448,7 +448,7 @@ export function readsProgressParts(p: ReadsProgress): ProgressPart[] {
     { text: `now ${fixed(p.nowReadsPerS, 1)} reads/s` },
     { text: `avg ${fixed(avg, 1)} reads/s`, spare: true },
     { text: `rows ${grouped(p.rows)}` },
-    ...parts(scheduleText(p.schedule)),
+    ...optionalPart(scheduleText(p.schedule)),
     { text: `errors ${grouped(p.errors)}` },
     { text: `ETA ${eta}` },
   ];

@@ -1,41 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { JavaInterrupted, interruptJavaChildren, javaFailed, runJavaScript } from './java-child.js';
-
-/** The error execFileSync throws for a bash child running `script` (as it runs java/bench.sh). */
-function childError(script: string): unknown {
-  try {
-    execFileSync('bash', ['-c', script], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-  } catch (e) {
-    return e;
-  }
-  throw new Error('the child succeeded');
-}
-
-describe('a Java child that ended badly', () => {
-  it('was interrupted when Ctrl-C reached it: killed by SIGINT, or the JVM exiting 130 after its shutdown hooks', () => {
-    for (const script of ['kill -INT $$', 'exit 130']) {
-      const e = javaFailed(childError(script));
-      expect(e).toBeInstanceOf(JavaInterrupted);
-      expect(e.message).toBe('the Java client was interrupted (Ctrl-C)');
-    }
-  });
-
-  it('failed otherwise: its exit status or signal, and the first exception line it printed', () => {
-    const threw = 'echo setup: 100 devices; echo "Exception in thread main java.net.ConnectException: refused"; exit 3';
-    expect(javaFailed(childError(threw))).not.toBeInstanceOf(JavaInterrupted);
-    expect(javaFailed(childError(threw)).message).toBe(
-      'the Java client failed (exit 3): Exception in thread main java.net.ConnectException: refused',
-    );
-    expect(javaFailed(childError('kill -KILL $$')).message).toBe(
-      'the Java client failed (exit by SIGKILL): it said no more',
-    );
-  });
-});
+import { JavaInterrupted, interruptJavaChildren, runJavaScript } from './java-child.js';
 
 describe('runJavaScript', () => {
   const dirs: string[] = [];
@@ -51,6 +19,26 @@ describe('runJavaScript', () => {
     chmodSync(path, 0o755);
     return path;
   }
+
+  it('ended by Ctrl-C reaching it (killed by SIGINT, or the JVM exiting 130 after its shutdown hooks): interrupted', async () => {
+    for (const body of ['kill -INT $$', 'exit 130']) {
+      const failure = runJavaScript(script(body), []);
+      await expect(failure).rejects.toBeInstanceOf(JavaInterrupted);
+      await expect(failure).rejects.toThrow(/^the Java client was interrupted \(Ctrl-C\)$/);
+    }
+  });
+
+  it('failed otherwise: its exit status or signal, and the first exception line it printed', async () => {
+    const threw = 'echo setup: 100 devices; echo "Exception in thread main java.net.ConnectException: refused"; exit 3';
+    const failure = runJavaScript(script(threw), []);
+    await expect(failure).rejects.not.toBeInstanceOf(JavaInterrupted);
+    await expect(failure).rejects.toThrow(
+      /^the Java client failed \(exit 3\): Exception in thread main java.net.ConnectException: refused$/,
+    );
+    await expect(runJavaScript(script('kill -KILL $$'), [])).rejects.toThrow(
+      /^the Java client failed \(exit by SIGKILL\): it said no more$/,
+    );
+  });
 
   it('passes the options and returns what the script printed', async () => {
     expect(await runJavaScript(script('echo "$@"'), ['host=h', 'port=1'])).toBe('host=h port=1\n');

@@ -129,20 +129,24 @@ function writeLines(path: string, lines: Iterable<string>): void {
 /** A Java child ended by Ctrl-C or SIGTERM: the command ends as an interrupted run does (exit status 130). */
 export class JavaInterrupted extends RunError {}
 
+/** How a java/*.sh child ended: its exit status (null when a signal ended it), that signal, what it printed. */
+interface JavaExit {
+  status: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+}
+
 /**
- * What a java/*.sh child that ended badly says, in one line: interrupted (Ctrl-C or SIGTERM passed on by
- * interruptJavaChildren, `passedOn` which; or Ctrl-C reaching a foreground JVM as its process group's: the micro
- * benchmark's), or failed with its exit status and the first exception line it printed.
+ * What a java/*.sh child that ended badly says, in one line: interrupted (a SIGINT: Ctrl-C or SIGTERM passed on by
+ * interruptJavaChildren, `passedOn` which; the JVM exits 130 after its shutdown hooks), or failed with its exit status
+ * and the first exception line it printed.
  */
-export function javaFailed(e: unknown, passedOn?: NodeJS.Signals): RunError {
-  const { status, signal, stdout } = e as { status?: number | null; signal?: string | null; stdout?: string };
+function javaFailed({ status, signal, stdout }: JavaExit, passedOn: NodeJS.Signals | undefined): RunError {
   if (signal === 'SIGINT' || status === 130) {
     const by = passedOn === undefined || passedOn === 'SIGINT' ? 'Ctrl-C' : `${passedOn}, passed on to it`;
     return new JavaInterrupted(`the Java client was interrupted (${by})`);
   }
-  const why = String(stdout ?? '')
-    .split('\n')
-    .find((l) => /Exception|Error/.test(l));
+  const why = stdout.split('\n').find((l) => /Exception|Error/.test(l));
   return new RunError(
     `the Java client failed (exit ${status ?? `by ${signal ?? 'a signal'}`}): ${why?.trim() ?? 'it said no more'}`,
   );
