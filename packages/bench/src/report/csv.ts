@@ -3,7 +3,7 @@
  * line's values and where the run ran.
  */
 import type { Environment, RunResult } from '../types.js';
-import { csvCell } from './latency-matrix.js';
+import { csvText } from './csv-cell.js';
 import { RESULT_KEYS, resultFields } from './result-fields.js';
 
 const ENVIRONMENT: readonly [key: string, value: (e: Environment) => string][] = [
@@ -27,5 +27,5 @@ function environmentCells(e: Environment | undefined): string[] {
 export function toCsv(runs: RunResult[]): string {
   const header = [...RESULT_KEYS, ...ENVIRONMENT.map(([key]) => key)];
   const rows = [header, ...runs.map((r) => [...resultFields(r).map(([, v]) => v), ...environmentCells(r.environment)])];
-  return rows.map((row) => row.map(csvCell).join(',')).join('\n') + '\n';
+  return csvText(rows);
 }

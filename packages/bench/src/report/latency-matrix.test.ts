@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { byReportOrder, csvCell } from './latency-matrix.js';
+import { byReportOrder } from './latency-matrix.js';
 
 describe('the latency matrix', () => {
   it('lists writes first, then the query types in order, each with its uncorrected and traced rows after it, the start lag last', () => {
@@ -40,20 +40,5 @@ describe('the latency matrix after --queries', () => {
       'GROUP_BY',
       'GROUP_BY after the writes',
     ]);
-  });
-});
-
-describe('a CSV cell', () => {
-  it('keeps a text that a spreadsheet would run as a formula as text (a leading apostrophe)', () => {
-    for (const label of ['=HYPERLINK("http://x","y")', '+SUM(A1)', '-2+3', '@cmd', '\tx', '\rx']) {
-      expect(csvCell(label)).toMatch(/^"?'/);
-    }
-    expect(csvCell('=1,2')).toBe(`"'=1,2"`);
-  });
-
-  it('leaves numbers, negative ones too, the "-" of no figure and plain text as they are', () => {
-    for (const v of ['-1.5', '+2', '-3e-7', '0', '-', 'PRECISE_POINT', 'a-b', '中文 标签']) {
-      expect(csvCell(v)).toBe(v);
-    }
   });
 });

@@ -4,6 +4,7 @@
  */
 import type { LatencySummary, RunResult } from '../types.js';
 import { QUERY_KINDS, type QueryKind } from '../workload/operations.js';
+import { csvText } from './csv-cell.js';
 import { fixed, grouped, millis } from './numbers.js';
 import { AFTER_THE_WRITES, DERIVED_PREFIXES, START_LAG } from '../latency-rows.js';
 
@@ -71,24 +72,10 @@ export function matrixCsv(runs: readonly RunResult[]): string {
       slowest(r, op, (ms) => fixed(ms, 3)),
     ]),
   );
-  return [header, ...rows].map((row) => row.map(csvCell).join(',')).join('\n') + '\n';
+  return csvText([header, ...rows]);
 }
 
 function slowest(r: RunResult, op: string, format: (ms: number) => string): string {
   const ms = r.slowestClientMs?.[op];
   return ms === undefined ? '-' : format(ms);
 }
-
-/**
- * RFC 4180 quoting, only where needed (labels may hold commas). A text a spreadsheet would run as a formula (a
- * label from a query file or --label starting =, +, -, @, tab or CR) gets a leading apostrophe, OWASP's advice
- * for CSV injection: Excel and LibreOffice show it as text. Numbers, negative ones too, stay numbers.
- */
-export function csvCell(v: string): string {
-  const text = FORMULA_START.test(v) && !NUMBER_OR_NONE.test(v) ? `'${v}` : v;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-const FORMULA_START = /^[=+\-@\t\r]/;
-// "-" is a figure not recorded
-const NUMBER_OR_NONE = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$|^-$/i;

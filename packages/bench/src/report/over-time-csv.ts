@@ -3,7 +3,7 @@
  * failuresOverTime), a row per interval in which an operation ended.
  */
 import type { RunResult } from '../types.js';
-import { csvCell } from './latency-matrix.js';
+import { csvText } from './csv-cell.js';
 import { fixed } from './numbers.js';
 import { sampleAt } from './over-time.js';
 
@@ -32,5 +32,5 @@ export function overTimeCsv(runs: readonly RunResult[]): string {
       ];
     });
   });
-  return [HEADER, ...rows].map((row) => row.map(csvCell).join(',')).join('\n') + '\n';
+  return csvText([HEADER, ...rows]);
 }
