@@ -1,5 +1,6 @@
 import { createConnection } from 'node:net';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { attw, publintMessages } from './linters.js';
@@ -111,6 +112,9 @@ describe('the packed packages, installed with npm into an app outside the worksp
     });
     for (const key of ['IOTDB_HOST', 'IOTDB_PORT', 'NODE_URLS']) delete env[key];
     const bench = join(app.dir, 'node_modules', '.bin', 'iotdb-bench');
+    // what the server's JVMs leave in the machine's temp directory (lz4-java's native library each start): nothing
+    const jvmTemp = () => new Set(readdirSync(tmpdir()).filter((name) => name.startsWith('liblz4-java-')));
+    const tempBefore = jvmTemp();
     const args = ['--port', String(BENCH_PORT), '--devices', '2', '--sensors', '5', '--batch-size', '100'];
     args.push('--loop', '5', '--workers', '1', '--clients', '1', '--database', 'packaging', '--verify');
     args.push('--tls', '--rpc-compression', '--out', join(app.dir, 'bench-out'));
@@ -126,5 +130,6 @@ describe('the packed packages, installed with npm into an app outside the worksp
     expect(stdout).toMatch(/^verify +OK/m);
     expect(stdout).toContain('killed datanode'); // a throwaway server: no ~10 s of IoTDB's own shutdown
     expect(await portOpen(BENCH_PORT)).toBe(false);
+    expect([...jvmTemp()].filter((name) => !tempBefore.has(name))).toEqual([]);
   }, 360_000);
 });

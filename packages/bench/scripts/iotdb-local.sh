@@ -288,12 +288,15 @@ checker() {   # IotdbLocalCheck, speaking TLS / compact like the servers of DIR
 
 launch() {  # launch <node> <main-class> <jvm args...>; records the pid
   local node=$1 main=$2; shift 2
+  # the JVM's temp files (lz4-java's native library, a .so and its .lck each start) go with the cluster's data,
+  # not into /tmp for good
+  mkdir -p "$DIR/tmp/$node"
   LD_PRELOAD="$CACHE/tools/bind_lo.so" setsid java -Djava.net.preferIPv4Stack=true --add-opens=java.base/java.util.concurrent=ALL-UNNAMED \
     --add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.util=ALL-UNNAMED \
     --add-opens=java.base/java.nio=ALL-UNNAMED --add-opens=java.base/java.io=ALL-UNNAMED \
     --add-opens=java.base/java.net=ALL-UNNAMED -Dsun.jnu.encoding=UTF-8 -Dfile.encoding=UTF-8 \
     -Diotdb-foreground=yes -Dlogback.configurationFile="$DIR/conf/$node/logback-$node.xml" \
-    "$@" -Diotdb.local.dir="$DIR" -cp "$LIB/*" "$main" -s \
+    "$@" -Diotdb.local.dir="$DIR" -Djava.io.tmpdir="$DIR/tmp/$node" -cp "$LIB/*" "$main" -s \
     >>"$DIR/logs/$node.out" 2>&1 </dev/null &
   echo $! >"$DIR/run/$node.pid"
 }
