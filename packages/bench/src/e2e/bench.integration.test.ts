@@ -777,6 +777,25 @@ describe('iotdb-bench against a real server', () => {
     }
   });
 
+  it("says what a deployment's user lacks to prepare the database, in one line: the privilege, and why the run needs it", async () => {
+    await withSession((s) => s.executeNonQueryStatement("CREATE USER it_bench_user 'It_bench_1'"));
+    try {
+      const args = [cli, '--host', host, '--port', String(port), '--database', 'it_bench_tree', '--devices', '2'];
+      const env = { ...process.env, IOTDB_USER: 'it_bench_user', IOTDB_PASSWORD: 'It_bench_1' };
+      const e = (await run('node', [...args, '--loop', '1'], { env }).then(
+        () => expect.fail('the run went on'),
+        (err: unknown) => err,
+      )) as { code: number; stderr: string };
+      expect(e.code).toBe(1);
+      expect(e.stderr.trim().split('\n')).toHaveLength(1);
+      expect(e.stderr).toMatch(
+        /^iotdb-bench: preparing its database root\.it_bench_tree, as the user the run logs in as \(IOTDB_USER\): .*\[803\] .*MANAGE_DATABASE\. A run that writes every device drops the database/,
+      );
+    } finally {
+      await withSession((s) => s.executeNonQueryStatement('DROP USER it_bench_user'));
+    }
+  });
+
   it('ends the timed phase at --test-max-time, or at Ctrl-C: a report of what ran, every acknowledged point stored', async () => {
     const endless = ['--database', 'it_bench_tree', '--devices', '4', '--sensors', '5', '--batch-size', '10'];
     const queries = ['--queries', 'TIME_RANGE', '--query-loops', '5']; // each over 10 rows (a write's time)

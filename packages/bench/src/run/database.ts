@@ -18,32 +18,46 @@ import { dataTypeName, nearestName } from '@iotdb/fast-serializer';
 export async function prepareDatabase(c: BenchConfig, host: string, port: number): Promise<void> {
   const writes = !readsOnly(c.operationProportion);
   const whole = c.deviceOffset === 0 && c.deviceCount === c.devices && writes;
-  const share = writes && !whole;
-  if (c.model === 'table') {
-    const s = new TableSession(connectOptions(c, { host, port }));
-    const database = tableDatabaseSql(c);
-    await s.open();
-    try {
-      checkPrecision(c, s.timestampPrecision);
-      await checkAggregate(c, (sql) => s.executeQueryStatement(sql));
-      if (whole) await s.executeNonQueryStatement(`DROP DATABASE IF EXISTS ${database}`);
-      await s.executeNonQueryStatement(`CREATE DATABASE IF NOT EXISTS ${database}`);
-      const fields = sensorTypes(c).map((t, i) => `s${i} ${dataTypeName(t)} FIELD`);
-      await s.executeNonQueryStatement(
-        `CREATE TABLE IF NOT EXISTS ${database}.${TABLE_NAME} (${DEVICE_TAG} STRING TAG, ${fields.join(', ')})`,
-      );
-      await s.executeNonQueryStatement(`USE ${database}`);
-      await tryAggregates(c, (sql) => s.executeQueryStatement(sql));
-      if (share)
-        for (const names of shareChunks(c))
-          await s.executeNonQueryStatement(
-            `DELETE FROM ${database}.${TABLE_NAME} WHERE ${names.map((d) => `${DEVICE_TAG} = '${d}'`).join(' OR ')}`,
-          );
-    } finally {
-      await s.close();
-    }
-    return;
+  const plan = { whole, share: writes && !whole };
+  try {
+    await (c.model === 'table' ? prepareTable(c, host, port, plan) : prepareTree(c, host, port, plan));
+  } catch (e) {
+    throw preparationError(e, c);
   }
+}
+
+/** What a run does to its database first: drop it (`whole`), or delete its share's devices (`share`). */
+interface Preparation {
+  whole: boolean;
+  share: boolean;
+}
+
+async function prepareTable(c: BenchConfig, host: string, port: number, { whole, share }: Preparation) {
+  const s = new TableSession(connectOptions(c, { host, port }));
+  const database = tableDatabaseSql(c);
+  await s.open();
+  try {
+    checkPrecision(c, s.timestampPrecision);
+    await checkAggregate(c, (sql) => s.executeQueryStatement(sql));
+    if (whole) await s.executeNonQueryStatement(`DROP DATABASE IF EXISTS ${database}`);
+    await s.executeNonQueryStatement(`CREATE DATABASE IF NOT EXISTS ${database}`);
+    const fields = sensorTypes(c).map((t, i) => `s${i} ${dataTypeName(t)} FIELD`);
+    await s.executeNonQueryStatement(
+      `CREATE TABLE IF NOT EXISTS ${database}.${TABLE_NAME} (${DEVICE_TAG} STRING TAG, ${fields.join(', ')})`,
+    );
+    await s.executeNonQueryStatement(`USE ${database}`);
+    await tryAggregates(c, (sql) => s.executeQueryStatement(sql));
+    if (share)
+      for (const names of shareChunks(c))
+        await s.executeNonQueryStatement(
+          `DELETE FROM ${database}.${TABLE_NAME} WHERE ${names.map((d) => `${DEVICE_TAG} = '${d}'`).join(' OR ')}`,
+        );
+  } finally {
+    await s.close();
+  }
+}
+
+async function prepareTree(c: BenchConfig, host: string, port: number, { whole, share }: Preparation) {
   const s = new Session(connectOptions(c, { host, port }));
   await s.open();
   try {
@@ -60,6 +74,24 @@ export async function prepareDatabase(c: BenchConfig, host: string, port: number
   } finally {
     await s.close();
   }
+}
+
+/** IoTDB's NO_PERMISSION: the user lacks a privilege the statement needs (the message names it). */
+const NO_PERMISSION = 803;
+
+/**
+ * A refusal of the database's preparation for want of a privilege, said with what the benchmark does to its database
+ * and as whom (a deployment's own user, IOTDB_USER, is often not root); any other error as it was.
+ */
+export function preparationError(e: unknown, c: BenchConfig): unknown {
+  if (!(e instanceof IoTDBServerError) || e.statusCode !== NO_PERMISSION) return e;
+  const database = c.model === 'table' ? tableDatabaseSql(c) : `root.${c.database}`;
+  return new RunError(
+    `preparing its database ${database}, as the user the run logs in as (IOTDB_USER): ${e.message}. A run that ` +
+      "writes every device drops the database and makes it again; a share's run (--device-offset, --device-count) " +
+      "deletes its own devices' data first; a run of queries only changes nothing: grant the user the privilege " +
+      'named, or run as one that has it',
+  );
 }
 
 /** The names of this machine's devices, in statements of at most 500 (IoTDB takes long statements, not endless ones). */
