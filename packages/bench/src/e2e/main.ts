@@ -15,7 +15,7 @@ import { compareCommand } from './compare-command.js';
 import { LOCAL_TRUST_STORE_PASSWORD, startLocalServer, type LocalServer } from './local-server.js';
 import { interruptOnCtrlC } from './interrupt.js';
 import { mergeCommand } from './merge-command.js';
-import { persistCommand } from './persist-command.js';
+import { persistCommand, persistLater } from './persist-command.js';
 import { runSweep } from './sweep.js';
 import { readCompareCommand } from './read-compare-command.js';
 import { JavaInterrupted } from '../run/java-child.js';
@@ -148,7 +148,10 @@ async function keepResults(config: BenchConfig, runs: RunResult[]): Promise<bool
     console.log(`persisted ${records} records into ${RESULTS_DATABASE} at ${config.persistResults}`);
     return true;
   } catch (e) {
-    console.error(`iotdb-bench: could not persist the results at ${config.persistResults}: ${(e as Error).message}`);
+    const why = (e as Error).message;
+    console.error(
+      `iotdb-bench: could not persist the results at ${config.persistResults}: ${why}; ${persistLater(config)}`,
+    );
     return false;
   }
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { parsePersistArgs, persistCommand } from './persist-command.js';
+import { sampleConfig } from '../report/test-fixture.js';
+import { parsePersistArgs, persistCommand, persistLater } from './persist-command.js';
 
 describe('iotdb-bench persist', () => {
   it('takes the files, the server (IOTDB_HOST / IOTDB_PORT by default) and how to reach it', () => {
@@ -34,5 +35,29 @@ describe('iotdb-bench persist', () => {
     } finally {
       error.mockRestore();
     }
+  });
+});
+
+describe("a run's results that --persist-results could not write", () => {
+  it("says where they are kept and the command that persists them later, with the run's way to the server", () => {
+    const run = sampleConfig({ out: 'site/run1', persistResults: 'db.example:6667', tls: true, tlsCa: 'ca.pem' });
+    expect(persistLater(run)).toBe(
+      'they are kept in site/run1 (iotdb-bench persist site/run1/results.json --host db.example --port 6667 --tls ' +
+        '--tls-ca ca.pem writes them once the server takes them)',
+    );
+    expect(persistLater({ ...run, tls: false, tlsCa: undefined, rpcCompression: true })).toMatch(
+      /--port 6667 --rpc-compression writes them/,
+    );
+  });
+
+  it('quotes a directory the shell would split', () => {
+    const run = sampleConfig({ out: "my runs/it's", persistResults: 'h:1' });
+    expect(persistLater(run)).toContain(`iotdb-bench persist 'my runs/it'\\''s/results.json' --host h --port 1 writes`);
+  });
+
+  it('says they are in the console only without --out', () => {
+    expect(persistLater(sampleConfig({ persistResults: 'db.example:6667', out: undefined }))).toBe(
+      'they are in the console above only: with --out DIR a run keeps them in files that iotdb-bench persist writes later',
+    );
   });
 });

@@ -1,8 +1,10 @@
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { COMMANDS } from '../config/argv.js';
 import { plural } from '../config/format.js';
+import { endpointOf } from '../config/parsers.js';
 import { RESULTS_DATABASE, persistResults } from '../report/persist.js';
-import type { RunResult } from '../types.js';
+import type { BenchConfig, RunResult } from '../types.js';
 import { readRuns } from './compare-command.js';
 import { defaultConnection, takeConnectionFlag, type ConnectionArgs } from './connection-args.js';
 
@@ -56,4 +58,27 @@ export function parsePersistArgs(args: readonly string[], env = process.env): Pe
   if (t.tlsCa !== undefined && !t.tls) throw new Error('--tls-ca is what to trust over TLS: it needs --tls');
   if (t.tlsCa !== undefined && !existsSync(t.tlsCa)) throw new Error(`--tls-ca ${t.tlsCa}: no such file`);
   return t;
+}
+
+/**
+ * Where a run's results are when --persist-results could not write them (the server down, a privilege missing): in
+ * --out's files, with the command that persists them later reaching that server as the run did; else in the console.
+ */
+export function persistLater(c: BenchConfig): string {
+  if (c.out === undefined)
+    return 'they are in the console above only: with --out DIR a run keeps them in files that iotdb-bench persist writes later';
+  const { host, port } = endpointOf(c.persistResults ?? '');
+  const flags = [
+    ...['--host', host, '--port', String(port)],
+    ...(c.tls ? ['--tls'] : []),
+    ...(c.tlsCa !== undefined ? ['--tls-ca', shellWord(c.tlsCa)] : []),
+    ...(c.rpcCompression ? ['--rpc-compression'] : []),
+  ];
+  const command = ['iotdb-bench persist', shellWord(join(c.out, 'results.json')), ...flags].join(' ');
+  return `they are kept in ${c.out} (${command} writes them once the server takes them)`;
+}
+
+/** `word` as a shell reads it back: quoted when it holds more than letters, digits and -_./:@ */
+function shellWord(word: string): string {
+  return /^[\w\-./:@]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
