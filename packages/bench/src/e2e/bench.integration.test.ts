@@ -439,6 +439,23 @@ describe('iotdb-bench against a real server', () => {
     );
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/^iotdb-bench persist: could not persist the results at 127\.0\.0\.1:1: /);
+    // a user granted nothing on the results' database: SHOW DATABASES hides it, and it is refused the write, not
+    // the making of a database that is there
+    await withSession(async (root) => {
+      await root.executeNonQueryStatement("CREATE USER it_bench_stranger 'It_bench_1'");
+      await root.executeNonQueryStatement('GRANT MANAGE_DATABASE ON root.** TO USER it_bench_stranger');
+    });
+    try {
+      const env = { ...process.env, IOTDB_USER: 'it_bench_stranger', IOTDB_PASSWORD: 'It_bench_1' };
+      const stranger = await run('node', [cli, 'persist', file, '--host', host, '--port', String(port)], { env }).then(
+        () => expect.fail('the user may not write there'),
+        (e: unknown) => e as { code: number; stderr: string },
+      );
+      expect(stranger.code).toBe(1);
+      expect(stranger.stderr).toMatch(/\[803\] No permissions for this operation, please add privilege WRITE_DATA/);
+    } finally {
+      await withSession((root) => root.executeNonQueryStatement('DROP USER it_bench_stranger'));
+    }
   });
 
   it('runs a query file with the Java client too (--vs-java): each statement read alike by both, the same rows', async () => {

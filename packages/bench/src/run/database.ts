@@ -2,6 +2,7 @@ import { IoTDBServerError, Session, TableSession, type SessionDataSet } from '@i
 import type { BenchConfig } from '../types.js';
 import { RunError } from './run-error.js';
 import { connectOptions } from './session-options.js';
+import { SERVER_CODE, ignoreCode, refusedWith } from './status-codes.js';
 import { readsOnly, type QueryKind } from '../workload/operations.js';
 import { DEVICE_TAG, TABLE_NAME, sensorTypes, shareDeviceNames, tableDatabaseSql } from '../workload/schema.js';
 import { querySql } from '../workload/query-sql.js';
@@ -63,28 +64,26 @@ async function prepareTree(c: BenchConfig, host: string, port: number, { whole, 
   try {
     checkPrecision(c, s.timestampPrecision);
     await checkAggregate(c, (sql) => s.executeQueryStatement(sql));
-    if (whole) await ignoreCode(s.executeNonQueryStatement(`DELETE DATABASE root.${c.database}`), 508); // 508: no such path
-    await ignoreCode(s.executeNonQueryStatement(`CREATE DATABASE root.${c.database}`), 501); // 501: exists already
+    if (whole)
+      await ignoreCode(s.executeNonQueryStatement(`DELETE DATABASE root.${c.database}`), SERVER_CODE.PATH_NOT_EXIST);
+    await ignoreCode(s.executeNonQueryStatement(`CREATE DATABASE root.${c.database}`), SERVER_CODE.DATABASE_EXISTS);
     await tryAggregates(c, (sql) => s.executeQueryStatement(sql));
     if (share)
       for (const names of shareChunks(c)) {
         const series = names.map((d) => `${d}.**`).join(', ');
-        await ignoreCode(s.executeNonQueryStatement(`DELETE TIMESERIES ${series}`), 508); // 508: none of them
+        await ignoreCode(s.executeNonQueryStatement(`DELETE TIMESERIES ${series}`), SERVER_CODE.PATH_NOT_EXIST); // none of them
       }
   } finally {
     await s.close();
   }
 }
 
-/** IoTDB's NO_PERMISSION: the user lacks a privilege the statement needs (the message names it). */
-const NO_PERMISSION = 803;
-
 /**
  * A refusal of the database's preparation for want of a privilege, said with what the benchmark does to its database
  * and as whom (a deployment's own user, IOTDB_USER, is often not root); any other error as it was.
  */
 export function preparationError(e: unknown, c: BenchConfig): unknown {
-  if (!(e instanceof IoTDBServerError) || e.statusCode !== NO_PERMISSION) return e;
+  if (!refusedWith(e, SERVER_CODE.NO_PERMISSION)) return e;
   const database = c.model === 'table' ? tableDatabaseSql(c) : `root.${c.database}`;
   return new RunError(
     `preparing its database ${database}, as the user the run logs in as (IOTDB_USER): ${e.message}. A run that ` +
@@ -100,14 +99,6 @@ function shareChunks(c: BenchConfig): string[][] {
   return Array.from({ length: Math.ceil(names.length / 500) }, (_, i) => names.slice(i * 500, (i + 1) * 500));
 }
 
-async function ignoreCode(p: Promise<void>, code: number): Promise<void> {
-  try {
-    await p;
-  } catch (e) {
-    if (!(e instanceof IoTDBServerError && e.statusCode === code)) throw e;
-  }
-}
-
 /** Timestamps are written in `--precision` units: they must be the server's, or times land elsewhere. */
 function checkPrecision(c: BenchConfig, server: string): void {
   if (c.precision !== server) {
@@ -116,7 +107,6 @@ function checkPrecision(c: BenchConfig, server: string): void {
 }
 
 const AGGREGATING: readonly QueryKind[] = ['AGG_RANGE', 'AGG_VALUE', 'AGG_RANGE_VALUE', 'GROUP_BY'];
-const SEMANTIC_ERROR = 701;
 
 /**
  * The aggregate of the AGG_* and GROUP_BY queries must be a function the server has (its built-ins, or a UDF
@@ -158,7 +148,7 @@ async function tryAggregates(c: BenchConfig, query: (sql: string) => Promise<Ses
     try {
       await (await query(sql)).close();
     } catch (e) {
-      if (!(e instanceof IoTDBServerError && e.statusCode === SEMANTIC_ERROR)) throw e;
+      if (!refusedWith(e, SERVER_CODE.SEMANTIC_ERROR)) throw e;
       throw new RunError(
         `--query-aggregate-fun ${c.queryAggregateFun}: the server refused ${kind}'s query "${sql}": ` +
           `[${e.statusCode}] ${e.serverMessage}`,
