@@ -2,7 +2,8 @@
 // no server), interleaved rounds, median µs per insert, with nobody subscribed and with a subscriber on the three
 // iotdb:* channels. Run it against two built checkouts in turns:
 //   node scripts/diagnostics-ab.mjs /path/to/old-checkout; node scripts/diagnostics-ab.mjs .
-// (a checkout without the channels just has nobody publishing on them).
+// (a checkout without the channels just has nobody publishing on them). Its loopback transport is the one of
+// packages/bench/src/micro/diagnostics.ts written again on purpose: an older checkout has no such module to import.
 import { tracingChannel } from 'node:diagnostics_channel';
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
