@@ -71,7 +71,8 @@ async function prepareTree(c: BenchConfig, host: string, port: number, { whole, 
     if (share)
       for (const names of shareChunks(c)) {
         const series = names.map((d) => `${d}.**`).join(', ');
-        await ignoreCode(s.executeNonQueryStatement(`DELETE TIMESERIES ${series}`), SERVER_CODE.PATH_NOT_EXIST); // none of them
+        // none of them there: nothing to delete
+        await ignoreCode(s.executeNonQueryStatement(`DELETE TIMESERIES ${series}`), SERVER_CODE.PATH_NOT_EXIST);
       }
   } finally {
     await s.close();
