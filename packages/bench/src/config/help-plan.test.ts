@@ -19,6 +19,13 @@ describe('helpText', () => {
     expect(help).toContain('--help, -h');
   });
 
+  it("says how the sessions log in, though no knob sets it: a deployment's user, the password in no result file", () => {
+    expect(help).toContain(
+      "The sessions (ours, the Java client's) log in as IOTDB_USER / IOTDB_PASSWORD, default\n" +
+        'root / root: from the environment only, so that the password is in no result file.',
+    );
+  });
+
   it('lists the commands, each with its usage and what it does, as its own --help says them', () => {
     for (const name of COMMAND_NAMES) {
       expect(help, name).toContain(`  ${COMMANDS[name].usage}\n      ${COMMANDS[name].about}\n`);

@@ -8,7 +8,8 @@ const INTRO = `Usage: iotdb-bench [--config FILE] [--<knob> VALUE | --<knob>=VAL
 IoTDB end-to-end benchmark: writes, queries and mixes of them. Every knob comes from, lowest precedence first: its
 default, the --config file (.json, or .yaml/.yml in any YAML: comments, lists, anchors, << merge keys; keys are the
 names in [brackets]), its environment variable, its flag. Boolean flags need no value (--verify) but
-take one (--verify=false).
+take one (--verify=false). The sessions (ours, the Java client's) log in as IOTDB_USER / IOTDB_PASSWORD, default
+root / root: from the environment only, so that the password is in no result file.
 
   --config FILE
       read knobs from a JSON or YAML file (the files and directories it names: from its own directory)
