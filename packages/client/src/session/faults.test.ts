@@ -296,6 +296,18 @@ describe('a node that does not answer costs no connect timeout', () => {
     expect(e).toMatchObject({ statusCode: 801 });
     expect(fake.callsOf('openSession').map((c) => c.node)).toEqual([A]);
   });
+
+  it('a refused login names the user it was for (never the password): which of several users was refused', async () => {
+    const fake = new FakeTransport((c) =>
+      c.method === 'openSession'
+        ? { reply: { ...(defaultReply(c) as object), status: { code: 801, message: 'Authentication failed.' } } }
+        : undefined,
+    );
+    const s = session(fake, { username: 'ingest', password: 'not-this-one' });
+    const e = (await s.open().catch((x: unknown) => x)) as Error;
+    expect(e.message).toBe('openSession as user "ingest": [801] Authentication failed.');
+    expect(e.message).not.toContain('not-this-one');
+  });
 });
 
 describe('statements, and queries that may write, are never sent twice; no query after its reply timed out', () => {

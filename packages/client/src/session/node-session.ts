@@ -161,7 +161,8 @@ export class NodeSession {
       const resp = await (trace === null
         ? connection.call('openSession', login, loginOptions)
         : connection.withTrace(trace, () => connection.call('openSession', login, loginOptions)));
-      verifySuccess(resp.status, 'openSession');
+      // the user named (the password never): a refused login of one of several users says which
+      verifySuccess(resp.status, `openSession as user ${JSON.stringify(o.username)}`);
       if (resp.sessionId === undefined) throw new IoTDBProtocolError('openSession: no sessionId in the reply');
       const p = resp.configuration?.get('timestamp_precision');
       const precision: TimestampPrecision = p === 'us' || p === 'ns' ? p : 'ms';
