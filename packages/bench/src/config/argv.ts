@@ -63,7 +63,7 @@ export const COMMANDS: Record<CommandName, { readonly usage: string; readonly ab
       "one statement read in the same run by our rows, our columns and the Java client's iterator, in turn for each " +
       "round (by default the benchmark's data: SELECT * FROM root.bench.** ALIGN BY DEVICE, with --database " +
       "SELECT * FROM t); each reader's values/s, client CPU and, with --server-pid, the server's CPU per value and " +
-      'the most any reader could read beside it',
+      'the most any reader could read beside it; both clients log in as IOTDB_USER / IOTDB_PASSWORD',
   },
 };
 

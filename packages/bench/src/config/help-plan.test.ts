@@ -24,6 +24,8 @@ describe('helpText', () => {
       "The sessions (ours, the Java client's) log in as IOTDB_USER / IOTDB_PASSWORD, default\n" +
         'root / root: from the environment only, so that the password is in no result file.',
     );
+    // the commands that reach a server say so in their own --help
+    for (const name of ['persist', 'read-compare'] as const) expect(commandHelp(name), name).toContain('IOTDB_USER');
   });
 
   it('lists the commands, each with its usage and what it does, as its own --help says them', () => {
