@@ -11,10 +11,10 @@ import {
 /** Where a query's traced call leaves its pool wait for the read that made it (withPoolWait). */
 const poolWaits = new AsyncLocalStorage<{ ms: number }>();
 /**
- * traceClient's subscriptions now: withPoolWait uses poolWaits only under one, as on Node 20 an AsyncLocalStorage's
- * first run turns on the async hooks every promise of the process pays for after.
+ * The client's query channel: withPoolWait uses poolWaits only while it has a subscriber (traceClient's), as on Node
+ * 20 an AsyncLocalStorage's first run turns on the async hooks every promise of the process pays for after.
  */
-let subscriptions = 0;
+const queryChannel = tracingChannel<unknown, QueryTraceContext>(CHANNELS.query);
 
 /**
  * `--trace`: subscribes to the client's three tracing channels for as long as the worker runs, as a tracing
@@ -28,17 +28,14 @@ export function traceClient(onInsert: (context: InsertTraceContext) => void): ()
   const inserts = { ...quiet, asyncEnd: onInsert };
   const queries = { ...quiet, asyncEnd: notePoolWait };
   const connectChannel = tracingChannel<unknown, TraceContext>(CHANNELS.connect);
-  const queryChannel = tracingChannel<unknown, QueryTraceContext>(CHANNELS.query);
   const insertChannel = tracingChannel<unknown, InsertTraceContext>(CHANNELS.insert);
   insertChannel.subscribe(inserts);
   queryChannel.subscribe(queries);
   connectChannel.subscribe(quiet);
-  subscriptions++;
   return () => {
     insertChannel.unsubscribe(inserts);
     queryChannel.unsubscribe(queries);
     connectChannel.unsubscribe(quiet);
-    subscriptions--;
   };
 }
 
@@ -53,7 +50,7 @@ function notePoolWait(context: QueryTraceContext): void {
  * without traceClient's subscription): clients reading at once each get their own, by the async context.
  */
 export async function withPoolWait<T>(call: () => Promise<T>): Promise<[T, number]> {
-  if (subscriptions === 0) return [await call(), 0];
+  if (!queryChannel.hasSubscribers) return [await call(), 0];
   const read = { ms: 0 };
   const result = await poolWaits.run(read, call);
   return [result, read.ms];
