@@ -48,3 +48,13 @@ function portOf(value: string): number {
     throw new Error(`--port ${(e as Error).message}, got ${value}`, { cause: e });
   }
 }
+
+/** The flags takeConnectionFlag takes back into `o`: how to name its server on a command line. */
+export function connectionFlags(o: ConnectionArgs): string[] {
+  return [
+    ...['--host', o.host, '--port', String(o.port)],
+    ...(o.tls ? ['--tls'] : []),
+    ...(o.tlsCa !== undefined ? ['--tls-ca', o.tlsCa] : []),
+    ...(o.rpcCompression ? ['--rpc-compression'] : []),
+  ];
+}

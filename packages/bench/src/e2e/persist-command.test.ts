@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { sampleConfig } from '../report/test-fixture.js';
+import { connectionFlags } from './connection-args.js';
 import { parsePersistArgs, persistCommand, persistLater } from './persist-command.js';
 
 describe('iotdb-bench persist', () => {
@@ -48,6 +49,11 @@ describe("a run's results that --persist-results could not write", () => {
     expect(persistLater({ ...run, tls: false, tlsCa: undefined, rpcCompression: true })).toMatch(
       /--port 6667 --rpc-compression writes them/,
     );
+  });
+
+  it('names the server with the very flags persist takes back', () => {
+    const server = { host: 'db.example', port: 6668, tls: true, tlsCa: undefined, rpcCompression: true };
+    expect(parsePersistArgs(['r.json', ...connectionFlags(server)], {})).toEqual({ files: ['r.json'], ...server });
   });
 
   it('quotes a directory the shell would split', () => {

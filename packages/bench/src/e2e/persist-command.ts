@@ -6,7 +6,7 @@ import { endpointOf } from '../config/parsers.js';
 import { RESULTS_DATABASE, persistResults } from '../report/persist.js';
 import type { BenchConfig, RunResult } from '../types.js';
 import { readRuns } from './compare-command.js';
-import { defaultConnection, takeConnectionFlag, type ConnectionArgs } from './connection-args.js';
+import { connectionFlags, defaultConnection, takeConnectionFlag, type ConnectionArgs } from './connection-args.js';
 
 const USAGE = `usage: ${COMMANDS.persist.usage}`;
 
@@ -67,14 +67,14 @@ export function parsePersistArgs(args: readonly string[], env = process.env): Pe
 export function persistLater(c: BenchConfig): string {
   if (c.out === undefined)
     return 'they are in the console above only: with --out DIR a run keeps them in files that iotdb-bench persist writes later';
-  const { host, port } = endpointOf(c.persistResults ?? '');
-  const flags = [
-    ...['--host', host, '--port', String(port)],
-    ...(c.tls ? ['--tls'] : []),
-    ...(c.tlsCa !== undefined ? ['--tls-ca', shellWord(c.tlsCa)] : []),
-    ...(c.rpcCompression ? ['--rpc-compression'] : []),
-  ];
-  const command = ['iotdb-bench persist', shellWord(join(c.out, 'results.json')), ...flags].join(' ');
+  const server = {
+    ...endpointOf(c.persistResults ?? ''),
+    tls: c.tls,
+    tlsCa: c.tlsCa,
+    rpcCompression: c.rpcCompression,
+  };
+  const words = ['iotdb-bench', 'persist', join(c.out, 'results.json'), ...connectionFlags(server)];
+  const command = words.map(shellWord).join(' ');
   return `they are kept in ${c.out} (${command} writes them once the server takes them)`;
 }
 
