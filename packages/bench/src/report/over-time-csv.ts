@@ -20,7 +20,6 @@ export function overTimeCsv(runs: readonly RunResult[]): string {
     const times = [...new Set([...latency.keys(), ...failed.keys()])].sort((a, b) => a - b);
     return times.map((atS) => {
       const [count, p50, p99, max] = latency.get(atS) ?? [0];
-      const ms = (v: number | undefined) => (v === undefined ? '' : fixed(v, 3));
       return [
         r.label,
         fixed(sampleAt(r, atS), 3),
@@ -33,4 +32,9 @@ export function overTimeCsv(runs: readonly RunResult[]): string {
     });
   });
   return csvText([HEADER, ...rows]);
+}
+
+/** A latency cell, ms; empty for an interval of failures alone. */
+function ms(v: number | undefined): string {
+  return v === undefined ? '' : fixed(v, 3);
 }
