@@ -4,7 +4,7 @@
  * is interrupted too: java-child.ts), a second quits at once, after `quit` (which stops a local server the command
  * started). Either way the command exits 130, as an interrupted run.
  */
-export function interruptOnCtrlC(quit: () => void): AbortSignal {
+export function interruptOnSignal(quit: () => void): AbortSignal {
   const interrupt = new AbortController();
   const stop = (signal: NodeJS.Signals) => {
     if (interrupt.signal.aborted) {

@@ -13,7 +13,7 @@ import { connectOptions } from '../run/session-options.js';
 import type { BenchConfig, RunResult } from '../types.js';
 import { compareCommand } from './compare-command.js';
 import { LOCAL_TRUST_STORE_PASSWORD, startLocalServer, type LocalServer } from './local-server.js';
-import { interruptOnCtrlC } from './interrupt.js';
+import { interruptOnSignal } from './interrupt.js';
 import { mergeCommand } from './merge-command.js';
 import { persistCommand, persistLater } from './persist-command.js';
 import { runSweep } from './sweep.js';
@@ -95,7 +95,7 @@ async function runBench(run: LoadedRun): Promise<number> {
   let { config } = run;
   const needsServer = !config.dryRunSend;
   let server: LocalServer | undefined;
-  const interrupt = interruptOnCtrlC(() => server?.stop());
+  const interrupt = interruptOnSignal(() => server?.stop());
   const given = givenServer(config);
   const wire = { tls: config.tls, rpcCompression: config.rpcCompression };
   if (needsServer && given === undefined) server = startLocalServer(config.port, wire);
