@@ -123,7 +123,7 @@ final class Mixed {
     CyclicBarrier start = new CyclicBarrier(threads, () -> {
       timedStartNs = System.nanoTime();
       cpuStartNs = Bench.processCpuNanos();
-      serverStartTicks = Bench.serverCpuTicks();
+      serverStartTicks = Bench.serverCpuTicks("start");
       if (Bench.maxTimeMs > 0) Bench.deadline = timedStartNs + Bench.maxTimeMs * 1_000_000L;
     });
     Done[] done = new Done[threads];
@@ -258,7 +258,7 @@ final class Mixed {
    */
   static void report(Done[] done) throws Exception {
     long end = Arrays.stream(done).mapToLong(d -> d.endNs).max().orElse(timedStartNs);
-    long cpuNs = Bench.processCpuNanos() - cpuStartNs, srvTicks = Bench.serverCpuTicks() - serverStartTicks;
+    long cpuNs = Bench.processCpuNanos() - cpuStartNs, srvTicks = Bench.serverCpuTicksSince(serverStartTicks);
     long n = Arrays.stream(done).mapToLong(d -> d.points).sum();
     Bench.printResult(done.length, n, end - timedStartNs, cpuNs, srvTicks, sorted(done, d -> d.writes));
     Timeline[] timelines = Arrays.stream(done).map(d -> d.timeline).toArray(Timeline[]::new);

@@ -26,9 +26,11 @@ import org.apache.iotdb.session.Session;
  * a session per number, reading its statements in order `reps` times over (ours: config/for-each.ts).
  *
  * Options (key=value): host port fetch table database sql statements threads reps rate pause maxms query warm
- *   intervalMs (of the INTERVAL lines, as --report-interval-ms)
+ *   intervalMs (of the INTERVAL lines, as --report-interval-ms) serverPids=pid1,pid2 (the server's processes: their
+ *   CPU over the timed reads, as Bench's)
  *   (host, port, compression, trustStore, queryTimeout: Connect.java's)
- * Prints QSTMT ok=N failed=F rows=R points=P (non-null values) wall_s=.. client_cpu_s=.. slowest_s=.. peak_rss_mb=.. and the latency matrix of the
+ * Prints QSTMT ok=N failed=F rows=R points=P (non-null values) wall_s=.. client_cpu_s=.. server_cpu_s=.. slowest_s=..
+ * peak_rss_mb=.. and the latency matrix of the
  * reads that succeeded (Bench.matrix); QSTMT_UNCORRECTED <matrix> and QSTMT_START_LAG <matrix> when paced;
  * an INTERVAL line per interval of the timed reads (Timeline: the reads that ended in it, ok and failed);
  * FAILED kind=statement <matrix> and QERROR kind=statement error=<the first failure's message, the rest of the line>
@@ -75,7 +77,7 @@ public class QueryFile {
     threads = shares.size();
     warmUp(shares.get(0).get(0));
     long intervalNs = rate > 0 ? (long) (1e9 * threads / rate) : 0;
-    long cpu0 = Bench.processCpuNanos(), start = System.nanoTime();
+    long cpu0 = Bench.processCpuNanos(), srv0 = Bench.serverCpuTicks("start"), start = System.nanoTime();
     long deadline = maxMs > 0 ? start + maxMs * 1_000_000L : Long.MAX_VALUE;
     Done[] done = new Done[threads];
     Thread[] ts = new Thread[threads];
@@ -86,7 +88,8 @@ public class QueryFile {
       ts[k].start();
     }
     for (Thread t : ts) t.join();
-    report(done, start, System.nanoTime(), Bench.processCpuNanos() - cpu0, intervalNs > 0);
+    long end = System.nanoTime(), srvTicks = Bench.serverCpuTicksSince(srv0);
+    report(done, start, end, Bench.processCpuNanos() - cpu0, srvTicks, intervalNs > 0);
   }
 
   static void option(String[] kv) {
@@ -102,6 +105,7 @@ public class QueryFile {
       case "query": query = Boolean.parseBoolean(kv[1]); break;
       case "warm": warm = Integer.parseInt(kv[1]); break;
       case "intervalMs": intervalMs = Long.parseLong(kv[1]); break;
+      case "serverPids": Bench.serverPids = kv[1]; break;
       default: Connect.option(kv, String.join("=", kv));
     }
   }
@@ -197,7 +201,7 @@ public class QueryFile {
     for (long now = System.nanoTime(); now < at; now = System.nanoTime()) LockSupport.parkNanos(at - now);
   }
 
-  static void report(Done[] done, long startNs, long endNs, long cpuNs, boolean paced) {
+  static void report(Done[] done, long startNs, long endNs, long cpuNs, long srvTicks, boolean paced) {
     Timeline[] timelines = Arrays.stream(done).map(d -> d.timeline).toArray(Timeline[]::new);
     long[] failed = Timeline.failed(timelines, STATEMENT);
     long wallNs = endNs - startNs, ok = 0, rows = 0, points = 0, slowest = 0;
@@ -207,9 +211,9 @@ public class QueryFile {
       points += d.points;
       slowest = Math.max(slowest, d.spentNs);
     }
-    System.out.printf("QSTMT ok=%d failed=%d rows=%d points=%d wall_s=%.6f client_cpu_s=%.4f slowest_s=%.6f peak_rss_mb=%s %s%n",
-        ok, failed.length, rows, points, wallNs / 1e9, cpuNs / 1e9, slowest / 1e9, Bench.peakRssMb(),
-        Bench.matrix(sorted(done, d -> d.ok)));
+    System.out.printf("QSTMT ok=%d failed=%d rows=%d points=%d wall_s=%.6f client_cpu_s=%.4f server_cpu_s=%s slowest_s=%.6f peak_rss_mb=%s %s%n",
+        ok, failed.length, rows, points, wallNs / 1e9, cpuNs / 1e9, Bench.serverCpuField(srvTicks), slowest / 1e9,
+        Bench.peakRssMb(), Bench.matrix(sorted(done, d -> d.ok)));
     if (paced) System.out.printf("QSTMT_UNCORRECTED %s%n", Bench.matrix(sorted(done, d -> d.uncorrected)));
     if (paced) System.out.printf("QSTMT_START_LAG %s%n", Bench.matrix(sorted(done, d -> d.startLag)));
     Timeline.print(timelines, startNs, endNs, intervalMs);

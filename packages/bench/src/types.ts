@@ -99,7 +99,6 @@ export interface BenchConfig {
   queryAggregateFun: string;
   /** value filters keep values above this */
   queryLowerValue: number;
-  /** a YAML/JSON list of statements to run instead of the writes (config/query-file.ts) */
   /** TLS to the server (the client's `tls` option) */
   tls: boolean;
   /** PEM file of the CA(s) to trust with tls; undefined: the system's (or a local server's own) */
@@ -114,7 +113,13 @@ export interface BenchConfig {
   discoverNodes: boolean;
   /** a device's writes and one-device queries go to the DataNode leading it (the client's `enableRedirection`) */
   redirection: boolean;
+  /** a YAML/JSON list of statements to run instead of the writes (config/query-file.ts) */
   queryFile: string | undefined;
+  /**
+   * the server's processes on this machine (its ConfigNodes' and DataNodes'), whose CPU over each run's timed window
+   * is measured; undefined: not measured, unless the run starts a local IoTDB of its own (then its nodes')
+   */
+  serverPid: number[] | undefined;
   /** also write each run's figures into IoTDB at HOST:PORT, database root.iotdb_bench_results */
   persistResults: string | undefined;
   /** queries run after the writes */
@@ -273,6 +278,8 @@ export interface RunResult {
   failuresOverTime?: [atS: number, failed: number][];
   clientCpuS: number;
   clientCpuSPerMpts: number;
+  /** the server's CPU over the timed window (--server-pid, or the run's own local IoTDB); absent when not measured */
+  serverCpu?: ServerCpuSpent;
   peakRssMb: number;
   /** points/s sampled every reportIntervalMs: [seconds since start, points/s] */
   throughput: [number, number][];
@@ -302,6 +309,12 @@ export interface RunResult {
     statements?: number;
   };
 }
+
+/**
+ * The CPU seconds (user + system) the server's processes `pids` spent over a run's timed window, read from Linux's
+ * /proc, compactions and flushes that fell in it included; or why it could not be read (a process gone by its end).
+ */
+export type ServerCpuSpent = { pids: number[]; seconds: number } | { pids: number[]; error: string };
 
 export interface LatencySummary {
   count: number;

@@ -12,6 +12,7 @@ import { endpointOf } from './parsers.js';
 import { formatValue } from './format.js';
 import { grouped } from '../report/numbers.js';
 import { writeRequestBytes, writeSizeKnobs } from '../run/request-size.js';
+import { processHere } from '../run/server-cpu.js';
 import { describeOrigin, type Origin } from './source.js';
 
 const NOOP_METHODS: readonly Method[] = ['insertTablet', 'insertTablets', 'insertRecords'];
@@ -29,6 +30,7 @@ export function checkContradictions(c: BenchConfig, origin: (key: keyof BenchCon
     methodKey: c.compare.length > 0 ? 'compare' : 'method',
   };
   checkServer(k);
+  checkServerPids(k);
   checkDatabase(k);
   checkShare(k);
   checkMethods(k);
@@ -70,6 +72,16 @@ function checkServer({ c, is, fail }: Knobs): void {
     fail(
       'host',
       `${is('host')} and ${is('port')} are not one of ${is('nodeUrls')}: our sessions would use --node-urls and the Java client --host; give --node-urls alone (the Java client then uses its first), or a --host and --port among them`,
+    );
+}
+
+/** --server-pid: processes here, whose CPU the runs read (before a run starts, not at its first window). */
+function checkServerPids({ c, is, fail }: Knobs): void {
+  const gone = c.serverPid?.find((pid) => !processHere(pid));
+  if (gone !== undefined)
+    fail(
+      'serverPid',
+      `${is('serverPid')}: no process ${gone} on this machine (the server's processes, read through Linux's /proc)`,
     );
 }
 

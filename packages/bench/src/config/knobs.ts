@@ -526,6 +526,16 @@ export const KNOBS: KnobTable = {
     description:
       'run the statements of this YAML/JSON list (sql, label, concurrency, repetitions, model, database; forEach: the statement once per row of a query, {column} filled from it), one result each, instead of the writes',
   },
+  serverPid: {
+    flag: '--server-pid',
+    env: 'IOTDB_SERVER_PID',
+    arg: 'PID[,PID...]',
+    parse: listOf(integer(1), 1),
+    default: () => undefined,
+    defaultText: "none (a local IoTDB the run starts: its nodes')",
+    description:
+      "the server's processes on this machine (its ConfigNodes' and DataNodes', Linux): their CPU over each run's timed window, per million points written (rows read), beside the client's",
+  },
   persistResults: {
     flag: '--persist-results',
     env: 'PERSIST_RESULTS',

@@ -89,6 +89,7 @@ describe('resolveConfig: defaults', () => {
         queryAggregateFun: 'count',
         queryLowerValue: 0,
         queryFile: undefined,
+        serverPid: undefined,
         persistResults: undefined,
         queries: [],
         queryLoops: 10,
@@ -205,6 +206,16 @@ describe('resolveConfig: sources and precedence', () => {
     expect(resolve([`--config=${j}`], { SENSOR_NUMBER: '6' }).sensors).toBe(6);
     expect(resolve([`--config=${j}`, '--sensors=8'], { SENSOR_NUMBER: '6' }).sensors).toBe(8);
   });
+
+  it.runIf(process.platform === 'linux')(
+    "the server's processes whose CPU a run measures: a list of pids, from the flag, the environment or a file",
+    () => {
+      const [a, b] = [process.pid, process.ppid];
+      expect(resolve(['--server-pid', `${a},${b}`]).serverPid).toEqual([a, b]);
+      expect(resolve([], { IOTDB_SERVER_PID: String(b) }).serverPid).toEqual([b]);
+      expect(resolve(['--config', file('pids.yaml', `serverPid: [${a}, ${b}]\n`)]).serverPid).toEqual([a, b]);
+    },
+  );
 
   it('the environment names of iot-benchmark and the seed docs', () => {
     const env = {
@@ -482,6 +493,8 @@ describe('resolveConfig: errors name the knob and where it came from', () => {
     rejects([], { MODEL: 'graph' }, 'model', /^env MODEL \(model\): needs one of tree, aligned, table, got "graph"$/);
     rejects(['--port', '70000'], {}, 'port', /^--port: needs an integer in \[1, 65535\]/);
     rejects(['--node-urls', 'a:1,b'], {}, 'nodeUrls', /^--node-urls: entry "b" needs host:port/);
+    rejects(['--server-pid', '12,x'], {}, 'serverPid', /^--server-pid: entry "x" needs an integer >= 1/);
+    rejects(['--server-pid', ''], {}, 'serverPid', /^--server-pid: needs at least 1 comma-separated entry/);
     rejects(['--database', 'a.b'], {}, 'database', /^--database: needs a name of letters/);
     // the server refused them only at the run's DELETE DATABASE root.time ([700] mismatched input 'time')
     for (const word of ['root', 'Time', 'TIMESTAMP'])
@@ -680,6 +693,14 @@ describe('resolveConfig: errors name the knob and where it came from', () => {
       'verify',
       /operationProportion .* has no INGESTION: it writes none/,
     );
+  });
+
+  it("--server-pid names processes of this machine: the server's CPU is read from them", () => {
+    expect(() => resolveConfig(['--server-pid', `${process.pid},${2 ** 30}`], {})).toThrow(
+      `serverPid ${process.pid},${2 ** 30} (--server-pid): no process ${2 ** 30} on this machine (the server's processes, read through Linux's /proc)`,
+    );
+    if (process.platform === 'linux')
+      expect(resolve(['--server-pid', String(process.pid)]).serverPid).toEqual([process.pid]);
   });
 
   it('--tls-ca and --java-trust-store need --tls and a file that is there; --vs-java with --tls a trust store', () => {

@@ -310,6 +310,44 @@ describe('iotdb-bench against a real server', () => {
     },
   );
 
+  it.runIf(control !== null)(
+    "--server-pid: the server's CPU per point under ours and under the Java client, and per row of a query file's reads",
+    async () => {
+      const pids = (await run('bash', [control!.script, 'pids', control!.dir])).stdout.trim();
+      const numbers = pids.split(',').map(Number);
+      const dir = tempDir('iotdb-bench-server-cpu-');
+      const out = join(dir, 'writes');
+      const { stdout, fields } = await bench(
+        ...['--database', 'it_bench_srv', '--vs-java', '--loop', '1', '--server-pid', pids, '--out', out],
+      );
+      expect(stdout).toMatch(
+        new RegExp(
+          `^server CPU +\\d+\\.\\d\\d s \\(\\d+\\.\\d{3} s per million points; processes ${numbers.join(', ')}\\)$`,
+          'm',
+        ),
+      );
+      expect(Number(fields.get('server_cpu_s_per_Mpts'))).toBeGreaterThan(0);
+      expect(stdout).toMatch(/^ours\/Java server CPU per point: \d+\.\d\dx \(/m);
+      const runs = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResult[];
+      // 2,500,000 points each: the server spends CPU on them, under either client
+      for (const r of runs) expect(r.serverCpu).toEqual({ pids: numbers, seconds: expect.any(Number) as number });
+      expect(runs.map((r) => (r.serverCpu as { seconds: number }).seconds > 0)).toEqual([true, true]);
+      const csv = readFileSync(join(out, 'results.csv'), 'utf8').split('\n');
+      const column = csv[0].split(',').indexOf('server_cpu_s_per_Mpts');
+      expect(csv.slice(1, 3).map((row) => Number(row.split(',')[column]) > 0)).toEqual([true, true]);
+      const file = join(dir, 'queries.yaml');
+      writeFileSync(file, '- label: all\n  sql: SELECT * FROM root.it_bench_srv.d000\n  repetitions: 3\n');
+      const reads = join(dir, 'reads');
+      await bench('--query-file', file, '--vs-java', '--server-pid', pids, '--out', reads);
+      const statements = JSON.parse(readFileSync(join(reads, 'results.json'), 'utf8')) as RunResult[];
+      expect(statements.map((r) => [r.label, r.serverCpu?.pids])).toEqual([
+        ['all', numbers],
+        ['java all', numbers],
+      ]);
+      for (const r of statements) expect((r.serverCpu as { seconds: number }).seconds).toBeGreaterThanOrEqual(0);
+    },
+  );
+
   it("prints each command's usage on --help or -h and exits 0, wherever the flag comes", async () => {
     for (const args of [
       ['read-compare', '--help'],

@@ -39,6 +39,13 @@ describe('readRuns: a results.json for compare and merge', () => {
     // a figure not measured (NaN, written as null) is read as NaN
     const java = { ...sampleRun('java'), peakRssMb: NaN };
     expect(readRuns(file('java.json', JSON.stringify([java])))[0].peakRssMb).toBeNaN();
+    // the server's CPU, when a run measured it: its processes, and its seconds or why they were not read
+    const measured = { ...sampleRun('m'), serverCpu: { pids: [12], seconds: 1.5 } };
+    expect(readRuns(file('server.json', JSON.stringify([measured])))[0].serverCpu).toEqual(measured.serverCpu);
+    const bad = { ...sampleRun('m'), serverCpu: { pids: [12], seconds: '1.5 s' } };
+    expect(() => readRuns(file('server-bad.json', JSON.stringify([bad])))).toThrow(
+      /server-bad\.json: run 1 \("m"\): serverCpu needs \{ pids, seconds \} or \{ pids, error \}/,
+    );
     const minimal = JSON.stringify([{ label: 'x' }]);
     expect(() => readRuns(file('minimal.json', minimal))).toThrow(
       /minimal\.json: run 1 \("x"\): startedAt needs a string/,

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { sampleRun, sampleStatement } from '../report/test-fixture.js';
 import type { RunResult } from '../types.js';
-import { printRatios, printStatementRatios } from './java-side.js';
+import { javaServerCpuNote, printRatios, printStatementRatios } from './java-side.js';
 
 describe('--query-file --vs-java', () => {
   afterEach(() => vi.restoreAllMocks());
@@ -98,6 +98,29 @@ describe('--vs-java: p99 over time', () => {
     expect(lines).toEqual([
       'ours/Java p99 over time: typical 0.81x (4.150 vs 5.100 ms), worst 0.46x (9.500 vs 20.50 ms)',
     ]);
+  });
+});
+
+describe("--vs-java: the server's CPU", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it("sets the server's CPU per point under ours beside that under the Java client, when both measured it", () => {
+    const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    const ours = sampleRun('tree-insertTablet', { serverCpu: { pids: [12], seconds: 1 } });
+    const java = sampleRun('java', { serverCpu: { pids: [12], seconds: 2 } });
+    printRatios(ours, java);
+    printRatios(ours, sampleRun('java')); // the Java run without the figure: nothing said of it
+    const lines = log.mock.calls.map((c) => String(c[0])).filter((l) => l.includes('server CPU'));
+    expect(lines).toEqual(['ours/Java server CPU per point: 0.50x (0.200 vs 0.400 s per million points)']);
+  });
+
+  it("says why the server's CPU under the Java client was not measured (its report is its RESULT line alone)", () => {
+    const gone = sampleRun('java', { serverCpu: { pids: [12], error: 'process 12 was gone at the end' } });
+    expect(javaServerCpuNote(gone)).toBe(
+      "the Java client's run: server CPU not measured: process 12 was gone at the end",
+    );
+    expect(javaServerCpuNote(sampleRun('java', { serverCpu: { pids: [12], seconds: 1 } }))).toBeUndefined();
+    expect(javaServerCpuNote(sampleRun('java'))).toBeUndefined();
   });
 });
 

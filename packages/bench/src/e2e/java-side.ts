@@ -1,6 +1,6 @@
 import { javaStatementLabel, type QueryFileEntry } from '../config/query-file.js';
 import { formatErrors, resultLine } from '../report/format.js';
-import { afterTheWrites, cpuSPerOperation, mainOperation } from '../report/result-fields.js';
+import { afterTheWrites, cpuSPerOperation, mainOperation, serverCpuPerMillion } from '../report/result-fields.js';
 import { START_LAG, UNCORRECTED_PREFIX } from '../latency-rows.js';
 import { fixed, millis, times } from '../report/numbers.js';
 import { p99OverTime } from '../report/over-time.js';
@@ -52,7 +52,7 @@ export async function runJavaSide(
     return { failed: true, interrupted: e instanceof JavaInterrupted };
   }
   console.log(resultLine(named(java)));
-  if (java.errors.length > 0) console.log(`the Java client's ${formatErrors(java.errors)}`);
+  printJavaNotes(java);
   return { java, failed: runFailed(java) };
 }
 
@@ -87,9 +87,24 @@ export async function runJavaStatements(
     }
     const run = java[java.length - 1];
     console.log(resultLine(named(run)));
-    if (run.errors.length > 0) console.log(`the Java client's ${formatErrors(run.errors)}`);
+    printJavaNotes(run);
   }
   return { java, failed: java.some((r) => r.okOps === 0) };
+}
+
+/** What the Java client's RESULT line cannot say: its errors, and why the server's CPU was not measured under it. */
+function printJavaNotes(java: RunResult): void {
+  if (java.errors.length > 0) console.log(`the Java client's ${formatErrors(java.errors)}`);
+  const note = javaServerCpuNote(java);
+  if (note !== undefined) console.log(note);
+}
+
+/** Why the server's CPU under the Java client's run was not measured, when it was to be (a process gone). */
+export function javaServerCpuNote(java: RunResult): string | undefined {
+  const spent = java.serverCpu;
+  return spent !== undefined && 'error' in spent
+    ? `the Java client's run: server CPU not measured: ${spent.error}`
+    : undefined;
 }
 
 /** ` (rows read differ: ours 10, Java 9)` when both sides' reads did not read the same (points when both have them). */
@@ -126,6 +141,17 @@ export function printStatementRatios(ours: readonly RunResult[], java: readonly 
   });
 }
 
+/**
+ * The server's CPU per point written (per row read, for a run of reads alone) under ours over that under the Java
+ * client, with both figures; undefined unless both runs measured it (--server-pid, or the run's own local IoTDB).
+ */
+function serverCpuRatio(ours: RunResult, java: RunResult): string | undefined {
+  const [a, b] = [serverCpuPerMillion(ours), serverCpuPerMillion(java)];
+  if (a === null || b === null || a.of !== b.of) return undefined;
+  const unit = a.of === 'points' ? 'point' : 'row';
+  return `${unit}: ${times(a.seconds, b.seconds)} (${fixed(a.seconds, 3)} vs ${fixed(b.seconds, 3)} s per million ${a.of})`;
+}
+
 /** Ours' CPU figure over the Java client's, unless the JVM's clock measured too little of it to tell. */
 function cpuRatio(ours: number, theirs: number, java: RunResult): string {
   if (jvmCpuMeasured(java.clientCpuS)) return times(ours, theirs);
@@ -148,6 +174,8 @@ export function printRatios(ours: RunResult, java: RunResult): void {
   // the writes: ours' method (insertTablet, insertRecords, ...) beside the Java client's calls of them
   const [write, javaWrite] = [mainOperation(ours)?.kind, mainOperation(java)?.kind];
   if (planned && write !== undefined && javaWrite !== undefined) printLatencyRatio(ours, java, [write, javaWrite], '');
+  const server = serverCpuRatio(ours, java);
+  if (server !== undefined) console.log(`ours/Java server CPU per ${server}`);
   const lag = startLag(ours, java);
   if (lag !== undefined) console.log(`ours/Java start lag: ${lag}`);
   const overTime = p99Ratios(ours, java);

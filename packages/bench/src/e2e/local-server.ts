@@ -25,6 +25,8 @@ export interface LocalServer {
   ca: string | undefined;
   /** with TLS: the same certificate in a JKS trust store, for the Java client (password LOCAL_TRUST_STORE_PASSWORD) */
   javaTrustStore: string | undefined;
+  /** its nodes' processes (ConfigNode, DataNode), whose CPU a run measures */
+  pids: number[];
   /** kills it at once: its data was the run's alone (the next start wipes it), so IoTDB's ~10 s of shutdown buys nothing */
   stop(): void;
 }
@@ -67,12 +69,14 @@ export function startLocalServer(
     );
   }
   let stopped = false;
+  const pids = execFileSync('bash', [script, 'pids', dir], { env, encoding: 'utf8' }).trim().split(',').map(Number);
   return {
     host: '127.0.0.1',
     port,
     dir,
     ca: wire.tls ? join(dir, 'tls', 'ca.pem') : undefined,
     javaTrustStore: wire.tls ? join(dir, 'tls', 'truststore.jks') : undefined,
+    pids,
     stop() {
       if (stopped) return;
       stopped = true;

@@ -112,7 +112,9 @@ async function runBench(run: LoadedRun): Promise<number> {
       serverUsed = true;
       return server !== undefined || !needsServer;
     };
-    const done = await runSweep(config, { target, environment, interrupt, queryFile, freshServer });
+    const localServerPids = () => server?.pids;
+    const context = { target, environment, interrupt, queryFile, freshServer, localServerPids };
+    const done = await runSweep(config, context);
     if (config.sweepRates.length > 0) console.log(sweepText(done.runs).join('\n'));
     else if (done.runs.length > 1) console.log(compareTable(done.runs));
     const kept = await keepResults(config, done.runs);

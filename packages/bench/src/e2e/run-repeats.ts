@@ -19,7 +19,15 @@ export interface RunContext {
    * use; true when the side's database is new (a fresh local server, or no server needed).
    */
   freshServer(): boolean;
+  /** the processes of the local server the run started, as it is now; undefined for a server given */
+  localServerPids(): number[] | undefined;
 }
+
+/** A side's config: the server processes whose CPU it measures, --server-pid's or the local server's it runs on. */
+const measuring = (c: BenchConfig, ctx: RunContext): BenchConfig => ({
+  ...c,
+  serverPid: c.serverPid ?? ctx.localServerPids(),
+});
 
 /**
  * The run, `--repeat` times: ours, and with --vs-java the Java client before or after ours (the order alternating
@@ -49,7 +57,7 @@ export async function runRepeats(
     let unreachable = false;
     if (!ctx.interrupt.aborted) {
       ctx.freshServer();
-      const done = await runOurs(c, ctx, named);
+      const done = await runOurs(measuring(c, ctx), ctx, named);
       ours = done.runs;
       unreachable = done.unreachable;
       if (done.failed) exitCode = 1;
@@ -71,9 +79,10 @@ async function runJavaClient(
   ctx: RunContext,
   named: Named,
 ): Promise<{ java: RunResult[]; failed: boolean; interrupted?: boolean }> {
-  if (ctx.queryFile !== undefined) return runJavaStatements(c, ctx.queryFile, ctx.target, ctx.environment, named);
+  if (ctx.queryFile !== undefined)
+    return runJavaStatements(measuring(c, ctx), ctx.queryFile, ctx.target, ctx.environment, named);
   const freshDatabase = ctx.freshServer();
-  const side = await runJavaSide(c, { ...ctx.target, freshDatabase }, ctx.environment, named);
+  const side = await runJavaSide(measuring(c, ctx), { ...ctx.target, freshDatabase }, ctx.environment, named);
   return { ...side, java: side.java === undefined ? [] : [side.java] };
 }
 

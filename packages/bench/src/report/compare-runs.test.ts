@@ -1,3 +1,4 @@
+import type { RunResult } from '../types.js';
 import { describe, expect, it } from 'vitest';
 import { compareRuns, formatComparison, isWorse } from './compare-runs.js';
 import { LatencyHistogram } from './histogram.js';
@@ -124,6 +125,22 @@ describe('compare', () => {
     };
     const names = compareRuns(statement(50), statement(60)).map((f) => f.figure);
     expect(names).toEqual(['count p50 ms', 'count p99 ms', 'count rows/s', 'peak RSS MB']);
+    // the server's CPU per row read, when both measured it
+    const measured = (rowsPerS: number, seconds: number) => ({
+      ...statement(rowsPerS),
+      serverCpu: { pids: [1], seconds },
+    });
+    const server = compareRuns(measured(50, 1e-4), measured(60, 3e-4)).find((f) => f.figure.startsWith('server'));
+    expect(server).toMatchObject({ figure: 'server CPU s/M rows', a: 1, b: 3, ratio: 3 });
+  });
+
+  it("compares the server's CPU per point written when both runs measured it (--server-pid), none otherwise", () => {
+    const measured = (seconds: number) => ({ ...run('a', 1e6, 0.02), serverCpu: { pids: [1], seconds } });
+    const server = (a: RunResult, b: RunResult) => compareRuns(a, b).find((f) => f.figure.startsWith('server'));
+    // 5 M points each
+    expect(server(measured(1), measured(1.5))).toMatchObject({ figure: 'server CPU s/Mpts', a: 0.2, b: 0.3 });
+    expect(isWorse(server(measured(1), measured(1.5))!)).toBe(true);
+    expect(server(measured(1), run('a', 1e6, 0.02))).toBeUndefined();
   });
 
   it('prints one line per figure with its ratio and verdict', () => {

@@ -61,6 +61,19 @@ describe('resultLine', () => {
     expect(Number(f.get('workers'))).toBe(4);
   });
 
+  it("gives the server's CPU (--server-pid) beside the client's: seconds, per million points written; - unmeasured", () => {
+    const measured = sampleRun('w', { serverCpu: { pids: [12, 34], seconds: 1.5 } }); // 5 M points
+    const f = parseResult(resultLine(measured));
+    expect([f.get('server_cpu_s'), f.get('server_cpu_s_per_Mpts')]).toEqual(['1.50', '0.300']);
+    const gone = sampleRun('w', { serverCpu: { pids: [12], error: 'process 12 was gone at the end' } });
+    for (const r of [sampleRun('w'), gone]) {
+      const g = parseResult(resultLine(r));
+      expect([g.get('server_cpu_s'), g.get('server_cpu_s_per_Mpts')]).toEqual(['-', '-']);
+    }
+    const read = sampleStatement('reads', 100, { serverCpu: { pids: [12], seconds: 0.25 } });
+    expect(parseResult(resultLine(read)).get('server_cpu_s_per_Mpts')).toBe('-'); // nothing written
+  });
+
   it("gives a query-file run's rows read and rate, and no write figures that it did not use", () => {
     const latency = sampleRun('x').latency.insertTablet;
     const r = sampleRun('count all', {
@@ -125,6 +138,16 @@ describe("a query-file statement's RESULT line", () => {
 });
 
 describe('formatReport', () => {
+  it("gives the server's CPU under the client's when it was measured, and why not when a process was gone", () => {
+    const measured = formatReport(sampleRun('w', { serverCpu: { pids: [12, 34], seconds: 1.5 } }));
+    expect(measured).toMatch(
+      /^client CPU\s+2\.50 s \(0\.500 s per million points\)\nserver CPU\s+1\.50 s \(0\.300 s per million points; processes 12, 34\)$/m,
+    );
+    const gone = sampleRun('w', { serverCpu: { pids: [12], error: 'process 12 was gone at the end (...)' } });
+    expect(formatReport(gone)).toMatch(/^server CPU\s+not measured: process 12 was gone at the end \(\.\.\.\)$/m);
+    expect(formatReport(sampleRun('w'))).not.toMatch(/server CPU/);
+  });
+
   it('says whether an open-loop run kept its target rate (corrected latency is the latency at that rate only then)', () => {
     const base = sampleRun('x'); // 4 workers x 8 clients, 1000 insertTablet at 200 ops/s, avg about 4 ms
     const openLoop = (targetRate: number, lateMs: number) => {
@@ -288,6 +311,8 @@ describe('formatReport', () => {
       expect(text).not.toMatch(/^points/m);
     }
     expect(formatReport({ ...statement, queries: {} })).toMatch(/^client CPU\s+0\.50 s$/m); // nothing read: no rate
+    const server = formatReport({ ...statement, serverCpu: { pids: [12, 34], seconds: 0.75 } });
+    expect(server).toMatch(/^server CPU\s+0\.75 s \(0\.300 s per million rows; processes 12, 34\)$/m);
     // a run that wrote keeps its points, also with queries among its operations
     expect(formatReport(sampleRun('mixed'))).toMatch(/^points\s+5,000,000$/m);
     // and says what it ran: queries only, through no write method
@@ -524,6 +549,16 @@ describe('compareTable', () => {
     expect(table).not.toMatch(/vs first/);
     // one run a statement (no Java client beside it): no ratio, as none compares alike
     expect(compareTable([statement('point', 300, 1), statement('range', 30_000, 4)])).not.toMatch(/^ *vs /m);
+  });
+
+  it("shows the server's CPU beside the client's when a run measured it (--server-pid), - for one that did not", () => {
+    const runs = [sampleRun('ours', { serverCpu: { pids: [12], seconds: 1.5 } }), sampleRun('java')];
+    expect(rowOf(compareTable(runs), 'server CPU s/Mpts')).toEqual(['0.300', '-']);
+    expect(compareTable([sampleRun('ours')])).not.toMatch(/server CPU/);
+    const statement = (label: string, serverCpu?: { pids: number[]; seconds: number }) =>
+      sampleStatement(label, 100, { okOps: 8, failedOps: 2, ...(serverCpu && { serverCpu }) });
+    const reads = compareTable([statement('a', { pids: [1], seconds: 0.03 }), statement('b')]);
+    expect(reads).toMatch(/^ *server CPU ms\/op +3\.000 +-$/m);
   });
 
   it('shows the client CPU per operation, and no points, when no run wrote (query-file statements)', () => {

@@ -1,6 +1,6 @@
 /** The text outputs: the final report, the RESULT line, the comparison table and the progress line. */
 import type { ClientActivity, RunResult, Verify } from '../types.js';
-import { fixed, grouped, millis, span, times } from './numbers.js';
+import { fixed, grouped, millis, orDash, span, times } from './numbers.js';
 import { p99OverTime } from './over-time.js';
 import { MATRIX_HEADERS, matrixRows } from './latency-matrix.js';
 import { lagPercentiles, openLoopFigures, openLoopVerdict, type OpenLoopFigures } from './open-loop.js';
@@ -15,6 +15,9 @@ import {
   resultFields,
   readSome,
   rowsRead,
+  serverCpuPerMillion,
+  serverCpuS,
+  serverCpuSPerMpts,
   token,
 } from './result-fields.js';
 import { textTable } from './table.js';
@@ -166,15 +169,32 @@ function volumeLines(r: RunResult): string[] {
     `client CPU   ${fixed(r.clientCpuS, 2)} s` +
     (perMillion === null ? '' : ` (${fixed(perMillion.seconds, 3)} s per million ${perMillion.of})`);
   const ops = `${fixed(r.opsPerS, 1)} ops/s`;
+  const server = serverCpuLine(r);
   if (!onlyReads(r))
-    return [`points       ${grouped(r.points)}`, `throughput   ${grouped(r.pointsPerS)} points/s, ${ops}`, cpu];
+    return [
+      `points       ${grouped(r.points)}`,
+      `throughput   ${grouped(r.pointsPerS)} points/s, ${ops}`,
+      cpu,
+      ...server,
+    ];
   const rows = rowsRead(r, 'rows');
   return [
     `rows read    ${grouped(rows)}`,
     ...(rows === 0 && r.okOps > 0 ? [`note         ${whyNoRows(r)}`] : []),
     `throughput   ${grouped(rowsRead(r, 'rowsPerS'))} rows/s, ${ops}`,
     cpu,
+    ...server,
   ];
+}
+
+/** The server's CPU over the run (--server-pid), per million as the client's, and its processes; or why not read. */
+function serverCpuLine(r: RunResult): string[] {
+  const spent = r.serverCpu;
+  if (spent === undefined) return [];
+  if ('error' in spent) return [`server CPU   not measured: ${spent.error}`];
+  const perMillion = serverCpuPerMillion(r);
+  const rate = perMillion === null ? '' : `${fixed(perMillion.seconds, 3)} s per million ${perMillion.of}; `;
+  return [`server CPU   ${fixed(spent.seconds, 2)} s (${rate}processes ${spent.pids.join(', ')})`];
 }
 
 /**
@@ -301,6 +321,7 @@ export function compareTable(results: RunResult[]): string {
     wrote
       ? ['CPU s/Mpts', (r) => fixed(r.clientCpuSPerMpts, 3)]
       : ['CPU ms/op', (r) => fixed(cpuSPerOperation(r) * 1000, 3)],
+    ...(results.some((r) => serverCpuS(r) !== undefined) ? [serverCpuRow(wrote)] : []),
     ['failed ops', (r) => grouped(r.failedOps)],
   ];
   const byFigure = textTable(
@@ -313,6 +334,17 @@ export function compareTable(results: RunResult[]): string {
     ['run', ...rows.map(([name]) => name)],
     results.map((r) => [r.label, ...rows.map(([, cell]) => cell(r))]),
   );
+}
+
+/** The server's CPU in compareTable, in the client's unit beside it: per million points, or per operation. */
+function serverCpuRow(wrote: boolean): Row {
+  const perOperation = (r: RunResult) => {
+    const s = serverCpuS(r);
+    return s === undefined ? undefined : cpuSPerOperation(r, s) * 1000;
+  };
+  return wrote
+    ? ['server CPU s/Mpts', (r) => orDash(serverCpuSPerMpts(r), 3)]
+    : ['server CPU ms/op', (r) => orDash(perOperation(r), 3)];
 }
 
 /** The widest table compareTable prints a column per run: beyond it, a row per run. */

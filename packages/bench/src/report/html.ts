@@ -14,6 +14,7 @@ import { lagPercentiles, openLoopFigures, openLoopVerdict, shortVerdict } from '
 import { sampleAt } from './over-time.js';
 import {
   cpuPerMillion,
+  serverCpuPerMillion,
   mainOperation,
   onlyReads,
   ratioBaseOf,
@@ -225,6 +226,8 @@ function openLoopCell(r: RunResult): string {
 const WRITE_ROWS = new Set(['devices x sensors, batch', 'points', 'points/s']);
 /** The rows of reads, left out when no run read (write runs alone). */
 const READ_ROWS = new Set(['rows read', 'rows/s']);
+/** The server's CPU (--server-pid), left out when no run measured it. */
+const SERVER_CPU_ROW = 'server CPU s per million';
 
 function summaryTable(runs: RunResult[]): string {
   const all: [string, (r: RunResult) => string][] = [
@@ -258,17 +261,26 @@ function summaryTable(runs: RunResult[]): string {
         return c === null ? '-' : `${fixed(c.seconds, 3)} / M ${c.of}`;
       },
     ],
+    [SERVER_CPU_ROW, serverCpuCell],
     ['peak RSS, MB', (r) => fixed(r.peakRssMb, 1)],
     ['verify', verifyCell],
     ['client retries / failed connects', (r) => (r.client ? `${r.client.retries} / ${r.client.connectFailures}` : '-')],
     ['stopped early', (r) => r.stopped ?? '-'],
   ];
-  const leftOut = runs.every(onlyReads) ? WRITE_ROWS : !runs.some(readSome) ? READ_ROWS : new Set<string>();
+  const leftOut = new Set(runs.every(onlyReads) ? WRITE_ROWS : !runs.some(readSome) ? READ_ROWS : []);
+  if (runs.every((r) => r.serverCpu === undefined)) leftOut.add(SERVER_CPU_ROW);
   const rows = all.filter(([name]) => !leftOut.has(name));
   return table(
     ['', ...runs.map((r) => r.label)],
     rows.map(([name, cell]) => [esc(name), ...runs.map(cell)]),
   );
+}
+
+/** The server's CPU per million points written or rows read (--server-pid); why not, where it was not read. */
+function serverCpuCell(r: RunResult): string {
+  if (r.serverCpu !== undefined && 'error' in r.serverCpu) return esc(`not measured: ${r.serverCpu.error}`);
+  const c = serverCpuPerMillion(r);
+  return c === null ? '-' : `${fixed(c.seconds, 3)} / M ${c.of}`;
 }
 
 /** Where the run ran, in one line (results.json has the server's settings and the whole configuration). */

@@ -70,6 +70,12 @@ describe('merge', () => {
     expect(mergeShares(shares).latencyOverTime).toBeUndefined();
   });
 
+  it("keeps one share's server CPU, and none of several: each measured the same server, over its own window", () => {
+    const serverCpu = { pids: [12], seconds: 2 };
+    expect(mergeShares([{ ...shareA, serverCpu }]).serverCpu).toEqual(serverCpu);
+    expect(mergeShares([shareA, shareB].map((r) => ({ ...r, serverCpu }))).serverCpu).toBeUndefined();
+  });
+
   it("adds the shares' failures interval by interval, as their throughput samples", () => {
     const a = {
       ...shareA,

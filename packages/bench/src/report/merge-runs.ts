@@ -46,6 +46,8 @@ export function mergeShares(shares: readonly RunResult[]): RunResult {
     slowestClientMs: slowestOf(shares.map((r) => r.slowestClientMs ?? {})),
     clientCpuS: cpuS,
     clientCpuSPerMpts: points > 0 ? cpuS / (points / 1e6) : 0,
+    // each share's is the same server's over its own window: they do not add up
+    serverCpu: shares.length === 1 ? first.serverCpu : undefined,
     peakRssMb: Math.max(...shares.map((r) => r.peakRssMb)),
     throughput: sumByIndex(shares.map((r) => r.throughput)),
     // each machine's percentiles over time: they do not add up to the run's

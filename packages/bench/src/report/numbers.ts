@@ -8,6 +8,9 @@ export function fixed(n: number, digits: number): string {
   return Number.isFinite(n) ? n.toFixed(digits) : String(n);
 }
 
+/** `n` with `digits` decimals, '-' where there is no figure */
+export const orDash = (n: number | undefined, digits: number): string => (n === undefined ? '-' : fixed(n, digits));
+
 /**
  * `a / b` as `1.50x` (under 0.01 two significant digits, `0.0052x`, not `0.00x` as if none); `n/a` when there is no
  * ratio (b is 0, or either is not a number)

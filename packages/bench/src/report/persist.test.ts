@@ -27,6 +27,16 @@ describe('persistedRecords: what --persist-results writes of a run', () => {
     expect(record.dataTypes.length).toBe(record.measurements.length);
   });
 
+  it("writes the server's CPU beside the client's when the run measured it (--server-pid), null otherwise", () => {
+    const value = (run: ReturnType<typeof sampleRun>) => {
+      const record = persistedRecords(run)[0];
+      return record.values[record.measurements.indexOf('server_cpu_s')];
+    };
+    expect(value(sampleRun('m', { serverCpu: { pids: [12], seconds: 1.5 } }))).toBe(1.5);
+    expect(value(sampleRun('m', { serverCpu: { pids: [12], error: 'process 12 was gone' } }))).toBeNull();
+    expect(value(sampleRun('m'))).toBeNull();
+  });
+
   it("writes a mixed run's query type once, its latency being the run's row of it", () => {
     const run = sampleRun('mixed');
     run.latency = { ...run.latency, raw: run.queries!.raw.latency };

@@ -15,7 +15,7 @@ import { connectOptions, type ConnectKnobs } from '../run/session-options.js';
 import { SERVER_CODE, ignoreCode } from '../run/status-codes.js';
 import type { LatencySummary, RunResult } from '../types.js';
 import { MATRIX_COLUMNS } from './latency-matrix.js';
-import { rowsRead } from './result-fields.js';
+import { rowsRead, serverCpuS } from './result-fields.js';
 
 export const RESULTS_DATABASE = 'root.iotdb_bench_results';
 
@@ -84,6 +84,7 @@ export function persistedRecords(r: RunResult): RecordInput[] {
     ['failed_ops', INT64, r.failedOps],
     ['duration_s', DOUBLE, r.durationS],
     ['client_cpu_s', DOUBLE, r.clientCpuS],
+    ['server_cpu_s', DOUBLE, serverCpuS(r) ?? null],
     ['model', TEXT, r.config.model],
     ['method', TEXT, r.config.method],
     ['client_version', TEXT, client?.version ?? null],

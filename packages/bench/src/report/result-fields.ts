@@ -5,7 +5,7 @@
 import type { LatencySummary, QueryFigures, RunResult } from '../types.js';
 import { hasQueries, QUERY_KINDS, readsOnly } from '../workload/operations.js';
 import { LatencyHistogram } from './histogram.js';
-import { fixed } from './numbers.js';
+import { fixed, orDash } from './numbers.js';
 import { AFTER_THE_WRITES, DERIVED_PREFIXES, START_LAG } from '../latency-rows.js';
 
 const QUERIES: ReadonlySet<string> = new Set(QUERY_KINDS);
@@ -97,12 +97,29 @@ export function totalPoints(figures: readonly QueryFigures[]): number | undefine
  */
 export function cpuPerMillion(r: RunResult): { seconds: number; of: 'points' | 'rows' } | null {
   if (!onlyReads(r)) return { seconds: r.clientCpuSPerMpts, of: 'points' };
-  const rows = rowsRead(r, 'rows');
-  return rows > 0 ? { seconds: (r.clientCpuS * 1e6) / rows, of: 'rows' } : null;
+  return perMillionRows(r, r.clientCpuS);
 }
 
-/** The client's CPU seconds per operation, failed ones included. */
-export const cpuSPerOperation = (r: RunResult): number => r.clientCpuS / Math.max(1, r.okOps + r.failedOps);
+/** The server's CPU seconds over the run (--server-pid); undefined when not measured, or not read (a process gone). */
+export const serverCpuS = (r: RunResult): number | undefined =>
+  r.serverCpu !== undefined && 'seconds' in r.serverCpu ? r.serverCpu.seconds : undefined;
+
+/** The server's CPU per million points written, or rows read, as cpuPerMillion; null where unmeasured or none moved. */
+export function serverCpuPerMillion(r: RunResult): { seconds: number; of: 'points' | 'rows' } | null {
+  const seconds = serverCpuS(r);
+  if (seconds === undefined) return null;
+  if (onlyReads(r)) return perMillionRows(r, seconds);
+  return r.points > 0 ? { seconds: (seconds * 1e6) / r.points, of: 'points' } : null;
+}
+
+function perMillionRows(r: RunResult, cpuS: number): { seconds: number; of: 'rows' } | null {
+  const rows = rowsRead(r, 'rows');
+  return rows > 0 ? { seconds: (cpuS * 1e6) / rows, of: 'rows' } : null;
+}
+
+/** The client's CPU seconds (or the `cpuS` given: the server's) per operation, failed ones included. */
+export const cpuSPerOperation = (r: RunResult, cpuS = r.clientCpuS): number =>
+  cpuS / Math.max(1, r.okOps + r.failedOps);
 
 /**
  * The run the others' rates are compared with: the first, or the first with a rate when the first has none (a query
@@ -144,6 +161,12 @@ export function ratioBaseOf(bases: RatioBases, r: RunResult): RunResult | undefi
   return bases.kind === 'all' ? bases.base : bases.kind === 'statement' ? bases.baseOf(r) : undefined;
 }
 
+/** The server's CPU per million points written; undefined for a run that wrote none, or did not measure it. */
+export function serverCpuSPerMpts(r: RunResult): number | undefined {
+  const perMillion = serverCpuPerMillion(r);
+  return perMillion?.of === 'points' ? perMillion.seconds : undefined;
+}
+
 const FIELDS: readonly Field[] = [
   ['label', (r) => r.label],
   ['model', (r) => r.config.model],
@@ -160,6 +183,8 @@ const FIELDS: readonly Field[] = [
   ['ok_ops', (r) => fixed(r.okOps, 0)],
   ['failed_ops', (r) => fixed(r.failedOps, 0)],
   ['client_cpu_s_per_Mpts', (r) => fixed(r.clientCpuSPerMpts, 3)],
+  ['server_cpu_s', (r) => orDash(serverCpuS(r), 2)],
+  ['server_cpu_s_per_Mpts', (r) => orDash(serverCpuSPerMpts(r), 3)],
   ['insert_op', (_r, op) => op],
   ['insert_ms_avg', (_r, _op, l) => fixed(l.avg, 3)],
   ['insert_ms_p50', (_r, _op, l) => fixed(l.p50, 3)],

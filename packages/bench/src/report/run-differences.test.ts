@@ -7,6 +7,8 @@ describe('runDifferences: what compare says differs between A and B besides the 
   it('says nothing for runs of the same knobs on the same machine and server', () => {
     const a = { ...sampleRun('x'), environment: SAMPLE_ENVIRONMENT };
     expect(runDifferences(a, { ...a, config: sampleConfig({ out: 'elsewhere' }) })).toEqual([]);
+    // the server's processes measured: a local server's new ones each time it starts
+    expect(runDifferences(a, { ...a, config: sampleConfig({ serverPid: [4242] }) })).toEqual([]);
   });
 
   it('names each knob that differs, and where the runs ran when that differs', () => {

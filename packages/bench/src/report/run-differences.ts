@@ -11,8 +11,8 @@ import { hasQueries } from '../workload/operations.js';
 /** [what, in A, in B] */
 export type Difference = [string, string, string];
 
-/** Knobs that change nothing a run measures: where its files went, its printing. */
-const NOT_MEASURED = new Set(['out', 'progress', 'persistResults']);
+/** Knobs that change nothing a run measures: where its files went, its printing, the server processes it watched. */
+const NOT_MEASURED = new Set(['out', 'progress', 'persistResults', 'serverPid']);
 
 /** Knobs that shape queries alone: nothing to a run that read nothing (their defaults follow --batch-size). */
 const QUERY_ONLY = new Set<string>(QUERY_KNOBS);

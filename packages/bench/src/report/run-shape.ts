@@ -69,6 +69,7 @@ function checkRun(run: unknown): void {
   });
   if (!Array.isArray(r.throughput) || !r.throughput.every((s) => Array.isArray(s) && s.every(isNumber)))
     throw new BadField('throughput needs [seconds, points/s] pairs');
+  if (r.serverCpu !== undefined) checkServerCpu(r.serverCpu);
   if (r.queries !== undefined)
     eachOf(r, 'queries', (figures, path) => {
       const q = obj(figures, path);
@@ -76,6 +77,16 @@ function checkRun(run: unknown): void {
       if (q.points !== undefined) num(q, 'points', path); // absent in files written before points were recorded
       checkSummary(q.latency, `${path}.latency`);
     });
+}
+
+/** The server's CPU (absent in runs that did not measure it): { pids, seconds } or { pids, error }. */
+function checkServerCpu(value: unknown): void {
+  const ok =
+    isObj(value) &&
+    Array.isArray(value.pids) &&
+    value.pids.every(isNumber) &&
+    (isNumber(value.seconds) || typeof value.error === 'string');
+  if (!ok) throw new BadField('serverCpu needs { pids, seconds } or { pids, error }');
 }
 
 function checkSummary(value: unknown, path: string): void {

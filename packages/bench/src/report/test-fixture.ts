@@ -71,6 +71,7 @@ export function sampleConfig(over: Partial<BenchConfig> = {}): BenchConfig {
     queryAggregateFun: 'count',
     queryLowerValue: 0,
     queryFile: undefined,
+    serverPid: undefined,
     persistResults: undefined,
     queries: ['TIME_RANGE', 'LATEST_POINT'],
     queryLoops: 10,

@@ -117,6 +117,19 @@ describe('writeResults', () => {
     expect(html.match(/<rect /g)?.length).toBeGreaterThan(20);
   });
 
+  it("report.html gives the server's CPU where a run measured it (--server-pid), and why not where it could not", () => {
+    const { results, java } = runs();
+    const [ours] = results;
+    const measured = { ...ours, serverCpu: { pids: [12], seconds: ours.points / 1e6 / 4 } }; // 0.25 s per M points
+    const gone = { ...java, serverCpu: { pids: [12], error: 'process 12 was gone at the end' } };
+    const html = readFileSync(writeResults(tempDir(), [measured, gone]).html, 'utf8');
+    expect(html).toContain(
+      '<td class="l">server CPU s per million</td><td>0.250 / M points</td><td>not measured: process 12 was gone at the end</td>',
+    );
+    const none = readFileSync(writeResults(tempDir(), [ours, java]).html, 'utf8');
+    expect(none).not.toContain('server CPU');
+  });
+
   it('report.html says whether each run read its points back: ok, a mismatch, or why it could not', () => {
     const unread = { expected: 10, ok: false as const, error: 'connect ECONNREFUSED <127.0.0.1:1>' };
     const mismatch = { expected: 10, actual: 9, ok: false };

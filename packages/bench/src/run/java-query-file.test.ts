@@ -88,6 +88,18 @@ describe("the Java client's run of a query-file statement", () => {
     expect(r.queryFile).toEqual({ sql: entry.sql, row: 'java one device', concurrency: 2, repetitions: 5, line: 3 });
   });
 
+  it("measures the server's CPU over its reads as ours' does: the pids passed on, its figure read back", () => {
+    const c = sampleConfig({ serverPid: [12, 34] });
+    expect(javaStatementArgs(c, entry, { host: 'h', port: 1 })).toContain('serverPids=12,34');
+    const out = (server: string) =>
+      `QSTMT ok=10 failed=0 rows=5010 wall_s=0.500000 client_cpu_s=0.2000 slowest_s=0.240000 peak_rss_mb=88.5 ${server} ops=10 ${MATRIX}\n`;
+    expect(javaStatementRun(out('server_cpu_s=0.75'), c, entry, shares).serverCpu).toEqual({
+      pids: [12, 34],
+      seconds: 0.75,
+    });
+    expect(javaStatementRun(out('server_cpu_s=n/a'), sampleConfig(), entry, shares).serverCpu).toBeUndefined();
+  });
+
   it("keeps its own row when its run is labelled for a repeat or a sweep (point#2, point@200/s#2): the RESULT line's op", () => {
     const out = `QSTMT ok=10 failed=0 rows=5010 wall_s=0.500000 client_cpu_s=0.2000 slowest_s=0.240000 peak_rss_mb=88.5 ops=10 ${MATRIX}\n`;
     const c = sampleConfig({ sweepRates: [100, 200], targetRate: 200 });

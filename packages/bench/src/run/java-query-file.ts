@@ -7,7 +7,7 @@ import { javaStatementLabel, type QueryFileEntry } from '../config/query-file.js
 import { FAILED_PREFIX, START_LAG, UNCORRECTED_PREFIX } from '../latency-rows.js';
 import type { BenchConfig, RunResult } from '../types.js';
 import { runJavaScript } from './java-child.js';
-import { javaConnectArgs, javaOverTime, latencyOf, pointsOf } from './java.js';
+import { javaConnectArgs, javaOverTime, javaServerCpu, javaServerPids, latencyOf, pointsOf } from './java.js';
 import { errorField, keyValues } from './key-values.js';
 import { readOnly, warmUpReads } from '../config/query-file.js';
 import { statementRun } from './query-file.js';
@@ -58,6 +58,7 @@ export function javaStatementArgs(
     ...(sharesFile === undefined ? [`threads=${e.concurrency}`] : [`statements=${sharesFile}`]),
     `reps=${e.repetitions}`,
     ...javaConnectArgs(c),
+    ...javaServerPids(c),
     ...(e.model === 'table' ? ['table=true', `database=${e.database}`] : []),
     ...(c.targetRate > 0 ? [`rate=${c.targetRate}`] : []),
     ...(c.batchIntervalMs > 0 ? [`pause=${c.batchIntervalMs}`] : []),
@@ -105,6 +106,7 @@ export function javaStatementRun(
     ...(latencyOverTime !== undefined && { latencyOverTime, failuresOverTime }),
     histograms: {},
     clientCpuS: Number(kv.client_cpu_s),
+    ...javaServerCpu(kv, c.serverPid),
     peakRssMb: Number(kv.peak_rss_mb), // NaN where the JVM had no /proc ("n/a")
     errors: error === undefined ? [] : [`the Java client: ${errorField(error)}`],
     queries: {

@@ -95,6 +95,20 @@ describe('the Java anchor run', () => {
     expect(javaFullRounds(throughScript('bench.sh', OUTPUT))).toBeUndefined(); // every round written
   });
 
+  it("measures the server's CPU over its timed phase as ours' does: the pids passed on, its figure read back", () => {
+    expect(javaArgs(sampleConfig({ serverPid: [12, 34] }), 'h', 1)).toContain('serverPids=12,34');
+    expect(javaArgs(sampleConfig(), 'h', 1).some((a) => a.startsWith('serverPids='))).toBe(false);
+    const c = sampleConfig({ serverPid: [12, 34] });
+    const measured = OUTPUT.replace('server_cpu_s=n/a', 'server_cpu_s=1.25');
+    expect(javaRun(measured, c).serverCpu).toEqual({ pids: [12, 34], seconds: 1.25 });
+    const gone = OUTPUT.replace('server_cpu_s=n/a', 'server_cpu_s=n/a server_cpu_gone=34@end');
+    expect(javaRun(gone, c).serverCpu).toEqual({
+      pids: [12, 34],
+      error: 'process 34 was gone at the end (a server node stopped or restarted during the run)',
+    });
+    expect(javaRun(OUTPUT, sampleConfig()).serverCpu).toBeUndefined();
+  });
+
   it('passes --test-max-time on to the Java client, which stops its writers there', () => {
     expect(javaArgs(sampleConfig({ testMaxTime: 1500 }), 'h', 1)).toContain('maxTimeMs=1500');
   });

@@ -9,6 +9,7 @@ import { javaPlan } from './java-plan.js';
 import { errorField, keyValues } from './key-values.js';
 import { runJavaScript } from './java-child.js';
 import { keepErrors, warmupQueryError } from './run-error.js';
+import { processGone } from './server-cpu.js';
 import { queryOptions } from './session-options.js';
 
 const script = fileURLToPath(new URL('../../java/bench.sh', import.meta.url));
@@ -57,7 +58,7 @@ function pacing(c: BenchConfig): string[] {
 
 /**
  * Bench.java's key=value options for the run `c` (its writers, points, model, method, database, time limit, warm-up
- * rounds, and the pacing of a planned run).
+ * rounds, the server's processes whose CPU it measures, and the pacing of a planned run).
  */
 export function javaArgs(c: BenchConfig, host: string, port: number): string[] {
   const method = javaMethod(c);
@@ -77,6 +78,7 @@ export function javaArgs(c: BenchConfig, host: string, port: number): string[] {
     `maxTimeMs=${c.testMaxTime}`,
     `warmupRounds=${c.warmupRounds}`,
     `intervalMs=${c.reportIntervalMs}`,
+    ...javaServerPids(c),
     ...javaConnectArgs(c),
     ...pacing(c),
   ];
@@ -173,12 +175,30 @@ export function javaRun(out: string, c: BenchConfig): RunResult {
     histograms: {},
     clientCpuS: num('client_cpu_s'),
     clientCpuSPerMpts: num('client_cpu_s_per_Mpts'),
+    ...javaServerCpu(kv, c.serverPid),
     peakRssMb: Number(matrix.peak_rss_mb), // NaN where the JVM had no /proc ("n/a")
     ...javaOverTime(lines),
     errors,
     ...(Object.keys(queries).length > 0 && { queries }),
     ...(kv.stopped === 'test-max-time' && { stopped: 'test-max-time' as const }),
   };
+}
+
+/** The server's processes whose CPU the Java client measures over its timed phase, as ours' run does. */
+export function javaServerPids(c: Pick<BenchConfig, 'serverPid'>): string[] {
+  return c.serverPid === undefined ? [] : [`serverPids=${c.serverPid.join(',')}`];
+}
+
+/**
+ * The server's CPU over the Java client's timed phase, as its RESULT (or QSTMT) line gives it (server_cpu_s, or
+ * server_cpu_gone=PID@start|end for a process it could not read), when it was given the server's `pids`.
+ */
+export function javaServerCpu(kv: Record<string, string>, pids: number[] | undefined): Pick<RunResult, 'serverCpu'> {
+  if (pids === undefined) return {};
+  const gone = /^(\d+)@(start|end)$/.exec(kv.server_cpu_gone ?? '');
+  if (gone !== null) return { serverCpu: { pids, error: processGone(Number(gone[1]), gone[2]) } };
+  const seconds = Number(kv.server_cpu_s);
+  return Number.isFinite(seconds) ? { serverCpu: { pids, seconds } } : {};
 }
 
 /**

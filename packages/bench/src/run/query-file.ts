@@ -5,13 +5,14 @@ import { readsProgressParts } from '../report/format.js';
 import { clientIntervalMs } from '../report/open-loop.js';
 import { LatencyHistogram, summarize } from '../report/histogram.js';
 import { FAILED_PREFIX, START_LAG, TRACED_PREFIX, UNCORRECTED_PREFIX } from '../latency-rows.js';
-import type { BenchConfig, HistogramData, RunResult } from '../types.js';
+import type { BenchConfig, HistogramData, RunResult, ServerCpuSpent } from '../types.js';
 import { timedRead, untimedReads } from './queries.js';
 import { ProgressPrinter } from './progress-printer.js';
 import { RunStop, timeLimitLeft } from './run-stop.js';
 import { realClock } from './clock.js';
 import { IntervalLatency, overTime } from './interval-latency.js';
 import { NextDueTimes, overdueMs } from './pacing.js';
+import { serverCpuWindow } from './server-cpu.js';
 import { runStatementSessions, type ReadDone, type StatementRead } from './statement-sessions.js';
 import { queryLatencies, traceClient, withPoolWait } from './trace.js';
 import { clientActivity } from './client-activity.js';
@@ -38,6 +39,7 @@ export async function runQueryFileEntry(
   const tally = new StatementTally(e.label, shares.length, c.reportIntervalMs);
   await warmUp(c, e, shares[0][0], target);
   const cpu0 = process.cpuUsage();
+  const serverCpuFrom = c.serverPid && serverCpuWindow(c.serverPid);
   const startedAt = new Date().toISOString();
   const t0 = performance.now();
   tally.timedPhaseStarts();
@@ -46,11 +48,13 @@ export async function runQueryFileEntry(
   const endProgress = showReadsProgress(c, tally, plannedReads(shares, e.repetitions), shares.length);
   // --trace: subscribed as a tracing library would be (its cost paid), and each read's pool wait from its trace
   const untrace = c.trace ? traceClient(() => undefined) : undefined;
+  let serverCpu: ServerCpuSpent | undefined;
   try {
     const read = statementRead(pool, e, tally, c, () => stop.unreachable());
     const pacing = { targetRate: c.targetRate, pauseMs: c.batchIntervalMs };
     const sessions = { shares, repetitions: e.repetitions, read, done: tally.done, nextDue: tally.nextDue };
     await runStatementSessions(sessions, pacing, realClock, () => stop.stopped);
+    serverCpu = serverCpuFrom?.();
   } finally {
     untrace?.();
     endProgress();
@@ -70,6 +74,7 @@ export async function runQueryFileEntry(
     histograms,
     ...overTime([tally.overTime.tally()], c.reportIntervalMs),
     clientCpuS: (cpu.user + cpu.system) / 1e6,
+    ...(serverCpu && { serverCpu }),
     peakRssMb: process.resourceUsage().maxRSS / 1024,
     errors: tally.errors,
     queries: {

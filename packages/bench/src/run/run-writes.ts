@@ -57,6 +57,7 @@ export async function runWrites(
   if (failed && failed.state === 'failed') throw new RunError(`worker ${failed.workerId} failed: ${failed.error}`);
   const done = results.filter((r): r is DoneWorker => r.state === 'done');
   const cpuS = watch.cpuS();
+  const serverCpu = watch.serverCpu();
   const combined = combineWorkers(done);
   const stopped = stoppedBy(stop, barrierView);
   return {
@@ -70,6 +71,7 @@ export async function runWrites(
       startedAt: watch.timedStartedAt ?? calledAt,
       clientCpuS: cpuS,
       clientCpuSPerMpts: combined.points > 0 ? cpuS / (combined.points / 1e6) : 0,
+      ...(serverCpu && { serverCpu }),
       peakRssMb: process.resourceUsage().maxRSS / 1024,
       throughput: watch.throughput,
       ...overTime(done, c.reportIntervalMs),

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import type { ServerCpuSpent } from '../types.js';
 import { RunError } from './run-error.js';
 
 /**
@@ -23,15 +24,55 @@ export class ServerCpu {
   }
 }
 
+/**
+ * Counts the CPU the server's processes spend from now: the function returned says how much by the time it is
+ * called (a run's timed window), or which process it could not read at either end, never throwing: a DataNode
+ * stopped or restarted during the run (a fault test) ends the figure, not the run.
+ */
+export function serverCpuWindow(pids: readonly number[]): () => ServerCpuSpent {
+  const ticksPerS = clockTicksPerSecond();
+  const read = (when: 'start' | 'end'): number | string => {
+    let ticks = 0;
+    for (const pid of pids) {
+      const t = ticksOf(pid);
+      if (t === undefined) return processGone(pid, when);
+      ticks += t;
+    }
+    return ticks;
+  };
+  const start = read('start');
+  return () => {
+    const end = typeof start === 'string' ? start : read('end');
+    if (typeof end === 'string') return { pids: [...pids], error: end };
+    return { pids: [...pids], seconds: (end - (start as number)) / ticksPerS };
+  };
+}
+
+/** Why the server's CPU was not measured: a process of it was not there at the window's start or end. */
+export function processGone(pid: number, when: string): string {
+  return `process ${pid} was gone at the ${when} (a server node stopped or restarted during the run)`;
+}
+
 /** utime + stime of a process, in clock ticks (fields 14 and 15 of /proc/PID/stat; the name in field 2 may hold spaces). */
 export function processTicks(pid: number): number {
+  const ticks = ticksOf(pid);
+  if (ticks === undefined)
+    throw new RunError(
+      `--server-pid ${pid}: no such process here (it needs the server's process on this machine, and Linux's /proc)`,
+    );
+  return ticks;
+}
+
+/** Whether `pid` is a process whose CPU can be read here. */
+export const processHere = (pid: number): boolean => ticksOf(pid) !== undefined;
+
+/** processTicks, undefined where the process is not there (or this is not Linux). */
+function ticksOf(pid: number): number | undefined {
   let stat: string;
   try {
     stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   } catch {
-    throw new RunError(
-      `--server-pid ${pid}: no such process here (it needs the server's process on this machine, and Linux's /proc)`,
-    );
+    return undefined;
   }
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // from field 3 (state) on
   return Number(fields[11]) + Number(fields[12]);

@@ -106,4 +106,34 @@ describe('WriteWatch', () => {
       write.mockRestore();
     }
   });
+
+  it.runIf(process.platform === 'linux')(
+    "measures the server's CPU (--server-pid) over the timed phase alone, not the warm-up before it",
+    async () => {
+      const burn = (ms: number) => {
+        const end = Date.now() + ms;
+        while (Date.now() < end);
+      };
+      live.fill(0n);
+      Atomics.store(barrier, 0, 0);
+      watch = new WriteWatch({ ...c, serverPid: [process.pid] }, live, barrier, () => undefined);
+      burn(300); // the warm-up: not counted
+      await sleep(5);
+      Atomics.store(barrier, 0, 2);
+      await vi.waitFor(() => expect(watch!.timedStartedAt).toBeDefined());
+      burn(100);
+      watch.end();
+      const spent = watch.serverCpu();
+      expect(spent).toMatchObject({ pids: [process.pid] });
+      const seconds = spent !== undefined && 'seconds' in spent ? spent.seconds : NaN;
+      expect(seconds).toBeGreaterThan(0.05);
+      expect(seconds).toBeLessThan(0.28);
+    },
+  );
+
+  it('measures no server CPU without the server processes', () => {
+    watch = new WriteWatch(c, live, barrier, () => undefined);
+    watch.end();
+    expect(watch.serverCpu()).toBeUndefined();
+  });
 });

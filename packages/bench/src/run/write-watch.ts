@@ -5,12 +5,14 @@ import { groupsInRun } from './device-shares.js';
 import { behindMs, liveSum, type LiveCounter } from './live-counters.js';
 import { ProgressPrinter } from './progress-printer.js';
 import { timeLimitLeft } from './run-stop.js';
-import type { BenchConfig } from '../types.js';
+import { serverCpuWindow } from './server-cpu.js';
+import type { BenchConfig, ServerCpuSpent } from '../types.js';
 
 /**
  * The main thread's watch over a write phase's workers: when the timed phase starts (every worker past the start
- * barrier: the client's CPU and the wall clock taken then), and from then a throughput sample every
- * reportIntervalMs and the progress line (ProgressPrinter says how often it shows), from the workers' live counters.
+ * barrier: the client's CPU, the server's with --server-pid, and the wall clock taken then), and from then a
+ * throughput sample every reportIntervalMs and the progress line (ProgressPrinter says how often it shows), from the
+ * workers' live counters.
  */
 export class WriteWatch {
   /** [seconds into the timed phase, points/s over the interval before] */
@@ -32,6 +34,9 @@ export class WriteWatch {
   #progress: NodeJS.Timeout;
   #timedAt = 0;
   #cpuAtStart = process.cpuUsage();
+  /** the server's CPU from the timed phase's start (from the watch's, if it never starts); none without its pids */
+  #serverCpuFrom: (() => ServerCpuSpent) | undefined;
+  #serverCpu: ServerCpuSpent | undefined;
   #last = { t: 0, points: 0, ops: 0 };
 
   constructor(c: BenchConfig, live: BigInt64Array, barrier: Int32Array, onTimedPhase: () => void) {
@@ -40,12 +45,15 @@ export class WriteWatch {
     this.#barrier = barrier;
     this.#printer = new ProgressPrinter(c.progress);
     this.#plannedOps = hasQueries(c.operationProportion) ? plannedOps(c) : undefined;
+    const pids = c.serverPid;
+    this.#serverCpuFrom = pids && serverCpuWindow(pids);
     this.#startWatch = setInterval(() => {
       if (Atomics.load(barrier, 0) < c.workers) return;
       clearInterval(this.#startWatch);
       this.#timedAt = performance.now();
       this.timedStartedAt = new Date().toISOString();
       this.#cpuAtStart = process.cpuUsage();
+      this.#serverCpuFrom = pids && serverCpuWindow(pids);
       this.#last = { t: this.#timedAt, points: 0, ops: 0 };
       // samples from here at whole intervals, the seconds of the latency samples and the Java client's
       clearInterval(this.#progress);
@@ -61,11 +69,17 @@ export class WriteWatch {
     return (cpu.user + cpu.system) / 1e6;
   }
 
+  /** The server's CPU over the timed phase, as end() found it; undefined without --server-pid. */
+  serverCpu(): ServerCpuSpent | undefined {
+    return this.#serverCpu;
+  }
+
   /** The workers are done: no more sampling; the last partial interval is sampled, so that even a run shorter
    * than one interval has a point on the chart. */
   end(): void {
     clearInterval(this.#progress);
     clearInterval(this.#startWatch);
+    this.#serverCpu ??= this.#serverCpuFrom?.();
     if (this.#timedAt > 0) {
       const now = performance.now();
       const points = this.#sum('points');
