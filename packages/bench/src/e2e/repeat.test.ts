@@ -31,6 +31,21 @@ describe('--repeat', () => {
     expect(lines[4]).toBe('  ours/Java points/s by order: ours first 2.00x, 3.00x; Java first 4.00x');
   });
 
+  it("gives the server's CPU per point of each side and its ratio, when every repeat measured it", () => {
+    // 5 M points a run: 0.5, 1.0, 1.5 s of the server's CPU under ours; 1.0 s under Java each time
+    const repeat = (ours: number, javaFirst: boolean): Repeat => ({
+      ours: [sampleRun('tree-insertTablet', { serverCpu: { pids: [1], seconds: ours } })],
+      java: [sampleRun('java', { serverCpu: { pids: [1], seconds: 1 } })],
+      javaFirst,
+    });
+    const lines = repeatSummary([repeat(0.5, false), repeat(1.5, true), repeat(1, false)]);
+    expect(lines[1]).toMatch(/, server CPU s\/Mpts 0\.200 \(0\.100-0\.300\)$/);
+    expect(lines[2]).toMatch(/, server CPU s\/Mpts 0\.200 \(0\.200-0\.200\)$/);
+    expect(lines[3]).toMatch(/, server CPU per point: median 1\.00x \(0\.50x-1\.50x\)$/);
+    const once = repeatSummary([repeat(1, false), { ...repeat(1, true), java: [sampleRun('java')] }]);
+    expect(once.join('\n')).not.toMatch(/server CPU per point/);
+  });
+
   it("gives an open loop's start lag p50 for each side, when every repeat recorded one", () => {
     const lagged = (label: string, p50: number) => {
       const r = sampleRun(label);

@@ -1,5 +1,5 @@
 import { grouped, median, times } from '../report/numbers.js';
-import { cpuSPerOperation, mainOperation } from '../report/result-fields.js';
+import { cpuSPerOperation, mainOperation, serverCpuS } from '../report/result-fields.js';
 import { columns, padEnd } from '../report/text-columns.js';
 import { START_LAG } from '../latency-rows.js';
 import type { RunResult } from '../types.js';
@@ -30,7 +30,8 @@ export function javaFirstIn(k: number, javaFirst: boolean): boolean {
  * What `--repeat N` prints after its repeats: each run's figures (ours' by their place in a repeat, then the Java
  * client's) as the median and range over the repeats, then for each run of the Java client the ratios of ours' run
  * in its place to it likewise, and each repeat's ratio by the order it ran in. A run's throughput is points/s when it
- * wrote any, else ops/s; an open loop's runs add their start lag's p50.
+ * wrote any, else ops/s; an open loop's runs add their start lag's p50, and runs that measured the server's CPU
+ * (every repeat: --server-pid) that too.
  */
 export function repeatSummary(repeats: readonly Repeat[]): string[] {
   const lines = [`over ${repeats.length} repeats, median (min-max):`];
@@ -66,11 +67,13 @@ function pairsAt(repeats: readonly Repeat[], i: number): Pair[] {
 function ratioLines(paired: readonly Pair[], what: string): string[] {
   const rate = paired.map((r) => throughput(r.ours) / throughput(r.java));
   const cpu = paired.map((r) => cpuPerUnit(r.ours) / cpuPerUnit(r.java));
+  const server = paired.map((r) => (serverCpuPerUnit(r.ours) ?? NaN) / (serverCpuPerUnit(r.java) ?? NaN));
   const [rateOf, unit] = [rateName(paired[0].ours), unitName(paired[0].ours)];
   const order = (javaFirst: boolean) =>
     paired.flatMap((r, i) => (r.javaFirst === javaFirst ? [`${rate[i].toFixed(2)}x`] : [])).join(', ') || '-';
+  const serverRatio = server.some(Number.isNaN) ? '' : `, server CPU per ${unit}: ${ratioRange(server)}`;
   return [
-    `  ours/Java${what} ${rateOf}: ${ratioRange(rate)}, client CPU per ${unit}: ${ratioRange(cpu)}`,
+    `  ours/Java${what} ${rateOf}: ${ratioRange(rate)}, client CPU per ${unit}: ${ratioRange(cpu)}${serverRatio}`,
     `  ours/Java${what} ${rateOf} by order: ours first ${order(false)}; Java first ${order(true)}`,
   ];
 }
@@ -79,14 +82,17 @@ function figures(runs: readonly RunResult[]): string {
   const p50 = runs.map((r) => mainOperation(r)?.latency.p50 ?? NaN);
   // an open loop's: how late operations started, each side's own scheduling
   const lag = runs.map((r) => r.latency[START_LAG]?.p50 ?? NaN);
+  const server = runs.map((r) => (serverCpuPerUnit(r) ?? NaN) * 1e6);
+  const perMillion = `s/M${unitName(runs[0]) === 'point' ? 'pts' : 'ops'}`;
   const parts = [
     `${rateName(runs[0])} ${range(runs.map(throughput), grouped)}`,
     `p50 ms ${range(p50, (x) => x.toFixed(2))}`,
     ...(lag.some(Number.isNaN) ? [] : [`start lag p50 ms ${range(lag, (x) => x.toFixed(3))}`]),
-    `client CPU s/M${unitName(runs[0]) === 'point' ? 'pts' : 'ops'} ${range(
+    `client CPU ${perMillion} ${range(
       runs.map((r) => cpuPerUnit(r) * 1e6),
       (x) => x.toFixed(3),
     )}`,
+    ...(server.some(Number.isNaN) ? [] : [`server CPU ${perMillion} ${range(server, (x) => x.toFixed(3))}`]),
   ];
   return parts.join(', ');
 }
@@ -97,6 +103,12 @@ const rateName = (r: RunResult) => (wrote(r) ? 'points/s' : 'ops/s');
 const unitName = (r: RunResult) => (wrote(r) ? 'point' : 'operation');
 /** client CPU seconds per point written, or per operation of a run that wrote none */
 const cpuPerUnit = (r: RunResult) => (wrote(r) ? r.clientCpuSPerMpts / 1e6 : cpuSPerOperation(r));
+/** the server's, likewise (--server-pid); undefined where the run did not measure it */
+function serverCpuPerUnit(r: RunResult): number | undefined {
+  const s = serverCpuS(r);
+  if (s === undefined) return undefined;
+  return wrote(r) ? s / r.points : cpuSPerOperation(r, s);
+}
 
 function range(xs: readonly number[], fmt: (x: number) => string): string {
   if (xs.some(Number.isNaN)) return '-';
