@@ -12,7 +12,7 @@ import { runJavaQuery, type FailedPass, type ReadPass } from '../run/java-query.
 import { JVM_CPU_STEP_S, jvmCpuMeasured } from '../run/jvm-cpu.js';
 import { readAsBatches, readAsColumns, readAsRowBatches, readAsRows } from '../run/read-pass.js';
 import { RunError } from '../run/run-error.js';
-import { ServerCpu } from '../run/server-cpu.js';
+import { processHere, serverCpuWindow } from '../run/server-cpu.js';
 import { collectEnvironment } from '../run/environment.js';
 import { connectOptions, queryOptions } from '../run/session-options.js';
 import { TABLE_NAME } from '../workload/schema.js';
@@ -73,11 +73,11 @@ export async function readCompareCommand(args: readonly string[]): Promise<numbe
     return 2;
   }
   if (o.out !== undefined && !outFileReady(o.out)) return 2;
-  let serverCpu: ServerCpu | undefined;
-  try {
-    serverCpu = o.serverPids && new ServerCpu(o.serverPids);
-  } catch (e) {
-    console.error(`iotdb-bench read-compare: ${(e as Error).message}`);
+  const gone = o.serverPids?.find((pid) => !processHere(pid));
+  if (gone !== undefined) {
+    console.error(
+      `iotdb-bench read-compare: --server-pid ${gone}: no such process here (it needs the server's process on this machine, and Linux's /proc)`,
+    );
     return 2;
   }
   const connect = connectOptions(o, o);
@@ -88,7 +88,7 @@ export async function readCompareCommand(args: readonly string[]): Promise<numbe
   await session.open();
   let passes: Passes;
   try {
-    passes = await readRounds(o, readers(o, session, serverCpu));
+    passes = await readRounds(o, readers(o, session, o.serverPids));
   } finally {
     await session.close();
   }
@@ -122,9 +122,9 @@ function outFileReady(out: string): boolean {
 type Readers = { read: Record<ReaderKey, () => Promise<Pass>>; javaReads: number };
 
 /** Each reader's pass over the statement, on `session` (ours) or a Java child process. */
-function readers(o: Options, session: BaseSession, serverCpu: ServerCpu | undefined): Readers {
+function readers(o: Options, session: BaseSession, serverPids: number[] | undefined): Readers {
   const perQuery = { fetchSize: o.fetchSize, ...queryOptions(o) };
-  const ours = (pass: typeof readAsRows) => () => withServerCpu(serverCpu, 1, () => pass(session, o.sql, perQuery));
+  const ours = (pass: typeof readAsRows) => () => withServerCpu(serverPids, 1, () => pass(session, o.sql, perQuery));
   // the Java child's warm-up reads, then the one timed (set after the first read)
   const r: Readers = {
     javaReads: 2,
@@ -135,7 +135,7 @@ function readers(o: Options, session: BaseSession, serverCpu: ServerCpu | undefi
       batches: ours(readAsBatches),
       // a child process, run to its end: its reads but the last warm its JVM up, the last is timed
       java: () =>
-        withServerCpu(serverCpu, r.javaReads, () =>
+        withServerCpu(serverPids, r.javaReads, () =>
           runJavaQuery({ ...o, reps: r.javaReads, connect: javaConnectArgs(o) }).then((passes) =>
             javaPass(passes.at(-1)!),
           ),
@@ -196,14 +196,17 @@ export function warmUpReads(values: number): number {
 }
 
 /**
- * `read`, with the server's CPU per million values over it when the server's processes are known. `reads`: how
- * many reads of the statement `read` makes (the server serves each alike; the pass counts one).
+ * `read`, with the server's CPU per million values over it when the server's processes are known (a process gone
+ * meanwhile ends the comparison: its figure is what it measures). `reads`: how many reads of the statement `read`
+ * makes (the server serves each alike; the pass counts one).
  */
-async function withServerCpu(cpu: ServerCpu | undefined, reads: number, read: () => Promise<ReadPass>): Promise<Pass> {
-  if (cpu === undefined) return read();
-  const before = cpu.seconds();
+async function withServerCpu(pids: number[] | undefined, reads: number, read: () => Promise<ReadPass>): Promise<Pass> {
+  if (pids === undefined) return read();
+  const spent = serverCpuWindow(pids);
   const p = await read();
-  return { ...p, serverCpuSPerMpts: (cpu.seconds() - before) / reads / (p.points / 1e6) };
+  const server = spent();
+  if ('error' in server) throw new RunError(`--server-pid: ${server.error}`);
+  return { ...p, serverCpuSPerMpts: server.seconds / reads / (p.points / 1e6) };
 }
 
 export function parseOptions(args: readonly string[]): Options {

@@ -1,33 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { ServerCpuSpent } from '../types.js';
-import { RunError } from './run-error.js';
 
 /**
- * The CPU time (user + system, all threads) the server's processes have used so far, s, read from Linux's
- * /proc/PID/stat: for a server on the benchmark's own machine, whose cost per value read tells how fast any
- * reader could go on the cores the two share (`read-compare --server-pid`).
- */
-export class ServerCpu {
-  readonly #pids: readonly number[];
-  readonly #ticksPerS: number;
-
-  /** Throws RunError when a pid is not a process here (or this is not Linux). */
-  constructor(pids: readonly number[]) {
-    this.#pids = pids;
-    this.#ticksPerS = clockTicksPerSecond();
-    this.seconds();
-  }
-
-  seconds(): number {
-    return this.#pids.reduce((s, pid) => s + processTicks(pid) / this.#ticksPerS, 0);
-  }
-}
-
-/**
- * Counts the CPU the server's processes spend from now: the function returned says how much by the time it is
- * called (a run's timed window), or which process it could not read at either end, never throwing: a DataNode
- * stopped or restarted during the run (a fault test) ends the figure, not the run.
+ * Counts the CPU (user + system, all threads) the server's processes on this machine spend from now, read from
+ * Linux's /proc: the function returned says how much by the time it is called (a run's timed window, a read-compare
+ * pass), or which process it could not read at either end, never throwing: a DataNode stopped or restarted during a
+ * run (a fault test) ends the figure, not the run.
  */
 export function serverCpuWindow(pids: readonly number[]): () => ServerCpuSpent {
   const ticksPerS = clockTicksPerSecond();
@@ -53,20 +32,13 @@ export function processGone(pid: number, when: string): string {
   return `process ${pid} was gone at the ${when} (a server node stopped or restarted during the run)`;
 }
 
-/** utime + stime of a process, in clock ticks (fields 14 and 15 of /proc/PID/stat; the name in field 2 may hold spaces). */
-export function processTicks(pid: number): number {
-  const ticks = ticksOf(pid);
-  if (ticks === undefined)
-    throw new RunError(
-      `--server-pid ${pid}: no such process here (it needs the server's process on this machine, and Linux's /proc)`,
-    );
-  return ticks;
-}
-
 /** Whether `pid` is a process whose CPU can be read here. */
 export const processHere = (pid: number): boolean => ticksOf(pid) !== undefined;
 
-/** processTicks, undefined where the process is not there (or this is not Linux). */
+/**
+ * utime + stime of a process, in clock ticks (fields 14 and 15 of /proc/PID/stat; the name in field 2 may hold
+ * spaces); undefined where the process is not there (or this is not Linux).
+ */
 function ticksOf(pid: number): number | undefined {
   let stat: string;
   try {
@@ -78,7 +50,15 @@ function ticksOf(pid: number): number | undefined {
   return Number(fields[11]) + Number(fields[12]);
 }
 
+let ticksPerSecond: number | undefined;
+
+/** The clock ticks of /proc's CPU times per second (asked of getconf once). */
 function clockTicksPerSecond(): number {
+  ticksPerSecond ??= askClockTicks();
+  return ticksPerSecond;
+}
+
+function askClockTicks(): number {
   try {
     const n = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
     return Number.isSafeInteger(n) && n > 0 ? n : 100;
