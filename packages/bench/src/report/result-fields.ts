@@ -112,6 +112,12 @@ export function serverCpuPerMillion(r: RunResult): { seconds: number; of: 'point
   return r.points > 0 ? { seconds: (seconds * 1e6) / r.points, of: 'points' } : null;
 }
 
+/** The server's CPU per million points written; undefined for a run that wrote none, or did not measure it. */
+export function serverCpuSPerMpts(r: RunResult): number | undefined {
+  const perMillion = serverCpuPerMillion(r);
+  return perMillion?.of === 'points' ? perMillion.seconds : undefined;
+}
+
 function perMillionRows(r: RunResult, cpuS: number): { seconds: number; of: 'rows' } | null {
   const rows = rowsRead(r, 'rows');
   return rows > 0 ? { seconds: (cpuS * 1e6) / rows, of: 'rows' } : null;
@@ -159,12 +165,6 @@ export function ratioBases(runs: readonly RunResult[], rate: (r: RunResult) => n
 /** The run `r`'s rate is compared with; none where nothing alike is there (`none`). */
 export function ratioBaseOf(bases: RatioBases, r: RunResult): RunResult | undefined {
   return bases.kind === 'all' ? bases.base : bases.kind === 'statement' ? bases.baseOf(r) : undefined;
-}
-
-/** The server's CPU per million points written; undefined for a run that wrote none, or did not measure it. */
-export function serverCpuSPerMpts(r: RunResult): number | undefined {
-  const perMillion = serverCpuPerMillion(r);
-  return perMillion?.of === 'points' ? perMillion.seconds : undefined;
 }
 
 const FIELDS: readonly Field[] = [
