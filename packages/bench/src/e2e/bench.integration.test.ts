@@ -322,7 +322,7 @@ describe('iotdb-bench against a real server', () => {
       );
       expect(stdout).toMatch(
         new RegExp(
-          `^server CPU +\\d+\\.\\d\\d s \\(\\d+\\.\\d{3} s per million points; processes ${numbers.join(', ')}\\)$`,
+          `^server CPU +\\d+\\.\\d\\d s, \\d+\\.\\d\\d cores on average \\(\\d+\\.\\d{3} s per million points; processes ${numbers.join(', ')}\\)$`,
           'm',
         ),
       );

@@ -141,7 +141,7 @@ describe('formatReport', () => {
   it("gives the server's CPU under the client's when it was measured, and why not when a process was gone", () => {
     const measured = formatReport(sampleRun('w', { serverCpu: { pids: [12, 34], seconds: 1.5 } }));
     expect(measured).toMatch(
-      /^client CPU\s+2\.50 s \(0\.500 s per million points\)\nserver CPU\s+1\.50 s \(0\.300 s per million points; processes 12, 34\)$/m,
+      /^client CPU\s+2\.50 s \(0\.500 s per million points\)\nserver CPU\s+1\.50 s, 0\.30 cores on average \(0\.300 s per million points; processes 12, 34\)$/m,
     );
     const gone = sampleRun('w', { serverCpu: { pids: [12], error: 'process 12 was gone at the end (...)' } });
     expect(formatReport(gone)).toMatch(/^server CPU\s+not measured: process 12 was gone at the end \(\.\.\.\)$/m);
@@ -312,7 +312,9 @@ describe('formatReport', () => {
     }
     expect(formatReport({ ...statement, queries: {} })).toMatch(/^client CPU\s+0\.50 s$/m); // nothing read: no rate
     const server = formatReport({ ...statement, serverCpu: { pids: [12, 34], seconds: 0.75 } });
-    expect(server).toMatch(/^server CPU\s+0\.75 s \(0\.300 s per million rows; processes 12, 34\)$/m);
+    expect(server).toMatch(
+      /^server CPU\s+0\.75 s, 0\.15 cores on average \(0\.300 s per million rows; processes 12, 34\)$/m,
+    );
     // a run that wrote keeps its points, also with queries among its operations
     expect(formatReport(sampleRun('mixed'))).toMatch(/^points\s+5,000,000$/m);
     // and says what it ran: queries only, through no write method

@@ -187,14 +187,19 @@ function volumeLines(r: RunResult): string[] {
   ];
 }
 
-/** The server's CPU over the run (--server-pid), per million as the client's, and its processes; or why not read. */
+/**
+ * The server's CPU over the run (--server-pid): its seconds, the cores that kept busy on average, per million as the
+ * client's, and its processes; or why it was not read.
+ */
 function serverCpuLine(r: RunResult): string[] {
   const spent = r.serverCpu;
   if (spent === undefined) return [];
   if ('error' in spent) return [`server CPU   not measured: ${spent.error}`];
   const perMillion = serverCpuPerMillion(r);
   const rate = perMillion === null ? '' : `${fixed(perMillion.seconds, 3)} s per million ${perMillion.of}; `;
-  return [`server CPU   ${fixed(spent.seconds, 2)} s (${rate}processes ${spent.pids.join(', ')})`];
+  // over the run's wall time: how many of the server machine's cores the run kept busy
+  const cores = `${fixed(spent.seconds / r.durationS, 2)} cores on average`;
+  return [`server CPU   ${fixed(spent.seconds, 2)} s, ${cores} (${rate}processes ${spent.pids.join(', ')})`];
 }
 
 /**
