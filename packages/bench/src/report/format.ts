@@ -15,6 +15,7 @@ import {
   resultFields,
   readSome,
   rowsRead,
+  serverCores,
   serverCpuPerMillion,
   serverCpuS,
   serverCpuSPerMpts,
@@ -197,8 +198,7 @@ function serverCpuLine(r: RunResult): string[] {
   if ('error' in spent) return [`server CPU   not measured: ${spent.error}`];
   const perMillion = serverCpuPerMillion(r);
   const rate = perMillion === null ? '' : `${fixed(perMillion.seconds, 3)} s per million ${perMillion.of}; `;
-  // over the run's wall time: how many of the server machine's cores the run kept busy
-  const cores = `${fixed(spent.seconds / r.durationS, 2)} cores on average`;
+  const cores = `${fixed(serverCores(r)!, 2)} cores on average`;
   return [`server CPU   ${fixed(spent.seconds, 2)} s, ${cores} (${rate}processes ${spent.pids.join(', ')})`];
 }
 

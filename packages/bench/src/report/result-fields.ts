@@ -104,6 +104,12 @@ export function cpuPerMillion(r: RunResult): { seconds: number; of: 'points' | '
 export const serverCpuS = (r: RunResult): number | undefined =>
   r.serverCpu !== undefined && 'seconds' in r.serverCpu ? r.serverCpu.seconds : undefined;
 
+/** The server's cores the run kept busy on average: its CPU seconds over the run's wall time; undefined unmeasured. */
+export function serverCores(r: RunResult): number | undefined {
+  const seconds = serverCpuS(r);
+  return seconds === undefined ? undefined : seconds / r.durationS;
+}
+
 /** The server's CPU per million points written, or rows read, as cpuPerMillion; null where unmeasured or none moved. */
 export function serverCpuPerMillion(r: RunResult): { seconds: number; of: 'points' | 'rows' } | null {
   const seconds = serverCpuS(r);

@@ -43,6 +43,16 @@ describe('sweepText', () => {
     expect(text).not.toContain('failed ops');
   });
 
+  it("gives the server's cores busy at each rate when the runs measured its CPU (--server-pid): where it saturates", () => {
+    // 5 s runs: 1, 5 and 9.5 s of the server's CPU
+    const runs = [1, 5, 9.5].map((seconds, i) =>
+      atRate('tree-mixed', 100 * 2 ** i, { insertTablet: 3 }, { serverCpu: { pids: [7], seconds } }),
+    );
+    expect(sweepText(runs).join('\n')).toMatch(/^ *server cores +0\.20 +1\.00 +1\.90$/m);
+    const unmeasured = [atRate('a', 100, { insertTablet: 3 }), atRate('a', 200, { insertTablet: 3 })];
+    expect(sweepText(unmeasured).join('\n')).not.toContain('server cores');
+  });
+
   it("lists the operations in the latency matrix's order (writes, then the query types), whatever order the run kept", () => {
     const p99s = { GROUP_BY: 5, insertTablet: 3, 'start lag': 1, TIME_RANGE: 4, PRECISE_POINT: 2 };
     const text = sweepText([atRate('tree-tablet-mixed', 100, p99s), atRate('tree-tablet-mixed', 200, p99s)]);

@@ -1,7 +1,8 @@
 import { START_LAG, UNCORRECTED_PREFIX } from '../latency-rows.js';
 import type { RunResult } from '../types.js';
 import { byReportOrder } from './latency-matrix.js';
-import { fixed, grouped, millis } from './numbers.js';
+import { fixed, grouped, millis, orDash } from './numbers.js';
+import { serverCores } from './result-fields.js';
 import { openLoopFigures, shortVerdict } from './open-loop.js';
 import { textTable } from './table.js';
 
@@ -9,7 +10,8 @@ import { textTable } from './table.js';
  * What a sweep of rates (--sweep-rates) answers, one table per run of it (ours, the Java client's, a query file's
  * statement; each repeat's): a column per target rate, the rate it achieved and whether it kept its schedule, how
  * late operations started, and each scheduled operation's p99 from its intended start (corrected for coordinated
- * omission), the figure to read against a latency objective: at a rate not met it grows with the run's length.
+ * omission), the figure to read against a latency objective: at a rate not met it grows with the run's length; and
+ * the server's cores kept busy at each rate, when measured.
  */
 interface SweepTable {
   /** the run swept, its label without the rate */
@@ -42,6 +44,10 @@ export function sweepTables(runs: readonly RunResult[]): SweepTable[] {
       figure(`${START_LAG} p99`, (r) => p99(r, START_LAG)),
       ...scheduledKinds(atRates).map((kind) => figure(kind, (r) => p99(r, kind))),
       ...(atRates.some((r) => r.failedOps > 0) ? [figure('failed ops', (r) => grouped(r.failedOps))] : []),
+      // the server's CPU over each rate's run (--server-pid): the rate at which it runs out of cores
+      ...(atRates.some((r) => serverCores(r) !== undefined)
+        ? [figure('server cores', (r) => orDash(serverCores(r), 2))]
+        : []),
     ];
     return { name, header: ['target', ...atRates.map((r) => grouped(r.config.targetRate))], rows };
   });
