@@ -20,6 +20,7 @@ import { runSweep } from './sweep.js';
 import { readCompareCommand } from './read-compare-command.js';
 import { JavaInterrupted } from '../run/java-child.js';
 import { givenServer } from './target.js';
+import { notIoTDBNodes } from '../run/server-cpu.js';
 
 const RUN_COMMAND: Record<CommandName, (args: readonly string[]) => number | Promise<number>> = {
   compare: compareCommand,
@@ -93,6 +94,7 @@ function loadRun(args: string[]): LoadedRun | number {
 async function runBench(run: LoadedRun): Promise<number> {
   const { queryFile } = run;
   let { config } = run;
+  for (const note of notIoTDBNodes(config.serverPid ?? [])) console.error(`iotdb-bench: warning: ${note}`);
   const needsServer = !config.dryRunSend;
   let server: LocalServer | undefined;
   const interrupt = interruptOnSignal(() => server?.stop());

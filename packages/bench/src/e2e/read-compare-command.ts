@@ -12,7 +12,7 @@ import { runJavaQuery, type FailedPass, type ReadPass } from '../run/java-query.
 import { JVM_CPU_STEP_S, jvmCpuMeasured } from '../run/jvm-cpu.js';
 import { readAsBatches, readAsColumns, readAsRowBatches, readAsRows } from '../run/read-pass.js';
 import { RunError } from '../run/run-error.js';
-import { processHere, serverCpuWindow } from '../run/server-cpu.js';
+import { notIoTDBNodes, processHere, serverCpuWindow } from '../run/server-cpu.js';
 import { collectEnvironment } from '../run/environment.js';
 import { connectOptions, queryOptions } from '../run/session-options.js';
 import { TABLE_NAME } from '../workload/schema.js';
@@ -80,6 +80,7 @@ export async function readCompareCommand(args: readonly string[]): Promise<numbe
     );
     return 2;
   }
+  for (const note of notIoTDBNodes(o.serverPids ?? [])) console.error(`iotdb-bench read-compare: warning: ${note}`);
   const connect = connectOptions(o, o);
   // a result file carries where it was measured, as a run's results.json does
   const environment = o.out === undefined ? undefined : await collectEnvironment(connect);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import type { ServerCpuSpent } from '../types.js';
-import { processHere, serverCpuWindow } from './server-cpu.js';
+import { notIoTDBNodes, processHere, serverCpuWindow } from './server-cpu.js';
 
 describe("serverCpuWindow: the server's CPU over a run's timed window", () => {
   const burn = (ms: number) => {
@@ -63,4 +63,23 @@ describe("serverCpuWindow: the server's CPU over a run's timed window", () => {
       error: `process ${2 ** 30} was gone at the start (a server node stopped or restarted during the run)`,
     });
   });
+});
+
+describe('notIoTDBNodes: a pid given for the server that runs no IoTDB node', () => {
+  it.runIf(process.platform === 'linux')(
+    'names a process whose command line has no IoTDB main class, and passes a node (ConfigNode, DataNode)',
+    async () => {
+      const node = spawn('bash', ['-c', 'exec -a org.apache.iotdb.db.service.DataNode sleep 30'], { stdio: 'ignore' });
+      try {
+        await new Promise((resolve) => node.once('spawn', resolve));
+        await new Promise((resolve) => setTimeout(resolve, 100)); // past bash's exec
+        expect(notIoTDBNodes([node.pid!])).toEqual([]);
+        expect(notIoTDBNodes([process.pid, node.pid!])).toEqual([
+          `--server-pid ${process.pid}: process ${process.pid} (node) runs no IoTDB node (no org.apache.iotdb class on its command line): its CPU is counted as the server's`,
+        ]);
+      } finally {
+        node.kill('SIGKILL');
+      }
+    },
+  );
 });

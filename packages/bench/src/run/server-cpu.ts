@@ -32,6 +32,31 @@ export function processGone(pid: number, when: string): string {
   return `process ${pid} was gone at the ${when} (a server node stopped or restarted during the run)`;
 }
 
+/**
+ * A note for each of `pids` that runs no IoTDB node: no `org.apache.iotdb.` main class (ConfigNode, DataNode) on its
+ * command line. A pid mistyped, or another JVM's, would have its CPU counted as the server's; a node started some other
+ * way may be named so too, so this warns and refuses nothing.
+ */
+export function notIoTDBNodes(pids: readonly number[]): string[] {
+  return pids.flatMap((pid) => {
+    const args = readProc(pid, 'cmdline')?.split('\0') ?? [];
+    if (args.some((arg) => arg.startsWith('org.apache.iotdb.'))) return [];
+    const name = readProc(pid, 'comm')?.trim() ?? '?';
+    return [
+      `--server-pid ${pid}: process ${pid} (${name}) runs no IoTDB node (no org.apache.iotdb class on its command line): its CPU is counted as the server's`,
+    ];
+  });
+}
+
+/** /proc/PID/<file>, undefined where it cannot be read (the process gone, not Linux). */
+function readProc(pid: number, file: string): string | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/${file}`, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
 /** Whether `pid` is a process whose CPU can be read here. */
 export const processHere = (pid: number): boolean => ticksOf(pid) !== undefined;
 
@@ -40,12 +65,8 @@ export const processHere = (pid: number): boolean => ticksOf(pid) !== undefined;
  * spaces); undefined where the process is not there (or this is not Linux).
  */
 function ticksOf(pid: number): number | undefined {
-  let stat: string;
-  try {
-    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return undefined;
-  }
+  const stat = readProc(pid, 'stat');
+  if (stat === undefined) return undefined;
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // from field 3 (state) on
   return Number(fields[11]) + Number(fields[12]);
 }
