@@ -19,6 +19,9 @@ export type Precision = 'ms' | 'us' | 'ns';
  */
 export type StopReason = 'interrupted' | 'test-max-time' | 'unreachable';
 
+/** What interrupted a run: Ctrl-C (SIGINT) or a supervisor's stop (SIGTERM). */
+export type InterruptSignal = 'SIGINT' | 'SIGTERM';
+
 /** Every knob resolved (defaults < config file < environment < flags) and checked. */
 export interface BenchConfig {
   /** IoTDB to use; undefined: start a local one with scripts/iotdb-local.sh and stop it afterwards */
@@ -291,6 +294,8 @@ export interface RunResult {
   client?: ClientActivity;
   /** why the run ended before its loop (or its repetitions) was done; absent when it ran to the end */
   stopped?: StopReason;
+  /** with stopped 'interrupted': the signal; absent in files from before it was kept */
+  interruptedBy?: InterruptSignal;
   /**
    * a --query-file statement's run: the statement as the file gave it, `concurrency` the sessions that read it;
    * `query` false when the server answered it with no result set (INSERT, CREATE, FLUSH, ...), absent before that

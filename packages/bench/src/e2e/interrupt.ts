@@ -15,7 +15,7 @@ export function interruptOnSignal(quit: () => void): AbortSignal {
     console.error(
       `\niotdb-bench: stopping${by}: operations under way finish, then the report (Ctrl-C again to quit now)`,
     );
-    interrupt.abort();
+    interrupt.abort(signal); // the runs it stops say which (RunStop.signal)
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

@@ -456,8 +456,12 @@ describe('a run that ended early', () => {
     const timed = sampleRun('short', { stopped: 'test-max-time', config: sampleConfig({ testMaxTime: 60_000 }) });
     expect(formatReport(timed)).toMatch(/\nstopped +at --test-max-time 60,000 ms: operations under way finished/);
     expect(parseResult(resultLine(timed)).get('stopped')).toBe('test-max-time');
-    const interrupted = sampleRun('cut', { stopped: 'interrupted' });
+    const interrupted = sampleRun('cut', { stopped: 'interrupted' }); // a file from before the signal was kept
     expect(formatReport(interrupted)).toMatch(/\nstopped +early, interrupted \(Ctrl-C or SIGTERM\)/);
+    const byCtrlC = sampleRun('cut', { stopped: 'interrupted', interruptedBy: 'SIGINT' });
+    expect(formatReport(byCtrlC)).toMatch(/\nstopped +early, interrupted \(Ctrl-C\): operations under way/);
+    const byTerm = sampleRun('cut', { stopped: 'interrupted', interruptedBy: 'SIGTERM' });
+    expect(formatReport(byTerm)).toMatch(/\nstopped +early, interrupted \(SIGTERM\): operations under way/);
     expect(parseResult(resultLine(interrupted)).get('stopped')).toBe('interrupted');
     const whole = sampleRun('whole');
     expect(formatReport(whole)).not.toContain('stopped');

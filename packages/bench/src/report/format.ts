@@ -272,9 +272,12 @@ function activityLine(a: ClientActivity): string {
   return `retries ${grouped(a.retries)}, connects ${grouped(a.connects)}${failedConnects}, failovers ${grouped(a.failovers)}, redirects ${grouped(a.redirects)} (warm-up included)`;
 }
 
+/** A signal as an operator knows it; `either` for a file from before the signal was kept. */
+const INTERRUPTED_BY = { SIGINT: 'Ctrl-C', SIGTERM: 'SIGTERM', either: 'Ctrl-C or SIGTERM' } as const;
+
 /** Why a run ended before its loop was done. */
 function stoppedBy(r: RunResult): string {
-  if (r.stopped === 'interrupted') return 'early, interrupted (Ctrl-C or SIGTERM)';
+  if (r.stopped === 'interrupted') return `early, interrupted (${INTERRUPTED_BY[r.interruptedBy ?? 'either']})`;
   if (r.stopped === 'unreachable')
     return `early: an operation reached no node in --retry-max-ms ${grouped(r.config.retryMaxMs)} ms (its error below)`;
   return `at --test-max-time ${grouped(r.config.testMaxTime)} ms`;

@@ -265,7 +265,7 @@ function summaryTable(runs: RunResult[]): string {
     ['peak RSS, MB', (r) => fixed(r.peakRssMb, 1)],
     ['verify', verifyCell],
     ['client retries / failed connects', (r) => (r.client ? `${r.client.retries} / ${r.client.connectFailures}` : '-')],
-    ['stopped early', (r) => r.stopped ?? '-'],
+    ['stopped early', (r) => (r.interruptedBy ? `${r.stopped} (${r.interruptedBy})` : (r.stopped ?? '-'))],
   ];
   const leftOut = new Set(runs.every(onlyReads) ? WRITE_ROWS : !runs.some(readSome) ? READ_ROWS : []);
   if (runs.every((r) => r.serverCpu === undefined)) leftOut.add(SERVER_CPU_ROW);

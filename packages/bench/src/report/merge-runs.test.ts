@@ -228,6 +228,8 @@ describe('merge', () => {
   it('is a run that ended early when any share did', () => {
     expect(mergeShares([shareA, shareB]).stopped).toBeUndefined();
     expect(mergeShares([shareA, { ...shareB, stopped: 'test-max-time' }]).stopped).toBe('test-max-time');
+    const term = { ...shareB, stopped: 'interrupted' as const, interruptedBy: 'SIGTERM' as const };
+    expect(mergeShares([shareA, term])).toMatchObject({ stopped: 'interrupted', interruptedBy: 'SIGTERM' });
   });
 
   it("leaves out the Java client's runs, which keep percentiles and no histograms, and names them", () => {

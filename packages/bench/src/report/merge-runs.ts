@@ -59,8 +59,15 @@ export function mergeShares(shares: readonly RunResult[]): RunResult {
     ...(first.queryFile && { queryFile: mergedQueryFile(shares, first.queryFile) }),
     ...(shares.every((r) => r.client) && { client: sumActivity(shares.map((r) => r.client!)) }),
     // a share that ended early makes the whole run one that did
-    ...(shares.some((r) => r.stopped) && { stopped: shares.find((r) => r.stopped)!.stopped }),
+    ...stoppedShare(shares),
   };
+}
+
+/** Why the first share that ended early did (and its signal): then the whole run did. */
+function stoppedShare(shares: readonly RunResult[]): Pick<RunResult, 'stopped' | 'interruptedBy'> {
+  const stopped = shares.find((r) => r.stopped);
+  if (stopped === undefined) return {};
+  return { stopped: stopped.stopped, ...(stopped.interruptedBy && { interruptedBy: stopped.interruptedBy }) };
 }
 
 /**

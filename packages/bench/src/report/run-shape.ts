@@ -70,6 +70,8 @@ function checkRun(run: unknown): void {
   if (!Array.isArray(r.throughput) || !r.throughput.every((s) => Array.isArray(s) && s.every(isNumber)))
     throw new BadField('throughput needs [seconds, points/s] pairs');
   if (r.serverCpu !== undefined) checkServerCpu(r.serverCpu);
+  if (r.interruptedBy !== undefined && r.interruptedBy !== 'SIGINT' && r.interruptedBy !== 'SIGTERM')
+    throw new BadField('interruptedBy needs SIGINT or SIGTERM');
   if (r.queries !== undefined)
     eachOf(r, 'queries', (figures, path) => {
       const q = obj(figures, path);

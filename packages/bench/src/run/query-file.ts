@@ -89,6 +89,7 @@ export async function runQueryFileEntry(
     },
     client,
     ...(stop.reason && { stopped: stop.reason }),
+    ...(stop.signal && { interruptedBy: stop.signal }),
   };
 }
 

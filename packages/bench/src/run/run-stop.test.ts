@@ -21,6 +21,20 @@ describe('RunStop', () => {
     expect(stop.reason).toBe('interrupted');
   });
 
+  it('keeps the signal that interrupted it, as the interrupt gives it (none from an interrupt without one)', () => {
+    const term = made(0);
+    term.interrupt.abort('SIGTERM');
+    expect([term.stop.reason, term.stop.signal]).toEqual(['interrupted', 'SIGTERM']);
+    const plain = made(0);
+    plain.interrupt.abort();
+    expect([plain.stop.reason, plain.stop.signal]).toEqual(['interrupted', undefined]);
+    const timed = made(1000);
+    timed.stop.timedPhaseStarted();
+    vi.advanceTimersByTime(1000);
+    timed.interrupt.abort('SIGINT'); // after the time limit stopped it: not interrupted
+    expect([timed.stop.reason, timed.stop.signal]).toEqual(['test-max-time', undefined]);
+  });
+
   it('stops the work when an operation reached no node, and keeps that reason over a later Ctrl-C', () => {
     const { interrupt, stopWork, stop } = made(0);
     stop.unreachable();

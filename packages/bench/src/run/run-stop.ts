@@ -1,4 +1,4 @@
-import type { StopReason } from '../types.js';
+import type { InterruptSignal, StopReason } from '../types.js';
 
 /** A progress line's `timeLeftS`: what --test-max-time leaves of a timed phase `elapsedS` in (nothing without it). */
 export function timeLimitLeft(maxTimeMs: number, elapsedS: number): { timeLeftS?: number } {
@@ -9,12 +9,13 @@ export function timeLimitLeft(maxTimeMs: number, elapsedS: number): { timeLeftS?
  * What ends a run's timed phase early: the operator's Ctrl-C (`interrupt` aborts), --test-max-time after the
  * phase started, or an operation that reached no node (`unreachable()`). Each calls `stopWork` (for workers,
  * StartBarrier.stop): no operation starts after it, those under way finish. `reason` says which came first;
- * undefined while none did.
+ * undefined while none did. `signal`: what interrupted it, when the interrupt says (its abort reason: interrupt.ts).
  */
 export class RunStop {
   reason: StopReason | undefined;
+  signal: InterruptSignal | undefined;
   #timer: NodeJS.Timeout | undefined;
-  readonly #onInterrupt = () => this.#stop('interrupted');
+  readonly #onInterrupt = () => this.#interrupted();
 
   constructor(
     private readonly stopWork: () => void,
@@ -22,7 +23,7 @@ export class RunStop {
     private readonly interrupt: AbortSignal,
   ) {
     interrupt.addEventListener('abort', this.#onInterrupt, { once: true });
-    if (interrupt.aborted) this.#stop('interrupted'); // Ctrl-C while the run was being prepared
+    if (interrupt.aborted) this.#interrupted(); // Ctrl-C while the run was being prepared
   }
 
   /** The timed phase starts: --test-max-time counts from now. */
@@ -43,6 +44,13 @@ export class RunStop {
   dispose(): void {
     clearTimeout(this.#timer);
     this.interrupt.removeEventListener('abort', this.#onInterrupt);
+  }
+
+  #interrupted(): void {
+    if (this.reason !== undefined) return;
+    const by: unknown = this.interrupt.reason;
+    if (by === 'SIGINT' || by === 'SIGTERM') this.signal = by;
+    this.#stop('interrupted');
   }
 
   #stop(reason: StopReason): void {

@@ -76,6 +76,7 @@ export async function runWrites(
       throughput: watch.throughput,
       ...overTime(done, c.reportIntervalMs),
       ...(stopped && { stopped }),
+      ...(stop.signal && { interruptedBy: stop.signal }),
     },
   };
 }
