@@ -12,7 +12,7 @@ import { endpointOf } from './parsers.js';
 import { formatValue } from './format.js';
 import { grouped } from '../report/numbers.js';
 import { writeRequestBytes, writeSizeKnobs } from '../run/request-size.js';
-import { processHere } from '../run/server-cpu.js';
+import { missingProcess } from '../run/server-cpu.js';
 import { describeOrigin, type Origin } from './source.js';
 
 const NOOP_METHODS: readonly Method[] = ['insertTablet', 'insertTablets', 'insertRecords'];
@@ -77,12 +77,8 @@ function checkServer({ c, is, fail }: Knobs): void {
 
 /** --server-pid: processes here, whose CPU the runs read (before a run starts, not at its first window). */
 function checkServerPids({ c, is, fail }: Knobs): void {
-  const gone = c.serverPid?.find((pid) => !processHere(pid));
-  if (gone !== undefined)
-    fail(
-      'serverPid',
-      `${is('serverPid')}: no process ${gone} on this machine (the server's processes, read through Linux's /proc)`,
-    );
+  const missing = c.serverPid && missingProcess(c.serverPid);
+  if (missing !== undefined) fail('serverPid', `${is('serverPid')}: ${missing}`);
 }
 
 /** This machine's share of the devices, and its workers. */

@@ -306,7 +306,7 @@ describe('iotdb-bench against a real server', () => {
         (e: unknown) => e as { code: number; stderr: string },
       );
       expect(bad.code).toBe(2);
-      expect(bad.stderr).toMatch(/^iotdb-bench read-compare: --server-pid 1073741824: no such process here/);
+      expect(bad.stderr).toMatch(/^iotdb-bench read-compare: --server-pid: no process 1073741824 on this machine/);
     },
   );
 

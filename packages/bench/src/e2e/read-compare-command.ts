@@ -12,7 +12,7 @@ import { runJavaQuery, type FailedPass, type ReadPass } from '../run/java-query.
 import { JVM_CPU_STEP_S, jvmCpuMeasured } from '../run/jvm-cpu.js';
 import { readAsBatches, readAsColumns, readAsRowBatches, readAsRows } from '../run/read-pass.js';
 import { RunError } from '../run/run-error.js';
-import { notIoTDBNodes, processHere, serverCpuWindow } from '../run/server-cpu.js';
+import { missingProcess, notIoTDBNodes, serverCpuWindow } from '../run/server-cpu.js';
 import { collectEnvironment } from '../run/environment.js';
 import { connectOptions, queryOptions } from '../run/session-options.js';
 import { TABLE_NAME } from '../workload/schema.js';
@@ -73,11 +73,9 @@ export async function readCompareCommand(args: readonly string[]): Promise<numbe
     return 2;
   }
   if (o.out !== undefined && !outFileReady(o.out)) return 2;
-  const gone = o.serverPids?.find((pid) => !processHere(pid));
-  if (gone !== undefined) {
-    console.error(
-      `iotdb-bench read-compare: --server-pid ${gone}: no such process here (it needs the server's process on this machine, and Linux's /proc)`,
-    );
+  const missing = o.serverPids && missingProcess(o.serverPids);
+  if (missing !== undefined) {
+    console.error(`iotdb-bench read-compare: --server-pid: ${missing}`);
     return 2;
   }
   for (const note of notIoTDBNodes(o.serverPids ?? [])) console.error(`iotdb-bench read-compare: warning: ${note}`);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import type { ServerCpuSpent } from '../types.js';
-import { notIoTDBNodes, processHere, serverCpuWindow } from './server-cpu.js';
+import { missingProcess, notIoTDBNodes, serverCpuWindow } from './server-cpu.js';
 
 describe("serverCpuWindow: the server's CPU over a run's timed window", () => {
   const burn = (ms: number) => {
@@ -36,9 +36,11 @@ describe("serverCpuWindow: the server's CPU over a run's timed window", () => {
     expect(seconds(spent())).toBeGreaterThanOrEqual(2 * seconds(one()) - 0.03);
   });
 
-  it('knows a pid that is not a process here', () => {
-    expect(processHere(2 ** 30)).toBe(false);
-    if (process.platform === 'linux') expect(processHere(process.pid)).toBe(true);
+  it('names the first pid that is not a process here', () => {
+    expect(missingProcess([process.pid, 2 ** 30, 2 ** 30 + 1])).toBe(
+      `no process ${2 ** 30} on this machine (the server's processes, read through Linux's /proc)`,
+    );
+    if (process.platform === 'linux') expect(missingProcess([process.pid])).toBeUndefined();
   });
 
   it.runIf(process.platform === 'linux')(

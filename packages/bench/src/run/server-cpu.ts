@@ -57,8 +57,13 @@ function readProc(pid: number, file: string): string | undefined {
   }
 }
 
-/** Whether `pid` is a process whose CPU can be read here. */
-export const processHere = (pid: number): boolean => ticksOf(pid) !== undefined;
+/** Why `pids` cannot be measured: the first that is no process here (or this is not Linux); undefined when all are. */
+export function missingProcess(pids: readonly number[]): string | undefined {
+  const gone = pids.find((pid) => ticksOf(pid) === undefined);
+  return gone === undefined
+    ? undefined
+    : `no process ${gone} on this machine (the server's processes, read through Linux's /proc)`;
+}
 
 /**
  * utime + stime of a process, in clock ticks (fields 14 and 15 of /proc/PID/stat; the name in field 2 may hold
