@@ -5,7 +5,7 @@ import { readsProgressParts } from '../report/format.js';
 import { clientIntervalMs } from '../report/open-loop.js';
 import { LatencyHistogram, summarize } from '../report/histogram.js';
 import { FAILED_PREFIX, START_LAG, TRACED_PREFIX, UNCORRECTED_PREFIX } from '../latency-rows.js';
-import type { BenchConfig, HistogramData, RunResult, ServerCpuSpent } from '../types.js';
+import type { BenchConfig, ClientActivity, HistogramData, RunResult, ServerCpuSpent } from '../types.js';
 import { timedRead, untimedReads } from './queries.js';
 import { ProgressPrinter } from './progress-printer.js';
 import { RunStop, timeLimitLeft } from './run-stop.js';
@@ -61,9 +61,36 @@ export async function runQueryFileEntry(
     stop.dispose();
     await pool.close();
   }
-  const client = clientActivity(pool.stats());
-  const durationS = Math.max(1e-9, (performance.now() - t0) / 1000);
   const cpu = process.cpuUsage(cpu0);
+  return entryResult(c, e, shares, tally, {
+    startedAt,
+    durationS: Math.max(1e-9, (performance.now() - t0) / 1000),
+    clientCpuS: (cpu.user + cpu.system) / 1e6,
+    serverCpu,
+    client: clientActivity(pool.stats()),
+    stop,
+  });
+}
+
+/** What a statement's timed reads measured beside its tally: when and how long, the CPU, the pool, why it stopped. */
+interface EntryMeasures {
+  startedAt: string;
+  durationS: number;
+  clientCpuS: number;
+  serverCpu: ServerCpuSpent | undefined;
+  client: ClientActivity;
+  stop: RunStop;
+}
+
+/** The statement's run: its reads' counts, rows, latency and rate from `tally`, and what else was measured. */
+function entryResult(
+  c: BenchConfig,
+  e: QueryFileEntry,
+  shares: string[][],
+  tally: StatementTally,
+  m: EntryMeasures,
+): RunResult {
+  const { startedAt, durationS, serverCpu, stop } = m;
   const [ok, failed] = [tally.ok.count, tally.failed.count];
   const histograms = tally.histograms();
   const slowestMs = Math.max(...tally.sessionNs) / 1e6;
@@ -73,7 +100,7 @@ export async function runQueryFileEntry(
     latency: summarize(histograms),
     histograms,
     ...overTime([tally.overTime.tally()], c.reportIntervalMs),
-    clientCpuS: (cpu.user + cpu.system) / 1e6,
+    clientCpuS: m.clientCpuS,
     ...(serverCpu && { serverCpu }),
     peakRssMb: process.resourceUsage().maxRSS / 1024,
     errors: tally.errors,
@@ -87,7 +114,7 @@ export async function runQueryFileEntry(
         latency: tally.ok.summaryMs(),
       },
     },
-    client,
+    client: m.client,
     ...(stop.reason && { stopped: stop.reason }),
     ...(stop.signal && { interruptedBy: stop.signal }),
   };
