@@ -46,6 +46,10 @@ describe('readRuns: a results.json for compare and merge', () => {
     expect(() => readRuns(file('server-bad.json', JSON.stringify([bad])))).toThrow(
       /server-bad\.json: run 1 \("m"\): serverCpu needs \{ pids, seconds \} or \{ pids, error \}/,
     );
+    const cores = { ...sampleRun('c'), serverCoresOverTime: [[1, 'busy']] };
+    expect(() => readRuns(file('cores.json', JSON.stringify([cores])))).toThrow(
+      /cores\.json: run 1 \("c"\): serverCoresOverTime needs \[seconds, cores\] pairs/,
+    );
     const signal = { ...sampleRun('s'), stopped: 'interrupted', interruptedBy: 'SIGKILL' };
     expect(() => readRuns(file('signal.json', JSON.stringify([signal])))).toThrow(
       /signal\.json: run 1 \("s"\): interruptedBy needs SIGINT or SIGTERM/,

@@ -50,6 +50,9 @@ export function renderHtml(runs: RunResult[], generatedAt: Date = new Date()): s
     ...(runs.some((r) => !onlyReads(r) && r.throughput.length > 1)
       ? [`<h2>Throughput over time</h2>`, throughputLines(runs)]
       : []),
+    ...(runs.some((r) => (r.serverCoresOverTime?.length ?? 0) > 1)
+      ? [`<h2>Server CPU over time</h2>`, serverCoresLines(runs)]
+      : []),
     ...(overTimeRuns.length > 1 ? [`<h2>p99 over time</h2>`, p99Lines(overTimeRuns)] : []),
     ...sweepSection(runs),
     ...runs.map(runSection),
@@ -102,6 +105,16 @@ function throughputLines(runs: RunResult[]): string {
     xLabel: 'seconds since start',
     yLabel: 'points/s',
     series: runs.map((r) => ({ name: r.label, points: r.throughput })),
+  });
+}
+
+/** The server's cores busy over each run that sampled them (--server-pid): its load beside the throughput's line. */
+function serverCoresLines(runs: RunResult[]): string {
+  return lineChart({
+    title: 'server cores busy over the run (--server-pid)',
+    xLabel: 'seconds since start',
+    yLabel: 'cores',
+    series: runs.flatMap((r) => (r.serverCoresOverTime ? [{ name: r.label, points: r.serverCoresOverTime }] : [])),
   });
 }
 

@@ -74,6 +74,10 @@ describe('merge', () => {
     const serverCpu = { pids: [12], seconds: 2 };
     expect(mergeShares([{ ...shareA, serverCpu }]).serverCpu).toEqual(serverCpu);
     expect(mergeShares([shareA, shareB].map((r) => ({ ...r, serverCpu }))).serverCpu).toBeUndefined();
+    const overTime: [number, number][] = [[1, 0.5]];
+    expect(mergeShares([{ ...shareA, serverCoresOverTime: overTime }]).serverCoresOverTime).toEqual(overTime);
+    const shares = [shareA, shareB].map((r) => ({ ...r, serverCoresOverTime: overTime }));
+    expect(mergeShares(shares).serverCoresOverTime).toBeUndefined();
   });
 
   it("adds the shares' failures interval by interval, as their throughput samples", () => {

@@ -48,6 +48,7 @@ export function mergeShares(shares: readonly RunResult[]): RunResult {
     clientCpuSPerMpts: points > 0 ? cpuS / (points / 1e6) : 0,
     // each share's is the same server's over its own window: they do not add up
     serverCpu: shares.length === 1 ? first.serverCpu : undefined,
+    serverCoresOverTime: shares.length === 1 ? first.serverCoresOverTime : undefined,
     peakRssMb: Math.max(...shares.map((r) => r.peakRssMb)),
     throughput: sumByIndex(shares.map((r) => r.throughput)),
     // each machine's percentiles over time: they do not add up to the run's

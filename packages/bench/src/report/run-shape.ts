@@ -67,9 +67,10 @@ function checkRun(run: unknown): void {
     for (const key of ['count', 'min', 'max', 'sum']) num(h, key, path);
     if (!Array.isArray(h.counts) || !h.counts.every(isNumber)) throw new BadField(`${path}.counts needs numbers`);
   });
-  if (!Array.isArray(r.throughput) || !r.throughput.every((s) => Array.isArray(s) && s.every(isNumber)))
-    throw new BadField('throughput needs [seconds, points/s] pairs');
+  if (!isPairs(r.throughput)) throw new BadField('throughput needs [seconds, points/s] pairs');
   if (r.serverCpu !== undefined) checkServerCpu(r.serverCpu);
+  if (r.serverCoresOverTime !== undefined && !isPairs(r.serverCoresOverTime))
+    throw new BadField('serverCoresOverTime needs [seconds, cores] pairs');
   if (r.interruptedBy !== undefined && r.interruptedBy !== 'SIGINT' && r.interruptedBy !== 'SIGTERM')
     throw new BadField('interruptedBy needs SIGINT or SIGTERM');
   if (r.queries !== undefined)
@@ -103,6 +104,11 @@ function eachOf(r: Obj, key: string, check: (value: unknown, path: string) => vo
 
 function isObj(v: unknown): v is Obj {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Samples over time: [seconds, figure] pairs of numbers. */
+function isPairs(v: unknown): boolean {
+  return Array.isArray(v) && v.every((s) => Array.isArray(s) && s.every(isNumber));
 }
 
 function isNumber(v: unknown): v is number {

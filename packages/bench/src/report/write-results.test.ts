@@ -130,6 +130,23 @@ describe('writeResults', () => {
     expect(none).not.toContain('server CPU');
   });
 
+  it("report.html draws the server's cores busy over each run that sampled them (--server-pid)", () => {
+    const { results, java } = runs();
+    const [ours] = results;
+    const sampled = {
+      ...ours,
+      serverCoresOverTime: [
+        [1, 1.2],
+        [2, 1.9],
+        [3, 1.4],
+      ] as [number, number][],
+    };
+    const html = readFileSync(writeResults(tempDir(), [sampled, java]).html, 'utf8');
+    expect(html).toContain('<h2>Server CPU over time</h2>');
+    expect(html).toContain('server cores busy over the run (--server-pid)');
+    expect(readFileSync(writeResults(tempDir(), [ours, java]).html, 'utf8')).not.toContain('Server CPU over time');
+  });
+
   it('report.html says whether each run read its points back: ok, a mismatch, or why it could not', () => {
     const unread = { expected: 10, ok: false as const, error: 'connect ECONNREFUSED <127.0.0.1:1>' };
     const mismatch = { expected: 10, actual: 9, ok: false };

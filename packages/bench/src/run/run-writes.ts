@@ -72,6 +72,7 @@ export async function runWrites(
       clientCpuS: cpuS,
       clientCpuSPerMpts: combined.points > 0 ? cpuS / (combined.points / 1e6) : 0,
       ...(serverCpu && { serverCpu }),
+      ...(watch.serverCoresOverTime.length > 0 && { serverCoresOverTime: watch.serverCoresOverTime }),
       peakRssMb: process.resourceUsage().maxRSS / 1024,
       throughput: watch.throughput,
       ...overTime(done, c.reportIntervalMs),

@@ -136,4 +136,24 @@ describe('WriteWatch', () => {
     watch.end();
     expect(watch.serverCpu()).toBeUndefined();
   });
+
+  it.runIf(process.platform === 'linux')(
+    "samples the server's cores busy each interval of the timed phase, beside the throughput (--server-pid)",
+    async () => {
+      live.fill(0n);
+      Atomics.store(barrier, 0, 2);
+      watch = new WriteWatch({ ...c, reportIntervalMs: 100, serverPid: [process.pid] }, live, barrier, () => undefined);
+      await vi.waitFor(() => expect(watch!.timedStartedAt).toBeDefined());
+      const end = Date.now() + 450;
+      while (Date.now() < end); // this process, the "server", busy on one core: the timers wait
+      await sleep(250); // idle: the samples after the busy spell
+      watch.end();
+      const samples = watch.serverCoresOverTime;
+      expect(samples.length).toBeGreaterThanOrEqual(2);
+      expect(samples.map(([at]) => at)).toEqual([...samples.map(([at]) => at)].sort((a, b) => a - b));
+      // the first sample spans the busy spell (the interval timer could not fire in it): about one core
+      expect(samples[0][1]).toBeGreaterThan(0.6);
+      expect(Math.min(...samples.map(([, cores]) => cores))).toBeLessThan(0.5); // and an idle one after it
+    },
+  );
 });

@@ -17,6 +17,8 @@ import type { BenchConfig, ServerCpuSpent } from '../types.js';
 export class WriteWatch {
   /** [seconds into the timed phase, points/s over the interval before] */
   readonly throughput: [number, number][] = [];
+  /** with --server-pid: [seconds into the timed phase, the server's cores busy over the interval before] */
+  readonly serverCoresOverTime: [number, number][] = [];
   /** the wall clock when the timed phase started (undefined until it does) */
   timedStartedAt: string | undefined;
   readonly #c: BenchConfig;
@@ -37,7 +39,10 @@ export class WriteWatch {
   /** the server's CPU from the timed phase's start (from the watch's, if it never starts); none without its pids */
   #serverCpuFrom: (() => ServerCpuSpent) | undefined;
   #serverCpu: ServerCpuSpent | undefined;
+  /** the server's CPU seconds at the last sample (from the timed phase's start); undefined once a process is gone */
+  #lastServerS: number | undefined = 0;
   #last = { t: 0, points: 0, ops: 0 };
+  #ended = false;
 
   constructor(c: BenchConfig, live: BigInt64Array, barrier: Int32Array, onTimedPhase: () => void) {
     this.#c = c;
@@ -77,6 +82,8 @@ export class WriteWatch {
   /** The workers are done: no more sampling; the last partial interval is sampled, so that even a run shorter
    * than one interval has a point on the chart. */
   end(): void {
+    if (this.#ended) return;
+    this.#ended = true;
     clearInterval(this.#progress);
     clearInterval(this.#startWatch);
     this.#serverCpu ??= this.#serverCpuFrom?.();
@@ -84,6 +91,7 @@ export class WriteWatch {
       const now = performance.now();
       const points = this.#sum('points');
       if (now > this.#last.t && points > this.#last.points) this.throughput.push(this.#rate(now, points));
+      if (now > this.#last.t) this.#sampleServer(now, this.#serverCpu);
     }
     this.#printer.end();
   }
@@ -96,6 +104,7 @@ export class WriteWatch {
     const sample = this.#rate(now, points);
     const nowOpsPerS = ((ops - this.#last.ops) * 1000) / Math.max(1, now - this.#last.t);
     this.throughput.push(sample);
+    this.#sampleServer(now, this.#serverCpuFrom?.());
     this.#last = { t: now, points, ops };
     this.#printer.print(() =>
       progressParts({
@@ -122,6 +131,18 @@ export class WriteWatch {
         text: `[warm-up ${elapsedS}s] untimed: ${done} of ${this.#c.workers} workers done, retries ${this.#sum('retries')}`,
       },
     ]);
+  }
+
+  /** The server's cores busy since the last sample (`spent`: its CPU since the timed phase started); none once unread. */
+  #sampleServer(now: number, spent: ServerCpuSpent | undefined): void {
+    if (spent === undefined || this.#lastServerS === undefined) return;
+    if ('error' in spent) {
+      this.#lastServerS = undefined; // a process gone: the samples so far stand, none after
+      return;
+    }
+    const cores = (spent.seconds - this.#lastServerS) / ((now - this.#last.t) / 1000);
+    this.serverCoresOverTime.push([(now - this.#timedAt) / 1000, cores]);
+    this.#lastServerS = spent.seconds;
   }
 
   /** An open loop's: how far behind its schedule the run is, and a client's interval between operations (ms). */
