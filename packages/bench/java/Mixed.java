@@ -111,6 +111,7 @@ final class Mixed {
   }
 
   static volatile long timedStartNs, cpuStartNs, serverStartTicks;
+  static volatile ServerSampler sampler;
 
   static void run(String file) throws Exception {
     Plan plan = Plan.scan(file);
@@ -124,6 +125,7 @@ final class Mixed {
       timedStartNs = System.nanoTime();
       cpuStartNs = Bench.processCpuNanos();
       serverStartTicks = Bench.serverCpuTicks("start");
+      sampler = ServerSampler.start(timedStartNs, serverStartTicks);
       if (Bench.maxTimeMs > 0) Bench.deadline = timedStartNs + Bench.maxTimeMs * 1_000_000L;
     });
     Done[] done = new Done[threads];
@@ -259,10 +261,12 @@ final class Mixed {
   static void report(Done[] done) throws Exception {
     long end = Arrays.stream(done).mapToLong(d -> d.endNs).max().orElse(timedStartNs);
     long cpuNs = Bench.processCpuNanos() - cpuStartNs, srvTicks = Bench.serverCpuTicksSince(serverStartTicks);
+    if (sampler != null) sampler.stop(end, srvTicks < 0 ? -1 : serverStartTicks + srvTicks);
     long n = Arrays.stream(done).mapToLong(d -> d.points).sum();
     Bench.printResult(done.length, n, end - timedStartNs, cpuNs, srvTicks, sorted(done, d -> d.writes));
     Timeline[] timelines = Arrays.stream(done).map(d -> d.timeline).toArray(Timeline[]::new);
     Timeline.print(timelines, timedStartNs, end, Bench.intervalMs);
+    if (sampler != null) sampler.print();
     Timeline.printFailures(timelines);
     warmupErrors.forEach((k, e) -> System.out.printf("WERROR kind=%s error=%s%n", k, e));
     Set<String> kinds = Timeline.failedKinds(timelines);

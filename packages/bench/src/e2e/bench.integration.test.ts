@@ -332,6 +332,8 @@ describe('iotdb-bench against a real server', () => {
       // 2,500,000 points each: the server spends CPU on them, under either client
       for (const r of runs) expect(r.serverCpu).toEqual({ pids: numbers, seconds: expect.any(Number) as number });
       expect(runs.map((r) => (r.serverCpu as { seconds: number }).seconds > 0)).toEqual([true, true]);
+      // and sampled over the timed phase, ours and the Java client's (its SERVER lines): the last interval at least
+      expect(runs.map((r) => (r.serverCoresOverTime?.length ?? 0) > 0)).toEqual([true, true]);
       const csv = readFileSync(join(out, 'results.csv'), 'utf8').split('\n');
       const column = csv[0].split(',').indexOf('server_cpu_s_per_Mpts');
       expect(csv.slice(1, 3).map((row) => Number(row.split(',')[column]) > 0)).toEqual([true, true]);

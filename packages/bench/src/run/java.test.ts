@@ -109,6 +109,17 @@ describe('the Java anchor run', () => {
     expect(javaRun(OUTPUT, sampleConfig()).serverCpu).toBeUndefined();
   });
 
+  it("reads the server's cores it sampled over its timed phase (SERVER lines), as ours' samples", () => {
+    const c = sampleConfig({ serverPid: [12] });
+    const sampled = `${OUTPUT}\nSERVER at_s=1.000 cores=1.50\nSERVER at_s=2.000 cores=1.25\nSERVER at_s=2.400 cores=0.80`;
+    expect(javaRun(sampled, c).serverCoresOverTime).toEqual([
+      [1, 1.5],
+      [2, 1.25],
+      [2.4, 0.8],
+    ]);
+    expect(javaRun(OUTPUT, c).serverCoresOverTime).toBeUndefined();
+  });
+
   it('passes --test-max-time on to the Java client, which stops its writers there', () => {
     expect(javaArgs(sampleConfig({ testMaxTime: 1500 }), 'h', 1)).toContain('maxTimeMs=1500');
   });

@@ -176,6 +176,7 @@ export function javaRun(out: string, c: BenchConfig): RunResult {
     clientCpuS: num('client_cpu_s'),
     clientCpuSPerMpts: num('client_cpu_s_per_Mpts'),
     ...javaServerCpu(kv, c.serverPid),
+    ...javaServerCores(lines),
     peakRssMb: Number(matrix.peak_rss_mb), // NaN where the JVM had no /proc ("n/a")
     ...javaOverTime(lines),
     errors,
@@ -199,6 +200,15 @@ export function javaServerCpu(kv: Record<string, string>, pids: number[] | undef
   if (gone !== null) return { serverCpu: { pids, error: processGone(Number(gone[1]), gone[2]) } };
   const seconds = Number(kv.server_cpu_s);
   return Number.isFinite(seconds) ? { serverCpu: { pids, seconds } } : {};
+}
+
+/** The SERVER lines (Bench.java's ServerSampler: the server's cores per interval of its timed phase); none: none. */
+function javaServerCores(lines: readonly string[]): Pick<RunResult, 'serverCoresOverTime'> {
+  const samples = lines
+    .filter((l) => l.startsWith('SERVER '))
+    .map(keyValues)
+    .map((kv): [number, number] => [Number(kv.at_s), Number(kv.cores)]);
+  return samples.length > 0 ? { serverCoresOverTime: samples } : {};
 }
 
 /**
