@@ -73,7 +73,16 @@ describe('merge', () => {
   it("keeps one share's server CPU, and none of several: each measured the same server, over its own window", () => {
     const serverCpu = { pids: [12], seconds: 2 };
     expect(mergeShares([{ ...shareA, serverCpu }]).serverCpu).toEqual(serverCpu);
-    expect(mergeShares([shareA, shareB].map((r) => ({ ...r, serverCpu }))).serverCpu).toBeUndefined();
+    // said, not dropped: the merged run's report and files tell why it has none
+    const measured = [shareA, { ...shareB, serverCpu: { pids: [12, 13], seconds: 1.5 } }].map((r) => ({
+      serverCpu,
+      ...r,
+    }));
+    expect(mergeShares(measured).serverCpu).toEqual({
+      pids: [12, 13],
+      error: "the shares' figures do not add up: each is the same server's over its own window (2.00 s, 1.50 s)",
+    });
+    expect(mergeShares([shareA, shareB]).serverCpu).toBeUndefined();
     const overTime: [number, number][] = [[1, 0.5]];
     expect(mergeShares([{ ...shareA, serverCoresOverTime: overTime }]).serverCoresOverTime).toEqual(overTime);
     const shares = [shareA, shareB].map((r) => ({ ...r, serverCoresOverTime: overTime }));

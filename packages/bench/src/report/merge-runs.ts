@@ -5,12 +5,12 @@
  * share's time, as one run's are over the time until its last worker ended (a sum of the shares' rates would
  * count a share that ended early as still writing).
  */
-import type { HistogramData, RunResult, Verify } from '../types.js';
+import type { HistogramData, RunResult, ServerCpuSpent, Verify } from '../types.js';
 import { sumActivity } from '../run/client-activity.js';
 import { slowestOf } from '../run/operation-stats.js';
 import { keptErrors } from '../run/run-error.js';
 import { mergeHistograms, summarize } from './histogram.js';
-import { sumByKey } from './numbers.js';
+import { fixed, sumByKey } from './numbers.js';
 import { NO_LATENCY, totalPoints } from './result-fields.js';
 import { FAILED_PREFIX } from '../latency-rows.js';
 import { checkShares } from './merge-checks.js';
@@ -46,8 +46,7 @@ export function mergeShares(shares: readonly RunResult[]): RunResult {
     slowestClientMs: slowestOf(shares.map((r) => r.slowestClientMs ?? {})),
     clientCpuS: cpuS,
     clientCpuSPerMpts: points > 0 ? cpuS / (points / 1e6) : 0,
-    // each share's is the same server's over its own window: they do not add up
-    serverCpu: shares.length === 1 ? first.serverCpu : undefined,
+    serverCpu: mergedServerCpu(shares),
     serverCoresOverTime: shares.length === 1 ? first.serverCoresOverTime : undefined,
     peakRssMb: Math.max(...shares.map((r) => r.peakRssMb)),
     throughput: sumByIndex(shares.map((r) => r.throughput)),
@@ -62,6 +61,19 @@ export function mergeShares(shares: readonly RunResult[]): RunResult {
     // a share that ended early makes the whole run one that did
     ...stoppedShare(shares),
   };
+}
+
+/**
+ * One share's server CPU as it is; of several, why the merged run has none (said, not dropped): each share's is the
+ * same server's over its own window, and they do not add up.
+ */
+function mergedServerCpu(shares: readonly RunResult[]): ServerCpuSpent | undefined {
+  if (shares.length === 1) return shares[0].serverCpu;
+  const measured = shares.flatMap((r) => (r.serverCpu === undefined ? [] : [r.serverCpu]));
+  if (measured.length === 0) return undefined;
+  const pids = [...new Set(measured.flatMap((m) => m.pids))];
+  const each = measured.map((m) => ('seconds' in m ? `${fixed(m.seconds, 2)} s` : 'not measured')).join(', ');
+  return { pids, error: `the shares' figures do not add up: each is the same server's over its own window (${each})` };
 }
 
 /** Why the first share that ended early did (and its signal): then the whole run did. */
