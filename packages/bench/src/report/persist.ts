@@ -9,10 +9,10 @@
  * (interval_failed) and points/s over the run (interval_points_per_s). Labels and operations become path nodes by
  * pathNode; the run's `label` measurement holds its label as given.
  */
-import { Session, TSDataType, type RecordInput } from '@iotdb/client';
+import { Session, StatusCode, TSDataType, type RecordInput } from '@iotdb/client';
 import { isReservedTreeNode } from '../workload/schema.js';
 import { connectOptions, type ConnectKnobs } from '../run/session-options.js';
-import { SERVER_CODE, ignoreCode } from '../run/status-codes.js';
+import { ignoreCode } from '../run/status-codes.js';
 import type { LatencySummary, RunResult } from '../types.js';
 import { MATRIX_COLUMNS } from './latency-matrix.js';
 import { rowsRead, serverCpuS } from './result-fields.js';
@@ -32,7 +32,7 @@ export async function persistResults(
   await session.open();
   try {
     // there already, though SHOW DATABASES hides it from a user granted nothing on it: its write says what it lacks
-    await ignoreCode(session.createDatabase(RESULTS_DATABASE), SERVER_CODE.DATABASE_EXISTS);
+    await ignoreCode(session.createDatabase(RESULTS_DATABASE), StatusCode.DATABASE_ALREADY_EXISTS);
     const records = runs.flatMap(persistedRecords);
     await session.insertRecords(records);
     return records.length;

@@ -1,8 +1,8 @@
-import { IoTDBServerError, Session, TableSession, type SessionDataSet } from '@iotdb/client';
+import { IoTDBServerError, Session, StatusCode, TableSession, type SessionDataSet } from '@iotdb/client';
 import type { BenchConfig } from '../types.js';
 import { RunError } from './run-error.js';
 import { connectOptions } from './session-options.js';
-import { SERVER_CODE, ignoreCode, refusedWith } from './status-codes.js';
+import { ignoreCode, refusedWith } from './status-codes.js';
 import { readsOnly, type QueryKind } from '../workload/operations.js';
 import { DEVICE_TAG, TABLE_NAME, sensorTypes, shareDeviceNames, tableDatabaseSql } from '../workload/schema.js';
 import { querySql } from '../workload/query-sql.js';
@@ -65,14 +65,17 @@ async function prepareTree(c: BenchConfig, host: string, port: number, { whole, 
     checkPrecision(c, s.timestampPrecision);
     await checkAggregate(c, (sql) => s.executeQueryStatement(sql));
     if (whole)
-      await ignoreCode(s.executeNonQueryStatement(`DELETE DATABASE root.${c.database}`), SERVER_CODE.PATH_NOT_EXIST);
-    await ignoreCode(s.executeNonQueryStatement(`CREATE DATABASE root.${c.database}`), SERVER_CODE.DATABASE_EXISTS);
+      await ignoreCode(s.executeNonQueryStatement(`DELETE DATABASE root.${c.database}`), StatusCode.PATH_NOT_EXIST);
+    await ignoreCode(
+      s.executeNonQueryStatement(`CREATE DATABASE root.${c.database}`),
+      StatusCode.DATABASE_ALREADY_EXISTS,
+    );
     await tryAggregates(c, (sql) => s.executeQueryStatement(sql));
     if (share)
       for (const names of shareChunks(c)) {
         const series = names.map((d) => `${d}.**`).join(', ');
         // none of them there: nothing to delete
-        await ignoreCode(s.executeNonQueryStatement(`DELETE TIMESERIES ${series}`), SERVER_CODE.PATH_NOT_EXIST);
+        await ignoreCode(s.executeNonQueryStatement(`DELETE TIMESERIES ${series}`), StatusCode.PATH_NOT_EXIST);
       }
   } finally {
     await s.close();
@@ -84,7 +87,7 @@ async function prepareTree(c: BenchConfig, host: string, port: number, { whole, 
  * and as whom (a deployment's own user, IOTDB_USER, is often not root); any other error as it was.
  */
 export function preparationError(e: unknown, c: BenchConfig): unknown {
-  if (!refusedWith(e, SERVER_CODE.NO_PERMISSION)) return e;
+  if (!refusedWith(e, StatusCode.NO_PERMISSION)) return e;
   const database = c.model === 'table' ? tableDatabaseSql(c) : `root.${c.database}`;
   return new RunError(
     `preparing its database ${database}, as the user the run logs in as (IOTDB_USER): ${e.message}. A run that ` +
@@ -149,7 +152,7 @@ async function tryAggregates(c: BenchConfig, query: (sql: string) => Promise<Ses
     try {
       await (await query(sql)).close();
     } catch (e) {
-      if (!refusedWith(e, SERVER_CODE.SEMANTIC_ERROR)) throw e;
+      if (!refusedWith(e, StatusCode.SEMANTIC_ERROR)) throw e;
       throw new RunError(
         `--query-aggregate-fun ${c.queryAggregateFun}: the server refused ${kind}'s query "${sql}": ` +
           `[${e.statusCode}] ${e.serverMessage}`,

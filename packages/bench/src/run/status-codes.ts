@@ -1,18 +1,6 @@
 import { IoTDBServerError } from '@iotdb/client';
 
-/** The IoTDB status codes the benchmark acts on, as IoTDB 2.0.1-beta answers them. */
-export const SERVER_CODE = {
-  /** CREATE DATABASE of one there already (a user granted nothing on it does not see it in SHOW DATABASES) */
-  DATABASE_EXISTS: 501,
-  /** DELETE DATABASE or DELETE TIMESERIES of a path not there */
-  PATH_NOT_EXIST: 508,
-  /** a query the server cannot run as asked (an aggregate given what it does not take) */
-  SEMANTIC_ERROR: 701,
-  /** the user lacks a privilege the statement needs (the message names it) */
-  NO_PERMISSION: 803,
-} as const;
-
-/** Whether `e` is the server's refusal with status `code`. */
+/** Whether `e` is the server's refusal with status `code` (a StatusCode of @iotdb/client). */
 export function refusedWith(e: unknown, code: number): e is IoTDBServerError {
   return e instanceof IoTDBServerError && e.statusCode === code;
 }

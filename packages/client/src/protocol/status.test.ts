@@ -30,3 +30,15 @@ describe('verifySuccess', () => {
     }
   });
 });
+
+describe('StatusCode', () => {
+  it("names the codes as the server's TSStatusCode does, for telling refusals apart", () => {
+    expect(StatusCode).toMatchObject({
+      DATABASE_ALREADY_EXISTS: 501,
+      PATH_NOT_EXIST: 508,
+      SEMANTIC_ERROR: 701,
+      WRONG_LOGIN_PASSWORD: 801,
+      NO_PERMISSION: 803,
+    });
+  });
+});
