@@ -42,15 +42,16 @@ export class ProgressPrinter {
   }
 
   /**
-   * The line fitted to one column less than the terminal's width (one filling the last column wraps on some): a line
-   * that wrapped would leave its first rows behind at every rewrite, as \r goes back to the start of the last row only.
+   * The line of `all` fitted to one column less than the terminal's width (one filling the last column wraps on some):
+   * a line that wrapped would leave its first rows behind at every rewrite, as \r goes back to the start of the last
+   * row only.
    * Parts go until it fits: the spare ones first (the averages: the final report has them), then those after the first
    * (its time and count) from the left, the rates before the errors, the retries and the ETA. The line is ASCII: a
    * character a column.
    */
-  #fitted(line: readonly ProgressPart[]): string {
+  #fitted(all: readonly ProgressPart[]): string {
     const width = (this.#out.columns ?? 0) - 1;
-    const parts = [...line];
+    const parts = [...all];
     const tooWide = () => width > 0 && progressText(parts).length > width;
     for (let i = parts.length - 1; i > 0 && tooWide(); i--) if (parts[i].spare === true) parts.splice(i, 1);
     while (parts.length > 1 && tooWide()) parts.splice(1, 1);
