@@ -1,10 +1,13 @@
+import { TSDataType } from '@iotdb/client';
 import { describe, expect, it } from 'vitest';
 import { sampleConfig } from '../report/test-fixture.js';
 import type { BenchConfig } from '../types.js';
 import { OPERATIONS, QUERY_KINDS, WRITES_ONLY, type OperationWeights } from '../workload/operations.js';
 import { clientOperations, rowsAfterTheRun, warmupOperations } from './client-operations.js';
 import { everyClient } from './device-shares.js';
+import type { QuerySensor } from '../workload/query-sql.js';
 
+const SENSORS: QuerySensor[] = [{ name: 's_0', type: TSDataType.DOUBLE }];
 const MIX = Object.fromEntries(OPERATIONS.map((op) => [op, op === 'INGESTION' ? 3 : 1])) as OperationWeights;
 
 /** Each operation's count over every client of a run (a machine's share), and the devices each device group wrote. */
@@ -12,7 +15,7 @@ function planned(c: BenchConfig): { counts: Map<string, number>; writes: Map<str
   const counts = new Map<string, number>();
   const writes = new Map<string, number>();
   for (const { groups } of everyClient(c)) {
-    for (const o of clientOperations(c, groups, ['s_0'])) {
+    for (const o of clientOperations(c, groups, SENSORS)) {
       counts.set(o.op, (counts.get(o.op) ?? 0) + 1);
       if (o.op === 'INGESTION') writes.set(o.devices.join(','), (writes.get(o.devices.join(',')) ?? 0) + 1);
     }
@@ -49,7 +52,7 @@ describe('the operations a mixed run draws', () => {
     const groups = [[0], [1], [2], [3]];
     const next = new Map<number, number>();
     let completed = 1; // the warm-up's last round
-    for (const o of clientOperations(c, groups, ['s_0'])) {
+    for (const o of clientOperations(c, groups, SENSORS)) {
       if (o.op !== 'INGESTION') continue;
       const device = o.devices[0];
       expect(o.round).toBe(next.get(device) ?? 2);
@@ -80,7 +83,7 @@ describe("a client's untimed warm-up", () => {
 
   it('writes each group a round, then runs each query type of the mix once over the rows written so far', () => {
     const weights: OperationWeights = { ...WRITES_ONLY, INGESTION: 3, TIME_RANGE: 1, LATEST_POINT: 2 };
-    const ops = [...warmupOperations({ ...c, operationProportion: weights }, groups, ['s_0'])];
+    const ops = [...warmupOperations({ ...c, operationProportion: weights }, groups, SENSORS)];
     const round = (r: number) => [
       ...groups.map((devices, g) => ({ op: 'INGESTION', devices, round: r, completesRound: g === 2 })),
       { op: 'TIME_RANGE', sql: expect.any(String) as unknown },
@@ -96,14 +99,14 @@ describe("a client's untimed warm-up", () => {
 
   it('of a client without devices is nothing: it has no timed operation to warm up for', () => {
     const weights: OperationWeights = { ...WRITES_ONLY, INGESTION: 3, TIME_RANGE: 1 };
-    expect([...warmupOperations({ ...c, operationProportion: weights }, [], ['s_0'])]).toEqual([]);
-    expect([...clientOperations({ ...c, operationProportion: weights }, [], ['s_0'])]).toEqual([]);
+    expect([...warmupOperations({ ...c, operationProportion: weights }, [], SENSORS)]).toEqual([]);
+    expect([...clientOperations({ ...c, operationProportion: weights }, [], SENSORS)]).toEqual([]);
   });
 
   it('of a write run is its writes alone; of a run of queries only, its queries alone, over what was stored', () => {
-    expect([...warmupOperations(c, groups, ['s_0'])].map((o) => o.op)).toEqual(new Array(6).fill('INGESTION'));
+    expect([...warmupOperations(c, groups, SENSORS)].map((o) => o.op)).toEqual(new Array(6).fill('INGESTION'));
     const reads = Object.fromEntries(OPERATIONS.map((op) => [op, op === 'INGESTION' ? 0 : 1])) as OperationWeights;
-    const ops = [...warmupOperations({ ...c, operationProportion: reads }, groups, ['s_0'])];
+    const ops = [...warmupOperations({ ...c, operationProportion: reads }, groups, SENSORS)];
     expect(ops.map((o) => o.op)).toEqual([...QUERY_KINDS, ...QUERY_KINDS]);
     // (2 warm-up + 5 timed rounds) x 100 rows stored: ranges of 100 start anywhere in rows 1..601
     const starts = ops.flatMap((o) => (o.op === 'TIME_RANGE' || o.op === 'VALUE_RANGE' ? [startRow(o.sql)] : []));

@@ -7,7 +7,7 @@ import {
   weightedQueries,
   type QueryKind,
 } from '../workload/operations.js';
-import { drawTarget, querySql } from '../workload/query-sql.js';
+import { drawTarget, querySql, type QuerySensor } from '../workload/query-sql.js';
 import { unit } from '../workload/values.js';
 import { everyClient } from './device-shares.js';
 
@@ -40,7 +40,7 @@ const DRAW_WARMUP_START = 7;
 export function* warmupOperations(
   c: BenchConfig,
   groups: readonly number[][],
-  sensors: string[],
+  sensors: QuerySensor[],
 ): Generator<ClientOperation, void, undefined> {
   if (groups.length === 0) return; // a client without devices: no timed operation to warm up for
   const reads = readsOnly(c.operationProportion);
@@ -72,7 +72,7 @@ export function* warmupOperations(
 export function* clientOperations(
   c: BenchConfig,
   groups: readonly number[][],
-  sensors: string[],
+  sensors: QuerySensor[],
 ): Generator<ClientOperation, void, undefined> {
   const stored = readsOnly(c.operationProportion) ? storedRows(c) : 0;
   const rounds = new RoundsWritten(groups.length, c.warmupRounds);

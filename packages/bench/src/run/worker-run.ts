@@ -2,7 +2,7 @@ import { IoTDBBatchError } from '@iotdb/client';
 import { FAILED_PREFIX, START_LAG, TRACED_PREFIX, UNCORRECTED_PREFIX } from '../latency-rows.js';
 import type { ClientActivity, WorkerResult, WorkerTask } from '../types.js';
 import { readsOnly, type QueryKind } from '../workload/operations.js';
-import { querySensors } from '../workload/query-sql.js';
+import { querySensors, type QuerySensor } from '../workload/query-sql.js';
 import type { RowsRead } from './read-pass.js';
 import { StartBarrier } from './barrier.js';
 import { clientOperations, warmupOperations, type ClientWrite } from './client-operations.js';
@@ -42,7 +42,7 @@ export class WorkerRun {
   readonly #rateLimit: PointRateLimit;
   /** the run was stopped (Ctrl-C, --test-max-time) or a worker failed: waits for a turn end early */
   readonly #ended = (): boolean => this.#barrier.ended;
-  readonly #sensors: string[];
+  readonly #sensors: QuerySensor[];
   readonly #errors: string[] = [];
   /** rows and non-null values read per query type, timed phase */
   readonly #rowsRead: Record<string, number> = {};

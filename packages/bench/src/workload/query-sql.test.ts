@@ -13,8 +13,8 @@ const target = { devices: [3, 4], startRow: row };
 
 describe('querySql', () => {
   it('reads the first numeric sensors', () => {
-    expect(querySensors(tree)).toEqual(['s9', 's10']);
-    expect(querySensors(sampleConfig({ querySensorNum: 1 }))).toEqual(['s9']);
+    expect(querySensors(tree).map((s) => s.name)).toEqual(['s9', 's10']);
+    expect(querySensors(sampleConfig({ querySensorNum: 1 })).map((s) => s.name)).toEqual(['s9']);
   });
 
   it('writes every query type for the tree model', () => {
@@ -56,6 +56,31 @@ describe('querySql', () => {
       VALUE_RANGE_QUERY_DESC: `${raw} AND ${range} AND s9 > -5 AND s10 > -5 ORDER BY time DESC`,
     });
     expect(querySql(table, 'TIME_RANGE', { devices: [7], startRow: row })).toContain("WHERE device_id = 'd007' AND");
+  });
+
+  // IoTDB refuses a fractional literal against an integer sensor (tree: "cannot be cast to [INT64]"; table: a
+  // ClassCastException, [301]) and the table model wraps an INT32 one beyond INT32's range (s > 3000000000 kept 1)
+  it("filters each sensor by a literal its type takes, keeping the filter's rows", () => {
+    // 4 sensors, one of each numeric type: s0 INT32, s1 INT64, s2 FLOAT, s3 DOUBLE
+    const types = {
+      ...tree,
+      sensors: 4,
+      querySensorNum: 4,
+      typeProportions: { ...tree.typeProportions, BOOLEAN: 0, TEXT: 0 },
+    };
+    const above = (v: number) =>
+      /WHERE (.*)$/.exec(querySql({ ...types, queryLowerValue: v }, 'AGG_VALUE', target))![1];
+    expect(above(0.5)).toBe('s0 > 0 AND s1 > 0 AND s2 > 0.5 AND s3 > 0.5'); // an integer above 0.5 is above 0
+    expect(above(-0.5)).toBe('s0 > -1 AND s1 > -1 AND s2 > -0.5 AND s3 > -0.5');
+    expect(above(-5)).toBe('s0 > -5 AND s1 > -5 AND s2 > -5 AND s3 > -5');
+    // beyond INT32: every INT32 value is below 3e9 and above -3e9
+    expect(above(3e9)).toBe('s0 > 2147483647 AND s1 > 3000000000 AND s2 > 3000000000 AND s3 > 3000000000');
+    expect(above(-3e9)).toMatch(/^s0 >= -2147483648 AND s1 > -3000000000 AND /);
+    // beyond INT64, and exact within it beyond 2^53
+    expect(above(1e19)).toMatch(/^s0 > 2147483647 AND s1 > 9223372036854775807 AND s2 > 10000000000000000000 /);
+    expect(above(-1e19)).toMatch(/^s0 >= -2147483648 AND s1 >= -9223372036854775808 AND /);
+    expect(above(2 ** 60 + 0.5)).toMatch(/^s0 > 2147483647 AND s1 > 1152921504606846976 AND /);
+    expect(above(1e21)).toMatch(/ AND s3 > 1e\+21$/); // a double's literal as IoTDB reads it
   });
 
   it('keeps nanosecond timestamps exact beyond 2^53', () => {

@@ -4,6 +4,7 @@
  * `queryInterval` ms of data that has been written.
  */
 import { TSDataType } from '@iotdb/client';
+import { INT64_MAX, INT64_MIN } from '@iotdb/fast-serializer';
 import type { BenchConfig } from '../types.js';
 import { FIRST_ROW, PRECISION_FACTOR, rowTime } from './generator.js';
 import type { QueryKind } from './operations.js';
@@ -16,6 +17,12 @@ const NUMERIC: ReadonlySet<TSDataType> = new Set([
   TSDataType.DOUBLE,
 ]);
 
+/** A sensor a query reads, and its type (what its value filter's literal must be). */
+export interface QuerySensor {
+  name: string;
+  type: TSDataType;
+}
+
 /** What one query reads: its devices, and the first row of its time range (the point of PRECISE_POINT). */
 interface QueryTarget {
   devices: number[];
@@ -23,10 +30,10 @@ interface QueryTarget {
 }
 
 /** The sensors queries read: the first querySensorNum numeric ones (fewer when the schema has fewer). */
-export function querySensors(c: BenchConfig): string[] {
-  const out: string[] = [];
-  sensorTypes(c).forEach((t, s) => {
-    if (NUMERIC.has(t) && out.length < c.querySensorNum) out.push(`s${s}`);
+export function querySensors(c: BenchConfig): QuerySensor[] {
+  const out: QuerySensor[] = [];
+  sensorTypes(c).forEach((type, s) => {
+    if (NUMERIC.has(type) && out.length < c.querySensorNum) out.push({ name: `s${s}`, type });
   });
   return out;
 }
@@ -46,16 +53,17 @@ export function drawTarget(c: BenchConfig, u1: number, u2: number, writtenRows: 
   return { devices, startRow: FIRST_ROW + Math.floor(u2 * starts) };
 }
 
-export function querySql(c: BenchConfig, kind: QueryKind, target: QueryTarget, sensors = querySensors(c)): string {
+export function querySql(c: BenchConfig, kind: QueryKind, target: QueryTarget, read = querySensors(c)): string {
   const factor = BigInt(PRECISION_FACTOR[c.precision]);
   const start = rowTime(c, target.startRow);
+  const sensors = read.map((s) => s.name);
   const q: Parts = {
     start: String(start),
     end: String(start + BigInt(c.queryInterval) * factor),
     unit: `${BigInt(c.groupByTimeUnit) * factor}${c.precision}`,
     sensors,
     agg: sensors.map((s) => `${c.queryAggregateFun}(${s})`).join(', '),
-    above: sensors.map((s) => `${s} > ${c.queryLowerValue}`).join(' AND '),
+    above: read.map((s) => above(s, c.queryLowerValue)).join(' AND '),
   };
   return c.model === 'table'
     ? tableSql(
@@ -68,6 +76,27 @@ export function querySql(c: BenchConfig, kind: QueryKind, target: QueryTarget, s
         q,
         target.devices.map((d) => deviceName(c, d)),
       );
+}
+
+/** Each integer type's range, where a value filter's literal must fall. */
+const INTEGER_RANGE: ReadonlyMap<TSDataType, readonly [bigint, bigint]> = new Map([
+  [TSDataType.INT32, [-(2n ** 31n), 2n ** 31n - 1n]],
+  [TSDataType.INT64, [INT64_MIN, INT64_MAX]],
+]);
+
+/**
+ * `sensor > x` in a literal the sensor's type takes. IoTDB refuses a fractional literal against an integer sensor
+ * (tree: "cannot be cast to [INT64]"; table: a ClassCastException, [301]) and, in the tree model, one beyond
+ * INT32's range against an INT32 sensor, which the table model wraps instead (s > 3000000000 kept s = 1). For an
+ * integer s, s > x is s > floor(x); below the type's range every value is above x, above it none.
+ */
+function above(sensor: QuerySensor, x: number): string {
+  const range = INTEGER_RANGE.get(sensor.type);
+  if (range === undefined) return `${sensor.name} > ${x}`;
+  const [min, max] = range;
+  const floor = BigInt(Math.floor(x));
+  if (floor < min) return `${sensor.name} >= ${min}`;
+  return `${sensor.name} > ${floor > max ? max : floor}`;
 }
 
 interface Parts {
