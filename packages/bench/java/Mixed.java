@@ -125,7 +125,7 @@ final class Mixed {
       timedStartNs = System.nanoTime();
       cpuStartNs = Bench.processCpuNanos();
       serverStartTicks = Bench.serverCpuTicks("start");
-      sampler = ServerSampler.start(timedStartNs, serverStartTicks);
+      sampler = ServerSampler.start(timedStartNs, serverStartTicks, Bench.intervalMs);
       if (Bench.maxTimeMs > 0) Bench.deadline = timedStartNs + Bench.maxTimeMs * 1_000_000L;
     });
     Done[] done = new Done[threads];

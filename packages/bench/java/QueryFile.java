@@ -26,8 +26,8 @@ import org.apache.iotdb.session.Session;
  * a session per number, reading its statements in order `reps` times over (ours: config/for-each.ts).
  *
  * Options (key=value): host port fetch table database sql statements threads reps rate pause maxms query warm
- *   intervalMs (of the INTERVAL lines, as --report-interval-ms) serverPids=pid1,pid2 (the server's processes: their
- *   CPU over the timed reads, as Bench's)
+ *   intervalMs (of the INTERVAL and SERVER lines, as --report-interval-ms) serverPids=pid1,pid2 (the server's
+ *   processes: their CPU over the timed reads, and a SERVER at_s=.. cores=.. line per interval, as Bench's)
  *   (host, port, compression, trustStore, queryTimeout: Connect.java's)
  * Prints QSTMT ok=N failed=F rows=R points=P (non-null values) wall_s=.. client_cpu_s=.. server_cpu_s=.. slowest_s=..
  * peak_rss_mb=.. and the latency matrix of the
@@ -78,6 +78,7 @@ public class QueryFile {
     warmUp(shares.get(0).get(0));
     long intervalNs = rate > 0 ? (long) (1e9 * threads / rate) : 0;
     long cpu0 = Bench.processCpuNanos(), srv0 = Bench.serverCpuTicks("start"), start = System.nanoTime();
+    ServerSampler sampler = ServerSampler.start(start, srv0, intervalMs);
     long deadline = maxMs > 0 ? start + maxMs * 1_000_000L : Long.MAX_VALUE;
     Done[] done = new Done[threads];
     Thread[] ts = new Thread[threads];
@@ -89,7 +90,9 @@ public class QueryFile {
     }
     for (Thread t : ts) t.join();
     long end = System.nanoTime(), srvTicks = Bench.serverCpuTicksSince(srv0);
+    sampler.stop(end, srvTicks < 0 ? -1 : srv0 + srvTicks);
     report(done, start, end, Bench.processCpuNanos() - cpu0, srvTicks, intervalNs > 0);
+    sampler.print();
   }
 
   static void option(String[] kv) {

@@ -348,6 +348,8 @@ describe('iotdb-bench against a real server', () => {
         ['java all', numbers],
       ]);
       for (const r of statements) expect((r.serverCpu as { seconds: number }).seconds).toBeGreaterThanOrEqual(0);
+      // sampled over the reads too, ours and the Java client's (QueryFile.java's SERVER lines): the last interval at least
+      expect(statements.map((r) => (r.serverCoresOverTime?.length ?? 0) > 0)).toEqual([true, true]);
     },
   );
 

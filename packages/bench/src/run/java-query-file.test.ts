@@ -98,6 +98,12 @@ describe("the Java client's run of a query-file statement", () => {
       seconds: 0.75,
     });
     expect(javaStatementRun(out('server_cpu_s=n/a'), sampleConfig(), entry, shares).serverCpu).toBeUndefined();
+    // and its cores busy over each interval of the reads (QueryFile.java's ServerSampler), as ours samples them
+    const sampled = `${out('server_cpu_s=0.75')}SERVER at_s=0.400 cores=1.250\nSERVER at_s=0.500 cores=2.500\n`;
+    expect(javaStatementRun(sampled, c, entry, shares).serverCoresOverTime).toEqual([
+      [0.4, 1.25],
+      [0.5, 2.5],
+    ]);
   });
 
   it("keeps its own row when its run is labelled for a repeat or a sweep (point#2, point@200/s#2): the RESULT line's op", () => {

@@ -7,7 +7,15 @@ import { javaStatementLabel, type QueryFileEntry } from '../config/query-file.js
 import { FAILED_PREFIX, START_LAG, UNCORRECTED_PREFIX } from '../latency-rows.js';
 import type { BenchConfig, RunResult } from '../types.js';
 import { runJavaScript } from './java-child.js';
-import { javaConnectArgs, javaOverTime, javaServerCpu, javaServerPids, latencyOf, pointsOf } from './java.js';
+import {
+  javaConnectArgs,
+  javaOverTime,
+  javaServerCores,
+  javaServerCpu,
+  javaServerPids,
+  latencyOf,
+  pointsOf,
+} from './java.js';
 import { errorField, keyValues } from './key-values.js';
 import { readOnly, warmUpReads } from '../config/query-file.js';
 import { statementRun } from './query-file.js';
@@ -107,6 +115,7 @@ export function javaStatementRun(
     histograms: {},
     clientCpuS: Number(kv.client_cpu_s),
     ...javaServerCpu(kv, c.serverPid),
+    ...javaServerCores(lines),
     peakRssMb: Number(kv.peak_rss_mb), // NaN where the JVM had no /proc ("n/a")
     errors: error === undefined ? [] : [`the Java client: ${errorField(error)}`],
     queries: {

@@ -12,6 +12,7 @@ import { RunStop, timeLimitLeft } from './run-stop.js';
 import { realClock } from './clock.js';
 import { IntervalLatency, overTime } from './interval-latency.js';
 import { NextDueTimes, overdueMs } from './pacing.js';
+import { ServerCoresSampler } from './server-cores.js';
 import { serverCpuWindow } from './server-cpu.js';
 import { runStatementSessions, type ReadDone, type StatementRead } from './statement-sessions.js';
 import { queryLatencies, traceClient, withPoolWait } from './trace.js';
@@ -39,7 +40,9 @@ export async function runQueryFileEntry(
   const tally = new StatementTally(e.label, shares.length, c.reportIntervalMs);
   await warmUp(c, e, shares[0][0], target);
   const cpu0 = process.cpuUsage();
-  const serverCpuFrom = c.serverPid && serverCpuWindow(c.serverPid);
+  // with --server-pid: its CPU over the reads, and its cores busy each interval (as a write run samples them)
+  const server = c.serverPid && new ServerCoresSampler(serverCpuWindow(c.serverPid));
+  const sampling = server && setInterval(() => server.sample(), c.reportIntervalMs);
   const startedAt = new Date().toISOString();
   const t0 = performance.now();
   tally.timedPhaseStarts();
@@ -54,8 +57,9 @@ export async function runQueryFileEntry(
     const pacing = { targetRate: c.targetRate, pauseMs: c.batchIntervalMs };
     const sessions = { shares, repetitions: e.repetitions, read, done: tally.done, nextDue: tally.nextDue };
     await runStatementSessions(sessions, pacing, realClock, () => stop.stopped);
-    serverCpu = serverCpuFrom?.();
+    serverCpu = server?.sample();
   } finally {
+    clearInterval(sampling);
     untrace?.();
     endProgress();
     stop.dispose();
@@ -67,6 +71,7 @@ export async function runQueryFileEntry(
     durationS: Math.max(1e-9, (performance.now() - t0) / 1000),
     clientCpuS: (cpu.user + cpu.system) / 1e6,
     serverCpu,
+    serverCoresOverTime: server?.samples ?? [],
     client: clientActivity(pool.stats()),
     stop,
   });
@@ -78,6 +83,8 @@ interface EntryMeasures {
   durationS: number;
   clientCpuS: number;
   serverCpu: ServerCpuSpent | undefined;
+  /** [seconds into the reads, the server's cores busy over the interval before] (none without --server-pid) */
+  serverCoresOverTime: [number, number][];
   client: ClientActivity;
   stop: RunStop;
 }
@@ -102,6 +109,7 @@ function entryResult(
     ...overTime([tally.overTime.tally()], c.reportIntervalMs),
     clientCpuS: m.clientCpuS,
     ...(serverCpu && { serverCpu }),
+    ...(m.serverCoresOverTime.length > 0 && { serverCoresOverTime: m.serverCoresOverTime }),
     peakRssMb: process.resourceUsage().maxRSS / 1024,
     errors: tally.errors,
     queries: {

@@ -5,6 +5,7 @@ import { groupsInRun } from './device-shares.js';
 import { behindMs, liveSum, type LiveCounter } from './live-counters.js';
 import { ProgressPrinter } from './progress-printer.js';
 import { timeLimitLeft } from './run-stop.js';
+import { ServerCoresSampler } from './server-cores.js';
 import { serverCpuWindow } from './server-cpu.js';
 import type { BenchConfig, ServerCpuSpent } from '../types.js';
 
@@ -17,8 +18,6 @@ import type { BenchConfig, ServerCpuSpent } from '../types.js';
 export class WriteWatch {
   /** [seconds into the timed phase, points/s over the interval before] */
   readonly throughput: [number, number][] = [];
-  /** with --server-pid: [seconds into the timed phase, the server's cores busy over the interval before] */
-  readonly serverCoresOverTime: [number, number][] = [];
   /** the wall clock when the timed phase started (undefined until it does) */
   timedStartedAt: string | undefined;
   readonly #c: BenchConfig;
@@ -37,10 +36,8 @@ export class WriteWatch {
   #timedAt = 0;
   #cpuAtStart = process.cpuUsage();
   /** the server's CPU from the timed phase's start (from the watch's, if it never starts); none without its pids */
-  #serverCpuFrom: (() => ServerCpuSpent) | undefined;
+  #server: ServerCoresSampler | undefined;
   #serverCpu: ServerCpuSpent | undefined;
-  /** the server's CPU seconds at the last sample (from the timed phase's start); undefined once a process is gone */
-  #lastServerS: number | undefined = 0;
   #last = { t: 0, points: 0, ops: 0 };
   #ended = false;
 
@@ -51,14 +48,14 @@ export class WriteWatch {
     this.#printer = new ProgressPrinter(c.progress);
     this.#plannedOps = hasQueries(c.operationProportion) ? plannedOps(c) : undefined;
     const pids = c.serverPid;
-    this.#serverCpuFrom = pids && serverCpuWindow(pids);
+    this.#server = pids && new ServerCoresSampler(serverCpuWindow(pids));
     this.#startWatch = setInterval(() => {
       if (Atomics.load(barrier, 0) < c.workers) return;
       clearInterval(this.#startWatch);
       this.#timedAt = performance.now();
       this.timedStartedAt = new Date().toISOString();
       this.#cpuAtStart = process.cpuUsage();
-      this.#serverCpuFrom = pids && serverCpuWindow(pids);
+      this.#server = pids && new ServerCoresSampler(serverCpuWindow(pids), this.#timedAt);
       this.#last = { t: this.#timedAt, points: 0, ops: 0 };
       // samples from here at whole intervals, the seconds of the latency samples and the Java client's
       clearInterval(this.#progress);
@@ -74,6 +71,11 @@ export class WriteWatch {
     return (cpu.user + cpu.system) / 1e6;
   }
 
+  /** With --server-pid: [seconds into the timed phase, the server's cores busy over the interval before]. */
+  get serverCoresOverTime(): [number, number][] {
+    return this.#server?.samples ?? [];
+  }
+
   /** The server's CPU over the timed phase, as end() found it; undefined without --server-pid. */
   serverCpu(): ServerCpuSpent | undefined {
     return this.#serverCpu;
@@ -86,13 +88,11 @@ export class WriteWatch {
     this.#ended = true;
     clearInterval(this.#progress);
     clearInterval(this.#startWatch);
-    this.#serverCpu ??= this.#serverCpuFrom?.();
-    if (this.#timedAt > 0) {
-      const now = performance.now();
-      const points = this.#sum('points');
-      if (now > this.#last.t && points > this.#last.points) this.throughput.push(this.#rate(now, points));
-      if (now > this.#last.t) this.#sampleServer(now, this.#serverCpu);
-    }
+    const now = performance.now();
+    const sampled = this.#timedAt > 0 && now > this.#last.t;
+    this.#serverCpu = sampled ? this.#server?.sample(now) : this.#server?.spent();
+    const points = this.#sum('points');
+    if (sampled && points > this.#last.points) this.throughput.push(this.#rate(now, points));
     this.#printer.end();
   }
 
@@ -104,7 +104,7 @@ export class WriteWatch {
     const sample = this.#rate(now, points);
     const nowOpsPerS = ((ops - this.#last.ops) * 1000) / Math.max(1, now - this.#last.t);
     this.throughput.push(sample);
-    this.#sampleServer(now, this.#serverCpuFrom?.());
+    this.#server?.sample(now);
     this.#last = { t: now, points, ops };
     this.#printer.print(() =>
       progressParts({
@@ -131,18 +131,6 @@ export class WriteWatch {
         text: `[warm-up ${elapsedS}s] untimed: ${done} of ${this.#c.workers} workers done, retries ${this.#sum('retries')}`,
       },
     ]);
-  }
-
-  /** The server's cores busy since the last sample (`spent`: its CPU since the timed phase started); none once unread. */
-  #sampleServer(now: number, spent: ServerCpuSpent | undefined): void {
-    if (spent === undefined || this.#lastServerS === undefined) return;
-    if ('error' in spent) {
-      this.#lastServerS = undefined; // a process gone: the samples so far stand, none after
-      return;
-    }
-    const cores = (spent.seconds - this.#lastServerS) / ((now - this.#last.t) / 1000);
-    this.serverCoresOverTime.push([(now - this.#timedAt) / 1000, cores]);
-    this.#lastServerS = spent.seconds;
   }
 
   /** An open loop's: how far behind its schedule the run is, and a client's interval between operations (ms). */
