@@ -138,6 +138,17 @@ describe("a query-file statement's RESULT line", () => {
 });
 
 describe('formatReport', () => {
+  it("gives a mixed run's CPU per operation beside its CPU per million points written (its reads count in both)", () => {
+    const mixed = sampleRun('m', {
+      config: sampleConfig({ operationProportion: { ...WRITES_ONLY, INGESTION: 1, TIME_RANGE: 1 } }),
+      serverCpu: { pids: [12], seconds: 1.5 },
+    });
+    // 1000 operations, 5,000,000 points
+    expect(formatReport(mixed)).toMatch(
+      /^client CPU\s+2\.50 s \(0\.500 s per million points, 2\.500 ms per operation\)\nserver CPU\s+1\.50 s, 0\.30 cores on average \(0\.300 s per million points, 1\.500 ms per operation; processes 12\)$/m,
+    );
+  });
+
   it("gives the server's CPU under the client's when it was measured, and why not when a process was gone", () => {
     const measured = formatReport(sampleRun('w', { serverCpu: { pids: [12, 34], seconds: 1.5 } }));
     expect(measured).toMatch(

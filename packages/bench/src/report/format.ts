@@ -168,7 +168,9 @@ function volumeLines(r: RunResult): string[] {
   const perMillion = cpuPerMillion(r);
   const cpu =
     `client CPU   ${fixed(r.clientCpuS, 2)} s` +
-    (perMillion === null ? '' : ` (${fixed(perMillion.seconds, 3)} s per million ${perMillion.of})`);
+    (perMillion === null
+      ? ''
+      : ` (${fixed(perMillion.seconds, 3)} s per million ${perMillion.of}${perOperation(r, r.clientCpuS)})`);
   const ops = `${fixed(r.opsPerS, 1)} ops/s`;
   const server = serverCpuLine(r);
   if (!onlyReads(r))
@@ -197,9 +199,21 @@ function serverCpuLine(r: RunResult): string[] {
   if (spent === undefined) return [];
   if ('error' in spent) return [`server CPU   not measured: ${spent.error}`];
   const perMillion = serverCpuPerMillion(r);
-  const rate = perMillion === null ? '' : `${fixed(perMillion.seconds, 3)} s per million ${perMillion.of}; `;
+  const rate =
+    perMillion === null
+      ? ''
+      : `${fixed(perMillion.seconds, 3)} s per million ${perMillion.of}${perOperation(r, spent.seconds)}; `;
   const cores = `${fixed(serverCores(r)!, 2)} cores on average`;
   return [`server CPU   ${fixed(spent.seconds, 2)} s, ${cores} (${rate}processes ${spent.pids.join(', ')})`];
+}
+
+/**
+ * A mixed run's CPU seconds `cpuS` per operation, after its figure per million points: the points are the writes',
+ * the CPU the queries' too, so a mix's cost is read per operation (as --vs-java compares a mix's); '' for any other.
+ */
+function perOperation(r: RunResult, cpuS: number): string {
+  if (onlyReads(r) || !hasQueries(r.config.operationProportion)) return '';
+  return `, ${fixed(cpuSPerOperation(r, cpuS) * 1000, 3)} ms per operation`;
 }
 
 /**
