@@ -14,6 +14,7 @@ import { grouped } from '../report/numbers.js';
 import { writeRequestBytes, writeSizeKnobs } from '../run/request-size.js';
 import { missingProcess } from '../run/server-cpu.js';
 import { describeOrigin, type Origin } from './source.js';
+import { QUERY_KNOBS } from './knobs.js';
 
 const NOOP_METHODS: readonly Method[] = ['insertTablet', 'insertTablets', 'insertRecords'];
 
@@ -47,6 +48,7 @@ export function checkContradictions(c: BenchConfig, origin: (key: keyof BenchCon
       `${k.is('queryFile')} runs its statements instead of the writes: it does not go with ${k.is(writeOnly)}`,
     );
   checkQueries(k);
+  checkQueryKnobsUsed(k, origin);
 }
 
 /** The knobs, how each is named in a message (`is`), how a contradiction fails, and the methods run. */
@@ -245,6 +247,29 @@ function writeRunKnob(c: BenchConfig, origin: (key: keyof BenchConfig) => Origin
     method: origin('method').kind !== 'default',
   };
   return (Object.keys(set) as (keyof BenchConfig)[]).find((k) => set[k]);
+}
+
+/**
+ * A knob of the benchmark's own queries (QUERY_KNOBS) given by flag to a run that draws none would change nothing:
+ * most often the mix meant to use it is missing. A config file's or the environment's may stay, shared with runs
+ * that query.
+ */
+function checkQueryKnobsUsed({ c, is, fail }: Knobs, origin: (key: keyof BenchConfig) => Origin): void {
+  const afterWrites = c.queries.length > 0;
+  const drawn = (key: keyof BenchConfig) =>
+    c.queryFile === undefined && (afterWrites || (key !== 'queryLoops' && hasQueries(c.operationProportion)));
+  const unused = QUERY_KNOBS.find((key) => origin(key).kind === 'flag' && !drawn(key));
+  if (unused === undefined) return;
+  if (unused === 'queryLoops' && c.queryFile === undefined)
+    fail(unused, `${is(unused)} counts each --queries type's runs after the writes, and this run has no --queries`);
+  const why =
+    c.queryFile !== undefined
+      ? "a query file's statements are its own SQL"
+      : 'give query weights in --operation-proportion, or --queries, for it to shape them';
+  fail(
+    unused,
+    `${is(unused)} shapes the benchmark's own queries, and this run draws none of the benchmark's queries: ${why}`,
+  );
 }
 
 /** The query knobs against what the run writes and how. */

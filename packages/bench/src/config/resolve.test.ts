@@ -752,6 +752,21 @@ describe('resolveConfig: errors name the knob and where it came from', () => {
     rejects([...qf, '--method', 'writer'], {}, 'queryFile', says(/method writer \(--method\)/));
   });
 
+  it("refuses a knob of the benchmark's own queries given on the command line to a run that draws none", () => {
+    const none = /draws none of the benchmark's queries/;
+    rejects(['--query-interval', '5000'], {}, 'queryInterval', /^queryInterval 5000 \(--query-interval\) shapes/);
+    rejects(['--query-lower-value', '0.5'], {}, 'queryLowerValue', none);
+    rejects(['--query-file', 'q.yaml', '--query-aggregate-fun', 'max_value'], {}, 'queryAggregateFun', /its own SQL/);
+    // --query-loops: --queries' alone (a mixed run draws its queries from the mix)
+    const mix = ['--operation-proportion', '1:0:1:0:0:0:0:0:0:0:0'];
+    rejects([...mix, '--query-loops', '5'], {}, 'queryLoops', /--queries/);
+    expect(resolve([...mix, '--query-interval', '5000']).queryInterval).toBe(5000);
+    expect(resolve(['--queries', 'TIME_RANGE', '--query-loops', '5']).queryLoops).toBe(5);
+    // a config file's or the environment's may stay: shared with the runs that query
+    expect(resolve([], { QUERY_INTERVAL: '5000' }).queryInterval).toBe(5000);
+    expect(resolve(['--config', file('shared.yaml', 'queryInterval: 5000\n')]).queryInterval).toBe(5000);
+  });
+
   it('--query-file goes with the pacing knobs and the write knobs left at their defaults', () => {
     const c = resolve(['--query-file', 'q.yaml', '--target-rate', '50', '--test-max-time', '1000']);
     expect(c).toMatchObject({ queryFile: 'q.yaml', targetRate: 50, testMaxTime: 1000, method: 'insertTablet' });
