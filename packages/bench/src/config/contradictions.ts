@@ -29,6 +29,7 @@ export function checkContradictions(c: BenchConfig, origin: (key: keyof BenchCon
     // methods run: --compare replaces --method
     methods: c.compare.length > 0 ? c.compare : [c.method],
     methodKey: c.compare.length > 0 ? 'compare' : 'method',
+    flagged: (key) => origin(key).kind === 'flag',
   };
   checkServer(k);
   checkServerPids(k);
@@ -48,7 +49,7 @@ export function checkContradictions(c: BenchConfig, origin: (key: keyof BenchCon
       `${k.is('queryFile')} runs its statements instead of the writes: it does not go with ${k.is(writeOnly)}`,
     );
   checkQueries(k);
-  checkQueryKnobsUsed(k, origin);
+  checkQueryKnobsUsed(k);
 }
 
 /** The knobs, how each is named in a message (`is`), how a contradiction fails, and the methods run. */
@@ -58,6 +59,8 @@ interface Knobs {
   readonly fail: (knob: keyof BenchConfig, message: string) => never;
   readonly methods: readonly Method[];
   readonly methodKey: 'compare' | 'method';
+  /** whether the knob was given on the command line (not by a config file or the environment, shared by runs) */
+  readonly flagged: (key: keyof BenchConfig) => boolean;
 }
 
 /**
@@ -97,7 +100,14 @@ function checkShare({ c, is, fail }: Knobs): void {
 }
 
 /** The write methods against the model, --server-noop and --dry-run-send. */
-function checkMethods({ c, is, fail, methods, methodKey }: Knobs): void {
+function checkMethods({ c, is, fail, methods, methodKey, flagged }: Knobs): void {
+  const writes = c.queryFile === undefined && !readsOnly(c.operationProportion); // else the writes' shape may stay
+  if (writes && flagged('tabletsPerRequest') && methods.every((m) => m === 'insertTablet'))
+    fail(
+      'tabletsPerRequest',
+      `${is('tabletsPerRequest')} is how many devices an insertTablets or insertRecords call carries, but ` +
+        `${is(methodKey)} writes one tablet a call: give --method insertTablets (or another that groups devices)`,
+    );
   if (c.serverNoop && c.model === 'table')
     fail('serverNoop', `${is('serverNoop')} works with the tree and aligned models only, got ${is('model')}`);
   const noNoop = methods.find((m) => !NOOP_METHODS.includes(m));
@@ -254,11 +264,11 @@ function writeRunKnob(c: BenchConfig, origin: (key: keyof BenchConfig) => Origin
  * most often the mix meant to use it is missing. A config file's or the environment's may stay, shared with runs
  * that query.
  */
-function checkQueryKnobsUsed({ c, is, fail }: Knobs, origin: (key: keyof BenchConfig) => Origin): void {
+function checkQueryKnobsUsed({ c, is, fail, flagged }: Knobs): void {
   const afterWrites = c.queries.length > 0;
   const drawn = (key: keyof BenchConfig) =>
     c.queryFile === undefined && (afterWrites || (key !== 'queryLoops' && hasQueries(c.operationProportion)));
-  const unused = QUERY_KNOBS.find((key) => origin(key).kind === 'flag' && !drawn(key));
+  const unused = QUERY_KNOBS.find((key) => flagged(key) && !drawn(key));
   if (unused === undefined) return;
   if (unused === 'queryLoops' && c.queryFile === undefined)
     fail(unused, `${is(unused)} counts each --queries type's runs after the writes, and this run has no --queries`);

@@ -767,6 +767,21 @@ describe('resolveConfig: errors name the knob and where it came from', () => {
     expect(resolve(['--config', file('shared.yaml', 'queryInterval: 5000\n')]).queryInterval).toBe(5000);
   });
 
+  it('refuses --tablets-per-request given to a run whose every write is one tablet (insertTablet)', () => {
+    rejects(
+      ['--tablets-per-request', '5'],
+      {},
+      'tabletsPerRequest',
+      /^tabletsPerRequest 5 \(--tablets-per-request\) .*method insertTablet \(default\)/,
+    );
+    expect(resolve(['--tablets-per-request', '5', '--method', 'insertTablets']).tabletsPerRequest).toBe(5);
+    expect(resolve(['--tablets-per-request', '5', '--compare', 'insertTablet,insertRecords']).tabletsPerRequest).toBe(
+      5,
+    );
+    expect(resolve([], { TABLETS_PER_REQUEST: '5' }).tabletsPerRequest).toBe(5); // shared with other runs
+    expect(resolve(['--query-file', 'q.yaml', '--tablets-per-request', '5']).tabletsPerRequest).toBe(5); // no writes
+  });
+
   it('--query-file goes with the pacing knobs and the write knobs left at their defaults', () => {
     const c = resolve(['--query-file', 'q.yaml', '--target-rate', '50', '--test-max-time', '1000']);
     expect(c).toMatchObject({ queryFile: 'q.yaml', targetRate: 50, testMaxTime: 1000, method: 'insertTablet' });
