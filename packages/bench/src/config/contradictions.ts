@@ -1,12 +1,12 @@
 /** Knob combinations that cannot run; each is a ConfigError naming the knobs and where they came from. */
 import { existsSync } from 'node:fs';
-import { MAX_I32 } from '@iotdb/client';
+import { MAX_I32, TSDataType } from '@iotdb/client';
 import { givenServer } from '../e2e/target.js';
 import type { BenchConfig, Method } from '../types.js';
 import { hasQueries, readsOnly, storedRows, weightedQueries } from '../workload/operations.js';
 import { FIRST_ROW, MAX_DEVICE_ROWS, MAX_TIME, rowTime } from '../workload/generator.js';
 import { querySensors } from '../workload/query-sql.js';
-import { isReservedTreeNode, TREE_RESERVED_NODES } from '../workload/schema.js';
+import { isReservedTreeNode, sensorTypes, TREE_RESERVED_NODES } from '../workload/schema.js';
 import { ConfigError } from './errors.js';
 import { endpointOf } from './parsers.js';
 import { formatValue } from './format.js';
@@ -50,6 +50,29 @@ export function checkContradictions(c: BenchConfig, origin: (key: keyof BenchCon
     );
   checkQueries(k);
   checkQueryKnobsUsed(k);
+  checkDataKnobsUsed(k);
+}
+
+/** Whether the run writes (not a query file, nor queries alone): else the write workload's knobs may stay unused. */
+function writesData(c: BenchConfig): boolean {
+  return c.queryFile === undefined && !readsOnly(c.operationProportion);
+}
+
+const TEXT_LIKE: ReadonlySet<TSDataType> = new Set([TSDataType.TEXT, TSDataType.STRING, TSDataType.BLOB]);
+
+/** A knob of the written data given by flag where the data has nothing for it to shape: refused, not ignored. */
+function checkDataKnobsUsed({ c, is, fail, flagged }: Knobs): void {
+  if (!writesData(c)) return;
+  if (flagged('outOfOrderRange') && c.outOfOrderRatio === 0)
+    fail(
+      'outOfOrderRange',
+      `${is('outOfOrderRange')} is how far out-of-order rows move, and ${is('outOfOrderRatio')} puts none out of order`,
+    );
+  if (flagged('stringLength') && !sensorTypes(c).some((t) => TEXT_LIKE.has(t)))
+    fail(
+      'stringLength',
+      `${is('stringLength')} sizes TEXT, STRING and BLOB values, and the schema has no TEXT, STRING or BLOB sensor (${is('typeProportions')})`,
+    );
 }
 
 /** The knobs, how each is named in a message (`is`), how a contradiction fails, and the methods run. */
@@ -101,8 +124,7 @@ function checkShare({ c, is, fail }: Knobs): void {
 
 /** The write methods against the model, --server-noop and --dry-run-send. */
 function checkMethods({ c, is, fail, methods, methodKey, flagged }: Knobs): void {
-  const writes = c.queryFile === undefined && !readsOnly(c.operationProportion); // else the writes' shape may stay
-  if (writes && flagged('tabletsPerRequest') && methods.every((m) => m === 'insertTablet'))
+  if (writesData(c) && flagged('tabletsPerRequest') && methods.every((m) => m === 'insertTablet'))
     fail(
       'tabletsPerRequest',
       `${is('tabletsPerRequest')} is how many devices an insertTablets or insertRecords call carries, but ` +

@@ -782,6 +782,15 @@ describe('resolveConfig: errors name the knob and where it came from', () => {
     expect(resolve(['--query-file', 'q.yaml', '--tablets-per-request', '5']).tabletsPerRequest).toBe(5); // no writes
   });
 
+  it('refuses a data knob given by flag where the data has nothing for it to shape', () => {
+    rejects(['--out-of-order-range', '5'], {}, 'outOfOrderRange', /^outOfOrderRange 5 .*outOfOrderRatio 0 \(default\)/);
+    expect(resolve(['--out-of-order-range', '5', '--out-of-order-ratio', '0.1']).outOfOrderRange).toBe(5);
+    const numbers = ['--type-proportions', '0:1:1:1:1:0'];
+    rejects([...numbers, '--string-length', '20'], {}, 'stringLength', /no TEXT, STRING or BLOB sensor/);
+    expect(resolve(['--string-length', '20']).stringLength).toBe(20); // the default types have TEXT
+    expect(resolve([...numbers], { STRING_LENGTH: '20' }).stringLength).toBe(20);
+  });
+
   it('--query-file goes with the pacing knobs and the write knobs left at their defaults', () => {
     const c = resolve(['--query-file', 'q.yaml', '--target-rate', '50', '--test-max-time', '1000']);
     expect(c).toMatchObject({ queryFile: 'q.yaml', targetRate: 50, testMaxTime: 1000, method: 'insertTablet' });
