@@ -130,6 +130,11 @@ function checkMethods({ c, is, fail, methods, methodKey, flagged }: Knobs): void
       `${is('tabletsPerRequest')} is how many devices an insertTablets or insertRecords call carries, but ` +
         `${is(methodKey)} writes one tablet a call: give --method insertTablets (or another that groups devices)`,
     );
+  if (writesData(c) && flagged('interlacedDevices') && !methods.includes('insertRecords'))
+    fail(
+      'interlacedDevices',
+      `${is('interlacedDevices')} orders the records of insertRecords, and ${is(methodKey)} makes none`,
+    );
   if (c.serverNoop && c.model === 'table')
     fail('serverNoop', `${is('serverNoop')} works with the tree and aligned models only, got ${is('model')}`);
   const noNoop = methods.find((m) => !NOOP_METHODS.includes(m));

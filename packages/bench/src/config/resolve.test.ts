@@ -780,6 +780,9 @@ describe('resolveConfig: errors name the knob and where it came from', () => {
     );
     expect(resolve([], { TABLETS_PER_REQUEST: '5' }).tabletsPerRequest).toBe(5); // shared with other runs
     expect(resolve(['--query-file', 'q.yaml', '--tablets-per-request', '5']).tabletsPerRequest).toBe(5); // no writes
+    // --interlaced-devices: the order of insertRecords' records, which no other method makes
+    rejects(['--interlaced-devices', '2'], {}, 'interlacedDevices', /insertRecords.*method insertTablet \(default\)/);
+    expect(resolve(['--interlaced-devices', '2', '--method', 'insertRecords']).interlacedDevices).toBe(2);
   });
 
   it('refuses a data knob given by flag where the data has nothing for it to shape', () => {
