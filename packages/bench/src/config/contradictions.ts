@@ -1,12 +1,12 @@
 /** Knob combinations that cannot run; each is a ConfigError naming the knobs and where they came from. */
 import { existsSync } from 'node:fs';
-import { MAX_I32, TSDataType } from '@iotdb/client';
+import { MAX_I32 } from '@iotdb/client';
 import { givenServer } from '../e2e/target.js';
 import type { BenchConfig, Method } from '../types.js';
 import { hasQueries, readsOnly, storedRows, weightedQueries } from '../workload/operations.js';
 import { FIRST_ROW, MAX_DEVICE_ROWS, MAX_TIME, rowTime } from '../workload/generator.js';
 import { querySensors } from '../workload/query-sql.js';
-import { isReservedTreeNode, sensorTypes, TREE_RESERVED_NODES } from '../workload/schema.js';
+import { isReservedTreeNode, TREE_RESERVED_NODES } from '../workload/schema.js';
 import { ConfigError } from './errors.js';
 import { endpointOf } from './parsers.js';
 import { formatValue } from './format.js';
@@ -14,7 +14,7 @@ import { grouped } from '../report/numbers.js';
 import { writeRequestBytes, writeSizeKnobs } from '../run/request-size.js';
 import { missingProcess } from '../run/server-cpu.js';
 import { describeOrigin, type Origin } from './source.js';
-import { QUERY_KNOBS } from './knobs.js';
+import { checkUnusedKnobs } from './unused-knobs.js';
 
 const NOOP_METHODS: readonly Method[] = ['insertTablet', 'insertTablets', 'insertRecords'];
 
@@ -49,34 +49,11 @@ export function checkContradictions(c: BenchConfig, origin: (key: keyof BenchCon
       `${k.is('queryFile')} runs its statements instead of the writes: it does not go with ${k.is(writeOnly)}`,
     );
   checkQueries(k);
-  checkQueryKnobsUsed(k);
-  checkDataKnobsUsed(k);
-}
-
-/** Whether the run writes (not a query file, nor queries alone): else the write workload's knobs may stay unused. */
-function writesData(c: BenchConfig): boolean {
-  return c.queryFile === undefined && !readsOnly(c.operationProportion);
-}
-
-const TEXT_LIKE: ReadonlySet<TSDataType> = new Set([TSDataType.TEXT, TSDataType.STRING, TSDataType.BLOB]);
-
-/** A knob of the written data given by flag where the data has nothing for it to shape: refused, not ignored. */
-function checkDataKnobsUsed({ c, is, fail, flagged }: Knobs): void {
-  if (!writesData(c)) return;
-  if (flagged('outOfOrderRange') && c.outOfOrderRatio === 0)
-    fail(
-      'outOfOrderRange',
-      `${is('outOfOrderRange')} is how far out-of-order rows move, and ${is('outOfOrderRatio')} puts none out of order`,
-    );
-  if (flagged('stringLength') && !sensorTypes(c).some((t) => TEXT_LIKE.has(t)))
-    fail(
-      'stringLength',
-      `${is('stringLength')} sizes TEXT, STRING and BLOB values, and the schema has no TEXT, STRING or BLOB sensor (${is('typeProportions')})`,
-    );
+  checkUnusedKnobs(k);
 }
 
 /** The knobs, how each is named in a message (`is`), how a contradiction fails, and the methods run. */
-interface Knobs {
+export interface Knobs {
   readonly c: BenchConfig;
   readonly is: (key: keyof BenchConfig) => string;
   readonly fail: (knob: keyof BenchConfig, message: string) => never;
@@ -123,18 +100,7 @@ function checkShare({ c, is, fail }: Knobs): void {
 }
 
 /** The write methods against the model, --server-noop and --dry-run-send. */
-function checkMethods({ c, is, fail, methods, methodKey, flagged }: Knobs): void {
-  if (writesData(c) && flagged('tabletsPerRequest') && methods.every((m) => m === 'insertTablet'))
-    fail(
-      'tabletsPerRequest',
-      `${is('tabletsPerRequest')} is how many devices an insertTablets or insertRecords call carries, but ` +
-        `${is(methodKey)} writes one tablet a call: give --method insertTablets (or another that groups devices)`,
-    );
-  if (writesData(c) && flagged('interlacedDevices') && !methods.includes('insertRecords'))
-    fail(
-      'interlacedDevices',
-      `${is('interlacedDevices')} orders the records of insertRecords, and ${is(methodKey)} makes none`,
-    );
+function checkMethods({ c, is, fail, methods, methodKey }: Knobs): void {
   if (c.serverNoop && c.model === 'table')
     fail('serverNoop', `${is('serverNoop')} works with the tree and aligned models only, got ${is('model')}`);
   const noNoop = methods.find((m) => !NOOP_METHODS.includes(m));
@@ -284,29 +250,6 @@ function writeRunKnob(c: BenchConfig, origin: (key: keyof BenchConfig) => Origin
     method: origin('method').kind !== 'default',
   };
   return (Object.keys(set) as (keyof BenchConfig)[]).find((k) => set[k]);
-}
-
-/**
- * A knob of the benchmark's own queries (QUERY_KNOBS) given by flag to a run that draws none would change nothing:
- * most often the mix meant to use it is missing. A config file's or the environment's may stay, shared with runs
- * that query.
- */
-function checkQueryKnobsUsed({ c, is, fail, flagged }: Knobs): void {
-  const afterWrites = c.queries.length > 0;
-  const drawn = (key: keyof BenchConfig) =>
-    c.queryFile === undefined && (afterWrites || (key !== 'queryLoops' && hasQueries(c.operationProportion)));
-  const unused = QUERY_KNOBS.find((key) => flagged(key) && !drawn(key));
-  if (unused === undefined) return;
-  if (unused === 'queryLoops' && c.queryFile === undefined)
-    fail(unused, `${is(unused)} counts each --queries type's runs after the writes, and this run has no --queries`);
-  const why =
-    c.queryFile !== undefined
-      ? "a query file's statements are its own SQL"
-      : 'give query weights in --operation-proportion, or --queries, for it to shape them';
-  fail(
-    unused,
-    `${is(unused)} shapes the benchmark's own queries, and this run draws none of the benchmark's queries: ${why}`,
-  );
 }
 
 /** The query knobs against what the run writes and how. */
