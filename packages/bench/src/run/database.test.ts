@@ -1,7 +1,7 @@
 import { IoTDBServerError } from '@iotdb/client';
 import { describe, expect, it } from 'vitest';
 import { sampleConfig } from '../report/test-fixture.js';
-import { preparationError } from './database.js';
+import { preparationError, tryAggregates } from './database.js';
 import { RunError } from './run-error.js';
 
 const refused = new IoTDBServerError(
@@ -30,5 +30,23 @@ describe("a refusal of the benchmark's database preparation", () => {
     expect(preparationError(other, sampleConfig())).toBe(other);
     const plain = new Error('reset');
     expect(preparationError(plain, sampleConfig())).toBe(plain);
+  });
+});
+
+describe("the trial of the run's aggregating queries", () => {
+  const c = sampleConfig({ operationProportion: { ...sampleConfig().operationProportion, AGG_VALUE: 1 } });
+  const failing = (code: number, message: string) => (sql: string) =>
+    Promise.reject(new IoTDBServerError({ code, message }, `executeQueryStatement "${sql.slice(0, 20)}..."`));
+
+  it('names the query type and its whole statement when the server cannot run it, whatever its status', async () => {
+    const e = await tryAggregates(c, failing(301, 'DoubleLiteral cannot be cast to LongLiteral')).catch(
+      (x: unknown) => x,
+    );
+    expect(e).toBeInstanceOf(RunError);
+    expect((e as Error).message).toMatch(
+      /^the server could not run AGG_VALUE's query, tried once before the run \(every such operation would fail\): "SELECT count\(s9\) FROM root\.bench\.d000 WHERE s9 > 0": \[301\] DoubleLiteral cannot be cast to LongLiteral$/,
+    );
+    const refused = await tryAggregates(c, failing(701, 'max_by takes two arguments')).catch((x: unknown) => x);
+    expect((refused as Error).message).toMatch(/^--query-aggregate-fun count: the server refused AGG_VALUE's query "/);
   });
 });

@@ -146,16 +146,19 @@ async function checkAggregate(c: BenchConfig, query: (sql: string) => Promise<Se
  * run writes it): an aggregate the server has may take other arguments than one sensor (max_by, count_if), which
  * its analyzer refuses [701] whatever the data, as it would refuse every such operation of the run.
  */
-async function tryAggregates(c: BenchConfig, query: (sql: string) => Promise<SessionDataSet>): Promise<void> {
+export async function tryAggregates(c: BenchConfig, query: (sql: string) => Promise<SessionDataSet>): Promise<void> {
   for (const kind of AGGREGATING.filter((k) => c.operationProportion[k] > 0)) {
     const sql = querySql(c, kind, { devices: [c.deviceOffset], startRow: FIRST_ROW });
     try {
       await (await query(sql)).close();
     } catch (e) {
-      if (!refusedWith(e, StatusCode.SEMANTIC_ERROR)) throw e;
+      if (!(e instanceof IoTDBServerError)) throw e;
+      // its own message cuts the statement short: here it is whole, the part the server could not take with it
+      const status = `"${sql}": [${e.statusCode}] ${e.serverMessage}`;
       throw new RunError(
-        `--query-aggregate-fun ${c.queryAggregateFun}: the server refused ${kind}'s query "${sql}": ` +
-          `[${e.statusCode}] ${e.serverMessage}`,
+        refusedWith(e, StatusCode.SEMANTIC_ERROR)
+          ? `--query-aggregate-fun ${c.queryAggregateFun}: the server refused ${kind}'s query ${status}`
+          : `the server could not run ${kind}'s query, tried once before the run (every such operation would fail): ${status}`,
       );
     }
   }
