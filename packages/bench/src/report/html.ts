@@ -267,13 +267,7 @@ function summaryTable(runs: RunResult[]): string {
         return l === undefined ? '-' : `${millis(l.p50)} / ${millis(l.p99)}`;
       },
     ],
-    [
-      'client CPU s per million',
-      (r) => {
-        const c = cpuPerMillion(r);
-        return c === null ? '-' : `${fixed(c.seconds, 3)} / M ${c.of}`;
-      },
-    ],
+    ['client CPU s per million', (r) => perMillionCell(cpuPerMillion(r))],
     [SERVER_CPU_ROW, serverCpuCell],
     ['peak RSS, MB', (r) => fixed(r.peakRssMb, 1)],
     ['verify', verifyCell],
@@ -292,7 +286,11 @@ function summaryTable(runs: RunResult[]): string {
 /** The server's CPU per million points written or rows read (--server-pid); why not, where it was not read. */
 function serverCpuCell(r: RunResult): string {
   if (r.serverCpu !== undefined && 'error' in r.serverCpu) return esc(`not measured: ${r.serverCpu.error}`);
-  const c = serverCpuPerMillion(r);
+  return perMillionCell(serverCpuPerMillion(r));
+}
+
+/** CPU seconds per million points or rows, `0.236 / M points`; '-' where there is no figure. */
+function perMillionCell(c: { seconds: number; of: 'points' | 'rows' } | null): string {
   return c === null ? '-' : `${fixed(c.seconds, 3)} / M ${c.of}`;
 }
 
