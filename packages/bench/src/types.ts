@@ -284,9 +284,9 @@ export interface RunResult {
   /** the server's CPU over the timed window (--server-pid, or the run's own local IoTDB); absent when not measured */
   serverCpu?: ServerCpuSpent;
   /**
-   * the server's cores busy per --report-interval-ms of a write or mixed run's timed phase, as its throughput samples:
-   * [seconds since the start, cores over the interval before]; absent when not measured, the samples before a process
-   * went away when one did
+   * the server's cores busy per --report-interval-ms of a write or mixed run's timed phase (as its throughput samples)
+   * or of a query-file statement's reads: [seconds since the start, cores over the interval before]; absent when not
+   * measured, the samples before a process went away when one did
    */
   serverCoresOverTime?: [atS: number, cores: number][];
   peakRssMb: number;

@@ -360,13 +360,13 @@ export function compareTable(results: RunResult[]): string {
 
 /** The server's CPU in compareTable, in the client's unit beside it: per million points, or per operation. */
 function serverCpuRow(wrote: boolean): Row {
-  const perOperation = (r: RunResult) => {
+  const msPerOperation = (r: RunResult) => {
     const s = serverCpuS(r);
     return s === undefined ? undefined : cpuSPerOperation(r, s) * 1000;
   };
   return wrote
     ? ['server CPU s/Mpts', (r) => orDash(serverCpuSPerMpts(r), 3)]
-    : ['server CPU ms/op', (r) => orDash(perOperation(r), 3)];
+    : ['server CPU ms/op', (r) => orDash(msPerOperation(r), 3)];
 }
 
 /** The widest table compareTable prints a column per run: beyond it, a row per run. */
