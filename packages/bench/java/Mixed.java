@@ -261,7 +261,7 @@ final class Mixed {
   static void report(Done[] done) throws Exception {
     long end = Arrays.stream(done).mapToLong(d -> d.endNs).max().orElse(timedStartNs);
     long cpuNs = Bench.processCpuNanos() - cpuStartNs, srvTicks = Bench.serverCpuTicksSince(serverStartTicks);
-    if (sampler != null) sampler.stop(end, srvTicks < 0 ? -1 : serverStartTicks + srvTicks);
+    if (sampler != null) sampler.stop(end, srvTicks);
     long n = Arrays.stream(done).mapToLong(d -> d.points).sum();
     Bench.printResult(done.length, n, end - timedStartNs, cpuNs, srvTicks, sorted(done, d -> d.writes));
     Timeline[] timelines = Arrays.stream(done).map(d -> d.timeline).toArray(Timeline[]::new);

@@ -90,7 +90,7 @@ public class QueryFile {
     }
     for (Thread t : ts) t.join();
     long end = System.nanoTime(), srvTicks = Bench.serverCpuTicksSince(srv0);
-    sampler.stop(end, srvTicks < 0 ? -1 : srv0 + srvTicks);
+    sampler.stop(end, srvTicks);
     report(done, start, end, Bench.processCpuNanos() - cpu0, srvTicks, intervalNs > 0);
     sampler.print();
   }
