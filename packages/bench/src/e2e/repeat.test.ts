@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { sampleRun, sampleStatement } from '../report/test-fixture.js';
+import { sampleConfig, sampleHistogram, sampleRun, sampleStatement } from '../report/test-fixture.js';
+import { LatencyHistogram } from '../report/histogram.js';
+import { WRITES_ONLY } from '../workload/operations.js';
 import { javaFirstIn, repeatLabel, repeatSummary, type Repeat } from './repeat.js';
 
 describe('--repeat', () => {
@@ -88,6 +90,52 @@ describe('--repeat', () => {
     expect(lines[5]).toMatch(/^ {2}ours\/Java \(a\) ops\/s: median 3\.00x \(2\.00x-4\.00x\)/);
     expect(lines[6]).toBe('  ours/Java (a) ops/s by order: ours first 2.00x; Java first 4.00x');
     expect(lines[8]).toBe('  ours/Java (b) ops/s by order: ours first 1.50x; Java first -');
+  });
+
+  it("gives a run of queries its CPU per operation in ms, and each query type's rows/s, p50 and p99", () => {
+    const summary = (centerMs: number) => LatencyHistogram.from(sampleHistogram(1000, centerMs)).summaryMs();
+    const query = (rows: number, centerMs: number) => ({
+      ops: 500,
+      failed: 0,
+      rows,
+      rowsPerS: rows / 5,
+      latency: summary(centerMs),
+    });
+    const reads = (k: number) =>
+      sampleRun('tree-queries', {
+        config: sampleConfig({ operationProportion: { ...WRITES_ONLY, INGESTION: 0, TIME_RANGE: 1, LATEST_POINT: 1 } }),
+        points: 0,
+        pointsPerS: 0,
+        clientCpuS: k, // 1000 operations: k ms each
+        clientCpuSPerMpts: 0,
+        latency: { TIME_RANGE: summary(2 * k), LATEST_POINT: summary(k) },
+        queries: { TIME_RANGE: query(100_000 * k, 2 * k), LATEST_POINT: query(500, k) },
+      });
+    const lines = repeatSummary([1, 3, 2].map((k) => ({ ours: [reads(k)], java: [], javaFirst: false })));
+    // no write to give a p50 of: each query type's figures under the run's, their latency the median of the repeats'
+    expect(lines[1]).toBe('  tree-queries  ops/s 200 (200-200), client CPU ms/op 2.000 (1.000-3.000)');
+    expect(lines[2]).toMatch(
+      /^ {4}TIME_RANGE {4}rows\/s 40,000 \(20,000-60,000\), p50 ms 3\.9\d \(1\.9\d-5\.9\d\), p99 ms /,
+    );
+    expect(lines[3]).toMatch(/^ {4}LATEST_POINT {2}rows\/s 100 \(100-100\), p50 ms 1\.9\d \(0\.9\d-2\.9\d\), p99 ms /);
+    expect(lines).toHaveLength(4);
+    // a mixed run: its write's p50 on its line, its query types' under it
+    const mixed = (k: number) =>
+      sampleRun('tree-insertTablet-mixed', {
+        config: sampleConfig({ operationProportion: { ...WRITES_ONLY, TIME_RANGE: 1 } }),
+        queries: { TIME_RANGE: query(1000, k) },
+      });
+    const mixedLines = repeatSummary([1, 2].map((k) => ({ ours: [mixed(k)], java: [], javaFirst: false })));
+    expect(mixedLines[1]).toMatch(
+      /^ {2}tree-insertTablet-mixed {2}points\/s 1,000,000 .*, p50 ms [\d.]+ \(.*client CPU s\/Mpts /,
+    );
+    expect(mixedLines[2]).toMatch(/^ {4}TIME_RANGE {2}rows\/s 200 \(200-200\), p50 ms 1\.4\d /);
+    // a query file's statement: its own p50, its CPU per operation in ms (10 reads, 2.5 s)
+    const statement = repeatSummary([{ ours: [sampleStatement('count', 10)], java: [], javaFirst: false }]);
+    expect(statement[1]).toMatch(
+      /^ {2}count {2}ops\/s 200 \(200-200\), p50 ms [\d.]+ \(.*\), client CPU ms\/op 250\.000 /,
+    );
+    expect(statement).toHaveLength(2);
   });
 
   it('prints ours alone without --vs-java, each of ours’ runs by its place', () => {

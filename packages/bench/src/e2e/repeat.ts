@@ -2,6 +2,7 @@ import { grouped, median, times } from '../report/numbers.js';
 import { cpuSPerOperation, mainOperation, serverCpuS } from '../report/result-fields.js';
 import { columns, padEnd } from '../report/text-columns.js';
 import { START_LAG } from '../latency-rows.js';
+import { hasQueries, QUERY_KINDS, type QueryKind } from '../workload/operations.js';
 import type { RunResult } from '../types.js';
 
 /**
@@ -30,8 +31,9 @@ export function javaFirstIn(k: number, javaFirst: boolean): boolean {
  * What `--repeat N` prints after its repeats: each run's figures (ours' by their place in a repeat, then the Java
  * client's) as the median and range over the repeats, then for each run of the Java client the ratios of ours' run
  * in its place to it likewise, and each repeat's ratio by the order it ran in. A run's throughput is points/s when it
- * wrote any, else ops/s; an open loop's runs add their start lag's p50, and runs that measured the server's CPU
- * (every repeat: --server-pid) that too.
+ * wrote any, else ops/s; its CPU per million points, or per operation in ms; an open loop's runs add their start
+ * lag's p50, and runs that measured the server's CPU (every repeat: --server-pid) that too. Under a run whose mix
+ * drew queries, each query type's rows/s, p50 and p99 (a run of queries alone has no write to give a p50 of).
  */
 export function repeatSummary(repeats: readonly Repeat[]): string[] {
   const lines = [`over ${repeats.length} repeats, median (min-max):`];
@@ -43,7 +45,7 @@ export function repeatSummary(repeats: readonly Repeat[]): string[] {
   const pairs = Array.from({ length: places }, (_, i) => pairsAt(repeats, i)).filter((p) => p.length > 0);
   for (const paired of pairs) sides.push([paired[0].java.label, paired.map((r) => r.java)]);
   const width = Math.max(...sides.map(([label]) => columns(label)));
-  for (const [label, runs] of sides) lines.push(`  ${padEnd(label, width)}  ${figures(runs)}`);
+  for (const [label, runs] of sides) lines.push(`  ${padEnd(label, width)}  ${figures(runs)}`, ...queryLines(runs));
   for (const paired of pairs) lines.push(...ratioLines(paired, pairs.length > 1 ? ` (${paired[0].ours.label})` : ''));
   return lines;
 }
@@ -79,22 +81,49 @@ function ratioLines(paired: readonly Pair[], what: string): string[] {
 }
 
 function figures(runs: readonly RunResult[]): string {
-  const p50 = runs.map((r) => mainOperation(r)?.latency.p50 ?? NaN);
+  const main = runs.map((r) => mainOperation(r)?.latency.p50 ?? NaN);
   // an open loop's: how late operations started, each side's own scheduling
   const lag = runs.map((r) => r.latency[START_LAG]?.p50 ?? NaN);
-  const server = runs.map((r) => (serverCpuPerUnit(r) ?? NaN) * 1e6);
-  const perMillion = `s/M${unitName(runs[0]) === 'point' ? 'pts' : 'ops'}`;
+  const perPoint = unitName(runs[0]) === 'point';
+  // seconds per million points, or milliseconds per operation (as the table of the runs gives it)
+  const [cpuName, scale] = perPoint ? ['s/Mpts', 1e6] : ['ms/op', 1e3];
+  const server = runs.map((r) => (serverCpuPerUnit(r) ?? NaN) * scale);
+  const queriesAlone = runs.every((r) => mainOperation(r) === undefined && queryKinds(r).length > 0);
   const parts = [
     `${rateName(runs[0])} ${range(runs.map(throughput), grouped)}`,
-    `p50 ms ${range(p50, (x) => x.toFixed(2))}`,
+    ...(queriesAlone ? [] : [`p50 ms ${range(main, (x) => x.toFixed(2))}`]),
     ...(lag.some(Number.isNaN) ? [] : [`start lag p50 ms ${range(lag, (x) => x.toFixed(3))}`]),
-    `client CPU ${perMillion} ${range(
-      runs.map((r) => cpuPerUnit(r) * 1e6),
+    `client CPU ${cpuName} ${range(
+      runs.map((r) => cpuPerUnit(r) * scale),
       (x) => x.toFixed(3),
     )}`,
-    ...(server.some(Number.isNaN) ? [] : [`server CPU ${perMillion} ${range(server, (x) => x.toFixed(3))}`]),
+    ...(server.some(Number.isNaN) ? [] : [`server CPU ${cpuName} ${range(server, (x) => x.toFixed(3))}`]),
   ];
   return parts.join(', ');
+}
+
+/** The query types a run's mix drew (a mixed run's, or a run of queries alone), in their order. */
+function queryKinds(r: RunResult): QueryKind[] {
+  return hasQueries(r.config.operationProportion) ? QUERY_KINDS.filter((k) => r.queries?.[k] !== undefined) : [];
+}
+
+/** Each query type the runs drew in every repeat: its rows/s, p50 and p99 as the median and range over them. */
+function queryLines(runs: readonly RunResult[]): string[] {
+  const kinds = queryKinds(runs[0]).filter((k) => runs.every((r) => r.queries?.[k] !== undefined));
+  const width = Math.max(0, ...kinds.map((k) => k.length));
+  return kinds.map((kind) => {
+    const figures = runs.map((r) => r.queries![kind]);
+    const ms = (p: 'p50' | 'p99') =>
+      range(
+        figures.map((q) => q.latency[p]),
+        (x) => x.toFixed(2),
+      );
+    const rows = range(
+      figures.map((q) => q.rowsPerS),
+      grouped,
+    );
+    return `    ${kind.padEnd(width)}  rows/s ${rows}, p50 ms ${ms('p50')}, p99 ms ${ms('p99')}`;
+  });
 }
 
 const wrote = (r: RunResult) => r.points > 0;
