@@ -124,7 +124,14 @@ describe('compare', () => {
       });
     };
     const names = compareRuns(statement(50), statement(60)).map((f) => f.figure);
-    expect(names).toEqual(['count p50 ms', 'count p99 ms', 'count rows/s', 'peak RSS MB']);
+    expect(names).toEqual(['count p50 ms', 'count p99 ms', 'count rows/s', 'client CPU s/M rows', 'peak RSS MB']);
+    // the client's CPU per million rows read, as the run's own line and the server's figure give it (100 rows)
+    const cpu = compareRuns(statement(50), { ...statement(60), clientCpuS: 5 }).find((f) =>
+      f.figure.startsWith('client'),
+    );
+    expect(cpu).toMatchObject({ a: 25_000, b: 50_000, ratio: 2 });
+    const none = { ...statement(50), queries: { count: { ...statement(50).queries!.count, rows: 0, rowsPerS: 0 } } };
+    expect(compareRuns(none, none).map((f) => f.figure)).not.toContain('client CPU s/M rows'); // no row read: none
     // the server's CPU per row read, when both measured it
     const measured = (rowsPerS: number, seconds: number) => ({
       ...statement(rowsPerS),

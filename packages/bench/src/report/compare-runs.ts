@@ -6,7 +6,7 @@
 import type { HistogramData, RunResult } from '../types.js';
 import { LatencyHistogram } from './histogram.js';
 import { p99OverTime } from './over-time.js';
-import { mainOperation, serverCpuPerMillion } from './result-fields.js';
+import { cpuPerMillion, mainOperation, serverCpuPerMillion } from './result-fields.js';
 import { START_LAG } from '../latency-rows.js';
 import { normalTwoSidedP } from './stats.js';
 
@@ -98,8 +98,8 @@ interface FigureValues {
 /**
  * The figures of `b` against `a`: throughput, latency of the main operation, each query type both ran (rows/s,
  * p50, p99), a typical interval's p99 (when both kept latency over time), the open loop's start lag (p50, p99, when
- * both ran one), client CPU, the server's (per point written or row read, when both measured it), memory. Runs
- * that wrote nothing (query files) have no points/s or CPU per point.
+ * both ran one), client CPU and the server's (when both measured it), per point written or row read, memory. Runs
+ * that wrote nothing (query files, queries alone) have no points/s, their CPU per row (none when they read none).
  */
 export function compareRuns(a: RunResult, b: RunResult): FigureComparison[] {
   return figureValues(a, b).map((f) => figure(f.figure, f.a, f.b, f.errors));
@@ -129,6 +129,10 @@ export function figureValues(a: RunResult, b: RunResult): FigureValues[] {
   figures.push(...latencyFigures(a, b, START_LAG, START_LAG));
   if (a.failedOps > 0 || b.failedOps > 0) add('failed ops', a.failedOps, b.failedOps);
   if (wrote) add('client CPU s/Mpts', a.clientCpuSPerMpts, b.clientCpuSPerMpts);
+  else {
+    const [ca, cb] = [cpuPerMillion(a), cpuPerMillion(b)];
+    if (ca?.of === 'rows' && cb?.of === 'rows') add('client CPU s/M rows', ca.seconds, cb.seconds);
+  }
   const [sa, sb] = [serverCpuPerMillion(a), serverCpuPerMillion(b)];
   if (sa !== null && sb !== null && sa.of === sb.of)
     add(sa.of === 'points' ? 'server CPU s/Mpts' : 'server CPU s/M rows', sa.seconds, sb.seconds);

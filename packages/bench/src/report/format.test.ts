@@ -44,6 +44,7 @@ describe('resultLine', () => {
       'ops_per_s',
       'ok_ops',
       'failed_ops',
+      'client_cpu_s',
       'client_cpu_s_per_Mpts',
       'insert_ms_p50',
       'p90',
@@ -72,6 +73,21 @@ describe('resultLine', () => {
     }
     const read = sampleStatement('reads', 100, { serverCpu: { pids: [12], seconds: 0.25 } });
     expect(parseResult(resultLine(read)).get('server_cpu_s_per_Mpts')).toBe('-'); // nothing written
+  });
+
+  it("gives the client's CPU seconds, and per million points only for a run that wrote (not 0.000 for reads)", () => {
+    const f = parseResult(resultLine(sampleRun('w'))); // 2.5 s, 5 M points
+    expect([f.get('client_cpu_s'), f.get('client_cpu_s_per_Mpts')]).toEqual(['2.50', '0.500']);
+    const queriesAlone = sampleRun('q', {
+      config: sampleConfig({ operationProportion: { ...WRITES_ONLY, INGESTION: 0, TIME_RANGE: 1 } }),
+      points: 0,
+      pointsPerS: 0,
+      clientCpuSPerMpts: 0,
+    });
+    for (const reads of [sampleStatement('s', 100, { clientCpuS: 1.25 }), { ...queriesAlone, clientCpuS: 1.25 }]) {
+      const g = parseResult(resultLine(reads));
+      expect([g.get('client_cpu_s'), g.get('client_cpu_s_per_Mpts')]).toEqual(['1.25', '-']);
+    }
   });
 
   it("gives a query-file run's rows read and rate, and no write figures that it did not use", () => {
@@ -549,6 +565,21 @@ describe('compareTable', () => {
     const setup = reading('create', 0);
     const after = compareTable([setup, reading('a', 400), reading('b', 1_000)]);
     expect(after).toMatch(/^ *vs a +0\.00x +1\.00x +2\.50x$/m);
+  });
+
+  it('leaves out the p50 and p99 rows when no run has a write to give them (queries alone: a row of - each)', () => {
+    const queriesAlone = (label: string) =>
+      sampleRun(label, {
+        config: sampleConfig({ operationProportion: { ...WRITES_ONLY, INGESTION: 0, TIME_RANGE: 1 } }),
+        points: 0,
+        pointsPerS: 0,
+        latency: { TIME_RANGE: sampleRun('x').latency.insertTablet },
+      });
+    const table = compareTable([queriesAlone('q#1'), queriesAlone('q#2')]);
+    expect(table).not.toMatch(/p50 ms|p99 ms/);
+    expect(rowOf(table, 'CPU ms/op')).toEqual(['2.500', '2.500']);
+    // beside a run that wrote, they stay: - for the run of queries
+    expect(rowOf(compareTable([sampleRun('w'), queriesAlone('q')]), 'p50 ms')).toEqual(['3.952', '-']);
   });
 
   it("compares a query file's statement with its own first run (ours beside the Java client's), not with another", () => {

@@ -322,7 +322,7 @@ function ratioRow(bases: RatioBases, rate: (r: RunResult) => number, first: RunR
  * rows when the first read none (a file that begins with CREATE or INSERT); a query file's statements each against
  * its own first run (ratioBases). A rows/s row when any run read rows.
  * When no run wrote (the statements of a query file), no points/s, and the client's CPU per operation instead of
- * per million points.
+ * per million points; no p50 and p99 when no run has a main operation (runs of queries alone).
  */
 export function compareTable(results: RunResult[]): string {
   if (results.length === 0) return '  (no runs)';
@@ -338,8 +338,13 @@ export function compareTable(results: RunResult[]): string {
     ...(results.some((r) => r.queries !== undefined) ? [['rows/s', (r) => grouped(rowsPerS(r))] as Row] : []),
     ...ratioRow(bases, rate, results[0]),
     ['ops/s', (r) => fixed(r.opsPerS, 1)],
-    ['p50 ms', (r) => pct(r, 'p50')],
-    ['p99 ms', (r) => pct(r, 'p99')],
+    // runs of queries alone have no main operation: their latency is in each one's queries table
+    ...(results.some((r) => mainOperation(r) !== undefined)
+      ? ([
+          ['p50 ms', (r) => pct(r, 'p50')],
+          ['p99 ms', (r) => pct(r, 'p99')],
+        ] as Row[])
+      : []),
     wrote
       ? ['CPU s/Mpts', (r) => fixed(r.clientCpuSPerMpts, 3)]
       : ['CPU ms/op', (r) => fixed(cpuSPerOperation(r) * 1000, 3)],

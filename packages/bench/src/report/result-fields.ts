@@ -188,7 +188,9 @@ const FIELDS: readonly Field[] = [
   ['ops_per_s', (r) => fixed(r.opsPerS, 1)],
   ['ok_ops', (r) => fixed(r.okOps, 0)],
   ['failed_ops', (r) => fixed(r.failedOps, 0)],
-  ['client_cpu_s_per_Mpts', (r) => fixed(r.clientCpuSPerMpts, 3)],
+  ['client_cpu_s', (r) => fixed(r.clientCpuS, 2)],
+  // nothing written by design: none, not 0 (rows_per_s and client_cpu_s give its reads' cost)
+  ['client_cpu_s_per_Mpts', (r) => (onlyReads(r) ? '-' : fixed(r.clientCpuSPerMpts, 3))],
   ['server_cpu_s', (r) => orDash(serverCpuS(r), 2)],
   ['server_cpu_s_per_Mpts', (r) => orDash(serverCpuSPerMpts(r), 3)],
   ['insert_op', (_r, op) => op],
