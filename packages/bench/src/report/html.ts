@@ -21,6 +21,7 @@ import {
   ratioBases,
   readSome,
   rowsRead,
+  writeMethod,
 } from './result-fields.js';
 import { SWEEP_TITLE, sweepTables } from './sweep-table.js';
 import { esc } from './svg.js';
@@ -239,12 +240,14 @@ function openLoopCell(r: RunResult): string {
 const WRITE_ROWS = new Set(['devices x sensors, batch', 'points', 'points/s']);
 /** The rows of reads, left out when no run read (write runs alone). */
 const READ_ROWS = new Set(['rows read', 'rows/s']);
+/** The main operation's rows, left out when no run has one (runs of queries alone). */
+const MAIN_OPERATION_ROWS = ['main op', 'p50 / p99 ms'];
 /** The server's CPU (--server-pid), left out when no run measured it. */
 const SERVER_CPU_ROW = 'server CPU s per million';
 
 function summaryTable(runs: RunResult[]): string {
   const all: [string, (r: RunResult) => string][] = [
-    ['model / method', (r) => esc(`${r.config.model} / ${r.queryFile === undefined ? r.config.method : '-'}`)],
+    ['model / method', (r) => esc(`${r.config.model} / ${writeMethod(r)}`)],
     ['workers x clients', (r) => `${r.config.workers} x ${r.config.clients}`],
     [
       'devices x sensors, batch',
@@ -276,6 +279,8 @@ function summaryTable(runs: RunResult[]): string {
   ];
   const leftOut = new Set(runs.every(onlyReads) ? WRITE_ROWS : !runs.some(readSome) ? READ_ROWS : []);
   if (runs.every((r) => r.serverCpu === undefined)) leftOut.add(SERVER_CPU_ROW);
+  // runs of queries alone: their latency is each one's, in its queries table
+  if (runs.every((r) => mainOperation(r) === undefined)) for (const row of MAIN_OPERATION_ROWS) leftOut.add(row);
   const rows = all.filter(([name]) => !leftOut.has(name));
   return table(
     ['', ...runs.map((r) => r.label)],

@@ -51,6 +51,9 @@ const ofWrites =
 export const onlyReads = (r: RunResult): boolean =>
   r.queryFile !== undefined || readsOnly(r.config.operationProportion);
 
+/** The method a run wrote with; '-' for one that wrote nothing by design (its config keeps the default's). */
+export const writeMethod = (r: RunResult): string => (onlyReads(r) ? '-' : r.config.method);
+
 /** A run that read: it has the figures of a query type or statement (its queries table). */
 export const readSome = (r: RunResult): r is RunResult & Required<Pick<RunResult, 'queries'>> =>
   Object.keys(r.queries ?? {}).length > 0;
@@ -176,7 +179,7 @@ export function ratioBaseOf(bases: RatioBases, r: RunResult): RunResult | undefi
 const FIELDS: readonly Field[] = [
   ['label', (r) => r.label],
   ['model', (r) => r.config.model],
-  ['method', ofWrites((r) => r.config.method)],
+  ['method', (r) => writeMethod(r)],
   ['workers', (r) => String(r.config.workers)],
   ['clients', (r) => String(r.config.clients)],
   ['devices', ofWrites((r) => r.config.devices)],

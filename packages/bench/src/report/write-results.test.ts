@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resultLine } from './format.js';
-import { SAMPLE_ENVIRONMENT, sampleHistogram, sampleRun, sampleStatement } from './test-fixture.js';
+import { SAMPLE_ENVIRONMENT, sampleConfig, sampleHistogram, sampleRun, sampleStatement } from './test-fixture.js';
+import { WRITES_ONLY } from '../workload/operations.js';
 import type { RunResult } from '../types.js';
 import { makeOutDir, writeResults } from './write-results.js';
 
@@ -411,6 +412,33 @@ describe('writeResults', () => {
     expect(vsJava).toContain('Throughput, rows/s, ratios to the first run of each statement');
     expect(vsJava).toContain('140 rows/s (2.33x)');
     expect(vsJava).toContain('6,000 rows/s (1.00x)'); // it said 100.00x: against the point query
+  });
+
+  it('report.html of runs of queries alone names no write method, and no main operation or its p50 that they have not', () => {
+    const queriesAlone = (label: string) =>
+      sampleRun(label, {
+        config: sampleConfig({ operationProportion: { ...WRITES_ONLY, INGESTION: 0, TIME_RANGE: 1 } }),
+        points: 0,
+        pointsPerS: 0,
+        latency: { TIME_RANGE: sampleRun('x').latency.insertTablet },
+        queries: {
+          TIME_RANGE: {
+            ops: 1000,
+            failed: 0,
+            rows: 5000,
+            rowsPerS: 1000,
+            latency: sampleRun('x').latency.insertTablet,
+          },
+        },
+      });
+    const html = readFileSync(writeResults(tempDir(), [queriesAlone('q#1'), queriesAlone('q#2')]).html, 'utf8');
+    expect(html).toMatch(/<td class="l">model \/ method<\/td><td>tree \/ -<\/td><td>tree \/ -<\/td>/);
+    expect(html).not.toContain('<td class="l">main op</td>');
+    expect(html).not.toContain('<td class="l">p50 / p99 ms</td>');
+    // beside a run that wrote, they stay (- for the run of queries)
+    const mixed = readFileSync(writeResults(tempDir(), [sampleRun('w'), queriesAlone('q')]).html, 'utf8');
+    expect(mixed).toMatch(/<td class="l">main op<\/td><td>insertTablet<\/td><td>-<\/td>/);
+    expect(resultLine(queriesAlone('q'))).toContain(' method=- ');
   });
 
   it("report.html says whether an open-loop run kept its schedule, as the console's open loop line", () => {
