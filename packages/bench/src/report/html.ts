@@ -247,7 +247,7 @@ const SERVER_CPU_ROW = 'server CPU s per million';
 
 function summaryTable(runs: RunResult[]): string {
   const all: [string, (r: RunResult) => string][] = [
-    ['model / method', (r) => esc(`${r.config.model} / ${writeMethod(r)}`)],
+    ['model / method', (r) => esc(`${r.config.model} / ${writeMethod(r) ?? '-'}`)],
     ['workers x clients', (r) => `${r.config.workers} x ${r.config.clients}`],
     [
       'devices x sensors, batch',

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { pathNode, persistedRecords } from './persist.js';
 import { rowsRead } from './result-fields.js';
-import { sampleRun } from './test-fixture.js';
+import { sampleConfig, sampleRun, sampleStatement } from './test-fixture.js';
+import { WRITES_ONLY } from '../workload/operations.js';
 
 describe('persistedRecords: what --persist-results writes of a run', () => {
   it("has the run, each operation's latency, and each query type's operations, failures and rows", () => {
@@ -35,6 +36,17 @@ describe('persistedRecords: what --persist-results writes of a run', () => {
     expect(value(sampleRun('m', { serverCpu: { pids: [12], seconds: 1.5 } }))).toBe(1.5);
     expect(value(sampleRun('m', { serverCpu: { pids: [12], error: 'process 12 was gone' } }))).toBeNull();
     expect(value(sampleRun('m'))).toBeNull();
+  });
+
+  it('writes the method a run wrote with, and none for one that wrote nothing by design (as its RESULT line)', () => {
+    const method = (run: ReturnType<typeof sampleRun>) => {
+      const record = persistedRecords(run)[0];
+      return record.values[record.measurements.indexOf('method')];
+    };
+    expect(method(sampleRun('w'))).toBe('insertTablet');
+    expect(method(sampleStatement('s', 10))).toBeNull();
+    const config = sampleConfig({ operationProportion: { ...WRITES_ONLY, INGESTION: 0, TIME_RANGE: 1 } });
+    expect(method(sampleRun('q', { config, points: 0, pointsPerS: 0 }))).toBeNull();
   });
 
   it("writes a mixed run's query type once, its latency being the run's row of it", () => {

@@ -15,7 +15,7 @@ import { connectOptions, type ConnectKnobs } from '../run/session-options.js';
 import { ignoreCode } from '../run/status-codes.js';
 import type { LatencySummary, RunResult } from '../types.js';
 import { MATRIX_COLUMNS } from './latency-matrix.js';
-import { rowsRead, serverCpuS } from './result-fields.js';
+import { rowsRead, serverCpuS, writeMethod } from './result-fields.js';
 
 export const RESULTS_DATABASE = 'root.iotdb_bench_results';
 
@@ -86,7 +86,7 @@ export function persistedRecords(r: RunResult): RecordInput[] {
     ['client_cpu_s', DOUBLE, r.clientCpuS],
     ['server_cpu_s', DOUBLE, serverCpuS(r) ?? null],
     ['model', TEXT, r.config.model],
-    ['method', TEXT, r.config.method],
+    ['method', TEXT, writeMethod(r) ?? null],
     ['client_version', TEXT, client?.version ?? null],
     ['git_commit', TEXT, client?.gitCommit ?? null],
   ]);

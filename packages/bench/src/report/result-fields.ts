@@ -51,8 +51,8 @@ const ofWrites =
 export const onlyReads = (r: RunResult): boolean =>
   r.queryFile !== undefined || readsOnly(r.config.operationProportion);
 
-/** The method a run wrote with; '-' for one that wrote nothing by design (its config keeps the default's). */
-export const writeMethod = (r: RunResult): string => (onlyReads(r) ? '-' : r.config.method);
+/** The method a run wrote with; none for one that wrote nothing by design (its config keeps the default's). */
+export const writeMethod = (r: RunResult): string | undefined => (onlyReads(r) ? undefined : r.config.method);
 
 /** A run that read: it has the figures of a query type or statement (its queries table). */
 export const readSome = (r: RunResult): r is RunResult & Required<Pick<RunResult, 'queries'>> =>
@@ -179,7 +179,7 @@ export function ratioBaseOf(bases: RatioBases, r: RunResult): RunResult | undefi
 const FIELDS: readonly Field[] = [
   ['label', (r) => r.label],
   ['model', (r) => r.config.model],
-  ['method', (r) => writeMethod(r)],
+  ['method', (r) => writeMethod(r) ?? '-'],
   ['workers', (r) => String(r.config.workers)],
   ['clients', (r) => String(r.config.clients)],
   ['devices', ofWrites((r) => r.config.devices)],
