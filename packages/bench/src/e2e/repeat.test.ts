@@ -2,12 +2,26 @@ import { describe, expect, it } from 'vitest';
 import { sampleConfig, sampleHistogram, sampleRun, sampleStatement } from '../report/test-fixture.js';
 import { LatencyHistogram } from '../report/histogram.js';
 import { WRITES_ONLY } from '../workload/operations.js';
-import { javaFirstIn, repeatLabel, repeatSummary, type Repeat } from './repeat.js';
+import { javaFirstIn, oneOrderNote, repeatLabel, repeatSummary, type Repeat } from './repeat.js';
 
 describe('--repeat', () => {
   it('alternates the order of the two clients, starting from the one --java-first asks for', () => {
     expect([1, 2, 3, 4].map((k) => javaFirstIn(k, false))).toEqual([false, true, false, true]);
     expect([1, 2, 3, 4].map((k) => javaFirstIn(k, true))).toEqual([true, false, true, false]);
+  });
+
+  it('says a single --vs-java run on a server given ran one order only, the first side warming it for the second', () => {
+    const config = (over: Partial<ReturnType<typeof sampleConfig>>) =>
+      sampleConfig({ vsJava: true, repeat: 1, ...over });
+    expect(oneOrderNote(config({ warmupRounds: 0 }), true)).toBe(
+      'order        one run each, ours first, on the same server: the first also warmed it for the second ' +
+        '(its JIT, its caches); --repeat 2 runs both orders, --warmup-rounds warms it before each',
+    );
+    expect(oneOrderNote(config({ warmupRounds: 1 }), true)).toMatch(/; --repeat 2 runs both orders$/);
+    expect(oneOrderNote(config({ javaFirst: true }), true)).toContain('one run each, the Java client first, on');
+    expect(oneOrderNote(config({ repeat: 2 }), true)).toBeUndefined(); // both orders: the summary has them
+    expect(oneOrderNote(config({ vsJava: false }), true)).toBeUndefined();
+    expect(oneOrderNote(config({}), false)).toBeUndefined(); // a local server, restarted between the sides
   });
 
   it('labels each repeat’s runs by its number, and a single run as it was', () => {

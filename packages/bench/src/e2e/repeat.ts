@@ -3,7 +3,7 @@ import { cpuSPerOperation, mainOperation, serverCpuS } from '../report/result-fi
 import { columns, padEnd } from '../report/text-columns.js';
 import { START_LAG } from '../latency-rows.js';
 import { hasQueries, QUERY_KINDS, type QueryKind } from '../workload/operations.js';
-import type { RunResult } from '../types.js';
+import type { BenchConfig, RunResult } from '../types.js';
 
 /**
  * One repeat of `--repeat`: ours' runs (a method or a query-file statement each) and, with --vs-java, the Java
@@ -20,6 +20,19 @@ export interface Repeat {
 /** Repeat k's run (1-based), labelled `<label>#k` when there are several (`tree-insertTablets#2`, `java#2`). */
 export function repeatLabel(run: RunResult, k: number, repeats: number): RunResult {
   return repeats === 1 ? run : { ...run, label: `${run.label}#${k}` };
+}
+
+/**
+ * The note after a single --vs-java run on a server given (no --repeat): its ratios are of one order, and the side
+ * that ran first also warmed the server for the other (a fresh server's first run read 0.59x where both orders after
+ * it read 0.80x and 1.32x: docs/BENCHMARK.md); undefined where both orders ran, or a local server was restarted
+ * between the sides.
+ */
+export function oneOrderNote(c: BenchConfig, serverGiven: boolean): string | undefined {
+  if (!c.vsJava || c.repeat > 1 || !serverGiven) return undefined;
+  const first = c.javaFirst ? 'the Java client first' : 'ours first';
+  const warm = c.warmupRounds === 0 ? ', --warmup-rounds warms it before each' : '';
+  return `order        one run each, ${first}, on the same server: the first also warmed it for the second (its JIT, its caches); --repeat 2 runs both orders${warm}`;
 }
 
 /** Whether the Java client goes first in repeat k (1-based): --java-first's order in the first, then by turns. */

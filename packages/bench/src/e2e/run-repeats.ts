@@ -4,7 +4,7 @@ import { entryStatements } from '../run/for-each-rows.js';
 import { runQueryFileEntry, statementNotRun } from '../run/query-file.js';
 import type { BenchConfig, Environment, RunResult } from '../types.js';
 import { printRatios, printStatementRatios, runJavaSide, runJavaStatements } from './java-side.js';
-import { javaFirstIn, repeatLabel, type Repeat } from './repeat.js';
+import { javaFirstIn, oneOrderNote, repeatLabel, type Repeat } from './repeat.js';
 import { runMethods } from './run-methods.js';
 import { sweepLabel, type Named } from './run-label.js';
 
@@ -65,6 +65,8 @@ export async function runRepeats(
     if (c.vsJava && !c.javaFirst && !ctx.interrupt.aborted && !unreachable) java = await javaSide();
     if (ctx.queryFile !== undefined) printStatementRatios(ours, java);
     else if (java.length > 0 && ours.length > 0) printRatios(ours[0], java[0]);
+    const note = java.length > 0 && ours.length > 0 ? oneOrderNote(c, ctx.localServerPids() === undefined) : undefined;
+    if (note !== undefined) console.log(note);
     repeats.push({ ours, java, javaFirst: c.javaFirst });
     const ran = ctx.queryFile === undefined ? [...ours, ...java] : sideBySide(ours, java);
     runs.push(...ran.map(named));
