@@ -94,7 +94,7 @@ function ratioLines(paired: readonly Pair[], what: string): string[] {
 }
 
 function figures(runs: readonly RunResult[]): string {
-  const main = runs.map((r) => mainOperation(r)?.latency.p50 ?? NaN);
+  const p50 = runs.map((r) => mainOperation(r)?.latency.p50 ?? NaN);
   // an open loop's: how late operations started, each side's own scheduling
   const lag = runs.map((r) => r.latency[START_LAG]?.p50 ?? NaN);
   const perPoint = unitName(runs[0]) === 'point';
@@ -104,7 +104,7 @@ function figures(runs: readonly RunResult[]): string {
   const queriesAlone = runs.every((r) => mainOperation(r) === undefined && queryKinds(r).length > 0);
   const parts = [
     `${rateName(runs[0])} ${range(runs.map(throughput), grouped)}`,
-    ...(queriesAlone ? [] : [`p50 ms ${range(main, (x) => x.toFixed(2))}`]),
+    ...(queriesAlone ? [] : [`p50 ms ${range(p50, (x) => x.toFixed(2))}`]),
     ...(lag.some(Number.isNaN) ? [] : [`start lag p50 ms ${range(lag, (x) => x.toFixed(3))}`]),
     `client CPU ${cpuName} ${range(
       runs.map((r) => cpuPerUnit(r) * scale),
@@ -125,14 +125,14 @@ function queryLines(runs: readonly RunResult[]): string[] {
   const kinds = queryKinds(runs[0]).filter((k) => runs.every((r) => r.queries?.[k] !== undefined));
   const width = Math.max(0, ...kinds.map((k) => k.length));
   return kinds.map((kind) => {
-    const figures = runs.map((r) => r.queries![kind]);
+    const each = runs.map((r) => r.queries![kind]);
     const ms = (p: 'p50' | 'p99') =>
       range(
-        figures.map((q) => q.latency[p]),
+        each.map((q) => q.latency[p]),
         (x) => x.toFixed(2),
       );
     const rows = range(
-      figures.map((q) => q.rowsPerS),
+      each.map((q) => q.rowsPerS),
       grouped,
     );
     return `    ${kind.padEnd(width)}  rows/s ${rows}, p50 ms ${ms('p50')}, p99 ms ${ms('p99')}`;
