@@ -11,7 +11,7 @@ import {
   type Progress,
 } from './format.js';
 import { RESULT_KEYS } from './result-fields.js';
-import { sampleConfig, sampleRun, sampleStatement } from './test-fixture.js';
+import { sampleConfig, sampleQueriesAlone, sampleRun, sampleStatement } from './test-fixture.js';
 
 function parseResult(line: string): Map<string, string> {
   const [head, ...pairs] = line.split(' ');
@@ -78,13 +78,10 @@ describe('resultLine', () => {
   it("gives the client's CPU seconds, and per million points only for a run that wrote (not 0.000 for reads)", () => {
     const f = parseResult(resultLine(sampleRun('w'))); // 2.5 s, 5 M points
     expect([f.get('client_cpu_s'), f.get('client_cpu_s_per_Mpts')]).toEqual(['2.50', '0.500']);
-    const queriesAlone = sampleRun('q', {
-      config: sampleConfig({ operationProportion: { ...WRITES_ONLY, INGESTION: 0, TIME_RANGE: 1 } }),
-      points: 0,
-      pointsPerS: 0,
-      clientCpuSPerMpts: 0,
-    });
-    for (const reads of [sampleStatement('s', 100, { clientCpuS: 1.25 }), { ...queriesAlone, clientCpuS: 1.25 }]) {
+    for (const reads of [
+      sampleStatement('s', 100, { clientCpuS: 1.25 }),
+      sampleQueriesAlone('q', { clientCpuS: 1.25 }),
+    ]) {
       const g = parseResult(resultLine(reads));
       expect([g.get('client_cpu_s'), g.get('client_cpu_s_per_Mpts')]).toEqual(['1.25', '-']);
     }
@@ -568,18 +565,11 @@ describe('compareTable', () => {
   });
 
   it('leaves out the p50 and p99 rows when no run has a write to give them (queries alone: a row of - each)', () => {
-    const queriesAlone = (label: string) =>
-      sampleRun(label, {
-        config: sampleConfig({ operationProportion: { ...WRITES_ONLY, INGESTION: 0, TIME_RANGE: 1 } }),
-        points: 0,
-        pointsPerS: 0,
-        latency: { TIME_RANGE: sampleRun('x').latency.insertTablet },
-      });
-    const table = compareTable([queriesAlone('q#1'), queriesAlone('q#2')]);
+    const table = compareTable([sampleQueriesAlone('q#1'), sampleQueriesAlone('q#2')]);
     expect(table).not.toMatch(/p50 ms|p99 ms/);
     expect(rowOf(table, 'CPU ms/op')).toEqual(['2.500', '2.500']);
     // beside a run that wrote, they stay: - for the run of queries
-    expect(rowOf(compareTable([sampleRun('w'), queriesAlone('q')]), 'p50 ms')).toEqual(['3.952', '-']);
+    expect(rowOf(compareTable([sampleRun('w'), sampleQueriesAlone('q')]), 'p50 ms')).toEqual(['3.952', '-']);
   });
 
   it("compares a query file's statement with its own first run (ours beside the Java client's), not with another", () => {

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pathNode, persistedRecords } from './persist.js';
 import { rowsRead } from './result-fields.js';
-import { sampleConfig, sampleRun, sampleStatement } from './test-fixture.js';
-import { WRITES_ONLY } from '../workload/operations.js';
+import { sampleQueriesAlone, sampleRun, sampleStatement } from './test-fixture.js';
 
 describe('persistedRecords: what --persist-results writes of a run', () => {
   it("has the run, each operation's latency, and each query type's operations, failures and rows", () => {
@@ -45,8 +44,7 @@ describe('persistedRecords: what --persist-results writes of a run', () => {
     };
     expect(method(sampleRun('w'))).toBe('insertTablet');
     expect(method(sampleStatement('s', 10))).toBeNull();
-    const config = sampleConfig({ operationProportion: { ...WRITES_ONLY, INGESTION: 0, TIME_RANGE: 1 } });
-    expect(method(sampleRun('q', { config, points: 0, pointsPerS: 0 }))).toBeNull();
+    expect(method(sampleQueriesAlone('q'))).toBeNull();
   });
 
   it("writes a mixed run's query type once, its latency being the run's row of it", () => {

@@ -155,6 +155,25 @@ export function sampleStatement(label: string, rows: number, over: Partial<RunRe
   });
 }
 
+/**
+ * a run of queries alone (INGESTION weight 0, TIME_RANGE 1): sampleRun's, nothing written, its 1000 operations
+ * TIME_RANGE's (their latency the sample's insertTablet's); `over` as sampleRun's
+ */
+export function sampleQueriesAlone(label: string, over: Partial<RunResult> = {}): RunResult {
+  const base = sampleRun(label);
+  const latency = base.latency.insertTablet;
+  return sampleRun(label, {
+    config: sampleConfig({ operationProportion: { ...WRITES_ONLY, INGESTION: 0, TIME_RANGE: 1 } }),
+    points: 0,
+    pointsPerS: 0,
+    clientCpuSPerMpts: 0,
+    latency: { TIME_RANGE: latency },
+    histograms: { TIME_RANGE: base.histograms.insertTablet },
+    queries: { TIME_RANGE: { ops: 1000, failed: 0, rows: 5000, rowsPerS: 1000, latency } },
+    ...over,
+  });
+}
+
 /** Where a sample run ran (a results.json's `environment`). */
 export const SAMPLE_ENVIRONMENT: Environment = {
   cpu: 'Test CPU, 2 GHz',

@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resultLine } from './format.js';
-import { SAMPLE_ENVIRONMENT, sampleConfig, sampleHistogram, sampleRun, sampleStatement } from './test-fixture.js';
-import { WRITES_ONLY } from '../workload/operations.js';
+import { SAMPLE_ENVIRONMENT, sampleHistogram, sampleQueriesAlone, sampleRun, sampleStatement } from './test-fixture.js';
 import type { RunResult } from '../types.js';
 import { makeOutDir, writeResults } from './write-results.js';
 
@@ -415,30 +414,17 @@ describe('writeResults', () => {
   });
 
   it('report.html of runs of queries alone names no write method, and no main operation or its p50 that they have not', () => {
-    const queriesAlone = (label: string) =>
-      sampleRun(label, {
-        config: sampleConfig({ operationProportion: { ...WRITES_ONLY, INGESTION: 0, TIME_RANGE: 1 } }),
-        points: 0,
-        pointsPerS: 0,
-        latency: { TIME_RANGE: sampleRun('x').latency.insertTablet },
-        queries: {
-          TIME_RANGE: {
-            ops: 1000,
-            failed: 0,
-            rows: 5000,
-            rowsPerS: 1000,
-            latency: sampleRun('x').latency.insertTablet,
-          },
-        },
-      });
-    const html = readFileSync(writeResults(tempDir(), [queriesAlone('q#1'), queriesAlone('q#2')]).html, 'utf8');
+    const html = readFileSync(
+      writeResults(tempDir(), [sampleQueriesAlone('q#1'), sampleQueriesAlone('q#2')]).html,
+      'utf8',
+    );
     expect(html).toMatch(/<td class="l">model \/ method<\/td><td>tree \/ -<\/td><td>tree \/ -<\/td>/);
     expect(html).not.toContain('<td class="l">main op</td>');
     expect(html).not.toContain('<td class="l">p50 / p99 ms</td>');
     // beside a run that wrote, they stay (- for the run of queries)
-    const mixed = readFileSync(writeResults(tempDir(), [sampleRun('w'), queriesAlone('q')]).html, 'utf8');
+    const mixed = readFileSync(writeResults(tempDir(), [sampleRun('w'), sampleQueriesAlone('q')]).html, 'utf8');
     expect(mixed).toMatch(/<td class="l">main op<\/td><td>insertTablet<\/td><td>-<\/td>/);
-    expect(resultLine(queriesAlone('q'))).toContain(' method=- ');
+    expect(resultLine(sampleQueriesAlone('q'))).toContain(' method=- ');
   });
 
   it("report.html says whether an open-loop run kept its schedule, as the console's open loop line", () => {
