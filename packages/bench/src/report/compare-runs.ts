@@ -5,7 +5,7 @@
  */
 import type { HistogramData, RunResult } from '../types.js';
 import { LatencyHistogram } from './histogram.js';
-import { p99OverTime } from './over-time.js';
+import { p99OverTime, steadyLatency } from './over-time.js';
 import { cpuPerMillion, mainOperation, serverCpuPerMillion } from './result-fields.js';
 import { START_LAG } from '../latency-rows.js';
 import { normalTwoSidedP } from './stats.js';
@@ -64,7 +64,9 @@ function orderStatisticError(n: number, q: number, at: (rank: number) => number,
  * the spread of the intervals' p99s: the order-statistic interval of their median.
  */
 function typicalP99Error(r: RunResult): number | null {
-  const p99s = (r.latencyOverTime ?? []).map((s) => s[3]).sort((x, y) => x - y);
+  const p99s = steadyLatency(r)
+    .map((s) => s[3])
+    .sort((x, y) => x - y);
   const typical = p99OverTime(r);
   if (typical === null) return null;
   const at = (rank: number) => p99s[Math.min(p99s.length, Math.max(1, Math.ceil(rank))) - 1];

@@ -222,6 +222,7 @@ describe('formatReport', () => {
 
   it('says when the failures ended: the span of the intervals that had one, and the one that had the most', () => {
     const failed = sampleRun('fault', {
+      durationS: 30,
       okOps: 980,
       failedOps: 20,
       failuresOverTime: [
@@ -276,6 +277,20 @@ describe('formatReport', () => {
     expect(cold(2, [415.7, 329.7, 8.4, 8.1, 8.6])).toMatch(/in the worst \(0\.0-1\.0 s\)$/m); // warmed up: another cause
     expect(cold(0, [30, 9, 8.4, 8.1, 8.6])).toMatch(/in the worst \(0\.0-1\.0 s\)$/m); // under 10x typical
     expect(cold(0, [8.4, 415.7, 8.1, 8.6, 9])).toMatch(/in the worst \(1\.0-2\.0 s\)$/m); // not the first interval
+    // a last interval shorter than half of one (the run's last 0.2 s, its few last operations): not an interval of
+    // the run's p99 over time, typical or worst; its longest operation still counts
+    const tail = overTime([4, 4.2, 4.0, 3.9, 4.1, 0.6]);
+    const cut = sampleRun('cut', { durationS: 5.2, latencyOverTime: tail });
+    expect(formatReport(cut)).toMatch(
+      /^over time {4}p99 4\.000 ms in a typical 1\.0 s \(the median of 5\), 4\.200 ms in the worst \(1\.0-2\.0 s\)$/m,
+    );
+    tail[5] = [6, 3, 0.5, 0.6, 400];
+    expect(formatReport({ ...cut, latencyOverTime: tail })).toMatch(
+      /; the longest operation 400\.0 ms, ended 5\.0-5\.2 s$/m,
+    );
+    // half an interval or more is an interval of its own
+    const half = sampleRun('half', { durationS: 5.5, latencyOverTime: overTime([4, 4.2, 4.0, 3.9, 4.1, 0.6]) });
+    expect(formatReport(half)).toMatch(/in a typical 1\.0 s \(the median of 6\)/m);
     // too few intervals to tell, or none recorded: no line
     expect(formatReport(sampleRun('short', { latencyOverTime: overTime([4, 9]) }))).not.toMatch(/^over time/m);
     expect(formatReport(sampleRun('old'))).not.toMatch(/^over time/m);

@@ -11,7 +11,7 @@ import { fixed, grouped, millis, times } from './numbers.js';
 import { QUERY_HEADERS, queryRows } from './format.js';
 import { MATRIX_HEADERS, byReportOrder, matrixRows } from './latency-matrix.js';
 import { lagPercentiles, openLoopFigures, openLoopVerdict, shortVerdict } from './open-loop.js';
-import { sampleAt } from './over-time.js';
+import { sampleAt, steadyLatency } from './over-time.js';
 import {
   cpuPerMillion,
   serverCpuPerMillion,
@@ -119,9 +119,9 @@ function serverCoresLines(runs: RunResult[]): string {
   });
 }
 
-/** Whether a run has latency over time to draw: a line, two samples at least. */
+/** Whether a run has latency over time to draw: a line, two samples at least (steadyLatency's). */
 function overTime(r: RunResult): boolean {
-  return (r.latencyOverTime?.length ?? 0) > 1;
+  return steadyLatency(r).length > 1;
 }
 
 /** Each run's p99 over time in one chart (ours and the Java client's): whether a spell of one is in the other. */
@@ -133,14 +133,14 @@ function p99Lines(runs: RunResult[]): string {
     logY: true,
     series: runs.map((r) => ({
       name: r.label,
-      points: (r.latencyOverTime ?? []).map((s): [number, number] => [sampleAt(r, s[0]), s[3]]),
+      points: steadyLatency(r).map((s): [number, number] => [sampleAt(r, s[0]), s[3]]),
     })),
   });
 }
 
 /** A run's p50, p99 and max over time, every operation that succeeded together: a steady tail, or a spell. */
 function latencyLines(r: RunResult): string {
-  const samples = r.latencyOverTime ?? [];
+  const samples = steadyLatency(r);
   const series = (name: string, at: 2 | 3 | 4) => ({
     name,
     points: samples.map((s): [number, number] => [sampleAt(r, s[0]), s[at]]),

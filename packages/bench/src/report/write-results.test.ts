@@ -285,7 +285,31 @@ describe('writeResults', () => {
     });
     const html = readFileSync(writeResults(tempDir(), [short]).html, 'utf8');
     expect(html).not.toContain('operations/s over the run');
-    expect(html).toContain('latency over the run'); // its two samples still drawn
+    expect(html).not.toContain('latency over the run'); // its percentiles likewise: one interval, no line
+  });
+
+  it("report.html's latency lines leave out a last interval shorter than half of one: its last few operations' p99", () => {
+    // 3.2 s: the last 0.2 s held the run's last 10 operations, none waiting behind another (p99 0.6 ms after 9 ms)
+    const steady: NonNullable<RunResult['latencyOverTime']> = [
+      [1, 200, 2, 9, 12],
+      [2, 200, 2, 9.5, 12],
+      [3, 200, 2, 8.5, 12],
+    ];
+    const run = (label: string, durationS: number) =>
+      sampleRun(label, { durationS, latencyOverTime: [...steady, [4, 10, 0.3, 0.6, 0.7]] });
+    const html = readFileSync(writeResults(tempDir(), [run('a', 3.2), run('b', 3.2)]).html, 'utf8');
+    const pointsIn = (title: string) => {
+      const at = html.indexOf(`class="title">${title}`);
+      const chart = html.slice(at, html.indexOf('</svg>', at));
+      return [...chart.matchAll(/<polyline[^>]* points="([^"]*)"/g)].map((m) => m[1].trim().split(/\s+/).length);
+    };
+    expect(pointsIn('latency over the run')).toEqual([3, 3, 3]); // p50, p99, max
+    expect(pointsIn('p99 over the run')).toEqual([3, 3]); // each run's
+    // half an interval or more: an interval of its own
+    const longer = readFileSync(writeResults(tempDir(), [run('c', 3.5)]).html, 'utf8');
+    const at = longer.indexOf('class="title">latency over the run');
+    const chart = longer.slice(at, longer.indexOf('</svg>', at));
+    expect(/<polyline[^>]* points="([^"]*)"/.exec(chart)![1].trim().split(/\s+/)).toHaveLength(4);
   });
 
   it('report.html draws no throughput over time where no run has two samples (a run under a second: a lone dot)', () => {
@@ -310,14 +334,14 @@ describe('writeResults', () => {
   });
 
   it("report.html draws a last interval cut short by the run's end at that end, not past it", () => {
-    // a 3.2 s run: its 4th interval's operations ended by 3.2 s, not at 4 s (its throughput ends at 3.2 s too)
+    // a 3.6 s run: its 4th interval's operations ended by 3.6 s, not at 4 s (its throughput ends at 3.6 s too)
     const samples: NonNullable<RunResult['latencyOverTime']> = [
       [1, 100, 2, 5, 6],
       [2, 100, 2, 5, 6],
       [3, 100, 2, 5, 6],
-      [4, 20, 2, 5, 6],
+      [4, 60, 2, 5, 6],
     ];
-    const runs = ['ours', 'java'].map((label) => sampleRun(label, { durationS: 3.2, latencyOverTime: samples }));
+    const runs = ['ours', 'java'].map((label) => sampleRun(label, { durationS: 3.6, latencyOverTime: samples }));
     const html = readFileSync(writeResults(tempDir(), runs).html, 'utf8');
     const xs = (title: string) => {
       const at = html.indexOf(`class="title">${title}`);
@@ -327,15 +351,11 @@ describe('writeResults', () => {
         .split(/\s+/)
         .map((xy) => Number(xy.split(',')[0]));
     };
-    for (const title of ['latency over the run', 'p99 over the run']) {
+    for (const title of ['latency over the run', 'p99 over the run', 'operations/s over the run']) {
       const x = xs(title);
-      const second = x[1] - x[0];
-      expect((x[3] - x[2]) / second, title).toBeCloseTo(0.2, 1);
+      expect(x, title).toHaveLength(4);
+      expect((x[3] - x[2]) / (x[1] - x[0]), title).toBeCloseTo(0.6, 1);
     }
-    // operations/s: the last 0.2 s counted with the 3rd second, that sample at the run's end (3.2 s)
-    const ops = xs('operations/s over the run');
-    expect(ops).toHaveLength(3);
-    expect((ops[2] - ops[1]) / (ops[1] - ops[0])).toBeCloseTo(1.2, 1);
   });
 
   it("report.html draws the runs' p99 over time in one chart when two runs or more have latency over time", () => {
