@@ -1,6 +1,12 @@
 import { javaStatementLabel, type QueryFileEntry } from '../config/query-file.js';
 import { formatErrors, resultLine } from '../report/format.js';
-import { afterTheWrites, cpuSPerOperation, mainOperation, serverCpuPerMillion } from '../report/result-fields.js';
+import {
+  afterTheWrites,
+  cpuSPerOperation,
+  mainOperation,
+  samePlan,
+  serverCpuPerMillion,
+} from '../report/result-fields.js';
 import { START_LAG, UNCORRECTED_PREFIX } from '../latency-rows.js';
 import { fixed, millis, times } from '../report/numbers.js';
 import { p99OverTime } from '../report/over-time.js';
@@ -165,7 +171,7 @@ function cpuRatio(ours: number, theirs: number, java: RunResult): string {
  * match (a difference is said); `--queries` after the writes compare rows/s, p50 and p99.
  */
 export function printRatios(ours: RunResult, java: RunResult): void {
-  const planned = hasQueries(ours.config.operationProportion) || ours.config.targetRate > 0;
+  const planned = samePlan(ours);
   console.log(
     planned
       ? `ours/Java ops/s: ${times(ours.opsPerS, java.opsPerS)}, points/s: ${times(ours.pointsPerS, java.pointsPerS)}, client CPU per operation: ${cpuRatio(cpuSPerOperation(ours), cpuSPerOperation(java), java)}`

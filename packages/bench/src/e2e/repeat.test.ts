@@ -47,6 +47,26 @@ describe('--repeat', () => {
     expect(lines[4]).toBe('  ours/Java points/s by order: ours first 2.00x, 3.00x; Java first 4.00x');
   });
 
+  it("compares a mix's (or a paced run's) ops/s and client CPU per operation with the Java client's, as each run does", () => {
+    // ours 1,000 operations in 5 s each time, Java's in 4 s then 5 s; the same CPU, 2.5 s
+    const mixed = sampleConfig({ operationProportion: { ...WRITES_ONLY, TIME_RANGE: 1 } });
+    const repeat = (javaOpsPerS: number, javaFirst: boolean): Repeat => ({
+      ours: [sampleRun('tree-insertTablet-mixed', { config: mixed })],
+      java: [sampleRun('java', { config: mixed, opsPerS: javaOpsPerS, clientCpuS: 2 })],
+      javaFirst,
+    });
+    const lines = repeatSummary([repeat(250, false), repeat(200, true)]);
+    expect(lines).toContain(
+      '  ours/Java ops/s: median 0.90x (0.80x-1.00x), client CPU per operation: median 1.25x (1.25x-1.25x)',
+    );
+    expect(lines).toContain('  ours/Java ops/s by order: ours first 0.80x; Java first 1.00x');
+    const paced = sampleConfig({ targetRate: 200 });
+    const open = repeatSummary([
+      { ours: [sampleRun('a', { config: paced })], java: [sampleRun('java', { config: paced })], javaFirst: false },
+    ]);
+    expect(open.join('\n')).toMatch(/ours\/Java ops\/s: median 1\.00x/);
+  });
+
   it("gives the server's CPU per point of each side and its ratio, when every repeat measured it", () => {
     // 5 M points a run: 0.5, 1.0, 1.5 s of the server's CPU under ours; 1.0 s under Java each time
     const repeat = (ours: number, javaFirst: boolean): Repeat => ({

@@ -1,5 +1,5 @@
 import { grouped, median, times } from '../report/numbers.js';
-import { cpuSPerOperation, mainOperation, serverCpuS } from '../report/result-fields.js';
+import { cpuSPerOperation, mainOperation, samePlan, serverCpuS } from '../report/result-fields.js';
 import { columns, padEnd } from '../report/text-columns.js';
 import { START_LAG } from '../latency-rows.js';
 import { hasQueries, QUERY_KINDS, type QueryKind } from '../workload/operations.js';
@@ -78,15 +78,23 @@ function pairsAt(repeats: readonly Repeat[], i: number): Pair[] {
   );
 }
 
-/** `ours/Java<what> <rate>: median (range), client CPU per <unit>: ...` and the same rate's ratios by order. */
+/**
+ * `ours/Java<what> <rate>: median (range), client CPU per <unit>: ...` and the same rate's ratios by order: of
+ * ops/s and the client's CPU per operation for a mix or a paced run, as each run's own ratio line gives them.
+ */
 function ratioLines(paired: readonly Pair[], what: string): string[] {
-  const rate = paired.map((r) => throughput(r.ours) / throughput(r.java));
-  const cpu = paired.map((r) => cpuPerUnit(r.ours) / cpuPerUnit(r.java));
+  const perOperation = samePlan(paired[0].ours);
+  const [rateOf, unit] = perOperation ? ['ops/s', 'operation'] : [rateName(paired[0].ours), unitName(paired[0].ours)];
+  const [rateOfRun, cpuOfRun] = perOperation
+    ? [(r: RunResult) => r.opsPerS, (r: RunResult) => cpuSPerOperation(r)]
+    : [throughput, cpuPerUnit];
+  const rate = paired.map((r) => rateOfRun(r.ours) / rateOfRun(r.java));
+  const cpu = paired.map((r) => cpuOfRun(r.ours) / cpuOfRun(r.java));
   const server = paired.map((r) => (serverCpuPerUnit(r.ours) ?? NaN) / (serverCpuPerUnit(r.java) ?? NaN));
-  const [rateOf, unit] = [rateName(paired[0].ours), unitName(paired[0].ours)];
+  const serverUnit = unitName(paired[0].ours);
   const order = (javaFirst: boolean) =>
     paired.flatMap((r, i) => (r.javaFirst === javaFirst ? [`${rate[i].toFixed(2)}x`] : [])).join(', ') || '-';
-  const serverRatio = server.some(Number.isNaN) ? '' : `, server CPU per ${unit}: ${ratioRange(server)}`;
+  const serverRatio = server.some(Number.isNaN) ? '' : `, server CPU per ${serverUnit}: ${ratioRange(server)}`;
   return [
     `  ours/Java${what} ${rateOf}: ${ratioRange(rate)}, client CPU per ${unit}: ${ratioRange(cpu)}${serverRatio}`,
     `  ours/Java${what} ${rateOf} by order: ours first ${order(false)}; Java first ${order(true)}`,

@@ -51,6 +51,9 @@ const ofWrites =
 export const onlyReads = (r: RunResult): boolean =>
   r.queryFile !== undefined || readsOnly(r.config.operationProportion);
 
+/** A mix or a paced run: --vs-java's two clients ran the very same operations, compared per operation. */
+export const samePlan = (r: RunResult): boolean => hasQueries(r.config.operationProportion) || r.config.targetRate > 0;
+
 /** The method a run wrote with; none for one that wrote nothing by design (its config keeps the default's). */
 export const writeMethod = (r: RunResult): string | undefined => (onlyReads(r) ? undefined : r.config.method);
 
