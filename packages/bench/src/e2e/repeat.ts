@@ -86,7 +86,7 @@ function ratioLines(paired: readonly Pair[], what: string): string[] {
   const perOperation = samePlan(paired[0].ours);
   const [rateOf, unit] = perOperation ? ['ops/s', 'operation'] : [rateName(paired[0].ours), unitName(paired[0].ours)];
   const [rateOfRun, cpuOfRun] = perOperation
-    ? [(r: RunResult) => r.opsPerS, (r: RunResult) => cpuSPerOperation(r)]
+    ? [(r: RunResult) => r.opsPerS, cpuSPerOperation]
     : [throughput, cpuPerUnit];
   const rate = paired.map((r) => rateOfRun(r.ours) / rateOfRun(r.java));
   const cpu = paired.map((r) => cpuOfRun(r.ours) / cpuOfRun(r.java));
