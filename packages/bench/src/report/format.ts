@@ -1,7 +1,7 @@
 /** The text outputs: the final report, the RESULT line, the comparison table and the progress line. */
 import type { ClientActivity, RunResult, Verify } from '../types.js';
 import { fixed, grouped, millis, orDash, span, times } from './numbers.js';
-import { p99OverTime, sampleAt } from './over-time.js';
+import { p99OverTime } from './over-time.js';
 import { MATRIX_HEADERS, matrixRows } from './latency-matrix.js';
 import { lagPercentiles, openLoopFigures, openLoopVerdict, type OpenLoopFigures } from './open-loop.js';
 import {
@@ -31,10 +31,10 @@ const MAX_ERROR_LENGTH = 300;
 
 /**
  * Seconds into the run, `3.0-6.0 s`: from the start of the interval that ended at `firstEndS` (latencyOverTime's and
- * failuresOverTime's times are the intervals' ends) to `lastEndS`, or the run's end for a last interval it cut short.
+ * failuresOverTime's times are the intervals' ends) to `lastEndS`.
  */
 function intervalsSpan(r: RunResult, firstEndS: number, lastEndS: number): string {
-  return `${fixed(firstEndS - r.config.reportIntervalMs / 1000, 1)}-${fixed(sampleAt(r, lastEndS), 1)} s`;
+  return `${fixed(firstEndS - r.config.reportIntervalMs / 1000, 1)}-${fixed(lastEndS, 1)} s`;
 }
 
 /**
