@@ -39,7 +39,13 @@ export function token(s: string): string {
   return t === '' ? '-' : t;
 }
 
-type Field = readonly [key: string, value: (r: RunResult, op: string, lat: LatencySummary) => string];
+type Field = readonly [key: string, value: (r: RunResult, op: string, lat: LatencySummary | undefined) => string];
+
+/** A latency figure of the main operation, ms; '-' where the run has none (nothing written: not a figure of 0). */
+const ofMain =
+  (pick: (l: LatencySummary) => number) =>
+  (_r: RunResult, _op: string, l: LatencySummary | undefined): string =>
+    l === undefined ? '-' : fixed(pick(l), 3);
 
 /** A figure of the write workload: '-' for a query-file run, which writes nothing. */
 const ofWrites =
@@ -200,14 +206,14 @@ const FIELDS: readonly Field[] = [
   ['server_cpu_s', (r) => orDash(serverCpuS(r), 2)],
   ['server_cpu_s_per_Mpts', (r) => orDash(serverCpuSPerMpts(r), 3)],
   ['insert_op', (_r, op) => op],
-  ['insert_ms_avg', (_r, _op, l) => fixed(l.avg, 3)],
-  ['insert_ms_p50', (_r, _op, l) => fixed(l.p50, 3)],
+  ['insert_ms_avg', ofMain((l) => l.avg)],
+  ['insert_ms_p50', ofMain((l) => l.p50)],
   // p90 ... max: the short names of the Java anchor's RESULT line (its `p99`, `max` are insert latencies in ms)
-  ['p90', (_r, _op, l) => fixed(l.p90, 3)],
-  ['p95', (_r, _op, l) => fixed(l.p95, 3)],
-  ['p99', (_r, _op, l) => fixed(l.p99, 3)],
-  ['p999', (_r, _op, l) => fixed(l.p999, 3)],
-  ['max', (_r, _op, l) => fixed(l.max, 3)],
+  ['p90', ofMain((l) => l.p90)],
+  ['p95', ofMain((l) => l.p95)],
+  ['p99', ofMain((l) => l.p99)],
+  ['p999', ofMain((l) => l.p999)],
+  ['max', ofMain((l) => l.max)],
   ['peak_rss_mb', (r) => fixed(r.peakRssMb, 1)],
   [
     'verify',
@@ -223,12 +229,11 @@ const FIELDS: readonly Field[] = [
 export const RESULT_KEYS: readonly string[] = FIELDS.map(([key]) => key);
 
 /**
- * [key, value] pairs in RESULT_KEYS order; insert_* describe mainOperation (none/0 without samples). Values as they
+ * [key, value] pairs in RESULT_KEYS order; insert_* describe mainOperation (none/- without one). Values as they
  * are (a label with spaces, as results.json and latency.csv name the run): the RESULT line makes each a token.
  */
 export function resultFields(r: RunResult): [string, string][] {
   const main = mainOperation(r);
   const op = main?.kind ?? 'none';
-  const lat = main?.latency ?? NO_LATENCY;
-  return FIELDS.map(([key, value]) => [key, value(r, op, lat)]);
+  return FIELDS.map(([key, value]) => [key, value(r, op, main?.latency)]);
 }
