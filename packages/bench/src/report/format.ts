@@ -7,6 +7,7 @@ import { lagPercentiles, openLoopFigures, openLoopVerdict, type OpenLoopFigures 
 import {
   cpuPerMillion,
   cpuSPerOperation,
+  anyMainOperation,
   mainOperation,
   onlyReads,
   ratioBaseOf,
@@ -338,8 +339,7 @@ export function compareTable(results: RunResult[]): string {
     ...(results.some((r) => r.queries !== undefined) ? [['rows/s', (r) => grouped(rowsPerS(r))] as Row] : []),
     ...ratioRow(bases, rate, results[0]),
     ['ops/s', (r) => fixed(r.opsPerS, 1)],
-    // runs of queries alone have no main operation: their latency is in each one's queries table
-    ...(results.some((r) => mainOperation(r) !== undefined)
+    ...(anyMainOperation(results)
       ? ([
           ['p50 ms', (r) => pct(r, 'p50')],
           ['p99 ms', (r) => pct(r, 'p99')],

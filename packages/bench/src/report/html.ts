@@ -13,6 +13,7 @@ import { MATRIX_HEADERS, byReportOrder, matrixRows } from './latency-matrix.js';
 import { lagPercentiles, openLoopFigures, openLoopVerdict, shortVerdict } from './open-loop.js';
 import { sampleAt, steadyLatency } from './over-time.js';
 import {
+  anyMainOperation,
   cpuPerMillion,
   serverCpuPerMillion,
   mainOperation,
@@ -22,6 +23,7 @@ import {
   readSome,
   rowsRead,
   writeMethod,
+  type CpuPerMillion,
 } from './result-fields.js';
 import { SWEEP_TITLE, sweepTables } from './sweep-table.js';
 import { esc } from './svg.js';
@@ -279,8 +281,7 @@ function summaryTable(runs: RunResult[]): string {
   ];
   const leftOut = new Set(runs.every(onlyReads) ? WRITE_ROWS : !runs.some(readSome) ? READ_ROWS : []);
   if (runs.every((r) => r.serverCpu === undefined)) leftOut.add(SERVER_CPU_ROW);
-  // runs of queries alone: their latency is each one's, in its queries table
-  if (runs.every((r) => mainOperation(r) === undefined)) for (const row of MAIN_OPERATION_ROWS) leftOut.add(row);
+  if (!anyMainOperation(runs)) for (const row of MAIN_OPERATION_ROWS) leftOut.add(row);
   const rows = all.filter(([name]) => !leftOut.has(name));
   return table(
     ['', ...runs.map((r) => r.label)],
@@ -295,7 +296,7 @@ function serverCpuCell(r: RunResult): string {
 }
 
 /** CPU seconds per million points or rows, `0.236 / M points`; '-' where there is no figure. */
-function perMillionCell(c: { seconds: number; of: 'points' | 'rows' } | null): string {
+function perMillionCell(c: CpuPerMillion | null): string {
   return c === null ? '-' : `${fixed(c.seconds, 3)} / M ${c.of}`;
 }
 

@@ -33,6 +33,10 @@ export function mainOperation(r: RunResult): { kind: string; latency: LatencySum
   return best;
 }
 
+/** Whether any of the runs has a main operation: runs of queries alone have none (their latency is per query type). */
+export const anyMainOperation = (runs: readonly RunResult[]): boolean =>
+  runs.some((r) => mainOperation(r) !== undefined);
+
 /** A value as one token of the RESULT line: no whitespace (fields are space-separated), no '=', never empty. */
 export function token(s: string): string {
   const t = s.replace(/[\s=]+/g, '_');
@@ -103,11 +107,17 @@ export function totalPoints(figures: readonly QueryFigures[]): number | undefine
   return figures.every((q) => q.points !== undefined) ? figures.reduce((n, q) => n + q.points!, 0) : undefined;
 }
 
+/** CPU seconds per million points written, or rows read by a run that only read. */
+export interface CpuPerMillion {
+  seconds: number;
+  of: 'points' | 'rows';
+}
+
 /**
  * The client's CPU seconds per million points written, or per million rows read for a run that only read (its
  * points are 0); null when such a run read no rows.
  */
-export function cpuPerMillion(r: RunResult): { seconds: number; of: 'points' | 'rows' } | null {
+export function cpuPerMillion(r: RunResult): CpuPerMillion | null {
   if (!onlyReads(r)) return { seconds: r.clientCpuSPerMpts, of: 'points' };
   return perMillionRows(r, r.clientCpuS);
 }
@@ -123,7 +133,7 @@ export function serverCores(r: RunResult): number | undefined {
 }
 
 /** The server's CPU per million points written, or rows read, as cpuPerMillion; null where unmeasured or none moved. */
-export function serverCpuPerMillion(r: RunResult): { seconds: number; of: 'points' | 'rows' } | null {
+export function serverCpuPerMillion(r: RunResult): CpuPerMillion | null {
   const seconds = serverCpuS(r);
   if (seconds === undefined) return null;
   if (onlyReads(r)) return perMillionRows(r, seconds);
@@ -136,7 +146,7 @@ export function serverCpuSPerMpts(r: RunResult): number | undefined {
   return perMillion?.of === 'points' ? perMillion.seconds : undefined;
 }
 
-function perMillionRows(r: RunResult, cpuS: number): { seconds: number; of: 'rows' } | null {
+function perMillionRows(r: RunResult, cpuS: number): CpuPerMillion | null {
   const rows = rowsRead(r, 'rows');
   return rows > 0 ? { seconds: (cpuS * 1e6) / rows, of: 'rows' } : null;
 }

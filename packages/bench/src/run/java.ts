@@ -202,7 +202,10 @@ export function javaServerCpu(kv: Record<string, string>, pids: number[] | undef
   return Number.isFinite(seconds) ? { serverCpu: { pids, seconds } } : {};
 }
 
-/** The SERVER lines (Bench.java's ServerSampler: the server's cores per interval of its timed phase, or of a query-file statement's reads); none: none. */
+/**
+ * The SERVER lines (Bench.java's ServerSampler: the server's cores per interval of its timed phase, or of a query-file
+ * statement's reads); none: none.
+ */
 export function javaServerCores(lines: readonly string[]): Pick<RunResult, 'serverCoresOverTime'> {
   const samples = lines
     .filter((l) => l.startsWith('SERVER '))
