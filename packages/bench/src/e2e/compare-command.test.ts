@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { sampleRun } from '../report/test-fixture.js';
+import { sampleQueriesAlone, sampleRun } from '../report/test-fixture.js';
 import { compareCommand, readRuns } from './compare-command.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-read-runs-'));
@@ -74,6 +74,21 @@ describe('compareCommand', () => {
       );
     } finally {
       error.mockRestore();
+    }
+  });
+
+  it('prints the figures of one run alone under its side, and does not count them for --fail-on-regression', () => {
+    const writes = file('writes.json', JSON.stringify([sampleRun('x')]));
+    const reads = file('reads.json', JSON.stringify([sampleQueriesAlone('x')]));
+    const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    try {
+      expect(compareCommand([writes, reads, '--fail-on-regression'])).toBe(0);
+      const text = log.mock.calls.map(([line]) => String(line)).join('\n');
+      expect(text).toMatch(/^points\/s\s+1,000,000\s+-\s+-\s+A only$/m);
+      expect(text).toMatch(/^TIME_RANGE p50 ms\s+-\s+[\d.]+\s+-\s+B only$/m);
+      expect(text).toMatch(/^no figure worse beyond noise$/m);
+    } finally {
+      log.mockRestore();
     }
   });
 

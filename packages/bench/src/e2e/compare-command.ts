@@ -53,7 +53,7 @@ export function compareCommand(args: readonly string[]): number {
     );
     return 2;
   }
-  for (const g of groups) console.log(formatComparison(g.label, g.figures, g.differences));
+  for (const g of groups) console.log(formatComparison(g.label, g.figures, g.differences, g.unpaired));
   return failOnRegression ? regressionVerdict(groups) : 0;
 }
 

@@ -7,7 +7,13 @@
  * as compareRuns compares them, each with the noise it shows itself.
  */
 import type { RunResult } from '../types.js';
-import { compareRuns, figureValues, type FigureComparison } from './compare-runs.js';
+import {
+  compareRuns,
+  figureValues,
+  unpairedFigures,
+  type FigureComparison,
+  type UnpairedFigure,
+} from './compare-runs.js';
 import { runDifferences, type Difference } from './run-differences.js';
 import { studentT95, studentTwoSidedP } from './stats.js';
 
@@ -17,6 +23,8 @@ export interface GroupComparison {
   /** the run's label, or the repeats' label and how many there are on each side */
   label: string;
   figures: FigureComparison[];
+  /** the figures of one side alone (a query type the other did not run, points/s against queries alone) */
+  unpaired: UnpairedFigure[];
   /** the knobs and environment that differ between A's (first) run and B's */
   differences: Difference[];
 }
@@ -35,13 +43,15 @@ export function compareGroups(a: readonly RunResult[], b: readonly RunResult[]):
       run: label,
       label: single ? runsA[0].label : repeatsLabel(label, runsA.length, runsB.length),
       figures: single ? compareRuns(runsA[0], runsB[0]) : compareRepeats(runsA, runsB),
+      unpaired: unpairedFigures(runsA, runsB),
       differences: runDifferences(runsA[0], runsB[0]),
     });
   }
   // the only run of each file, whatever their labels
   if (groups.length === 0 && a.length === 1 && b.length === 1) {
     const [ra, rb] = [a[0], b[0]];
-    groups.push({ run: ra.label, label: ra.label, figures: compareRuns(ra, rb), differences: runDifferences(ra, rb) });
+    const [figures, unpaired] = [compareRuns(ra, rb), unpairedFigures([ra], [rb])];
+    groups.push({ run: ra.label, label: ra.label, figures, unpaired, differences: runDifferences(ra, rb) });
   }
   return groups;
 }

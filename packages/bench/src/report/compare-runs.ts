@@ -6,7 +6,7 @@
 import type { HistogramData, RunResult } from '../types.js';
 import { LatencyHistogram } from './histogram.js';
 import { p99OverTime, steadyLatency } from './over-time.js';
-import { cpuPerMillion, mainOperation, serverCpuPerMillion } from './result-fields.js';
+import { cpuPerMillion, mainOperation, onlyReads, serverCpuPerMillion } from './result-fields.js';
 import { START_LAG } from '../latency-rows.js';
 import { normalTwoSidedP } from './stats.js';
 
@@ -97,78 +97,114 @@ interface FigureValues {
   errors: [number | null, number | null];
 }
 
+/** A figure of one run: its value and the relative standard error the run shows of it (null: none). */
+interface OwnFigure {
+  /** what pairs it with the other run's: its name, but the main operation's latency pairs whatever each calls it */
+  key: string;
+  figure: string;
+  value: number;
+  error: number | null;
+}
+
 /**
- * The figures of `b` against `a`: throughput, latency of the main operation, each query type both ran (rows/s,
- * p50, p99), a typical interval's p99 (when both kept latency over time), the open loop's start lag (p50, p99, when
- * both ran one), client CPU and the server's (when both measured it), per point written or row read, memory. Runs
- * that wrote nothing (query files, queries alone) have no points/s, their CPU per row (none when they read none).
+ * The figures of `b` against `a`, those both have: throughput, latency of the main operation, each query type (rows/s,
+ * p50, p99), a typical interval's p99, the open loop's start lag (p50, p99), failed operations (when either had some),
+ * client CPU and the server's per point written or row read, memory. Runs that wrote nothing by design (query files,
+ * queries alone) have no points/s, and their CPU per row (none when they read none).
  */
 export function compareRuns(a: RunResult, b: RunResult): FigureComparison[] {
   return figureValues(a, b).map((f) => figure(f.figure, f.a, f.b, f.errors));
 }
 
-/** compareRuns' figures, their values as they are. */
+/** compareRuns' figures, their values as they are, named as A names them. */
 export function figureValues(a: RunResult, b: RunResult): FigureValues[] {
-  const wrote = a.points > 0 || b.points > 0;
-  const none: [null, null] = [null, null];
-  const figures: FigureValues[] = [];
-  const add = (name: string, va: number, vb: number, errors: [number | null, number | null] = none) =>
-    figures.push({ figure: name, a: va, b: vb, errors });
-  if (wrote) add('points/s', a.pointsPerS, b.pointsPerS, [throughputError(a), throughputError(b)]);
-  const [main, mainB] = [mainOperation(a)?.kind, mainOperation(b)?.kind];
-  if (main !== undefined && mainB !== undefined) figures.push(...latencyFigures(a, b, main, mainB));
-  for (const [kind, qa] of Object.entries(a.queries ?? {})) {
-    const qb = b.queries?.[kind];
-    if (qb === undefined) continue;
-    add(`${kind} rows/s`, qa.rowsPerS, qb.rowsPerS);
-    if (kind !== main) figures.push(...latencyFigures(a, b, kind, kind));
+  const inB = new Map(runFigures(b).map((f) => [f.key, f]));
+  return runFigures(a).flatMap((fa) => {
+    const fb = inB.get(fa.key);
+    if (fb === undefined || (fa.key === FAILED_OPS && fa.value === 0 && fb.value === 0)) return [];
+    return [{ figure: fa.figure, a: fa.value, b: fb.value, errors: [fa.error, fb.error] }];
+  });
+}
+
+/** A figure only one side's runs have (a query type only B ran, A's points/s against queries alone). */
+export interface UnpairedFigure {
+  figure: string;
+  in: 'A' | 'B';
+  /** the mean over that side's runs that have it */
+  value: number;
+}
+
+/** The figures of one side that the other side's first run has not, A's then B's. */
+export function unpairedFigures(runsA: readonly RunResult[], runsB: readonly RunResult[]): UnpairedFigure[] {
+  const only = (side: 'A' | 'B', runs: readonly RunResult[], other: RunResult): UnpairedFigure[] => {
+    const paired = new Set(runFigures(other).map((f) => f.key));
+    const own = runs.map(runFigures);
+    return own[0]
+      .filter((f) => !paired.has(f.key))
+      .map((f) => {
+        const values = own.flatMap((figures) => figures.filter((g) => g.key === f.key).map((g) => g.value));
+        return { figure: f.figure, in: side, value: values.reduce((s, v) => s + v, 0) / values.length };
+      });
+  };
+  return [...only('A', runsA, runsB[0]), ...only('B', runsB, runsA[0])];
+}
+
+const FAILED_OPS = 'failed ops';
+
+/** The figures a run has, in the order compare prints them. */
+function runFigures(r: RunResult): OwnFigure[] {
+  const figures: OwnFigure[] = [];
+  const add = (figure: string, value: number, error: number | null = null, key = figure) =>
+    figures.push({ key, figure, value, error });
+  const latency = (kind: string, key = kind) => {
+    const l = r.latency[kind];
+    if (l === undefined) return;
+    for (const [name, q] of PERCENTILES)
+      add(`${kind} ${name} ms`, l[name], percentileError(r.histograms[kind], q), `${key} ${name}`);
+  };
+  if (!onlyReads(r)) add('points/s', r.pointsPerS, throughputError(r));
+  const main = mainOperation(r)?.kind;
+  if (main !== undefined) latency(main, MAIN);
+  for (const [kind, q] of Object.entries(r.queries ?? {})) {
+    add(`${kind} rows/s`, q.rowsPerS);
+    if (kind !== main) latency(kind);
   }
   // the tail of a typical interval, every operation: the steady state, whatever spell the whole-run p99 took in
-  const [ta, tb] = [p99OverTime(a), p99OverTime(b)];
-  if (ta !== null && tb !== null)
-    add('typical interval p99 ms', ta.typicalMs, tb.typicalMs, [typicalP99Error(a), typicalP99Error(b)]);
+  const typical = p99OverTime(r);
+  if (typical !== null) add('typical interval p99 ms', typical.typicalMs, typicalP99Error(r));
   // an open loop's own lateness: what of a change in the corrected latency is the client's scheduling
-  figures.push(...latencyFigures(a, b, START_LAG, START_LAG));
-  if (a.failedOps > 0 || b.failedOps > 0) add('failed ops', a.failedOps, b.failedOps);
-  if (wrote) add('client CPU s/Mpts', a.clientCpuSPerMpts, b.clientCpuSPerMpts);
-  else {
-    const [ca, cb] = [cpuPerMillion(a), cpuPerMillion(b)];
-    if (ca?.of === 'rows' && cb?.of === 'rows') add('client CPU s/M rows', ca.seconds, cb.seconds);
-  }
-  const [sa, sb] = [serverCpuPerMillion(a), serverCpuPerMillion(b)];
-  if (sa !== null && sb !== null && sa.of === sb.of)
-    add(sa.of === 'points' ? 'server CPU s/Mpts' : 'server CPU s/M rows', sa.seconds, sb.seconds);
-  add('peak RSS MB', a.peakRssMb, b.peakRssMb);
+  latency(START_LAG);
+  add(FAILED_OPS, r.failedOps);
+  const client = cpuPerMillion(r);
+  if (client !== null) add(client.of === 'points' ? 'client CPU s/Mpts' : 'client CPU s/M rows', client.seconds);
+  const server = serverCpuPerMillion(r);
+  if (server !== null) add(server.of === 'points' ? 'server CPU s/Mpts' : 'server CPU s/M rows', server.seconds);
+  add('peak RSS MB', r.peakRssMb);
   return figures;
 }
 
-/** p50 and p99 of an operation (named by a's kind), with the noise their histograms show. */
-function latencyFigures(a: RunResult, b: RunResult, kindA: string, kindB: string): FigureValues[] {
-  const [la, lb] = [a.latency[kindA], b.latency[kindB]];
-  if (la === undefined || lb === undefined) return [];
-  return (
-    [
-      ['p50', 0.5],
-      ['p99', 0.99],
-    ] as const
-  ).map(([name, q]) => ({
-    figure: `${kindA} ${name} ms`,
-    a: la[name],
-    b: lb[name],
-    errors: [percentileError(a.histograms[kindA], q), percentileError(b.histograms[kindB], q)],
-  }));
-}
+/** The key of the main operation's latency, which pairs two runs' main operations whatever their kinds. */
+const MAIN = '\0main';
+
+const PERCENTILES = [
+  ['p50', 0.5],
+  ['p99', 0.99],
+] as const;
 
 /** Whether B is worse than A, noise aside: lower for a rate (`points/s`, `rows/s`), higher for the rest. */
 export function isWorse(f: FigureComparison): boolean {
   return f.figure.endsWith('/s') ? f.ratio < 1 : f.ratio > 1;
 }
 
-/** The comparison as a console table, then what differs between the runs besides their figures. */
+/**
+ * The comparison as a console table, the figures of one run alone last (no ratio to give), then what differs between
+ * the runs besides their figures.
+ */
 export function formatComparison(
   label: string,
   figures: readonly FigureComparison[],
   differences: readonly (readonly [string, string, string])[] = [],
+  unpaired: readonly UnpairedFigure[] = [],
 ): string {
   const num = (v: number) =>
     Math.abs(v) >= 1000 || Number.isInteger(v) ? Math.round(v).toLocaleString('en-US') : v.toPrecision(4);
@@ -186,6 +222,10 @@ export function formatComparison(
       Number.isNaN(f.ratio) ? '-' : `${f.ratio.toFixed(3)}x`,
       verdict(f),
     ]),
+    ...unpaired.map((f) => {
+      const value = num(f.value);
+      return [f.figure, f.in === 'A' ? value : '-', f.in === 'B' ? value : '-', '-', `${f.in} only`];
+    }),
   ];
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
   const lines = rows.map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))));

@@ -15,7 +15,13 @@ function figure(name: string, ratio: number, p: number | null): FigureComparison
   };
 }
 
-const group = (figures: FigureComparison[]): GroupComparison => ({ run: 'x', label: 'x', figures, differences: [] });
+const group = (figures: FigureComparison[]): GroupComparison => ({
+  run: 'x',
+  label: 'x',
+  figures,
+  unpaired: [],
+  differences: [],
+});
 
 describe("regressions: compare --fail-on-regression's verdict", () => {
   it('names a figure clearly worse, not one clearly better', () => {
