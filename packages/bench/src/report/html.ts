@@ -244,6 +244,8 @@ const WRITE_ROWS = new Set(['devices x sensors, batch', 'points', 'points/s']);
 const READ_ROWS = new Set(['rows read', 'rows/s']);
 /** The main operation's rows, left out when no run has one (runs of queries alone). */
 const MAIN_OPERATION_ROWS = ['main op', 'p50 / p99 ms'];
+/** An open loop's schedule (--target-rate), left out when every run was a closed loop. */
+const OPEN_LOOP_ROW = 'open loop: target, achieved ops/s';
 /** The server's CPU (--server-pid), left out when no run measured it. */
 const SERVER_CPU_ROW = 'server CPU s per million';
 
@@ -263,7 +265,7 @@ function summaryTable(runs: RunResult[]): string {
     ['ops/s', (r) => fixed(r.opsPerS, 1)],
     ['ok ops', (r) => grouped(r.okOps)],
     ['failed ops', (r) => (r.failedOps > 0 ? `<span class="bad">${grouped(r.failedOps)}</span>` : '0')],
-    ['open loop: target, achieved ops/s', openLoopCell],
+    [OPEN_LOOP_ROW, openLoopCell],
     ['main op', (r) => esc(mainOperation(r)?.kind ?? '-')],
     [
       'p50 / p99 ms',
@@ -281,6 +283,7 @@ function summaryTable(runs: RunResult[]): string {
   ];
   const leftOut = new Set(runs.every(onlyReads) ? WRITE_ROWS : !runs.some(readSome) ? READ_ROWS : []);
   if (runs.every((r) => r.serverCpu === undefined)) leftOut.add(SERVER_CPU_ROW);
+  if (runs.every((r) => openLoopFigures(r) === null)) leftOut.add(OPEN_LOOP_ROW);
   if (!anyMainOperation(runs)) for (const row of MAIN_OPERATION_ROWS) leftOut.add(row);
   const rows = all.filter(([name]) => !leftOut.has(name));
   return table(

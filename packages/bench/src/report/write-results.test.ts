@@ -466,6 +466,9 @@ describe('writeResults', () => {
       '-',
     ]);
     expect(row).toContain('title="rate met, but operations fell behind their schedule (the corrected rows include');
+    // closed-loop runs alone: no row of dashes
+    const closed = readFileSync(writeResults(tempDir(), [sampleRun('a'), sampleRun('b')]).html, 'utf8');
+    expect(closed).not.toContain('open loop: target');
   });
 
   it("report.html gives a sweep of rates its table, as the console's; none for runs that are not one", () => {
