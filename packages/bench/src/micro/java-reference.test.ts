@@ -18,9 +18,11 @@ describe("codecRates: the Java reference's CODEC lines", () => {
       ...codec,
       'CODEC rows_getters_5000x50 points_per_s=26660747 (sink 5)',
       'CODEC rows_records_5000x50 points_per_s=16139935 (sink 1)',
+      'CODEC encode_rows_500x50 points_per_s=61234567 request_bytes=147165',
     ].join('\n');
     expect(codecRates(out)).toEqual({
       encodePointsPerS: 154321799,
+      encodeRowsPointsPerS: 61234567,
       decodePointsPerS: 83602122,
       decodeThirdNullPointsPerS: 67828784,
       decodeServerBlockPointsPerS: 71234567,
@@ -33,6 +35,7 @@ describe("codecRates: the Java reference's CODEC lines", () => {
     const out = [...codec, 'CODEC rows_unavailable java.lang.NoSuchMethodError: SessionDataSet.<init>'].join('\n');
     expect(codecRates(out)).toEqual({
       encodePointsPerS: 154321799,
+      encodeRowsPointsPerS: null, // a reference from before it measured rows
       decodePointsPerS: 83602122,
       decodeThirdNullPointsPerS: 67828784,
       decodeServerBlockPointsPerS: 71234567,

@@ -6,6 +6,9 @@ import { JavaInterrupted, runJavaScript } from '../run/java-child.js';
 /** The Java client's codec rates from java/codec.sh (points/s), or null when Java is not on the machine. */
 export interface JavaCodecRates {
   encodePointsPerS: number;
+  /** the same request from an application's rows, the Tablet filled by Tablet.addValue each time (null: a reference
+   * from before it measured this) */
+  encodeRowsPointsPerS: number | null;
   /** TsBlockSerde.deserialize, then every value read from its columns */
   decodePointsPerS: number;
   /** the same for the block with a third of its cells null (a sparse result) */
@@ -80,6 +83,7 @@ export function codecRates(out: string): JavaCodecRates {
   const unavailable = /^CODEC rows_unavailable (.*)$/m.exec(out)?.[1];
   return {
     encodePointsPerS: rate('encode_tablet_500x50'),
+    encodeRowsPointsPerS: optionalRate('encode_rows_500x50'),
     decodePointsPerS: rate('decode_tsblock_5000x50'),
     decodeThirdNullPointsPerS: rate('decode_tsblock_5000x50_third_null'),
     decodeServerBlockPointsPerS: rate('decode_tsblock_1000x50'),

@@ -131,6 +131,7 @@ const add = (name: string, pts: number, fn: () => unknown) => {
   bench.add(name, fn);
 };
 const TABLET = ROWS * SENSORS;
+const ROW_MAJOR = 'encode 500x50 tablet: row-major values';
 const ROWS_VALUES = 'decode 5000x50 TsBlock through the row iterator: row.values';
 const ROWS_GETTERS = 'decode 5000x50 TsBlock through the row iterator: typed getters';
 const ROW_BATCHES_VALUES = 'decode 5000x50 TsBlock through rowBatches(): row.values';
@@ -142,7 +143,7 @@ const SERVER_BLOCK_COLUMNS = 'decode 1000x50 TsBlock (the server sends at most 1
 const SERVER_BLOCK_ROW_BATCHES_VALUES = 'decode 1000x50 TsBlock through rowBatches(): row.values';
 add('encode 500x50 tablet: typed-array columns', TABLET, () => encodeFast(typed));
 add('encode 500x50 tablet: plain JS column arrays', TABLET, () => encodeFast(plain));
-add('encode 500x50 tablet: row-major values', TABLET, () => encodeFast(rowMajor));
+add(ROW_MAJOR, TABLET, () => encodeFast(rowMajor));
 add('encode 500x50 tablet: typed-array columns, compact protocol (rpcCompression)', TABLET, () =>
   encodeFast(typed, writeInsertTabletReqCompact),
 );
@@ -225,7 +226,7 @@ async function javaReference(): Promise<JavaCodecRates | null> {
 const java = withJava ? await javaReference() : null;
 const ratios = java && {
   encode_typed: encode / java.encodePointsPerS,
-  encode_row_major: rate('encode 500x50 tablet: row-major values') / java.encodePointsPerS,
+  encode_row_major: rate(ROW_MAJOR) / java.encodePointsPerS,
   decode_columns: rate('decode 5000x50 TsBlock to columns') / java.decodePointsPerS,
   decode_third_null_columns: rate(SPARSE_COLUMNS) / java.decodeThirdNullPointsPerS,
   decode_rows_values: rate(ROWS_VALUES) / java.decodePointsPerS,
@@ -234,12 +235,15 @@ const ratios = java && {
   decode_third_null_row_batches_values: rate(SPARSE_ROW_BATCHES_VALUES) / java.decodeThirdNullPointsPerS,
   decode_server_block_columns: rate(SERVER_BLOCK_COLUMNS) / java.decodeServerBlockPointsPerS,
   decode_server_block_row_batches_values: rate(SERVER_BLOCK_ROW_BATCHES_VALUES) / java.decodeServerBlockPointsPerS,
-  // like for like: each client's row iterator over the same block
+  // like for like: each client's row iterator over the same block; each encoding an application's rows
   ...(java.rowRecordsPointsPerS !== null && {
     rows_values_vs_java_row_records: rate(ROWS_VALUES) / java.rowRecordsPointsPerS,
   }),
   ...(java.rowGettersPointsPerS !== null && {
     rows_getters_vs_java_getters: rate(ROWS_GETTERS) / java.rowGettersPointsPerS,
+  }),
+  ...(java.encodeRowsPointsPerS !== null && {
+    encode_row_major_vs_java_rows: rate(ROW_MAJOR) / java.encodeRowsPointsPerS,
   }),
 };
 if (java && ratios) {
@@ -248,7 +252,7 @@ if (java && ratios) {
       ? `its row iterator not measured (${java.rowsUnavailable ?? 'no figures'})`
       : `rows by getters ${java.rowGettersPointsPerS} points/s, by RowRecords ${java.rowRecordsPointsPerS} points/s`;
   console.log(
-    `Java: encode ${java.encodePointsPerS} points/s, decode ${java.decodePointsPerS} points/s ` +
+    `Java: encode ${java.encodePointsPerS} points/s (from rows: ${java.encodeRowsPointsPerS ?? 'not measured'}), decode ${java.decodePointsPerS} points/s ` +
       `(a third null: ${java.decodeThirdNullPointsPerS}; 1000 rows: ${java.decodeServerBlockPointsPerS}), ${rows}`,
   );
   for (const [k, v] of Object.entries(ratios)) console.log(`ours/Java ${k}: ${v.toFixed(2)}x`);
