@@ -246,6 +246,8 @@ const READ_ROWS = new Set(['rows read', 'rows/s']);
 const MAIN_OPERATION_ROWS = ['main op', 'p50 / p99 ms'];
 /** An open loop's schedule (--target-rate), left out when every run was a closed loop. */
 const OPEN_LOOP_ROW = 'open loop: target, achieved ops/s';
+/** Why a run ended before its plan, left out when every run ran its plan out. */
+const STOPPED_ROW = 'stopped early';
 /** The server's CPU (--server-pid), left out when no run measured it. */
 const SERVER_CPU_ROW = 'server CPU s per million';
 
@@ -279,11 +281,12 @@ function summaryTable(runs: RunResult[]): string {
     ['peak RSS, MB', (r) => fixed(r.peakRssMb, 1)],
     ['verify', verifyCell],
     ['client retries / failed connects', (r) => (r.client ? `${r.client.retries} / ${r.client.connectFailures}` : '-')],
-    ['stopped early', (r) => (r.interruptedBy ? `${r.stopped} (${r.interruptedBy})` : (r.stopped ?? '-'))],
+    [STOPPED_ROW, (r) => (r.interruptedBy ? `${r.stopped} (${r.interruptedBy})` : (r.stopped ?? '-'))],
   ];
   const leftOut = new Set(runs.every(onlyReads) ? WRITE_ROWS : !runs.some(readSome) ? READ_ROWS : []);
   if (runs.every((r) => r.serverCpu === undefined)) leftOut.add(SERVER_CPU_ROW);
   if (runs.every((r) => openLoopFigures(r) === null)) leftOut.add(OPEN_LOOP_ROW);
+  if (runs.every((r) => r.stopped === undefined)) leftOut.add(STOPPED_ROW);
   if (!anyMainOperation(runs)) for (const row of MAIN_OPERATION_ROWS) leftOut.add(row);
   const rows = all.filter(([name]) => !leftOut.has(name));
   return table(

@@ -466,9 +466,15 @@ describe('writeResults', () => {
       '-',
     ]);
     expect(row).toContain('title="rate met, but operations fell behind their schedule (the corrected rows include');
-    // closed-loop runs alone: no row of dashes
+  });
+
+  it('report.html leaves out a row of dashes: no open loop row for closed loops, no stop row when none stopped early', () => {
     const closed = readFileSync(writeResults(tempDir(), [sampleRun('a'), sampleRun('b')]).html, 'utf8');
     expect(closed).not.toContain('open loop: target');
+    expect(closed).not.toContain('stopped early');
+    const stopped = sampleRun('c', { stopped: 'test-max-time' });
+    const one = readFileSync(writeResults(tempDir(), [sampleRun('a'), stopped]).html, 'utf8');
+    expect(one).toMatch(/<td class="l">stopped early<\/td><td>-<\/td><td>test-max-time<\/td>/);
   });
 
   it("report.html gives a sweep of rates its table, as the console's; none for runs that are not one", () => {
