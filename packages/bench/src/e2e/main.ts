@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { commandHelp, isCommandName, type CommandName } from '../config/argv.js';
+import { knobWarnings } from '../config/knob-warnings.js';
 import { ConfigError, describePlan, helpText, resolveConfig } from '../config/resolve.js';
 import { endpointOf } from '../config/parsers.js';
 import { readQueryFile, type QueryFileEntry } from '../config/query-file.js';
@@ -69,6 +70,7 @@ function loadRun(args: string[]): LoadedRun | number {
       return 0;
     }
     const config = r.config;
+    for (const warning of knobWarnings(config)) console.error(`iotdb-bench: warning: ${warning}`);
     const model = config.model === 'table' ? 'table' : 'tree';
     const queryFile =
       config.queryFile === undefined
