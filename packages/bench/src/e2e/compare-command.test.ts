@@ -92,6 +92,23 @@ describe('compareCommand', () => {
     }
   });
 
+  it('names the runs of either file that no run of the other pairs with, after the tables', () => {
+    const a = file('a3.json', JSON.stringify([sampleRun('x'), sampleRun('only in A')]));
+    const b = file('b3.json', JSON.stringify([sampleRun('x#1'), sampleRun('x#2'), sampleRun('y'), sampleRun('z')]));
+    const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    try {
+      expect(compareCommand([a, b])).toBe(0);
+      expect(log).toHaveBeenLastCalledWith(
+        'not compared, no run of the same label in the other file: A "only in A"; B "y", "z"',
+      );
+      log.mockClear();
+      expect(compareCommand([a, a])).toBe(0);
+      expect(log.mock.calls.some(([line]) => String(line).startsWith('not compared'))).toBe(false);
+    } finally {
+      log.mockRestore();
+    }
+  });
+
   it('with --fail-on-regression, exits 1 naming each figure that got worse beyond noise (and 0 when none did)', () => {
     const steady = (pointsPerS: number) =>
       sampleRun(

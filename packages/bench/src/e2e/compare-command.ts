@@ -1,6 +1,6 @@
 import { COMMANDS } from '../config/argv.js';
 import { readFileSync } from 'node:fs';
-import { compareGroups, type GroupComparison } from '../report/compare-repeats.js';
+import { compareGroups, unpairedLabels, type GroupComparison } from '../report/compare-repeats.js';
 import { formatComparison } from '../report/compare-runs.js';
 import { regressions } from '../report/regressions.js';
 import { checkedRuns } from '../report/run-shape.js';
@@ -54,10 +54,23 @@ export function compareCommand(args: readonly string[]): number {
     return 2;
   }
   for (const g of groups) console.log(formatComparison(g.label, g.figures, g.differences, g.unpaired));
+  const unpaired = notCompared(...runs);
+  if (unpaired !== undefined) console.log(unpaired);
   return failOnRegression ? regressionVerdict(groups) : 0;
 }
 
 const FAIL_ON_REGRESSION = '--fail-on-regression';
+
+/** The runs of either file that no run of the other pairs with, in a line (a label may hold a comma: quoted). */
+function notCompared(a: RunResult[], b: RunResult[]): string | undefined {
+  const [onlyA, onlyB] = unpairedLabels(a, b);
+  const side = (name: string, labels: string[]) =>
+    labels.length === 0 ? [] : [`${name} ${labels.map((l) => JSON.stringify(l)).join(', ')}`];
+  const sides = [...side('A', onlyA), ...side('B', onlyB)];
+  return sides.length === 0
+    ? undefined
+    : `not compared, no run of the same label in the other file: ${sides.join('; ')}`;
+}
 
 /** 1 and the figures that got worse beyond noise (family-wise), or 0 when none did. */
 function regressionVerdict(groups: readonly GroupComparison[]): number {

@@ -56,6 +56,16 @@ export function compareGroups(a: readonly RunResult[], b: readonly RunResult[]):
   return groups;
 }
 
+/**
+ * The labels (a repeat's without its `#k`) of each file that no run of the other has, A's and B's; none when the
+ * only run of each is compared whatever their labels.
+ */
+export function unpairedLabels(a: readonly RunResult[], b: readonly RunResult[]): [string[], string[]] {
+  if (a.length === 1 && b.length === 1) return [[], []];
+  const [inA, inB] = [byLabel(a), byLabel(b)];
+  return [[...inA.keys()].filter((l) => !inB.has(l)), [...inB.keys()].filter((l) => !inA.has(l))];
+}
+
 /** The runs by label, `x#1`, `x#2` and `x` under `x`, in the order of the file. */
 function byLabel(runs: readonly RunResult[]): Map<string, RunResult[]> {
   const groups = new Map<string, RunResult[]>();
