@@ -6,8 +6,10 @@ import { JavaInterrupted, runJavaScript } from '../run/java-child.js';
 /** The Java client's codec rates from java/codec.sh (points/s), or null when Java is not on the machine. */
 export interface JavaCodecRates {
   encodePointsPerS: number;
-  /** the same request from an application's rows, the Tablet filled by Tablet.addValue each time (null: a reference
-   * from before it measured this) */
+  /**
+   * the same request from an application's rows, the Tablet filled by Tablet.addValue each time (null: a reference
+   * from before it measured this)
+   */
   encodeRowsPointsPerS: number | null;
   /** TsBlockSerde.deserialize, then every value read from its columns */
   decodePointsPerS: number;

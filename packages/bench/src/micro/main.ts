@@ -252,7 +252,8 @@ if (java && ratios) {
       ? `its row iterator not measured (${java.rowsUnavailable ?? 'no figures'})`
       : `rows by getters ${java.rowGettersPointsPerS} points/s, by RowRecords ${java.rowRecordsPointsPerS} points/s`;
   console.log(
-    `Java: encode ${java.encodePointsPerS} points/s (from rows: ${java.encodeRowsPointsPerS ?? 'not measured'}), decode ${java.decodePointsPerS} points/s ` +
+    `Java: encode ${java.encodePointsPerS} points/s (from rows: ${java.encodeRowsPointsPerS ?? 'not measured'}), ` +
+      `decode ${java.decodePointsPerS} points/s ` +
       `(a third null: ${java.decodeThirdNullPointsPerS}; 1000 rows: ${java.decodeServerBlockPointsPerS}), ${rows}`,
   );
   for (const [k, v] of Object.entries(ratios)) console.log(`ours/Java ${k}: ${v.toFixed(2)}x`);
