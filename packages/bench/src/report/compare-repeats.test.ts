@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compareGroups } from './compare-repeats.js';
+import { regressions } from './regressions.js';
 import { studentT95 } from './stats.js';
 import { sampleRun } from './test-fixture.js';
 
@@ -46,6 +47,15 @@ describe('compare over --repeat runs', () => {
     // the only run of each file, whatever their labels
     expect(compareGroups([sampleRun('x')], [sampleRun('z')]).map((g) => g.label)).toEqual(['x']);
     expect(compareGroups([sampleRun('x'), sampleRun('y')], [sampleRun('z')])).toEqual([]);
+  });
+
+  it('compares the failed operations of repeats when any repeat failed, not only when the first did', () => {
+    const b = repeats('x', [1e6, 1e6, 1e6]).map((r, i) => (i === 1 ? { ...r, failedOps: 6 } : r));
+    const [group] = compareGroups(repeats('x', [1e6, 1e6, 1e6]), b);
+    expect(group.figures.find((f) => f.figure === 'failed ops')).toMatchObject({ a: 0, b: 2 });
+    expect(regressions([group])).toEqual(['x failed ops 0 -> 2']);
+    const [clean] = compareGroups(repeats('x', [1e6, 1e6]), repeats('x', [1e6, 1e6]));
+    expect(clean.figures.map((f) => f.figure)).not.toContain('failed ops');
   });
 
   it("has Student's t at 95 % for small samples, and the normal's for large", () => {

@@ -8,10 +8,12 @@
  */
 import type { RunResult } from '../types.js';
 import {
+  FAILED_OPS,
   compareRuns,
-  figureValues,
+  runFigures,
   unpairedFigures,
   type FigureComparison,
+  type OwnFigure,
   type UnpairedFigure,
 } from './compare-runs.js';
 import { runDifferences, type Difference } from './run-differences.js';
@@ -81,17 +83,18 @@ function repeatsLabel(label: string, inA: number, inB: number): string {
   return `${label}: ${side(inA)} (A) vs ${inB} (B)`;
 }
 
-/** Each figure every run of both sides has: the means, and the t-test's verdict on their difference. */
+/**
+ * Each figure every run of both sides has (failed operations when any run had some), named as A's first run names
+ * it: the means, and the t-test's verdict on their difference.
+ */
 function compareRepeats(runsA: readonly RunResult[], runsB: readonly RunResult[]): FigureComparison[] {
-  const names = figureValues(runsA[0], runsB[0]).map((f) => f.figure);
-  // a figure's value depends on the other run only in which figures there are (those both have)
-  const valuesA = runsA.map((r) => new Map(figureValues(r, runsB[0]).map((f) => [f.figure, f.a])));
-  const valuesB = runsB.map((r) => new Map(figureValues(runsA[0], r).map((f) => [f.figure, f.b])));
-  return names.flatMap((name) => {
-    const xa = valuesA.map((m) => m.get(name));
-    const xb = valuesB.map((m) => m.get(name));
+  const [ownA, ownB] = [runsA.map(runFigures), runsB.map(runFigures)];
+  const valuesOf = (own: OwnFigure[][], key: string) => own.map((figures) => figures.find((f) => f.key === key)?.value);
+  return ownA[0].flatMap(({ key, figure }) => {
+    const [xa, xb] = [valuesOf(ownA, key), valuesOf(ownB, key)];
     if (!allNumbers(xa) || !allNumbers(xb)) return [];
-    return [tTest(name, xa, xb)];
+    if (key === FAILED_OPS && [...xa, ...xb].every((x) => x === 0)) return [];
+    return [tTest(figure, xa, xb)];
   });
 }
 

@@ -89,16 +89,8 @@ function pValue(difference: number, error: number | null): number | null {
   return normalTwoSidedP(difference / error);
 }
 
-/** A figure's value in each run, and the relative standard error each run shows of it (null: none). */
-interface FigureValues {
-  figure: string;
-  a: number;
-  b: number;
-  errors: [number | null, number | null];
-}
-
 /** A figure of one run: its value and the relative standard error the run shows of it (null: none). */
-interface OwnFigure {
+export interface OwnFigure {
   /** what pairs it with the other run's: its name, but the main operation's latency pairs whatever each calls it */
   key: string;
   figure: string;
@@ -113,16 +105,11 @@ interface OwnFigure {
  * queries alone) have no points/s, and their CPU per row (none when they read none).
  */
 export function compareRuns(a: RunResult, b: RunResult): FigureComparison[] {
-  return figureValues(a, b).map((f) => figure(f.figure, f.a, f.b, f.errors));
-}
-
-/** compareRuns' figures, their values as they are, named as A names them. */
-export function figureValues(a: RunResult, b: RunResult): FigureValues[] {
   const inB = new Map(runFigures(b).map((f) => [f.key, f]));
   return runFigures(a).flatMap((fa) => {
     const fb = inB.get(fa.key);
     if (fb === undefined || (fa.key === FAILED_OPS && fa.value === 0 && fb.value === 0)) return [];
-    return [{ figure: fa.figure, a: fa.value, b: fb.value, errors: [fa.error, fb.error] }];
+    return [figure(fa.figure, fa.value, fb.value, [fa.error, fb.error])];
   });
 }
 
@@ -149,10 +136,11 @@ export function unpairedFigures(runsA: readonly RunResult[], runsB: readonly Run
   return [...only('A', runsA, runsB[0]), ...only('B', runsB, runsA[0])];
 }
 
-const FAILED_OPS = 'failed ops';
+/** The figure of failed operations: shown when either run had some (a count: no noise estimate). */
+export const FAILED_OPS = 'failed ops';
 
 /** The figures a run has, in the order compare prints them. */
-function runFigures(r: RunResult): OwnFigure[] {
+export function runFigures(r: RunResult): OwnFigure[] {
   const figures: OwnFigure[] = [];
   const add = (figure: string, value: number, error: number | null = null, key = figure) =>
     figures.push({ key, figure, value, error });

@@ -43,4 +43,19 @@ describe("regressions: compare --fail-on-regression's verdict", () => {
     // 0.004 < 0.05 / 2
     expect(regressions([a, b])).toEqual(['x points/s 0.800x']);
   });
+
+  it('fails on operations that failed in B where none did in A, though a count has no noise estimate', () => {
+    const failed = (a: number, b: number): FigureComparison => ({
+      figure: 'failed ops',
+      a,
+      b,
+      ratio: a === 0 ? NaN : b / a,
+      noise: null,
+      beyond: null,
+      p: null,
+    });
+    expect(regressions([group([failed(0, 12), figure('points/s', 1, 0.9)])])).toEqual(['x failed ops 0 -> 12']);
+    expect(regressions([group([failed(0, 0.5)])])).toEqual(['x failed ops 0 -> 0.5']); // a mean of repeats
+    expect(regressions([group([failed(3, 12)])])).toEqual([]); // failing already: a count, within no estimate
+  });
 });
