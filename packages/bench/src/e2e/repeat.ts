@@ -1,5 +1,5 @@
 import { grouped, median, times } from '../report/numbers.js';
-import { cpuSPerOperation, mainOperation, samePlan, serverCpuS } from '../report/result-fields.js';
+import { anyMainOperation, cpuSPerOperation, mainOperation, samePlan, serverCpuS } from '../report/result-fields.js';
 import { columns, padEnd } from '../report/text-columns.js';
 import { START_LAG } from '../latency-rows.js';
 import { hasQueries, QUERY_KINDS, type QueryKind } from '../workload/operations.js';
@@ -109,10 +109,10 @@ function figures(runs: readonly RunResult[]): string {
   // seconds per million points, or milliseconds per operation (as the table of the runs gives it)
   const [cpuName, scale] = perPoint ? ['s/Mpts', 1e6] : ['ms/op', 1e3];
   const server = runs.map((r) => (serverCpuPerUnit(r) ?? NaN) * scale);
-  const queriesAlone = runs.every((r) => mainOperation(r) === undefined && queryKinds(r).length > 0);
   const parts = [
     `${rateName(runs[0])} ${range(runs.map(throughput), grouped)}`,
-    ...(queriesAlone ? [] : [`p50 ms ${range(p50, (x) => x.toFixed(2))}`]),
+    // runs of queries alone have no main operation: their p50s are the query types' lines
+    ...(anyMainOperation(runs) ? [`p50 ms ${range(p50, (x) => x.toFixed(2))}`] : []),
     ...(lag.some(Number.isNaN) ? [] : [`start lag p50 ms ${range(lag, (x) => x.toFixed(3))}`]),
     `client CPU ${cpuName} ${range(
       runs.map((r) => cpuPerUnit(r) * scale),
