@@ -8,9 +8,9 @@
  */
 import type { RunResult } from '../types.js';
 import {
-  FAILED_OPS,
   compareRuns,
   runFigures,
+  shown,
   unpairedFigures,
   type FigureComparison,
   type OwnFigure,
@@ -93,7 +93,7 @@ function compareRepeats(runsA: readonly RunResult[], runsB: readonly RunResult[]
   return ownA[0].flatMap(({ key, figure }) => {
     const [xa, xb] = [valuesOf(ownA, key), valuesOf(ownB, key)];
     if (!allNumbers(xa) || !allNumbers(xb)) return [];
-    if (key === FAILED_OPS && [...xa, ...xb].every((x) => x === 0)) return [];
+    if (!shown(key, [...xa, ...xb])) return [];
     return [tTest(figure, xa, xb)];
   });
 }

@@ -108,7 +108,7 @@ export function compareRuns(a: RunResult, b: RunResult): FigureComparison[] {
   const inB = new Map(runFigures(b).map((f) => [f.key, f]));
   return runFigures(a).flatMap((fa) => {
     const fb = inB.get(fa.key);
-    if (fb === undefined || (fa.key === FAILED_OPS && fa.value === 0 && fb.value === 0)) return [];
+    if (fb === undefined || !shown(fa.key, [fa.value, fb.value])) return [];
     return [figure(fa.figure, fa.value, fb.value, [fa.error, fb.error])];
   });
 }
@@ -138,6 +138,10 @@ export function unpairedFigures(runsA: readonly RunResult[], runsB: readonly Run
 
 /** The figure of failed operations: shown when either run had some (a count: no noise estimate). */
 export const FAILED_OPS = 'failed ops';
+
+/** Whether a figure with these values (each run's, both sides') is compared: failed operations only when some failed. */
+export const shown = (key: string, values: readonly number[]): boolean =>
+  key !== FAILED_OPS || values.some((v) => v !== 0);
 
 /** The figures a run has, in the order compare prints them. */
 export function runFigures(r: RunResult): OwnFigure[] {
