@@ -8,10 +8,9 @@
  */
 import type { RunResult } from '../types.js';
 import {
-  compareRuns,
+  compareFigures,
   runFigures,
   shown,
-  unpairedFigures,
   type FigureComparison,
   type OwnFigure,
   type UnpairedFigure,
@@ -36,26 +35,25 @@ const REPEAT_SUFFIX = /#\d+$/;
 /** The runs of each file paired by label, a label's repeats as one group; [] when no label is in both. */
 export function compareGroups(a: readonly RunResult[], b: readonly RunResult[]): GroupComparison[] {
   const [inA, inB] = [byLabel(a), byLabel(b)];
-  const groups: GroupComparison[] = [];
-  for (const [label, runsA] of inA) {
+  const groups = [...inA].flatMap(([label, runsA]) => {
     const runsB = inB.get(label);
-    if (runsB === undefined) continue;
-    const single = runsA.length === 1 && runsB.length === 1;
-    groups.push({
-      run: label,
-      label: single ? runsA[0].label : repeatsLabel(label, runsA.length, runsB.length),
-      figures: single ? compareRuns(runsA[0], runsB[0]) : compareRepeats(runsA, runsB),
-      unpaired: unpairedFigures(runsA, runsB),
-      differences: runDifferences(runsA[0], runsB[0]),
-    });
-  }
+    return runsB === undefined ? [] : [compareGroup(label, runsA, runsB)];
+  });
   // the only run of each file, whatever their labels
-  if (groups.length === 0 && a.length === 1 && b.length === 1) {
-    const [ra, rb] = [a[0], b[0]];
-    const [figures, unpaired] = [compareRuns(ra, rb), unpairedFigures([ra], [rb])];
-    groups.push({ run: ra.label, label: ra.label, figures, unpaired, differences: runDifferences(ra, rb) });
-  }
+  if (groups.length === 0 && a.length === 1 && b.length === 1) groups.push(compareGroup(a[0].label, a, b));
   return groups;
+}
+
+function compareGroup(run: string, runsA: readonly RunResult[], runsB: readonly RunResult[]): GroupComparison {
+  const [ownA, ownB] = [runsA.map(runFigures), runsB.map(runFigures)];
+  const single = runsA.length === 1 && runsB.length === 1;
+  return {
+    run,
+    label: single ? runsA[0].label : repeatsLabel(run, runsA.length, runsB.length),
+    figures: single ? compareFigures(ownA[0], ownB[0]) : compareRepeats(ownA, ownB),
+    unpaired: unpairedFigures(ownA, ownB),
+    differences: runDifferences(runsA[0], runsB[0]),
+  };
 }
 
 /**
@@ -84,28 +82,77 @@ function repeatsLabel(label: string, inA: number, inB: number): string {
 }
 
 /**
- * Each figure every run of both sides has (failed operations when any run had some), named as A's first run names
- * it: the means, and the t-test's verdict on their difference.
+ * Each figure both sides have (failed operations when any run had some), named as A's first run with it names it: the
+ * means over the runs that have it, and the t-test's verdict on their difference.
  */
-function compareRepeats(runsA: readonly RunResult[], runsB: readonly RunResult[]): FigureComparison[] {
-  const [ownA, ownB] = [runsA.map(runFigures), runsB.map(runFigures)];
-  const valuesOf = (own: OwnFigure[][], key: string) => own.map((figures) => figures.find((f) => f.key === key)?.value);
-  return ownA[0].flatMap(({ key, figure }) => {
-    const [xa, xb] = [valuesOf(ownA, key), valuesOf(ownB, key)];
-    if (!allNumbers(xa) || !allNumbers(xb)) return [];
-    if (!shown(key, [...xa, ...xb])) return [];
-    return [tTest(figure, xa, xb)];
+function compareRepeats(ownA: readonly OwnFigure[][], ownB: readonly OwnFigure[][]): FigureComparison[] {
+  const inB = new Map(sideFigures(ownB).map((f) => [f.key, f]));
+  return sideFigures(ownA).flatMap((fa) => {
+    const fb = inB.get(fa.key);
+    if (fb === undefined || !shown(fa.key, [...fa.values, ...fb.values])) return [];
+    const compared = tTest(fa.figure, fa.values, fb.values);
+    const among = amongRuns([fa.values.length, ownA.length, 'A'], [fb.values.length, ownB.length, 'B']);
+    return [among === undefined ? compared : { ...compared, among }];
   });
 }
 
-function allNumbers(xs: (number | undefined)[]): xs is number[] {
-  return xs.every((x) => x !== undefined && Number.isFinite(x));
+/** The figures of each side that no run of the other has, A's then B's: their means over the runs that have them. */
+function unpairedFigures(ownA: readonly OwnFigure[][], ownB: readonly OwnFigure[][]): UnpairedFigure[] {
+  const only = (side: 'A' | 'B', own: readonly OwnFigure[][], other: readonly OwnFigure[][]): UnpairedFigure[] => {
+    const paired = new Set(sideFigures(other).map((f) => f.key));
+    return sideFigures(own)
+      .filter((f) => !paired.has(f.key))
+      .map(({ figure, values }) => {
+        const among = amongRuns([values.length, own.length, side]);
+        return { figure, in: side, value: mean(values), ...(among === undefined ? {} : { among }) };
+      });
+  };
+  return [...only('A', ownA, ownB), ...only('B', ownB, ownA)];
+}
+
+/** A figure of a side's runs: the values of those that have it (a finite one). */
+interface SideFigure {
+  key: string;
+  figure: string;
+  values: number[];
+}
+
+/**
+ * The figures any run of a side has, in the order compare prints them (one the earlier runs lack goes after the
+ * figure before it in the run that has it), named as the first run with it names it.
+ */
+function sideFigures(own: readonly OwnFigure[][]): SideFigure[] {
+  const byKey = new Map<string, SideFigure>();
+  const order: string[] = [];
+  for (const figures of own) {
+    let at = 0;
+    for (const { key, figure, value } of figures) {
+      let known = byKey.get(key);
+      if (known === undefined) byKey.set(key, (known = { key, figure, values: [] }));
+      at = order.includes(key) ? order.indexOf(key) + 1 : (order.splice(at, 0, key), at + 1);
+      if (Number.isFinite(value)) known.values.push(value);
+    }
+  }
+  return order.map((key) => byKey.get(key)!).filter((f) => f.values.length > 0);
+}
+
+/** `in 2 of 3 repeats of B`: of the sides (runs with the figure, runs, name) those where some run lacks it. */
+function amongRuns(...sides: [number, number, 'A' | 'B'][]): string | undefined {
+  const partial = sides.filter(([have, runs]) => have < runs);
+  if (partial.length === 0) return undefined;
+  return (
+    'in ' +
+    partial.map(([have, runs, side], i) => `${have} of ${runs}${i === 0 ? ' repeats' : ''} of ${side}`).join(' and ')
+  );
 }
 
 /** Welch's t-test at 95 % (pooled with the other side's variance when a side has one run). */
 function tTest(name: string, xa: readonly number[], xb: readonly number[]): FigureComparison {
   const [ma, mb] = [mean(xa), mean(xb)];
   const [va, vb] = [variance(xa), variance(xb)];
+  const ratio = ma === 0 ? NaN : mb / ma;
+  // one value a side (a figure one repeat of each had): no spread to tell noise by
+  if (va === null && vb === null) return { figure: name, a: ma, b: mb, ratio, noise: null, beyond: null, p: null };
   // the squared standard errors of the two means
   const ea = (va ?? vb ?? 0) / xa.length;
   const eb = (vb ?? va ?? 0) / xb.length;
@@ -113,7 +160,6 @@ function tTest(name: string, xa: readonly number[], xb: readonly number[]): Figu
   const se = Math.sqrt(ea + eb);
   const halfWidth = studentT95(df) * se;
   const noise = ma > 0 ? halfWidth / ma : null;
-  const ratio = ma === 0 ? NaN : mb / ma;
   const beyond = noise === null ? null : Math.abs(mb - ma) > halfWidth;
   const p = se === 0 ? (mb === ma ? 1 : 0) : studentTwoSidedP((mb - ma) / se, df);
   return { figure: name, a: ma, b: mb, ratio, noise, beyond, p };

@@ -1,8 +1,8 @@
 import type { RunResult } from '../types.js';
 import { describe, expect, it } from 'vitest';
-import { compareRuns, formatComparison, isWorse, unpairedFigures } from './compare-runs.js';
+import { compareRuns, formatComparison, isWorse } from './compare-runs.js';
 import { LatencyHistogram } from './histogram.js';
-import { sampleHistogram, sampleQueriesAlone, sampleRun } from './test-fixture.js';
+import { sampleHistogram, sampleRun } from './test-fixture.js';
 
 /** A run whose throughput samples wobble by ±`wobble` around `pointsPerS`. */
 function run(label: string, pointsPerS: number, wobble: number) {
@@ -148,40 +148,6 @@ describe('compare', () => {
     expect(server(measured(1), measured(1.5))).toMatchObject({ figure: 'server CPU s/Mpts', a: 0.2, b: 0.3 });
     expect(isWorse(server(measured(1), measured(1.5))!)).toBe(true);
     expect(server(measured(1), run('a', 1e6, 0.02))).toBeUndefined();
-  });
-
-  it('pairs only the figures both runs have: writes against queries alone share no rate and no CPU per unit', () => {
-    const writes = sampleRun('x', { queries: undefined });
-    const reads = sampleQueriesAlone('x');
-    expect(compareRuns(writes, reads).map((f) => f.figure)).toEqual(['peak RSS MB']);
-    const only = unpairedFigures([writes], [reads]).map((f) => [f.figure, f.in, f.value]);
-    expect(only).toEqual([
-      ['points/s', 'A', 1e6],
-      ['insertTablet p50 ms', 'A', writes.latency.insertTablet.p50],
-      ['insertTablet p99 ms', 'A', writes.latency.insertTablet.p99],
-      ['client CPU s/Mpts', 'A', 0.5],
-      ['TIME_RANGE rows/s', 'B', 1000],
-      ['TIME_RANGE p50 ms', 'B', reads.latency.TIME_RANGE.p50],
-      ['TIME_RANGE p99 ms', 'B', reads.latency.TIME_RANGE.p99],
-      ['client CPU s/M rows', 'B', 500],
-    ]);
-    // a write run that wrote nothing (every write failed) keeps its points/s: 0 against A's is a figure
-    const failed = sampleRun('x', { queries: undefined, points: 0, pointsPerS: 0, failedOps: 1000 });
-    expect(compareRuns(writes, failed).find((f) => f.figure === 'points/s')).toMatchObject({ a: 1e6, b: 0 });
-  });
-
-  it("gives a figure of one side alone the mean of that side's repeats that have it", () => {
-    const reads = [sampleQueriesAlone('x#1'), sampleQueriesAlone('x#2', { clientCpuS: 3.5 })];
-    const cpu = unpairedFigures([sampleRun('x')], reads).find((f) => f.figure === 'client CPU s/M rows');
-    expect(cpu).toMatchObject({ in: 'B', value: 600 }); // (2.5 + 3.5) / 2 s over 5,000 rows
-  });
-
-  it('prints a figure of one run alone under its side, with no ratio and no verdict', () => {
-    const [writes, reads] = [sampleRun('x', { queries: undefined }), sampleQueriesAlone('x')];
-    const text = formatComparison('x', compareRuns(writes, reads), [], unpairedFigures([writes], [reads]));
-    expect(text).toMatch(/^points\/s\s+1,000,000\s+-\s+-\s+A only$/m);
-    expect(text).toMatch(/^TIME_RANGE rows\/s\s+-\s+1,000\s+-\s+B only$/m);
-    expect(text).toMatch(/^peak RSS MB\s+180\.3\s+180\.3\s+1\.000x/m);
   });
 
   it('prints one line per figure with its ratio and verdict', () => {

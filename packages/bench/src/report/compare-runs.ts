@@ -23,6 +23,8 @@ export interface FigureComparison {
   noise: number | null;
   beyond: boolean | null;
   p: number | null;
+  /** with --repeat, when not every run of a side has the figure: of how many its means are (`in 2 of 3 repeats of B`) */
+  among?: string;
 }
 
 const Z95 = 1.96;
@@ -105,8 +107,13 @@ export interface OwnFigure {
  * queries alone) have no points/s, and their CPU per row (none when they read none).
  */
 export function compareRuns(a: RunResult, b: RunResult): FigureComparison[] {
-  const inB = new Map(runFigures(b).map((f) => [f.key, f]));
-  return runFigures(a).flatMap((fa) => {
+  return compareFigures(runFigures(a), runFigures(b));
+}
+
+/** compareRuns of two runs' own figures (runFigures). */
+export function compareFigures(a: readonly OwnFigure[], b: readonly OwnFigure[]): FigureComparison[] {
+  const inB = new Map(b.map((f) => [f.key, f]));
+  return a.flatMap((fa) => {
     const fb = inB.get(fa.key);
     if (fb === undefined || !shown(fa.key, [fa.value, fb.value])) return [];
     return [figure(fa.figure, fa.value, fb.value, [fa.error, fb.error])];
@@ -119,21 +126,8 @@ export interface UnpairedFigure {
   in: 'A' | 'B';
   /** the mean over that side's runs that have it */
   value: number;
-}
-
-/** The figures of one side that the other side's first run has not, A's then B's. */
-export function unpairedFigures(runsA: readonly RunResult[], runsB: readonly RunResult[]): UnpairedFigure[] {
-  const only = (side: 'A' | 'B', runs: readonly RunResult[], other: RunResult): UnpairedFigure[] => {
-    const paired = new Set(runFigures(other).map((f) => f.key));
-    const own = runs.map(runFigures);
-    return own[0]
-      .filter((f) => !paired.has(f.key))
-      .map((f) => {
-        const values = own.flatMap((figures) => figures.filter((g) => g.key === f.key).map((g) => g.value));
-        return { figure: f.figure, in: side, value: values.reduce((s, v) => s + v, 0) / values.length };
-      });
-  };
-  return [...only('A', runsA, runsB[0]), ...only('B', runsB, runsA[0])];
+  /** when not every run of the side has it: of how many it is the mean (`in 1 of 3 repeats of A`) */
+  among?: string;
 }
 
 /** The figure of failed operations: shown when either run had some (a count: no noise estimate). */
@@ -204,6 +198,7 @@ export function formatComparison(
     f.beyond === null
       ? 'no noise estimate'
       : `${f.beyond ? 'BEYOND' : 'within'} noise (±${(100 * f.noise!).toFixed(1)} %)`;
+  const among = (f: { among?: string }) => (f.among === undefined ? '' : `; ${f.among}`);
   const rows = [
     ['figure', 'A', 'B', 'B/A', ''],
     // no ratio against nothing (A's figure 0)
@@ -212,15 +207,17 @@ export function formatComparison(
       num(f.a),
       num(f.b),
       Number.isNaN(f.ratio) ? '-' : `${f.ratio.toFixed(3)}x`,
-      verdict(f),
+      verdict(f) + among(f),
     ]),
     ...unpaired.map((f) => {
       const value = num(f.value);
-      return [f.figure, f.in === 'A' ? value : '-', f.in === 'B' ? value : '-', '-', `${f.in} only`];
+      return [f.figure, f.in === 'A' ? value : '-', f.in === 'B' ? value : '-', '-', `${f.in} only${among(f)}`];
     }),
   ];
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
-  const lines = rows.map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))));
+  // the figure's name and the verdict (words) to the left, the numbers to the right
+  const words = (c: number) => c === 0 || c === rows[0].length - 1;
+  const lines = rows.map((r) => r.map((cell, c) => (words(c) ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))));
   const width = Math.max(0, ...differences.map(([what]) => what.length));
   const differs = differences.map(([what, a, b]) => `  ${what.padEnd(width)}  ${a} -> ${b}`);
   return [
