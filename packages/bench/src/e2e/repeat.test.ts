@@ -164,6 +164,10 @@ describe('--repeat', () => {
       /^ {2}tree-insertTablet-mixed {2}points\/s 1,000,000 .*, p50 ms [\d.]+ \(.*client CPU s\/Mpts /,
     );
     expect(mixedLines[2]).toMatch(/^ {4}TIME_RANGE {2}rows\/s 200 \(200-200\), p50 ms 1\.4\d /);
+    // a query type some repeats did not draw (--test-max-time ended them first): over those that did, and how many
+    const cut = (k: number) => (k === 1 ? { ...mixed(k), queries: {} } : mixed(k));
+    const cutLines = repeatSummary([1, 2, 3].map((k) => ({ ours: [cut(k)], java: [], javaFirst: false })));
+    expect(cutLines[2]).toMatch(/^ {4}TIME_RANGE {2}rows\/s 200 \(200-200\), p50 ms 2\.\d+ .*, in 2 of 3 repeats$/);
     // a query file's statement: its own p50, its CPU per operation in ms (10 reads, 2.5 s)
     const statement = repeatSummary([{ ours: [sampleStatement('count', 10)], java: [], javaFirst: false }]);
     expect(statement[1]).toMatch(

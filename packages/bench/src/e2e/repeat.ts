@@ -2,7 +2,7 @@ import { grouped, median, times } from '../report/numbers.js';
 import { anyMainOperation, cpuSPerOperation, mainOperation, samePlan, serverCpuS } from '../report/result-fields.js';
 import { columns, padEnd } from '../report/text-columns.js';
 import { START_LAG } from '../latency-rows.js';
-import { hasQueries, QUERY_KINDS, type QueryKind } from '../workload/operations.js';
+import { hasQueries, QUERY_KINDS } from '../workload/operations.js';
 import type { BenchConfig, RunResult } from '../types.js';
 
 /**
@@ -123,17 +123,16 @@ function figures(runs: readonly RunResult[]): string {
   return parts.join(', ');
 }
 
-/** The query types a run's mix drew (a mixed run's, or a run of queries alone), in their order. */
-function queryKinds(r: RunResult): QueryKind[] {
-  return hasQueries(r.config.operationProportion) ? QUERY_KINDS.filter((k) => r.queries?.[k] !== undefined) : [];
-}
-
-/** Each query type the runs drew in every repeat: its rows/s, p50 and p99 as the median and range over them. */
+/**
+ * Each query type the runs' mix drew, in any repeat (one --test-max-time ended before it drew one may lack it): its
+ * rows/s, p50 and p99 as the median and range over the repeats that have it, and how many those are when not all.
+ */
 function queryLines(runs: readonly RunResult[]): string[] {
-  const kinds = queryKinds(runs[0]).filter((k) => runs.every((r) => r.queries?.[k] !== undefined));
+  if (!hasQueries(runs[0].config.operationProportion)) return [];
+  const kinds = QUERY_KINDS.filter((k) => runs.some((r) => r.queries?.[k] !== undefined));
   const width = Math.max(0, ...kinds.map((k) => k.length));
   return kinds.map((kind) => {
-    const each = runs.map((r) => r.queries![kind]);
+    const each = runs.flatMap((r) => r.queries?.[kind] ?? []);
     const ms = (p: 'p50' | 'p99') =>
       range(
         each.map((q) => q.latency[p]),
@@ -143,7 +142,8 @@ function queryLines(runs: readonly RunResult[]): string[] {
       each.map((q) => q.rowsPerS),
       grouped,
     );
-    return `    ${kind.padEnd(width)}  rows/s ${rows}, p50 ms ${ms('p50')}, p99 ms ${ms('p99')}`;
+    const among = each.length < runs.length ? `, in ${each.length} of ${runs.length} repeats` : '';
+    return `    ${kind.padEnd(width)}  rows/s ${rows}, p50 ms ${ms('p50')}, p99 ms ${ms('p99')}${among}`;
   });
 }
 
