@@ -169,6 +169,21 @@ describe('RowRecord typed getters (as Java DataIterator)', () => {
     expect([nullText.getString(2), nullText.getString(3)]).toEqual([null, null]);
   });
 
+  it("getString and toString print FLOAT and DOUBLE as the Java client does (0.034, 1.0, 1.0E7), not as JS's doubles", () => {
+    const numbers = rowOf(
+      5n,
+      [col(TSDataType.FLOAT, Float32Array.of(0.034)), col(TSDataType.DOUBLE, Float64Array.of(1e7))],
+      {
+        index: new Map([
+          ['f', 0],
+          ['d', 1],
+        ]),
+      },
+    );
+    expect([numbers.getString('f'), numbers.getString('d')]).toEqual(['0.034', '1.0E7']);
+    expect(String(numbers)).toBe('5\t0.034\t1.0E7');
+  });
+
   it('converts times by the server precision, flooring before 1970', () => {
     expect(rowOf(-1n, [], { index: new Map(), precision: 'ns' }).getTimestamp(1)).toEqual(new Date(-1));
     expect(rowOf(5_000_000n, [], { index: new Map(), precision: 'ns' }).getTimestamp('Time')).toEqual(new Date(5));

@@ -8,6 +8,7 @@ import {
   type DecodedColumn,
 } from '@iotdb/fast-serializer';
 import { cellValue, int64WordToNumber, int64Words, type IoTDBValue } from './cell-value.js';
+import { javaNumberText } from './java-number-text.js';
 import type { TimestampPrecision } from './node-session.js';
 import type { Int64Mode, TimestampMode } from './options.js';
 import { rowMaker, type RowMaker } from './row-maker.js';
@@ -173,7 +174,7 @@ export class RowRecord {
   getString(column: string | number): string | null {
     const c = this.column(column);
     // text read straight from its column: the generic cell reader meets every column kind and is slower
-    if (((TEXTS >>> c.type) & 1) === 0) return stringOf(cellValue(c, this.r, 'bigint'));
+    if (((TEXTS >>> c.type) & 1) === 0) return stringOf(cellValue(c, this.r, 'bigint'), c.type);
     const nulls = c.nulls;
     return nulls !== null && nulls[this.r] === 1 ? null : (c.values as string[])[this.r];
   }
@@ -223,10 +224,12 @@ function wrongType(column: string | number, getter: string, type: TSDataType): n
 }
 
 /** A non-text cell as Java's getString gives it. */
-function stringOf(value: IoTDBValue): string | null {
+function stringOf(value: IoTDBValue, type: TSDataType): string | null {
   if (value === null || typeof value === 'string') return value;
   if (value instanceof Date) return value.toISOString().slice(0, 10);
   if (Buffer.isBuffer(value)) return `0x${value.toString('hex')}`;
+  if (type === TSDataType.FLOAT || type === TSDataType.DOUBLE)
+    return javaNumberText(value as number, type === TSDataType.FLOAT);
   return String(value);
 }
 
