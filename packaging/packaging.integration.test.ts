@@ -103,7 +103,7 @@ describe('the packed packages, installed with npm into an app outside the worksp
     expect(report.hasTypes).toBe(pkg !== 'bench');
   });
 
-  it('the installed iotdb-bench, given --port and no host, starts its own IoTDB from its package (with --tls and --rpc-compression: speaking both), writes, reports and kills it', async () => {
+  it('the installed iotdb-bench, given --port and no host, starts its own IoTDB from its package (with --tls and --rpc-compression: both clients speaking both, --vs-java), writes, reports, persists and kills it', async () => {
     expect(await portOpen(BENCH_PORT)).toBe(false);
     const env = cleanEnv({
       CN_HEAP: process.env.CN_HEAP ?? '512m',
@@ -115,9 +115,10 @@ describe('the packed packages, installed with npm into an app outside the worksp
     // what the server's JVMs leave in the machine's temp directory (lz4-java's native library each start): nothing
     const jvmTemp = () => new Set(readdirSync(tmpdir()).filter((name) => name.startsWith('liblz4-java-')));
     const tempBefore = jvmTemp();
-    const args = ['--port', String(BENCH_PORT), '--devices', '2', '--sensors', '5', '--batch-size', '100'];
-    args.push('--loop', '5', '--workers', '1', '--clients', '1', '--database', 'packaging', '--verify');
-    args.push('--tls', '--rpc-compression', '--out', join(app.dir, 'bench-out'));
+    const args = ['--port', String(BENCH_PORT), '--loop', '1', '--workers', '1', '--clients', '1'];
+    args.push('--database', 'packaging', '--verify', '--queries', 'TIME_RANGE', '--query-loops', '2');
+    args.push('--tls', '--rpc-compression', '--vs-java', '--out', join(app.dir, 'bench-out'));
+    args.push('--persist-results', `127.0.0.1:${BENCH_PORT}`);
     const { stdout } = await run(bench, args, { cwd: app.dir, env, timeoutMs: 300_000 });
     expect(stdout).toContain(`ready on 127.0.0.1:${BENCH_PORT}`);
     expect(stdout).toContain('TLS on the client RPC port');
@@ -126,8 +127,13 @@ describe('the packed packages, installed with npm into an app outside the worksp
     }[];
     expect([result.config.tls, result.config.rpcCompression]).toEqual([true, true]);
     expect(result.config.tlsCa).toMatch(/tls\/ca\.pem$/); // the local server's own certificate, trusted
-    expect(stdout).toMatch(/^RESULT .*\bpoints=5000\b/m);
+    expect(stdout).toMatch(/^RESULT label=tree-insertTablet .*\bpoints=2500000\b/m);
     expect(stdout).toMatch(/^verify +OK/m);
+    // the Java client's run, on a fresh server of the same kind: every write acknowledged and stored
+    expect(stdout).toMatch(/^RESULT label=java .*\bfailed_ops=0\b.*\bverify=ok\b/m);
+    expect(stdout).toMatch(/^ours\/Java TIME_RANGE: rows\/s [\d.]+x/m);
+    // the results server reached as the run's: over TLS, in the compact protocol
+    expect(stdout).toMatch(/^persisted \d+ records into root\.iotdb_bench_results at 127\.0\.0\.1:6771$/m);
     expect(stdout).toContain('killed datanode'); // a throwaway server: no ~10 s of IoTDB's own shutdown
     expect(await portOpen(BENCH_PORT)).toBe(false);
     expect([...jvmTemp()].filter((name) => !tempBefore.has(name))).toEqual([]);
