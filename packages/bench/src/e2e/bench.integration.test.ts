@@ -56,6 +56,8 @@ const TREE_DATABASES = [
     'qt',
     'many',
     'sweep',
+    'srv',
+    'repeat',
   ].map((d) => `root.it_bench_${d}`),
   'root.bench', // the Java anchor's (--vs-java)
 ];
@@ -247,18 +249,23 @@ describe('iotdb-bench against a real server', () => {
     },
   );
 
-  it('read-compare reads the same rows and values as the Java client, in the same run', async () => {
+  it("read-compare reads the same rows and values as the Java client, in the same run, and with --server-pid the server's CPU per value read", async () => {
     const out = join(tempDir('iotdb-bench-read-'), 'read.json');
     await bench(
-      ...'--database it_bench_read --devices 3 --sensors 6 --batch-size 50 --loop 2 --null-ratio 0.1'.split(' '),
+      ...'--database it_bench_read --devices 2 --sensors 10 --batch-size 500 --loop 20 --null-ratio 0.1'.split(' '),
     );
     const sql = 'SELECT * FROM root.it_bench_read.** ALIGN BY DEVICE';
     const args = [cli, 'read-compare', '--host', host, '--port', String(port), '--sql', sql, '--rounds', '1'];
+    // the server's processes, as iotdb-local.sh gives them for this flag (none when the suite was given a server)
+    const pids = control === null ? '' : (await run('bash', [control.script, 'pids', control.dir])).stdout.trim();
+    const serverPid = control === null ? [] : ['--server-pid', pids];
     // no limit to the query (0): both readers read it whole
-    const { stdout } = await run('node', [...args, '--out', out, '--query-timeout-ms', '0'], { timeout: 120_000 });
+    const { stdout } = await run('node', [...args, '--out', out, '--query-timeout-ms', '0', ...serverPid], {
+      timeout: 120_000,
+    });
     expect(stdout).toMatch(/Java: SessionDataSet iterator/);
     const { passes, environment } = JSON.parse(readFileSync(out, 'utf8')) as {
-      passes: Record<string, { rows: number; points: number }[]>;
+      passes: Record<string, { rows: number; points: number; serverCpuSPerMpts?: number }[]>;
       environment: Environment;
     };
     // a result file an operator keeps: where it ran, as a run's results.json says it
@@ -268,8 +275,22 @@ describe('iotdb-bench against a real server', () => {
     expect(environment.jvm).toMatch(/version/);
     expect(stdout).toMatch(/ours: columns \(batches\)/);
     const all = [...passes.rows, ...passes.rowBatches, ...passes.columns, ...passes.batches, ...passes.java];
-    expect(all.map((p) => p.rows)).toEqual([303, 303, 303, 303, 303]); // 3 devices x (2 x 50 rows + the warm-up row)
+    expect(all.map((p) => p.rows)).toEqual(Array(5).fill(20_002)); // 2 devices x (20 x 500 rows + the warm-up row)
     expect(new Set(all.map((p) => p.points)).size).toBe(1); // the same values, nulls skipped alike
+    if (control !== null) {
+      expect(pids).toMatch(/^\d+(,\d+)+$/); // the ConfigNode and the DataNodes
+      expect(stdout).toMatch(/server CPU s\/M values +at most on \d+ cores +vs Java$/m);
+      expect(stdout).toMatch(/^The server (used \d+\.\d{3} s of CPU per million values|'s processes used no CPU)/m);
+      for (const p of all) expect(p.serverCpuSPerMpts).toBeGreaterThanOrEqual(0);
+      // 20,000 rows x 10 values (a tenth of them null): the server spends CPU on them, which the clock sees
+      expect(all.some((p) => p.serverCpuSPerMpts! > 0)).toBe(true);
+      const bad = await run('node', [...args, '--server-pid', String(2 ** 30)]).then(
+        () => expect.fail('no such process'),
+        (e: unknown) => e as { code: number; stderr: string },
+      );
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toMatch(/^iotdb-bench read-compare: --server-pid: no process 1073741824 on this machine/);
+    }
     // a query timeout of 1 ms reaches our readers: the server cuts the statement
     const cut = (await run('node', [...args, '--query-timeout-ms', '1']).then(
       () => expect.fail('the statement was cut'),
@@ -278,38 +299,6 @@ describe('iotdb-bench against a real server', () => {
     expect(cut.code).toBe(1);
     expect(cut.stderr).toMatch(SERVER_CUT_QUERY);
   });
-
-  it.runIf(control !== null)(
-    "read-compare with --server-pid: the server's CPU per value read, and the most a reader can read beside it",
-    async () => {
-      const out = join(tempDir('iotdb-bench-read-'), 'read.json');
-      await bench(...'--database it_bench_srv --devices 2 --sensors 10 --batch-size 500 --loop 20'.split(' '));
-      // the server's processes, as iotdb-local.sh gives them for this flag
-      const pids = (await run('bash', [control!.script, 'pids', control!.dir])).stdout.trim();
-      expect(pids).toMatch(/^\d+(,\d+)+$/); // the ConfigNode and the DataNodes
-      const sql = 'SELECT * FROM root.it_bench_srv.** ALIGN BY DEVICE';
-      const args = ['--host', host, '--port', String(port), '--sql', sql, '--rounds', '1', '--out', out];
-      const { stdout } = await run('node', [cli, 'read-compare', ...args, '--server-pid', pids], {
-        timeout: 120_000,
-      });
-      expect(stdout).toMatch(/server CPU s\/M values +at most on \d+ cores +vs Java$/m);
-      expect(stdout).toMatch(/^The server (used \d+\.\d{3} s of CPU per million values|'s processes used no CPU)/m);
-      const { passes } = JSON.parse(readFileSync(out, 'utf8')) as Record<
-        'passes',
-        Record<string, { serverCpuSPerMpts?: number }[]>
-      >;
-      for (const reader of ['rows', 'rowBatches', 'columns', 'batches', 'java'])
-        expect(passes[reader][0].serverCpuSPerMpts).toBeGreaterThanOrEqual(0);
-      // 40,000 rows x 10 values: the server spends CPU on them, which the clock sees over the four reads
-      expect(Object.values(passes).some((p) => p[0].serverCpuSPerMpts! > 0)).toBe(true);
-      const bad = await run('node', [cli, 'read-compare', ...args, '--server-pid', String(2 ** 30)]).then(
-        () => expect.fail('no such process'),
-        (e: unknown) => e as { code: number; stderr: string },
-      );
-      expect(bad.code).toBe(2);
-      expect(bad.stderr).toMatch(/^iotdb-bench read-compare: --server-pid: no process 1073741824 on this machine/);
-    },
-  );
 
   it.runIf(control !== null)(
     "--server-pid: the server's CPU per point under ours and under the Java client, and per row of a query file's reads",
@@ -1150,22 +1139,6 @@ describe('iotdb-bench against a real server', () => {
     expect(stdout).not.toContain('starting a local IoTDB');
     expect(stdout).toMatch(/^RESULT .* ok_ops=2 failed_ops=0 /m);
   });
-
-  it('starts its local server speaking TLS and the compact protocol, and both clients reach it so (--vs-java, --persist-results)', async () => {
-    // a port of its own (the script's PORT_OFFSET 6000): no other test's cluster is there
-    const args = [cli, '--port', '12667', '--tls', '--rpc-compression', '--vs-java', '--workers', '1'];
-    args.push(...'--total-points 250000 --queries TIME_RANGE --query-loops 2 --verify'.split(' '));
-    args.push('--persist-results', '127.0.0.1:12667');
-    const env = { ...noServerEnv, CN_HEAP: '512m', DN_HEAP: '1g', DN_DIRECT: '512M' };
-    const { stdout } = await run('node', args, { timeout: 300_000, env });
-    expect(stdout).toContain('TLS on the client RPC port');
-    expect(stdout).toMatch(/^verify +OK/m);
-    // the Java client's run, on a fresh server of the same kind: every write acknowledged and stored
-    expect(stdout).toMatch(/^RESULT label=java .*\bfailed_ops=0\b.*\bverify=ok\b/m);
-    expect(stdout).toMatch(/^ours\/Java TIME_RANGE: rows\/s [\d.]+x/m);
-    // the results server reached as the run's: over TLS, in the compact protocol
-    expect(stdout).toMatch(/^persisted \d+ records into root\.iotdb_bench_results at 127\.0\.0\.1:12667$/m);
-  }, 360_000);
 
   it('says in one line that it could not start its local server, and why (no stack)', async () => {
     // no --host: the harness starts a server on --port, whose ports the running test server holds
