@@ -85,6 +85,7 @@ public final class ReadDump {
       List<Field> fields = r.getFields();
       for (int i = 0; i < fields.size(); i++) out.add(value(types.get(i + first), fields.get(i)));
       System.out.println(String.join(" | ", out));
+      System.out.println("text " + quoted(r.toString())); // each value as getString gives it (a DATE as yyyyMMdd)
     }
   }
 

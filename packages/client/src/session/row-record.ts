@@ -109,7 +109,8 @@ export class RowRecord {
 
   /**
    * As Java's RowRecord.toString: the time (when the result has one), then each value tab-separated, as getString
-   * gives it but a DATE as its yyyyMMdd number (as Java prints it there).
+   * gives it but a DATE as its yyyyMMdd number (as Java prints it there). Java prints a time of 0 first for a result
+   * without one (a table-model query, an aggregation, SHOW); this leaves it out.
    */
   toString(): string {
     const { positions } = this.block;
