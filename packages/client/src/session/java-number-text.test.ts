@@ -77,6 +77,7 @@ describe('javaNumberText', () => {
   it('gives the shortest digits (JDK 19 and later): where JDK 17 prints a digit more, one that reads back the same', () => {
     expect(javaNumberText(1e23, false)).toBe('1.0E23'); // JDK 17: 9.999999999999999E22
     expect(javaNumberText(2e23, false)).toBe('2.0E23'); // JDK 17: 1.9999999999999998E23
+    expect(javaNumberText(Math.PI * 7 * 1e15, false)).toBe('2.199114857512855E16'); // JDK 17: 2.1991148575128552E16
     expect(javaNumberText(float(0x800000), true)).toBe('1.1754944E-38'); // JDK 17: 1.17549435E-38
   });
 
