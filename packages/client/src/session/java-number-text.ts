@@ -4,7 +4,7 @@
  * below 10^-3 and from 10^7 (`0.034`, `1.0`, `1.0E7`, `9.999999E-4`), and NaN, Infinity, -0.0. JS prints a FLOAT,
  * widened to a double, with the double's digits (0.03400000184774399) and 1 for 1.0.
  *
- * As JDK 19 and later print them; JDK 17 gives a few values a digit more (2.0E23 as 1.9999999999999998E23), which
+ * As JDK 19 and later print them; JDK 17 gives some values a digit more (2.0E23 as 1.9999999999999998E23), which
  * reads back the same.
  */
 export function javaNumberText(v: number, float32: boolean): string {
