@@ -124,9 +124,14 @@ export class RowRecord {
     return out;
   }
 
-  /** `JSON.stringify(row)` gives `toObject()` (a bigint in it is refused by JSON as in any object: ask for `number`). */
-  toJSON(): Record<string, IoTDBValue> {
-    return this.toObject();
+  /**
+   * `JSON.stringify(row)` gives `toObject()` with each bigint (a time or INT64, by default) as its decimal string:
+   * JSON has no 64-bit integer, and a number would lose digits beyond 2^53 (ask for `number` to have numbers).
+   */
+  toJSON(): Record<string, Exclude<IoTDBValue, bigint>> {
+    const out = this.toObject();
+    for (const [name, value] of Object.entries(out)) if (typeof value === 'bigint') out[name] = String(value);
+    return out as Record<string, Exclude<IoTDBValue, bigint>>;
   }
 
   /** `console.log(row)` shows its columns and values, not the block it is a view of. */
