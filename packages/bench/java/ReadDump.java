@@ -17,8 +17,9 @@ import org.apache.tsfile.read.common.RowRecord;
  * `,`: `raw|PATHS|START|END`, `last|PATHS|LAST_TIME`, `lastdevice|DATABASE|DEVICE|MEASUREMENTS`,
  * `agg|PATHS|AGGREGATIONS|START|END|INTERVAL` (interval 0: none). Prints for each statement `### <line>`, then `names ...` and
  * `types ...` and a line per row (a tree result's time first, then each field by its column's declared type: FLOAT
- * and DOUBLE as their bits in hex, text JSON-quoted, BLOB as 0x hex, DATE yyyy-MM-dd, null as null), or
- * `ERROR <code>: <message>`.
+ * and DOUBLE as their bits in hex, text JSON-quoted, BLOB as 0x hex, DATE yyyy-MM-dd, null as null) and its text
+ * (`text`, RowRecord.toString), or `ERROR <code>: <message>`; then the statement read again through its iterator,
+ * a line of each row's getString of every column (`strings`), or its `ERROR`.
  */
 public final class ReadDump {
   private ReadDump() {}
@@ -39,6 +40,11 @@ public final class ReadDump {
         System.out.println("### " + line);
         try (SessionDataSet ds = query(p, line, tree, table)) {
           dump(ds, !p[0].equals("table"));
+        } catch (Exception e) {
+          System.out.println("ERROR " + e.getMessage());
+        }
+        try (SessionDataSet ds = query(p, line, tree, table)) {
+          strings(ds);
         } catch (Exception e) {
           System.out.println("ERROR " + e.getMessage());
         }
@@ -86,6 +92,17 @@ public final class ReadDump {
       for (int i = 0; i < fields.size(); i++) out.add(value(types.get(i + first), fields.get(i)));
       System.out.println(String.join(" | ", out));
       System.out.println("text " + quoted(r.toString())); // each value as getString gives it (a DATE as yyyyMMdd)
+    }
+  }
+
+  /** The statement read again through its iterator: each row's getString of every column, tab-separated, quoted. */
+  private static void strings(SessionDataSet ds) throws Exception {
+    SessionDataSet.DataIterator it = ds.iterator();
+    int columns = ds.getColumnNames().size();
+    while (it.next()) {
+      List<String> cells = new ArrayList<>();
+      for (int i = 1; i <= columns; i++) cells.add(String.valueOf(it.getString(i)));
+      System.out.println("strings " + quoted(String.join("\t", cells)));
     }
   }
 

@@ -217,16 +217,31 @@ function query(line: string): Promise<SessionDataSet> {
   }
 }
 
-/** Our answer to each statement, as ReadDump.java prints the Java client's. */
+/** Each row's getString of every column, as ReadDump.java's second read prints them through Java's iterator. */
+async function strings(ds: SessionDataSet): Promise<string[]> {
+  const lines = [];
+  for await (const r of ds) {
+    const cells = ds.columnNames.map((_, k) => r.getString(k + 1) ?? 'null');
+    lines.push(`strings ${JSON.stringify(cells.join('\t'))}`);
+  }
+  return lines;
+}
+
+/** Our answer to each statement, as ReadDump.java prints the Java client's: its rows, then read again, its strings. */
 async function ours(): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>();
-  for (const line of STATEMENTS) {
+  const printed = async <T>(read: () => Promise<T[]>): Promise<(T | string)[]> => {
     try {
-      out.set(line, await dump(await query(line), !line.startsWith('table|')));
+      return await read();
     } catch (e) {
       if (!(e instanceof IoTDBServerError)) throw e;
-      out.set(line, [`ERROR ${e.statusCode}: ${e.serverMessage}`]);
+      return [`ERROR ${e.statusCode}: ${e.serverMessage}`];
     }
+  };
+  for (const line of STATEMENTS) {
+    const rows = await printed(async () => dump(await query(line), !line.startsWith('table|')));
+    const texts = await printed(async () => strings(await query(line)));
+    out.set(line, [...rows, ...texts] as string[]);
   }
   return out;
 }
@@ -249,27 +264,34 @@ function java(): Map<string, string[]> {
   }
 }
 
+/** Java's getString of a TIMESTAMP in a zone west of UTC: the fraction after the offset (1969-12-31T19:00:00-05:00.000). */
+const FRACTION_AFTER_OFFSET = /^(.*T\d\d:\d\d:\d\d)(-\d\d:\d\d)(\.\d+)$/;
+
 /**
- * The Java dump of a statement with its `text` lines (RowRecord.toString) as ours should read, where they differ by
- * design: Java prints a time first even for a result without one (0: a table-model result, an aggregation, SHOW),
- * ours does not; and a FLOAT or DOUBLE that JDK 18 and earlier print with more digits than it needs
- * (2.1991148575128552E16 for 2.199114857512855E16) ours prints shortest, as JDK 19 and later do. Any other
- * difference stays.
+ * The Java dump of a statement with its `text` (RowRecord.toString) and `strings` (getString) lines as ours should
+ * read, where they differ by design: Java prints a time first in a row's text even for a result without one (0: a
+ * table-model result, an aggregation, SHOW), ours does not; a FLOAT or DOUBLE that JDK 18 and earlier print with more
+ * digits than it needs (2.1991148575128552E16 for 2.199114857512855E16) ours prints shortest, as JDK 19 and later
+ * do; and a TIMESTAMP's getString in a zone west of UTC has its fraction before the offset, as ISO 8601 has it. Any
+ * other difference stays.
  */
 function asOursPrints(theirs: string[], mine: string[]): string[] {
   const types = (theirs[1] ?? '').replace(/^types /, '').split(',');
   const untimed = !theirs[0]?.startsWith('names Time,');
-  const cells = (line: string) => (JSON.parse(line.slice('text '.length)) as string).split('\t');
-  const sameValue = (type: string, a: string, b: string) =>
-    (type === 'DOUBLE' && Number(a) === Number(b)) ||
-    (type === 'FLOAT' && Math.fround(Number(a)) === Math.fround(Number(b)));
+  const kind = (line: string | undefined) => /^(text|strings) /.exec(line ?? '')?.[1];
+  const cells = (line: string) => (JSON.parse(line.slice(line.indexOf(' ') + 1)) as string).split('\t');
+  const sameValue = (type: string, java: string, ours: string) =>
+    (type === 'DOUBLE' && Number(java) === Number(ours)) ||
+    (type === 'FLOAT' && Math.fround(Number(java)) === Math.fround(Number(ours))) ||
+    (type === 'TIMESTAMP' && java.replace(FRACTION_AFTER_OFFSET, '$1$3$2') === ours);
   return theirs.map((line, k) => {
-    if (!line.startsWith('text ')) return line;
-    const java = cells(line).slice(untimed ? 1 : 0);
-    const ours = mine[k]?.startsWith('text ') ? cells(mine[k]) : [];
-    const shorter = (cell: string, c: number) =>
+    const what = kind(line);
+    if (what === undefined) return line;
+    const java = cells(line).slice(what === 'text' && untimed ? 1 : 0);
+    const ours = kind(mine[k]) === what ? cells(mine[k]) : [];
+    const asOurs = (cell: string, c: number) =>
       cell !== ours[c] && sameValue(types[c], cell, ours[c]) ? ours[c] : cell;
-    return `text ${JSON.stringify(java.map(shorter).join('\t'))}`;
+    return `${what} ${JSON.stringify(java.map(asOurs).join('\t'))}`;
   });
 }
 
@@ -284,7 +306,7 @@ describe('reads against the Java Session', () => {
     for (const line of STATEMENTS)
       expect(mine.get(line), line).toEqual(asOursPrints(theirs.get(line)!, mine.get(line)!));
     // the data is there: not two empty answers compared
-    expect(mine.get(STATEMENTS[0])!.length).toBe(2 + 2 * ROWS); // a row's values, then its text
-    expect(mine.get('table|select * from tt order by time, device_id')!.length).toBe(2 + 4 * ROWS);
+    expect(mine.get(STATEMENTS[0])!.length).toBe(2 + 3 * ROWS); // a row's values and its text, then its strings
+    expect(mine.get('table|select * from tt order by time, device_id')!.length).toBe(2 + 6 * ROWS);
   }, 120_000);
 });

@@ -37,6 +37,7 @@ export function noServerContext(fetchSize: number): QueryContext {
     int64As: 'bigint',
     timestampAs: 'bigint',
     precision: 'ms',
+    timeZone: 'UTC',
     settled: () => undefined,
   };
 }

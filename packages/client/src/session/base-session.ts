@@ -419,7 +419,7 @@ export abstract class BaseSession {
     q: SentQuery,
   ): SessionDataSet {
     const { connection } = ns;
-    const ctx = dataSetContext(ns, st, s, q, this.options, (d) => {
+    const ctx = dataSetContext(ns, st, s, q, this.options, this.#context.timeZone, (d) => {
       this.#dataSets.delete(d);
       this.#nodes.resultClosed(connection, this.#reading);
     });

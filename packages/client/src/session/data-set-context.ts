@@ -26,6 +26,7 @@ export function dataSetContext(
   s: QuerySettings,
   q: SentQuery,
   o: Pick<ResolvedSessionOptions, 'int64As' | 'timestampAs'>,
+  timeZone: string,
   onClose?: (ds: SessionDataSet) => void,
 ): QueryContext {
   return {
@@ -43,6 +44,7 @@ export function dataSetContext(
     int64As: o.int64As,
     timestampAs: o.timestampAs,
     precision: ns.precision,
+    timeZone,
     onClose,
     settled: (finished: boolean) => ns.statements.settle(st, finished),
   };

@@ -43,7 +43,7 @@ export async function discoverDataNodes(
       call,
     });
     verifySuccess(resp.status, OPERATION);
-    const ctx = dataSetContext(ns, st, settings, { sql: SHOW_DATANODES, sentAt, signal }, o);
+    const ctx = dataSetContext(ns, st, settings, { sql: SHOW_DATANODES, sentAt, signal }, o, timeZone);
     return queryableNodes(await new SessionDataSet(ctx, resp).toColumnar(), at);
   } finally {
     await ns.close().catch(() => undefined); // the list is learnt; a failed logout ends with the socket

@@ -18,6 +18,7 @@ function rowOf(time: bigint | null, columns: DecodedColumn[], shape: Partial<Row
     precision: 'ms',
     int64As: 'bigint',
     timestampAs: 'bigint',
+    timeZone: 'UTC',
     ...shape,
   };
   return new RowRecord(rowBlock(timeColumn, columns, full.int64As), 0, full);
@@ -166,8 +167,15 @@ describe('RowRecord typed getters (as Java DataIterator)', () => {
     expect([row.getString('c7'), row.getString('c8'), row.getString('c6')]).toEqual([
       '2024-02-29',
       '0x0102',
-      '1700000000123456',
+      '2023-11-14T22:13:20.123456Z', // a TIMESTAMP in the session's zone, to the server's unit
     ]);
+    expect(row.getString(1)).toBe('1700000000123456'); // the time column as its number, as Java's
+    const shanghai = rowOf(1n, [col(TSDataType.TIMESTAMP, BigInt64Array.from([1_709_164_800_001n]))], {
+      index: new Map([['ts', 0]]),
+      timeZone: 'Asia/Shanghai',
+    });
+    expect(shanghai.getString('ts')).toBe('2024-02-29T08:00:00.001+08:00');
+    expect(String(shanghai)).toBe('1\t1709164800001'); // Java's RowRecord prints it as its number
     const nullText = rowOf(1n, [col(TSDataType.TEXT, ['', 'x'], [1, 0]), col(TSDataType.STRING, [''], [1])], {
       index: new Map(),
     });

@@ -8,6 +8,7 @@ import {
   type DecodedColumn,
 } from '@iotdb/fast-serializer';
 import { cellValue, int64WordToNumber, int64Words, type IoTDBValue } from './cell-value.js';
+import { javaDateTimeText } from './java-date-time-text.js';
 import { javaNumberText } from './java-number-text.js';
 import type { TimestampPrecision } from './node-session.js';
 import type { Int64Mode, TimestampMode } from './options.js';
@@ -22,6 +23,8 @@ export interface RowShape {
   readonly precision: TimestampPrecision;
   readonly int64As: Int64Mode;
   readonly timestampAs: TimestampMode;
+  /** the session's zone when the query went out: getString prints a TIMESTAMP in it */
+  readonly timeZone: string;
 }
 
 /**
@@ -109,8 +112,8 @@ export class RowRecord {
 
   /**
    * As Java's RowRecord.toString: the time (when the result has one), then each value tab-separated, as getString
-   * gives it but a DATE as its yyyyMMdd number (as Java prints it there). Java prints a time of 0 first for a result
-   * without one (a table-model query, an aggregation, SHOW); this leaves it out.
+   * gives it but a DATE as its yyyyMMdd number and a TIMESTAMP as its number (as Java prints them there). Java prints a
+   * time of 0 first for a result without one (a table-model query, an aggregation, SHOW); this leaves it out.
    */
   toString(): string {
     const { positions } = this.block;
@@ -118,7 +121,11 @@ export class RowRecord {
     for (let k = 0; k < positions.length; k++) {
       const c = positions[k];
       const isNull = c.nulls !== null && c.nulls[this.r] === 1;
-      const cell = isNull ? null : c.type === TSDataType.DATE ? String(c.values[this.r]) : this.getString(k + 1);
+      const cell = isNull
+        ? null
+        : ((AS_NUMBER >>> c.type) & 1) === 1
+          ? String(c.values[this.r])
+          : this.getString(k + 1);
       out += `${k > 0 ? '\t' : ''}${cell ?? 'null'}`;
     }
     return out;
@@ -176,13 +183,21 @@ export class RowRecord {
     return c === null ? null : (c.values as Float32Array | Float64Array)[this.r];
   }
 
-  /** TEXT or STRING as it is; any other type as its string form (as Java's getString). */
+  /**
+   * TEXT or STRING as it is; any other type as its string form, as Java's getString: a TIMESTAMP column's value as
+   * its date and time in the session's zone (`2024-02-29T08:00:00.001+08:00`), the time column as its number.
+   */
   getString(column: string | number): string | null {
     const c = this.column(column);
-    // text read straight from its column: the generic cell reader meets every column kind and is slower
-    if (((TEXTS >>> c.type) & 1) === 0) return stringOf(cellValue(c, this.r, 'bigint'), c.type);
     const nulls = c.nulls;
-    return nulls !== null && nulls[this.r] === 1 ? null : (c.values as string[])[this.r];
+    if (nulls !== null && nulls[this.r] === 1) return null;
+    // text read straight from its column: the generic cell reader meets every column kind and is slower
+    if (((TEXTS >>> c.type) & 1) === 1) return (c.values as string[])[this.r];
+    if (c.type === TSDataType.TIMESTAMP && c !== this.block.time) {
+      const { precision, timeZone } = this.shape;
+      return javaDateTimeText((c.values as BigInt64Array)[this.r], precision, timeZone);
+    }
+    return stringOf(cellValue(c, this.r, 'bigint'), c.type);
   }
 
   /** A TIMESTAMP column or the time column as a Date, converted from the server's time unit (sub-millisecond digits dropped). */
@@ -258,6 +273,8 @@ const INT64S = mask(TSDataType.INT64, TSDataType.TIMESTAMP);
 const FLOATS = mask(TSDataType.FLOAT);
 const DOUBLES = mask(TSDataType.FLOAT, TSDataType.DOUBLE);
 const TIMESTAMPS = mask(TSDataType.TIMESTAMP);
+/** what Java's RowRecord.toString prints as the number it holds, where getString gives a date */
+const AS_NUMBER = mask(TSDataType.DATE, TSDataType.TIMESTAMP);
 const DATES = mask(TSDataType.DATE);
 const BLOBS = mask(TSDataType.BLOB);
 const TEXTS = mask(TSDataType.TEXT, TSDataType.STRING);

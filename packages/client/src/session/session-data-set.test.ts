@@ -48,6 +48,7 @@ function context(int64As: 'bigint' | 'number' = 'bigint', timestampAs: 'bigint' 
     int64As,
     timestampAs,
     precision: 'ms',
+    timeZone: 'UTC',
     settled: () => undefined,
   } as const;
 }

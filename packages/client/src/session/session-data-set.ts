@@ -97,6 +97,8 @@ export interface QueryContext {
   readonly timestampAs: TimestampMode;
   /** the server's time unit, for RowRecord.getTimestamp */
   readonly precision: TimestampPrecision;
+  /** the session's zone when the query went out, for RowRecord.getString of a TIMESTAMP (as Java's data set keeps it) */
+  readonly timeZone: string;
   /** the query's AbortSignal: it also ends the fetches of further rows */
   readonly signal?: AbortSignal;
   /** called once the data set is closed */
@@ -227,6 +229,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
       precision: ctx.precision,
       int64As: ctx.int64As,
       timestampAs: ctx.timestampAs,
+      timeZone: ctx.timeZone,
     };
     this.columnNames = this.#hasTime ? ['Time', ...this.#valueNames] : [...this.#valueNames];
     const known = typeNames as TSDataTypeName[]; // each checked by dataTypeFromName above
