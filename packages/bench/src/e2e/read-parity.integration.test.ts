@@ -2,9 +2,10 @@
  * Our rows against the Java Session's (java/ReadDump.java), statement by statement, on data of every type with
  * nulls, NaN, -0, INT64 beyond 2^53 and text that JSON must escape: tree (non-aligned and aligned) and table model,
  * raw reads, aggregations, fills, expressions, SHOW statements, LAST queries and statements the server refuses.
- * Each side prints every value exactly (FLOAT and DOUBLE as their bits), then the row as text (Java's
- * RowRecord.toString, our String(row): each value as getString gives it), so any difference in a name, a type, a
- * value, its text, a row's order or an error's code and message shows as a difference of lines.
+ * Each side prints every value exactly (FLOAT and DOUBLE as their bits) and the row as text (Java's
+ * RowRecord.toString, our String(row)), then reads the statement again and prints each cell's getString (Java's
+ * iterator, our RowRecord), so any difference in a name, a type, a value, its text, a row's order or an error's code
+ * and message shows as a difference of lines.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -230,7 +231,7 @@ async function strings(ds: SessionDataSet): Promise<string[]> {
 /** Our answer to each statement, as ReadDump.java prints the Java client's: its rows, then read again, its strings. */
 async function ours(): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>();
-  const printed = async <T>(read: () => Promise<T[]>): Promise<(T | string)[]> => {
+  const orError = async (read: () => Promise<string[]>): Promise<string[]> => {
     try {
       return await read();
     } catch (e) {
@@ -239,9 +240,9 @@ async function ours(): Promise<Map<string, string[]>> {
     }
   };
   for (const line of STATEMENTS) {
-    const rows = await printed(async () => dump(await query(line), !line.startsWith('table|')));
-    const texts = await printed(async () => strings(await query(line)));
-    out.set(line, [...rows, ...texts] as string[]);
+    const rows = await orError(async () => dump(await query(line), !line.startsWith('table|')));
+    const texts = await orError(async () => strings(await query(line)));
+    out.set(line, [...rows, ...texts]);
   }
   return out;
 }

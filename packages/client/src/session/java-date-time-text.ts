@@ -24,10 +24,11 @@ function localDateTime(localSecond: bigint): string {
   const [y, m, d] = civilDate(Number((localSecond - BigInt(daySecond)) / 86_400n));
   // ISO: four digits at least, a sign beyond 9999 and before year 0
   const year = y > 9999 ? `+${y}` : y < 0 ? `-${String(-y).padStart(4, '0')}` : String(y).padStart(4, '0');
-  const two = (n: number) => String(n).padStart(2, '0');
   const [hh, mm, ss] = [Math.floor(daySecond / 3600), Math.floor(daySecond / 60) % 60, daySecond % 60];
   return `${year}-${two(m)}-${two(d)}T${two(hh)}:${two(mm)}:${two(ss)}`;
 }
+
+const two = (n: number) => String(n).padStart(2, '0');
 
 /** The proleptic Gregorian year, month and day of a day count since 1970-01-01 (Howard Hinnant's civil_from_days). */
 function civilDate(days: number): [number, number, number] {
@@ -48,7 +49,6 @@ function civilDate(days: number): [number, number, number] {
 function offsetText(seconds: number): string {
   if (seconds === 0) return 'Z';
   const abs = Math.abs(seconds);
-  const two = (n: number) => String(n).padStart(2, '0');
   const hhmm = `${seconds < 0 ? '-' : '+'}${two(Math.floor(abs / 3600))}:${two(Math.floor(abs / 60) % 60)}`;
   return abs % 60 === 0 ? hhmm : `${hhmm}:${two(abs % 60)}`;
 }
@@ -79,9 +79,8 @@ function offsetSeconds(zone: string, second: bigint): number {
     Number(parts.minute),
     Number(parts.second),
   );
-  // Date.UTC maps years 0 to 99 to 1900 to 1999: set the year again
-  const localMs = new Date(local).setUTCFullYear(year);
-  return Math.round((localMs - (ms - (((ms % 1000) + 1000) % 1000))) / 1000);
+  // Date.UTC maps years 0 to 99 to 1900 to 1999: set the year again (ms is whole seconds, as the wall clock's fields)
+  return (new Date(local).setUTCFullYear(year) - ms) / 1000;
 }
 
 const FORMATS = new Map<string, Intl.DateTimeFormat>();
