@@ -4,8 +4,9 @@ import { describe } from '../types/describe.js';
 /** IoTDB keeps a DATE as the int32 yyyy*10000 + mm*100 + dd, with the year in 1000..9999. */
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-function checked(field: string, y: number, m: number, d: number): number {
-  if (!isDay(y, m, d)) throw new IoTDBValidationError(field, `not a valid DATE (years 1000-9999): ${y}-${m}-${d}`);
+/** The wire int of a day, or an error naming `field` and what was `given` (as the caller wrote it). */
+function checked(field: string, [y, m, d]: [number, number, number], given: string): number {
+  if (!isDay(y, m, d)) throw new IoTDBValidationError(field, `not a valid DATE (years 1000-9999): ${given}`);
   return wireInt(y, m, d);
 }
 
@@ -34,7 +35,7 @@ export function encodeDate(field: string, v: unknown): number {
   if (day >= 0) return day;
   if (v instanceof Date && Number.isNaN(v.getTime())) throw new IoTDBValidationError(field, 'Invalid Date');
   const parts = dayParts(v);
-  if (parts !== null) return checked(field, ...parts); // throws: not a day
+  if (parts !== null) return checked(field, parts, describe(v)); // throws: not a day
   throw new IoTDBValidationError(field, `DATE needs a Date or a 'YYYY-MM-DD' string, got ${describe(v)}`);
 }
 
@@ -58,7 +59,7 @@ export function isDateInt(yyyymmdd: number): boolean {
 
 /** A DATE's wire int checked to be a day (isDateInt, with the error naming `field`). */
 export function checkDateInt(field: string, yyyymmdd: number): number {
-  return checked(field, yearOf(yyyymmdd), monthOf(yyyymmdd), dayOf(yyyymmdd));
+  return checked(field, [yearOf(yyyymmdd), monthOf(yyyymmdd), dayOf(yyyymmdd)], `${yyyymmdd} (yyyymmdd)`);
 }
 
 /** The wire int back to a `Date` at UTC midnight. */

@@ -459,9 +459,21 @@ describe('tablet validation', () => {
       'a DATE in an Int32Array that is no day',
       one('DATE', Int32Array.of(20240101, 20241301), { timestamps: [1, 2] }),
       'columns[0] ("s") row 1',
-      /not a valid DATE.*2024-13-1/,
+      /not a valid DATE \(years 1000-9999\): 20241301 \(yyyymmdd\)$/,
     ],
-    ['a DATE in an Int32Array before year 1000', one('DATE', Int32Array.of(9991231)), CELL, /years 1000-9999/],
+    [
+      'a DATE in an Int32Array before year 1000',
+      one('DATE', Int32Array.of(9991231)),
+      CELL,
+      /years 1000-9999\): 9991231 \(yyyymmdd\)$/,
+    ],
+    ['an impossible DATE string, as given', one('DATE', ['2023-02-29']), CELL, /: string "2023-02-29"$/],
+    [
+      'a Date before year 1000, as given',
+      one('DATE', [new Date(Date.UTC(999, 0, 1))]),
+      CELL,
+      /: Date 0999-01-01T00:00:00\.000Z$/,
+    ],
     ['a BOOLEAN byte other than 0 and 1', one('BOOLEAN', Uint8Array.of(2)), CELL, /0 or 1, got 2/],
     [
       'an Int16Array, which no type takes',
