@@ -113,6 +113,7 @@ describe('compare over --repeat runs', () => {
       ['TIME_RANGE p50 ms', 'B', reads.latency.TIME_RANGE.p50],
       ['TIME_RANGE p99 ms', 'B', reads.latency.TIME_RANGE.p99],
       ['client CPU s/M rows', 'B', 500],
+      ['client CPU ms/op', 'B', 2.5],
     ]);
     // a write run that wrote nothing (every write failed) keeps its points/s: 0 against A's is a figure
     const failed = sampleRun('x', { queries: undefined, points: 0, pointsPerS: 0, failedOps: 1000 });

@@ -124,14 +124,28 @@ describe('compare', () => {
       });
     };
     const names = compareRuns(statement(50), statement(60)).map((f) => f.figure);
-    expect(names).toEqual(['count p50 ms', 'count p99 ms', 'count rows/s', 'client CPU s/M rows', 'peak RSS MB']);
+    expect(names).toEqual([
+      'count p50 ms',
+      'count p99 ms',
+      'count rows/s',
+      'client CPU s/M rows',
+      'client CPU ms/op',
+      'peak RSS MB',
+    ]);
     // the client's CPU per million rows read, as the run's own line and the server's figure give it (100 rows)
     const cpu = compareRuns(statement(50), { ...statement(60), clientCpuS: 5 }).find((f) =>
       f.figure.startsWith('client'),
     );
     expect(cpu).toMatchObject({ a: 25_000, b: 50_000, ratio: 2 });
+    // and per operation, as the runs' table and --repeat give a read's (1000 operations)
+    const perOperation = compareRuns(statement(50), { ...statement(60), clientCpuS: 5 }).find(
+      (f) => f.figure === 'client CPU ms/op',
+    );
+    expect(perOperation).toMatchObject({ a: 2.5, b: 5, ratio: 2 });
     const none = { ...statement(50), queries: { count: { ...statement(50).queries!.count, rows: 0, rowsPerS: 0 } } };
-    expect(compareRuns(none, none).map((f) => f.figure)).not.toContain('client CPU s/M rows'); // no row read: none
+    // no row read: no figure per row, one per operation still
+    expect(compareRuns(none, none).map((f) => f.figure)).not.toContain('client CPU s/M rows');
+    expect(compareRuns(none, none).map((f) => f.figure)).toContain('client CPU ms/op');
     // the server's CPU per row read, when both measured it
     const measured = (rowsPerS: number, seconds: number) => ({
       ...statement(rowsPerS),
@@ -139,6 +153,10 @@ describe('compare', () => {
     });
     const server = compareRuns(measured(50, 1e-4), measured(60, 3e-4)).find((f) => f.figure.startsWith('server'));
     expect(server).toMatchObject({ figure: 'server CPU s/M rows', a: 1, b: 3, ratio: 3 });
+    const serverPerOperation = compareRuns(measured(50, 1), measured(60, 3)).find(
+      (f) => f.figure === 'server CPU ms/op',
+    );
+    expect(serverPerOperation).toMatchObject({ a: 1, b: 3, ratio: 3 }); // 1 s and 3 s over 1000 reads
   });
 
   it("compares the server's CPU per point written when both runs measured it (--server-pid), none otherwise", () => {

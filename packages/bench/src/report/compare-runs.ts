@@ -6,7 +6,15 @@
 import type { HistogramData, RunResult } from '../types.js';
 import { LatencyHistogram } from './histogram.js';
 import { p99OverTime, steadyLatency } from './over-time.js';
-import { cpuPerMillion, mainOperation, onlyReads, serverCpuPerMillion } from './result-fields.js';
+import {
+  cpuPerMillion,
+  cpuPerOperationToo,
+  cpuSPerOperation,
+  mainOperation,
+  onlyReads,
+  serverCpuPerMillion,
+  serverCpuS,
+} from './result-fields.js';
 import { START_LAG } from '../latency-rows.js';
 import { normalTwoSidedP } from './stats.js';
 
@@ -163,8 +171,12 @@ export function runFigures(r: RunResult): OwnFigure[] {
   add(FAILED_OPS, r.failedOps);
   const client = cpuPerMillion(r);
   if (client !== null) add(client.of === 'points' ? 'client CPU s/Mpts' : 'client CPU s/M rows', client.seconds);
+  // a run that read: per operation too, as its report gives it (a read of a row or a few costs little per million)
+  if (cpuPerOperationToo(r)) add('client CPU ms/op', cpuSPerOperation(r) * 1000);
   const server = serverCpuPerMillion(r);
   if (server !== null) add(server.of === 'points' ? 'server CPU s/Mpts' : 'server CPU s/M rows', server.seconds);
+  const serverS = serverCpuS(r);
+  if (serverS !== undefined && cpuPerOperationToo(r)) add('server CPU ms/op', cpuSPerOperation(r, serverS) * 1000);
   add('peak RSS MB', r.peakRssMb);
   return figures;
 }

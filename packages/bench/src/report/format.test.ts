@@ -349,13 +349,15 @@ describe('formatReport', () => {
       const text = formatReport(run);
       expect(text).toMatch(/^rows read\s+2,500,000$/m);
       expect(text).toMatch(/^throughput\s+500,000 rows\/s, 200\.0 ops\/s$/m);
-      expect(text).toMatch(/^client CPU\s+0\.50 s \(0\.200 s per million rows\)$/m);
+      // and per operation, the unit of a statement that reads a row or a few (the runs' table gives that one)
+      expect(text).toMatch(/^client CPU\s+0\.50 s \(0\.200 s per million rows, 0\.500 ms per operation\)$/m);
       expect(text).not.toMatch(/^points/m);
     }
-    expect(formatReport({ ...statement, queries: {} })).toMatch(/^client CPU\s+0\.50 s$/m); // nothing read: no rate
+    // nothing read: no rate of rows, its cost per operation still
+    expect(formatReport({ ...statement, queries: {} })).toMatch(/^client CPU\s+0\.50 s \(0\.500 ms per operation\)$/m);
     const server = formatReport({ ...statement, serverCpu: { pids: [12, 34], seconds: 0.75 } });
     expect(server).toMatch(
-      /^server CPU\s+0\.75 s, 0\.15 cores on average \(0\.300 s per million rows; processes 12, 34\)$/m,
+      /^server CPU\s+0\.75 s, 0\.15 cores on average \(0\.300 s per million rows, 0\.750 ms per operation; processes 12, 34\)$/m,
     );
     // a run that wrote keeps its points, also with queries among its operations
     expect(formatReport(sampleRun('mixed'))).toMatch(/^points\s+5,000,000$/m);

@@ -6,7 +6,9 @@ import { MATRIX_HEADERS, matrixRows } from './latency-matrix.js';
 import { lagPercentiles, openLoopFigures, openLoopVerdict, type OpenLoopFigures } from './open-loop.js';
 import {
   cpuPerMillion,
+  cpuPerOperationToo,
   cpuSPerOperation,
+  type CpuPerMillion,
   anyMainOperation,
   mainOperation,
   onlyReads,
@@ -166,12 +168,8 @@ const FEWER_READ =
  * query-file statement, queries without ingestion), where points would all be 0.
  */
 function volumeLines(r: RunResult): string[] {
-  const perMillion = cpuPerMillion(r);
-  const cpu =
-    `client CPU   ${fixed(r.clientCpuS, 2)} s` +
-    (perMillion === null
-      ? ''
-      : ` (${fixed(perMillion.seconds, 3)} s per million ${perMillion.of}${perOperation(r, r.clientCpuS)})`);
+  const rates = cpuRates(r, cpuPerMillion(r), r.clientCpuS);
+  const cpu = `client CPU   ${fixed(r.clientCpuS, 2)} s${rates === '' ? '' : ` (${rates})`}`;
   const ops = `${fixed(r.opsPerS, 1)} ops/s`;
   const server = serverCpuLine(r);
   if (!onlyReads(r))
@@ -199,22 +197,23 @@ function serverCpuLine(r: RunResult): string[] {
   const spent = r.serverCpu;
   if (spent === undefined) return [];
   if ('error' in spent) return [`server CPU   not measured: ${spent.error}`];
-  const perMillion = serverCpuPerMillion(r);
-  const rate =
-    perMillion === null
-      ? ''
-      : `${fixed(perMillion.seconds, 3)} s per million ${perMillion.of}${perOperation(r, spent.seconds)}; `;
+  const rates = cpuRates(r, serverCpuPerMillion(r), spent.seconds);
   const cores = `${fixed(serverCores(r)!, 2)} cores on average`;
-  return [`server CPU   ${fixed(spent.seconds, 2)} s, ${cores} (${rate}processes ${spent.pids.join(', ')})`];
+  return [
+    `server CPU   ${fixed(spent.seconds, 2)} s, ${cores} (${rates === '' ? '' : `${rates}; `}processes ${spent.pids.join(', ')})`,
+  ];
 }
 
 /**
- * A mixed run's CPU seconds `cpuS` per operation, after its figure per million points: the points are the writes',
- * the CPU the queries' too, so a mix's cost is read per operation (as --vs-java compares a mix's); '' for any other.
+ * CPU seconds `cpuS` per million points or rows (where any moved), then per operation for a run that read
+ * (cpuPerOperationToo): a mix's points are the writes' while its CPU is the queries' too, and a read of a row or a
+ * few costs little per million rows and much per read (the unit the table of the runs and --vs-java give a read's).
  */
-function perOperation(r: RunResult, cpuS: number): string {
-  if (onlyReads(r) || !hasQueries(r.config.operationProportion)) return '';
-  return `, ${fixed(cpuSPerOperation(r, cpuS) * 1000, 3)} ms per operation`;
+function cpuRates(r: RunResult, perMillion: CpuPerMillion | null, cpuS: number): string {
+  return [
+    ...(perMillion === null ? [] : [`${fixed(perMillion.seconds, 3)} s per million ${perMillion.of}`]),
+    ...(cpuPerOperationToo(r) ? [`${fixed(cpuSPerOperation(r, cpuS) * 1000, 3)} ms per operation`] : []),
+  ].join(', ');
 }
 
 /**

@@ -15,6 +15,8 @@ import { sampleAt, steadyLatency } from './over-time.js';
 import {
   anyMainOperation,
   cpuPerMillion,
+  cpuPerOperationToo,
+  cpuSPerOperation,
   serverCpuPerMillion,
   mainOperation,
   onlyReads,
@@ -248,6 +250,8 @@ const MAIN_OPERATION_ROWS = ['main op', 'p50 / p99 ms'];
 const OPEN_LOOP_ROW = 'open loop: target, achieved ops/s';
 /** Why a run ended before its plan, left out when every run ran its plan out. */
 const STOPPED_ROW = 'stopped early';
+/** The client's CPU per operation of a run that read (as its report gives it), left out when every run only wrote. */
+const CPU_PER_OPERATION_ROW = 'client CPU ms per operation';
 /** The server's CPU (--server-pid), left out when no run measured it. */
 const SERVER_CPU_ROW = 'server CPU s per million';
 
@@ -277,6 +281,7 @@ function summaryTable(runs: RunResult[]): string {
       },
     ],
     ['client CPU s per million', (r) => perMillionCell(cpuPerMillion(r))],
+    [CPU_PER_OPERATION_ROW, (r) => (cpuPerOperationToo(r) ? fixed(cpuSPerOperation(r) * 1000, 3) : '-')],
     [SERVER_CPU_ROW, serverCpuCell],
     ['peak RSS, MB', (r) => fixed(r.peakRssMb, 1)],
     ['verify', verifyCell],
@@ -285,6 +290,7 @@ function summaryTable(runs: RunResult[]): string {
   ];
   const leftOut = new Set(runs.every(onlyReads) ? WRITE_ROWS : !runs.some(readSome) ? READ_ROWS : []);
   if (runs.every((r) => r.serverCpu === undefined)) leftOut.add(SERVER_CPU_ROW);
+  if (!runs.some(cpuPerOperationToo)) leftOut.add(CPU_PER_OPERATION_ROW);
   if (runs.every((r) => openLoopFigures(r) === null)) leftOut.add(OPEN_LOOP_ROW);
   if (runs.every((r) => r.stopped === undefined)) leftOut.add(STOPPED_ROW);
   if (!anyMainOperation(runs)) for (const row of MAIN_OPERATION_ROWS) leftOut.add(row);

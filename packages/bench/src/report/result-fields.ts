@@ -61,6 +61,12 @@ const ofWrites =
 export const onlyReads = (r: RunResult): boolean =>
   r.queryFile !== undefined || readsOnly(r.config.operationProportion);
 
+/**
+ * A run whose CPU is also given per operation: one that read (alone, or in a mix with writes, whose points are the
+ * writes' while its CPU is the queries' too); a run of writes alone has per million points.
+ */
+export const cpuPerOperationToo = (r: RunResult): boolean => onlyReads(r) || hasQueries(r.config.operationProportion);
+
 /** A mix or a paced run: --vs-java's two clients ran the very same operations, compared per operation. */
 export const samePlan = (r: RunResult): boolean => hasQueries(r.config.operationProportion) || r.config.targetRate > 0;
 

@@ -110,6 +110,7 @@ describe('writeResults', () => {
     expect(html).toContain('Throughput, points/s'); // comparison bars
     expect(html).toContain('<td class="l">points/s</td>');
     expect(html).toMatch(/<td class="l">client CPU s per million<\/td>(<td>\d+\.\d{3} \/ M points<\/td>){2}/);
+    expect(html).not.toContain('client CPU ms per operation'); // writes alone: per million points is their figure
     expect(html).toContain('insertRecords, &lt;slow&gt;');
     expect(html).not.toContain('<slow>');
     for (const label of ['insertTablet', 'java']) expect(html).toContain(`<th>${label}</th>`);
@@ -407,6 +408,10 @@ describe('writeResults', () => {
     // the client's CPU per million rows read, as the console gives it (per million points would be 0, nothing written)
     expect(html).toMatch(
       /<td class="l">client CPU s per million<\/td><td>0\.500 \/ M rows<\/td><td>1000\.000 \/ M rows<\/td><td>-<\/td>/,
+    );
+    // and per operation, the unit of a statement that reads a row or a few, as the console's table of the runs
+    expect(html).toMatch(
+      /<td class="l">client CPU ms per operation<\/td><td>50\.000<\/td><td>50\.000<\/td><td>50\.000<\/td>/,
     );
     expect(html).toMatch(/<td class="l">model \/ method<\/td><td>tree \/ -<\/td>/);
     expect(html).not.toContain('points/s over the run');
