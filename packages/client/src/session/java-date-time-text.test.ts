@@ -44,6 +44,25 @@ describe('javaDateTimeText', () => {
     expect(javaDateTimeText(253402300800000n, 'ms', 'UTC')).toBe('+10000-01-01T00:00:00.000Z');
   });
 
+  it.each<[string, string, number, string, string]>([
+    // a daylight saving change on the hour, and one at 18:38:50 UTC (India's standard time after Madras time)
+    ['America/New_York', '2024-03-10T07:00:00Z', 7, '-05:00', '-04:00'],
+    ['America/New_York', '2024-11-03T06:00:00Z', 13, '-04:00', '-05:00'],
+    ['Asia/Kolkata', '1905-12-31T18:38:50Z', 1, '+05:21:10', '+05:30'],
+  ])(
+    'gives every second of %s around %s its own offset, however close the values are',
+    (zone, at, step, before, after) => {
+      const change = Date.parse(at) / 1000;
+      // values every `step` s from two hours before the change to two after, then the first hour again: in time
+      // order, as a result gives them, and back again
+      const seconds = Array.from({ length: (4 * 3600) / step }, (_, i) => change - 7200 + i * step);
+      for (const s of [...seconds, ...seconds.slice(0, 3600 / step)]) {
+        const text = javaDateTimeText(BigInt(s) * 1000n, 'ms', zone);
+        expect([s, text.endsWith(s < change ? before : after)]).toEqual([s, true]);
+      }
+    },
+  );
+
   it("gives at UTC what Date's toISOString gives, any millisecond of years 0 to 9999", () => {
     fc.assert(
       fc.property(fc.integer({ min: -62167219200000, max: 253402300799999 }), (ms) => {

@@ -63,8 +63,61 @@ function offsetSeconds(zone: string, second: bigint): number {
     const [, sign, h = '0', m = '0', s = '0'] = fixed;
     return (sign === '-' ? -1 : 1) * (Number(h) * 3600 + Number(m) * 60 + Number(s));
   }
+  return regionOffset(zone, Number(second));
+}
+
+/**
+ * A region's offset at a second: from its hour's, where the hour is known to have one offset throughout. The values of
+ * a column come seconds or minutes apart and would ask the zone's rules (microseconds each) every time: a value
+ * within ten minutes of the last one asked, in the same hour, asks the hour's first and last second instead, and the
+ * hour is kept with their offset when they agree (no zone changes its offset twice in one hour), or as one that
+ * changes (on the hour or not: its values ask the rules each time). Values further apart ask the rules each, as
+ * before: an hour of two or three would cost more to check than to ask.
+ */
+function regionOffset(zone: string, second: number): number {
+  const hours = hourOffsets(zone);
+  const hour = Math.floor(second / 3600);
+  const known = hours.kept.get(hour);
+  if (known !== undefined && !Number.isNaN(known)) return known;
+  const near = Math.floor(hours.lastSecond / 3600) === hour && Math.abs(second - hours.lastSecond) <= NEAR_S;
+  hours.lastSecond = second;
+  if (known === undefined && near) {
+    const first = rulesOffset(zone, hour * 3600);
+    const whole = rulesOffset(zone, hour * 3600 + 3599) === first;
+    if (hours.kept.size >= KEPT_HOURS) hours.kept.clear();
+    hours.kept.set(hour, whole ? first : NaN);
+    if (whole) return first;
+  }
+  return rulesOffset(zone, second);
+}
+
+/** A zone's hours: of one offset, or NaN where it changes within; and the second of the last value asked. */
+interface HourOffsets {
+  kept: Map<number, number>;
+  lastSecond: number;
+}
+
+/** Values this close, seconds, are taken for a column of several an hour, whose hour is worth checking. */
+const NEAR_S = 600;
+
+/** Hours kept per zone, at most (then forgotten at once: some 100 kB a zone, five months of hours). */
+const KEPT_HOURS = 4096;
+
+const HOURS = new Map<string, HourOffsets>();
+
+function hourOffsets(zone: string): HourOffsets {
+  let hours = HOURS.get(zone);
+  if (hours === undefined) {
+    hours = { kept: new Map(), lastSecond: NaN };
+    HOURS.set(zone, hours);
+  }
+  return hours;
+}
+
+/** The region's offset at a second by its rules (ICU's tzdata): its wall clock there, less the second. */
+function rulesOffset(zone: string, second: number): number {
   // a Date holds ±8.64e15 ms: beyond it, the rules at its edge
-  const ms = Math.min(Math.max(Number(second) * 1000, -8.64e15), 8.64e15);
+  const ms = Math.min(Math.max(second * 1000, -8.64e15), 8.64e15);
   const parts = Object.fromEntries(
     regionFormat(zone)
       .formatToParts(ms)
