@@ -75,16 +75,18 @@ describe('resultLine', () => {
     expect(parseResult(resultLine(read)).get('server_cpu_s_per_Mpts')).toBe('-'); // nothing written
   });
 
-  it("gives the client's CPU seconds, and per million points only for a run that wrote (not 0.000 for reads)", () => {
+  it("gives the client's CPU seconds, per million points only for a run that wrote (not 0.000 for reads), per operation for one that read", () => {
     const f = parseResult(resultLine(sampleRun('w'))); // 2.5 s, 5 M points
-    expect([f.get('client_cpu_s'), f.get('client_cpu_s_per_Mpts')]).toEqual(['2.50', '0.500']);
-    for (const reads of [
-      sampleStatement('s', 100, { clientCpuS: 1.25 }),
-      sampleQueriesAlone('q', { clientCpuS: 1.25 }),
-    ]) {
-      const g = parseResult(resultLine(reads));
-      expect([g.get('client_cpu_s'), g.get('client_cpu_s_per_Mpts')]).toEqual(['1.25', '-']);
-    }
+    const cpu = (g: Map<string, string>) =>
+      ['client_cpu_s', 'client_cpu_s_per_Mpts', 'client_cpu_ms_per_op'].map((k) => g.get(k));
+    expect(cpu(f)).toEqual(['2.50', '0.500', '-']);
+    // 1.25 s over 10 reads of a statement, over 1000 queries of a run of queries alone
+    const statement = sampleStatement('s', 100, { clientCpuS: 1.25 });
+    expect(cpu(parseResult(resultLine(statement)))).toEqual(['1.25', '-', '125.000']);
+    expect(cpu(parseResult(resultLine(sampleQueriesAlone('q', { clientCpuS: 1.25 }))))).toEqual(['1.25', '-', '1.250']);
+    // a mix: its points the writes', its CPU the queries' too (2.5 s over 1000 operations)
+    const mix = sampleRun('m', { config: sampleConfig({ operationProportion: { ...WRITES_ONLY, TIME_RANGE: 1 } }) });
+    expect(cpu(parseResult(resultLine(mix)))).toEqual(['2.50', '0.500', '2.500']);
   });
 
   it("gives a query-file run's rows read and rate, and no write figures that it did not use", () => {

@@ -219,6 +219,8 @@ const FIELDS: readonly Field[] = [
   ['client_cpu_s', (r) => fixed(r.clientCpuS, 2)],
   // nothing written by design: none, not 0 (rows_per_s and client_cpu_s give its reads' cost)
   ['client_cpu_s_per_Mpts', (r) => (onlyReads(r) ? '-' : fixed(r.clientCpuSPerMpts, 3))],
+  // a run that read, alone or in a mix: per operation too, as its report gives it
+  ['client_cpu_ms_per_op', (r) => (cpuPerOperationToo(r) ? fixed(cpuSPerOperation(r) * 1000, 3) : '-')],
   ['server_cpu_s', (r) => orDash(serverCpuS(r), 2)],
   ['server_cpu_s_per_Mpts', (r) => orDash(serverCpuSPerMpts(r), 3)],
   ['insert_op', (_r, op) => op],
