@@ -57,12 +57,15 @@ export const COMMANDS: Record<CommandName, { readonly usage: string; readonly ab
   'read-compare': {
     usage:
       'iotdb-bench read-compare [--host H] [--port P] [--sql SQL] [--database DB (table model)] [--fetch-size N] ' +
-      '[--rounds N] [--out FILE.json] [--server-pid PID[,PID...]] [--query-timeout-ms MS] [--rpc-compression] ' +
+      '[--rounds N] [--warmup-reads N] [--out FILE.json] [--server-pid PID[,PID...]] [--query-timeout-ms MS] ' +
+      '[--rpc-compression] ' +
       '[--tls --tls-ca CA.pem --java-trust-store TRUST.jks]',
     about:
       "one statement read in the same run by our rows, our columns and the Java client's iterator, in turn for each " +
       "round (by default the benchmark's data: SELECT * FROM root.bench.** ALIGN BY DEVICE, with --database " +
-      "SELECT * FROM t); each reader's values/s, client CPU and, with --server-pid, the server's CPU per value and " +
+      'SELECT * FROM t) after --warmup-reads untimed reads that warm each reader up (default: as many as read 5 M ' +
+      'values, 1 to 30); ' +
+      "each reader's values/s, client CPU and, with --server-pid, the server's CPU per value and " +
       'the most any reader could read beside it; both clients log in as IOTDB_USER / IOTDB_PASSWORD',
   },
 };

@@ -255,7 +255,9 @@ describe('iotdb-bench against a real server', () => {
       ...'--database it_bench_read --devices 2 --sensors 10 --batch-size 500 --loop 20 --null-ratio 0.1'.split(' '),
     );
     const sql = 'SELECT * FROM root.it_bench_read.** ALIGN BY DEVICE';
+    // one read warms each reader up (20,000 rows would take 25 by default): the values are what this test checks
     const args = [cli, 'read-compare', '--host', host, '--port', String(port), '--sql', sql, '--rounds', '1'];
+    args.push('--warmup-reads', '1');
     // the server's processes, as iotdb-local.sh gives them for this flag (none when the suite was given a server)
     const pids = control === null ? '' : (await run('bash', [control.script, 'pids', control.dir])).stdout.trim();
     const serverPid = control === null ? [] : ['--server-pid', pids];
@@ -369,7 +371,9 @@ describe('iotdb-bench against a real server', () => {
 
   it('read-compare refuses a statement that reads no values, before the rounds (no NaN ratios)', async () => {
     const sql = 'SELECT * FROM root.it_bench_nothing.** ALIGN BY DEVICE';
+    // one read warms each reader up (20,000 rows would take 25 by default): the values are what this test checks
     const args = [cli, 'read-compare', '--host', host, '--port', String(port), '--sql', sql, '--rounds', '1'];
+    args.push('--warmup-reads', '1');
     const e = (await run('node', args).then(
       () => expect.fail('nothing to compare'),
       (err: unknown) => err,

@@ -145,6 +145,22 @@ describe('read-compare options', () => {
     expect(order.join(' ')).toBe('r R b c r R b c J r r R b c J');
   });
 
+  it('takes --warmup-reads as the reads that warm each reader up, whatever the result (the Java child one more)', async () => {
+    const order: string[] = [];
+    const reader = (key: string) => () => {
+      order.push(key);
+      return Promise.resolve({ ...pass(1, 0.1), points: 1 }); // a tiny result: 30 reads by default
+    };
+    const read = { rows: reader('r'), rowBatches: reader('R'), batches: reader('b'), columns: reader('c') };
+    const readers = { javaReads: 0, read: { ...read, java: reader('J') } };
+    await readRounds({ rounds: 1, warmupReads: 1 }, readers, () => undefined);
+    expect(order.join(' ')).toBe('r R b c r R b c J');
+    expect(readers.javaReads).toBe(2); // one untimed, one timed, in its JVM
+    expect(parseOptions(['--warmup-reads', '3']).warmupReads).toBe(3);
+    expect(parseOptions([]).warmupReads).toBeUndefined(); // enough reads for 5 M values, 1 to 30
+    expect(() => parseOptions(['--warmup-reads', '0'])).toThrow('--warmup-reads needs an integer in [1, 1000], got 0');
+  });
+
   it('refuses an --out that is a directory before reading (the file was written, and failed, after every round)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'read-compare-'));
     const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);

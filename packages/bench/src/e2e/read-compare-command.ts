@@ -35,6 +35,8 @@ interface Options extends ConnectionArgs {
   javaTrustStore: string | undefined;
   /** --query-timeout-ms, as the main command's: how long the statement may take, both clients; 0 = no limit */
   queryTimeoutMs: number | undefined;
+  /** --warmup-reads: the reads that warm each reader up before a timed one; by default warmUpReads of the result */
+  warmupReads: number | undefined;
 }
 
 /** A pass, with the server's CPU per million values read when --server-pid is given. */
@@ -145,12 +147,12 @@ function readers(o: Options, session: BaseSession, serverPids: number[] | undefi
 }
 
 /**
- * The readers warmed up (warmUpReads of the first read's values), then `o.rounds` rounds of a timed pass each (each
+ * The readers warmed up (--warmup-reads, or warmUpReads of the first read's values), then `o.rounds` rounds of a timed pass each (each
  * of ours the last of as many reads as its warm-up, as the Java child's), a line printed per round. Throws a
  * RunError when the statement reads no values.
  */
 export async function readRounds(
-  o: Pick<Options, 'rounds'>,
+  o: Pick<Options, 'rounds'> & Partial<Pick<Options, 'warmupReads'>>,
   readers: Readers,
   log: (line: string) => void = console.log,
 ): Promise<Passes> {
@@ -161,7 +163,7 @@ export async function readRounds(
     throw new RunError(
       `the statement read no values (${first.rows} rows): nothing to compare; --sql must read data (default: ${DEFAULT_SQL}, what iotdb-bench writes)`,
     );
-  const warmUps = warmUpReads(first.points);
+  const warmUps = o.warmupReads ?? warmUpReads(first.points);
   readers.javaReads = warmUps + 1;
   for (const { key } of READERS)
     if (key !== 'java') for (let k = key === 'rows' ? 1 : 0; k < warmUps; k++) await read[key]();
@@ -219,6 +221,7 @@ export function parseOptions(args: readonly string[]): Options {
     serverPids: undefined,
     javaTrustStore: undefined,
     queryTimeoutMs: undefined,
+    warmupReads: undefined,
   };
   for (let i = 0; i < args.length; i++) {
     const took = takeConnectionFlag(o, args, i);
@@ -238,6 +241,7 @@ export function parseOptions(args: readonly string[]): Options {
     else if (flag === '--server-pid') o.serverPids = value.split(',').map((pid) => positive(flag, pid));
     else if (flag === '--java-trust-store') o.javaTrustStore = value;
     else if (flag === '--query-timeout-ms') o.queryTimeoutMs = checked(flag, value, timeoutMs);
+    else if (flag === '--warmup-reads') o.warmupReads = checked(flag, value, warmupReads);
     else throw new Error(`unknown option ${flag}`);
   }
   checkTls(o);
@@ -260,6 +264,8 @@ function statement(value: string): string {
 }
 
 const atLeastOne = integer(1);
+/** reads that warm a reader up: each is a read of the whole statement, by each of five readers, every round */
+const warmupReads = integer(1, 1000);
 const timeoutMs = integer(0, MAX_TIMER_MS);
 /** a query's fetchSize: a 32-bit field of the protocol */
 const fetchSize = integer(1, MAX_I32);
