@@ -2,7 +2,7 @@ import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { IoTDBValidationError } from '@iotdb/fast-serializer';
 import { TSDataType, type DecodedColumn } from '@iotdb/fast-serializer';
-import { RowRecord, rowBlock, type RowShape } from './row-record.js';
+import { RowRecord, objectKeys, rowBlock, type RowShape } from './row-record.js';
 
 const col = (type: TSDataType, values: DecodedColumn['values'], nulls: number[] | null = null): DecodedColumn => ({
   type,
@@ -14,6 +14,7 @@ const col = (type: TSDataType, values: DecodedColumn['values'], nulls: number[] 
 function rowOf(time: bigint | null, columns: DecodedColumn[], shape: Partial<RowShape> & Pick<RowShape, 'index'>) {
   const timeColumn = time === null ? null : col(TSDataType.TIMESTAMP, BigInt64Array.from([time]));
   const full: RowShape = {
+    objectKeys: objectKeys([...shape.index.keys()], time !== null),
     types: columns.map((c) => c.type),
     precision: 'ms',
     int64As: 'bigint',
@@ -81,6 +82,28 @@ describe('RowRecord', () => {
   it('prefers a real column named Time over the timestamp', () => {
     const r = rowOf(5n, [col(TSDataType.INT32, Int32Array.from([9]))], { index: new Map([['Time', 0]]) });
     expect(r.getValue('Time')).toBe(9);
+    // its object has both: the timestamp first, as columnNames has it, the column after it under Time#2
+    expect(r.toObject()).toEqual({ Time: 5n, 'Time#2': 9 });
+  });
+
+  it("drops no column from its object, console.log or JSON: a name given again (a join's t1.a, t2.a) as a#2", () => {
+    // SELECT t1.a, t2.a FROM t1 JOIN t2 ...: both columns are named a; getValue('a') reads the first, as Java's
+    const r = rowOf(
+      null,
+      [col(TSDataType.INT32, Int32Array.from([10])), col(TSDataType.INT32, Int32Array.from([20]))],
+      {
+        index: new Map([['a', 0]]),
+        objectKeys: objectKeys(['a', 'a'], false),
+      },
+    );
+    expect(r.getValue('a')).toBe(10);
+    expect(r.toObject()).toEqual({ a: 10, 'a#2': 20 });
+    expect(JSON.stringify(r)).toBe('{"a":10,"a#2":20}');
+    expect(inspect(r)).toBe("RowRecord { a: 10, 'a#2': 20 }");
+    // a name taken already by a column of its own is passed over
+    expect(objectKeys(['a', 'a#2', 'a', 'a'], false)).toEqual(['a', 'a#2', 'a#3', 'a#4']);
+    expect(objectKeys(['x', 'Time'], true)).toEqual(['x', 'Time#2']);
+    expect(objectKeys(['x', 'Time'], false)).toEqual(['x', 'Time']);
   });
 
   it('names the known columns when asked for an unknown one', () => {

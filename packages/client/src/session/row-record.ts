@@ -18,6 +18,8 @@ import { rowMaker, type RowMaker } from './row-maker.js';
 export interface RowShape {
   /** value column name -> position in `values` (the first of duplicate names) */
   readonly index: ReadonlyMap<string, number>;
+  /** each value column's key in toObject(), objectKeys of the names: none dropped when a name is given twice */
+  readonly objectKeys: readonly string[];
   /** the declared type of each value column */
   readonly types: readonly TSDataType[];
   readonly precision: TimestampPrecision;
@@ -41,6 +43,26 @@ export interface RowBlock {
   readonly positions: readonly DecodedColumn[];
   /** makes a row's `values` array when it is read */
   readonly makeRow: RowMaker;
+}
+
+/**
+ * The key of each value column in a row's object: its name, and for a name given before it (or `Time`, the
+ * timestamp's key, when the result has a time column) the name with `#2`, `#3`, ... after it, the first not taken.
+ * An object keeps one value a key: a join's `t1.a, t2.a` (both named `a`) would lose its second column.
+ */
+export function objectKeys(names: readonly string[], hasTime: boolean): string[] {
+  const taken = new Set(names);
+  const seen = new Set(hasTime ? ['Time'] : []);
+  return names.map((name) => {
+    if (!seen.has(name)) {
+      seen.add(name);
+      return name;
+    }
+    let n = 2;
+    while (taken.has(`${name}#${n}`) || seen.has(`${name}#${n}`)) n++;
+    seen.add(`${name}#${n}`);
+    return `${name}#${n}`;
+  });
 }
 
 /** A RowBlock: a time column (or null) and the value columns, INT64 given as `int64As` says. */
@@ -101,12 +123,16 @@ export class RowRecord {
     return noName(column, this.shape.index);
   }
 
-  /** column name -> value, plus `Time` when the result has a time column (a name given twice: its first column) */
+  /**
+   * column name -> value, `Time` first when the result has a time column; a name given again (a join's `t1.a, t2.a`,
+   * both `a`) keys its later columns `a#2`, `a#3` (objectKeys), where getValue('a') reads the first
+   */
   toObject(): Record<string, IoTDBValue> {
     const out: Record<string, IoTDBValue> = {};
     if (this.block.time !== null) out.Time = this.timestamp;
     const values = this.values;
-    for (const [name, k] of this.shape.index) out[name] = values[k];
+    const keys = this.shape.objectKeys;
+    for (let k = 0; k < keys.length; k++) out[keys[k]] = values[k];
     return out;
   }
 

@@ -26,7 +26,7 @@ import {
 } from './columnar.js';
 import type { Int64Mode, TimestampMode } from './options.js';
 import type { TimestampPrecision } from './node-session.js';
-import { RowRecord, rowBlock, type RowBlock, type RowShape } from './row-record.js';
+import { RowRecord, objectKeys, rowBlock, type RowBlock, type RowShape } from './row-record.js';
 import { GAVE_UP, ResultFetcher, readAborted, untilAborted } from './result-fetcher.js';
 
 /** toColumnar() holds every value it reads: repeated short text is decoded to one string per value (see DecodeOptions). */
@@ -225,6 +225,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
     });
     this.#shape = {
       index,
+      objectKeys: objectKeys(this.#valueNames, this.#hasTime),
       types: this.#valueTypes,
       precision: ctx.precision,
       int64As: ctx.int64As,

@@ -216,6 +216,18 @@ describe('TableSession', () => {
     expect(objects[0]).not.toHaveProperty('Time');
   });
 
+  it("keeps both columns of a join that names them alike in each row's object: a and a#2", async () => {
+    // device a at 1000 (f_int32 1) beside device b 500 ms later (2147483647)
+    const ds = await session.executeQueryStatement(
+      `SELECT l.f_int32, r.f_int32 FROM all_types l JOIN all_types r ON l.time = r.time - 500 ` +
+        `WHERE l.device = 'a' AND r.device = 'b' ORDER BY l.time LIMIT 1`,
+    );
+    expect(ds.columnNames).toEqual(['f_int32', 'f_int32']);
+    const objects = await objectsOf(ds);
+    expect(objects).toEqual([{ f_int32: 1, 'f_int32#2': 2147483647 }]);
+    expect(JSON.stringify(objects)).toBe('[{"f_int32":1,"f_int32#2":2147483647}]');
+  });
+
   it('gives the same data through toColumnar as through the rows, with no separate timestamps', async () => {
     const viaRows = await objectsOf(await session.executeQueryStatement(selectAll('all_types')));
     const c = await (await session.executeQueryStatement(selectAll('all_types'))).toColumnar();
