@@ -14,6 +14,7 @@ import {
 import { endpointKey, type Endpoint } from '../cluster/endpoint.js';
 import { checkedIfGiven, int32Count, positiveInt, timerMs } from '../config/checks.js';
 import { checkCallOptions } from '../config/issues.js';
+import { checkTimeZone } from '../config/time-zone.js';
 import {
   withSessionId,
   writeArgs,
@@ -213,10 +214,12 @@ export abstract class BaseSession {
     return this.#context.timeZone;
   }
 
-  /** Sets the zone the server reads and renders times in (the server checks it); later server sessions start in it. */
+  /**
+   * Sets the zone the server reads and renders times in; later server sessions start in it. A zone Java's ZoneId does
+   * not take is refused before anything is sent, as the `timeZone` option is.
+   */
   async setTimeZone(zone: string, opts: CallOptions = {}): Promise<void> {
-    if (typeof zone !== 'string' || zone.trim().length === 0)
-      throw new IoTDBValidationError('zone', 'needs a time zone such as Asia/Tokyo or +05:30');
+    checkTimeZone('zone', zone);
     checkCallOptions(opts, CALL_OPTION_KEYS);
     await this.#run({
       kind: 'statement',

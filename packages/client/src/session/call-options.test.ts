@@ -253,3 +253,24 @@ describe('bad arguments', () => {
     expect(fake.calls.filter((c) => c.method.startsWith('execute'))).toHaveLength(0);
   });
 });
+
+describe('setTimeZone', () => {
+  it('refuses a zone the server would refuse before anything is sent, as the timeZone option does', async () => {
+    const { fake, s } = await openSession();
+    for (const zone of ['Mars/Olympus', '+8:00', '+19:00', 'nope'])
+      await expect(s.setTimeZone(zone)).rejects.toThrow(
+        new IoTDBValidationError(
+          'zone',
+          `needs a zone the server knows: a region (Asia/Shanghai), UTC or GMT, or an offset (+08:00, UTC+8); got '${zone}'`,
+        ),
+      );
+    expect(fake.callsOf('setTimeZone')).toHaveLength(0);
+    expect(s.getTimeZone()).not.toBe('nope');
+    // the zones Java's ZoneId takes go through, as given
+    for (const zone of ['Asia/Tokyo', '+05:30', 'UTC+8', 'GMT', 'Z']) {
+      await s.setTimeZone(zone);
+      expect(s.getTimeZone()).toBe(zone);
+    }
+    expect(fake.callsOf('setTimeZone')).toHaveLength(5);
+  });
+});
