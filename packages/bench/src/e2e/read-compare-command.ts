@@ -147,9 +147,9 @@ function readers(o: Options, session: BaseSession, serverPids: number[] | undefi
 }
 
 /**
- * The readers warmed up (--warmup-reads, or warmUpReads of the first read's values), then `o.rounds` rounds of a timed pass each (each
- * of ours the last of as many reads as its warm-up, as the Java child's), a line printed per round. Throws a
- * RunError when the statement reads no values.
+ * The readers warmed up (--warmup-reads, or warmUpReads of the first read's values), then `o.rounds` rounds of a
+ * timed pass each (each of ours the last of as many reads as its warm-up, as the Java child's), a line printed per
+ * round. Throws a RunError when the statement reads no values.
  */
 export async function readRounds(
   o: Pick<Options, 'rounds'> & Partial<Pick<Options, 'warmupReads'>>,

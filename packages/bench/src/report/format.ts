@@ -199,9 +199,8 @@ function serverCpuLine(r: RunResult): string[] {
   if ('error' in spent) return [`server CPU   not measured: ${spent.error}`];
   const rates = cpuRates(r, serverCpuPerMillion(r), spent.seconds);
   const cores = `${fixed(serverCores(r)!, 2)} cores on average`;
-  return [
-    `server CPU   ${fixed(spent.seconds, 2)} s, ${cores} (${rates === '' ? '' : `${rates}; `}processes ${spent.pids.join(', ')})`,
-  ];
+  const detail = [rates, `processes ${spent.pids.join(', ')}`].filter((part) => part !== '').join('; ');
+  return [`server CPU   ${fixed(spent.seconds, 2)} s, ${cores} (${detail})`];
 }
 
 /**
