@@ -155,6 +155,16 @@ describe('what a flush sends', () => {
 });
 
 describe('devices that went quiet', () => {
+  it('keeps no buffer once closed: every row sent, its buffers go to the collector', async () => {
+    const { s } = await openSession();
+    const w = s.writer({ flushIntervalMs: 0 });
+    await w.write(row(1, 1));
+    await w.write(row(2, 1));
+    expect(w.stats().bufferedDevices).toBe(2);
+    await w.close();
+    expect(w.stats()).toMatchObject({ bufferedDevices: 0, buffered: 0, written: 2, acknowledged: 2 });
+  });
+
   it("forgets a device's buffer at the first flush after a minute without rows; one that comes back starts anew", async () => {
     let now = 0;
     const clock = vi.spyOn(performance, 'now').mockImplementation(() => now);

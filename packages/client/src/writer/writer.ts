@@ -148,10 +148,27 @@ export class Writer<Row> {
     this.#throwUnreported();
   }
 
-  /** Flushes, then refuses further writes. Rejects like flush() when rows failed and there is no onError. */
+  /**
+   * Flushes, then refuses further writes and lets its buffers go (a closed writer kept somewhere holds no typed
+   * arrays). Rejects like flush() when rows failed and there is no onError.
+   */
   close(): Promise<void> {
-    this.#closing ??= this.flush().finally(() => clearTimeout(this.#timer));
+    this.#closing ??= this.flush().finally(() => {
+      clearTimeout(this.#timer);
+      this.#forgetEmptyBuffers();
+    });
     return this.#closing;
+  }
+
+  /** Drops every buffer without rows (#forget). */
+  #forgetEmptyBuffers(): void {
+    for (const [key, b] of this.#buffers) if (b.rows === 0) this.#forget(key);
+  }
+
+  /** Drops a device's buffer (its arrays to the collector) and what was learned of its types. */
+  #forget(key: string): void {
+    this.#buffers.delete(key);
+    this.#learned.delete(key);
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
@@ -243,10 +260,7 @@ export class Writer<Row> {
     const now = performance.now();
     for (const [key, b] of this.#buffers) {
       if (b.rows > 0) taken.push(this.#tabletWithLearnedTypes(b.take(now)));
-      else if (now - b.lastRowsAt > QUIET_DEVICE_MS) {
-        this.#buffers.delete(key); // (its arrays to the collector)
-        this.#learned.delete(key);
-      }
+      else if (now - b.lastRowsAt > QUIET_DEVICE_MS) this.#forget(key);
     }
     this.#bufferedBytes = 0;
     this.#bufferedRows = 0;
