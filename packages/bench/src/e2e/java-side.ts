@@ -18,7 +18,7 @@ import { runJavaQueries } from '../run/java-queries.js';
 import { entryStatements } from '../run/for-each-rows.js';
 import { runJavaStatement } from '../run/java-query-file.js';
 import { statementNotRun } from '../run/query-file.js';
-import { addQueriesAfter } from '../run/queries.js';
+import { addQueriesAfter, noWholeRoundNote } from '../run/queries.js';
 import { RunError } from '../run/run-error.js';
 import type { BenchConfig, Environment, QueryFigures, RunResult } from '../types.js';
 import { hasQueries, readsOnly } from '../workload/operations.js';
@@ -50,6 +50,8 @@ export async function runJavaSide(
     java = { ...result, environment };
     if (config.queries.length > 0) {
       console.log(`the Java client's queries: the same ${config.queries.length} x ${config.queryLoops} statements ...`);
+      const partial = noWholeRoundNote(config, fullRounds, "the Java client's");
+      if (partial !== undefined) console.log(partial);
       addQueriesAfter(java, await runJavaQueries(config, { host, port, fullRounds }, java.errors));
     }
   } catch (e) {

@@ -2,7 +2,7 @@ import { formatReport, resultLine } from '../report/format.js';
 import { prepareDatabase } from '../run/database.js';
 import { verifyPoints } from '../run/verify.js';
 import { rowsAfterRounds } from '../run/client-operations.js';
-import { addQueriesAfter, runQueries } from '../run/queries.js';
+import { addQueriesAfter, noWholeRoundNote, runQueries } from '../run/queries.js';
 import { keepErrors } from '../run/run-error.js';
 import { runWrites } from '../run/run-writes.js';
 import type { BenchConfig, Environment, RunResult } from '../types.js';
@@ -49,6 +49,8 @@ export async function runMethods(
     }
     if (c.queries.length > 0 && needsServer && !c.serverNoop && !interrupt.aborted && !unreachable) {
       // over the rows the run wrote: one stopped early (--test-max-time) wrote fewer than planned
+      const partial = noWholeRoundNote(c, fullRounds, "ours'");
+      if (partial !== undefined) console.log(partial);
       const queried = await runQueries(c, target, rowsAfterRounds(c, fullRounds));
       addQueriesAfter(result, queried.after);
       keepErrors(result.errors, ...queried.errors);

@@ -12,6 +12,7 @@ import { javaPlan } from './java-plan.js';
 import { rowsAfterTheRun } from './client-operations.js';
 import {
   addQueriesAfter,
+  noWholeRoundNote,
   noneSucceeded,
   queryPasses,
   querySqls,
@@ -245,5 +246,23 @@ describe('untimedReads (a warm-up: reads before the timed ones)', () => {
     const noRetries = counting(refused);
     expect((await untimedReads(five(noRetries.execute), 0)).ran).toBe(5);
     expect(noRetries.calls.n).toBe(5);
+  });
+});
+
+describe('noWholeRoundNote (--queries after a run --test-max-time stopped)', () => {
+  it('says when no round reached every device: the queries read the first, which some devices lack', () => {
+    const c = sampleConfig({ queries: ['TIME_RANGE'], warmupRounds: 0 });
+    expect(noWholeRoundNote(c, 0, "ours'")).toBe(
+      "note: ours' queries after the writes: no round reached every device before the time limit " +
+        '(--test-max-time), so they read the first, which some devices lack: their rows are fewer than a whole ' +
+        "round's (--warmup-rounds 1 writes one, untimed)",
+    );
+    expect(noWholeRoundNote(c, 0, "the Java client's")).toMatch(/^note: the Java client's queries after the writes:/);
+    expect(noWholeRoundNote(c, 1, "ours'")).toBeUndefined(); // a whole round: the queries range over it
+    expect(noWholeRoundNote(c, undefined, "the Java client's")).toBeUndefined(); // it wrote its plan
+    expect(noWholeRoundNote({ ...c, queries: [] }, 0, "ours'")).toBeUndefined(); // no queries after
+    // queries alone read what a run before wrote, no round of their own
+    const alone = { ...c, operationProportion: { ...c.operationProportion, INGESTION: 0, TIME_RANGE: 1 } };
+    expect(noWholeRoundNote(alone, 0, "ours'")).toBeUndefined();
   });
 });

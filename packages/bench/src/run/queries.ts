@@ -4,6 +4,7 @@ import { LatencyHistogram } from '../report/histogram.js';
 import type { BenchConfig, QueryFigures, QueryKind, RunResult } from '../types.js';
 import { drawTarget, querySql, sensorValuesRead } from '../workload/query-sql.js';
 import { unit } from '../workload/values.js';
+import { readsOnly } from '../workload/operations.js';
 import { readRows } from './read-pass.js';
 import { keepErrors, reachedNoNode } from './run-error.js';
 import { grouped } from '../report/numbers.js';
@@ -54,6 +55,21 @@ export async function untimedReads(
 export function querySqls(c: BenchConfig, kind: QueryKind, rows: number): string[] {
   return Array.from({ length: c.queryLoops }, (_, i) =>
     querySql(c, kind, drawTarget(c, unit(i, 1, 11, c.seed), unit(i, 2, 11, c.seed), rows)),
+  );
+}
+
+/**
+ * A line before --queries after the writes of a run (ours, or the Java client's: `whose`) that its time limit
+ * stopped before any round reached every device (`fullRounds` 0, warm-up rounds included): its queries range over
+ * the first round, which some devices lack, and read fewer rows than over a whole one (a cold JVM on a busy machine
+ * wrote under a round in a second). Undefined otherwise.
+ */
+export function noWholeRoundNote(c: BenchConfig, fullRounds: number | undefined, whose: string): string | undefined {
+  if (c.queries.length === 0 || fullRounds !== 0 || readsOnly(c.operationProportion)) return undefined;
+  return (
+    `note: ${whose} queries after the writes: no round reached every device before the time limit ` +
+    '(--test-max-time), so they read the first, which some devices lack: their rows are fewer than a whole ' +
+    "round's (--warmup-rounds 1 writes one, untimed)"
   );
 }
 
