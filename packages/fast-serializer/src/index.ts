@@ -83,6 +83,7 @@ export {
 } from './thrift/compact.js';
 export { encodeDate, decodeDate } from './tablet/date.js';
 export { describe as describeValue } from './types/describe.js';
+export { notWellFormed } from './types/well-formed.js';
 export { checkName, columnNameProblem } from './types/name.js';
 export { dateToTime, timeToDate } from './tablet/time-unit.js';
 export type { TimestampPrecision } from './tablet/time-unit.js';

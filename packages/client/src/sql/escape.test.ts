@@ -25,6 +25,14 @@ describe('escapeString', () => {
     expect(inner.replaceAll("''", '')).not.toContain("'"); // every quote inside is doubled
     expect(inner.replaceAll("''", "'")).toBe(v);
   });
+
+  it('refuses a string UTF-8 cannot carry (a lone surrogate): the statement would hold U+FFFD instead', () => {
+    expect(() => escapeString('x\ud800')).toThrow(
+      'value: is not well-formed Unicode: a lone surrogate (U+D800) at index 1, which UTF-8 cannot carry (it would be stored as U+FFFD)',
+    );
+    expect(() => sql`INSERT INTO root.sg.d(time, s) VALUES (1, ${'\udfff'})`).toThrow(/lone surrogate \(U\+DFFF\)/);
+    expect(escapeString('😀')).toBe("'😀'");
+  });
 });
 
 /** Each quoting of an identifier: the tree's (a path node, in backquotes), the table model's (in double quotes). */

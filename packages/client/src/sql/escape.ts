@@ -1,4 +1,4 @@
-import { IoTDBValidationError, isArray } from '@iotdb/fast-serializer';
+import { IoTDBValidationError, isArray, notWellFormed } from '@iotdb/fast-serializer';
 import { checkList, checkString } from '../config/checks.js';
 
 /**
@@ -22,10 +22,13 @@ export function escapeTableIdentifier(name: string): string {
 
 /**
  * A string literal: in single quotes, a single quote inside doubled, nothing else changed (a backslash
- * is an ordinary character in IoTDB strings).
+ * is an ordinary character in IoTDB strings). A string UTF-8 cannot carry (a lone surrogate) is refused: the
+ * statement would hold U+FFFD in its place.
  */
 export function escapeString(value: string): string {
   if (typeof value !== 'string') throw new IoTDBValidationError('value', `needs a string, got ${typeof value}`);
+  const malformed = notWellFormed(value);
+  if (malformed !== undefined) throw new IoTDBValidationError('value', malformed);
   return "'" + value.replaceAll("'", "''") + "'";
 }
 

@@ -122,7 +122,7 @@ export class Column {
         const bytes =
           v instanceof Uint8Array
             ? v.length
-            : typeof v === 'string' && this.type !== TSDataType.BLOB
+            : typeof v === 'string' && this.type !== TSDataType.BLOB && v.isWellFormed() // else U+FFFD on the wire
               ? 3 * v.length
               : -1;
         if (bytes < 0) return -1;

@@ -71,6 +71,7 @@ const STAGED: Partial<Record<TSDataType, { check: string; bytes: string }>> = {
 
 const CELLS: Partial<Record<TSDataType, { check: string; bytes: string }>> = {
   [TSDataType.BOOLEAN]: { check: `typeof v === 'boolean'`, bytes: '1' },
-  [TSDataType.TEXT]: { check: `typeof v === 'string'`, bytes: '4 + 3 * v.length' },
-  [TSDataType.STRING]: { check: `typeof v === 'string'`, bytes: '4 + 3 * v.length' },
+  // a string UTF-8 cannot carry (a lone surrogate) takes the general path, which refuses it
+  [TSDataType.TEXT]: { check: `typeof v === 'string' && v.isWellFormed()`, bytes: '4 + 3 * v.length' },
+  [TSDataType.STRING]: { check: `typeof v === 'string' && v.isWellFormed()`, bytes: '4 + 3 * v.length' },
 };

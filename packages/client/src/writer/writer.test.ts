@@ -212,6 +212,22 @@ describe('bad rows', () => {
     expect(w.stats()).toMatchObject({ written: 2, rejected: 1, acknowledged: 2, failed: 0 });
   });
 
+  it('rejects a string UTF-8 cannot carry (a lone surrogate) for its row only, in a new column and a known one', async () => {
+    const { fake, s } = await openSession();
+    const w = s.writer();
+    const lone = 'a\ud83d'; // half of an emoji: it would be stored as U+FFFD
+    await expect(w.write(row(1, 1, { t: lone }))).rejects.toThrow(
+      /values\.t: TEXT value is not well-formed Unicode: a lone surrogate \(U\+D83D\) at index 1/,
+    );
+    await w.write(row(1, 2, { t: 'ok', u: 'fine' }));
+    await w.write(row(1, 3, { t: 'ok', u: 'fine' })); // the row shape compiled
+    await expect(w.write(row(1, 4, { t: 'ok', u: lone }))).rejects.toThrow(/values\.u: TEXT value is not well-formed/);
+    await w.write(row(1, 5, { t: '😀', u: 'x' })); // a whole pair is a character
+    await w.flush();
+    expect(sent(fake)[0].rows.map((r) => r.time)).toEqual([2, 3, 5]);
+    expect(w.stats()).toMatchObject({ written: 3, rejected: 2, acknowledged: 3 });
+  });
+
   it('rejects rows without a device, with a bad time, or without values', async () => {
     const { s } = await openSession();
     const w = s.writer();

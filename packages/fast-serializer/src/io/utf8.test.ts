@@ -23,7 +23,7 @@ describe('utf8', () => {
     expect(utf8Length(s)).toBe(Buffer.byteLength(s, 'utf8'));
   });
 
-  it.each(samples)('writes %j like Buffer.from', (s) => {
+  it.each(samples.filter((s) => s.isWellFormed()))('writes %j like Buffer.from', (s) => {
     const out = Buffer.alloc(utf8Length(s) + 2, 0xee);
     const n = writeUtf8(out, 1, s);
     expect(n).toBe(Buffer.byteLength(s));
@@ -32,7 +32,14 @@ describe('utf8', () => {
     expect(out[1 + n]).toBe(0xee);
   });
 
-  it('agrees with Buffer on random UTF-16 (surrogates included)', () => {
+  it.each(samples.filter((s) => !s.isWellFormed()))(
+    'refuses %j, which UTF-8 cannot carry (Buffer would write U+FFFD for its lone surrogate)',
+    (s) => {
+      expect(writeUtf8(Buffer.alloc(utf8Length(s)), 0, s)).toBe(-1);
+    },
+  );
+
+  it('agrees with Buffer on random UTF-16 (surrogates included), refusing what is not well-formed', () => {
     let seed = 42;
     const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
     for (let k = 0; k < 2000; k++) {
@@ -50,8 +57,11 @@ describe('utf8', () => {
       }
       expect(utf8Length(s)).toBe(Buffer.byteLength(s));
       const out = Buffer.alloc(utf8Length(s));
-      writeUtf8(out, 0, s);
-      expect(out).toEqual(Buffer.from(s));
+      if (!s.isWellFormed()) expect(writeUtf8(out, 0, s)).toBe(-1);
+      else {
+        expect(writeUtf8(out, 0, s)).toBe(out.length);
+        expect(out).toEqual(Buffer.from(s));
+      }
     }
   });
 });

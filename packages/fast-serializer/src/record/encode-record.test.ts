@@ -183,6 +183,20 @@ describe('encodeRecord validation', () => {
     expect(e.message).toMatch(/"Time" is not a legal name in IoTDB: time and timestamp/);
   });
 
+  it('refuses a string UTF-8 cannot carry (a lone surrogate), in a TEXT or STRING record and a string record', () => {
+    const lone = 'x\udc00';
+    for (const type of ['TEXT', 'STRING'] as const) {
+      const r = { deviceId: 'root.sg.d1', timestamp: 1, measurements: ['s0'], dataTypes: [type], values: [lone] };
+      const e = catchValidation(() => encodeRecord(r, 'record'));
+      expect(e.field).toBe('record.values[0] ("s0")');
+      expect(e.message).toMatch(/value is not well-formed Unicode: a lone surrogate \(U\+DC00\) at index 1/);
+    }
+    const s = { deviceId: 'root.sg.d1', timestamp: 1, measurements: ['a'], values: [lone] };
+    const e = catchValidation(() => checkStringRecord(s, 'record'));
+    expect(e.field).toBe('record.values[0] ("a")');
+    expect(e.message).toMatch(/is not well-formed Unicode: a lone surrogate \(U\+DC00\) at index 1/);
+  });
+
   it('prefixes fields with the given field name', () => {
     expect(catchValidation(() => encodeRecord(rec(['INT32'], ['x']), 'records[3]')).field).toBe(
       'records[3].values[0] ("s0")',

@@ -1,5 +1,6 @@
 import { IoTDBValidationError } from '../errors.js';
 import { describe } from '../types/describe.js';
+import { notWellFormed } from '../types/well-formed.js';
 import { checkRecordHead } from './encode-record.js';
 import { checkColumnName } from '../types/name.js';
 import { KnownKeys } from '../types/known-keys.js';
@@ -56,6 +57,8 @@ export function checkStringRecord(
         `${field}.values[${i}] ("${m}")`,
         `needs a string (the server infers the type), got ${describe(v)}`,
       );
+    const malformed = notWellFormed(v);
+    if (malformed !== undefined) throw new IoTDBValidationError(`${field}.values[${i}] ("${m}")`, malformed);
     measurements.push(m);
     values.push(v);
   }

@@ -2,6 +2,7 @@ import { IoTDBValidationError } from '../errors.js';
 import { TSDataType, dataTypeName } from '../types/data-type.js';
 import { encodeDate } from './date.js';
 import { describe } from '../types/describe.js';
+import { notWellFormed } from '../types/well-formed.js';
 import { dateToTime, type TimestampPrecision } from './time-unit.js';
 import type { PreparedTablet } from './prepare-tablet.js';
 import { fitsInt64 } from '../types/int64.js';
@@ -28,6 +29,9 @@ export const EXPECTED: Record<TSDataType, string> = {
 };
 
 export function cellError(field: string, type: TSDataType, v: unknown): IoTDBValidationError {
+  const text = typeof v === 'string' && (type === TSDataType.TEXT || type === TSDataType.STRING);
+  const malformed = text ? notWellFormed(v) : undefined;
+  if (malformed !== undefined) return new IoTDBValidationError(field, `${dataTypeName(type)} value ${malformed}`);
   return new IoTDBValidationError(field, `${dataTypeName(type)} needs ${EXPECTED[type]}, got ${describe(v)}`);
 }
 
@@ -77,7 +81,7 @@ export function checkCell(type: TSDataType, v: unknown, field: string, precision
       break;
     case TSDataType.TEXT:
     case TSDataType.STRING:
-      if (typeof v === 'string' || v instanceof Uint8Array) return v;
+      if ((typeof v === 'string' && v.isWellFormed()) || v instanceof Uint8Array) return v;
       break;
     case TSDataType.BLOB:
       if (v instanceof Uint8Array) return v;

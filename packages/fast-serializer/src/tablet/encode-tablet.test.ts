@@ -762,6 +762,29 @@ describe('tablet validation', () => {
     }
   });
 
+  it('refuses a string UTF-8 cannot carry (a lone surrogate: it would be stored as U+FFFD), in both encoders', () => {
+    for (const type of ['TEXT', 'STRING'] as const) {
+      // the second half of a pair alone, as slicing an emoji leaves it; column-major and row-major
+      for (const t of [
+        one(type, ['ok', 'a\ud83d'], { timestamps: [1, 2] }),
+        one(type, [], { timestamps: [1, 2], columns: undefined, values: [['ok'], ['a\ud83d']] }),
+      ]) {
+        const e = rejection(t);
+        expect(e.message).toMatch(
+          new RegExp(`row 1|\\[1\\]\\[0\\]`), // the row named as given
+        );
+        expect(e.message).toMatch(
+          new RegExp(
+            `: ${type} value is not well-formed Unicode: a lone surrogate \\(U\\+D83D\\) at index 1, which UTF-8 cannot carry \\(it would be stored as U\\+FFFD\\)$`,
+          ),
+        );
+        expect(() => encodeTabletPlain(prepareTablet(t))).toThrow(e.message);
+      }
+    }
+    // a whole pair is one character, sent as its 4 bytes
+    expect(() => encodeBoth(one('TEXT', ['a😀']))).not.toThrow();
+  });
+
   it('keeps NaN and ±Infinity in FLOAT (they are floats), and the largest float32', () => {
     expect(() =>
       encodeBoth(one('FLOAT', [NaN, Infinity, -Infinity, 3.4028234663852886e38], { timestamps: [1, 2, 3, 4] })),

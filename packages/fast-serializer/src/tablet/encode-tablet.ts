@@ -97,7 +97,7 @@ function binaryColumnBytes({ of, k }: Cells, isBlob: boolean, p: PreparedTablet,
 /** The most bytes a TEXT, STRING or BLOB cell takes (0 for null), or -1 for a cell the column does not take. */
 function binaryBytes(v: CellValue, isBlob: boolean): number {
   if (v == null) return 0;
-  if (!isBlob && typeof v === 'string') return 3 * v.length;
+  if (!isBlob && typeof v === 'string') return 3 * v.length; // well-formed: checked as it is written (putBinary)
   if (v instanceof Uint8Array) return v.length; // TEXT and STRING take bytes too (sent as they are)
   return -1;
 }
@@ -373,31 +373,43 @@ function putDouble(s: Float64Array, r: number, v: CellValue, p: PreparedTablet, 
   return false;
 }
 
-/** TEXT, STRING, BLOB: cells were checked by valuesUpperBound. */
+/**
+ * TEXT, STRING, BLOB: cells were checked by valuesUpperBound, but for a string UTF-8 cannot carry (a lone surrogate),
+ * which putBinary finds as it writes it (an ASCII string proves itself in writeUtf8's loop; the others are asked).
+ */
 const writeBinaries: CellWriter = (out, pos, cells, rows, p, c, found) => {
   const { of, k } = cells;
   const order = p.order;
   if (k < 0) {
     for (let r = 0; r < rows; r++) {
-      const v = of[order === null ? r : order[r]] as CellValue;
+      const src = order === null ? r : order[r];
+      const v = of[src] as CellValue;
       if (v == null) nullAt(found, c, r, rows);
       pos = putBinary(out, pos, v);
+      if (pos < 0) throw badCell(p, c, src, v);
     }
   } else {
     for (let r = 0; r < rows; r++) {
-      const v = (of[order === null ? r : order[r]] as Row)[k];
+      const src = order === null ? r : order[r];
+      const v = (of[src] as Row)[k];
       if (v == null) nullAt(found, c, r, rows);
       pos = putBinary(out, pos, v);
+      if (pos < 0) throw badCell(p, c, src, v);
     }
   }
   return pos;
 };
 
-/** A TEXT, STRING or BLOB cell at out[pos], its length first (0 for null); returns the end offset. */
+/**
+ * A TEXT, STRING or BLOB cell at out[pos], its length first (0 for null); returns the end offset, or -1 for a string
+ * UTF-8 cannot carry (it would arrive as U+FFFD).
+ */
 function putBinary(out: Buffer, pos: number, v: CellValue): number {
   let n = 0;
-  if (typeof v === 'string') n = writeUtf8(out, pos + 4, v);
-  else if (v instanceof Uint8Array) {
+  if (typeof v === 'string') {
+    n = writeUtf8(out, pos + 4, v);
+    if (n < 0) return -1;
+  } else if (v instanceof Uint8Array) {
     out.set(v, pos + 4);
     n = v.length;
   }
