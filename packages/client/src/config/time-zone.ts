@@ -5,8 +5,8 @@ import { checkString } from './checks.js';
 const OFFSET = /^[+-](?:\d{1,2}|\d{2}:\d{2}(?::\d{2})?|\d{4}(?:\d{2})?)$/;
 /** Names Node's ICU takes that Java 17's ZoneId.of refuses (its SHORT_IDS, and a link it dropped). */
 const NOT_JAVA: ReadonlySet<string> = new Set(['EST', 'MST', 'HST', 'ROC']);
-/** UTC, GMT and UT alone or before an offset; Z. */
-const PREFIXED = /^(?:Z|(?:UTC|GMT|UT)(?=$|[+-]))/;
+/** UTC, GMT and UT alone or before an offset; Z alone (Zulu is a region). */
+const PREFIXED = /^(?:Z$|(?:UTC|GMT|UT)(?=$|[+-]))/;
 
 /**
  * A session's time zone as the server's ZoneId.of takes it: a region (`Asia/Shanghai`: one Node's ICU knows, as it

@@ -241,8 +241,11 @@ describe('validation of nested options', () => {
     for (const zone of ['+25:00', '+19', '+18:30', '+8:00', '+08:3015', 'UTC+abc', 'GMTx', 'EST', 'ROC'])
       expect(errorOf(() => new Session({ timeZone: zone })).field, zone).toBe('timeZone');
     const accepted = ['Asia/Shanghai', 'UTC', 'Z', 'GMT', 'UT', 'GMT+8', 'UTC+05:30', '+0800', '+08:00', '-3', '-18'];
-    for (const zone of [...accepted, 'Etc/GMT-3', '+08:30:15', '+083015', 'GMT-0930'])
+    // Zulu: a region Java 17's ZoneId.of takes (a link to Etc/UTC), not Z with 'ulu' after it
+    for (const zone of [...accepted, 'Etc/GMT-3', '+08:30:15', '+083015', 'GMT-0930', 'Zulu', 'UCT', 'GMT0', 'PRC'])
       expect(() => new Session({ timeZone: zone }), zone).not.toThrow();
+    for (const zone of ['Zx', 'Z+8', 'UTC0'])
+      expect(errorOf(() => new Session({ timeZone: zone })).field, zone).toBe('timeZone');
   });
 
   it('lists every bad node of nodeUrls', () => {
