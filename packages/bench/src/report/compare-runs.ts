@@ -7,9 +7,8 @@ import type { HistogramData, RunResult } from '../types.js';
 import { LatencyHistogram } from './histogram.js';
 import { p99OverTime, steadyLatency } from './over-time.js';
 import {
+  cpuMsPerOperation,
   cpuPerMillion,
-  cpuPerOperationToo,
-  cpuSPerOperation,
   mainOperation,
   onlyReads,
   serverCpuPerMillion,
@@ -172,11 +171,13 @@ export function runFigures(r: RunResult): OwnFigure[] {
   const client = cpuPerMillion(r);
   if (client !== null) add(client.of === 'points' ? 'client CPU s/Mpts' : 'client CPU s/M rows', client.seconds);
   // a run that read: per operation too, as its report gives it (a read of a row or a few costs little per million)
-  if (cpuPerOperationToo(r)) add('client CPU ms/op', cpuSPerOperation(r) * 1000);
+  const clientPerOperation = cpuMsPerOperation(r);
+  if (clientPerOperation !== undefined) add('client CPU ms/op', clientPerOperation);
   const server = serverCpuPerMillion(r);
   if (server !== null) add(server.of === 'points' ? 'server CPU s/Mpts' : 'server CPU s/M rows', server.seconds);
   const serverS = serverCpuS(r);
-  if (serverS !== undefined && cpuPerOperationToo(r)) add('server CPU ms/op', cpuSPerOperation(r, serverS) * 1000);
+  const serverPerOperation = serverS === undefined ? undefined : cpuMsPerOperation(r, serverS);
+  if (serverPerOperation !== undefined) add('server CPU ms/op', serverPerOperation);
   add('peak RSS MB', r.peakRssMb);
   return figures;
 }

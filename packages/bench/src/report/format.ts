@@ -6,7 +6,7 @@ import { MATRIX_HEADERS, matrixRows } from './latency-matrix.js';
 import { lagPercentiles, openLoopFigures, openLoopVerdict, type OpenLoopFigures } from './open-loop.js';
 import {
   cpuPerMillion,
-  cpuPerOperationToo,
+  cpuMsPerOperation,
   cpuSPerOperation,
   type CpuPerMillion,
   anyMainOperation,
@@ -209,9 +209,10 @@ function serverCpuLine(r: RunResult): string[] {
  * few costs little per million rows and much per read (the unit the table of the runs and --vs-java give a read's).
  */
 function cpuRates(r: RunResult, perMillion: CpuPerMillion | null, cpuS: number): string {
+  const perOperation = cpuMsPerOperation(r, cpuS);
   return [
     ...(perMillion === null ? [] : [`${fixed(perMillion.seconds, 3)} s per million ${perMillion.of}`]),
-    ...(cpuPerOperationToo(r) ? [`${fixed(cpuSPerOperation(r, cpuS) * 1000, 3)} ms per operation`] : []),
+    ...(perOperation === undefined ? [] : [`${fixed(perOperation, 3)} ms per operation`]),
   ].join(', ');
 }
 

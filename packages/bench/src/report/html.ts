@@ -7,7 +7,7 @@ import { hBarChart } from './chart-bars.js';
 import { histogramChart } from './chart-histogram.js';
 import { lineChart } from './chart-line.js';
 import { percentileChart } from './chart-percentiles.js';
-import { fixed, grouped, millis, times } from './numbers.js';
+import { fixed, grouped, millis, orDash, times } from './numbers.js';
 import { QUERY_HEADERS, queryRows } from './format.js';
 import { MATRIX_HEADERS, byReportOrder, matrixRows } from './latency-matrix.js';
 import { lagPercentiles, openLoopFigures, openLoopVerdict, shortVerdict } from './open-loop.js';
@@ -15,8 +15,8 @@ import { sampleAt, steadyLatency } from './over-time.js';
 import {
   anyMainOperation,
   cpuPerMillion,
+  cpuMsPerOperation,
   cpuPerOperationToo,
-  cpuSPerOperation,
   serverCpuPerMillion,
   mainOperation,
   onlyReads,
@@ -281,7 +281,7 @@ function summaryTable(runs: RunResult[]): string {
       },
     ],
     ['client CPU s per million', (r) => perMillionCell(cpuPerMillion(r))],
-    [CPU_PER_OPERATION_ROW, (r) => (cpuPerOperationToo(r) ? fixed(cpuSPerOperation(r) * 1000, 3) : '-')],
+    [CPU_PER_OPERATION_ROW, (r) => orDash(cpuMsPerOperation(r), 3)],
     [SERVER_CPU_ROW, serverCpuCell],
     ['peak RSS, MB', (r) => fixed(r.peakRssMb, 1)],
     ['verify', verifyCell],

@@ -67,6 +67,11 @@ export const onlyReads = (r: RunResult): boolean =>
  */
 export const cpuPerOperationToo = (r: RunResult): boolean => onlyReads(r) || hasQueries(r.config.operationProportion);
 
+/** CPU seconds `cpuS` (the client's by default) per operation, in ms, of a run cpuPerOperationToo; else undefined. */
+export function cpuMsPerOperation(r: RunResult, cpuS = r.clientCpuS): number | undefined {
+  return cpuPerOperationToo(r) ? cpuSPerOperation(r, cpuS) * 1000 : undefined;
+}
+
 /** A mix or a paced run: --vs-java's two clients ran the very same operations, compared per operation. */
 export const samePlan = (r: RunResult): boolean => hasQueries(r.config.operationProportion) || r.config.targetRate > 0;
 
@@ -220,7 +225,7 @@ const FIELDS: readonly Field[] = [
   // nothing written by design: none, not 0 (rows_per_s and client_cpu_s give its reads' cost)
   ['client_cpu_s_per_Mpts', (r) => (onlyReads(r) ? '-' : fixed(r.clientCpuSPerMpts, 3))],
   // a run that read, alone or in a mix: per operation too, as its report gives it
-  ['client_cpu_ms_per_op', (r) => (cpuPerOperationToo(r) ? fixed(cpuSPerOperation(r) * 1000, 3) : '-')],
+  ['client_cpu_ms_per_op', (r) => orDash(cpuMsPerOperation(r), 3)],
   ['server_cpu_s', (r) => orDash(serverCpuS(r), 2)],
   ['server_cpu_s_per_Mpts', (r) => orDash(serverCpuSPerMpts(r), 3)],
   ['insert_op', (_r, op) => op],
