@@ -58,10 +58,10 @@ export function objectKeys(names: readonly string[], hasTime: boolean): string[]
       seen.add(name);
       return name;
     }
-    let n = 2;
-    while (taken.has(`${name}#${n}`) || seen.has(`${name}#${n}`)) n++;
-    seen.add(`${name}#${n}`);
-    return `${name}#${n}`;
+    let key = `${name}#2`;
+    for (let n = 3; taken.has(key) || seen.has(key); n++) key = `${name}#${n}`;
+    seen.add(key);
+    return key;
   });
 }
 
