@@ -243,6 +243,24 @@ describe('RowRecord typed getters (as Java DataIterator)', () => {
     expect(r.values).toEqual([null, 1]);
   });
 
+  it("getBlob reads a TEXT or STRING cell as its bytes, those that are not UTF-8 too (as Java's Field.getBinaryV)", () => {
+    const notUtf8 = Buffer.from([0xff, 0x41]);
+    const text: DecodedColumn = { ...col(TSDataType.TEXT, ['\uFFFDA']), rawText: new Map([[0, notUtf8]]) };
+    const cells = rowOf(1n, [text, col(TSDataType.STRING, ['é\uFFFD']), col(TSDataType.TEXT, [null], [1])], {
+      index: new Map([
+        ['t', 0],
+        ['s', 1],
+        ['n', 2],
+      ]),
+    });
+    expect(cells.getBlob('t')).toEqual(notUtf8);
+    expect(cells.getString('t')).toBe('\uFFFDA'); // as Java's getString
+    expect(cells.getBlob('s')).toEqual(Buffer.from('é\uFFFD', 'utf8'));
+    expect(cells.getBlob(3)).toEqual(Buffer.from('é\uFFFD', 'utf8'));
+    expect(cells.getBlob('n')).toBeNull();
+    expect(() => cells.getBlob('Time')).toThrow(/getBlob\("Time"\): the column is TIMESTAMP/);
+  });
+
   it('refuses a getter of the wrong type or a column that is not there with IoTDBValidationError', () => {
     expect(() => row.getInt('c0')).toThrow(/getInt\("c0"\): the column is BOOLEAN/);
     expect(() => row.getFloat('c4')).toThrow(IoTDBValidationError);

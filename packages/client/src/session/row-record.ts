@@ -237,9 +237,16 @@ export class RowRecord {
     return c === null ? null : decodeDate((c.values as Int32Array)[this.r]);
   }
 
+  /**
+   * BLOB as it is; TEXT or STRING as its bytes (as the Java RowRecord's Field.getBinaryV), exactly as stored when
+   * they are not UTF-8 too, where getString has U+FFFD in their place.
+   */
   getBlob(column: string | number): Buffer | null {
-    const c = this.typed(column, 'getBlob', BLOBS);
-    return c === null ? null : ((c.values as (Buffer | null)[])[this.r] ?? null);
+    const c = this.typed(column, 'getBlob', BINARIES);
+    if (c === null) return null;
+    const value = (c.values as (Buffer | string)[])[this.r];
+    if (typeof value !== 'string') return value;
+    return c.rawText?.get(this.r) ?? Buffer.from(value, 'utf8');
   }
 
   /** The column, checked against the getter's types (a mask of TSDataType bits); null when this row's cell is null. */
@@ -302,5 +309,5 @@ const TIMESTAMPS = mask(TSDataType.TIMESTAMP);
 /** what Java's RowRecord.toString prints as the number it holds, where getString gives a date */
 const AS_NUMBER = mask(TSDataType.DATE, TSDataType.TIMESTAMP);
 const DATES = mask(TSDataType.DATE);
-const BLOBS = mask(TSDataType.BLOB);
+const BINARIES = mask(TSDataType.BLOB, TSDataType.TEXT, TSDataType.STRING);
 const TEXTS = mask(TSDataType.TEXT, TSDataType.STRING);

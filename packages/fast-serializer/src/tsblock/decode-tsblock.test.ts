@@ -367,6 +367,51 @@ describe('decodeTsBlock: RLE and DICTIONARY', () => {
   });
 });
 
+describe('decodeTsBlock: text whose bytes are not UTF-8', () => {
+  const notUtf8 = Buffer.from([0xff, 0x41]); // decodes to '\uFFFDA'
+  const lone = Buffer.from([0xc3]); // a lead byte without its continuation
+
+  it.each<Layout>(['array', 'rle', { dict: [lone, notUtf8] }])(
+    "keeps such a cell's bytes in rawText beside its U+FFFD string (%o)",
+    (layout) => {
+      const rows = layout === 'rle' ? [notUtf8, notUtf8, notUtf8] : [notUtf8, 'ok é', lone];
+      const dictRows = typeof layout === 'object' ? [notUtf8, lone, notUtf8] : rows;
+      const cols: ColSpec[] = [{ type: 'TEXT', cells: dictRows, layout }];
+      const col = decodeTsBlock(buildBlock(TIMES.slice(0, 3), cols), logical(cols)).columns[0];
+      expect(cells(col)).toEqual(dictRows.map((c) => (Buffer.isBuffer(c) ? c.toString('utf8') : c)));
+      const raw = [...(col.rawText ?? new Map<number, Buffer>())].map(([row, bytes]) => [row, bytes.toString('hex')]);
+      const want = dictRows.flatMap((c, row) => (Buffer.isBuffer(c) ? [[row, c.toString('hex')]] : []));
+      expect(raw).toEqual(want);
+    },
+  );
+
+  it('finds a long cell that is not UTF-8 though the column is, with its length prefix before it', () => {
+    // 195 bytes: the prefix ends in 0xC3, which with the cell's first byte 0xA9 makes 'é' across the boundary
+    const long = Buffer.concat([Buffer.from([0xa9]), Buffer.alloc(194, 0x61)]);
+    const cols: ColSpec[] = [{ type: 'TEXT', cells: ['ü', long] }];
+    const block = buildBlock(TIMES.slice(0, 2), cols);
+    const col = decodeTsBlock(block, logical(cols)).columns[0];
+    expect(col.rawText?.get(1)?.equals(long)).toBe(true);
+    expect(col.rawText?.size).toBe(1);
+  });
+
+  it('has no rawText when every cell is UTF-8, U+FFFD written as itself included', () => {
+    const cols: ColSpec[] = [{ type: 'STRING', cells: ['a\uFFFDb', 'é', null, '\uFFFD'] }];
+    const col = decodeTsBlock(buildBlock(TIMES.slice(0, 4), cols), logical(cols)).columns[0];
+    expect(cells(col)).toEqual(['a\uFFFDb', 'é', null, '\uFFFD']);
+    expect(col.rawText).toBeUndefined();
+    expect(Object.keys(col)).toEqual(['type', 'values', 'nulls']);
+  });
+
+  it('copies the bytes out of the reply (a later reply may reuse its buffer)', () => {
+    const cols: ColSpec[] = [{ type: 'TEXT', cells: [notUtf8] }];
+    const block = buildBlock([1n], cols);
+    const col = decodeTsBlock(block, logical(cols)).columns[0];
+    block.fill(0);
+    expect(col.rawText?.get(0)?.toString('hex')).toBe('ff41');
+  });
+});
+
 describe('decodeTsBlock: malformed input', () => {
   const sample = buildBlock(
     TIMES,

@@ -33,6 +33,8 @@ export interface BinaryCells {
   /** the column's bytes, length prefixes included: buf[regionStart, regionEnd) */
   readonly regionStart: number;
   readonly regionEnd: number;
+  /** the most bytes a value has */
+  readonly longest: number;
 }
 
 /** What a column has left to spend on misses: of the table's lookups, of the comparisons with the row before. */

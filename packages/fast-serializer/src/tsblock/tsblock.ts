@@ -14,6 +14,11 @@ export interface DecodedColumn {
   readonly values: ColumnValues;
   /** one byte per row, 1 = null; null when the column has no nulls */
   readonly nulls: Uint8Array | null;
+  /**
+   * TEXT/STRING: the bytes of each cell that are not UTF-8, by row (its string has U+FFFD in their place, as Java's
+   * getString gives it); absent when every cell is UTF-8, as almost always.
+   */
+  readonly rawText?: ReadonlyMap<number, Buffer>;
 }
 
 export interface DecodedTsBlock {
