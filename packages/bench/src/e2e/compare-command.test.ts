@@ -70,7 +70,9 @@ describe('compareCommand', () => {
       expect(compareCommand([a, b])).toBe(2);
       expect(error).toHaveBeenCalledWith(
         'iotdb-bench compare: no run of A has a run of the same label in B ' +
-          '(A: "tree-insertTablet", "tree-insertRecords"; B: "count, all", "query 2")', // a label may hold a comma
+          '(A: "tree-insertTablet", "tree-insertRecords"; B: "count, all", "query 2"). ' + // a label may hold a comma
+          "A run's label is its workload's (model-method, -mixed with queries) or its query file statement's: compare " +
+          'the same workload run on two servers, settings or builds; methods side by side are one run of --compare METHOD,...',
       );
     } finally {
       error.mockRestore();

@@ -49,7 +49,9 @@ export function compareCommand(args: readonly string[]): number {
   if (groups.length === 0) {
     const labels = (file: RunResult[]) => file.map((r) => JSON.stringify(r.label)).join(', '); // a label may hold a comma
     console.error(
-      `iotdb-bench compare: no run of A has a run of the same label in B (A: ${labels(runs[0])}; B: ${labels(runs[1])})`,
+      `iotdb-bench compare: no run of A has a run of the same label in B (A: ${labels(runs[0])}; B: ${labels(runs[1])}). ` +
+        "A run's label is its workload's (model-method, -mixed with queries) or its query file statement's: compare " +
+        'the same workload run on two servers, settings or builds; methods side by side are one run of --compare METHOD,...',
     );
     return 2;
   }
