@@ -7,7 +7,7 @@ import { isDate } from './column.js';
 
 /**
  * The types a writer learns from the server. A writer infers a column's type from its first value (a number DOUBLE, a
- * bigint INT64, a string TEXT or STRING) unless `types` says otherwise, and IoTDB refuses those for a series (a table
+ * bigint INT64, a string TEXT or STRING, bytes BLOB) unless `types` says otherwise, and IoTDB refuses those for a series (a table
  * column) it has as another type ([507] "registered type FLOAT, inserting type DOUBLE", "Incompatible data type of
  * column f: DOUBLE/FLOAT"), storing the tablet's other columns. Then the writer looks the types of the request's
  * devices (its table) up and sends it again with those columns as the server has them, when every value is one of
@@ -20,6 +20,7 @@ const LEARNABLE: ReadonlyMap<TSDataType, readonly TSDataType[]> = new Map([
   [TSDataType.INT64, [TSDataType.INT32]],
   [TSDataType.TEXT, [TSDataType.DATE]],
   [TSDataType.STRING, [TSDataType.DATE]],
+  [TSDataType.BLOB, [TSDataType.TEXT, TSDataType.STRING]], // bytes, which TEXT and STRING take as they are
 ]);
 
 /** A refusal a type lookup may mend: the server's metadata error (a type mismatch), for a request or an item of it. */
@@ -70,11 +71,11 @@ export function retypedTablet(
 /**
  * Whether every value of column k is one of type `to`: FLOAT any number (rounded as the series rounds); INT32 an
  * integer in its range; INT64 or TIMESTAMP a safe integer (a time in the server's precision); DATE a `YYYY-MM-DD`
- * string of a real day. A number or a safe bigint is staged as a number (StridedColumn), a wider bigint is in a
- * BigInt64Array (INT32 takes none of those), a string in an array of cells.
+ * string of a real day; TEXT or STRING any bytes (a BLOB column's). A number or a safe bigint is staged as a number
+ * (StridedColumn), a wider bigint is in a BigInt64Array (INT32 takes none of those), a string in an array of cells.
  */
 function holdsAll(to: TSDataType, tablet: PreparedTablet, k: number): boolean {
-  if (to === TSDataType.FLOAT) return true;
+  if (to === TSDataType.FLOAT || to === TSDataType.TEXT || to === TSDataType.STRING) return true;
   const fits = FITS.get(to);
   const values = tablet.columns[k];
   if (fits === undefined || values instanceof BigInt64Array) return false;

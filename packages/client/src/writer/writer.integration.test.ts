@@ -175,6 +175,20 @@ describe('tree model', () => {
     ]);
   });
 
+  it('writes bytes to TEXT and STRING series made before, without `types`: stored as they are, as the session writes them', async () => {
+    const d = `${TREE}.madeText`;
+    await session.executeNonQueryStatement(`CREATE TIMESERIES ${d}.t WITH DATATYPE=TEXT`);
+    await session.executeNonQueryStatement(`CREATE TIMESERIES ${d}.s WITH DATATYPE=STRING`);
+    const w = session.writer({});
+    await w.write({ deviceId: d, timestamp: 1, values: { t: Buffer.from('hi'), s: new Uint8Array([0xff, 0x41]) } });
+    await w.close();
+    expect(w.stats()).toMatchObject({ written: 1, acknowledged: 1, failed: 0 });
+    const ds = await session.executeQueryStatement(`SELECT t, s FROM ${d}`);
+    const read: string[][] = [];
+    for await (const row of ds) read.push([row.getString(2)!, row.getBlob(3)!.toString('hex')]);
+    expect(read).toEqual([['hi', 'ff41']]);
+  });
+
   it('learns the type of a series named in backquotes, its device written with or without them', async () => {
     const d = `${TREE}.madeQuoted`;
     await session.executeNonQueryStatement(`CREATE TIMESERIES ${d}.\`x-y\` WITH DATATYPE=FLOAT`);
@@ -271,6 +285,15 @@ describe('table model', () => {
     expect(await rows(table, 'SELECT time, site, n, day FROM made_day')).toEqual([
       { time: 1n, site: 'a', n: 9, day: new Date(Date.UTC(2025, 11, 31)) },
     ]);
+  });
+
+  it("writes bytes to a table's STRING field made before, without `types`", async () => {
+    await table.executeNonQueryStatement('CREATE TABLE made_text (site STRING TAG, note STRING FIELD)');
+    const w = table.writer({});
+    await w.write({ table: 'made_text', timestamp: 1, tags: { site: 'a' }, fields: { note: Buffer.from('ok') } });
+    await w.close();
+    expect(w.stats()).toMatchObject({ written: 1, acknowledged: 1, failed: 0 });
+    expect(await rows(table, 'SELECT time, site, note FROM made_text')).toEqual([{ time: 1n, site: 'a', note: 'ok' }]);
   });
 
   it('takes names in any case as the one column IoTDB makes of them: every row stored', async () => {
