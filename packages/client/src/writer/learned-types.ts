@@ -7,9 +7,9 @@ import { isDate } from './column.js';
 
 /**
  * The types a writer learns from the server. A writer infers a column's type from its first value (a number DOUBLE, a
- * bigint INT64, a string TEXT or STRING, bytes BLOB) unless `types` says otherwise, and IoTDB refuses those for a series (a table
- * column) it has as another type ([507] "registered type FLOAT, inserting type DOUBLE", "Incompatible data type of
- * column f: DOUBLE/FLOAT"), storing the tablet's other columns. Then the writer looks the types of the request's
+ * bigint INT64, a string TEXT or STRING, bytes BLOB) unless `types` says otherwise, and IoTDB refuses those for a
+ * series (a table column) it has as another type ([507] "registered type FLOAT, inserting type DOUBLE", "Incompatible
+ * data type of column f: DOUBLE/FLOAT"), storing the tablet's other columns. Then the writer looks the types of the request's
  * devices (its table) up and sends it again with those columns as the server has them, when every value is one of
  * that type; later tablets of those devices go so at once.
  */
