@@ -286,6 +286,27 @@ describe('TableSession', () => {
     ]);
   });
 
+  it('refuses a TAG given as bytes that are not UTF-8 before sending; an ATTRIBUTE and a FIELD keep such bytes', async () => {
+    const notUtf8 = Buffer.from([0xfe, 0x41]);
+    const tablet = (tag: Buffer) => ({
+      tableName: 'tag_bytes',
+      columnNames: ['dev', 'note', 'v'],
+      dataTypes: ['STRING', 'STRING', 'STRING'] as TSDataTypeName[],
+      columnCategories: ['TAG', 'ATTRIBUTE', 'FIELD'] as ColumnCategoryName[],
+      timestamps: [1],
+      values: [[tag, notUtf8, notUtf8]],
+    });
+    await expect(session.insert(tablet(notUtf8))).rejects.toThrow(
+      /^values\[0\]\[0\] \("dev"\): a TAG value needs UTF-8/,
+    );
+    await session.insert(tablet(Buffer.from('d1')));
+    const ds = await session.executeQueryStatement('SELECT dev, note, v FROM tag_bytes');
+    const read: string[][] = [];
+    for await (const row of ds)
+      read.push([row.getString('dev')!, row.getBlob('note')!.toString('hex'), row.getBlob('v')!.toString('hex')]);
+    expect(read).toEqual([['d1', 'fe41', 'fe41']]); // the refused row wrote nothing
+  });
+
   it('creates the table with the categories and types the tablet gave', async () => {
     const ds = await session.executeQueryStatement('DESCRIBE all_types');
     const cols = await objectsOf(ds);

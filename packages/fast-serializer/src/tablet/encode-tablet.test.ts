@@ -612,6 +612,38 @@ describe('tablet validation', () => {
     expect(table(['STRING', 'STRING', 'TEXT'])).not.toThrow(); // a FIELD of any type
   });
 
+  it("rejects a TAG given as bytes that are not UTF-8 (IoTDB keeps a device's tags as text: it stored U+FFFD), row-major and column-major", () => {
+    const tablet = (dev: Buffer, model: Buffer, columnMajor: boolean) => () =>
+      prepareTableTablet({
+        tableName: 't',
+        columnNames: ['dev', 'model', 'v'],
+        dataTypes: ['STRING', 'STRING', 'BLOB'],
+        columnCategories: ['TAG', 'ATTRIBUTE', 'FIELD'],
+        timestamps: [1, 2],
+        ...(columnMajor
+          ? {
+              columns: [
+                ['a', dev],
+                ['m', model],
+                [dev, dev],
+              ],
+            }
+          : {
+              values: [
+                ['a', 'm', dev],
+                [dev, model, dev],
+              ],
+            }),
+      });
+    const notUtf8 = Buffer.from([0xfe, 0x41]);
+    expect(tablet(notUtf8, notUtf8, false)).toThrow(
+      /^values\[1\]\[0\] \("dev"\): a TAG value needs UTF-8: IoTDB .*U\+FFFD .*got bytes fe41$/,
+    );
+    expect(tablet(notUtf8, notUtf8, true)).toThrow(/^columns\[0\] \("dev"\) row 1: a TAG value needs UTF-8/);
+    expect(tablet(Buffer.from('é'), notUtf8, false)).not.toThrow(); // UTF-8 bytes; an attribute or field keeps any
+    expect(tablet(Buffer.from('é'), notUtf8, true)).not.toThrow();
+  });
+
   /** Prepares a small table tablet named `tableName`. */
   const named = (tableName: string) => () =>
     prepareTableTablet({

@@ -18,6 +18,7 @@ import { checkTableName } from '../types/table-name.js';
 import { checkColumnName } from '../types/name.js';
 import { nullMasksOf } from './null-masks.js';
 import { KnownKeys } from '../types/known-keys.js';
+import { checkTagBytes } from './tag-bytes.js';
 
 const DATA_KEYS = ['dataTypes', 'timestamps', 'values', 'columns', 'nulls'] as const satisfies (keyof TabletData)[];
 const TREE_TABLET_KEYS: KnownKeys = KnownKeys.of<Tablet>('tablet')(
@@ -78,7 +79,9 @@ export function prepareTableTablet(t: TableTablet, precision: TimestampPrecision
     );
   }
   const categories = t.columnCategories.map((c, i) => categoryCode(c, `columnCategories[${i}]`));
-  return prepare(t, t.tableName, names, 'columnNames', false, categories, precision);
+  const prepared = prepare(t, t.tableName, names, 'columnNames', false, categories, precision);
+  checkTagBytes(prepared);
+  return prepared;
 }
 
 function prepare(
