@@ -84,6 +84,7 @@ export {
 export { encodeDate, decodeDate } from './tablet/date.js';
 export { describe as describeValue } from './types/describe.js';
 export { notWellFormed } from './types/well-formed.js';
+export { notUtf8Bytes, tagBytesError } from './tablet/tag-bytes.js';
 export { checkName, columnNameProblem } from './types/name.js';
 export { dateToTime, timeToDate } from './tablet/time-unit.js';
 export type { TimestampPrecision } from './tablet/time-unit.js';

@@ -7,8 +7,10 @@ import {
   dateToTime,
   encodeDate,
   isInt64,
+  notUtf8Bytes,
   overflowsFloat32,
   StridedColumn,
+  tagBytesError,
   type CellValue,
   type ColumnInput,
   type TimestampPrecision,
@@ -118,10 +120,12 @@ export class Column {
         this.cells![row] = v as Date | string;
         return 4;
       default: {
-        // TEXT, STRING (strings or bytes), BLOB (bytes)
+        // TEXT, STRING (strings or bytes), BLOB (bytes); a TAG's bytes UTF-8 (IoTDB keeps tags as text)
         const bytes =
           v instanceof Uint8Array
-            ? v.length
+            ? this.category === ColumnCategory.TAG && notUtf8Bytes(v)
+              ? -1
+              : v.length
             : typeof v === 'string' && this.type !== TSDataType.BLOB && v.isWellFormed() // else U+FFFD on the wire
               ? 3 * v.length
               : -1;
@@ -176,6 +180,7 @@ export class Column {
 
   /** Why v is not a value of this column, named `field` (the precise message of the tablet checks). */
   error(field: string, v: unknown): Error {
+    if (this.category === ColumnCategory.TAG && notUtf8Bytes(v)) return tagBytesError(field, v as Uint8Array);
     try {
       checkCell(this.type, v, field, this.#context.precision);
     } catch (e) {

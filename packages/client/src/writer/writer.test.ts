@@ -619,6 +619,28 @@ describe('pools and the table model', () => {
     expect(fake.callsOf('insertTablet')).toHaveLength(0);
   });
 
+  it('a table writer refuses a row whose tag is bytes that are not UTF-8 (IoTDB would store U+FFFD), and sends the others', async () => {
+    const { fake, s } = await openTableSession();
+    const w = s.writer({});
+    await w.write({ table: 't1', timestamp: 1, tags: { site: 'a' }, fields: { v: 1 } });
+    const bad = w.write({
+      table: 't1',
+      timestamp: 2,
+      tags: { site: Buffer.from([0xfe]) as unknown as string },
+      fields: { v: 2 },
+    });
+    await expect(bad).rejects.toThrow(/^tags\.site: a TAG value needs UTF-8/);
+    await w.write({
+      table: 't1',
+      timestamp: 3,
+      tags: { site: Buffer.from('b') as unknown as string },
+      fields: { v: 3 },
+    });
+    await w.close();
+    expect(w.stats()).toMatchObject({ written: 2, acknowledged: 2, rejected: 1, failed: 0 });
+    expect(fake.callsOf('insertTablet')).toHaveLength(1);
+  });
+
   it("a table writer takes a name in any case as the table's one column (IoTDB folds them), and refuses a row that gives one twice", async () => {
     const { fake, s } = await openTableSession();
     const w = s.writer({ types: { temp: 'FLOAT' } });

@@ -35,16 +35,22 @@ function firstBadCell(cells: ArrayLike<unknown>): number {
   return -1;
 }
 
-const notUtf8Bytes = (v: unknown): boolean => typeof v === 'object' && v instanceof Uint8Array && !isUtf8(v);
+/** Whether `v` is bytes that are not UTF-8: a value a TAG cannot hold. */
+export const notUtf8Bytes = (v: unknown): boolean => typeof v === 'object' && v instanceof Uint8Array && !isUtf8(v);
 
 function notUtf8(p: PreparedTablet, c: number, row: number): IoTDBValidationError {
   const column = p.columns[c];
   const bytes = (
     column instanceof RowMajorColumn ? column.rows[row][c] : (column as ArrayLike<unknown>)[row]
   ) as Uint8Array;
+  return tagBytesError(cellField(p, c, row), bytes);
+}
+
+/** The refusal of a TAG value given as `bytes` that are not UTF-8, at `field`. */
+export function tagBytesError(field: string, bytes: Uint8Array): IoTDBValidationError {
   const hex = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, 32)).toString('hex');
   return new IoTDBValidationError(
-    cellField(p, c, row),
+    field,
     'a TAG value needs UTF-8: IoTDB keeps tags as text and would store U+FFFD in place of bytes that are not ' +
       `(an ATTRIBUTE or FIELD keeps them); got bytes ${hex}`,
   );
