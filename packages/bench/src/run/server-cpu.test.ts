@@ -4,10 +4,15 @@ import type { ServerCpuSpent } from '../types.js';
 import { missingProcess, notIoTDBNodes, serverCpuWindow } from './server-cpu.js';
 
 describe("serverCpuWindow: the server's CPU over a run's timed window", () => {
+  /** Spends `ms` of this process's CPU time (not the clock's: on a busy machine a spin gets less than its time). */
   const burn = (ms: number) => {
-    const end = Date.now() + ms;
+    const start = process.cpuUsage();
     let x = 0;
-    while (Date.now() < end) x += Math.sqrt(x + 1);
+    for (let spent = 0; spent < ms * 1000;) {
+      for (let i = 0; i < 1000; i++) x += Math.sqrt(x + 1);
+      const { user, system } = process.cpuUsage(start);
+      spent = user + system;
+    }
     return x;
   };
 

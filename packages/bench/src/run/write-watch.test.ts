@@ -111,8 +111,12 @@ describe('WriteWatch', () => {
     "measures the server's CPU (--server-pid) over the timed phase alone, not the warm-up before it",
     async () => {
       const burn = (ms: number) => {
-        const end = Date.now() + ms;
-        while (Date.now() < end);
+        // this process's CPU time, not the clock's: on a machine busy with other work a spin gets less than its time
+        const start = process.cpuUsage();
+        for (let spent = 0; spent < ms * 1000;) {
+          const { user, system } = process.cpuUsage(start);
+          spent = user + system;
+        }
       };
       live.fill(0n);
       Atomics.store(barrier, 0, 0);
@@ -151,9 +155,12 @@ describe('WriteWatch', () => {
       const samples = watch.serverCoresOverTime;
       expect(samples.length).toBeGreaterThanOrEqual(2);
       expect(samples.map(([at]) => at)).toEqual([...samples.map(([at]) => at)].sort((a, b) => a - b));
-      // the first sample spans the busy spell (the interval timer could not fire in it): about one core
-      expect(samples[0][1]).toBeGreaterThan(0.6);
-      expect(Math.min(...samples.map(([, cores]) => cores))).toBeLessThan(0.5); // and an idle one after it
+      // the first sample spans the busy spell (the interval timer could not fire in it): up to one core, less on a
+      // machine busy with other work (0.54 seen while a test suite ran beside), and clearly above an idle one after it
+      const idle = Math.min(...samples.slice(1).map(([, cores]) => cores));
+      expect(idle).toBeLessThan(0.2);
+      expect(samples[0][1]).toBeGreaterThan(idle + 0.25);
+      expect(samples[0][1]).toBeLessThan(1.2);
     },
   );
 });
