@@ -640,6 +640,8 @@ describe('tablet validation', () => {
       /^values\[1\]\[0\] \("dev"\): a TAG value needs UTF-8: IoTDB .*U\+FFFD .*got bytes fe41$/,
     );
     expect(tablet(notUtf8, notUtf8, true)).toThrow(/^columns\[0\] \("dev"\) row 1: a TAG value needs UTF-8/);
+    const long = Buffer.concat([Buffer.alloc(40, 0x61), notUtf8]);
+    expect(tablet(long, notUtf8, true)).toThrow(/got bytes (61){32}\.\.\. \(42 bytes\)$/);
     expect(tablet(Buffer.from('é'), notUtf8, false)).not.toThrow(); // UTF-8 bytes; an attribute or field keeps any
     expect(tablet(Buffer.from('é'), notUtf8, true)).not.toThrow();
   });

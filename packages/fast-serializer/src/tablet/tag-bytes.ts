@@ -52,6 +52,6 @@ export function tagBytesError(field: string, bytes: Uint8Array): IoTDBValidation
   return new IoTDBValidationError(
     field,
     'a TAG value needs UTF-8: IoTDB keeps tags as text and would store U+FFFD in place of bytes that are not ' +
-      `(an ATTRIBUTE or FIELD keeps them); got bytes ${hex}`,
+      `(an ATTRIBUTE or FIELD keeps them); got bytes ${hex}${bytes.length > 32 ? `... (${bytes.length} bytes)` : ''}`,
   );
 }
