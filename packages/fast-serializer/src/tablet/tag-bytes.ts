@@ -17,34 +17,18 @@ export function checkTagBytes(p: PreparedTablet): void {
   for (let c = 0; c < categories.length; c++) {
     if (categories[c] !== ColumnCategory.TAG) continue;
     const column = p.columns[c];
-    const row =
-      column instanceof RowMajorColumn ? firstBadRow(column.rows, c) : firstBadCell(column as ArrayLike<unknown>);
-    if (row >= 0) throw notUtf8(p, c, row);
+    // row-major input read where it is, as the encoder reads it (no column copied out)
+    const rows = column instanceof RowMajorColumn ? column.rows : null;
+    const cells = column as ArrayLike<unknown>;
+    for (let row = 0; row < p.rows; row++) {
+      const v = rows === null ? cells[row] : rows[row][c];
+      if (notUtf8Bytes(v)) throw tagBytesError(cellField(p, c, row), v as Uint8Array);
+    }
   }
-}
-
-/** The first row whose cell `c` is bytes that are not UTF-8, or -1. */
-function firstBadRow(rows: readonly (readonly unknown[])[], c: number): number {
-  for (let r = 0; r < rows.length; r++) if (notUtf8Bytes(rows[r][c])) return r;
-  return -1;
-}
-
-/** The first cell that is bytes that are not UTF-8, or -1. */
-function firstBadCell(cells: ArrayLike<unknown>): number {
-  for (let r = 0; r < cells.length; r++) if (notUtf8Bytes(cells[r])) return r;
-  return -1;
 }
 
 /** Whether `v` is bytes that are not UTF-8: a value a TAG cannot hold. */
 export const notUtf8Bytes = (v: unknown): boolean => typeof v === 'object' && v instanceof Uint8Array && !isUtf8(v);
-
-function notUtf8(p: PreparedTablet, c: number, row: number): IoTDBValidationError {
-  const column = p.columns[c];
-  const bytes = (
-    column instanceof RowMajorColumn ? column.rows[row][c] : (column as ArrayLike<unknown>)[row]
-  ) as Uint8Array;
-  return tagBytesError(cellField(p, c, row), bytes);
-}
 
 /** The refusal of a TAG value given as `bytes` that are not UTF-8, at `field`. */
 export function tagBytesError(field: string, bytes: Uint8Array): IoTDBValidationError {
