@@ -123,10 +123,24 @@ export class Pool<S extends BaseSession> {
   }
 
   /** execute() on slot `slot` (device binding), or on any slot when undefined. */
-  protected async executeOn<T>(
+  protected executeOn<T>(slot: number | undefined, fn: (session: S) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    return this.borrow(slot, signal, async (session, giveBack) => {
+      try {
+        return await fn(session);
+      } finally {
+        giveBack();
+      }
+    });
+  }
+
+  /**
+   * Lends a session (of slot `slot`, or any) to `fn` until fn calls `giveBack` (again is nothing), which may be
+   * after fn resolved: a pooled query's data set gives its session back as it is done with.
+   */
+  protected async borrow<T>(
     slot: number | undefined,
-    fn: (session: S) => Promise<T>,
-    signal?: AbortSignal,
+    signal: AbortSignal | undefined,
+    fn: (session: S, giveBack: () => void) => Promise<T>,
   ): Promise<T> {
     const refused = signalRefused(signal); // before AbortSignal.any sees it (its TypeError)
     if (refused !== undefined) throw refused;
@@ -136,15 +150,22 @@ export class Pool<S extends BaseSession> {
     const i = await this.#acquire(slot ?? null, signal).catch((e: unknown) => {
       throw withCallerStack(e, new Error());
     });
+    let lent = true;
+    const giveBack = (): void => {
+      if (!lent) return;
+      lent = false;
+      this.#release(i);
+    };
     const s = this.#slots[i];
     try {
       // closed while idle, through a reference its borrower kept: it is not lent again
       if (s.session !== null && !s.session.isOpen) this.#drop(s, 'closed-by-borrower');
       if (s.session === null) s.session = await this.#openSession(signal);
       if (traced) s.session[POOL_WAIT] = performance.now() - waitStart;
-      return await fn(s.session);
-    } finally {
-      this.#release(i);
+      return await fn(s.session, giveBack);
+    } catch (error) {
+      giveBack();
+      throw error;
     }
   }
 

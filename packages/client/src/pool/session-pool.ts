@@ -13,7 +13,7 @@ import {
 import type { AlignedTimeseriesSpec, SchemaTemplateSpec, TimeseriesSpec } from '../sql/schema-statements.js';
 import type { BaseSession, CallOptions, QueryOptions, StatementOptions } from '../session/base-session.js';
 import type { SessionOptions, TableSessionOptions } from '../session/options.js';
-import { sessionFree, type SessionDataSet } from '../session/session-data-set.js';
+import { whenSessionFree, type SessionDataSet } from '../session/session-data-set.js';
 import { Session, type TimeInput } from '../session/session.js';
 import type { OneDeviceOptions, OneDeviceRow } from '../session/tree-writes.js';
 import { TableSession } from '../session/table-session.js';
@@ -42,16 +42,17 @@ abstract class StatementPool<S extends BaseSession> extends Pool<S> {
    * end, or `close()`): close every data set you open, or the pool runs dry. pool.close() closes them.
    */
   async executeQueryStatement(sql: string, opts: QueryOptions = {}): Promise<SessionDataSet> {
-    let handOver!: (ds: SessionDataSet) => void;
-    const dataSet = new Promise<SessionDataSet>((resolve) => (handOver = resolve));
-    const borrowed = this.onAnySession(async (s) => {
+    return this.borrow(undefined, opts.signal, async (s, giveBack) => {
       const ds = await s.executeQueryStatement(sql, opts);
-      handOver(ds);
-      // lent again once the data set's release is sent: the next borrower's call goes once it is answered
       this.openDataSets++;
-      await ds[sessionFree].finally(() => this.openDataSets--);
-    }, opts);
-    return Promise.race([dataSet, borrowed.then(() => dataSet)]);
+      // lent again once the data set's release is sent (the next borrower's call goes once it is answered), before
+      // the read or close() that freed it resolves
+      ds[whenSessionFree](() => {
+        this.openDataSets--;
+        giveBack();
+      });
+      return ds;
+    });
   }
 
   /** Runs each task with a pooled session, `concurrency` at a time; see IoTDBBatchError for failures. */
