@@ -96,6 +96,15 @@ describe('schema statements', () => {
     expect(f).toThrow(IoTDBValidationError);
   });
 
+  it('refuses a deleteData range whose start is after its end, naming both (the server answered [305])', () => {
+    const backwards = () => schemaSql.deleteData('root.a.b', { startTime: 10, endTime: 1n });
+    expect(backwards).toThrow(IoTDBValidationError);
+    expect(backwards).toThrow(/^range: startTime 10 is after endTime 1/);
+    expect(schemaSql.deleteData('root.a.b', { startTime: 5n, endTime: 5 })).toBe(
+      'DELETE FROM root.a.b WHERE time >= 5 AND time <= 5',
+    );
+  });
+
   it("refuses deleteData's times given as Java gives them (a number, not a range), naming the range", () => {
     const javaLike = () => schemaSql.deleteData('root.a.b', 15 as never);
     expect(javaLike).toThrow(IoTDBValidationError);

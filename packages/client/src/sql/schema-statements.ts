@@ -205,10 +205,15 @@ export const schemaSql = {
     }
     RANGE_KEYS.check(range, 'range');
     const end = timeLiteral(range.endTime, 'endTime');
-    const where =
-      range.startTime === undefined
-        ? `time <= ${end}`
-        : `time >= ${timeLiteral(range.startTime, 'startTime')} AND time <= ${end}`;
+    let where = `time <= ${end}`;
+    if (range.startTime !== undefined) {
+      const start = timeLiteral(range.startTime, 'startTime');
+      // IoTDB refuses it as an internal error ([305] "min:10 should not be larger than max: 1")
+      if (BigInt(start) > BigInt(end)) {
+        throw new IoTDBValidationError('range', `startTime ${start} is after endTime ${end}: both ends are inclusive`);
+      }
+      where = `time >= ${start} AND ${where}`;
+    }
     return `DELETE FROM ${paths(pathOrPaths, 'paths', true).join(', ')} WHERE ${where}`;
   },
 
