@@ -9,6 +9,7 @@ import { Recorder } from '../diagnostics/recorder.js';
 import { addStats, type SessionStats } from '../diagnostics/stats.js';
 import { resolvePoolOptions, type PoolOptions, type ResolvedPoolOptions } from './pool-options.js';
 import { lend } from './lease.js';
+import { OpenWriters, writersFailed } from '../writer/open-writers.js';
 
 /**
  * A pool's state now, and the counters of every session it had (open and closed ones, and the
@@ -83,6 +84,8 @@ export class Pool<S extends BaseSession> {
   #sessionsClosed = 0;
   /** sessions lent to data sets until they are read to the end or closed (counted by the query pools) */
   protected openDataSets = 0;
+  /** the writers made on this pool and not closed: close() closes them first */
+  protected readonly writers = new OpenWriters();
 
   constructor(create: () => S, options: PoolOptions & { retry?: RetryOptions; logger?: Logger }) {
     this.poolOptions = resolvePoolOptions(options);
@@ -198,13 +201,19 @@ export class Pool<S extends BaseSession> {
     return this.poolOptions.maxSize;
   }
 
-  /** Refuses new work, waits for borrowed sessions to come back, then closes every session. */
+  /**
+   * Closes the writers made on it that are still open (their rows sent first), then refuses new work, waits for
+   * borrowed sessions to come back and closes every session. Rejects, once closed, with the failures of those
+   * writers that no onError took.
+   */
   close(): Promise<void> {
     this.#closing ??= this.#close();
     return this.#closing;
   }
 
   async #close(): Promise<void> {
+    // its writers' rows sent first, through sessions the pool still lends (as their own close() would)
+    const failures = await this.writers.closeAll();
     this.#closed = true;
     clearInterval(this.#timer);
     this.#lifetime.abort(new IoTDBSessionClosedError('pool', 'it was closed while a session was being opened'));
@@ -222,6 +231,7 @@ export class Pool<S extends BaseSession> {
       if (s.session !== null) this.#retire(s.session, 'pool-closed');
       s.session = null;
     }
+    if (failures.length > 0) throw writersFailed(failures, 'pool');
   }
 
   /** A session leaves its slot: its counters stay in the pool's, and the logs hear why. */

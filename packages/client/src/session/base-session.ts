@@ -65,6 +65,7 @@ import { resolveSessionOptions, type ResolvedSessionOptions, type TableSessionOp
 import { QueryRouter, type DeviceQuery } from './query-router.js';
 import { SessionDataSet, closeByOwner, type QueryContext } from './session-data-set.js';
 import { serverQueryTimeout } from './result-fetcher.js';
+import { OpenWriters, writersFailed } from '../writer/open-writers.js';
 
 export type { SqlDialect, TimestampPrecision } from './node-session.js';
 
@@ -131,6 +132,8 @@ export const POOL_WAIT = Symbol('iotdb.poolWait');
 export abstract class BaseSession {
   [POOL_WAIT] = 0;
   protected readonly options: ResolvedSessionOptions;
+  /** the writers made on this session and not closed: close() closes them first */
+  protected readonly writers = new OpenWriters();
   readonly #registry: NodeRegistry;
   readonly #nodes: NodeSessions;
   readonly #router: QueryRouter;
@@ -276,14 +279,17 @@ export abstract class BaseSession {
   }
 
   /**
-   * Closes open data sets, logs out and closes every connection. Aborts what is in progress: an open(),
-   * a retry wait. Safe to call twice; later calls throw IoTDBSessionClosedError.
+   * Closes the writers made on it that are still open (their rows sent first, as their close() sends them), then
+   * open data sets, logs out and closes every connection. Aborts what is in progress: an open(), a retry wait.
+   * Rejects, once closed, with the failures of those writers that no onError took. Safe to call twice.
    */
   async close(): Promise<void> {
+    const failures = await this.writers.closeAll();
     this.#open = false;
     this.#lifetime.abort(new IoTDBSessionClosedError('session', 'it was closed while the call was in progress'));
     await this.closeDataSets();
     await this.#nodes.closeAll();
+    if (failures.length > 0) throw writersFailed(failures, 'session');
   }
 
   async [Symbol.asyncDispose](): Promise<void> {

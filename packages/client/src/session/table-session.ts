@@ -73,7 +73,7 @@ export class TableSession extends BaseSession {
    * row; rows are buffered per table in columns and sent as table inserts (see the user's guide).
    */
   writer(options: TableWriterOptions = {}): Writer<TableRow> {
-    return tableWriter((fn) => (this.checkOpen(), fn(this)), options, 2);
+    return tableWriter((fn) => (this.checkOpen(), fn(this)), options, 2, this.writers);
   }
 
   /** A SELECT of one device of a table this session or its pool wrote: its key (its queries go to its node, as its writes). */

@@ -261,7 +261,7 @@ export abstract class TreeWriteSession extends BaseSession {
    * The session must be open when rows are written.
    */
   writer(options: TreeWriterOptions = {}): Writer<TreeRow> {
-    return treeWriter((fn) => (this.checkOpen(), fn(this)), options, 2);
+    return treeWriter((fn) => (this.checkOpen(), fn(this)), options, 2, this.writers);
   }
 
   /** @internal one request of a writer: its tablets, routed and retried as insertTablets */

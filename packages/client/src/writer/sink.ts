@@ -4,6 +4,7 @@ import { resolveWriterOptions, type WriterOptions } from './writer-options.js';
 import { tableModel, treeModel, type TableRow, type TreeRow } from './rows.js';
 import type { TimestampPrecision } from '../session/base-session.js';
 import type { SessionDataSet } from '../session/session-data-set.js';
+import type { OpenWriters } from './open-writers.js';
 
 /** The method a session sends a writer's request with (not part of its public API). */
 export const sendForWriter = Symbol('sendForWriter');
@@ -44,14 +45,20 @@ export function treeWriter<S extends WriterSession>(
   run: Run<S>,
   options: TreeWriterOptions,
   inFlight: number,
+  owned: OpenWriters,
 ): Writer<TreeRow> {
-  return new Writer(treeModel, sinkOf(run), resolveWriterOptions(options, inFlight, true), options?.aligned === true);
+  const resolved = resolveWriterOptions(options, inFlight, true);
+  return owned.track(
+    (closing) => new Writer(treeModel, { ...sinkOf(run), closing }, resolved, options?.aligned === true),
+  );
 }
 
 export function tableWriter<S extends WriterSession>(
   run: Run<S>,
   options: TableWriterOptions,
   inFlight: number,
+  owned: OpenWriters,
 ): Writer<TableRow> {
-  return new Writer(tableModel, sinkOf(run), resolveWriterOptions(options, inFlight, false));
+  const resolved = resolveWriterOptions(options, inFlight, false);
+  return owned.track((closing) => new Writer(tableModel, { ...sinkOf(run), closing }, resolved));
 }

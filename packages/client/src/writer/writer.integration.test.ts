@@ -107,6 +107,23 @@ describe('tree model', () => {
     expect(Object.values(counts).reduce((a, b) => Number(a) + Number(b), 0)).toBe(60_000);
   });
 
+  it('stores the rows a writer holds when its pool or session is closed before it', async () => {
+    const pool = new SessionPool({ host, port, maxSize: 2 });
+    const pooled = pool.writer({ flushIntervalMs: 0 });
+    const own = new Session({ host, port });
+    await own.open();
+    const single = own.writer({ flushIntervalMs: 0 });
+    for (let t = 1; t <= 100; t++) {
+      await pooled.write({ deviceId: `${TREE}.owner.pool`, timestamp: t, values: { v: t } });
+      await single.write({ deviceId: `${TREE}.owner.session`, timestamp: t, values: { v: t } });
+    }
+    await pool.close();
+    await own.close();
+    for (const w of [pooled, single]) expect(w.stats()).toMatchObject({ acknowledged: 100, failed: 0, buffered: 0 });
+    const [counts] = await rows(session, `SELECT count(v) FROM ${TREE}.owner.*`);
+    expect(Object.values(counts)).toEqual([100n, 100n]);
+  });
+
   it('hands onError exactly the rows the server refused, and writes the others', async () => {
     await session.executeNonQueryStatement(`CREATE TIMESERIES ${TREE}.typed.v WITH DATATYPE=BOOLEAN`);
     const refused: { error: Error; rows: TreeRow[] }[] = [];

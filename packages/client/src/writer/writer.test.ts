@@ -422,17 +422,6 @@ describe('failures', () => {
     expect(e).toMatchObject({ failedRows: 2, code: 'IOTDB_WRITE_FAILED' });
     await expect(w.flush()).resolves.toBeUndefined();
   });
-
-  it('reports the rows of a closed session instead of dropping them', async () => {
-    const { s } = await openSession();
-    const reported: TreeRow[] = [];
-    const w = s.writer({ onError: (_e, rows) => reported.push(...rows) });
-    await w.write(row(1, 1));
-    await s.close();
-    await w.flush();
-    expect(reported).toHaveLength(1);
-    expect(w.stats()).toMatchObject({ failed: 1, acknowledged: 0 });
-  });
 });
 
 describe('flush and close', () => {

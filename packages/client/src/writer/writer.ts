@@ -16,6 +16,8 @@ export interface WriterSink {
   send(tablets: PreparedTablet[]): Promise<void>;
   /** a schema statement's answer (devices' or a table's types, learned-types.ts) */
   schema: SchemaQuery;
+  /** told as the writer's close() begins, with what it settles as (the owner's close() waits for it) */
+  closing?(settled: Promise<void>): void;
 }
 
 /** A writer's counters, in rows. Every row written ends acknowledged or failed; until then it is buffered or in flight. */
@@ -153,10 +155,13 @@ export class Writer<Row> {
    * arrays). Rejects like flush() when rows failed and there is no onError.
    */
   close(): Promise<void> {
-    this.#closing ??= this.flush().finally(() => {
-      clearTimeout(this.#timer);
-      this.#forgetEmptyBuffers();
-    });
+    if (this.#closing === undefined) {
+      this.#closing = this.flush().finally(() => {
+        clearTimeout(this.#timer);
+        this.#forgetEmptyBuffers();
+      });
+      this.#sink.closing?.(this.#closing);
+    }
     return this.#closing;
   }
 
