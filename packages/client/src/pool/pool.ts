@@ -58,6 +58,7 @@ export interface ExecuteOptions {
 
 /** A closed pool is closed for good, as the Java client's and node-postgres' are: its sessions and timers are gone. */
 const closedPool = () => new IoTDBSessionClosedError('pool', 'a closed pool does not open again: make a new one');
+const closedWhileOpening = () => new IoTDBSessionClosedError('pool', 'it was closed while a session was being opened');
 
 /**
  * A fixed number of session slots (maxSize). `execute(fn)` borrows a session and always gives it
@@ -216,7 +217,7 @@ export class Pool<S extends BaseSession> {
     const failures = await this.writers.closeAll();
     this.#closed = true;
     clearInterval(this.#timer);
-    this.#lifetime.abort(new IoTDBSessionClosedError('pool', 'it was closed while a session was being opened'));
+    this.#lifetime.abort(closedWhileOpening());
     for (const w of this.#waiters.splice(0)) this.#dropWaiter(w, closedPool());
     if (this.#slots.some((s) => s.busy)) {
       const drained = new Promise<void>((resolve) => (this.#drained = resolve));
@@ -336,7 +337,10 @@ export class Pool<S extends BaseSession> {
       this.#grew();
       return opened;
     } catch (e) {
-      throw signal?.aborted && e === signal.reason ? new IoTDBAbortError('pool.execute', e) : e;
+      if (signal?.aborted && e === signal.reason) throw new IoTDBAbortError('pool.execute', e);
+      // the pool closed meanwhile: the session's open() saw an abort, its caller asked for none (as Session.close())
+      if (this.#lifetime.signal.aborted && e instanceof IoTDBAbortError) throw closedWhileOpening();
+      throw e;
     } finally {
       this.#opening--;
     }

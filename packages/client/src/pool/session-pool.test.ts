@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeTransport } from '../transport/fake-transport.js';
 import { tsBlock } from '../testing/tsblock.js';
+import { IoTDBSessionClosedError } from '../errors.js';
 import type { SessionDataSet } from '../session/session-data-set.js';
 import { SessionPool, TableSessionPool } from './session-pool.js';
 
@@ -91,5 +92,33 @@ describe('SessionPool.executeQueryStatement: the session back as the data set is
     closers.push(() => p.close());
     for (let i = 0; i < 3; i++) await (await p.executeQueryStatement('SELECT * FROM t')).toColumnar();
     expect(p.stats()).toMatchObject({ size: 1, inUse: 0, openDataSets: 0 });
+  });
+});
+
+describe('a call opening a pooled session when the pool closes', () => {
+  it('rejects with IoTDBSessionClosedError, as a Session closed while it opens does (not an abort it never asked for)', async () => {
+    const fake = server();
+    fake.setNode(A, 'blackhole'); // the connect never completes
+    const p = pool(fake);
+    const calls = [
+      p.execute(async () => 'x'),
+      p.executeNonQueryStatement('FLUSH'),
+      p.executeQueryStatement('SELECT s FROM root.sg.d'),
+    ];
+    const settled = calls.map((c) =>
+      c.then(
+        () => undefined,
+        (e: unknown) => e,
+      ),
+    );
+    await new Promise((r) => setTimeout(r, 10));
+    await p.close();
+    for (const e of await Promise.all(settled)) {
+      expect(e).toBeInstanceOf(IoTDBSessionClosedError);
+      // opening: closed while it opened; queued behind those (maxSize 2): the closed pool's refusal
+      expect((e as Error).message).toMatch(
+        /^the pool is closed; (it was closed while a session was being opened|a closed pool)/,
+      );
+    }
   });
 });
