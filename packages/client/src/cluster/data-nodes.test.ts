@@ -18,6 +18,7 @@ function listing(rows: [status: string, address: string, port: number][]): Colum
       new Int32Array(rows.length),
     ],
     nulls: [null, null, null, null, null, null],
+    rawText: [null, null, null, null, null, null],
     rowCount: rows.length,
   };
 }

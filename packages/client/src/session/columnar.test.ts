@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TSDataType, type DecodedColumn } from '@iotdb/fast-serializer';
-import { joinColumn, joinTimes, type ColumnPiece } from './columnar.js';
+import { joinBlocks, joinColumn, joinTimes, type ColumnPiece } from './columnar.js';
 
 const col = (type: TSDataType, values: DecodedColumn['values'], nulls: number[] | null = null): DecodedColumn => ({
   type,
@@ -30,6 +30,37 @@ describe('joinColumn', () => {
     const b = col(TSDataType.INT64, BigInt64Array.from([4n, 5n]));
     const j = joinColumn(TSDataType.INT64, [{ column: a, from: 1, to: 3 }, whole(b)]);
     expect(j.values).toEqual(BigInt64Array.from([2n, 3n, 4n, 5n]));
+  });
+
+  it('keeps the bytes of text that is not UTF-8 (rawText) by row of the joined column, and hands a whole piece its own', () => {
+    const ff = Buffer.from([0xff]);
+    const c3 = Buffer.from([0xc3]);
+    const a: DecodedColumn = {
+      ...col(TSDataType.TEXT, ['\uFFFD', 'b', '\uFFFD']),
+      rawText: new Map([
+        [0, ff],
+        [2, c3],
+      ]),
+    };
+    const b: DecodedColumn = { ...col(TSDataType.TEXT, ['\uFFFD']), rawText: new Map([[0, ff]]) };
+    expect(joinColumn(TSDataType.TEXT, [whole(a)]).rawText).toBe(a.rawText);
+    const j = joinColumn(TSDataType.TEXT, [{ column: a, from: 1, to: 3 }, whole(b)]);
+    expect([...j.rawText!]).toEqual([
+      [1, c3],
+      [2, ff],
+    ]);
+    expect(joinColumn(TSDataType.TEXT, [{ column: a, from: 1, to: 2 }]).rawText).toBeNull();
+    // the wide-result join keeps them in its joined block, for the rows read from it later
+    const block = (column: DecodedColumn) => ({ rows: 3, times: BigInt64Array.from([0n, 1n, 2n]), columns: [column] });
+    const joined = joinBlocks([
+      { block: block(a), from: 2 },
+      { block: block(a), from: 0 },
+    ]);
+    expect([...joined.block.columns[0].rawText!]).toEqual([
+      [0, c3],
+      [1, ff],
+      [3, c3],
+    ]);
   });
 
   it('joins text pieces into one array', () => {

@@ -20,6 +20,11 @@ export interface ColumnarResult {
   readonly timestamps: BigInt64Array | null;
   readonly values: readonly ColumnValues[];
   readonly nulls: readonly (Uint8Array | null)[];
+  /**
+   * By column, the exact bytes of its TEXT or STRING cells that are not UTF-8, by row (their strings in `values` hold
+   * U+FFFD in place of those bytes, as `row.getString` does; `row.getBlob` gives the bytes); null when it has none
+   */
+  readonly rawText: readonly (ReadonlyMap<number, Buffer> | null)[];
   readonly rowCount: number;
 }
 
@@ -61,19 +66,25 @@ export function joinBlocks(pieces: readonly BlockPiece[]): BlockPiece {
       c.type,
       pieces.map((p) => ({ column: p.block.columns[k], from: p.from, to: p.block.rows })),
     );
-    return { type: c.type, ...joined };
+    const { values, nulls, rawText } = joined;
+    return rawText === null ? { type: c.type, values, nulls } : { type: c.type, values, nulls, rawText };
   });
   const times = joinTimes(pieces.map((p) => ({ times: p.block.times, from: p.from, to: p.block.rows })));
   return { block: { rows: times.length, times, columns }, from: 0 };
 }
 
+/** A column's rows joined: its values, nulls and the bytes of its text that is not UTF-8 (ColumnarResult.rawText). */
+export interface JoinedColumn {
+  readonly values: ColumnValues;
+  readonly nulls: Uint8Array | null;
+  readonly rawText: ReadonlyMap<number, Buffer> | null;
+}
+
 /** Joins the pieces of one column; one whole piece is handed over as it is (no copy). */
-export function joinColumn(
-  type: TSDataType,
-  pieces: readonly ColumnPiece[],
-): { values: ColumnValues; nulls: Uint8Array | null } {
+export function joinColumn(type: TSDataType, pieces: readonly ColumnPiece[]): JoinedColumn {
   if (pieces.length === 1 && pieces[0].from === 0 && pieces[0].to === pieces[0].column.values.length) {
-    return { values: pieces[0].column.values, nulls: pieces[0].column.nulls };
+    const { values, nulls, rawText } = pieces[0].column;
+    return { values, nulls, rawText: rawText ?? null };
   }
   const rows = pieces.reduce((n, p) => n + p.to - p.from, 0);
   const anyNull = pieces.some((p) => p.column.nulls !== null);
@@ -105,7 +116,20 @@ export function joinColumn(
       at += p.to - p.from;
     }
   }
-  return { values, nulls };
+  return { values, nulls, rawText: joinRawText(pieces) };
+}
+
+/** The pieces' rawText renumbered by row of the joined column; null when none of its rows has one. */
+function joinRawText(pieces: readonly ColumnPiece[]): ReadonlyMap<number, Buffer> | null {
+  let joined: Map<number, Buffer> | null = null;
+  let at = 0;
+  for (const p of pieces) {
+    for (const [row, bytes] of p.column.rawText ?? []) {
+      if (row >= p.from && row < p.to) (joined ??= new Map()).set(at + row - p.from, bytes);
+    }
+    at += p.to - p.from;
+  }
+  return joined;
 }
 
 export function joinTimes(pieces: readonly { times: BigInt64Array; from: number; to: number }[]): BigInt64Array {

@@ -253,6 +253,59 @@ describe('SessionDataSet without a server', () => {
   });
 });
 
+describe('text bytes that are not UTF-8, read as columns', () => {
+  const ff41 = Buffer.from([0xff, 0x41]);
+  const c3 = Buffer.from([0xc3]);
+  /** A data set over TEXT blocks whose cells may be bytes that are not UTF-8. */
+  const bytesDataSet = (blocks: (string | Buffer | null)[][]) => {
+    let time = 0;
+    const raw = blocks.map((values) => {
+      time += values.length;
+      return tsBlock(
+        values.map((_, i) => time - values.length + i),
+        [{ type: 'TEXT', values }],
+      );
+    });
+    return new SessionDataSet(context(), {
+      status: { code: 200 },
+      columns: ['root.sg.d.s'],
+      dataTypeList: ['TEXT'],
+      queryResult: raw,
+      moreData: false,
+    });
+  };
+
+  it('toColumnar() keeps their exact bytes in rawText, by row across blocks; the strings hold U+FFFD', async () => {
+    const ds = bytesDataSet([
+      ['a', ff41],
+      [null, 'b', c3],
+    ]);
+    const r = await ds.toColumnar();
+    expect(r.values[0]).toEqual(['a', '\uFFFDA', null, 'b', '\uFFFD']);
+    expect([...(r.rawText[0] ?? [])]).toEqual([
+      [1, ff41],
+      [4, c3],
+    ]);
+  });
+
+  it('toColumnar() after rows were read numbers rawText from the first row it gives', async () => {
+    const ds = bytesDataSet([['a', ff41, 'b', c3]]);
+    await ds.next();
+    const r = await ds.toColumnar();
+    expect([...(r.rawText[0] ?? [])]).toEqual([
+      [0, ff41],
+      [2, c3],
+    ]);
+  });
+
+  it('batches() give each block its own rawText; null for a column whose text is all UTF-8', async () => {
+    const ds = bytesDataSet([['a', 'b'], [c3]]);
+    const got = [];
+    for await (const b of ds.batches()) got.push(b.rawText[0] === null ? null : [...b.rawText[0]]);
+    expect(got).toEqual([null, [[0, c3]]]);
+  });
+});
+
 describe('reading ahead (a session over a scripted transport)', () => {
   const BATCHES = [[1, 2, 3], [4, 5], [6], [7, 8]];
   /** A query whose rows come in BATCHES: the first with the query's reply, the others one per fetch. */

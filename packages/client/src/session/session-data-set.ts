@@ -504,6 +504,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
   #columnar(pieces: readonly BlockPiece[]): ColumnarResult {
     const values = [];
     const nulls = [];
+    const rawText = [];
     for (let k = 0; k < this.#blockIndex.length; k++) {
       const cols: ColumnPiece[] = pieces.map((p) => ({
         column: p.block.columns[this.#blockIndex[k]],
@@ -513,6 +514,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
       const joined = joinColumn(this.#valueTypes[k], cols);
       values.push(joined.values);
       nulls.push(joined.nulls);
+      rawText.push(joined.rawText);
     }
     const timestamps = this.#hasTime
       ? joinTimes(pieces.map((p) => ({ times: p.block.times, from: p.from, to: p.block.rows })))
@@ -523,6 +525,7 @@ export class SessionDataSet implements AsyncIterable<RowRecord> {
       timestamps,
       values,
       nulls,
+      rawText,
       rowCount: pieces.reduce((n, p) => n + p.block.rows - p.from, 0),
     };
   }

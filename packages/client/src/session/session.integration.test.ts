@@ -981,6 +981,35 @@ describe('edge values and result shapes', () => {
     expect(read).toEqual(stored.map((b) => [b.toString('hex'), b.toString('hex')]));
   });
 
+  it('gives back TEXT and STRING bytes that are not UTF-8 exactly as columns too: rawText of toColumnar() and batches()', async () => {
+    const device = newDevice('bytescols');
+    const bytes = [Buffer.from([0xff, 0x41]), Buffer.from('ok'), Buffer.from([0xc3]), null];
+    const rows = Array.from({ length: 40 }, (_, i) => bytes[i % 4]); // repeated: toColumnar's shared strings too
+    await session.insertTablet({
+      deviceId: device,
+      measurements: ['t', 's'],
+      dataTypes: ['TEXT', 'STRING'],
+      timestamps: rows.map((_, i) => i),
+      values: rows.map((b) => [b, b]),
+    });
+    const stored = rows.filter((b) => b !== null);
+    const expected = new Map(
+      stored.flatMap((b, row) => (b.toString('utf8') === 'ok' ? [] : [[row, b.toString('hex')]])),
+    );
+    const hex = (m: ReadonlyMap<number, Buffer> | null, from = 0) =>
+      new Map([...(m ?? [])].map(([row, b]) => [row + from, b.toString('hex')]));
+    const sql = `SELECT t, s FROM ${device}`;
+    const whole = await (await session.executeQueryStatement(sql, { fetchSize: 7 })).toColumnar();
+    expect(whole.rawText.map((m) => hex(m))).toEqual([expected, expected]);
+    const fromBatches = [new Map<number, string>(), new Map<number, string>()];
+    let at = 0;
+    for await (const b of (await session.executeQueryStatement(sql, { fetchSize: 7 })).batches()) {
+      b.rawText.forEach((m, k) => hex(m, at).forEach((v, row) => fromBatches[k].set(row, v)));
+      at += b.rowCount;
+    }
+    expect(fromBatches).toEqual([expected, expected]);
+  });
+
   it('round-trips negative timestamps and timestamps centuries ahead', async () => {
     // (a server in ms precision refuses timestamps past ~year 2262 x 1000, so int64 extremes cannot be times here)
     const device = newDevice('times');

@@ -4,7 +4,7 @@ import { ByteWriter, TSDataType } from '@iotdb/fast-serializer';
 export type BlockColumn =
   | { readonly type: 'INT32'; readonly values: readonly (number | null)[] }
   | { readonly type: 'INT64'; readonly values: readonly (bigint | null)[] }
-  | { readonly type: 'TEXT'; readonly values: readonly (string | null)[] };
+  | { readonly type: 'TEXT'; readonly values: readonly (string | Buffer | null)[] }; // a Buffer: bytes as they are
 
 /** Each column type's array encoding (protocol.md 6.1): the time column is INT64_ARRAY too. */
 const ENCODING = { INT32: 1, INT64: 2, TEXT: 3 } as const;
@@ -37,6 +37,6 @@ function writeColumn(w: ByteWriter, c: BlockColumn): void {
     if (v === null) continue;
     if (c.type === 'INT32') w.i32(v as number);
     else if (c.type === 'INT64') w.i64(v as bigint);
-    else w.lengthPrefixedBytes(Buffer.from(v as string, 'utf8'));
+    else w.lengthPrefixedBytes(Buffer.isBuffer(v) ? v : Buffer.from(v as string, 'utf8'));
   }
 }
