@@ -962,37 +962,34 @@ describe('edge values and result shapes', () => {
     expect(rows.map((r) => r.values)).toEqual(vals.map((v) => [v, v]));
   });
 
-  it('gives back TEXT and STRING bytes that are not UTF-8 exactly through getBlob, in every block, as Java reads them', async () => {
-    const device = newDevice('bytes');
-    const bytes = [Buffer.from([0xff, 0x41]), Buffer.from([0xc3]), Buffer.from('é\uFFFD', 'utf8'), null];
-    const rows = Array.from({ length: 12 }, (_, i) => bytes[i % 4]);
+  /** A device of `rows` rows whose TEXT t and STRING s both hold `bytes` in turn; the rows stored (no all-null row). */
+  async function writeBytes(name: string, bytes: readonly (Buffer | null)[], rows: number) {
+    const device = newDevice(name);
+    const cells = Array.from({ length: rows }, (_, i) => bytes[i % bytes.length]);
     await session.insertTablet({
       deviceId: device,
       measurements: ['t', 's'],
       dataTypes: ['TEXT', 'STRING'],
-      timestamps: rows.map((_, i) => i),
-      values: rows.map((b) => [b, b]),
+      timestamps: cells.map((_, i) => i),
+      values: cells.map((b) => [b, b]),
     });
+    return { device, stored: cells.filter((b) => b !== null) }; // a row of nulls alone is no row
+  }
+
+  it('gives back TEXT and STRING bytes that are not UTF-8 exactly through getBlob, in every block, as Java reads them', async () => {
+    const bytes = [Buffer.from([0xff, 0x41]), Buffer.from([0xc3]), Buffer.from('é\uFFFD', 'utf8'), null];
+    const { device, stored } = await writeBytes('bytes', bytes, 12);
     const ds = await session.executeQueryStatement(`SELECT t, s FROM ${device}`, { fetchSize: 5 });
     const read: (string | null)[][] = [];
     for await (const row of ds)
       read.push([row.getBlob(2)?.toString('hex') ?? null, row.getBlob(3)?.toString('hex') ?? null]);
-    const stored = rows.filter((b) => b !== null); // a row of nulls alone is no row
     expect(read).toEqual(stored.map((b) => [b.toString('hex'), b.toString('hex')]));
   });
 
   it('gives back TEXT and STRING bytes that are not UTF-8 exactly as columns too: rawText of toColumnar() and batches()', async () => {
-    const device = newDevice('bytescols');
     const bytes = [Buffer.from([0xff, 0x41]), Buffer.from('ok'), Buffer.from([0xc3]), null];
-    const rows = Array.from({ length: 40 }, (_, i) => bytes[i % 4]); // repeated: toColumnar's shared strings too
-    await session.insertTablet({
-      deviceId: device,
-      measurements: ['t', 's'],
-      dataTypes: ['TEXT', 'STRING'],
-      timestamps: rows.map((_, i) => i),
-      values: rows.map((b) => [b, b]),
-    });
-    const stored = rows.filter((b) => b !== null);
+    // 40 rows, values repeated: toColumnar()'s shared strings too
+    const { device, stored } = await writeBytes('bytescols', bytes, 40);
     const expected = new Map(
       stored.flatMap((b, row) => (b.toString('utf8') === 'ok' ? [] : [[row, b.toString('hex')]])),
     );
