@@ -3,6 +3,13 @@ import { IoTDBConnectionError, IoTDBTimeoutError } from '../errors.js';
 import type { Endpoint } from '../cluster/endpoint.js';
 import type { ConnectOptions, StreamEvents, TransportStream } from './transport.js';
 
+/**
+ * A connection idle this long sends TCP keep-alive probes (the system's default waits two hours): load balancers and
+ * NATs drop a connection idle a few minutes (AWS NLB 350 s, Azure 240 s) without a word, and a pooled session's next
+ * call would then wait out its requestTimeoutMs. The probes keep such a path open, and find a dead peer in minutes.
+ */
+export const KEEP_ALIVE_DELAY_MS = 30_000;
+
 /** A connected socket (TCP or TLS) as a TransportStream. */
 export class SocketStream implements TransportStream {
   readonly #socket: Socket;
@@ -10,7 +17,6 @@ export class SocketStream implements TransportStream {
 
   constructor(socket: Socket, events: StreamEvents) {
     this.#socket = socket;
-    socket.setKeepAlive(true);
     socket.on('data', (chunk: Buffer) => events.onData(chunk));
     socket.on('error', (e) => this.#end(events, e));
     socket.on('close', () => this.#end(events));

@@ -1,7 +1,8 @@
+import type { TcpNetConnectOpts } from 'node:net';
 import { connect } from 'node:tls';
 import { endpointKey, type Endpoint } from '../cluster/endpoint.js';
 import { IoTDBConnectionError, failureOf } from '../errors.js';
-import { whenReady } from './socket-stream.js';
+import { KEEP_ALIVE_DELAY_MS, whenReady } from './socket-stream.js';
 import { checkTlsOptions, type TlsOptions } from './tls-options.js';
 import type { ConnectOptions, StreamEvents, Transport, TransportStream } from './transport.js';
 
@@ -29,6 +30,12 @@ export function tlsTransport(tlsOptions: TlsOptions = {}): Transport {
       const key = endpointKey(endpoint);
       const socket = connect({ ...tlsOptions, host: endpoint.host, port: endpoint.port });
       socket.setNoDelay(true);
+      // the keep-alive the options give (net.connect's, which tls.connect passes on), if they give one
+      const { keepAlive, keepAliveInitialDelay } = tlsOptions as Pick<
+        TcpNetConnectOpts,
+        'keepAlive' | 'keepAliveInitialDelay'
+      >;
+      if (keepAlive !== false) socket.setKeepAlive(true, keepAliveInitialDelay ?? KEEP_ALIVE_DELAY_MS);
       return whenReady(socket, 'secureConnect', key, events, options, (e) => {
         if (e === null)
           return new IoTDBConnectionError(
