@@ -10,7 +10,8 @@ const PRUNE_FROM = 64;
  * The writers a session or a pool made and that were not closed. The owner's close() closes them first, while its
  * connections are open, so that the rows they hold are sent as the writer's own close() would send them, rather than
  * failed by a closed session and reported only to an onError or a later writer.close(). Writers are held weakly: one
- * dropped with no row in it goes to the collector (one holding rows is held by its flush timer).
+ * its user dropped goes to the collector, as it did before (one holding rows is held by its flush timer, unless its
+ * flushIntervalMs is 0).
  */
 export class OpenWriters {
   readonly #open = new Set<WeakRef<Closable>>();
