@@ -88,4 +88,10 @@ describe('sql', () => {
     expect(() => sql`${{} as never}`).toThrow(IoTDBValidationError);
     expect(() => sql`${new Date() as never}`).toThrow(IoTDBValidationError);
   });
+
+  it("refuses a Date saying how to give its time: the statement's unit is the server's, which the tag does not know", () => {
+    expect(() => sql`SELECT * FROM root.sg.d WHERE time > ${new Date(0) as never}`).toThrow(
+      /^values\[0\]: cannot go into SQL: a Date \(its time is in the server's unit, which the tag does not know: give a number or bigint in that unit, e\.g\. date\.getTime\(\) for milliseconds\)$/,
+    );
+  });
 });
