@@ -101,7 +101,7 @@ function literal(v: SqlValue, field: string): string {
       if (!Number.isFinite(v)) throw new IoTDBValidationError(field, `needs a finite number, got ${v}`);
       return Object.is(v, -0) ? '-0' : String(v); // String(-0) is '0'; IoTDB keeps -0's sign when it reads '-0'
   }
-  if (v instanceof Date) {
+  if ((v as unknown) instanceof Date) {
     throw new IoTDBValidationError(
       field,
       "cannot go into SQL: a Date (its time is in the server's unit, which the tag does not know: give a number or bigint in that unit, e.g. date.getTime() for milliseconds)",
