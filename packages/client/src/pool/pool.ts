@@ -76,6 +76,8 @@ export class Pool<S extends BaseSession> {
   readonly #waiters: Waiter[] = [];
   #opening = 0;
   #closed = false;
+  /** close() began: new calls are refused, its writers' requests still lent sessions (their rows sent first) */
+  #refusing = false;
   #closing: Promise<void> | null = null;
   #drained: (() => void) | null = null;
   readonly #timer: NodeJS.Timeout;
@@ -105,7 +107,7 @@ export class Pool<S extends BaseSession> {
   /** Opens minSize sessions now (otherwise sessions open on first use). */
   async open(opts: ExecuteOptions = {}): Promise<void> {
     checkCallOptions(opts, CALL_OPTION_KEYS);
-    if (this.#closed) throw closedPool();
+    if (this.#refusing) throw closedPool();
     const slots = this.#slots.slice(0, this.poolOptions.minSize);
     await Promise.all(slots.map((_, i) => this.executeOn(i, () => Promise.resolve(), opts.signal)));
   }
@@ -126,15 +128,30 @@ export class Pool<S extends BaseSession> {
     return this.executeOn(undefined, fn, opts.signal);
   }
 
+  /** onAnySession() for the pool's writers: lent while close() sends their rows, when other calls are refused. */
+  protected forWriters<T>(fn: (session: S) => Promise<T>): Promise<T> {
+    return this.executeOn(undefined, fn, undefined, true);
+  }
+
   /** execute() on slot `slot` (device binding), or on any slot when undefined. */
-  protected executeOn<T>(slot: number | undefined, fn: (session: S) => Promise<T>, signal?: AbortSignal): Promise<T> {
-    return this.borrow(slot, signal, async (session, giveBack) => {
-      try {
-        return await fn(session);
-      } finally {
-        giveBack();
-      }
-    });
+  protected executeOn<T>(
+    slot: number | undefined,
+    fn: (session: S) => Promise<T>,
+    signal?: AbortSignal,
+    whileClosing = false,
+  ): Promise<T> {
+    return this.borrow(
+      slot,
+      signal,
+      async (session, giveBack) => {
+        try {
+          return await fn(session);
+        } finally {
+          giveBack();
+        }
+      },
+      whileClosing,
+    );
   }
 
   /**
@@ -145,9 +162,11 @@ export class Pool<S extends BaseSession> {
     slot: number | undefined,
     signal: AbortSignal | undefined,
     fn: (session: S, giveBack: () => void) => Promise<T>,
+    whileClosing = false,
   ): Promise<T> {
     const refused = signalRefused(signal); // before AbortSignal.any sees it (its TypeError)
     if (refused !== undefined) throw refused;
+    if (this.#refusing && !whileClosing) throw closedPool();
     if (signal?.aborted) throw new IoTDBAbortError('pool.execute', signal.reason);
     const traced = insertChannel.hasSubscribers || queryChannel.hasSubscribers;
     const waitStart = traced ? performance.now() : 0;
@@ -203,11 +222,12 @@ export class Pool<S extends BaseSession> {
   }
 
   /**
-   * Closes the writers made on it that are still open (their rows sent first), then refuses new work, waits for
+   * Refuses new work, closes the writers made on it that are still open (their rows sent first), waits for
    * borrowed sessions to come back and closes every session. Rejects, once closed, with the failures of those
    * writers that no onError took.
    */
   close(): Promise<void> {
+    this.#refusing = true;
     this.#closing ??= this.#close();
     return this.#closing;
   }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { IoTDBWriteFailedError, IoTDBWriterClosedError } from '../errors.js';
+import { IoTDBSessionClosedError, IoTDBWriteFailedError, IoTDBWriterClosedError } from '../errors.js';
 import { Session } from '../session/session.js';
 import { TableSession } from '../session/table-session.js';
 import { SessionPool, TableSessionPool } from '../pool/session-pool.js';
@@ -115,6 +115,21 @@ describe('pool.close() with a writer still open', () => {
     expect(rowsSent(fake)).toBe(3);
     expect(w.stats()).toMatchObject({ acknowledged: 3, failed: 0, buffered: 0 });
     expect(p.stats().size).toBe(0);
+  });
+
+  it("refuses new calls as close() begins, while the writer's rows still go through its sessions", async () => {
+    const fake = new FakeTransport((c) =>
+      c.method === 'insertTablets' ? { delayMs: 30, then: { reply: { code: 200 } } } : undefined,
+    );
+    const p = new SessionPool({ nodeUrls: [A], transport: fake, retry: FAST, maxSize: 2 });
+    const w = p.writer({ flushIntervalMs: 0 });
+    await writeThree(w);
+    const closing = p.close();
+    const late = [p.executeNonQueryStatement('FLUSH'), p.execute(async () => 'x'), p.open()];
+    for (const call of late) await expect(call).rejects.toBeInstanceOf(IoTDBSessionClosedError);
+    await closing;
+    expect(rowsSent(fake)).toBe(3);
+    expect(fake.callsOf('executeUpdateStatementV2')).toHaveLength(0);
   });
 
   it('rejects with the refused rows when the writer has no onError; the pool is closed anyway', async () => {
