@@ -128,9 +128,13 @@ export class Pool<S extends BaseSession> {
     return this.executeOn(undefined, fn, opts.signal);
   }
 
-  /** onAnySession() for the pool's writers: lent while close() sends their rows, when other calls are refused. */
-  protected forWriters<T>(fn: (session: S) => Promise<T>): Promise<T> {
-    return this.executeOn(undefined, fn, undefined, true);
+  /**
+   * How a writer made now borrows a session for its requests: one made before close() began is lent sessions while
+   * close() sends its rows, when other calls are refused; one made after is refused as they are.
+   */
+  protected writerRun(): <T>(fn: (session: S) => Promise<T>) => Promise<T> {
+    const whileClosing = !this.#refusing;
+    return (fn) => this.executeOn(undefined, fn, undefined, whileClosing);
   }
 
   /** execute() on slot `slot` (device binding), or on any slot when undefined. */

@@ -100,7 +100,7 @@ export class SessionPool extends StatementPool<Session> {
 
   /** A batching writer over this pool (see Session.writer): up to `maxSize` requests in flight by default. */
   writer(options: TreeWriterOptions = {}): Writer<TreeRow> {
-    return treeWriter((fn) => this.forWriters(fn), options, this.maxSize, this.writers);
+    return treeWriter(this.writerRun(), options, this.maxSize, this.writers);
   }
 
   async insertTablet(tablet: Tablet, opts: CallOptions = {}): Promise<void> {
@@ -266,7 +266,7 @@ export class TableSessionPool extends StatementPool<TableSession> {
 
   /** A batching writer over this pool (see TableSession.writer): up to `maxSize` requests in flight by default. */
   writer(options: TableWriterOptions = {}): Writer<TableRow> {
-    return tableWriter((fn) => this.forWriters(fn), options, this.maxSize, this.writers);
+    return tableWriter(this.writerRun(), options, this.maxSize, this.writers);
   }
 
   /** Writes a tablet through a session (with deviceBinding: the session of the device of its first row). */

@@ -132,6 +132,19 @@ describe('pool.close() with a writer still open', () => {
     expect(fake.callsOf('executeUpdateStatementV2')).toHaveLength(0);
   });
 
+  it('refuses the rows of a writer made after close() began, as any new call', async () => {
+    const fake = new FakeTransport((c) =>
+      c.method === 'insertTablets' ? { delayMs: 30, then: { reply: { code: 200 } } } : undefined,
+    );
+    const p = new SessionPool({ nodeUrls: [A], transport: fake, retry: FAST, maxSize: 2 });
+    await writeThree(p.writer({ flushIntervalMs: 0 }));
+    const closing = p.close();
+    const late = p.writer({ flushIntervalMs: 0 });
+    await expect(late.write(row(9))).rejects.toBeInstanceOf(IoTDBSessionClosedError);
+    await closing;
+    expect(rowsSent(fake)).toBe(3);
+  });
+
   it('rejects with the refused rows when the writer has no onError; the pool is closed anyway', async () => {
     const p = new SessionPool({ nodeUrls: [A], transport: new FakeTransport(refused), retry: FAST, maxSize: 2 });
     const w = p.writer({ flushIntervalMs: 0 });
