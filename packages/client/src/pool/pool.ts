@@ -57,6 +57,13 @@ export interface ExecuteOptions {
 }
 
 /** A closed pool is closed for good, as the Java client's and node-postgres' are: its sessions and timers are gone. */
+/**
+ * The signal of a call's options, read before the session checks them: options that are not an object hold none here,
+ * and the session refuses them, naming them (`null` would otherwise be a TypeError reading its signal).
+ */
+export const signalOf = (opts: { signal?: AbortSignal } | null | undefined): AbortSignal | undefined =>
+  opts === null || typeof opts !== 'object' ? undefined : opts.signal;
+
 const closedPool = () => new IoTDBSessionClosedError('pool', 'a closed pool does not open again: make a new one');
 const closedWhileOpening = () => new IoTDBSessionClosedError('pool', 'it was closed while a session was being opened');
 
@@ -125,7 +132,7 @@ export class Pool<S extends BaseSession> {
 
   /** execute() for the pool's own calls, whose options the session checks (a query's, a statement's). */
   protected onAnySession<T>(fn: (session: S) => Promise<T>, opts: { signal?: AbortSignal }): Promise<T> {
-    return this.executeOn(undefined, fn, opts.signal);
+    return this.executeOn(undefined, fn, signalOf(opts));
   }
 
   /**
