@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeTransport } from '../transport/fake-transport.js';
 import { tsBlock } from '../testing/tsblock.js';
-import { IoTDBSessionClosedError, IoTDBValidationError } from '../errors.js';
+import { IoTDBSessionClosedError } from '../errors.js';
 import type { SessionDataSet } from '../session/session-data-set.js';
 import { SessionPool, TableSessionPool } from './session-pool.js';
 
@@ -120,58 +120,5 @@ describe('a call opening a pooled session when the pool closes', () => {
         /^the pool is closed; (it was closed while a session was being opened|a closed pool)/,
       );
     }
-  });
-});
-
-describe('a pooled call given null for its options', () => {
-  it('is refused as the session refuses it (IoTDBValidationError naming the options), nothing sent', async () => {
-    const fake = server();
-    const p = pool(fake);
-    const tablet = {
-      deviceId: 'root.sg.d',
-      measurements: ['v'],
-      dataTypes: ['INT32' as const],
-      timestamps: [1],
-      values: [[1]],
-    };
-    const record = {
-      deviceId: 'root.sg.d',
-      timestamp: 1,
-      measurements: ['v'],
-      dataTypes: ['INT32' as const],
-      values: [1],
-    };
-    const calls: [string, () => Promise<unknown>][] = [
-      ['executeQueryStatement', () => p.executeQueryStatement('SELECT s FROM root.sg.d', null as never)],
-      ['executeNonQueryStatement', () => p.executeNonQueryStatement('FLUSH', null as never)],
-      ['insertTablet', () => p.insertTablet(tablet, null as never)],
-      ['insertTablets', () => p.insertTablets([tablet], null as never)],
-      ['insertRecord', () => p.insertRecord(record, null as never)],
-      ['createDatabase', () => p.createDatabase('root.sg', null as never)],
-      ['deleteData', () => p.deleteData('root.sg.d.v', { endTime: 1 }, null as never)],
-    ];
-    for (const [name, call] of calls) {
-      const e = await call().then(
-        () => undefined,
-        (x: unknown) => x,
-      );
-      expect([name, e]).toEqual([name, expect.any(IoTDBValidationError)]);
-      expect((e as IoTDBValidationError).message).toMatch(/^options: needs an object/);
-    }
-    expect(fake.calls.filter((c) => c.method !== 'openSession' && c.method !== 'requestStatementId')).toEqual([]);
-  });
-
-  it("is refused alike by a table pool's insert", async () => {
-    const p = new TableSessionPool({ nodeUrls: [A], transport: server(), database: 'db', maxSize: 2 });
-    closers.push(() => p.close());
-    const tablet = {
-      tableName: 't',
-      columnNames: ['id', 'v'],
-      dataTypes: ['STRING' as const, 'INT32' as const],
-      columnCategories: ['TAG' as const, 'FIELD' as const],
-      timestamps: [1],
-      values: [['a', 1]],
-    };
-    await expect(p.insert(tablet, null as never)).rejects.toThrow(/^options: needs an object/);
   });
 });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { IoTDBValidationError } from '@iotdb/fast-serializer';
-import { SessionPool } from '../pool/session-pool.js';
+import { SessionPool, TableSessionPool } from '../pool/session-pool.js';
 import { FakeTransport } from '../transport/fake-transport.js';
 import { Session } from './session.js';
 
@@ -148,6 +148,42 @@ describe("a write's, a data set's and a pool's own options", () => {
       expect([name, outcome]).toEqual([name, "signl: unknown option (did you mean 'signal'?)"]);
       await ds.close();
     }
+  });
+
+  it("a pool's calls refuse null for their options as a session's do (they threw a TypeError reading its signal)", async () => {
+    const fake = new FakeTransport();
+    const pool = new SessionPool({ nodeUrls: [A], transport: fake, discoverNodes: false, maxSize: 1 });
+    const tables = new TableSessionPool({ nodeUrls: [A], transport: fake, database: 'db', maxSize: 1 });
+    closers.push(
+      () => pool.close(),
+      () => tables.close(),
+    );
+    const record = {
+      deviceId: 'root.sg.d',
+      timestamp: 1,
+      measurements: ['s'],
+      dataTypes: ['INT32' as const],
+      values: [1],
+    };
+    const row = {
+      tableName: 't',
+      columnNames: ['id'],
+      dataTypes: ['STRING' as const],
+      timestamps: [1],
+      values: [['a']],
+    };
+    const calls = [
+      () => pool.executeQueryStatement('SELECT s FROM root.sg.d', null as never),
+      () => pool.executeNonQueryStatement('FLUSH', null as never),
+      () => pool.insertTablet(tablet, null as never),
+      () => pool.insertTablets([tablet], null as never),
+      () => pool.insertRecord(record, null as never),
+      () => pool.createDatabase('root.sg', null as never),
+      () => pool.deleteData('root.sg.d.s', { endTime: 1 }, null as never),
+      () => tables.insert({ ...row, columnCategories: ['TAG' as const] }, null as never),
+    ];
+    for (const call of calls) await expect(call()).rejects.toThrow(/^options: needs an object/);
+    expect(fake.calls.filter((c) => c.method.startsWith('insert') || c.method.startsWith('execute'))).toEqual([]);
   });
 
   it("a pool's execute and parallel calls alike; their own names (concurrency) are not passed on as a write's", async () => {
