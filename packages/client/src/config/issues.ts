@@ -109,6 +109,13 @@ export function callOptionsRefused(opts: object, known: KeyNames): IoTDBValidati
 }
 
 /**
+ * The signal of a call's options, read before the session checks them: options that are not an object hold none here,
+ * and the session refuses them, naming them (`null` would otherwise be a TypeError reading its signal).
+ */
+export const signalOf = (opts: { signal?: AbortSignal } | null | undefined): AbortSignal | undefined =>
+  opts === null || typeof opts !== 'object' ? undefined : opts.signal;
+
+/**
  * A `signal` that is no AbortSignal: Node's AbortSignal.any threw its own TypeError for it, and a data set's read
  * never looked at it.
  */

@@ -2,7 +2,7 @@ import { IoTDBAbortError, IoTDBPoolTimeoutError, IoTDBSessionClosedError, withCa
 import { resolveRetryOptions, type ResolvedRetryOptions, type RetryOptions } from '../retry/retry-policy.js';
 import { withRetry } from '../retry/with-retry.js';
 import { CALL_OPTION_KEYS, POOL_WAIT, type BaseSession } from '../session/base-session.js';
-import { callOptionsRefused, checkCallOptions, signalRefused } from '../config/issues.js';
+import { callOptionsRefused, checkCallOptions, signalOf, signalRefused } from '../config/issues.js';
 import { insertChannel, queryChannel } from '../diagnostics/channels.js';
 import { checkLogger, type Logger } from '../diagnostics/logger.js';
 import { Recorder } from '../diagnostics/recorder.js';
@@ -57,13 +57,6 @@ export interface ExecuteOptions {
 }
 
 /** A closed pool is closed for good, as the Java client's and node-postgres' are: its sessions and timers are gone. */
-/**
- * The signal of a call's options, read before the session checks them: options that are not an object hold none here,
- * and the session refuses them, naming them (`null` would otherwise be a TypeError reading its signal).
- */
-export const signalOf = (opts: { signal?: AbortSignal } | null | undefined): AbortSignal | undefined =>
-  opts === null || typeof opts !== 'object' ? undefined : opts.signal;
-
 const closedPool = () => new IoTDBSessionClosedError('pool', 'a closed pool does not open again: make a new one');
 const closedWhileOpening = () => new IoTDBSessionClosedError('pool', 'it was closed while a session was being opened');
 

@@ -19,9 +19,9 @@ import type { OneDeviceOptions, OneDeviceRow } from '../session/tree-writes.js';
 import { TableSession } from '../session/table-session.js';
 import { firstDeviceOf } from '../session/table-devices.js';
 import { runAll, slotOf } from './parallel.js';
-import { Pool, signalOf } from './pool.js';
+import { Pool } from './pool.js';
 import { resolvePoolConfig } from '../config/pool-config.js';
-import { checkCallOptions } from '../config/issues.js';
+import { checkCallOptions, signalOf } from '../config/issues.js';
 import type { PoolOptions } from './pool-options.js';
 
 export interface ParallelOptions extends CallOptions {
