@@ -81,7 +81,7 @@ export {
   writeStructCompact,
   writeValueCompact,
 } from './thrift/compact.js';
-export { encodeDate, decodeDate } from './tablet/date.js';
+export { encodeDate, decodeDate, dateIntOf } from './tablet/date.js';
 export { describe as describeValue } from './types/describe.js';
 export { notWellFormed } from './types/well-formed.js';
 export { notUtf8Bytes, tagBytesError } from './tablet/tag-bytes.js';

@@ -1,4 +1,12 @@
-import { StridedColumn, TSDataType, dataTypeFromName, type PreparedTablet } from '@iotdb/fast-serializer';
+import {
+  StridedColumn,
+  TSDataType,
+  dataTypeFromName,
+  dateIntOf,
+  timeToDate,
+  type PreparedColumn,
+  type PreparedTablet,
+} from '@iotdb/fast-serializer';
 import { IoTDBBatchError, IoTDBServerError } from '../errors.js';
 import { StatusCode } from '../protocol/status.js';
 import { pathNodes } from '../sql/device-path.js';
@@ -7,11 +15,11 @@ import { isDate } from './column.js';
 
 /**
  * The types a writer learns from the server. A writer infers a column's type from its first value (a number DOUBLE, a
- * bigint INT64, a string TEXT or STRING, bytes BLOB) unless `types` says otherwise, and IoTDB refuses those for a
- * series (a table column) it has as another type ([507] "registered type FLOAT, inserting type DOUBLE", "Incompatible
- * data type of column f: DOUBLE/FLOAT"), storing the tablet's other columns. Then the writer looks the types of the request's
- * devices (its table) up and sends it again with those columns as the server has them, when every value is one of
- * that type; later tablets of those devices go so at once.
+ * bigint INT64, a string TEXT or STRING, bytes BLOB, a Date TIMESTAMP) unless `types` says otherwise, and IoTDB
+ * refuses those for a series (a table column) it has as another type ([507] "registered type FLOAT, inserting type
+ * DOUBLE", "Incompatible data type of column f: DOUBLE/FLOAT"), storing the tablet's other columns. Then the writer
+ * looks the types of the request's devices (its table) up and sends it again with those columns as the server has
+ * them, when every value is one of that type; later tablets of those devices go so at once.
  */
 
 /** The types an inferred column may be sent as instead, by the type it was inferred as. */
@@ -21,6 +29,7 @@ const LEARNABLE: ReadonlyMap<TSDataType, readonly TSDataType[]> = new Map([
   [TSDataType.TEXT, [TSDataType.DATE]],
   [TSDataType.STRING, [TSDataType.DATE]],
   [TSDataType.BLOB, [TSDataType.TEXT, TSDataType.STRING]], // bytes, which TEXT and STRING take as they are
+  [TSDataType.TIMESTAMP, [TSDataType.DATE]], // Dates (times once put), sent as their UTC day
 ]);
 
 /** A refusal a type lookup may mend: the server's metadata error (a type mismatch), for a request or an item of it. */
@@ -58,14 +67,19 @@ export function retypedTablet(
   table: boolean,
 ): PreparedTablet | undefined {
   let types: TSDataType[] | undefined;
+  let columns: PreparedColumn[] | undefined;
   tablet.measurements.forEach((name, k) => {
     const from = tablet.types[k];
     if (!LEARNABLE.has(from) || !inferred(name)) return;
     const to = registered.get(columnKey(name, table));
-    if (to === undefined || !LEARNABLE.get(from)!.includes(to) || !holdsAll(to, tablet, k)) return;
+    if (to === undefined || !LEARNABLE.get(from)!.includes(to)) return;
+    const column =
+      from === TSDataType.TIMESTAMP ? daysOf(tablet, k) : holdsAll(to, tablet, k) ? tablet.columns[k] : null;
+    if (column === null) return;
     (types ??= [...tablet.types])[k] = to;
+    if (column !== tablet.columns[k]) (columns ??= [...tablet.columns])[k] = column;
   });
-  return types === undefined ? undefined : { ...tablet, types };
+  return types === undefined ? undefined : { ...tablet, types, columns: columns ?? tablet.columns };
 }
 
 /**
@@ -79,14 +93,35 @@ function holdsAll(to: TSDataType, tablet: PreparedTablet, k: number): boolean {
   const fits = FITS.get(to);
   const values = tablet.columns[k];
   if (fits === undefined || values instanceof BigInt64Array) return false;
+  let all = true;
+  forEachValue(tablet, k, (v) => (all = fits(v)));
+  return all;
+}
+
+/**
+ * A TIMESTAMP column the writer inferred (from Dates, each put as a time in the server's unit) as a DATE column: each
+ * time's UTC day as yyyymmdd (as a Date written to DATE anywhere in the client), null rows kept by the tablet's
+ * mask; null when a day falls outside DATE's years (1000-9999).
+ */
+function daysOf(tablet: PreparedTablet, k: number): Int32Array | null {
+  const days = new Int32Array(tablet.rows);
+  let all = true;
+  forEachValue(tablet, k, (v, row) => {
+    days[row] = dateIntOf(timeToDate(v as number | bigint, tablet.precision));
+    return (all = days[row] >= 0);
+  });
+  return all ? days : null;
+}
+
+/** Calls `f` with each non-null value of column k and its row, until it returns false. */
+function forEachValue(tablet: PreparedTablet, k: number, f: (v: unknown, row: number) => boolean): void {
   const nulls = tablet.nullMasks?.[k] ?? null;
-  const cells = values as StridedColumn | ArrayLike<unknown>;
+  const cells = tablet.columns[k] as StridedColumn | ArrayLike<unknown>;
   for (let row = 0; row < tablet.rows; row++) {
     if (nulls !== null && nulls[row] === 1) continue;
     const v = cells instanceof StridedColumn ? cells.at(row) : cells[row];
-    if (v !== null && !fits(v)) return false;
+    if (v !== null && !f(v, row)) return;
   }
-  return true;
 }
 
 const FITS: ReadonlyMap<TSDataType, (v: unknown) => boolean> = new Map([

@@ -192,6 +192,20 @@ describe('tree model', () => {
     ]);
   });
 
+  it('writes Dates to a DATE series made before, without `types`: their UTC day, as the session writes them', async () => {
+    const d = `${TREE}.madeDay`;
+    await session.executeNonQueryStatement(`CREATE TIMESERIES ${d}.day WITH DATATYPE=DATE`);
+    const w = session.writer({});
+    await w.write({ deviceId: d, timestamp: 1, values: { day: new Date(Date.UTC(2024, 1, 29)) } });
+    await w.write({ deviceId: d, timestamp: 2, values: { day: new Date('2025-12-31T23:59:59Z') } });
+    await w.close();
+    expect(w.stats()).toMatchObject({ written: 2, acknowledged: 2, failed: 0 });
+    expect(await rows(session, `SELECT day FROM ${d} ORDER BY time`)).toEqual([
+      { Time: 1n, [`${d}.day`]: new Date(Date.UTC(2024, 1, 29)) },
+      { Time: 2n, [`${d}.day`]: new Date(Date.UTC(2025, 11, 31)) },
+    ]);
+  });
+
   it('writes bytes to TEXT and STRING series made before, without `types`: stored as they are, as the session writes them', async () => {
     const d = `${TREE}.madeText`;
     await session.executeNonQueryStatement(`CREATE TIMESERIES ${d}.t WITH DATATYPE=TEXT`);
@@ -301,6 +315,20 @@ describe('table model', () => {
     expect(w.stats()).toMatchObject({ written: 1, acknowledged: 1, failed: 0 });
     expect(await rows(table, 'SELECT time, site, n, day FROM made_day')).toEqual([
       { time: 1n, site: 'a', n: 9, day: new Date(Date.UTC(2025, 11, 31)) },
+    ]);
+  });
+
+  it("writes a Date to a table's DATE field made before, without `types`, beside a TIMESTAMP field", async () => {
+    await table.executeNonQueryStatement(
+      'CREATE TABLE made_date (site STRING TAG, day DATE FIELD, at TIMESTAMP FIELD)',
+    );
+    const w = table.writer({});
+    const at = new Date('2024-01-02T03:04:05Z');
+    await w.write({ table: 'made_date', timestamp: 1, tags: { site: 'a' }, fields: { day: at, at } });
+    await w.close();
+    expect(w.stats()).toMatchObject({ written: 1, acknowledged: 1, failed: 0 });
+    expect(await rows(table, 'SELECT time, site, day, at FROM made_date')).toEqual([
+      { time: 1n, site: 'a', day: new Date(Date.UTC(2024, 0, 2)), at: BigInt(at.getTime()) },
     ]);
   });
 

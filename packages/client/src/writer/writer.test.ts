@@ -751,6 +751,58 @@ describe('types the server has for columns the writer inferred', () => {
     expect(lookups(fake)).toHaveLength(1);
   });
 
+  it('sends a Date as the DATE series the server has: its UTC day, as a session writes a Date to DATE', async () => {
+    const { fake, s } = await openSession(treeServer({ 'root.sg.d1': { day: 'DATE' }, 'root.sg.d2': { day: 'DATE' } }));
+    const reported: Error[] = [];
+    const w = s.writer({ onError: (e) => reported.push(e) });
+    await w.write(row(1, 1, { day: new Date(Date.UTC(2024, 1, 29)) }));
+    await w.write(row(1, 2, { day: null }));
+    await w.write(row(1, 3, { day: new Date('2025-12-31T23:59:59.999Z') }));
+    await w.flush();
+    await w.write(row(1, 4, { day: new Date(Date.UTC(1970, 0, 1)) }));
+    await w.flush();
+    await w.write(row(2, 1, { day: new Date(Date.UTC(999, 11, 31)) })); // a year DATE cannot hold: as the server said
+    await w.flush();
+    expect(reported).toEqual([expect.objectContaining({ statusCode: 507 })]);
+    expect(fake.callsOf('insertTablets').map((c) => c.args.typesList)).toEqual([
+      [[TIMESTAMP]],
+      [[DATE]],
+      [[DATE]],
+      [[TIMESTAMP]],
+    ]);
+    expect(
+      sent(fake)
+        .slice(1, 3)
+        .flatMap((t) => t.rows.map((r) => r.values)),
+    ).toEqual([{ day: 20240229 }, {}, { day: 20251231 }, { day: 19700101 }]);
+    expect(w.stats()).toMatchObject({ written: 5, acknowledged: 4, failed: 1 });
+  });
+
+  it("takes a Date's day from a time in the server's unit (ns: past 2^53)", async () => {
+    const script = treeServer({ 'root.sg.d1': { day: 'DATE' } });
+    const fake = new FakeTransport((c) =>
+      c.method === 'openSession'
+        ? {
+            reply: {
+              status: { code: 200 },
+              serverProtocolVersion: 2,
+              sessionId: 1n,
+              configuration: new Map([['timestamp_precision', 'ns']]),
+            },
+          }
+        : script(c),
+    );
+    const s = new Session({ nodeUrls: [A], transport: fake, retry: FAST });
+    closers.push(() => s.close());
+    await s.open();
+    const w = s.writer({});
+    await w.write(row(1, 1, { day: new Date('2024-02-29T12:00:00Z') }));
+    await w.write(row(1, 2, { day: new Date('1969-12-31T23:59:59.999Z') })); // before 1970: the day before
+    await w.flush();
+    expect(sent(fake)[1].rows.map((r) => r.values)).toEqual([{ day: 20240229 }, { day: 19691231 }]);
+    expect(w.stats()).toMatchObject({ acknowledged: 2, failed: 0 });
+  });
+
   it('matches a measurement written in backquotes to its series, which the server names so', async () => {
     const { fake, s } = await openSession(treeServer({ 'root.sg.d1': { '`x-y`': 'FLOAT', '`a``b`': 'INT32' } }));
     const w = s.writer({});
