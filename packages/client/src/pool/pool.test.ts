@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { IoTDBBatchError, IoTDBPoolTimeoutError, IoTDBSessionClosedError } from '../errors.js';
+import { IoTDBAbortError, IoTDBBatchError, IoTDBPoolTimeoutError, IoTDBSessionClosedError } from '../errors.js';
 import type { BaseSession } from '../session/base-session.js';
 import { emptyStats, type SessionStats } from '../diagnostics/stats.js';
 import { runAll, slotOf } from './parallel.js';
@@ -20,9 +20,15 @@ class FakeSession {
   borrowers = 0;
   constructor(private readonly openImpl: () => Promise<void> = async () => undefined) {}
 
-  async open(): Promise<void> {
+  /** As a Session's open(): its signal ends it (the pool's close(), or a caller's). */
+  async open(opts: { signal?: AbortSignal } = {}): Promise<void> {
     this.opens++;
-    await this.openImpl();
+    const { signal } = opts;
+    await new Promise<void>((resolve, reject) => {
+      const aborted = () => reject(signal!.reason);
+      signal?.addEventListener('abort', aborted, { once: true });
+      this.openImpl().then(resolve, reject);
+    });
     this.isConnected = true;
     this.isOpen = true;
   }
@@ -215,6 +221,55 @@ describe('Pool: waitTimeoutMs', () => {
     await holder;
     // the waiter's timer must have been cleared when it got the session: it outlives waitTimeoutMs
     expect(await waiter).toBe('slow but fine');
+  });
+});
+
+describe("Pool: a caller's signal", () => {
+  it('ends a wait for a session at once, naming the wait; the session then goes to the next caller, not to it', async () => {
+    const { pool } = track(makePool({ maxSize: 1 }));
+    const hold = deferred();
+    const holder = pool.execute(() => hold.promise);
+    await flush();
+    const ac = new AbortController();
+    const ran = vi.fn<() => void>();
+    const waiter = pool.execute(async () => ran(), { signal: ac.signal });
+    const next = pool.execute(async () => 'next');
+    await flush();
+    const reason = new Error('gave up');
+    ac.abort(reason);
+    const e = await rejectionOf(waiter);
+    expect(e).toBeInstanceOf(IoTDBAbortError);
+    expect((e as Error).message).toBe('pool: wait for a session: aborted');
+    expect((e as Error).cause).toBe(reason);
+    expect(pool.stats()).toMatchObject({ inUse: 1, waiting: 1 });
+    hold.resolve();
+    await holder;
+    expect(await next).toBe('next');
+    expect(ran).not.toHaveBeenCalled();
+  });
+
+  it('refuses a call whose signal is already aborted before a session is taken or opened', async () => {
+    const { pool, created } = track(makePool({ maxSize: 1 }));
+    const ac = new AbortController();
+    ac.abort(new Error('before'));
+    const e = await rejectionOf(pool.execute(async () => 'ran', { signal: ac.signal }));
+    expect((e as Error).message).toBe('pool: borrow a session: aborted');
+    expect(created).toHaveLength(0);
+    expect(pool.stats()).toMatchObject({ size: 0, inUse: 0, waiting: 0 });
+  });
+
+  it("ends the opening of the caller's session, naming the open; the slot opens afresh for the next caller", async () => {
+    const opening = deferred();
+    const { pool, created } = track(makePool({ maxSize: 1 }, (n) => (n === 0 ? opening.promise : Promise.resolve())));
+    const ac = new AbortController();
+    const call = pool.execute(async () => 'ran', { signal: ac.signal });
+    await flush();
+    expect(pool.stats().opening).toBe(1);
+    ac.abort(new Error('too slow'));
+    const e = await rejectionOf(call);
+    expect((e as Error).message).toBe('pool: open a session: aborted');
+    expect(await pool.execute(async () => 'next')).toBe('next');
+    expect(created.length).toBeGreaterThanOrEqual(2);
   });
 });
 

@@ -171,7 +171,7 @@ export class Pool<S extends BaseSession> {
     const refused = signalRefused(signal); // before AbortSignal.any sees it (its TypeError)
     if (refused !== undefined) throw refused;
     if (this.#refusing && !whileClosing) throw closedPool();
-    if (signal?.aborted) throw new IoTDBAbortError('pool.execute', signal.reason);
+    if (signal?.aborted) throw new IoTDBAbortError('pool: borrow a session', signal.reason);
     const traced = insertChannel.hasSubscribers || queryChannel.hasSubscribers;
     const waitStart = traced ? performance.now() : 0;
     const i = await this.#acquire(slot ?? null, signal).catch((e: unknown) => {
@@ -289,7 +289,7 @@ export class Pool<S extends BaseSession> {
         () => this.#dropWaiter(waiter, new IoTDBPoolTimeoutError(this.poolOptions.waitTimeoutMs, this.stats())),
         this.poolOptions.waitTimeoutMs,
       );
-      const onAbort = () => this.#dropWaiter(waiter, new IoTDBAbortError('pool.execute', signal!.reason));
+      const onAbort = () => this.#dropWaiter(waiter, new IoTDBAbortError('pool: wait for a session', signal!.reason));
       const waiter: Waiter = { slot, resolve, reject, timer, signal, onAbort };
       signal?.addEventListener('abort', onAbort, { once: true });
       this.#waiters.push(waiter);
@@ -361,7 +361,7 @@ export class Pool<S extends BaseSession> {
       this.#grew();
       return opened;
     } catch (e) {
-      if (signal?.aborted && e === signal.reason) throw new IoTDBAbortError('pool.execute', e);
+      if (signal?.aborted && e === signal.reason) throw new IoTDBAbortError(report.operation, e);
       // the pool closed meanwhile: the session's open() saw an abort, its caller asked for none (as Session.close())
       if (this.#lifetime.signal.aborted && e instanceof IoTDBAbortError) throw closedWhileOpening();
       throw e;
