@@ -44,8 +44,8 @@ export interface WriterModel<Row> {
   readonly tabletsPerRequest: 'many' | 'one';
   /** The rows a failure index names: tree, every row of tablet `index`; table, row `index` of the one tablet. */
   rowsAt(taken: readonly TakenTablet[], index: number): Row[];
-  /** how many indexes a request has (tree: its tablets; table: its rows), for a failure of all of them */
-  units(taken: readonly TakenTablet[]): number;
+  /** a request's indexes (tree: its tablets'; table: its tablet's source rows), for a failure of all of them */
+  indexes(taken: readonly TakenTablet[]): number[];
   /** the inference rule for names without a declared type */
   readonly infer: TypeOf;
   /** The types the server has for the columns of buffers `keys` (devices; a table), looked up with `query`. */
@@ -111,7 +111,7 @@ export const treeModel: WriterModel<TreeRow> = {
       values: t.cellsAt(i, ColumnCategory.FIELD),
     }));
   },
-  units: (taken) => taken.length,
+  indexes: (taken) => taken.map((_, i) => i),
   infer: (_name, v) => inferType(v, TSDataType.TEXT),
   registeredTypes: treeTypes,
 };
@@ -142,7 +142,10 @@ export const tableModel: WriterModel<TableRow> = {
       },
     ];
   },
-  units: (taken) => taken[0].tablet.rows,
+  indexes: ([{ tablet }]) =>
+    tablet.order === null
+      ? Array.from({ length: tablet.rows }, (_, i) => i)
+      : Array.from(tablet.order.subarray(0, tablet.rows)),
   // tags and attributes are strings (STRING); a field's string is STRING too
   infer: (_name, v, category) =>
     category === ColumnCategory.FIELD

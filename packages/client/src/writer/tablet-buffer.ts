@@ -15,6 +15,7 @@ import {
 import { Column, type ColumnContext, type Stage, type TakenColumn } from './column.js';
 import { compiledPut, type CompiledPut } from './compiled-put.js';
 import type { StorePool } from './store-pool.js';
+import { attributeParts } from './attribute-parts.js';
 
 /** The type a new column gets: the declared one, or one inferred from its first value (undefined: no rule for it). */
 export type TypeOf = (name: string, first: unknown, category: ColumnCategory) => TSDataType | undefined;
@@ -265,8 +266,11 @@ export class TabletBuffer implements ColumnContext {
     this.rows = row + 1;
   }
 
-  /** The buffered rows as a tablet (columns of nulls only left out); the buffer starts again empty, same columns. */
-  take(now: number): TakenTablet {
+  /**
+   * The buffered rows as a tablet (columns of nulls only left out; a table's as its attributeParts); the buffer starts
+   * again empty, same columns.
+   */
+  take(now: number): TakenTablet[] {
     this.lastRowsAt = now;
     const rows = this.rows;
     const stores = this.spec.stores;
@@ -276,7 +280,6 @@ export class TabletBuffer implements ColumnContext {
     const { cols, taken } = this.#takeColumns(rows, stage);
     this.stage.data = stores.typed(Float64Array, this.#capacity * stage.width);
     this.#masks = 0; // takeValues left every column without a mask
-    if (this.spec.table) spreadAttributes(cols, taken, rows);
     const tablet: PreparedTablet = {
       prefixPath: this.key,
       measurements: cols.map((c) => c.name),
@@ -294,11 +297,15 @@ export class TabletBuffer implements ColumnContext {
     this.#times = stores.typed(Float64Array, this.#capacity);
     this.#sorted = true;
     this.rows = 0;
-    return takenTablet(tablet, cols, taken, () => {
+    const parts = this.spec.table ? attributeParts(tablet) : [tablet];
+    let unsettled = parts.length;
+    const release = () => {
+      if (--unsettled > 0) return; // the parts share the arrays: back once every part is settled
       stores.give(times);
       stores.give(stage.data);
       for (const t of taken) giveBack(stores, t);
-    });
+    };
+    return parts.map((part) => takenTablet(part, cols, taken, release));
   }
 
   /** Each column's values for `rows` rows; a column of nulls only is left out and its arrays go back at once. */
@@ -396,25 +403,6 @@ function categoryName(c: ColumnCategory): string {
       : c === ColumnCategory.FIELD
         ? 'FIELD'
         : 'measurement';
-}
-
-/**
- * IoTDB takes a device's attributes from its last row (by time) in a tablet, a null there meaning "no
- * change" even when earlier rows set one. Each device's rows get the last value written for it, so that
- * an attribute ends as the application last set it, as if each row had been a request of its own.
- */
-function spreadAttributes(cols: readonly Column[], taken: readonly TakenColumn[], rows: number): void {
-  const attributes = cols.flatMap((c, k) =>
-    c.category === ColumnCategory.ATTRIBUTE ? [taken[k].values as CellValue[]] : [],
-  );
-  if (attributes.length === 0) return;
-  const tags = cols.flatMap((c, k) => (c.category === ColumnCategory.TAG ? [taken[k].values as CellValue[]] : []));
-  const device = Array.from({ length: rows }, (_, r) => tags.map((t) => String(t[r] ?? '')).join('\u0000'));
-  for (const cells of attributes) {
-    const last = new Map<string, CellValue>();
-    for (let r = 0; r < rows; r++) if (cells[r] != null) last.set(device[r], cells[r]);
-    for (let r = 0; r < rows; r++) cells[r] = last.get(device[r]) ?? null;
-  }
 }
 
 /** A taken tablet with what the writer reports of its rows (their times and cells, for a failed write) and its release. */

@@ -561,6 +561,68 @@ describe('pools and the table model', () => {
     ]);
   });
 
+  it("sends each device's rows with only the attributes written for it in the flush: IoTDB clears one a row sends as null", async () => {
+    const { fake, s } = await openTableSession();
+    const failed: unknown[] = [];
+    const w = s.writer({ onError: (_e, rows) => failed.push(...rows) });
+    await w.write({
+      table: 't',
+      timestamp: 1,
+      tags: { site: 'a' },
+      attributes: { model: 'x', fw: '1' },
+      fields: { v: 1 },
+    });
+    await w.write({ table: 't', timestamp: 2, tags: { site: 'b' }, fields: { v: 2 } });
+    await w.write({ table: 't', timestamp: 3, tags: { site: 'c' }, attributes: { fw: '2' }, fields: { v: 3 } });
+    await w.write({ table: 't', timestamp: 4, tags: { site: 'a' }, fields: { v: 4 } });
+    await w.write({ table: 't', timestamp: 0, tags: { site: 'b' }, fields: { v: 5 } });
+    await w.flush();
+    const inserts = fake.callsOf('insertTablet');
+    const parts = inserts.map((c) => [(c.args as { measurements: string[] }).measurements, sentTablets(c)[0].rows]);
+    // one insert per set of attributes written, in the order of their first row by time
+    expect(parts).toEqual([
+      [
+        ['site', 'v'],
+        [
+          { time: 0, values: { site: 'b', v: 5 } },
+          { time: 2, values: { site: 'b', v: 2 } },
+        ],
+      ],
+      [
+        ['site', 'model', 'fw', 'v'],
+        [
+          { time: 1, values: { site: 'a', model: 'x', fw: '1', v: 1 } },
+          { time: 4, values: { site: 'a', model: 'x', fw: '1', v: 4 } },
+        ],
+      ],
+      [['site', 'fw', 'v'], [{ time: 3, values: { site: 'c', fw: '2', v: 3 } }]],
+    ]);
+    expect(w.stats()).toMatchObject({ written: 5, acknowledged: 5, failed: 0 });
+    expect(failed).toEqual([]);
+  });
+
+  it("reports exactly a part's rows when the server refuses it whole", async () => {
+    const fake = new FakeTransport((c) =>
+      c.method === 'insertTablet' && (c.args as { measurements: string[] }).measurements.length === 2
+        ? { reply: { code: 507, message: 'bad' } }
+        : undefined,
+    );
+    const s = new TableSession({ nodeUrls: [A], transport: fake, retry: FAST, database: 'db' });
+    closers.push(() => s.close());
+    await s.open();
+    const failed: unknown[] = [];
+    const w = s.writer({ onError: (_e, rows) => failed.push(...rows) });
+    await w.write({ table: 't', timestamp: 2, tags: { site: 'a' }, attributes: { model: 'x' }, fields: { v: 1 } });
+    await w.write({ table: 't', timestamp: 1, tags: { site: 'b' }, fields: { v: 2 } });
+    await w.write({ table: 't', timestamp: 3, tags: { site: 'b' }, fields: { v: 3 } });
+    await w.flush();
+    expect(failed).toEqual([
+      { table: 't', timestamp: 1, tags: { site: 'b' }, attributes: {}, fields: { v: 2 } },
+      { table: 't', timestamp: 3, tags: { site: 'b' }, attributes: {}, fields: { v: 3 } },
+    ]);
+    expect(w.stats()).toMatchObject({ written: 3, acknowledged: 1, failed: 2 });
+  });
+
   it('a table writer sends one insert per table with tags, attributes and fields, and reports rejected rows', async () => {
     let n = 0;
     const fake = new FakeTransport((c) =>
@@ -580,7 +642,13 @@ describe('pools and the table model', () => {
       attributes: { model: 'x' },
       fields: { temp: 20.5 },
     });
-    await w.write({ table: 't1', timestamp: 1, tags: { site: 'b' }, fields: { temp: 21.5, ok: true } });
+    await w.write({
+      table: 't1',
+      timestamp: 1,
+      tags: { site: 'b' },
+      attributes: { model: 'y' },
+      fields: { temp: 21.5, ok: true },
+    });
     await expect(w.write({ table: 't1', timestamp: 3, tags: { temp: 'x' }, fields: {} })).rejects.toThrow(
       /tags\.temp: is a FIELD column/,
     );
@@ -589,7 +657,7 @@ describe('pools and the table model', () => {
     expect(t.device).toBe('t1');
     expect(t.categories).toEqual([0, 2, 1, 1]); // TAG, ATTRIBUTE, FIELD, FIELD
     expect(t.rows).toEqual([
-      { time: 1, values: { site: 'b', temp: 21.5, ok: true } },
+      { time: 1, values: { site: 'b', model: 'y', temp: 21.5, ok: true } },
       { time: 2, values: { site: 'a', model: 'x', temp: 20.5 } },
     ]);
     // the server rejected the second row it was sent: the row at time 2

@@ -264,7 +264,7 @@ export class Writer<Row> {
     const taken: TakenTablet[] = [];
     const now = performance.now();
     for (const [key, b] of this.#buffers) {
-      if (b.rows > 0) taken.push(this.#tabletWithLearnedTypes(b.take(now)));
+      if (b.rows > 0) for (const t of b.take(now)) taken.push(this.#tabletWithLearnedTypes(t));
       else if (now - b.lastRowsAt > QUIET_DEVICE_MS) this.#forget(key);
     }
     this.#bufferedBytes = 0;
@@ -408,7 +408,7 @@ export class Writer<Row> {
     const failures =
       error instanceof IoTDBBatchError
         ? error.failures
-        : Array.from({ length: this.#model.units(r.taken) }, (_, index) => ({ index, error }));
+        : this.#model.indexes(r.taken).map((index) => ({ index, error }));
     for (const f of failures) {
       const rows = this.#model.rowsAt(r.taken, f.index);
       const key = f.error.message;
