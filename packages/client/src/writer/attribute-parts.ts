@@ -17,17 +17,19 @@ export function attributeParts(tablet: PreparedTablet): PreparedTablet[] {
   if (categories === null) return [tablet];
   const attributes = categories.flatMap((c, k) => (c === ColumnCategory.ATTRIBUTE ? [k] : []));
   if (attributes.length === 0) return [tablet];
-  const devices = deviceOfRows(tablet, categories);
+  const deviceOf = deviceOfRow(tablet);
+  const devices = Array.from({ length: tablet.rows }, (_, r) => deviceOf(r)); // a whole tablet: rows 0..rows-1
   for (const k of attributes) spread(tablet.columns[k] as CellValue[], devices);
   const groups = [...rowsByAttributesWritten(tablet, attributes, devices).values()];
   if (groups.length === 1 && groups[0].written.length === attributes.length) return [tablet];
   return groups.map((g) => part(tablet, g, attributes));
 }
 
-/** Each row's device: its TAG values as one key. */
-function deviceOfRows(tablet: PreparedTablet, categories: readonly ColumnCategory[]): string[] {
+/** A table tablet's device of a source row: its TAG values as one key. */
+export function deviceOfRow(tablet: PreparedTablet): (row: number) => string {
+  const categories = tablet.columnCategories ?? [];
   const tags = categories.flatMap((c, k) => (c === ColumnCategory.TAG ? [tablet.columns[k] as CellValue[]] : []));
-  return Array.from({ length: tablet.rows }, (_, r) => tags.map((t) => String(t[r] ?? '')).join('\u0000'));
+  return (r) => tags.map((t) => String(t[r] ?? '')).join('\u0000');
 }
 
 /** Every row of a device gets the last value written for it in the flush (rows in the order written). */

@@ -107,6 +107,21 @@ describe('tree model', () => {
     expect(Object.values(counts).reduce((a, b) => Number(a) + Number(b), 0)).toBe(60_000);
   });
 
+  it('a pooled writer applies a point written again and again in the order written: the last value stays', async () => {
+    const pool = new SessionPool({ host, port, maxSize: 4 });
+    const w = pool.writer({ maxRows: 1, flushIntervalMs: 0 }); // a flush, a request, at every row
+    try {
+      for (let d = 0; d < 8; d++)
+        for (let k = 1; k <= 6; k++) await w.write({ deviceId: `${TREE}.again${d}`, timestamp: 1, values: { v: k } });
+      await w.close();
+    } finally {
+      await pool.close();
+    }
+    expect(w.stats()).toMatchObject({ written: 48, acknowledged: 48, failed: 0 });
+    const [last] = await rows(session, `SELECT v FROM ${TREE}.again*`);
+    expect(new Set(Object.entries(last).flatMap(([k, v]) => (k === 'Time' ? [] : [v])))).toEqual(new Set([6]));
+  });
+
   it('stores the rows a writer holds when its pool or session is closed before it', async () => {
     const pool = new SessionPool({ host, port, maxSize: 2 });
     const pooled = pool.writer({ flushIntervalMs: 0 });

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { IoTDBValidationError, IoTDBWriteFailedError, IoTDBWriterClosedError } from '../errors.js';
 import { Session } from '../session/session.js';
 import { TableSession } from '../session/table-session.js';
-import { SessionPool } from '../pool/session-pool.js';
+import { SessionPool, TableSessionPool } from '../pool/session-pool.js';
 import { sentTablets } from '../testing/sent-tablets.js';
 import { textTableReply } from '../testing/text-table-reply.js';
 import { FakeTransport, type FakeAction, type FakeScript } from '../transport/fake-transport.js';
@@ -542,6 +542,78 @@ describe('pools and the table model', () => {
     await w.close();
     expect(peak).toBe(3);
     expect(w.stats()).toMatchObject({ written: 6, acknowledged: 6 });
+  });
+
+  it("a pool writer sends a device's next request once its last one is answered: its rows applied in the order written", async () => {
+    // the first request is answered slowly: the second of the same device, on another session, would overtake it
+    const answered: string[] = [];
+    let n = 0;
+    const fake = new FakeTransport((c) => {
+      if (c.method !== 'insertTablets') return undefined;
+      const devices = (c.args as { prefixPaths: string[] }).prefixPaths.join(',');
+      const delayMs = n++ === 0 ? 60 : 1;
+      setTimeout(() => answered.push(devices), delayMs);
+      return { delayMs, then: { reply: { code: 200 } } };
+    });
+    const pool = new SessionPool({ nodeUrls: [A], transport: fake, retry: FAST, maxSize: 3 });
+    closers.push(() => pool.close());
+    const w = pool.writer({ maxRows: 1, flushIntervalMs: 0 });
+    await w.write(row(1, 1, { v: 1 }));
+    await w.write(row(1, 1, { v: 2 })); // the same point again: the later value must win
+    await w.write(row(2, 1, { v: 3 })); // another device goes meanwhile
+    await w.close();
+    expect(answered).toEqual(['root.sg.d2', 'root.sg.d1', 'root.sg.d1']);
+    expect(sent(fake).map((t) => [t.device, t.rows[0].values.v])).toEqual([
+      ['root.sg.d1', 1],
+      ['root.sg.d2', 3],
+      ['root.sg.d1', 2],
+    ]);
+  });
+
+  it('a request waiting for one of its devices holds back the later requests of its other devices too', async () => {
+    let n = 0;
+    const events: string[] = [];
+    const fake = new FakeTransport((c) => {
+      if (c.method !== 'insertTablets') return undefined;
+      const devices = (c.args as { prefixPaths: string[] }).prefixPaths.map((d) => d.slice(-2)).join(',');
+      const delayMs = n++ === 0 ? 60 : 1;
+      events.push(`sent ${devices}`);
+      setTimeout(() => events.push(`answered ${devices}`), delayMs);
+      return { delayMs, then: { reply: { code: 200 } } };
+    });
+    const pool = new SessionPool({ nodeUrls: [A], transport: fake, retry: FAST, maxSize: 3 });
+    closers.push(() => pool.close());
+    const w = pool.writer({ maxRows: 2, flushIntervalMs: 0 });
+    await w.write(row(1, 1));
+    await w.write(row(1, 0)); // d1 in flight, answered slowly
+    await w.write(row(2, 1));
+    await w.write(row(1, 2));
+    await w.write(row(1, 3)); // d1 and d2 in one request: waits for d1's
+    await w.write(row(2, 4));
+    await w.write(row(2, 5)); // d2 alone: must not go before the request above
+    await w.close();
+    expect(events.filter((e) => e.startsWith('sent'))).toEqual(['sent d1', 'sent d1,d2', 'sent d2']);
+    expect(events.indexOf('sent d1,d2')).toBeGreaterThan(events.indexOf('answered d1'));
+    expect(w.stats()).toMatchObject({ written: 7, acknowledged: 7 });
+  });
+
+  it("a table pool writer holds a device's next rows while its last are under way, not another device's", async () => {
+    const inserts: string[][] = [];
+    let n = 0;
+    const fake = new FakeTransport((c) => {
+      if (c.method !== 'insertTablet') return undefined;
+      inserts.push(sentTablets(c)[0].rows.map((r) => String(r.values.site)));
+      return { delayMs: n++ === 0 ? 60 : 1, then: { reply: { code: 200 } } };
+    });
+    const pool = new TableSessionPool({ nodeUrls: [A], transport: fake, retry: FAST, maxSize: 3, database: 'db' });
+    closers.push(() => pool.close());
+    const w = pool.writer({ maxRows: 1, flushIntervalMs: 0 });
+    const at = (site: string, timestamp: number) => ({ table: 't', timestamp, tags: { site }, fields: { v: 1 } });
+    await w.write(at('a', 1));
+    await w.write(at('a', 2));
+    await w.write(at('b', 3));
+    await w.close();
+    expect(inserts).toEqual([['a'], ['b'], ['a']]);
   });
 
   it('gives each device of a table tablet the attributes last written for it (IoTDB reads them from its last row)', async () => {

@@ -42,6 +42,8 @@ interface Request {
   readonly id: number;
   readonly taken: readonly TakenTablet[];
   readonly rows: number;
+  /** the devices its rows are of (a table's: the table and its tags): none is in two requests under way at once */
+  readonly devices: readonly string[];
   /** sent again with the types the server has (learned-types.ts): not looked up again */
   readonly retyped?: boolean;
 }
@@ -82,6 +84,8 @@ export class Writer<Row> {
   #bufferedRows = 0;
   #timer: NodeJS.Timeout | undefined;
   readonly #queue: Request[] = [];
+  /** device -> the request under way that holds rows of it (until that request is settled, its parts and resends too) */
+  readonly #underWay = new Map<string, number>();
   /** requests (by id) not settled yet: how many parts each still has (a split request has one per tablet) */
   readonly #unsettled = new Map<number, number>();
   #nextRequest = 0;
@@ -290,12 +294,26 @@ export class Writer<Row> {
   #enqueue(taken: TakenTablet[], rows: number): void {
     const id = this.#nextRequest++;
     this.#unsettled.set(id, 1);
-    this.#queue.push({ id, taken, rows });
+    this.#queue.push({ id, taken, rows, devices: this.#model.devicesOf(taken) });
   }
 
+  /**
+   * Starts queued requests, up to maxInFlight, in order but for one holding rows of a device that an earlier request
+   * holds too, under way (in flight, or refused and being sent again) or still queued: it waits for that one, so that
+   * a device's rows are applied in the order written (a point written twice, an attribute changed) on a pool's
+   * sessions too; a later request of other devices may go first.
+   */
   #pump(): void {
-    while (this.#requestsInFlight < this.#o.maxInFlight && this.#queue.length > 0) {
-      const r = this.#queue.shift()!;
+    const waiting = new Set<string>(); // devices of requests left in the queue: no later request of theirs goes first
+    for (let i = 0; i < this.#queue.length && this.#requestsInFlight < this.#o.maxInFlight;) {
+      const r = this.#queue[i];
+      if (r.devices.some((d) => waiting.has(d) || (this.#underWay.get(d) ?? r.id) !== r.id)) {
+        for (const d of r.devices) waiting.add(d);
+        i++;
+        continue;
+      }
+      this.#queue.splice(i, 1);
+      for (const d of r.devices) this.#underWay.set(d, r.id);
       this.#requestsInFlight++;
       this.#inFlightRows += r.rows;
       this.#sink.send(r.taken.map((t) => t.tablet)).then(
@@ -324,8 +342,10 @@ export class Writer<Row> {
   /** A request is done: acknowledged, or its rows failed and reported. */
   #conclude(r: Request, error: Error | null): void {
     const left = this.#unsettled.get(r.id)! - 1;
-    if (left === 0) this.#unsettled.delete(r.id);
-    else this.#unsettled.set(r.id, left);
+    if (left === 0) {
+      this.#unsettled.delete(r.id);
+      for (const [d, id] of this.#underWay) if (id === r.id) this.#underWay.delete(d);
+    } else this.#unsettled.set(r.id, left);
     if (error === null) this.#counts.acknowledged += r.rows;
     else this.#fail(r, error);
     for (const t of r.taken) t.release();
@@ -343,7 +363,15 @@ export class Writer<Row> {
   #split(r: Request, error: Error): boolean {
     if (r.taken.length < 2 || !(error instanceof IoTDBServerError)) return false; // (an IoTDBBatchError answers per device)
     this.#unsettled.set(r.id, this.#unsettled.get(r.id)! - 1 + r.taken.length);
-    this.#queue.unshift(...r.taken.map((t) => ({ id: r.id, taken: [t], rows: t.tablet.rows, retyped: r.retyped })));
+    this.#queue.unshift(
+      ...r.taken.map((t) => ({
+        id: r.id,
+        taken: [t],
+        rows: t.tablet.rows,
+        devices: this.#model.devicesOf([t]),
+        retyped: r.retyped,
+      })),
+    );
     return true;
   }
 
