@@ -674,14 +674,11 @@ describe('pools and the table model', () => {
   });
 
   it("reports exactly a part's rows when the server refuses it whole", async () => {
-    const fake = new FakeTransport((c) =>
+    const { s } = await openTableSession((c) =>
       c.method === 'insertTablet' && (c.args as { measurements: string[] }).measurements.length === 2
         ? { reply: { code: 507, message: 'bad' } }
         : undefined,
     );
-    const s = new TableSession({ nodeUrls: [A], transport: fake, retry: FAST, database: 'db' });
-    closers.push(() => s.close());
-    await s.open();
     const failed: unknown[] = [];
     const w = s.writer({ onError: (_e, rows) => failed.push(...rows) });
     await w.write({ table: 't', timestamp: 2, tags: { site: 'a' }, attributes: { model: 'x' }, fields: { v: 1 } });
