@@ -15,6 +15,7 @@ import {
 import type { TabletBuffer, TakenTablet, TypeOf } from './tablet-buffer.js';
 import { tableTypes, treeTypes, type RegisteredTypes, type SchemaQuery } from './learned-types.js';
 import { deviceOfRow } from './attribute-parts.js';
+import { pathNodes } from '../sql/device-path.js';
 
 /** A row of the tree model: one time of one device, a value per measurement (null or missing: none). */
 export interface TreeRow {
@@ -115,7 +116,7 @@ export const treeModel: WriterModel<TreeRow> = {
       values: t.cellsAt(i, ColumnCategory.FIELD),
     }));
   },
-  devicesOf: (taken) => taken.map((t) => t.tablet.prefixPath),
+  devicesOf: (taken) => taken.map((t) => treeDevice(t.tablet.prefixPath)),
   indexes: (taken) => taken.map((_, i) => i),
   infer: (_name, v) => inferType(v, TSDataType.TEXT),
   registeredTypes: treeTypes,
@@ -161,6 +162,11 @@ export const tableModel: WriterModel<TableRow> = {
         : undefined,
   registeredTypes: async ([table], query) => tableTypes(table, query), // a request holds one table
 };
+
+/** A tree device as the server names it: `` root.sg.`d1` `` is root.sg.d1 (a node holding a dot joins another's key). */
+function treeDevice(path: string): string {
+  return path.includes('`') ? pathNodes(path).join('.') : path;
+}
 
 /** The devices of a table tablet's rows: the table, then each row's TAG values. */
 function tableDevices(tablet: PreparedTablet): string[] {

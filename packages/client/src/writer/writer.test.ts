@@ -570,6 +570,25 @@ describe('pools and the table model', () => {
     ]);
   });
 
+  it('orders the requests of one device spelt with and without backquotes (one device to the server)', async () => {
+    let n = 0;
+    const events: string[] = [];
+    const fake = new FakeTransport((c) => {
+      if (c.method !== 'insertTablets') return undefined;
+      const k = n++;
+      events.push(`sent ${k}`);
+      setTimeout(() => events.push(`answered ${k}`), k === 0 ? 60 : 1);
+      return { delayMs: k === 0 ? 60 : 1, then: { reply: { code: 200 } } };
+    });
+    const pool = new SessionPool({ nodeUrls: [A], transport: fake, retry: FAST, maxSize: 3 });
+    closers.push(() => pool.close());
+    const w = pool.writer({ maxRows: 1, flushIntervalMs: 0 });
+    await w.write({ deviceId: 'root.sg.d1', timestamp: 1, values: { v: 1 } });
+    await w.write({ deviceId: 'root.sg.`d1`', timestamp: 1, values: { v: 2 } });
+    await w.close();
+    expect(events.indexOf('sent 1')).toBeGreaterThan(events.indexOf('answered 0'));
+  });
+
   it('a request waiting for one of its devices holds back the later requests of its other devices too', async () => {
     let n = 0;
     const events: string[] = [];
