@@ -4,32 +4,23 @@ import { ColumnCategory, type CellValue, type PreparedTablet } from '@iotdb/fast
  * A table's flushed tablet as the inserts that keep each device's attributes as the application last wrote them.
  *
  * IoTDB (2.0.1-beta) takes a device's attributes from its last row (by time) in a tablet, and a null there is not
- * always "no change": once a device's attributes were updated after it was made, a null clears the attribute
- * (measured: `p` set to a, then b, by two inserts, a third insert's row with `p` null left it null, where after the
- * first insert alone it stayed a; a row setting another attribute clears one it sends as null at once). Leaving the
- * column out changes nothing. So each device's rows carry the last value
- * written for it in the flush (the application may give an attribute on any one row), and the devices that wrote
- * different attributes go in inserts of their own, each with only the attribute columns its devices wrote: a device
- * whose rows wrote none is sent without attribute columns, as if each row had been a request of its own.
+ * always "no change": once a device's attributes were updated after it was made, a null clears the attribute (measured:
+ * `p` set to a, then b, by two inserts, a third insert's row with `p` null left it null, where after the first insert
+ * alone it stayed a; a row setting another attribute clears one it sends as null at once). Leaving the column out
+ * changes nothing. So each device's rows carry the last value written for it in the flush (the application may give an
+ * attribute on any one row), and the devices that wrote different attributes go in inserts of their own, each with only
+ * the attribute columns its devices wrote: a device whose rows wrote none is sent without attribute columns, as if each
+ * row had been a request of its own. `devices`: each row's device (rows 0..rows-1 of the whole tablet).
  */
-export function attributeParts(tablet: PreparedTablet): PreparedTablet[] {
+export function attributeParts(tablet: PreparedTablet, devices: readonly string[]): PreparedTablet[] {
   const categories = tablet.columnCategories;
   if (categories === null) return [tablet];
   const attributes = categories.flatMap((c, k) => (c === ColumnCategory.ATTRIBUTE ? [k] : []));
   if (attributes.length === 0) return [tablet];
-  const deviceOf = deviceOfRow(tablet);
-  const devices = Array.from({ length: tablet.rows }, (_, r) => deviceOf(r)); // a whole tablet: rows 0..rows-1
   for (const k of attributes) spread(tablet.columns[k] as CellValue[], devices);
   const groups = [...rowsByAttributesWritten(tablet, attributes, devices).values()];
   if (groups.length === 1 && groups[0].written.length === attributes.length) return [tablet];
   return groups.map((g) => part(tablet, g, attributes));
-}
-
-/** A table tablet's device of a source row: its TAG values as one key. */
-export function deviceOfRow(tablet: PreparedTablet): (row: number) => string {
-  const categories = tablet.columnCategories ?? [];
-  const tags = categories.flatMap((c, k) => (c === ColumnCategory.TAG ? [tablet.columns[k] as CellValue[]] : []));
-  return (r) => tags.map((t) => String(t[r] ?? '')).join('\u0000');
 }
 
 /** Every row of a device gets the last value written for it in the flush (rows in the order written). */

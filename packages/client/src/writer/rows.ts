@@ -9,13 +9,10 @@ import {
   isInt64,
   KnownKeys,
   type CellValue,
-  type PreparedTablet,
   type TimestampPrecision,
 } from '@iotdb/fast-serializer';
 import type { TabletBuffer, TakenTablet, TypeOf } from './tablet-buffer.js';
 import { tableTypes, treeTypes, type RegisteredTypes, type SchemaQuery } from './learned-types.js';
-import { deviceOfRow } from './attribute-parts.js';
-import { pathNodes } from '../sql/device-path.js';
 
 /** A row of the tree model: one time of one device, a value per measurement (null or missing: none). */
 export interface TreeRow {
@@ -47,8 +44,6 @@ export interface WriterModel<Row> {
   readonly tabletsPerRequest: 'many' | 'one';
   /** The rows a failure index names: tree, every row of tablet `index`; table, row `index` of the one tablet. */
   rowsAt(taken: readonly TakenTablet[], index: number): Row[];
-  /** the devices a request's rows are of (tree: its tablets'; table: the table with each of its rows' tags) */
-  devicesOf(taken: readonly TakenTablet[]): string[];
   /** a request's indexes (tree: its tablets'; table: its tablet's source rows), for a failure of all of them */
   indexes(taken: readonly TakenTablet[]): number[];
   /** the inference rule for names without a declared type */
@@ -116,7 +111,6 @@ export const treeModel: WriterModel<TreeRow> = {
       values: t.cellsAt(i, ColumnCategory.FIELD),
     }));
   },
-  devicesOf: (taken) => taken.map((t) => treeDevice(t.tablet.prefixPath)),
   indexes: (taken) => taken.map((_, i) => i),
   infer: (_name, v) => inferType(v, TSDataType.TEXT),
   registeredTypes: treeTypes,
@@ -148,7 +142,6 @@ export const tableModel: WriterModel<TableRow> = {
       },
     ];
   },
-  devicesOf: ([{ tablet }]) => tableDevices(tablet),
   indexes: ([{ tablet }]) =>
     tablet.order === null
       ? Array.from({ length: tablet.rows }, (_, i) => i)
@@ -162,16 +155,3 @@ export const tableModel: WriterModel<TableRow> = {
         : undefined,
   registeredTypes: async ([table], query) => tableTypes(table, query), // a request holds one table
 };
-
-/** A tree device as the server names it: `` root.sg.`d1` `` is root.sg.d1 (a node holding a dot joins another's key). */
-function treeDevice(path: string): string {
-  return path.includes('`') ? pathNodes(path).join('.') : path;
-}
-
-/** The devices of a table tablet's rows: the table, then each row's TAG values. */
-function tableDevices(tablet: PreparedTablet): string[] {
-  const deviceOf = deviceOfRow(tablet);
-  const keys = new Set<string>();
-  for (let i = 0; i < tablet.rows; i++) keys.add(deviceOf(tablet.order === null ? i : tablet.order[i]));
-  return [...keys].map((device) => `${tablet.prefixPath}\u0000${device}`);
-}

@@ -15,7 +15,7 @@ import {
 import { Column, type ColumnContext, type Stage, type TakenColumn } from './column.js';
 import { compiledPut, type CompiledPut } from './compiled-put.js';
 import type { StorePool } from './store-pool.js';
-import { attributeParts } from './attribute-parts.js';
+import { tabletParts, type TabletPart } from './device-keys.js';
 
 /** The type a new column gets: the declared one, or one inferred from its first value (undefined: no rule for it). */
 export type TypeOf = (name: string, first: unknown, category: ColumnCategory) => TSDataType | undefined;
@@ -59,6 +59,8 @@ export class RowScratch {
 /** A flushed tablet: what goes on the wire, and its rows as cells again for reporting a failure. */
 export interface TakenTablet {
   readonly tablet: PreparedTablet;
+  /** the devices it holds rows of: a request waits for an earlier one holding any of them */
+  readonly devices: readonly string[];
   /** source row i: its time and, per category, its non-null cells by name */
   timeAt(i: number): number | bigint;
   cellsAt(i: number, category: ColumnCategory): Record<string, CellValue>;
@@ -297,7 +299,7 @@ export class TabletBuffer implements ColumnContext {
     this.#times = stores.typed(Float64Array, this.#capacity);
     this.#sorted = true;
     this.rows = 0;
-    const parts = this.spec.table ? attributeParts(tablet) : [tablet];
+    const parts = tabletParts(tablet, this.spec.table);
     let unsettled = parts.length;
     const release = () => {
       if (--unsettled > 0) return; // the parts share the arrays: back once every part is settled
@@ -406,10 +408,16 @@ function categoryName(c: ColumnCategory): string {
 }
 
 /** A taken tablet with what the writer reports of its rows (their times and cells, for a failed write) and its release. */
-function takenTablet(tablet: PreparedTablet, cols: Column[], taken: TakenColumn[], release: () => void): TakenTablet {
+function takenTablet(
+  { tablet, devices }: TabletPart,
+  cols: Column[],
+  taken: TakenColumn[],
+  release: () => void,
+): TakenTablet {
   const times = tablet.timestamps;
   return {
     tablet,
+    devices,
     timeAt: (i) => times[i],
     cellsAt: (i, category) => {
       const out: Record<string, CellValue> = {};

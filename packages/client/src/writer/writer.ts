@@ -294,7 +294,7 @@ export class Writer<Row> {
   #enqueue(taken: TakenTablet[], rows: number): void {
     const id = this.#nextRequest++;
     this.#unsettled.set(id, 1);
-    this.#queue.push({ id, taken, rows, devices: this.#model.devicesOf(taken) });
+    this.#queue.push({ id, taken, rows, devices: taken.flatMap((t) => t.devices) });
   }
 
   /**
@@ -368,7 +368,7 @@ export class Writer<Row> {
         id: r.id,
         taken: [t],
         rows: t.tablet.rows,
-        devices: this.#model.devicesOf([t]),
+        devices: t.devices,
         retyped: r.retyped,
       })),
     );
