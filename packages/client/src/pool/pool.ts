@@ -66,6 +66,9 @@ const closedWhileOpening = () => new IoTDBSessionClosedError('pool', 'it was clo
  * slot is how device binding keeps a device on one session. One borrower per session at a time:
  * concurrency comes from more sessions (connections), never from interleaving on one.
  */
+/** A call's options as a pool reads them: for their signal (anything else, `null` too, the session refuses). */
+type CallSignal = { signal?: AbortSignal } | null | undefined;
+
 export class Pool<S extends BaseSession> {
   protected readonly poolOptions: ResolvedPoolOptions;
   readonly #retry: ResolvedRetryOptions;
@@ -109,7 +112,7 @@ export class Pool<S extends BaseSession> {
     checkCallOptions(opts, CALL_OPTION_KEYS);
     if (this.#refusing) throw closedPool();
     const slots = this.#slots.slice(0, this.poolOptions.minSize);
-    await Promise.all(slots.map((_, i) => this.executeOn(i, () => Promise.resolve(), opts.signal)));
+    await Promise.all(slots.map((_, i) => this.executeOn(i, () => Promise.resolve(), opts)));
   }
 
   /**
@@ -120,12 +123,12 @@ export class Pool<S extends BaseSession> {
   execute<T>(fn: (session: S) => Promise<T>, opts: ExecuteOptions = {}): Promise<T> {
     const refused = callOptionsRefused(opts, CALL_OPTION_KEYS);
     if (refused !== undefined) return Promise.reject(refused);
-    return this.executeOn(undefined, (session) => lend(session, fn), opts.signal);
+    return this.executeOn(undefined, (session) => lend(session, fn), opts);
   }
 
   /** execute() for the pool's own calls, whose options the session checks (a query's, a statement's). */
   protected onAnySession<T>(fn: (session: S) => Promise<T>, opts: { signal?: AbortSignal }): Promise<T> {
-    return this.executeOn(undefined, fn, signalOf(opts));
+    return this.executeOn(undefined, fn, opts);
   }
 
   /**
@@ -137,16 +140,16 @@ export class Pool<S extends BaseSession> {
     return (fn) => this.executeOn(undefined, fn, undefined, whileClosing);
   }
 
-  /** execute() on slot `slot` (device binding), or on any slot when undefined. */
+  /** execute() on slot `slot` (device binding), or on any slot when undefined; `opts`: the call's (their signal). */
   protected executeOn<T>(
     slot: number | undefined,
     fn: (session: S) => Promise<T>,
-    signal?: AbortSignal,
+    opts?: CallSignal,
     whileClosing = false,
   ): Promise<T> {
     return this.borrow(
       slot,
-      signal,
+      opts,
       async (session, giveBack) => {
         try {
           return await fn(session);
@@ -160,14 +163,16 @@ export class Pool<S extends BaseSession> {
 
   /**
    * Lends a session (of slot `slot`, or any) to `fn` until fn calls `giveBack` (again is nothing), which may be
-   * after fn resolved: a pooled query's data set gives its session back as it is done with.
+   * after fn resolved: a pooled query's data set gives its session back as it is done with. `opts`: the call's, read
+   * for their signal only (the session checks them, and refuses options that are not an object, naming them).
    */
   protected async borrow<T>(
     slot: number | undefined,
-    signal: AbortSignal | undefined,
+    opts: CallSignal,
     fn: (session: S, giveBack: () => void) => Promise<T>,
     whileClosing = false,
   ): Promise<T> {
+    const signal = signalOf(opts);
     const refused = signalRefused(signal); // before AbortSignal.any sees it (its TypeError)
     if (refused !== undefined) throw refused;
     if (this.#refusing && !whileClosing) throw closedPool();

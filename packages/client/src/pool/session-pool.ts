@@ -21,7 +21,7 @@ import { firstDeviceOf } from '../session/table-devices.js';
 import { runAll, slotOf } from './parallel.js';
 import { Pool } from './pool.js';
 import { resolvePoolConfig } from '../config/pool-config.js';
-import { checkCallOptions, signalOf } from '../config/issues.js';
+import { checkCallOptions } from '../config/issues.js';
 import type { PoolOptions } from './pool-options.js';
 
 export interface ParallelOptions extends CallOptions {
@@ -42,7 +42,7 @@ abstract class StatementPool<S extends BaseSession> extends Pool<S> {
    * end, or `close()`): close every data set you open, or the pool runs dry. pool.close() closes them.
    */
   async executeQueryStatement(sql: string, opts: QueryOptions = {}): Promise<SessionDataSet> {
-    return this.borrow(undefined, signalOf(opts), async (s, giveBack) => {
+    return this.borrow(undefined, opts, async (s, giveBack) => {
       const ds = await s.executeQueryStatement(sql, opts);
       this.openDataSets++;
       // lent again once the data set's release is sent (the next borrower's call goes once it is answered), before
@@ -64,7 +64,7 @@ abstract class StatementPool<S extends BaseSession> extends Pool<S> {
   /** A parallel call's options checked: its concurrency (the pool's size by default), and what each call takes. */
   protected parallelOptions(opts: ParallelOptions): { concurrency: number; call: CallOptions } {
     checkCallOptions(opts, PARALLEL_OPTION_KEYS);
-    return { concurrency: opts.concurrency ?? this.maxSize, call: { signal: signalOf(opts) } };
+    return { concurrency: opts.concurrency ?? this.maxSize, call: { signal: opts.signal } }; // opts checked: an object
   }
 
   /** With device binding: the slot of `key`'s session; without: any session. */
@@ -104,11 +104,11 @@ export class SessionPool extends StatementPool<Session> {
   }
 
   async insertTablet(tablet: Tablet, opts: CallOptions = {}): Promise<void> {
-    return this.executeOn(this.slotFor(tablet?.deviceId), (s) => s.insertTablet(tablet, opts), signalOf(opts));
+    return this.executeOn(this.slotFor(tablet?.deviceId), (s) => s.insertTablet(tablet, opts), opts);
   }
 
   async insertAlignedTablet(tablet: Tablet, opts: CallOptions = {}): Promise<void> {
-    return this.executeOn(this.slotFor(tablet?.deviceId), (s) => s.insertAlignedTablet(tablet, opts), signalOf(opts));
+    return this.executeOn(this.slotFor(tablet?.deviceId), (s) => s.insertAlignedTablet(tablet, opts), opts);
   }
 
   /** Several devices in one request (per DataNode), on one pooled session. */
@@ -117,7 +117,7 @@ export class SessionPool extends StatementPool<Session> {
   }
 
   async insertRecord(record: RecordInput, opts: CallOptions = {}): Promise<void> {
-    return this.executeOn(this.slotFor(record?.deviceId), (s) => s.insertRecord(record, opts), signalOf(opts));
+    return this.executeOn(this.slotFor(record?.deviceId), (s) => s.insertRecord(record, opts), opts);
   }
 
   async insertRecords(records: readonly RecordInput[], opts: CallOptions = {}): Promise<void> {
@@ -125,7 +125,7 @@ export class SessionPool extends StatementPool<Session> {
   }
 
   async insertStringRecord(record: StringRecordInput, opts: CallOptions = {}): Promise<void> {
-    return this.executeOn(this.slotFor(record?.deviceId), (s) => s.insertStringRecord(record, opts), signalOf(opts));
+    return this.executeOn(this.slotFor(record?.deviceId), (s) => s.insertStringRecord(record, opts), opts);
   }
   async insertStringRecords(records: readonly StringRecordInput[], opts: CallOptions = {}): Promise<void> {
     return this.onAnySession((s) => s.insertStringRecords(records, opts), opts);
@@ -135,22 +135,14 @@ export class SessionPool extends StatementPool<Session> {
     rows: readonly OneDeviceRow[],
     opts: OneDeviceOptions = {},
   ): Promise<void> {
-    return this.executeOn(
-      this.slotFor(deviceId),
-      (s) => s.insertRecordsOfOneDevice(deviceId, rows, opts),
-      signalOf(opts),
-    );
+    return this.executeOn(this.slotFor(deviceId), (s) => s.insertRecordsOfOneDevice(deviceId, rows, opts), opts);
   }
   async insertAlignedRecordsOfOneDevice(
     deviceId: string,
     rows: readonly OneDeviceRow[],
     opts: OneDeviceOptions = {},
   ): Promise<void> {
-    return this.executeOn(
-      this.slotFor(deviceId),
-      (s) => s.insertAlignedRecordsOfOneDevice(deviceId, rows, opts),
-      signalOf(opts),
-    );
+    return this.executeOn(this.slotFor(deviceId), (s) => s.insertAlignedRecordsOfOneDevice(deviceId, rows, opts), opts);
   }
 
   // the test writes, as on Session (nothing stored, nothing routed: any session)
@@ -276,7 +268,7 @@ export class TableSessionPool extends StatementPool<TableSession> {
   /** Writes a tablet through a session (with deviceBinding: the session of the device of its first row). */
   async insert(tablet: TableTablet, opts: CallOptions = {}): Promise<void> {
     const device = tablet === null || typeof tablet !== 'object' ? undefined : firstDeviceOf(tablet);
-    return this.executeOn(this.slotFor(device), (s) => s.insert(tablet, opts), signalOf(opts));
+    return this.executeOn(this.slotFor(device), (s) => s.insert(tablet, opts), opts);
   }
 
   /** One insert per tablet across pooled sessions; failures as in SessionPool.insertTabletsParallel. */
