@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { IoTDBBatchError, IoTDBConnectionError } from '../errors.js';
+import { IoTDBBatchError, IoTDBConnectionError, IoTDBValidationError } from '../errors.js';
 import { FakeTransport, type FakeAction, type FakeCall } from '../transport/fake-transport.js';
 import { Session } from './session.js';
 import { tsBlock } from '../testing/tsblock.js';
@@ -101,6 +101,18 @@ describe('deleteData', () => {
       'DELETE FROM root.sg.d1.v WHERE time >= 1714979289123000 AND time <= 1714979289124000',
       'DELETE FROM root.sg.d1.v WHERE time <= 1714979289123000',
     ]);
+  });
+
+  it("refuses times given as Java gives them, a Date too (an object, but not a range), and sends nothing", async () => {
+    const fake = answering('openSession', () => ({ status: { code: 200 }, serverProtocolVersion: 2, sessionId: 1n }));
+    const s = await openOn(fake);
+    const at = new Date(Date.UTC(2024, 4, 6));
+    const javaLike = s.deleteData('root.sg.d1.v', at as never, at as never);
+    await expect(javaLike).rejects.toThrow(IoTDBValidationError);
+    await expect(s.deleteData('root.sg.d1.v', at as never)).rejects.toThrow(
+      /^range: needs \{ startTime\?, endTime \}.*got Date 2024-05-06T00:00:00.000Z$/,
+    );
+    expect(fake.callsOf('executeUpdateStatementV2')).toEqual([]);
   });
 });
 

@@ -12,6 +12,7 @@ import {
 import { deviceOfPaths } from '../sql/device-path.js';
 import { checkPath, checkPathList } from '../sql/escape.js';
 import {
+  isRange,
   schemaSql,
   type AlignedTimeseriesSpec,
   type DeleteRange,
@@ -267,10 +268,9 @@ export class Session extends TreeWriteSession {
   ): Promise<void> {
     // Dates in the server's unit, as a write's; anything else is for deleteData's own checks to name
     const time = (t: unknown, field: string) => (t instanceof Date ? this.#time(t, field) : t);
-    const times =
-      range !== null && typeof range === 'object'
-        ? { ...range, startTime: time(range.startTime, 'startTime'), endTime: time(range.endTime, 'endTime') }
-        : range;
+    const times = isRange(range)
+      ? { ...range, startTime: time(range.startTime, 'startTime'), endTime: time(range.endTime, 'endTime') }
+      : range;
     return this.executeNonQueryStatement(schemaSql.deleteData(pathOrPaths, times as DeleteRange), opts);
   }
 

@@ -164,6 +164,11 @@ function typeClauses(
   return out;
 }
 
+/** A deleteData range is an object; a Date is an object too, but one time (Java's deleteData(paths, endTime)). */
+export function isRange(range: unknown): range is object {
+  return range !== null && typeof range === 'object' && !(range instanceof Date);
+}
+
 export const schemaSql = {
   createDatabase: (name: string) => `CREATE DATABASE ${checkPath(name, 'name')}`,
   deleteDatabase: (name: string) => `DELETE DATABASE ${checkPath(name, 'name', true)}`,
@@ -197,7 +202,7 @@ export const schemaSql = {
 
   /** Both ends inclusive, as Java's deleteData; no startTime: everything up to endTime. */
   deleteData(pathOrPaths: string | readonly string[], range: DeleteRange): string {
-    if (range === null || typeof range !== 'object') {
+    if (!isRange(range)) {
       throw new IoTDBValidationError(
         'range',
         `needs { startTime?, endTime } (Java's deleteData(paths, startTime, endTime) is deleteData(paths, { startTime, endTime })), got ${describe(range)}`,
