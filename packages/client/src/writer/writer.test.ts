@@ -9,6 +9,7 @@ import { sentTablets } from '../testing/sent-tablets.js';
 import { textTableReply } from '../testing/text-table-reply.js';
 import { FakeTransport, type FakeAction, type FakeScript } from '../transport/fake-transport.js';
 import type { TableRow, TreeRow } from './rows.js';
+import { Writer } from './writer.js';
 
 // The batching writer driven through the scripted fake transport: what it sends, when, and what it reports.
 
@@ -45,6 +46,16 @@ const until = async (cond: () => boolean) => {
   for (let i = 0; i < 200 && !cond(); i++) await new Promise((r) => setTimeout(r, 5));
   expect(cond()).toBe(true);
 };
+
+describe('making a writer', () => {
+  it('refuses new Writer(session) with a typed error naming the calls that make one, not a TypeError at the first write', () => {
+    const fake = new FakeTransport([]);
+    const session = new Session({ nodeUrls: [A], transport: fake });
+    const made = () => new Writer(session as never, { model: 'tree' } as never, {} as never);
+    expect(made).toThrow(IoTDBValidationError);
+    expect(made).toThrow(/^Writer: made by session\.writer\(\) or pool\.writer\(\), not new Writer\(\)$/);
+  });
+});
 
 describe('flush triggers', () => {
   it('sends when a device reaches maxRows, with every buffered device in the same insertTablets', async () => {

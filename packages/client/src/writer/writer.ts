@@ -1,8 +1,14 @@
 import type { ColumnCategory, PreparedTablet, TSDataType, TimestampPrecision } from '@iotdb/fast-serializer';
-import { IoTDBBatchError, IoTDBServerError, IoTDBWriteFailedError, IoTDBWriterClosedError } from '../errors.js';
+import {
+  IoTDBBatchError,
+  IoTDBServerError,
+  IoTDBValidationError,
+  IoTDBWriteFailedError,
+  IoTDBWriterClosedError,
+} from '../errors.js';
 import { RowScratch, TabletBuffer, type BufferSpec, type TakenTablet } from './tablet-buffer.js';
 import { StorePool } from './store-pool.js';
-import type { WriterModel } from './rows.js';
+import { tableModel, treeModel, type WriterModel } from './rows.js';
 import { mayLearn, isTypeRefusal, retypedTablet, type SchemaQuery } from './learned-types.js';
 import { writerStream, type WriterStreamOptions } from './writer-stream.js';
 import type { ResolvedWriterOptions } from './writer-options.js';
@@ -116,6 +122,10 @@ export class Writer<Row> {
     options: ResolvedWriterOptions<Row>,
     private readonly isAligned = false,
   ) {
+    // the class is exported for its type; an application's `new Writer(session)` would fail at its first write
+    if (model !== treeModel && (model as unknown) !== tableModel) {
+      throw new IoTDBValidationError('Writer', 'made by session.writer() or pool.writer(), not new Writer()');
+    }
     this.#model = model;
     this.#sink = sink;
     this.#o = options;
