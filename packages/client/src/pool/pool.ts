@@ -366,7 +366,10 @@ export class Pool<S extends BaseSession> {
       this.#grew();
       return opened;
     } catch (e) {
-      if (signal?.aborted && e === signal.reason) throw new IoTDBAbortError(report.operation, e);
+      // the caller's signal: the session's open() names itself ("open: aborted"), the caller asked the pool for a session
+      if (signal?.aborted && (e === signal.reason || e instanceof IoTDBAbortError)) {
+        throw new IoTDBAbortError(report.operation, signal.reason);
+      }
       // the pool closed meanwhile: the session's open() saw an abort, its caller asked for none (as Session.close())
       if (this.#lifetime.signal.aborted && e instanceof IoTDBAbortError) throw closedWhileOpening();
       throw e;

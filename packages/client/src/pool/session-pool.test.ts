@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeTransport } from '../transport/fake-transport.js';
 import { tsBlock } from '../testing/tsblock.js';
-import { IoTDBSessionClosedError } from '../errors.js';
+import { IoTDBAbortError, IoTDBSessionClosedError } from '../errors.js';
 import type { SessionDataSet } from '../session/session-data-set.js';
 import { SessionPool, TableSessionPool } from './session-pool.js';
 
@@ -92,6 +92,23 @@ describe('SessionPool.executeQueryStatement: the session back as the data set is
     closers.push(() => p.close());
     for (let i = 0; i < 3; i++) await (await p.executeQueryStatement('SELECT * FROM t')).toColumnar();
     expect(p.stats()).toMatchObject({ size: 1, inUse: 0, openDataSets: 0 });
+  });
+});
+
+describe("a call's signal while its pooled session opens", () => {
+  it('rejects naming where the call was (opening a session), the signal its cause, as the pool names a wait', async () => {
+    const fake = server();
+    fake.setNode(A, 'blackhole'); // the connect never completes
+    const p = pool(fake);
+    const ac = new AbortController();
+    const call = p.executeQueryStatement('SELECT s FROM root.sg.d', { signal: ac.signal }).catch((e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 10));
+    const reason = new Error('too slow');
+    ac.abort(reason);
+    const e = await call;
+    expect(e).toBeInstanceOf(IoTDBAbortError);
+    expect((e as Error).message).toBe('pool: open a session: aborted');
+    expect((e as Error).cause).toBe(reason);
   });
 });
 
