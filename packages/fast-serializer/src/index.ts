@@ -83,6 +83,7 @@ export {
 } from './thrift/compact.js';
 export { encodeDate, decodeDate, dateIntOf } from './tablet/date.js';
 export { describe as describeValue } from './types/describe.js';
+export { keyInAnyCase } from './types/key-in-any-case.js';
 export { notWellFormed } from './types/well-formed.js';
 export { notUtf8Bytes, tagBytesError } from './tablet/tag-bytes.js';
 export { checkName, columnNameProblem } from './types/name.js';

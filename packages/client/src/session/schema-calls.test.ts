@@ -116,6 +116,25 @@ describe('deleteData', () => {
   });
 });
 
+describe('names in any case', () => {
+  it("takes an aggregation, a series' type and its encoding named in any case, as IoTDB's SQL reads them", async () => {
+    const fake = new FakeTransport();
+    const s = await openOn(fake);
+    const paths = ['root.sg.d1.s', 'root.sg.d1.s'];
+    await (await s.executeAggregationQuery(paths, ['count' as never, 'Max_Value' as never])).close();
+    await (await s.executeAggregationQuery(paths, ['COUNT', 'MAX_VALUE'])).close();
+    const [lower, upper] = fake.callsOf('executeAggregationQueryV2').map((c) => c.args.aggregations);
+    expect(lower).toEqual(upper);
+    await s.createTimeseries({ path: 'root.sg.d1.t', dataType: 'double' as never, encoding: 'gorilla' as never });
+    expect(fake.callsOf('executeUpdateStatementV2').map((c) => c.args.statement)).toEqual([
+      'CREATE TIMESERIES root.sg.d1.t WITH DATATYPE=DOUBLE, ENCODING=GORILLA',
+    ]);
+    await expect(s.executeAggregationQuery(['root.sg.d1.s'], ['counts' as never])).rejects.toThrow(
+      /^aggregations\[0\]: unknown aggregation counts \(one of COUNT, /,
+    );
+  });
+});
+
 describe('template introspection', () => {
   it("takes a call's options as the other calls do: a reply wait and a signal", async () => {
     const fake = answering('executeQueryStatementV2', (c) => ({

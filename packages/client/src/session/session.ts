@@ -8,6 +8,7 @@ import {
   dateToTime,
   type TAggregationTypeName,
   isArray,
+  keyInAnyCase,
 } from '@iotdb/fast-serializer';
 import { deviceOfPaths } from '../sql/device-path.js';
 import { checkPath, checkPathList } from '../sql/escape.js';
@@ -375,7 +376,8 @@ function oneDevice(paths: readonly string[]): DeviceQuery | undefined {
 
 function aggregationCode(a: TAggregationTypeName | number, field: string): number {
   if (typeof a === 'number' && Object.values(TAggregationType).includes(a as never)) return a;
-  if (typeof a === 'string' && Object.prototype.hasOwnProperty.call(TAggregationType, a)) return TAggregationType[a];
+  const name = typeof a === 'string' ? keyInAnyCase(TAggregationType, a) : undefined;
+  if (name !== undefined) return TAggregationType[name];
   throw new IoTDBValidationError(
     field,
     `unknown aggregation ${String(a)} (one of ${Object.keys(TAggregationType).join(', ')})`,

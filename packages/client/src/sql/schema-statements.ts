@@ -5,7 +5,7 @@ import {
   type DataTypeInput,
   type TSDataTypeName,
 } from '@iotdb/fast-serializer';
-import { KnownKeys, checkTimestamp, dataTypeCode } from '@iotdb/fast-serializer';
+import { KnownKeys, checkTimestamp, dataTypeCode, keyInAnyCase } from '@iotdb/fast-serializer';
 import { checkPath, checkPathList, escapeString } from './escape.js';
 
 /** TSEncoding, with IoTDB's codes (tsfile 2.0.1). */
@@ -132,8 +132,13 @@ function enumName<T extends Record<string, number>>(
   field: string,
 ): string | undefined {
   if (v === undefined) return undefined;
-  const name = typeof v === 'number' ? Object.keys(table).find((k) => table[k] === v) : String(v).toUpperCase();
-  if (name === undefined || !(name in table))
+  const name =
+    typeof v === 'number'
+      ? Object.keys(table).find((k) => table[k] === v)
+      : typeof v === 'string'
+        ? (keyInAnyCase(table, v) as string | undefined)
+        : undefined;
+  if (name === undefined)
     throw new IoTDBValidationError(field, `unknown: ${String(v)} (one of ${Object.keys(table).join(', ')})`);
   return name;
 }

@@ -588,6 +588,24 @@ describe('tablet validation', () => {
     expectSameBytes(encodeBoth(asColumnar), encodeBoth(given), 'typed columns with masks vs plain arrays');
   });
 
+  it("takes a type or category named in any case, as IoTDB's SQL and the encodings of createTimeseries do", () => {
+    const spelt = (dataType: string) => encodeBoth(one(dataType as TSDataTypeName, [1.5, 2.5], { timestamps: [1, 2] }));
+    expect(spelt('double')).toEqual(spelt('DOUBLE'));
+    expect(spelt('Double')).toEqual(spelt('DOUBLE'));
+    const table = (categories: string[]) =>
+      prepareTableTablet({
+        tableName: 't',
+        columnNames: ['dev', 'v'],
+        dataTypes: ['string', 'int64'] as never,
+        columnCategories: categories as never,
+        timestamps: [1],
+        values: [['a', 2n]],
+      });
+    expect(table(['tag', 'Field']).columnCategories).toEqual(table(['TAG', 'FIELD']).columnCategories);
+    expect(table(['tag', 'Field']).types).toEqual([TSDataType.STRING, TSDataType.INT64]);
+    expect(() => table(['tag', 'measurement'])).toThrow(/^columnCategories\[1\]: unknown column category/);
+  });
+
   it('takes a mask without a 1 as no nulls (no bitmap, as Java sends for a column without a null)', () => {
     const bare = encodeBoth(one('INT32', Int32Array.of(1, 2), { timestamps: [1, 2] }));
     expect(encodeBoth(one('INT32', Int32Array.of(1, 2), { timestamps: [1, 2], nulls: [new Uint8Array(2)] }))).toEqual(

@@ -1,4 +1,5 @@
 import { IoTDBValidationError } from '../errors.js';
+import { keyInAnyCase } from '../types/key-in-any-case.js';
 import { isArray } from '../types/is-array.js';
 import { dateToTime, type TimestampPrecision } from './time-unit.js';
 import {
@@ -180,17 +181,15 @@ function describeLength(v: unknown): string {
 
 export function dataTypeCode(d: DataTypeInput, field: string): TSDataType {
   if (isTSDataType(d)) return d;
-  if (typeof d === 'string' && Object.prototype.hasOwnProperty.call(TSDataType, d)) {
-    return TSDataType[d];
-  }
+  const name = typeof d === 'string' ? keyInAnyCase(TSDataType, d) : undefined;
+  if (name !== undefined) return TSDataType[name];
   throw new IoTDBValidationError(field, `unknown data type ${describe(d)}`);
 }
 
 function categoryCode(c: ColumnCategory | ColumnCategoryName, field: string): ColumnCategory {
   if (isColumnCategory(c)) return c;
-  if (typeof c === 'string' && Object.prototype.hasOwnProperty.call(ColumnCategory, c)) {
-    return ColumnCategory[c];
-  }
+  const name = typeof c === 'string' ? keyInAnyCase(ColumnCategory, c) : undefined;
+  if (name !== undefined) return ColumnCategory[name];
   throw new IoTDBValidationError(field, `unknown column category ${describe(c)} (TAG, FIELD or ATTRIBUTE)`);
 }
 
