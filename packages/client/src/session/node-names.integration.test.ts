@@ -151,8 +151,9 @@ describe('table names: the client refuses what IoTDB refuses or stores in anothe
     // one STRING tag "a" and one INT32 field 7, no bitmaps
     const values = Buffer.from([0, 0, 0, 1, 0x61, 0, 0, 0, 7, 0, 0]);
     const taken = new Map<string, boolean>();
-    // not a space nor a backquote: the client refuses those whatever the server does (table-name.ts)
-    const pieces = [...PIECES.filter((p) => p !== ' ' && !p.includes('`')), 'root.', 'ROOT.', '**', '"'];
+    // not a space, a backquote nor a star: the client refuses those whatever the server does (table-name.ts; the star
+    // below)
+    const pieces = [...PIECES.filter((p) => p !== ' ' && !p.includes('`') && p !== '*'), 'root.', 'ROOT.', '"'];
     for (const name of new Set(names(29, 250, pieces))) {
       const status = await connection.call('insertTablet', {
         ...{ sessionId, prefixPath: name, measurements: ['id', 'v'], values, timestamps: Buffer.alloc(8) },
@@ -169,5 +170,24 @@ describe('table names: the client refuses what IoTDB refuses or stores in anothe
       if (kept !== ours) differ.push(`${JSON.stringify(name)}: the server ${kept ? 'kept' : 'did not keep'} it`);
     }
     expect(differ).toEqual([]);
+  });
+
+  it("as a table's name holding a *, which the server keeps and then reads as a wildcard for the table's devices", async () => {
+    const { connection, sessionId } = await rawSession(() => tables.executeNonQueryStatement(`USE ${database}`));
+    const write = async (table: string, tag: string) => {
+      const values = Buffer.from([0, 0, 0, 1, tag.charCodeAt(0), 0, 0, 0, 7, 0, 0]); // STRING tag, INT32 field 7
+      const status = await connection.call('insertTablet', {
+        ...{ sessionId, prefixPath: table, measurements: ['id', 'v'], values, timestamps: Buffer.alloc(8) },
+        ...{ types: [11, 1], size: 1, isAligned: false, writeToTable: true, columnCategories: [0, 1] },
+      });
+      expect(isSuccess(status.code)).toBe(true);
+    };
+    await write('star*', 'a');
+    await write('starry', 'b');
+    await write('q$*', 'c');
+    const rows = async (sql: string) => (await (await tables.executeQueryStatement(sql)).toColumnar()).rowCount;
+    expect(await rows('SHOW DEVICES FROM "star*"')).toBe(2); // its own device and starry's
+    expect(await rows('SELECT * FROM "q$*"')).toBe(0); // its row written, and not found
+    for (const name of ['star*', 'q$*']) expect(takenByUs(() => checkTableName('tableName', name))).toBe(false);
   });
 });

@@ -286,6 +286,16 @@ describe('TableSession', () => {
     ]);
   });
 
+  it("keeps a tag's value with a * as written (IoTDB may read it as a wildcard in a query's condition: user guide)", async () => {
+    const regions = ['a', 'ab', 'a*', '*'];
+    await session.insert({
+      ...{ tableName: 'starred', columnNames: ['region', 'v'], dataTypes: ['STRING', 'INT32'] },
+      ...{ columnCategories: ['TAG', 'FIELD'], timestamps: [1, 2, 3, 4], values: regions.map((r, i) => [r, i]) },
+    });
+    const rows = await objectsOf(await session.executeQueryStatement('SELECT region, v FROM starred ORDER BY v'));
+    expect(rows).toEqual(regions.map((region, v) => ({ region, v })));
+  });
+
   it('refuses a TAG given as bytes that are not UTF-8 before sending; an ATTRIBUTE and a FIELD keep such bytes', async () => {
     const notUtf8 = Buffer.from([0xfe, 0x41]);
     const tablet = (tag: Buffer) => ({

@@ -1,12 +1,13 @@
 import { IoTDBValidationError } from '../errors.js';
 import { checkName } from './name.js';
-import { isLevelNumber, nodeNameProblem } from './node-name.js';
+import { nodeNameProblem } from './node-name.js';
 
 /**
  * A table name a write may carry: one IoTDB (2.0.1-beta) keeps as given. It reads the table name of a write request
  * as a path, and stores the rows of a name that is not one in another table, unrefused: "My Table" went into a table
  * "root.ble", " t" into "t", "123456" into "root.6" (isKeptTableName). Checked before sending; a table with such a
- * name is written with SQL (`INSERT INTO "My Table" ...`).
+ * name is written with SQL (`INSERT INTO "My Table" ...`). A name with a `*` is refused however it is written: IoTDB
+ * keeps it, then reads the `*` as a wildcard where it looks up the table's devices.
  */
 export function checkTableName(field: string, v: unknown): void {
   checkName(field, v);
@@ -14,6 +15,12 @@ export function checkTableName(field: string, v: unknown): void {
     throw new IoTDBValidationError(
       field,
       `needs a name without whitespace: IoTDB reads a written table's name as a path and stores the rows of one with whitespace in another table ("My Table" in "root.ble"); got ${JSON.stringify(v)}`,
+    );
+  }
+  if (v.includes('*')) {
+    throw new IoTDBValidationError(
+      field,
+      `${JSON.stringify(v)} holds a *, which IoTDB reads as a wildcard where it looks up the table's devices (SHOW DEVICES FROM "*" listed every table's devices, SELECT * FROM "a$*" none of its rows); name the table without one`,
     );
   }
   if (!isKeptTableName(v)) {
@@ -26,7 +33,7 @@ export function checkTableName(field: string, v: unknown): void {
 
 /**
  * Whether IoTDB (2.0.1-beta) keeps a written table's name as given. It reads the name as a path of dot-separated
- * parts, each a device's level (nodeNameProblem) with wildcards at its ends, `root` only as the first part; a name
+ * parts, each a device's level (nodeNameProblem), `root` only as the first part (a `*` is refused before); a name
  * that is not one it refuses ([509]) or, from five characters on, turns into "root." and the name past its fifth
  * character ("123456" into "root.6"). Backquotes are refused too: it kept "`w`" as w and "`q-r`" as it is. A name
  * `root.x` it keeps whatever x is. Checked against the server on generated names (node-names.integration.test.ts).
@@ -38,11 +45,6 @@ function isKeptTableName(name: string): boolean {
 }
 
 function isKeptPart(part: string, i: number): boolean {
-  const bare = part.replace(WILDCARD_ENDS, '');
-  if (bare === '') return part === '*' || part === '**';
-  if (bare.toLowerCase() === 'root') return i === 0 && bare === part;
-  return nodeNameProblem(bare, 'level') === undefined || (bare !== part && isLevelNumber(bare)); // *19: not a number
+  if (part.toLowerCase() === 'root') return i === 0;
+  return nodeNameProblem(part, 'level') === undefined;
 }
-
-/** A part's wildcards: up to two stars at either end. */
-const WILDCARD_ENDS = /^\*{1,2}|\*{1,2}$/g;
