@@ -90,6 +90,22 @@ describe('schema and data management', () => {
     expect(await s.checkTimeseriesExists(`${DB}.d3.x`)).toBe(false);
   });
 
+  it('a device named with a * in backquotes is one device: created, written and read back by the calls that take no pattern', async () => {
+    const device = `${DB}.\`d*\``;
+    await s.createAlignedTimeseries({ deviceId: device, measurements: ['v'], dataTypes: ['INT32'] });
+    await s.insertAlignedTablet({
+      deviceId: device,
+      measurements: ['v'],
+      dataTypes: ['INT32'],
+      timestamps: [7],
+      values: [[70]],
+    });
+    const last = await (await s.executeLastDataQueryForOneDevice(DB, device, ['v'])).toColumnar();
+    expect([last.timestamps?.[0], last.values[1][0]]).toEqual([7n, '70']);
+    await s.createTimeseries({ path: `${DB}.d9.\`s*\``, dataType: 'INT64' });
+    expect(await s.checkTimeseriesExists(`${DB}.d9.\`s*\``)).toBe(true);
+  });
+
   it('createMultiTimeseries over a series that exists creates the others, as Java does, and names the existing one', async () => {
     await s.createTimeseries({ path: `${DB}.d5.a`, dataType: 'INT32' });
     const paths = ['a', 'b', 'c'].map((m) => `${DB}.d5.${m}`);

@@ -11,6 +11,9 @@ describe('deviceOfPaths', () => {
     expect(deviceOfPaths(['root.sg.`d.1`.s'])).toBe('root.sg.`d.1`');
     expect(deviceOfPaths(['root.sg.`d``.1`.s', 'root.sg.`d``.1`.t'])).toBe('root.sg.`d``.1`');
     expect(deviceOfPaths(['root.sg.d.`s.1`'])).toBe('root.sg.d');
+    // a star inside backquotes is a character: root.sg.`d*` is one device, written and read as itself
+    expect(deviceOfPaths(['root.sg.`d*`.s', 'root.sg.`d*`.t'])).toBe('root.sg.`d*`');
+    expect(deviceOfPaths(['root.sg.d.`**`'])).toBe('root.sg.d');
   });
 
   it('is undefined for paths of several devices, a wildcard, or no device', () => {

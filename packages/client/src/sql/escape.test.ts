@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { IoTDBValidationError } from '@iotdb/fast-serializer';
-import { escapeIdentifier, escapeString, escapeTableIdentifier, sql } from './escape.js';
+import { checkPath, escapeIdentifier, escapeString, escapeTableIdentifier, sql } from './escape.js';
 
 const HOSTILE = [
   "'",
@@ -81,6 +81,14 @@ describe('sql', () => {
     );
     expect(() => sql`${sql.path('root.sg; DROP')}`).toThrow(IoTDBValidationError);
     expect(() => sql`${sql.path("root.sg.d1' OR '1")}`).toThrow(IoTDBValidationError);
+  });
+
+  it('takes a * inside backquotes as the character it is where a path may not hold a wildcard', () => {
+    // IoTDB writes and reads a device root.sg.`d*` as itself (a tablet to it is taken: checkDevicePath)
+    for (const path of ['root.sg.`d*`', 'root.sg.`**`.s', 'root.`a*b`.`c``*`'])
+      expect(checkPath(path, 'deviceId')).toBe(path);
+    for (const path of ['root.sg.d*', 'root.sg.*', 'root.`d`.**', 'root.sg.`d`*'])
+      expect(() => checkPath(path, 'deviceId')).toThrow(/^deviceId: needs a path like root\.sg\.d1/);
   });
 
   it('refuses what has no safe SQL form', () => {

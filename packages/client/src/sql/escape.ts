@@ -32,14 +32,26 @@ export function escapeString(value: string): string {
   return "'" + value.replaceAll("'", "''") + "'";
 }
 
-/** One node of a path: a plain word (wildcards `*` included) or backquoted (`` `a.b` ``), as a pattern's source. */
-export const PATH_NODE = /`(?:[^`]|``)+`|[^\s.`'"();,=]+/.source;
+/** A backquoted node (`` `a.b` ``, a backquote inside doubled), as a pattern's source: its stars are characters. */
+const QUOTED_NODE = /`(?:[^`]|``)+`/.source;
+/** One node of a path: a plain word (wildcards `*` included) or backquoted, as a pattern's source. */
+export const PATH_NODE = `${QUOTED_NODE}|${/[^\s.`'"();,=]+/.source}`;
 /** A path as IoTDB's grammar takes it: `root`, then nodes. */
 const PATH = new RegExp(`^root(\\.(${PATH_NODE}))*$`);
 
-/** `path` when it is one path of IoTDB's grammar (nothing that could end it or start another clause), else IoTDBValidationError. */
+const QUOTED_NODES = new RegExp(QUOTED_NODE, 'g');
+
+/** Whether a path is a pattern: a `*` outside backquotes (`` root.sg.`d*` `` is one device, written and read as itself). */
+export function isPattern(path: string): boolean {
+  return path.includes('*') && path.replace(QUOTED_NODES, '').includes('*');
+}
+
+/**
+ * `path` when it is one path of IoTDB's grammar (nothing that could end it or start another clause), else
+ * IoTDBValidationError; without `wildcard`, a path that is no pattern (a `*` only inside backquotes).
+ */
 export function checkPath(path: unknown, field: string, wildcard = false): string {
-  if (typeof path !== 'string' || !PATH.test(path) || (!wildcard && path.includes('*'))) {
+  if (typeof path !== 'string' || !PATH.test(path) || (!wildcard && isPattern(path))) {
     throw new IoTDBValidationError(
       field,
       `needs a path like root.sg.d1 (quote special nodes with backquotes), got ${JSON.stringify(path)}`,
