@@ -10,6 +10,7 @@ describe('deviceOfSelect', () => {
     ).toBe('root.sg.d1');
     expect(deviceOfSelect('SELECT * FROM root.sg.d1 ORDER BY time DESC LIMIT 10')).toBe('root.sg.d1');
     expect(deviceOfSelect('SELECT s0 FROM root.sg.`d.1` WHERE time = 1')).toBe('root.sg.`d.1`');
+    expect(deviceOfSelect('SELECT s0 FROM root.sg.`d*` WHERE time = 1')).toBe('root.sg.`d*`'); // a star in backquotes
     expect(deviceOfSelect('SELECT\ns0\nFROM\nroot.sg.d1\nLIMIT 1')).toBe('root.sg.d1');
     expect(deviceOfSelect('SELECT max_value(s0) FROM root.sg.d1 ALIGN BY DEVICE')).toBe('root.sg.d1');
     expect(deviceOfSelect('SELECT s0 FROM root.sg.d1;')).toBe('root.sg.d1');

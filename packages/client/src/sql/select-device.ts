@@ -1,4 +1,4 @@
-import { PATH_NODE } from './escape.js';
+import { PATH_NODE, isPattern } from './escape.js';
 
 /**
  * A tree-model SELECT of one device: plain names in its select list (no path, no quote, no `**`, no INTO), one
@@ -21,6 +21,6 @@ const CLAUSES = /^\s*(?:(?:where|group|order|limit|offset|slimit|soffset|fill|al
 export function deviceOfSelect(sql: string): string | undefined {
   if (sql.length > MAX_LENGTH) return undefined;
   const m = SELECT.exec(sql);
-  if (m === null || m[1].includes('**') || m[2].includes('*') || /\binto\b/i.test(m[1])) return undefined;
+  if (m === null || m[1].includes('**') || isPattern(m[2]) || /\binto\b/i.test(m[1])) return undefined;
   return CLAUSES.test(m[3] ?? '') ? m[2] : undefined;
 }
