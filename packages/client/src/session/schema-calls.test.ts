@@ -103,7 +103,7 @@ describe('deleteData', () => {
     ]);
   });
 
-  it("refuses times given as Java gives them, a Date too (an object, but not a range), and sends nothing", async () => {
+  it('refuses times given as Java gives them, a Date too (an object, but not a range), and sends nothing', async () => {
     const fake = answering('openSession', () => ({ status: { code: 200 }, serverProtocolVersion: 2, sessionId: 1n }));
     const s = await openOn(fake);
     const at = new Date(Date.UTC(2024, 4, 6));

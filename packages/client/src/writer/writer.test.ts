@@ -49,7 +49,7 @@ const until = async (cond: () => boolean) => {
 
 describe('making a writer', () => {
   it('refuses new Writer(session) with a typed error naming the calls that make one, not a TypeError at the first write', () => {
-    const fake = new FakeTransport([]);
+    const fake = new FakeTransport();
     const session = new Session({ nodeUrls: [A], transport: fake });
     const made = () => new Writer(session as never, { model: 'tree' } as never, {} as never);
     expect(made).toThrow(IoTDBValidationError);
