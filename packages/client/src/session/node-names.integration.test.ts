@@ -135,6 +135,12 @@ describe('table names: the client refuses what IoTDB refuses or stores in anothe
   const database = `it_tables_${randomBytes(3).toString('hex')}`;
   const tables = new TableSession({ host, port });
 
+  beforeAll(async () => {
+    await tables.open();
+    await tables.executeNonQueryStatement(`CREATE DATABASE ${database}`);
+    await tables.executeNonQueryStatement(`USE ${database}`);
+  });
+
   afterAll(async () => {
     try {
       await tables.executeNonQueryStatement(`DROP DATABASE IF EXISTS ${database}`);
@@ -144,9 +150,6 @@ describe('table names: the client refuses what IoTDB refuses or stores in anothe
   });
 
   it('as the name of a written table', async () => {
-    await tables.open();
-    await tables.executeNonQueryStatement(`CREATE DATABASE ${database}`);
-    await tables.executeNonQueryStatement(`USE ${database}`);
     const { connection, sessionId } = await rawSession(() => tables.executeNonQueryStatement(`USE ${database}`));
     // one STRING tag "a" and one INT32 field 7, no bitmaps
     const values = Buffer.from([0, 0, 0, 1, 0x61, 0, 0, 0, 7, 0, 0]);
