@@ -332,6 +332,29 @@ describe('table model', () => {
     ]);
   });
 
+  it('keeps apart the devices of an empty tag and a null one, which IoTDB keeps as two, with their own attributes', async () => {
+    const w = table.writer();
+    await w.write({
+      table: 'bays',
+      timestamp: 1,
+      tags: { site: 'a', bay: '' },
+      attributes: { m: 'e' },
+      fields: { v: 1 },
+    });
+    await w.write({
+      table: 'bays',
+      timestamp: 2,
+      tags: { site: 'a', bay: null },
+      attributes: { m: 'n' },
+      fields: { v: 2 },
+    });
+    await w.close();
+    expect(await rows(table, 'SELECT time, bay, m FROM bays ORDER BY time')).toEqual([
+      { time: 1n, bay: '', m: 'e' },
+      { time: 2n, bay: null, m: 'n' },
+    ]);
+  });
+
   it("writes numbers to a table's FLOAT and INT32 fields made before, without `types`, named in any case", async () => {
     await table.executeNonQueryStatement('CREATE TABLE made (site STRING TAG, level FLOAT FIELD, n INT32 FIELD)');
     const w = table.writer({});

@@ -646,6 +646,26 @@ describe('pools and the table model', () => {
     expect(inserts).toEqual([['a'], ['b'], ['a']]);
   });
 
+  it("orders a table device's requests whatever the case of its table's name or the order of its tags", async () => {
+    const inserts: string[] = [];
+    let n = 0;
+    const fake = new FakeTransport((c) => {
+      if (c.method !== 'insertTablet') return undefined;
+      const k = n++;
+      inserts.push(`sent ${k}`);
+      setTimeout(() => inserts.push(`answered ${k}`), k === 0 ? 60 : 1);
+      return { delayMs: k === 0 ? 60 : 1, then: { reply: { code: 200 } } };
+    });
+    const pool = new TableSessionPool({ nodeUrls: [A], transport: fake, retry: FAST, maxSize: 3, database: 'db' });
+    closers.push(() => pool.close());
+    const w = pool.writer({ maxRows: 1, flushIntervalMs: 0 });
+    await w.write({ table: 'Sensors', timestamp: 1, tags: { site: 'a', line: 'x' }, fields: { v: 1 } });
+    // the same device: its tags in another order (another buffer's columns), and a third tag left null
+    await w.write({ table: 'sensors', timestamp: 1, tags: { line: 'x', site: 'a', bay: null }, fields: { v: 2 } });
+    await w.close();
+    expect(inserts.indexOf('sent 1')).toBeGreaterThan(inserts.indexOf('answered 0'));
+  });
+
   it('gives each device of a table tablet the attributes last written for it (IoTDB reads them from its last row)', async () => {
     const { fake, s } = await openTableSession();
     const w = s.writer();
@@ -660,6 +680,31 @@ describe('pools and the table model', () => {
       ['a', 'z'],
       ['a', 'z'],
       ['b', 'y'],
+    ]);
+  });
+
+  it('keeps apart the devices of an empty tag and a null one (two devices to IoTDB), each with its own attributes', async () => {
+    const { fake, s } = await openTableSession();
+    const w = s.writer();
+    await w.write({
+      table: 't',
+      timestamp: 1,
+      tags: { site: 'a', bay: '' },
+      attributes: { model: 'e' },
+      fields: { v: 1 },
+    });
+    await w.write({
+      table: 't',
+      timestamp: 2,
+      tags: { site: 'a', bay: null },
+      attributes: { model: 'n' },
+      fields: { v: 2 },
+    });
+    await w.flush();
+    const rows = fake.callsOf('insertTablet').flatMap((c) => sentTablets(c)[0].rows);
+    expect(rows.map((r) => [r.values.bay ?? null, r.values.model]).sort()).toEqual([
+      ['', 'e'],
+      [null, 'n'],
     ]);
   });
 
