@@ -55,7 +55,6 @@ export {
   prepareTableTablet,
   dataTypeCode,
   sortOrder,
-  sameTableColumn,
   tableTypeProblem,
 } from './tablet/prepare-tablet.js';
 export type { PreparedTablet } from './tablet/prepare-tablet.js';
@@ -86,7 +85,7 @@ export { describe as describeValue } from './types/describe.js';
 export { keyInAnyCase } from './types/key-in-any-case.js';
 export { notWellFormed } from './types/well-formed.js';
 export { notUtf8Bytes, tagBytesError } from './tablet/tag-bytes.js';
-export { checkName, columnNameProblem } from './types/name.js';
+export { checkName, columnNameProblem, sameColumnAs, serverName } from './types/name.js';
 export { dateToTime, timeToDate } from './tablet/time-unit.js';
 export type { TimestampPrecision } from './tablet/time-unit.js';
 export { encodeRecord, checkTimestamp } from './record/encode-record.js';

@@ -6,7 +6,8 @@ import {
   sortOrder,
   StridedColumn,
   columnNameProblem,
-  sameTableColumn,
+  sameColumnAs,
+  serverName,
   tableTypeProblem,
   type CellValue,
   type PreparedTablet,
@@ -88,8 +89,11 @@ export class TabletBuffer implements ColumnContext {
   /** (made anew, not pushed to, when a row adds columns: a pushed array keeps room for 17 of them) */
   #columns: Column[] = [];
   readonly #byName = new Map<string, Column>();
-  /** a table's columns by their lower-case name: IoTDB folds table names, so `Temp` and `temp` are one column */
-  readonly #byFoldedName: Map<string, Column> | null;
+  /**
+   * the columns by the name the server reads (serverName): a table's in lower case (`Temp` and `temp` are one column),
+   * a tree measurement's without backquotes (`` `s1` `` and s1 are one series)
+   */
+  readonly #byServerName = new Map<string, Column>();
   /**
    * per category, made at its first row (a tree device has one of three): the names of the last row read name by
    * name, their columns, and a compiled put once they repeat
@@ -108,7 +112,6 @@ export class TabletBuffer implements ColumnContext {
     this.#capacity = spec.capacity;
     this.precision = spec.precision;
     this.stores = spec.stores;
-    this.#byFoldedName = spec.table ? new Map() : null;
     this.#times = spec.stores.typed(Float64Array, spec.capacity);
   }
 
@@ -183,7 +186,7 @@ export class TabletBuffer implements ColumnContext {
       seen.push(name);
       const v = entries[name];
       if (v == null) continue; // a null cell is the same as a missing one
-      const col = this.#byName.get(name) ?? this.#inAnyCase(name, field);
+      const col = this.#byName.get(name) ?? this.#spelledElse(name, field);
       if (col === undefined) {
         this.spec.row.fresh.push(this.#newColumn(name, v, category, field));
         continue;
@@ -193,7 +196,7 @@ export class TabletBuffer implements ColumnContext {
           `${field}.${name}`,
           `is a ${categoryName(col.category)} column of ${this.key}, not a ${categoryName(category)}`,
         );
-      if (col.stamp === seq) throw sameColumn(`${field}.${name}`, inAnyCase(seen, name)); // set in this row already
+      if (col.stamp === seq) throw this.#sameColumn(`${field}.${name}`, spelledElse(seen, name, this.spec.table)); // set in this row already
       const n = col.put(row, v);
       if (n < 0) throw col.error(`${field}.${name}`, v);
       col.stamp = seq;
@@ -221,17 +224,22 @@ export class TabletBuffer implements ColumnContext {
   }
 
   /**
-   * A table's column of `name` in another case, known from now on under `name` too; throws when the current row
-   * made it under another case (a new column of this row). None in the tree model, whose names are case-sensitive.
+   * The column of `name` spelt otherwise (serverName: a table's in another case, a tree measurement with or without
+   * backquotes), known from now on under `name` too; throws when the current row made it under another spelling (a
+   * new column of this row).
    */
-  #inAnyCase(name: string, field: string): Column | undefined {
-    if (this.#byFoldedName === null) return undefined;
-    const folded = name.toLowerCase();
-    const made = this.spec.row.fresh.find(({ column }) => column.name.toLowerCase() === folded);
-    if (made !== undefined) throw sameColumn(`${field}.${name}`, made.column.name); // this row's new column
-    const col = this.#byFoldedName.get(folded);
+  #spelledElse(name: string, field: string): Column | undefined {
+    const key = serverName(name, this.spec.table);
+    const made = this.spec.row.fresh.find(({ column }) => serverName(column.name, this.spec.table) === key);
+    if (made !== undefined) throw this.#sameColumn(`${field}.${name}`, made.column.name); // this row's new column
+    const col = this.#byServerName.get(key);
     if (col !== undefined) this.#byName.set(name, col);
     return col;
+  }
+
+  /** A row's second name for one column: IoTDB would keep one of the two values, or refuse the tablet. */
+  #sameColumn(field: string, first: string): IoTDBValidationError {
+    return new IoTDBValidationError(field, sameColumnAs(first, this.spec.table));
   }
 
   /** the bytes the last committed row takes on the wire */
@@ -248,7 +256,7 @@ export class TabletBuffer implements ColumnContext {
         this.#rowBytes += bytes; // its value was put when it was made
         column.stamp = seq;
         this.#byName.set(column.name, column);
-        this.#byFoldedName?.set(column.name.toLowerCase(), column);
+        this.#byServerName.set(serverName(column.name, this.spec.table), column);
       }
       this.#columns = this.#columns.concat(fresh.map((f) => f.column));
       fresh.length = 0;
@@ -439,13 +447,8 @@ function giveBack(stores: StorePool, t: TakenColumn): void {
   stores.give(t.mask);
 }
 
-/** A table row's second name for one column: IoTDB would keep one of the two values, or refuse the tablet. */
-function sameColumn(field: string, name: string): IoTDBValidationError {
-  return new IoTDBValidationError(field, sameTableColumn(name));
-}
-
-/** The name of `names` (a row's, so far) that is `name` in another case. */
-function inAnyCase(names: readonly string[], name: string): string {
-  const folded = name.toLowerCase();
-  return names.find((n) => n !== name && n.toLowerCase() === folded)!;
+/** The name of `names` (a row's, so far) that is `name` spelt otherwise (serverName). */
+function spelledElse(names: readonly string[], name: string, table: boolean): string {
+  const key = serverName(name, table);
+  return names.find((n) => n !== name && serverName(n, table) === key)!;
 }

@@ -865,6 +865,28 @@ describe('pools and the table model', () => {
   });
 });
 
+describe('one series spelt two ways', () => {
+  it('a tree writer takes a measurement in backquotes as the plain one (one series to IoTDB), and refuses a row that gives it twice', async () => {
+    const { fake, s } = await openSession();
+    const w = s.writer({ types: { '`s1`': 'INT32' } }); // declared in backquotes, written without
+    await w.write({ deviceId: 'root.sg.d1', timestamp: 1, values: { s1: 1 } });
+    await w.write({ deviceId: 'root.sg.d1', timestamp: 2, values: { '`s1`': 2 } });
+    const twice = w.write({ deviceId: 'root.sg.d1', timestamp: 3, values: { '`s1`': 3, s1: 4 } });
+    await expect(twice).rejects.toThrow(IoTDBValidationError);
+    await expect(twice).rejects.toThrow(
+      /^values\.s1: the same measurement as "`s1`" \(a name in backquotes is the name inside them\)$/,
+    );
+    await w.close();
+    expect(w.stats()).toMatchObject({ written: 2, rejected: 1, acknowledged: 2, failed: 0 });
+    const [t] = sent(fake);
+    expect(fake.callsOf('insertTablets')[0].args.typesList).toEqual([[1]]); // INT32, as declared
+    expect(t.rows).toEqual([
+      { time: 1, values: { s1: 1 } },
+      { time: 2, values: { s1: 2 } },
+    ]);
+  });
+});
+
 describe('types the server has for columns the writer inferred', () => {
   const [INT32, INT64, FLOAT, DOUBLE, TEXT, TIMESTAMP, DATE] = [1, 2, 3, 4, 5, 8, 9];
   const TYPE = { INT32, INT64, FLOAT, DOUBLE, TEXT, TIMESTAMP, DATE } as const;

@@ -1,4 +1,10 @@
-import type { ColumnCategory, PreparedTablet, TSDataType, TimestampPrecision } from '@iotdb/fast-serializer';
+import {
+  serverName,
+  type ColumnCategory,
+  type PreparedTablet,
+  type TSDataType,
+  type TimestampPrecision,
+} from '@iotdb/fast-serializer';
 import {
   IoTDBBatchError,
   IoTDBServerError,
@@ -104,8 +110,8 @@ export class Writer<Row> {
   readonly #counts = { written: 0, acknowledged: 0, failed: 0, rejected: 0 };
   /** per buffer key: the types the server has for its columns, once a tablet of it was refused (learned-types.ts) */
   readonly #learned = new Map<string, ReadonlyMap<string, TSDataType>>();
-  /** a table writer's declared types by lower-cased name (the first of names alike in another case); null: tree */
-  readonly #foldedTypes: ReadonlyMap<string, TSDataType> | null;
+  /** the declared types by the name the server reads (serverName; the first of names it reads alike) */
+  readonly #typesByServerName: ReadonlyMap<string, TSDataType>;
   readonly #bufferOf = (key: string): TabletBuffer => {
     let b = this.#buffers.get(key);
     if (b === undefined) {
@@ -129,7 +135,7 @@ export class Writer<Row> {
     this.#model = model;
     this.#sink = sink;
     this.#o = options;
-    this.#foldedTypes = model.tabletsPerRequest === 'one' ? foldedNames(options.types) : null;
+    this.#typesByServerName = byServerName(options.types, model === tableModel);
   }
 
   /**
@@ -240,9 +246,9 @@ export class Writer<Row> {
   readonly #typeOf = (name: string, first: unknown, category: ColumnCategory): TSDataType | undefined =>
     this.#declared(name) ?? this.#model.infer(name, first, category);
 
-  /** `name`'s type in `types`; for a table, under its name in any case too (IoTDB folds table names). */
+  /** `name`'s type in `types`, under another spelling of it too (a table's in any case, a measurement's backquotes). */
   #declared(name: string): TSDataType | undefined {
-    return this.#o.types.get(name) ?? this.#foldedTypes?.get(name.toLowerCase());
+    return this.#o.types.get(name) ?? this.#typesByServerName.get(serverName(name, this.#model === tableModel));
   }
 
   /** Whether the writer inferred column `name`'s type (learned-types.ts): `types` does not name it. */
@@ -489,9 +495,9 @@ export class Writer<Row> {
   }
 }
 
-/** `types` by lower-cased name, the first of names that differ only in case winning (as it was declared first). */
-function foldedNames(types: ReadonlyMap<string, TSDataType>): Map<string, TSDataType> {
-  const folded = new Map<string, TSDataType>();
-  for (const [name, type] of types) if (!folded.has(name.toLowerCase())) folded.set(name.toLowerCase(), type);
-  return folded;
+/** `types` by the name the server reads (serverName), the first of names it reads alike winning (declared first). */
+function byServerName(types: ReadonlyMap<string, TSDataType>, table: boolean): Map<string, TSDataType> {
+  const byName = new Map<string, TSDataType>();
+  for (const [name, type] of types) if (!byName.has(serverName(name, table))) byName.set(serverName(name, table), type);
+  return byName;
 }

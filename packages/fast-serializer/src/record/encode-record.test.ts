@@ -139,6 +139,7 @@ describe('encodeRecord validation', () => {
     ['fewer values than measurements', { values: [1] }, 'record.values'],
     ['an empty measurement name', { measurements: ['a', ''] }, 'record.measurements[1]'],
     ['a duplicate measurement name', { measurements: ['a', 'a'] }, 'record.measurements[1]'],
+    ['a measurement spelt plain and in backquotes', { measurements: ['`a`', 'a'] }, 'record.measurements[1]'],
     ['a measurement named time', { measurements: ['a', 'time'] }, 'record.measurements[1]'],
     ['a measurement named timestamp, backquoted', { measurements: ['a', '`TimeStamp`'] }, 'record.measurements[1]'],
     ['a measurement named root', { measurements: ['root', 'a'] }, 'record.measurements[0]'],

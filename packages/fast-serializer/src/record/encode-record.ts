@@ -7,7 +7,7 @@ import { dateToTime, type TimestampPrecision } from '../tablet/time-unit.js';
 import { dataTypeCode } from '../tablet/prepare-tablet.js';
 import type { CellValue, DataTypeInput } from '../tablet/tablet-input.js';
 import { checkDevicePath } from '../types/device-path.js';
-import { checkColumnName } from '../types/name.js';
+import { checkColumnNames } from '../types/name.js';
 import { KnownKeys } from '../types/known-keys.js';
 
 /** The keys of a RecordInput. */
@@ -100,13 +100,8 @@ function shapeCodes(rec: RecordInput, n: number, field: string, cache: RecordSha
   if (!Array.isArray(rec.dataTypes) || rec.dataTypes.length !== n) {
     throw new IoTDBValidationError(`${field}.dataTypes`, `needs one type per measurement (${n})`);
   }
-  const seen = new Set<string>();
-  const codes = rec.measurements.map((m, i) => {
-    checkColumnName(`${field}.measurements[${i}]`, m, false);
-    if (seen.has(m)) throw new IoTDBValidationError(`${field}.measurements[${i}]`, `duplicate name "${m}"`);
-    seen.add(m);
-    return dataTypeCode(rec.dataTypes[i], `${field}.dataTypes[${i}]`);
-  });
+  checkColumnNames(rec.measurements, `${field}.measurements`, false);
+  const codes = rec.measurements.map((_, i) => dataTypeCode(rec.dataTypes[i], `${field}.dataTypes[${i}]`));
   Object.assign(cache, { measurements: rec.measurements, dataTypes: rec.dataTypes, codes });
   return codes;
 }

@@ -419,6 +419,11 @@ describe('tablet validation', () => {
       { ...one('INT32', [1]), measurements: ['a', 'a'], dataTypes: ['INT32', 'INT32'], columns: [[1], [2]] },
       'measurements[1]',
     ],
+    [
+      'one measurement spelt plain and in backquotes (one series to IoTDB: it refused the tablet, [701])',
+      { ...one('INT32', [1]), measurements: ['s1', '`s1`'], dataTypes: ['INT32', 'INT32'], columns: [[1], [2]] },
+      'measurements[1]',
+    ],
     ['both values and columns', one('INT32', [1], { values: [[1]] }), 'values'],
     ['neither values nor columns', one('INT32', [1], { columns: undefined }), 'values'],
     ['an empty device id', one('INT32', [1], { deviceId: '' }), 'deviceId'],

@@ -16,7 +16,7 @@ import { RowMajorColumn, type PreparedColumn } from './row-major-column.js';
 import { fitsInt64 } from '../types/int64.js';
 import { checkDevicePath } from '../types/device-path.js';
 import { checkTableName } from '../types/table-name.js';
-import { checkColumnName } from '../types/name.js';
+import { checkColumnNames } from '../types/name.js';
 import { nullMasksOf } from './null-masks.js';
 import { KnownKeys } from '../types/known-keys.js';
 import { checkTagBytes } from './tag-bytes.js';
@@ -97,7 +97,7 @@ function prepare(
   if (!isArray(measurements) || measurements.length === 0) {
     throw new IoTDBValidationError(namesField, 'needs at least one name');
   }
-  checkNames(measurements, namesField, columnCategories !== null);
+  checkColumnNames(measurements, namesField, columnCategories !== null);
   const n = measurements.length;
   if (!isArray(t.dataTypes) || t.dataTypes.length !== n) {
     throw new IoTDBValidationError('dataTypes', `needs one type per column (${n}), got ${describeLength(t.dataTypes)}`);
@@ -124,28 +124,6 @@ function prepare(
     precision,
     nullMasks,
   };
-}
-
-/**
- * Each name valid and given once; a table's names also once in any case: IoTDB folds table identifiers to lower
- * case, and of two columns that differ in case alone it would keep one's values (a field) or refuse the tablet (a tag).
- */
-function checkNames(names: readonly string[], field: string, table: boolean): void {
-  const seen = new Map<string, string>();
-  names.forEach((m, i) => {
-    checkColumnName(`${field}[${i}]`, m, table);
-    const key = table ? m.toLowerCase() : m;
-    const first = seen.get(key);
-    if (first === m) throw new IoTDBValidationError(`${field}[${i}]`, `duplicate name "${m}"`);
-    if (first !== undefined)
-      throw new IoTDBValidationError(`${field}[${i}]`, `duplicate name "${m}": ${sameTableColumn(first)}`);
-    seen.set(key, m);
-  });
-}
-
-/** Why a table column's name is refused beside `first`, the same name in another case (IoTDB folds table names). */
-export function sameTableColumn(first: string): string {
-  return `the same column as "${first}" (table names are case-insensitive)`;
 }
 
 /**

@@ -27,3 +27,39 @@ export function columnNameProblem(name: string, table: boolean): string | undefi
     ? `${JSON.stringify(name)} is the table's time column (IoTDB folds names to lower case): its values go in timestamps`
     : undefined;
 }
+
+/**
+ * The name IoTDB reads `name` as, to find two spellings of one column: a table's in lower case (it folds them), a tree
+ * measurement's without its backquotes (`` `s1` `` is s1, `` `a``b` `` is a`b; the server refused a request naming
+ * both s1 and `` `s1` ``, [701]).
+ */
+export function serverName(name: string, table: boolean): string {
+  if (table) return name.toLowerCase();
+  if (name.length < 2 || name.charCodeAt(0) !== 0x60 || name.charCodeAt(name.length - 1) !== 0x60) return name;
+  return name.slice(1, -1).replaceAll('``', '`');
+}
+
+/** Why a column's name is refused beside `first`, another spelling of the same one (serverName). */
+export function sameColumnAs(first: string, table: boolean): string {
+  return table
+    ? `the same column as "${first}" (table names are case-insensitive)`
+    : `the same measurement as "${first}" (a name in backquotes is the name inside them)`;
+}
+
+/**
+ * Each name valid and given once as the server reads it (serverName): IoTDB folds a table's identifiers to lower case,
+ * and of two columns that differ in case alone it would keep one's values (a field) or refuse the tablet (a tag); a
+ * tree measurement in backquotes is the one without them (the tablet refused, [701]).
+ */
+export function checkColumnNames(names: readonly string[], field: string, table: boolean): void {
+  const seen = new Map<string, string>();
+  names.forEach((m, i) => {
+    checkColumnName(`${field}[${i}]`, m, table);
+    const key = serverName(m, table);
+    const first = seen.get(key);
+    if (first === m) throw new IoTDBValidationError(`${field}[${i}]`, `duplicate name "${m}"`);
+    if (first !== undefined)
+      throw new IoTDBValidationError(`${field}[${i}]`, `duplicate name "${m}": ${sameColumnAs(first, table)}`);
+    seen.set(key, m);
+  });
+}
