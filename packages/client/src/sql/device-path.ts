@@ -19,6 +19,14 @@ export function deviceOfPaths(paths: readonly string[]): string | undefined {
 }
 
 /**
+ * A device as IoTDB names it, for telling two spellings of one apart: its nodes without their backquotes, joined by NUL
+ * (`` root.sg.`d1` `` is root.sg.d1; `` root.sg.`a.b` `` is not root.sg.a.b).
+ */
+export function deviceName(path: string): string {
+  return path.includes('`') ? pathNodes(path).join('\u0000') : path.replaceAll('.', '\u0000');
+}
+
+/**
  * The nodes of `path`, each as IoTDB names it: without its backquotes (`` root.sg.`d.1`.`a``b` `` is root, sg, d.1,
  * a`b), so that two spellings of one path compare equal.
  */

@@ -1,5 +1,5 @@
 import { ColumnCategory, type CellValue, type PreparedTablet } from '@iotdb/fast-serializer';
-import { pathNodes } from '../sql/device-path.js';
+import { deviceName } from '../sql/device-path.js';
 import { attributeParts } from './attribute-parts.js';
 
 /** A flushed tablet (a table's: one of its attributeParts) and the devices it holds rows of (the writer orders by them). */
@@ -10,15 +10,12 @@ export interface TabletPart {
 
 /**
  * A flushed tablet as the parts the writer sends, each with its devices: a tree tablet is one device, named as the
- * server names it (`` root.sg.`d1` `` is root.sg.d1; a node holding a dot joins another's key, which only orders more);
+ * server names it (deviceName: `` root.sg.`d1` `` is root.sg.d1);
  * a table tablet's devices are the table with each row's TAG values (tagColumns), made once a row and shared by its
  * parts.
  */
 export function tabletParts(tablet: PreparedTablet, table: boolean): TabletPart[] {
-  if (!table) {
-    const device = tablet.prefixPath.includes('`') ? pathNodes(tablet.prefixPath).join('.') : tablet.prefixPath;
-    return [{ tablet, devices: [device] }];
-  }
+  if (!table) return [{ tablet, devices: [deviceName(tablet.prefixPath)] }];
   const tableKey = tablet.prefixPath.toLowerCase(); // as IoTDB names it: `Sensors` and `sensors` are one table
   const tags = tagColumns(tablet);
   const rowDevices = Array.from({ length: tablet.rows }, (_, r) => {

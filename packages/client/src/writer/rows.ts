@@ -12,6 +12,7 @@ import {
   type TimestampPrecision,
 } from '@iotdb/fast-serializer';
 import type { TabletBuffer, TakenTablet, TypeOf } from './tablet-buffer.js';
+import { deviceName } from '../sql/device-path.js';
 import { tableTypes, treeTypes, type RegisteredTypes, type SchemaQuery } from './learned-types.js';
 
 /** A row of the tree model: one time of one device, a value per measurement (null or missing: none). */
@@ -40,6 +41,8 @@ export interface WriterModel<Row> {
    * (a table name's check is a regular expression). Throws IoTDBValidationError for the row that named it.
    */
   checkKey(key: unknown): void;
+  /** A buffer's key as the server names it: a device's nodes without backquotes (deviceName), a table in lower case. */
+  serverName(key: string): string;
   /** tree: a request carries many devices' tablets; table: one table's tablet */
   readonly tabletsPerRequest: 'many' | 'one';
   /** The rows a failure index names: tree, every row of tablet `index`; table, row `index` of the one tablet. */
@@ -102,6 +105,7 @@ export const treeModel: WriterModel<TreeRow> = {
     return buffer;
   },
   checkKey: (key) => checkDevicePath('deviceId', key),
+  serverName: deviceName,
   tabletsPerRequest: 'many',
   rowsAt(taken, index) {
     const t = taken[index];
@@ -129,6 +133,7 @@ export const tableModel: WriterModel<TableRow> = {
     return buffer;
   },
   checkKey: (key) => checkTableName('table', key),
+  serverName: (key) => key.toLowerCase(),
   tabletsPerRequest: 'one',
   rowsAt(taken, index) {
     const t = taken[0];

@@ -103,6 +103,9 @@ export class TabletBuffer implements ColumnContext {
   #rowBytes = 0;
   #covered = 0;
 
+  /** the keys rows gave it: a device's (a table's) spellings, the first its `key` */
+  readonly spellings: string[] = [];
+
   constructor(
     readonly key: string,
     private readonly spec: BufferSpec,

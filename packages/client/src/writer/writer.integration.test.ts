@@ -249,6 +249,16 @@ describe('tree model', () => {
     ]);
   });
 
+  it('applies a point written through two spellings of its device and series in the order written: the last value stays', async () => {
+    const w = session.writer(); // one flush: every row below in one request
+    const device = (k: number) => (k % 2 ? `${TREE}.\`spelt\`` : `${TREE}.spelt`);
+    const series = (k: number) => (k % 3 ? 'v' : '`v`');
+    for (let k = 1; k <= 6; k++) await w.write({ deviceId: device(k), timestamp: 1, values: { [series(k)]: k } });
+    await w.close();
+    expect(w.stats()).toMatchObject({ written: 6, acknowledged: 6, failed: 0 });
+    expect(await rows(session, `SELECT v FROM ${TREE}.spelt`)).toEqual([{ Time: 1n, [`${TREE}.spelt.v`]: 6 }]);
+  });
+
   it('a stream pipeline of CSV lines ends with every row stored', async () => {
     const lines = Array.from({ length: 2_000 }, (_, i) => `${TREE}.csv${i % 5},${i},${(i * 0.5).toFixed(1)}`);
     const w = session.writer();

@@ -887,6 +887,36 @@ describe('one series spelt two ways', () => {
   });
 });
 
+describe('one device spelt two ways', () => {
+  it("keeps a device's rows in one tablet, in the order written, however its path is spelt (backquotes)", async () => {
+    const { fake, s } = await openSession();
+    const w = s.writer();
+    await w.write({ deviceId: 'root.sg.d1', timestamp: 1, values: { v: 1 } });
+    await w.write({ deviceId: 'root.sg.`d1`', timestamp: 1, values: { v: 2 } });
+    await w.write({ deviceId: 'root.sg.d1', timestamp: 1, values: { v: 3 } });
+    // a node holding a dot is another device than the nodes it joins
+    await w.write({ deviceId: 'root.sg.`a.b`', timestamp: 1, values: { v: 4 } });
+    await w.write({ deviceId: 'root.sg.a.b', timestamp: 1, values: { v: 5 } });
+    await w.close();
+    expect(sent(fake).map((t) => [t.device, t.rows.map((r) => r.values.v)])).toEqual([
+      ['root.sg.d1', [1, 2, 3]],
+      ['root.sg.`a.b`', [4]],
+      ['root.sg.a.b', [5]],
+    ]);
+  });
+
+  it("keeps a table's rows in one insert, in the order written, whatever the case of its name", async () => {
+    const { fake, s } = await openTableSession();
+    const w = s.writer();
+    await w.write({ table: 'Sensors', timestamp: 1, tags: { site: 'a' }, fields: { v: 1 } });
+    await w.write({ table: 'sensors', timestamp: 1, tags: { site: 'a' }, fields: { v: 2 } });
+    await w.write({ table: 'Sensors', timestamp: 1, tags: { site: 'a' }, fields: { v: 3 } });
+    await w.close();
+    const inserts = fake.callsOf('insertTablet').map((c) => sentTablets(c)[0]);
+    expect(inserts.map((t) => [t.device, t.rows.map((r) => r.values.v)])).toEqual([['Sensors', [1, 2, 3]]]);
+  });
+});
+
 describe('types the server has for columns the writer inferred', () => {
   const [INT32, INT64, FLOAT, DOUBLE, TEXT, TIMESTAMP, DATE] = [1, 2, 3, 4, 5, 8, 9];
   const TYPE = { INT32, INT64, FLOAT, DOUBLE, TEXT, TIMESTAMP, DATE } as const;

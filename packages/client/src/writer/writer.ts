@@ -87,7 +87,10 @@ export class Writer<Row> {
   readonly #model: WriterModel<Row>;
   readonly #sink: WriterSink;
   readonly #o: ResolvedWriterOptions<Row>;
+  /** the buffers by the device (table) they hold as the server names it: one however the application spells it */
   readonly #buffers = new Map<string, TabletBuffer>();
+  /** each key a row gave, to its buffer (the first spelling names the buffer's tablets) */
+  readonly #spellings = new Map<string, TabletBuffer>();
   #spec: BufferSpec | undefined;
   #starting: Promise<void> | undefined;
   #seq = 0;
@@ -113,10 +116,14 @@ export class Writer<Row> {
   /** the declared types by the name the server reads (serverName; the first of names it reads alike) */
   readonly #typesByServerName: ReadonlyMap<string, TSDataType>;
   readonly #bufferOf = (key: string): TabletBuffer => {
-    let b = this.#buffers.get(key);
+    let b = this.#spellings.get(key);
     if (b === undefined) {
       this.#model.checkKey(key);
-      this.#buffers.set(key, (b = new TabletBuffer(key, this.#spec!, performance.now())));
+      const name = this.#model.serverName(key);
+      b = this.#buffers.get(name);
+      if (b === undefined) this.#buffers.set(name, (b = new TabletBuffer(key, this.#spec!, performance.now())));
+      this.#spellings.set(key, b);
+      b.spellings.push(key);
     }
     return b;
   };
@@ -187,13 +194,15 @@ export class Writer<Row> {
 
   /** Drops every buffer without rows (#forget). */
   #forgetEmptyBuffers(): void {
-    for (const [key, b] of this.#buffers) if (b.rows === 0) this.#forget(key);
+    for (const [name, b] of this.#buffers) if (b.rows === 0) this.#forget(name);
   }
 
-  /** Drops a device's buffer (its arrays to the collector) and what was learned of its types. */
-  #forget(key: string): void {
-    this.#buffers.delete(key);
-    this.#learned.delete(key);
+  /** Drops a device's buffer (its arrays to the collector), its spellings and what was learned of its types. */
+  #forget(name: string): void {
+    const b = this.#buffers.get(name)!;
+    this.#buffers.delete(name);
+    for (const key of b.spellings) this.#spellings.delete(key);
+    this.#learned.delete(b.key);
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
@@ -283,9 +292,9 @@ export class Writer<Row> {
     this.#timer = undefined;
     const taken: TakenTablet[] = [];
     const now = performance.now();
-    for (const [key, b] of this.#buffers) {
+    for (const [name, b] of this.#buffers) {
       if (b.rows > 0) for (const t of b.take(now)) taken.push(this.#tabletWithLearnedTypes(t));
-      else if (now - b.lastRowsAt > QUIET_DEVICE_MS) this.#forget(key);
+      else if (now - b.lastRowsAt > QUIET_DEVICE_MS) this.#forget(name);
     }
     this.#bufferedBytes = 0;
     this.#bufferedRows = 0;
