@@ -58,7 +58,7 @@ export {
   tableTypeProblem,
 } from './tablet/prepare-tablet.js';
 export type { PreparedTablet } from './tablet/prepare-tablet.js';
-export { checkDevicePath, pathLevels, pathSeparators } from './types/device-path.js';
+export { checkDevicePath, deviceName, pathLevels, pathNodes, pathSeparators, unquoted } from './types/device-path.js';
 export { nodeNameProblem, type NodeKind } from './types/node-name.js';
 export { checkTableName } from './types/table-name.js';
 export { StridedColumn } from './tablet/strided-column.js';

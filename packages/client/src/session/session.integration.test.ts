@@ -547,6 +547,26 @@ describe('insertRecord and insertRecords', () => {
   );
 
   it.each([true, false])(
+    'applies a point written through two spellings of its device in the order written: the last value stays (recordsAsTablets: %s)',
+    async (asTablets) => {
+      const device = newDevice('spelt');
+      const quoted = device.replace(/\.([^.]+)$/, '.`$1`');
+      // point k written by records 2k and 2k + 1: plain, then quoted for an even k; quoted, then plain for an odd one
+      const spelling = (r: number) => ((r + (r >> 1)) % 2 ? quoted : device);
+      const records = Array.from({ length: 40 }, (_, r) => ({
+        deviceId: spelling(r),
+        timestamp: BASE_TIME + (r >> 1),
+        measurements: ['v'],
+        dataTypes: ['INT32' as const],
+        values: [r],
+      }));
+      await writeRecords(asTablets, records);
+      const ds = await session.executeQueryStatement(`SELECT v FROM ${device}`);
+      expect((await rowsOf(ds)).map((r) => r.values[0])).toEqual(Array.from({ length: 20 }, (_, k) => 2 * k + 1));
+    },
+  );
+
+  it.each([true, false])(
     'a measurement null in every record makes its empty series as a tablet, as the Java Session does, and none as records (recordsAsTablets: %s)',
     async (asTablets) => {
       const device = newDevice('nullcolumn');

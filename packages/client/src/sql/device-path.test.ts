@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deviceOfPaths, pathNodes } from './device-path.js';
+import { deviceOfPaths } from './device-path.js';
 
 describe('deviceOfPaths', () => {
   it('names the device all the paths belong to', () => {
@@ -24,14 +24,5 @@ describe('deviceOfPaths', () => {
     expect(deviceOfPaths(['root.**.s'])).toBeUndefined();
     expect(deviceOfPaths(['root'])).toBeUndefined();
     expect(deviceOfPaths([])).toBeUndefined();
-  });
-});
-
-describe('pathNodes', () => {
-  it('splits a path at the dots outside backquotes, each node without its backquotes', () => {
-    expect(pathNodes('root.sg.d1.s')).toEqual(['root', 'sg', 'd1', 's']);
-    expect(pathNodes('root.sg.`d.1`.`a``b`')).toEqual(['root', 'sg', 'd.1', 'a`b']);
-    expect(pathNodes('root.sg.`d1`')).toEqual(pathNodes('root.sg.d1'));
-    expect(pathNodes('root.`a``.b`.c')).toEqual(['root', 'a`.b', 'c']);
   });
 });

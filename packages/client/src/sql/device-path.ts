@@ -1,4 +1,4 @@
-import { pathLevels, pathSeparators } from '@iotdb/fast-serializer';
+import { pathSeparators } from '@iotdb/fast-serializer';
 import { isPattern } from './escape.js';
 
 /**
@@ -16,33 +16,4 @@ export function deviceOfPaths(paths: readonly string[]): string | undefined {
     else if (device.length !== end || !path.startsWith(device)) return undefined;
   }
   return device;
-}
-
-/**
- * A device as IoTDB names it, for telling two spellings of one apart: its nodes without their backquotes, joined by NUL
- * (`` root.sg.`d1` `` is root.sg.d1; `` root.sg.`a.b` `` is not root.sg.a.b).
- */
-export function deviceName(path: string): string {
-  return path.includes('`') ? pathNodes(path).join('\u0000') : path.replaceAll('.', '\u0000');
-}
-
-/**
- * The nodes of `path`, each as IoTDB names it: without its backquotes (`` root.sg.`d.1`.`a``b` `` is root, sg, d.1,
- * a`b), so that two spellings of one path compare equal.
- */
-export function pathNodes(path: string): string[] {
-  return pathLevels(path).map(unquoted);
-}
-
-/** A node as spelt, without its backquotes: `` `a``b` `` is a`b. */
-function unquoted(node: string): string {
-  if (!node.includes('`')) return node;
-  let name = '';
-  let quoted = false;
-  for (let i = 0; i < node.length; i++) {
-    if (node[i] !== '`') name += node[i];
-    else if (quoted && node[i + 1] === '`') name += node[++i];
-    else quoted = !quoted;
-  }
-  return name;
 }

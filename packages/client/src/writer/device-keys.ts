@@ -1,5 +1,4 @@
-import { ColumnCategory, type CellValue, type PreparedTablet } from '@iotdb/fast-serializer';
-import { deviceName } from '../sql/device-path.js';
+import { ColumnCategory, deviceName, type CellValue, type PreparedTablet } from '@iotdb/fast-serializer';
 import { attributeParts } from './attribute-parts.js';
 
 /** A flushed tablet (a table's: one of its attributeParts) and the devices it holds rows of (the writer orders by them). */

@@ -6,10 +6,10 @@ import {
   timeToDate,
   type PreparedColumn,
   type PreparedTablet,
+  pathNodes,
 } from '@iotdb/fast-serializer';
 import { IoTDBBatchError, IoTDBServerError } from '../errors.js';
 import { StatusCode } from '../protocol/status.js';
-import { pathNodes } from '../sql/device-path.js';
 import { escapeTableIdentifier } from '../sql/escape.js';
 import { isDate } from './column.js';
 

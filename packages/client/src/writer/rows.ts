@@ -10,9 +10,9 @@ import {
   KnownKeys,
   type CellValue,
   type TimestampPrecision,
+  deviceName,
 } from '@iotdb/fast-serializer';
 import type { TabletBuffer, TakenTablet, TypeOf } from './tablet-buffer.js';
-import { deviceName } from '../sql/device-path.js';
 import { tableTypes, treeTypes, type RegisteredTypes, type SchemaQuery } from './learned-types.js';
 
 /** A row of the tree model: one time of one device, a value per measurement (null or missing: none). */

@@ -34,6 +34,13 @@ describe('recordsAsTablets: records of a few devices as their tablets, as the Ja
     expect(t.empty).toEqual([]);
   });
 
+  it("gives a device spelt two ways (backquotes) one tablet, its rows in the records' order, named as first spelt", () => {
+    const rs = records(['root.sg.x', 'root.sg.`x`', 'root.sg.y'], 20);
+    const t = recordsAsTablets(rs)!;
+    expect(t.tablets.map((x) => x.deviceId)).toEqual(['root.sg.x', 'root.sg.y']);
+    expect(t.recordsOf[0]).toEqual(rs.flatMap((r, i) => (r.deviceId === 'root.sg.y' ? [] : [i])));
+  });
+
   it('leaves out the records whose values are all null, and takes equal lists that are not the same array', () => {
     const rs = records(['root.sg.x'], 45).map((r, i) =>
       i === 3

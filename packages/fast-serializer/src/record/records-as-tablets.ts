@@ -1,4 +1,5 @@
 import { isArray } from '../types/is-array.js';
+import { deviceName } from '../types/device-path.js';
 import type { PreparedTablet } from '../tablet/prepare-tablet.js';
 import type { CellValue, DataTypeInput, Tablet } from '../tablet/tablet-input.js';
 import { RECORD_KEYS, type RecordInput } from './encode-record.js';
@@ -11,8 +12,8 @@ import { RECORD_KEYS, type RecordInput } from './encode-record.js';
  * its device's records name in all (checked for every record here, for a sample in Java). A device's tablet has
  * those measurements as columns, in the order they first appear, a record's missing ones null; a measurement must
  * keep one type within its device, and the records must agree on isAligned. A record whose values are all null
- * writes nothing, as a record: it is left out. Anything else, or anything malformed (the records' own checks name
- * it), and the records stay records.
+ * writes nothing, as a record: it is left out. A device's tablet is named as its first record spells it. Anything
+ * else, or anything malformed (the records' own checks name it), and the records stay records.
  */
 const MIN_RECORDS = 40;
 const MAX_DEVICES_PER_RECORD = 0.5;
@@ -41,9 +42,11 @@ export function recordsAsTablets(records: readonly RecordInput[]): RecordsAsTabl
       empty.push(i);
       continue;
     }
-    const mine = devices.get(r.deviceId);
+    // a device spelt two ways (`` root.sg.`x` ``, root.sg.x) is one tablet: as two, their rows would lose their order
+    const device = typeof r.deviceId === 'string' ? deviceName(r.deviceId) : r.deviceId;
+    const mine = devices.get(device);
     if (mine !== undefined) mine.push(i);
-    else if (devices.set(r.deviceId, [i]).size > records.length * MAX_DEVICES_PER_RECORD) return null; // no more work
+    else if (devices.set(device, [i]).size > records.length * MAX_DEVICES_PER_RECORD) return null; // no more work
   }
   const recordsOf = [...devices.values()];
   const tablets: Tablet[] = [];

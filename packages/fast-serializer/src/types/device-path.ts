@@ -51,6 +51,35 @@ export function pathLevels(path: string): string[] {
 }
 
 /**
+ * A device as IoTDB names it, for telling two spellings of one apart: its nodes without their backquotes, joined by NUL
+ * (`` root.sg.`d1` `` is root.sg.d1; `` root.sg.`a.b` `` is not root.sg.a.b).
+ */
+export function deviceName(path: string): string {
+  return path.includes('`') ? pathNodes(path).join('\u0000') : path.replaceAll('.', '\u0000');
+}
+
+/**
+ * The nodes of `path`, each as IoTDB names it: without its backquotes (`` root.sg.`d.1`.`a``b` `` is root, sg, d.1,
+ * a`b), so that two spellings of one path compare equal.
+ */
+export function pathNodes(path: string): string[] {
+  return pathLevels(path).map(unquoted);
+}
+
+/** A node as spelt, without its backquotes: `` `a``b` `` is a`b. */
+export function unquoted(node: string): string {
+  if (!node.includes('`')) return node;
+  let name = '';
+  let quoted = false;
+  for (let i = 0; i < node.length; i++) {
+    if (node[i] !== '`') name += node[i];
+    else if (quoted && node[i + 1] === '`') name += node[++i];
+    else quoted = !quoted;
+  }
+  return name;
+}
+
+/**
  * The dots of `path` that separate its levels: those outside backquotes. A doubled backquote inside a backquoted
  * level (one of the name's) toggles twice, so it leaves the level quoted.
  */

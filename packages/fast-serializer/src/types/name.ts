@@ -1,6 +1,7 @@
 import { IoTDBValidationError } from '../errors.js';
 import { describe } from './describe.js';
 import { nodeNameProblem } from './node-name.js';
+import { unquoted } from './device-path.js';
 
 /** A name a request carries (a device, a table, a measurement or column): a non-empty string. */
 export function checkName(field: string, v: unknown): asserts v is string {
@@ -34,9 +35,7 @@ export function columnNameProblem(name: string, table: boolean): string | undefi
  * both s1 and `` `s1` ``, [701]).
  */
 export function serverName(name: string, table: boolean): string {
-  if (table) return name.toLowerCase();
-  if (name.length < 2 || name.charCodeAt(0) !== 0x60 || name.charCodeAt(name.length - 1) !== 0x60) return name;
-  return name.slice(1, -1).replaceAll('``', '`');
+  return table ? name.toLowerCase() : unquoted(name);
 }
 
 /** Why a column's name is refused beside `first`, another spelling of the same one (serverName). */
