@@ -199,7 +199,8 @@ export class TabletBuffer implements ColumnContext {
           `${field}.${name}`,
           `is a ${categoryName(col.category)} column of ${this.key}, not a ${categoryName(category)}`,
         );
-      if (col.stamp === seq) throw this.#sameColumn(`${field}.${name}`, spelledElse(seen, name, this.spec.table)); // set in this row already
+      // set in this row already, under another spelling
+      if (col.stamp === seq) throw this.#sameColumn(`${field}.${name}`, spelledElse(seen, name, this.spec.table));
       const n = col.put(row, v);
       if (n < 0) throw col.error(`${field}.${name}`, v);
       col.stamp = seq;

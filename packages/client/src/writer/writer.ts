@@ -115,6 +115,7 @@ export class Writer<Row> {
   readonly #learned = new Map<string, ReadonlyMap<string, TSDataType>>();
   /** the declared types by the name the server reads (serverName; the first of names it reads alike) */
   readonly #typesByServerName: ReadonlyMap<string, TSDataType>;
+  readonly #table: boolean;
   readonly #bufferOf = (key: string): TabletBuffer => {
     let b = this.#spellings.get(key);
     if (b === undefined) {
@@ -142,7 +143,8 @@ export class Writer<Row> {
     this.#model = model;
     this.#sink = sink;
     this.#o = options;
-    this.#typesByServerName = byServerName(options.types, model === tableModel);
+    this.#table = model === tableModel;
+    this.#typesByServerName = byServerName(options.types, this.#table);
   }
 
   /**
@@ -235,7 +237,7 @@ export class Writer<Row> {
     this.#starting ??= this.#sink.ready().then(
       (precision) => {
         this.#spec = {
-          table: this.#model.tabletsPerRequest === 'one',
+          table: this.#table,
           isAligned: this.isAligned,
           precision,
           capacity: Math.min(FIRST_CAPACITY, this.#o.maxRows),
@@ -257,7 +259,7 @@ export class Writer<Row> {
 
   /** `name`'s type in `types`, under another spelling of it too (a table's in any case, a measurement's backquotes). */
   #declared(name: string): TSDataType | undefined {
-    return this.#o.types.get(name) ?? this.#typesByServerName.get(serverName(name, this.#model === tableModel));
+    return this.#o.types.get(name) ?? this.#typesByServerName.get(serverName(name, this.#table));
   }
 
   /** Whether the writer inferred column `name`'s type (learned-types.ts): `types` does not name it. */
@@ -402,7 +404,7 @@ export class Writer<Row> {
 
   /** Whether a lookup might change the request: a column the writer inferred whose server type it has not learnt. */
   #mayLearn(r: Request): boolean {
-    const table = this.#spec!.table;
+    const table = this.#table;
     return r.taken.some((t) => mayLearn(t.tablet, this.#learned.get(t.tablet.prefixPath), this.#inferred, table));
   }
 
@@ -451,7 +453,7 @@ export class Writer<Row> {
   /** A taken tablet with the types learnt for its device (table), if any. */
   #tabletWithLearnedTypes(t: TakenTablet): TakenTablet {
     const learned = this.#learned.get(t.tablet.prefixPath);
-    const tablet = learned && retypedTablet(t.tablet, learned, this.#inferred, this.#spec!.table);
+    const tablet = learned && retypedTablet(t.tablet, learned, this.#inferred, this.#table);
     return tablet === undefined ? t : { ...t, tablet };
   }
 
